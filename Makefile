@@ -1,0 +1,75 @@
+# smemu: one entry point. `make` builds build/libsmemu.a and build/smemu;
+# `make test` builds and runs every test; `make demo` runs the examples;
+# `make bench` prints throughput figures. MODE=debug|asan|release (default).
+MODE    ?= release
+CC      ?= cc
+BUILD   ?= build
+WARN    := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wno-unused-parameter
+OPT_release := -O2 -g
+OPT_debug   := -O0 -g -DSMEMU_DEBUG
+OPT_asan    := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -DSMEMU_DEBUG
+XCFLAGS ?=
+CFLAGS  := -std=c11 -D_GNU_SOURCE -Iinclude -Isrc $(WARN) $(OPT_$(MODE)) -pthread $(XCFLAGS)
+LDFLAGS := -pthread $(if $(filter asan,$(MODE)),-fsanitize=address,undefined)
+LDLIBS  := -lm
+
+LIB_SRC := $(sort $(wildcard src/*/*.c))
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+LIB     := $(BUILD)/libsmemu.a
+
+.PHONY: all demo test bench clean deps fuzz
+all: $(BUILD)/smemu
+
+# Floating-point families change the rounding mode at run time.
+$(BUILD)/obj/src/exec/fp%.o: XCF := -frounding-math
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(XCF) -MMD -MP -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/smemu: $(BUILD)/obj/tools/smemu.o $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# ---- examples -------------------------------------------------------------
+EX_SRC := $(sort $(wildcard examples/*.c))
+EX_BIN := $(EX_SRC:examples/%.c=$(BUILD)/examples/%)
+$(BUILD)/examples/%: examples/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
+demo: $(BUILD)/smemu $(EX_BIN)
+	@sh scripts/demo.sh $(BUILD)
+
+# ---- tests ----------------------------------------------------------------
+deps:
+	@sh scripts/deps.sh
+T_SRC := $(sort $(wildcard tests/unit/test_*.c))
+T_BIN := $(T_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+T_COMMON := $(sort $(wildcard tests/common/*.c))
+$(BUILD)/tests/%: tests/unit/%.c $(T_COMMON) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/common -o $@ $< $(T_COMMON) $(LIB) $(LDFLAGS) $(LDLIBS) -lcmocka
+test: deps
+	@$(MAKE) --no-print-directory $(BUILD)/smemu $(T_BIN) $(EX_BIN) $(BUILD)/fuzz_replay
+	@sh scripts/test.sh $(BUILD)
+
+# The fuzz target: replayed over its corpus by the tests; `make fuzz` builds
+# the libFuzzer binary with clang.
+$(BUILD)/fuzz_replay: tests/fuzz/fuzz_ptx.c tests/fuzz/replay.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ tests/fuzz/fuzz_ptx.c tests/fuzz/replay.c $(LIB) $(LDFLAGS) $(LDLIBS)
+fuzz:
+	clang-14 -std=c11 -D_GNU_SOURCE -Iinclude -Isrc -g -O1 -fsanitize=fuzzer,address,undefined \
+	  -o $(BUILD)/fuzz_ptx tests/fuzz/fuzz_ptx.c $(LIB_SRC) -lm -pthread
+
+bench: $(LIB)
+	@mkdir -p $(BUILD)/bench
+	$(CC) $(CFLAGS) -O3 -o $(BUILD)/bench/bench bench/bench.c $(LIB) $(LDFLAGS) $(LDLIBS)
+	$(BUILD)/bench/bench
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

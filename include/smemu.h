@@ -1,0 +1,116 @@
+/* smemu.h: the public interface of smemu, an emulator that runs PTX kernels
+ * on the CPU and models GPU shared memory. Shaped like the CUDA driver API:
+ * a context owns modules and device memory; kernels are launched with a grid,
+ * a block, dynamic shared bytes and an argument array. Every call returns an
+ * smemu_status and leaves a message on the context (smemu_errmsg). */
+#ifndef SMEMU_H
+#define SMEMU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SMEMU_VERSION "0.1.0"
+
+typedef enum smemu_status {
+  SMEMU_OK = 0,
+  SMEMU_ERR_INVALID_VALUE,      /* a bad argument (NULL, unknown name, ...) */
+  SMEMU_ERR_OUT_OF_MEMORY,      /* host allocation failed */
+  SMEMU_ERR_PARSE,              /* malformed PTX: message has file:line:col */
+  SMEMU_ERR_UNSUPPORTED,        /* PTX smemu does not know (unknown instruction, ...) */
+  SMEMU_ERR_NOT_FOUND,          /* no kernel or symbol of that name */
+  SMEMU_ERR_INVALID_CONFIG,     /* bad grid or block: zero, over the limits */
+  SMEMU_ERR_OUT_OF_RESOURCES,   /* too much shared memory asked for a launch */
+  SMEMU_ERR_ILLEGAL_ADDRESS,    /* a kernel touched memory outside any allocation */
+  SMEMU_ERR_MISALIGNED,         /* a kernel made a misaligned access */
+  SMEMU_ERR_TRAP,               /* trap / brkpt / failed assertion in a kernel */
+  SMEMU_ERR_DEADLOCK,           /* a barrier that can never complete */
+  SMEMU_ERR_ILLEGAL_INSTRUCTION,/* an instruction that cannot execute (bad state) */
+  SMEMU_ERR_IO,                 /* a file could not be read */
+  SMEMU_ERR_LIMIT,              /* the instruction limit of a launch was reached */
+  SMEMU_ERR_COUNT
+} smemu_status;
+
+typedef struct smemu_ctx smemu_ctx;
+typedef struct smemu_module smemu_module;
+typedef struct smemu_kernel smemu_kernel;
+
+/* Options of a context. Zero-initialise, then set what you need. */
+typedef struct smemu_options {
+  int threads;            /* worker threads for blocks; 0: one per core */
+  const char *arch;       /* architecture profile, "sm_90" when NULL */
+  uint64_t max_warp_instructions; /* per launch; 0: unlimited */
+  uint32_t stack_bytes;   /* local memory per thread; 0: 1024 (CUDA's default) */
+} smemu_options;
+
+/* Figures of one launch. */
+typedef struct smemu_launch_stats {
+  const char *kernel;            /* mangled name */
+  uint32_t grid[3], block[3];
+  uint32_t shared_static_bytes;  /* static .shared variables */
+  uint32_t shared_dynamic_bytes; /* dynamic shared memory asked at launch */
+  uint64_t warp_instructions;    /* warp-level instructions executed */
+  uint64_t thread_instructions;  /* sum over warps of active lanes */
+  double seconds;                /* wall-clock time of the launch */
+} smemu_launch_stats;
+
+/* Description of a kernel parameter. */
+typedef struct smemu_param_info {
+  const char *name;
+  uint32_t offset;  /* byte offset in the parameter buffer */
+  uint32_t size;    /* bytes */
+  uint32_t align;
+  int is_pointer;   /* .u64/.b64 scalar (may be a pointer) or .ptr attribute */
+} smemu_param_info;
+
+const char *smemu_status_name(smemu_status s);
+const char *smemu_version(void);
+
+smemu_status smemu_create(const smemu_options *opt, smemu_ctx **out);
+void smemu_destroy(smemu_ctx *ctx);
+/* The message of the last failed call on ctx ("" when none). */
+const char *smemu_errmsg(const smemu_ctx *ctx);
+
+/* Modules. `name` is used in messages (a file name). */
+smemu_status smemu_module_load_data(smemu_ctx *ctx, const char *ptx, size_t len,
+                                    const char *name, smemu_module **out);
+smemu_status smemu_module_load_file(smemu_ctx *ctx, const char *path,
+                                    smemu_module **out);
+void smemu_module_unload(smemu_module *mod);
+/* A kernel by mangled name, or by demangled base name when unambiguous. */
+smemu_status smemu_module_get_kernel(smemu_module *mod, const char *name,
+                                     smemu_kernel **out);
+/* Number of kernels and the i-th one (in module order). */
+int smemu_module_kernel_count(const smemu_module *mod);
+smemu_kernel *smemu_module_kernel(smemu_module *mod, int i);
+/* Address and size of a module-scope .global or .const variable. */
+smemu_status smemu_module_get_global(smemu_module *mod, const char *name,
+                                     void **ptr, size_t *bytes);
+
+const char *smemu_kernel_name(const smemu_kernel *k);
+int smemu_kernel_param_count(const smemu_kernel *k);
+smemu_status smemu_kernel_param(const smemu_kernel *k, int i, smemu_param_info *out);
+uint32_t smemu_kernel_static_shared(const smemu_kernel *k);
+
+/* Device memory. Device pointers are host pointers the emulator tracks. */
+smemu_status smemu_malloc(smemu_ctx *ctx, void **ptr, size_t bytes);
+smemu_status smemu_free(smemu_ctx *ctx, void *ptr);
+smemu_status smemu_memcpy(smemu_ctx *ctx, void *dst, const void *src, size_t bytes);
+smemu_status smemu_memset(smemu_ctx *ctx, void *dst, int value, size_t bytes);
+
+/* Launch. args[i] points to the value of parameter i (cuLaunchKernel's
+ * kernelParams). Runs to completion; on a kernel fault returns its status
+ * with a message naming kernel, block, thread, instruction and source line. */
+smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3],
+                          const uint32_t block[3], uint32_t shared_bytes,
+                          void **args);
+/* Figures of the last launch on ctx (also after a failed one). */
+const smemu_launch_stats *smemu_last_stats(const smemu_ctx *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

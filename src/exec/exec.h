@@ -1,0 +1,153 @@
+/* exec.h: the SIMT executor's state (launch, block, warp) and the helpers
+ * instruction handlers use. Handlers are warp-wide: one call per warp
+ * instruction, looping over the lanes of `mask`. */
+#ifndef SMEMU_EXEC_H
+#define SMEMU_EXEC_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <string.h>
+#include "ir/program.h"
+#include "mem/mem.h"
+
+#define FULL_MASK 0xffffffffu
+#define MAX_BARRIERS 16
+#define MAX_CALL_DEPTH 256
+
+/* Generic-address windows: host pointers are global addresses; shared and
+ * local addresses live in two non-canonical x86-64 ranges no host pointer
+ * can take. */
+#define SHARED_WINDOW 0xffff800000000000ull
+#define LOCAL_WINDOW  0xffff900000000000ull
+#define WINDOW_SIZE   0x0000000100000000ull
+
+/* Loop over the lanes of mask m, with a straight loop when all are set. */
+#define LANES(m, body)                                                  \
+  do {                                                                  \
+    if ((m) == FULL_MASK) {                                             \
+      for (int l = 0; l < 32; l++) { body; }                            \
+    } else {                                                            \
+      for (uint32_t mm_ = (m); mm_; mm_ &= mm_ - 1) {                   \
+        int l = __builtin_ctz(mm_);                                     \
+        body;                                                           \
+      }                                                                 \
+    }                                                                   \
+  } while (0)
+
+/* One entry of the reconvergence stack. */
+typedef struct simt_entry {
+  uint32_t pc;   /* next instruction of this path */
+  uint32_t rpc;  /* where the path rejoins the entry below, or NO_RPC */
+  uint32_t mask; /* lanes on this path */
+  uint32_t blocked; /* barrier id + 1 while the path waits, else 0 */
+  uint32_t red_dst; /* bar.red destination (register or predicate), or ~0u */
+  uint32_t red_mask;/* lanes that get the bar.red result */
+  uint8_t red_kind; /* 0 popc, 1 and, 2 or */
+  uint8_t red_pred; /* 1: red_dst is a predicate */
+} simt_entry;
+
+/* One call frame of a warp. */
+typedef struct frame {
+  uint32_t func;       /* index in program.funcs */
+  uint32_t reg_base;   /* first slot in warp.regstack */
+  uint32_t pred_base;  /* first predicate in warp.predstack */
+  uint32_t local_base; /* frame's offset in each thread's local memory */
+  uint32_t ret_pc;     /* caller's pc after the call */
+  uint32_t call_pc;    /* the call instruction */
+  uint32_t stack_base; /* SIMT stack depth below this frame's entries */
+} frame;
+
+enum { W_RUN, W_BAR, W_DONE, W_FAULT };
+
+struct launch;
+struct block;
+
+typedef struct warp {
+  uint64_t (*r)[32];      /* registers of the current frame */
+  uint32_t *p;            /* predicates of the current frame */
+  uint8_t *local;         /* local memory, lane-major: local + lane * local_size */
+  uint32_t local_size;    /* bytes of local memory per thread */
+  uint32_t local_base;    /* current frame's local offset */
+  struct block *blk;      /* owning block */
+  struct launch *L;       /* the launch */
+  simt_entry *stack;      /* reconvergence stack */
+  uint32_t sp;            /* entries on it */
+  frame *frames;          /* call frames, [0] the kernel's */
+  uint32_t nframes;
+  uint64_t (*regstack)[32]; /* register slots of all frames */
+  uint32_t reg_cap;       /* slots in regstack */
+  uint32_t *predstack;    /* predicates of all frames */
+  uint32_t pred_cap;
+  uint32_t valid;         /* lanes that exist in this warp */
+  uint32_t exited;        /* lanes that have exited */
+  int state;              /* W_RUN, W_BAR, W_DONE, W_FAULT */
+  uint32_t bar_id;        /* barrier waited on (W_BAR) */
+  uint32_t bar_pc;        /* the barrier instruction waited at */
+  uint32_t bar_dst;       /* bar.red destination register (or ~0u) */
+  uint32_t index;         /* warp index in the block */
+  uint64_t ninsn;         /* warp instructions executed */
+  uint64_t nthread;       /* thread instructions executed */
+  uint32_t pc;            /* pc of the instruction being executed */
+  const struct alloc *gcache; /* last global allocation hit */
+} warp;
+
+typedef struct barrier_state {
+  uint32_t arrived;     /* threads arrived */
+  uint32_t expected;    /* thread count of the barrier, 0 for all threads */
+  uint32_t red_popc;    /* bar.red accumulators */
+  uint32_t red_and, red_or;
+  uint32_t nwaiting;    /* warps waiting */
+} barrier_state;
+
+typedef struct block {
+  uint32_t ctaid[3];    /* block index */
+  uint32_t linear;      /* linear block index */
+  uint8_t *smem;        /* shared memory, smem_size bytes */
+  uint32_t smem_size;
+  warp *warps;
+  uint32_t nwarps;
+  uint32_t nthreads;
+  uint32_t exited_threads;
+  barrier_state bar[MAX_BARRIERS];
+  int fault;            /* set when a warp faulted */
+} block;
+
+typedef struct launch {
+  const program *prog;
+  struct mem_table *mem;   /* global allocations */
+  uint32_t grid[3], block[3];
+  uint32_t nthreads_block;
+  uint32_t dyn_smem;
+  uint32_t smem_size;      /* reserved + static + dynamic */
+  const uint8_t *params;   /* kernel parameter buffer */
+  uint32_t local_size;     /* local bytes per thread */
+  uint64_t nblocks;
+  atomic_uint_fast64_t next_block;
+  atomic_int abort;        /* set on the first error */
+  pthread_mutex_t lock;    /* guards status/msg and printing */
+  int status;              /* smemu_status of the first error */
+  char msg[2048];
+  uint64_t max_warp_insns; /* 0: unlimited */
+  atomic_uint_fast64_t warp_insns, thread_insns;
+  uint32_t nsm;            /* %nsmid */
+} launch;
+
+/* Report a fault of lane `lane` (or -1 for the warp) at the current
+ * instruction: records the first error of the launch and stops the warp. */
+void exec_fault(warp *w, int lane, int status, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Run a launch to completion on `nworkers` threads. Returns smemu_status. */
+int exec_launch(launch *L, int nworkers);
+
+/* Memory access of `size` bytes at address `addr` in `space` for lane l:
+ * returns a host pointer or NULL after reporting a fault. */
+uint8_t *exec_addr(warp *w, int l, int space, uint64_t addr, uint32_t size, int write);
+
+/* Read a value of PTX type t from a register slot as double / int64. */
+static inline uint64_t mask_bits(int bytes) {
+  return bytes >= 8 ? ~0ull : ((1ull << (bytes * 8)) - 1);
+}
+
+#endif

@@ -1,0 +1,185 @@
+/* launch.c: the worker pool of a launch. Each worker owns one block's worth
+ * of state (warps, register stacks, local and shared memory), allocated
+ * once and reset for every block it takes from the launch's counter. */
+#include <stdlib.h>
+#include <string.h>
+#include "exec/exec.h"
+#include "exec/sched.h"
+#include "smemu.h"
+
+typedef struct worker {
+  launch *L;
+  block b;
+  uint64_t ninsn, nthread;
+  int oom;
+} worker;
+
+static int worker_init(worker *k, launch *L) {
+  const program *P = L->prog;
+  block *b = &k->b;
+  memset(k, 0, sizeof *k);
+  k->L = L;
+  b->nthreads = L->nthreads_block;
+  b->nwarps = (b->nthreads + 31) / 32;
+  b->smem_size = L->smem_size;
+  b->smem = calloc(1, b->smem_size ? b->smem_size : 1);
+  b->warps = calloc(b->nwarps, sizeof *b->warps);
+  if (!b->smem || !b->warps) return -1;
+  uint32_t depth = P->has_calls ? MAX_CALL_DEPTH : 1;
+  for (uint32_t i = 0; i < b->nwarps; i++) {
+    warp *w = &b->warps[i];
+    w->L = L;
+    w->blk = b;
+    w->index = i;
+    w->local_size = L->local_size;
+    w->local = calloc(32, L->local_size ? L->local_size : 16);
+    w->stack = calloc(64 + 4 * depth, sizeof *w->stack);
+    w->frames = calloc(depth, sizeof *w->frames);
+    w->reg_cap = P->has_calls ? P->max_regs * 8 + P->funcs[0].nregs : P->funcs[0].nregs;
+    w->pred_cap = P->has_calls ? P->max_preds * 8 + P->funcs[0].npreds : P->funcs[0].npreds;
+    w->regstack = calloc(w->reg_cap, sizeof *w->regstack);
+    w->predstack = calloc(w->pred_cap, sizeof *w->predstack);
+    if (!w->local || !w->stack || !w->frames || !w->regstack || !w->predstack) return -1;
+  }
+  return 0;
+}
+
+static void worker_free(worker *k) {
+  block *b = &k->b;
+  for (uint32_t i = 0; b->warps && i < b->nwarps; i++) {
+    warp *w = &b->warps[i];
+    free(w->local);
+    free(w->stack);
+    free(w->frames);
+    free(w->regstack);
+    free(w->predstack);
+  }
+  free(b->warps);
+  free(b->smem);
+}
+
+/* Fill a frame's special registers and constants from the launch. */
+void exec_fill_specials(warp *w, uint64_t (*r)[32], const func_info *f) {
+  launch *L = w->L;
+  block *b = w->blk;
+  uint32_t bx = L->block[0], by = L->block[1];
+  for (int l = 0; l < 32; l++) {
+    uint32_t t = w->index * 32 + (uint32_t)l;
+    r[SR_TID_X][l] = t % bx;
+    r[SR_TID_Y][l] = t / bx % by;
+    r[SR_TID_Z][l] = t / (bx * by);
+    r[SR_NTID_X][l] = bx;
+    r[SR_NTID_Y][l] = by;
+    r[SR_NTID_Z][l] = L->block[2];
+    r[SR_CTAID_X][l] = b->ctaid[0];
+    r[SR_CTAID_Y][l] = b->ctaid[1];
+    r[SR_CTAID_Z][l] = b->ctaid[2];
+    r[SR_NCTAID_X][l] = L->grid[0];
+    r[SR_NCTAID_Y][l] = L->grid[1];
+    r[SR_NCTAID_Z][l] = L->grid[2];
+    r[SR_LANEID][l] = (uint32_t)l;
+    r[SR_WARPID][l] = w->index;
+    r[SR_NWARPID][l] = 64;
+    r[SR_SMID][l] = (uint32_t)(b->linear % L->nsm);
+    r[SR_NSMID][l] = L->nsm;
+    r[SR_GRIDID][l] = 1;
+    r[SR_LANEMASK_EQ][l] = 1u << l;
+    r[SR_LANEMASK_LT][l] = (1u << l) - 1;
+    r[SR_LANEMASK_LE][l] = l == 31 ? FULL_MASK : (2u << l) - 1;
+    r[SR_LANEMASK_GT][l] = l == 31 ? 0 : ~((2u << l) - 1);
+    r[SR_LANEMASK_GE][l] = ~((1u << l) - 1);
+    r[SR_DYN_SMEM][l] = L->dyn_smem;
+    r[SR_TOTAL_SMEM][l] = L->smem_size;
+    r[SR_ZERO][l] = 0;
+  }
+  uint32_t c0 = f->nregs - f->nconsts;
+  for (uint32_t c = 0; c < f->nconsts; c++)
+    for (int l = 0; l < 32; l++) r[c0 + c][l] = f->consts[c];
+}
+
+static void block_reset(worker *k, uint64_t linear) {
+  launch *L = k->L;
+  block *b = &k->b;
+  const program *P = L->prog;
+  b->linear = (uint32_t)linear;
+  b->ctaid[0] = (uint32_t)(linear % L->grid[0]);
+  b->ctaid[1] = (uint32_t)(linear / L->grid[0] % L->grid[1]);
+  b->ctaid[2] = (uint32_t)(linear / ((uint64_t)L->grid[0] * L->grid[1]));
+  b->exited_threads = 0;
+  b->fault = 0;
+  memset(b->bar, 0, sizeof b->bar);
+  for (int i = 0; i < MAX_BARRIERS; i++) b->bar[i].red_and = 1;
+  memset(b->smem, 0, b->smem_size);
+  for (uint32_t i = 0; i < b->nwarps; i++) {
+    warp *w = &b->warps[i];
+    uint32_t n = b->nthreads - i * 32;
+    w->valid = n >= 32 ? FULL_MASK : (1u << n) - 1;
+    w->exited = 0;
+    w->state = W_RUN;
+    w->sp = 1;
+    w->stack[0] = (simt_entry){P->funcs[0].entry, NO_RPC, w->valid, 0, ~0u, 0, 0, 0};
+    w->nframes = 1;
+    w->frames[0] = (frame){0, 0, 0, 0, 0, 0, 0};
+    w->r = w->regstack;
+    w->p = w->predstack;
+    w->local_base = 0;
+    w->gcache = NULL;
+    w->p[PRED_TRUE] = FULL_MASK;
+    w->p[PRED_FALSE] = 0;
+    exec_fill_specials(w, w->r, &P->funcs[0]);
+  }
+}
+
+static void *worker_main(void *arg) {
+  worker *k = arg;
+  launch *L = k->L;
+  for (;;) {
+    if (atomic_load(&L->abort)) break;
+    uint64_t i = atomic_fetch_add(&L->next_block, 1);
+    if (i >= L->nblocks) break;
+    block_reset(k, i);
+    block_run(&k->b);
+    for (uint32_t j = 0; j < k->b.nwarps; j++) {
+      k->ninsn += k->b.warps[j].ninsn;
+      k->nthread += k->b.warps[j].nthread;
+      k->b.warps[j].ninsn = k->b.warps[j].nthread = 0;
+    }
+  }
+  return NULL;
+}
+
+int exec_launch(launch *L, int nworkers) {
+  if (nworkers < 1) nworkers = 1;
+  if ((uint64_t)nworkers > L->nblocks) nworkers = (int)L->nblocks;
+  if (!L->max_warp_insns) L->max_warp_insns = UINT64_MAX;
+  else L->max_warp_insns = L->max_warp_insns / L->nblocks + 1;
+  worker *ks = calloc((size_t)nworkers, sizeof *ks);
+  pthread_t *th = calloc((size_t)nworkers, sizeof *th);
+  int ok = ks && th;
+  for (int i = 0; ok && i < nworkers; i++)
+    if (worker_init(&ks[i], L) < 0) ok = 0;
+  if (!ok) {
+    for (int i = 0; ks && i < nworkers; i++) worker_free(&ks[i]);
+    free(ks);
+    free(th);
+    snprintf(L->msg, sizeof L->msg, "out of host memory for %u threads per block", L->nthreads_block);
+    return L->status = SMEMU_ERR_OUT_OF_MEMORY;
+  }
+  int started = 0;
+  for (int i = 1; i < nworkers; i++)
+    if (pthread_create(&th[i], NULL, worker_main, &ks[i]) == 0) started = i;
+    else break;
+  worker_main(&ks[0]);
+  for (int i = 1; i <= started; i++) pthread_join(th[i], NULL);
+  uint64_t wi = 0, ti = 0;
+  for (int i = 0; i < nworkers; i++) {
+    wi += ks[i].ninsn;
+    ti += ks[i].nthread;
+    worker_free(&ks[i]);
+  }
+  atomic_store(&L->warp_insns, wi);
+  atomic_store(&L->thread_insns, ti);
+  free(ks);
+  free(th);
+  return L->status;
+}

@@ -1,0 +1,293 @@
+/* sched.c: running a launch. Blocks are taken from a shared counter by a
+ * pool of worker threads; inside a block, warps run in a fixed order, each
+ * until it exits or waits at a barrier, round after round. A round in
+ * which no warp can run while some wait is a deadlock. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "exec/exec.h"
+#include "exec/sched.h"
+#include "smemu.h"
+
+/* Describe the source position of instruction pc: "t.cu:12:5 (t.ptx:57)". */
+void exec_where(const program *P, uint32_t pc, char *buf, size_t n) {
+  if (pc >= P->ncode) { snprintf(buf, n, "?"); return; }
+  const src_line *s = &P->lines[pc];
+  if (s->file != ~0u)
+    snprintf(buf, n, "%s:%u:%u (PTX line %u)", P->files[s->file], s->line, s->col, s->ptx_line);
+  else
+    snprintf(buf, n, "PTX line %u", s->ptx_line);
+}
+
+/* The function holding pc. */
+static const char *func_of(const program *P, uint32_t pc) {
+  for (uint32_t i = 0; i < P->nfuncs; i++)
+    if (pc >= P->funcs[i].entry && pc < P->funcs[i].end) return P->funcs[i].name;
+  return P->name;
+}
+
+void exec_fault(warp *w, int lane, int status, const char *fmt, ...) {
+  launch *L = w->L;
+  block *b = w->blk;
+  w->state = W_FAULT;
+  b->fault = 1;
+  pthread_mutex_lock(&L->lock);
+  if (!L->status) {
+    const program *P = L->prog;
+    char where[512], what[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    exec_where(P, w->pc, where, sizeof where);
+    int n = snprintf(L->msg, sizeof L->msg, "kernel %s: block (%u,%u,%u)", P->name, b->ctaid[0],
+                     b->ctaid[1], b->ctaid[2]);
+    if (lane >= 0) {
+      uint32_t t = w->index * 32 + (uint32_t)lane;
+      uint32_t bx = L->block[0], by = L->block[1];
+      n += snprintf(L->msg + n, sizeof L->msg - n, " thread (%u,%u,%u)", t % bx, t / bx % by,
+                    t / (bx * by));
+    } else {
+      n += snprintf(L->msg + n, sizeof L->msg - n, " warp %u", w->index);
+    }
+    snprintf(L->msg + n, sizeof L->msg - n, ": %s\n  at '%s' in %s, %s", what,
+             P->lines[w->pc].text, func_of(P, w->pc), where);
+    L->status = status;
+    atomic_store(&L->abort, 1);
+  }
+  pthread_mutex_unlock(&L->lock);
+}
+
+/* ---- addresses ---- */
+static uint8_t *bad(warp *w, int l, const char *space, uint64_t addr, uint32_t size, int write,
+                    int status, const char *why) {
+  exec_fault(w, l, status, "%s %s of %u byte%s at %s address 0x%" PRIx64 "%s",
+             status == SMEMU_ERR_MISALIGNED ? "misaligned" : "out-of-bounds",
+             write ? "write" : "read", size, size == 1 ? "" : "s", space, addr, why);
+  return NULL;
+}
+
+static uint8_t *shared_ptr(warp *w, int l, uint64_t a, uint32_t size, int write) {
+  block *b = w->blk;
+  if (a & (size - 1)) return bad(w, l, "shared", a, size, write, SMEMU_ERR_MISALIGNED, "");
+  if (a < w->L->prog->smem_reserved || a + size > b->smem_size) {
+    char why[160];
+    snprintf(why, sizeof why, " (the block has shared bytes 0x%x..0x%x)",
+             w->L->prog->smem_reserved, b->smem_size);
+    return bad(w, l, "shared", a, size, write, SMEMU_ERR_ILLEGAL_ADDRESS, why);
+  }
+  return b->smem + a;
+}
+
+static uint8_t *local_ptr(warp *w, int l, uint64_t a, uint32_t size, int write) {
+  if (a & (size - 1)) return bad(w, l, "local", a, size, write, SMEMU_ERR_MISALIGNED, "");
+  if (a + size > w->local_size || a >= w->local_size) {
+    char why[96];
+    snprintf(why, sizeof why, " (each thread has %u local bytes)", w->local_size);
+    return bad(w, l, "local", a, size, write, SMEMU_ERR_ILLEGAL_ADDRESS, why);
+  }
+  return w->local + (size_t)l * w->local_size + a;
+}
+
+static uint8_t *global_ptr(warp *w, int l, uint64_t a, uint32_t size, int write) {
+  const alloc *g = w->gcache;
+  if (a & (size - 1)) return bad(w, l, "global", a, size, write, SMEMU_ERR_MISALIGNED, "");
+  if (!g || a - g->base + size > g->size || a < g->base) {
+    g = mem_find(w->L->mem, (uintptr_t)a, size);
+    if (!g) {
+      char why[256] = "";
+      const alloc *n = mem_nearest(w->L->mem, (uintptr_t)a);
+      if (n) {
+        long long d = (long long)(a - n->base);
+        snprintf(why, sizeof why, " (nearest allocation: %s%s%s0x%" PRIxPTR ", %zu bytes; offset %lld)",
+                 n->name ? "'" : "", n->name ? n->name : "", n->name ? "' at " : "", n->base,
+                 n->size, d);
+      }
+      return bad(w, l, "global", a, size, write, SMEMU_ERR_ILLEGAL_ADDRESS, why);
+    }
+    w->gcache = g;
+  }
+  if (write && g->readonly)
+    return bad(w, l, "constant", a, size, write, SMEMU_ERR_ILLEGAL_ADDRESS, " (read-only)");
+  return (uint8_t *)(uintptr_t)a;
+}
+
+uint8_t *exec_addr(warp *w, int l, int space, uint64_t a, uint32_t size, int write) {
+  switch (space) {
+  case PTX_SPACE_SHARED: return shared_ptr(w, l, a, size, write);
+  case PTX_SPACE_LOCAL: return local_ptr(w, l, a, size, write);
+  case PTX_SPACE_PARAM:
+    if (write || a + size > w->L->prog->param_bytes)
+      return bad(w, l, "param", a, size, write, SMEMU_ERR_ILLEGAL_ADDRESS, "");
+    return (uint8_t *)w->L->params + a;
+  case PTX_SPACE_GLOBAL:
+  case PTX_SPACE_CONST: return global_ptr(w, l, a, size, write);
+  default:
+    if (a - SHARED_WINDOW < WINDOW_SIZE) return shared_ptr(w, l, a - SHARED_WINDOW, size, write);
+    if (a - LOCAL_WINDOW < WINDOW_SIZE) return local_ptr(w, l, a - LOCAL_WINDOW, size, write);
+    return global_ptr(w, l, a, size, write);
+  }
+}
+
+/* ---- SIMT stack and frames ---- */
+
+/* Drop empty entries from the top; return from frames whose entries are
+ * all gone; the warp is done when nothing is left. */
+void simt_cleanup(warp *w) {
+  for (;;) {
+    while (w->sp > 0 && w->stack[w->sp - 1].mask == 0) w->sp--;
+    if (w->sp == 0) { w->state = W_DONE; return; }
+    frame *f = &w->frames[w->nframes - 1];
+    if (w->nframes > 1 && w->sp <= f->stack_base) {
+      ctrl_return(w);
+      continue;
+    }
+    return;
+  }
+}
+
+void simt_remove(warp *w, uint32_t lanes, uint32_t from) {
+  for (uint32_t i = from; i < w->sp; i++) w->stack[i].mask &= ~lanes;
+}
+
+/* ---- barriers ---- */
+static void release(block *b, uint32_t id) {
+  barrier_state *bs = &b->bar[id];
+  for (uint32_t i = 0; i < b->nwarps; i++) {
+    warp *w = &b->warps[i];
+    int any = 0;
+    for (uint32_t k = 0; k < w->sp; k++) {
+      simt_entry *e = &w->stack[k];
+      if (e->blocked != id + 1) continue;
+      e->blocked = 0;
+      any = 1;
+      if (e->red_dst != ~0u) {
+        uint64_t v = e->red_kind == 0 ? bs->red_popc
+                   : e->red_kind == 1 ? bs->red_and : bs->red_or;
+        uint64_t *d = w->r[e->red_dst];
+        LANES(e->red_mask, d[l] = v);
+        if (e->red_kind != 0 && e->red_pred) {
+          /* predicate result of bar.red.and/.or */
+          w->p[e->red_dst] = (w->p[e->red_dst] & ~e->red_mask) | (v ? e->red_mask : 0);
+        }
+        e->red_dst = ~0u;
+      }
+    }
+    if (any && w->state == W_BAR && !w->stack[w->sp - 1].blocked) w->state = W_RUN;
+  }
+  bs->arrived = 0;
+  bs->expected = 0;
+  bs->red_popc = 0;
+  bs->red_and = 1;
+  bs->red_or = 0;
+}
+
+static int complete(block *b, uint32_t id) {
+  barrier_state *bs = &b->bar[id];
+  if (bs->expected) return bs->arrived >= bs->expected;
+  return bs->arrived > 0 && bs->arrived + b->exited_threads >= b->nthreads;
+}
+
+void barrier_check_all(block *b) {
+  for (uint32_t id = 0; id < MAX_BARRIERS; id++)
+    if (b->bar[id].arrived && complete(b, id)) release(b, id);
+}
+
+int barrier_arrive(warp *w, uint32_t id, uint32_t count, uint32_t lanes, uint32_t predmask, int wait) {
+  block *b = w->blk;
+  barrier_state *bs = &b->bar[id];
+  if (count) {
+    if (bs->expected && bs->expected != count) {
+      exec_fault(w, -1, SMEMU_ERR_ILLEGAL_INSTRUCTION,
+                 "barrier %u used with thread counts %u and %u at once", id, bs->expected, count);
+      return -1;
+    }
+    bs->expected = count;
+  }
+  bs->arrived += (uint32_t)__builtin_popcount(lanes);
+  bs->red_popc += (uint32_t)__builtin_popcount(lanes & predmask);
+  if ((lanes & ~predmask) != 0) bs->red_and = 0;
+  if ((lanes & predmask) != 0) bs->red_or = 1;
+  if (complete(b, id)) {
+    release(b, id);
+    return 1;
+  }
+  (void)wait;
+  return 0;
+}
+
+/* ---- running ---- */
+static void warp_run(warp *w) {
+  const insn *code = w->L->prog->code;
+  uint64_t limit = w->L->max_warp_insns;
+  while (w->state == W_RUN) {
+    simt_entry *t = &w->stack[w->sp - 1];
+    uint32_t pc = t->pc;
+    if (pc == t->rpc) {
+      w->sp--;
+      /* the entry below is where these lanes rejoin */
+      if (w->sp == 0 || (w->nframes > 1 && w->sp <= w->frames[w->nframes - 1].stack_base))
+        simt_cleanup(w);
+      continue;
+    }
+    if (t->blocked) { w->state = W_BAR; return; }
+    const insn *in = &code[pc];
+    uint32_t m = t->mask;
+    if (in->guard >= 0) m &= w->p[in->guard] ^ in->guard_xor;
+    t->pc = pc + 1;
+    w->pc = pc;
+    w->ninsn++;
+    w->nthread += (uint32_t)__builtin_popcount(t->mask);
+    in->fn(w, in, m);
+    if (w->ninsn > limit) {
+      exec_fault(w, -1, SMEMU_ERR_LIMIT, "the launch's instruction limit was reached");
+      return;
+    }
+  }
+}
+
+static void deadlock(block *b) {
+  launch *L = b->warps[0].L;
+  char where[512];
+  warp *w0 = NULL;
+  uint32_t waiting = 0;
+  for (uint32_t i = 0; i < b->nwarps; i++) {
+    warp *w = &b->warps[i];
+    if (w->state != W_BAR) continue;
+    if (!w0) w0 = w;
+    for (uint32_t k = 0; k < w->sp; k++)
+      if (w->stack[k].blocked) waiting += (uint32_t)__builtin_popcount(w->stack[k].mask);
+  }
+  if (!w0) return;
+  simt_entry *t = &w0->stack[w0->sp - 1];
+  uint32_t id = t->blocked - 1;
+  w0->pc = t->pc - 1;
+  exec_where(L->prog, w0->pc, where, sizeof where);
+  barrier_state *bs = &b->bar[id];
+  exec_fault(w0, -1, SMEMU_ERR_DEADLOCK,
+             "deadlock: %u thread(s) wait at barriers that can never complete (barrier %u has %u of "
+             "%u threads arrived, %u exited; first waiter at %s)",
+             waiting, id, bs->arrived, bs->expected ? bs->expected : b->nthreads,
+             b->exited_threads, where);
+}
+
+void block_run(block *b) {
+  for (;;) {
+    int ran = 0, alive = 0;
+    for (uint32_t i = 0; i < b->nwarps; i++) {
+      warp *w = &b->warps[i];
+      if (w->state == W_RUN) {
+        warp_run(w);
+        ran = 1;
+      }
+      if (b->fault) return;
+      if (w->state != W_DONE) alive = 1;
+    }
+    if (!alive) return;
+    if (!ran) {
+      deadlock(b);
+      return;
+    }
+  }
+}

@@ -1,0 +1,24 @@
+/* sched.h: what the scheduler offers instruction handlers: the SIMT stack,
+ * barriers, call frames and source positions. */
+#ifndef SMEMU_SCHED_H
+#define SMEMU_SCHED_H
+#include "exec/exec.h"
+
+/* Remove lanes from every stack entry from index `from` up. */
+void simt_remove(warp *w, uint32_t lanes, uint32_t from);
+/* Pop empty entries and finished frames; marks the warp done when empty. */
+void simt_cleanup(warp *w);
+/* Arrive at barrier id with `lanes` (count 0: all threads of the block).
+ * predmask holds the lanes whose bar.red predicate is true. Returns 1 when
+ * this arrival completed the barrier, 0 when it must wait, -1 on a fault. */
+int barrier_arrive(warp *w, uint32_t id, uint32_t count, uint32_t lanes, uint32_t predmask, int wait);
+/* Complete barriers that exits may have satisfied. */
+void barrier_check_all(block *b);
+/* Return from the current call frame to the caller. */
+void ctrl_return(warp *w);
+/* Run a block to completion (or fault / deadlock). */
+void block_run(block *b);
+/* "file:line:col (PTX line N)" of instruction pc. */
+void exec_where(const program *P, uint32_t pc, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,119 @@
+/* cfg.c: immediate post-dominators per instruction, computed on the
+ * reversed control-flow graph of each function with the iterative
+ * algorithm of Cooper, Harvey and Kennedy ("A Simple, Fast Dominance
+ * Algorithm"). Node n is the virtual exit every ret/exit/trap reaches. */
+#include "ir/cfg.h"
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Successors of instruction i (local index) in a function of n nodes;
+ * n stands for the exit. Returns the count (0..2). */
+static int succs(const program *p, uint32_t base, uint32_t n, uint32_t i, uint32_t s[2]) {
+  const insn *in = &p->code[base + i];
+  uint32_t f = op_flags[in->op];
+  if (f & (OPF_RET | OPF_EXIT)) {
+    if (in->guard < 0) { s[0] = n; return 1; }
+    s[0] = n;
+    s[1] = i + 1 < n ? i + 1 : n;
+    return 2;
+  }
+  if ((f & OPF_BRANCH) && in->op != OP_CALL) {
+    uint32_t t = in->target - base;
+    if (in->guard < 0) { s[0] = t; return 1; }
+    s[0] = t;
+    s[1] = i + 1 < n ? i + 1 : n;
+    return s[0] == s[1] ? 1 : 2;
+  }
+  s[0] = i + 1 < n ? i + 1 : n;
+  return 1;
+}
+
+static uint32_t intersect(const uint32_t *ipdom, const uint32_t *order, uint32_t a, uint32_t b) {
+  while (a != b) {
+    while (order[a] < order[b]) a = ipdom[a];
+    while (order[b] < order[a]) b = ipdom[b];
+  }
+  return a;
+}
+
+static int func_pdom(program *p, uint32_t base, uint32_t n) {
+  uint32_t N = n + 1, *npred = calloc(N + 1, sizeof *npred);
+  uint32_t *pstart = calloc(N + 1, sizeof *pstart), *plist = NULL;
+  uint32_t *order = malloc(N * sizeof *order), *post = malloc(N * sizeof *post);
+  uint32_t *ipdom = malloc(N * sizeof *ipdom), *stack = malloc(2 * N * sizeof *stack);
+  uint8_t *seen = calloc(N, 1);
+  int rc = -1;
+  if (!npred || !pstart || !order || !post || !ipdom || !stack || !seen) goto out;
+  /* reversed graph: predecessors of v in the reverse graph = successors in the CFG;
+   * a DFS from the exit over reverse edges needs, for each node, its CFG predecessors */
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t s[2];
+    int k = succs(p, base, n, i, s);
+    for (int j = 0; j < k; j++) npred[s[j]]++;
+  }
+  for (uint32_t v = 0; v < N; v++) pstart[v + 1] = pstart[v] + npred[v];
+  plist = malloc((pstart[N] + 1) * sizeof *plist);
+  if (!plist) goto out;
+  for (uint32_t v = 0; v < N; v++) npred[v] = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t s[2];
+    int k = succs(p, base, n, i, s);
+    for (int j = 0; j < k; j++) plist[pstart[s[j]] + npred[s[j]]++] = i;
+  }
+  /* post-order of a DFS from the exit along CFG-predecessor edges */
+  uint32_t np = 0, sp = 0;
+  stack[sp++] = n;
+  seen[n] = 1;
+  uint32_t *it = calloc(N, sizeof *it);
+  if (!it) goto out;
+  while (sp) {
+    uint32_t v = stack[sp - 1];
+    if (it[v] < npred[v]) {
+      uint32_t u = plist[pstart[v] + it[v]++];
+      if (!seen[u]) { seen[u] = 1; stack[sp++] = u; }
+    } else {
+      order[v] = np;
+      post[np++] = v;
+      sp--;
+    }
+  }
+  free(it);
+  for (uint32_t v = 0; v < N; v++) ipdom[v] = UINT32_MAX;
+  ipdom[n] = n;
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (uint32_t k = np; k-- > 0;) {
+      uint32_t v = post[k];
+      if (v == n) continue;
+      uint32_t s[2], nd = UINT32_MAX;
+      int c = succs(p, base, n, v, s);
+      for (int j = 0; j < c; j++) {
+        if (ipdom[s[j]] == UINT32_MAX) continue;
+        nd = nd == UINT32_MAX ? s[j] : intersect(ipdom, order, s[j], nd);
+      }
+      if (nd != ipdom[v]) { ipdom[v] = nd; changed = 1; }
+    }
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    insn *in = &p->code[base + i];
+    uint32_t d = ipdom[i];
+    in->rpc = (d == UINT32_MAX || d == n) ? NO_RPC : base + d;
+  }
+  rc = 0;
+out:
+  free(npred); free(pstart); free(plist); free(order); free(post);
+  free(ipdom); free(stack); free(seen);
+  return rc;
+}
+
+int cfg_reconvergence(program *p, char *err, size_t errsize) {
+  for (uint32_t f = 0; f < p->nfuncs; f++) {
+    uint32_t b = p->funcs[f].entry, n = p->funcs[f].end - b;
+    if (!n) continue;
+    if (func_pdom(p, b, n) < 0) {
+      snprintf(err, errsize, "out of memory in control-flow analysis");
+      return -1;
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,202 @@
+/* program.h: the decoded form of a kernel, built once at module load.
+ * The PTX of a kernel and every .func it reaches becomes one array of
+ * compact instructions with resolved operands; handlers never see text.
+ *
+ * Register file of a function frame (per warp, lane-major, 64 bits a slot):
+ *
+ *   slot 0 .. SR_COUNT-1     special registers (%tid.x ... filled per warp)
+ *   slot SR_COUNT ..         declared registers, in declaration order
+ *   then                     constants: every immediate operand, deduplicated,
+ *                            stored already converted to its operand type
+ *
+ * Predicates live apart, as one 32-bit lane mask each (pred index space),
+ * with two constant predicates: PRED_TRUE and PRED_FALSE.
+ *
+ * Instruction (struct insn):
+ *   fn      handler, chosen at decode for (opcode, types, modifiers)
+ *   op      OP_* from ops.def           type/type2  PTX_T_* of the operands
+ *   mode    rounding / comparison / atomic / shuffle mode (family-defined)
+ *   flags   IF_* bits                    space       PTX_SPACE_* of memory ops
+ *   vec     1, 2 or 4 elements           guard       predicate index or -1
+ *   d a b c register (or predicate) indices of destination and sources
+ *   v[4]    vector element registers     imm         address offset, or a
+ *   target  branch target / callee       rpc         reconvergence pc
+ *   src     index into program.lines (source location) */
+#ifndef SMEMU_PROGRAM_H
+#define SMEMU_PROGRAM_H
+
+#include <stdint.h>
+#include "ptx/ptx.h"
+
+struct warp;
+struct insn;
+typedef void (*exec_fn)(struct warp *w, const struct insn *in, uint32_t mask);
+
+/* Opcode flags. */
+enum {
+  OPF_MEM = 1 << 0,     /* accesses memory */
+  OPF_READ = 1 << 1,    /* reads memory */
+  OPF_WRITE = 1 << 2,   /* writes memory */
+  OPF_ATOMIC = 1 << 3,  /* atomic read-modify-write */
+  OPF_BRANCH = 1 << 4,  /* changes pc */
+  OPF_CALL = 1 << 5,
+  OPF_RET = 1 << 6,
+  OPF_EXIT = 1 << 7,
+  OPF_BARRIER = 1 << 8, /* block-level barrier */
+  OPF_FENCE = 1 << 9,
+  OPF_WARP = 1 << 10    /* warp-level collective */
+};
+
+enum {
+#define OP(id, name, dec, flags) OP_##id,
+#include "ir/ops.def"
+#undef OP
+  OP_COUNT,
+  /* internal operations the decoder adds */
+  OP_RDCLOCK = OP_COUNT, /* read %clock / %clock64 / %globaltimer */
+  OP_LOCALADDR,          /* address of a .local symbol in the current frame */
+  OP_NOP,
+  OP_ALL
+};
+
+extern const char *const op_names[OP_ALL];
+extern const uint32_t op_flags[OP_ALL];
+
+/* Instruction flag bits (insn.flags). */
+enum {
+  IF_FTZ = 1 << 0,
+  IF_SAT = 1 << 1,
+  IF_FRAME = 1 << 2,   /* address is relative to the frame's local base */
+  IF_UNI = 1 << 3,     /* .uni branch */
+  IF_SIGNED = 1 << 4,
+  IF_APPROX = 1 << 5,
+  IF_NEGC = 1 << 6,    /* negate the predicate operand c (setp ... !%p) */
+  IF_KPARAM = 1 << 7   /* ld.param from the kernel's parameter buffer */
+};
+
+/* Special register slots. */
+enum {
+  SR_TID_X, SR_TID_Y, SR_TID_Z,
+  SR_NTID_X, SR_NTID_Y, SR_NTID_Z,
+  SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z,
+  SR_NCTAID_X, SR_NCTAID_Y, SR_NCTAID_Z,
+  SR_LANEID, SR_WARPID, SR_NWARPID, SR_SMID, SR_NSMID, SR_GRIDID,
+  SR_LANEMASK_EQ, SR_LANEMASK_LT, SR_LANEMASK_LE, SR_LANEMASK_GT, SR_LANEMASK_GE,
+  SR_DYN_SMEM, SR_TOTAL_SMEM, SR_ZERO,
+  SR_COUNT
+};
+
+enum { PRED_TRUE = 0, PRED_FALSE = 1, PRED_SINK = 2, PRED_CARRY = 3, PRED_SCRATCH = 4, PRED_FIRST = 5 };
+/* Register slot that swallows `_` destinations. */
+#define SLOT_SINK SR_COUNT
+#define SLOT_FIRST (SR_COUNT + 1)
+#define NO_RPC 0xffffffffu
+
+typedef struct insn {
+  exec_fn fn;        /* handler */
+  uint16_t op;       /* OP_* */
+  uint8_t type;      /* main operand type */
+  uint8_t type2;     /* second type (cvt source, set result ...) */
+  uint8_t mode;      /* family-defined mode */
+  uint8_t flags;     /* IF_* */
+  uint8_t space;     /* PTX_SPACE_* of a memory operation */
+  uint8_t vec;       /* vector elements of ld/st/mov */
+  int32_t guard;     /* predicate index, or -1 when unguarded */
+  uint32_t guard_xor;/* 0 or ~0: xor applied to the guard mask (@!%p) */
+  uint32_t d, a, b, c; /* operand registers / predicates */
+  uint32_t d2;       /* second destination (predicate) or ~0u */
+  uint32_t v[4];     /* vector elements */
+  int64_t imm;       /* address offset / small immediate */
+  uint32_t target;   /* branch target pc, callee function index */
+  uint32_t rpc;      /* reconvergence pc of a branch, or NO_RPC */
+  uint32_t src;      /* index into program.lines */
+} insn;
+
+/* A source location an instruction maps to. */
+typedef struct src_line {
+  const char *text;   /* the instruction as written ("ld.global.u32") */
+  uint32_t ptx_line;  /* line in the PTX text */
+  uint32_t file;      /* index into program.files, or ~0u when none */
+  uint32_t line, col; /* user source position (outermost inlined_at) */
+} src_line;
+
+/* A variable placed in a memory space, for reports ("s + 12"). */
+typedef struct placed_var {
+  const char *name;
+  int space;          /* PTX_SPACE_* */
+  uint64_t addr;      /* shared offset, host address, or frame offset */
+  uint64_t size;      /* bytes; for the dynamic array, 0 */
+  int dynamic;        /* the extern (dynamic) shared array */
+} placed_var;
+
+/* A decoded function (the kernel is function 0). */
+typedef struct func_info {
+  const char *name;
+  uint32_t entry;     /* pc of the first instruction */
+  uint32_t end;       /* one past the last instruction */
+  uint32_t nregs;     /* register slots of a frame (specials+declared+consts) */
+  uint32_t npreds;    /* predicate slots of a frame */
+  uint64_t *consts;   /* values of constant slots [nregs - nconsts, nregs) */
+  uint32_t nconsts;
+  uint32_t frame_bytes;  /* local memory of a frame: depot, params, call params */
+  uint32_t param_off;    /* frame offset of the formal parameters */
+  uint32_t ret_off;      /* frame offset of the return parameters */
+  uint32_t nparams, nrets;
+  uint32_t *param_offs;  /* frame offsets of each formal parameter */
+  uint32_t *param_sizes;
+  uint32_t *ret_offs;
+  uint32_t *ret_sizes;
+  int builtin;        /* BUILTIN_* for vprintf/__assertfail, else 0 */
+} func_info;
+
+enum { BUILTIN_NONE, BUILTIN_VPRINTF, BUILTIN_ASSERTFAIL, BUILTIN_MALLOC, BUILTIN_FREE };
+
+typedef struct kparam {
+  const char *name;
+  uint32_t offset, size, align;
+  int is_pointer;
+} kparam;
+
+/* An argument or result of a call: bytes in the caller's frame (a .param
+ * variable) or a register slot. */
+typedef struct call_arg {
+  uint32_t is_reg;   /* 1: register slot, 0: caller frame offset */
+  uint32_t where;    /* slot or frame offset */
+  uint32_t size;     /* bytes */
+} call_arg;
+
+typedef struct call_info {
+  call_arg *args;    /* in order of the callee's parameters */
+  uint32_t nargs;
+  call_arg *rets;
+  uint32_t nrets;
+} call_info;
+
+/* A decoded kernel. */
+typedef struct program {
+  const char *name;       /* mangled name */
+  insn *code;             /* instructions of all functions */
+  uint32_t ncode;
+  func_info *funcs;       /* [0] is the kernel */
+  uint32_t nfuncs;
+  src_line *lines;        /* source locations */
+  uint32_t nlines;
+  const char **files;     /* source file paths (from .file) */
+  uint32_t nfiles;
+  kparam *params;         /* kernel parameters */
+  uint32_t nparams;
+  uint32_t param_bytes;   /* size of the parameter buffer */
+  uint32_t smem_reserved; /* reserved shared bytes at offset 0 */
+  uint32_t smem_static;   /* static shared bytes (after the reserved ones) */
+  uint32_t smem_dyn_align;/* alignment of the dynamic array */
+  placed_var *vars;       /* shared and global variables, for reports */
+  uint32_t nvars;
+  uint32_t reqntid[3], maxntid[3];
+  call_info *calls;       /* call sites; insn.imm indexes it */
+  uint32_t ncalls;
+  uint32_t max_regs;      /* largest frame register count */
+  uint32_t max_preds;     /* largest frame predicate count */
+  int has_calls;          /* any call instruction */
+} program;
+
+#endif
