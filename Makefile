@@ -10,7 +10,8 @@ OPT_debug   := -O0 -g -DSMEMU_DEBUG
 OPT_asan    := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -DSMEMU_DEBUG
 XCFLAGS ?=
 CFLAGS  := -std=c11 -D_GNU_SOURCE -Iinclude -Isrc $(WARN) $(OPT_$(MODE)) -pthread $(XCFLAGS)
-LDFLAGS := -pthread $(if $(filter asan,$(MODE)),-fsanitize=address,undefined)
+SAN     := -fsanitize=address,undefined
+LDFLAGS := -pthread $(if $(filter asan,$(MODE)),$(SAN))
 LDLIBS  := -lm
 
 LIB_SRC := $(sort $(wildcard src/*/*.c))

@@ -74,7 +74,8 @@ static inline uint32_t ex_rand_u32(uint64_t *state)
   return (uint32_t)(ex_rand_u64(state) >> 32);
 }
 
-/* A float in [lo, hi): 24 random bits, so every value is exact. */
+/* A float in [lo, hi): 24 random bits scaled; exact when hi - lo is a power
+ * of two and |lo| <= hi - lo (the usual case: [-1, 1), [0, 256)). */
 static inline float ex_rand_f32(uint64_t *state, float lo, float hi)
 {
   float u = (float)(ex_rand_u32(state) >> 8) * (1.0f / 16777216.0f);
@@ -243,7 +244,7 @@ static inline int ex_parse_args(int argc, char **argv, const char *name, ex_opts
 static inline int ex_write_bin(const char *dir, const char *example, const char *kernel,
                                const void *data, size_t bytes)
 {
-  char path[1024];
+  char path[2048];
   FILE *f;
   size_t wr;
   snprintf(path, sizeof path, "%s/%s_%s.bin", dir, example, kernel);
@@ -265,7 +266,7 @@ static inline int ex_write_bin(const char *dir, const char *example, const char 
 static inline void *ex_read_bin(const char *dir, const char *example, const char *kernel,
                                 size_t bytes)
 {
-  char path[1024];
+  char path[2048];
   FILE *f;
   void *buf;
   long size;

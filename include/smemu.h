@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -109,6 +110,13 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
                           void **args);
 /* Figures of the last launch on ctx (also after a failed one). */
 const smemu_launch_stats *smemu_last_stats(const smemu_ctx *ctx);
+
+/* Print the table of architecture profiles; returns < 0 on an output error. */
+int smemu_print_archs(FILE *f);
+
+/* Demangle an Itanium C++ name ("_Z3dotPKfS0_Pfi" -> "dot(float const*, ...)").
+ * Returns 1 when demangled; otherwise copies the name and returns 0. */
+int smemu_demangle(const char *mangled, char *out, size_t n);
 
 #ifdef __cplusplus
 }

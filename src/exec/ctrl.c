@@ -114,7 +114,6 @@ void ctrl_return(warp *w) {
   w->local_base = c->local_base;
 }
 
-void exec_fill_specials(warp *w, uint64_t (*r)[32], const func_info *f);
 int builtin_call(warp *w, const insn *in, uint32_t m, const func_info *g, const call_info *ci);
 
 void ctrl_call_handler(warp *w, const insn *in, uint32_t m) {
@@ -392,7 +391,8 @@ int builtin_call(warp *w, const insn *in, uint32_t m, const func_info *g, const 
   (void)in;
   if (g->builtin == BUILTIN_VPRINTF) {
     static char buf[8192];
-    LANES(m, {
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+      int l = __builtin_ctz(mm);
       char fmt[2048];
       uint64_t fp = arg_value(w, l, &ci->args[0], base), ap = arg_value(w, l, &ci->args[1], base);
       pthread_mutex_lock(&w->L->lock);
@@ -405,7 +405,7 @@ int builtin_call(warp *w, const insn *in, uint32_t m, const func_info *g, const 
         if (r->is_reg) w->r[r->where][l] = 0;
         else memset(lane_local(w, l, base + r->where), 0, r->size);
       }
-    });
+    }
     return 0;
   }
   if (g->builtin == BUILTIN_ASSERTFAIL) {

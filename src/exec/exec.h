@@ -23,14 +23,14 @@
 #define WINDOW_SIZE   0x0000000100000000ull
 
 /* Loop over the lanes of mask m, with a straight loop when all are set. */
-#define LANES(m, body)                                                  \
+#define LANES(m, ...)                                                   \
   do {                                                                  \
     if ((m) == FULL_MASK) {                                             \
-      for (int l = 0; l < 32; l++) { body; }                            \
+      for (int l = 0; l < 32; l++) { __VA_ARGS__; }                     \
     } else {                                                            \
       for (uint32_t mm_ = (m); mm_; mm_ &= mm_ - 1) {                   \
         int l = __builtin_ctz(mm_);                                     \
-        body;                                                           \
+        __VA_ARGS__;                                                    \
       }                                                                 \
     }                                                                   \
   } while (0)
@@ -111,6 +111,7 @@ typedef struct block {
   uint32_t exited_threads;
   barrier_state bar[MAX_BARRIERS];
   int fault;            /* set when a warp faulted */
+  struct analysis *an;  /* this worker's analysis state, or NULL */
 } block;
 
 typedef struct launch {
@@ -131,6 +132,11 @@ typedef struct launch {
   uint64_t max_warp_insns; /* 0: unlimited */
   atomic_uint_fast64_t warp_insns, thread_insns;
   uint32_t nsm;            /* %nsmid */
+  int hooks;               /* any analysis on: memory handlers call hooks.h */
+  int want_banks;          /* bank model on */
+  const struct arch_profile *arch; /* architecture profile */
+  int bank_mode;           /* 4 or 8 bytes */
+  struct analysis *result; /* merged analysis of all workers */
 } launch;
 
 /* Report a fault of lane `lane` (or -1 for the warp) at the current

@@ -1,7 +1,7 @@
 /* fpsem.c: PTX floating-point and conversion semantics (see fpsem.h).
- * Narrow formats are rounded by one integer routine (fmt_round) so every
- * mode, subnormal and overflow case follows the same path; f32/f64
- * arithmetic uses the host FPU under fesetround. Built with -frounding-math. */
+ * Conversions round through one integer routine (fmt_round), so every mode,
+ * subnormal and overflow case takes the same path; f32/f64 arithmetic runs
+ * on the host FPU under fesetround. Built with -frounding-math. */
 #include "exec/fpsem.h"
 
 #include <fenv.h>
@@ -33,21 +33,20 @@ static double canon64(double x) {
   return isnan(x) ? fp_from_bits64(FP_CANON_NAN64) : x;
 }
 
-/* Round the exact value (-1)^neg * (mant + sticky') * 2^exp to format f in
- * mode rm and return its bit pattern. `sticky` set means nonzero bits exist
- * below mant's last bit. mant must be nonzero. */
-static uint64_t fmt_round(int neg, uint64_t mant, int exp, int sticky,
-                          const fmt *f, int rm) {
+/* Round the exact value (-1)^neg * mant * 2^exp (mant != 0) to format f in
+ * mode rm and return its bit pattern, with subnormal results and overflow
+ * (inf, or the largest finite value in the modes that round toward zero). */
+static uint64_t fmt_round(int neg, uint64_t mant, int exp, const fmt *f,
+                          int rm) {
   const int mb = f->mbits, bias = BIAS(f), emax = EMAX(f), emin = 1 - bias;
   const uint64_t sign = (uint64_t)neg << (f->ebits + mb);
   const int top = 63 - __builtin_clzll(mant);
   const int E = top + exp;                 /* value in [2^E, 2^(E+1)) */
   const int Eq = E < emin ? emin : E;      /* exponent of the result grid */
-  uint64_t sig, half = 0, rest = 0;
-  int overflow = E + bias >= emax;
 
-  if (!overflow) {
+  if (E + bias < emax) {                   /* else: overflow already */
     const int shift = (Eq - mb) - exp;     /* drop this many low bits */
+    uint64_t sig, half = 0, rest = 0;
     if (shift <= 0) {
       sig = mant << -shift;
     } else if (shift < 64) {
@@ -59,7 +58,6 @@ static uint64_t fmt_round(int neg, uint64_t mant, int exp, int sticky,
       half = shift == 64 ? mant >> 63 : 0;
       rest = shift == 64 ? mant & ~(1ull << 63) : mant;
     }
-    rest = rest || sticky;
     int inc;
     switch (rm) {
     case FP_RZ: inc = 0; break;
@@ -68,11 +66,11 @@ static uint64_t fmt_round(int neg, uint64_t mant, int exp, int sticky,
     default:    inc = half && (rest || (sig & 1)); break;
     }
     sig += inc;
-    /* base exponent field minus one, so adding the implicit bit of sig
-     * carries into place; a carry out of sig bumps the exponent too. */
+    /* The exponent field is put in one below its value so that sig's
+     * implicit bit carries it into place (subnormals: field 0, no implicit
+     * bit); a carry out of the rounding moves up one binade the same way. */
     uint64_t bits = ((uint64_t)(Eq + bias - 1) << mb) + sig;
     if ((bits >> mb) < (uint64_t)emax) return sign | bits;
-    overflow = 1;
   }
   int to_inf = rm == FP_RN || (rm == FP_RP && !neg) || (rm == FP_RM && neg);
   uint64_t mag = to_inf ? (uint64_t)emax << mb : ((uint64_t)emax << mb) - 1;
@@ -89,8 +87,8 @@ static uint64_t round_double(double x, const fmt *f, int rm) {
   if (e == 0x7ff)
     return frac ? canon_nan(f) : sign | ((uint64_t)EMAX(f) << f->mbits);
   if (e == 0 && frac == 0) return sign;
-  if (e == 0) return fmt_round(neg, frac, -1074, 0, f, rm);
-  return fmt_round(neg, frac | (1ull << 52), e - 1075, 0, f, rm);
+  if (e == 0) return fmt_round(neg, frac, -1074, f, rm);
+  return fmt_round(neg, frac | (1ull << 52), e - 1075, f, rm);
 }
 
 /* Exact value of a pattern of format f (f16, bf16 or f32) as a double;
@@ -201,7 +199,7 @@ uint64_t fp_f32_to_u(float x, int rm, int bits) { return to_u(x, rm, bits, bits 
 /* ---- integer -> float --------------------------------------------------- */
 
 static uint64_t int_round(int neg, uint64_t mag, const fmt *f, int rm) {
-  return mag ? fmt_round(neg, mag, 0, 0, f, rm) : 0;
+  return mag ? fmt_round(neg, mag, 0, f, rm) : 0;
 }
 static uint64_t s_mag(int64_t v) { return v < 0 ? 0 - (uint64_t)v : (uint64_t)v; }
 

@@ -565,11 +565,11 @@ int dec_int(dctx *D, dstmt *S, insn *in) {
     in->fn = bfind_h;
     return 0;
   case OP_SHL:
-    if (srcs(D, S, in, 1, t) < 0 || dec_src(D, S, 2, PTX_T_U32, &in->b) < 0) return -1;
+    if (srcs(D, S, in, 2, t) < 0 || dec_src(D, S, 2, PTX_T_U32, &in->b) < 0) return -1;
     in->fn = bytes == 4 ? shl_32 : shl_h;
     return 0;
   case OP_SHR:
-    if (srcs(D, S, in, 1, t) < 0 || dec_src(D, S, 2, PTX_T_U32, &in->b) < 0) return -1;
+    if (srcs(D, S, in, 2, t) < 0 || dec_src(D, S, 2, PTX_T_U32, &in->b) < 0) return -1;
     in->fn = ic >= IT_S8 ? (bytes == 4 ? shr_s32 : shr_s) : (bytes == 4 ? shr_u32 : shr_u);
     return 0;
   case OP_SHF:
@@ -579,16 +579,15 @@ int dec_int(dctx *D, dstmt *S, insn *in) {
     in->fn = shf_h;
     return 0;
   case OP_BFE:
-    if (srcs(D, S, in, 1, t) < 0 || dec_src(D, S, 2, PTX_T_U32, &in->b) < 0 ||
+    if (srcs(D, S, in, 3, t) < 0 || dec_src(D, S, 2, PTX_T_U32, &in->b) < 0 ||
         dec_src(D, S, 3, PTX_T_U32, &in->c) < 0)
       return -1;
     in->fn = bfe_h;
     return 0;
   case OP_BFI:
-    if (srcs(D, S, in, 2, t) < 0 || dec_src(D, S, 3, PTX_T_U32, &in->c) < 0 ||
+    if (srcs(D, S, in, 4, t) < 0 || dec_src(D, S, 3, PTX_T_U32, &in->c) < 0 ||
         dec_src(D, S, 4, PTX_T_U32, &in->v[0]) < 0)
       return -1;
-    if (dec_nops(D, S, 5) < 0) return -1;
     in->fn = bfi_h;
     return 0;
   case OP_PRMT: {

@@ -1,9 +1,11 @@
 /* launch.c: the worker pool of a launch. Each worker owns one block's worth
  * of state (warps, register stacks, local and shared memory), allocated
  * once and reset for every block it takes from the launch's counter. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "exec/exec.h"
+#include "exec/hooks.h"
 #include "exec/sched.h"
 #include "smemu.h"
 
@@ -25,6 +27,7 @@ static int worker_init(worker *k, launch *L) {
   b->smem = calloc(1, b->smem_size ? b->smem_size : 1);
   b->warps = calloc(b->nwarps, sizeof *b->warps);
   if (!b->smem || !b->warps) return -1;
+  if (L->hooks && !(b->an = analysis_new(L))) return -1;
   uint32_t depth = P->has_calls ? MAX_CALL_DEPTH : 1;
   for (uint32_t i = 0; i < b->nwarps; i++) {
     warp *w = &b->warps[i];
@@ -56,6 +59,7 @@ static void worker_free(worker *k) {
   }
   free(b->warps);
   free(b->smem);
+  analysis_free(b->an);
 }
 
 /* Fill a frame's special registers and constants from the launch. */
@@ -173,6 +177,7 @@ int exec_launch(launch *L, int nworkers) {
   for (int i = 1; i <= started; i++) pthread_join(th[i], NULL);
   uint64_t wi = 0, ti = 0;
   for (int i = 0; i < nworkers; i++) {
+    if (L->result && ks[i].b.an) analysis_merge(L->result, ks[i].b.an);
     wi += ks[i].ninsn;
     ti += ks[i].nthread;
     worker_free(&ks[i]);

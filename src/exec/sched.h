@@ -16,6 +16,10 @@ int barrier_arrive(warp *w, uint32_t id, uint32_t count, uint32_t lanes, uint32_
 void barrier_check_all(block *b);
 /* Return from the current call frame to the caller. */
 void ctrl_return(warp *w);
+/* The handler of call instructions (decoded in ir/decode.c). */
+void ctrl_call_handler(warp *w, const insn *in, uint32_t m);
+/* Fill a frame's special registers and constants. */
+void exec_fill_specials(warp *w, uint64_t (*r)[32], const func_info *f);
 /* Run a block to completion (or fault / deadlock). */
 void block_run(block *b);
 /* "file:line:col (PTX line N)" of instruction pc. */

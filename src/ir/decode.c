@@ -9,6 +9,7 @@
 #include <string.h>
 #include "exec/fpsem.h"
 #include "ir/cfg.h"
+#include "exec/sched.h"
 
 const char *const op_names[OP_ALL] = {
 #define OP(id, name, dec, flags) name,
@@ -231,10 +232,6 @@ static uint32_t const_slot(dctx *D, uint64_t v) {
   }
   D->consts[D->nconsts] = v;
   return D->nregs_decl + D->nconsts++;
-}
-
-static int is_float_type(int t) {
-  return t == PTX_T_F32 || t == PTX_T_F64 || t == PTX_T_F16 || t == PTX_T_BF16;
 }
 
 /* The bits of a literal operand as a value of type t. */
@@ -717,7 +714,7 @@ static int decode_stmt(dctx *D, const ptx_stmt *st, uint32_t pc) {
   }
   if (st->nmods > 63) return perr(D, st->pos, "too many modifiers");
   if (st->guard) {
-    uint32_t p;
+    uint32_t p = 0;
     if (pred_lookup(D, st->guard, st->pos, &p) < 0) return -1;
     in->guard = (int32_t)p;
     in->guard_xor = st->guard_neg ? ~0u : 0;
@@ -836,7 +833,6 @@ int dec_call(dctx *D, dstmt *S, insn *in) {
     if (call_arg_of(D, S, &rets->elems[i], (uint32_t)var_bytes(&g->rets[i]), &ci->rets[i], 1) < 0) return -1;
   in->target = (uint32_t)idx;
   in->imm = (int64_t)(D->ncalls - 1);
-  extern void ctrl_call_handler(struct warp *, const insn *, uint32_t);
   in->fn = ctrl_call_handler;
   return 0;
 }

@@ -1,6 +1,6 @@
 /* decode.h: turning a parsed kernel into a program (program.h), and the
  * helpers the instruction families use to decode their own instructions.
- * Each family file (src/exec/*.c) has a `dec_<family>` that reads the
+ * Each family file in src/exec/ has a `dec_<family>` that reads the
  * statement's modifiers and operands through these helpers and picks the
  * handler; ops.def says which decoder an opcode goes to. */
 #ifndef SMEMU_DECODE_H

@@ -66,9 +66,13 @@ static int skip_space(ptx_lexer *lx) {
       const char *nl = memchr(p, '\n', (size_t)(end - p));
       p = nl ? nl : end;
     } else if (c == '/' && end - p >= 2 && p[1] == '*') {
-      const char *q = p + 2;
+      const char *q = p + 2, *start_line = lx->line_start;
+      uint32_t start = lx->line;
       for (;;) {
         if (end - q < 2) {
+          /* report the comment's start */
+          lx->line = start;
+          lx->line_start = start_line;
           lx->p = p;
           return -1;
         }

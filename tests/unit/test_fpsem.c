@@ -850,3 +850,479 @@ static void test_f64_arith(void **st) {
   }
   assert_int_equal(fegetround(), FE_TONEAREST);
 }
+
+/* ---- f16 / bf16 arithmetic ------------------------------------------------- */
+
+static void test_f16_arith_cases(void **st) {
+  (void)st;
+  /* Single rounding in fma. a = 2^-11*(1+2^-10) (0x1001), b = 1-2^-10
+   * (0x3BFE), c = 1+2^-10 (0x3C01): a*b = 2^-11 - 2^-31, so a*b+c =
+   * 1 + 3*2^-11 - 2^-31, just below the midpoint 1 + 3*2^-11 between
+   * 0x3C01 (odd) and 0x3C02 (even): the correct RN result is 0x3C01. An f32
+   * intermediate (ulp 2^-23 here) drops the -2^-31 and lands exactly on the
+   * midpoint, which then ties to even 0x3C02: double rounding. */
+  assert_int_equal(fp_fma16(0x1001, 0x3BFE, 0x3C01, FP_RN), 0x3C01);
+  {
+    volatile float fa = (float)hval(0x1001), fb = (float)hval(0x3BFE), fc = (float)hval(0x3C01);
+    _Float16 naive = (_Float16)fmaf(fa, fb, fc);
+    assert_int_equal(hbits(naive), 0x3C02);   /* the trap the case sets */
+  }
+  assert_int_equal(fp_fma16(0x1001, 0x3BFE, 0x3C01, FP_RZ), 0x3C01);
+  assert_int_equal(fp_fma16(0x1001, 0x3BFE, 0x3C01, FP_RP), 0x3C02);
+  /* Directed modes need every bit: 2^-24 * 2^-24 + 1024 = 1024 + 2^-48,
+   * which even a double sum rounds back to 1024. RP -> 1025 (0x6401). With
+   * c = -1024 the exact value is just above -1024: RZ/RP -> -1023.5
+   * (0xE3FF, the ulp below 1024 is 0.5), RM/RN -> -1024 (0xE400). */
+  assert_int_equal(fp_fma16(0x0001, 0x0001, 0x6400, FP_RN), 0x6400);
+  assert_int_equal(fp_fma16(0x0001, 0x0001, 0x6400, FP_RZ), 0x6400);
+  assert_int_equal(fp_fma16(0x0001, 0x0001, 0x6400, FP_RM), 0x6400);
+  assert_int_equal(fp_fma16(0x0001, 0x0001, 0x6400, FP_RP), 0x6401);
+  assert_int_equal(fp_fma16(0x0001, 0x0001, 0xE400, FP_RN), 0xE400);
+  assert_int_equal(fp_fma16(0x0001, 0x0001, 0xE400, FP_RZ), 0xE3FF);
+  assert_int_equal(fp_fma16(0x0001, 0x0001, 0xE400, FP_RM), 0xE400);
+  assert_int_equal(fp_fma16(0x0001, 0x0001, 0xE400, FP_RP), 0xE3FF);
+  /* add: 1 + 2^-11 (0x1000) is a tie; 65504 + 16 = 65520 overflows in RN */
+  assert_int_equal(fp_add16(0x3C00, 0x1000, FP_RN), 0x3C00);
+  assert_int_equal(fp_add16(0x3C00, 0x1000, FP_RP), 0x3C01);
+  assert_int_equal(fp_add16(0x7BFF, 0x4C00, FP_RN), 0x7C00);
+  assert_int_equal(fp_add16(0x7BFF, 0x4C00, FP_RZ), 0x7BFF);
+  assert_int_equal(fp_sub16(0x3C00, 0x3C00, FP_RN), 0x0000);
+  assert_int_equal(fp_sub16(0x3C00, 0x3C00, FP_RM), 0x8000);
+  assert_int_equal(fp_add16(0x8000, 0x8000, FP_RN), 0x8000);
+  assert_int_equal(fp_add16(0x8000, 0x0000, FP_RN), 0x0000);
+  assert_int_equal(fp_sub16(0x4200, 0x3C00, FP_RN), 0x4000);   /* 3 - 1 */
+  /* mul: 2^-24 * 0.5 is halfway between 0 and 2^-24 */
+  assert_int_equal(fp_mul16(0x0001, 0x3800, FP_RN), 0x0000);
+  assert_int_equal(fp_mul16(0x0001, 0x3800, FP_RP), 0x0001);
+  assert_int_equal(fp_mul16(0x8001, 0x3800, FP_RN), 0x8000);
+  assert_int_equal(fp_mul16(0x8001, 0x3800, FP_RM), 0x8001);
+  assert_int_equal(fp_mul16(0x0400, 0x3800, FP_RN), 0x0200);   /* 2^-15 */
+  /* NaN -> canonical; inf - inf, inf * 0 -> NaN */
+  assert_int_equal(fp_add16(0x7C00, 0xFC00, FP_RN), 0x7FFF);
+  assert_int_equal(fp_mul16(0x7C00, 0x0000, FP_RN), 0x7FFF);
+  assert_int_equal(fp_fma16(0x7E01, 0x3C00, 0x3C00, FP_RN), 0x7FFF);
+  assert_int_equal(fp_add16(0x7C00, 0x3C00, FP_RN), 0x7C00);
+  assert_int_equal(fp_neg16(0x3C00), 0xBC00);
+  assert_int_equal(fp_neg16(0x0000), 0x8000);
+  assert_int_equal(fp_abs16(0xFC00), 0x7C00);
+  assert_int_equal(fp_negbf16(0x3F80), 0xBF80);
+  assert_int_equal(fp_absbf16(0xBF80), 0x3F80);
+  /* bf16: 2^-50 (0x2680) squared + 2^100 (0x7180): RP must see the 2^-100 */
+  assert_int_equal(fp_fmabf16(0x2680, 0x2680, 0x7180, FP_RN), 0x7180);
+  assert_int_equal(fp_fmabf16(0x2680, 0x2680, 0x7180, FP_RZ), 0x7180);
+  assert_int_equal(fp_fmabf16(0x2680, 0x2680, 0x7180, FP_RP), 0x7181);
+  /* bf16 add: 2^127 + 2^-133 in RP (a sum far wider than a double) */
+  assert_int_equal(fp_addbf16(0x7F00, 0x0001, FP_RP), 0x7F01);
+  assert_int_equal(fp_addbf16(0x7F00, 0x0001, FP_RN), 0x7F00);
+  /* 1 + 2^-8 (0x3B80) ties to even; (1+2^-7)^2 = 1 + 2^-6 + 2^-14 */
+  assert_int_equal(fp_addbf16(0x3F80, 0x3B80, FP_RN), 0x3F80);
+  assert_int_equal(fp_mulbf16(0x3F81, 0x3F81, FP_RN), 0x3F82);
+  assert_int_equal(fp_mulbf16(0x3F81, 0x3F81, FP_RP), 0x3F83);
+  assert_int_equal(fp_subbf16(0x3F80, 0x3F80, FP_RM), 0x8000);
+  assert_int_equal(fp_mulbf16(0x7F7F, 0x4000, FP_RN), 0x7F80);  /* overflow */
+  assert_int_equal(fp_mulbf16(0x7F7F, 0x4000, FP_RZ), 0x7F7F);
+  assert_int_equal(fegetround(), FE_TONEAREST);
+}
+
+/* Random f16 operands against the exact brute-force reference. */
+static void test_f16_arith_random(void **st) {
+  (void)st;
+  f16tab_init();
+  for (int n = 0; n < 150000; n++) {
+    uint64_t r = rnd64();
+    uint16_t a = (uint16_t)r, b = (uint16_t)(r >> 16), c = (uint16_t)(r >> 32);
+    if (n & 1) { /* keep exponents close so sums cancel and round finely */
+      a = (a & 0x83FF) | 0x3800; b = (b & 0x83FF) | (uint16_t)((r >> 48) & 0x0C00) | 0x2C00;
+      c = (c & 0x87FF) | 0x3800;
+    }
+    if (!f16_finite(a) || !f16_finite(b) || !f16_finite(c)) continue;
+    int na = a >> 15, nb = b >> 15, nc = c >> 15;
+    int64_t A = f16_int(a), B = f16_int(b), C = f16_int(c);
+    for (int i = 0; i < 4; i++) {
+      int rm = RMS[i];
+      /* fma: N = A*B + C*2^24, scaled by 2^48 */
+      __int128 N = (__int128)A * B + ((__int128)C << 24);
+      uint16_t want;
+      if (N == 0)
+        want = (A * B == 0 && C == 0) ? ieee_zero_sum(na ^ nb, nc, rm) : ieee_zero_sum(0, 1, rm);
+      else
+        want = ref_f16_scaled(N < 0, (u128)(N < 0 ? -N : N), rm);
+      assert_int_equal(fp_fma16(a, b, c, rm), want);
+      /* add: (A + C) * 2^24 */
+      N = ((__int128)A + C) << 24;
+      if (N == 0)
+        want = (A == 0 && C == 0) ? ieee_zero_sum(na, nc, rm) : ieee_zero_sum(0, 1, rm);
+      else
+        want = ref_f16_scaled(N < 0, (u128)(N < 0 ? -N : N), rm);
+      assert_int_equal(fp_add16(a, c, rm), want);
+      /* sub: a - c = a + (-c) */
+      N = ((__int128)A - C) << 24;
+      if (N == 0)
+        want = (A == 0 && C == 0) ? ieee_zero_sum(na, !nc, rm) : ieee_zero_sum(0, 1, rm);
+      else
+        want = ref_f16_scaled(N < 0, (u128)(N < 0 ? -N : N), rm);
+      assert_int_equal(fp_sub16(a, c, rm), want);
+      /* mul: A*B; a zero product has the xor of the signs */
+      N = (__int128)A * B;
+      want = N == 0 ? (uint16_t)((na ^ nb) << 15)
+                    : ref_f16_scaled(N < 0, (u128)(N < 0 ? -N : N), rm);
+      assert_int_equal(fp_mul16(a, b, rm), want);
+    }
+  }
+}
+
+static void test_bf16_arith_random(void **st) {
+  (void)st;
+  const uint16_t one = 0x3F80;
+  for (int n = 0; n < 150000; n++) {
+    uint64_t r = rnd64();
+    uint16_t a = (uint16_t)r, b = (uint16_t)(r >> 16), c = (uint16_t)(r >> 32);
+    if (n & 1) { /* exponents within a narrow window: finer rounding cases */
+      a = (a & 0x807F) | 0x3F00; b = (b & 0x80FF) | 0x3A00; c = (c & 0x80FF) | 0x3F00;
+    }
+    /* keep products inside f32 range for the fmaf reference */
+    if (((a >> 7) & 0xFF) + ((b >> 7) & 0xFF) > 127 + 250) continue;
+    for (int i = 0; i < 4; i++) {
+      int rm = RMS[i];
+      assert_int_equal(fp_fmabf16(a, b, c, rm), ref_fmabf16(a, b, c, rm));
+      assert_int_equal(fp_addbf16(a, c, rm), ref_fmabf16(a, one, c, rm));
+      assert_int_equal(fp_subbf16(a, c, rm), ref_fmabf16(a, one, c ^ 0x8000, rm));
+      /* a*b + (-0) keeps the product's zero sign; + (+0) would not */
+      uint16_t mz = ref_fmabf16(a, b, 0x8000, rm);
+      if ((mz & 0x7FFF) == 0) mz = (uint16_t)((a ^ b) & 0x8000);
+      assert_int_equal(fp_mulbf16(a, b, rm), mz);
+    }
+  }
+}
+
+/* ---- min / max ---------------------------------------------------------------- */
+
+static void test_minmax(void **st) {
+  (void)st;
+  const float qn = F32(0x7FC00001u);
+  assert_true(fp_min32(qn, 1.0f) == 1.0f);
+  assert_true(fp_min32(1.0f, qn) == 1.0f);
+  assert_true(fp_max32(qn, -1.0f) == -1.0f);
+  assert_int_equal(B32(fp_min32(qn, qn)), FP_CANON_NAN32);
+  assert_int_equal(B32(fp_max32(NAN, -NAN)), FP_CANON_NAN32);
+  assert_int_equal(B32(fp_min32(-0.0f, 0.0f)), 0x80000000);
+  assert_int_equal(B32(fp_min32(0.0f, -0.0f)), 0x80000000);
+  assert_int_equal(B32(fp_max32(-0.0f, 0.0f)), 0x00000000);
+  assert_int_equal(B32(fp_max32(0.0f, -0.0f)), 0x00000000);
+  assert_true(fp_min32(-INFINITY, 3.0f) == -INFINITY);
+  assert_true(fp_max32(2.0f, 3.0f) == 3.0f);
+  assert_int_equal(B32(fp_min32_nan(1.0f, qn)), FP_CANON_NAN32);
+  assert_int_equal(B32(fp_max32_nan(qn, 1.0f)), FP_CANON_NAN32);
+  assert_true(fp_min32_nan(1.0f, 2.0f) == 1.0f);
+  assert_int_equal(B32(fp_max32_nan(-0.0f, 0.0f)), 0x00000000);
+  assert_true(fp_min64(NAN, 5.0) == 5.0);
+  assert_true(B64(fp_min64(NAN, NAN)) == FP_CANON_NAN64);
+  assert_true(B64(fp_min64(0.0, -0.0)) == B64(-0.0));
+  assert_true(B64(fp_max64(-0.0, 0.0)) == B64(0.0));
+  assert_true(fp_max64(-1.0, -2.0) == -1.0);
+  /* f16: NaN 0x7E00, 1.0 0x3C00, -2.0 0xC000 */
+  assert_int_equal(fp_min16(0x7E00, 0x3C00), 0x3C00);
+  assert_int_equal(fp_max16(0x3C00, 0x7E00), 0x3C00);
+  assert_int_equal(fp_min16(0x7E00, 0xFE00), 0x7FFF);
+  assert_int_equal(fp_min16(0x8000, 0x0000), 0x8000);
+  assert_int_equal(fp_max16(0x8000, 0x0000), 0x0000);
+  assert_int_equal(fp_min16(0xC000, 0x3C00), 0xC000);
+  assert_int_equal(fp_max16(0xC000, 0x3C00), 0x3C00);
+  assert_int_equal(fp_min16_nan(0x3C00, 0x7E00), 0x7FFF);
+  assert_int_equal(fp_max16_nan(0x3C00, 0xC000), 0x3C00);
+  /* bf16: NaN 0x7FC0, 1.0 0x3F80 */
+  assert_int_equal(fp_minbf16(0x7FC0, 0x3F80), 0x3F80);
+  assert_int_equal(fp_maxbf16(0x0000, 0x8000), 0x0000);
+  assert_int_equal(fp_minbf16(0x0000, 0x8000), 0x8000);
+  assert_int_equal(fp_maxbf16_nan(0x7FC0, 0x3F80), 0x7FFF);
+  assert_int_equal(fp_minbf16_nan(0xBF80, 0x3F80), 0xBF80);
+}
+
+/* ---- testp, copysign, compares -------------------------------------------- */
+
+static void test_testp(void **st) {
+  (void)st;
+  const int all[6] = {FP_TP_FINITE, FP_TP_INFINITE, FP_TP_NUMBER,
+                      FP_TP_NOTANUMBER, FP_TP_NORMAL, FP_TP_SUBNORMAL};
+  /* expected flags per class: finite infinite number notanumber normal subn */
+  struct { float f; double d; int want[6]; } cases[] = {
+    {0.0f, 0.0, {1, 0, 1, 0, 1, 0}},            /* zeros count as normal */
+    {-0.0f, -0.0, {1, 0, 1, 0, 1, 0}},
+    {1.0f, 1.0, {1, 0, 1, 0, 1, 0}},
+    {FLT_MIN, DBL_MIN, {1, 0, 1, 0, 1, 0}},
+    {0x1p-149f, 0x1p-1074, {1, 0, 1, 0, 0, 1}},
+    {-0x1p-130f, -0x1p-1030, {1, 0, 1, 0, 0, 1}},
+    {INFINITY, INFINITY, {0, 1, 1, 0, 0, 0}},
+    {-INFINITY, -INFINITY, {0, 1, 1, 0, 0, 0}},
+    {NAN, NAN, {0, 0, 0, 1, 0, 0}},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    for (int k = 0; k < 6; k++) {
+      assert_int_equal(fp_testp32(cases[i].f, all[k]), cases[i].want[k]);
+      assert_int_equal(fp_testp64(cases[i].d, all[k]), cases[i].want[k]);
+    }
+}
+
+static void test_copysign(void **st) {
+  (void)st;
+  /* copysign.f32 d, a, b: |b| with the sign of a */
+  assert_true(fp_copysign32(-1.0f, 2.0f) == -2.0f);
+  assert_true(fp_copysign32(1.0f, -3.0f) == 3.0f);
+  assert_int_equal(B32(fp_copysign32(-1.0f, F32(0x7FC00001u))), 0xFFC00001u);
+  assert_int_equal(B32(fp_copysign32(-0.0f, 0.0f)), 0x80000000u);
+  assert_true(fp_copysign64(-5.0, 7.0) == -7.0);
+  assert_true(B64(fp_copysign64(1.0, -0.0)) == 0);
+}
+
+static void test_compare(void **st) {
+  (void)st;
+  const float nan = NAN;
+  /* PTX ne is ordered: "a != b && !isNaN(a) && !isNaN(b)" */
+  assert_int_equal(fp_cmp32(nan, 1.0f, FP_NE), 0);
+  assert_int_equal(fp_cmp32(1.0f, nan, FP_NE), 0);
+  assert_int_equal(fp_cmp32(nan, nan, FP_NE), 0);
+  assert_int_equal(fp_cmp32(nan, 1.0f, FP_NEU), 1);
+  assert_int_equal(fp_cmp32(1.0f, 2.0f, FP_NE), 1);
+  assert_int_equal(fp_cmp32(1.0f, 1.0f, FP_NE), 0);
+  assert_int_equal(fp_cmp32(-0.0f, 0.0f, FP_EQ), 1);
+  assert_int_equal(fp_cmp32(-0.0f, 0.0f, FP_LT), 0);
+  for (int op = FP_EQ; op <= FP_GE; op++) {
+    assert_int_equal(fp_cmp32(nan, 1.0f, op), 0);
+    assert_int_equal(fp_cmp64(2.0, NAN, op), 0);
+  }
+  for (int op = FP_EQU; op <= FP_GEU; op++) {
+    assert_int_equal(fp_cmp32(nan, 1.0f, op), 1);
+    assert_int_equal(fp_cmp64(2.0, NAN, op), 1);
+  }
+  /* ordered/unordered agree on numbers: 1 vs 2 */
+  const int want12[6] = {0, 1, 1, 1, 0, 0};
+  for (int op = 0; op < 6; op++) {
+    assert_int_equal(fp_cmp32(1.0f, 2.0f, FP_EQ + op), want12[op]);
+    assert_int_equal(fp_cmp32(1.0f, 2.0f, FP_EQU + op), want12[op]);
+    assert_int_equal(fp_cmp64(1.0, 2.0, FP_EQ + op), want12[op]);
+    assert_int_equal(fp_cmp16(0x3C00, 0x4000, FP_EQ + op), want12[op]);
+    assert_int_equal(fp_cmpbf16(0x3F80, 0x4000, FP_EQU + op), want12[op]);
+  }
+  assert_int_equal(fp_cmp32(1.0f, 2.0f, FP_NUM), 1);
+  assert_int_equal(fp_cmp32(1.0f, nan, FP_NUM), 0);
+  assert_int_equal(fp_cmp32(1.0f, nan, FP_NANP), 1);
+  assert_int_equal(fp_cmp64(1.0, 2.0, FP_NANP), 0);
+  assert_int_equal(fp_cmp16(0x8000, 0x0000, FP_EQ), 1);
+  assert_int_equal(fp_cmp16(0x7E00, 0x3C00, FP_NE), 0);
+  assert_int_equal(fp_cmp16(0x7E00, 0x3C00, FP_NEU), 1);
+  assert_int_equal(fp_cmp16(0x0001, 0x0000, FP_GT), 1);     /* subnormal > 0 */
+  assert_int_equal(fp_cmp16(0xFC00, 0x7BFF, FP_LT), 1);
+  assert_int_equal(fp_cmpbf16(0x7FC0, 0x7FC0, FP_EQ), 0);
+  assert_int_equal(fp_cmpbf16(0x7FC0, 0x3F80, FP_NANP), 1);
+  assert_int_equal(fp_cmpbf16(0xBF80, 0x3F80, FP_LE), 1);
+  /* random f16 pairs against float comparisons of the exact values */
+  for (int n = 0; n < 100000; n++) {
+    uint16_t a = (uint16_t)rnd64(), b = (n & 1) ? a ^ (uint16_t)(rnd64() & 3) : (uint16_t)rnd64();
+    float fa = (float)hval(a), fb = (float)hval(b);
+    int un = isnan(fa) || isnan(fb);
+    int ord[6] = {fa == fb, fa != fb && !un, fa < fb, fa <= fb, fa > fb, fa >= fb};
+    for (int op = 0; op < 6; op++) {
+      assert_int_equal(fp_cmp16(a, b, FP_EQ + op), ord[op] && !un);
+      assert_int_equal(fp_cmp16(a, b, FP_EQU + op), ord[op] || un);
+    }
+  }
+}
+
+/* ---- .sat .ftz .relu ----------------------------------------------------------- */
+
+static void test_sat_ftz_relu(void **st) {
+  (void)st;
+  assert_int_equal(B32(fp_sat32(NAN)), 0);
+  assert_int_equal(B32(fp_sat32(-0.0f)), 0);
+  assert_int_equal(B32(fp_sat32(-5.0f)), 0);
+  assert_int_equal(B32(fp_sat32(-INFINITY)), 0);
+  assert_true(fp_sat32(0.5f) == 0.5f);
+  assert_true(fp_sat32(2.0f) == 1.0f);
+  assert_true(fp_sat32(INFINITY) == 1.0f);
+  assert_true(fp_sat32(0x1p-149f) == 0x1p-149f);
+  assert_true(B64(fp_sat64(NAN)) == 0);
+  assert_true(B64(fp_sat64(-0.0)) == 0);
+  assert_true(fp_sat64(1.5) == 1.0);
+  assert_true(fp_sat64(0.25) == 0.25);
+  assert_int_equal(fp_sat16(0x7E00), 0x0000);
+  assert_int_equal(fp_sat16(0xBC00), 0x0000);
+  assert_int_equal(fp_sat16(0x8000), 0x0000);
+  assert_int_equal(fp_sat16(0x4000), 0x3C00);
+  assert_int_equal(fp_sat16(0x3800), 0x3800);
+  assert_int_equal(fp_sat16(0x7C00), 0x3C00);
+  assert_int_equal(fp_sat16(0x3C00), 0x3C00);
+  assert_int_equal(B32(fp_ftz32(0x1p-149f)), 0);
+  assert_int_equal(B32(fp_ftz32(-0x1p-127f)), 0x80000000u);
+  assert_true(fp_ftz32(FLT_MIN) == FLT_MIN);
+  assert_true(isnan(fp_ftz32(NAN)));
+  assert_int_equal(fp_ftz16(0x0001), 0x0000);
+  assert_int_equal(fp_ftz16(0x83FF), 0x8000);
+  assert_int_equal(fp_ftz16(0x0400), 0x0400);
+  assert_int_equal(fp_relu16(0xBC00), 0x0000);
+  assert_int_equal(fp_relu16(0x3C00), 0x3C00);
+  assert_int_equal(fp_relu16(0x7E01), 0x7FFF);
+  assert_int_equal(fp_relubf16(0xBF80), 0x0000);
+  assert_int_equal(fp_relubf16(0xFFC1), 0x7FFF);
+  assert_int_equal(fp_relubf16(0x3F80), 0x3F80);
+}
+
+/* ---- .approx functions: ISA error bounds against libm in double ----------- */
+
+static int32_t ulp_dist32(float a, float b) {
+  int32_t ia = (int32_t)B32(a), ib = (int32_t)B32(b);
+  if (ia < 0) ia = (int32_t)0x80000000 - ia;   /* monotone integer order */
+  if (ib < 0) ib = (int32_t)0x80000000 - ib;
+  return ia > ib ? ia - ib : ib - ia;
+}
+
+static void test_approx_specials(void **st) {
+  (void)st;
+  /* sin/cos tables */
+  assert_true(isnan(fp_sin32(INFINITY)) && isnan(fp_sin32(-INFINITY)));
+  assert_int_equal(B32(fp_sin32(INFINITY)), FP_CANON_NAN32);
+  assert_int_equal(B32(fp_sin32(-0.0f)), 0x80000000u);
+  assert_int_equal(B32(fp_sin32(0.0f)), 0);
+  assert_true(fp_cos32(-0.0f) == 1.0f && fp_cos32(0.0f) == 1.0f);
+  assert_int_equal(B32(fp_cos32(-INFINITY)), FP_CANON_NAN32);
+  /* lg2 */
+  assert_true(fp_lg2_32(0.0f) == -INFINITY && fp_lg2_32(-0.0f) == -INFINITY);
+  assert_int_equal(B32(fp_lg2_32(-1.0f)), FP_CANON_NAN32);
+  assert_int_equal(B32(fp_lg2_32(-INFINITY)), FP_CANON_NAN32);
+  assert_int_equal(B32(fp_lg2_32(-0x1p-149f)), FP_CANON_NAN32);
+  assert_true(fp_lg2_32(INFINITY) == INFINITY);
+  assert_true(fp_lg2_32(8.0f) == 3.0f);
+  /* ex2 */
+  assert_int_equal(B32(fp_ex2_32(-INFINITY)), 0);
+  assert_true(fp_ex2_32(-0.0f) == 1.0f && fp_ex2_32(0.0f) == 1.0f);
+  assert_true(fp_ex2_32(INFINITY) == INFINITY);
+  assert_true(fp_ex2_32(200.0f) == INFINITY);
+  assert_true(fp_ex2_32(-149.0f) == 0x1p-149f);
+  assert_int_equal(B32(fp_ex2_32(NAN)), FP_CANON_NAN32);
+  /* rsqrt */
+  assert_true(fp_rsqrt32(0.0f) == INFINITY && fp_rsqrt32(-0.0f) == -INFINITY);
+  assert_int_equal(B32(fp_rsqrt32(INFINITY)), 0);
+  assert_int_equal(B32(fp_rsqrt32(-1.0f)), FP_CANON_NAN32);
+  assert_int_equal(B32(fp_rsqrt32(-INFINITY)), FP_CANON_NAN32);
+  assert_true(fp_rsqrt32(4.0f) == 0.5f);
+  assert_true(fp_rsqrt64(0.0) == INFINITY && fp_rsqrt64(-0.0) == -INFINITY);
+  assert_true(B64(fp_rsqrt64(INFINITY)) == 0);
+  assert_true(B64(fp_rsqrt64(-4.0)) == FP_CANON_NAN64);
+  assert_true(fp_rsqrt64(0.25) == 2.0);
+  /* rcp.approx */
+  assert_int_equal(B32(fp_rcp_approx32(-INFINITY)), 0x80000000u);
+  assert_true(fp_rcp_approx32(-0.0f) == -INFINITY && fp_rcp_approx32(0.0f) == INFINITY);
+  assert_int_equal(B32(fp_rcp_approx32(INFINITY)), 0);
+  /* tanh: subnormals pass through */
+  assert_true(fp_tanh32(INFINITY) == 1.0f && fp_tanh32(-INFINITY) == -1.0f);
+  assert_int_equal(B32(fp_tanh32(-0.0f)), 0x80000000u);
+  assert_true(fp_tanh32(0x1p-140f) == 0x1p-140f);
+  assert_int_equal(B32(fp_tanh32(NAN)), FP_CANON_NAN32);
+  /* f16 / bf16 */
+  assert_int_equal(fp_ex2_16(0xFC00), 0x0000);
+  assert_int_equal(fp_ex2_16(0x8000), 0x3C00);
+  assert_int_equal(fp_ex2_16(0x0000), 0x3C00);
+  assert_int_equal(fp_ex2_16(0x7C00), 0x7C00);
+  assert_int_equal(fp_ex2_16(0x7E00), 0x7FFF);
+  assert_int_equal(fp_ex2_16(0x4A00), 0x6C00);      /* 2^12 = 4096 */
+  assert_int_equal(fp_tanh16(0xFC00), 0xBC00);
+  assert_int_equal(fp_tanh16(0x7C00), 0x3C00);
+  assert_int_equal(fp_tanh16(0x8000), 0x8000);
+  assert_int_equal(fp_tanh16(0x0001), 0x0001);
+  assert_int_equal(fp_ex2_bf16(0xFF80), 0x0000);
+  assert_int_equal(fp_ex2_bf16(0x8001), 0x3F80);    /* -subnormal -> +1 */
+  assert_int_equal(fp_ex2_bf16(0x0001), 0x3F80);
+  assert_int_equal(fp_ex2_bf16(0x7F80), 0x7F80);
+  assert_int_equal(fp_ex2_bf16(0xC302), 0x0000);    /* 2^-130: flushed */
+  assert_int_equal(fp_tanhbf16(0xFF80), 0xBF80);
+  assert_int_equal(fp_tanhbf16(0x8000), 0x8000);
+}
+
+static void test_approx_bounds(void **st) {
+  (void)st;
+  const double pi = 3.14159265358979323846;
+  for (int n = 0; n < 400000; n++) {
+    double t = (double)(rnd64() >> 11) / 9007199254740992.0;   /* [0,1) */
+    /* sin/cos: abs err 2^-20.5 on [-2pi, 2pi], 2^-14.7 on [-100pi, 100pi] */
+    float x = (float)((2 * t - 1) * 2 * pi);
+    assert_true(fabs(fp_sin32(x) - sin(x)) <= exp2(-20.5));
+    assert_true(fabs(fp_cos32(x) - cos(x)) <= exp2(-20.5));
+    x = (float)((2 * t - 1) * 100 * pi);
+    assert_true(fabs(fp_sin32(x) - sin(x)) <= exp2(-14.7));
+    assert_true(fabs(fp_cos32(x) - cos(x)) <= exp2(-14.7));
+    /* ex2: within 2 ulp of the correctly rounded result */
+    x = (float)(t * 280 - 152);
+    assert_true(ulp_dist32(fp_ex2_32(x), (float)exp2(x)) <= 2);
+    /* lg2: abs 2^-22 on (0.5, 2), rel 2^-22 elsewhere */
+    float y = F32((uint32_t)(rnd64() >> 33) & 0x7FFFFFFF);
+    if (isfinite(y) && y > 0) {
+      double ref = log2(y), got = fp_lg2_32(y);
+      if (y > 0.5f && y < 2.0f) assert_true(fabs(got - ref) <= exp2(-22));
+      else assert_true(fabs(got - ref) <= exp2(-22) * fabs(ref));
+      /* rsqrt: rel 2^-22.9 */
+      double rs = 1.0 / sqrt((double)y);
+      assert_true(fabs(fp_rsqrt32(y) - rs) <= exp2(-22.9) * rs);
+      /* rcp.approx: 1 ulp */
+      float rc = (float)(1.0 / (double)y);
+      assert_true(ulp_dist32(fp_rcp_approx32(y), rc) <= 1);
+      assert_true(ulp_dist32(fp_rcp_approx32(-y), -rc) <= 1);
+      /* tanh: rel 2^-11 */
+      float yy = (n & 1) ? y : -y;
+      double th = tanh((double)yy);
+      assert_true(fabs(fp_tanh32(yy) - th) <= exp2(-11) * fabs(th));
+    }
+    /* rsqrt.f64: ours is within 1 ulp (no ISA bound); against long double */
+    double z = F64(rnd64() >> 1);
+    if (isfinite(z) && z > 0) {
+      long double ref = 1.0L / sqrtl((long double)z);
+      double got = fp_rsqrt64(z);
+      assert_true(fabsl(got - ref) <= ldexpl(fabsl(ref), -52));
+    }
+  }
+  /* every finite f16 / bf16 input */
+  for (uint32_t u = 0; u < 0x10000; u++) {
+    uint16_t h = (uint16_t)u;
+    if (f16_finite(h)) {
+      double xv = (double)hval(h), ref = exp2(xv);
+      double got = (double)hval(fp_ex2_16(h));
+      if (ref >= 0x1p-14 && ref <= 65504.0)            /* normal results */
+        assert_true(fabs(got - ref) <= exp2(-9.9) * ref);
+      assert_true(fabs((double)hval(fp_tanh16(h)) - tanh(xv)) <= exp2(-10.987));
+    }
+    if ((h & 0x7F80) != 0x7F80) {
+      double xv = (double)F32(u << 16), ref = exp2(xv);
+      double got = (double)F32((uint32_t)fp_ex2_bf16(h) << 16);
+      if ((h & 0x7F80) && ref >= 0x1p-126 && ref <= 0x1.fep127)
+        assert_true(fabs(got - ref) <= exp2(-7) * ref);
+      assert_true(fabs((double)F32((uint32_t)fp_tanhbf16(h) << 16) - tanh(xv)) <= exp2(-8));
+    }
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_f16_every_pattern),
+    cmocka_unit_test(test_f16_random_vs_float16),
+    cmocka_unit_test(test_f16_cases),
+    cmocka_unit_test(test_bf16_conversions),
+    cmocka_unit_test(test_f64_to_f32),
+    cmocka_unit_test(test_int_to_float_cases),
+    cmocka_unit_test(test_int_to_float_random),
+    cmocka_unit_test(test_float_to_int_cases),
+    cmocka_unit_test(test_float_to_int_random),
+    cmocka_unit_test(test_rint),
+    cmocka_unit_test(test_f32_arith_cases),
+    cmocka_unit_test(test_f32_arith_random),
+    cmocka_unit_test(test_f64_arith),
+    cmocka_unit_test(test_f16_arith_cases),
+    cmocka_unit_test(test_f16_arith_random),
+    cmocka_unit_test(test_bf16_arith_random),
+    cmocka_unit_test(test_minmax),
+    cmocka_unit_test(test_testp),
+    cmocka_unit_test(test_copysign),
+    cmocka_unit_test(test_compare),
+    cmocka_unit_test(test_sat_ftz_relu),
+    cmocka_unit_test(test_approx_specials),
+    cmocka_unit_test(test_approx_bounds),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -725,6 +725,7 @@ static void test_errors(void **state) {
   static const struct { const char *src, *msg; } cases[] = {
       {".version 9.0\n.target sm_90\n.foo 1", "t.ptx:3:1: unknown directive '.foo'"},
       {".version 9.0\n  /* x", "t.ptx:2:3: unterminated comment"},
+      {".version 9.0\n /* x\n\n y *", "t.ptx:2:2: unterminated comment"},
       {".file 1 \"abc", "t.ptx:1:9: unterminated string"},
       {".file 1 \"a\nb\"", "t.ptx:1:9: unterminated string"},
       {".global .u32 x = 99999999999999999999;", "t.ptx:1:18: integer literal does not fit in 64 bits"},

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """csv2vectors.py: turns Nsight Compute's CSV into tests/hw/banks/vectors.tsv.
 
-    csv2vectors.py NCU.csv [--sass corpus.sass] [--bases bases.txt] [-o FILE]
+    csv2vectors.py NCU.csv... [--sass corpus.sass] [--bases bases.txt] [-o FILE]
     csv2vectors.py --sass-counts corpus.sass      (prints shared SASS per kernel)
 
 NCU.csv is what `ncu --csv --metrics ...` printed (one row per kernel and
-metric; any other lines are ignored).  The vector file has one line per
+metric; any other lines are ignored); several files (a run split with
+BANKS_KERNELS) are merged.  The vector file has one line per
 kernel: its name, the 9 counters under canonical names, and the kernel's
 shared-memory SASS instructions when --sass is given.  Standard library only.
 """
@@ -101,7 +102,7 @@ def sass_counts(path):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("csv", nargs="?")
+    ap.add_argument("csv", nargs="*")
     ap.add_argument("--sass")
     ap.add_argument("--sass-counts")
     ap.add_argument("--bases")
@@ -115,7 +116,10 @@ def main():
     if not a.csv:
         ap.error("the CSV file is required")
 
-    data = read_ncu(a.csv)
+    data = {}
+    for path in a.csv:
+        for k, v in read_ncu(path).items():
+            data.setdefault(k, v)
     sass = sass_counts(a.sass) if a.sass else {}
     warn = []
     if a.bases:
@@ -128,8 +132,8 @@ def main():
     out = io.StringIO()
     out.write("# vectors.tsv: Nsight Compute counters of the kernels in corpus.cu\n")
     out.write("# (one single-warp launch each), recorded by record.sh; made by\n")
-    out.write("# csv2vectors.py from %s.\n" % os.path.basename(a.csv))
-    meta = os.path.join(os.path.dirname(os.path.abspath(a.csv)), "metrics.txt")
+    out.write("# csv2vectors.py from %s.\n" % ", ".join(os.path.basename(p) for p in a.csv))
+    meta = os.path.join(os.path.dirname(os.path.abspath(a.csv[0])), "metrics.txt")
     if os.path.exists(meta):
         with open(meta) as f:
             for line in f:

@@ -1,0 +1,421 @@
+/* api.c: the public interface (smemu.h): contexts, modules, device memory
+ * and launches, with CUDA's launch checks and an error message kept on
+ * the context after every failed call. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "api/internal.h"
+#include "exec/hooks.h"
+#include "ir/decode.h"
+#include "report/demangle.h"
+
+static const char *const status_names[SMEMU_ERR_COUNT] = {
+    "SMEMU_OK", "SMEMU_ERR_INVALID_VALUE", "SMEMU_ERR_OUT_OF_MEMORY", "SMEMU_ERR_PARSE",
+    "SMEMU_ERR_UNSUPPORTED", "SMEMU_ERR_NOT_FOUND", "SMEMU_ERR_INVALID_CONFIG",
+    "SMEMU_ERR_OUT_OF_RESOURCES", "SMEMU_ERR_ILLEGAL_ADDRESS", "SMEMU_ERR_MISALIGNED",
+    "SMEMU_ERR_TRAP", "SMEMU_ERR_DEADLOCK", "SMEMU_ERR_ILLEGAL_INSTRUCTION", "SMEMU_ERR_IO",
+    "SMEMU_ERR_LIMIT"};
+
+const char *smemu_status_name(smemu_status s) {
+  return (unsigned)s < SMEMU_ERR_COUNT ? status_names[s] : "SMEMU_ERR_UNKNOWN";
+}
+
+const char *smemu_version(void) { return SMEMU_VERSION; }
+
+smemu_status ctx_error(smemu_ctx *ctx, smemu_status s, const char *fmt, ...) {
+  if (!ctx) return s;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(ctx->err, sizeof ctx->err, fmt, ap);
+  va_end(ap);
+  return s;
+}
+
+const char *smemu_errmsg(const smemu_ctx *ctx) { return ctx ? ctx->err : "no context"; }
+
+smemu_status smemu_create(const smemu_options *opt, smemu_ctx **out) {
+  if (!out) return SMEMU_ERR_INVALID_VALUE;
+  *out = NULL;
+  smemu_ctx *c = calloc(1, sizeof *c);
+  if (!c) return SMEMU_ERR_OUT_OF_MEMORY;
+  if (opt) c->opt = *opt;
+  c->arch = c->opt.arch ? arch_find(c->opt.arch) : arch_default();
+  if (!c->arch) {
+    free(c);
+    return SMEMU_ERR_INVALID_VALUE;
+  }
+  c->threads = c->opt.threads > 0 ? c->opt.threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
+  if (c->threads < 1) c->threads = 1;
+  c->bank_mode = c->arch->bank_bytes;
+  *out = c;
+  return SMEMU_OK;
+}
+
+void smemu_destroy(smemu_ctx *ctx) {
+  if (!ctx) return;
+  while (ctx->mods) smemu_module_unload(ctx->mods);
+  for (size_t i = 0; i < ctx->mem.n; i++)
+    if (!ctx->mem.a[i].name) free((void *)ctx->mem.a[i].base);
+  mem_free_table(&ctx->mem);
+  analysis_free(ctx->last_an);
+  free(ctx);
+}
+
+/* ---- modules ---- */
+static uint64_t var_size(const ptx_var *v) {
+  return (uint64_t)ptx_type_size(v->type) * (uint64_t)(v->vec ? v->vec : 1) * v->nelems;
+}
+
+static smemu_status place_globals(smemu_ctx *ctx, smemu_module *m) {
+  const ptx_module *p = m->ptx;
+  m->var_addr = calloc((size_t)p->nvars + 1, sizeof *m->var_addr);
+  if (!m->var_addr) return ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "out of memory");
+  for (int i = 0; i < p->nvars; i++) {
+    const ptx_var *v = &p->vars[i];
+    if (v->space != PTX_SPACE_GLOBAL && v->space != PTX_SPACE_CONST) continue;
+    if (v->type == PTX_T_NONE) continue;
+    uint64_t size = var_size(v), al = v->align > 16 ? (uint64_t)v->align : 16;
+    if (size > ((uint64_t)1 << 32)) return ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "variable %s is too large", v->name);
+    void *mem = aligned_alloc(al, (size + al - 1) / al * al + al);
+    if (!mem) return ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "out of memory for variable %s", v->name);
+    memset(mem, 0, size + al);
+    if (v->init) memcpy(mem, v->init, v->init_size < size ? v->init_size : size);
+    m->var_addr[i] = mem;
+    mem_add(&ctx->mem, (uintptr_t)mem, size ? size : 1, v->name, v->space == PTX_SPACE_CONST);
+  }
+  /* addresses in initializers */
+  for (int i = 0; i < p->nvars; i++) {
+    const ptx_var *v = &p->vars[i];
+    for (int r = 0; r < v->nrelocs && m->var_addr[i]; r++) {
+      const ptx_reloc *rl = &v->relocs[r];
+      uint64_t a = 0;
+      int found = 0;
+      for (int j = 0; j < p->nvars; j++)
+        if (!strcmp(p->vars[j].name, rl->symbol) && m->var_addr[j]) {
+          a = (uint64_t)(uintptr_t)m->var_addr[j];
+          found = 1;
+        }
+      if (!found) continue;
+      a += (uint64_t)rl->addend;
+      if (rl->offset + (uint64_t)rl->size <= var_size(v))
+        memcpy((uint8_t *)m->var_addr[i] + rl->offset, &a, (size_t)rl->size);
+    }
+  }
+  return SMEMU_OK;
+}
+
+smemu_status smemu_module_load_data(smemu_ctx *ctx, const char *ptx, size_t len, const char *name,
+                                    smemu_module **out) {
+  if (!ctx || !ptx || !out) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument");
+  *out = NULL;
+  smemu_module *m = calloc(1, sizeof *m);
+  if (!m) return ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "out of memory");
+  m->ctx = ctx;
+  m->name = strdup(name ? name : "<ptx>");
+  char err[1024];
+  if (!m->name || ptx_parse(ptx, len, m->name, &m->ptx, err, sizeof err) < 0) {
+    free(m->name);
+    free(m);
+    return ctx_error(ctx, SMEMU_ERR_PARSE, "%s", err);
+  }
+  smemu_status s = place_globals(ctx, m);
+  int nk = 0;
+  for (int i = 0; i < m->ptx->nfuncs; i++) nk += m->ptx->funcs[i].is_entry && m->ptx->funcs[i].has_body;
+  m->kernels = calloc((size_t)nk + 1, sizeof *m->kernels);
+  if (s == SMEMU_OK && !m->kernels) s = ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "out of memory");
+  decode_env env = {ctx->arch->smem_reserved_per_block, m->var_addr};
+  for (int i = 0; s == SMEMU_OK && i < m->ptx->nfuncs; i++) {
+    const ptx_func *f = &m->ptx->funcs[i];
+    if (!f->is_entry || !f->has_body) continue;
+    smemu_kernel *k = &m->kernels[m->nkernels];
+    k->mod = m;
+    k->f = f;
+    if (decode_kernel(m->ptx, f, &env, &k->prog, err, sizeof err) < 0) {
+      s = ctx_error(ctx, strstr(err, "unknown instruction") || strstr(err, "not supported") ||
+                                 strstr(err, "unsupported")
+                             ? SMEMU_ERR_UNSUPPORTED
+                             : SMEMU_ERR_PARSE,
+                    "%s", err);
+      break;
+    }
+    m->nkernels++;
+  }
+  m->next = ctx->mods;
+  ctx->mods = m;
+  if (s != SMEMU_OK) {
+    char keep[sizeof ctx->err];
+    memcpy(keep, ctx->err, sizeof keep);
+    smemu_module_unload(m);
+    memcpy(ctx->err, keep, sizeof keep);
+    return s;
+  }
+  *out = m;
+  return SMEMU_OK;
+}
+
+smemu_status smemu_module_load_file(smemu_ctx *ctx, const char *path, smemu_module **out) {
+  if (!ctx || !path || !out) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument");
+  FILE *f = fopen(path, "rb");
+  if (!f) return ctx_error(ctx, SMEMU_ERR_IO, "cannot open %s", path);
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc(cap);
+  for (size_t r; buf && (r = fread(buf + n, 1, cap - n, f)) > 0;) {
+    n += r;
+    if (n == cap) {
+      char *b = realloc(buf, cap *= 2);
+      if (!b) { free(buf); buf = NULL; }
+      else buf = b;
+    }
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (!buf || bad) {
+    free(buf);
+    return ctx_error(ctx, bad ? SMEMU_ERR_IO : SMEMU_ERR_OUT_OF_MEMORY, "cannot read %s", path);
+  }
+  smemu_status s = smemu_module_load_data(ctx, buf, n, path, out);
+  free(buf);
+  return s;
+}
+
+void smemu_module_unload(smemu_module *m) {
+  if (!m) return;
+  smemu_ctx *ctx = m->ctx;
+  for (smemu_module **p = &ctx->mods; *p; p = &(*p)->next)
+    if (*p == m) { *p = m->next; break; }
+  if (ctx->last_prog_owner == m) {
+    analysis_free(ctx->last_an);
+    ctx->last_an = NULL;
+    ctx->last_prog = NULL;
+    ctx->last_prog_owner = NULL;
+  }
+  for (int i = 0; i < m->nkernels; i++) program_free(m->kernels[i].prog);
+  for (int i = 0; m->ptx && m->var_addr && i < m->ptx->nvars; i++)
+    if (m->var_addr[i]) {
+      mem_remove(&ctx->mem, (uintptr_t)m->var_addr[i]);
+      free(m->var_addr[i]);
+    }
+  free(m->var_addr);
+  free(m->kernels);
+  ptx_free(m->ptx);
+  free(m->name);
+  free(m);
+}
+
+/* The name inside an Itanium-mangled function name (_Z3dotPKf... -> dot). */
+static int base_name(const char *mangled, char *out, size_t n) {
+  if (strncmp(mangled, "_Z", 2)) return 0;
+  const char *p = mangled + 2;
+  if (*p == 'N') return 0;
+  size_t len = 0;
+  while (*p >= '0' && *p <= '9') len = len * 10 + (size_t)(*p++ - '0');
+  if (!len || len >= n || strlen(p) < len) return 0;
+  memcpy(out, p, len);
+  out[len] = 0;
+  return 1;
+}
+
+smemu_status smemu_module_get_kernel(smemu_module *m, const char *name, smemu_kernel **out) {
+  if (!m || !name || !out) return ctx_error(m ? m->ctx : NULL, SMEMU_ERR_INVALID_VALUE, "invalid argument");
+  smemu_kernel *hit = NULL;
+  int nhits = 0;
+  for (int i = 0; i < m->nkernels; i++)
+    if (!strcmp(m->kernels[i].f->name, name)) { *out = &m->kernels[i]; return SMEMU_OK; }
+  for (int i = 0; i < m->nkernels; i++) {
+    char b[256];
+    if (base_name(m->kernels[i].f->name, b, sizeof b) && !strcmp(b, name)) { hit = &m->kernels[i]; nhits++; }
+  }
+  if (nhits == 1) { *out = hit; return SMEMU_OK; }
+  if (nhits > 1) return ctx_error(m->ctx, SMEMU_ERR_NOT_FOUND, "kernel name '%s' is ambiguous: give the mangled name", name);
+  int k = snprintf(m->ctx->err, sizeof m->ctx->err, "no kernel '%s' in %s; kernels:", name, m->name);
+  for (int i = 0; i < m->nkernels && k > 0 && (size_t)k < sizeof m->ctx->err; i++)
+    k += snprintf(m->ctx->err + k, sizeof m->ctx->err - (size_t)k, " %s", m->kernels[i].f->name);
+  return SMEMU_ERR_NOT_FOUND;
+}
+
+int smemu_module_kernel_count(const smemu_module *m) { return m ? m->nkernels : 0; }
+smemu_kernel *smemu_module_kernel(smemu_module *m, int i) {
+  return m && i >= 0 && i < m->nkernels ? &m->kernels[i] : NULL;
+}
+
+smemu_status smemu_module_get_global(smemu_module *m, const char *name, void **ptr, size_t *bytes) {
+  if (!m || !name) return ctx_error(m ? m->ctx : NULL, SMEMU_ERR_INVALID_VALUE, "invalid argument");
+  for (int i = 0; i < m->ptx->nvars; i++)
+    if (m->var_addr[i] && !strcmp(m->ptx->vars[i].name, name)) {
+      if (ptr) *ptr = m->var_addr[i];
+      if (bytes) *bytes = (size_t)var_size(&m->ptx->vars[i]);
+      return SMEMU_OK;
+    }
+  return ctx_error(m->ctx, SMEMU_ERR_NOT_FOUND, "no .global or .const variable '%s'", name);
+}
+
+const char *smemu_kernel_name(const smemu_kernel *k) { return k ? k->f->name : NULL; }
+int smemu_kernel_param_count(const smemu_kernel *k) { return k ? (int)k->prog->nparams : 0; }
+smemu_status smemu_kernel_param(const smemu_kernel *k, int i, smemu_param_info *out) {
+  if (!k || !out || i < 0 || (uint32_t)i >= k->prog->nparams) return SMEMU_ERR_INVALID_VALUE;
+  const kparam *p = &k->prog->params[i];
+  *out = (smemu_param_info){p->name, p->offset, p->size, p->align, p->is_pointer};
+  return SMEMU_OK;
+}
+uint32_t smemu_kernel_static_shared(const smemu_kernel *k) { return k ? k->prog->smem_static : 0; }
+
+/* ---- memory ---- */
+smemu_status smemu_malloc(smemu_ctx *ctx, void **ptr, size_t bytes) {
+  if (!ctx || !ptr) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument");
+  void *p = aligned_alloc(256, (bytes + 255) / 256 * 256 + 256);
+  if (!p) return ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "out of memory allocating %zu bytes", bytes);
+  if (mem_add(&ctx->mem, (uintptr_t)p, bytes ? bytes : 1, NULL, 0) < 0) {
+    free(p);
+    return ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "out of memory");
+  }
+  *ptr = p;
+  return SMEMU_OK;
+}
+
+smemu_status smemu_free(smemu_ctx *ctx, void *ptr) {
+  if (!ctx) return SMEMU_ERR_INVALID_VALUE;
+  if (!ptr) return SMEMU_OK;
+  const alloc *a = mem_find(&ctx->mem, (uintptr_t)ptr, 1);
+  if (!a || a->base != (uintptr_t)ptr || a->name)
+    return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "free of %p, which smemu_malloc did not return", ptr);
+  mem_remove(&ctx->mem, (uintptr_t)ptr);
+  free(ptr);
+  return SMEMU_OK;
+}
+
+smemu_status smemu_memcpy(smemu_ctx *ctx, void *dst, const void *src, size_t bytes) {
+  if (!ctx || (!dst || !src) ) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument");
+  memmove(dst, src, bytes);
+  return SMEMU_OK;
+}
+
+smemu_status smemu_memset(smemu_ctx *ctx, void *dst, int value, size_t bytes) {
+  if (!ctx || !dst) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument");
+  memset(dst, value, bytes);
+  return SMEMU_OK;
+}
+
+/* ---- launch ---- */
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static smemu_status check_config(smemu_ctx *ctx, const program *P, const uint32_t g[3], const uint32_t b[3],
+                                 uint32_t shared) {
+  const arch_profile *a = ctx->arch;
+  uint64_t nt = (uint64_t)b[0] * b[1] * b[2];
+  for (int i = 0; i < 3; i++) {
+    if (!b[i] || b[i] > (uint32_t)a->max_block_dim[i] || nt > (uint64_t)a->max_threads_per_block)
+      return ctx_error(ctx, SMEMU_ERR_INVALID_CONFIG,
+                       "invalid configuration argument: block (%u,%u,%u) (%s allows at most %d threads, "
+                       "(%d,%d,%d) per dimension)",
+                       b[0], b[1], b[2], a->name, a->max_threads_per_block, a->max_block_dim[0],
+                       a->max_block_dim[1], a->max_block_dim[2]);
+    if (!g[i] || g[i] > a->max_grid_dim[i])
+      return ctx_error(ctx, SMEMU_ERR_INVALID_CONFIG,
+                       "invalid configuration argument: grid (%u,%u,%u) (%s allows (%u,%u,%u))", g[0], g[1],
+                       g[2], a->name, a->max_grid_dim[0], a->max_grid_dim[1], a->max_grid_dim[2]);
+  }
+  if (P->reqntid[0] && (P->reqntid[0] != b[0] || (P->reqntid[1] ? P->reqntid[1] : 1) != b[1] ||
+                        (P->reqntid[2] ? P->reqntid[2] : 1) != b[2]))
+    return ctx_error(ctx, SMEMU_ERR_INVALID_CONFIG, "invalid configuration argument: kernel %s requires a block of (%u,%u,%u) (.reqntid)",
+                     P->name, P->reqntid[0], P->reqntid[1] ? P->reqntid[1] : 1, P->reqntid[2] ? P->reqntid[2] : 1);
+  if (P->maxntid[0]) {
+    uint64_t mx = (uint64_t)P->maxntid[0] * (P->maxntid[1] ? P->maxntid[1] : 1) * (P->maxntid[2] ? P->maxntid[2] : 1);
+    if (nt > mx)
+      return ctx_error(ctx, SMEMU_ERR_INVALID_CONFIG,
+                       "too many resources requested for launch: %s allows %llu threads per block (.maxntid)",
+                       P->name, (unsigned long long)mx);
+  }
+  uint64_t total = (uint64_t)P->smem_static + shared;
+  uint64_t limit = a->smem_per_block;
+  if (shared > a->smem_per_block - (P->smem_static < a->smem_per_block ? P->smem_static : a->smem_per_block) &&
+      ctx->max_dyn_smem > 0)
+    limit = a->smem_per_block_optin;
+  if (total > limit)
+    return ctx_error(ctx, SMEMU_ERR_OUT_OF_RESOURCES,
+                     "too much shared memory for kernel %s: %llu static + %u dynamic bytes exceed the %s "
+                     "limit of %llu bytes per block%s",
+                     P->name, (unsigned long long)P->smem_static, shared, a->name, (unsigned long long)limit,
+                     limit == a->smem_per_block && a->smem_per_block_optin > a->smem_per_block
+                         ? " (more needs the opt-in attribute MaxDynamicSharedMemorySize)"
+                         : "");
+  return SMEMU_OK;
+}
+
+smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3], const uint32_t blk[3],
+                          uint32_t shared, void **args) {
+  if (!ctx || !k || !grid || !blk) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument");
+  const program *P = k->prog;
+  smemu_launch_stats *st = &ctx->last;
+  memset(st, 0, sizeof *st);
+  st->kernel = P->name;
+  memcpy(st->grid, grid, sizeof st->grid);
+  memcpy(st->block, blk, sizeof st->block);
+  st->shared_static_bytes = P->smem_static;
+  st->shared_dynamic_bytes = shared;
+  smemu_status s = check_config(ctx, P, grid, blk, shared);
+  if (s) return s;
+  if (P->nparams && !args) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "kernel %s takes %u parameters; args is NULL", P->name, P->nparams);
+  uint8_t *params = calloc(1, P->param_bytes + 16);
+  launch *L = calloc(1, sizeof *L);
+  if (!params || !L) {
+    free(params);
+    free(L);
+    return ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "out of memory");
+  }
+  for (uint32_t i = 0; i < P->nparams; i++) {
+    if (!args[i]) {
+      free(params);
+      free(L);
+      return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "argument %u of %s is NULL", i, P->name);
+    }
+    memcpy(params + P->params[i].offset, args[i], P->params[i].size);
+  }
+  L->prog = P;
+  L->mem = &ctx->mem;
+  memcpy(L->grid, grid, sizeof L->grid);
+  memcpy(L->block, blk, sizeof L->block);
+  L->nthreads_block = blk[0] * blk[1] * blk[2];
+  L->dyn_smem = shared;
+  uint32_t dyn_base = (P->smem_reserved + P->smem_static + P->smem_dyn_align - 1) / P->smem_dyn_align * P->smem_dyn_align;
+  L->smem_size = (shared ? dyn_base + shared : P->smem_reserved + P->smem_static);
+  L->params = params;
+  uint32_t stack = ctx->opt.stack_bytes ? ctx->opt.stack_bytes : 1024;
+  uint32_t frame0 = P->funcs[0].frame_bytes;
+  L->local_size = (frame0 > stack ? frame0 : stack) + (P->has_calls ? stack : 0);
+  L->local_size = (L->local_size + 15) / 16 * 16;
+  L->nblocks = (uint64_t)grid[0] * grid[1] * grid[2];
+  L->max_warp_insns = ctx->opt.max_warp_instructions;
+  L->nsm = (uint32_t)ctx->arch->sm_count;
+  L->arch = ctx->arch;
+  L->bank_mode = ctx->bank_mode;
+  L->want_banks = ctx->want_banks;
+  L->hooks = L->want_banks;
+  pthread_mutex_init(&L->lock, NULL);
+  if (L->hooks) L->result = analysis_new(L);
+  double t0 = now();
+  s = (smemu_status)exec_launch(L, ctx->threads);
+  st->seconds = now() - t0;
+  st->warp_instructions = atomic_load(&L->warp_insns);
+  st->thread_instructions = atomic_load(&L->thread_insns);
+  if (s) ctx_error(ctx, s, "%s", L->msg);
+  analysis_free(ctx->last_an);
+  ctx->last_an = L->result;
+  ctx->last_prog = P;
+  ctx->last_prog_owner = k->mod;
+  pthread_mutex_destroy(&L->lock);
+  free(params);
+  free(L);
+  return s;
+}
+
+const smemu_launch_stats *smemu_last_stats(const smemu_ctx *ctx) { return ctx ? &ctx->last : NULL; }
+
+int smemu_demangle(const char *mangled, char *out, size_t n) { return demangle(mangled, out, n); }
+int smemu_print_archs(FILE *f) { return arch_print_table(f); }

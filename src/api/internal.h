@@ -1,0 +1,46 @@
+/* internal.h: the structures behind smemu.h's opaque handles, shared by the
+ * API and the report writers. */
+#ifndef SMEMU_API_INTERNAL_H
+#define SMEMU_API_INTERNAL_H
+#include "exec/exec.h"
+#include "mem/mem.h"
+#include "model/arch.h"
+#include "ptx/ptx.h"
+#include "smemu.h"
+
+struct smemu_kernel {
+  smemu_module *mod;    /* owning module */
+  const ptx_func *f;    /* its PTX */
+  program *prog;        /* decoded form */
+};
+
+struct smemu_module {
+  smemu_ctx *ctx;
+  char *name;           /* file name, for messages */
+  ptx_module *ptx;      /* parsed text */
+  void **var_addr;      /* storage of each module variable (by index) */
+  smemu_kernel *kernels;
+  int nkernels;
+  smemu_module *next;   /* the context's list */
+};
+
+struct smemu_ctx {
+  smemu_options opt;
+  const arch_profile *arch;
+  int threads;              /* workers per launch */
+  int bank_mode;            /* 4 or 8 */
+  int want_banks;           /* bank model on */
+  uint32_t max_dyn_smem;    /* opt-in dynamic shared limit (0: default) */
+  mem_table mem;            /* global allocations */
+  smemu_module *mods;
+  smemu_launch_stats last;  /* figures of the last launch */
+  struct analysis *last_an; /* its analysis, or NULL */
+  const program *last_prog; /* its program */
+  smemu_module *last_prog_owner;
+  char err[4096];           /* message of the last failed call */
+};
+
+smemu_status ctx_error(smemu_ctx *ctx, smemu_status s, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif

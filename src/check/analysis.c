@@ -1,0 +1,88 @@
+/* analysis.c: the analyses behind hooks.h. The bank model counts requests,
+ * wavefronts and ideal wavefronts of every shared-memory instruction per
+ * pc, and keeps its worst execution for the conflict report. */
+#include <stdlib.h>
+#include "exec/hooks.h"
+#include "model/banks.h"
+
+analysis *analysis_new(const launch *L) {
+  analysis *a = calloc(1, sizeof *a);
+  if (!a) return NULL;
+  a->ncode = L->prog->ncode;
+  if (L->want_banks && !(a->banks = calloc(a->ncode, sizeof *a->banks))) {
+    free(a);
+    return NULL;
+  }
+  return a;
+}
+
+void analysis_free(analysis *a) {
+  if (!a) return;
+  free(a->banks);
+  free(a);
+}
+
+void analysis_merge(analysis *into, const analysis *from) {
+  if (!into->banks || !from->banks) return;
+  for (uint32_t i = 0; i < into->ncode; i++) {
+    bank_stat *d = &into->banks[i];
+    const bank_stat *s = &from->banks[i];
+    d->requests += s->requests;
+    d->wavefronts += s->wavefronts;
+    d->ideal += s->ideal;
+    if (s->worst_degree > d->worst_degree) {
+      uint64_t r = d->requests, wv = d->wavefronts, id = d->ideal;
+      *d = *s;
+      d->requests = r;
+      d->wavefronts = wv;
+      d->ideal = id;
+    }
+  }
+}
+
+/* The kind of an instruction for the bank counters. */
+static int bank_op(const insn *in) {
+  uint32_t f = op_flags[in->op];
+  if (f & OPF_ATOMIC) return BANK_ATOM;
+  return (f & OPF_WRITE) ? BANK_ST : BANK_LD;
+}
+
+static void banks(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
+  analysis *a = w->blk->an;
+  uint32_t sh[32], sm = 0;
+  if (!a || !a->banks) return;
+  LANES(m, {
+    uint64_t x = addr[l];
+    if (in->space == PTX_SPACE_SHARED) { sh[l] = (uint32_t)x; sm |= 1u << l; }
+    else if (in->space == PTX_SPACE_GENERIC && x - SHARED_WINDOW < WINDOW_SIZE) {
+      sh[l] = (uint32_t)(x - SHARED_WINDOW);
+      sm |= 1u << l;
+    }
+  });
+  if (!sm) return;
+  for (int l = 0; l < 32; l++)
+    if (!(sm >> l & 1)) sh[l] = 0;
+  bank_result r;
+  bank_model(w->L->arch, w->L->bank_mode, bank_op(in), sm, sh, (int)size, &r);
+  bank_stat *s = &a->banks[w->pc];
+  s->requests += r.requests;
+  s->wavefronts += r.wavefronts;
+  s->ideal += r.ideal;
+  uint32_t deg = r.wavefronts - r.ideal + 1;
+  if (deg > s->worst_degree) {
+    s->worst_degree = deg;
+    s->worst_waves = r.wavefronts;
+    s->worst_lanes = r.worst_lanes;
+    s->worst_bank = r.worst_bank;
+    s->worst_active = sm;
+    for (int l = 0; l < 32; l++) s->worst_addr[l] = sh[l];
+  }
+}
+
+void hook_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
+  if (w->L->want_banks) banks(w, in, m, addr, size);
+}
+
+void hook_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
+  if (w->L->want_banks) banks(w, in, m, addr, size);
+}

@@ -1,0 +1,126 @@
+/* atom.c: atom and red on shared, global and generic memory: add (integer,
+ * f32, f64, f16, bf16), min, max, inc, dec, cas, exch, and, or, xor. Lanes
+ * are served in lane order; host atomics make global ones safe across the
+ * worker threads that run other blocks at the same time. */
+#include "exec/exec.h"
+#include "exec/fpsem.h"
+#include "exec/hooks.h"
+#include "ir/decode.h"
+#include "smemu.h"
+
+enum { A_ADD, A_MIN, A_MAX, A_INC, A_DEC, A_CAS, A_EXCH, A_AND, A_OR, A_XOR };
+static const char *const aops[] = {"add", "min", "max", "inc", "dec", "cas", "exch", "and", "or", "xor", NULL};
+
+/* The new value for old value o and operand b (c for cas). */
+static uint64_t apply(int op, int t, uint64_t o, uint64_t b, uint64_t c, int bytes) {
+  uint64_t mk = mask_bits(bytes);
+  int sh = 64 - 8 * bytes;
+  switch (op) {
+  case A_ADD:
+    if (t == PTX_T_F32) return fp_bits32(fp_from_bits32((uint32_t)o) + fp_from_bits32((uint32_t)b));
+    if (t == PTX_T_F64) return fp_bits64(fp_from_bits64(o) + fp_from_bits64(b));
+    if (t == PTX_T_F16) return fp_add16((uint16_t)o, (uint16_t)b, FP_RN);
+    if (t == PTX_T_BF16) return fp_addbf16((uint16_t)o, (uint16_t)b, FP_RN);
+    if (t == PTX_T_F16X2)
+      return (uint64_t)fp_add16((uint16_t)o, (uint16_t)b, FP_RN) |
+             (uint64_t)fp_add16((uint16_t)(o >> 16), (uint16_t)(b >> 16), FP_RN) << 16;
+    return (o + b) & mk;
+  case A_MIN: case A_MAX: {
+    int lt;
+    if (t == PTX_T_S32 || t == PTX_T_S64) lt = (int64_t)(o << sh) < (int64_t)(b << sh);
+    else if (t == PTX_T_F32) {
+      float x = fp_from_bits32((uint32_t)o), y = fp_from_bits32((uint32_t)b);
+      return fp_bits32(op == A_MIN ? fp_min32(x, y) : fp_max32(x, y));
+    } else if (t == PTX_T_F64) {
+      double x = fp_from_bits64(o), y = fp_from_bits64(b);
+      return fp_bits64(op == A_MIN ? fp_min64(x, y) : fp_max64(x, y));
+    } else lt = (o & mk) < (b & mk);
+    return (op == A_MIN) == lt ? o : b;
+  }
+  case A_INC: return (o & mk) >= (b & mk) ? 0 : (o + 1) & mk;
+  case A_DEC: return ((o & mk) == 0 || (o & mk) > (b & mk)) ? b & mk : (o - 1) & mk;
+  case A_CAS: return (o & mk) == (b & mk) ? c & mk : o;
+  case A_EXCH: return b & mk;
+  case A_AND: return o & b & mk;
+  case A_OR: return (o | b) & mk;
+  default: return (o ^ b) & mk;
+  }
+}
+
+/* Atomically replace *p (bytes wide) by apply(old); returns old. */
+static uint64_t rmw(uint8_t *p, int bytes, int op, int t, uint64_t b, uint64_t c) {
+  switch (bytes) {
+  case 2: {
+    /* 16-bit: CAS on the enclosing aligned 32-bit word */
+    uint32_t *wp = (uint32_t *)(uintptr_t)((uintptr_t)p & ~(uintptr_t)3);
+    int shift = (int)(((uintptr_t)p & 2) * 8);
+    uint32_t old = __atomic_load_n(wp, __ATOMIC_RELAXED), nw;
+    do {
+      uint16_t o = (uint16_t)(old >> shift);
+      uint16_t n = (uint16_t)apply(op, t, o, b, c, 2);
+      nw = (old & ~(0xffffu << shift)) | ((uint32_t)n << shift);
+    } while (!__atomic_compare_exchange_n(wp, &old, nw, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+    return (uint16_t)(old >> shift);
+  }
+  case 4: {
+    uint32_t *q = (uint32_t *)(void *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(q, &old, (uint32_t)apply(op, t, old, b, c, 4), 0, __ATOMIC_SEQ_CST,
+                                        __ATOMIC_RELAXED)) {}
+    return old;
+  }
+  default: {
+    uint64_t *q = (uint64_t *)(void *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(q, &old, apply(op, t, old, b, c, 8), 0, __ATOMIC_SEQ_CST,
+                                        __ATOMIC_RELAXED)) {}
+    return old;
+  }
+  }
+}
+
+static void atom_h(warp *w, const insn *in, uint32_t m) {
+  const uint64_t *A = w->r[in->a], *B = w->r[in->b], *C = w->r[in->c];
+  int bytes = in->vec, op = in->mode, sgn = in->flags & IF_SIGNED;
+  uint64_t addr[32];
+  LANES(m, {
+    addr[l] = A[l] + (uint64_t)in->imm + ((in->flags & IF_FRAME) ? w->local_base : 0);
+    if (!exec_addr(w, l, in->space, addr[l], (uint32_t)bytes, 1)) return;
+  });
+  if (w->L->hooks) hook_atom(w, in, m, addr, (uint32_t)bytes);
+  uint64_t *D = w->r[in->d];
+  LANES(m, {
+    uint8_t *p = exec_addr(w, l, in->space, addr[l], (uint32_t)bytes, 1);
+    uint64_t old = rmw(p, bytes, op, in->type, B[l], C[l]);
+    if (sgn && bytes < 8) old = (uint64_t)((int64_t)(old << (64 - 8 * bytes)) >> (64 - 8 * bytes));
+    if (in->d != SLOT_SINK) D[l] = bytes == 8 ? old : old & mask_bits(bytes);
+  });
+}
+
+int dec_atom(dctx *D, dstmt *S, insn *in) {
+  int red = in->op == OP_RED;
+  int sp = dec_space(S);
+  dec_take(S, "noftz");
+  dec_take(S, "ftz");
+  int op = dec_take_any(S, aops);
+  if (op < 0) return dec_error(D, S, -1, "%s needs an operation (.add, .cas, ...)", S->st->opcode);
+  if (dec_vec(S) != 1) return dec_error(D, S, -1, "vector atomics are not supported");
+  if (dec_ntypes(D, S, 1) < 0) return -1;
+  int t = S->types[0], bytes = ptx_type_size(t);
+  if (bytes != 2 && bytes != 4 && bytes != 8) return dec_error(D, S, -1, "%s does not take .%s", S->st->opcode, ptx_type_name(t));
+  int nsrc = op == A_CAS ? 2 : 1, first = red ? 0 : 1;
+  if (dec_nops(D, S, first + 1 + nsrc) < 0) return -1;
+  in->type = (uint8_t)t;
+  in->mode = (uint8_t)op;
+  in->vec = (uint8_t)bytes;
+  if (t == PTX_T_S32 || t == PTX_T_S64) in->flags |= IF_SIGNED;
+  in->d = SLOT_SINK;
+  if (!red && dec_dst(D, S, 0, &in->d) < 0) return -1;
+  int space = sp;
+  if (dec_addr(D, S, first, &in->a, &in->imm, &space, &in->flags) < 0) return -1;
+  if (space == PTX_SPACE_CONST || space == PTX_SPACE_PARAM) return dec_error(D, S, -1, "atomics need .global, .shared or generic memory");
+  in->space = (uint8_t)space;
+  if (dec_src(D, S, first + 1, t, &in->b) < 0) return -1;
+  in->c = in->b;
+  if (op == A_CAS && dec_src(D, S, first + 2, t, &in->c) < 0) return -1;
+  in->fn = atom_h;
+  return 0;
+}

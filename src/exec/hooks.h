@@ -1,0 +1,34 @@
+/* hooks.h: the analyses' entry points on the executor's memory path. They
+ * are called only when launch.hooks is set, so with every analysis off the
+ * memory handlers pay one test of a flag. */
+#ifndef SMEMU_HOOKS_H
+#define SMEMU_HOOKS_H
+#include "exec/exec.h"
+
+/* Bank statistics of one shared-memory instruction (by pc). */
+typedef struct bank_stat {
+  uint64_t requests, wavefronts, ideal; /* summed over executions */
+  uint32_t worst_degree;  /* largest wavefronts - ideal of one execution, +1 */
+  uint32_t worst_waves;   /* wavefronts of that execution */
+  uint32_t worst_lanes;   /* lanes on its most loaded bank */
+  int32_t worst_bank;     /* that bank */
+  uint32_t worst_addr[32];/* shared addresses of the lanes of that execution */
+  uint32_t worst_active;  /* active lanes of that execution */
+} bank_stat;
+
+/* Per-worker analysis state; merged into the launch's at the end. */
+typedef struct analysis {
+  bank_stat *banks;       /* one per pc, or NULL when banks are off */
+  uint32_t ncode;
+} analysis;
+
+/* A memory instruction of warp w touched addr[l] (size bytes) for lanes m. */
+void hook_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size);
+/* An atomic (hooks see it before it runs). */
+void hook_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size);
+
+analysis *analysis_new(const launch *L);
+void analysis_merge(analysis *into, const analysis *from);
+void analysis_free(analysis *a);
+
+#endif

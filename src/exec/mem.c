@@ -1,0 +1,160 @@
+/* mem.c: ld, ldu and st in every state space, width and vector form. The
+ * shared and global 32/64-bit scalar forms have straight-line handlers;
+ * everything else goes through one generic loop. Every access is checked
+ * (bounds and alignment) and reported to the analysis hook when one is on. */
+#include "exec/exec.h"
+#include "exec/hooks.h"
+#include "ir/decode.h"
+
+/* Effective address of lane l. */
+static inline uint64_t ea(const warp *w, const insn *in, const uint64_t *A, int l) {
+  uint64_t a = A[l] + (uint64_t)in->imm;
+  return (in->flags & IF_FRAME) ? a + w->local_base : a;
+}
+
+static inline uint64_t load_bytes(const uint8_t *p, int size, int sgn) {
+  switch (size) {
+  case 1: return sgn ? (uint64_t)(int64_t)(int8_t)*p : *p;
+  case 2: { uint16_t v; memcpy(&v, p, 2); return sgn ? (uint64_t)(int64_t)(int16_t)v : v; }
+  case 4: { uint32_t v; memcpy(&v, p, 4); return sgn ? (uint64_t)(int64_t)(int32_t)v : v; }
+  default: { uint64_t v; memcpy(&v, p, 8); return v; }
+  }
+}
+
+/* Generic load: any space, any element size, 1/2/4 elements. */
+static void ld_gen(warp *w, const insn *in, uint32_t m) {
+  const uint64_t *A = w->r[in->a];
+  int es = in->c, n = in->vec, sgn = in->flags & IF_SIGNED;
+  uint32_t total = (uint32_t)(es * n);
+  uint64_t addr[32] = {0};
+  LANES(m, {
+    addr[l] = ea(w, in, A, l);
+    if (!exec_addr(w, l, in->space, addr[l], total, 0)) return;
+  });
+  if (w->L->hooks) hook_mem(w, in, m, addr, total);
+  LANES(m, {
+    const uint8_t *p = exec_addr(w, l, in->space, addr[l], total, 0);
+    for (int k = 0; k < n; k++)
+      if (in->v[k] != SLOT_SINK) w->r[in->v[k]][l] = load_bytes(p + k * es, es, sgn);
+  });
+}
+
+static void st_gen(warp *w, const insn *in, uint32_t m) {
+  const uint64_t *A = w->r[in->a];
+  int es = in->c, n = in->vec;
+  uint32_t total = (uint32_t)(es * n);
+  uint64_t addr[32] = {0};
+  LANES(m, {
+    addr[l] = ea(w, in, A, l);
+    if (!exec_addr(w, l, in->space, addr[l], total, 1)) return;
+  });
+  if (w->L->hooks) hook_mem(w, in, m, addr, total);
+  LANES(m, {
+    uint8_t *p = exec_addr(w, l, in->space, addr[l], total, 1);
+    for (int k = 0; k < n; k++) {
+      uint64_t v = w->r[in->v[k]][l];
+      memcpy(p + k * es, &v, (size_t)es);
+    }
+  });
+}
+
+/* Shared-memory scalar fast paths: one range check per lane. */
+#define SHARED_LD(name, T)                                                        \
+  static void name(warp *w, const insn *in, uint32_t m) {                         \
+    const uint64_t *A = w->r[in->a];                                              \
+    uint64_t *D = w->r[in->d];                                                    \
+    block *b = w->blk;                                                            \
+    uint64_t lo = w->L->prog->smem_reserved, hi = b->smem_size - sizeof(T);      \
+    if (w->L->hooks) { ld_gen(w, in, m); return; }                                \
+    LANES(m, {                                                                    \
+      uint64_t a = A[l] + (uint64_t)in->imm;                                      \
+      if (a < lo || a > hi || (a & (sizeof(T) - 1))) { ld_gen(w, in, m); return; } \
+      T v; memcpy(&v, b->smem + a, sizeof(T)); D[l] = v;                          \
+    });                                                                           \
+  }
+#define SHARED_ST(name, T)                                                        \
+  static void name(warp *w, const insn *in, uint32_t m) {                         \
+    const uint64_t *A = w->r[in->a], *V = w->r[in->v[0]];                         \
+    block *b = w->blk;                                                            \
+    uint64_t lo = w->L->prog->smem_reserved, hi = b->smem_size - sizeof(T);      \
+    if (w->L->hooks) { st_gen(w, in, m); return; }                                \
+    LANES(m, {                                                                    \
+      uint64_t a = A[l] + (uint64_t)in->imm;                                      \
+      if (a < lo || a > hi || (a & (sizeof(T) - 1))) { st_gen(w, in, m); return; } \
+    });                                                                           \
+    LANES(m, { T v = (T)V[l]; memcpy(b->smem + A[l] + (uint64_t)in->imm, &v, sizeof(T)); }); \
+  }
+SHARED_LD(ld_shared_32, uint32_t)
+SHARED_LD(ld_shared_64, uint64_t)
+SHARED_ST(st_shared_32, uint32_t)
+SHARED_ST(st_shared_64, uint64_t)
+
+/* Global fast paths: the warp's cached allocation covers most accesses. */
+#define GLOBAL_LD(name, T)                                                        \
+  static void name(warp *w, const insn *in, uint32_t m) {                         \
+    const uint64_t *A = w->r[in->a];                                              \
+    uint64_t *D = w->r[in->d];                                                    \
+    const alloc *g = w->gcache;                                                   \
+    if (!g || w->L->hooks) { ld_gen(w, in, m); return; }                          \
+    LANES(m, {                                                                    \
+      uint64_t a = A[l] + (uint64_t)in->imm;                                      \
+      if (a - g->base + sizeof(T) > g->size || a < g->base || (a & (sizeof(T) - 1))) { \
+        ld_gen(w, in, m); return; }                                               \
+    });                                                                           \
+    LANES(m, { T v; memcpy(&v, (const void *)(uintptr_t)(A[l] + (uint64_t)in->imm), sizeof(T)); D[l] = v; }); \
+  }
+#define GLOBAL_ST(name, T)                                                        \
+  static void name(warp *w, const insn *in, uint32_t m) {                         \
+    const uint64_t *A = w->r[in->a], *V = w->r[in->v[0]];                         \
+    const alloc *g = w->gcache;                                                   \
+    if (!g || g->readonly || w->L->hooks) { st_gen(w, in, m); return; }           \
+    LANES(m, {                                                                    \
+      uint64_t a = A[l] + (uint64_t)in->imm;                                      \
+      if (a - g->base + sizeof(T) > g->size || a < g->base || (a & (sizeof(T) - 1))) { \
+        st_gen(w, in, m); return; }                                               \
+    });                                                                           \
+    LANES(m, { T v = (T)V[l]; memcpy((void *)(uintptr_t)(A[l] + (uint64_t)in->imm), &v, sizeof(T)); }); \
+  }
+GLOBAL_LD(ld_global_32, uint32_t)
+GLOBAL_LD(ld_global_64, uint64_t)
+GLOBAL_ST(st_global_32, uint32_t)
+GLOBAL_ST(st_global_64, uint64_t)
+
+int dec_ldst(dctx *D, dstmt *S, insn *in) {
+  int st = in->op == OP_ST;
+  int sp = dec_space(S);
+  int vec = dec_vec(S);
+  if (vec > 4) return dec_error(D, S, -1, ".v8 is not supported");
+  if (dec_ntypes(D, S, 1) < 0 || dec_nops(D, S, 2) < 0) return -1;
+  int t = S->types[0], es = ptx_type_size(t);
+  if (t == PTX_T_PRED || es > 8) return dec_error(D, S, -1, "%s does not take .%s", S->st->opcode, ptx_type_name(t));
+  in->type = (uint8_t)t;
+  in->space = (uint8_t)sp;
+  in->vec = (uint8_t)vec;
+  in->c = (uint32_t)es;
+  if (int_class(t) >= IT_S8 && int_class(t) != IT_NONE) in->flags |= IF_SIGNED;
+  int space = sp;
+  if (dec_addr(D, S, st ? 0 : 1, &in->a, &in->imm, &space, &in->flags) < 0) return -1;
+  in->space = (uint8_t)space;
+  const ptx_operand *v = &S->st->ops[st ? 1 : 0];
+  if (vec > 1) {
+    if (v->kind != PTX_OPD_VEC || v->nelems != vec) return dec_error(D, S, st ? 1 : 0, "expected a vector of %d registers", vec);
+    for (int k = 0; k < vec; k++) {
+      int r = st ? dec_src_opd(D, &v->elems[k], t, &in->v[k]) : dec_dst_opd(D, &v->elems[k], &in->v[k]);
+      if (r) return r < 0 ? -1 : dec_error(D, S, -1, "bad vector element");
+    }
+  } else {
+    int r = st ? dec_src_opd(D, v, t, &in->v[0]) : dec_dst_opd(D, v, &in->v[0]);
+    if (r) return r < 0 ? -1 : dec_error(D, S, st ? 1 : 0, "bad operand");
+    in->d = in->v[0];
+  }
+  in->fn = st ? st_gen : ld_gen;
+  if (vec == 1 && !(in->flags & IF_FRAME) && !(in->flags & IF_SIGNED)) {
+    if (space == PTX_SPACE_SHARED && es == 4) in->fn = st ? st_shared_32 : ld_shared_32;
+    if (space == PTX_SPACE_SHARED && es == 8) in->fn = st ? st_shared_64 : ld_shared_64;
+    if (space == PTX_SPACE_GLOBAL && es == 4) in->fn = st ? st_global_32 : ld_global_32;
+    if (space == PTX_SPACE_GLOBAL && es == 8) in->fn = st ? st_global_64 : ld_global_64;
+  }
+  if (in->op == OP_ST && space == PTX_SPACE_CONST) return dec_error(D, S, -1, "st.const is not allowed");
+  return 0;
+}

@@ -1,0 +1,204 @@
+/* warpops.c: warp-level collectives: shfl.sync (up, down, bfly, idx with
+ * segment clamps), vote.sync (all, any, uni, ballot), match.sync (any,
+ * all), redux.sync and activemask. They see the lanes that execute them
+ * together, which the reconvergence stack makes the converged ones. */
+#include "exec/exec.h"
+#include "ir/decode.h"
+#include "smemu.h"
+
+enum { SH_UP, SH_DOWN, SH_BFLY, SH_IDX };
+
+/* Lanes that take part: the executing ones, which must all be in the
+ * membermask operand (PTX requires it). */
+static int members(warp *w, const insn *in, uint32_t m, uint32_t *out) {
+  uint32_t mm = (uint32_t)w->r[in->v[0]][__builtin_ctz(m)];
+  uint32_t bad = m & ~mm;
+  if (bad) {
+    exec_fault(w, __builtin_ctz(bad), SMEMU_ERR_ILLEGAL_INSTRUCTION,
+               "the executing thread is not in the membermask 0x%08x", mm);
+    return -1;
+  }
+  *out = m;
+  return 0;
+}
+
+static void shfl_h(warp *w, const insn *in, uint32_t m) {
+  uint32_t part;
+  if (!m || members(w, in, m, &part) < 0) return;
+  const uint64_t *A = w->r[in->a], *B = w->r[in->b], *C = w->r[in->c];
+  uint64_t src[32], *D = w->r[in->d];
+  uint32_t pv = 0;
+  for (int l = 0; l < 32; l++) src[l] = (uint32_t)A[l];
+  LANES(m, {
+    uint32_t b = (uint32_t)B[l] & 31, c = (uint32_t)C[l];
+    uint32_t seg = (c >> 8) & 31, cv = c & 31;
+    int maxl = (int)((l & seg) | (cv & ~seg)), minl = (int)(l & seg), j, ok;
+    switch (in->mode) {
+    case SH_UP: j = l - (int)b; ok = j >= maxl; break;
+    case SH_DOWN: j = l + (int)b; ok = j <= maxl; break;
+    case SH_BFLY: j = l ^ (int)b; ok = j <= maxl; break;
+    default: j = minl | (int)(b & ~seg); ok = j <= maxl; break;
+    }
+    if (!ok) j = l;
+    D[l] = src[j];
+    pv |= (uint32_t)ok << l;
+  });
+  if (in->d2 != ~0u) w->p[in->d2] = (w->p[in->d2] & ~m) | (pv & m);
+}
+
+enum { V_ALL, V_ANY, V_UNI, V_BALLOT };
+static void vote_h(warp *w, const insn *in, uint32_t m) {
+  uint32_t part;
+  if (!m || members(w, in, m, &part) < 0) return;
+  uint32_t p = (w->p[in->a] ^ ((in->flags & IF_NEGC) ? FULL_MASK : 0)) & part;
+  if (in->mode == V_BALLOT) {
+    uint64_t *D = w->r[in->d];
+    LANES(m, D[l] = p);
+    return;
+  }
+  int r = in->mode == V_ALL ? p == part : in->mode == V_ANY ? p != 0 : (p == part || p == 0);
+  w->p[in->d] = (w->p[in->d] & ~m) | (r ? m : 0);
+}
+
+static void match_h(warp *w, const insn *in, uint32_t m) {
+  uint32_t part;
+  if (!m || members(w, in, m, &part) < 0) return;
+  const uint64_t *A = w->r[in->a];
+  uint64_t *D = w->r[in->d], mk = in->type == PTX_T_B64 ? ~0ull : 0xffffffffull;
+  int all = 1;
+  uint32_t eq[32];
+  LANES(m, {
+    uint32_t e = 0;
+    for (int k = 0; k < 32; k++)
+      if (part >> k & 1) e |= (uint32_t)((A[l] & mk) == (A[k] & mk)) << k;
+    eq[l] = e;
+    if (e != part) all = 0;
+  });
+  if (in->mode == 0) LANES(m, D[l] = eq[l]);
+  else {
+    LANES(m, D[l] = all ? part : 0);
+    if (in->d2 != ~0u) w->p[in->d2] = (w->p[in->d2] & ~m) | (all ? m : 0);
+  }
+}
+
+enum { R_ADD, R_MIN, R_MAX, R_AND, R_OR, R_XOR };
+static void redux_h(warp *w, const insn *in, uint32_t m) {
+  uint32_t part;
+  if (!m || members(w, in, m, &part) < 0) return;
+  const uint64_t *A = w->r[in->a];
+  int sgn = in->type == PTX_T_S32, op = in->mode;
+  uint32_t acc = op == R_AND ? ~0u : (op == R_MIN ? (sgn ? 0x7fffffffu : ~0u) : (op == R_MAX && sgn ? 0x80000000u : 0));
+  LANES(part, {
+    uint32_t v = (uint32_t)A[l];
+    switch (op) {
+    case R_ADD: acc += v; break;
+    case R_MIN: acc = sgn ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc); break;
+    case R_MAX: acc = sgn ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc); break;
+    case R_AND: acc &= v; break;
+    case R_OR: acc |= v; break;
+    default: acc ^= v; break;
+    }
+  });
+  uint64_t *D = w->r[in->d];
+  LANES(m, D[l] = acc);
+}
+
+static void activemask_h(warp *w, const insn *in, uint32_t m) {
+  uint64_t *D = w->r[in->d];
+  uint32_t act = w->stack[w->sp - 1].mask;
+  LANES(m, D[l] = act);
+}
+
+int dec_warp(dctx *D, dstmt *S, insn *in) {
+  const ptx_stmt *st = S->st;
+  int n = st->nops;
+  in->d2 = ~0u;
+  if (in->op == OP_ACTIVEMASK) {
+    if (dec_nops(D, S, 1) < 0 || dec_dst(D, S, 0, &in->d) < 0) return -1;
+    in->fn = activemask_h;
+    return 0;
+  }
+  if (!dec_take(S, "sync")) return dec_error(D, S, -1, "only the .sync form of %s is supported", st->opcode);
+  if (n < 2) return dec_error(D, S, -1, "too few operands");
+  if (dec_src(D, S, n - 1, PTX_T_U32, &in->v[0]) < 0) return -1;
+  /* destination, possibly with a |predicate */
+  const ptx_operand *o0 = &st->ops[0];
+  ptx_operand d0 = *o0;
+  d0.pair = NULL;
+  switch (in->op) {
+  case OP_SHFL: {
+    static const char *const modes[] = {"up", "down", "bfly", "idx", NULL};
+    int md = dec_take_any(S, modes);
+    if (md < 0) return dec_error(D, S, -1, "shfl needs .up, .down, .bfly or .idx");
+    in->mode = (uint8_t)md;
+    if (dec_ntypes(D, S, 1) < 0 || dec_nops(D, S, 5) < 0) return -1;
+    if (dec_dst_opd(D, &d0, &in->d) < 0) return -1;
+    if (o0->pair) {
+      if (!strcmp(o0->pair, "_")) in->d2 = PRED_SINK;
+      else {
+        ptx_operand p = *o0;
+        p.name = o0->pair;
+        p.pair = NULL;
+        ptx_stmt tmp = *st;
+        tmp.ops = &p;
+        tmp.nops = 1;
+        dstmt S2 = *S;
+        S2.st = &tmp;
+        if (dec_pdst(D, &S2, 0, &in->d2) < 0) return -1;
+      }
+    }
+    if (dec_src(D, S, 1, PTX_T_B32, &in->a) < 0 || dec_src(D, S, 2, PTX_T_U32, &in->b) < 0 ||
+        dec_src(D, S, 3, PTX_T_U32, &in->c) < 0)
+      return -1;
+    in->fn = shfl_h;
+    return 0;
+  }
+  case OP_VOTE: {
+    static const char *const modes[] = {"all", "any", "uni", "ballot", NULL};
+    int md = dec_take_any(S, modes), neg;
+    if (md < 0) return dec_error(D, S, -1, "vote needs .all, .any, .uni or .ballot");
+    in->mode = (uint8_t)md;
+    if (dec_ntypes(D, S, 1) < 0 || dec_nops(D, S, 3) < 0) return -1;
+    if (md == V_BALLOT ? dec_dst(D, S, 0, &in->d) < 0 : dec_pdst(D, S, 0, &in->d) < 0) return -1;
+    if (dec_psrc(D, S, 1, &in->a, &neg) < 0) return -1;
+    if (neg) in->flags |= IF_NEGC;
+    in->fn = vote_h;
+    return 0;
+  }
+  case OP_MATCH: {
+    static const char *const modes[] = {"any", "all", NULL};
+    int md = dec_take_any(S, modes);
+    if (md < 0) return dec_error(D, S, -1, "match needs .any or .all");
+    in->mode = (uint8_t)md;
+    if (dec_ntypes(D, S, 1) < 0 || dec_nops(D, S, 3) < 0) return -1;
+    in->type = (uint8_t)S->types[0];
+    if (dec_dst_opd(D, &d0, &in->d) < 0 || dec_src(D, S, 1, S->types[0], &in->a) < 0) return -1;
+    if (o0->pair && strcmp(o0->pair, "_")) {
+      ptx_operand p = *o0;
+      p.name = o0->pair;
+      p.pair = NULL;
+      ptx_stmt tmp = *st;
+      tmp.ops = &p;
+      tmp.nops = 1;
+      dstmt S2 = *S;
+      S2.st = &tmp;
+      if (dec_pdst(D, &S2, 0, &in->d2) < 0) return -1;
+    }
+    in->fn = match_h;
+    return 0;
+  }
+  case OP_REDUX: {
+    static const char *const modes[] = {"add", "min", "max", "and", "or", "xor", NULL};
+    int md = dec_take_any(S, modes);
+    if (md < 0) return dec_error(D, S, -1, "redux needs an operation");
+    in->mode = (uint8_t)md;
+    if (dec_ntypes(D, S, 1) < 0 || dec_nops(D, S, 3) < 0) return -1;
+    in->type = (uint8_t)S->types[0];
+    if (dec_dst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, S->types[0], &in->a) < 0) return -1;
+    in->fn = redux_h;
+    return 0;
+  }
+  default:
+    return dec_error(D, S, -1, "unexpected warp instruction");
+  }
+}

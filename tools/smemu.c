@@ -1,0 +1,409 @@
+/* smemu.c: the command-line tool. `smemu exec` loads a PTX file, builds the
+ * kernel's arguments (buffers it allocates and fills, scalars), launches,
+ * prints or saves buffers, and writes launch figures as JSON. Uses only the
+ * public interface, smemu.h. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "smemu.h"
+
+static const char *const usage_main =
+    "usage: smemu <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  exec FILE.ptx --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [options]\n"
+    "                   run one kernel of a PTX file (see `smemu help exec`)\n"
+    "  archs            list the architecture profiles\n"
+    "  help [COMMAND]   this text, or a command's\n"
+    "  --version        print the version\n";
+
+static const char *const usage_exec =
+    "usage: smemu exec FILE.ptx --kernel NAME --grid X[,Y,Z] --block X[,Y,Z]\n"
+    "                  [--shared BYTES] [--arg SPEC]... [options]\n"
+    "\n"
+    "Runs kernel NAME (mangled, or its plain name when unambiguous) of FILE.ptx\n"
+    "on the CPU. One --arg per kernel parameter, in order:\n"
+    "\n"
+    "  scalars   TYPE:VALUE     TYPE is u8 u16 u32 u64 s8 s16 s32 s64 f32 f64\n"
+    "                           e.g. u32:1024  s32:-3  f32:0.5  u64:0x10\n"
+    "  buffers   buf:TYPE:COUNT[:INIT][:print][:save=PATH]\n"
+    "            a device buffer of COUNT elements of TYPE, passed as a pointer.\n"
+    "            INIT is one of\n"
+    "              zeros          all zero (the default)\n"
+    "              iota[=START]   START, START+1, ... (START defaults to 0)\n"
+    "              fill=V         every element V\n"
+    "              rand=SEED      pseudo-random: integers take the low bits of\n"
+    "                             splitmix64(SEED) draws; floats are\n"
+    "                             (draw >> 40) * 2^-24, in [0, 1)\n"
+    "              values=A,B,..  the given elements, the rest zero\n"
+    "              file=PATH      raw bytes of PATH (the rest zero)\n"
+    "            print          print the buffer after the run\n"
+    "            save=PATH      write the buffer's raw bytes to PATH after the run\n"
+    "\n"
+    "options:\n"
+    "  --shared BYTES     dynamic shared memory per block (default 0)\n"
+    "  --arch sm_XX       architecture profile (default sm_90; see `smemu archs`)\n"
+    "  --threads N        worker threads (default: one per core)\n"
+    "  --stack BYTES      local memory per thread (default 1024, like CUDA)\n"
+    "  --max-insns N      stop a launch after N warp instructions\n"
+    "  --json FILE        write {\"launches\": [...]} figures to FILE\n"
+    "  --quiet            no summary line\n"
+    "\n"
+    "examples:\n"
+    "  smemu exec examples/reverse.ptx --kernel staticReverse --grid 1 --block 64 \\\n"
+    "      --arg buf:s32:64:iota:print --arg s32:64\n"
+    "  smemu exec examples/reverse.ptx --kernel dynamicReverse --grid 1 --block 64 \\\n"
+    "      --shared 256 --arg buf:s32:64:iota:print --arg s32:64\n"
+    "  smemu exec examples/matmul.ptx --kernel matmulTiled --grid 16,16 --block 16,16 \\\n"
+    "      --arg buf:f32:65536:rand=1 --arg buf:f32:65536:rand=2 --arg buf:f32:65536:save=c.bin \\\n"
+    "      --arg s32:256 --json run.json\n";
+
+enum { T_U8, T_U16, T_U32, T_U64, T_S8, T_S16, T_S32, T_S64, T_F32, T_F64, T_BAD };
+static const char *const tnames[] = {"u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "f32", "f64", NULL};
+static const int tsize[] = {1, 2, 4, 8, 1, 2, 4, 8, 4, 8};
+
+typedef struct arg {
+  int is_buf;
+  int type;
+  uint64_t count;
+  void *ptr;          /* device buffer */
+  uint8_t scalar[8];  /* scalar value */
+  int print;
+  const char *save;
+} arg;
+
+static int type_of(const char *s, size_t n) {
+  for (int i = 0; tnames[i]; i++)
+    if (strlen(tnames[i]) == n && !strncmp(tnames[i], s, n)) return i;
+  if (n == 3 && !strncmp(s, "i32", 3)) return T_S32;
+  if (n == 3 && !strncmp(s, "i64", 3)) return T_S64;
+  return T_BAD;
+}
+
+/* Parse a number of type t into 8 bytes. */
+static int parse_value(const char *s, int t, uint8_t out[8]) {
+  char *end;
+  errno = 0;
+  memset(out, 0, 8);
+  if (t == T_F32 || t == T_F64) {
+    double d = strtod(s, &end);
+    if (end == s || (*end && *end != ',' && *end != ':')) return -1;
+    if (t == T_F32) { float f = (float)d; memcpy(out, &f, 4); }
+    else memcpy(out, &d, 8);
+    return 0;
+  }
+  uint64_t v;
+  if (*s == '-') v = (uint64_t)strtoll(s, &end, 0);
+  else v = strtoull(s, &end, 0);
+  if (end == s || errno || (*end && *end != ',' && *end != ':')) return -1;
+  memcpy(out, &v, (size_t)tsize[t]);
+  return 0;
+}
+
+static uint64_t splitmix(uint64_t *s) {
+  uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+static int fill_buffer(arg *a, const char *init, char *err, size_t en) {
+  uint8_t *p = a->ptr;
+  int es = tsize[a->type];
+  if (!init || !strcmp(init, "zeros")) return 0;
+  if (!strncmp(init, "iota", 4)) {
+    double start = init[4] == '=' ? strtod(init + 5, NULL) : 0;
+    for (uint64_t i = 0; i < a->count; i++) {
+      uint8_t v[8];
+      char buf[64];
+      if (a->type == T_F32 || a->type == T_F64) snprintf(buf, sizeof buf, "%.17g", start + (double)i);
+      else snprintf(buf, sizeof buf, "%lld", (long long)start + (long long)i);
+      parse_value(buf, a->type, v);
+      memcpy(p + i * (uint64_t)es, v, (size_t)es);
+    }
+    return 0;
+  }
+  if (!strncmp(init, "fill=", 5)) {
+    uint8_t v[8];
+    if (parse_value(init + 5, a->type, v) < 0) { snprintf(err, en, "bad fill value '%s'", init + 5); return -1; }
+    for (uint64_t i = 0; i < a->count; i++) memcpy(p + i * (uint64_t)es, v, (size_t)es);
+    return 0;
+  }
+  if (!strncmp(init, "rand=", 5)) {
+    uint64_t st = strtoull(init + 5, NULL, 0);
+    for (uint64_t i = 0; i < a->count; i++) {
+      uint64_t r = splitmix(&st);
+      if (a->type == T_F32) { float f = (float)((double)(r >> 40) * 0x1p-24); memcpy(p + i * 4, &f, 4); }
+      else if (a->type == T_F64) { double f = (double)(r >> 40) * 0x1p-24; memcpy(p + i * 8, &f, 8); }
+      else memcpy(p + i * (uint64_t)es, &r, (size_t)es);
+    }
+    return 0;
+  }
+  if (!strncmp(init, "values=", 7)) {
+    const char *s = init + 7;
+    for (uint64_t i = 0; *s && i < a->count; i++) {
+      uint8_t v[8];
+      if (parse_value(s, a->type, v) < 0) { snprintf(err, en, "bad value in '%s'", init); return -1; }
+      memcpy(p + i * (uint64_t)es, v, (size_t)es);
+      s = strchr(s, ',');
+      if (!s) break;
+      s++;
+    }
+    return 0;
+  }
+  if (!strncmp(init, "file=", 5)) {
+    FILE *f = fopen(init + 5, "rb");
+    if (!f) { snprintf(err, en, "cannot open %s: %s", init + 5, strerror(errno)); return -1; }
+    size_t n = fread(p, 1, a->count * (uint64_t)es, f);
+    (void)n;
+    fclose(f);
+    return 0;
+  }
+  snprintf(err, en, "unknown initialiser '%s'", init);
+  return -1;
+}
+
+/* Parse one --arg. Buffer specs contain ':'-separated fields. */
+static int parse_arg(smemu_ctx *ctx, const char *spec, arg *a, char *err, size_t en) {
+  memset(a, 0, sizeof *a);
+  if (!strncmp(spec, "buf:", 4)) {
+    char *s = strdup(spec + 4), *save = NULL, *init = NULL;
+    if (!s) return -1;
+    char *tok = strtok_r(s, ":", &save);
+    a->is_buf = 1;
+    a->type = tok ? type_of(tok, strlen(tok)) : T_BAD;
+    tok = strtok_r(NULL, ":", &save);
+    char *end = NULL;
+    a->count = tok ? strtoull(tok, &end, 0) : 0;
+    if (a->type == T_BAD || !tok || *end || a->count == 0 || a->count > (1ull << 34)) {
+      snprintf(err, en, "bad buffer '%s': expected buf:TYPE:COUNT[:INIT][:print][:save=PATH]", spec);
+      free(s);
+      return -1;
+    }
+    while ((tok = strtok_r(NULL, ":", &save))) {
+      if (!strcmp(tok, "print")) a->print = 1;
+      else if (!strncmp(tok, "save=", 5)) a->save = strdup(tok + 5);
+      else init = tok;
+    }
+    if (smemu_malloc(ctx, &a->ptr, a->count * (uint64_t)tsize[a->type]) != SMEMU_OK) {
+      snprintf(err, en, "%s", smemu_errmsg(ctx));
+      free(s);
+      return -1;
+    }
+    memset(a->ptr, 0, a->count * (uint64_t)tsize[a->type]);
+    int r = fill_buffer(a, init, err, en);
+    free(s);
+    return r;
+  }
+  const char *c = strchr(spec, ':');
+  if (!c || (a->type = type_of(spec, (size_t)(c - spec))) == T_BAD || parse_value(c + 1, a->type, a->scalar) < 0) {
+    snprintf(err, en, "bad argument '%s': expected TYPE:VALUE or buf:TYPE:COUNT[...]", spec);
+    return -1;
+  }
+  return 0;
+}
+
+static void print_buffer(int i, const arg *a) {
+  printf("arg %d (%s[%" PRIu64 "]):\n", i, tnames[a->type], a->count);
+  const uint8_t *p = a->ptr;
+  for (uint64_t k = 0; k < a->count; k++) {
+    const uint8_t *e = p + k * (uint64_t)tsize[a->type];
+    switch (a->type) {
+    case T_U8: printf("%u", *e); break;
+    case T_S8: printf("%d", (int8_t)*e); break;
+    case T_U16: { uint16_t v; memcpy(&v, e, 2); printf("%u", v); break; }
+    case T_S16: { int16_t v; memcpy(&v, e, 2); printf("%d", v); break; }
+    case T_U32: { uint32_t v; memcpy(&v, e, 4); printf("%u", v); break; }
+    case T_S32: { int32_t v; memcpy(&v, e, 4); printf("%d", v); break; }
+    case T_U64: { uint64_t v; memcpy(&v, e, 8); printf("%" PRIu64, v); break; }
+    case T_S64: { int64_t v; memcpy(&v, e, 8); printf("%" PRId64, v); break; }
+    case T_F32: { float v; memcpy(&v, e, 4); printf("%.9g", v); break; }
+    default: { double v; memcpy(&v, e, 8); printf("%.17g", v); break; }
+    }
+    putchar(k + 1 == a->count || k % 8 == 7 ? '\n' : ' ');
+  }
+}
+
+static int parse_dims(const char *s, uint32_t d[3]) {
+  d[0] = d[1] = d[2] = 1;
+  for (int i = 0; i < 3; i++) {
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 0);
+    if (end == s || errno || v > 0xffffffffu) return -1;
+    d[i] = (uint32_t)v;
+    if (!*end) return 0;
+    if (*end != ',' && *end != 'x') return -1;
+    s = end + 1;
+  }
+  return -1;
+}
+
+static void json_string(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
+    else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", *s);
+    else fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+static int write_json(const char *path, const smemu_launch_stats *st) {
+  FILE *f = fopen(path, "w");
+  if (!f) return -1;
+  char name[1024];
+  smemu_demangle(st->kernel, name, sizeof name);
+  fprintf(f, "{\"launches\": [{\"kernel\": ");
+  json_string(f, st->kernel);
+  fprintf(f, ", \"name\": ");
+  json_string(f, name);
+  fprintf(f, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], ", st->grid[0], st->grid[1], st->grid[2],
+          st->block[0], st->block[1], st->block[2]);
+  fprintf(f, "\"shared_static_bytes\": %u, \"shared_dynamic_bytes\": %u, ", st->shared_static_bytes,
+          st->shared_dynamic_bytes);
+  fprintf(f, "\"warp_instructions\": %" PRIu64 ", \"thread_instructions\": %" PRIu64 ", \"seconds\": %.6f}]}\n",
+          st->warp_instructions, st->thread_instructions, st->seconds);
+  return fclose(f);
+}
+
+static int cmd_exec(int argc, char **argv) {
+  const char *file = NULL, *kname = NULL, *json = NULL, *grid_s = NULL, *block_s = NULL;
+  smemu_options opt = {0};
+  uint32_t shared = 0;
+  int quiet = 0, nargs = 0;
+  const char **specs = calloc((size_t)argc + 1, sizeof *specs);
+  if (!specs) return 2;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEED()                                                        \
+  do {                                                                \
+    if (!v) { fprintf(stderr, "smemu exec: %s needs a value\n", a); free(specs); return 2; } \
+    i++;                                                              \
+  } while (0)
+    if (!strcmp(a, "--kernel")) { NEED(); kname = v; }
+    else if (!strcmp(a, "--grid")) { NEED(); grid_s = v; }
+    else if (!strcmp(a, "--block")) { NEED(); block_s = v; }
+    else if (!strcmp(a, "--shared")) { NEED(); shared = (uint32_t)strtoul(v, NULL, 0); }
+    else if (!strcmp(a, "--arg")) { NEED(); specs[nargs++] = v; }
+    else if (!strcmp(a, "--json")) { NEED(); json = v; }
+    else if (!strcmp(a, "--arch")) { NEED(); opt.arch = v; }
+    else if (!strcmp(a, "--threads")) { NEED(); opt.threads = atoi(v); }
+    else if (!strcmp(a, "--stack")) { NEED(); opt.stack_bytes = (uint32_t)strtoul(v, NULL, 0); }
+    else if (!strcmp(a, "--max-insns")) { NEED(); opt.max_warp_instructions = strtoull(v, NULL, 0); }
+    else if (!strcmp(a, "--quiet")) quiet = 1;
+    else if (a[0] == '-' ) { fprintf(stderr, "smemu exec: unknown option %s\n%s", a, usage_exec); free(specs); return 2; }
+    else if (!file) file = a;
+    else { fprintf(stderr, "smemu exec: unexpected argument %s\n", a); free(specs); return 2; }
+  }
+  uint32_t grid[3], block[3];
+  if (!file || !kname || !grid_s || !block_s) {
+    fprintf(stderr, "smemu exec: FILE, --kernel, --grid and --block are required\n%s", usage_exec);
+    free(specs);
+    return 2;
+  }
+  if (parse_dims(grid_s, grid) < 0 || parse_dims(block_s, block) < 0) {
+    fprintf(stderr, "smemu exec: bad --grid or --block (expected X[,Y[,Z]])\n");
+    free(specs);
+    return 2;
+  }
+  smemu_ctx *ctx;
+  if (smemu_create(&opt, &ctx) != SMEMU_OK) {
+    fprintf(stderr, "smemu exec: unknown architecture '%s' (see `smemu archs`)\n", opt.arch ? opt.arch : "?");
+    free(specs);
+    return 2;
+  }
+  int rc = 1;
+  smemu_module *mod;
+  smemu_kernel *k;
+  arg *args = calloc((size_t)nargs + 1, sizeof *args);
+  void **argv2 = calloc((size_t)nargs + 1, sizeof *argv2);
+  if (!args || !argv2) goto out;
+  if (smemu_module_load_file(ctx, file, &mod) != SMEMU_OK || smemu_module_get_kernel(mod, kname, &k) != SMEMU_OK) {
+    fprintf(stderr, "smemu: %s\n", smemu_errmsg(ctx));
+    goto out;
+  }
+  if (nargs != smemu_kernel_param_count(k)) {
+    fprintf(stderr, "smemu exec: kernel %s takes %d parameter(s), %d --arg given\n", smemu_kernel_name(k),
+            smemu_kernel_param_count(k), nargs);
+    goto out;
+  }
+  for (int i = 0; i < nargs; i++) {
+    char err[512];
+    smemu_param_info pi;
+    smemu_kernel_param(k, i, &pi);
+    if (parse_arg(ctx, specs[i], &args[i], err, sizeof err) < 0) {
+      fprintf(stderr, "smemu exec: --arg %d: %s\n", i + 1, err);
+      goto out;
+    }
+    if (args[i].is_buf) {
+      if (pi.size != 8) {
+        fprintf(stderr, "smemu exec: --arg %d: parameter %s is %u bytes, not a pointer\n", i + 1, pi.name, pi.size);
+        goto out;
+      }
+      argv2[i] = &args[i].ptr;
+    } else {
+      if ((uint32_t)tsize[args[i].type] != pi.size) {
+        fprintf(stderr, "smemu exec: --arg %d: parameter %s is %u bytes, the value is %d\n", i + 1, pi.name, pi.size,
+                tsize[args[i].type]);
+        goto out;
+      }
+      argv2[i] = args[i].scalar;
+    }
+  }
+  smemu_status s = smemu_launch(ctx, k, grid, block, shared, argv2);
+  const smemu_launch_stats *st = smemu_last_stats(ctx);
+  if (s != SMEMU_OK) {
+    fprintf(stderr, "smemu: error: %s (%s)\n", smemu_errmsg(ctx), smemu_status_name(s));
+  } else {
+    rc = 0;
+    for (int i = 0; i < nargs; i++) {
+      if (!args[i].is_buf) continue;
+      if (args[i].print) print_buffer(i, &args[i]);
+      if (args[i].save) {
+        FILE *f = fopen(args[i].save, "wb");
+        size_t bytes = args[i].count * (uint64_t)tsize[args[i].type];
+        if (!f || fwrite(args[i].ptr, 1, bytes, f) != bytes) {
+          fprintf(stderr, "smemu exec: cannot write %s\n", args[i].save);
+          rc = 1;
+        }
+        if (f) fclose(f);
+      }
+    }
+    fflush(stdout);
+    if (!quiet)
+      fprintf(stderr, "smemu: %s grid (%u,%u,%u) block (%u,%u,%u): %" PRIu64 " warp / %" PRIu64
+                      " thread instructions in %.3f s\n",
+              st->kernel, grid[0], grid[1], grid[2], block[0], block[1], block[2], st->warp_instructions,
+              st->thread_instructions, st->seconds);
+  }
+  if (json && write_json(json, st) != 0) {
+    fprintf(stderr, "smemu exec: cannot write %s\n", json);
+    rc = 1;
+  }
+out:
+  for (int i = 0; args && i < nargs; i++) free((void *)args[i].save);
+  free(args);
+  free(argv2);
+  free(specs);
+  smemu_destroy(ctx);
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) { fputs(usage_main, stderr); return 2; }
+  const char *c = argv[1];
+  if (!strcmp(c, "--version") || !strcmp(c, "version")) { printf("smemu %s\n", smemu_version()); return 0; }
+  if (!strcmp(c, "help") || !strcmp(c, "--help") || !strcmp(c, "-h")) {
+    if (argc > 2 && !strcmp(argv[2], "exec")) fputs(usage_exec, stdout);
+    else fputs(usage_main, stdout);
+    return 0;
+  }
+  if (!strcmp(c, "exec")) return cmd_exec(argc - 2, argv + 2);
+  if (!strcmp(c, "archs")) return smemu_print_archs(stdout) < 0;
+  fprintf(stderr, "smemu: unknown command '%s'\n%s", c, usage_main);
+  return 2;
+}
