@@ -150,14 +150,17 @@ static uint64_t cvt_one(const insn *in, uint64_t v) {
           int64_t hi = (int64_t)((1ull << (db - 1)) - 1), lo = -hi - 1;
           if (is_s(st)) sv = sv > hi ? hi : sv < lo ? lo : sv;
           else sv = uv > (uint64_t)hi ? hi : (int64_t)uv;
-          return (uint64_t)sv & mask_bits(db / 8);
+          return (uint64_t)sv;
         }
         uint64_t hi = db >= 64 ? ~0ull : (1ull << db) - 1;
         if (is_s(st)) return sv < 0 ? 0 : ((uint64_t)sv > hi ? hi : (uint64_t)sv);
         return uv > hi ? hi : uv;
       }
       uint64_t r = is_s(st) ? (uint64_t)sv : uv;
-      return db >= 64 ? r : r & ((1ull << db) - 1);
+      if (db >= 64) return r;
+      r &= (1ull << db) - 1;
+      /* a signed result is sign-extended to the register's width */
+      return is_s(dt) ? (uint64_t)((int64_t)(r << (64 - db)) >> (64 - db)) : r;
     }
     switch (dt) {
     case PTX_T_F32: {
@@ -181,8 +184,7 @@ static uint64_t cvt_one(const insn *in, uint64_t v) {
   if (!is_f(dt)) {
     /* NaN converts differently from f64 than from narrower sources */
     if (is_s(dt))
-      return (uint64_t)(st == PTX_T_F64 ? fp_f64_to_s(x, rm, db) : fp_f32_to_s((float)x, rm, db)) &
-             mask_bits(db / 8);
+      return (uint64_t)(st == PTX_T_F64 ? fp_f64_to_s(x, rm, db) : fp_f32_to_s((float)x, rm, db));
     return st == PTX_T_F64 ? fp_f64_to_u(x, rm, db) : fp_f32_to_u((float)x, rm, db);
   }
   if (in->flags & IF_APPROX) {

@@ -20,7 +20,7 @@ enum {
   MAX_DIMS = 16,           /* array dimensions of one declaration */
   MAX_REG_COUNT = 1000000, /* N of %r<N> */
   MAX_ALIGN = 1 << 16,     /* .align N */
-  MAX_LIST = INT_MAX / 4   /* entries of any one list */
+  MAX_LIST = INT_MAX / 4   /* entries of any one list, bytes of an initializer */
 };
 /* Largest variable, in bytes. */
 #define MAX_VAR_BYTES (UINT64_C(1) << 32)
@@ -43,6 +43,12 @@ typedef struct plain_reg {
   int single;     /* declared as a single register */
   uint32_t count; /* largest N of name<N>, or 0 */
 } plain_reg;
+
+/* An .alias directive, resolved when all functions are known. */
+typedef struct alias {
+  const char *name, *target; /* .alias name, target; */
+  ptx_pos pos, tpos;         /* where each is */
+} alias;
 
 /* Shape of a declaration being read: the words before the name. */
 typedef struct decl {
@@ -81,6 +87,9 @@ typedef struct parser {
   plain_reg *plain;   /* open-addressing table, cap a power of two */
   size_t plain_cap;   /* slots */
   size_t plain_n;     /* slots in use */
+  uint64_t init_budget; /* initializer bytes left: bounds padding by { } */
+  int mask_run;         /* the last reloc is a run of byte-mask initializers */
+  vec aliases;          /* alias: .alias directives */
 } parser;
 
 /* ---- errors ------------------------------------------------------------- */
@@ -135,16 +144,21 @@ static const char *intern(parser *P, const char *s, size_t n) {
   return p;
 }
 
+/* Makes room for n elements in v. */
+static void reserve(parser *P, vec *v, size_t n, size_t esz) {
+  if (n <= v->cap) return;
+  if (n > MAX_LIST) fail_at(P, P->tok.pos, "too many entries in a list");
+  size_t cap = v->cap ? v->cap : 16;
+  while (cap < n) cap *= 2;
+  void *p = realloc(v->p, cap * esz);
+  if (!p) fail_at(P, P->tok.pos, "out of memory");
+  v->p = p;
+  v->cap = cap;
+}
+
 /* A new zeroed element at the end of v (valid until the next push). */
 static void *push(parser *P, vec *v, size_t esz) {
-  if (v->n == v->cap) {
-    if (v->cap >= MAX_LIST) fail_at(P, P->tok.pos, "too many entries in a list");
-    size_t cap = v->cap ? v->cap * 2 : 16;
-    void *p = realloc(v->p, cap * esz);
-    if (!p) fail_at(P, P->tok.pos, "out of memory");
-    v->p = p;
-    v->cap = cap;
-  }
+  reserve(P, v, v->n + 1, esz);
   void *e = (char *)v->p + v->n++ * esz;
   memset(e, 0, esz);
   return e;
@@ -546,7 +560,7 @@ static int read_align(parser *P) {
 
 /* Reads the words between the state space and the name: .align N, .vN,
  * .ptr [.space] [.align N], .attribute(...), the type. Stops at the first
- * token that is none of these. */
+ * token that is not a directive; an unknown directive is an error. */
 static void parse_attrs(parser *P, decl *d) {
   d->vec = 1;
   int have_type = 0;
@@ -606,6 +620,20 @@ typedef struct init_ctx {
   uint64_t idx;            /* next leaf */
 } init_ctx;
 
+/* Extends the initializer's bytes with zeros up to `size`. Padding of short
+ * { } lists could make a few characters of text ask for gigabytes, so the
+ * bytes of all initializers are limited to a multiple of the text's size. */
+static void init_extend(parser *P, const init_ctx *ic, uint64_t size, ptx_pos pos) {
+  if (size <= P->init.n) return;
+  uint64_t more = size - P->init.n;
+  if (more > P->init_budget || size > MAX_LIST)
+    fail_at(P, pos, "initializer of '%s' is too large", ic->v->name);
+  P->init_budget -= more;
+  reserve(P, &P->init, (size_t)size, 1);
+  memset((uint8_t *)P->init.p + P->init.n, 0, (size_t)more);
+  P->init.n = (size_t)size;
+}
+
 /* Stores one scalar initializer at leaf ic->idx. */
 static void store_number(parser *P, init_ctx *ic, const number *n) {
   int type = ic->v->type;
@@ -631,13 +659,27 @@ static void store_number(parser *P, init_ctx *ic, const number *n) {
   }
   for (size_t i = 0; i < esz && i < 8; i++) bytes[i] = (uint8_t)(v >> (8 * i));
   uint64_t off = ic->idx * esz;
-  while (P->init.n < off + esz) *(uint8_t *)push(P, &P->init, 1) = 0;
+  init_extend(P, ic, off + esz, n->pos);
   memcpy((uint8_t *)P->init.p + off, bytes, esz);
 }
 
-/* sym, sym+N, generic(sym), generic(sym)+N */
-static void parse_address_init(parser *P, init_ctx *ic) {
-  ptx_pos pos = P->tok.pos;
+/* Ends a run of byte-mask initializers: the bytes of one address must be
+ * complete (4 or 8 of them). */
+static void close_mask_run(parser *P, ptx_pos pos) {
+  if (!P->mask_run) return;
+  P->mask_run = 0;
+  const ptx_reloc *r = (const ptx_reloc *)P->relocs.p + P->relocs.n - 1;
+  if (r->size != 4 && r->size != 8)
+    fail_at(P, pos, "byte-mask initializers give %d of the 4 or 8 bytes of the address of '%s'", r->size,
+            r->symbol);
+}
+
+/* sym, sym+N, generic(sym), generic(sym)+N as the value of leaf ic->idx.
+ * `byte` is -1 for a whole address, or k for the form 0xFF<<8k(expr): byte k
+ * of the address, which nvcc writes into packed structs. The bytes 0..7 (or
+ * 0..3) of one address at consecutive leaves merge into one ptx_reloc of size
+ * 8 (or 4) at the first, which need not be aligned. */
+static void parse_address_init(parser *P, init_ctx *ic, int byte, ptx_pos pos) {
   int generic = 0;
   const char *sym;
   if (text_is(&P->tok, "generic") && peek_ahead(P)->kind == '(') {
@@ -657,15 +699,38 @@ static void parse_address_init(parser *P, init_ctx *ic) {
     addend += neg ? 0 - P->tok.u : P->tok.u;
     advance(P);
   }
-  if (ic->esz != 4 && ic->esz != 8)
-    fail_at(P, pos, "an address needs a 32- or 64-bit element, not .%s", ptx_type_name(ic->v->type));
-  ptx_reloc *r = push(P, &P->relocs, sizeof *r);
-  r->offset = ic->idx * ic->esz;
-  r->symbol = sym;
-  r->addend = (int64_t)addend;
-  r->size = (int)ic->esz;
-  r->generic = generic;
-  while (P->init.n < r->offset + ic->esz) *(uint8_t *)push(P, &P->init, 1) = 0;
+  uint64_t offset = ic->idx * ic->esz;
+  if (byte > 0) {
+    ptx_reloc *last = P->relocs.n ? (ptx_reloc *)P->relocs.p + P->relocs.n - 1 : NULL;
+    if (!P->mask_run || last->size != byte || last->offset + (uint64_t)byte != offset ||
+        strcmp(last->symbol, sym) != 0 || last->addend != (int64_t)addend || last->generic != generic)
+      fail_at(P, pos, "byte %d of the address of '%s' does not follow its byte %d", byte, sym, byte - 1);
+    last->size++;
+  } else {
+    close_mask_run(P, pos);
+    if (byte < 0 && ic->esz != 4 && ic->esz != 8)
+      fail_at(P, pos, "an address needs a 32- or 64-bit element, not .%s", ptx_type_name(ic->v->type));
+    ptx_reloc *r = push(P, &P->relocs, sizeof *r);
+    r->offset = offset;
+    r->symbol = sym;
+    r->addend = (int64_t)addend;
+    r->size = byte < 0 ? (int)ic->esz : 1;
+    r->generic = generic;
+    P->mask_run = byte == 0;
+  }
+  init_extend(P, ic, offset + ic->esz, pos);
+}
+
+/* 0xFF<<8k(address): the current token is the '(' after the mask. */
+static void parse_mask_init(parser *P, init_ctx *ic, const number *mask) {
+  int byte = 0;
+  while (byte < 8 && mask->u != UINT64_C(0xFF) << (8 * byte)) byte++;
+  if (byte == 8 || mask->neg) fail_at(P, mask->pos, "a byte mask must be 0xFF shifted by whole bytes");
+  if (ic->esz != 1)
+    fail_at(P, mask->pos, "a byte-mask initializer needs a byte element, not .%s", ptx_type_name(ic->v->type));
+  advance(P);
+  parse_address_init(P, ic, byte, mask->pos);
+  expect(P, ')', "')' after the masked address");
 }
 
 /* One initializer item at brace depth `depth`: a value or a { } list. */
@@ -686,18 +751,20 @@ static void parse_init_item(parser *P, init_ctx *ic, int depth) {
     uint64_t span = depth < ic->nspan ? ic->span[depth] : 0;
     if (span && ic->idx - start > span) fail_at(P, open, "too many initializers in this brace");
     if (span && depth > 0) ic->idx = start + span; /* pad a short inner list */
+    if (ic->idx > ic->cap) fail_at(P, open, "too many initializers for '%s'", ic->v->name);
     return;
   }
   if (ic->idx >= ic->cap) fail_at(P, P->tok.pos, "too many initializers for '%s'", ic->v->name);
-  if ((ic->idx + 1) * ic->esz > MAX_VAR_BYTES)
-    fail_at(P, P->tok.pos, "initializer of '%s' is larger than 4 GiB", ic->v->name);
   if (P->tok.kind == PTX_TK_IDENT) {
-    parse_address_init(P, ic);
+    parse_address_init(P, ic, -1, P->tok.pos);
   } else {
     number n = read_number(P, "an initializer value");
-    if (n.kind == PTX_TK_INT && P->tok.kind == '(')
-      fail_at(P, n.pos, "byte-mask initializers like 0xFF(sym) are not supported");
-    store_number(P, ic, &n);
+    if (n.kind == PTX_TK_INT && P->tok.kind == '(') {
+      parse_mask_init(P, ic, &n);
+    } else {
+      close_mask_run(P, n.pos);
+      store_number(P, ic, &n);
+    }
   }
   ic->idx++;
 }
@@ -713,7 +780,8 @@ static void parse_initializer(parser *P, ptx_var *v, const uint64_t *dims, int n
   init_ctx ic = {0};
   ic.v = v;
   ic.esz = (size_t)ptx_type_size(v->type);
-  ic.cap = v->unsized ? UINT64_MAX : v->nelems * (uint64_t)v->vec;
+  /* an unsized array may take up to 4 GiB from its initializer */
+  ic.cap = v->unsized ? MAX_VAR_BYTES / ic.esz : v->nelems * (uint64_t)v->vec;
   /* span[k]: leaves under a brace at depth k (0 is the outer brace) */
   uint64_t s = (uint64_t)v->vec;
   ic.nspan = ndims + (v->vec > 1);
@@ -724,9 +792,11 @@ static void parse_initializer(parser *P, ptx_var *v, const uint64_t *dims, int n
   }
   P->init.n = 0;
   P->relocs.n = 0;
+  P->mask_run = 0;
   parse_init_item(P, &ic, 0);
+  close_mask_run(P, P->tok.pos);
   int n;
-  v->init = take(P, &P->init, 0, 1, &n);
+  v->init = take(P, &P->init, 0, 1, &n); /* n <= MAX_LIST */
   v->init_size = (uint64_t)n;
   v->relocs = take(P, &P->relocs, 0, sizeof(ptx_reloc), &v->nrelocs);
   if (v->unsized) {
@@ -734,6 +804,7 @@ static void parse_initializer(parser *P, ptx_var *v, const uint64_t *dims, int n
     uint64_t row = (uint64_t)v->vec;
     for (int k = 1; k < ndims; k++) row *= dims[k];
     uint64_t rows = row ? (ic.idx + row - 1) / row : 0;
+    if (rows * row * ic.esz > MAX_VAR_BYTES) fail_at(P, v->pos, "array '%s' is larger than 4 GiB", v->name);
     v->nelems = rows * (row / (uint64_t)v->vec);
     v->unsized = 0;
   }
@@ -741,7 +812,6 @@ static void parse_initializer(parser *P, ptx_var *v, const uint64_t *dims, int n
 
 /* NAME [dims] [= init]: one declarator of a declaration of shape d. */
 static void parse_declarator(parser *P, const decl *d, vec *out, int allow_init) {
-  if (P->tok.kind != PTX_TK_IDENT) expected(P, "a name");
   ptx_pos pos = P->tok.pos;
   const char *name = expect_ident(P, "a name");
   uint64_t dims[MAX_DIMS];
@@ -1153,10 +1223,11 @@ static void parse_body(parser *P) {
 
 /* ---- functions ------------------------------------------------------------------- */
 
-/* Reads up to three comma-separated dimensions (.maxntid 256, 1, 1). */
+/* Reads up to three comma-separated dimensions (.maxntid 256, 1, 1); the
+ * ones left out are 1. */
 static void read_dims(parser *P, uint32_t out[3]) {
   advance(P);
-  out[0] = out[1] = out[2] = 0;
+  out[0] = out[1] = out[2] = 1;
   for (int i = 0; i < 3; i++) {
     out[i] = (uint32_t)expect_uint(P, "a number", UINT32_MAX);
     if (P->tok.kind != ',') break;
@@ -1227,24 +1298,56 @@ static void parse_function(parser *P, int linkage) {
   *(ptx_func *)push(P, &P->funcs, sizeof f) = f;
 }
 
-/* .alias NAME, TARGET; both functions declared before. */
+/* .alias NAME, TARGET; resolved by resolve_aliases. */
 static void parse_alias(parser *P) {
   advance(P);
-  ptx_pos pos = P->tok.pos;
-  const char *name = expect_ident(P, "a function name");
+  alias a;
+  a.pos = P->tok.pos;
+  a.name = expect_ident(P, "a function name");
   expect(P, ',', "','");
-  ptx_pos tpos = P->tok.pos;
-  const char *target = expect_ident(P, "a function name");
+  a.tpos = P->tok.pos;
+  a.target = expect_ident(P, "a function name");
   expect(P, ';', "';' after .alias");
-  ptx_func *funcs = P->funcs.p, *alias = NULL;
-  int found = 0;
-  for (size_t i = 0; i < P->funcs.n; i++) {
-    if (strcmp(funcs[i].name, name) == 0) alias = &funcs[i];
-    if (strcmp(funcs[i].name, target) == 0) found = 1;
+  *(alias *)push(P, &P->aliases, sizeof a) = a;
+}
+
+static int cmp_func_name(const void *a, const void *b) {
+  const ptx_func *const *x = a, *const *y = b;
+  return strcmp((*x)->name, (*y)->name);
+}
+
+/* The functions called `name` in the name-sorted array: the first index;
+ * *count gets how many. */
+static size_t find_funcs(ptx_func **sorted, size_t n, const char *name, size_t *count) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (strcmp(sorted[mid]->name, name) < 0) lo = mid + 1;
+    else hi = mid;
   }
-  if (!alias) fail_at(P, pos, ".alias of undeclared function '%s'", name);
-  if (!found) fail_at(P, tpos, ".alias to undeclared function '%s'", target);
-  alias->alias_of = target;
+  size_t end = lo;
+  while (end < n && strcmp(sorted[end]->name, name) == 0) end++;
+  *count = end - lo;
+  return lo;
+}
+
+/* Sets alias_of on every function named by an .alias, once all functions
+ * are known (sorting keeps many aliases from costing n * m). */
+static void resolve_aliases(parser *P) {
+  ptx_module *m = P->m;
+  if (!P->aliases.n) return;
+  size_t n = (size_t)m->nfuncs, count;
+  ptx_func **sorted = alloc(P, (n ? n : 1) * sizeof *sorted);
+  for (size_t i = 0; i < n; i++) sorted[i] = &m->funcs[i];
+  qsort(sorted, n, sizeof *sorted, cmp_func_name);
+  const alias *as = P->aliases.p;
+  for (size_t i = 0; i < P->aliases.n; i++) {
+    find_funcs(sorted, n, as[i].target, &count);
+    if (!count) fail_at(P, as[i].tpos, ".alias to undeclared function '%s'", as[i].target);
+    size_t first = find_funcs(sorted, n, as[i].name, &count);
+    if (!count) fail_at(P, as[i].pos, ".alias of undeclared function '%s'", as[i].name);
+    for (size_t k = first; k < first + count; k++) sorted[k]->alias_of = as[i].target;
+  }
 }
 
 static void parse_module(parser *P) {
@@ -1276,13 +1379,14 @@ static void parse_module(parser *P) {
   m->vars = take(P, &P->mvars, 0, sizeof(ptx_var), &m->nvars);
   m->funcs = take(P, &P->funcs, 0, sizeof(ptx_func), &m->nfuncs);
   m->files = take(P, &P->files, 0, sizeof(ptx_file), &m->nfiles);
+  resolve_aliases(P);
 }
 
 /* ---- entry points ------------------------------------------------------------------ */
 
 static void free_scratch(parser *P) {
   vec *vs[] = {&P->mvars, &P->funcs, &P->files, &P->params, &P->rets, &P->regs,
-               &P->fvars, &P->body,  &P->ops,   &P->init,   &P->relocs};
+               &P->fvars, &P->body,  &P->ops,   &P->init,   &P->relocs, &P->aliases};
   for (size_t i = 0; i < sizeof vs / sizeof *vs; i++) free(vs[i]->p);
   free(P->plain);
 }
@@ -1318,6 +1422,7 @@ int ptx_parse(const char *text, size_t len, const char *filename, ptx_module **o
   P->fname = filename;
   P->err = err;
   P->errsize = errsize;
+  P->init_budget = 8 * (uint64_t)len + 65536;
   ptx_lex_init(&P->lx, text, len);
   if (setjmp(P->jb)) {
     free_scratch(P);

@@ -405,6 +405,35 @@ static void test_nvcc_init(void **state) {
   ptx_free(m);
 }
 
+/* ---- nvcc: vtables and packed structs with pointers ------------------------- */
+
+static void test_nvcc_packed(void **state) {
+  (void)state;
+  ptx_module *m = parse_sample("nvcc_packed.ptx");
+  /* .u64 _ZTV1D[3] = {0, 0, _ZN1D1fEv}; */
+  const ptx_var *vt = find_var(m->vars, m->nvars, "_ZTV1D");
+  assert_int_equal(vt->nrelocs, 1);
+  assert_int_equal(vt->relocs[0].offset, 16);
+  assert_string_equal(vt->relocs[0].symbol, "_ZN1D1fEv");
+  /* packed {char c; int *p;} = {'a', &g}: 8 byte masks make one address */
+  const ptx_var *pk = find_var(m->vars, m->nvars, "pk");
+  assert_int_equal(pk->type, PTX_T_U8);
+  assert_int_equal(pk->init_size, 9);
+  assert_int_equal(pk->init[0], 'a');
+  for (int i = 1; i < 9; i++) assert_int_equal(pk->init[i], 0);
+  assert_int_equal(pk->nrelocs, 1);
+  assert_int_equal(pk->relocs[0].offset, 1);
+  assert_int_equal(pk->relocs[0].size, 8);
+  assert_int_equal(pk->relocs[0].generic, 1);
+  assert_string_equal(pk->relocs[0].symbol, "g");
+  /* cuda::barrier: inline asm with a plain predicate, .shared::cta */
+  const ptx_func *tma = find_func(m, "_Z3tmaPf", 1);
+  const ptx_stmt *arrive = stmt_at(tma, 148);
+  check_mods(arrive, "mbarrier", 3, "arrive", "shared::cta", "b64");
+  check_reg(&stmt_at(tma, 156)->ops[0], "p");
+  ptx_free(m);
+}
+
 /* ---- clang ------------------------------------------------------------------ */
 
 static void test_clang_opencl(void **state) {
@@ -552,7 +581,8 @@ static void test_features(void **state) {
 
   const ptx_func *k = find_func(m, "kern", 1);
   assert_int_equal(k->reqntid[0], 128);
-  assert_int_equal(k->reqntid[1], 0);
+  assert_int_equal(k->reqntid[1], 1); /* left out: 1 */
+  assert_int_equal(k->maxntid[0], 0);  /* absent */
   assert_int_equal(k->maxnreg, 32);
   assert_int_equal(k->params[1].ptr_space, PTX_SPACE_SHARED);
   assert_int_equal(k->params[1].ptr_align, 8);
@@ -695,6 +725,23 @@ static void test_float_conversion(void **state) {
   ptx_free(m);
 }
 
+/* Short inner lists are padded; an unsized array takes its size from them. */
+static void test_init_padding(void **state) {
+  (void)state;
+  ptx_module *m = parse_ok(".global .u32 x[][2] = {{1}, {2, 3}, {4}};\n"
+                           ".global .v2 .u8 y[3] = {{1}, {2}};\n");
+  const ptx_var *x = &m->vars[0];
+  assert_int_equal(x->nelems, 6);
+  assert_int_equal(x->unsized, 0);
+  assert_int_equal(x->init_size, 20);
+  uint32_t want[5] = {1, 0, 2, 3, 4};
+  for (int i = 0; i < 5; i++) assert_int_equal(le32(x->init + 4 * i), want[i]);
+  const ptx_var *y = &m->vars[1];
+  assert_int_equal(y->init_size, 3);
+  assert_memory_equal(y->init, "\1\0\2", 3);
+  ptx_free(m);
+}
+
 static void test_minimal_and_empty(void **state) {
   (void)state;
   ptx_module *m = parse_ok("");
@@ -747,7 +794,13 @@ static void test_errors(void **state) {
       {".global .u32 x[2][2] = {{1,2,3},{4}};", "t.ptx:1:25: too many initializers in this brace"},
       {".global .u8 x = 0f3F800000;", "t.ptx:1:17: a floating-point value cannot initialize a .u8"},
       {".global .u16 x = sym;", "t.ptx:1:18: an address needs a 32- or 64-bit element, not .u16"},
-      {".global .b8 x[8] = {0xFF(sym)};", "t.ptx:1:21: byte-mask initializers like 0xFF(sym) are not supported"},
+      {".global .u8 s[9] = {1, 0xFF00(g)};", "t.ptx:1:24: byte 1 of the address of 'g' does not follow its byte 0"},
+      {".global .u8 s[9] = {0xFF(g), 0xFF00(g), 3};",
+       "t.ptx:1:41: byte-mask initializers give 2 of the 4 or 8 bytes of the address of 'g'"},
+      {".global .u8 s[9] = {0xFF(g)};",
+       "t.ptx:1:29: byte-mask initializers give 1 of the 4 or 8 bytes of the address of 'g'"},
+      {".global .u32 s = 0xFF(g);", "t.ptx:1:18: a byte-mask initializer needs a byte element, not .u32"},
+      {".global .u8 s = 0xF0(g);", "t.ptx:1:17: a byte mask must be 0xFF shifted by whole bytes"},
       {".entry k { mov.f32 %f1, 0f3F80; }", "t.ptx:1:25: malformed 0f literal: it needs 8 hex digits"},
       {".entry k { mov.u32 %r1, 08; }", "t.ptx:1:25: malformed integer literal"},
       {".entry k { mov.u32 %r1, 12ab; }", "t.ptx:1:25: malformed integer literal"},
@@ -783,6 +836,8 @@ static void test_errors(void **state) {
        "t.ptx:1:50: initializer nested too deeply"},
       {".entry k {\n.pragma nounroll;\n}", "t.ptx:2:9: expected a pragma string, found 'nounroll'"},
       {".target", "t.ptx:1:8: expected a target like sm_90, found end of file"},
+      {".global .b8 x[2][2147483648] = {{1},{2}};", "t.ptx:1:38: initializer of 'x' is too large"},
+      {".global .u8 x[][4294967296] = {{1},{2}};", "t.ptx:1:37: too many initializers for 'x'"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) expect_error(cases[i].src, cases[i].msg);
 }
@@ -874,12 +929,14 @@ int main(void) {
       cmocka_unit_test(test_nvcc_lineinfo),
       cmocka_unit_test(test_nvcc_debug),
       cmocka_unit_test(test_nvcc_init),
+      cmocka_unit_test(test_nvcc_packed),
       cmocka_unit_test(test_clang_opencl),
       cmocka_unit_test(test_clang_cuda),
       cmocka_unit_test(test_nvrtc),
       cmocka_unit_test(test_features),
       cmocka_unit_test(test_numbers),
       cmocka_unit_test(test_float_conversion),
+      cmocka_unit_test(test_init_padding),
       cmocka_unit_test(test_minimal_and_empty),
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_deep_scopes),

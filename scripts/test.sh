@@ -1,0 +1,26 @@
+#!/bin/sh
+# Runs every test: the unit and end-to-end test programs, the examples, the
+# command-line checks and the fuzz corpus replay. Exit status 0 when all pass.
+B=${1:-build}
+fail=0
+pass=0
+run() {
+  name=$1; shift
+  if "$@" >"$B/test-$name.log" 2>&1; then
+    pass=$((pass + 1)); echo "PASS $name"
+  else
+    fail=$((fail + 1)); echo "FAIL $name (log: $B/test-$name.log)"; tail -n 30 "$B/test-$name.log"
+  fi
+}
+for t in "$B"/tests/test_*; do
+  [ -x "$t" ] || continue
+  run "$(basename "$t")" "$t"
+done
+for e in "$B"/examples/*; do
+  [ -x "$e" ] || continue
+  run "example-$(basename "$e")" "$e"
+done
+run cli sh tests/cli.sh "$B"
+run fuzz-replay "$B/fuzz_replay" tests/fuzz/corpus
+echo "tests: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
