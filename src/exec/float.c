@@ -11,7 +11,12 @@
 static inline float f32(uint64_t x) { return fp_from_bits32((uint32_t)x); }
 static inline double f64(uint64_t x) { return fp_from_bits64(x); }
 static inline uint64_t b32(float f) { return f != f ? FP_CANON_NAN32 : fp_bits32(f); }
-static inline uint64_t b64(double f) { return f != f ? FP_CANON_NAN64 : fp_bits64(f); }
+/* f64 results keep an input's quiet NaN (measured: add.f64 of
+ * 0x7ff8000000000000 gives it back); x86's default NaN becomes NVIDIA's. */
+static inline uint64_t b64(double f) {
+  uint64_t b = fp_bits64(f);
+  return b == 0xfff8000000000000ull ? FP_CANON_NAN64 : b;
+}
 
 #define REGS3                                                             \
   uint64_t *D = w->r[in->d];                                              \
@@ -50,8 +55,8 @@ static float op32(int op, float a, float b, float c, int rm) {
   case F_DIV_APPROX: return a / b;
   case F_ABS: return fabsf(a);
   case F_NEG: return -a;
-  case F_MIN: return fp_min32(a, b);
-  case F_MAX: return fp_max32(a, b);
+  case F_MIN: return a != a && b != b ? a : fp_min32(a, b);
+  case F_MAX: return a != a && b != b ? a : fp_max32(a, b);
   case F_MIN_NAN: return fp_min32_nan(a, b);
   case F_MAX_NAN: return fp_max32_nan(a, b);
   case F_RCP: return fp_rcp32(a, rm);
@@ -127,7 +132,8 @@ static void gen_f32(warp *w, const insn *in, uint32_t m) {
     float r = op32(op, a, b, c, rm);
     if (ftz) r = fp_ftz32(r);
     if (sat) r = fp_sat32(r);
-    D[l] = (op == F_ABS || op == F_NEG || op == F_COPYSIGN) ? fp_bits32(r) : b32(r);
+    /* min/max of two NaNs give the first (measured), like abs/neg keep bits */
+    D[l] = (op == F_ABS || op == F_NEG || op == F_COPYSIGN || op == F_MIN || op == F_MAX) ? fp_bits32(r) : b32(r);
   });
 }
 

@@ -46,10 +46,11 @@ DEF_UBIN(xor, a ^ b)
 DEF_SBIN(min, a < b ? a : b)
 DEF_SBIN(max, a > b ? a : b)
 
-/* Division: x/0 gives all ones (unsigned) or -1 (signed) and x%0 gives x,
- * as NVIDIA's division sequences do; MIN/-1 wraps to MIN. */
+/* Division by zero gives all ones, quotient and remainder, signed or not,
+ * and MIN / -1 wraps to MIN with remainder 0: measured on an H200
+ * (tests/hw/edge). */
 #define DIVS(T, MIN) (b == 0 ? (T)-1 : (b == -1 ? (T)(0 - (uint64_t)a) : (T)(a / b)))
-#define REMS(T, MIN) (b == 0 ? a : (b == -1 ? (T)0 : (T)(a % b)))
+#define REMS(T, MIN) (b == 0 ? (T)-1 : (b == -1 ? (T)0 : (T)(a % b)))
 static void div_u16(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { uint16_t a = (uint16_t)A[l], b = (uint16_t)B[l]; D[l] = b ? (uint16_t)(a / b) : 0xffff; }); }
 static void div_u32(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l]; D[l] = b ? a / b : 0xffffffffu; }); }
 static void div_u64(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { uint64_t a = A[l], b = B[l]; D[l] = b ? a / b : ~0ull; }); }
@@ -57,9 +58,9 @@ static void div_s16(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { int
 static void div_s32(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { int32_t a = (int32_t)A[l], b = (int32_t)B[l]; D[l] = ZX(uint32_t, DIVS(int32_t, INT32_MIN)); }); }
 static void div_s64(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { int64_t a = (int64_t)A[l], b = (int64_t)B[l]; D[l] = (uint64_t)DIVS(int64_t, INT64_MIN); }); }
 TAB(div) = {NULL, div_u16, div_u32, div_u64, NULL, div_s16, div_s32, div_s64};
-static void rem_u16(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { uint16_t a = (uint16_t)A[l], b = (uint16_t)B[l]; D[l] = b ? (uint16_t)(a % b) : a; }); }
-static void rem_u32(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l]; D[l] = b ? a % b : a; }); }
-static void rem_u64(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { uint64_t a = A[l], b = B[l]; D[l] = b ? a % b : a; }); }
+static void rem_u16(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { uint16_t a = (uint16_t)A[l], b = (uint16_t)B[l]; D[l] = b ? (uint16_t)(a % b) : 0xffff; }); }
+static void rem_u32(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l]; D[l] = b ? a % b : 0xffffffffu; }); }
+static void rem_u64(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { uint64_t a = A[l], b = B[l]; D[l] = b ? a % b : ~0ull; }); }
 static void rem_s16(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { int16_t a = (int16_t)A[l], b = (int16_t)B[l]; D[l] = ZX(uint16_t, REMS(int16_t, INT16_MIN)); }); }
 static void rem_s32(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { int32_t a = (int32_t)A[l], b = (int32_t)B[l]; D[l] = ZX(uint32_t, REMS(int32_t, INT32_MIN)); }); }
 static void rem_s64(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { int64_t a = (int64_t)A[l], b = (int64_t)B[l]; D[l] = (uint64_t)REMS(int64_t, INT64_MIN); }); }

@@ -201,7 +201,11 @@ static uint64_t cvt_one(const insn *in, uint64_t v) {
     if (ftz) f = fp_ftz32(f);
     if (sat) f = fp_sat32(f);
     uint32_t b = fp_bits32(f);
-    if (f != f) b = st == PTX_T_F32 ? (uint32_t)v | 0x400000u : FP_CANON_NAN32;
+    /* a NaN keeps its sign and top payload bits, quieted (measured on an
+     * H200: cvt.rn.f32.f64 of 0x7ff8000000000000 gives 0x7fc00000) */
+    if (f != f) b = st == PTX_T_F32 ? (uint32_t)v | 0x400000u
+                  : st == PTX_T_F64 ? (uint32_t)(v >> 32 & 0x80000000u) | 0x7fc00000u | (uint32_t)(v >> 29 & 0x3fffff)
+                  : FP_CANON_NAN32;
     return b;
   }
   case PTX_T_F64: {

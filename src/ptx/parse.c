@@ -1342,10 +1342,10 @@ static void resolve_aliases(parser *P) {
   qsort(sorted, n, sizeof *sorted, cmp_func_name);
   const alias *as = P->aliases.p;
   for (size_t i = 0; i < P->aliases.n; i++) {
-    find_funcs(sorted, n, as[i].target, &count);
-    if (!count) fail_at(P, as[i].tpos, ".alias to undeclared function '%s'", as[i].target);
-    size_t first = find_funcs(sorted, n, as[i].name, &count);
+    size_t first = find_funcs(sorted, n, as[i].name, &count), targets;
     if (!count) fail_at(P, as[i].pos, ".alias of undeclared function '%s'", as[i].name);
+    find_funcs(sorted, n, as[i].target, &targets);
+    if (!targets) fail_at(P, as[i].tpos, ".alias to undeclared function '%s'", as[i].target);
     for (size_t k = first; k < first + count; k++) sorted[k]->alias_of = as[i].target;
   }
 }

@@ -57,7 +57,7 @@ typedef struct ptx_reloc {
 typedef struct ptx_var {
   const char *name;   /* identifier */
   int space;          /* enum ptx_space */
-  int type;           /* enum ptx_type of one element */
+  int type;           /* enum ptx_type of one element; NONE for .texref/.samplerref/.surfref */
   int vec;            /* 1, 2 or 4 (.v2/.v4) */
   int align;          /* .align N, or 0 when not given */
   uint64_t nelems;    /* array elements (product of all dimensions); 1 for a scalar */
@@ -102,9 +102,9 @@ typedef struct ptx_operand {
   int neg;                    /* logical negation (!%p) */
   const char *name;           /* REG, SYM, ADDR base (may be NULL for ADDR) */
   const char *pair;           /* %a|%b: the name after | */
-  int64_t ival;               /* INT value, ADDR offset */
+  int64_t ival;               /* INT value, ADDR offset, SYM offset (mov d, var+8) */
   uint64_t bits;              /* F32/F64 bit pattern */
-  struct ptx_operand *elems;  /* VEC / LIST elements */
+  struct ptx_operand *elems;  /* VEC / LIST elements; ADDR: items after the first of [tex, smp, {x, y}] */
   int nelems;                 /* entries in elems */
   ptx_pos pos;                /* where the operand starts */
 } ptx_operand;
@@ -120,7 +120,9 @@ typedef struct ptx_loc {
  * instruction, `opcode` is the first dotted word ("ld") and `mods` the rest
  * ("global", "nc", "v4", "f32") in order. Call operands: for
  * `call.uni (r), f, (a, b);` the operands are LIST(r), SYM f, LIST(a, b);
- * for `call f, (a);` SYM f, LIST(a); for `call f;` just SYM f. */
+ * for `call f, (a);` SYM f, LIST(a); for `call f;` just SYM f.
+ * `t: .branchtargets L1, L2;` (and .calltargets) is a statement with opcode
+ * ".branchtargets" and operands SYM t, SYM L1, SYM L2. */
 typedef struct ptx_stmt {
   const char *label;     /* non-NULL for a label statement */
   const char *guard;     /* predicate register of @%p / @!%p, or NULL */
@@ -169,7 +171,7 @@ typedef struct ptx_file {
 typedef struct ptx_module {
   const char *filename;  /* the name given to ptx_parse, for messages */
   int version_major, version_minor;
-  const char *target;    /* first .target word: "sm_90", "sm_20" */
+  const char *target;    /* first .target word: "sm_90", "sm_20"; NULL when absent */
   int texmode_independent; /* .target ..., texmode_independent */
   int address_size;      /* 32 or 64 (64 when absent) */
   ptx_var *vars;         /* module-scope variables, in order */

@@ -782,7 +782,8 @@ static void test_setp_f64_ftz(void **state) {
     fcheck(insn, BITS, 1, v, n);
   }
   /* setp.ftz.f32: a subnormal compares equal to zero. */
-  static const fv f[] = {{DMIN, P0, 0, {1, 0}}, {0x80000001, P0, 0, {1, 0}}, {FMIN, P0, 0, {0, 1}}};
+  /* %d: equal under .ftz; %e: not equal without .ftz. */
+  static const fv f[] = {{DMIN, P0, 0, {1, 1}}, {0x80000001, P0, 0, {1, 1}}, {FMIN, P0, 0, {0, 1}}};
   fcheck("setp.eq.ftz.f32 %p, %a32, %b32;\n  selp.u32 %d32, 1, 0, %p;\n"
          "  setp.eq.f32 %q, %a32, %b32;\n  selp.u32 %e32, 0, 1, %q;",
          BITS, 2, f, N(f));

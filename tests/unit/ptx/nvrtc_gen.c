@@ -1,3 +1,4 @@
+/* nvrtc_gen.c: prints the PTX NVRTC makes of a small kernel (see regen.sh). */
 #include <nvrtc.h>
 #include <stdio.h>
 #include <stdlib.h>
