@@ -45,7 +45,21 @@ typedef struct smemu_options {
   const char *arch;       /* architecture profile, "sm_90" when NULL */
   uint64_t max_warp_instructions; /* per launch; 0: unlimited */
   uint32_t stack_bytes;   /* local memory per thread; 0: 1024 (CUDA's default) */
+  uint32_t analyses;      /* SMEMU_ANALYZE_* bits */
+  int bank_mode;          /* 4 or 8 byte banks where the generation has the
+                             choice (3.x); 0: the generation's default */
 } smemu_options;
+
+/* Analyses a context can run on every launch. */
+#define SMEMU_ANALYZE_BANKS 0x1u  /* shared-memory requests, wavefronts, conflicts */
+
+/* Shared-memory bank figures of a launch, as Nsight Compute counts them:
+ * index 0 loads, 1 stores, 2 atomics. */
+typedef struct smemu_bank_counts {
+  uint64_t requests[3];    /* warp-level instructions */
+  uint64_t wavefronts[3];  /* passes through the banks */
+  uint64_t conflicts[3];   /* wavefronts - ideal wavefronts */
+} smemu_bank_counts;
 
 /* Figures of one launch. */
 typedef struct smemu_launch_stats {
@@ -110,6 +124,19 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
                           void **args);
 /* Figures of the last launch on ctx (also after a failed one). */
 const smemu_launch_stats *smemu_last_stats(const smemu_ctx *ctx);
+
+/* Bank figures of the last launch (SMEMU_ANALYZE_BANKS must have been on). */
+smemu_status smemu_last_bank_counts(const smemu_ctx *ctx, smemu_bank_counts *out);
+/* The bank width in bytes the context models (a requested 8-byte mode is
+ * ignored where the hardware ignores it, as sm_90 does). */
+int smemu_bank_mode(const smemu_ctx *ctx);
+/* The text report of the last launch's bank conflicts: totals, then the
+ * `max_lines` source lines with the most conflicts, their source text, the
+ * worst instance's lanes, banks and words, and a hint where one applies. */
+int smemu_write_bank_report(const smemu_ctx *ctx, FILE *f, int max_lines);
+/* The same figures as JSON members (no surrounding braces):
+ * "shared_ld_requests": N, ..., "lines": [...]. */
+int smemu_write_bank_json(const smemu_ctx *ctx, FILE *f);
 
 /* Print the table of architecture profiles; returns < 0 on an output error. */
 int smemu_print_archs(FILE *f);

@@ -49,6 +49,11 @@ static const char *const usage_exec =
     "  --stack BYTES      local memory per thread (default 1024, like CUDA)\n"
     "  --max-insns N      stop a launch after N warp instructions\n"
     "  --json FILE        write {\"launches\": [...]} figures to FILE\n"
+    "  --report banks     print the bank-conflict report after the run: totals,\n"
+    "                     the source lines with the most conflicts, the lanes,\n"
+    "                     banks and words of the worst instance, and a hint\n"
+    "  --bank-mode 4|8    bank width where the generation can choose (3.x)\n"
+    "  --no-banks         do not model banks (a little faster)\n"
     "  --quiet            no summary line\n"
     "\n"
     "examples:\n"
@@ -251,7 +256,7 @@ static void json_string(FILE *f, const char *s) {
   fputc('"', f);
 }
 
-static int write_json(const char *path, const smemu_launch_stats *st) {
+static int write_json(const char *path, const smemu_ctx *ctx, const smemu_launch_stats *st) {
   FILE *f = fopen(path, "w");
   if (!f) return -1;
   char name[1024];
@@ -264,8 +269,14 @@ static int write_json(const char *path, const smemu_launch_stats *st) {
           st->block[0], st->block[1], st->block[2]);
   fprintf(f, "\"shared_static_bytes\": %u, \"shared_dynamic_bytes\": %u, ", st->shared_static_bytes,
           st->shared_dynamic_bytes);
-  fprintf(f, "\"warp_instructions\": %" PRIu64 ", \"thread_instructions\": %" PRIu64 ", \"seconds\": %.6f}]}\n",
+  fprintf(f, "\"warp_instructions\": %" PRIu64 ", \"thread_instructions\": %" PRIu64 ", \"seconds\": %.6f",
           st->warp_instructions, st->thread_instructions, st->seconds);
+  smemu_bank_counts bc;
+  if (smemu_last_bank_counts(ctx, &bc) == SMEMU_OK) {
+    fprintf(f, ", ");
+    smemu_write_bank_json(ctx, f);
+  }
+  fprintf(f, "}]}\n");
   return fclose(f);
 }
 
@@ -273,7 +284,8 @@ static int cmd_exec(int argc, char **argv) {
   const char *file = NULL, *kname = NULL, *json = NULL, *grid_s = NULL, *block_s = NULL;
   smemu_options opt = {0};
   uint32_t shared = 0;
-  int quiet = 0, nargs = 0;
+  int quiet = 0, nargs = 0, report_banks = 0;
+  opt.analyses = SMEMU_ANALYZE_BANKS;
   const char **specs = calloc((size_t)argc + 1, sizeof *specs);
   if (!specs) return 2;
   for (int i = 0; i < argc; i++) {
@@ -295,6 +307,17 @@ static int cmd_exec(int argc, char **argv) {
     else if (!strcmp(a, "--stack")) { NEED(); opt.stack_bytes = (uint32_t)strtoul(v, NULL, 0); }
     else if (!strcmp(a, "--max-insns")) { NEED(); opt.max_warp_instructions = strtoull(v, NULL, 0); }
     else if (!strcmp(a, "--quiet")) quiet = 1;
+    else if (!strcmp(a, "--report")) {
+      NEED();
+      if (strcmp(v, "banks")) { fprintf(stderr, "smemu exec: unknown report '%s' (known: banks)\n", v); free(specs); return 2; }
+      report_banks = 1;
+    }
+    else if (!strcmp(a, "--bank-mode")) {
+      NEED();
+      opt.bank_mode = atoi(v);
+      if (opt.bank_mode != 4 && opt.bank_mode != 8) { fprintf(stderr, "smemu exec: --bank-mode takes 4 or 8\n"); free(specs); return 2; }
+    }
+    else if (!strcmp(a, "--no-banks")) opt.analyses &= ~SMEMU_ANALYZE_BANKS;
     else if (a[0] == '-' ) { fprintf(stderr, "smemu exec: unknown option %s\n%s", a, usage_exec); free(specs); return 2; }
     else if (!file) file = a;
     else { fprintf(stderr, "smemu exec: unexpected argument %s\n", a); free(specs); return 2; }
@@ -316,6 +339,9 @@ static int cmd_exec(int argc, char **argv) {
     free(specs);
     return 2;
   }
+  if (opt.bank_mode && smemu_bank_mode(ctx) != opt.bank_mode)
+    fprintf(stderr, "smemu: note: %s has no %d-byte bank mode; cudaDeviceSetSharedMemConfig is ignored there, "
+                    "banks stay %d bytes wide\n", opt.arch ? opt.arch : "sm_90", opt.bank_mode, smemu_bank_mode(ctx));
   int rc = 1;
   smemu_module *mod;
   smemu_kernel *k;
@@ -374,13 +400,25 @@ static int cmd_exec(int argc, char **argv) {
       }
     }
     fflush(stdout);
-    if (!quiet)
+    smemu_bank_counts bc;
+    if (report_banks) {
+      if (smemu_last_bank_counts(ctx, &bc) == SMEMU_OK) smemu_write_bank_report(ctx, stdout, 10);
+      else fprintf(stderr, "smemu: --report banks needs the bank model (drop --no-banks)\n");
+      fflush(stdout);
+    }
+    if (!quiet) {
       fprintf(stderr, "smemu: %s grid (%u,%u,%u) block (%u,%u,%u): %" PRIu64 " warp / %" PRIu64
-                      " thread instructions in %.3f s\n",
+                      " thread instructions in %.3f s",
               st->kernel, grid[0], grid[1], grid[2], block[0], block[1], block[2], st->warp_instructions,
               st->thread_instructions, st->seconds);
+      if (smemu_last_bank_counts(ctx, &bc) == SMEMU_OK)
+        fprintf(stderr, "; shared ld %" PRIu64 " req %" PRIu64 " conflicts, st %" PRIu64 " req %" PRIu64
+                        " conflicts, atom %" PRIu64 " req %" PRIu64 " conflicts",
+                bc.requests[0], bc.conflicts[0], bc.requests[1], bc.conflicts[1], bc.requests[2], bc.conflicts[2]);
+      fputc('\n', stderr);
+    }
   }
-  if (json && write_json(json, st) != 0) {
+  if (json && write_json(json, ctx, st) != 0) {
     fprintf(stderr, "smemu exec: cannot write %s\n", json);
     rc = 1;
   }

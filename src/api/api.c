@@ -50,6 +50,8 @@ smemu_status smemu_create(const smemu_options *opt, smemu_ctx **out) {
   c->threads = c->opt.threads > 0 ? c->opt.threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
   if (c->threads < 1) c->threads = 1;
   c->bank_mode = c->arch->bank_bytes;
+  if (c->opt.bank_mode == 8 && c->arch->bank8_selectable) c->bank_mode = 8;
+  c->want_banks = (c->opt.analyses & SMEMU_ANALYZE_BANKS) != 0;
   *out = c;
   return SMEMU_OK;
 }

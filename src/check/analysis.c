@@ -74,6 +74,7 @@ static void banks(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
     s->worst_waves = r.wavefronts;
     s->worst_lanes = r.worst_lanes;
     s->worst_bank = r.worst_bank;
+    s->bank_degree = r.worst_degree;
     s->worst_active = sm;
     for (int l = 0; l < 32; l++) s->worst_addr[l] = sh[l];
   }

@@ -116,6 +116,28 @@ void ctrl_return(warp *w) {
 
 int builtin_call(warp *w, const insn *in, uint32_t m, const func_info *g, const call_info *ci);
 
+/* Make room for frames up to `regs` register slots and `preds` predicates,
+ * moving the stacks (frames hold offsets, so only w->r and w->p change). */
+static int grow_frames(warp *w, uint32_t regs, uint32_t preds) {
+  if (regs > w->reg_cap) {
+    uint32_t cap = w->reg_cap * 2 > regs ? w->reg_cap * 2 : regs;
+    uint64_t (*r)[32] = realloc(w->regstack, (size_t)cap * sizeof *r);
+    if (!r) return -1;
+    w->r = r + (w->r - w->regstack);
+    w->regstack = r;
+    w->reg_cap = cap;
+  }
+  if (preds > w->pred_cap) {
+    uint32_t cap = w->pred_cap * 2 > preds ? w->pred_cap * 2 : preds;
+    uint32_t *p = realloc(w->predstack, (size_t)cap * sizeof *p);
+    if (!p) return -1;
+    w->p = p + (w->p - w->predstack);
+    w->predstack = p;
+    w->pred_cap = cap;
+  }
+  return 0;
+}
+
 void ctrl_call_handler(warp *w, const insn *in, uint32_t m) {
   const program *P = w->L->prog;
   const func_info *g = &P->funcs[in->target];
@@ -136,8 +158,8 @@ void ctrl_call_handler(warp *w, const insn *in, uint32_t m) {
   }
   uint32_t rb = cf->reg_base + cfun->nregs, pb = cf->pred_base + cfun->npreds;
   uint32_t lb = cf->local_base + cfun->frame_bytes;
-  if (rb + g->nregs > w->reg_cap || pb + g->npreds > w->pred_cap) {
-    exec_fault(w, -1, SMEMU_ERR_ILLEGAL_INSTRUCTION, "call stack overflow (registers) calling %s", g->name);
+  if (grow_frames(w, rb + g->nregs, pb + g->npreds) < 0) {
+    exec_fault(w, -1, SMEMU_ERR_OUT_OF_MEMORY, "out of host memory for the call stack calling %s", g->name);
     return;
   }
   if ((uint64_t)lb + g->frame_bytes > w->local_size) {
@@ -271,10 +293,10 @@ static void h_warpsync(warp *w, const insn *in, uint32_t m) {
 }
 
 int dec_bar(dctx *D, dstmt *S, insn *in) {
-  static const char *const kinds[] = {"sync", "arrive", "red", "warp", NULL};
+  static const char *const kinds[] = {"sync", "arrive", "red", NULL};
   dec_take(S, "cta");
   dec_take(S, "aligned");
-  int k = dec_take_any(S, kinds);
+  int k = dec_take(S, "warp") ? BAR_WARP : dec_take_any(S, kinds);
   if (k < 0) k = BAR_SYNC; /* plain `bar 0` is bar.sync */
   in->mode = (uint8_t)k;
   in->b = ~0u;

@@ -12,6 +12,7 @@ typedef struct bank_stat {
   uint32_t worst_waves;   /* wavefronts of that execution */
   uint32_t worst_lanes;   /* lanes on its most loaded bank */
   int32_t worst_bank;     /* that bank */
+  uint32_t bank_degree;   /* distinct words that bank served in it */
   uint32_t worst_addr[32];/* shared addresses of the lanes of that execution */
   uint32_t worst_active;  /* active lanes of that execution */
 } bank_stat;

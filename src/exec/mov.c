@@ -262,7 +262,15 @@ int dec_cvt(dctx *D, dstmt *S, insn *in) {
   if (dec_nops(D, S, 2) < 0 || dec_dst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, st, &in->a) < 0) return -1;
   if (int_class(dt) == IT_NONE && !is_f(dt)) return dec_error(D, S, -1, "cvt does not convert to .%s", ptx_type_name(dt));
   if (int_class(st) == IT_NONE && !is_f(st)) return dec_error(D, S, -1, "cvt does not convert from .%s", ptx_type_name(st));
+  /* rounding modifiers as ptxas requires them */
   if (is_f(st) && !is_f(dt) && irm < 0) return dec_error(D, S, -1, "float-to-integer cvt needs .rni, .rzi, .rmi or .rpi");
+  if (!is_f(st) && is_f(dt) && frm < 0) return dec_error(D, S, -1, "integer-to-float cvt needs .rn, .rz, .rm or .rp");
+  if (!is_f(st) && !is_f(dt) && (frm >= 0 || irm >= 0)) return dec_error(D, S, -1, "integer-to-integer cvt takes no rounding modifier");
+  if (is_f(st) && is_f(dt) && st != dt) {
+    int narrow = ptx_type_size(dt) <= ptx_type_size(st);
+    if (narrow && frm < 0) return dec_error(D, S, -1, "narrowing float cvt needs .rn, .rz, .rm or .rp");
+    if (!narrow && frm >= 0) return dec_error(D, S, -1, "widening float cvt takes no rounding modifier");
+  }
   if (is_f(st) && is_f(dt) && irm >= 0) {
     if (st != dt) return dec_error(D, S, -1, "integer rounding needs equal float types");
     in->flags |= IF_APPROX;

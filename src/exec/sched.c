@@ -165,11 +165,12 @@ static void release(block *b, uint32_t id) {
       if (e->red_dst != ~0u) {
         uint64_t v = e->red_kind == 0 ? bs->red_popc
                    : e->red_kind == 1 ? bs->red_and : bs->red_or;
-        uint64_t *d = w->r[e->red_dst];
-        LANES(e->red_mask, d[l] = v);
-        if (e->red_kind != 0 && e->red_pred) {
+        if (e->red_pred) {
           /* predicate result of bar.red.and/.or */
           w->p[e->red_dst] = (w->p[e->red_dst] & ~e->red_mask) | (v ? e->red_mask : 0);
+        } else {
+          uint64_t *d = w->r[e->red_dst];
+          LANES(e->red_mask, d[l] = v);
         }
         e->red_dst = ~0u;
       }

@@ -155,7 +155,7 @@ const char *dec_opcode_text(dstmt *S, char *buf, size_t n) {
 /* ---- modifiers ---- */
 int dec_take(dstmt *S, const char *mod) {
   for (int i = 0; i < S->st->nmods; i++)
-    if (!strcmp(S->st->mods[i], mod)) {
+    if (!(S->used >> i & 1) && !strcmp(S->st->mods[i], mod)) {
       S->used |= 1ull << i;
       return 1;
     }

@@ -8,22 +8,97 @@
  * (broadcast for loads, one write for stores). The group needs as many
  * passes as its busiest bank has distinct units. The request is cut into
  * groups by the generation's rules below; wavefronts = sum over non-empty
- * groups; ideal = the number of non-empty groups (the conflict-free cost).
+ * groups; ideal = the number of non-empty groups (the conflict-free cost;
+ * 5.x+ compare-and-swap: see R8).
  *
  * Rules and sources:
- *  CC 5.x-9.x [PG-5]: 32 banks of 4 bytes, bank = (addr / 4) % 32; lanes on
- *   one 32-bit word are served at once (loads: broadcast/multicast; stores:
- *   one lane writes); bytes of one word never conflict [PG-5 "Shared
- *   Memory", CC 5.x]. 8-byte accesses go by half-warp, 16-byte ones by
- *   quarter-warp [HW: stride-1 LDS.64 = 2 wavefronts, LDS.128 = 4]. For
- *   LOADS, when every active lane n has the same address as lane n^1 (or
- *   every one as lane n^2) the return data is packed and the grouping
- *   doubles: 8-byte by the whole warp, 16-byte by half-warp [NVIDIA forum,
- *   "Unexpected shared memory bank conflict", CC 7.0-7.5: LDS.128 4 -> 2
- *   requests; HW: 128-bit load with lanes 0-15 on one address and 16-31 on
- *   another takes 2]. Atomics: lanes on one word are not merged [HW]; each
- *   lane is a unit of its own. All of this is to be confirmed by the
- *   recorded vectors in tests/hw/banks (vector names are given there).
+ *  CC 5.x-9.x [PG-5]: 32 banks of 4 bytes, bank = (addr / 4) % 32; the
+ *   busiest bank's distinct words give the passes [PG-5 "Shared Memory",
+ *   CC 5.x]. Measured on H200 (sm_90, Nsight Compute 2025.3.1), the 308
+ *   single-warp kernels of tests/hw/banks (vectors.tsv; names below), every
+ *   one reproduced exactly by the rules R1-R8:
+ *  R1 Loads AND stores of up to 4 bytes: lanes on one 32-bit word are one
+ *   unit (loads: broadcast/multicast; stores: one write), whichever bytes of
+ *   it they touch; distinct words of one bank conflict. Measured on H200,
+ *   vectors ld_u32_s0..s33, s64, s128 and st_u32_s* (stride s words:
+ *   gcd(s, 32) passes), ld/st_u32_mc{2,4,8,16}_samebank (G lanes per word,
+ *   32/G words in bank 0: 32/G passes, same for stores), *_diffbank and
+ *   *_x16pairs (1),
+ *   ld/st_u32_two_words_bank0 (2), ld_u32_guide_multicast, *_rand*; u8/u16:
+ *   ld/st_u8_4perword_bank0 (4 lanes on each of 8 words of bank 0: 8, not
+ *   32), ld/st_u16_2perword_bank0 (16), ld/st_u8_s1, ld/st_u16_s1 (1). With
+ *   every lane a unit of its own (no merging) 74 vectors would differ; with
+ *   distinct bytes of a word conflicting, 10.
+ *  R2 8-byte accesses are served by half-warp (lanes 0-15, 16-31) and
+ *   16-byte ones by quarter-warp (8 lanes), each group covering 2 or 4
+ *   banks per lane: 128 bytes of data per pass. Measured on H200, vectors
+ *   ld/st_u64_s1 and ld_v2u32_s1 (2 wavefronts, 0 conflicts), ld/st_v4_s1
+ *   and ld_f4_s1 (4, 0), ld/st_u64_s2 (4, 2), ld/st_v4_s2 (8, 4), ld_v4_s8
+ *   (32, 28), ld_u64_s16 (32, 30), ld_u64_x4/x8/x16 and ld_v4_x4/x8/x16
+ *   (no fewer passes when lanes n and n^4, n^8 or n^16 share an address).
+ *  R3 Pairing, LOADS only: when every active lane n whose partner n^1 is
+ *   active has the partner's address, or else the same holds for partner
+ *   n^2, the request takes twice as many lanes per group: 8-byte loads by
+ *   the whole warp, 16-byte loads by half-warp. Measured on H200, vectors
+ *   ld_u64_x1/x2, ld_v2u32_x1 and merge_ld2_x1 (1 wavefront), ld_v4_x1/x2
+ *   and ld_f4_x1 (2), ld_u64_s0, ld_u64_half_uniform, ld_u64_quarter_uniform
+ *   (1), ld_v4_s0, ld_v4_half_uniform, ld_v4_quarter_uniform, ld_v4_forum_p2
+ *   (2: the doubling happens once, never to a whole warp of 16-byte lanes),
+ *   ld_u64_x1_s2 (2 wavefronts, 1 conflict: one group of 16 addresses at
+ *   stride 16 B), ld_u64_x1_s16 (16, 15), ld_v4_x1_s2 (4, 2), ld_v4_x1_s8
+ *   (16, 14). Not n^3: ld_v4_x3 takes 4. Without R3, 25 vectors differ;
+ *   with n^1 only, 3 (ld_u64_x2, ld_v4_x2, ld_u64_s1_m33333333).
+ *  R4 In R3 a lane whose partner is inactive agrees vacuously: a partial
+ *   mask with at most one active lane per pair also pairs. Measured on H200,
+ *   vectors ld_u64_s1_m55555555 (16 even lanes at stride 16 B, one group of
+ *   the whole warp: lanes 2k and 2k+16 meet in banks 4k, 4k+1: 2
+ *   wavefronts, 1 conflict; half-warps would be 2 and 0),
+ *   ld_u64_s1_m33333333 (pairs by n^2: 2, 1), ld_v4_s1_m01010101 (lanes
+ *   0, 8, 16, 24 all in banks 0-3: halves of 2 lanes, 4 wavefronts, 2
+ *   conflicts; quarters would be 4 and 0), ld_v4_s1_m11111111 and
+ *   ld_v4_s1_m55555555 (4, 2). Requiring both lanes of a pair active,
+ *   these 5 vectors differ.
+ *  R5 Stores never pair: 8-byte stores go by half-warp and 16-byte ones by
+ *   quarter-warp whatever their addresses. Measured on H200, vectors
+ *   st_u64_s0, st_u64_x1, st_u64_x16, st_u64_half_uniform, st_v2u32_s1 (2
+ *   wavefronts, 0 conflicts), st_v4_s0, st_v4_x1/x2/x16, st_v4_half_uniform,
+ *   st_v4_quarter_uniform, st_v4_forum_p2 (4, 0), st_u64_x1_s2 (2, 0),
+ *   st_u64_s1_m55555555 (2, 0), st_v4_s1_m55555555 and st_v4_s1_m01010101
+ *   (4, 0). With stores pairing as loads do, these 13 differ.
+ *  R6 Partial masks: inactive lanes take no part; a group with no active
+ *   lane costs nothing, and "ideal" (wavefronts - bank conflicts in Nsight
+ *   Compute) is the number of groups with an active lane. Measured on H200,
+ *   vectors ld_u32_s32_m* and ld_u32_s32_div_* (k active lanes of one bank:
+ *   k wavefronts, k - 1 conflicts), ld_u64_s1_m0000ffff / mffff0000 (1),
+ *   ld_u64_s1_m00ff00ff (lanes 0-7, 16-23: 2 wavefronts, 0 conflicts: two
+ *   half-warps, not one 128-byte pass with a conflict), ld_v4_s1_m000f000f
+ *   (2, 0), st_v4_s1_m0000ffff (2, 0), ld_v4_s8_m000000ff (8, 7). Neither
+ *   ceil(active lanes x bytes / 128) (27 vectors besides the CAS ones
+ *   differ) nor ceil(distinct bytes / 128) (33 differ) is the ideal.
+ *  R7 Atomics (ATOMS: add, max, exch, red) never merge lanes: every active
+ *   lane is a unit of its own, so lanes on one word conflict like distinct
+ *   words of one bank; 8-byte atomics go by half-warp and never pair (R5).
+ *   Measured on H200, vectors atom_add_s0, atom_max_s0, atom_exch_s0,
+ *   red_add_s0 (32 wavefronts, 31 conflicts), atom_add_g2, atom_exch_g2,
+ *   red_add_g2 (2 lanes per word: 2, 1), atom_add_g4/g16 (4 and 16
+ *   wavefronts),
+ *   atom_add_s0_m0000ffff (16, 15), atom_add_s1 (1, 0), atom_exch64_s0
+ *   (two half-warps of 16 lanes: 32, 30), atom_exch64_x1 (4, 2),
+ *   atom_exch64_s1 (2, 0). Merging lanes on a word, 20 vectors differ.
+ *  R8 Compare-and-swap (atom.cas, ATOMS.CAS): each pass of R7 costs 2
+ *   wavefronts, but Nsight Compute's bank conflicts stay those of R7
+ *   (passes - groups), so ideal = passes + groups. Measured on H200,
+ *   vectors atom_cas_s0 (32 passes: 64 wavefronts, 31 conflicts; exch on
+ *   the same addresses: 32, 31), atom_cas_s1 (2, 0), atom_cas_g2 (4, 1),
+ *   atom_cas64_s1 (half-warps, 1 pass each: 4, 0). Only measured with the
+ *   compare failing or swapping in an equal value (the array is not
+ *   initialised), so whether a successful swap costs the same is open.
+ *  These rules hold on 9.0 by measurement; for 5.x-8.x they are assumed (the
+ *   pairing of R3 matches the NVIDIA forum thread "Unexpected shared memory
+ *   bank conflict", CC 7.0-7.5: LDS.128 with pairs, 4 -> 2 requests).
+ *   Untested: an R3 pattern that pairs by n^1 in one part of the warp and
+ *   by n^2 in another (smemu then does not pair); 16-byte loads where one
+ *   half-warp pairs and the other does not (smemu decides for the warp).
  *  CC 3.x [PG-5 F.5.3]: 32 banks, 64 bits per bank per clock. 8-byte mode:
  *   bank = (addr / 8) % 32, any sub-word of one 64-bit word is served at once.
  *   4-byte mode: bank = (addr / 4) % 32, and words i and i+32 of one
@@ -46,7 +121,8 @@
  *   address ("only one thread per half-warp performs a write"), distinct
  *   byte addresses of one bank conflict.
  * [PG-5] CUDA C Programming Guide 5.0, Appendix F (F.3.3, F.4.3, F.5.3);
- * CC 5.x section of later guides. [HW] /work/shared/HARDWARE.md. */
+ * CC 5.x section of later guides. [HW] /work/shared/HARDWARE.md (leads);
+ * the H200 measurements: tests/hw/banks/vectors.tsv (from ncu.csv). */
 #include "model/banks.h"
 
 #include <string.h>
@@ -196,7 +272,8 @@ static uint32_t cc1_read_passes(uint32_t group, const uint32_t addr[32],
   return passes;
 }
 
-/* Lanes whose partner lane n^x, when active, has the same address. */
+/* R3/R4: every active lane whose partner lane n^x is active has the
+ * partner's address (an inactive partner agrees). */
 static int partners_agree(uint32_t active, const uint32_t addr[32], int x)
 {
   for (uint32_t g = active; g; g &= g - 1) {
@@ -217,6 +294,9 @@ void bank_model(const arch_profile *a, int bank_mode_bytes, int op,
                 bank_result *out)
 {
   worst w = {0, 0, 0, -1};
+  int cas = op == BANK_ATOM_CAS, double_passes = 0;
+  if (cas)
+    op = BANK_ATOM; /* older generations: an atomic like any other */
   uint32_t bytes = access_bytes <= 1 ? 1 : access_bytes <= 2 ? 2
                  : access_bytes <= 4 ? 4 : access_bytes <= 8 ? 8 : 16;
   uint32_t wf = 0, ideal = 0;
@@ -287,6 +367,9 @@ void bank_model(const arch_profile *a, int bank_mode_bytes, int op,
     break;
   case BANK_RULES_CC5:
   default:
+    /* R2-R5: half-warps for 8 bytes, quarter-warps for 16; loads whose
+     * lanes agree with partner n^1 (or n^2) take groups twice as large. */
+    double_passes = cas; /* R8 */
     if (bytes == 8) {
       if (op == BANK_LD && (partners_agree(active_mask, addr, 1) ||
                             partners_agree(active_mask, addr, 2))) {
@@ -314,6 +397,12 @@ void bank_model(const arch_profile *a, int bank_mode_bytes, int op,
       continue;
     ideal++;
     wf += group_degree(&m, g, addr, bytes, &w);
+  }
+  /* R8: a compare-and-swap takes 2 wavefronts per pass; the conflicts
+   * Nsight Compute reports stay passes - groups. */
+  if (double_passes) {
+    ideal += wf;
+    wf *= 2;
   }
 
 done:

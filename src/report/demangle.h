@@ -1,6 +1,6 @@
-/* demangle.h: a small Itanium C++ ABI demangler for kernel names. Output is
- * c++filt's: `_Z3dotPKfS0_Pfi` -> `dot(float const*, float const*, float*, int)`,
- * `_Z6reduceILi256EEvPKfPfi` -> `void reduce<256>(float const*, float*, int)`. */
+/* demangle.h: a small Itanium C++ ABI demangler for kernel names, printing exactly what c++filt
+ * prints: `_Z3dotPKfS0_Pfi` -> `dot(float const*, float const*, float*, int)`, and for templates
+ * the return type too: `_Z6reduceILi256EEvPKfPfi` -> `void reduce<256>(float const*, float*, int)`. */
 #ifndef SMEMU_DEMANGLE_H
 #define SMEMU_DEMANGLE_H
 

@@ -1,8 +1,10 @@
 /* test_banks.c: the bank model against the Programming Guide's worked
  * examples (5.x+, 1.x half-warps, 2.x, 3.x 4- and 8-byte modes) and against
  * every kernel recorded on a GPU in tests/hw/banks (corpus.tsv says what each
- * kernel does, vectors.tsv what Nsight Compute counted). Kernels listed in
- * tests/hw/banks/known_differences.txt are reported but not failed. */
+ * kernel does, vectors.tsv what Nsight Compute counted; an atomic whose note
+ * starts "atom.cas." is modelled as BANK_ATOM_CAS). Kernels listed in
+ * tests/hw/banks/known_differences.txt are reported but not failed. The rules
+ * measured on H200 (R1-R8 of banks.c) have worked examples of their own. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -165,6 +167,127 @@ static void test_cc5_masks(void **state)
   r = run("sm_90", 4, BANK_ST, 0x000000FFu, addr, 16);
   assert_int_equal(r.wavefronts, 1);
   assert_int_equal(r.ideal, 1);
+}
+
+/* R3/R4/R5 of banks.c (measured on H200): pairing by n^1 or n^2 doubles the
+ * group of a load; an inactive partner agrees; stores never pair. */
+static void test_cc5_pairing(void **state)
+{
+  (void)state;
+  uint32_t addr[32];
+  /* ld_u64_s1_m55555555: u64 at stride 8 B, even lanes only. Every active
+   * lane's partner n^1 is inactive, so the warp is one group: lanes 2k at
+   * byte 16k cover banks (4k, 4k+1) mod 32, so lanes 2k and 2k+16 share
+   * banks: 2 passes for 1 group = 2 wavefronts, 1 conflict. */
+  strided(addr, 8, 0);
+  bank_result r = run("sm_90", 4, BANK_LD, 0x55555555u, addr, 8);
+  assert_int_equal(r.wavefronts, 2);
+  assert_int_equal(r.ideal, 1);
+  assert_int_equal(bank_conflicts(&r), 1);
+  /* st_u64_s1_m55555555: the same as a store goes by half-warp: 8 lanes of
+   * 8 B at stride 16 B span 128 B, banks 0-31 once: 1 + 1 = 2, 0 conflicts. */
+  r = run("sm_90", 4, BANK_ST, 0x55555555u, addr, 8);
+  assert_int_equal(r.wavefronts, 2);
+  assert_int_equal(bank_conflicts(&r), 0);
+  /* ld_v4_s1_m01010101: v4 lanes 0, 8, 16, 24 at bytes 0, 128, 256, 384,
+   * all in banks 0-3. Pairs vacuously: half-warps of 2 lanes, 2 passes
+   * each = 4 wavefronts, ideal 2, 2 conflicts (quarters would be 4, 0). */
+  strided(addr, 16, 0);
+  r = run("sm_90", 4, BANK_LD, 0x01010101u, addr, 16);
+  assert_int_equal(r.wavefronts, 4);
+  assert_int_equal(bank_conflicts(&r), 2);
+  /* ...and as a store, 4 quarters of one lane: 4 wavefronts, 0 conflicts. */
+  r = run("sm_90", 4, BANK_ST, 0x01010101u, addr, 16);
+  assert_int_equal(r.wavefronts, 4);
+  assert_int_equal(bank_conflicts(&r), 0);
+  /* ld_u64_x1_s2: pairs n, n^1 on byte 16 (n / 2): one warp group of 16
+   * addresses of 8 B at stride 16 B = 256 B, each bank twice: 2, 1.
+   * ld_u64_x2 (pairs n, n^2): 16 addresses of 8 B = 128 B: 1, 0. */
+  for (int l = 0; l < 32; l++)
+    addr[l] = 16u * (uint32_t)(l >> 1);
+  r = run("sm_90", 4, BANK_LD, ALL, addr, 8);
+  assert_int_equal(r.wavefronts, 2);
+  assert_int_equal(bank_conflicts(&r), 1);
+  for (int l = 0; l < 32; l++)
+    addr[l] = 8u * (uint32_t)((l & 1) | ((l >> 2) << 1));
+  r = run("sm_90", 4, BANK_LD, ALL, addr, 8);
+  assert_int_equal(r.wavefronts, 1);
+  /* ld_v4_x3 (lanes n and n^3 share): no pairing, quarters of 4 distinct
+   * 16-byte slots (64 B): 4 wavefronts, 0 conflicts. ld_v4_s0 (one address
+   * for all): pairs, but only to half-warps: 2 wavefronts. */
+  for (int l = 0; l < 32; l++) {
+    int q = l & 3;
+    addr[l] = 64u * (uint32_t)(l >> 2) + 16u * (uint32_t)(q == 0 || q == 3 ? 0 : 1);
+  }
+  r = run("sm_90", 4, BANK_LD, ALL, addr, 16);
+  assert_int_equal(r.wavefronts, 4);
+  assert_int_equal(bank_conflicts(&r), 0);
+  strided(addr, 0, 0);
+  r = run("sm_90", 4, BANK_LD, ALL, addr, 16);
+  assert_int_equal(r.wavefronts, 2);
+  assert_int_equal(bank_conflicts(&r), 0);
+}
+
+/* R1/R7/R8 of banks.c (measured on H200): stores merge lanes on one word as
+ * loads do; atomics never merge; a compare-and-swap costs 2 wavefronts per
+ * pass while its conflicts stay passes - groups. */
+static void test_cc5_stores_atomics(void **state)
+{
+  (void)state;
+  uint32_t addr[32];
+  /* st_u32_mc2_samebank: lanes 2k, 2k+1 on word 32k (bank 0): 16 distinct
+   * words in bank 0 = 16 wavefronts, 15 conflicts. */
+  for (int l = 0; l < 32; l++)
+    addr[l] = 128u * (uint32_t)(l >> 1);
+  bank_result r = run("sm_90", 4, BANK_ST, ALL, addr, 4);
+  assert_int_equal(r.wavefronts, 16);
+  assert_int_equal(bank_conflicts(&r), 15);
+  /* st_u8_4perword_bank0: 4 lanes on the 4 bytes of each of 8 words of
+   * bank 0: 8 wavefronts (not 32). */
+  for (int l = 0; l < 32; l++)
+    addr[l] = 128u * (uint32_t)(l >> 2) + (uint32_t)(l & 3);
+  r = run("sm_90", 4, BANK_ST, ALL, addr, 1);
+  assert_int_equal(r.wavefronts, 8);
+  /* atom_add_g2: lanes 2k, 2k+1 on word k (16 banks, 2 lanes each): each
+   * lane is a unit, 2 passes = 2 wavefronts, 1 conflict; a load would be 1. */
+  for (int l = 0; l < 32; l++)
+    addr[l] = 4u * (uint32_t)(l >> 1);
+  r = run("sm_90", 4, BANK_ATOM, ALL, addr, 4);
+  assert_int_equal(r.wavefronts, 2);
+  assert_int_equal(bank_conflicts(&r), 1);
+  r = run("sm_90", 4, BANK_LD, ALL, addr, 4);
+  assert_int_equal(r.wavefronts, 1);
+  /* atom_cas_g2: the same 2 passes x 2 = 4 wavefronts, conflicts still
+   * 2 - 1 = 1 (ideal 3). */
+  r = run("sm_90", 4, BANK_ATOM_CAS, ALL, addr, 4);
+  assert_int_equal(r.wavefronts, 4);
+  assert_int_equal(r.ideal, 3);
+  assert_int_equal(bank_conflicts(&r), 1);
+  /* atom_cas_s0: 32 lanes on one word: 32 passes, 64 wavefronts, 31
+   * conflicts; atom_exch_s0 on the same: 32 wavefronts, 31 conflicts. */
+  strided(addr, 0, 0);
+  r = run("sm_90", 4, BANK_ATOM_CAS, ALL, addr, 4);
+  assert_int_equal(r.wavefronts, 64);
+  assert_int_equal(bank_conflicts(&r), 31);
+  r = run("sm_90", 4, BANK_ATOM, ALL, addr, 4);
+  assert_int_equal(r.wavefronts, 32);
+  assert_int_equal(bank_conflicts(&r), 31);
+  /* atom_exch64_s0: 8-byte atomics by half-warp, never paired: 16 lanes on
+   * one address per half = 16 + 16 = 32 wavefronts, 32 - 2 = 30 conflicts.
+   * atom_cas64_s1: stride 8 B, halves of 1 pass, doubled: 4, 0. */
+  r = run("sm_90", 4, BANK_ATOM, ALL, addr, 8);
+  assert_int_equal(r.wavefronts, 32);
+  assert_int_equal(bank_conflicts(&r), 30);
+  strided(addr, 8, 0);
+  r = run("sm_90", 4, BANK_ATOM_CAS, ALL, addr, 8);
+  assert_int_equal(r.wavefronts, 4);
+  assert_int_equal(bank_conflicts(&r), 0);
+  assert_int_equal(bank_family(BANK_ATOM_CAS), BANK_ATOM);
+  /* Older generations: a CAS is an atomic like any other. */
+  strided(addr, 0, 0);
+  bank_result a = run("sm_35", 4, BANK_ATOM_CAS, ALL, addr, 4);
+  r = run("sm_35", 4, BANK_ATOM, ALL, addr, 4);
+  assert_int_equal(a.wavefronts, r.wavefronts);
 }
 
 /* -------------------------------------------------------- CC 1.x -------- */
@@ -387,12 +510,17 @@ static FILE *open_banks(const char *rel)
   return NULL;
 }
 
-static int op_of(const char *s)
+/* The kind of a corpus line: its counter family (op column), and for
+ * atomics the PTX instruction named at the start of the note
+ * ("atom.cas.b32: ..."), as the emulator sees it. */
+static int op_of(const char *s, const char *note)
 {
   if (!strcmp(s, "ld"))
     return BANK_LD;
   if (!strcmp(s, "st"))
     return BANK_ST;
+  if (note && !strncmp(note, "atom.cas.", 9))
+    return BANK_ATOM_CAS;
   return BANK_ATOM;
 }
 
@@ -410,11 +538,12 @@ static void load_corpus(void)
     char *save = NULL;
     char *k = strtok_r(buf, "\t", &save), *form = strtok_r(NULL, "\t", &save);
     char *op = strtok_r(NULL, "\t", &save), *nb = strtok_r(NULL, "\t", &save);
-    char *mask = strtok_r(NULL, "\t", &save), *ad = strtok_r(NULL, "\t", &save);
+    char *mask = strtok_r(NULL, "\t", &save), *ad = strtok_r(NULL, "\t\n", &save);
+    char *note = strtok_r(NULL, "\t\n", &save);
     assert_non_null(ad);
     snprintf(L->kernel, sizeof L->kernel, "%s", k);
     snprintf(L->form, sizeof L->form, "%s", form);
-    L->op = op_of(op);
+    L->op = op_of(op, note);
     L->bytes = atoi(nb);
     L->mask = (uint32_t)strtoul(mask, NULL, 16);
     char *p = ad;
@@ -510,9 +639,10 @@ static void test_hw_vectors(void **state)
         continue;
       bank_result r;
       bank_model(a, 4, L->op, L->mask, L->addr, L->bytes, &r);
-      m[L->op] += r.requests;
-      m[3 + L->op] += r.wavefronts;
-      m[6 + L->op] += bank_conflicts(&r);
+      int fam = bank_family(L->op);
+      m[fam] += r.requests;
+      m[3 + fam] += r.wavefronts;
+      m[6 + fam] += bank_conflicts(&r);
     }
     checked++;
     int bad = 0;
@@ -564,6 +694,8 @@ int main(void)
     cmocka_unit_test(test_cc5_broadcast_multicast),
     cmocka_unit_test(test_cc5_wide),
     cmocka_unit_test(test_cc5_masks),
+    cmocka_unit_test(test_cc5_pairing),
+    cmocka_unit_test(test_cc5_stores_atomics),
     cmocka_unit_test(test_cc1_strides),
     cmocka_unit_test(test_cc1_broadcast_and_sizes),
     cmocka_unit_test(test_cc2),

@@ -36,8 +36,9 @@ static int isnan_k(int kind, uint64_t x) {
 }
 
 /* Runs insn on one lane per vector; compares the first nout results (an
- * expected NaN of format `nan` accepts any NaN). */
-static void ccheck(const char *insn, int bits, int nan, int nout, const cv *v, int n) {
+ * expected NaN of format `nan` accepts any NaN); returns the number of wrong
+ * results after printing the first ones. */
+static int ccount(const char *insn, int bits, int nan, int nout, const cv *v, int n) {
   uint64_t *in = calloc((size_t)n * 3, 8), *out = calloc((size_t)n * 4, 8);
   char err[1024];
   int bad = 0;
@@ -62,6 +63,11 @@ static void ccheck(const char *insn, int bits, int nan, int nout, const cv *v, i
     }
   free(in);
   free(out);
+  return bad;
+}
+
+static void ccheck(const char *insn, int bits, int nan, int nout, const cv *v, int n) {
+  int bad = ccount(insn, bits, nan, nout, v, n);
   if (bad) fail_msg("%d wrong results", bad);
 }
 
@@ -123,6 +129,7 @@ static const uint64_t IVALS[] = {0,
                                  0x123456789abcdef0ull};
 
 static void check_int_pairs(int sat) {
+  int bad = 0;
   for (int i = 0; i < N(ITY); i++)
     for (int j = 0; j < N(ITY); j++) {
       const ity *d = &ITY[i], *a = &ITY[j];
@@ -137,8 +144,9 @@ static void check_int_pairs(int sat) {
         uint64_t x = IVALS[k];
         v[k] = (cv){x, 0, 0, {cvt_ii(d, a, sat, x & maskb(regw(a->bits)))}};
       }
-      ccheck(insn, regw(d->bits), EXACT, 1, v, N(v));
+      bad += ccount(insn, regw(d->bits), EXACT, 1, v, N(v));
     }
+  if (bad) fail_msg("%d wrong results", bad);
 }
 
 static void test_cvt_int_int(void **state) {
@@ -250,6 +258,7 @@ static const double FVALS[] = {0.0,
                                NAN};
 
 static void check_f2i(int f64) {
+  int bad = 0;
   for (int m = 0; m < 4; m++)
     for (int i = 0; i < N(ITY); i++) {
       const ity *d = &ITY[i];
@@ -268,8 +277,9 @@ static void check_f2i(int f64) {
         for (int k = 0; k < N(more); k++)
           v[n++] = (cv){d2u(more[k]), 0, 0, {cvt_fi(m, d, more[k])}};
       }
-      ccheck(insn, regw(d->bits), EXACT, 1, v, n);
+      bad += ccount(insn, regw(d->bits), EXACT, 1, v, n);
     }
+  if (bad) fail_msg("%d wrong results", bad);
 }
 
 static void test_cvt_f32_to_int(void **state) {

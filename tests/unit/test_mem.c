@@ -293,8 +293,8 @@ static void test_ld_st_local(void **state) {
       "  mul.wide.u32 %rd5, %r1, 24;\n"
       "  add.s64 %rd6, %rd1, %rd5;\n"
       "  st.global.u32 [%rd6], %r4;\n"
-      "  st.global.v2.u32 [%rd6+4], {%r5, %r6};\n"
-      "  st.global.u32 [%rd6+12], %r8;\n"
+      "  st.global.u32 [%rd6+4], %r8;\n"
+      "  st.global.v2.u32 [%rd6+8], {%r5, %r6};\n"
       "  st.global.u32 [%rd6+16], %r10;\n"
       "  st.global.u32 [%rd6+20], %r11;\n"
       "  ret;\n"
@@ -306,9 +306,9 @@ static void test_ld_st_local(void **state) {
   PTX_OK(ptxrun(ptx, "k", 1, T, 0, args, err, sizeof err), err);
   for (uint32_t t = 0; t < T; t++) {
     assert_int_equal(out[6 * t], 16 * t + 120);
-    assert_int_equal(out[6 * t + 1], t + 2);
-    assert_int_equal(out[6 * t + 2], t + 3);
-    assert_int_equal(out[6 * t + 3], 0xfffffffe);
+    assert_int_equal(out[6 * t + 1], 0xfffffffe);
+    assert_int_equal(out[6 * t + 2], t + 2);
+    assert_int_equal(out[6 * t + 3], t + 3);
     assert_int_equal(out[6 * t + 4], t);
     assert_int_equal(out[6 * t + 5], t + 77);
   }

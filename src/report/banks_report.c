@@ -1,0 +1,255 @@
+/* banks_report.c: the bank-conflict report of a launch, as text and JSON.
+ * Per-instruction counters (check/analysis.c) are summed per source line and
+ * operation; the text form shows the lines with the most conflicts with
+ * their source, the lanes, banks and words of the worst instance, and a hint
+ * for the patterns that have a known fix. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "api/internal.h"
+#include "exec/hooks.h"
+
+enum { K_LD, K_ST, K_ATOM };
+static const char *const kind_names[] = {"ld", "st", "atom"};
+
+/* The figures of one source line and operation. */
+typedef struct line_stat {
+  uint32_t file, line;   /* source position (file ~0u: PTX line) */
+  int kind;              /* K_LD .. */
+  uint32_t pc;           /* first instruction of the line */
+  uint64_t requests, wavefronts, ideal;
+  const bank_stat *worst;/* the instruction with the worst instance */
+  uint32_t worst_pc;
+} line_stat;
+
+static int kind_of(const insn *in) {
+  uint32_t f = op_flags[in->op];
+  return (f & OPF_ATOMIC) ? K_ATOM : (f & OPF_WRITE) ? K_ST : K_LD;
+}
+
+/* Sum the per-pc counters into lines; returns the count (*out malloc'd). */
+static int collect(const smemu_ctx *ctx, line_stat **out) {
+  const program *P = ctx->last_prog;
+  const analysis *a = ctx->last_an;
+  *out = NULL;
+  if (!P || !a || !a->banks) return 0;
+  line_stat *ls = calloc(P->ncode + 1, sizeof *ls);
+  int n = 0;
+  if (!ls) return -1;
+  for (uint32_t pc = 0; pc < P->ncode; pc++) {
+    const bank_stat *b = &a->banks[pc];
+    if (!b->requests) continue;
+    const src_line *s = &P->lines[pc];
+    uint32_t file = s->file, line = s->file == ~0u ? s->ptx_line : s->line;
+    int k = kind_of(&P->code[pc]), j;
+    for (j = 0; j < n; j++)
+      if (ls[j].file == file && ls[j].line == line && ls[j].kind == k) break;
+    if (j == n) ls[n++] = (line_stat){file, line, k, pc, 0, 0, 0, NULL, 0};
+    ls[j].requests += b->requests;
+    ls[j].wavefronts += b->wavefronts;
+    ls[j].ideal += b->ideal;
+    if (!ls[j].worst || b->worst_degree > ls[j].worst->worst_degree) {
+      ls[j].worst = b;
+      ls[j].worst_pc = pc;
+    }
+  }
+  *out = ls;
+  return n;
+}
+
+static int by_conflicts(const void *x, const void *y) {
+  const line_stat *a = x, *b = y;
+  uint64_t ca = a->wavefronts - a->ideal, cb = b->wavefronts - b->ideal;
+  if (ca != cb) return ca < cb ? 1 : -1;
+  if (a->file != b->file) return a->file < b->file ? -1 : 1;
+  return a->line < b->line ? -1 : a->line > b->line;
+}
+
+smemu_status smemu_last_bank_counts(const smemu_ctx *ctx, smemu_bank_counts *out) {
+  if (!ctx || !out) return SMEMU_ERR_INVALID_VALUE;
+  memset(out, 0, sizeof *out);
+  const program *P = ctx->last_prog;
+  const analysis *a = ctx->last_an;
+  if (!P || !a || !a->banks) return SMEMU_ERR_NOT_FOUND;
+  for (uint32_t pc = 0; pc < P->ncode; pc++) {
+    const bank_stat *b = &a->banks[pc];
+    int k = kind_of(&P->code[pc]);
+    out->requests[k] += b->requests;
+    out->wavefronts[k] += b->wavefronts;
+    out->conflicts[k] += b->wavefronts - b->ideal;
+  }
+  return SMEMU_OK;
+}
+
+int smemu_bank_mode(const smemu_ctx *ctx) { return ctx ? ctx->bank_mode : 0; }
+
+/* Line `n` of file `path` into buf, without the newline; 0 when unreadable.
+ * A path that does not open is tried again beside the PTX file (`near`),
+ * where a checked-in PTX and its source usually sit together. */
+static int source_line(const char *path, const char *near, uint32_t n, char *buf, size_t size) {
+  FILE *f = path ? fopen(path, "r") : NULL;
+  if (!f && path && near) {
+    const char *base = strrchr(path, '/'), *dir = strrchr(near, '/');
+    char alt[1024];
+    snprintf(alt, sizeof alt, "%.*s%s", dir ? (int)(dir - near + 1) : 0, near, base ? base + 1 : path);
+    f = fopen(alt, "r");
+  }
+  if (!f) return 0;
+  uint32_t k = 1;
+  int ok = 0;
+  while (fgets(buf, (int)size, f)) {
+    if (k == n) { ok = 1; break; }
+    if (strchr(buf, '\n')) k++;
+  }
+  fclose(f);
+  if (ok) buf[strcspn(buf, "\r\n")] = 0;
+  return ok;
+}
+
+/* The variable holding shared address a, or NULL. */
+static const placed_var *var_at(const program *P, uint32_t a) {
+  const placed_var *best = NULL;
+  for (uint32_t i = 0; i < P->nvars; i++) {
+    const placed_var *v = &P->vars[i];
+    if (v->space != PTX_SPACE_SHARED || v->addr > a) continue;
+    if (!v->dynamic && a >= v->addr + v->size) continue;
+    if (!best || v->addr > best->addr) best = v;
+  }
+  return best;
+}
+
+/* "0, 8, 16, 24" (at most `max` numbers, then "...") */
+static void list(char *buf, size_t n, const uint32_t *v, int count, int max) {
+  size_t k = 0;
+  buf[0] = 0;
+  for (int i = 0; i < count && k < n; i++) {
+    if (i == max && count > max + 1) {
+      k += (size_t)snprintf(buf + k, n - k, ", ..., %u", v[count - 1]);
+      break;
+    }
+    k += (size_t)snprintf(buf + k, n - k, "%s%u", i ? ", " : "", v[i]);
+  }
+}
+
+static int cmp_u32(const void *x, const void *y) {
+  uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+  return a < b ? -1 : a > b;
+}
+
+static void worst_instance(FILE *f, const program *P, const line_stat *ls, int bank_bytes) {
+  const bank_stat *b = ls->worst;
+  if (!b || b->worst_bank < 0 || b->worst_degree <= 1) return;
+  uint32_t lanes[32], words[32];
+  int nl = 0, nw = 0;
+  for (int l = 0; l < 32; l++)
+    if (b->worst_lanes >> l & 1) lanes[nl++] = (uint32_t)l;
+  const placed_var *v = nl ? var_at(P, b->worst_addr[lanes[0]]) : NULL;
+  uint32_t base = v ? (uint32_t)v->addr : 0;
+  for (int i = 0; i < nl; i++) {
+    uint32_t wd = (b->worst_addr[lanes[i]] - base) / (uint32_t)bank_bytes;
+    int seen = 0;
+    for (int j = 0; j < nw; j++) seen |= words[j] == wd;
+    if (!seen) words[nw++] = wd;
+  }
+  qsort(words, (size_t)nw, sizeof *words, cmp_u32);
+  char lb[256], wb[256], vn[512];
+  if (v) {
+    /* a demoted local's demangled name ends in "::tile": show that part */
+    smemu_demangle(v->name, vn, sizeof vn);
+    const char *c = strstr(vn, ")::");
+    if (c) memmove(vn, c + 3, strlen(c + 3) + 1);
+  }
+  list(lb, sizeof lb, lanes, nl, 8);
+  list(wb, sizeof wb, words, nw, 8);
+  fprintf(f, "      worst: lanes %s hit bank %d at words %s%s%s: %u-way\n", lb, b->worst_bank, wb,
+          v ? " of " : "", v ? vn : "", b->bank_degree);
+  /* the known pattern: equal strides that are a multiple of the banks' span */
+  if (nw >= 2) {
+    uint32_t stride = words[1] - words[0];
+    int equal = 1;
+    for (int i = 2; i < nw; i++) equal &= words[i] - words[i - 1] == stride;
+    if (equal && stride % 32 == 0)
+      fprintf(f, "      hint: the lanes step by %u words, a multiple of 32, so they share one bank: "
+                 "pad each row by one element (e.g. [32][33] instead of [32][32])\n", stride);
+    else if (equal && stride % 2 == 0)
+      fprintf(f, "      hint: a stride of %u words maps %u lanes to each bank: an odd stride "
+                 "(pad by one element) spreads them over all banks\n", stride, b->bank_degree);
+  }
+}
+
+int smemu_write_bank_report(const smemu_ctx *ctx, FILE *f, int max_lines) {
+  if (!ctx || !f) return -1;
+  const program *P = ctx->last_prog;
+  line_stat *ls;
+  int n = collect(ctx, &ls);
+  if (n < 0 || !P) return -1;
+  smemu_bank_counts c;
+  smemu_last_bank_counts(ctx, &c);
+  char name[512];
+  smemu_demangle(P->name, name, sizeof name);
+  fprintf(f, "== shared-memory banks: %s (%s, %d banks of %d bytes)\n", name, ctx->arch->name,
+          ctx->arch->banks, ctx->bank_mode);
+  static const char *const label[] = {"loads  ", "stores ", "atomics"};
+  for (int k = 0; k < 3; k++)
+    fprintf(f, "  %s %10" PRIu64 " requests %10" PRIu64 " wavefronts %10" PRIu64 " bank conflicts\n",
+            label[k], c.requests[k], c.wavefronts[k], c.conflicts[k]);
+  qsort(ls, (size_t)n, sizeof *ls, by_conflicts);
+  int shown = 0;
+  for (int i = 0; i < n && shown < max_lines; i++) {
+    const line_stat *l = &ls[i];
+    uint64_t conf = l->wavefronts - l->ideal;
+    if (!conf && shown) break;
+    if (!shown) fprintf(f, "  source lines by bank conflicts:\n");
+    shown++;
+    const char *file = l->file != ~0u ? P->files[l->file] : NULL;
+    char where[600];
+    if (file) snprintf(where, sizeof where, "%s:%u", file, l->line);
+    else snprintf(where, sizeof where, "PTX line %u", l->line);
+    fprintf(f, "    %s  %s (%s)  requests %" PRIu64 "  wavefronts %" PRIu64 "  conflicts %" PRIu64
+               "  worst %u-way\n",
+            where, kind_names[l->kind], P->lines[l->worst_pc].text, l->requests, l->wavefronts, conf,
+            l->worst ? l->worst->bank_degree : 0);
+    char src[512];
+    const char *near = ctx->last_prog_owner ? ctx->last_prog_owner->name : NULL;
+    if (file && source_line(file, near, l->line, src, sizeof src)) {
+      const char *s = src;
+      while (*s == ' ' || *s == '\t') s++;
+      fprintf(f, "      | %s\n", s);
+    }
+    worst_instance(f, P, l, ctx->bank_mode);
+  }
+  if (!n) fprintf(f, "  no shared-memory accesses\n");
+  else if (!shown || (ls[0].wavefronts == ls[0].ideal)) fprintf(f, "  no bank conflicts\n");
+  free(ls);
+  return 0;
+}
+
+int smemu_write_bank_json(const smemu_ctx *ctx, FILE *f) {
+  if (!ctx || !f) return -1;
+  const program *P = ctx->last_prog;
+  smemu_bank_counts c;
+  if (smemu_last_bank_counts(ctx, &c) != SMEMU_OK) return -1;
+  for (int k = 0; k < 3; k++)
+    fprintf(f, "\"shared_%s_requests\": %" PRIu64 ", \"shared_%s_wavefronts\": %" PRIu64
+               ", \"shared_%s_bank_conflicts\": %" PRIu64 ", ",
+            kind_names[k], c.requests[k], kind_names[k], c.wavefronts[k], kind_names[k], c.conflicts[k]);
+  line_stat *ls;
+  int n = collect(ctx, &ls);
+  fprintf(f, "\"lines\": [");
+  for (int i = 0; i < n; i++) {
+    const line_stat *l = &ls[i];
+    const char *file = l->file != ~0u ? P->files[l->file] : NULL;
+    fprintf(f, "%s{\"file\": \"", i ? ", " : "");
+    for (const char *s = file ? file : ""; *s; s++) {
+      if (*s == '"' || *s == '\\') fputc('\\', f);
+      if ((unsigned char)*s >= 0x20) fputc(*s, f);
+    }
+    fprintf(f, "\", \"line\": %u, \"ptx_line\": %u, \"op\": \"%s\", \"requests\": %" PRIu64
+               ", \"wavefronts\": %" PRIu64 ", \"bank_conflicts\": %" PRIu64 ", \"worst_degree\": %u}",
+            file ? l->line : 0, P->lines[l->pc].ptx_line, kind_names[l->kind], l->requests, l->wavefronts,
+            l->wavefronts - l->ideal, l->worst ? l->worst->bank_degree : 0);
+  }
+  fprintf(f, "]");
+  free(ls);
+  return 0;
+}
