@@ -9,7 +9,7 @@ OPT_release := -O2 -g
 OPT_debug   := -O0 -g -DSMEMU_DEBUG
 OPT_asan    := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -DSMEMU_DEBUG
 XCFLAGS ?=
-CFLAGS  := -std=c11 -D_GNU_SOURCE -Iinclude -Isrc $(WARN) $(OPT_$(MODE)) -pthread $(XCFLAGS)
+CFLAGS  := -std=c11 -D_GNU_SOURCE -Iinclude -Isrc $(WARN) $(OPT_$(MODE)) -fPIC -pthread $(XCFLAGS)
 SAN     := -fsanitize=address,undefined
 LDFLAGS := -pthread $(if $(filter asan,$(MODE)),$(SAN))
 LDLIBS  := -lm
@@ -40,7 +40,7 @@ EX_BIN := $(EX_SRC:examples/%.c=$(BUILD)/examples/%)
 $(BUILD)/examples/%: examples/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
-demo: $(BUILD)/smemu $(EX_BIN)
+demo: $(BUILD)/smemu $(EX_BIN) $(DEMO_DEPS)
 	@sh scripts/demo.sh $(BUILD)
 
 # ---- tests ----------------------------------------------------------------
@@ -53,7 +53,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(T_COMMON) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/common -o $@ $< $(T_COMMON) $(LIB) $(LDFLAGS) $(LDLIBS) -lcmocka
 test: deps
-	@$(MAKE) --no-print-directory $(BUILD)/smemu $(T_BIN) $(EX_BIN) $(BUILD)/fuzz_replay
+	@$(MAKE) --no-print-directory $(BUILD)/smemu $(T_BIN) $(EX_BIN) $(BUILD)/fuzz_replay $(TEST_DEPS)
 	@sh scripts/test.sh $(BUILD)
 
 # The fuzz target: replayed over its corpus by the tests; `make fuzz` builds
@@ -72,5 +72,9 @@ bench: $(LIB)
 
 clean:
 	rm -rf $(BUILD)
+
+# Parts with build rules of their own (the CUDA runtime drop-in, OpenCL):
+# each mk/*.mk may add targets and append to TEST_DEPS / DEMO_DEPS.
+-include $(sort $(wildcard mk/*.mk))
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

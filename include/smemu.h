@@ -79,6 +79,7 @@ typedef struct smemu_param_info {
   uint32_t size;    /* bytes */
   uint32_t align;
   int is_pointer;   /* .u64/.b64 scalar (may be a pointer) or .ptr attribute */
+  int is_local;     /* .ptr .shared: an OpenCL __local buffer (byte count) */
 } smemu_param_info;
 
 const char *smemu_status_name(smemu_status s);
@@ -110,6 +111,20 @@ int smemu_kernel_param_count(const smemu_kernel *k);
 smemu_status smemu_kernel_param(const smemu_kernel *k, int i, smemu_param_info *out);
 uint32_t smemu_kernel_static_shared(const smemu_kernel *k);
 
+/* Kernel attributes (cudaFuncSetAttribute's counterparts). */
+typedef enum smemu_attr {
+  SMEMU_ATTR_MAX_DYNAMIC_SHARED = 1, /* dynamic shared bytes a launch may ask;
+                                        default 48 KB minus the static bytes;
+                                        at most the opt-in limit */
+  SMEMU_ATTR_PREFERRED_CARVEOUT,     /* percent of shared memory preferred (hint) */
+  SMEMU_ATTR_STATIC_SHARED,          /* read-only: static shared bytes */
+  SMEMU_ATTR_MAX_THREADS,            /* read-only: threads per block allowed */
+  SMEMU_ATTR_PARAM_BYTES,            /* read-only: bytes of the parameter buffer */
+  SMEMU_ATTR_LOCAL_BYTES             /* read-only: local bytes per thread of its frame */
+} smemu_attr;
+smemu_status smemu_kernel_set_attribute(smemu_kernel *k, smemu_attr a, int64_t value);
+smemu_status smemu_kernel_get_attribute(const smemu_kernel *k, smemu_attr a, int64_t *value);
+
 /* Device memory. Device pointers are host pointers the emulator tracks. */
 smemu_status smemu_malloc(smemu_ctx *ctx, void **ptr, size_t bytes);
 smemu_status smemu_free(smemu_ctx *ctx, void *ptr);
@@ -117,7 +132,9 @@ smemu_status smemu_memcpy(smemu_ctx *ctx, void *dst, const void *src, size_t byt
 smemu_status smemu_memset(smemu_ctx *ctx, void *dst, int value, size_t bytes);
 
 /* Launch. args[i] points to the value of parameter i (cuLaunchKernel's
- * kernelParams). Runs to completion; on a kernel fault returns its status
+ * kernelParams). A parameter declared `.ptr .shared` (an OpenCL __local
+ * pointer) takes a uint64_t byte count instead: smemu places that many bytes
+ * of shared memory after the dynamic area and passes their address. Runs to completion; on a kernel fault returns its status
  * with a message naming kernel, block, thread, instruction and source line. */
 smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3],
                           const uint32_t block[3], uint32_t shared_bytes,

@@ -135,6 +135,8 @@ smemu_status smemu_module_load_data(smemu_ctx *ctx, const char *ptx, size_t len,
     smemu_kernel *k = &m->kernels[m->nkernels];
     k->mod = m;
     k->f = f;
+    k->max_dyn_smem = -1;
+    k->carveout = -1;
     if (decode_kernel(m->ptx, f, &env, &k->prog, err, sizeof err) < 0) {
       s = ctx_error(ctx, strstr(err, "unknown instruction") || strstr(err, "not supported") ||
                                  strstr(err, "unsupported")
@@ -259,10 +261,56 @@ int smemu_kernel_param_count(const smemu_kernel *k) { return k ? (int)k->prog->n
 smemu_status smemu_kernel_param(const smemu_kernel *k, int i, smemu_param_info *out) {
   if (!k || !out || i < 0 || (uint32_t)i >= k->prog->nparams) return SMEMU_ERR_INVALID_VALUE;
   const kparam *p = &k->prog->params[i];
-  *out = (smemu_param_info){p->name, p->offset, p->size, p->align, p->is_pointer};
+  *out = (smemu_param_info){p->name, p->offset, p->size, p->align, p->is_pointer, p->is_local};
   return SMEMU_OK;
 }
 uint32_t smemu_kernel_static_shared(const smemu_kernel *k) { return k ? k->prog->smem_static : 0; }
+
+smemu_status smemu_kernel_set_attribute(smemu_kernel *k, smemu_attr a, int64_t v) {
+  if (!k) return SMEMU_ERR_INVALID_VALUE;
+  const arch_profile *ar = k->mod->ctx->arch;
+  switch (a) {
+  case SMEMU_ATTR_MAX_DYNAMIC_SHARED:
+    if (v < 0 || (uint64_t)v + k->prog->smem_static > ar->smem_per_block_optin)
+      return ctx_error(k->mod->ctx, SMEMU_ERR_INVALID_VALUE,
+                       "invalid argument: %lld dynamic + %u static shared bytes exceed the %s opt-in limit of %u",
+                       (long long)v, k->prog->smem_static, ar->name, ar->smem_per_block_optin);
+    k->max_dyn_smem = v;
+    return SMEMU_OK;
+  case SMEMU_ATTR_PREFERRED_CARVEOUT:
+    if (v < -1 || v > 100) return ctx_error(k->mod->ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument: carveout %lld", (long long)v);
+    k->carveout = v;
+    return SMEMU_OK;
+  default:
+    return ctx_error(k->mod->ctx, SMEMU_ERR_INVALID_VALUE, "attribute %d is read-only", (int)a);
+  }
+}
+
+smemu_status smemu_kernel_get_attribute(const smemu_kernel *k, smemu_attr a, int64_t *v) {
+  if (!k || !v) return SMEMU_ERR_INVALID_VALUE;
+  const arch_profile *ar = k->mod->ctx->arch;
+  const program *P = k->prog;
+  switch (a) {
+  case SMEMU_ATTR_MAX_DYNAMIC_SHARED:
+    *v = k->max_dyn_smem >= 0 ? k->max_dyn_smem : (int64_t)ar->smem_per_block - P->smem_static;
+    if (*v < 0) *v = 0;
+    return SMEMU_OK;
+  case SMEMU_ATTR_PREFERRED_CARVEOUT: *v = k->carveout; return SMEMU_OK;
+  case SMEMU_ATTR_STATIC_SHARED: *v = P->smem_static; return SMEMU_OK;
+  case SMEMU_ATTR_MAX_THREADS: {
+    int64_t mx = ar->max_threads_per_block;
+    if (P->maxntid[0]) {
+      int64_t t = (int64_t)P->maxntid[0] * (P->maxntid[1] ? P->maxntid[1] : 1) * (P->maxntid[2] ? P->maxntid[2] : 1);
+      if (t < mx) mx = t;
+    }
+    *v = mx;
+    return SMEMU_OK;
+  }
+  case SMEMU_ATTR_PARAM_BYTES: *v = P->param_bytes; return SMEMU_OK;
+  case SMEMU_ATTR_LOCAL_BYTES: *v = P->funcs[0].frame_bytes; return SMEMU_OK;
+  default: return SMEMU_ERR_INVALID_VALUE;
+  }
+}
 
 /* ---- memory ---- */
 smemu_status smemu_malloc(smemu_ctx *ctx, void **ptr, size_t bytes) {
@@ -307,8 +355,9 @@ static double now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static smemu_status check_config(smemu_ctx *ctx, const program *P, const uint32_t g[3], const uint32_t b[3],
-                                 uint32_t shared) {
+static smemu_status check_config(smemu_ctx *ctx, const smemu_kernel *k, const uint32_t g[3], const uint32_t b[3],
+                                 uint64_t shared) {
+  const program *P = k->prog;
   const arch_profile *a = ctx->arch;
   uint64_t nt = (uint64_t)b[0] * b[1] * b[2];
   for (int i = 0; i < 3; i++) {
@@ -334,18 +383,17 @@ static smemu_status check_config(smemu_ctx *ctx, const program *P, const uint32_
                        "too many resources requested for launch: %s allows %llu threads per block (.maxntid)",
                        P->name, (unsigned long long)mx);
   }
-  uint64_t total = (uint64_t)P->smem_static + shared;
-  uint64_t limit = a->smem_per_block;
-  if (shared > a->smem_per_block - (P->smem_static < a->smem_per_block ? P->smem_static : a->smem_per_block) &&
-      ctx->max_dyn_smem > 0)
-    limit = a->smem_per_block_optin;
-  if (total > limit)
+  /* CUDA: dynamic bytes above the kernel's MaxDynamicSharedMemorySize (48 KB
+   * less the static bytes unless raised) fail with "invalid argument" */
+  int64_t maxdyn;
+  smemu_kernel_get_attribute(k, SMEMU_ATTR_MAX_DYNAMIC_SHARED, &maxdyn);
+  if (shared > (uint64_t)maxdyn || P->smem_static + shared > a->smem_per_block_optin)
     return ctx_error(ctx, SMEMU_ERR_OUT_OF_RESOURCES,
-                     "too much shared memory for kernel %s: %llu static + %u dynamic bytes exceed the %s "
-                     "limit of %llu bytes per block%s",
-                     P->name, (unsigned long long)P->smem_static, shared, a->name, (unsigned long long)limit,
-                     limit == a->smem_per_block && a->smem_per_block_optin > a->smem_per_block
-                         ? " (more needs the opt-in attribute MaxDynamicSharedMemorySize)"
+                     "too much shared memory for kernel %s: %u static + %llu dynamic bytes; the kernel allows "
+                     "%lld dynamic bytes on %s%s",
+                     P->name, P->smem_static, (unsigned long long)shared, (long long)maxdyn, a->name,
+                     k->max_dyn_smem < 0 && a->smem_per_block_optin > a->smem_per_block
+                         ? " (more than 48 KB needs the MaxDynamicSharedMemorySize attribute, up to the opt-in limit)"
                          : "");
   return SMEMU_OK;
 }
@@ -361,7 +409,15 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   memcpy(st->block, blk, sizeof st->block);
   st->shared_static_bytes = P->smem_static;
   st->shared_dynamic_bytes = shared;
-  smemu_status s = check_config(ctx, P, grid, blk, shared);
+  /* OpenCL __local buffers: byte counts, placed after the dynamic area */
+  uint64_t local_total = 0;
+  for (uint32_t i = 0; args && i < P->nparams; i++)
+    if (P->params[i].is_local && args[i]) {
+      uint64_t n;
+      memcpy(&n, args[i], sizeof n);
+      local_total += (n + 15) / 16 * 16;
+    }
+  smemu_status s = check_config(ctx, k, grid, blk, (uint64_t)shared + local_total);
   if (s) return s;
   if (P->nparams && !args) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "kernel %s takes %u parameters; args is NULL", P->name, P->nparams);
   uint8_t *params = calloc(1, P->param_bytes + 16);
@@ -371,11 +427,20 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
     free(L);
     return ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "out of memory");
   }
+  uint32_t dyn_base = (P->smem_reserved + P->smem_static + P->smem_dyn_align - 1) / P->smem_dyn_align * P->smem_dyn_align;
+  uint64_t local_at = (dyn_base + (uint64_t)shared + 15) / 16 * 16;
   for (uint32_t i = 0; i < P->nparams; i++) {
     if (!args[i]) {
       free(params);
       free(L);
       return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "argument %u of %s is NULL", i, P->name);
+    }
+    if (P->params[i].is_local) {
+      uint64_t n;
+      memcpy(&n, args[i], sizeof n);
+      memcpy(params + P->params[i].offset, &local_at, P->params[i].size > 8 ? 8 : P->params[i].size);
+      local_at += (n + 15) / 16 * 16;
+      continue;
     }
     memcpy(params + P->params[i].offset, args[i], P->params[i].size);
   }
@@ -385,8 +450,7 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   memcpy(L->block, blk, sizeof L->block);
   L->nthreads_block = blk[0] * blk[1] * blk[2];
   L->dyn_smem = shared;
-  uint32_t dyn_base = (P->smem_reserved + P->smem_static + P->smem_dyn_align - 1) / P->smem_dyn_align * P->smem_dyn_align;
-  L->smem_size = (shared ? dyn_base + shared : P->smem_reserved + P->smem_static);
+  L->smem_size = (shared || local_total) ? (uint32_t)local_at : P->smem_reserved + P->smem_static;
   L->params = params;
   uint32_t stack = ctx->opt.stack_bytes ? ctx->opt.stack_bytes : 1024;
   uint32_t frame0 = P->funcs[0].frame_bytes;

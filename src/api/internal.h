@@ -12,6 +12,8 @@ struct smemu_kernel {
   smemu_module *mod;    /* owning module */
   const ptx_func *f;    /* its PTX */
   program *prog;        /* decoded form */
+  int64_t max_dyn_smem; /* SMEMU_ATTR_MAX_DYNAMIC_SHARED, or -1: default */
+  int64_t carveout;     /* SMEMU_ATTR_PREFERRED_CARVEOUT, or -1 */
 };
 
 struct smemu_module {
@@ -30,7 +32,6 @@ struct smemu_ctx {
   int threads;              /* workers per launch */
   int bank_mode;            /* 4 or 8 */
   int want_banks;           /* bank model on */
-  uint32_t max_dyn_smem;    /* opt-in dynamic shared limit (0: default) */
   mem_table mem;            /* global allocations */
   smemu_module *mods;
   smemu_launch_stats last;  /* figures of the last launch */

@@ -642,7 +642,8 @@ static int kernel_params(dctx *D, const ptx_func *k, program *P) {
     smap_put(&D->kparams, v->name, off);
     P->params[i] = (kparam){v->name, (uint32_t)off, (uint32_t)size, (uint32_t)al,
                             v->ptr_space != 0 || (size == 8 && !v->is_array &&
-                                                  (v->type == PTX_T_U64 || v->type == PTX_T_B64))};
+                                                  (v->type == PTX_T_U64 || v->type == PTX_T_B64)),
+                            v->ptr_space == PTX_SPACE_SHARED};
     off += size;
   }
   if (off > 32764) return perr(D, k->pos, "kernel parameters of '%s' exceed 32764 bytes", k->name);

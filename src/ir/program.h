@@ -155,6 +155,7 @@ typedef struct kparam {
   const char *name;
   uint32_t offset, size, align;
   int is_pointer;
+  int is_local;      /* .ptr .shared: shared bytes sized at launch */
 } kparam;
 
 /* An argument or result of a call: bytes in the caller's frame (a .param
