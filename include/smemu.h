@@ -46,12 +46,53 @@ typedef struct smemu_options {
   uint64_t max_warp_instructions; /* per launch; 0: unlimited */
   uint32_t stack_bytes;   /* local memory per thread; 0: 1024 (CUDA's default) */
   uint32_t analyses;      /* SMEMU_ANALYZE_* bits */
+  int schedule;           /* SMEMU_SCHEDULE_* */
+  uint64_t seed;          /* seed of SMEMU_SCHEDULE_RANDOM */
   int bank_mode;          /* 4 or 8 byte banks where the generation has the
                              choice (3.x); 0: the generation's default */
 } smemu_options;
 
 /* Analyses a context can run on every launch. */
 #define SMEMU_ANALYZE_BANKS 0x1u  /* shared-memory requests, wavefronts, conflicts */
+#define SMEMU_ANALYZE_RACES 0x2u  /* shared-memory hazards (racecheck) */
+#define SMEMU_ANALYZE_SYNC 0x4u   /* barrier misuse (synccheck) */
+#define SMEMU_ANALYZE_INIT 0x8u   /* reads of uninitialised shared memory */
+#define SMEMU_ANALYZE_GLOBAL_RACES 0x10u /* hazards on global memory */
+
+/* Warp order inside a block (smemu_options.schedule). */
+#define SMEMU_SCHEDULE_FIXED 0   /* warps 0, 1, 2, ... each until it waits */
+#define SMEMU_SCHEDULE_RANDOM 1  /* seeded random order and switch points */
+
+/* A hazard found by SMEMU_ANALYZE_RACES / _GLOBAL_RACES, aggregated per pair
+ * of source lines (racecheck's analysis mode), with one instance in detail. */
+typedef struct smemu_hazard {
+  const char *type;          /* "RAW", "WAR" or "WAW" */
+  int error;                 /* 1: between warps (error); 0: within a warp (warning) */
+  int global;                /* 1: global memory, 0: shared */
+  const char *first_access;  /* "Write", "Read" or "Atomic": the earlier access */
+  const char *second_access; /* the later access */
+  const char *first_file, *second_file; /* source files (NULL: unknown) */
+  uint32_t first_line, second_line;     /* source lines (PTX lines when no file) */
+  uint32_t first_ptx_line, second_ptx_line;
+  uint64_t count;            /* byte-level hazards aggregated here */
+  /* one instance */
+  uint64_t address;          /* shared address or global pointer */
+  const char *variable;      /* the variable it falls in, or NULL */
+  uint64_t var_offset;       /* offset inside that variable */
+  uint32_t block[3];         /* block of the instance */
+  uint32_t first_thread[3], second_thread[3];
+  uint64_t first_value, second_value; /* values written/read (low bytes) */
+} smemu_hazard;
+
+/* A barrier misuse found by SMEMU_ANALYZE_SYNC. */
+typedef struct smemu_sync_error {
+  const char *kind;          /* "divergent-warp", "divergent-block",
+                                "warp-sync-mask", "barrier-count" */
+  const char *file;          /* source file or NULL */
+  uint32_t line, ptx_line;
+  uint32_t block[3], thread[3]; /* the first thread reported */
+  uint64_t count;            /* threads (or warps) reported at this line */
+} smemu_sync_error;
 
 /* Shared-memory bank figures of a launch, as Nsight Compute counts them:
  * index 0 loads, 1 stores, 2 atomics. */
@@ -154,6 +195,16 @@ int smemu_write_bank_report(const smemu_ctx *ctx, FILE *f, int max_lines);
 /* The same figures as JSON members (no surrounding braces):
  * "shared_ld_requests": N, ..., "lines": [...]. */
 int smemu_write_bank_json(const smemu_ctx *ctx, FILE *f);
+
+/* Hazards and barrier errors of the last launch. */
+int smemu_hazard_count(const smemu_ctx *ctx);
+const smemu_hazard *smemu_hazard_get(const smemu_ctx *ctx, int i);
+int smemu_sync_error_count(const smemu_ctx *ctx);
+const smemu_sync_error *smemu_sync_error_get(const smemu_ctx *ctx, int i);
+/* racecheck-like text: "analysis" (per line pair) or "hazard" (instances). */
+int smemu_write_race_report(const smemu_ctx *ctx, FILE *f, int detailed);
+/* JSON members "hazards": [...], "barrier_errors": [...] (no braces). */
+int smemu_write_race_json(const smemu_ctx *ctx, FILE *f);
 
 /* Print the table of architecture profiles; returns < 0 on an output error. */
 int smemu_print_archs(FILE *f);

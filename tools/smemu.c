@@ -54,6 +54,16 @@ static const char *const usage_exec =
     "                     banks and words of the worst instance, and a hint\n"
     "  --bank-mode 4|8    bank width where the generation can choose (3.x)\n"
     "  --no-banks         do not model banks (a little faster)\n"
+    "  --check LIST       comma-separated checks: races (shared-memory hazards,\n"
+    "                     like compute-sanitizer racecheck), sync (barrier misuse,\n"
+    "                     like synccheck), init (reads of uninitialised shared\n"
+    "                     memory), memory (bounds and alignment: always on), all\n"
+    "  --report hazards   with --check races: every hazard's instance in detail\n"
+    "                     (racecheck's hazard mode) instead of one line per pair\n"
+    "  --schedule fixed|random[:SEED]\n"
+    "                     warp order inside a block: fixed (default: warp 0, 1, ...\n"
+    "                     each until it waits at a barrier or exits) or a seeded\n"
+    "                     random order with random switch points\n"
     "  --quiet            no summary line\n"
     "\n"
     "examples:\n"
@@ -276,15 +286,33 @@ static int write_json(const char *path, const smemu_ctx *ctx, const smemu_launch
     fprintf(f, ", ");
     smemu_write_bank_json(ctx, f);
   }
+  fprintf(f, ", ");
+  smemu_write_race_json(ctx, f);
   fprintf(f, "}]}\n");
   return fclose(f);
+}
+
+/* --check races,sync,init,memory,all */
+static int parse_checks(const char *v, uint32_t *an) {
+  char *s = strdup(v), *save = NULL;
+  int rc = 0;
+  for (char *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    if (!strcmp(t, "races")) *an |= SMEMU_ANALYZE_RACES;
+    else if (!strcmp(t, "sync")) *an |= SMEMU_ANALYZE_SYNC;
+    else if (!strcmp(t, "init")) *an |= SMEMU_ANALYZE_INIT;
+    else if (!strcmp(t, "memory")) {}
+    else if (!strcmp(t, "all")) *an |= SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_SYNC | SMEMU_ANALYZE_INIT;
+    else { fprintf(stderr, "smemu exec: unknown check '%s' (races, sync, init, memory, all)\n", t); rc = -1; }
+  }
+  free(s);
+  return rc;
 }
 
 static int cmd_exec(int argc, char **argv) {
   const char *file = NULL, *kname = NULL, *json = NULL, *grid_s = NULL, *block_s = NULL;
   smemu_options opt = {0};
   uint32_t shared = 0;
-  int quiet = 0, nargs = 0, report_banks = 0;
+  int quiet = 0, nargs = 0, report_banks = 0, detailed = 0;
   opt.analyses = SMEMU_ANALYZE_BANKS;
   const char **specs = calloc((size_t)argc + 1, sizeof *specs);
   if (!specs) return 2;
@@ -309,8 +337,21 @@ static int cmd_exec(int argc, char **argv) {
     else if (!strcmp(a, "--quiet")) quiet = 1;
     else if (!strcmp(a, "--report")) {
       NEED();
-      if (strcmp(v, "banks")) { fprintf(stderr, "smemu exec: unknown report '%s' (known: banks)\n", v); free(specs); return 2; }
-      report_banks = 1;
+      if (!strcmp(v, "banks")) report_banks = 1;
+      else if (!strcmp(v, "hazards")) detailed = 1;
+      else { fprintf(stderr, "smemu exec: unknown report '%s' (known: banks, hazards)\n", v); free(specs); return 2; }
+    }
+    else if (!strcmp(a, "--check")) {
+      NEED();
+      if (parse_checks(v, &opt.analyses) < 0) { free(specs); return 2; }
+    }
+    else if (!strcmp(a, "--schedule")) {
+      NEED();
+      if (!strcmp(v, "fixed")) opt.schedule = SMEMU_SCHEDULE_FIXED;
+      else if (!strncmp(v, "random", 6) && (v[6] == 0 || v[6] == ':')) {
+        opt.schedule = SMEMU_SCHEDULE_RANDOM;
+        opt.seed = v[6] ? strtoull(v + 7, NULL, 0) : 1;
+      } else { fprintf(stderr, "smemu exec: --schedule takes fixed or random[:SEED]\n"); free(specs); return 2; }
     }
     else if (!strcmp(a, "--bank-mode")) {
       NEED();
@@ -382,6 +423,12 @@ static int cmd_exec(int argc, char **argv) {
   }
   smemu_status s = smemu_launch(ctx, k, grid, block, shared, argv2);
   const smemu_launch_stats *st = smemu_last_stats(ctx);
+  int found = 0;
+  if (opt.analyses & (SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_SYNC | SMEMU_ANALYZE_INIT)) {
+    fflush(stdout);
+    smemu_write_race_report(ctx, stderr, detailed);
+    found = smemu_hazard_count(ctx) + smemu_sync_error_count(ctx);
+  }
   if (s != SMEMU_OK) {
     fprintf(stderr, "smemu: error: %s (%s)\n", smemu_errmsg(ctx), smemu_status_name(s));
   } else {
@@ -418,6 +465,7 @@ static int cmd_exec(int argc, char **argv) {
       fputc('\n', stderr);
     }
   }
+  if (found && rc == 0) rc = 3;
   if (json && write_json(json, ctx, st) != 0) {
     fprintf(stderr, "smemu exec: cannot write %s\n", json);
     rc = 1;

@@ -63,6 +63,8 @@ void smemu_destroy(smemu_ctx *ctx) {
     if (!ctx->mem.a[i].name) free((void *)ctx->mem.a[i].base);
   mem_free_table(&ctx->mem);
   analysis_free(ctx->last_an);
+  free(ctx->hz);
+  free(ctx->sy);
   free(ctx);
 }
 
@@ -462,7 +464,12 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   L->arch = ctx->arch;
   L->bank_mode = ctx->bank_mode;
   L->want_banks = ctx->want_banks;
-  L->hooks = L->want_banks;
+  L->want_races = (ctx->opt.analyses & SMEMU_ANALYZE_RACES) != 0;
+  L->want_sync = (ctx->opt.analyses & SMEMU_ANALYZE_SYNC) != 0;
+  L->want_init = (ctx->opt.analyses & SMEMU_ANALYZE_INIT) != 0;
+  L->schedule_random = ctx->opt.schedule == SMEMU_SCHEDULE_RANDOM;
+  L->seed = ctx->opt.seed;
+  L->hooks = L->want_banks || L->want_races || L->want_sync || L->want_init;
   pthread_mutex_init(&L->lock, NULL);
   if (L->hooks) L->result = analysis_new(L);
   double t0 = now();
@@ -473,6 +480,12 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   if (s) ctx_error(ctx, s, "%s", L->msg);
   analysis_free(ctx->last_an);
   ctx->last_an = L->result;
+  ctx->cached = NULL;
+  free(ctx->hz);
+  free(ctx->sy);
+  ctx->hz = NULL;
+  ctx->sy = NULL;
+  ctx->nhz = ctx->nsy = 0;
   ctx->last_prog = P;
   ctx->last_prog_owner = k->mod;
   pthread_mutex_destroy(&L->lock);

@@ -38,6 +38,11 @@ struct smemu_ctx {
   struct analysis *last_an; /* its analysis, or NULL */
   const program *last_prog; /* its program */
   smemu_module *last_prog_owner;
+  smemu_hazard *hz;         /* last launch's hazards, built on request */
+  int nhz;
+  smemu_sync_error *sy;     /* and barrier errors */
+  int nsy;
+  const struct analysis *cached; /* the analysis hz/sy were built from */
   char err[4096];           /* message of the last failed call */
 };
 

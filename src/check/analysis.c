@@ -13,16 +13,25 @@ analysis *analysis_new(const launch *L) {
     free(a);
     return NULL;
   }
+  if (L->want_races || L->want_sync || L->want_init) {
+    if (race_init(&a->race, L) < 0) {
+      analysis_free(a);
+      return NULL;
+    }
+    a->has_race = 1;
+  }
   return a;
 }
 
 void analysis_free(analysis *a) {
   if (!a) return;
+  if (a->has_race) race_free(&a->race);
   free(a->banks);
   free(a);
 }
 
 void analysis_merge(analysis *into, const analysis *from) {
+  if (into->has_race && from->has_race) race_merge(&into->race, &from->race);
   if (!into->banks || !from->banks) return;
   for (uint32_t i = 0; i < into->ncode; i++) {
     bank_stat *d = &into->banks[i];
@@ -82,8 +91,15 @@ static void banks(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
 
 void hook_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
   if (w->L->want_banks) banks(w, in, m, addr, size);
+  if (w->blk->an->has_race)
+    race_access(w, in, m, addr, size, (op_flags[in->op] & OPF_WRITE) ? ACC_WRITE : ACC_READ);
 }
 
 void hook_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
   if (w->L->want_banks) banks(w, in, m, addr, size);
+  if (w->blk->an->has_race) race_access(w, in, m, addr, size, ACC_ATOMIC);
+}
+
+void hook_block_start(block *b) {
+  if (b->an && b->an->has_race) race_block_start(&b->an->race, b);
 }

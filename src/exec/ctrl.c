@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "exec/exec.h"
+#include "exec/hooks.h"
 #include "exec/sched.h"
 #include "ir/decode.h"
 #include "smemu.h"
@@ -244,6 +245,21 @@ static int run_sibling(warp *w) {
       return 1;
     }
   }
+  /* No sibling path: the lanes waiting at the reconvergence point just
+   * below go on without the blocked ones (sm_70+ schedules threads
+   * independently). The blocked path moves under them and now rejoins
+   * where that entry would have. */
+  if (w->sp >= 2 && w->sp - 2 >= base) {
+    simt_entry *r = &w->stack[w->sp - 2];
+    if (r->pc == t->rpc && !r->blocked && (r->mask & ~t->mask)) {
+      simt_entry blocked = *t, rest = *r;
+      blocked.rpc = r->rpc;
+      rest.mask &= ~t->mask;
+      *r = blocked;
+      *t = rest;
+      return 1;
+    }
+  }
   return 0;
 }
 
@@ -256,12 +272,11 @@ static void h_bar(warp *w, const insn *in, uint32_t m) {
     exec_fault(w, l0, SMEMU_ERR_ILLEGAL_INSTRUCTION, "barrier id %u is out of range (0..15)", id);
     return;
   }
-  if (count && (count > w->blk->nthreads + 31 || count % 32)) {
-    exec_fault(w, l0, SMEMU_ERR_ILLEGAL_INSTRUCTION,
-               "barrier thread count %u is not a multiple of 32 within the block's %u threads",
-               count, w->blk->nthreads);
-    return;
+  if (count && count % 32) {
+    /* PTX requires a multiple of the warp size; the hardware goes on */
+    if (w->blk->an && w->blk->an->has_race) race_sync_error(w, SYNC_BAR_COUNT, m);
   }
+  if (w->blk->an && w->blk->an->has_race && in->mode != BAR_ARRIVE) race_bar_arrive(w, id, m);
   uint32_t predmask = 0;
   if (in->mode == BAR_RED) predmask = w->p[in->c] ^ ((in->flags & IF_NEGC) ? FULL_MASK : 0);
   if (in->mode == BAR_ARRIVE) {
@@ -286,9 +301,11 @@ static void h_warpsync(warp *w, const insn *in, uint32_t m) {
   int l0 = __builtin_ctz(m);
   uint32_t mask = (uint32_t)w->r[in->a][l0];
   uint32_t bad = m & ~mask;
-  if (bad) {
-    exec_fault(w, __builtin_ctz(bad), SMEMU_ERR_ILLEGAL_INSTRUCTION,
-               "bar.warp.sync mask 0x%08x does not contain the executing thread", mask);
+  /* a mask without the caller is undefined; the hardware goes on, the
+   * checker reports it */
+  if (w->blk->an && w->blk->an->has_race) {
+    if (bad) race_sync_error(w, SYNC_WARP_MASK, bad);
+    race_warpsync(w, mask & m);
   }
 }
 

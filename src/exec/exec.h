@@ -134,6 +134,11 @@ typedef struct launch {
   uint32_t nsm;            /* %nsmid */
   int hooks;               /* any analysis on: memory handlers call hooks.h */
   int want_banks;          /* bank model on */
+  int want_races;          /* shared-memory hazards */
+  int want_sync;           /* barrier misuse */
+  int want_init;           /* uninitialised shared reads */
+  int schedule_random;     /* seeded random warp order */
+  uint64_t seed;
   const struct arch_profile *arch; /* architecture profile */
   int bank_mode;           /* 4 or 8 bytes */
   struct analysis *result; /* merged analysis of all workers */

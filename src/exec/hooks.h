@@ -3,6 +3,7 @@
  * memory handlers pay one test of a flag. */
 #ifndef SMEMU_HOOKS_H
 #define SMEMU_HOOKS_H
+#include "check/race.h"
 #include "exec/exec.h"
 
 /* Bank statistics of one shared-memory instruction (by pc). */
@@ -21,7 +22,12 @@ typedef struct bank_stat {
 typedef struct analysis {
   bank_stat *banks;       /* one per pc, or NULL when banks are off */
   uint32_t ncode;
+  int has_race;           /* race / sync / init checks on: `race` is live */
+  race_state race;
 } analysis;
+
+/* A block starts on this worker. */
+void hook_block_start(block *b);
 
 /* A memory instruction of warp w touched addr[l] (size bytes) for lanes m. */
 void hook_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size);

@@ -142,6 +142,7 @@ static void *worker_main(void *arg) {
     uint64_t i = atomic_fetch_add(&L->next_block, 1);
     if (i >= L->nblocks) break;
     block_reset(k, i);
+    if (L->hooks) hook_block_start(&k->b);
     block_run(&k->b);
     for (uint32_t j = 0; j < k->b.nwarps; j++) {
       k->ninsn += k->b.warps[j].ninsn;

@@ -211,7 +211,8 @@ static uint64_t cvt_one(const insn *in, uint64_t v) {
   case PTX_T_F64: {
     double f = x;
     if (sat) f = fp_sat64(f);
-    return f != f ? FP_CANON_NAN64 : fp_bits64(f);
+    /* widening keeps a NaN's payload, quieted (as the GPU does) */
+    return fp_bits64(f);
   }
   case PTX_T_F16: {
     uint16_t h = fp_f64_to_f16(x, rm);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "exec/exec.h"
+#include "exec/hooks.h"
 #include "exec/sched.h"
 #include "smemu.h"
 
@@ -162,6 +163,7 @@ static void release(block *b, uint32_t id) {
       if (e->blocked != id + 1) continue;
       e->blocked = 0;
       any = 1;
+      if (b->an && b->an->has_race) race_barrier(b, w, e->mask);
       if (e->red_dst != ~0u) {
         uint64_t v = e->red_kind == 0 ? bs->red_popc
                    : e->red_kind == 1 ? bs->red_and : bs->red_or;
@@ -177,6 +179,7 @@ static void release(block *b, uint32_t id) {
     }
     if (any && w->state == W_BAR && !w->stack[w->sp - 1].blocked) w->state = W_RUN;
   }
+  if (b->an && b->an->has_race) race_bar_released(b, id);
   bs->arrived = 0;
   bs->expected = 0;
   bs->red_popc = 0;
@@ -219,10 +222,11 @@ int barrier_arrive(warp *w, uint32_t id, uint32_t count, uint32_t lanes, uint32_
 }
 
 /* ---- running ---- */
-static void warp_run(warp *w) {
+/* Run warp w until it waits, exits or has run `budget` instructions. */
+static void warp_run(warp *w, uint64_t budget) {
   const insn *code = w->L->prog->code;
   uint64_t limit = w->L->max_warp_insns;
-  while (w->state == W_RUN) {
+  while (w->state == W_RUN && budget--) {
     simt_entry *t = &w->stack[w->sp - 1];
     uint32_t pc = t->pc;
     if (pc == t->rpc) {
@@ -273,13 +277,35 @@ static void deadlock(block *b) {
              b->exited_threads, where);
 }
 
+static uint64_t xorshift(uint64_t *s) {
+  uint64_t x = *s;
+  x ^= x << 13;
+  x ^= x >> 7;
+  x ^= x << 17;
+  return *s = x;
+}
+
+/* The fixed order: warps 0, 1, 2, ... each runs until it waits or exits,
+ * round after round. The random order (--schedule random:SEED): each round
+ * visits the warps in a random permutation and runs each for a random
+ * 1..64 instructions, from a generator seeded by the seed and the block. */
 void block_run(block *b) {
+  launch *L = b->warps[0].L;
+  uint32_t order[32];
+  uint64_t rng = (L->seed ^ 0x9e3779b97f4a7c15ull) * (b->linear + 1) | 1;
+  for (uint32_t i = 0; i < b->nwarps; i++) order[i] = i;
   for (;;) {
     int ran = 0, alive = 0;
-    for (uint32_t i = 0; i < b->nwarps; i++) {
-      warp *w = &b->warps[i];
+    if (L->schedule_random)
+      for (uint32_t i = b->nwarps; i > 1; i--) {
+        uint32_t j = (uint32_t)(xorshift(&rng) % i), t = order[i - 1];
+        order[i - 1] = order[j];
+        order[j] = t;
+      }
+    for (uint32_t k = 0; k < b->nwarps; k++) {
+      warp *w = &b->warps[order[k]];
       if (w->state == W_RUN) {
-        warp_run(w);
+        warp_run(w, L->schedule_random ? 1 + xorshift(&rng) % 64 : UINT64_MAX);
         ran = 1;
       }
       if (b->fault) return;

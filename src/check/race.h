@@ -1,0 +1,79 @@
+/* race.h: the race, barrier and initialisation checker's state, kept per
+ * worker (one block at a time) and merged per launch. A hazard is a pair of
+ * accesses to one byte by two threads, at least one a write, with no
+ * barrier both threads passed between them; the shadow of each shared byte
+ * keeps its last write and last two reads. */
+#ifndef SMEMU_RACE_H
+#define SMEMU_RACE_H
+#include <stdint.h>
+#include "exec/exec.h"
+
+/* Kinds of access. */
+enum { ACC_READ, ACC_WRITE, ACC_ATOMIC };
+enum { HZ_RAW, HZ_WAR, HZ_WAW };
+
+/* One access remembered in the shadow. */
+typedef struct acc_rec {
+  uint32_t gen;      /* block synchronisation generation when it happened */
+  uint32_t pc;       /* the instruction */
+  uint16_t tid;      /* linear thread index in the block */
+  uint8_t kind;      /* ACC_* */
+  uint8_t valid;
+} acc_rec;
+
+/* Shadow of one shared byte. */
+typedef struct shadow {
+  acc_rec w;         /* last write (or atomic) */
+  acc_rec r[2];      /* last reads by two different threads */
+} shadow;
+
+/* An aggregated hazard (racecheck's analysis record) with one instance. */
+typedef struct hazard_rec {
+  uint8_t type, error, global, first_kind, second_kind;
+  uint32_t first_pc, second_pc;
+  uint64_t count;
+  uint64_t address;                 /* instance */
+  uint32_t block[3];
+  uint16_t first_tid, second_tid;
+  uint64_t first_value, second_value;
+} hazard_rec;
+
+/* An aggregated barrier error. */
+typedef struct sync_rec {
+  uint8_t kind;      /* SYNC_* */
+  uint32_t pc;
+  uint64_t count;
+  uint32_t block[3];
+  uint16_t tid;
+} sync_rec;
+enum { SYNC_DIVERGENT_WARP, SYNC_DIVERGENT_BLOCK, SYNC_WARP_MASK, SYNC_BAR_COUNT, SYNC_UNINIT };
+
+typedef struct race_state {
+  shadow *sh;            /* one per shared byte of the block */
+  uint32_t sh_size;
+  uint8_t *init;         /* 1 per shared byte written (init check) */
+  uint32_t gen;          /* block generation: +1 per barrier completion / warp sync */
+  uint32_t *block_gen;   /* per thread: generation of its last block barrier */
+  uint32_t *warp_gen;    /* per thread: generation of its last warp sync */
+  uint32_t bar_pc[MAX_BARRIERS]; /* pc of the first arrival of each barrier's round, +1 */
+  hazard_rec *hz;
+  uint32_t nhz, caphz;
+  sync_rec *sy;
+  uint32_t nsy, capsy;
+} race_state;
+
+int race_init(race_state *r, const launch *L);
+void race_free(race_state *r);
+void race_block_start(race_state *r, block *b);
+void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind);
+/* Threads `lanes` of warp w passed a completed block barrier. */
+void race_barrier(block *b, warp *w, uint32_t lanes);
+/* Lanes of warp w passed bar.warp.sync. */
+void race_warpsync(warp *w, uint32_t lanes);
+void race_sync_error(warp *w, int kind, uint32_t lanes);
+/* A warp arrives at barrier id at instruction pc (divergence checks). */
+void race_bar_arrive(warp *w, uint32_t id, uint32_t m);
+void race_bar_released(block *b, uint32_t id);
+void race_merge(race_state *into, const race_state *from);
+
+#endif
