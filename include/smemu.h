@@ -213,6 +213,54 @@ int smemu_print_archs(FILE *f);
  * Returns 1 when demangled; otherwise copies the name and returns 0. */
 int smemu_demangle(const char *mangled, char *out, size_t n);
 
+/* ---- For the CUDA runtime drop-in (runtime/): architecture figures,
+ * pointer look-ups and per-context settings a program can change while it
+ * runs. Implemented in src/api/api_runtime.c. ---- */
+
+/* The figures of an architecture profile (see `smemu archs`). */
+typedef struct smemu_arch_info {
+  const char *name;              /* "sm_90" */
+  const char *family;            /* "Hopper" */
+  const char *part;              /* a representative product, "H100 SXM5" */
+  int major, minor;              /* compute capability */
+  int banks, bank_bytes;         /* shared-memory banks and their default width */
+  int bank8_selectable;          /* 1: 8-byte bank mode can be chosen (3.x) */
+  uint32_t smem_per_sm;          /* sharedMemPerMultiprocessor */
+  uint32_t smem_per_block;       /* sharedMemPerBlock (without opt-in) */
+  uint32_t smem_per_block_optin; /* sharedMemPerBlockOptin */
+  uint32_t smem_reserved_per_block; /* reservedSharedMemPerBlock */
+  int ncarveouts;                /* entries of carveout_kb */
+  uint16_t carveout_kb[12];      /* shared sizes per SM the L1/shared split can take, KB */
+  int warp_size;
+  int max_threads_per_block;
+  int max_block_dim[3];
+  uint32_t max_grid_dim[3];
+  int max_threads_per_sm, max_blocks_per_sm, max_warps_per_sm;
+  uint32_t regs_per_sm, regs_per_block; /* 32-bit registers */
+  int regs_per_thread;           /* most registers one thread may use */
+  int sm_count;                  /* multiprocessors of the representative part */
+} smemu_arch_info;
+
+/* The profile called `name` (as smemu_options.arch; NULL: the default). */
+smemu_status smemu_arch_query(const char *name, smemu_arch_info *out);
+/* The profile a context runs. */
+smemu_status smemu_ctx_arch(const smemu_ctx *ctx, smemu_arch_info *out);
+
+/* The allocation holding ptr (smemu_malloc, a module variable or a
+ * registered host range): its first byte and size. SMEMU_ERR_NOT_FOUND when
+ * ptr is in none. *readonly (may be NULL) is 1 for .const variables. */
+smemu_status smemu_mem_lookup(const smemu_ctx *ctx, const void *ptr, void **base, size_t *bytes,
+                              int *readonly);
+/* Make host memory the caller owns reachable from kernels (cudaHostRegister),
+ * and forget it again. smemu never frees it. */
+smemu_status smemu_host_register(smemu_ctx *ctx, void *ptr, size_t bytes);
+smemu_status smemu_host_unregister(smemu_ctx *ctx, void *ptr);
+/* Change the bank width (4 or 8 bytes) for later launches; ignored, as the
+ * hardware ignores it, where the generation has no choice. */
+smemu_status smemu_set_bank_mode(smemu_ctx *ctx, int bytes);
+/* Change the local memory per thread (cudaLimitStackSize) for later launches. */
+smemu_status smemu_set_stack_bytes(smemu_ctx *ctx, uint32_t bytes);
+
 #ifdef __cplusplus
 }
 #endif

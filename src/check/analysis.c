@@ -72,11 +72,38 @@ static void banks(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
   for (int l = 0; l < 32; l++)
     if (!(sm >> l & 1)) sh[l] = 0;
   bank_result r;
-  bank_model(w->L->arch, w->L->bank_mode, bank_op(in), sm, sh, (int)size, &r);
+  int op = bank_op(in), counted = 0;
   bank_stat *s = &a->banks[w->pc];
-  s->requests += r.requests;
-  s->wavefronts += r.wavefronts;
-  s->ideal += r.ideal;
+  if (size <= 4 && op != BANK_ATOM && w->L->arch->major >= 5) {
+    /* the common case, rule R1 of banks.c: lanes on one word are one unit,
+     * the busiest bank's distinct words are the passes, ideal is one. Only a
+     * new worst instance goes through the full model (for its lanes). */
+    uint32_t words[32][8], cnt[32] = {0}, waves = 0;
+    int overflow = 0;
+    LANES(sm, {
+      uint32_t wd = sh[l] >> 2, b = wd & 31, k;
+      for (k = 0; k < cnt[b] && k < 8; k++)
+        if (words[b][k] == wd) break;
+      if (k == cnt[b] || k == 8) {
+        if (k < 8) words[b][k] = wd;
+        else overflow = 1;
+        if (++cnt[b] > waves) waves = cnt[b];
+      }
+    });
+    if (!overflow) {
+      s->requests += 1;
+      s->wavefronts += waves;
+      s->ideal += 1;
+      counted = 1;
+      if (waves <= s->worst_degree) return;
+    }
+  }
+  bank_model(w->L->arch, w->L->bank_mode, op, sm, sh, (int)size, &r);
+  if (!counted) {
+    s->requests += r.requests;
+    s->wavefronts += r.wavefronts;
+    s->ideal += r.ideal;
+  }
   uint32_t deg = r.wavefronts - r.ideal + 1;
   if (deg > s->worst_degree) {
     s->worst_degree = deg;

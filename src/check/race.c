@@ -13,6 +13,9 @@ int race_init(race_state *r, const launch *L) {
   memset(r, 0, sizeof *r);
   r->sh_size = L->smem_size;
   r->sh = calloc(r->sh_size ? r->sh_size : 1, sizeof *r->sh);
+  r->wsh = calloc(r->sh_size / 4 + 1, sizeof *r->wsh);
+  r->split = calloc(r->sh_size / 4 + 1, 1);
+  if (!r->wsh || !r->split) return -1;
   r->init = calloc(r->sh_size ? r->sh_size : 1, 1);
   r->block_gen = calloc(L->nthreads_block, sizeof *r->block_gen);
   r->warp_gen = calloc(L->nthreads_block, sizeof *r->warp_gen);
@@ -21,6 +24,8 @@ int race_init(race_state *r, const launch *L) {
 
 void race_free(race_state *r) {
   free(r->sh);
+  free(r->wsh);
+  free(r->split);
   free(r->init);
   free(r->block_gen);
   free(r->warp_gen);
@@ -30,29 +35,33 @@ void race_free(race_state *r) {
 }
 
 void race_block_start(race_state *r, block *b) {
-  memset(r->sh, 0, (size_t)r->sh_size * sizeof *r->sh);
+  memset(r->wsh, 0, (size_t)(r->sh_size / 4 + 1) * sizeof *r->wsh);
+  memset(r->split, 0, r->sh_size / 4 + 1);
   memset(r->init, 0, r->sh_size);
   memset(r->block_gen, 0, b->nthreads * sizeof *r->block_gen);
   memset(r->warp_gen, 0, b->nthreads * sizeof *r->warp_gen);
   memset(r->bar_pc, 0, sizeof r->bar_pc);
   r->gen = 1;
+  r->all_gen = 0;
 }
 
 /* Is the earlier access `a` ordered before an access by thread t now? */
-static int ordered(const race_state *r, const acc_rec *a, uint32_t t) {
+static inline int ordered(const race_state *r, const acc_rec *a, uint32_t t) {
+  if (a->gen < r->all_gen) return 1;
   if (r->block_gen[a->tid] > a->gen && r->block_gen[t] > a->gen) return 1;
   if (a->tid / 32 == t / 32 && r->warp_gen[a->tid] > a->gen && r->warp_gen[t] > a->gen) return 1;
   return 0;
 }
 
+/* Count n byte-level hazards of one kind between first and (pc, tid). */
 static void add_hazard(race_state *r, block *b, int type, const acc_rec *first, uint32_t pc, uint16_t tid, int kind,
-                       uint64_t addr, uint64_t v1, uint64_t v2) {
+                       uint64_t addr, uint64_t v1, uint64_t v2, uint32_t n) {
   int error = first->tid / 32 != tid / 32;
   for (uint32_t i = 0; i < r->nhz; i++) {
     hazard_rec *h = &r->hz[i];
     if (h->type == type && h->error == error && h->first_pc == first->pc && h->second_pc == pc &&
         h->first_kind == first->kind && h->second_kind == kind) {
-      h->count++;
+      h->count += n;
       return;
     }
   }
@@ -63,7 +72,7 @@ static void add_hazard(race_state *r, block *b, int type, const acc_rec *first, 
     r->hz = h;
     r->caphz = cap;
   }
-  r->hz[r->nhz++] = (hazard_rec){(uint8_t)type, (uint8_t)error, 0, first->kind, (uint8_t)kind, first->pc, pc, 1,
+  r->hz[r->nhz++] = (hazard_rec){(uint8_t)type, (uint8_t)error, 0, first->kind, (uint8_t)kind, first->pc, pc, n,
                                   addr, {b->ctaid[0], b->ctaid[1], b->ctaid[2]}, first->tid, tid, v1, v2};
 }
 
@@ -81,6 +90,26 @@ static void add_sync(race_state *r, block *b, int kind, uint32_t pc, uint16_t ti
     r->capsy = cap;
   }
   r->sy[r->nsy++] = (sync_rec){(uint8_t)kind, pc, n, {b->ctaid[0], b->ctaid[1], b->ctaid[2]}, tid};
+}
+
+/* Check one access (a word or a byte with shadow s) and record it. */
+static inline void check_one(race_state *r, block *b, shadow *s, uint32_t pc, uint16_t t, int kind, uint64_t at,
+                             uint32_t n) {
+  if (kind == ACC_READ) {
+    if (s->w.valid && s->w.gen >= r->all_gen && s->w.tid != t && !ordered(r, &s->w, t))
+      add_hazard(r, b, HZ_RAW, &s->w, pc, t, kind, at, 0, b->smem[at], n);
+    /* keep the last reads of two different threads */
+    if (s->r[0].valid && s->r[0].tid != t) s->r[1] = s->r[0];
+    s->r[0] = (acc_rec){r->gen, pc, t, ACC_READ, 1};
+  } else {
+    if (s->w.valid && s->w.tid != t && !ordered(r, &s->w, t) && !(kind == ACC_ATOMIC && s->w.kind == ACC_ATOMIC))
+      add_hazard(r, b, HZ_WAW, &s->w, pc, t, kind, at, b->smem[at], 0, n);
+    for (int j = 0; j < 2; j++)
+      if (s->r[j].valid && s->r[j].tid != t && !ordered(r, &s->r[j], t))
+        add_hazard(r, b, HZ_WAR, &s->r[j], pc, t, kind, at, b->smem[at], 0, n);
+    s->w = (acc_rec){r->gen, pc, t, (uint8_t)kind, 1};
+    s->r[0].valid = s->r[1].valid = 0;
+  }
 }
 
 void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind) {
@@ -106,26 +135,32 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
     }
     if (init && kind != ACC_READ) memset(r->init + a, 1, size);
     if (!races) continue;
-    for (uint32_t k = 0; k < size; k++) {
-      shadow *s = &r->sh[a + k];
-      uint64_t val = b->smem[a + k];
-      if (kind == ACC_READ) {
-        if (s->w.valid && s->w.tid != t && !ordered(r, &s->w, t))
-          add_hazard(r, b, HZ_RAW, &s->w, w->pc, t, kind, a + k, 0, val);
-        /* keep the last reads of two different threads */
-        if (s->r[0].valid && s->r[0].tid != t) s->r[1] = s->r[0];
-        s->r[0] = (acc_rec){r->gen, w->pc, t, ACC_READ, 1};
+    for (uint32_t k = 0; k < size;) {
+      uint64_t at = a + k, wd = at >> 2;
+      shadow *s;
+      uint32_t step;
+      if (!(at & 3) && size - k >= 4 && !r->split[wd]) {
+        s = &r->wsh[wd]; /* a whole word with one history */
+        step = 4;
       } else {
-        if (s->w.valid && s->w.tid != t && !ordered(r, &s->w, t) &&
-            !(kind == ACC_ATOMIC && s->w.kind == ACC_ATOMIC))
-          add_hazard(r, b, HZ_WAW, &s->w, w->pc, t, kind, a + k, val, 0);
-        for (int j = 0; j < 2; j++)
-          if (s->r[j].valid && s->r[j].tid != t && !ordered(r, &s->r[j], t))
-            add_hazard(r, b, HZ_WAR, &s->r[j], w->pc, t, kind, a + k, val, 0);
-        s->w = (acc_rec){r->gen, w->pc, t, (uint8_t)kind, 1};
-        s->r[0].valid = s->r[1].valid = 0;
+        if (!r->split[wd]) {
+          /* the word's bytes go separate ways: give each the word's history */
+          for (int j = 0; j < 4; j++) r->sh[wd * 4 + (uint64_t)j] = r->wsh[wd];
+          r->split[wd] = 1;
+        }
+        s = &r->sh[at];
+        step = 1;
       }
+      check_one(r, b, s, w->pc, t, kind, at, step);
+      k += step;
     }
+    /* a whole-word write makes a split word's bytes agree again */
+    if (kind != ACC_READ && !(a & 3) && size >= 4)
+      for (uint64_t wd = a >> 2; wd < (a + size) >> 2; wd++)
+        if (r->split[wd]) {
+          r->wsh[wd] = r->sh[wd * 4];
+          r->split[wd] = 0;
+        }
   });
 }
 
@@ -134,9 +169,10 @@ void race_barrier(block *b, warp *w, uint32_t lanes) {
   LANES(lanes, r->block_gen[w->index * 32 + (uint32_t)l] = r->gen + 1);
 }
 
-void race_bar_released(block *b, uint32_t id) {
+void race_bar_released(block *b, uint32_t id, int all) {
   race_state *r = &b->an->race;
   r->gen++;
+  if (all) r->all_gen = r->gen;
   r->bar_pc[id] = 0;
 }
 

@@ -49,10 +49,15 @@ typedef struct sync_rec {
 enum { SYNC_DIVERGENT_WARP, SYNC_DIVERGENT_BLOCK, SYNC_WARP_MASK, SYNC_BAR_COUNT, SYNC_UNINIT };
 
 typedef struct race_state {
-  shadow *sh;            /* one per shared byte of the block */
+  shadow *wsh;           /* one per 4-byte word: the history of all its bytes
+                            while they share one (split[word] == 0) */
+  uint8_t *split;        /* 1: the word's bytes differ; sh holds them */
+  shadow *sh;            /* one per shared byte, used for split words */
   uint32_t sh_size;
   uint8_t *init;         /* 1 per shared byte written (init check) */
   uint32_t gen;          /* block generation: +1 per barrier completion / warp sync */
+  uint32_t all_gen;      /* generation of the last barrier every live thread passed:
+                            accesses older than it are ordered for everyone */
   uint32_t *block_gen;   /* per thread: generation of its last block barrier */
   uint32_t *warp_gen;    /* per thread: generation of its last warp sync */
   uint32_t bar_pc[MAX_BARRIERS]; /* pc of the first arrival of each barrier's round, +1 */
@@ -73,7 +78,7 @@ void race_warpsync(warp *w, uint32_t lanes);
 void race_sync_error(warp *w, int kind, uint32_t lanes);
 /* A warp arrives at barrier id at instruction pc (divergence checks). */
 void race_bar_arrive(warp *w, uint32_t id, uint32_t m);
-void race_bar_released(block *b, uint32_t id);
+void race_bar_released(block *b, uint32_t id, int all);
 void race_merge(race_state *into, const race_state *from);
 
 #endif

@@ -21,21 +21,22 @@ static inline uint64_t load_bytes(const uint8_t *p, int size, int sgn) {
   }
 }
 
-/* Generic load: any space, any element size, 1/2/4 elements. */
+/* Generic load: any space, any element size, 1/2/4 elements. Every lane's
+ * address is checked before any register is written. */
 static void ld_gen(warp *w, const insn *in, uint32_t m) {
   const uint64_t *A = w->r[in->a];
   int es = in->c, n = in->vec, sgn = in->flags & IF_SIGNED;
   uint32_t total = (uint32_t)(es * n);
   uint64_t addr[32] = {0};
+  uint8_t *ptr[32];
   LANES(m, {
     addr[l] = ea(w, in, A, l);
-    if (!exec_addr(w, l, in->space, addr[l], total, 0)) return;
+    if (!(ptr[l] = exec_addr(w, l, in->space, addr[l], total, 0))) return;
   });
   if (w->L->hooks) hook_mem(w, in, m, addr, total);
   LANES(m, {
-    const uint8_t *p = exec_addr(w, l, in->space, addr[l], total, 0);
     for (int k = 0; k < n; k++)
-      if (in->v[k] != SLOT_SINK) w->r[in->v[k]][l] = load_bytes(p + k * es, es, sgn);
+      if (in->v[k] != SLOT_SINK) w->r[in->v[k]][l] = load_bytes(ptr[l] + k * es, es, sgn);
   });
 }
 
@@ -44,16 +45,16 @@ static void st_gen(warp *w, const insn *in, uint32_t m) {
   int es = in->c, n = in->vec;
   uint32_t total = (uint32_t)(es * n);
   uint64_t addr[32] = {0};
+  uint8_t *ptr[32];
   LANES(m, {
     addr[l] = ea(w, in, A, l);
-    if (!exec_addr(w, l, in->space, addr[l], total, 1)) return;
+    if (!(ptr[l] = exec_addr(w, l, in->space, addr[l], total, 1))) return;
   });
   if (w->L->hooks) hook_mem(w, in, m, addr, total);
   LANES(m, {
-    uint8_t *p = exec_addr(w, l, in->space, addr[l], total, 1);
     for (int k = 0; k < n; k++) {
       uint64_t v = w->r[in->v[k]][l];
-      memcpy(p + k * es, &v, (size_t)es);
+      memcpy(ptr[l] + k * es, &v, (size_t)es);
     }
   });
 }
@@ -65,7 +66,16 @@ static void st_gen(warp *w, const insn *in, uint32_t m) {
     uint64_t *D = w->r[in->d];                                                    \
     block *b = w->blk;                                                            \
     uint64_t lo = w->L->prog->smem_reserved, hi = b->smem_size - sizeof(T);      \
-    if (w->L->hooks) { ld_gen(w, in, m); return; }                                \
+    if (w->L->hooks) {                                                            \
+      uint64_t addr[32] = {0};                                                    \
+      LANES(m, {                                                                  \
+        uint64_t a = addr[l] = A[l] + (uint64_t)in->imm;                          \
+        if (a < lo || a > hi || (a & (sizeof(T) - 1))) { ld_gen(w, in, m); return; } \
+      });                                                                         \
+      hook_mem(w, in, m, addr, sizeof(T));                                        \
+      LANES(m, { T v; memcpy(&v, b->smem + addr[l], sizeof(T)); D[l] = v; });     \
+      return;                                                                     \
+    }                                                                             \
     LANES(m, {                                                                    \
       uint64_t a = A[l] + (uint64_t)in->imm;                                      \
       if (a < lo || a > hi || (a & (sizeof(T) - 1))) { ld_gen(w, in, m); return; } \

@@ -179,7 +179,8 @@ static void release(block *b, uint32_t id) {
     }
     if (any && w->state == W_BAR && !w->stack[w->sp - 1].blocked) w->state = W_RUN;
   }
-  if (b->an && b->an->has_race) race_bar_released(b, id);
+  /* a barrier without a thread count waits for every live thread */
+  if (b->an && b->an->has_race) race_bar_released(b, id, bs->expected == 0);
   bs->arrived = 0;
   bs->expected = 0;
   bs->red_popc = 0;

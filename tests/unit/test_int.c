@@ -400,7 +400,10 @@ static void test_mad24(void **state) {
 
 /* ---- div / rem -------------------------------------------------------- */
 /* PTX leaves division by zero undefined; we expect what NVIDIA hardware
- * gives for unsigned operands: x / 0 = all ones, x % 0 = x. */
+ * gives: a result with all bits set, for div and for rem alike (NVIDIA's
+ * own description of its integer division, stackoverflow.com/q/12960005;
+ * 32-bit unsigned is the documented case, the others are to be confirmed
+ * on a GPU). */
 
 static uint64_t r_divu(int bits, uint64_t a, uint64_t b) {
   uint64_t m = mask_of(bits);
@@ -412,9 +415,9 @@ static uint64_t r_remu(int bits, uint64_t a, uint64_t b) {
   uint64_t m = mask_of(bits);
   a &= m;
   b &= m;
-  return b ? a % b : a;
+  return b ? a % b : m;
 }
-/* Signed: x / 0 = -1 (all ones) and x % 0 = x -- to be confirmed on GPU.
+/* Signed: x / 0 = -1 and x % 0 = -1 (all ones) -- to be confirmed on GPU.
  * MIN / -1 = MIN and MIN % -1 = 0 (no trap). */
 static int64_t sext(int bits, uint64_t x) {
   if (bits == 64) return (int64_t)x;
@@ -430,7 +433,7 @@ static uint64_t r_divs(int bits, uint64_t a, uint64_t b) {
 }
 static uint64_t r_rems(int bits, uint64_t a, uint64_t b) {
   int64_t x = sext(bits, a), y = sext(bits, b);
-  if (y == 0) return (uint64_t)x;
+  if (y == 0) return ~0ull;
   if (y == -1) return 0;
   return (uint64_t)(x % y);
 }
@@ -480,7 +483,7 @@ static void test_div_literals(void **state) {
       {0xfffffff9, 2, 0, 0xfffffffd, 0xffffffff},
       {7, 0xfffffffe, 0, 0xfffffffd, 1},
       {0x80000000, 0xffffffff, 0, 0x80000000, 0},
-      {100, 0, 0, 0xffffffff, 100},
+      {100, 0, 0, 0xffffffff, 0xffffffff},
   };
   check_vecs("div.s32 %d32, %a32, %b32; rem.s32 %e32, %a32, %b32;", 32, 1, v, N(v));
 }
