@@ -48,4 +48,29 @@ grep -q 'invalid configuration' "$T/e.txt" || fail "zero block message"
 grep -q 'invalid configuration' "$T/e.txt" || fail "oversized block message"
 "$S" exec examples/reverse.ptx --kernel dynamicReverse --grid 1 --block 64 --shared 60000 --arg buf:s32:64 --arg s32:64 2> "$T/e.txt" && fail "too much shared accepted"
 grep -q 'too much shared memory' "$T/e.txt" || fail "too much shared message"
+# bank report: the naive transpose's column read is 32-way, the padded one clean
+TA="--grid 8,8 --block 32,8 --arg buf:f32:65536 --arg buf:f32:65536:rand=1 --arg s32:256 --arg s32:256"
+"$S" exec examples/transpose.ptx --kernel transposeCoalesced $TA --report banks --quiet > "$T/b.txt" || fail "bank report run"
+grep -q 'loads  *2048 requests  *65536 wavefronts  *63488 bank conflicts' "$T/b.txt" || fail "naive totals: $(cat "$T/b.txt")"
+grep -q 'transpose.cu:33  ld (ld.shared.f32).*worst 32-way' "$T/b.txt" || fail "naive line"
+grep -q 'tile\[tx\]\[ty + r\]' "$T/b.txt" || fail "source text"
+grep -q 'hint: the lanes step by 32 words' "$T/b.txt" || fail "padding hint"
+"$S" exec examples/transpose.ptx --kernel transposeNoBankConflicts $TA --report banks --quiet > "$T/p.txt" || fail "padded run"
+grep -q 'no bank conflicts' "$T/p.txt" || fail "padded report: $(cat "$T/p.txt")"
+"$S" exec examples/transpose.ptx --kernel transposeCoalesced $TA --json "$T/b.json" --quiet || fail "bank json"
+grep -q '"shared_ld_bank_conflicts": 63488' "$T/b.json" || fail "json conflicts"
+grep -q '"op": "ld", "requests": 2048, "wavefronts": 65536, "bank_conflicts": 63488, "worst_degree": 32' "$T/b.json" || fail "json line: $(cat "$T/b.json")"
+# an 8-byte bank mode is a no-op on sm_90 and says so; sm_35 has it
+"$S" exec examples/reverse.ptx --kernel staticReverse --grid 1 --block 64 --arg buf:s32:64 --arg s32:64 --bank-mode 8 --quiet 2> "$T/n.txt" || fail "bank mode run"
+grep -q 'no 8-byte bank mode' "$T/n.txt" || fail "bank mode notice"
+"$S" exec examples/reverse.ptx --kernel staticReverse --grid 1 --block 64 --arg buf:s32:64 --arg s32:64 --bank-mode 8 --arch sm_35 --quiet 2> "$T/n.txt" || fail "sm_35 run"
+grep -q 'no 8-byte bank mode' "$T/n.txt" && fail "sm_35 has the 8-byte mode"
+
+# race checks: the examples are clean, a missing barrier is found
+for k in staticReverse; do
+  "$S" exec examples/reverse.ptx --kernel $k --grid 1 --block 64 --arg buf:s32:64:iota --arg s32:64 --check all --quiet 2> "$T/r.txt" || fail "check all on $k: $(cat "$T/r.txt")"
+done
+"$S" exec tests/cli/race.ptx --kernel missingBarrier --grid 1 --block 64 --arg buf:s32:64:iota --check races --quiet 2> "$T/r.txt" && fail "race not found"
+grep -q 'Error: Race reported between Write access at .*race.cu:7' "$T/r.txt" || fail "race report: $(cat "$T/r.txt")"
+grep -q 'and Read access at .*race.cu:8 \[' "$T/r.txt" || fail "race second line"
 echo "cli: all checks passed"

@@ -198,7 +198,7 @@ int smemu_write_bank_report(const smemu_ctx *ctx, FILE *f, int max_lines) {
   for (int i = 0; i < n && shown < max_lines; i++) {
     const line_stat *l = &ls[i];
     uint64_t conf = l->wavefronts - l->ideal;
-    if (!conf && shown) break;
+    if (!conf) break;
     if (!shown) fprintf(f, "  source lines by bank conflicts:\n");
     shown++;
     const char *file = l->file != ~0u ? P->files[l->file] : NULL;
@@ -219,7 +219,7 @@ int smemu_write_bank_report(const smemu_ctx *ctx, FILE *f, int max_lines) {
     worst_instance(f, P, l, ctx->bank_mode);
   }
   if (!n) fprintf(f, "  no shared-memory accesses\n");
-  else if (!shown || (ls[0].wavefronts == ls[0].ideal)) fprintf(f, "  no bank conflicts\n");
+  else if (!shown) fprintf(f, "  no bank conflicts\n");
   free(ls);
   return 0;
 }

@@ -560,6 +560,21 @@ static void test_cvt_bf16(void **state) {
   ccheck("cvt.rn.bf16x2.f32 %d32, %a32, %b32;", 32, EXACT, 1, x2, N(x2));
 }
 
+static void test_cvt_bf16_f16_f64(void **state) {
+  (void)state;
+  /* Between the 16-bit formats and from/to f64 (round to nearest even):
+   * f16 1+2^-10 is below half a bf16 ulp above 1.0; f16 65504 rounds to
+   * bf16 65536; bf16 65536 overflows f16; 1/3 in bf16 rounds up to 0x3eab. */
+  static const cv h2b[] = {{0x3c01, 0, 0, {0x3f80}}, {0x7bff, 0, 0, {0x4780}}, {0xbc00, 0, 0, {0xbf80}}};
+  ccheck("cvt.rn.bf16.f16 %d16, %a16;", 16, BF16N, 1, h2b, N(h2b));
+  static const cv b2h[] = {{0x4780, 0, 0, {0x7c00}}, {0x3f81, 0, 0, {0x3c08}}, {0xbf80, 0, 0, {0xbc00}}};
+  ccheck("cvt.rn.f16.bf16 %d16, %a16;", 16, F16N, 1, b2h, N(b2h));
+  static const cv d2b[] = {{0x3fd5555555555555ull, 0, 0, {0x3eab}}, {0x3ff0000000000000ull, 0, 0, {0x3f80}}};
+  ccheck("cvt.rn.bf16.f64 %d16, %a64;", 16, BF16N, 1, d2b, N(d2b));
+  static const cv b2d[] = {{0x3f81, 0, 0, {0x3ff0200000000000ull}}, {0xff80, 0, 0, {0xfff0000000000000ull}}};
+  ccheck("cvt.f64.bf16 %d64, %a16;", 64, F64N, 1, b2d, N(b2d));
+}
+
 /* ---- mov packing ----------------------------------------------------------- */
 
 static void test_mov_pack_unpack(void **state) {
@@ -739,6 +754,7 @@ int main(void) {
       cmocka_unit_test(test_cvt_sat_ftz_f32),
       cmocka_unit_test(test_cvt_f16),
       cmocka_unit_test(test_cvt_bf16),
+      cmocka_unit_test(test_cvt_bf16_f16_f64),
       cmocka_unit_test(test_mov_pack_unpack),
       cmocka_unit_test(test_mov_immediates),
       cmocka_unit_test(test_cvta),

@@ -1114,6 +1114,27 @@ static void test_addc_64(void **state) {
   check_vecs("add.cc.u64 %d64, %a64, %b64;\n  addc.u64 %e64, %c64, %c64;", 64, 1, v, N(v));
 }
 
+static void test_madc(void **state) {
+  (void)state;
+  /* mad.lo.cc / madc.hi: {lo, hi} = a * b + c as a 64-bit value. */
+  static const uint64_t t[][3] = {
+      {0xffffffff, 0xffffffff, 0xffffffff}, {0x80000000, 2, 0x80000000},
+      {0x12345678, 0x9abcdef0, 0xdeadbeef}, {0, 0, 0xffffffff}, {3, 5, 7},
+  };
+  vec v[8];
+  for (int i = 0; i < N(t); i++) {
+    v[i].a = t[i][0];
+    v[i].b = t[i][1];
+    v[i].c = t[i][2];
+    v[i].want = t[i][0] * t[i][1] + t[i][2];
+    v[i].want2 = 0;
+  }
+  check_vecs("mad.lo.cc.u32 %r0, %a32, %b32, %c32;\n"
+             "  madc.hi.u32 %r1, %a32, %b32, 0;\n"
+             "  mov.b64 %d64, {%r0, %r1};",
+             64, 0, v, N(t));
+}
+
 /* ---- sad ---------------------------------------------------------------- */
 
 static uint64_t r_sad_u32(uint64_t a, uint64_t b, uint64_t c) {
@@ -1334,6 +1355,7 @@ int main(void) {
       cmocka_unit_test(test_lop3),
       cmocka_unit_test(test_addc_subc),
       cmocka_unit_test(test_addc_64),
+      cmocka_unit_test(test_madc),
       cmocka_unit_test(test_sad),
       cmocka_unit_test(test_setp_signed),
       cmocka_unit_test(test_setp_unsigned),
