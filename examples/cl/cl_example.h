@@ -1,4 +1,4 @@
-/* cl_example.h: what the OpenCL example drivers (examples/cl/*.c), their
+/* cl_example.h: what the OpenCL example drivers (examples/cl/NAME.c), their
  * test (tests/unit/test_opencl.c) and the PoCL runner (tests/cl/pocl_run.c)
  * share: the table of launches (kernel, NDRange, arguments, inputs' seeds),
  * the generated inputs, and for the drivers (include smemu.h and clc.h
@@ -53,6 +53,7 @@ typedef struct clx_case {
 #define CLX_RED_G2 ((CLX_RED_N2 + CLX_RED_L2 - 1) / CLX_RED_L2)
 #define CLX_RED_SEED 0x5EED0101u
 
+/* C (n x n) = A (n x n) * B (n x n), n = EX_MM_N; `extra`: the arguments after n. */
 #define CLX_MM_SQ(kern, lbl, extra)                                                          \
   {"cl_matmul_" lbl, "matmul_" lbl ".cl", kern, kern,                                        \
    "256x256 = 256x256 * 256x256, bit-exact fmaf order",                                      \
@@ -79,10 +80,11 @@ typedef struct clx_case {
 
 #define CLX_TILE_BYTES (CLX_TILE * CLX_TILE * 4)
 #define CLX_NO_ARG {CLX_END, 0, 0}
+#define CLX_SQ_QP {CLX_S32, EX_MM_N, 0}, {CLX_S32, EX_MM_N, 0} /* q = p = n */
 #define CLX_TILE_ARGS {CLX_LOCAL, CLX_TILE_BYTES, 0}, {CLX_LOCAL, CLX_TILE_BYTES, 0}
 
 static const clx_case clx_cases[] = {
-    CLX_MM_SQ("matmulNaive", "naive", CLX_NO_ARG),
+    CLX_MM_SQ("matmulNaive", "naive", CLX_SQ_QP),
     CLX_MM_RECT("matmulNaive", "naive"),
     CLX_MM_SQ("matmulTiled", "tiled", CLX_NO_ARG),
     CLX_MM_RECT("matmulTiledBounds", "tiled"),
@@ -202,6 +204,12 @@ static inline int clx_run(smemu_ctx *ctx, smemu_module *mod, const clx_case *c,
   }
   grid[2] = block[2] = 1;
   ok = ex_ok(ctx, smemu_module_get_kernel(mod, c->kernel, &k), c->example, c->label);
+  for (i = 0; i < CLX_MAX_ARGS && c->args[i].kind != CLX_END; i++) continue;
+  if (ok && i != smemu_kernel_param_count(k)) {
+    printf("%s: %s FAIL (the table gives %d arguments, %s takes %d)\n", c->example, c->label, i,
+           c->kernel, smemu_kernel_param_count(k));
+    ok = 0;
+  }
   for (i = 0; ok && i < CLX_MAX_ARGS && c->args[i].kind != CLX_END; i++, nargs++) {
     const clx_arg *a = &c->args[i];
     if (a->kind == CLX_IN_F32 || a->kind == CLX_OUT_F32) {

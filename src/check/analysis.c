@@ -52,7 +52,7 @@ void analysis_merge(analysis *into, const analysis *from) {
 /* The kind of an instruction for the bank counters. */
 static int bank_op(const insn *in) {
   uint32_t f = op_flags[in->op];
-  if (f & OPF_ATOMIC) return BANK_ATOM;
+  if (f & OPF_ATOMIC) return in->op == OP_ATOM && in->mode == ATOM_MODE_CAS ? BANK_ATOM_CAS : BANK_ATOM;
   return (f & OPF_WRITE) ? BANK_ST : BANK_LD;
 }
 
@@ -74,7 +74,7 @@ static void banks(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
   bank_result r;
   int op = bank_op(in), counted = 0;
   bank_stat *s = &a->banks[w->pc];
-  if (size <= 4 && op != BANK_ATOM && w->L->arch->major >= 5) {
+  if (size <= 4 && bank_family(op) != BANK_ATOM && w->L->arch->major >= 5) {
     /* the common case, rule R1 of banks.c: lanes on one word are one unit,
      * the busiest bank's distinct words are the passes, ideal is one. Only a
      * new worst instance goes through the full model (for its lanes). */

@@ -6,6 +6,9 @@
 #include "check/race.h"
 #include "exec/exec.h"
 
+/* atom.cas's mode number (atom.c), which the bank model counts apart. */
+#define ATOM_MODE_CAS 5
+
 /* Bank statistics of one shared-memory instruction (by pc). */
 typedef struct bank_stat {
   uint64_t requests, wavefronts, ideal; /* summed over executions */

@@ -278,6 +278,8 @@ static void deadlock(block *b) {
              b->exited_threads, where);
 }
 
+#define QUANTUM 65536
+
 static uint64_t xorshift(uint64_t *s) {
   uint64_t x = *s;
   x ^= x << 13;
@@ -286,8 +288,9 @@ static uint64_t xorshift(uint64_t *s) {
   return *s = x;
 }
 
-/* The fixed order: warps 0, 1, 2, ... each runs until it waits or exits,
- * round after round. The random order (--schedule random:SEED): each round
+/* The fixed order: warps 0, 1, 2, ... each runs until it waits, exits or
+ * has run QUANTUM instructions (so a warp spinning on a flag another warp
+ * sets lets that warp run), round after round. The random order (--schedule random:SEED): each round
  * visits the warps in a random permutation and runs each for a random
  * 1..64 instructions, from a generator seeded by the seed and the block. */
 void block_run(block *b) {
@@ -306,7 +309,7 @@ void block_run(block *b) {
     for (uint32_t k = 0; k < b->nwarps; k++) {
       warp *w = &b->warps[order[k]];
       if (w->state == W_RUN) {
-        warp_run(w, L->schedule_random ? 1 + xorshift(&rng) % 64 : UINT64_MAX);
+        warp_run(w, L->schedule_random ? 1 + xorshift(&rng) % 64 : QUANTUM);
         ran = 1;
       }
       if (b->fault) return;

@@ -257,6 +257,52 @@ static void test_misaligned(void **state) {
   smemu_free(ctx, buf);
 }
 
+static void test_more_bad_addresses(void **state) {
+  /* A misaligned atomic, a null pointer, and a local access far past the
+   * thread's local memory (1 MiB beyond a 16-byte array). */
+  static const char ptx[] = PTX_HEAD
+      ".visible .entry atommis(.param .u64 p)\n"
+      "{\n"
+      "  .reg .b32 %r1;\n"
+      "  .reg .b64 %rd1;\n"
+      "  ld.param.u64 %rd1, [p];\n"
+      "  atom.global.add.u32 %r1, [%rd1+2], 1;\n"
+      "  ret;\n"
+      "}\n"
+      ".visible .entry nullp()\n"
+      "{\n"
+      "  .reg .b32 %r1;\n"
+      "  .reg .b64 %rd1;\n"
+      "  mov.u64 %rd1, 0;\n"
+      "  ld.u32 %r1, [%rd1];\n"
+      "  ret;\n"
+      "}\n"
+      ".visible .entry localoob()\n"
+      "{\n"
+      "  .local .align 4 .b8 lb[16];\n"
+      "  .reg .b32 %r1;\n"
+      "  .reg .b64 %rd<3>;\n"
+      "  mov.u64 %rd1, lb;\n"
+      "  add.s64 %rd2, %rd1, 1048576;\n"
+      "  st.local.u32 [%rd2], %r1;\n"
+      "  ret;\n"
+      "}\n";
+  smemu_ctx *ctx = *state;
+  void *buf = NULL;
+  const uint32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+  char err[2048];
+  assert_int_equal(smemu_malloc(ctx, &buf, 64), SMEMU_OK);
+  void *args[] = {&buf};
+  assert_int_equal(launch(ctx, ptx, "atommis", grid, block, 0, args, err, sizeof err),
+                   SMEMU_ERR_MISALIGNED);
+  assert_int_equal(launch(ctx, ptx, "nullp", grid, block, 0, NULL, err, sizeof err),
+                   SMEMU_ERR_ILLEGAL_ADDRESS);
+  expect_in(err, "nullp");
+  assert_int_equal(launch(ctx, ptx, "localoob", grid, block, 0, NULL, err, sizeof err),
+                   SMEMU_ERR_ILLEGAL_ADDRESS);
+  smemu_free(ctx, buf);
+}
+
 /* ---- launch configuration ----------------------------------------------------- */
 
 static const char EMPTY_PTX[] = PTX_HEAD ".visible .entry k()\n{\n  ret;\n}\n";
@@ -421,6 +467,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_global_just_past_the_end, setup, teardown),
       cmocka_unit_test_setup_teardown(test_shared_out_of_bounds, setup, teardown),
       cmocka_unit_test_setup_teardown(test_misaligned, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_more_bad_addresses, setup, teardown),
       cmocka_unit_test_setup_teardown(test_invalid_config, setup, teardown),
       cmocka_unit_test_setup_teardown(test_too_much_shared, setup, teardown),
       cmocka_unit_test_setup_teardown(test_trap, setup, teardown),

@@ -627,6 +627,44 @@ static void test_dynamic_shared_only(void **state) {
   dev_free(out);
 }
 
+static void test_module_scope_shared(void **state) {
+  (void)state;
+  /* A .shared variable declared at module scope is per-CTA like one declared
+   * in the kernel: each block sums its own threads' values. */
+  static const char ptx[] = PTX_HEAD
+      ".shared .align 4 .u32 msum;\n"
+      ".visible .entry k(.param .u64 pout)\n"
+      "{\n"
+      "  .reg .b32 %r<6>;\n"
+      "  .reg .b64 %rd<4>;\n"
+      "  .reg .pred %p1;\n"
+      "  ld.param.u64 %rd1, [pout];\n"
+      "  cvta.to.global.u64 %rd1, %rd1;\n"
+      "  mov.u32 %r1, %tid.x;\n"
+      "  mov.u32 %r2, %ctaid.x;\n"
+      "  setp.eq.u32 %p1, %r1, 0;\n"
+      "  mov.u32 %r5, 0;\n"
+      "  @%p1 st.shared.u32 [msum], %r5;\n"
+      "  bar.sync 0;\n"
+      "  mad.lo.u32 %r3, %r2, 1000, %r1;\n"
+      "  atom.shared.add.u32 %r4, [msum], %r3;\n"
+      "  bar.sync 0;\n"
+      "  @!%p1 bra DONE;\n"
+      "  ld.shared.u32 %r5, [msum];\n"
+      "  mul.wide.u32 %rd2, %r2, 4;\n"
+      "  add.s64 %rd3, %rd1, %rd2;\n"
+      "  st.global.u32 [%rd3], %r5;\n"
+      "DONE:\n"
+      "  ret;\n"
+      "}\n";
+  uint32_t *out = dev_alloc(4 * 4, 0xcd);
+  void *args[] = {&out};
+  char err[1024];
+  PTX_OK(ptxrun(ptx, "k", 4, 100, 0, args, err, sizeof err), err);
+  for (uint32_t b = 0; b < 4; b++) assert_int_equal(out[b], 100 * 1000 * b + 99 * 100 / 2);
+  dev_free(out);
+}
+
 /* ---- generic addressing of shared memory ------------------------------- */
 
 static void test_generic_shared_access(void **state) {
@@ -1330,6 +1368,7 @@ int main(void) {
       cmocka_unit_test(test_global_pointer_initializer),
       cmocka_unit_test(test_dynamic_shared_layout),
       cmocka_unit_test(test_dynamic_shared_only),
+      cmocka_unit_test(test_module_scope_shared),
       cmocka_unit_test(test_generic_shared_access),
       cmocka_unit_test(test_ordering_qualifiers),
       cmocka_unit_test(test_message_passing_between_warps),

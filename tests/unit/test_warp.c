@@ -425,6 +425,36 @@ static void test_bar_warp_sync(void **state) {
   dev_free(out);
 }
 
+static void test_partial_warp_collectives(void **state) {
+  (void)state;
+  /* A 40-thread block: warp 1 has lanes 0..7 only. The lanes that do not
+   * exist count as exited, so full-mask collectives see 8 lanes. */
+  static const char ptx[] = KHEAD(8)
+      "  setp.eq.u32 %p1, %r2, %r2;\n"
+      "  vote.sync.ballot.b32 %r3, %p1, 0xffffffff;\n"
+      "  redux.sync.add.u32 %r4, %r2, 0xffffffff;\n"
+      "  shfl.sync.idx.b32 %r5, %r30, 0, 0x1f, 0xffffffff;\n"
+      "  match.any.sync.b32 %r6, 7, 0xffffffff;\n"
+      "  vote.sync.all.pred %p2, %p1, 0xffffffff;\n"
+      "  selp.u32 %r7, 1, 0, %p2;\n"
+      "  activemask.b32 %r8;\n"
+      "  st.global.v2.u32 [%rd2], {%r3, %r4};\n"
+      "  st.global.v4.u32 [%rd2+16], {%r5, %r6, %r7, %r8};\n"
+      "  ret;\n"
+      "}\n";
+  uint32_t *out = run_out(ptx, 1, 40, 0, 8);
+  for (int t = 0; t < 40; t++) {
+    uint32_t full = t < 32 ? 0xffffffffu : 0xffu;
+    assert_int_equal(out[8 * t], full);
+    assert_int_equal(out[8 * t + 1], t < 32 ? 496 : 28);
+    assert_int_equal(out[8 * t + 4], t < 32 ? 0 : 32);
+    assert_int_equal(out[8 * t + 5], full);
+    assert_int_equal(out[8 * t + 6], 1);
+    assert_int_equal(out[8 * t + 7], full);
+  }
+  dev_free(out);
+}
+
 /* ---- special registers ----------------------------------------------------- */
 
 static void test_lane_registers(void **state) {
@@ -460,6 +490,43 @@ static void test_lane_registers(void **state) {
       assert_int_equal(o[6], ~(eq | (eq - 1)));
       assert_int_equal(o[7], ~(eq - 1));
     }
+  dev_free(out);
+}
+
+static void test_misc_special_registers(void **state) {
+  (void)state;
+  /* %clock64 and %clock do not go backwards within a thread; %globaltimer
+   * neither; %dynamic_smem_size is the launch's dynamic shared size. */
+  static const char ptx[] = PTX_HEAD
+      ".visible .entry k(.param .u64 pout)\n"
+      "{\n"
+      "  .reg .b32 %r<8>;\n"
+      "  .reg .b64 %rd<10>;\n"
+      "  .reg .pred %p<4>;\n"
+      "  ld.param.u64 %rd1, [pout];\n"
+      "  cvta.to.global.u64 %rd1, %rd1;\n"
+      "  mov.u32 %r1, %tid.x;\n"
+      "  mov.u64 %rd2, %clock64;\n"
+      "  mov.u64 %rd6, %globaltimer;\n"
+      "  mul.lo.u32 %r2, %r1, %r1;\n"
+      "  mov.u64 %rd3, %clock64;\n"
+      "  mov.u64 %rd7, %globaltimer;\n"
+      "  setp.ge.u64 %p1, %rd3, %rd2;\n"
+      "  setp.ge.u64 %p2, %rd7, %rd6;\n"
+      "  and.pred %p1, %p1, %p2;\n"
+      "  selp.u32 %r3, 1, 0, %p1;\n"
+      "  mov.u32 %r4, %dynamic_smem_size;\n"
+      "  mov.u32 %r5, %clock;\n"
+      "  mul.wide.u32 %rd4, %r1, 8;\n"
+      "  add.s64 %rd5, %rd1, %rd4;\n"
+      "  st.global.v2.u32 [%rd5], {%r3, %r4};\n"
+      "  ret;\n"
+      "}\n";
+  uint32_t *out = run_out(ptx, 1, 64, 1000, 2);
+  for (int t = 0; t < 64; t++) {
+    assert_int_equal(out[2 * t], 1);
+    assert_int_equal(out[2 * t + 1], 1000);
+  }
   dev_free(out);
 }
 
@@ -1022,6 +1089,85 @@ static void test_producer_consumer(void **state) {
   dev_free(out);
 }
 
+static void test_barrier_different_sites(void **state) {
+  (void)state;
+  /* Warp 0 and warp 1 meet at barrier 0 from two different instructions,
+   * with the barrier id and thread count in registers. */
+  static const char ptx[] = KHEADD(1, "  .shared .align 4 .b32 buf[64];\n")
+      "  mov.u32 %r20, 0;\n"
+      "  mov.u32 %r21, 64;\n"
+      "  mov.u32 %r9, buf;\n"
+      "  mad.lo.u32 %r5, %r30, 4, %r9;\n"
+      "  xor.b32 %r6, %r30, 32;\n"
+      "  mad.lo.u32 %r6, %r6, 4, %r9;\n"
+      "  setp.lt.u32 %p1, %r30, 32;\n"
+      "  @%p1 bra A;\n"
+      "  add.u32 %r7, %r30, 500;\n"
+      "  st.shared.u32 [%r5], %r7;\n"
+      "  barrier.sync %r20, %r21;\n"
+      "  bra J;\n"
+      "A:\n"
+      "  add.u32 %r7, %r30, 100;\n"
+      "  st.shared.u32 [%r5], %r7;\n"
+      "  bar.sync %r20;\n"
+      "J:\n"
+      "  ld.shared.u32 %r8, [%r6];\n"
+      "  st.global.u32 [%rd2], %r8;\n"
+      "  ret;\n"
+      "}\n";
+  uint32_t *out = run_out(ptx, 1, 64, 0, 1);
+  for (uint32_t t = 0; t < 64; t++) assert_int_equal(out[t], t < 32 ? (t ^ 32) + 500 : (t ^ 32) + 100);
+  dev_free(out);
+}
+
+static void test_exit_inside_function(void **state) {
+  (void)state;
+  /* Odd lanes call a function that executes exit; even lanes get a value
+   * back and store it. */
+  static const char ptx[] = PTX_HEAD
+      ".func (.param .b32 r) maybe_exit(.param .b32 x)\n"
+      "{\n"
+      "  .reg .b32 %r<3>;\n"
+      "  .reg .pred %p1;\n"
+      "  ld.param.b32 %r1, [x];\n"
+      "  and.b32 %r2, %r1, 1;\n"
+      "  setp.ne.u32 %p1, %r2, 0;\n"
+      "  @%p1 exit;\n"
+      "  add.u32 %r2, %r1, 1000;\n"
+      "  st.param.b32 [r], %r2;\n"
+      "  ret;\n"
+      "}\n"
+      ".visible .entry k(.param .u64 pout)\n"
+      "{\n"
+      "  .reg .b32 %r<4>;\n"
+      "  .reg .b64 %rd<4>;\n"
+      "  ld.param.u64 %rd1, [pout];\n"
+      "  cvta.to.global.u64 %rd1, %rd1;\n"
+      "  mov.u32 %r1, %tid.x;\n"
+      "  {\n"
+      "    .param .b32 a;\n"
+      "    .param .b32 b;\n"
+      "    st.param.b32 [a], %r1;\n"
+      "    call (b), maybe_exit, (a);\n"
+      "    ld.param.b32 %r2, [b];\n"
+      "  }\n"
+      "  activemask.b32 %r3;\n"
+      "  mul.wide.u32 %rd2, %r1, 8;\n"
+      "  add.s64 %rd3, %rd1, %rd2;\n"
+      "  st.global.v2.u32 [%rd3], {%r2, %r3};\n"
+      "  ret;\n"
+      "}\n";
+  uint32_t *out = dev_alloc(64 * 8, 0xcd);
+  void *args[] = {&out};
+  char err[1024];
+  PTX_OK(ptxrun(ptx, "k", 1, 64, 0, args, err, sizeof err), err);
+  for (uint32_t t = 0; t < 64; t++) {
+    assert_int_equal(out[2 * t], (t & 1) ? 0xcdcdcdcdu : t + 1000);
+    assert_int_equal(out[2 * t + 1], (t & 1) ? 0xcdcdcdcdu : 0x55555555u);
+  }
+  dev_free(out);
+}
+
 static void test_exited_threads_count_as_arrived(void **state) {
   (void)state;
   /* 128 threads: warps 2 and 3 exit at once, and half of warp 0 returns;
@@ -1061,7 +1207,9 @@ int main(void) {
       cmocka_unit_test(test_redux_divergent),
       cmocka_unit_test(test_activemask),
       cmocka_unit_test(test_bar_warp_sync),
+      cmocka_unit_test(test_partial_warp_collectives),
       cmocka_unit_test(test_lane_registers),
+      cmocka_unit_test(test_misc_special_registers),
       cmocka_unit_test(test_ids_2d_3d),
       cmocka_unit_test(test_nested_divergence),
       cmocka_unit_test(test_loop_per_lane_trip_counts),
@@ -1073,6 +1221,8 @@ int main(void) {
       cmocka_unit_test(test_bar_red),
       cmocka_unit_test(test_named_barriers_with_count),
       cmocka_unit_test(test_producer_consumer),
+      cmocka_unit_test(test_barrier_different_sites),
+      cmocka_unit_test(test_exit_inside_function),
       cmocka_unit_test(test_exited_threads_count_as_arrived),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,10 +7,10 @@ extern "C" __global__ void global_race(int *out, const int *in, int n)
 {
   int t = threadIdx.x, lane = t & 31;
   if (t < 32) {
-    out[lane] = in[lane];                        //@W
+    out[lane] = in[lane];                        //@G1
     races_signal(out);
   } else {
     races_wait(out);
-    out[32 + lane] = out[lane];                  //@R
+    out[32 + lane] = out[lane];                  //@G2
   }
 }

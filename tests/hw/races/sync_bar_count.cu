@@ -8,6 +8,6 @@ extern "C" __global__ void sync_bar_count(int *out, const int *in, int n)
   __shared__ int s[64];
   int t = threadIdx.x;
   s[t] = in[t];                                  //@W
-  asm volatile("bar.sync 1, %0;" :: "r"(n) : "memory");           //@B
+  asm volatile("bar.sync 1, %0;" :: "r"(n) : "memory");           //@BAR
   out[t] = s[t];                                 //@R
 }

@@ -10,10 +10,10 @@ extern "C" __global__ void sync_divergent_block(int *out, const int *in, int n)
   s[t] = in[t];                                  //@W
   if (t < 32) {
     asm volatile("" ::: "memory");
-    __syncthreads();                             //@B0
+    __syncthreads();                             //@BAR0
     out[t] = s[t] + 1;                           //@R0
   } else {
-    __syncthreads();                             //@B1
+    __syncthreads();                             //@BAR1
     out[t] = s[t] * 2;                           //@R1
   }
 }

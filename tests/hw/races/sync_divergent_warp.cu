@@ -9,6 +9,6 @@ extern "C" __global__ void sync_divergent_warp(int *out, const int *in, int n)
   int t = threadIdx.x;
   s[t] = in[t];                                  //@W
   if (t < 16)
-    __syncthreads();                             //@B
+    __syncthreads();                             //@BAR
   out[t] = s[t];                                 //@R
 }

@@ -9,6 +9,6 @@ extern "C" __global__ void sync_warp_mask(int *out, const int *in, int n)
   int t = threadIdx.x;
   unsigned mask = 0xffffffffu >> (32 - n);
   s[t] = in[t];                                  //@W
-  asm volatile("bar.warp.sync %0;" :: "r"(mask) : "memory");      //@B
+  asm volatile("bar.warp.sync %0;" :: "r"(mask) : "memory");      //@BAR
   out[t] = s[t];                                 //@R
 }

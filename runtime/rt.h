@@ -1,0 +1,242 @@
+/* rt.h: the drop-in runtime's internal interface. One emulated device and
+ * its smemu context, the registered fatbinaries (modules), kernels and
+ * variables, the allocations the program made, streams, events and the
+ * queue of deferred work, shared by the files of runtime/. The runtime uses
+ * only include/smemu.h from the emulator. Every exported entry point takes
+ * the state lock (rt_begin) and releases it with its result (rt_end). */
+#ifndef SMEMU_RT_H
+#define SMEMU_RT_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "cuda_abi.h"
+#include "smemu.h"
+
+#define RT_EXPORT __attribute__((visibility("default")))
+
+/* ---- fatbinaries (fatbin.c) ---- */
+
+/* What the cubin (SASS) of a kernel says: registers, frame. */
+typedef struct fb_kinfo {
+  char *name;         /* mangled kernel name */
+  int regs;           /* registers per thread (EIATTR_REGCOUNT), -1 unknown */
+  int frame;          /* local bytes per thread (EIATTR_FRAME_SIZE), -1 unknown */
+} fb_kinfo;
+
+/* The parts of a fatbinary the runtime uses. */
+typedef struct fb_image {
+  char *ptx;          /* the chosen PTX text (malloc'd, NUL-terminated), or NULL */
+  size_t ptx_len;
+  int ptx_arch;       /* its architecture, e.g. 90 */
+  int nptx;           /* PTX entries seen */
+  int ptx_archs[16];  /* their architectures */
+  int nsass;          /* SASS (cubin) entries seen */
+  int sass_archs[16]; /* their architectures */
+  int cubin_arch;     /* architecture of the cubin the kernel figures come from, 0 none */
+  uint32_t const_bytes; /* user __constant__ bytes of that cubin */
+  fb_kinfo *kinfo;    /* per kernel, from that cubin */
+  int nkinfo;
+  int ptx_too_new;    /* every PTX targets an architecture above the emulated one */
+  char err[256];      /* why there is no PTX, when ptx is NULL */
+} fb_image;
+
+/* Parse the fatbinary at data (magic 0xBA55ED50), PTX text or a cubin, and
+ * pick the PTX for compute capability `cc` (major*10+minor). Returns 0, or
+ * -1 with out->err set when data is no fatbinary at all. */
+int fb_parse(const void *data, int cc, fb_image *out);
+void fb_free(fb_image *img);
+/* The kernel figures of a kernel, or NULL. */
+const fb_kinfo *fb_kernel(const fb_image *img, const char *name);
+
+/* ---- registered code ---- */
+
+typedef struct rt_module {
+  fb_image img;           /* what the fatbinary holds */
+  char *label;            /* for messages: the program, or "module N" */
+  smemu_module *mod;      /* loaded PTX (lazily), or NULL */
+  cudaError_t load_err;   /* why loading failed, or cudaSuccess */
+  int nfuncs, nvars;      /* registered kernels and variables */
+  int warned;             /* the no-PTX message was printed */
+  int from_driver;        /* loaded by cuModuleLoadData: unloadable */
+  struct rt_module *next;
+} rt_module;
+
+typedef struct rt_func {
+  rt_module *m;           /* owning module */
+  const void *host;       /* host stub (the launch handle), NULL for driver functions */
+  char *name;             /* mangled name */
+  smemu_kernel *k;        /* resolved kernel, NULL until the module is loaded */
+  int64_t max_dyn;        /* cudaFuncAttributeMaxDynamicSharedMemorySize, -1 default */
+  int carveout;           /* cudaFuncAttributePreferredSharedMemoryCarveout, -1 default */
+  int cache_config;       /* cudaFuncSetCacheConfig */
+  int shmem_config;       /* cudaFuncSetSharedMemConfig */
+  struct rt_func *next;
+} rt_func;
+
+typedef struct rt_var {
+  rt_module *m;
+  const void *host;       /* host shadow (the symbol handle) */
+  char *name;             /* PTX name */
+  size_t size;            /* bytes, as registered */
+  int constant;           /* __constant__ */
+  void **managed_ptr;     /* __managed__: where the host reads the address, else NULL */
+  struct rt_var *next;
+} rt_var;
+
+/* ---- streams, events, deferred work (queue.c) ---- */
+
+typedef struct rt_stream {
+  unsigned flags;
+  int priority;
+  struct rt_stream *next;
+} rt_stream;
+
+typedef struct rt_event {
+  unsigned flags;
+  int recorded;           /* cudaEventRecord was called at least once */
+  int pending;            /* records queued, not yet reached */
+  double t;               /* host monotonic time when the last record was reached */
+  struct rt_event *next;
+} rt_event;
+
+enum { OP_LAUNCH, OP_EVENT, OP_HOSTFN, OP_CALLBACK };
+
+typedef struct rt_op {
+  int kind;
+  rt_stream *stream;
+  rt_func *f;             /* OP_LAUNCH */
+  uint32_t grid[3], block[3], shared;
+  uint8_t *params;        /* copied argument values, at each parameter's offset */
+  rt_event *ev;           /* OP_EVENT */
+  cudaHostFn_t fn;        /* OP_HOSTFN */
+  cudaStreamCallback_t cb;/* OP_CALLBACK */
+  void *user;
+  struct rt_op *next;
+} rt_op;
+
+/* ---- the process-wide state (state.c) ---- */
+
+enum { ALLOC_DEVICE = 1, ALLOC_HOST, ALLOC_MANAGED, ALLOC_REGISTERED };
+
+typedef struct rt_alloc {
+  void *p;
+  size_t size;
+  int kind;               /* ALLOC_* */
+  unsigned flags;
+} rt_alloc;
+
+typedef struct rt_state {
+  pthread_mutex_t lock;   /* recursive; held by every entry point */
+  int inited;             /* environment read */
+  smemu_ctx *ctx;         /* the device's context, created on first use */
+  smemu_arch_info arch;   /* its profile */
+  int arch_ok;            /* SMEMU_ARCH names a known profile */
+  char arch_name[32];
+
+  /* options from the environment (see runtime/README.md) */
+  int threads;            /* SMEMU_THREADS */
+  uint32_t analyses;      /* SMEMU_CHECK */
+  uint64_t max_insns;     /* SMEMU_MAX_INSNS */
+  int quiet;              /* SMEMU_QUIET */
+  int report_banks, report_launches; /* SMEMU_REPORT */
+  char *report_file;      /* SMEMU_REPORT_FILE */
+  char *json_file;        /* SMEMU_JSON */
+
+  cudaError_t sticky;     /* a kernel fault: every later call returns it */
+  rt_module *mods;
+  rt_func *funcs;
+  rt_var *vars;
+  int nmods;
+
+  rt_alloc *allocs;       /* the program's allocations, sorted by p */
+  size_t nallocs, cap_allocs;
+  size_t allocated;       /* bytes in cudaMalloc/Managed/Pitch allocations */
+
+  rt_stream default_stream;
+  rt_stream *streams;
+  rt_event *events;
+  rt_op *qhead, *qtail;   /* deferred work in issue order */
+  int qlen;
+  int draining;
+
+  /* device settings */
+  unsigned device_flags;
+  int cache_config;
+  int shmem_config;       /* as set; the getter reports the effective one */
+  size_t stack_limit, printf_fifo, heap_limit;
+  int unregistered;       /* __cudaUnregisterFatBinary ran (exit has begun) */
+} rt_state;
+
+extern rt_state rt;
+
+/* Enter an entry point: take the lock and read the environment. With
+ * need_ctx, also create the context; returns its failure or the sticky
+ * error (lock still held: always pair with rt_end). */
+cudaError_t rt_begin(int need_ctx);
+/* Leave: release the lock, record e as the thread's last error when it is
+ * one, and return it. */
+cudaError_t rt_end(cudaError_t e);
+/* Record e as the last error without the lock dance (inside rt_begin/end). */
+void rt_set_last(cudaError_t e);
+/* The context, creating it; NULL when the architecture is unknown. */
+smemu_ctx *rt_ctx(void);
+/* Print "smemu: ..." on stderr (unless SMEMU_QUIET). */
+void rt_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Host monotonic time in seconds. */
+double rt_now(void);
+/* cudaDeviceReset's work: drain, drop the context and everything in it. */
+void rt_reset(void);
+
+/* The map from smemu status to a CUDA error for a failed launch; sets
+ * *sticky when the error leaves the context unusable. */
+cudaError_t rt_launch_error(smemu_status s, const char *msg, int *sticky);
+
+/* Allocation table. */
+rt_alloc *rt_alloc_find(const void *p);   /* exact base */
+int rt_alloc_add(void *p, size_t size, int kind, unsigned flags);
+void rt_alloc_remove(void *p);
+
+/* ---- modules (register.c) ---- */
+rt_func *rt_func_by_host(const void *host);
+rt_var *rt_var_by_host(const void *host);
+/* Load the module's PTX into the context if needed; resolves its kernels. */
+cudaError_t rt_module_load(rt_module *m);
+/* The function's kernel, loading its module first. */
+cudaError_t rt_func_kernel(rt_func *f, smemu_kernel **k);
+/* A variable's device address and size, loading its module first. */
+cudaError_t rt_var_addr(rt_var *v, void **p, size_t *size);
+/* Register a module from an image (fatbinary, PTX or cubin); the driver API. */
+rt_module *rt_module_new(const void *image, const char *label);
+rt_func *rt_func_new(rt_module *m, const void *host, const char *name);
+void rt_module_free(rt_module *m);
+/* Forget every loaded smemu object (the context is gone). */
+void rt_modules_unload(void);
+
+/* ---- queue (queue.c) ---- */
+/* Run every deferred operation now, in issue order. */
+void rt_drain(void);
+void rt_enqueue(rt_op *op);
+/* The stream object for a handle (0, legacy and per-thread are the
+ * default stream); NULL when the handle is not a live stream. */
+rt_stream *rt_stream_get(cudaStream_t s);
+void rt_streams_reset(void);
+
+/* ---- launches (launch.c) ---- */
+/* Check a launch as the driver does and queue it. */
+cudaError_t rt_launch(rt_func *f, dim3 grid, dim3 block, void **args, size_t shared, cudaStream_t stream);
+/* Run one queued launch (from rt_drain). */
+void rt_run_launch(rt_op *op);
+/* The function's figures: registers (0 unknown), max threads per block. */
+int rt_func_regs(const rt_func *f);
+int rt_func_max_threads(rt_func *f);
+/* Blocks of f per multiprocessor for a block size and dynamic shared bytes. */
+int rt_occupancy(rt_func *f, int block_size, size_t dyn_shared);
+
+/* ---- reports (report.c) ---- */
+/* Note a finished launch (with its status) for SMEMU_REPORT / SMEMU_JSON. */
+void rt_report_launch(const rt_func *f, smemu_status s);
+/* Write the reports (at exit). */
+void rt_report_finish(void);
+
+#endif

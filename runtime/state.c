@@ -1,0 +1,270 @@
+/* state.c: the runtime's process-wide state: options read from the
+ * environment, the emulated device's context, CUDA's error semantics
+ * (per-thread last error, sticky errors after a kernel fault), the error
+ * names and strings, the allocation table, cudaDeviceReset and the work
+ * done when the program exits. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "rt.h"
+
+rt_state rt = {.lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP};
+
+/* CUDA keeps the last error per host thread. */
+static _Thread_local cudaError_t last_error;
+
+double rt_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void rt_msg(const char *fmt, ...) {
+  if (rt.quiet) return;
+  va_list ap;
+  va_start(ap, fmt);
+  fflush(stdout);
+  fputs("smemu: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+/* Analyses SMEMU_CHECK can name. memcheck (bounds of every global, shared
+ * and local access) is always on. */
+static const struct {
+  const char *name;
+  uint32_t bit;
+} checks[] = {
+    {"memcheck", 0},
+    {"banks", SMEMU_ANALYZE_BANKS},
+#ifdef SMEMU_ANALYZE_RACES
+    {"racecheck", SMEMU_ANALYZE_RACES},
+    {"races", SMEMU_ANALYZE_RACES},
+#endif
+#ifdef SMEMU_ANALYZE_SYNC
+    {"synccheck", SMEMU_ANALYZE_SYNC},
+#endif
+#ifdef SMEMU_ANALYZE_INIT
+    {"initcheck", SMEMU_ANALYZE_INIT},
+#endif
+};
+
+static uint32_t parse_checks(const char *s) {
+  uint32_t bits = 0;
+  while (s && *s) {
+    size_t n = strcspn(s, ",");
+    size_t i;
+    for (i = 0; i < sizeof checks / sizeof checks[0]; i++)
+      if (strlen(checks[i].name) == n && !strncmp(checks[i].name, s, n)) break;
+    if (i < sizeof checks / sizeof checks[0]) bits |= checks[i].bit;
+    else if (n) rt_msg("SMEMU_CHECK: unknown check '%.*s' (ignored)", (int)n, s);
+    s += n;
+    if (*s) s++;
+  }
+  return bits;
+}
+
+static void read_env(void) {
+  const char *v;
+  rt.inited = 1;
+  rt.quiet = (v = getenv("SMEMU_QUIET")) && *v && strcmp(v, "0");
+  v = getenv("SMEMU_ARCH");
+  snprintf(rt.arch_name, sizeof rt.arch_name, "%s", v && *v ? v : "sm_90");
+  rt.arch_ok = smemu_arch_query(rt.arch_name, &rt.arch) == SMEMU_OK;
+  if (!rt.arch_ok) smemu_arch_query(NULL, &rt.arch);
+  rt.threads = (v = getenv("SMEMU_THREADS")) ? atoi(v) : 0;
+  rt.max_insns = (v = getenv("SMEMU_MAX_INSNS")) ? strtoull(v, NULL, 0) : 0;
+  rt.analyses = parse_checks(getenv("SMEMU_CHECK"));
+  if ((v = getenv("SMEMU_REPORT"))) {
+    for (const char *s = v; *s;) {
+      size_t n = strcspn(s, ",");
+      if (n == 5 && !strncmp(s, "banks", 5)) rt.report_banks = 1;
+      else if (n == 8 && !strncmp(s, "launches", 8)) rt.report_launches = 1;
+      else if (n == 3 && !strncmp(s, "all", 3)) rt.report_banks = rt.report_launches = 1;
+      else if (n) rt_msg("SMEMU_REPORT: unknown report '%.*s' (known: banks, launches, all)", (int)n, s);
+      s += n;
+      if (*s) s++;
+    }
+  }
+  if (rt.report_banks) rt.analyses |= SMEMU_ANALYZE_BANKS;
+  if ((v = getenv("SMEMU_REPORT_FILE")) && *v) rt.report_file = strdup(v);
+  if ((v = getenv("SMEMU_JSON")) && *v) rt.json_file = strdup(v);
+  rt.cache_config = cudaFuncCachePreferNone;
+  rt.shmem_config = cudaSharedMemBankSizeFourByte;
+  rt.stack_limit = 1024;
+  rt.printf_fifo = 1 << 20;
+  rt.heap_limit = 8 << 20;
+}
+
+smemu_ctx *rt_ctx(void) {
+  if (rt.ctx) return rt.ctx;
+  if (!rt.arch_ok) return NULL;
+  smemu_options o = {0};
+  o.threads = rt.threads;
+  o.arch = rt.arch_name;
+  o.max_warp_instructions = rt.max_insns;
+  o.analyses = rt.analyses;
+  o.stack_bytes = (uint32_t)rt.stack_limit;
+  o.bank_mode = rt.shmem_config == cudaSharedMemBankSizeEightByte ? 8 : 0;
+  if (smemu_create(&o, &rt.ctx) != SMEMU_OK) rt.ctx = NULL;
+  return rt.ctx;
+}
+
+cudaError_t rt_begin(int need_ctx) {
+  pthread_mutex_lock(&rt.lock);
+  if (!rt.inited) read_env();
+  if (!need_ctx) return cudaSuccess;
+  if (rt.sticky) return rt.sticky;
+  if (!rt_ctx()) {
+    static int said;
+    if (!said++)
+      fprintf(stderr, "smemu: unknown architecture '%s' in SMEMU_ARCH (see `smemu archs`)\n", rt.arch_name);
+    return cudaErrorNoDevice;
+  }
+  return cudaSuccess;
+}
+
+void rt_set_last(cudaError_t e) {
+  if (e != cudaSuccess) last_error = e;
+}
+
+cudaError_t rt_end(cudaError_t e) {
+  rt_set_last(e);
+  pthread_mutex_unlock(&rt.lock);
+  return e;
+}
+
+/* ---- errors ---- */
+
+RT_EXPORT cudaError_t cudaGetLastError(void) {
+  rt_begin(0);
+  cudaError_t e = last_error;
+  last_error = cudaSuccess;
+  if (rt.sticky) e = rt.sticky;
+  pthread_mutex_unlock(&rt.lock);
+  return e;
+}
+
+RT_EXPORT cudaError_t cudaPeekAtLastError(void) {
+  rt_begin(0);
+  cudaError_t e = rt.sticky ? rt.sticky : last_error;
+  pthread_mutex_unlock(&rt.lock);
+  return e;
+}
+
+RT_EXPORT const char *cudaGetErrorName(cudaError_t e) {
+  switch ((int)e) {
+#define ERR(code, name, str) \
+  case code: return #name;
+#include "errors.def"
+#undef ERR
+  default: return "unrecognized error code";
+  }
+}
+
+RT_EXPORT const char *cudaGetErrorString(cudaError_t e) {
+  switch ((int)e) {
+#define ERR(code, name, str) \
+  case code: return str;
+#include "errors.def"
+#undef ERR
+  default: return "unrecognized error code";
+  }
+}
+
+cudaError_t rt_launch_error(smemu_status s, const char *msg, int *sticky) {
+  *sticky = 1;
+  switch (s) {
+  case SMEMU_OK: *sticky = 0; return cudaSuccess;
+  case SMEMU_ERR_ILLEGAL_ADDRESS: return cudaErrorIllegalAddress;
+  case SMEMU_ERR_MISALIGNED: return cudaErrorMisalignedAddress;
+  case SMEMU_ERR_TRAP: return msg && strstr(msg, "assertion") ? cudaErrorAssert : cudaErrorLaunchFailure;
+  case SMEMU_ERR_ILLEGAL_INSTRUCTION: return cudaErrorIllegalInstruction;
+  case SMEMU_ERR_LIMIT: return cudaErrorLaunchTimeout;
+  case SMEMU_ERR_DEADLOCK: return cudaErrorLaunchFailure;
+  case SMEMU_ERR_UNSUPPORTED: return cudaErrorLaunchFailure;
+  case SMEMU_ERR_INVALID_CONFIG: *sticky = 0; return cudaErrorInvalidConfiguration;
+  case SMEMU_ERR_OUT_OF_RESOURCES: *sticky = 0; return cudaErrorInvalidValue;
+  case SMEMU_ERR_OUT_OF_MEMORY: *sticky = 0; return cudaErrorMemoryAllocation;
+  case SMEMU_ERR_INVALID_VALUE: *sticky = 0; return cudaErrorInvalidValue;
+  default: return cudaErrorLaunchFailure;
+  }
+}
+
+/* ---- allocations: sorted by address for cudaPointerGetAttributes ---- */
+
+static size_t alloc_upper(const void *p) {
+  size_t lo = 0, hi = rt.nallocs;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if ((uintptr_t)rt.allocs[mid].p <= (uintptr_t)p) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+rt_alloc *rt_alloc_find(const void *p) {
+  size_t i = alloc_upper(p);
+  if (i == 0) return NULL;
+  rt_alloc *a = &rt.allocs[i - 1];
+  if (a->p == p) return a;
+  if ((uintptr_t)p - (uintptr_t)a->p < (a->size ? a->size : 1)) return a;
+  return NULL;
+}
+
+int rt_alloc_add(void *p, size_t size, int kind, unsigned flags) {
+  if (rt.nallocs == rt.cap_allocs) {
+    size_t cap = rt.cap_allocs ? rt.cap_allocs * 2 : 64;
+    rt_alloc *a = realloc(rt.allocs, cap * sizeof *a);
+    if (!a) return -1;
+    rt.allocs = a;
+    rt.cap_allocs = cap;
+  }
+  size_t i = alloc_upper(p);
+  memmove(&rt.allocs[i + 1], &rt.allocs[i], (rt.nallocs - i) * sizeof *rt.allocs);
+  rt.allocs[i] = (rt_alloc){p, size, kind, flags};
+  rt.nallocs++;
+  if (kind == ALLOC_DEVICE || kind == ALLOC_MANAGED) rt.allocated += size;
+  return 0;
+}
+
+void rt_alloc_remove(void *p) {
+  size_t i = alloc_upper(p);
+  if (i == 0 || rt.allocs[i - 1].p != p) return;
+  i--;
+  if (rt.allocs[i].kind == ALLOC_DEVICE || rt.allocs[i].kind == ALLOC_MANAGED) rt.allocated -= rt.allocs[i].size;
+  memmove(&rt.allocs[i], &rt.allocs[i + 1], (rt.nallocs - i - 1) * sizeof *rt.allocs);
+  rt.nallocs--;
+}
+
+/* ---- reset and exit ---- */
+
+void rt_reset(void) {
+  rt_drain();
+  rt_streams_reset();
+  rt_modules_unload();
+  if (rt.ctx) smemu_destroy(rt.ctx);
+  rt.ctx = NULL;
+  /* smemu_destroy freed every allocation but registered host ranges,
+   * which belong to the program */
+  rt.nallocs = 0;
+  rt.allocated = 0;
+  rt.sticky = cudaSuccess;
+  last_error = cudaSuccess;
+  rt.cache_config = cudaFuncCachePreferNone;
+  rt.shmem_config = cudaSharedMemBankSizeFourByte;
+  rt.device_flags = 0;
+}
+
+/* At exit: run what is still queued (its output belongs to the program) and
+ * write the reports. The context is left to the operating system. */
+__attribute__((destructor)) static void rt_fini(void) {
+  if (!rt.inited) return;
+  pthread_mutex_lock(&rt.lock);
+  if (!rt.sticky) rt_drain();
+  fflush(stdout);
+  rt_report_finish();
+  pthread_mutex_unlock(&rt.lock);
+}
