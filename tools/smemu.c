@@ -57,7 +57,9 @@ static const char *const usage_exec =
     "  --check LIST       comma-separated checks: races (shared-memory hazards,\n"
     "                     like compute-sanitizer racecheck), sync (barrier misuse,\n"
     "                     like synccheck), init (reads of uninitialised shared\n"
-    "                     memory), memory (bounds and alignment: always on), all\n"
+    "                     memory), global-races (hazards on global memory within\n"
+    "                     and between blocks), memory (bounds and alignment:\n"
+    "                     always on), all\n"
     "  --report hazards   with --check races: every hazard's instance in detail\n"
     "                     (racecheck's hazard mode) instead of one line per pair\n"
     "  --schedule fixed|random[:SEED]\n"
@@ -300,8 +302,10 @@ static int parse_checks(const char *v, uint32_t *an) {
     if (!strcmp(t, "races")) *an |= SMEMU_ANALYZE_RACES;
     else if (!strcmp(t, "sync")) *an |= SMEMU_ANALYZE_SYNC;
     else if (!strcmp(t, "init")) *an |= SMEMU_ANALYZE_INIT;
+    else if (!strcmp(t, "global-races")) *an |= SMEMU_ANALYZE_GLOBAL_RACES;
     else if (!strcmp(t, "memory")) {}
-    else if (!strcmp(t, "all")) *an |= SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_SYNC | SMEMU_ANALYZE_INIT;
+    else if (!strcmp(t, "all"))
+      *an |= SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_SYNC | SMEMU_ANALYZE_INIT | SMEMU_ANALYZE_GLOBAL_RACES;
     else { fprintf(stderr, "smemu exec: unknown check '%s' (races, sync, init, memory, all)\n", t); rc = -1; }
   }
   free(s);
@@ -424,7 +428,7 @@ static int cmd_exec(int argc, char **argv) {
   smemu_status s = smemu_launch(ctx, k, grid, block, shared, argv2);
   const smemu_launch_stats *st = smemu_last_stats(ctx);
   int found = 0;
-  if (opt.analyses & (SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_SYNC | SMEMU_ANALYZE_INIT)) {
+  if (opt.analyses & (SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_SYNC | SMEMU_ANALYZE_INIT | SMEMU_ANALYZE_GLOBAL_RACES)) {
     fflush(stdout);
     smemu_write_race_report(ctx, stderr, detailed);
     found = smemu_hazard_count(ctx) + smemu_sync_error_count(ctx);

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "api/internal.h"
+#include "check/race.h"
 #include "exec/hooks.h"
 #include "ir/decode.h"
 #include "report/demangle.h"
@@ -467,9 +468,11 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   L->want_races = (ctx->opt.analyses & SMEMU_ANALYZE_RACES) != 0;
   L->want_sync = (ctx->opt.analyses & SMEMU_ANALYZE_SYNC) != 0;
   L->want_init = (ctx->opt.analyses & SMEMU_ANALYZE_INIT) != 0;
+  L->want_global_races = (ctx->opt.analyses & SMEMU_ANALYZE_GLOBAL_RACES) != 0;
+  if (L->want_global_races) L->gshadow = gshadow_new();
   L->schedule_random = ctx->opt.schedule == SMEMU_SCHEDULE_RANDOM;
   L->seed = ctx->opt.seed;
-  L->hooks = L->want_banks || L->want_races || L->want_sync || L->want_init;
+  L->hooks = L->want_banks || L->want_races || L->want_sync || L->want_init || L->want_global_races;
   pthread_mutex_init(&L->lock, NULL);
   if (L->hooks) L->result = analysis_new(L);
   double t0 = now();
@@ -489,6 +492,7 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   ctx->last_prog = P;
   ctx->last_prog_owner = k->mod;
   pthread_mutex_destroy(&L->lock);
+  gshadow_free(L->gshadow);
   free(params);
   free(L);
   return s;

@@ -13,7 +13,7 @@ analysis *analysis_new(const launch *L) {
     free(a);
     return NULL;
   }
-  if (L->want_races || L->want_sync || L->want_init) {
+  if (L->want_races || L->want_sync || L->want_init || L->want_global_races) {
     if (race_init(&a->race, L) < 0) {
       analysis_free(a);
       return NULL;
@@ -118,13 +118,19 @@ static void banks(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
 
 void hook_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
   if (w->L->want_banks) banks(w, in, m, addr, size);
-  if (w->blk->an->has_race)
-    race_access(w, in, m, addr, size, (op_flags[in->op] & OPF_WRITE) ? ACC_WRITE : ACC_READ);
+  if (w->blk->an->has_race) {
+    int kind = (op_flags[in->op] & OPF_WRITE) ? ACC_WRITE : ACC_READ;
+    race_access(w, in, m, addr, size, kind);
+    if (w->L->want_global_races) race_global(w, in, m, addr, size, kind);
+  }
 }
 
 void hook_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
   if (w->L->want_banks) banks(w, in, m, addr, size);
-  if (w->blk->an->has_race) race_access(w, in, m, addr, size, ACC_ATOMIC);
+  if (w->blk->an->has_race) {
+    race_access(w, in, m, addr, size, ACC_ATOMIC);
+    if (w->L->want_global_races) race_global(w, in, m, addr, size, ACC_ATOMIC);
+  }
 }
 
 void hook_block_start(block *b) {

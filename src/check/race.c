@@ -116,6 +116,7 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
   race_state *r = &w->blk->an->race;
   block *b = w->blk;
   int races = w->L->want_races, init = w->L->want_init;
+  if (!races && !init) return;
   LANES(m, {
     uint64_t a = addr[l];
     if (in->space == PTX_SPACE_GENERIC) {
@@ -237,4 +238,119 @@ void race_merge(race_state *into, const race_state *from) {
     }
     into->sy[into->nsy++] = *s;
   }
+}
+
+/* ---- global memory ----
+ * Words of global memory a launch touches get a shadow in a table split
+ * into stripes, each with its own lock, since blocks run on several worker
+ * threads at once. Accesses of one block are ordered by its barriers as in
+ * shared memory; accesses of two blocks are never ordered (a launch has no
+ * barrier between blocks), unless both are atomics. Granularity is the
+ * 4-byte word. */
+global_shadow *gshadow_new(void) {
+  global_shadow *g = calloc(1, sizeof *g);
+  if (!g) return NULL;
+  for (int i = 0; i < GSTRIPES; i++) pthread_mutex_init(&g->s[i].lock, NULL);
+  return g;
+}
+
+void gshadow_free(global_shadow *g) {
+  if (!g) return;
+  for (int i = 0; i < GSTRIPES; i++) {
+    free(g->s[i].t);
+    pthread_mutex_destroy(&g->s[i].lock);
+  }
+  free(g);
+}
+
+static uint64_t mix(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  return x;
+}
+
+/* The slot of `word` in stripe s (created when missing); NULL when out of memory. */
+static gslot *gfind(gstripe *s, uint64_t word) {
+  if (2 * (s->n + 1) > s->cap) {
+    uint32_t cap = s->cap ? s->cap * 2 : 1024;
+    gslot *t = calloc(cap, sizeof *t);
+    if (!t) return NULL;
+    for (uint32_t i = 0; i < s->cap; i++)
+      if (s->t[i].word) {
+        uint32_t j = (uint32_t)mix(s->t[i].word) & (cap - 1);
+        while (t[j].word) j = (j + 1) & (cap - 1);
+        t[j] = s->t[i];
+      }
+    free(s->t);
+    s->t = t;
+    s->cap = cap;
+  }
+  uint32_t j = (uint32_t)mix(word) & (s->cap - 1);
+  while (s->t[j].word && s->t[j].word != word) j = (j + 1) & (s->cap - 1);
+  if (!s->t[j].word) {
+    s->t[j].word = word;
+    s->n++;
+  }
+  return &s->t[j];
+}
+
+/* Is the earlier global access a ordered before thread t of block b now? */
+static int gordered(const race_state *r, const block *b, const gacc *a, uint32_t t) {
+  if (a->blk != b->linear) return 0;
+  acc_rec x = {a->gen, a->pc, a->tid, a->kind, 1};
+  return ordered(r, &x, t);
+}
+
+static void ghazard(race_state *r, block *b, int type, const gacc *first, uint32_t pc, uint16_t t, int kind,
+                    uint64_t addr) {
+  acc_rec f = {first->gen, first->pc, first->tid, first->kind, 1};
+  uint32_t n0 = r->nhz;
+  add_hazard(r, b, type, &f, pc, t, kind, addr, 0, 0, 4);
+  /* between blocks is always an error; mark the record as global */
+  for (uint32_t i = 0; i < r->nhz; i++)
+    if (r->hz[i].first_pc == first->pc && r->hz[i].second_pc == pc && r->hz[i].type == type) {
+      r->hz[i].global = 1;
+      if (first->blk != b->linear) r->hz[i].error = 1;
+    }
+  (void)n0;
+}
+
+void race_global(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind) {
+  block *b = w->blk;
+  race_state *r = &b->an->race;
+  global_shadow *g = w->L->gshadow;
+  if (!g) return;
+  LANES(m, {
+    uint64_t a = addr[l];
+    if (in->space == PTX_SPACE_SHARED || in->space == PTX_SPACE_LOCAL || in->space == PTX_SPACE_PARAM) continue;
+    if (a - SHARED_WINDOW < WINDOW_SIZE || a - LOCAL_WINDOW < WINDOW_SIZE) continue;
+    uint16_t t = (uint16_t)(w->index * 32 + (uint32_t)l);
+    for (uint64_t wd = a >> 2; wd <= (a + size - 1) >> 2; wd++) {
+      gstripe *s = &g->s[mix(wd) % GSTRIPES];
+      pthread_mutex_lock(&s->lock);
+      gslot *x = gfind(s, wd + 1);
+      if (x) {
+        gacc now = {b->linear, r->gen, w->pc, t, (uint8_t)kind, 1};
+        int same = 0;
+        if (kind == ACC_READ) {
+          if (x->w.valid && !(x->w.blk == b->linear && x->w.tid == t) && !gordered(r, b, &x->w, t))
+            ghazard(r, b, HZ_RAW, &x->w, w->pc, t, kind, wd * 4);
+          same = x->r[0].valid && x->r[0].blk == b->linear && x->r[0].tid == t;
+          if (x->r[0].valid && !same) x->r[1] = x->r[0];
+          x->r[0] = now;
+        } else {
+          if (x->w.valid && !(x->w.blk == b->linear && x->w.tid == t) && !gordered(r, b, &x->w, t) &&
+              !(kind == ACC_ATOMIC && x->w.kind == ACC_ATOMIC))
+            ghazard(r, b, HZ_WAW, &x->w, w->pc, t, kind, wd * 4);
+          for (int j = 0; j < 2; j++)
+            if (x->r[j].valid && !(x->r[j].blk == b->linear && x->r[j].tid == t) && !gordered(r, b, &x->r[j], t))
+              ghazard(r, b, HZ_WAR, &x->r[j], w->pc, t, kind, wd * 4);
+          x->w = now;
+          x->r[0].valid = x->r[1].valid = 0;
+        }
+      }
+      pthread_mutex_unlock(&s->lock);
+    }
+  });
 }

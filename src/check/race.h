@@ -81,4 +81,37 @@ void race_bar_arrive(warp *w, uint32_t id, uint32_t m);
 void race_bar_released(block *b, uint32_t id, int all);
 void race_merge(race_state *into, const race_state *from);
 
+
+/* ---- global memory (SMEMU_ANALYZE_GLOBAL_RACES) ---- */
+/* An access to a global word, with its block. */
+typedef struct gacc {
+  uint32_t blk;      /* linear block index */
+  uint32_t gen;      /* that block's generation at the access */
+  uint32_t pc;
+  uint16_t tid;
+  uint8_t kind, valid;
+} gacc;
+
+typedef struct gslot {
+  uint64_t word;     /* address / 4, + 1 (0: empty) */
+  gacc w, r[2];
+} gslot;
+
+/* One stripe of the launch-wide shadow of global memory. */
+typedef struct gstripe {
+  pthread_mutex_t lock;
+  gslot *t;
+  uint32_t cap, n;
+} gstripe;
+
+#define GSTRIPES 64
+typedef struct global_shadow {
+  gstripe s[GSTRIPES];
+} global_shadow;
+
+global_shadow *gshadow_new(void);
+void gshadow_free(global_shadow *g);
+/* Global accesses of a warp instruction (lanes m, size bytes each). */
+void race_global(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind);
+
 #endif

@@ -137,6 +137,8 @@ typedef struct launch {
   int want_races;          /* shared-memory hazards */
   int want_sync;           /* barrier misuse */
   int want_init;           /* uninitialised shared reads */
+  int want_global_races;   /* hazards on global memory */
+  struct global_shadow *gshadow; /* their launch-wide shadow */
   int schedule_random;     /* seeded random warp order */
   uint64_t seed;
   const struct arch_profile *arch; /* architecture profile */

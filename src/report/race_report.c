@@ -129,7 +129,7 @@ int smemu_write_race_report(const smemu_ctx *ctx, FILE *f, int detailed) {
       loc(f, h->first_file, h->first_line, h->first_ptx_line);
       fprintf(f, "\n    and %s access at ", h->second_access);
       loc(f, h->second_file, h->second_line, h->second_ptx_line);
-      fprintf(f, " [%" PRIu64 " hazard%s]%s\n", h->count, h->count == 1 ? "" : "s",
+      fprintf(f, " [%" PRIu64 " hazard%s]%s%s\n", h->count, h->count == 1 ? "" : "s", h->global ? " in global memory" : "",
               h->error ? "" : " (threads of one warp, no __syncwarp between them)");
     } else {
       fprintf(f, "%s: Potential %s hazard detected at __%s__ 0x%" PRIx64, sev, h->type, h->global ? "global" : "shared",

@@ -1,7 +1,6 @@
-/* ptxrun.h: small helpers for the unit tests: a shared emulator context with
- * one worker thread, device buffers in it, and one-call "load this PTX text,
- * launch this kernel" runners. Every runner returns an smemu_status and
- * leaves the emulator's message in err. */
+/* ptxrun.h: small helpers for the unit tests: a shared one-worker context,
+ * device buffers in it, and one-call "load this PTX, launch this kernel"
+ * runners that return an smemu_status and leave the message in err. */
 #ifndef PTXRUN_H
 #define PTXRUN_H
 

@@ -158,19 +158,27 @@ static void test_global_out_of_bounds(void **state) {
   void *buf = NULL;
   const uint32_t grid[3] = {2, 1, 1}, block[3] = {16, 1, 1};
   char err[2048], want[64];
+  smemu_module *m = NULL;
+  smemu_kernel *k = NULL;
   assert_int_equal(smemu_malloc(ctx, &buf, 64), SMEMU_OK);
   void *args[] = {&buf};
-  int st = launch(ctx, OOB_PTX, "oob", grid, block, 0, args, err, sizeof err);
+  assert_int_equal(smemu_module_load_data(ctx, OOB_PTX, strlen(OOB_PTX), "oob.ptx", &m), SMEMU_OK);
+  assert_int_equal(smemu_module_get_kernel(m, "oob", &k), SMEMU_OK);
+  int st = smemu_launch(ctx, k, grid, block, 0, args);
+  snprintf(err, sizeof err, "%s", smemu_errmsg(ctx));
   assert_int_equal(st, SMEMU_ERR_ILLEGAL_ADDRESS);
   expect_in(err, "oob");
   expect_in(err, "block (1,0,0)");
   expect_in(err, "thread (5,0,0)");
   snprintf(want, sizeof want, "line %d", line_of(OOB_PTX, "ld.global.u32 %r4"));
   expect_in(err, want);
-  /* The stats of the failed launch are available. */
+  /* The stats of the failed launch are available (while the module is). */
   const smemu_launch_stats *s = smemu_last_stats(ctx);
   assert_non_null(s);
   assert_string_equal(s->kernel, "oob");
+  assert_int_equal(s->grid[0], 2);
+  assert_int_equal(s->block[0], 16);
+  smemu_module_unload(m);
   smemu_free(ctx, buf);
 }
 

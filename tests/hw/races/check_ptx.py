@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """check_ptx.py: checks that the race corpus' PTX keeps every marked access
 on its own source line. A marker is a trailing `//@NAME` comment on a line
-of a kernel's .cu file: NAME starting with B marks a barrier, G a global
-access, anything else a shared-memory access. For every marker the PTX must
+of a kernel's .cu file: NAME starting with BAR marks a barrier, G a
+global access, anything else a shared-memory access. For every marker the PTX must
 have such an instruction under a `.loc` of that line (not inlined from
 elsewhere), and every shared access must sit on a marked line.
 
@@ -79,7 +79,7 @@ def check(d):
         mk = markers(os.path.join(d, name))
         seen = ptx_lines(ptx, name)
         for mname, ln in sorted(mk.items(), key=lambda kv: kv[1]):
-            want = "barrier" if mname.startswith("B") else \
+            want = "barrier" if mname.startswith("BAR") else \
                    "global" if mname.startswith("G") else "shared"
             got = seen.get(ln, set())
             if want not in got:

@@ -8,10 +8,13 @@ extern "C" __global__ void ok_bytes_interleaved(int *out, const int *in, int n)
 {
   __shared__ unsigned char b[64];
   int t = threadIdx.x, lane = t & 31;
-  if (t < 32)
+  if (t < 32) {
     b[2 * lane] = (unsigned char)in[t];          //@W0
-  else
+    asm volatile("" ::: "memory");  /* keeps -O3 from merging the stores */
+  } else {
     b[2 * lane + 1] = (unsigned char)in[t];      //@W1
+    asm volatile("" ::: "memory");
+  }
   __syncthreads();
   out[t] = b[t];                                 //@R
 }
