@@ -31,7 +31,8 @@ $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/smemu: $(BUILD)/obj/tools/smemu.o $(LIB)
+TOOL_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(sort $(wildcard tools/*.c)))
+$(BUILD)/smemu: $(TOOL_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # ---- examples -------------------------------------------------------------

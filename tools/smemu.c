@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "clc.h"
 #include "smemu.h"
 
 static const char *const usage_main =
@@ -26,7 +27,12 @@ static const char *const usage_exec =
     "Runs kernel NAME (mangled, or its plain name when unambiguous) of FILE.ptx\n"
     "on the CPU. One --arg per kernel parameter, in order:\n"
     "\n"
+    "FILE may be OpenCL C (.cl): it is compiled to PTX with clang-14 and\n"
+    "libclc-14 (--cl-opts passes build options) and runs the same way.\n"
+    "\n"
     "  scalars   TYPE:VALUE     TYPE is u8 u16 u32 u64 s8 s16 s32 s64 f32 f64\n"
+    "  local     local:BYTES    an OpenCL __local pointer argument: BYTES of\n"
+    "                           shared memory, placed after the dynamic area\n"
     "                           e.g. u32:1024  s32:-3  f32:0.5  u64:0x10\n"
     "  buffers   buf:TYPE:COUNT[:INIT][:print][:save=PATH]\n"
     "            a device buffer of COUNT elements of TYPE, passed as a pointer.\n"
@@ -54,6 +60,7 @@ static const char *const usage_exec =
     "                     banks and words of the worst instance, and a hint\n"
     "  --bank-mode 4|8    bank width where the generation can choose (3.x)\n"
     "  --no-banks         do not model banks (a little faster)\n"
+    "  --cl-opts OPTS     OpenCL build options for a .cl FILE (-D N=V, ...)\n"
     "  --check LIST       comma-separated checks: races (shared-memory hazards,\n"
     "                     like compute-sanitizer racecheck), sync (barrier misuse,\n"
     "                     like synccheck), init (reads of uninitialised shared\n"
@@ -89,6 +96,7 @@ typedef struct arg {
   uint8_t scalar[8];  /* scalar value */
   int print;
   const char *save;
+  int is_local;       /* local:BYTES (scalar holds the count) */
 } arg;
 
 static int type_of(const char *s, size_t n) {
@@ -185,6 +193,17 @@ static int fill_buffer(arg *a, const char *init, char *err, size_t en) {
 /* Parse one --arg. Buffer specs contain ':'-separated fields. */
 static int parse_arg(smemu_ctx *ctx, const char *spec, arg *a, char *err, size_t en) {
   memset(a, 0, sizeof *a);
+  if (!strncmp(spec, "local:", 6)) {
+    char *end;
+    uint64_t n = strtoull(spec + 6, &end, 0);
+    if (*end || end == spec + 6) {
+      snprintf(err, en, "bad argument '%s': expected local:BYTES", spec);
+      return -1;
+    }
+    a->is_local = 1;
+    memcpy(a->scalar, &n, 8);
+    return 0;
+  }
   if (!strncmp(spec, "buf:", 4)) {
     char *s = strdup(spec + 4), *save = NULL, *init = NULL;
     if (!s) return -1;
@@ -313,7 +332,7 @@ static int parse_checks(const char *v, uint32_t *an) {
 }
 
 static int cmd_exec(int argc, char **argv) {
-  const char *file = NULL, *kname = NULL, *json = NULL, *grid_s = NULL, *block_s = NULL;
+  const char *file = NULL, *kname = NULL, *json = NULL, *grid_s = NULL, *block_s = NULL, *cl_opts = NULL;
   smemu_options opt = {0};
   uint32_t shared = 0;
   int quiet = 0, nargs = 0, report_banks = 0, detailed = 0;
@@ -339,6 +358,7 @@ static int cmd_exec(int argc, char **argv) {
     else if (!strcmp(a, "--stack")) { NEED(); opt.stack_bytes = (uint32_t)strtoul(v, NULL, 0); }
     else if (!strcmp(a, "--max-insns")) { NEED(); opt.max_warp_instructions = strtoull(v, NULL, 0); }
     else if (!strcmp(a, "--quiet")) quiet = 1;
+    else if (!strcmp(a, "--cl-opts")) { NEED(); cl_opts = v; }
     else if (!strcmp(a, "--report")) {
       NEED();
       if (!strcmp(v, "banks")) report_banks = 1;
@@ -393,7 +413,29 @@ static int cmd_exec(int argc, char **argv) {
   arg *args = calloc((size_t)nargs + 1, sizeof *args);
   void **argv2 = calloc((size_t)nargs + 1, sizeof *argv2);
   if (!args || !argv2) goto out;
-  if (smemu_module_load_file(ctx, file, &mod) != SMEMU_OK || smemu_module_get_kernel(mod, kname, &k) != SMEMU_OK) {
+  size_t flen = strlen(file);
+  if (flen > 3 && !strcmp(file + flen - 3, ".cl")) {
+    char *ptx = NULL, cerr[8192];
+    size_t plen = 0;
+    int c = clc_compile(file, cl_opts, &ptx, &plen, cerr, sizeof cerr);
+    if (c != CLC_OK) {
+      fprintf(stderr, "smemu: %s\n", cerr);
+      goto out;
+    }
+    if (cerr[0]) fprintf(stderr, "%s", cerr);
+    char pname[1024];
+    snprintf(pname, sizeof pname, "%s.ptx", file); /* messages point into the generated PTX */
+    smemu_status ls = smemu_module_load_data(ctx, ptx, plen, pname, &mod);
+    free(ptx);
+    if (ls != SMEMU_OK) {
+      fprintf(stderr, "smemu: %s\n", smemu_errmsg(ctx));
+      goto out;
+    }
+  } else if (smemu_module_load_file(ctx, file, &mod) != SMEMU_OK) {
+    fprintf(stderr, "smemu: %s\n", smemu_errmsg(ctx));
+    goto out;
+  }
+  if (smemu_module_get_kernel(mod, kname, &k) != SMEMU_OK) {
     fprintf(stderr, "smemu: %s\n", smemu_errmsg(ctx));
     goto out;
   }
@@ -410,7 +452,14 @@ static int cmd_exec(int argc, char **argv) {
       fprintf(stderr, "smemu exec: --arg %d: %s\n", i + 1, err);
       goto out;
     }
-    if (args[i].is_buf) {
+    if (pi.is_local != args[i].is_local) {
+      fprintf(stderr, "smemu exec: --arg %d: parameter %s %s\n", i + 1, pi.name,
+              pi.is_local ? "is a __local pointer: give local:BYTES" : "is not a __local pointer");
+      goto out;
+    }
+    if (args[i].is_local) {
+      argv2[i] = args[i].scalar;
+    } else if (args[i].is_buf) {
       if (pi.size != 8) {
         fprintf(stderr, "smemu exec: --arg %d: parameter %s is %u bytes, not a pointer\n", i + 1, pi.name, pi.size);
         goto out;

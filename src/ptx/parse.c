@@ -90,7 +90,19 @@ typedef struct parser {
   uint64_t init_budget; /* initializer bytes left: bounds padding by { } */
   int mask_run;         /* the last reloc is a run of byte-mask initializers */
   vec aliases;          /* alias: .alias directives */
+  int depth;            /* { } scopes open in the body being read */
+  uint32_t serial;      /* numbers the registers declared in inner scopes */
+  vec ren;              /* scoped: registers renamed in open inner scopes */
 } parser;
+
+/* A register declared inside a { } scope: it hides an outer one of the same
+ * name until the scope closes, so it gets a name of its own. */
+typedef struct scoped {
+  const char *orig;     /* name or prefix as declared */
+  const char *renamed;  /* the unique name or prefix used instead */
+  uint64_t count;       /* 0 for a single register, N for name<N> */
+  int depth;            /* scope depth of the declaration */
+} scoped;
 
 /* ---- errors ------------------------------------------------------------- */
 
@@ -447,20 +459,38 @@ static void parse_address_size(parser *P) {
   P->m->address_size = (int)v;
 }
 
-/* .file N "path" [, timestamp, size] */
+/* Appends the text of the string token (between the quotes, escapes
+ * resolved) to buf at *n; buf has room for the token's length. */
+static void string_text(const ptx_token *t, char *buf, size_t *n) {
+  for (uint32_t i = 1; i + 1 < t->len; i++) {
+    if (t->s[i] == '\\' && i + 2 < t->len) i++;
+    buf[(*n)++] = t->s[i];
+  }
+}
+
+/* .file N "path" [, timestamp, size], or clang's .file N "dir" "name",
+ * kept as "dir/name" (just "name" when it is absolute). */
 static void parse_file(parser *P) {
   advance(P);
   uint32_t idx = (uint32_t)expect_uint(P, "a file number", UINT32_MAX);
   if (P->tok.kind != PTX_TK_STRING) expected(P, "a file name string");
-  /* the text between the quotes, with backslash escapes resolved */
-  char *path = alloc(P, P->tok.len);
-  size_t n = 0;
-  for (uint32_t i = 1; i + 1 < P->tok.len; i++) {
-    if (P->tok.s[i] == '\\' && i + 2 < P->tok.len) i++;
-    path[n++] = P->tok.s[i];
-  }
-  path[n] = 0;
+  ptx_token dir = P->tok;
   advance(P);
+  ptx_token name = dir;
+  int two = P->tok.kind == PTX_TK_STRING;
+  if (two) {
+    name = P->tok;
+    advance(P);
+    if (name.len > 2 && name.s[1] == '/') two = 0; /* an absolute name */
+  }
+  char *path = alloc(P, (size_t)dir.len + name.len);
+  size_t n = 0;
+  if (two) {
+    string_text(&dir, path, &n);
+    if (n && path[n - 1] != '/') path[n++] = '/';
+  }
+  string_text(&name, path, &n);
+  path[n] = 0;
   if (P->tok.kind == ',') {
     advance(P);
     expect_uint(P, "a timestamp", UINT64_MAX);
@@ -922,6 +952,15 @@ static void parse_reg_decl(parser *P) {
       expect(P, '>', "'>'");
       empty = count == 0;
     }
+    if (!empty && P->depth > 0) {
+      /* declared in an inner scope: a fresh name, visible until the '}' */
+      size_t n = strlen(name) + 24;
+      char *fresh = alloc(P, n);
+      snprintf(fresh, n, "%s$s%u_", name, ++P->serial);
+      scoped *sc = push(P, &P->ren, sizeof *sc);
+      *sc = (scoped){name, fresh, count, P->depth};
+      name = fresh;
+    }
     if (!empty) {
       ptx_regdecl *r = push(P, &P->regs, sizeof *r);
       r->name = name;
@@ -935,6 +974,29 @@ static void parse_reg_decl(parser *P) {
     advance(P);
   }
   expect(P, ';', "';' after the register declaration");
+}
+
+/* The name a register reference means here: an inner scope's renamed one
+ * when a declaration there hides the outer register. */
+static const char *scoped_name(parser *P, const char *name) {
+  scoped *r = P->ren.p;
+  for (size_t i = P->ren.n; i-- > 0;) {
+    size_t ol = strlen(r[i].orig);
+    if (!r[i].count) {
+      if (!strcmp(r[i].orig, name)) return r[i].renamed;
+      continue;
+    }
+    if (strncmp(r[i].orig, name, ol) || !name[ol]) continue;
+    uint64_t k = 0;
+    const char *d = name + ol;
+    for (; *d >= '0' && *d <= '9' && k < r[i].count; d++) k = k * 10 + (uint64_t)(*d - '0');
+    if (*d || k >= r[i].count || (name[ol] == '0' && name[ol + 1])) continue;
+    size_t n = strlen(r[i].renamed) + strlen(name + ol) + 1;
+    char *out = alloc(P, n);
+    snprintf(out, n, "%s%s", r[i].renamed, name + ol);
+    return out;
+  }
+  return name;
 }
 
 /* ---- operands --------------------------------------------------------------- */
@@ -966,7 +1028,7 @@ static void parse_address(parser *P, ptx_operand *o) {
   advance(P);
   o->kind = PTX_OPD_ADDR;
   if (P->tok.kind == PTX_TK_IDENT) {
-    o->name = intern(P, P->tok.s, P->tok.len);
+    o->name = scoped_name(P, intern(P, P->tok.s, P->tok.len));
     advance(P);
     if (P->tok.kind == '+' || P->tok.kind == '-') {
       int neg = P->tok.kind == '-';
@@ -1050,6 +1112,7 @@ static ptx_operand parse_operand(parser *P, int ctx) {
     } else {
       o.kind = t->s[0] == '%' || plain_is_reg(P, t->s, t->len) ? PTX_OPD_REG : PTX_OPD_SYM;
       o.name = intern(P, t->s, t->len);
+      if (o.kind == PTX_OPD_REG) o.name = scoped_name(P, o.name);
     }
     advance(P);
     if (o.kind == PTX_OPD_SYM && (P->tok.kind == '+' || P->tok.kind == '-') && ctx != IN_ADDR) {
@@ -1063,7 +1126,7 @@ static ptx_operand parse_operand(parser *P, int ctx) {
     if (P->tok.kind == '|' && o.kind != PTX_OPD_SYM) {
       advance(P);
       if (P->tok.kind != PTX_TK_IDENT) expected(P, "a predicate after '|'");
-      o.pair = intern(P, P->tok.s, P->tok.len);
+      o.pair = scoped_name(P, intern(P, P->tok.s, P->tok.len));
       advance(P);
     }
     return o;
@@ -1096,7 +1159,7 @@ static void parse_instruction(parser *P) {
     }
     if (P->tok.kind != PTX_TK_IDENT || (P->tok.s[0] != '%' && !plain_is_reg(P, P->tok.s, P->tok.len)))
       expected(P, "a predicate register after '@'");
-    guard = expect_ident(P, "a predicate register after '@'");
+    guard = scoped_name(P, expect_ident(P, "a predicate register after '@'"));
   }
   const ptx_token *t = &P->tok;
   if (t->kind != PTX_TK_IDENT || t->s[0] == '%' || t->s[0] == '$')
@@ -1180,10 +1243,14 @@ static void parse_body(parser *P) {
     switch (P->tok.kind) {
     case '{':
       if (++depth > MAX_SCOPE_DEPTH) fail_at(P, P->tok.pos, "scopes nested too deeply");
+      P->depth = depth - 1;
       advance(P);
       break;
     case '}':
       depth--;
+      P->depth = depth - 1;
+      /* the scope's registers go out of sight */
+      while (P->ren.n && ((scoped *)P->ren.p)[P->ren.n - 1].depth > P->depth) P->ren.n--;
       advance(P);
       break;
     case '@':
@@ -1386,7 +1453,7 @@ static void parse_module(parser *P) {
 
 static void free_scratch(parser *P) {
   vec *vs[] = {&P->mvars, &P->funcs, &P->files, &P->params, &P->rets, &P->regs,
-               &P->fvars, &P->body,  &P->ops,   &P->init,   &P->relocs, &P->aliases};
+               &P->fvars, &P->body,  &P->ops,   &P->init,   &P->relocs, &P->aliases, &P->ren};
   for (size_t i = 0; i < sizeof vs / sizeof *vs; i++) free(vs[i]->p);
   free(P->plain);
 }

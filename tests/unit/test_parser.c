@@ -127,6 +127,14 @@ static void check_reg(const ptx_operand *o, const char *name) {
   assert_string_equal(o->name, name);
 }
 
+/* A register declared in an inner { } scope (inline asm's `.reg .pred p;`)
+ * is renamed "p$sN_" so that it cannot clash with an outer one. */
+static void check_scoped_reg(const char *got, const char *name) {
+  size_t n = strlen(name);
+  assert_memory_equal(got, name, n);
+  assert_memory_equal(got + n, "$s", 2);
+}
+
 static void check_sym(const ptx_operand *o, const char *name) {
   assert_int_equal(o->kind, PTX_OPD_SYM);
   assert_string_equal(o->name, name);
@@ -397,9 +405,10 @@ static void test_nvcc_init(void **state) {
   /* inline asm: { .reg .pred p; setp.ne.b32 p, %r1, 0; @p st... } */
   const ptx_func *k = find_func(m, "_Z1kPi", 1);
   const ptx_stmt *setp = stmt_at(k, 66);
-  check_reg(&setp->ops[0], "p");
+  assert_int_equal(setp->ops[0].kind, PTX_OPD_REG);
+  check_scoped_reg(setp->ops[0].name, "p");
   const ptx_stmt *st = stmt_at(k, 67);
-  assert_string_equal(st->guard, "p");
+  check_scoped_reg(st->guard, "p");
   assert_int_equal(st->ops[1].kind, PTX_OPD_INT);
   assert_int_equal(st->ops[1].ival, 7);
   ptx_free(m);
@@ -430,7 +439,7 @@ static void test_nvcc_packed(void **state) {
   const ptx_func *tma = find_func(m, "_Z3tmaPf", 1);
   const ptx_stmt *arrive = stmt_at(tma, 148);
   check_mods(arrive, "mbarrier", 3, "arrive", "shared::cta", "b64");
-  check_reg(&stmt_at(tma, 156)->ops[0], "p");
+  check_scoped_reg(stmt_at(tma, 156)->ops[0].name, "p");
   ptx_free(m);
 }
 
@@ -471,6 +480,25 @@ static void test_clang_opencl(void **state) {
   assert_non_null(bcall);
   check_sym(&bcall->ops[0], "_Z7barrierj");
   assert_int_equal(bcall->ops[1].kind, PTX_OPD_LIST);
+  ptx_free(m);
+}
+
+/* with libclc linked in and -gline-tables-only: .file "dir" "name" */
+static void test_clang_libclc(void **state) {
+  (void)state;
+  ptx_module *m = parse_sample("clang_opencl_libclc.ptx");
+  assert_string_equal(m->target, "sm_20"); /* sm_20, texmode_independent, debug */
+  assert_int_equal(m->texmode_independent, 1);
+  assert_int_equal(m->nfiles, 1);
+  assert_string_equal(m->files[0].path, "/tmp/ptxs/c1.cl");
+  const ptx_func *vadd = find_func(m, "vadd", 1);
+  const ptx_stmt *tid = stmt_at(vadd, 31); /* get_global_id inlined from libclc */
+  check_reg(&tid->ops[1], "%tid.x");
+  assert_int_equal(tid->loc.line, 5);
+  assert_int_equal(tid->loc.col, 11);
+  const ptx_func *sh = find_func(m, "sh", 1);
+  check_mods(stmt_at(sh, 187), "bar", 1, "sync");
+  check_mods(stmt_at(sh, 198), "atom", 3, "global", "add", "u32");
   ptx_free(m);
 }
 
@@ -751,6 +779,13 @@ static void test_minimal_and_empty(void **state) {
   ptx_free(m);
   m = parse_ok("// only a comment\n/* and another */");
   ptx_free(m);
+  m = parse_ok(".file 1 \"/d\" \"x.cl\"\n.file 2 \"/d/\" \"/abs/y.cl\", 0, 0\n"
+               ".file 3 \"a\\\"b\"\n");
+  assert_int_equal(m->nfiles, 3);
+  assert_string_equal(m->files[0].path, "/d/x.cl");
+  assert_string_equal(m->files[1].path, "/abs/y.cl");
+  assert_string_equal(m->files[2].path, "a\"b");
+  ptx_free(m);
   m = parse_ok(".version 7.8 .target sm_52 .address_size 32 .entry e() { ret; }");
   assert_int_equal(m->address_size, 32);
   assert_int_equal(m->version_minor, 8);
@@ -931,6 +966,7 @@ int main(void) {
       cmocka_unit_test(test_nvcc_init),
       cmocka_unit_test(test_nvcc_packed),
       cmocka_unit_test(test_clang_opencl),
+      cmocka_unit_test(test_clang_libclc),
       cmocka_unit_test(test_clang_cuda),
       cmocka_unit_test(test_nvrtc),
       cmocka_unit_test(test_features),
