@@ -407,7 +407,8 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   const program *P = k->prog;
   smemu_launch_stats *st = &ctx->last;
   memset(st, 0, sizeof *st);
-  st->kernel = P->name;
+  snprintf(ctx->last_kernel, sizeof ctx->last_kernel, "%s", P->name);
+  st->kernel = ctx->last_kernel;
   memcpy(st->grid, grid, sizeof st->grid);
   memcpy(st->block, blk, sizeof st->block);
   st->shared_static_bytes = P->smem_static;

@@ -35,6 +35,7 @@ struct smemu_ctx {
   mem_table mem;            /* global allocations */
   smemu_module *mods;
   smemu_launch_stats last;  /* figures of the last launch */
+  char last_kernel[512];    /* its kernel's name (outlives the module) */
   struct analysis *last_an; /* its analysis, or NULL */
   const program *last_prog; /* its program */
   smemu_module *last_prog_owner;

@@ -383,24 +383,10 @@ int dec_setp(dctx *D, dstmt *S, insn *in) {
   int t = S->types[is_set ? 1 : 0];
   int n = S->st->nops;
   if (n != (bop >= 0 ? 4 : 3)) return dec_error(D, S, -1, "%s takes %d operands", S->st->opcode, bop >= 0 ? 4 : 3);
-  const ptx_operand *o0 = &S->st->ops[0];
   if (is_set) {
     if (dec_dst(D, S, 0, &in->d) < 0) return -1;
     in->v[0] = (uint32_t)S->types[0];
-  } else if (o0->pair) {
-    ptx_operand first = *o0, second = *o0;
-    first.pair = NULL;
-    second.name = o0->pair;
-    second.pair = NULL;
-    second.kind = strcmp(o0->pair, "_") ? PTX_OPD_REG : PTX_OPD_SINK;
-    ptx_stmt tmp = *S->st;
-    ptx_operand ops[2] = {first, second};
-    tmp.ops = ops;
-    tmp.nops = 2;
-    dstmt S2 = *S;
-    S2.st = &tmp;
-    if (dec_pdst(D, &S2, 0, &in->d) < 0 || dec_pdst(D, &S2, 1, &in->d2) < 0) return -1;
-  } else if (dec_pdst(D, S, 0, &in->d) < 0) {
+  } else if (dec_pdst(D, S, 0, &in->d) < 0 || dec_pair(D, S, 0, &in->d2) < 0) {
     return -1;
   }
   if (dec_src(D, S, 1, t, &in->a) < 0 || dec_src(D, S, 2, t, &in->b) < 0) return -1;

@@ -132,21 +132,7 @@ int dec_warp(dctx *D, dstmt *S, insn *in) {
     if (md < 0) return dec_error(D, S, -1, "shfl needs .up, .down, .bfly or .idx");
     in->mode = (uint8_t)md;
     if (dec_ntypes(D, S, 1) < 0 || dec_nops(D, S, 5) < 0) return -1;
-    if (dec_dst_opd(D, &d0, &in->d) < 0) return -1;
-    if (o0->pair) {
-      if (!strcmp(o0->pair, "_")) in->d2 = PRED_SINK;
-      else {
-        ptx_operand p = *o0;
-        p.name = o0->pair;
-        p.pair = NULL;
-        ptx_stmt tmp = *st;
-        tmp.ops = &p;
-        tmp.nops = 1;
-        dstmt S2 = *S;
-        S2.st = &tmp;
-        if (dec_pdst(D, &S2, 0, &in->d2) < 0) return -1;
-      }
-    }
+    if (dec_dst_opd(D, &d0, &in->d) < 0 || dec_pair(D, S, 0, &in->d2) < 0) return -1;
     if (dec_src(D, S, 1, PTX_T_B32, &in->a) < 0 || dec_src(D, S, 2, PTX_T_U32, &in->b) < 0 ||
         dec_src(D, S, 3, PTX_T_U32, &in->c) < 0)
       return -1;
@@ -172,18 +158,9 @@ int dec_warp(dctx *D, dstmt *S, insn *in) {
     in->mode = (uint8_t)md;
     if (dec_ntypes(D, S, 1) < 0 || dec_nops(D, S, 3) < 0) return -1;
     in->type = (uint8_t)S->types[0];
-    if (dec_dst_opd(D, &d0, &in->d) < 0 || dec_src(D, S, 1, S->types[0], &in->a) < 0) return -1;
-    if (o0->pair && strcmp(o0->pair, "_")) {
-      ptx_operand p = *o0;
-      p.name = o0->pair;
-      p.pair = NULL;
-      ptx_stmt tmp = *st;
-      tmp.ops = &p;
-      tmp.nops = 1;
-      dstmt S2 = *S;
-      S2.st = &tmp;
-      if (dec_pdst(D, &S2, 0, &in->d2) < 0) return -1;
-    }
+    if (dec_dst_opd(D, &d0, &in->d) < 0 || dec_src(D, S, 1, S->types[0], &in->a) < 0 ||
+        dec_pair(D, S, 0, &in->d2) < 0)
+      return -1;
     in->fn = match_h;
     return 0;
   }

@@ -350,6 +350,16 @@ static int pred_lookup(dctx *D, const char *name, ptx_pos pos, uint32_t *pred) {
   return perr(D, pos, "'%s' is not a declared predicate", name);
 }
 
+int dec_pair(dctx *D, dstmt *S, int i, uint32_t *pred) {
+  const ptx_operand *o = i < S->st->nops ? &S->st->ops[i] : NULL;
+  if (!o || !o->pair) return 0;
+  if (!strcmp(o->pair, "_")) {
+    *pred = PRED_SINK;
+    return 0;
+  }
+  return pred_lookup(D, o->pair, o->pos, pred);
+}
+
 int dec_psrc(dctx *D, dstmt *S, int i, uint32_t *pred, int *neg) {
   if (i >= S->st->nops) return dec_error(D, S, -1, "missing operand %d", i + 1);
   const ptx_operand *o = &S->st->ops[i];
@@ -704,7 +714,10 @@ static int decode_stmt(dctx *D, const ptx_stmt *st, uint32_t pc) {
     if (line) { ln->file = file; ln->line = line; ln->col = col; }
   }
   int op = opcode_of(st->opcode);
-  if (op < 0) return perr(D, st->pos, "unknown instruction '%s'", text);
+  if (op < 0) {
+    free((char *)ln->text);
+    return perr(D, st->pos, "unknown instruction '%s'", text);
+  }
   in->op = (uint16_t)op;
   for (int i = 0; i < st->nmods; i++) {
     int t = ptx_type_from_name(st->mods[i]);
@@ -713,21 +726,33 @@ static int decode_stmt(dctx *D, const ptx_stmt *st, uint32_t pc) {
       S.used |= 1ull << i;
     }
   }
-  if (st->nmods > 63) return perr(D, st->pos, "too many modifiers");
+  if (st->nmods > 63) {
+    free((char *)ln->text);
+    return perr(D, st->pos, "too many modifiers");
+  }
   if (st->guard) {
     uint32_t p = 0;
-    if (pred_lookup(D, st->guard, st->pos, &p) < 0) return -1;
+    if (pred_lookup(D, st->guard, st->pos, &p) < 0) {
+      free((char *)ln->text);
+      return -1;
+    }
     in->guard = (int32_t)p;
     in->guard_xor = st->guard_neg ? ~0u : 0;
   }
   if (op_decoders[op](D, &S, in) < 0 || D->failed) {
     if (!D->failed) perr(D, st->pos, "cannot decode '%s'", text);
+    free((char *)ln->text);
     return -1;
   }
   for (int i = 0; i < st->nmods; i++)
-    if (!(S.used >> i & 1) && !mod_ok(st->mods[i]))
+    if (!(S.used >> i & 1) && !mod_ok(st->mods[i])) {
+      free((char *)ln->text);
       return perr(D, st->pos, "unsupported modifier '.%s' in '%s'", st->mods[i], text);
-  if (!in->fn) return perr(D, st->pos, "'%s' is not supported", text);
+    }
+  if (!in->fn) {
+    free((char *)ln->text);
+    return perr(D, st->pos, "'%s' is not supported", text);
+  }
   D->ncode++;
   return 0;
 }
@@ -779,7 +804,7 @@ static int decode_func(dctx *D, program *P, uint32_t idx) {
   fi->npreds = D->npreds;
   fi->consts = malloc((D->nconsts + 1) * sizeof *fi->consts);
   if (!fi->consts) return -1;
-  memcpy(fi->consts, D->consts, D->nconsts * sizeof *fi->consts);
+  if (D->nconsts) memcpy(fi->consts, D->consts, D->nconsts * sizeof *fi->consts);
   if (fi->nregs > P->max_regs) P->max_regs = fi->nregs;
   if (fi->npreds > P->max_preds) P->max_preds = fi->npreds;
   return 0;

@@ -61,6 +61,9 @@ int dec_dst_opd(dctx *D, const ptx_operand *o, uint32_t *slot);
 /* Operand i as a predicate (source: constants allowed, `neg` gets !). */
 int dec_psrc(dctx *D, dstmt *S, int i, uint32_t *pred, int *neg);
 int dec_pdst(dctx *D, dstmt *S, int i, uint32_t *pred);
+/* The predicate after '|' in operand i (`%r|%p`): *pred gets it, PRED_SINK
+ * for `_`, or stays as it was when there is none. */
+int dec_pair(dctx *D, dstmt *S, int i, uint32_t *pred);
 /* 1 if operand i is a predicate register. */
 int dec_is_pred(dctx *D, dstmt *S, int i);
 /* Operand i as an address: base slot and offset; sets IF_FRAME /

@@ -1,0 +1,385 @@
+/* launch.c: kernel launches and what describes a kernel. A launch is
+ * checked when it is issued, with the errors CUDA gives (invalid
+ * configuration for bad grids and blocks, too many resources when the
+ * block exceeds what the kernel's registers or __launch_bounds__ allow,
+ * invalid argument for dynamic shared memory above the kernel's limit: 48
+ * KB less its static bytes unless cudaFuncAttributeMaxDynamicSharedMemorySize
+ * raised it, at most the opt-in maximum), its argument values are copied,
+ * and it is queued; rt_run_launch runs it on smemu. Also
+ * cudaFuncGetAttributes / SetAttribute / SetCacheConfig and the occupancy
+ * calculator, which uses the profile's thread, register and shared-memory
+ * limits and the register counts ptxas wrote in the program's cubin. */
+#include <stdlib.h>
+#include <string.h>
+#include "rt.h"
+
+/* ---- kernel figures ---- */
+
+int rt_func_regs(const rt_func *f) {
+  const fb_kinfo *k = fb_kernel(&f->m->img, f->name);
+  return k && k->regs > 0 ? k->regs : 0;
+}
+
+/* Register-file sub-partitions (one per warp scheduler) and the register
+ * allocation unit, per generation. */
+static int sub_partitions(void) {
+  int cc = rt.arch.major * 10 + rt.arch.minor;
+  if (cc < 30) return 1;
+  if (cc == 60) return 2;
+  return 4;
+}
+static int reg_unit(void) { return rt.arch.major < 3 ? 64 : 256; }
+static int smem_unit(void) { return rt.arch.major >= 8 || rt.arch.major == 2 ? 128 : rt.arch.major == 1 ? 512 : 256; }
+
+static int round_up(int x, int u) { return (x + u - 1) / u * u; }
+
+/* Warps per multiprocessor the registers allow for `regs` per thread, and
+ * whether a block of `warps` warps fits the per-block register file. */
+static int reg_warps(int regs) {
+  int rpw = round_up(regs * rt.arch.warp_size, reg_unit());
+  int subs = sub_partitions();
+  return (int)(rt.arch.regs_per_sm / (uint32_t)subs / (uint32_t)rpw) * subs;
+}
+
+int rt_func_max_threads(rt_func *f) {
+  int64_t mx = rt.arch.max_threads_per_block;
+  if (f->k) smemu_kernel_get_attribute(f->k, SMEMU_ATTR_MAX_THREADS, &mx);
+  int regs = rt_func_regs(f);
+  if (regs > 0) {
+    int rpw = round_up(regs * rt.arch.warp_size, reg_unit());
+    int subs = sub_partitions();
+    int warps = (int)(rt.arch.regs_per_block / (uint32_t)subs / (uint32_t)rpw) * subs;
+    if ((int64_t)warps * rt.arch.warp_size < mx) mx = (int64_t)warps * rt.arch.warp_size;
+  }
+  return (int)mx;
+}
+
+static int64_t max_dyn_shared(rt_func *f) {
+  int64_t v = 0;
+  if (f->k) smemu_kernel_get_attribute(f->k, SMEMU_ATTR_MAX_DYNAMIC_SHARED, &v);
+  return v;
+}
+
+/* Shared bytes per multiprocessor for a preferred carveout (percent, -1
+ * none): the smallest carveout the generation offers at or above it. */
+static uint32_t carveout_bytes(int percent, uint32_t at_least) {
+  uint32_t want = percent < 0 ? rt.arch.smem_per_sm : (uint32_t)((uint64_t)percent * rt.arch.smem_per_sm / 100);
+  if (want < at_least) want = at_least;
+  for (int i = 0; i < rt.arch.ncarveouts; i++)
+    if ((uint32_t)rt.arch.carveout_kb[i] * 1024 >= want) return (uint32_t)rt.arch.carveout_kb[i] * 1024;
+  return rt.arch.smem_per_sm;
+}
+
+int rt_occupancy(rt_func *f, int block_size, size_t dyn) {
+  if (block_size > rt_func_max_threads(f)) return 0;
+  int ws = rt.arch.warp_size;
+  int warps = (block_size + ws - 1) / ws;
+  int limit = rt.arch.max_blocks_per_sm;
+  int by_warps = rt.arch.max_threads_per_sm / ws / warps;
+  if (by_warps < limit) limit = by_warps;
+  int regs = rt_func_regs(f);
+  if (regs > 0) {
+    int subs = sub_partitions();
+    int rpw = round_up(regs * ws, reg_unit());
+    if ((int64_t)rpw * round_up(warps, subs) > (int64_t)rt.arch.regs_per_block || regs > rt.arch.regs_per_thread + 1)
+      return 0;
+    int by_regs = reg_warps(regs) / warps;
+    if (by_regs < limit) limit = by_regs;
+  }
+  uint32_t st = f->k ? smemu_kernel_static_shared(f->k) : 0;
+  uint64_t used = (uint64_t)st + dyn + rt.arch.smem_reserved_per_block;
+  uint64_t alloc = (uint64_t)round_up((int)(used > 0x7fffffff ? 0x7fffffff : used), smem_unit());
+  /* the per-block limit: 48 KB, or the opt-in maximum once the kernel's
+   * MaxDynamicSharedMemorySize asks for more; plus the reserved bytes */
+  uint64_t per_block = rt.arch.smem_per_block;
+  if (f->max_dyn >= 0 && st + (uint64_t)f->max_dyn > rt.arch.smem_per_block) per_block = rt.arch.smem_per_block_optin;
+  if (f->max_dyn >= 0 && dyn > (uint64_t)f->max_dyn) return 0;
+  if (alloc > per_block + rt.arch.smem_reserved_per_block) return 0;
+  if (alloc > 0) {
+    uint32_t per_sm = carveout_bytes(f->carveout, rt.arch.major >= 7 ? (uint32_t)alloc : 0);
+    int by_smem = (int)(per_sm / alloc);
+    if (by_smem < limit) limit = by_smem;
+  }
+  return limit < 0 ? 0 : limit;
+}
+
+/* ---- launch ---- */
+
+cudaError_t rt_launch(rt_func *f, dim3 g, dim3 b, void **args, size_t shared, cudaStream_t stream) {
+  smemu_kernel *k;
+  if (!f) return cudaErrorInvalidDeviceFunction;
+  cudaError_t e = rt_func_kernel(f, &k);
+  if (e) return e;
+  rt_stream *s = rt_stream_get(stream);
+  if (!s) return cudaErrorInvalidResourceHandle;
+  const smemu_arch_info *a = &rt.arch;
+  uint64_t threads = (uint64_t)b.x * b.y * b.z;
+  if (!b.x || !b.y || !b.z || b.x > (unsigned)a->max_block_dim[0] || b.y > (unsigned)a->max_block_dim[1] ||
+      b.z > (unsigned)a->max_block_dim[2] || threads > (uint64_t)a->max_threads_per_block)
+    return cudaErrorInvalidConfiguration;
+  if (!g.x || !g.y || !g.z || g.x > a->max_grid_dim[0] || g.y > a->max_grid_dim[1] || g.z > a->max_grid_dim[2])
+    return cudaErrorInvalidConfiguration;
+  if (threads > (uint64_t)rt_func_max_threads(f)) return cudaErrorLaunchOutOfResources;
+  if (shared > (uint64_t)max_dyn_shared(f) ||
+      smemu_kernel_static_shared(k) + (uint64_t)shared > a->smem_per_block_optin)
+    return cudaErrorInvalidValue;
+  int np = smemu_kernel_param_count(k);
+  if (np && !args) return cudaErrorInvalidValue;
+  int64_t pbytes = 0;
+  smemu_kernel_get_attribute(k, SMEMU_ATTR_PARAM_BYTES, &pbytes);
+  rt_op *op = calloc(1, sizeof *op);
+  uint8_t *params = calloc(1, (size_t)pbytes + 16);
+  if (!op || !params) {
+    free(op);
+    free(params);
+    return cudaErrorMemoryAllocation;
+  }
+  for (int i = 0; i < np; i++) {
+    smemu_param_info pi;
+    smemu_kernel_param(k, i, &pi);
+    if (!args[i]) {
+      free(op);
+      free(params);
+      return cudaErrorInvalidValue;
+    }
+    memcpy(params + pi.offset, args[i], pi.size);
+  }
+  op->kind = OP_LAUNCH;
+  op->stream = s;
+  op->f = f;
+  op->grid[0] = g.x, op->grid[1] = g.y, op->grid[2] = g.z;
+  op->block[0] = b.x, op->block[1] = b.y, op->block[2] = b.z;
+  op->shared = (uint32_t)shared;
+  op->params = params;
+  rt_enqueue(op);
+  return cudaSuccess;
+}
+
+void rt_run_launch(rt_op *op) {
+  smemu_kernel *k = op->f->k;
+  smemu_ctx *ctx = rt.ctx;
+  if (!k || !ctx) return;
+  int np = smemu_kernel_param_count(k);
+  void **argv = calloc((size_t)np + 1, sizeof *argv);
+  if (!argv) {
+    rt_set_last(cudaErrorMemoryAllocation);
+    return;
+  }
+  for (int i = 0; i < np; i++) {
+    smemu_param_info pi;
+    smemu_kernel_param(k, i, &pi);
+    argv[i] = op->params + pi.offset;
+  }
+  smemu_status s = smemu_launch(ctx, k, op->grid, op->block, op->shared, argv);
+  free(argv);
+  if (s != SMEMU_OK) {
+    int sticky;
+    const char *msg = smemu_errmsg(ctx);
+    cudaError_t e = rt_launch_error(s, msg, &sticky);
+    rt_msg("error: %s (%s)", msg, cudaGetErrorName(e));
+    if (sticky) rt.sticky = e;
+    else rt_set_last(e);
+  }
+  rt_report_launch(op->f, s);
+}
+
+/* ---- launch entry points ---- */
+
+typedef struct call_config {
+  dim3 grid, block;
+  size_t shared;
+  cudaStream_t stream;
+} call_config;
+
+/* <<<...>>> pushes, the kernel's host stub pops (per host thread). */
+static _Thread_local call_config cfg_stack[16];
+static _Thread_local int cfg_depth;
+
+RT_EXPORT unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
+                                               cudaStream_t stream) {
+  if (cfg_depth < 16) cfg_stack[cfg_depth] = (call_config){gridDim, blockDim, sharedMem, stream};
+  cfg_depth++;
+  return 0;
+}
+
+RT_EXPORT cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem, void *stream) {
+  if (cfg_depth <= 0 || cfg_depth > 16) {
+    if (cfg_depth > 0) cfg_depth--;
+    return cudaErrorMissingConfiguration;
+  }
+  call_config *c = &cfg_stack[--cfg_depth];
+  if (gridDim) *gridDim = c->grid;
+  if (blockDim) *blockDim = c->block;
+  if (sharedMem) *sharedMem = c->shared;
+  if (stream) *(cudaStream_t *)stream = c->stream;
+  return cudaSuccess;
+}
+
+static cudaError_t launch_entry(rt_func *f, dim3 g, dim3 b, void **args, size_t shared, cudaStream_t stream) {
+  cudaError_t e = rt_begin(1);
+  if (e) return rt_end(e);
+  return rt_end(rt_launch(f, g, b, args, shared, stream));
+}
+
+RT_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
+                                         size_t sharedMem, cudaStream_t stream) {
+  rt_begin(0);
+  rt_func *f = rt_func_by_host(kernel);
+  rt_end(cudaSuccess);
+  return launch_entry(f, gridDim, blockDim, args, sharedMem, stream);
+}
+
+RT_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
+                                              size_t sharedMem, cudaStream_t stream) {
+  return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, stream);
+}
+
+RT_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
+                                       cudaStream_t stream) {
+  rt_begin(0);
+  rt_func *f = rt_func_by_host(func);
+  rt_end(cudaSuccess);
+  return launch_entry(f, gridDim, blockDim, args, sharedMem, stream);
+}
+
+RT_EXPORT cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                            size_t sharedMem, cudaStream_t stream) {
+  return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+}
+
+RT_EXPORT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args) {
+  if (!config) {
+    rt_begin(0);
+    return rt_end(cudaErrorInvalidValue);
+  }
+  return cudaLaunchKernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream);
+}
+
+/* ---- function attributes ---- */
+
+/* The function for a host handle, with its module loaded. */
+static cudaError_t func_get(const void *func, rt_func **out) {
+  rt_func *f = rt_func_by_host(func);
+  if (!f) return cudaErrorInvalidDeviceFunction;
+  smemu_kernel *k;
+  cudaError_t e = rt_func_kernel(f, &k);
+  if (e) return e;
+  *out = f;
+  return cudaSuccess;
+}
+
+RT_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func) {
+  cudaError_t e = rt_begin(1);
+  rt_func *f = NULL;
+  if (e) return rt_end(e);
+  if (!attr) return rt_end(cudaErrorInvalidValue);
+  if ((e = func_get(func, &f))) return rt_end(e);
+  const fb_kinfo *ki = fb_kernel(&f->m->img, f->name);
+  int64_t local = 0;
+  smemu_kernel_get_attribute(f->k, SMEMU_ATTR_LOCAL_BYTES, &local);
+  memset(attr, 0, sizeof *attr);
+  attr->sharedSizeBytes = smemu_kernel_static_shared(f->k);
+  attr->constSizeBytes = f->m->img.const_bytes;
+  attr->localSizeBytes = ki && ki->frame >= 0 ? (size_t)ki->frame : (size_t)local;
+  attr->maxThreadsPerBlock = rt_func_max_threads(f);
+  attr->numRegs = rt_func_regs(f);
+  attr->ptxVersion = f->m->img.ptx_arch;
+  attr->binaryVersion = rt.arch.major * 10 + rt.arch.minor;
+  attr->maxDynamicSharedSizeBytes = (int)max_dyn_shared(f);
+  attr->preferredShmemCarveout = f->carveout;
+  return rt_end(cudaSuccess);
+}
+
+RT_EXPORT cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value) {
+  cudaError_t e = rt_begin(1);
+  rt_func *f = NULL;
+  if (e) return rt_end(e);
+  if ((e = func_get(func, &f))) return rt_end(e);
+  switch (attr) {
+  case cudaFuncAttributeMaxDynamicSharedMemorySize:
+    if (value < 0 || smemu_kernel_set_attribute(f->k, SMEMU_ATTR_MAX_DYNAMIC_SHARED, value) != SMEMU_OK)
+      return rt_end(cudaErrorInvalidValue);
+    f->max_dyn = value;
+    return rt_end(cudaSuccess);
+  case cudaFuncAttributePreferredSharedMemoryCarveout:
+    if (value < -1 || value > 100 || smemu_kernel_set_attribute(f->k, SMEMU_ATTR_PREFERRED_CARVEOUT, value) != SMEMU_OK)
+      return rt_end(cudaErrorInvalidValue);
+    f->carveout = value;
+    return rt_end(cudaSuccess);
+  case cudaFuncAttributeClusterDimMustBeSet:
+  case cudaFuncAttributeRequiredClusterWidth:
+  case cudaFuncAttributeRequiredClusterHeight:
+  case cudaFuncAttributeRequiredClusterDepth:
+  case cudaFuncAttributeNonPortableClusterSizeAllowed:
+  case cudaFuncAttributeClusterSchedulingPolicyPreference:
+    return rt_end(rt.arch.major >= 9 ? cudaSuccess : cudaErrorNotSupported);
+  default:
+    return rt_end(cudaErrorInvalidValue);
+  }
+}
+
+RT_EXPORT cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig) {
+  cudaError_t e = rt_begin(1);
+  rt_func *f = NULL;
+  if (e) return rt_end(e);
+  if ((e = func_get(func, &f))) return rt_end(e);
+  if ((unsigned)cacheConfig > cudaFuncCachePreferEqual) return rt_end(cudaErrorInvalidValue);
+  f->cache_config = cacheConfig; /* a preference: the launch takes what it needs */
+  return rt_end(cudaSuccess);
+}
+
+RT_EXPORT cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config) {
+  cudaError_t e = rt_begin(1);
+  rt_func *f = NULL;
+  if (e) return rt_end(e);
+  if ((e = func_get(func, &f))) return rt_end(e);
+  if ((unsigned)config > cudaSharedMemBankSizeEightByte) return rt_end(cudaErrorInvalidValue);
+  f->shmem_config = config;
+  return rt_end(cudaSuccess);
+}
+
+RT_EXPORT cudaError_t cudaFuncGetName(const char **name, const void *func) {
+  cudaError_t e = rt_begin(0);
+  if (!name) return rt_end(cudaErrorInvalidValue);
+  rt_func *f = rt_func_by_host(func);
+  if (!f) return rt_end(cudaErrorInvalidDeviceFunction);
+  *name = f->name;
+  return rt_end(e);
+}
+
+/* ---- occupancy ---- */
+
+RT_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func,
+                                                                            int blockSize, size_t dynamicSMemSize,
+                                                                            unsigned int flags) {
+  cudaError_t e = rt_begin(1);
+  rt_func *f = NULL;
+  if (e) return rt_end(e);
+  if (!numBlocks || blockSize <= 0 || (flags & ~1u)) return rt_end(cudaErrorInvalidValue);
+  if ((e = func_get(func, &f))) return rt_end(e);
+  *numBlocks = rt_occupancy(f, blockSize, dynamicSMemSize);
+  return rt_end(cudaSuccess);
+}
+
+RT_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func, int blockSize,
+                                                                   size_t dynamicSMemSize) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize, 0);
+}
+
+RT_EXPORT cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func,
+                                                                int numBlocks, int blockSize) {
+  cudaError_t e = rt_begin(1);
+  rt_func *f = NULL;
+  if (e) return rt_end(e);
+  if (!dynamicSmemSize || numBlocks <= 0 || blockSize <= 0) return rt_end(cudaErrorInvalidValue);
+  if ((e = func_get(func, &f))) return rt_end(e);
+  *dynamicSmemSize = 0;
+  if (rt_occupancy(f, blockSize, 0) < numBlocks) return rt_end(cudaSuccess);
+  uint32_t per_sm = carveout_bytes(f->carveout, 0);
+  uint64_t per_block = per_sm / (uint32_t)numBlocks / (uint32_t)smem_unit() * (uint32_t)smem_unit();
+  uint64_t fixed = (uint64_t)smemu_kernel_static_shared(f->k) + rt.arch.smem_reserved_per_block;
+  uint64_t avail = per_block > fixed ? per_block - fixed : 0;
+  uint64_t cap = (uint64_t)max_dyn_shared(f);
+  *dynamicSmemSize = (size_t)(avail < cap ? avail : cap);
+  return rt_end(cudaSuccess);
+}
