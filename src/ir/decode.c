@@ -300,11 +300,12 @@ int dec_src_opd(dctx *D, const ptx_operand *o, int t, uint32_t *slot) {
     *slot = const_slot(D, literal_bits(o, t));
     return 0;
   case PTX_OPD_SYM:
+    /* a symbol's address, plus the offset of `var+8` */
     if (smap_get(&D->shared, o->name, &v) || smap_get(&D->globals, o->name, &v)) {
-      *slot = const_slot(D, v);
+      *slot = const_slot(D, v + (uint64_t)o->ival);
       return 0;
     }
-    if (smap_get(&D->frame, o->name, &v)) { *slot = (uint32_t)v; return 1; }
+    if (smap_get(&D->frame, o->name, &v)) { *slot = (uint32_t)v + (uint32_t)o->ival; return 1; }
     if (smap_get(&D->kparams, o->name, &v))
       return perr(D, o->pos, "the address of kernel parameter '%s' is not supported", o->name);
     return perr(D, o->pos, "unknown symbol '%s'", o->name);
