@@ -50,9 +50,20 @@ static double run(const bench *b, int threads, smemu_launch_stats *out) {
   return out->seconds;
 }
 
+/* Usage: bench [WORKERS,...] (default: 1 and every core). */
 int main(int argc, char **argv) {
-  int cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
-  if (argc > 1) cores = atoi(argv[1]);
+  int cores = (int)sysconf(_SC_NPROCESSORS_ONLN), counts[16], nc = 0;
+  if (argc > 1) {
+    for (char *p = argv[1]; *p && nc < 16;) {
+      counts[nc++] = atoi(p);
+      p = strchr(p, ',');
+      if (!p) break;
+      p++;
+    }
+  } else {
+    counts[nc++] = 1;
+    if (cores > 1) counts[nc++] = cores;
+  }
   static const bench benches[] = {
       {"matmul 512 (tile 16)", "examples/matmul.ptx", "matmulTiled", {32, 32, 1}, {16, 16, 1}, 0, 512, 0},
       {"transpose 2048 naive", "examples/transpose.ptx", "transposeCoalesced", {64, 64, 1}, {32, 8, 1}, 0, 2048, 1},
@@ -61,15 +72,14 @@ int main(int argc, char **argv) {
   };
   printf("%-24s %8s %10s %12s %12s %8s\n", "benchmark", "workers", "seconds", "Mthread-i/s", "Mwarp-i/s", "speedup");
   for (size_t i = 0; i < sizeof benches / sizeof *benches; i++) {
-    smemu_launch_stats s1, sn;
-    double t1 = run(&benches[i], 1, &s1);
-    double tn = run(&benches[i], cores, &sn);
-    printf("%-24s %8d %10.3f %12.1f %12.2f %8s\n", benches[i].name, 1, t1, s1.thread_instructions / t1 / 1e6,
-           s1.warp_instructions / t1 / 1e6, "1.00");
-    char sp[16];
-    snprintf(sp, sizeof sp, "%.2f", t1 / tn);
-    printf("%-24s %8d %10.3f %12.1f %12.2f %8s\n", benches[i].name, cores, tn, sn.thread_instructions / tn / 1e6,
-           sn.warp_instructions / tn / 1e6, sp);
+    double t1 = 0;
+    for (int c = 0; c < nc; c++) {
+      smemu_launch_stats st;
+      double t = run(&benches[i], counts[c], &st);
+      if (c == 0) t1 = t;
+      printf("%-24s %8d %10.3f %12.1f %12.2f %8.2f\n", benches[i].name, counts[c], t,
+             st.thread_instructions / t / 1e6, st.warp_instructions / t / 1e6, t1 / t);
+    }
   }
   return 0;
 }
