@@ -56,12 +56,19 @@ static inline int ordered(const race_state *r, const acc_rec *a, uint32_t t) {
 /* Count n byte-level hazards of one kind between first and (pc, tid). */
 static void add_hazard(race_state *r, block *b, int type, const acc_rec *first, uint32_t pc, uint16_t tid, int kind,
                        uint64_t addr, uint64_t v1, uint64_t v2, uint32_t n) {
-  int error = first->tid / 32 != tid / 32;
+  /* Between warps an error; between lanes of one warp a warning, except
+   * lanes of one instruction writing one place, which racecheck calls an
+   * error (measured: tests/hw/races, warn_waw_same_insn). */
+  int error = first->tid / 32 != tid / 32 || (first->pc == pc && first->gen == r->gen);
+  /* one record per pair of accesses, whichever came first, as racecheck
+   * aggregates: an error if any of its hazards is one (measured:
+   * tests/hw/races, race_loop_war reports 256 hazards of one pair) */
   for (uint32_t i = 0; i < r->nhz; i++) {
     hazard_rec *h = &r->hz[i];
-    if (h->type == type && h->error == error && h->first_pc == first->pc && h->second_pc == pc &&
-        h->first_kind == first->kind && h->second_kind == kind) {
+    if ((h->first_pc == first->pc && h->second_pc == pc && h->first_kind == first->kind && h->second_kind == kind) ||
+        (h->first_pc == pc && h->second_pc == first->pc && h->first_kind == kind && h->second_kind == first->kind)) {
       h->count += n;
+      h->error |= (uint8_t)error;
       return;
     }
   }
@@ -95,18 +102,22 @@ static void add_sync(race_state *r, block *b, int kind, uint32_t pc, uint16_t ti
 /* Check one access (a word or a byte with shadow s) and record it. */
 static inline void check_one(race_state *r, block *b, shadow *s, uint32_t pc, uint16_t t, int kind, uint64_t at,
                              uint32_t n) {
+  /* racecheck reports no hazard with an atomic on either side (measured:
+   * tests/hw/races, race_atomic_read and race_write_atomic) */
   if (kind == ACC_READ) {
-    if (s->w.valid && s->w.gen >= r->all_gen && s->w.tid != t && !ordered(r, &s->w, t))
+    if (s->w.valid && s->w.gen >= r->all_gen && s->w.tid != t && s->w.kind != ACC_ATOMIC && !ordered(r, &s->w, t))
       add_hazard(r, b, HZ_RAW, &s->w, pc, t, kind, at, 0, b->smem[at], n);
     /* keep the last reads of two different threads */
     if (s->r[0].valid && s->r[0].tid != t) s->r[1] = s->r[0];
     s->r[0] = (acc_rec){r->gen, pc, t, ACC_READ, 1};
   } else {
-    if (s->w.valid && s->w.tid != t && !ordered(r, &s->w, t) && !(kind == ACC_ATOMIC && s->w.kind == ACC_ATOMIC))
-      add_hazard(r, b, HZ_WAW, &s->w, pc, t, kind, at, b->smem[at], 0, n);
-    for (int j = 0; j < 2; j++)
-      if (s->r[j].valid && s->r[j].tid != t && !ordered(r, &s->r[j], t))
-        add_hazard(r, b, HZ_WAR, &s->r[j], pc, t, kind, at, b->smem[at], 0, n);
+    if (kind != ACC_ATOMIC) {
+      if (s->w.valid && s->w.tid != t && s->w.kind != ACC_ATOMIC && !ordered(r, &s->w, t))
+        add_hazard(r, b, HZ_WAW, &s->w, pc, t, kind, at, b->smem[at], 0, n);
+      for (int j = 0; j < 2; j++)
+        if (s->r[j].valid && s->r[j].tid != t && !ordered(r, &s->r[j], t))
+          add_hazard(r, b, HZ_WAR, &s->r[j], pc, t, kind, at, b->smem[at], 0, n);
+    }
     s->w = (acc_rec){r->gen, pc, t, (uint8_t)kind, 1};
     s->r[0].valid = s->r[1].valid = 0;
   }
@@ -194,8 +205,20 @@ void race_bar_arrive(warp *w, uint32_t id, uint32_t m) {
   race_state *r = &w->blk->an->race;
   uint32_t live = w->valid & ~w->exited;
   if (m != live) race_sync_error(w, SYNC_DIVERGENT_WARP, m);
-  if (!r->bar_pc[id]) r->bar_pc[id] = w->pc + 1;
-  else if (r->bar_pc[id] != w->pc + 1) race_sync_error(w, SYNC_DIVERGENT_BLOCK, m);
+  /* Warps at different instructions of one barrier: synccheck names the
+   * threads at the first one (measured: tests/hw/races, sync_divergent_block) */
+  if (!r->bar_pc[id]) {
+    r->bar_pc[id] = w->pc + 1;
+    r->bar_n[id] = 0;
+    r->bar_tid[id] = (uint16_t)(w->index * 32 + (uint32_t)__builtin_ctz(m));
+    r->bar_reported[id] = 0;
+  }
+  if (r->bar_pc[id] == w->pc + 1) {
+    r->bar_n[id] += (uint32_t)__builtin_popcount(m);
+  } else if (!r->bar_reported[id]) {
+    add_sync(r, w->blk, SYNC_DIVERGENT_BLOCK, r->bar_pc[id] - 1, r->bar_tid[id], r->bar_n[id]);
+    r->bar_reported[id] = 1;
+  }
 }
 
 void race_merge(race_state *into, const race_state *from) {
@@ -204,9 +227,12 @@ void race_merge(race_state *into, const race_state *from) {
     uint32_t j;
     for (j = 0; j < into->nhz; j++) {
       hazard_rec *g = &into->hz[j];
-      if (g->type == h->type && g->error == h->error && g->first_pc == h->first_pc && g->second_pc == h->second_pc &&
-          g->first_kind == h->first_kind && g->second_kind == h->second_kind) {
+      if ((g->first_pc == h->first_pc && g->second_pc == h->second_pc && g->first_kind == h->first_kind &&
+           g->second_kind == h->second_kind) ||
+          (g->first_pc == h->second_pc && g->second_pc == h->first_pc && g->first_kind == h->second_kind &&
+           g->second_kind == h->first_kind)) {
         g->count += h->count;
+        g->error |= h->error;
         break;
       }
     }

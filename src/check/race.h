@@ -61,6 +61,9 @@ typedef struct race_state {
   uint32_t *block_gen;   /* per thread: generation of its last block barrier */
   uint32_t *warp_gen;    /* per thread: generation of its last warp sync */
   uint32_t bar_pc[MAX_BARRIERS]; /* pc of the first arrival of each barrier's round, +1 */
+  uint32_t bar_n[MAX_BARRIERS];  /* threads arrived at that pc */
+  uint16_t bar_tid[MAX_BARRIERS];/* the first of them */
+  uint8_t bar_reported[MAX_BARRIERS]; /* a divergence of this round was reported */
   hazard_rec *hz;
   uint32_t nhz, caphz;
   sync_rec *sy;

@@ -272,14 +272,21 @@ static void h_bar(warp *w, const insn *in, uint32_t m) {
     exec_fault(w, l0, SMEMU_ERR_ILLEGAL_INSTRUCTION, "barrier id %u is out of range (0..15)", id);
     return;
   }
-  if (count && count % 32) {
-    /* PTX requires a multiple of the warp size; the hardware goes on */
-    if (w->blk->an && w->blk->an->has_race) race_sync_error(w, SYNC_BAR_COUNT, m);
+  if (count && (count % 32 || count > (w->blk->nthreads + 31) / 32 * 32)) {
+    /* PTX requires a multiple of the warp size: an H200 stops the kernel
+     * with an illegal-instruction error (tests/hw/races, sync_bar_count) */
+    exec_fault(w, l0, SMEMU_ERR_ILLEGAL_INSTRUCTION,
+               "illegal instruction: barrier thread count %u is not a multiple of 32 within the block's %u threads",
+               count, w->blk->nthreads);
+    return;
   }
   if (w->blk->an && w->blk->an->has_race && in->mode != BAR_ARRIVE) race_bar_arrive(w, id, m);
   uint32_t predmask = 0;
   if (in->mode == BAR_RED) predmask = w->p[in->c] ^ ((in->flags & IF_NEGC) ? FULL_MASK : 0);
   if (in->mode == BAR_ARRIVE) {
+    /* the arriving lanes' earlier accesses are ordered before the waiting
+     * threads' later ones when the barrier completes */
+    w->arrive_mask[id] |= m;
     barrier_arrive(w, id, count, m, 0, 0);
     return;
   }

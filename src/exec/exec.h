@@ -90,6 +90,7 @@ typedef struct warp {
   uint64_t nthread;       /* thread instructions executed */
   uint32_t pc;            /* pc of the instruction being executed */
   const struct alloc *gcache; /* last global allocation hit */
+  uint32_t arrive_mask[MAX_BARRIERS]; /* lanes that did bar.arrive on each barrier this round */
 } warp;
 
 typedef struct barrier_state {

@@ -128,6 +128,7 @@ static void block_reset(worker *k, uint64_t linear) {
     w->p = w->predstack;
     w->local_base = 0;
     w->gcache = NULL;
+    memset(w->arrive_mask, 0, sizeof w->arrive_mask);
     w->p[PRED_TRUE] = FULL_MASK;
     w->p[PRED_FALSE] = 0;
     exec_fill_specials(w, w->r, &P->funcs[0]);

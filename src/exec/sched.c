@@ -158,6 +158,10 @@ static void release(block *b, uint32_t id) {
   for (uint32_t i = 0; i < b->nwarps; i++) {
     warp *w = &b->warps[i];
     int any = 0;
+    if (w->arrive_mask[id]) {
+      if (b->an && b->an->has_race) race_barrier(b, w, w->arrive_mask[id]);
+      w->arrive_mask[id] = 0;
+    }
     for (uint32_t k = 0; k < w->sp; k++) {
       simt_entry *e = &w->stack[k];
       if (e->blocked != id + 1) continue;

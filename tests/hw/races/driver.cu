@@ -5,14 +5,25 @@
  * or else JIT-compiles DIR/FILE.ptx with line information, so that the GPU
  * runs exactly the PTX smemu runs. Launches it once with the manifest's grid,
  * block, dynamic shared bytes and n on deterministic inputs (see
- * races_input), then prints the launch status and an FNV-1a checksum of
- * the output buffer. Exit status 0 when the launch succeeded. */
+ * races_input), then prints the launch status ("launch: ok", "launch: kernel
+ * failed: ...", "launch: kernel hung ..." after RACES_KERNEL_TIMEOUT seconds,
+ * default 20), the first outputs and an FNV-1a checksum of the output
+ * buffer. Exit status 0 when the launch succeeded. */
 #include <cuda.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #define RACES_WORDS 8192 /* as races.cuh */
+
+static double now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 
 static int races_input(int i) { return (i * 37 + 11) % 1009; }
 
@@ -146,7 +157,23 @@ int main(int argc, char **argv)
   void *args[] = {&dout, &din, &n};
   int bad = check(cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2],
                                  shared, 0, args, NULL), "cuLaunchKernel");
-  if (!bad) bad = check(cuCtxSynchronize(), "kernel");
+  if (!bad) {
+    /* A kernel that does not finish (a misused barrier can hang) ends the
+     * process, which frees the GPU, sooner than record.sh's timeout. */
+    const char *w = getenv("RACES_KERNEL_TIMEOUT");
+    double limit = w ? atof(w) : 20.0, t0 = now();
+    CUresult q;
+    while ((q = cuStreamQuery(0)) == CUDA_ERROR_NOT_READY) {
+      if (now() - t0 > limit) {
+        printf("launch: kernel hung (not finished after %.0f s)\n", limit);
+        fflush(stdout);
+        _exit(3);
+      }
+      usleep(1000);
+    }
+    bad = check(q, "kernel");
+    if (!bad) bad = check(cuCtxSynchronize(), "kernel");
+  }
   if (!bad) bad = check(cuMemcpyDtoH(hout, dout, bytes), "cuMemcpyDtoH");
   if (bad) return 1;
   printf("launch: ok\n");

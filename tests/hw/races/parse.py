@@ -39,7 +39,7 @@ MARK = re.compile(r"//@([A-Za-z0-9_]+)\s*$")
 # "at LOC in FILE:LINE": FILE has no blank or colon (the old format put
 # ":FUNC" after the line, which this ignores).
 LOC = re.compile(r"^(?P<loc>.*?)(?:\s+in\s+(?P<file>[^\s:]+):(?P<line>\d+)(?::[^\[]*?)?)?"
-                 r"(?:\s*\[(?P<n>\d+)\s+hazards?\])?\s*$")
+                 r"(?:\s*\[(?P<n>\d+)\s+hazards?\].*)?\s*$")
 SEVERITY = {"error": "error", "warning": "warning", "warn": "warning", "info": "info"}
 
 
@@ -62,6 +62,11 @@ def split_loc(s):
     if m.group("file"):
         d["file"] = os.path.basename(m.group("file"))
         d["line"] = int(m.group("line"))
+    else:
+        # no function or PC, only FILE:LINE (smemu's own reports)
+        f = re.match(r"^(?P<file>[^\s:]+):(?P<line>\d+)", d["loc"])
+        if f:
+            d["file"], d["line"] = os.path.basename(f.group("file")), int(f.group("line"))
     if m.group("n"):
         d["n"] = int(m.group("n"))
     pc = re.search(r"\+(0x[0-9a-fA-F]+)\s*$", d["loc"]) or re.match(r"^(0x[0-9a-fA-F]+)", d["loc"])
@@ -211,6 +216,11 @@ def aggregate_analysis(recs, hz_agg):
     for r in recs:
         a, b = r["first"], r["second"]
         k = (r["severity"], a["access"], a["file"], a["line"], b["access"], b["file"], b["line"])
+        rk = (r["severity"], b["access"], b["file"], b["line"], a["access"], a["file"], a["line"])
+        if k not in types and rk in types:
+            # the hazard mode (which names the type) has the pair the other
+            # way round: follow it
+            a, b, k = b, a, rk
         e = agg.get(k)
         if not e:
             ts = sorted(types.get(k, set()))
@@ -228,7 +238,7 @@ def aggregate_analysis(recs, hz_agg):
 
 
 # ---- synccheck and initcheck ------------------------------------------------
-SYNC_HEAD = re.compile(r"^\s*Barrier error detected\.?\s*(?P<kind>.*?)\.?\s*$")
+SYNC_HEAD = re.compile(r"^\s*(?:Error:\s*)?Barrier error detected\.?\s*(?P<kind>.*?)\.?\s*$")
 
 
 def sync_kind(text):
@@ -375,6 +385,14 @@ def marker_lines(cu_path):
     return out
 
 
+def done(text, key):
+    """A tool's run counts when it printed its summary and the kernel ran
+    (the driver printed "launch: ok" or "launch: kernel failed")."""
+    if not text or key not in summaries(text):
+        return False
+    return bool(re.search(r"^launch: (ok|kernel failed)", text, re.M))
+
+
 def case_vectors(raw, row, src_dir):
     name = row["name"]
     v = dict(row)
@@ -397,8 +415,9 @@ def case_vectors(raw, row, src_dir):
     an = parse_analysis(texts["analysis"] or "")
     hz = parse_hazard(texts["hazard"] or "")
     hz_agg = aggregate_hazard_mode(hz)
-    v["analysis_done"] = "racecheck" in v["runs"]["analysis"].get("summary", {})
-    v["hazard_done"] = "racecheck" in v["runs"]["hazard"].get("summary", {})
+    v["recorded"] = any(texts[t] is not None for t in TOOLS)
+    v["analysis_done"] = done(texts["analysis"], "racecheck")
+    v["hazard_done"] = done(texts["hazard"], "racecheck")
     if v["analysis_done"]:
         v["hazards"] = aggregate_analysis(an, hz_agg)
         v["hazards_from"] = "analysis"
@@ -407,7 +426,7 @@ def case_vectors(raw, row, src_dir):
         v["hazards_from"] = "hazard" if v["hazard_done"] else "none"
     v["hazard_mode"] = hz_agg
     v["analysis_records"] = an
-    v["synccheck_done"] = "errors" in v["runs"]["synccheck"].get("summary", {})
+    v["synccheck_done"] = done(texts["synccheck"], "errors")
     v["sync_errors"] = parse_sync(texts["synccheck"] or "", row["file"])
     v["initcheck"] = parse_init(texts["initcheck"] or "")
     marks = marker_lines(os.path.join(src_dir, row["file"])) if src_dir else {}
@@ -423,6 +442,8 @@ def case_vectors(raw, row, src_dir):
 
 
 def summary_line(v):
+    if not v["recorded"]:
+        return "%-30s not recorded" % v["name"]
     hz = ", ".join("%s %s %s@%s %s@%s x%s" % (h["type"], h["severity"], h["first_access"],
                                                h.get("first_marker") or h["first_line"],
                                                h["second_access"],
@@ -444,6 +465,8 @@ def write_tsv(f, cases):
             "# hazard NAME TYPE SEVERITY ACC1 FILE1 LINE1 ACC2 FILE2 LINE2 COUNT\n"
             "# sync NAME KIND FILE LINE THREADS\n")
     for v in cases:
+        if not v["recorded"]:
+            continue
         f.write("case\t%s\t%d\t%s\t%d\t%d\n" % (v["name"], 1 if v["plain"]["ok"] else 0,
                                               v["plain"]["checksum"] or "-",
                                               1 if v["hazards_from"] != "none" else 0,

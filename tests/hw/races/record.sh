@@ -20,7 +20,7 @@
 #   OUTDIR/vectors.tsv   the same vectors as the TSV that test_races_hw reads
 #   OUTDIR/summary.txt   one line per case (also printed)
 # Copy vectors.json, vectors.tsv and races.tgz to tests/hw/races/ to commit.
-# Environment: RACES_JOBS (parallel runs, default 4), RACES_DEADLINE (seconds
+# Environment: RACES_JOBS (parallel runs, default 6), RACES_DEADLINE (seconds
 # after which remaining runs are skipped, default 330), RACES_CASES (a
 # grep -E regex of case names to run), NVCC, PTXAS, SANITIZER, PYTHON.
 set -u
@@ -47,11 +47,14 @@ if [ "${1:-}" = "--one" ]; then
   rc=$?
   end=$(date +%s)
   echo "rc $rc seconds $((end - now))" > "$raw/$case.$tool.rc"
-  echo "  $case $tool: rc $rc, $((end - now)) s"
+  [ "$rc" -ne 0 ] && echo "  $case $tool: exit status $rc after $((end - now)) s"
   exit 0
 fi
 
 OUT=${1:?usage: sh tests/hw/races/record.sh OUTDIR}
+[ -d /usr/local/cuda/bin ] && PATH="/usr/local/cuda/bin:$PATH"
+[ -d /usr/local/cuda/compute-sanitizer ] && PATH="$PATH:/usr/local/cuda/compute-sanitizer"
+export PATH
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 root=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -61,7 +64,7 @@ NVCC=${NVCC:-nvcc}
 PTXAS=${PTXAS:-ptxas}
 PY=${PYTHON:-python3}
 SANITIZER=${SANITIZER:-compute-sanitizer}
-JOBS=${RACES_JOBS:-4}
+JOBS=${RACES_JOBS:-6}
 RAW="$OUT/raw"
 BUILD="$OUT/build"
 rm -rf "$RAW" "$BUILD"
@@ -79,6 +82,7 @@ export SANITIZER
   nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>&1
 } > "$RAW/versions.txt"
 cat "$RAW/versions.txt"
+"$SANITIZER" --help > "$RAW/sanitizer_help.txt" 2>&1 || true
 
 # The driver (host code only; kernels come from the cubins).
 "$NVCC" -arch=sm_90 -lineinfo -o "$BUILD/driver" "$HERE/driver.cu" -lcuda \
@@ -111,10 +115,13 @@ done
 grep -c "same PTX" "$RAW/ptx_diff.txt" 2>/dev/null | sed 's/$/ kernels: same PTX as checked in/'
 grep "DIFFERENT" "$RAW/ptx_diff.txt" 2>/dev/null
 
-# Every run, a few at a time.
+# Every run, a few at a time: tool by tool (plain runs first), and within
+# a tool the barrier-misuse cases (which may hang or fault) last.
 cases=$(grep -v '^#' "$HERE/manifest.tsv" | cut -f1 | grep -E "${RACES_CASES:-.}")
-for c in $cases; do
-  for t in plain analysis hazard synccheck initcheck; do
+risky=$(echo "$cases" | grep '^sync_')
+safe=$(echo "$cases" | grep -v '^sync_')
+for t in plain analysis synccheck hazard initcheck; do
+  for c in $safe $risky; do
     echo "$RAW $c $t"
   done
 done > "$BUILD/jobs.txt"
@@ -123,7 +130,7 @@ xargs -P "$JOBS" -L 1 sh "$root/$HERE/record.sh" --one < "$BUILD/jobs.txt"
 
 cp "$HERE/manifest.tsv" "$RAW/manifest.tsv"
 tar czf "$OUT/races.tgz" -C "$OUT" raw
-"$PY" "$HERE/parse.py" "$RAW" --manifest "$HERE/manifest.tsv" \
+"$PY" "$HERE/parse.py" "$OUT/races.tgz" --manifest "$HERE/manifest.tsv" \
   -o "$OUT/vectors.json" --tsv "$OUT/vectors.tsv" --summary "$OUT/summary.txt"
 cat "$OUT/summary.txt"
 end=$(date +%s)
