@@ -1,7 +1,14 @@
 #!/bin/sh
-# Installs the Debian packages the tests need, when they are missing.
+# Installs the Debian packages the tests need, when they are missing:
+# cmocka (unit tests), clang-14 and libclc-14 (OpenCL C to PTX), PoCL and
+# the OpenCL headers (the PoCL comparison), libzstd (compressed fatbinaries).
 need=""
 [ -f /usr/include/cmocka.h ] || need="$need libcmocka-dev"
+command -v clang-14 >/dev/null 2>&1 || need="$need clang-14"
+[ -f /usr/lib/clc/nvptx64--nvidiacl.bc ] || need="$need libclc-14"
+{ [ -f /usr/include/CL/cl.h ] && ls /usr/lib/*/libOpenCL.so >/dev/null 2>&1; } || need="$need ocl-icd-opencl-dev"
+[ -f /etc/OpenCL/vendors/pocl.icd ] || need="$need pocl-opencl-icd"
+ls /usr/lib/*/libzstd.so.1 >/dev/null 2>&1 || need="$need libzstd1"
 [ -z "$need" ] && exit 0
 echo "deps: installing$need" >&2
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
