@@ -23,9 +23,10 @@ static void *buf(smemu_ctx *c, size_t bytes, unsigned seed) {
   return p;
 }
 
-static double run(const bench *b, int threads, smemu_launch_stats *out) {
+static double run(const bench *b, int threads, uint32_t analyses, smemu_launch_stats *out) {
   smemu_options o = {0};
   o.threads = threads;
+  o.analyses = analyses;
   smemu_ctx *c;
   smemu_module *m;
   smemu_kernel *k;
@@ -50,9 +51,44 @@ static double run(const bench *b, int threads, smemu_launch_stats *out) {
   return out->seconds;
 }
 
-/* Usage: bench [WORKERS,...] (default: 1 and every core). */
+static const bench benches[] = {
+    {"matmul 512 (tile 16)", "examples/matmul.ptx", "matmulTiled", {32, 32, 1}, {16, 16, 1}, 0, 512, 0},
+    {"transpose 2048 naive", "examples/transpose.ptx", "transposeCoalesced", {64, 64, 1}, {32, 8, 1}, 0, 2048, 1},
+    {"transpose 2048 padded", "examples/transpose.ptx", "transposeNoBankConflicts", {64, 64, 1}, {32, 8, 1}, 0, 2048, 1},
+    {"dot 4M (256 blocks)", "examples/dot.ptx", "dotPartial", {256, 1, 1}, {256, 1, 1}, 0, 2048, 2},
+};
+#define NBENCH (sizeof benches / sizeof *benches)
+static const bench *benches_list(void) { return benches; }
+
+/* The cost of the analyses on one worker: time with each over time without. */
+static void checks(const bench *bs, size_t n) {
+  static const struct { const char *name; uint32_t an; } modes[] = {
+      {"none", 0}, {"banks", SMEMU_ANALYZE_BANKS}, {"races", SMEMU_ANALYZE_RACES},
+      {"races+sync+init", SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_SYNC | SMEMU_ANALYZE_INIT},
+      {"banks+races", SMEMU_ANALYZE_BANKS | SMEMU_ANALYZE_RACES}};
+  printf("%-24s %-16s %10s %8s\n", "benchmark", "analyses", "seconds", "x none");
+  for (size_t i = 0; i < n; i++) {
+    double t0 = 0;
+    for (size_t m = 0; m < sizeof modes / sizeof *modes; m++) {
+      smemu_launch_stats st;
+      double t = 1e30;
+      for (int rep = 0; rep < 3; rep++) {
+        double x = run(&bs[i], 1, modes[m].an, &st);
+        if (x < t) t = x;
+      }
+      if (m == 0) t0 = t;
+      printf("%-24s %-16s %10.3f %8.2f\n", bs[i].name, modes[m].name, t, t / t0);
+    }
+  }
+}
+
+/* Usage: bench [WORKERS,...] (default: 1 and every core); bench --checks. */
 int main(int argc, char **argv) {
   int cores = (int)sysconf(_SC_NPROCESSORS_ONLN), counts[16], nc = 0;
+  if (argc > 1 && !strcmp(argv[1], "--checks")) {
+    checks(benches_list(), NBENCH);
+    return 0;
+  }
   if (argc > 1) {
     for (char *p = argv[1]; *p && nc < 16;) {
       counts[nc++] = atoi(p);
@@ -64,18 +100,13 @@ int main(int argc, char **argv) {
     counts[nc++] = 1;
     if (cores > 1) counts[nc++] = cores;
   }
-  static const bench benches[] = {
-      {"matmul 512 (tile 16)", "examples/matmul.ptx", "matmulTiled", {32, 32, 1}, {16, 16, 1}, 0, 512, 0},
-      {"transpose 2048 naive", "examples/transpose.ptx", "transposeCoalesced", {64, 64, 1}, {32, 8, 1}, 0, 2048, 1},
-      {"transpose 2048 padded", "examples/transpose.ptx", "transposeNoBankConflicts", {64, 64, 1}, {32, 8, 1}, 0, 2048, 1},
-      {"dot 4M (256 blocks)", "examples/dot.ptx", "dotPartial", {256, 1, 1}, {256, 1, 1}, 0, 2048, 2},
-  };
+
   printf("%-24s %8s %10s %12s %12s %8s\n", "benchmark", "workers", "seconds", "Mthread-i/s", "Mwarp-i/s", "speedup");
   for (size_t i = 0; i < sizeof benches / sizeof *benches; i++) {
     double t1 = 0;
     for (int c = 0; c < nc; c++) {
       smemu_launch_stats st;
-      double t = run(&benches[i], counts[c], &st);
+      double t = run(&benches[i], counts[c], 0, &st);
       if (c == 0) t1 = t;
       printf("%-24s %8d %10.3f %12.1f %12.2f %8.2f\n", benches[i].name, counts[c], t,
              st.thread_instructions / t / 1e6, st.warp_instructions / t / 1e6, t1 / t);
