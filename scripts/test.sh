@@ -16,11 +16,16 @@ for t in "$B"/tests/test_*; do
   [ -x "$t" ] || continue
   run "$(basename "$t")" "$t"
 done
+# the CUDA examples also compare with the outputs an H200 gave
 for e in "$B"/examples/*; do
   [ -x "$e" ] || continue
-  run "example-$(basename "$e")" "$e"
+  case $(basename "$e") in
+    cl_*) run "example-$(basename "$e")" "$e" ;;
+    *) run "example-$(basename "$e")" "$e" --gpu tests/hw/examples ;;
+  esac
 done
 run cli sh tests/cli.sh "$B"
+run banks-examples sh tests/banks_examples.sh "$B"
 run fuzz-replay "$B/fuzz_replay" tests/fuzz/corpus
 echo "tests: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
