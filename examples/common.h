@@ -397,6 +397,9 @@ static inline int ex_setup(const ex_opts *o, const char *example, smemu_ctx **ct
   memset(&opt, 0, sizeof opt);
   *ctx = NULL;
   *mod = NULL;
+  /* SMEMU_EX_BANKS=FILE: model banks and append each launch's figures to
+   * FILE (tests/banks_examples.sh compares them with an H200's) */
+  if (getenv("SMEMU_EX_BANKS")) opt.analyses = SMEMU_ANALYZE_BANKS;
   if (!ex_ok(NULL, smemu_create(&opt, ctx), example, "context")) return 0;
   return ex_ok(*ctx, smemu_module_load_file(*ctx, o->ptx, mod), example, o->ptx);
 }
@@ -411,7 +414,21 @@ static inline int ex_launch(smemu_ctx *ctx, smemu_module *mod, const char *examp
   grid[0] = gx; grid[1] = gy; grid[2] = 1;
   block[0] = bx; block[1] = by; block[2] = 1;
   if (!ex_ok(ctx, smemu_module_get_kernel(mod, kernel, &k), example, kernel)) return 0;
-  return ex_ok(ctx, smemu_launch(ctx, k, grid, block, shared_bytes, args), example, kernel);
+  if (!ex_ok(ctx, smemu_launch(ctx, k, grid, block, shared_bytes, args), example, kernel)) return 0;
+  const char *bf = getenv("SMEMU_EX_BANKS");
+  smemu_bank_counts bc;
+  if (bf && smemu_last_bank_counts(ctx, &bc) == SMEMU_OK) {
+    FILE *f = fopen(bf, "a");
+    if (f) {
+      fprintf(f, "%s", kernel);
+      for (int i = 0; i < 3; i++)
+        fprintf(f, "\t%llu\t%llu\t%llu", (unsigned long long)bc.requests[i], (unsigned long long)bc.wavefronts[i],
+                (unsigned long long)bc.conflicts[i]);
+      fprintf(f, "\n");
+      fclose(f);
+    }
+  }
+  return 1;
 }
 
 /* Appends ", N warp instructions" of the last launch to buf. */

@@ -1,9 +1,10 @@
 # opencl.mk: OpenCL C through clang-14 and libclc-14 (tools/clc.c). Builds
 # the OpenCL example drivers (build/examples/cl_*, run by `make demo` and
 # `make test`), links tools/clc.o into the smemu tool and the OpenCL unit
-# test, and, where OpenCL's headers are installed (ocl-icd-opencl-dev), the
-# PoCL runner that the test compares with. Compiling .cl files needs Debian's
-# clang-14 and libclc-14 at run time; without them the drivers and tests skip.
+# test, and, where OpenCL's header and loader are installed
+# (ocl-icd-opencl-dev), the PoCL runner that the test compares with.
+# Compiling .cl files needs Debian's clang-14 and libclc-14 at run time;
+# without them the drivers and tests skip.
 
 CLC_OBJ := $(BUILD)/obj/tools/clc.o
 CL_INC  := -Itools -Iexamples -Iexamples/cl
@@ -25,9 +26,10 @@ $(BUILD)/tests/test_opencl: tests/unit/test_opencl.c $(CL_EX_HDR) $(T_COMMON) $(
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(CL_INC) -Itests/common -o $@ $< $(T_COMMON) $(CLC_OBJ) $(LIB) $(LDFLAGS) $(LDLIBS) -lcmocka
 
-# the examples on PoCL (or any OpenCL platform), for test_opencl to compare
+# the examples on PoCL (or any OpenCL platform), for test_opencl to compare;
+# needs OpenCL's header and the ICD loader's link library
 CL_POCL :=
-ifneq ($(wildcard /usr/include/CL/cl.h),)
+ifneq ($(and $(wildcard /usr/include/CL/cl.h),$(wildcard /usr/lib/libOpenCL.so /usr/lib/*/libOpenCL.so)),)
 CL_POCL := $(BUILD)/tests/cl_pocl_run
 $(CL_POCL): tests/cl/pocl_run.c $(CL_EX_HDR)
 	@mkdir -p $(dir $@)

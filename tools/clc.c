@@ -18,18 +18,25 @@
 extern char **environ;
 
 #define CLANG_NAME "clang-14"
+#define TARGET "nvptx64-nvidia-nvcl" /* NVPTX for OpenCL: texmode_independent, .ptr params */
 #define LIBCLC_FILE "nvptx64--nvidiacl.bc"
 
 /* Where Debian (and LLVM's own packages) put libclc's NVPTX library. */
 static const char *const libclc_dirs[] = {"/usr/lib/clc", "/usr/lib/llvm-14/lib/clc",
                                           "/usr/share/clc", NULL};
 
-/* What libclc-14 leaves out for NVPTX, linked before libclc:
+/* What libclc-14 leaves out or cannot lower for NVPTX, linked before libclc
+ * (so these definitions win):
  * - get_global_offset: launches (cuLaunchKernel, smemu_launch) have no global
  *   offset and libclc's get_global_id adds none, so it is 0 in every dimension;
  * - work_group_barrier (OpenCL 2.0's name of barrier, with -cl-std=CL2.0): a
  *   barrier, with a device-wide fence first for a global fence of wider
- *   scope than the work-group. */
+ *   scope than the work-group;
+ * - the native_ exponentials, logarithms and trigonometry: libclc's use LLVM
+ *   intrinsics the NVPTX back end cannot select (clang-14 stops with
+ *   "Undefined external symbol expf" or "Cannot select fsin"); these use the
+ *   GPU's approximate instructions (ex2/lg2/sin/cos.approx.f32), as CUDA's
+ *   __expf and friends do. */
 static const char extra_src[] =
     "size_t __attribute__((overloadable)) get_global_offset(uint dim) { return 0; }\n"
     "void __attribute__((overloadable)) work_group_barrier(cl_mem_fence_flags flags)\n"
@@ -41,7 +48,27 @@ static const char extra_src[] =
     "      scope != memory_scope_work_item)\n"
     "    __nvvm_membar_gl();\n"
     "  barrier(flags);\n"
-    "}\n";
+    "}\n"
+    "#define OVL __attribute__((overloadable))\n"
+    "#define VEC1(T, N, name, lo, hi) \\\n"
+    "  T##N OVL name(T##N x) { return (T##N)(name(x.lo), name(x.hi)); }\n"
+    "#define VEC2(T, N, name, lo, hi) \\\n"
+    "  T##N OVL name(T##N x, T##N y) { return (T##N)(name(x.lo, y.lo), name(x.hi, y.hi)); }\n"
+    "#define ALLVEC(V, name) V(float, 2, name, lo, hi) V(float, 3, name, s01, s2) \\\n"
+    "  V(float, 4, name, lo, hi) V(float, 8, name, lo, hi) V(float, 16, name, lo, hi)\n"
+    "#define NATIVE1(name, expr) float OVL name(float x) { return expr; } ALLVEC(VEC1, name)\n"
+    "#define NATIVE2(name, expr) float OVL name(float x, float y) { return expr; } \\\n"
+    "  ALLVEC(VEC2, name)\n"
+    "NATIVE1(native_exp2, __nvvm_ex2_approx_f(x))\n"
+    "NATIVE1(native_exp, __nvvm_ex2_approx_f(x * M_LOG2E_F))\n"
+    "NATIVE1(native_exp10, __nvvm_ex2_approx_f(x * 3.32192809488736234787f))\n"
+    "NATIVE1(native_log2, __nvvm_lg2_approx_f(x))\n"
+    "NATIVE1(native_log, __nvvm_lg2_approx_f(x) * M_LN2_F)\n"
+    "NATIVE1(native_log10, __nvvm_lg2_approx_f(x) * 0.301029995663981195214f)\n"
+    "NATIVE1(native_sin, __nvvm_sin_approx_f(x))\n"
+    "NATIVE1(native_cos, __nvvm_cos_approx_f(x))\n"
+    "NATIVE1(native_tan, __nvvm_sin_approx_f(x) / __nvvm_cos_approx_f(x))\n"
+    "NATIVE2(native_powr, __nvvm_ex2_approx_f(y * __nvvm_lg2_approx_f(x)))\n";
 
 /* printf into err (when there is one). */
 static void say(char *err, size_t n, const char *fmt, ...) {
@@ -138,6 +165,15 @@ static void push(argv_t *a, const char *s) {
     return;
   }
   a->v[++a->n] = NULL;
+}
+
+/* Pushes each string up to a NULL. */
+static void push_all(argv_t *a, ...) {
+  va_list ap;
+  const char *s;
+  va_start(ap, a);
+  while ((s = va_arg(ap, const char *)) != NULL) push(a, s);
+  va_end(ap);
 }
 
 static void argv_free(argv_t *a) {
@@ -375,18 +411,8 @@ int clc_compile(const char *cl_path, const char *opts, char **ptx_out, size_t *l
   }
 
   /* 1. smemu's additions to libclc, as bitcode */
-  push(&a, clang);
-  push(&a, "-x");
-  push(&a, "cl");
-  push(&a, "-cl-std=CL2.0");
-  push(&a, "-target");
-  push(&a, "nvptx64-nvidia-nvcl");
-  push(&a, "-emit-llvm");
-  push(&a, "-c");
-  push(&a, "-o");
-  push(&a, extra_bc);
-  push(&a, "--");
-  push(&a, extra_cl);
+  push_all(&a, clang, "-x", "cl", "-cl-std=CL2.0", "-target", TARGET, "-emit-llvm", "-c", "-o",
+           extra_bc, "--", extra_cl, (char *)NULL);
   if (a.oom) goto oom;
   st = run(a.v, log_path, err, errsize);
   if (st != 0) {
@@ -398,37 +424,26 @@ int clc_compile(const char *cl_path, const char *opts, char **ptx_out, size_t *l
   argv_free(&a);
   memset(&a, 0, sizeof a);
 
-  /* 2. the kernel file, with both libraries linked in before optimisation */
-  push(&a, clang);
-  push(&a, "-x");
-  push(&a, "cl");
-  push(&a, "-cl-std=CL1.2");
-  push(&a, "-target");
-  push(&a, "nvptx64-nvidia-nvcl");
-  push(&a, "-gline-tables-only");
-  push(&a, "-Wno-linker-warnings"); /* libclc's triple is spelt nvptx64--nvidiacl */
+  /* 2. the kernel file, with both libraries linked in before optimisation;
+   * the user's options come after the defaults, so theirs win (-cl-std=) */
+  push_all(&a, clang, "-x", "cl", "-cl-std=CL1.2", "-target", TARGET, "-gline-tables-only",
+           "-Wno-linker-warnings",   /* libclc's triple is spelt nvptx64--nvidiacl */
+           "-fno-crash-diagnostics", /* no reproducer files in /tmp */
+           (char *)NULL);
   if (opts && split_opts(&a, opts, err, errsize) < 0) {
     rc = CLC_ERR_COMPILE;
     goto out;
   }
-  push(&a, "-Xclang");
-  push(&a, "-mlink-builtin-bitcode");
-  push(&a, "-Xclang");
-  push(&a, extra_bc);
-  push(&a, "-Xclang");
-  push(&a, "-mlink-builtin-bitcode");
-  push(&a, "-Xclang");
-  push(&a, libclc);
-  push(&a, "-S");
-  push(&a, "-o");
-  push(&a, ptx_path);
-  push(&a, "--");
-  push(&a, cl_path);
+  push_all(&a, "-Xclang", "-mlink-builtin-bitcode", "-Xclang", extra_bc, "-Xclang",
+           "-mlink-builtin-bitcode", "-Xclang", libclc, "-S", "-o", ptx_path, "--", cl_path,
+           (char *)NULL);
   if (a.oom) goto oom;
   st = run(a.v, log_path, err, errsize);
   if (st < 0) goto out;
   log = slurp(log_path, NULL);
   if (st != 0) {
+    char *crash = log ? strstr(log, "PLEASE submit a bug report") : NULL;
+    if (crash) *crash = 0; /* a back-end failure: the message, not clang's stack */
     say(err, errsize, "%s could not compile %s (exit status %d):\n%s", clang, cl_path, st,
         log ? log : "");
     rc = CLC_ERR_COMPILE;
@@ -447,8 +462,8 @@ int clc_compile(const char *cl_path, const char *opts, char **ptx_out, size_t *l
   each_func(ptx, note_undef, &u);
   if (u.used) {
     say(err, errsize,
-        "%s calls %s, which libclc-14 does not provide for NVPTX (smemu adds only "
-        "get_global_offset and work_group_barrier)",
+        "%s calls %s, which libclc-14 does not provide for NVPTX (smemu adds "
+        "get_global_offset, work_group_barrier and the native_ math functions)",
         cl_path, missing);
     free(ptx);
     if (len) *len = 0;

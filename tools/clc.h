@@ -25,8 +25,9 @@
  * The pipeline, in a private temporary directory removed afterwards:
  *   clang-14 -x cl -cl-std=CL2.0 -target nvptx64-nvidia-nvcl -emit-llvm -c
  *       extra.cl -o extra.bc        (what libclc-14 lacks for NVPTX, see clc.c)
- *   clang-14 -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl
- *       -gline-tables-only OPTS -Xclang -mlink-builtin-bitcode -Xclang extra.bc
+ *   clang-14 -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -gline-tables-only
+ *       -Wno-linker-warnings -fno-crash-diagnostics OPTS
+ *       -Xclang -mlink-builtin-bitcode -Xclang extra.bc
  *       -Xclang -mlink-builtin-bitcode -Xclang .../nvptx64--nvidiacl.bc
  *       -S -o kernel.ptx -- cl_path
  * (OpenCL's default optimisation, -O2 unless -cl-opt-disable; the builtins are

@@ -21,8 +21,9 @@ static int cl_ok(cl_int e, const char *what)
 }
 
 /* The first device of the first platform that has one (PoCL's CPU device
- * when it is the only ICD installed). */
-static int pick_device(cl_device_id *dev)
+ * when it is the only ICD installed). Writes whether it fuses multiply-adds
+ * ("fma 1" or "fma 0") to DIR/device.txt. */
+static int pick_device(cl_device_id *dev, const char *dir)
 {
   cl_platform_id plats[16];
   cl_uint np = 0, i;
@@ -33,8 +34,16 @@ static int pick_device(cl_device_id *dev)
       char name[256] = "", pname[256] = "";
       clGetPlatformInfo(plats[i], CL_PLATFORM_NAME, sizeof pname, pname, NULL);
       clGetDeviceInfo(*dev, CL_DEVICE_NAME, sizeof name, name, NULL);
-      fprintf(stderr, "pocl_run: platform '%s', device '%s'\n", pname, name);
-      return 1;
+      cl_device_fp_config fp = 0;
+      char path[1024];
+      FILE *f;
+      clGetDeviceInfo(*dev, CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp, &fp, NULL);
+      fprintf(stderr, "pocl_run: platform '%s', device '%s'%s\n", pname, name,
+              (fp & CL_FP_FMA) ? ", fused multiply-add" : "");
+      snprintf(path, sizeof path, "%s/device.txt", dir);
+      if (!(f = fopen(path, "w"))) return 0;
+      fprintf(f, "fma %d\n", (fp & CL_FP_FMA) ? 1 : 0);
+      return fclose(f) == 0;
     }
   }
   return 0;
@@ -150,7 +159,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "usage: %s OUTDIR\n", argv[0]);
     return 2;
   }
-  if (!pick_device(&dev)) {
+  if (!pick_device(&dev, argv[1])) {
     fprintf(stderr, "pocl_run: no OpenCL platform with a device (install pocl-opencl-icd)\n");
     return 77;
   }
