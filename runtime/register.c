@@ -31,7 +31,8 @@ rt_module *rt_module_new(const void *image, const char *label) {
   rt_module *m = calloc(1, sizeof *m);
   if (!m) return NULL;
   int cc = rt.arch.major * 10 + rt.arch.minor;
-  if (fb_parse(image, cc, &m->img) < 0 && !m->img.err[0]) snprintf(m->img.err, sizeof m->img.err, "bad image");
+  if (!image) snprintf(m->img.err, sizeof m->img.err, "no image");
+  else if (fb_parse(image, cc, &m->img) < 0 && !m->img.err[0]) snprintf(m->img.err, sizeof m->img.err, "bad image");
   m->label = label ? strdup(label) : program_label();
   m->next = rt.mods;
   rt.mods = m;
@@ -103,16 +104,26 @@ static void warn_no_ptx(rt_module *m) {
     rt_msg("%s: the PTX targets sm_%d, newer than the emulated %s, so a GPU of that kind could not run it "
            "either; emulate a newer architecture (smemu run --arch sm_%d) or rebuild with -arch=%s",
            m->label, m->img.ptx_arch, rt.arch.name, m->img.ptx_arch, rt.arch.name);
+  else if (strstr(m->img.err, "relocatable"))
+    rt_msg("%s: %s", m->label, m->img.err);
   else
     rt_msg("%s: %s; smemu runs PTX: rebuild with nvcc -arch=sm_XX (which embeds compute_XX PTX) or add "
            "-gencode arch=compute_XX,code=compute_XX, and link with -cudart shared",
            m->label, m->img.err);
 }
 
+/* The module has PTX the emulated device may run. SMEMU_PTX_ANY=1 (set by
+ * `smemu run FILE.cu` for architectures nvcc no longer targets) accepts
+ * PTX for a newer architecture. */
+static int runnable(const rt_module *m) {
+  const char *any = getenv("SMEMU_PTX_ANY");
+  return m->img.ptx && (!m->img.ptx_too_new || (any && *any == '1'));
+}
+
 cudaError_t rt_module_load(rt_module *m) {
   if (m->mod) return cudaSuccess;
   if (m->load_err) return m->load_err;
-  if (!m->img.ptx || m->img.ptx_too_new) {
+  if (!runnable(m)) {
     warn_no_ptx(m);
     return m->load_err = cudaErrorNoKernelImageForDevice;
   }
@@ -188,12 +199,8 @@ RT_EXPORT void **__cudaRegisterFatBinary(void *fatCubin) {
                               "each translation unit with whole-program compilation (the default)");
   else if (w && *(const uint32_t *)w == 0xBA55ED50u) image = w;
   else snprintf(why, sizeof why, "unknown fatbinary wrapper");
-  rt_module *m = rt_module_new(image ? image : "", NULL);
-  if (m && !image) {
-    free(m->img.ptx);
-    m->img.ptx = NULL;
-    snprintf(m->img.err, sizeof m->img.err, "%s", why);
-  }
+  rt_module *m = rt_module_new(image, NULL);
+  if (m && !image) snprintf(m->img.err, sizeof m->img.err, "%s", why);
   rt_end(cudaSuccess);
   return (void **)m;
 }
@@ -202,7 +209,7 @@ RT_EXPORT void __cudaRegisterFatBinaryEnd(void **handle) {
   rt_begin(0);
   rt_module *m = (rt_module *)handle;
   /* a program built for SASS only: say so now, even if it never checks errors */
-  if (m && (!m->img.ptx || m->img.ptx_too_new) && (m->nfuncs || m->nvars)) warn_no_ptx(m);
+  if (m && !runnable(m) && (m->nfuncs || m->nvars)) warn_no_ptx(m);
   rt_end(cudaSuccess);
 }
 

@@ -117,6 +117,9 @@ typedef struct rt_op {
 
 /* ---- the process-wide state (state.c) ---- */
 
+/* The checkers among the analyses (their reports come at exit). */
+#define RT_CHECKS (SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_SYNC | SMEMU_ANALYZE_INIT | SMEMU_ANALYZE_GLOBAL_RACES)
+
 enum { ALLOC_DEVICE = 1, ALLOC_HOST, ALLOC_MANAGED, ALLOC_REGISTERED };
 
 typedef struct rt_alloc {
@@ -140,6 +143,7 @@ typedef struct rt_state {
   uint64_t max_insns;     /* SMEMU_MAX_INSNS */
   int quiet;              /* SMEMU_QUIET */
   int report_banks, report_launches; /* SMEMU_REPORT */
+  int report_hazards;     /* SMEMU_REPORT=hazards: every hazard in detail */
   char *report_file;      /* SMEMU_REPORT_FILE */
   char *json_file;        /* SMEMU_JSON */
 
@@ -187,6 +191,11 @@ void rt_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 double rt_now(void);
 /* cudaDeviceReset's work: drain, drop the context and everything in it. */
 void rt_reset(void);
+
+/* Global memory of the emulated part (device.c). */
+size_t rt_total_memory(void);
+/* A cudaDeviceAttr (= CUdevice_attribute) of the device; -1 when unknown. */
+int rt_device_attribute(int attr, int *value);
 
 /* The map from smemu status to a CUDA error for a failed launch; sets
  * *sticky when the error leaves the context unusable. */

@@ -31,24 +31,24 @@ void rt_msg(const char *fmt, ...) {
   va_end(ap);
 }
 
-/* Analyses SMEMU_CHECK can name. memcheck (bounds of every global, shared
+/* Analyses SMEMU_CHECK can name (as `smemu exec --check` does, and
+ * compute-sanitizer's tool names). memcheck (bounds of every global, shared
  * and local access) is always on. */
 static const struct {
   const char *name;
   uint32_t bit;
 } checks[] = {
+    {"memory", 0},
     {"memcheck", 0},
     {"banks", SMEMU_ANALYZE_BANKS},
-#ifdef SMEMU_ANALYZE_RACES
-    {"racecheck", SMEMU_ANALYZE_RACES},
     {"races", SMEMU_ANALYZE_RACES},
-#endif
-#ifdef SMEMU_ANALYZE_SYNC
+    {"racecheck", SMEMU_ANALYZE_RACES},
+    {"sync", SMEMU_ANALYZE_SYNC},
     {"synccheck", SMEMU_ANALYZE_SYNC},
-#endif
-#ifdef SMEMU_ANALYZE_INIT
+    {"init", SMEMU_ANALYZE_INIT},
     {"initcheck", SMEMU_ANALYZE_INIT},
-#endif
+    {"global-races", SMEMU_ANALYZE_GLOBAL_RACES},
+    {"all", RT_CHECKS},
 };
 
 static uint32_t parse_checks(const char *s) {
@@ -82,8 +82,9 @@ static void read_env(void) {
       size_t n = strcspn(s, ",");
       if (n == 5 && !strncmp(s, "banks", 5)) rt.report_banks = 1;
       else if (n == 8 && !strncmp(s, "launches", 8)) rt.report_launches = 1;
+      else if (n == 7 && !strncmp(s, "hazards", 7)) rt.report_hazards = 1;
       else if (n == 3 && !strncmp(s, "all", 3)) rt.report_banks = rt.report_launches = 1;
-      else if (n) rt_msg("SMEMU_REPORT: unknown report '%.*s' (known: banks, launches, all)", (int)n, s);
+      else if (n) rt_msg("SMEMU_REPORT: unknown report '%.*s' (known: banks, launches, hazards, all)", (int)n, s);
       s += n;
       if (*s) s++;
     }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../runtime/run_cmd.h"
 #include "clc.h"
 #include "smemu.h"
 
@@ -16,6 +17,11 @@ static const char *const usage_main =
     "commands:\n"
     "  exec FILE.ptx --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [options]\n"
     "                   run one kernel of a PTX file (see `smemu help exec`)\n"
+    "  run [options] -- PROGRAM [ARGS]\n"
+    "  run [options] FILE.cu [-- ARGS]\n"
+    "                   run a whole CUDA program (built with nvcc -cudart shared,\n"
+    "                   or compiled from FILE.cu) on the drop-in runtime\n"
+    "                   (see `smemu help run`)\n"
     "  archs            list the architecture profiles\n"
     "  help [COMMAND]   this text, or a command's\n"
     "  --version        print the version\n";
@@ -538,10 +544,15 @@ int main(int argc, char **argv) {
   if (!strcmp(c, "--version") || !strcmp(c, "version")) { printf("smemu %s\n", smemu_version()); return 0; }
   if (!strcmp(c, "help") || !strcmp(c, "--help") || !strcmp(c, "-h")) {
     if (argc > 2 && !strcmp(argv[2], "exec")) fputs(usage_exec, stdout);
+    else if (argc > 2 && !strcmp(argv[2], "run")) {
+      char *h[] = {"--help"};
+      return smemu_cmd_run(1, h);
+    }
     else fputs(usage_main, stdout);
     return 0;
   }
   if (!strcmp(c, "exec")) return cmd_exec(argc - 2, argv + 2);
+  if (!strcmp(c, "run")) return smemu_cmd_run(argc - 2, argv + 2);
   if (!strcmp(c, "archs")) return smemu_print_archs(stdout) < 0;
   fprintf(stderr, "smemu: unknown command '%s'\n%s", c, usage_main);
   return 2;

@@ -69,6 +69,17 @@ static void add_hazard(race_state *r, block *b, int type, const acc_rec *first, 
         (h->first_pc == pc && h->second_pc == first->pc && h->first_kind == kind && h->second_kind == first->kind)) {
       h->count += n;
       h->error |= (uint8_t)error;
+      if (h->type == HZ_WAR && type == HZ_RAW) {
+        /* show the pair as write-then-read, as racecheck does */
+        h->type = HZ_RAW;
+        h->first_pc = first->pc;
+        h->second_pc = pc;
+        h->first_kind = first->kind;
+        h->second_kind = (uint8_t)kind;
+        h->first_tid = first->tid;
+        h->second_tid = tid;
+        h->address = addr;
+      }
       return;
     }
   }

@@ -1,0 +1,473 @@
+/* run_cmd.c: `smemu run`, which runs a whole CUDA program on the drop-in
+ * runtime: `smemu run [options] -- PROGRAM [ARGS]` starts PROGRAM with
+ * build/runtime first on LD_LIBRARY_PATH and the options passed as SMEMU_*
+ * environment variables, waits for it and prints the reports after its
+ * output; `smemu run [options] FILE.cu... [-- ARGS]` first compiles the
+ * sources with nvcc (-cudart shared, -lineinfo, the architecture's PTX
+ * kept) into a cache. Before starting a program it reads its ELF header:
+ * a program linked with the static CUDA runtime or another CUDA version's
+ * runtime gets a message saying how to rebuild it. Uses only smemu.h. */
+#include "run_cmd.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "smemu.h"
+
+static const char usage[] =
+    "usage: smemu run [options] -- PROGRAM [ARGS...]\n"
+    "       smemu run [options] FILE.cu [FILE.cu...] [-- ARGS...]\n"
+    "\n"
+    "Runs a CUDA program on the CPU. PROGRAM must be built with\n"
+    "`nvcc -cudart shared` and carry PTX (nvcc -arch=sm_XX embeds it); it loads\n"
+    "smemu's libcudart.so.13 (and libcuda.so.1) instead of NVIDIA's. With .cu\n"
+    "files, smemu compiles them first with nvcc -cudart shared -lineinfo\n"
+    "-arch=sm_XX into a cache ($SMEMU_CACHE, else ~/.cache/smemu).\n"
+    "\n"
+    "options:\n"
+    "  --arch sm_XX       architecture profile (default sm_90; see `smemu archs`)\n"
+    "  --check LIST       checks on every launch, comma-separated: races\n"
+    "                     (shared-memory hazards, like compute-sanitizer racecheck),\n"
+    "                     sync (barrier misuse, like synccheck), init (reads of\n"
+    "                     uninitialised shared memory), global-races, banks (the\n"
+    "                     bank model), all; memory (bounds of every access) is\n"
+    "                     always on. Findings are printed after the program.\n"
+    "  --report LIST      after the program: launches (per kernel: launches,\n"
+    "                     instructions, time, bank totals), banks (also the bank\n"
+    "                     report of each kernel's worst launch), hazards (with\n"
+    "                     --check races: every hazard in detail), all\n"
+    "  --json FILE        write every launch's figures to FILE\n"
+    "  --threads N        worker threads per launch (default: one per core)\n"
+    "  --max-insns N      stop a launch after N warp instructions (cudaErrorLaunchTimeout)\n"
+    "  --quiet            no smemu messages (kernel faults, warnings) on stderr\n"
+    "  --nvcc PATH        the compiler for .cu files (default: nvcc on the PATH)\n"
+    "\n"
+    "The program's exit status is smemu run's. Device printf output and the\n"
+    "program's own output are on stdout, smemu's messages on stderr.\n"
+    "\n"
+    "examples:\n"
+    "  nvcc -arch=sm_90 -cudart shared -o reverse examples/programs/reverse_main.cu\n"
+    "  smemu run -- ./reverse\n"
+    "  smemu run --arch sm_80 --report banks examples/programs/matmul_main.cu\n";
+
+/* ---- where the drop-in libraries are ---- */
+
+static int has_runtime(const char *dir) {
+  char p[PATH_MAX + 64];
+  if (snprintf(p, sizeof p, "%s/libcudart.so.13", dir) >= (int)sizeof p) return 0;
+  return access(p, R_OK) == 0;
+}
+
+static int find_runtime(char *out, size_t n) {
+  const char *env = getenv("SMEMU_RUNTIME_DIR");
+  if (env && *env) {
+    snprintf(out, n, "%s", env);
+    return has_runtime(out) ? 0 : -1;
+  }
+  char exe[PATH_MAX];
+  ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (k <= 0) return -1;
+  exe[k] = 0;
+  char *slash = strrchr(exe, '/');
+  if (!slash) return -1;
+  *slash = 0;
+  static const char *const rel[] = {"runtime", "../runtime", "../lib/smemu", "."};
+  for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+    char d[PATH_MAX + 32];
+    snprintf(d, sizeof d, "%s/%s", exe, rel[i]);
+    if (has_runtime(d) && realpath(d, out)) return 0;
+  }
+  return -1;
+}
+
+/* ---- what kind of program it is ---- */
+
+enum { PROG_OTHER, PROG_SHARED, PROG_STATIC, PROG_OLD_CUDART, PROG_DRIVER };
+
+static uint64_t rd(const unsigned char *p, int n) {
+  uint64_t v = 0;
+  memcpy(&v, p, (size_t)n);
+  return v;
+}
+
+/* Reads PROGRAM's dynamic dependencies and sections (64-bit ELF); *rpath
+ * is set when it has a DT_RPATH, which the loader searches before
+ * LD_LIBRARY_PATH. */
+static int program_kind(const char *path, char *needed_cudart, size_t nn, int *rpath) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return PROG_OTHER;
+  fseek(f, 0, SEEK_END);
+  long size = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  if (size < 64 || size > (1l << 31)) {
+    fclose(f);
+    return PROG_OTHER;
+  }
+  unsigned char *e = malloc((size_t)size);
+  if (!e || fread(e, 1, (size_t)size, f) != (size_t)size) {
+    free(e);
+    fclose(f);
+    return PROG_OTHER;
+  }
+  fclose(f);
+  int kind = PROG_OTHER, fatbin = 0, cudart = 0, driver = 0;
+  if (memcmp(e, "\177ELF", 4) || e[4] != 2) goto out;
+  uint64_t shoff = rd(e + 0x28, 8);
+  unsigned shentsize = (unsigned)rd(e + 0x3a, 2), shnum = (unsigned)rd(e + 0x3c, 2), shstrndx = (unsigned)rd(e + 0x3e, 2);
+  if (shentsize < 64 || shoff + (uint64_t)shnum * shentsize > (uint64_t)size || shstrndx >= shnum) goto out;
+  const unsigned char *shs = e + shoff + (size_t)shstrndx * shentsize;
+  uint64_t stroff = rd(shs + 24, 8), strsz = rd(shs + 32, 8);
+  if (stroff + strsz > (uint64_t)size) goto out;
+  for (unsigned i = 0; i < shnum; i++) {
+    const unsigned char *s = e + shoff + (size_t)i * shentsize;
+    uint32_t nm = (uint32_t)rd(s, 4);
+    if (nm >= strsz) continue;
+    const char *name = (const char *)e + stroff + nm;
+    if (!strcmp(name, ".nv_fatbin") || !strcmp(name, ".nvFatBinSegment")) fatbin = 1;
+    if (rd(s + 4, 4) != 6) continue; /* SHT_DYNAMIC */
+    uint64_t off = rd(s + 24, 8), sz = rd(s + 32, 8);
+    uint32_t link = (uint32_t)rd(s + 40, 4);
+    if (off + sz > (uint64_t)size || link >= shnum) continue;
+    const unsigned char *ls = e + shoff + (size_t)link * shentsize;
+    uint64_t dso = rd(ls + 24, 8), dsz = rd(ls + 32, 8);
+    if (dso + dsz > (uint64_t)size) continue;
+    for (uint64_t d = 0; d + 16 <= sz; d += 16) {
+      uint64_t tag = rd(e + off + d, 8), val = rd(e + off + d + 8, 8);
+      if (tag == 15) *rpath = 1; /* DT_RPATH */
+      if (tag != 1 || val >= dsz) continue; /* DT_NEEDED */
+      const char *lib = (const char *)e + dso + val;
+      if (!strncmp(lib, "libcudart.so", 12)) {
+        cudart = strcmp(lib, "libcudart.so.13") ? 2 : 1;
+        snprintf(needed_cudart, nn, "%s", lib);
+      }
+      if (!strncmp(lib, "libcuda.so", 10)) driver = 1;
+    }
+  }
+  if (cudart == 1) kind = PROG_SHARED;
+  else if (cudart == 2) kind = PROG_OLD_CUDART;
+  else if (driver) kind = PROG_DRIVER;
+  else if (fatbin) kind = PROG_STATIC;
+out:
+  free(e);
+  return kind;
+}
+
+/* ---- compiling .cu files ---- */
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n) {
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ull;
+  return h;
+}
+
+static int mkdirs(const char *path) {
+  char p[PATH_MAX];
+  snprintf(p, sizeof p, "%s", path);
+  for (char *s = p + 1; *s; s++)
+    if (*s == '/') {
+      *s = 0;
+      if (mkdir(p, 0755) && errno != EEXIST) return -1;
+      *s = '/';
+    }
+  return mkdir(p, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+/* Run argv, wait; returns its exit status (or -1). Output goes to ours. */
+static int run_wait(char *const argv[]) {
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    execvp(argv[0], argv);
+    fprintf(stderr, "smemu run: cannot run %s: %s\n", argv[0], strerror(errno));
+    _exit(127);
+  }
+  int st;
+  while (waitpid(pid, &st, 0) < 0)
+    if (errno != EINTR) return -1;
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Whether nvcc can target compute_XX (`nvcc --list-gpu-arch`). */
+static int nvcc_has_arch(const char *nvcc, int cc) {
+  char cmd[PATH_MAX + 64], want[32], line[128];
+  snprintf(cmd, sizeof cmd, "'%s' --list-gpu-arch 2>/dev/null", nvcc);
+  snprintf(want, sizeof want, "compute_%d", cc);
+  FILE *p = popen(cmd, "r");
+  int found = 0;
+  if (!p) return 0;
+  while (fgets(line, sizeof line, p))
+    if (!strncmp(line, want, strlen(want)) && (line[strlen(want)] == '\n' || line[strlen(want)] == 0)) found = 1;
+  pclose(p);
+  return found;
+}
+
+static int compile(const char *nvcc, const char *const *srcs, int nsrc, int cc, char *out, size_t n,
+                   int *ptx_any) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  char flag[32];
+  int have = nvcc_has_arch(nvcc, cc);
+  *ptx_any = !have;
+  snprintf(flag, sizeof flag, "-arch=sm_%d", cc);
+  h = fnv(h, nvcc, strlen(nvcc) + 1);
+  h = fnv(h, have ? flag : "-", strlen(have ? flag : "-") + 1);
+  for (int i = 0; i < nsrc; i++) {
+    FILE *f = fopen(srcs[i], "rb");
+    if (!f) {
+      fprintf(stderr, "smemu run: cannot open %s: %s\n", srcs[i], strerror(errno));
+      return -1;
+    }
+    char buf[65536];
+    size_t k;
+    h = fnv(h, srcs[i], strlen(srcs[i]) + 1);
+    while ((k = fread(buf, 1, sizeof buf, f)) > 0) h = fnv(h, buf, k);
+    fclose(f);
+  }
+  char dir[PATH_MAX];
+  const char *cache = getenv("SMEMU_CACHE"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+  if (cache && *cache) snprintf(dir, sizeof dir, "%s", cache);
+  else if (xdg && *xdg) snprintf(dir, sizeof dir, "%s/smemu", xdg);
+  else snprintf(dir, sizeof dir, "%s/.cache/smemu", home && *home ? home : "/tmp");
+  const char *base = strrchr(srcs[0], '/');
+  base = base ? base + 1 : srcs[0];
+  char stem[128];
+  snprintf(stem, sizeof stem, "%.*s", (int)(strcspn(base, ".") < 100 ? strcspn(base, ".") : 100), base);
+  snprintf(dir + strlen(dir), sizeof dir - strlen(dir), "/%s-%016llx", stem, (unsigned long long)h);
+  if (snprintf(out, n, "%s/%s", dir, stem) >= (int)n) return -1;
+  if (access(out, X_OK) == 0) return 0;
+  if (mkdirs(dir) < 0) {
+    fprintf(stderr, "smemu run: cannot create %s: %s\n", dir, strerror(errno));
+    return -1;
+  }
+  char tmp[PATH_MAX + 8];
+  snprintf(tmp, sizeof tmp, "%s.tmp", out);
+  const char *argv[64];
+  int a = 0;
+  argv[a++] = nvcc;
+  argv[a++] = "-cudart";
+  argv[a++] = "shared";
+  argv[a++] = "-lineinfo";
+  if (have) argv[a++] = flag;
+  argv[a++] = "-o";
+  argv[a++] = tmp;
+  for (int i = 0; i < nsrc && a < 62; i++) argv[a++] = srcs[i];
+  argv[a] = NULL;
+  fprintf(stderr, "smemu run: compiling with %s -cudart shared -lineinfo %s\n", nvcc, have ? flag : "");
+  int rc = run_wait((char *const *)argv);
+  if (rc != 0) {
+    fprintf(stderr, "smemu run: nvcc failed (exit %d)\n", rc);
+    unlink(tmp);
+    return -1;
+  }
+  if (rename(tmp, out) < 0) return -1;
+  return 0;
+}
+
+/* ---- the command ---- */
+
+/* Whether a comma-separated list holds a word not in `known` (says which). */
+static int bad_word(const char *list, const char *const *known, const char *what) {
+  for (const char *s = list; s && *s;) {
+    size_t n = strcspn(s, ","), i;
+    for (i = 0; known[i]; i++)
+      if (strlen(known[i]) == n && !strncmp(known[i], s, n)) break;
+    if (!known[i]) {
+      fprintf(stderr, "smemu run: unknown %s '%.*s' (known:", what, (int)n, s);
+      for (i = 0; known[i]; i++) fprintf(stderr, " %s", known[i]);
+      fprintf(stderr, ")\n");
+      return 1;
+    }
+    s += n + (s[n] == ',');
+  }
+  return 0;
+}
+
+static void set_env(const char *name, const char *value) {
+  if (value) setenv(name, value, 1);
+}
+
+int smemu_cmd_run(int argc, char **argv) {
+  const char *arch = NULL, *check = NULL, *report = NULL, *json = NULL, *threads = NULL, *max_insns = NULL;
+  const char *nvcc = NULL;
+  int quiet = 0, i;
+  const char *srcs[64];
+  int nsrc = 0;
+  char **prog = NULL;
+  for (i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define VALUE(var)                                                             \
+  do {                                                                         \
+    if (!v) {                                                                  \
+      fprintf(stderr, "smemu run: %s needs a value\n", a);                     \
+      return 2;                                                                \
+    }                                                                          \
+    var = v;                                                                   \
+    i++;                                                                       \
+  } while (0)
+    if (!strcmp(a, "--")) {
+      prog = argv + i + 1;
+      break;
+    } else if (!strcmp(a, "--arch")) VALUE(arch);
+    else if (!strcmp(a, "--check")) VALUE(check);
+    else if (!strcmp(a, "--report")) VALUE(report);
+    else if (!strcmp(a, "--json")) VALUE(json);
+    else if (!strcmp(a, "--threads")) VALUE(threads);
+    else if (!strcmp(a, "--max-insns")) VALUE(max_insns);
+    else if (!strcmp(a, "--nvcc")) VALUE(nvcc);
+    else if (!strcmp(a, "--quiet")) quiet = 1;
+    else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      fputs(usage, stdout);
+      return 0;
+    } else if (a[0] == '-') {
+      fprintf(stderr, "smemu run: unknown option %s\n%s", a, usage);
+      return 2;
+    } else if (strlen(a) > 3 && !strcmp(a + strlen(a) - 3, ".cu")) {
+      if (nsrc < 64) srcs[nsrc++] = a;
+    } else if (!nsrc) {
+      prog = argv + i; /* PROGRAM without `--` */
+      break;
+    } else {
+      fprintf(stderr, "smemu run: unexpected argument %s (program arguments go after --)\n", a);
+      return 2;
+    }
+#undef VALUE
+  }
+  smemu_arch_info ai;
+  if (smemu_arch_query(arch, &ai) != SMEMU_OK) {
+    fprintf(stderr, "smemu run: unknown architecture '%s' (see `smemu archs`)\n", arch);
+    return 2;
+  }
+  static const char *const reports[] = {"launches", "banks", "hazards", "all", NULL};
+  static const char *const check_names[] = {"races", "racecheck", "sync", "synccheck", "init", "initcheck",
+                                            "global-races", "banks", "memory", "memcheck", "all", NULL};
+  if (bad_word(report, reports, "report") || bad_word(check, check_names, "check")) return 2;
+  char rtdir[PATH_MAX];
+  if (find_runtime(rtdir, sizeof rtdir) < 0) {
+    fprintf(stderr, "smemu run: cannot find smemu's libcudart.so.13 (build it with `make`, or set "
+                    "SMEMU_RUNTIME_DIR to the folder holding it)\n");
+    return 2;
+  }
+  char built[PATH_MAX];
+  char **args = prog;
+  int ptx_any = 0;
+  if (nsrc) {
+    char found[PATH_MAX] = "";
+    if (!nvcc) {
+      const char *path = getenv("PATH");
+      while (path && *path && !found[0]) {
+        size_t n = strcspn(path, ":");
+        char c[PATH_MAX];
+        snprintf(c, sizeof c, "%.*s/nvcc", (int)n, path);
+        if (access(c, X_OK) == 0) snprintf(found, sizeof found, "%s", c);
+        path += n + (path[n] == ':');
+      }
+      if (!found[0] && access("/usr/local/cuda/bin/nvcc", X_OK) == 0)
+        snprintf(found, sizeof found, "/usr/local/cuda/bin/nvcc");
+      if (!found[0]) {
+        fprintf(stderr, "smemu run: compiling .cu files needs nvcc (CUDA 13) on the PATH, or --nvcc PATH\n");
+        return 2;
+      }
+      nvcc = found;
+    }
+    if (compile(nvcc, srcs, nsrc, ai.major * 10 + ai.minor, built, sizeof built, &ptx_any) < 0) return 2;
+    /* the program's own arguments follow -- */
+    int extra = prog ? (int)(argc - (prog - argv)) : 0;
+    args = calloc((size_t)extra + 2, sizeof *args);
+    if (!args) return 2;
+    args[0] = built;
+    for (int k = 0; k < extra; k++) args[k + 1] = prog[k];
+  }
+  if (!args || !args[0]) {
+    fprintf(stderr, "smemu run: no program given\n%s", usage);
+    return 2;
+  }
+  char needed[64] = "";
+  char resolved[PATH_MAX];
+  const char *path = args[0];
+  if (!strchr(path, '/')) {
+    /* as execvp would find it */
+    const char *p = getenv("PATH");
+    while (p && *p) {
+      size_t n = strcspn(p, ":");
+      snprintf(resolved, sizeof resolved, "%.*s/%s", (int)n, p, args[0]);
+      if (access(resolved, X_OK) == 0) {
+        path = resolved;
+        break;
+      }
+      p += n + (p[n] == ':');
+    }
+  }
+  int rpath = 0;
+  switch (program_kind(path, needed, sizeof needed, &rpath)) {
+  case PROG_STATIC:
+    fprintf(stderr, "smemu run: %s is linked with the static CUDA runtime (nvcc's default), which smemu cannot "
+                    "replace: rebuild it with `nvcc -cudart shared ...`\n", args[0]);
+    return 2;
+  case PROG_OLD_CUDART:
+    fprintf(stderr, "smemu run: %s needs %s; smemu's drop-in is the CUDA 13 runtime (libcudart.so.13): "
+                    "rebuild it with CUDA 13's nvcc and -cudart shared\n", args[0], needed);
+    return 2;
+  default: break;
+  }
+  /* the environment the runtime reads */
+  const char *old = getenv("LD_LIBRARY_PATH");
+  size_t ln = strlen(rtdir) + (old ? strlen(old) : 0) + 2;
+  char *lp = malloc(ln);
+  if (!lp) return 2;
+  snprintf(lp, ln, "%s%s%s", rtdir, old && *old ? ":" : "", old && *old ? old : "");
+  setenv("LD_LIBRARY_PATH", lp, 1);
+  free(lp);
+  if (rpath) {
+    /* an RPATH could find NVIDIA's libraries first: preload ours, whose
+     * sonames then satisfy the program's dependencies */
+    char pre[2 * PATH_MAX + 64];
+    snprintf(pre, sizeof pre, "%s/libcudart.so.13:%s/libcuda.so.1", rtdir, rtdir);
+    setenv("LD_PRELOAD", pre, 1);
+  }
+  set_env("SMEMU_ARCH", ai.name);
+  set_env("SMEMU_CHECK", check);
+  set_env("SMEMU_REPORT", report);
+  set_env("SMEMU_THREADS", threads);
+  set_env("SMEMU_MAX_INSNS", max_insns);
+  if (quiet) setenv("SMEMU_QUIET", "1", 1);
+  if (ptx_any) setenv("SMEMU_PTX_ANY", "1", 1);
+  char jpath[PATH_MAX];
+  if (json) {
+    if (json[0] != '/' && getcwd(jpath, sizeof jpath)) {
+      size_t k = strlen(jpath);
+      snprintf(jpath + k, sizeof jpath - k, "/%s", json);
+    } else {
+      snprintf(jpath, sizeof jpath, "%s", json);
+    }
+    setenv("SMEMU_JSON", jpath, 1);
+  }
+  char rfile[] = "/tmp/smemu-report-XXXXXX";
+  int rfd = -1;
+  if (report || check) {
+    rfd = mkstemp(rfile);
+    if (rfd >= 0) setenv("SMEMU_REPORT_FILE", rfile, 1);
+  }
+  fflush(stdout);
+  int rc = run_wait(args);
+  if (rc < 0) rc = 127;
+  if (rfd >= 0) {
+    /* the reports come after everything the program printed */
+    char buf[65536];
+    ssize_t k;
+    lseek(rfd, 0, SEEK_SET);
+    while ((k = read(rfd, buf, sizeof buf)) > 0) fwrite(buf, 1, (size_t)k, stdout);
+    fflush(stdout);
+    close(rfd);
+    unlink(rfile);
+  }
+  if (args != prog) free(args);
+  return rc;
+}

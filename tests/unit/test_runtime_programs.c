@@ -1,0 +1,312 @@
+/* test_runtime_programs.c: whole CUDA programs on the drop-in runtime. Each
+ * program of tests/runtime/programs.txt, built by nvcc into
+ * build/runtime/progs (make builds them where nvcc is on the PATH; without
+ * nvcc these tests are skipped), runs unmodified under `smemu run` and must
+ * print what it printed on a GPU (tests/runtime/expected/, recorded by
+ * tests/runtime/record.sh) and exit the same way. Also `smemu run`'s own
+ * behaviour: compiling a .cu file, --arch, --check, --report, --json, refusing
+ * statically linked and SASS-only programs. Run from the repository root. */
+#include <dlfcn.h>
+#include <link.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+#include "../runtime/test_util.h"
+
+typedef struct program {
+  char name[64];
+  char mode[16];
+} program;
+
+static char preload[4096]; /* LD_PRELOAD for sanitizer builds */
+
+/* Under MODE=asan the runtime is built with the sanitizers, whose runtime
+ * must come first in a program that is not: preload what this test loaded. */
+static int collect_sanitizers(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  (void)data;
+  const char *n = info->dlpi_name;
+  if (n && (strstr(n, "libasan") || strstr(n, "libubsan"))) {
+    size_t k = strlen(preload);
+    snprintf(preload + k, sizeof preload - k, "%s%s", k ? ":" : "LD_PRELOAD=", n);
+  }
+  return 0;
+}
+
+static int exists(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0;
+}
+
+static char *path_in_build(const char *rel) {
+  static char buf[8][PATH_MAX];
+  static int i;
+  char *b = buf[i++ % 8];
+  if (snprintf(b, PATH_MAX, "%s/%s", tu_build_dir(), rel) >= PATH_MAX) b[0] = 0;
+  return b;
+}
+
+/* Run smemu-run with args (NULL-terminated) and extra environment. */
+static void smemu_run(char **args, char **env, tu_run *r) {
+  char *argv[32];
+  int n = 0;
+  argv[n++] = path_in_build("runtime/smemu-run");
+  for (int i = 0; args[i] && n < 31; i++) argv[n++] = args[i];
+  argv[n] = NULL;
+  char *e[16];
+  int k = 0;
+  if (preload[0]) {
+    e[k++] = preload;
+    e[k++] = "ASAN_OPTIONS=detect_leaks=0";
+  }
+  for (int i = 0; env && env[i] && k < 15; i++) e[k++] = env[i];
+  e[k] = NULL;
+  assert_int_equal(tu_spawn(argv, e, r), 0);
+}
+
+static void need_progs(void) {
+  char *stamp = tu_read_file(path_in_build("runtime/progs/.built"), NULL);
+  int ok = stamp && strncmp(stamp, "no nvcc", 7);
+  free(stamp);
+  if (!ok) skip();
+}
+
+static char *expected(const char *name, const char *ext) {
+  char p[PATH_MAX];
+  snprintf(p, sizeof p, "tests/runtime/expected/%s.%s", name, ext);
+  return tu_read_file(p, NULL);
+}
+
+/* A program under `smemu run`: the recorded stdout and exit status. */
+static void test_program(void **state) {
+  const program *p = *state;
+  need_progs();
+  char *bin = path_in_build("runtime/progs/");
+  char binpath[PATH_MAX];
+  snprintf(binpath, sizeof binpath, "%s%s", bin, p->name);
+  if (!exists(binpath)) skip();
+  tu_run r;
+  char *args[] = {"--", binpath, NULL};
+  char *direct[] = {binpath, NULL};
+  char *checked[] = {"--check", "races,sync,init", "--", binpath, NULL};
+  if (!strcmp(p->mode, "host")) assert_int_equal(tu_spawn(direct, NULL, &r), 0);
+  else if (!strcmp(p->mode, "check")) smemu_run(checked, NULL, &r);
+  else smemu_run(args, NULL, &r);
+  if (!strcmp(p->mode, "static")) {
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "static CUDA runtime"));
+    assert_non_null(strstr(r.err, "-cudart shared"));
+  } else if (!strcmp(p->mode, "check")) {
+    /* the findings come after the program's output */
+    assert_int_equal(r.rc, 0);
+    const char *race = strstr(r.out, "Error: Race reported between");
+    assert_non_null(race);
+    assert_true(race > strstr(r.out, "synchronize: cudaSuccess"));
+    assert_non_null(strstr(r.out, "racecheck.cu:15"));
+    assert_non_null(strstr(r.out, "== checks of divergent_barrier(int*)"));
+    assert_non_null(strstr(r.out, "== smemu checks: 2 launches checked"));
+  } else if (!strcmp(p->mode, "host")) {
+    /* abi_nvidia: NVIDIA's layout must be runtime/cuda_abi.h's */
+    tu_run mine;
+    char *argv[] = {path_in_build("runtime/abi_smemu"), NULL};
+    assert_int_equal(tu_spawn(argv, NULL, &mine), 0);
+    assert_int_equal(r.rc, 0);
+    assert_int_equal(mine.rc, 0);
+    assert_string_equal(mine.out, r.out);
+    assert_true(strlen(r.out) > 1000);
+    tu_run_free(&mine);
+  } else if (!strcmp(p->mode, "sass")) {
+    assert_int_equal(r.rc, 1);
+    assert_non_null(strstr(r.err, "holds no PTX"));
+    assert_non_null(strstr(r.out, "cudaErrorNoKernelImageForDevice"));
+  } else {
+    char *want = expected(p->name, "out"), *rc = expected(p->name, "rc");
+    assert_non_null(want);
+    assert_non_null(rc);
+    if (strcmp(r.out, want)) fprintf(stderr, "%s: stdout differs; got:\n%s\nstderr:\n%s", p->name, r.out, r.err);
+    assert_string_equal(r.out, want);
+    assert_int_equal(r.rc, atoi(rc));
+    free(want);
+    free(rc);
+    if (!strcmp(p->name, "assert")) {
+      assert_non_null(strstr(r.err, "Assertion `x[i] != 5` failed."));
+      assert_non_null(strstr(r.err, "block: [0,0,0], thread: [17,0,0]"));
+    }
+    if (!strcmp(p->name, "illegal")) assert_non_null(strstr(r.err, "illegal.cu:6"));
+  }
+  tu_run_free(&r);
+}
+
+/* The same program loaded directly through LD_LIBRARY_PATH, no smemu run. */
+static void test_direct_load(void **state) {
+  (void)state;
+  need_progs();
+  char *bin = path_in_build("runtime/progs/dot");
+  if (!exists(bin)) skip();
+  char lp[PATH_MAX + 32];
+  snprintf(lp, sizeof lp, "LD_LIBRARY_PATH=%s", path_in_build("runtime"));
+  char *argv[] = {bin, NULL};
+  char *env[] = {lp, preload[0] ? preload : NULL, NULL};
+  tu_run r;
+  assert_int_equal(tu_spawn(argv, env, &r), 0);
+  char *want = expected("dot", "out");
+  assert_string_equal(r.out, want);
+  assert_int_equal(r.rc, 0);
+  free(want);
+  tu_run_free(&r);
+}
+
+/* smemu run FILE.cu compiles into the cache, then runs. */
+static void test_run_cu_file(void **state) {
+  (void)state;
+  need_progs();
+  /* under the sanitizers the preloaded runtime would be nvcc's too */
+  if (preload[0]) skip();
+  char cache[PATH_MAX + 32];
+  snprintf(cache, sizeof cache, "SMEMU_CACHE=%s", path_in_build("runtime/cache"));
+  char *args[] = {"examples/programs/reverse_main.cu", NULL};
+  char *env[] = {cache, NULL};
+  tu_run r;
+  smemu_run(args, env, &r);
+  char *want = expected("reverse", "out");
+  if (strcmp(r.out, want)) fprintf(stderr, "stderr:\n%s", r.err);
+  assert_string_equal(r.out, want);
+  assert_int_equal(r.rc, 0);
+  free(want);
+  tu_run_free(&r);
+  /* cached: no second compilation */
+  smemu_run(args, env, &r);
+  assert_null(strstr(r.err, "compiling"));
+  assert_int_equal(r.rc, 0);
+  tu_run_free(&r);
+}
+
+static void test_run_reports(void **state) {
+  (void)state;
+  need_progs();
+  char *bin = path_in_build("runtime/progs/dot");
+  char *json = path_in_build("runtime/dot-report.json");
+  unlink(json);
+  char *args[] = {"--report", "all", "--check", "banks", "--json", json, "--threads", "2", "--", bin, NULL};
+  tu_run r;
+  smemu_run(args, NULL, &r);
+  assert_int_equal(r.rc, 0);
+  char *want = expected("dot", "out");
+  /* the program's output first, then the reports */
+  assert_memory_equal(r.out, want, strlen(want));
+  const char *rep = r.out + strlen(want);
+  assert_non_null(strstr(rep, "== smemu: 1 launch of 1 kernel on sm_90"));
+  assert_non_null(strstr(rep, "dotPartial(float const*, float const*, float*, int): 1 launch"));
+  assert_non_null(strstr(rep, "shared-memory banks"));
+  char *j = tu_read_file(json, NULL);
+  assert_non_null(j);
+  assert_non_null(strstr(j, "\"kernel\": \"_Z10dotPartialPKfS0_Pfi\""));
+  assert_non_null(strstr(j, "\"grid\": [32, 1, 1], \"block\": [256, 1, 1]"));
+  assert_non_null(strstr(j, "\"shared_ld_requests\""));
+  free(j);
+  free(want);
+  tu_run_free(&r);
+}
+
+/* The corpus programs are free of races: the checkers must find nothing. */
+static void test_run_checks_clean(void **state) {
+  (void)state;
+  need_progs();
+  static const char *const progs[] = {"scan", "histogram", "matmul", "warp_reduce", "templates"};
+  for (size_t i = 0; i < sizeof progs / sizeof progs[0]; i++) {
+    char *bin = path_in_build("runtime/progs/");
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s%s", bin, progs[i]);
+    char *args[] = {"--check", "all", "--", path, NULL};
+    tu_run r;
+    smemu_run(args, NULL, &r);
+    char *want = expected(progs[i], "out");
+    assert_memory_equal(r.out, want, strlen(want));
+    if (!strstr(r.out + strlen(want), " 0 hazards, 0 barrier errors"))
+      fprintf(stderr, "%s with --check all:\n%s", progs[i], r.out + strlen(want));
+    assert_non_null(strstr(r.out + strlen(want), " 0 hazards, 0 barrier errors"));
+    free(want);
+    tu_run_free(&r);
+  }
+}
+
+/* --arch: the device reports the chosen profile; a program whose PTX is
+ * newer than it cannot run, as on such a GPU. */
+static void test_run_arch(void **state) {
+  (void)state;
+  need_progs();
+  char *info = path_in_build("runtime/progs/device_info");
+  char *args[] = {"--arch", "sm_80", "--", info, NULL};
+  tu_run r;
+  smemu_run(args, NULL, &r);
+  assert_int_equal(r.rc, 0);
+  assert_non_null(strstr(r.out, "compute capability 8.0"));
+  assert_non_null(strstr(r.out, "shared per block 49152, opt-in 166912, per SM 167936, reserved 1024"));
+  tu_run_free(&r);
+  char *rev = path_in_build("runtime/progs/reverse");
+  char *args2[] = {"--arch", "sm_80", "--", rev, NULL};
+  smemu_run(args2, NULL, &r);
+  assert_int_equal(r.rc, 1);
+  assert_non_null(strstr(r.err, "newer than the emulated sm_80"));
+  assert_non_null(strstr(r.out, "cudaErrorNoKernelImageForDevice"));
+  tu_run_free(&r);
+}
+
+static void test_run_usage(void **state) {
+  (void)state;
+  tu_run r;
+  char *a1[] = {"--help", NULL};
+  smemu_run(a1, NULL, &r);
+  assert_int_equal(r.rc, 0);
+  assert_non_null(strstr(r.out, "usage: smemu run"));
+  tu_run_free(&r);
+  char *a2[] = {"--arch", "sm_99", "--", "/bin/true", NULL};
+  smemu_run(a2, NULL, &r);
+  assert_int_equal(r.rc, 2);
+  assert_non_null(strstr(r.err, "unknown architecture"));
+  tu_run_free(&r);
+  char *a3[] = {"--", NULL};
+  smemu_run(a3, NULL, &r);
+  assert_int_equal(r.rc, 2);
+  tu_run_free(&r);
+  char *a4[] = {"--report", "nothing", "--", "/bin/true", NULL};
+  smemu_run(a4, NULL, &r);
+  assert_int_equal(r.rc, 2);
+  tu_run_free(&r);
+  /* any program runs; its exit status is smemu run's */
+  char *a5[] = {"--", "/bin/sh", "-c", "echo \"$SMEMU_ARCH\"; exit 3", NULL};
+  smemu_run(a5, NULL, &r);
+  assert_int_equal(r.rc, 3);
+  assert_string_equal(r.out, "sm_90\n");
+  tu_run_free(&r);
+}
+
+int main(void) {
+  dl_iterate_phdr(collect_sanitizers, NULL);
+  char *list = tu_read_file("tests/runtime/programs.txt", NULL);
+  if (!list) {
+    fprintf(stderr, "cannot read tests/runtime/programs.txt (run from the repository root)\n");
+    return 1;
+  }
+  program progs[64];
+  struct CMUnitTest tests[80];
+  int n = 0, np = 0;
+  for (char *line = strtok(list, "\n"); line && np < 64; line = strtok(NULL, "\n")) {
+    if (line[0] == '#' || !line[0]) continue;
+    if (sscanf(line, "%63s %15s", progs[np].name, progs[np].mode) != 2) continue;
+    tests[n++] = (struct CMUnitTest){progs[np].name, test_program, NULL, NULL, &progs[np]};
+    np++;
+  }
+  tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_direct_load);
+  tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_run_cu_file);
+  tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_run_reports);
+  tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_run_arch);
+  tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_run_checks_clean);
+  tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_run_usage);
+  int rc = _cmocka_run_group_tests("runtime programs", tests, (size_t)n, NULL, NULL);
+  free(list);
+  return rc;
+}
