@@ -376,6 +376,23 @@ static void dp_h(warp *w, const insn *in, uint32_t m) {
   });
 }
 
+/* bmsk.{clamp,wrap}.b32 d, a, b: b bits set from bit a. The positions are
+ * taken mod 32; .clamp makes a >= 32 an empty mask and b >= 32 a mask to the
+ * top bit, as the PTX ISA's semantics say. */
+static void bmsk_h(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  int clamp = in->mode;
+  LANES(m, {
+    uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l], a1 = a & 31, b1 = b & 31;
+    uint32_t lo = ~0u << a1, hi;
+    int over = a1 + b1 >= 32;
+    if (clamp && a >= 32) lo = 0;
+    if (clamp && b >= 32) over = 1;
+    hi = over ? 0 : b1 == 0 ? ~0u : ~0u << (a1 + b1);
+    D[l] = lo & ~hi;
+  });
+}
+
 /* ---- selection ---- */
 static void selp_h(warp *w, const insn *in, uint32_t m) {
   REGS3;
@@ -609,6 +626,12 @@ int dec_int(dctx *D, dstmt *S, insn *in) {
     return 0;
   case OP_DP4A: case OP_DP2A:
     return dec_error(D, S, -1, "%s takes two types", S->st->opcode);
+  case OP_BMSK:
+    if (dec_take(S, "clamp")) in->mode = 1;
+    else if (!dec_take(S, "wrap")) return dec_error(D, S, -1, "bmsk needs .clamp or .wrap");
+    if (srcs(D, S, in, 2, PTX_T_U32) < 0) return -1;
+    in->fn = bmsk_h;
+    return 0;
   default:
     return dec_error(D, S, -1, "'%s' is not an integer instruction", S->st->opcode);
   }

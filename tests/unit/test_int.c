@@ -1027,6 +1027,22 @@ static uint32_t lop3_ref(uint32_t a, uint32_t b, uint32_t c, unsigned lut) {
   return d;
 }
 
+/* bmsk: b bits from bit a; worked by hand from the ISA's semantics:
+ * wrap(1,2) = 0b110; a and b are taken mod 32 for .wrap; a + b >= 32 runs
+ * the mask to the top bit; .clamp gives 0 for a >= 32 and the top run for
+ * b >= 32; b == 0 gives 0. */
+static void test_bmsk(void **state) {
+  (void)state;
+  static const vec w[] = {{1, 2, 0, 0x6, 0},        {33, 4, 0, 0x1e, 0},
+                          {28, 8, 0, 0xf0000000, 0}, {5, 0, 0, 0, 0},
+                          {0, 31, 0, 0x7fffffff, 0}, {4, 36, 0, 0xf0, 0}};
+  static const vec c[] = {{1, 2, 0, 0x6, 0},         {33, 4, 0, 0, 0},
+                          {0, 32, 0, 0xffffffff, 0}, {8, 40, 0, 0xffffff00, 0},
+                          {5, 0, 0, 0, 0},           {31, 1, 0, 0x80000000, 0}};
+  check_vecs("bmsk.wrap.b32 %d32, %a32, %b32;", 32, 0, w, N(w));
+  check_vecs("bmsk.clamp.b32 %d32, %a32, %b32;", 32, 0, c, N(c));
+}
+
 static void test_lop3(void **state) {
   (void)state;
   /* LUT = F(0xF0, 0xCC, 0xAA): 0x96 is a^b^c, 0xE8 majority, 0x80 a&b&c,
@@ -1353,6 +1369,7 @@ int main(void) {
       cmocka_unit_test(test_prmt_modes),
       cmocka_unit_test(test_shf),
       cmocka_unit_test(test_lop3),
+      cmocka_unit_test(test_bmsk),
       cmocka_unit_test(test_addc_subc),
       cmocka_unit_test(test_addc_64),
       cmocka_unit_test(test_madc),
