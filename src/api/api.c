@@ -132,24 +132,34 @@ smemu_status smemu_module_load_data(smemu_ctx *ctx, const char *ptx, size_t len,
   m->kernels = calloc((size_t)nk + 1, sizeof *m->kernels);
   if (s == SMEMU_OK && !m->kernels) s = ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "out of memory");
   decode_env env = {ctx->arch->smem_reserved_per_block, m->var_addr};
+  /* A kernel that does not decode (an instruction smemu does not know)
+   * keeps its error for smemu_module_get_kernel; the module fails to load
+   * only when no kernel decodes, so one bad kernel of a library does not
+   * stop the others. */
+  int good = 0;
+  smemu_status first_bad = SMEMU_OK;
   for (int i = 0; s == SMEMU_OK && i < m->ptx->nfuncs; i++) {
     const ptx_func *f = &m->ptx->funcs[i];
     if (!f->is_entry || !f->has_body) continue;
-    smemu_kernel *k = &m->kernels[m->nkernels];
+    smemu_kernel *k = &m->kernels[m->nkernels++];
     k->mod = m;
     k->f = f;
     k->max_dyn_smem = -1;
     k->carveout = -1;
     if (decode_kernel(m->ptx, f, &env, &k->prog, err, sizeof err) < 0) {
-      s = ctx_error(ctx, strstr(err, "unknown instruction") || strstr(err, "not supported") ||
-                                 strstr(err, "unsupported")
-                             ? SMEMU_ERR_UNSUPPORTED
-                             : SMEMU_ERR_PARSE,
-                    "%s", err);
-      break;
+      k->status = strstr(err, "unknown instruction") || strstr(err, "not supported") || strstr(err, "unsupported")
+                      ? SMEMU_ERR_UNSUPPORTED
+                      : SMEMU_ERR_PARSE;
+      k->err = strdup(err);
+      if (first_bad == SMEMU_OK) {
+        first_bad = (smemu_status)k->status;
+        ctx_error(ctx, first_bad, "%s", err);
+      }
+    } else {
+      good++;
     }
-    m->nkernels++;
   }
+  if (s == SMEMU_OK && !good && first_bad != SMEMU_OK) s = first_bad;
   m->next = ctx->mods;
   ctx->mods = m;
   if (s != SMEMU_OK) {
@@ -199,7 +209,10 @@ void smemu_module_unload(smemu_module *m) {
     ctx->last_prog = NULL;
     ctx->last_prog_owner = NULL;
   }
-  for (int i = 0; i < m->nkernels; i++) program_free(m->kernels[i].prog);
+  for (int i = 0; i < m->nkernels; i++) {
+    program_free(m->kernels[i].prog);
+    free(m->kernels[i].err);
+  }
   for (int i = 0; m->ptx && m->var_addr && i < m->ptx->nvars; i++)
     if (m->var_addr[i]) {
       mem_remove(&ctx->mem, (uintptr_t)m->var_addr[i]);
@@ -230,12 +243,17 @@ smemu_status smemu_module_get_kernel(smemu_module *m, const char *name, smemu_ke
   smemu_kernel *hit = NULL;
   int nhits = 0;
   for (int i = 0; i < m->nkernels; i++)
-    if (!strcmp(m->kernels[i].f->name, name)) { *out = &m->kernels[i]; return SMEMU_OK; }
+    if (!strcmp(m->kernels[i].f->name, name)) { hit = &m->kernels[i]; nhits = 1; break; }
+  if (!hit)
   for (int i = 0; i < m->nkernels; i++) {
     char b[256];
     if (base_name(m->kernels[i].f->name, b, sizeof b) && !strcmp(b, name)) { hit = &m->kernels[i]; nhits++; }
   }
-  if (nhits == 1) { *out = hit; return SMEMU_OK; }
+  if (nhits == 1) {
+    if (!hit->prog) return ctx_error(m->ctx, (smemu_status)hit->status, "%s", hit->err ? hit->err : "kernel did not decode");
+    *out = hit;
+    return SMEMU_OK;
+  }
   if (nhits > 1) return ctx_error(m->ctx, SMEMU_ERR_NOT_FOUND, "kernel name '%s' is ambiguous: give the mangled name", name);
   int k = snprintf(m->ctx->err, sizeof m->ctx->err, "no kernel '%s' in %s; kernels:", name, m->name);
   for (int i = 0; i < m->nkernels && k > 0 && (size_t)k < sizeof m->ctx->err; i++)
@@ -260,17 +278,17 @@ smemu_status smemu_module_get_global(smemu_module *m, const char *name, void **p
 }
 
 const char *smemu_kernel_name(const smemu_kernel *k) { return k ? k->f->name : NULL; }
-int smemu_kernel_param_count(const smemu_kernel *k) { return k ? (int)k->prog->nparams : 0; }
+int smemu_kernel_param_count(const smemu_kernel *k) { return k && k->prog ? (int)k->prog->nparams : 0; }
 smemu_status smemu_kernel_param(const smemu_kernel *k, int i, smemu_param_info *out) {
-  if (!k || !out || i < 0 || (uint32_t)i >= k->prog->nparams) return SMEMU_ERR_INVALID_VALUE;
+  if (!k || !k->prog || !out || i < 0 || (uint32_t)i >= k->prog->nparams) return SMEMU_ERR_INVALID_VALUE;
   const kparam *p = &k->prog->params[i];
   *out = (smemu_param_info){p->name, p->offset, p->size, p->align, p->is_pointer, p->is_local};
   return SMEMU_OK;
 }
-uint32_t smemu_kernel_static_shared(const smemu_kernel *k) { return k ? k->prog->smem_static : 0; }
+uint32_t smemu_kernel_static_shared(const smemu_kernel *k) { return k && k->prog ? k->prog->smem_static : 0; }
 
 smemu_status smemu_kernel_set_attribute(smemu_kernel *k, smemu_attr a, int64_t v) {
-  if (!k) return SMEMU_ERR_INVALID_VALUE;
+  if (!k || !k->prog) return SMEMU_ERR_INVALID_VALUE;
   const arch_profile *ar = k->mod->ctx->arch;
   switch (a) {
   case SMEMU_ATTR_MAX_DYNAMIC_SHARED:
@@ -290,7 +308,7 @@ smemu_status smemu_kernel_set_attribute(smemu_kernel *k, smemu_attr a, int64_t v
 }
 
 smemu_status smemu_kernel_get_attribute(const smemu_kernel *k, smemu_attr a, int64_t *v) {
-  if (!k || !v) return SMEMU_ERR_INVALID_VALUE;
+  if (!k || !k->prog || !v) return SMEMU_ERR_INVALID_VALUE;
   const arch_profile *ar = k->mod->ctx->arch;
   const program *P = k->prog;
   switch (a) {
@@ -404,6 +422,7 @@ static smemu_status check_config(smemu_ctx *ctx, const smemu_kernel *k, const ui
 smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3], const uint32_t blk[3],
                           uint32_t shared, void **args) {
   if (!ctx || !k || !grid || !blk) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument");
+  if (!k->prog) return ctx_error(ctx, (smemu_status)k->status, "%s", k->err ? k->err : "kernel did not decode");
   const program *P = k->prog;
   smemu_launch_stats *st = &ctx->last;
   memset(st, 0, sizeof *st);

@@ -11,7 +11,9 @@
 struct smemu_kernel {
   smemu_module *mod;    /* owning module */
   const ptx_func *f;    /* its PTX */
-  program *prog;        /* decoded form */
+  program *prog;        /* decoded form, or NULL when it failed to decode */
+  char *err;            /* why it failed to decode (smemu_module_get_kernel says so) */
+  int status;           /* and the status it returns */
   int64_t max_dyn_smem; /* SMEMU_ATTR_MAX_DYNAMIC_SHARED, or -1: default */
   int64_t carveout;     /* SMEMU_ATTR_PREFERRED_CARVEOUT, or -1 */
 };
