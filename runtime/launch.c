@@ -1,11 +1,13 @@
 /* launch.c: kernel launches and what describes a kernel. A launch is
- * checked when it is issued, with the errors CUDA gives (invalid
- * configuration for bad grids and blocks, too many resources when the
- * block exceeds what the kernel's registers or __launch_bounds__ allow,
- * invalid argument for dynamic shared memory above the kernel's limit: 48
- * KB less its static bytes unless cudaFuncAttributeMaxDynamicSharedMemorySize
- * raised it, at most the opt-in maximum), its argument values are copied,
- * and it is queued; rt_run_launch runs it on smemu. Also
+ * checked when it is issued, with the errors CUDA 13 gives (measured on an
+ * H200): invalid argument for bad grids and blocks, for a block above the
+ * kernel's __launch_bounds__ and for dynamic shared memory above the
+ * kernel's limit (48 KB less its static bytes unless
+ * cudaFuncAttributeMaxDynamicSharedMemorySize raised it, at most the opt-in
+ * maximum); too many resources when the block exceeds what the kernel's
+ * registers allow; invalid resource handle for a function that is no
+ * registered kernel. Its argument values are copied, and it is queued;
+ * rt_run_launch runs it on smemu. Also
  * cudaFuncGetAttributes / SetAttribute / SetCacheConfig and the occupancy
  * calculator, which uses the profile's thread, register and shared-memory
  * limits and the register counts ptxas wrote in the program's cubin. */
@@ -41,9 +43,16 @@ static int reg_warps(int regs) {
   return (int)(rt.arch.regs_per_sm / (uint32_t)subs / (uint32_t)rpw) * subs;
 }
 
-int rt_func_max_threads(rt_func *f) {
+/* Threads per block the kernel's __launch_bounds__ (.maxntid) and the
+ * device allow. */
+static int64_t bound_threads(rt_func *f) {
   int64_t mx = rt.arch.max_threads_per_block;
   if (f->k) smemu_kernel_get_attribute(f->k, SMEMU_ATTR_MAX_THREADS, &mx);
+  return mx;
+}
+
+int rt_func_max_threads(rt_func *f) {
+  int64_t mx = bound_threads(f);
   int regs = rt_func_regs(f);
   if (regs > 0) {
     int rpw = round_up(regs * rt.arch.warp_size, reg_unit());
@@ -70,8 +79,14 @@ static uint32_t carveout_bytes(int percent, uint32_t at_least) {
   return rt.arch.smem_per_sm;
 }
 
+/* CUDA does not hold the block size to the kernel's maxThreadsPerBlock
+ * here: a block above its __launch_bounds__ gets the figure its registers
+ * and shared memory give (measured: __launch_bounds__(256) with 8 registers
+ * gives 4 2 2 blocks for 512, 768 and 1024 threads, as without bounds);
+ * only the device's limit on a block's threads and the register file per
+ * block give 0. */
 int rt_occupancy(rt_func *f, int block_size, size_t dyn) {
-  if (block_size > rt_func_max_threads(f)) return 0;
+  if (block_size > rt.arch.max_threads_per_block) return 0;
   int ws = rt.arch.warp_size;
   int warps = (block_size + ws - 1) / ws;
   int limit = rt.arch.max_blocks_per_sm;
@@ -107,18 +122,24 @@ int rt_occupancy(rt_func *f, int block_size, size_t dyn) {
 
 cudaError_t rt_launch(rt_func *f, dim3 g, dim3 b, void **args, size_t shared, cudaStream_t stream) {
   smemu_kernel *k;
-  if (!f) return cudaErrorInvalidDeviceFunction;
+  if (!f) return cudaErrorInvalidResourceHandle;
   cudaError_t e = rt_func_kernel(f, &k);
   if (e) return e;
   rt_stream *s = rt_stream_get(stream);
   if (!s) return cudaErrorInvalidResourceHandle;
   const smemu_arch_info *a = &rt.arch;
   uint64_t threads = (uint64_t)b.x * b.y * b.z;
+  /* CUDA 13 answers every bad grid or block with cudaErrorInvalidValue (not
+   * cudaErrorInvalidConfiguration as earlier versions did), a block above
+   * __launch_bounds__ too; none of them is sticky */
   if (!b.x || !b.y || !b.z || b.x > (unsigned)a->max_block_dim[0] || b.y > (unsigned)a->max_block_dim[1] ||
       b.z > (unsigned)a->max_block_dim[2] || threads > (uint64_t)a->max_threads_per_block)
-    return cudaErrorInvalidConfiguration;
+    return cudaErrorInvalidValue;
   if (!g.x || !g.y || !g.z || g.x > a->max_grid_dim[0] || g.y > a->max_grid_dim[1] || g.z > a->max_grid_dim[2])
-    return cudaErrorInvalidConfiguration;
+    return cudaErrorInvalidValue;
+  if (threads > (uint64_t)bound_threads(f)) return cudaErrorInvalidValue;
+  /* more threads than the registers ptxas gave the kernel allow (not
+   * measured on CUDA 13: the classic "too many resources requested") */
   if (threads > (uint64_t)rt_func_max_threads(f)) return cudaErrorLaunchOutOfResources;
   if (shared > (uint64_t)max_dyn_shared(f) ||
       smemu_kernel_static_shared(k) + (uint64_t)shared > a->smem_per_block_optin)
@@ -257,10 +278,12 @@ RT_EXPORT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, cons
 
 /* ---- function attributes ---- */
 
-/* The function for a host handle, with its module loaded. */
+/* The function for a host handle, with its module loaded. A handle that is
+ * no registered kernel (a host function) is an invalid resource handle in
+ * CUDA 13 (measured with cudaFuncGetAttributes and cudaLaunchKernel). */
 static cudaError_t func_get(const void *func, rt_func **out) {
   rt_func *f = rt_func_by_host(func);
-  if (!f) return cudaErrorInvalidDeviceFunction;
+  if (!f) return cudaErrorInvalidResourceHandle;
   smemu_kernel *k;
   cudaError_t e = rt_func_kernel(f, &k);
   if (e) return e;
@@ -342,7 +365,7 @@ RT_EXPORT cudaError_t cudaFuncGetName(const char **name, const void *func) {
   cudaError_t e = rt_begin(0);
   if (!name) return rt_end(cudaErrorInvalidValue);
   rt_func *f = rt_func_by_host(func);
-  if (!f) return rt_end(cudaErrorInvalidDeviceFunction);
+  if (!f) return rt_end(cudaErrorInvalidResourceHandle);
   *name = f->name;
   return rt_end(e);
 }
@@ -375,10 +398,23 @@ RT_EXPORT cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicS
   if ((e = func_get(func, &f))) return rt_end(e);
   *dynamicSmemSize = 0;
   if (rt_occupancy(f, blockSize, 0) < numBlocks) return rt_end(cudaSuccess);
-  uint32_t per_sm = carveout_bytes(f->carveout, 0);
+  /* CUDA's figure: the multiprocessor's shared memory (the preferred
+   * carveout, or all of it; one block may have the per-block limit) split
+   * evenly between the blocks and rounded down to the allocation unit,
+   * capped at the per-block limit (48 KB, or the opt-in maximum once the
+   * kernel asked for more), less the static bytes, capped at the kernel's
+   * dynamic limit. The 1 KB reserved per block is NOT subtracted: on sm_90,
+   * 8 blocks of 128 threads get 233472 / 8 = 29184 bytes (measured on an
+   * H200), though 8 blocks of 29184 + 1024 bytes do not fit in 233472
+   * (rt_occupancy gives 7 for that size; CUDA's figure for it is not
+   * measured). */
+  uint32_t st = smemu_kernel_static_shared(f->k);
+  uint64_t limit = rt.arch.smem_per_block;
+  if (f->max_dyn >= 0 && st + (uint64_t)f->max_dyn > rt.arch.smem_per_block) limit = rt.arch.smem_per_block_optin;
+  uint64_t per_sm = numBlocks == 1 ? limit : carveout_bytes(f->carveout, 0);
   uint64_t per_block = per_sm / (uint32_t)numBlocks / (uint32_t)smem_unit() * (uint32_t)smem_unit();
-  uint64_t fixed = (uint64_t)smemu_kernel_static_shared(f->k) + rt.arch.smem_reserved_per_block;
-  uint64_t avail = per_block > fixed ? per_block - fixed : 0;
+  if (per_block > limit) per_block = limit;
+  uint64_t avail = per_block > st ? per_block - st : 0;
   uint64_t cap = (uint64_t)max_dyn_shared(f);
   *dynamicSmemSize = (size_t)(avail < cap ? avail : cap);
   return rt_end(cudaSuccess);

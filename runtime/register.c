@@ -293,5 +293,5 @@ RT_EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *func) {
   rt_begin(0);
   rt_func *f = rt_func_by_host(func);
   if (kernel) *kernel = (cudaKernel_t)f;
-  return rt_end(f ? cudaSuccess : cudaErrorInvalidDeviceFunction);
+  return rt_end(f ? cudaSuccess : cudaErrorInvalidResourceHandle);
 }

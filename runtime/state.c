@@ -95,7 +95,7 @@ static void read_env(void) {
   rt.cache_config = cudaFuncCachePreferNone;
   rt.shmem_config = cudaSharedMemBankSizeFourByte;
   rt.stack_limit = 1024;
-  rt.printf_fifo = 1 << 20;
+  rt.printf_fifo = 8650752; /* CUDA 13's default on sm_90 (8.25 MB, measured) */
   rt.heap_limit = 8 << 20;
 }
 
@@ -139,18 +139,22 @@ cudaError_t rt_end(cudaError_t e) {
 
 /* ---- errors ---- */
 
+/* The last error is the thread's record of what its calls returned, apart
+ * from the sticky state: after a kernel fault cudaGetLastError returns the
+ * fault once and then cudaSuccess, as CUDA 13 does (measured on an H200),
+ * while every call that needs the device keeps returning the fault, and so
+ * records it again. */
 RT_EXPORT cudaError_t cudaGetLastError(void) {
   rt_begin(0);
   cudaError_t e = last_error;
   last_error = cudaSuccess;
-  if (rt.sticky) e = rt.sticky;
   pthread_mutex_unlock(&rt.lock);
   return e;
 }
 
 RT_EXPORT cudaError_t cudaPeekAtLastError(void) {
   rt_begin(0);
-  cudaError_t e = rt.sticky ? rt.sticky : last_error;
+  cudaError_t e = last_error;
   pthread_mutex_unlock(&rt.lock);
   return e;
 }
@@ -186,7 +190,7 @@ cudaError_t rt_launch_error(smemu_status s, const char *msg, int *sticky) {
   case SMEMU_ERR_LIMIT: return cudaErrorLaunchTimeout;
   case SMEMU_ERR_DEADLOCK: return cudaErrorLaunchFailure;
   case SMEMU_ERR_UNSUPPORTED: return cudaErrorLaunchFailure;
-  case SMEMU_ERR_INVALID_CONFIG: *sticky = 0; return cudaErrorInvalidConfiguration;
+  case SMEMU_ERR_INVALID_CONFIG: *sticky = 0; return cudaErrorInvalidValue; /* CUDA 13: invalid argument */
   case SMEMU_ERR_OUT_OF_RESOURCES: *sticky = 0; return cudaErrorInvalidValue;
   case SMEMU_ERR_OUT_OF_MEMORY: *sticky = 0; return cudaErrorMemoryAllocation;
   case SMEMU_ERR_INVALID_VALUE: *sticky = 0; return cudaErrorInvalidValue;

@@ -1,6 +1,6 @@
-/* assert.cu: a failing device assertion. The device prints the failing
- * assertion (on stderr); the next synchronising call returns
- * cudaErrorAssert, and so does every call after it: the error is sticky. */
+/* assert.cu: a failing device assertion. The device prints it (stderr); the
+ * next synchronising call returns cudaErrorAssert, as does every later call
+ * needing the device (sticky), but cudaGetLastError clears it (CUDA 13). */
 #include <cassert>
 #include <cstdio>
 

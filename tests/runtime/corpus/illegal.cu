@@ -1,6 +1,6 @@
-/* illegal.cu: a kernel writing through a bad pointer. The launch
- * succeeds, the synchronisation returns cudaErrorIllegalAddress, the error
- * stays (sticky) until cudaDeviceReset, after which the device works. */
+/* illegal.cu: a kernel writing through a bad pointer. The launch succeeds,
+ * the synchronisation returns cudaErrorIllegalAddress, later calls too
+ * (sticky; not cudaGetLastError) until cudaDeviceReset; then it works. */
 #include <cstdio>
 
 __global__ void write_at(int *p, int v) { p[threadIdx.x] = v; }

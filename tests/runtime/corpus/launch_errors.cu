@@ -1,7 +1,7 @@
-/* launch_errors.cu: launches CUDA refuses, with the error each gives and
- * its (non-sticky) life: cudaGetLastError returns and clears it,
- * cudaPeekAtLastError returns it and keeps it, and a good launch works
- * afterwards. */
+/* launch_errors.cu: launches CUDA refuses, with the error each gives (CUDA
+ * 13: invalid argument for every bad configuration) and its (non-sticky)
+ * life: cudaGetLastError returns and clears it, cudaPeekAtLastError returns
+ * it and keeps it, and a good launch works afterwards. */
 #include <cstdio>
 #include <cstdlib>
 
