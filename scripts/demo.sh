@@ -25,6 +25,20 @@ for drv in "$build"/examples/*; do
     failed="$failed $name(exit $rc)"
   fi
 done
+# the whole CUDA programs (built by nvcc where it is present), unchanged,
+# on the drop-in runtime
+for prog in reverse dot matmul; do
+  exe="$build/runtime/progs/$prog"
+  [ -x "$exe" ] || continue
+  echo "== smemu run -- $prog"
+  if "$build/smemu" run --check races,sync -- "$exe"; then
+    pass=$((pass + 1))
+  else
+    rc=$?
+    fail=$((fail + 1))
+    failed="$failed run-$prog(exit $rc)"
+  fi
+done
 if [ $found = 0 ]; then
   echo "demo: no drivers in $build/examples (run make first)" >&2
   exit 1
