@@ -73,4 +73,9 @@ done
 "$S" exec tests/cli/race.ptx --kernel missingBarrier --grid 1 --block 64 --arg buf:s32:64:iota --check races --quiet 2> "$T/r.txt" && fail "race not found"
 grep -q 'Error: Race reported between Write access at .*race.cu:7' "$T/r.txt" || fail "race report: $(cat "$T/r.txt")"
 grep -q 'and Read access at .*race.cu:8 \[' "$T/r.txt" || fail "race second line"
+# a barrier that can never complete: a deadlock naming every waiting line
+"$S" exec tests/cli/deadlock.ptx --kernel twoBarriers --grid 1 --block 64 --arg buf:s32:64 --quiet 2> "$T/d.txt" && fail "deadlock not reported"
+grep -q 'SMEMU_ERR_DEADLOCK' "$T/d.txt" || fail "deadlock status: $(cat "$T/d.txt")"
+grep -q '32 thread(s) at barrier 1 (32 of 64 arrived) at tests/cli/deadlock.cu:8' "$T/d.txt" || fail "deadlock line 8"
+grep -q '32 thread(s) at barrier 2 (32 of 64 arrived) at tests/cli/deadlock.cu:9' "$T/d.txt" || fail "deadlock line 9"
 echo "cli: all checks passed"

@@ -257,29 +257,43 @@ static void warp_run(warp *w, uint64_t budget) {
   }
 }
 
+/* Every warp waits and no barrier can complete: report each barrier
+ * instruction threads wait at (how many, which barrier, its count), then
+ * stop the block with a deadlock error. */
 static void deadlock(block *b) {
   launch *L = b->warps[0].L;
-  char where[512];
   warp *w0 = NULL;
-  uint32_t waiting = 0;
+  uint32_t waiting = 0, npcs = 0;
+  struct waiter { uint32_t pc, id, threads; } at[8];
   for (uint32_t i = 0; i < b->nwarps; i++) {
     warp *w = &b->warps[i];
     if (w->state != W_BAR) continue;
     if (!w0) w0 = w;
-    for (uint32_t k = 0; k < w->sp; k++)
-      if (w->stack[k].blocked) waiting += (uint32_t)__builtin_popcount(w->stack[k].mask);
+    for (uint32_t k = 0; k < w->sp; k++) {
+      simt_entry *e = &w->stack[k];
+      if (!e->blocked) continue;
+      uint32_t n = (uint32_t)__builtin_popcount(e->mask), pc = e->pc - 1, j;
+      waiting += n;
+      for (j = 0; j < npcs && at[j].pc != pc; j++) {}
+      if (j == npcs && npcs < 8) at[npcs++] = (struct waiter){pc, e->blocked - 1, 0};
+      if (j < npcs) at[j].threads += n;
+    }
   }
   if (!w0) return;
-  simt_entry *t = &w0->stack[w0->sp - 1];
-  uint32_t id = t->blocked - 1;
-  w0->pc = t->pc - 1;
-  exec_where(L->prog, w0->pc, where, sizeof where);
-  barrier_state *bs = &b->bar[id];
+  char lines[1200];
+  size_t k = 0;
+  for (uint32_t j = 0; j < npcs && k < sizeof lines; j++) {
+    char where[512];
+    const barrier_state *bs = &b->bar[at[j].id];
+    exec_where(L->prog, at[j].pc, where, sizeof where);
+    k += (size_t)snprintf(lines + k, sizeof lines - k, "\n    %u thread(s) at barrier %u (%u of %u arrived) at %s",
+                          at[j].threads, at[j].id, bs->arrived, bs->expected ? bs->expected : b->nthreads, where);
+  }
+  w0->pc = at[0].pc;
   exec_fault(w0, -1, SMEMU_ERR_DEADLOCK,
-             "deadlock: %u thread(s) wait at barriers that can never complete (barrier %u has %u of "
-             "%u threads arrived, %u exited; first waiter at %s)",
-             waiting, id, bs->arrived, bs->expected ? bs->expected : b->nthreads,
-             b->exited_threads, where);
+             "deadlock: %u thread(s) wait at barriers that can never complete (%u of the block's %u threads have "
+             "exited, the rest wait):%s",
+             waiting, b->exited_threads, b->nthreads, lines);
 }
 
 #define QUANTUM 65536
