@@ -206,6 +206,9 @@ int smemu_write_race_report(const smemu_ctx *ctx, FILE *f, int detailed);
 /* JSON members "hazards": [...], "barrier_errors": [...] (no braces). */
 int smemu_write_race_json(const smemu_ctx *ctx, FILE *f);
 
+/* Write s as a JSON string literal (quotes, escapes); NULL writes "". */
+void smemu_json_string(FILE *f, const char *s);
+
 /* Print the table of architecture profiles; returns < 0 on an output error. */
 int smemu_print_archs(FILE *f);
 

@@ -49,15 +49,6 @@ static kstat *stat_for(const char *name) {
   return s;
 }
 
-static void json_str(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
-    else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", *s);
-    else fputc(*s, f);
-  }
-  fputc('"', f);
-}
 
 static char *capture_bank_report(smemu_ctx *ctx) {
   char *buf = NULL;
@@ -122,16 +113,16 @@ void rt_report_launch(const rt_func *fn, smemu_status s) {
   char name[1024];
   smemu_demangle(fn->name, name, sizeof name);
   fprintf(f, "%s\n    {\"kernel\": ", json_count++ ? "," : "");
-  json_str(f, fn->name);
+  smemu_json_string(f, fn->name);
   fprintf(f, ", \"name\": ");
-  json_str(f, name);
+  smemu_json_string(f, name);
   fprintf(f, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], ", st->grid[0], st->grid[1], st->grid[2],
           st->block[0], st->block[1], st->block[2]);
   fprintf(f, "\"shared_static_bytes\": %u, \"shared_dynamic_bytes\": %u, ", st->shared_static_bytes,
           st->shared_dynamic_bytes);
   fprintf(f, "\"warp_instructions\": %llu, \"thread_instructions\": %llu, \"seconds\": %.6f, \"status\": ",
           (unsigned long long)st->warp_instructions, (unsigned long long)st->thread_instructions, st->seconds);
-  json_str(f, smemu_status_name(s));
+  smemu_json_string(f, smemu_status_name(s));
   if (banks) {
     fprintf(f, ", ");
     smemu_write_bank_json(ctx, f);
@@ -154,7 +145,7 @@ static void write_json(void) {
     json_mem = NULL;
   }
   fprintf(f, "{\"arch\": ");
-  json_str(f, rt.arch.name);
+  smemu_json_string(f, rt.arch.name);
   fprintf(f, ", \"launch_count\": %llu, \"launches\": [%s\n  ],\n  \"kernels\": [",
           (unsigned long long)total_launches, json_buf ? json_buf : "");
   for (int i = 0; i < nstats; i++) {
@@ -162,9 +153,9 @@ static void write_json(void) {
     char name[1024];
     smemu_demangle(k->name, name, sizeof name);
     fprintf(f, "%s\n    {\"kernel\": ", i ? "," : "");
-    json_str(f, k->name);
+    smemu_json_string(f, k->name);
     fprintf(f, ", \"name\": ");
-    json_str(f, name);
+    smemu_json_string(f, name);
     fprintf(f, ", \"launches\": %llu, \"failed\": %llu, \"warp_instructions\": %llu, \"thread_instructions\": %llu, "
                "\"seconds\": %.6f",
             (unsigned long long)k->launches, (unsigned long long)k->failed, (unsigned long long)k->warp,

@@ -283,15 +283,6 @@ static int parse_dims(const char *s, uint32_t d[3]) {
   return -1;
 }
 
-static void json_string(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
-    else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", *s);
-    else fputc(*s, f);
-  }
-  fputc('"', f);
-}
 
 static int write_json(const char *path, const smemu_ctx *ctx, const smemu_launch_stats *st) {
   FILE *f = fopen(path, "w");
@@ -299,9 +290,9 @@ static int write_json(const char *path, const smemu_ctx *ctx, const smemu_launch
   char name[1024];
   smemu_demangle(st->kernel, name, sizeof name);
   fprintf(f, "{\"launches\": [{\"kernel\": ");
-  json_string(f, st->kernel);
+  smemu_json_string(f, st->kernel);
   fprintf(f, ", \"name\": ");
-  json_string(f, name);
+  smemu_json_string(f, name);
   fprintf(f, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], ", st->grid[0], st->grid[1], st->grid[2],
           st->block[0], st->block[1], st->block[2]);
   fprintf(f, "\"shared_static_bytes\": %u, \"shared_dynamic_bytes\": %u, ", st->shared_static_bytes,

@@ -239,12 +239,9 @@ int smemu_write_bank_json(const smemu_ctx *ctx, FILE *f) {
   for (int i = 0; i < n; i++) {
     const line_stat *l = &ls[i];
     const char *file = l->file != ~0u ? P->files[l->file] : NULL;
-    fprintf(f, "%s{\"file\": \"", i ? ", " : "");
-    for (const char *s = file ? file : ""; *s; s++) {
-      if (*s == '"' || *s == '\\') fputc('\\', f);
-      if ((unsigned char)*s >= 0x20) fputc(*s, f);
-    }
-    fprintf(f, "\", \"line\": %u, \"ptx_line\": %u, \"op\": \"%s\", \"requests\": %" PRIu64
+    fprintf(f, "%s{\"file\": ", i ? ", " : "");
+    smemu_json_string(f, file);
+    fprintf(f, ", \"line\": %u, \"ptx_line\": %u, \"op\": \"%s\", \"requests\": %" PRIu64
                ", \"wavefronts\": %" PRIu64 ", \"bank_conflicts\": %" PRIu64 ", \"worst_degree\": %u}",
             file ? l->line : 0, P->lines[l->pc].ptx_line, kind_names[l->kind], l->requests, l->wavefronts,
             l->wavefronts - l->ideal, l->worst ? l->worst->bank_degree : 0);

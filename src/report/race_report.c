@@ -176,14 +176,6 @@ int smemu_write_race_report(const smemu_ctx *ctx, FILE *f, int detailed) {
   return 0;
 }
 
-static void jstr(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; s && *s; s++) {
-    if (*s == '"' || *s == '\\') fputc('\\', f);
-    if ((unsigned char)*s >= 0x20) fputc(*s, f);
-  }
-  fputc('"', f);
-}
 
 int smemu_write_race_json(const smemu_ctx *ctx, FILE *f) {
   if (!ctx || !f) return -1;
@@ -193,13 +185,13 @@ int smemu_write_race_json(const smemu_ctx *ctx, FILE *f) {
     const smemu_hazard *h = &ctx->hz[i];
     fprintf(f, "%s{\"type\": \"%s\", \"severity\": \"%s\", \"space\": \"%s\", \"first\": {\"access\": \"%s\", \"file\": ",
             i ? ", " : "", h->type, h->error ? "error" : "warning", h->global ? "global" : "shared", h->first_access);
-    jstr(f, h->first_file);
+    smemu_json_string(f, h->first_file);
     fprintf(f, ", \"line\": %u, \"ptx_line\": %u}, \"second\": {\"access\": \"%s\", \"file\": ", h->first_line,
             h->first_ptx_line, h->second_access);
-    jstr(f, h->second_file);
+    smemu_json_string(f, h->second_file);
     fprintf(f, ", \"line\": %u, \"ptx_line\": %u}, \"count\": %" PRIu64 ", \"address\": %" PRIu64 ", \"variable\": ",
             h->second_line, h->second_ptx_line, h->count, h->address);
-    jstr(f, h->variable);
+    smemu_json_string(f, h->variable);
     fprintf(f, ", \"offset\": %" PRIu64 ", \"block\": [%u, %u, %u], \"first_thread\": [%u, %u, %u], "
                "\"second_thread\": [%u, %u, %u]}",
             h->var_offset, h->block[0], h->block[1], h->block[2], h->first_thread[0], h->first_thread[1],
@@ -210,7 +202,7 @@ int smemu_write_race_json(const smemu_ctx *ctx, FILE *f) {
   for (int i = 0; i < ns; i++) {
     const smemu_sync_error *s = &ctx->sy[i];
     fprintf(f, "%s{\"kind\": \"%s\", \"file\": ", i ? ", " : "", s->kind);
-    jstr(f, s->file);
+    smemu_json_string(f, s->file);
     fprintf(f, ", \"line\": %u, \"ptx_line\": %u, \"count\": %" PRIu64 ", \"block\": [%u, %u, %u], \"thread\": [%u, %u, %u]}",
             s->line, s->ptx_line, s->count, s->block[0], s->block[1], s->block[2], s->thread[0], s->thread[1],
             s->thread[2]);
