@@ -1,6 +1,8 @@
 /* fuzz_ptx.c: the libFuzzer target of the PTX front end. Any input must
  * parse or fail with a "fuzz.ptx:LINE:COL: ..." message; a parsed module is
- * walked whole so that ASan sees every pointer in it. `make fuzz` builds it
+ * walked whole so that ASan sees every pointer in it, and then loaded
+ * through the API, so that the decoder (operands, symbols, frames, the
+ * control-flow analysis) sees it too. `make fuzz` builds it
  * with clang; tests/fuzz/replay.c runs it over the corpus without libFuzzer. */
 #include <stddef.h>
 #include <stdint.h>
@@ -9,6 +11,7 @@
 #include <string.h>
 
 #include "ptx/ptx.h"
+#include "smemu.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -80,6 +83,47 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     volatile size_t sink = touch_module(m);
     (void)sink;
     ptx_free(m);
+    /* decode every kernel: an error is fine, a crash is not */
+    static smemu_ctx *ctx;
+    if (!ctx) {
+      smemu_options o = {0};
+      o.threads = 1;
+      o.max_warp_instructions = 20000; /* a fuzzed loop ends as an error */
+      o.analyses = SMEMU_ANALYZE_BANKS | SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_SYNC;
+      if (smemu_create(&o, &ctx) != SMEMU_OK) abort();
+    }
+    smemu_module *mod = NULL;
+    if (smemu_module_load_data(ctx, (const char *)data, size, "fuzz.ptx", &mod) == SMEMU_OK) {
+      for (int i = 0; i < smemu_module_kernel_count(mod); i++) {
+        smemu_kernel *k = smemu_module_kernel(mod, i);
+        sink = (size_t)smemu_kernel_param_count(k) + smemu_kernel_static_shared(k);
+        /* run it on one small block: every parameter points to a zeroed
+         * buffer (or is that pointer's bits); a fault is fine, a crash not */
+        static void *buf;
+        if (!buf && smemu_malloc(ctx, &buf, 4096) != SMEMU_OK) abort();
+        memset(buf, 0, 4096);
+        void *args[64];
+        int np = smemu_kernel_param_count(k);
+        if (np > 64) continue;
+        static uint8_t scratch[64][256];
+        for (int j = 0; j < np; j++) {
+          memset(scratch[j], 0, sizeof scratch[j]);
+          memcpy(scratch[j], &buf, sizeof buf);
+          args[j] = scratch[j];
+        }
+        smemu_param_info pi;
+        int big = 0;
+        for (int j = 0; j < np; j++)
+          if (smemu_kernel_param(k, j, &pi) == SMEMU_OK && (pi.size > 256 || pi.is_local)) big = 1;
+        if (big) continue;
+        const uint32_t g[3] = {2, 1, 1}, b[3] = {64, 1, 1};
+        smemu_status st = smemu_launch(ctx, k, g, b, 256, args);
+        if (st != SMEMU_OK && !smemu_errmsg(ctx)[0]) abort();
+      }
+      smemu_module_unload(mod);
+    } else if (!smemu_errmsg(ctx)[0]) {
+      abort(); /* a failure always says why */
+    }
   } else {
     /* a failure names the position and leaves a terminated message */
     if (rc != -1 || m || !memchr(err, 0, sizeof err) || !position_ok(data, size, err)) abort();
