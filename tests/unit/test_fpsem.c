@@ -941,7 +941,7 @@ static void test_f16_arith_random(void **st) {
     for (int i = 0; i < 4; i++) {
       int rm = RMS[i];
       /* fma: N = A*B + C*2^24, scaled by 2^48 */
-      __int128 N = (__int128)A * B + ((__int128)C << 24);
+      __int128 N = (__int128)A * B + ((__int128)C * (1 << 24));
       uint16_t want;
       if (N == 0)
         want = (A * B == 0 && C == 0) ? ieee_zero_sum(na ^ nb, nc, rm) : ieee_zero_sum(0, 1, rm);
@@ -949,14 +949,14 @@ static void test_f16_arith_random(void **st) {
         want = ref_f16_scaled(N < 0, (u128)(N < 0 ? -N : N), rm);
       assert_int_equal(fp_fma16(a, b, c, rm), want);
       /* add: (A + C) * 2^24 */
-      N = ((__int128)A + C) << 24;
+      N = ((__int128)A + C) * (1 << 24);
       if (N == 0)
         want = (A == 0 && C == 0) ? ieee_zero_sum(na, nc, rm) : ieee_zero_sum(0, 1, rm);
       else
         want = ref_f16_scaled(N < 0, (u128)(N < 0 ? -N : N), rm);
       assert_int_equal(fp_add16(a, c, rm), want);
       /* sub: a - c = a + (-c) */
-      N = ((__int128)A - C) << 24;
+      N = ((__int128)A - C) * (1 << 24);
       if (N == 0)
         want = (A == 0 && C == 0) ? ieee_zero_sum(na, !nc, rm) : ieee_zero_sum(0, 1, rm);
       else
