@@ -53,6 +53,7 @@ static const char *const usage_exec =
     "              file=PATH      raw bytes of PATH (the rest zero)\n"
     "            print          print the buffer after the run\n"
     "            save=PATH      write the buffer's raw bytes to PATH after the run\n"
+    "                           (last: the rest of the argument is the path)\n"
     "\n"
     "options:\n"
     "  --shared BYTES     dynamic shared memory per block (default 0)\n"
@@ -213,6 +214,12 @@ static int parse_arg(smemu_ctx *ctx, const char *spec, arg *a, char *err, size_t
   if (!strncmp(spec, "buf:", 4)) {
     char *s = strdup(spec + 4), *save = NULL, *init = NULL;
     if (!s) return -1;
+    /* save=PATH takes the rest of the spec, so a path may hold ':' */
+    char *sv = strstr(s, ":save=");
+    if (sv) {
+      a->save = strdup(sv + 6);
+      *sv = 0;
+    }
     char *tok = strtok_r(s, ":", &save);
     a->is_buf = 1;
     a->type = tok ? type_of(tok, strlen(tok)) : T_BAD;
@@ -226,7 +233,7 @@ static int parse_arg(smemu_ctx *ctx, const char *spec, arg *a, char *err, size_t
     }
     while ((tok = strtok_r(NULL, ":", &save))) {
       if (!strcmp(tok, "print")) a->print = 1;
-      else if (!strncmp(tok, "save=", 5)) a->save = strdup(tok + 5);
+      else if (!strncmp(tok, "save=", 5) && !a->save) a->save = strdup(tok + 5);
       else init = tok;
     }
     if (smemu_malloc(ctx, &a->ptr, a->count * (uint64_t)tsize[a->type]) != SMEMU_OK) {
