@@ -73,6 +73,13 @@ done
 "$S" exec tests/cli/race.ptx --kernel missingBarrier --grid 1 --block 64 --arg buf:s32:64:iota --check races --quiet 2> "$T/r.txt" && fail "race not found"
 grep -q 'Error: Race reported between Write access at .*race.cu:7' "$T/r.txt" || fail "race report: $(cat "$T/r.txt")"
 grep -q 'and Read access at .*race.cu:8 \[' "$T/r.txt" || fail "race second line"
+# a race-free kernel gives the same bytes in every warp order
+for sch in fixed random:1 random:7; do
+  "$S" exec examples/matmul.ptx --kernel matmulTiled --grid 4,4 --block 16,16 --arg buf:f32:4096:rand=1 \
+    --arg buf:f32:4096:rand=2 --arg buf:f32:4096:save="$T/mm_$sch.bin" --arg s32:64 --schedule $sch --quiet || fail "schedule $sch"
+done
+cmp -s "$T/mm_fixed.bin" "$T/mm_random:1.bin" && cmp -s "$T/mm_fixed.bin" "$T/mm_random:7.bin" || fail "schedules disagree"
+
 # a barrier that can never complete: a deadlock naming every waiting line
 "$S" exec tests/cli/deadlock.ptx --kernel twoBarriers --grid 1 --block 64 --arg buf:s32:64 --quiet 2> "$T/d.txt" && fail "deadlock not reported"
 grep -q 'SMEMU_ERR_DEADLOCK' "$T/d.txt" || fail "deadlock status: $(cat "$T/d.txt")"
