@@ -73,6 +73,13 @@ done
 "$S" exec tests/cli/race.ptx --kernel missingBarrier --grid 1 --block 64 --arg buf:s32:64:iota --check races --quiet 2> "$T/r.txt" && fail "race not found"
 grep -q 'Error: Race reported between Write access at .*race.cu:7' "$T/r.txt" || fail "race report: $(cat "$T/r.txt")"
 grep -q 'and Read access at .*race.cu:8 \[' "$T/r.txt" || fail "race second line"
+# PTX from Numba: a reversal whose array is 7 parameters
+NB=$(grep '^.visible .entry' tests/unit/ptx/numba_reverse.ptx | sed 's/.*entry \(.*\)(/\1/')
+"$S" exec tests/unit/ptx/numba_reverse.ptx --kernel "$NB" --grid 1 --block 64 --arg u64:0 --arg u64:0 --arg u64:64 \
+  --arg u64:4 --arg buf:s32:64:iota:save="$T/nb.bin" --arg u64:64 --arg u64:4 --arg s32:64 --check races --quiet || fail "numba"
+got=$(od -An -v -t d4 -w4 "$T/nb.bin" | tr -s ' \n' '  ' | sed 's/^ //')
+[ "$got" = "$exp" ] || fail "numba output: $got"
+
 # a race-free kernel gives the same bytes in every warp order
 for sch in fixed random:1 random:7; do
   "$S" exec examples/matmul.ptx --kernel matmulTiled --grid 4,4 --block 16,16 --arg buf:f32:4096:rand=1 \
