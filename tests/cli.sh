@@ -80,6 +80,15 @@ NB=$(grep '^.visible .entry' tests/unit/ptx/numba_reverse.ptx | sed 's/.*entry \
 got=$(od -An -v -t d4 -w4 "$T/nb.bin" | tr -s ' \n' '  ' | sed 's/^ //')
 [ "$got" = "$exp" ] || fail "numba output: $got"
 
+# cp.async: out[t] = 2 * in[255 - t] through shared memory, no races
+"$S" exec tests/cli/cpasync.ptx --kernel cpasync --grid 1 --block 256 --arg buf:f32:256:iota \
+  --arg buf:f32:256:print --check races --quiet > "$T/c.txt" 2> "$T/ce.txt" || fail "cp.async: $(cat "$T/ce.txt")"
+head -2 "$T/c.txt" | tail -1 | grep -q '^510 508 506 504 502 500 498 496$' || fail "cp.async output"
+grep -q '0 hazards' "$T/ce.txt" || fail "cp.async races"
+# elect.sync over lanes 4..31: the leader is lane 4, which alone gets the predicate
+"$S" exec tests/cli/cpasync.ptx --kernel electLeader --grid 1 --block 32 --arg buf:s32:32:print --quiet > "$T/e.txt" || fail "elect"
+head -2 "$T/e.txt" | tail -1 | grep -q '^0 0 0 0 401 400 400 400$' || fail "elect output"
+
 # a race-free kernel gives the same bytes in every warp order
 for sch in fixed random:1 random:7; do
   "$S" exec examples/matmul.ptx --kernel matmulTiled --grid 4,4 --block 16,16 --arg buf:f32:4096:rand=1 \

@@ -168,3 +168,76 @@ int dec_ldst(dctx *D, dstmt *S, insn *in) {
   if (in->op == OP_ST && space == PTX_SPACE_CONST) return dec_error(D, S, -1, "st.const is not allowed");
   return 0;
 }
+
+/* cp.async.{ca,cg}.shared.global [dst], [src], size{, src-size}: copies
+ * size bytes from global to shared memory, the bytes past src-size zero.
+ * smemu copies at once; cp.async.commit_group / wait_group / wait_all then
+ * have nothing to wait for (finishing early is one of the orders the
+ * asynchronous copy allows). The race checker sees a read of global and a
+ * write of shared memory at this instruction. */
+static void cp_async(warp *w, const insn *in, uint32_t m) {
+  const uint64_t *A = w->r[in->a], *B = w->r[in->b], *C = w->r[in->c];
+  uint32_t size = (uint32_t)in->imm;
+  uint64_t dst[32] = {0}, src[32] = {0};
+  uint8_t *dp[32];
+  const uint8_t *sp[32];
+  LANES(m, {
+    dst[l] = A[l] + (uint64_t)(int64_t)(int32_t)in->v[0];
+    src[l] = B[l] + (uint64_t)(int64_t)(int32_t)in->v[1];
+    if (!(dp[l] = exec_addr(w, l, PTX_SPACE_SHARED, dst[l], size, 1))) return;
+    uint32_t n = (uint32_t)C[l] < size ? (uint32_t)C[l] : size;
+    sp[l] = NULL;
+    if (n && !(sp[l] = exec_addr(w, l, PTX_SPACE_GLOBAL, src[l], size, 0))) return;
+  });
+  if (w->L->hooks) {
+    insn ld = *in, st = *in;
+    ld.op = OP_LD;
+    ld.space = PTX_SPACE_GLOBAL;
+    st.op = OP_ST;
+    st.space = PTX_SPACE_SHARED;
+    hook_mem(w, &ld, m, src, size);
+    hook_mem(w, &st, m, dst, size);
+  }
+  LANES(m, {
+    uint32_t n = (uint32_t)C[l] < size ? (uint32_t)C[l] : size;
+    if (n) memcpy(dp[l], sp[l], n);
+    memset(dp[l] + n, 0, size - n);
+  });
+}
+
+static void cp_nop(warp *w, const insn *in, uint32_t m) { (void)w; (void)in; (void)m; }
+
+int dec_cp(dctx *D, dstmt *S, insn *in) {
+  if (!dec_take(S, "async")) return dec_error(D, S, -1, "only cp.async is supported");
+  if (dec_take(S, "commit_group") || dec_take(S, "wait_all")) {
+    if (dec_nops(D, S, 0) < 0) return -1;
+    in->fn = cp_nop;
+    return 0;
+  }
+  if (dec_take(S, "wait_group")) {
+    if (dec_nops(D, S, 1) < 0) return -1;
+    in->fn = cp_nop;
+    return 0;
+  }
+  if (!dec_take(S, "ca")) dec_take(S, "cg");
+  if (!(dec_take(S, "shared") || dec_take(S, "shared::cta")) || !dec_take(S, "global"))
+    return dec_error(D, S, -1, "cp.async copies .global to .shared");
+  int n = S->st->nops;
+  if (n < 3 || n > 4) return dec_error(D, S, -1, "cp.async takes [dst], [src], size and an optional source size");
+  int space = PTX_SPACE_SHARED;
+  int64_t off;
+  uint8_t fl = 0;
+  if (dec_addr(D, S, 0, &in->a, &off, &space, &fl) < 0) return -1;
+  in->v[0] = (uint32_t)(int32_t)off;
+  space = PTX_SPACE_GLOBAL;
+  if (dec_addr(D, S, 1, &in->b, &off, &space, &fl) < 0) return -1;
+  in->v[1] = (uint32_t)(int32_t)off;
+  const ptx_operand *sz = &S->st->ops[2];
+  if (sz->kind != PTX_OPD_INT || (sz->ival != 4 && sz->ival != 8 && sz->ival != 16))
+    return dec_error(D, S, 2, "cp.async copies 4, 8 or 16 bytes");
+  in->imm = sz->ival;
+  if (dec_src(D, S, n == 4 ? 3 : 2, PTX_T_U32, &in->c) < 0) return -1;
+  in->space = PTX_SPACE_SHARED;
+  in->fn = cp_async;
+  return 0;
+}

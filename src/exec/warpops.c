@@ -109,6 +109,16 @@ static void activemask_h(warp *w, const insn *in, uint32_t m) {
   LANES(m, D[l] = act);
 }
 
+/* elect.sync d|p, membermask: the lowest executing lane is the leader. */
+static void elect_h(warp *w, const insn *in, uint32_t m) {
+  uint32_t part;
+  if (!m || members(w, in, m, &part) < 0) return;
+  uint32_t leader = (uint32_t)__builtin_ctz(part);
+  uint64_t *D = w->r[in->d];
+  LANES(m, D[l] = leader);
+  if (in->d2 != ~0u) w->p[in->d2] = (w->p[in->d2] & ~m) | (1u << leader);
+}
+
 int dec_warp(dctx *D, dstmt *S, insn *in) {
   const ptx_stmt *st = S->st;
   int n = st->nops;
@@ -175,6 +185,10 @@ int dec_warp(dctx *D, dstmt *S, insn *in) {
     in->fn = redux_h;
     return 0;
   }
+  case OP_ELECT:
+    if (dec_nops(D, S, 2) < 0 || dec_dst_opd(D, &d0, &in->d) < 0 || dec_pair(D, S, 0, &in->d2) < 0) return -1;
+    in->fn = elect_h;
+    return 0;
   default:
     return dec_error(D, S, -1, "unexpected warp instruction");
   }
