@@ -89,6 +89,16 @@ grep -q '0 hazards' "$T/ce.txt" || fail "cp.async races"
 "$S" exec tests/cli/cpasync.ptx --kernel electLeader --grid 1 --block 32 --arg buf:s32:32:print --quiet > "$T/e.txt" || fail "elect"
 head -2 "$T/e.txt" | tail -1 | grep -q '^0 0 0 0 401 400 400 400$' || fail "elect output"
 
+# a generic ld that lands in shared memory is a shared request (32-way here);
+# the same ld into global memory is not
+"$S" exec tests/cli/generic.ptx --kernel genericStride --grid 1 --block 32 --arg buf:f32:1024 --arg s32:1 \
+  --report banks --quiet > "$T/g.txt" || fail "generic run"
+grep -q 'loads  *1 requests  *32 wavefronts  *31 bank conflicts' "$T/g.txt" || fail "generic shared: $(cat "$T/g.txt")"
+grep -q 'generic.cu:11  ld (ld.f32)' "$T/g.txt" || fail "generic line"
+"$S" exec tests/cli/generic.ptx --kernel genericStride --grid 1 --block 32 --arg buf:f32:1024 --arg s32:0 \
+  --report banks --quiet > "$T/g.txt" || fail "generic global run"
+grep -q 'loads  *0 requests' "$T/g.txt" || fail "generic global counted: $(cat "$T/g.txt")"
+
 # a race-free kernel gives the same bytes in every warp order
 for sch in fixed random:1 random:7; do
   "$S" exec examples/matmul.ptx --kernel matmulTiled --grid 4,4 --block 16,16 --arg buf:f32:4096:rand=1 \
