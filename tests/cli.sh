@@ -85,6 +85,12 @@ got=$(od -An -v -t d4 -w4 "$T/nb.bin" | tr -s ' \n' '  ' | sed 's/^ //')
   --arg buf:f32:256:print --check races --quiet > "$T/c.txt" 2> "$T/ce.txt" || fail "cp.async: $(cat "$T/ce.txt")"
 head -2 "$T/c.txt" | tail -1 | grep -q '^510 508 506 504 502 500 498 496$' || fail "cp.async output"
 grep -q '0 hazards' "$T/ce.txt" || fail "cp.async races"
+# Nsight Compute on an H200 (tests/hw/extra): LDGSTS is no shared store;
+# the 8 warps' LDS are 8 requests of one wavefront
+"$S" exec tests/cli/cpasync.ptx --kernel cpasync --grid 1 --block 256 --arg buf:f32:256:iota \
+  --arg buf:f32:256 --report banks --quiet > "$T/c.txt" || fail "cp.async banks"
+grep -q 'loads  *8 requests  *8 wavefronts  *0 bank conflicts' "$T/c.txt" || fail "cp.async loads: $(cat "$T/c.txt")"
+grep -q 'stores  *0 requests' "$T/c.txt" || fail "cp.async stores"
 # elect.sync over lanes 4..31: the leader is lane 4, which alone gets the predicate
 "$S" exec tests/cli/cpasync.ptx --kernel electLeader --grid 1 --block 32 --arg buf:s32:32:print --quiet > "$T/e.txt" || fail "elect"
 head -2 "$T/e.txt" | tail -1 | grep -q '^0 0 0 0 401 400 400 400$' || fail "elect output"

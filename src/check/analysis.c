@@ -136,3 +136,12 @@ void hook_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uin
 void hook_block_start(block *b) {
   if (b->an && b->an->has_race) race_block_start(&b->an->race, b);
 }
+
+void hook_copy(warp *w, const insn *in, uint32_t m, const uint64_t src[32], const uint64_t dst[32], uint32_t size) {
+  if (!w->blk->an->has_race) return;
+  insn ld = *in, st = *in;
+  ld.space = PTX_SPACE_GLOBAL;
+  st.space = PTX_SPACE_SHARED;
+  race_access(w, &st, m, dst, size, ACC_WRITE);
+  if (w->L->want_global_races) race_global(w, &ld, m, src, size, ACC_READ);
+}

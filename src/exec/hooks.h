@@ -37,6 +37,11 @@ void hook_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint
 /* An atomic (hooks see it before it runs). */
 void hook_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size);
 
+/* cp.async: a read of global and a write of shared memory that Nsight
+ * Compute does not count as shared-memory requests (LDGSTS; measured on an
+ * H200, tests/hw/extra): the race checks see it, the bank model does not. */
+void hook_copy(warp *w, const insn *in, uint32_t m, const uint64_t src[32], const uint64_t dst[32], uint32_t size);
+
 analysis *analysis_new(const launch *L);
 void analysis_merge(analysis *into, const analysis *from);
 void analysis_free(analysis *a);
