@@ -3,6 +3,7 @@
  * pc, and keeps its worst execution for the conflict report. */
 #include <stdlib.h>
 #include "exec/hooks.h"
+#include "ir/merge.h"
 #include "model/banks.h"
 
 analysis *analysis_new(const launch *L) {
@@ -60,6 +61,10 @@ static void banks(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
   analysis *a = w->blk->an;
   uint32_t sh[32], sm = 0;
   if (!a || !a->banks) return;
+  /* accesses ptxas merges count once, as the wide access of the group's
+   * first (lowest) address (ir/merge.c) */
+  if (in->merge == MERGE_FOLLOW) return;
+  if (in->merge) size *= in->merge;
   LANES(m, {
     uint64_t x = addr[l];
     if (in->space == PTX_SPACE_SHARED) { sh[l] = (uint32_t)x; sm |= 1u << l; }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "exec/fpsem.h"
 #include "ir/cfg.h"
+#include "ir/merge.h"
 #include "exec/sched.h"
 
 const char *const op_names[OP_ALL] = {
@@ -766,6 +767,34 @@ static int add_end(dctx *D, ptx_pos pos) {
   return decode_stmt(D, &st, D->ncode);
 }
 
+/* Callbacks of the merge pass (merge.h). */
+static int32_t merge_reg(void *u, const char *name) {
+  uint64_t v;
+  return smap_get(&((dctx *)u)->regs, name, &v) ? (int32_t)v : -1;
+}
+static int merge_sym(void *u, const char *name, uint64_t *a) {
+  dctx *D = u;
+  return smap_get(&D->shared, name, a) || smap_get(&D->globals, name, a);
+}
+static void merge_mark(void *u, uint32_t pc, uint8_t m) {
+  dctx *D = u;
+  if (pc < D->ncode) D->code[pc].merge = m;
+}
+
+static void merge_func(dctx *D, const ptx_func *f, uint32_t first_pc) {
+  merge_ctx *C = calloc(1, sizeof *C);
+  if (!C) return;
+  C->user = D;
+  C->reg_slot = merge_reg;
+  C->symbol_addr = merge_sym;
+  C->mark = merge_mark;
+  C->nslots = D->nregs_decl + 1;
+  C->al = calloc(C->nslots, sizeof *C->al);
+  if (C->al) merge_pass(C, f, first_pc);
+  free(C->al);
+  free(C);
+}
+
 static int decode_func(dctx *D, program *P, uint32_t idx) {
   const ptx_func *f = D->fl[idx];
   func_info *fi = &P->funcs[idx];
@@ -799,6 +828,7 @@ static int decode_func(dctx *D, program *P, uint32_t idx) {
     if (decode_stmt(D, &f->body[s], D->ncode) < 0) return -1;
   }
   if (add_end(D, f->pos) < 0) return -1;
+  merge_func(D, f, fi->entry);
   fi->end = D->ncode;
   fi->nconsts = D->nconsts;
   fi->nregs = D->nregs_decl + D->nconsts;

@@ -110,6 +110,8 @@ typedef struct insn {
   uint32_t target;   /* branch target pc, callee function index */
   uint32_t rpc;      /* reconvergence pc of a branch, or NO_RPC */
   uint32_t src;      /* index into program.lines */
+  uint8_t merge;     /* 2 or 4: first of a group ptxas merges (merge.c);
+                        MERGE_FOLLOW: counted with that first; 0: alone */
 } insn;
 
 /* A source location an instruction maps to. */
