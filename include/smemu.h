@@ -43,7 +43,9 @@ typedef struct smemu_kernel smemu_kernel;
 typedef struct smemu_options {
   int threads;            /* worker threads for blocks; 0: one per core */
   const char *arch;       /* architecture profile, "sm_90" when NULL */
-  uint64_t max_warp_instructions; /* per launch; 0: unlimited */
+  uint64_t max_warp_instructions; /* per warp: a warp that runs more ends the
+                                     launch with SMEMU_ERR_LIMIT (an endless
+                                     loop); 0: unlimited */
   uint32_t stack_bytes;   /* local memory per thread; 0: 1024 (CUDA's default) */
   uint32_t analyses;      /* SMEMU_ANALYZE_* bits */
   int schedule;           /* SMEMU_SCHEDULE_* */

@@ -75,7 +75,8 @@ static void read_env(void) {
   rt.arch_ok = smemu_arch_query(rt.arch_name, &rt.arch) == SMEMU_OK;
   if (!rt.arch_ok) smemu_arch_query(NULL, &rt.arch);
   rt.threads = (v = getenv("SMEMU_THREADS")) ? atoi(v) : 0;
-  rt.max_insns = (v = getenv("SMEMU_MAX_INSNS")) ? strtoull(v, NULL, 0) : 0;
+  /* per warp; the default ends an endless loop after about a minute */
+  rt.max_insns = (v = getenv("SMEMU_MAX_INSNS")) ? strtoull(v, NULL, 0) : 1000000000ull;
   rt.analyses = parse_checks(getenv("SMEMU_CHECK"));
   if ((v = getenv("SMEMU_REPORT"))) {
     for (const char *s = v; *s;) {

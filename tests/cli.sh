@@ -112,6 +112,10 @@ for sch in fixed random:1 random:7; do
 done
 cmp -s "$T/mm_fixed.bin" "$T/mm_random:1.bin" && cmp -s "$T/mm_fixed.bin" "$T/mm_random:7.bin" || fail "schedules disagree"
 
+# an endless loop ends with a limit error, not a hang
+"$S" exec tests/cli/spin.ptx --kernel spin --grid 1 --block 32 --arg buf:s32:4 --max-insns 100000 --quiet 2> "$T/s.txt" && fail "endless loop"
+grep -q 'SMEMU_ERR_LIMIT' "$T/s.txt" && grep -q 'endless loop' "$T/s.txt" || fail "limit message: $(cat "$T/s.txt")"
+
 # a barrier that can never complete: a deadlock naming every waiting line
 "$S" exec tests/cli/deadlock.ptx --kernel twoBarriers --grid 1 --block 64 --arg buf:s32:64 --quiet 2> "$T/d.txt" && fail "deadlock not reported"
 grep -q 'SMEMU_ERR_DEADLOCK' "$T/d.txt" || fail "deadlock status: $(cat "$T/d.txt")"

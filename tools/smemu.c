@@ -60,7 +60,8 @@ static const char *const usage_exec =
     "  --arch sm_XX       architecture profile (default sm_90; see `smemu archs`)\n"
     "  --threads N        worker threads (default: one per core)\n"
     "  --stack BYTES      local memory per thread (default 1024, like CUDA)\n"
-    "  --max-insns N      stop a launch after N warp instructions\n"
+    "  --max-insns N      stop a launch when one warp has run N instructions\n"
+    "                     (an endless loop; default 1000000000, 0: no limit)\n"
     "  --json FILE        write {\"launches\": [...]} figures to FILE\n"
     "  --report banks     print the bank-conflict report after the run: totals,\n"
     "                     the source lines with the most conflicts, the lanes,\n"
@@ -341,6 +342,7 @@ static int cmd_exec(int argc, char **argv) {
   uint32_t shared = 0;
   int quiet = 0, nargs = 0, report_banks = 0, detailed = 0;
   opt.analyses = SMEMU_ANALYZE_BANKS;
+  opt.max_warp_instructions = 1000000000ull; /* about a minute of one warp */
   const char **specs = calloc((size_t)argc + 1, sizeof *specs);
   if (!specs) return 2;
   for (int i = 0; i < argc; i++) {

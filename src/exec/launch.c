@@ -158,7 +158,6 @@ int exec_launch(launch *L, int nworkers) {
   if (nworkers < 1) nworkers = 1;
   if ((uint64_t)nworkers > L->nblocks) nworkers = (int)L->nblocks;
   if (!L->max_warp_insns) L->max_warp_insns = UINT64_MAX;
-  else L->max_warp_insns = L->max_warp_insns / L->nblocks + 1;
   worker *ks = calloc((size_t)nworkers, sizeof *ks);
   pthread_t *th = calloc((size_t)nworkers, sizeof *th);
   int ok = ks && th;

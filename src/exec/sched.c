@@ -251,7 +251,10 @@ static void warp_run(warp *w, uint64_t budget) {
     w->nthread += (uint32_t)__builtin_popcount(t->mask);
     in->fn(w, in, m);
     if (w->ninsn > limit) {
-      exec_fault(w, -1, SMEMU_ERR_LIMIT, "the launch's instruction limit was reached");
+      exec_fault(w, -1, SMEMU_ERR_LIMIT,
+                 "the warp ran %llu instructions without finishing: an endless loop? (the limit is set by "
+                 "--max-insns / smemu_options.max_warp_instructions)",
+                 (unsigned long long)w->ninsn);
       return;
     }
   }
