@@ -9,7 +9,7 @@
 typedef unsigned __int128 u128;
 typedef __int128 s128;
 
-#define MASKOF(T) (sizeof(T) >= 8 ? ~0ull : ((1ull << (8 * sizeof(T))) - 1))
+#define MASKOF(T) (~0ull >> (64 - 8 * sizeof(T)))
 #define ZX(T, x) ((uint64_t)(T)(x) & MASKOF(T))
 #define REGS3                                                             \
   uint64_t *D = w->r[in->d];                                              \

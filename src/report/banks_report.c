@@ -139,7 +139,7 @@ static int cmp_u32(const void *x, const void *y) {
 static void worst_instance(FILE *f, const program *P, const line_stat *ls, int bank_bytes) {
   const bank_stat *b = ls->worst;
   if (!b || b->worst_bank < 0 || b->worst_degree <= 1) return;
-  uint32_t lanes[32], words[32];
+  uint32_t lanes[32] = {0}, words[32] = {0};
   int nl = 0, nw = 0;
   for (int l = 0; l < 32; l++)
     if (b->worst_lanes >> l & 1) lanes[nl++] = (uint32_t)l;
