@@ -292,7 +292,7 @@ static void deadlock(block *b) {
     k += (size_t)snprintf(lines + k, sizeof lines - k, "\n    %u thread(s) at barrier %u (%u of %u arrived) at %s",
                           at[j].threads, at[j].id, bs->arrived, bs->expected ? bs->expected : b->nthreads, where);
   }
-  w0->pc = at[0].pc;
+  if (npcs) w0->pc = at[0].pc;
   exec_fault(w0, -1, SMEMU_ERR_DEADLOCK,
              "deadlock: %u thread(s) wait at barriers that can never complete (%u of the block's %u threads have "
              "exited, the rest wait):%s",

@@ -39,7 +39,7 @@ static uint32_t intersect(const uint32_t *ipdom, const uint32_t *order, uint32_t
 static int func_pdom(program *p, uint32_t base, uint32_t n) {
   uint32_t N = n + 1, *npred = calloc(N + 1, sizeof *npred);
   uint32_t *pstart = calloc(N + 1, sizeof *pstart), *plist = NULL;
-  uint32_t *order = malloc(N * sizeof *order), *post = malloc(N * sizeof *post);
+  uint32_t *order = calloc(N, sizeof *order), *post = calloc(N, sizeof *post);
   uint32_t *ipdom = malloc(N * sizeof *ipdom), *stack = malloc(2 * N * sizeof *stack);
   uint8_t *seen = calloc(N, 1);
   int rc = -1;

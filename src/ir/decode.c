@@ -936,9 +936,9 @@ int decode_kernel(const ptx_module *m, const ptx_func *k, const decode_env *env,
   P->name = k->name;
   int rc = -1;
   if (collect_funcs(&D, k) < 0 || layout_shared(&D, P) < 0 || kernel_params(&D, k, P) < 0) goto done;
-  P->nfuncs = D.nf;
   P->funcs = calloc(D.nf, sizeof *P->funcs);
   if (!P->funcs) goto done;
+  P->nfuncs = D.nf;
   for (uint32_t i = 0; i < D.nf; i++)
     if (decode_func(&D, P, i) < 0) goto done;
   P->code = D.code;

@@ -167,6 +167,7 @@ void merge_pass(merge_ctx *C, const ptx_func *f, uint32_t first_pc) {
   for (int s = 0; s < f->nbody; s++) {
     const ptx_stmt *st = &f->body[s];
     if (st->label) { close_all(C); continue; }
+    if (!st->opcode) { pc++; continue; }
     int32_t base;
     int64_t off;
     int size, kind = shared_access(C, st, &base, &off, &size);

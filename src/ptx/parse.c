@@ -835,7 +835,7 @@ static void parse_initializer(parser *P, ptx_var *v, const uint64_t *dims, int n
     for (int k = 1; k < ndims; k++) row *= dims[k];
     uint64_t rows = row ? (ic.idx + row - 1) / row : 0;
     if (rows * row * ic.esz > MAX_VAR_BYTES) fail_at(P, v->pos, "array '%s' is larger than 4 GiB", v->name);
-    v->nelems = rows * (row / (uint64_t)v->vec);
+    v->nelems = v->vec ? rows * (row / (uint64_t)v->vec) : 0;
     v->unsized = 0;
   }
 }
