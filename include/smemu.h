@@ -208,6 +208,11 @@ int smemu_write_race_report(const smemu_ctx *ctx, FILE *f, int detailed);
 /* JSON members "hazards": [...], "barrier_errors": [...] (no braces). */
 int smemu_write_race_json(const smemu_ctx *ctx, FILE *f);
 
+/* The last launch as JSON object members (no braces): "kernel", "name",
+ * "grid", "block", "shared_static_bytes", "shared_dynamic_bytes",
+ * "warp_instructions", "thread_instructions", "seconds", the bank figures
+ * (when modelled) and "hazards" / "barrier_errors". */
+int smemu_write_launch_json(const smemu_ctx *ctx, FILE *f);
 /* Write s as a JSON string literal (quotes, escapes); NULL writes "". */
 void smemu_json_string(FILE *f, const char *s);
 

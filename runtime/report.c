@@ -110,27 +110,10 @@ void rt_report_launch(const rt_func *fn, smemu_status s) {
   if (!rt.json_file || json_count >= MAX_JSON_LAUNCHES) return;
   if (!json_mem && !(json_mem = open_memstream(&json_buf, &json_len))) return;
   FILE *f = json_mem;
-  char name[1024];
-  smemu_demangle(fn->name, name, sizeof name);
-  fprintf(f, "%s\n    {\"kernel\": ", json_count++ ? "," : "");
-  smemu_json_string(f, fn->name);
-  fprintf(f, ", \"name\": ");
-  smemu_json_string(f, name);
-  fprintf(f, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], ", st->grid[0], st->grid[1], st->grid[2],
-          st->block[0], st->block[1], st->block[2]);
-  fprintf(f, "\"shared_static_bytes\": %u, \"shared_dynamic_bytes\": %u, ", st->shared_static_bytes,
-          st->shared_dynamic_bytes);
-  fprintf(f, "\"warp_instructions\": %llu, \"thread_instructions\": %llu, \"seconds\": %.6f, \"status\": ",
-          (unsigned long long)st->warp_instructions, (unsigned long long)st->thread_instructions, st->seconds);
+  fprintf(f, "%s\n    {", json_count++ ? "," : "");
+  smemu_write_launch_json(ctx, f);
+  fprintf(f, ", \"status\": ");
   smemu_json_string(f, smemu_status_name(s));
-  if (banks) {
-    fprintf(f, ", ");
-    smemu_write_bank_json(ctx, f);
-  }
-  if (checks) {
-    fprintf(f, ", ");
-    smemu_write_race_json(ctx, f);
-  }
   fprintf(f, "}");
 }
 

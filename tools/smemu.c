@@ -292,28 +292,11 @@ static int parse_dims(const char *s, uint32_t d[3]) {
 }
 
 
-static int write_json(const char *path, const smemu_ctx *ctx, const smemu_launch_stats *st) {
+static int write_json(const char *path, const smemu_ctx *ctx) {
   FILE *f = fopen(path, "w");
   if (!f) return -1;
-  char name[1024];
-  smemu_demangle(st->kernel, name, sizeof name);
-  fprintf(f, "{\"launches\": [{\"kernel\": ");
-  smemu_json_string(f, st->kernel);
-  fprintf(f, ", \"name\": ");
-  smemu_json_string(f, name);
-  fprintf(f, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], ", st->grid[0], st->grid[1], st->grid[2],
-          st->block[0], st->block[1], st->block[2]);
-  fprintf(f, "\"shared_static_bytes\": %u, \"shared_dynamic_bytes\": %u, ", st->shared_static_bytes,
-          st->shared_dynamic_bytes);
-  fprintf(f, "\"warp_instructions\": %" PRIu64 ", \"thread_instructions\": %" PRIu64 ", \"seconds\": %.6f",
-          st->warp_instructions, st->thread_instructions, st->seconds);
-  smemu_bank_counts bc;
-  if (smemu_last_bank_counts(ctx, &bc) == SMEMU_OK) {
-    fprintf(f, ", ");
-    smemu_write_bank_json(ctx, f);
-  }
-  fprintf(f, ", ");
-  smemu_write_race_json(ctx, f);
+  fprintf(f, "{\"launches\": [{");
+  smemu_write_launch_json(ctx, f);
   fprintf(f, "}]}\n");
   return fclose(f);
 }
@@ -525,7 +508,7 @@ static int cmd_exec(int argc, char **argv) {
     }
   }
   if (found && rc == 0) rc = 3;
-  if (json && write_json(json, ctx, st) != 0) {
+  if (json && write_json(json, ctx) != 0) {
     fprintf(stderr, "smemu exec: cannot write %s\n", json);
     rc = 1;
   }

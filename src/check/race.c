@@ -53,6 +53,48 @@ static inline int ordered(const race_state *r, const acc_rec *a, uint32_t t) {
   return 0;
 }
 
+/* The record of the pair of accesses (pc1, kind1) and (pc2, kind2), in
+ * either order, or NULL. */
+static hazard_rec *find_pair(race_state *r, uint32_t pc1, int kind1, uint32_t pc2, int kind2) {
+  for (uint32_t i = 0; i < r->nhz; i++) {
+    hazard_rec *h = &r->hz[i];
+    if ((h->first_pc == pc1 && h->second_pc == pc2 && h->first_kind == kind1 && h->second_kind == kind2) ||
+        (h->first_pc == pc2 && h->second_pc == pc1 && h->first_kind == kind2 && h->second_kind == kind1))
+      return h;
+  }
+  return NULL;
+}
+
+/* A new, zeroed hazard record (NULL when out of memory). */
+static hazard_rec *new_hazard(race_state *r) {
+  if (r->nhz == r->caphz) {
+    uint32_t cap = r->caphz ? r->caphz * 2 : 16;
+    hazard_rec *h = realloc(r->hz, cap * sizeof *h);
+    if (!h) return NULL;
+    r->hz = h;
+    r->caphz = cap;
+  }
+  memset(&r->hz[r->nhz], 0, sizeof *r->hz);
+  return &r->hz[r->nhz++];
+}
+
+/* The barrier-error record of (kind, pc), created when new (NULL: no memory). */
+static sync_rec *sync_at(race_state *r, int kind, uint32_t pc, int *fresh) {
+  *fresh = 0;
+  for (uint32_t i = 0; i < r->nsy; i++)
+    if (r->sy[i].kind == kind && r->sy[i].pc == pc) return &r->sy[i];
+  if (r->nsy == r->capsy) {
+    uint32_t cap = r->capsy ? r->capsy * 2 : 8;
+    sync_rec *n = realloc(r->sy, cap * sizeof *n);
+    if (!n) return NULL;
+    r->sy = n;
+    r->capsy = cap;
+  }
+  *fresh = 1;
+  memset(&r->sy[r->nsy], 0, sizeof *r->sy);
+  return &r->sy[r->nsy++];
+}
+
 /* Count n byte-level hazards of one kind between first and (pc, tid). */
 static void add_hazard(race_state *r, block *b, int type, const acc_rec *first, uint32_t pc, uint16_t tid, int kind,
                        uint64_t addr, uint64_t v1, uint64_t v2, uint32_t n) {
@@ -63,52 +105,36 @@ static void add_hazard(race_state *r, block *b, int type, const acc_rec *first, 
   /* one record per pair of accesses, whichever came first, as racecheck
    * aggregates: an error if any of its hazards is one (measured:
    * tests/hw/races, race_loop_war reports 256 hazards of one pair) */
-  for (uint32_t i = 0; i < r->nhz; i++) {
-    hazard_rec *h = &r->hz[i];
-    if ((h->first_pc == first->pc && h->second_pc == pc && h->first_kind == first->kind && h->second_kind == kind) ||
-        (h->first_pc == pc && h->second_pc == first->pc && h->first_kind == kind && h->second_kind == first->kind)) {
-      h->count += n;
-      h->error |= (uint8_t)error;
-      if (h->type == HZ_WAR && type == HZ_RAW) {
-        /* show the pair as write-then-read, as racecheck does */
-        h->type = HZ_RAW;
-        h->first_pc = first->pc;
-        h->second_pc = pc;
-        h->first_kind = first->kind;
-        h->second_kind = (uint8_t)kind;
-        h->first_tid = first->tid;
-        h->second_tid = tid;
-        h->address = addr;
-      }
-      return;
+  hazard_rec *h = find_pair(r, first->pc, first->kind, pc, kind);
+  if (h) {
+    h->count += n;
+    h->error |= (uint8_t)error;
+    if (h->type == HZ_WAR && type == HZ_RAW) {
+      /* show the pair as write-then-read, as racecheck does */
+      h->type = HZ_RAW;
+      h->first_pc = first->pc;
+      h->second_pc = pc;
+      h->first_kind = first->kind;
+      h->second_kind = (uint8_t)kind;
+      h->first_tid = first->tid;
+      h->second_tid = tid;
+      h->address = addr;
     }
+    return;
   }
-  if (r->nhz == r->caphz) {
-    uint32_t cap = r->caphz ? r->caphz * 2 : 16;
-    hazard_rec *h = realloc(r->hz, cap * sizeof *h);
-    if (!h) return;
-    r->hz = h;
-    r->caphz = cap;
-  }
-  r->hz[r->nhz++] = (hazard_rec){(uint8_t)type, (uint8_t)error, 0, first->kind, (uint8_t)kind, first->pc, pc, n,
-                                  addr, {b->ctaid[0], b->ctaid[1], b->ctaid[2]}, first->tid, tid, v1, v2};
+  if (!(h = new_hazard(r))) return;
+  *h = (hazard_rec){(uint8_t)type, (uint8_t)error, 0, first->kind, (uint8_t)kind, first->pc, pc, n,
+                    addr, {b->ctaid[0], b->ctaid[1], b->ctaid[2]}, first->tid, tid, v1, v2};
 }
 
 static void add_sync(race_state *r, block *b, int kind, uint32_t pc, uint16_t tid, uint32_t n) {
-  for (uint32_t i = 0; i < r->nsy; i++)
-    if (r->sy[i].kind == kind && r->sy[i].pc == pc) {
-      r->sy[i].count += n;
-      return;
-    }
-  if (r->nsy == r->capsy) {
-    uint32_t cap = r->capsy ? r->capsy * 2 : 8;
-    sync_rec *s = realloc(r->sy, cap * sizeof *s);
-    if (!s) return;
-    r->sy = s;
-    r->capsy = cap;
-  }
-  r->sy[r->nsy++] = (sync_rec){(uint8_t)kind, pc, n, {b->ctaid[0], b->ctaid[1], b->ctaid[2]}, tid};
+  int fresh;
+  sync_rec *s = sync_at(r, kind, pc, &fresh);
+  if (!s) return;
+  if (fresh) *s = (sync_rec){(uint8_t)kind, pc, 0, {b->ctaid[0], b->ctaid[1], b->ctaid[2]}, tid};
+  s->count += n;
 }
+
 
 /* Check one access (a word or a byte with shadow s) and record it. */
 static inline void check_one(race_state *r, block *b, shadow *s, uint32_t pc, uint16_t t, int kind, uint64_t at,
@@ -235,45 +261,21 @@ void race_bar_arrive(warp *w, uint32_t id, uint32_t m) {
 void race_merge(race_state *into, const race_state *from) {
   for (uint32_t i = 0; i < from->nhz; i++) {
     const hazard_rec *h = &from->hz[i];
-    uint32_t j;
-    for (j = 0; j < into->nhz; j++) {
-      hazard_rec *g = &into->hz[j];
-      if ((g->first_pc == h->first_pc && g->second_pc == h->second_pc && g->first_kind == h->first_kind &&
-           g->second_kind == h->second_kind) ||
-          (g->first_pc == h->second_pc && g->second_pc == h->first_pc && g->first_kind == h->second_kind &&
-           g->second_kind == h->first_kind)) {
-        g->count += h->count;
-        g->error |= h->error;
-        break;
-      }
+    hazard_rec *g = find_pair(into, h->first_pc, h->first_kind, h->second_pc, h->second_kind);
+    if (g) {
+      g->count += h->count;
+      g->error |= h->error;
+    } else if ((g = new_hazard(into))) {
+      *g = *h;
     }
-    if (j < into->nhz) continue;
-    if (into->nhz == into->caphz) {
-      uint32_t cap = into->caphz ? into->caphz * 2 : 16;
-      hazard_rec *n = realloc(into->hz, cap * sizeof *n);
-      if (!n) return;
-      into->hz = n;
-      into->caphz = cap;
-    }
-    into->hz[into->nhz++] = *h;
   }
   for (uint32_t i = 0; i < from->nsy; i++) {
     const sync_rec *s = &from->sy[i];
-    uint32_t j;
-    for (j = 0; j < into->nsy; j++)
-      if (into->sy[j].kind == s->kind && into->sy[j].pc == s->pc) {
-        into->sy[j].count += s->count;
-        break;
-      }
-    if (j < into->nsy) continue;
-    if (into->nsy == into->capsy) {
-      uint32_t cap = into->capsy ? into->capsy * 2 : 8;
-      sync_rec *n = realloc(into->sy, cap * sizeof *n);
-      if (!n) return;
-      into->sy = n;
-      into->capsy = cap;
-    }
-    into->sy[into->nsy++] = *s;
+    int fresh;
+    sync_rec *t = sync_at(into, s->kind, s->pc, &fresh);
+    if (!t) return;
+    if (fresh) *t = *s;
+    else t->count += s->count;
   }
 }
 
