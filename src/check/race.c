@@ -344,15 +344,13 @@ static int gordered(const race_state *r, const block *b, const gacc *a, uint32_t
 static void ghazard(race_state *r, block *b, int type, const gacc *first, uint32_t pc, uint16_t t, int kind,
                     uint64_t addr) {
   acc_rec f = {first->gen, first->pc, first->tid, first->kind, 1};
-  uint32_t n0 = r->nhz;
   add_hazard(r, b, type, &f, pc, t, kind, addr, 0, 0, 4);
-  /* between blocks is always an error; mark the record as global */
-  for (uint32_t i = 0; i < r->nhz; i++)
-    if (r->hz[i].first_pc == first->pc && r->hz[i].second_pc == pc && r->hz[i].type == type) {
-      r->hz[i].global = 1;
-      if (first->blk != b->linear) r->hz[i].error = 1;
-    }
-  (void)n0;
+  /* a global record; between blocks always an error */
+  hazard_rec *h = find_pair(r, first->pc, first->kind, pc, kind);
+  if (h) {
+    h->global = 1;
+    if (first->blk != b->linear) h->error = 1;
+  }
 }
 
 void race_global(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind) {
