@@ -105,6 +105,14 @@ grep -q 'generic.cu:11  ld (ld.f32)' "$T/g.txt" || fail "generic line"
   --report banks --quiet > "$T/g.txt" || fail "generic global run"
 grep -q 'loads  *0 requests' "$T/g.txt" || fail "generic global counted: $(cat "$T/g.txt")"
 
+# global memory: the neighbour update races, the element-wise one does not
+"$S" exec tests/cli/global.ptx --kernel gshift --grid 4 --block 64 --arg buf:s32:256:iota --arg s32:256 \
+  --check global-races --quiet 2> "$T/gr.txt" && fail "global race not found"
+grep -q 'Race reported between Write access at tests/cli/global.cu:6' "$T/gr.txt" || fail "global race: $(cat "$T/gr.txt")"
+grep -q 'in global memory' "$T/gr.txt" || fail "global race space"
+"$S" exec tests/cli/global.ptx --kernel gok --grid 4 --block 64 --arg buf:s32:256:iota --arg s32:256 \
+  --check global-races --quiet 2> "$T/gr.txt" || fail "global false positive: $(cat "$T/gr.txt")"
+
 # a race-free kernel gives the same bytes in every warp order
 for sch in fixed random:1 random:7; do
   "$S" exec examples/matmul.ptx --kernel matmulTiled --grid 4,4 --block 16,16 --arg buf:f32:4096:rand=1 \
