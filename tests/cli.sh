@@ -113,6 +113,15 @@ grep -q 'in global memory' "$T/gr.txt" || fail "global race space"
 "$S" exec tests/cli/global.ptx --kernel gok --grid 4 --block 64 --arg buf:s32:256:iota --arg s32:256 \
   --check global-races --quiet 2> "$T/gr.txt" || fail "global false positive: $(cat "$T/gr.txt")"
 
+# a .cu file is compiled with nvcc where the toolkit is present
+if command -v nvcc > /dev/null 2>&1; then
+  "$S" exec examples/reverse.cu --kernel staticReverse --grid 1 --block 64 --arg buf:s32:64:iota:save="$T/cu.bin" \
+    --arg s32:64 --quiet || fail "exec .cu"
+  cmp -s "$T/cu.bin" "$T/out.bin" || fail "exec .cu output"
+else
+  echo "cli: nvcc not found, exec of a .cu file not checked"
+fi
+
 # a race-free kernel gives the same bytes in every warp order
 for sch in fixed random:1 random:7; do
   "$S" exec examples/matmul.ptx --kernel matmulTiled --grid 4,4 --block 16,16 --arg buf:f32:4096:rand=1 \

@@ -3,6 +3,9 @@
  * prints or saves buffers, and writes launch figures as JSON. Uses only the
  * public interface, smemu.h. */
 #include <errno.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +36,8 @@ static const char *const usage_exec =
     "Runs kernel NAME (mangled, or its plain name when unambiguous) of FILE.ptx\n"
     "on the CPU. One --arg per kernel parameter, in order:\n"
     "\n"
+    "FILE may be CUDA C (.cu): it is compiled to PTX with nvcc -O3 -lineinfo\n"
+    "for the --arch given (the CUDA toolkit must be on the PATH).\n"
     "FILE may be OpenCL C (.cl): it is compiled to PTX with clang-14 and\n"
     "libclc-14 (--cl-opts passes build options) and runs the same way.\n"
     "\n"
@@ -319,6 +324,52 @@ static int parse_checks(const char *v, uint32_t *an) {
   return rc;
 }
 
+extern char **environ;
+
+/* CUDA C to PTX: nvcc -arch=ARCH -O3 -lineinfo -ptx, run without a shell
+ * into a temporary file. Returns the PTX (malloc'd, *len bytes) or NULL
+ * with err telling why (nvcc missing: the CUDA toolkit is needed for .cu). */
+static char *cu_to_ptx(const char *cu, const char *arch, size_t *len, char *err, size_t en) {
+  char out[] = "/tmp/smemu-cu-XXXXXX";
+  int fd = mkstemp(out);
+  if (fd < 0) { snprintf(err, en, "cannot make a temporary file: %s", strerror(errno)); return NULL; }
+  close(fd);
+  char archopt[64];
+  snprintf(archopt, sizeof archopt, "-arch=%s", arch && !strncmp(arch, "sm_", 3) ? arch : "sm_90");
+  char *argv[] = {"nvcc", archopt, "-O3", "-lineinfo", "-ptx", "-o", out, (char *)cu, NULL};
+  pid_t pid;
+  int st = 0, rc = posix_spawnp(&pid, "nvcc", NULL, NULL, argv, environ);
+  if (rc != 0) {
+    snprintf(err, en, "cannot run nvcc (%s): compiling .cu files needs the CUDA toolkit on the PATH; "
+                      "or give the PTX (nvcc -ptx)", strerror(rc));
+    unlink(out);
+    return NULL;
+  }
+  while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+    snprintf(err, en, "nvcc could not compile %s (its messages are above)", cu);
+    unlink(out);
+    return NULL;
+  }
+  FILE *f = fopen(out, "rb");
+  char *buf = NULL;
+  if (f && fseek(f, 0, SEEK_END) == 0) {
+    long n = ftell(f);
+    rewind(f);
+    if (n >= 0 && (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
+      buf[n] = 0;
+      *len = (size_t)n;
+    } else {
+      free(buf);
+      buf = NULL;
+    }
+  }
+  if (f) fclose(f);
+  unlink(out);
+  if (!buf) snprintf(err, en, "cannot read nvcc's PTX");
+  return buf;
+}
+
 static int cmd_exec(int argc, char **argv) {
   const char *file = NULL, *kname = NULL, *json = NULL, *grid_s = NULL, *block_s = NULL, *cl_opts = NULL;
   smemu_options opt = {0};
@@ -403,7 +454,23 @@ static int cmd_exec(int argc, char **argv) {
   void **argv2 = calloc((size_t)nargs + 1, sizeof *argv2);
   if (!args || !argv2) goto out;
   size_t flen = strlen(file);
-  if (flen > 3 && !strcmp(file + flen - 3, ".cl")) {
+  if (flen > 3 && !strcmp(file + flen - 3, ".cu")) {
+    char cerr[1024];
+    size_t plen = 0;
+    char *ptx = cu_to_ptx(file, opt.arch, &plen, cerr, sizeof cerr);
+    if (!ptx) {
+      fprintf(stderr, "smemu: %s\n", cerr);
+      goto out;
+    }
+    char pname[1024];
+    snprintf(pname, sizeof pname, "%s.ptx", file);
+    smemu_status ls = smemu_module_load_data(ctx, ptx, plen, pname, &mod);
+    free(ptx);
+    if (ls != SMEMU_OK) {
+      fprintf(stderr, "smemu: %s\n", smemu_errmsg(ctx));
+      goto out;
+    }
+  } else if (flen > 3 && !strcmp(file + flen - 3, ".cl")) {
     char *ptx = NULL, cerr[8192];
     size_t plen = 0;
     int c = clc_compile(file, cl_opts, &ptx, &plen, cerr, sizeof cerr);
