@@ -393,6 +393,118 @@ static void bmsk_h(warp *w, const insn *in, uint32_t m) {
   });
 }
 
+static int srcs(dctx *D, dstmt *S, insn *in, int n, int t);
+
+/* fns.b32 d, mask, base, offset: the position of the |offset|-th set bit of
+ * mask from bit base upwards (offset > 0) or downwards (< 0); offset 0
+ * tests bit base itself; 0xffffffff when there is none (PTX ISA). */
+static void fns_h(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, {
+    uint32_t mask = (uint32_t)A[l], d = 0xffffffffu;
+    int base = (int)((uint32_t)B[l] & 31), off = (int32_t)C[l];
+    if (!off) {
+      if (mask >> base & 1) d = (uint32_t)base;
+    } else {
+      int64_t count = (off > 0 ? (int64_t)off : -(int64_t)off) - 1;
+      for (int pos = base; pos >= 0 && pos < 32; pos += off > 0 ? 1 : -1)
+        if (mask >> pos & 1) {
+          if (count == 0) { d = (uint32_t)pos; break; }
+          count--;
+        }
+    }
+    D[l] = d;
+  });
+}
+
+/* ---- packed integers ---- */
+
+/* SIMD video instructions vadd4 ... vmax2: per byte (4) or half (2) of a
+ * and b, signed or unsigned by their types, the result saturated to the
+ * destination element's range with .sat (else truncated); with .add the
+ * elements' results are summed into c, without it they are packed into d.
+ * Selectors and masks are not supported (the decoder says so). */
+enum { V_ADD, V_SUB, V_AVRG, V_ABSDIFF, V_MIN, V_MAX };
+static void video_h(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  int n = in->vec, bits = 32 / n, op = in->mode, sat = in->flags & IF_SAT, add = in->flags & IF_APPROX;
+  int as = in->type2 & 1, bs = in->type2 & 2, ds = in->type2 & 4;
+  uint32_t emask = n == 4 ? 0xffu : 0xffffu;
+  LANES(m, {
+    uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l], d = 0;
+    int64_t sum = ds ? (int64_t)(int32_t)C[l] : (int64_t)(uint32_t)C[l];
+    for (int i = 0; i < n; i++) {
+      uint32_t ua = (a >> (bits * i)) & emask, ub = (b >> (bits * i)) & emask;
+      int64_t x = as ? (int64_t)((int32_t)(ua << (32 - bits)) >> (32 - bits)) : (int64_t)ua;
+      int64_t y = bs ? (int64_t)((int32_t)(ub << (32 - bits)) >> (32 - bits)) : (int64_t)ub;
+      int64_t r = op == V_ADD ? x + y : op == V_SUB ? x - y : op == V_AVRG ? (x + y + 1) >> 1
+                : op == V_ABSDIFF ? (x > y ? x - y : y - x) : op == V_MIN ? (x < y ? x : y) : (x > y ? x : y);
+      if (sat) {
+        int64_t lo = ds ? -((int64_t)1 << (bits - 1)) : 0, hi = ds ? ((int64_t)1 << (bits - 1)) - 1 : (int64_t)emask;
+        r = r < lo ? lo : r > hi ? hi : r;
+      }
+      if (add) sum += r;
+      else d |= ((uint32_t)r & emask) << (bits * i);
+    }
+    D[l] = add ? (uint32_t)sum : d;
+  });
+}
+
+int dec_video(dctx *D, dstmt *S, insn *in) {
+  static const int ops[] = {V_ADD, V_SUB, V_AVRG, V_ABSDIFF, V_MIN, V_MAX};
+  int k = in->op >= OP_VADD2 ? in->op - OP_VADD2 : in->op - OP_VADD4;
+  in->mode = (uint8_t)ops[k];
+  in->vec = (uint8_t)(in->op >= OP_VADD2 ? 2 : 4);
+  if (dec_take(S, "sat")) in->flags |= IF_SAT;
+  if (dec_take(S, "add")) in->flags |= IF_APPROX;
+  if (dec_ntypes(D, S, 3) < 0) return -1;
+  for (int i = 0; i < 3; i++) {
+    int t = S->types[i];
+    if (t != PTX_T_U32 && t != PTX_T_S32) return dec_error(D, S, -1, "%s types are .u32 or .s32", S->st->opcode);
+  }
+  in->type2 = (uint8_t)((S->types[1] == PTX_T_S32 ? 1 : 0) | (S->types[2] == PTX_T_S32 ? 2 : 0) |
+                        (S->types[0] == PTX_T_S32 ? 4 : 0));
+  for (int i = 0; i < S->st->nmods; i++)
+    if (S->st->mods[i][0] == 'b' && S->st->mods[i][1] >= '0' && S->st->mods[i][1] <= '9')
+      return dec_error(D, S, -1, "%s with a byte mask or selector is not supported", S->st->opcode);
+  if (dec_nops(D, S, 4) < 0) return -1;
+  for (int i = 0; i < 4; i++)
+    if (S->st->ops[i].kind == PTX_OPD_REG && strchr(S->st->ops[i].name, '.'))
+      return dec_error(D, S, i, "%s with a byte mask or selector is not supported", S->st->opcode);
+  if (srcs(D, S, in, 3, PTX_T_U32) < 0) return -1;
+  in->fn = video_h;
+  return 0;
+}
+
+/* add, sub, min, max on .u16x2 / .s16x2: each half on its own. */
+static void simd16_h(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  int sgn = in->type == PTX_T_S16X2, op = in->mode, sat = in->flags & IF_SAT;
+  LANES(m, {
+    uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l], d = 0;
+    for (int i = 0; i < 2; i++) {
+      int32_t x = sgn ? (int16_t)(a >> (16 * i)) : (int32_t)(uint16_t)(a >> (16 * i));
+      int32_t y = sgn ? (int16_t)(b >> (16 * i)) : (int32_t)(uint16_t)(b >> (16 * i));
+      int32_t r = op == V_ADD ? x + y : op == V_SUB ? x - y : op == V_MIN ? (x < y ? x : y) : (x > y ? x : y);
+      if (sat) r = sgn ? (r < -32768 ? -32768 : r > 32767 ? 32767 : r) : (r < 0 ? 0 : r > 65535 ? 65535 : r);
+      d |= ((uint32_t)r & 0xffffu) << (16 * i);
+    }
+    D[l] = d;
+  });
+}
+
+static int dec_simd16(dctx *D, dstmt *S, insn *in) {
+  int op = in->op == OP_ADD ? V_ADD : in->op == OP_SUB ? V_SUB : in->op == OP_MIN ? V_MIN : in->op == OP_MAX ? V_MAX : -1;
+  if (op < 0) return dec_error(D, S, -1, "'%s' does not take .%s", S->st->opcode, ptx_type_name(S->types[0]));
+  if (dec_take(S, "sat")) in->flags |= IF_SAT;
+  dec_take(S, "relu");
+  in->type = (uint8_t)S->types[0];
+  in->mode = (uint8_t)op;
+  if (srcs(D, S, in, 2, PTX_T_U32) < 0) return -1;
+  in->fn = simd16_h;
+  return 0;
+}
+
 /* ---- selection ---- */
 static void selp_h(warp *w, const insn *in, uint32_t m) {
   REGS3;
@@ -458,6 +570,7 @@ int dec_int(dctx *D, dstmt *S, insn *in) {
   if (S->ntypes >= 1 && is_float(S->types[S->ntypes - 1]) && op != OP_SELP && op != OP_SLCT)
     return dec_float_arith(D, S, in);
   if (S->ntypes >= 1 && S->types[0] == PTX_T_PRED) return pred_logic(D, S, in);
+  if (S->ntypes == 1 && (S->types[0] == PTX_T_U16X2 || S->types[0] == PTX_T_S16X2)) return dec_simd16(D, S, in);
   if (op == OP_DP4A || op == OP_DP2A) return dec_dp(D, S, in);
   if (op == OP_SELP) {
     if (dec_ntypes(D, S, 1) < 0 || dec_nops(D, S, 4) < 0 || dec_dst(D, S, 0, &in->d) < 0 ||
@@ -626,6 +739,10 @@ int dec_int(dctx *D, dstmt *S, insn *in) {
     return 0;
   case OP_DP4A: case OP_DP2A:
     return dec_error(D, S, -1, "%s takes two types", S->st->opcode);
+  case OP_FNS:
+    if (srcs(D, S, in, 3, PTX_T_U32) < 0) return -1;
+    in->fn = fns_h;
+    return 0;
   case OP_BMSK:
     if (dec_take(S, "clamp")) in->mode = 1;
     else if (!dec_take(S, "wrap")) return dec_error(D, S, -1, "bmsk needs .clamp or .wrap");

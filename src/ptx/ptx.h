@@ -32,6 +32,7 @@ enum ptx_type {
   PTX_T_F16, PTX_T_F16X2, PTX_T_BF16, PTX_T_BF16X2,
   PTX_T_F32, PTX_T_F64,
   PTX_T_PRED,
+  PTX_T_U16X2, PTX_T_S16X2,  /* packed 16-bit integer pairs (add, min, max) */
   PTX_T_COUNT
 };
 

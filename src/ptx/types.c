@@ -20,6 +20,7 @@ static const struct {
     [PTX_T_BF16] = {"bf16", 2},      [PTX_T_BF16X2] = {"bf16x2", 4},
     [PTX_T_F32] = {"f32", 4},        [PTX_T_F64] = {"f64", 8},
     [PTX_T_PRED] = {"pred", 1},
+    [PTX_T_U16X2] = {"u16x2", 4},    [PTX_T_S16X2] = {"s16x2", 4},
 };
 
 int ptx_type_size(int type) {
