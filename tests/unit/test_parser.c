@@ -163,7 +163,8 @@ static void test_types(void **state) {
       {PTX_T_S8, "s8", 1},     {PTX_T_S16, "s16", 2},     {PTX_T_S32, "s32", 4},
       {PTX_T_S64, "s64", 8},   {PTX_T_F16, "f16", 2},     {PTX_T_F16X2, "f16x2", 4},
       {PTX_T_BF16, "bf16", 2}, {PTX_T_BF16X2, "bf16x2", 4}, {PTX_T_F32, "f32", 4},
-      {PTX_T_F64, "f64", 8},   {PTX_T_PRED, "pred", 1},
+      {PTX_T_F64, "f64", 8},   {PTX_T_PRED, "pred", 1},     {PTX_T_U16X2, "u16x2", 4},
+      {PTX_T_S16X2, "s16x2", 4},
   };
   assert_int_equal(sizeof want / sizeof *want, PTX_T_COUNT - 1);
   for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
