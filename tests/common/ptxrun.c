@@ -169,3 +169,51 @@ int ptx_lanes3(const char *insn, int out_bits, uint32_t n, const uint64_t *in,
   free(body);
   return st;
 }
+
+int hw_replay(const char *ptx_path, const char *kernel, uint32_t block, int in_first, const void *in, size_t in_bytes,
+              const char *recording, size_t out_bytes, size_t elem, char *err, size_t errsz) {
+  uint8_t *want = malloc(out_bytes);
+  FILE *f = fopen(recording, "rb");
+  int ok = want && f && fread(want, out_bytes, 1, f) == 1;
+  if (f) fclose(f);
+  if (!ok) {
+    snprintf(err, errsz, "cannot read %zu bytes of %s", out_bytes, recording);
+    free(want);
+    return -1;
+  }
+  smemu_options o;
+  memset(&o, 0, sizeof o);
+  o.threads = 1;
+  smemu_ctx *c = NULL;
+  smemu_module *m;
+  smemu_kernel *k;
+  void *din = NULL, *dout = NULL;
+  int bad = -1;
+  if (smemu_create(&o, &c) != SMEMU_OK || smemu_module_load_file(c, ptx_path, &m) != SMEMU_OK ||
+      smemu_module_get_kernel(m, kernel, &k) != SMEMU_OK || smemu_malloc(c, &din, in_bytes) != SMEMU_OK ||
+      smemu_malloc(c, &dout, out_bytes) != SMEMU_OK) {
+    snprintf(err, errsz, "%s", c ? smemu_errmsg(c) : "no context");
+    goto out;
+  }
+  memcpy(din, in, in_bytes);
+  memset(dout, 0x55, out_bytes);
+  void *args[] = {in_first ? &din : &dout, in_first ? &dout : &din};
+  const uint32_t g[3] = {1, 1, 1}, b[3] = {block, 1, 1};
+  if (smemu_launch(c, k, g, b, 0, args) != SMEMU_OK) {
+    snprintf(err, errsz, "%s", smemu_errmsg(c));
+    goto out;
+  }
+  bad = 0;
+  for (size_t i = 0; i < out_bytes / elem; i++) {
+    uint64_t got = 0, rec = 0;
+    memcpy(&got, (uint8_t *)dout + i * elem, elem);
+    memcpy(&rec, want + i * elem, elem);
+    if (got != rec && bad++ < 8)
+      fprintf(stderr, "%s element %zu: smemu %016llx, GPU %016llx\n", kernel, i, (unsigned long long)got,
+              (unsigned long long)rec);
+  }
+out:
+  free(want);
+  smemu_destroy(c);
+  return bad;
+}

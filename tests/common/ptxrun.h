@@ -30,6 +30,16 @@ void dev_free(void *p);
 int ptxrun_in(smemu_ctx *ctx, const char *ptx, const char *kernel,
               const uint32_t grid[3], const uint32_t block[3], uint32_t shared,
               void **args, char *err, size_t errsz);
+/* Replays a GPU recording: loads the PTX file, launches `kernel` on one
+ * block of `block` threads with (out, in) as its arguments ((in, out) when
+ * in_first), `in` holding
+ * in_bytes copied from host memory and `out` out_bytes (filled with 0x55
+ * first), and compares out with the recorded file, element by element of
+ * `elem` bytes. Returns the number of differing elements (printing the
+ * first ones), or -1 with err set when the file or the launch fails. */
+int hw_replay(const char *ptx_path, const char *kernel, uint32_t block, int in_first, const void *in, size_t in_bytes,
+              const char *recording, size_t out_bytes, size_t elem, char *err, size_t errsz);
+
 /* The same on ptxrun_ctx() with 1-D grid and block. */
 int ptxrun(const char *ptx, const char *kernel, uint32_t grid, uint32_t block,
            uint32_t shared, void **args, char *err, size_t errsz);
