@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include "exec/hooks.h"
 #include "ir/merge.h"
+#include "model/atomcost.h"
 #include "model/banks.h"
 
 analysis *analysis_new(const launch *L) {
@@ -40,12 +41,18 @@ void analysis_merge(analysis *into, const analysis *from) {
     d->requests += s->requests;
     d->wavefronts += s->wavefronts;
     d->ideal += s->ideal;
+    d->ld_requests += s->ld_requests;
+    d->ld_wavefronts += s->ld_wavefronts;
+    d->ld_ideal += s->ld_ideal;
     if (s->worst_degree > d->worst_degree) {
-      uint64_t r = d->requests, wv = d->wavefronts, id = d->ideal;
+      bank_stat sum = *d;
       *d = *s;
-      d->requests = r;
-      d->wavefronts = wv;
-      d->ideal = id;
+      d->requests = sum.requests;
+      d->wavefronts = sum.wavefronts;
+      d->ideal = sum.ideal;
+      d->ld_requests = sum.ld_requests;
+      d->ld_wavefronts = sum.ld_wavefronts;
+      d->ld_ideal = sum.ld_ideal;
     }
   }
 }
@@ -79,31 +86,45 @@ static void banks(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
   bank_result r;
   int op = bank_op(in), counted = 0;
   bank_stat *s = &a->banks[w->pc];
-  if (size <= 4 && bank_family(op) != BANK_ATOM && w->L->arch->major >= 5) {
-    /* the common case, rule R1 of banks.c: lanes on one word are one unit,
-     * the busiest bank's distinct words are the passes, ideal is one. Only a
-     * new worst instance goes through the full model (for its lanes). */
-    uint32_t words[32][8], cnt[32] = {0}, waves = 0;
-    int overflow = 0;
-    LANES(sm, {
-      uint32_t wd = sh[l] >> 2, b = wd & 31, k;
-      for (k = 0; k < cnt[b] && k < 8; k++)
-        if (words[b][k] == wd) break;
-      if (k == cnt[b] || k == 8) {
-        if (k < 8) words[b][k] = wd;
-        else overflow = 1;
-        if (++cnt[b] > waves) waves = cnt[b];
+  if (bank_family(op) == BANK_ATOM && in->atom_form && atom_forms_apply(w->L->arch)) {
+    /* the SASS ptxas makes of it (model/atomsel.h): POPC.INC, warp
+     * aggregation, CAS loop */
+    bank_result ldr;
+    atom_cost(w->L->arch, w->L->bank_mode, in->atom_form, op, sm, sh, (int)size, &r, &ldr);
+    s->ld_requests += ldr.requests;
+    s->ld_wavefronts += ldr.wavefronts;
+    s->ld_ideal += ldr.ideal;
+    counted = 1;
+    s->requests += r.requests;
+    s->wavefronts += r.wavefronts;
+    s->ideal += r.ideal;
+  } else {
+    if (size <= 4 && bank_family(op) != BANK_ATOM && w->L->arch->major >= 5) {
+      /* the common case, rule R1 of banks.c: lanes on one word are one unit,
+       * the busiest bank's distinct words are the passes, ideal is one. Only a
+       * new worst instance goes through the full model (for its lanes). */
+      uint32_t words[32][8], cnt[32] = {0}, waves = 0;
+      int overflow = 0;
+      LANES(sm, {
+        uint32_t wd = sh[l] >> 2, b = wd & 31, k;
+        for (k = 0; k < cnt[b] && k < 8; k++)
+          if (words[b][k] == wd) break;
+        if (k == cnt[b] || k == 8) {
+          if (k < 8) words[b][k] = wd;
+          else overflow = 1;
+          if (++cnt[b] > waves) waves = cnt[b];
+        }
+      });
+      if (!overflow) {
+        s->requests += 1;
+        s->wavefronts += waves;
+        s->ideal += 1;
+        counted = 1;
+        if (waves <= s->worst_degree) return;
       }
-    });
-    if (!overflow) {
-      s->requests += 1;
-      s->wavefronts += waves;
-      s->ideal += 1;
-      counted = 1;
-      if (waves <= s->worst_degree) return;
     }
+    bank_model(w->L->arch, w->L->bank_mode, op, sm, sh, (int)size, &r);
   }
-  bank_model(w->L->arch, w->L->bank_mode, op, sm, sh, (int)size, &r);
   if (!counted) {
     s->requests += r.requests;
     s->wavefronts += r.wavefronts;

@@ -19,6 +19,8 @@ typedef struct bank_stat {
   uint32_t bank_degree;   /* distinct words that bank served in it */
   uint32_t worst_addr[32];/* shared addresses of the lanes of that execution */
   uint32_t worst_active;  /* active lanes of that execution */
+  uint64_t ld_requests, ld_wavefronts, ld_ideal; /* an atomic's LDS (a CAS loop's,
+                                                    model/atomcost.h): load family */
 } bank_stat;
 
 /* Per-worker analysis state; merged into the launch's at the end. */

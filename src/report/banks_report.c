@@ -77,6 +77,9 @@ smemu_status smemu_last_bank_counts(const smemu_ctx *ctx, smemu_bank_counts *out
     out->requests[k] += b->requests;
     out->wavefronts[k] += b->wavefronts;
     out->conflicts[k] += b->wavefronts - b->ideal;
+    out->requests[0] += b->ld_requests; /* a CAS loop's loads (model/atomcost.h) */
+    out->wavefronts[0] += b->ld_wavefronts;
+    out->conflicts[0] += b->ld_wavefronts - b->ld_ideal;
   }
   return SMEMU_OK;
 }
