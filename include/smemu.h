@@ -185,6 +185,25 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
 /* Figures of the last launch on ctx (also after a failed one). */
 const smemu_launch_stats *smemu_last_stats(const smemu_ctx *ctx);
 
+/* SASS-informed counting (issue 14, src/sass): `text` is NVIDIA's
+ * disassembly (nvdisasm -c -gi) of the module's cubin for the profile's
+ * architecture. Each kernel's shared accesses are mapped onto its SASS so
+ * that merged accesses, aggregated atomics and CAS loops are counted as the
+ * hardware executes them; accesses whose mapping is ambiguous keep the
+ * PTX-level rules. Without this call a module is counted by PTX rules. */
+smemu_status smemu_module_use_sass(smemu_module *mod, const char *text, size_t len);
+/* How the last launch was counted. */
+typedef struct smemu_counting {
+  int sass;                /* 1: from the SASS, 0: PTX rules */
+  int accesses;            /* shared-memory PTX instructions of the kernel */
+  int agree, set;          /* mapped: PTX grouping confirmed / changed to the SASS's */
+  int fallback;            /* ambiguous: counted by PTX rules */
+  int nlines;              /* source lines of the fallbacks (first 16) */
+  const char *files[16];
+  uint32_t lines[16];
+} smemu_counting;
+smemu_status smemu_last_counting(const smemu_ctx *ctx, smemu_counting *out);
+
 /* Bank figures of the last launch (SMEMU_ANALYZE_BANKS must have been on). */
 smemu_status smemu_last_bank_counts(const smemu_ctx *ctx, smemu_bank_counts *out);
 /* The bank width in bytes the context models (a requested 8-byte mode is

@@ -207,9 +207,11 @@ void smemu_module_unload(smemu_module *m) {
     analysis_free(ctx->last_an);
     ctx->last_an = NULL;
     ctx->last_prog = NULL;
+    ctx->last_sass = NULL;
     ctx->last_prog_owner = NULL;
   }
   for (int i = 0; i < m->nkernels; i++) {
+    sass_kernel_free(&m->kernels[i]);
     program_free(m->kernels[i].prog);
     free(m->kernels[i].err);
   }
@@ -510,6 +512,7 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   ctx->sy = NULL;
   ctx->nhz = ctx->nsy = 0;
   ctx->last_prog = P;
+  ctx->last_sass = k->sass;
   ctx->last_prog_owner = k->mod;
   pthread_mutex_destroy(&L->lock);
   gshadow_free(L->gshadow);

@@ -16,6 +16,7 @@ struct smemu_kernel {
   int status;           /* and the status it returns */
   int64_t max_dyn_smem; /* SMEMU_ATTR_MAX_DYNAMIC_SHARED, or -1: default */
   int64_t carveout;     /* SMEMU_ATTR_PREFERRED_CARVEOUT, or -1 */
+  struct sass_map *sass;/* SASS mapping (src/sass/use.c), or NULL: PTX counting */
 };
 
 struct smemu_module {
@@ -40,6 +41,7 @@ struct smemu_ctx {
   char last_kernel[512];    /* its kernel's name (outlives the module) */
   struct analysis *last_an; /* its analysis, or NULL */
   const program *last_prog; /* its program */
+  const struct sass_map *last_sass; /* its kernel's SASS mapping, or NULL */
   smemu_module *last_prog_owner;
   smemu_hazard *hz;         /* last launch's hazards, built on request */
   int nhz;
@@ -48,6 +50,9 @@ struct smemu_ctx {
   const struct analysis *cached; /* the analysis hz/sy were built from */
   char err[4096];           /* message of the last failed call */
 };
+
+/* Frees a kernel's SASS mapping (src/sass/use.c). */
+void sass_kernel_free(struct smemu_kernel *k);
 
 smemu_status ctx_error(smemu_ctx *ctx, smemu_status s, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -21,7 +21,9 @@
  * scalar (lay_arr_scalar), u32/f32/s32 alike (lay_mixed, lay_four_f32);
  * three u32 at a 16-byte aligned address load as one LDS.128 that reads
  * the fourth word too (lay_three_u32); four u16 stores -> STS.64 but u16
- * loads and u8 accesses stay apart (lay_u16x4, lay_u8x8).
+ * loads and u8 accesses stay apart (lay_u16x4, lay_u8x8), two u16 stores
+ * -> STS (lay_two_u16), two u64 -> STS.128 (lay_two_u64), five u32 ->
+ * STS.128 + STS (lay_five_u32).
  * Loads and stores of other state spaces (global, local, param, const)
  * cannot touch shared memory and do not end a group (ptxas moves the
  * shared accesses past them: lay_six_u32 interleaves ld.global). */
@@ -163,8 +165,7 @@ static void close_group(merge_ctx *C, merge_group *g) {
     if (g->used[i]) continue;
     int64_t o = g->off[i];
     uint32_t al = min_al(g->base == SYM_BASE ? TOP : C->al[g->base], lowbit((uint64_t)o));
-    /* u16 stores: only 4 at once were seen merged (lay_u16x4) */
-    int want[2] = {g->size <= 4 ? 4 : 2, g->size == 2 ? 0 : 2}, wide = 0, idx[4], found = 0;
+    int want[2] = {g->size <= 4 ? 4 : 2, 2}, wide = 0, idx[4], found = 0;
     for (int t = 0; t < 2 && !wide; t++) {
       int k = want[t];
       if (!k || g->size * k > 16 || al < (uint32_t)(g->size * k)) continue;

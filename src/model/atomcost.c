@@ -7,8 +7,9 @@
  *   wavefront), add1_s32 (32 words of bank 0: 32), add1_mc4sb (8 words of
  *   bank 0, 4 lanes each: 8), add1_rand256 / rand64 (the busiest bank's
  *   distinct words).
- *  AGG_IMM: one ATOMS.ADD by the lowest active lane: 1 request, 1 wavefront
- *   (cnt_used_s0, add1_used_su_s0 and their partial-mask variants).
+ *  AGG_ONE: one ATOMS.ADD by the lowest active lane: 1 request, 1 wavefront
+ *   (cnt_used_s0, add1_used_su_s0, addreg_su_s0 and their partial-mask
+ *   variants).
  *  AGG_SCAN: a full warp: one ATOMS.ADD by lane 31; a partial warp: the
  *   plain ATOMS.ADD of every active lane (addreg_used_su_s0, _m0000ffff,
  *   _m00000001).
@@ -57,7 +58,7 @@ uint32_t atom_cost(const arch_profile *a, int bank_mode_bytes, int form, int op,
   case ATOMSEL_POPC_INC:
     bank_model(a, bank_mode_bytes, BANK_ST, mask, addr, bytes, atom);
     return 1;
-  case ATOMSEL_AGG_IMM:
+  case ATOMSEL_AGG_ONE:
     bank_model(a, bank_mode_bytes, op, mask & (0u - mask), addr, bytes, atom);
     return 1;
   case ATOMSEL_AGG_SCAN:

@@ -5,12 +5,18 @@
  *    the limit 0xffffffff, on 32-bit integers, whose result is not used:
  *    ATOMS.POPC.INC.32 (kernels add1_*, inc_max_*, cnt_s0); any other
  *    immediate (add2_*, inc_100_*) or a register operand: plain ATOMS.ADD.
- *  - add on 32-bit integers whose result is used, at an address ptxas
- *    proves uniform: warp aggregation. An immediate: VOTEU.ANY, POPC, one
- *    ATOMS.ADD by the lowest active lane, SHFL.IDX (cnt_used_*,
- *    add1_used_su_*). A register: if VOTE.ANY says the warp is full, a
- *    SHFL.UP scan and one ATOMS.ADD by lane 31, else the plain ATOMS.ADD
- *    (addreg_used_su_*).
+ *  - add on 32-bit integers at an address ptxas proves uniform: warp
+ *    aggregation. Result used, an immediate: VOTEU.ANY, POPC, one ATOMS.ADD
+ *    by the lowest active lane, SHFL.IDX (cnt_used_*, add1_used_su_*).
+ *    Result used, a register: if VOTE.ANY says the warp is full, a SHFL.UP
+ *    scan and one ATOMS.ADD by lane 31, else the plain ATOMS.ADD
+ *    (addreg_used_su_*). Result unused: VOTEU.ANY, then REDUX.SUM (a
+ *    register) or POPC (an immediate other than 1), one ATOMS.ADD by the
+ *    lowest active lane (addreg_su_*, sadd_su_*, add2_su_*).
+ *  - and/or/xor/min/max on 32 bits at a uniform address whose result is
+ *    unused: VOTEU.ANY, REDUX.AND/OR/XOR/MIN/MAX, one ATOMS by the lowest
+ *    active lane (or1_su_*, orreg_su_*, maxreg_su_*, ...); used
+ *    (maxreg_used_su_*) and exch (exch1_su_*): plain.
  *  - add on f32, f64, u64/s64 and min/max/and/or/xor on 64 bits have no
  *    ATOMS: LDS(.64) then ATOMS.CAST.SPIN(.64) in a loop until the swap
  *    succeeds (fadd_*, dadd_*, add64_*, max64_*, or64_*); exch and cas on
@@ -65,8 +71,13 @@ int atomsel_form(const char *op, const char *type, int imm_operand, int64_t imm,
       ((int32 && add && imm == 1) ||
        (!strcmp(op, "inc") && !strcmp(type, "u32") && (uint32_t)imm == 0xffffffffu)))
     return ATOMSEL_POPC_INC;
-  if (result_used && uniform_addr && add && int32)
-    return imm_operand ? ATOMSEL_AGG_IMM : ATOMSEL_AGG_SCAN;
+  if (uniform_addr && add && int32)
+    return result_used && !imm_operand ? ATOMSEL_AGG_SCAN : ATOMSEL_AGG_ONE;
+  int logic = !strcmp(op, "and") || !strcmp(op, "or") || !strcmp(op, "xor");
+  int minmax = !strcmp(op, "min") || !strcmp(op, "max");
+  if (uniform_addr && !result_used &&
+      ((logic && (!strcmp(type, "b32") || int32)) || (minmax && int32)))
+    return ATOMSEL_AGG_ONE;
   return ATOMSEL_PLAIN;
 }
 

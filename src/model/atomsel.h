@@ -11,8 +11,10 @@
 enum {
   ATOMSEL_PLAIN = 0, /* one ATOMS, every active lane a unit (banks.c R7/R8) */
   ATOMSEL_POPC_INC,  /* ATOMS.POPC.INC.32: +1 whose result is unused */
-  ATOMSEL_AGG_IMM,   /* used add of an immediate at a uniform address: the
-                        lowest active lane adds popc(active) (VOTEU, POPC) */
+  ATOMSEL_AGG_ONE,   /* add at a uniform address, of an immediate whose
+                        result is used (VOTEU, POPC) or of a register whose
+                        result is not (VOTEU, REDUX.SUM): the lowest active
+                        lane adds the warp's total */
   ATOMSEL_AGG_SCAN,  /* used add of a register at a uniform address: a full
                         warp scans (SHFL.UP) and lane 31 adds the total;
                         a partial warp runs the plain ATOMS.ADD */

@@ -17,6 +17,15 @@
  *    of extra conflicts on busy kernels that no address pattern explains;
  *    ncu_busy*.csv in tests/hw/model hold repeated runs).
  * Kernels listed in known_differences.txt are reported, not failed.
+ *
+ * Every kernel runs in three counting modes (issue 14), each compared with
+ * the recording:
+ *  - ptx: the PTX-level rules (merge finder, atomsel.c forms);
+ *  - sass: the same, then smemu_module_use_sass() with the disassembly of
+ *    model.ptx (ptxas -arch=sm_90 -lineinfo + nvdisasm -c -gi run here when
+ *    both are installed, else the checked-in model.nvdisasm);
+ *  - sass-only: every PTX-level mark cleared first (no merges, plain
+ *    atomics), so the SASS mapping alone must find the groupings and forms.
  * The lay_* kernels also check the layout: the shared address smemu gives
  * each variable must equal the one the GPU printed (run.txt). */
 #include <setjmp.h>
@@ -29,7 +38,12 @@
 
 #include <cmocka.h>
 
+#include "api/internal.h"
+#include "ir/merge.h"
 #include "smemu.h"
+
+enum { MODE_PTX, MODE_SASS, MODE_SASS_ONLY, NMODES };
+static const char *const MODE_NAME[NMODES] = {"ptx", "sass", "sass-only"};
 
 #define NCOUNT 9
 #define MAXCASES 256
@@ -113,6 +127,7 @@ static void parse_model_cu(void)
   static char buf[1 << 16];
   enum { NONE, NAMES, TABLE, BUSY } part = NONE;
   int trow = 0;
+  ncases = nbusy = 0;
   while (fgets(buf, sizeof buf, f)) {
     assert_true(strlen(buf) + 1 < sizeof buf);
     if (part == NONE) {
@@ -251,12 +266,80 @@ static int within(const long want[NCOUNT], const long got[NCOUNT])
   return 1;
 }
 
-static void test_model_exec(void **state)
+/* The disassembly of model.ptx: made here when ptxas and nvdisasm run,
+ * else the checked-in one. malloc'd; *made says which. */
+static char *sass_text(size_t *len, int *made)
 {
-  (void)state;
+  char cmd[2048], p[600];
+  *made = 0;
+  snprintf(p, sizeof p, "%s/model.ptx", dir);
+  snprintf(cmd, sizeof cmd,
+           "t=$(mktemp -d) && ptxas -arch=sm_90 -lineinfo -o \"$t/m.cubin\" '%s' 2>/dev/null && "
+           "nvdisasm -c -gi \"$t/m.cubin\" 2>/dev/null; rm -rf \"$t\"", p);
+  char *buf = NULL;
+  size_t n = 0, cap = 0;
+  FILE *f = getenv("SMEMU_TEST_NO_PTXAS") ? NULL : popen(cmd, "r");
+  if (f) {
+    char chunk[65536];
+    size_t r;
+    while ((r = fread(chunk, 1, sizeof chunk, f)) > 0) {
+      if (n + r + 1 > cap) {
+        cap = (n + r + 1) * 2;
+        char *nb = realloc(buf, cap);
+        assert_non_null(nb);
+        buf = nb;
+      }
+      memcpy(buf + n, chunk, r);
+      n += r;
+    }
+    int rc = pclose(f);
+    if (rc == 0 && n > 1000) {
+      buf[n] = 0;
+      *len = n;
+      *made = 1;
+      return buf;
+    }
+  }
+  free(buf);
+  FILE *g = open_in_dir("model.nvdisasm");
+  assert_non_null(g);
+  fseek(g, 0, SEEK_END);
+  long sz = ftell(g);
+  fseek(g, 0, SEEK_SET);
+  buf = malloc((size_t)sz + 1);
+  assert_non_null(buf);
+  assert_int_equal(fread(buf, 1, (size_t)sz, g), (size_t)sz);
+  fclose(g);
+  buf[sz] = 0;
+  *len = (size_t)sz;
+  return buf;
+}
+
+/* sass-only: forget the PTX-level grouping and forms. */
+static void clear_marks(smemu_module *mod)
+{
+  for (int i = 0; i < mod->nkernels; i++) {
+    program *P = mod->kernels[i].prog;
+    for (uint32_t pc = 0; P && pc < P->ncode; pc++) {
+      P->code[pc].merge = 0;
+      P->code[pc].atom_form = 0;
+    }
+  }
+}
+
+static void run_mode(int mode)
+{
   if (!find_dir()) {
     fprintf(stderr, "test_model_exec: tests/hw/model/model.ptx not found\n");
     fail();
+  }
+  {
+    FILE *vf = open_in_dir("vectors.tsv");
+    if (!vf) {
+      fprintf(stderr, "test_model_exec: SKIP: no recording yet (tests/hw/model/record.sh)\n");
+      exit(77);
+    }
+    fclose(vf);
   }
   parse_model_cu();
   parse_vectors();
@@ -276,6 +359,16 @@ static void test_model_exec(void **state)
   if (st != SMEMU_OK)
     fprintf(stderr, "test_model_exec: loading %s: %s\n", path, smemu_errmsg(ctx));
   assert_int_equal(st, SMEMU_OK);
+  int made = 0;
+  if (mode != MODE_PTX) {
+    size_t len = 0;
+    char *text = sass_text(&len, &made);
+    if (mode == MODE_SASS_ONLY)
+      clear_marks(mod);
+    assert_int_equal(smemu_module_use_sass(mod, text, len), SMEMU_OK);
+    free(text);
+  }
+  int mapped = 0, fallback = 0, sass_kernels = 0;
 
   size_t tab_bytes = (size_t)ncases * (size_t)row_words * 4;
   size_t out_bytes = (size_t)ncases * (size_t)outrow_words * 4;
@@ -307,18 +400,18 @@ static void test_model_exec(void **state)
       uint32_t *t = (uint32_t *)d_tab + (size_t)ci * (size_t)row_words;
       out = (uint32_t *)d_out + (size_t)ci * (size_t)outrow_words;
       void *args[2] = {&t, &out};
-      const uint32_t grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
-      st = smemu_launch(ctx, k, grid, block, 0, args);
+      const uint32_t grid[3] = {1, 1, 1}, bdim[3] = {32, 1, 1};
+      st = smemu_launch(ctx, k, grid, bdim, 0, args);
     } else {
       assert_int_equal(smemu_memset(ctx, d_big, 0, big_bytes), SMEMU_OK);
       void *args[2] = {&d_tab, &d_big};
       const uint32_t grid[3] = {busy[bi].grid, 1, 1};
-      uint32_t block[3] = {busy[bi].block, 1, 1};
+      uint32_t bdim[3] = {busy[bi].block, 1, 1};
       if (busy[bi].block == 1024) {
-        block[0] = 32;
-        block[1] = 32;
+        bdim[0] = 32;
+        bdim[1] = 32;
       }
-      st = smemu_launch(ctx, k, grid, block, 0, args);
+      st = smemu_launch(ctx, k, grid, bdim, 0, args);
     }
     if (st != SMEMU_OK) {
       fprintf(stderr, "test_model_exec: MISMATCH %s: launch failed: %s\n", V->kernel,
@@ -328,6 +421,17 @@ static void test_model_exec(void **state)
     }
     smemu_bank_counts c;
     assert_int_equal(smemu_last_bank_counts(ctx, &c), SMEMU_OK);
+    smemu_counting cn;
+    assert_int_equal(smemu_last_counting(ctx, &cn), SMEMU_OK);
+    assert_int_equal(cn.sass, mode != MODE_PTX);
+    if (cn.sass) {
+      sass_kernels++;
+      mapped += cn.agree + cn.set;
+      fallback += cn.fallback;
+      for (int j = 0; j < cn.nlines; j++)
+        fprintf(stderr, "test_model_exec: [%s] %s: PTX counting at %s:%u (ambiguous mapping)\n",
+                MODE_NAME[mode], V->kernel, cn.files[j] ? cn.files[j] : "?", cn.lines[j]);
+    }
     long got[NCOUNT];
     for (int i = 0; i < 3; i++) {
       got[i] = (long)c.requests[i];
@@ -355,8 +459,8 @@ static void test_model_exec(void **state)
     }
     int kn = known(V->kernel);
     kn ? known_n++ : mismatch++;
-    fprintf(stderr, "test_model_exec: %s %s (%s comparison):\n", kn ? "KNOWN" : "MISMATCH",
-            V->kernel, bi >= 0 ? "tolerance" : "exact");
+    fprintf(stderr, "test_model_exec: [%s] %s %s (%s comparison):\n", MODE_NAME[mode],
+            kn ? "KNOWN" : "MISMATCH", V->kernel, bi >= 0 ? "tolerance" : "exact");
     print_counts("recorded", V->v);
     print_counts("smemu", got);
     if (!lay_ok) {
@@ -369,9 +473,15 @@ static void test_model_exec(void **state)
       fprintf(stderr, "\n");
     }
   }
-  fprintf(stderr, "test_model_exec: %d of %d recorded kernels equal exactly, %d busy kernels within"
+  fprintf(stderr, "test_model_exec: [%s] %d of %d recorded kernels equal exactly, %d busy kernels within"
           " %.0f%% of the wavefronts, %d layouts checked, %d known differences, %d mismatches\n",
-          exact, nvecs, tolerant, BUSY_TOL * 100, layouts, known_n, mismatch);
+          MODE_NAME[mode], exact, nvecs, tolerant, BUSY_TOL * 100, layouts, known_n, mismatch);
+  if (mode != MODE_PTX) {
+    fprintf(stderr, "test_model_exec: [%s] SASS (%s): %d kernels mapped, %d accesses mapped, %d fall"
+            " back to PTX rules\n", MODE_NAME[mode], made ? "made by ptxas+nvdisasm" : "checked in",
+            sass_kernels, mapped, fallback);
+    assert_true(sass_kernels > 0);
+  }
   smemu_free(ctx, d_tab);
   smemu_free(ctx, d_out);
   smemu_free(ctx, d_big);
@@ -381,10 +491,30 @@ static void test_model_exec(void **state)
   assert_int_equal(mismatch, 0);
 }
 
+static void test_ptx_counting(void **state)
+{
+  (void)state;
+  run_mode(MODE_PTX);
+}
+
+static void test_sass_counting(void **state)
+{
+  (void)state;
+  run_mode(MODE_SASS);
+}
+
+static void test_sass_only_counting(void **state)
+{
+  (void)state;
+  run_mode(MODE_SASS_ONLY);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_model_exec),
+    cmocka_unit_test(test_ptx_counting),
+    cmocka_unit_test(test_sass_counting),
+    cmocka_unit_test(test_sass_only_counting),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -62,6 +62,20 @@ BODIES = {
     "fadd":        ("atomicAdd((float *)s + a, 1.0f);", "add", "f32", "1", 0, 0),
     "fadd_used":   ("r0 = __float_as_uint(atomicAdd((float *)s + a, 1.0f));", "add", "f32", "1", 1, 0),
     "dadd":        ("atomicAdd((double *)s + a, 1.0);", "add", "f64", "1", 0, 0),
+    "or1_su":      ("atomicOr(&s[u], 1u);", "or", "b32", "1", 0, 1),
+    "and1_su":     ("atomicAnd(&s[u], 1u);", "and", "b32", "1", 0, 1),
+    "xor1_su":     ("atomicXor(&s[u], 1u);", "xor", "b32", "1", 0, 1),
+    "min1_su":     ("atomicMin(&s[u], 1u);", "min", "u32", "1", 0, 1),
+    "max1_su":     ("atomicMax(&s[u], 1u);", "max", "u32", "1", 0, 1),
+    "exch1_su":    ("atomicExch(&s[u], 1u);", "exch", "b32", "1", 0, 1),
+    "add2_su":     ("atomicAdd(&s[u], 2u);", "add", "u32", "2", 0, 1),
+    "add2_used_su": ("r0 = atomicAdd(&s[u], 2u);", "add", "u32", "2", 1, 1),
+    "orreg_su":    ("atomicOr(&s[u], v);", "or", "b32", "reg", 0, 1),
+    "maxreg_su":   ("atomicMax(&s[u], v);", "max", "u32", "reg", 0, 1),
+    "maxreg_used_su": ("r0 = atomicMax(&s[u], v);", "max", "u32", "reg", 1, 1),
+    "inc_max_su":  ("atomicInc(&s[u], 0xffffffffu);", "inc", "u32", "-1", 0, 1),
+    "add64_su":    ("atomicAdd((unsigned long long *)s + u, 1ull);", "add", "u64", "1", 0, 1),
+    "sadd_su":     ("atomicAdd((int *)s + u, (int)v);", "add", "s32", "reg", 0, 1),
     "cnt_used":    ("r0 = atomicAdd(&cnt, 1u);", "add", "u32", "1", 1, 1),
     "cnt":         ("atomicAdd(&cnt, 1u);", "add", "u32", "1", 0, 1),
     "warp_agg":    ("{ unsigned m = __activemask(); unsigned ld = __ffs(m) - 1u, b = 0;"
@@ -136,6 +150,12 @@ atom("fadd", "s1", 0x0000FFFF)
 atom("fadd_used", "s1")
 for p in ["s1", "s0", "g2"]:
     atom("dadd", p)
+for b in ["or1_su", "and1_su", "xor1_su", "min1_su", "max1_su", "exch1_su", "add2_su",
+          "add2_used_su", "orreg_su", "maxreg_su", "maxreg_used_su", "inc_max_su", "add64_su",
+          "sadd_su"]:
+    atom(b, "s0")
+atom("add2_used_su", "s0", 0x0000FFFF)
+atom("orreg_su", "s0", 0x0000FFFF)
 atom("cnt_used", "s0")
 atom("cnt_used", "s0", 0x0000FFFF)
 atom("cnt", "s0")
@@ -157,6 +177,9 @@ LAYOUTS = {
     "lay_arr_scalar": ("unsigned a[3]; unsigned b;", "a[0] a[1] a[2] b", "unsigned"),
     "lay_two_decls": ("unsigned a; unsigned b; unsigned c; unsigned d;", "a b c d", "unsigned"),
     "lay_u8x8": ("unsigned char a, b, c, d, e, f, g, h;", "a b c d e f g h", "unsigned char"),
+    "lay_two_u16": ("unsigned short a, b;", "a b", "unsigned short"),
+    "lay_two_u64": ("unsigned long long a, b;", "a b", "unsigned long long"),
+    "lay_five_u32": ("unsigned a, b, c, d, e;", "a b c d e", "unsigned"),
     "lay_after_array": ("unsigned x[5]; unsigned a; unsigned b;", "a b", "unsigned"),
 }
 
