@@ -192,6 +192,12 @@ const smemu_launch_stats *smemu_last_stats(const smemu_ctx *ctx);
  * hardware executes them; accesses whose mapping is ambiguous keep the
  * PTX-level rules. Without this call a module is counted by PTX rules. */
 smemu_status smemu_module_use_sass(smemu_module *mod, const char *text, size_t len);
+/* The same with the SASS made here: `ptx` (the module's text) is compiled
+ * by ptxas for the context's architecture with line info and disassembled
+ * by nvdisasm, both cached (src/sass/tool.c). SMEMU_ERR_NOT_FOUND, with the
+ * reason in smemu_errmsg, when a tool is missing or fails; the module then
+ * stays on PTX rules. */
+smemu_status smemu_module_count_sass(smemu_module *mod, const char *ptx, size_t len);
 /* How the last launch was counted. */
 typedef struct smemu_counting {
   int sass;                /* 1: from the SASS, 0: PTX rules */

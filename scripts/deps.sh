@@ -2,6 +2,14 @@
 # Installs the Debian packages the tests need, when they are missing:
 # cmocka (unit tests), clang-14 and libclc-14 (OpenCL C to PTX), PoCL and
 # the OpenCL headers (the PoCL comparison), libzstd (compressed fatbinaries).
+# NVIDIA's disassembler for SASS-informed counting (src/sass/tool.c looks in
+# build/pydeps): the PyPI wheel, when no CUDA toolkit provides it; offline,
+# smemu counts by PTX rules and the SASS tests use checked-in disassembly.
+if ! command -v nvdisasm >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvdisasm ] &&
+   ! ls build/pydeps/nvidia/*/bin/nvdisasm >/dev/null 2>&1; then
+  python3 -m pip install -q --disable-pip-version-check --target build/pydeps nvidia-cuda-nvdisasm \
+    >/dev/null 2>&1 || echo "deps: nvidia-cuda-nvdisasm not installed (SASS counting needs nvdisasm)" >&2
+fi
 need=""
 [ -f /usr/include/cmocka.h ] || need="$need libcmocka-dev"
 command -v clang-14 >/dev/null 2>&1 || need="$need clang-14"

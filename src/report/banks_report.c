@@ -196,6 +196,17 @@ int smemu_write_bank_report(const smemu_ctx *ctx, FILE *f, int max_lines) {
   for (int k = 0; k < 3; k++)
     fprintf(f, "  %s %10" PRIu64 " requests %10" PRIu64 " wavefronts %10" PRIu64 " bank conflicts\n",
             label[k], c.requests[k], c.wavefronts[k], c.conflicts[k]);
+  smemu_counting cn;
+  if (smemu_last_counting(ctx, &cn) == SMEMU_OK && cn.sass) {
+    fprintf(f, "  counting: per SASS instruction (%d of %d shared accesses mapped, %d changed from the PTX"
+               " rules, %d by PTX rules: ambiguous mapping)\n",
+            cn.agree + cn.set, cn.accesses, cn.set, cn.fallback);
+    for (int i = 0; i < cn.nlines; i++)
+      fprintf(f, "    PTX counting at %s:%u (the SASS of this line did not map unambiguously)\n",
+              cn.files[i] ? cn.files[i] : "?", cn.lines[i]);
+  } else {
+    fprintf(f, "  counting: by PTX rules (merged accesses and atomics as smemu predicts ptxas)\n");
+  }
   qsort(ls, (size_t)n, sizeof *ls, by_conflicts);
   int shown = 0;
   for (int i = 0; i < n && shown < max_lines; i++) {

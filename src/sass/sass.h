@@ -82,3 +82,20 @@ typedef struct sass_map {
  * Returns 0, or -1 when out of memory (P is then unchanged). */
 int sass_apply(struct program *P, const sass_text *S, const sass_func *F, sass_map *out);
 void sass_map_free(sass_map *m);
+
+/* ---- the toolchain (tool.c) ---- */
+
+/* The disassembly (nvdisasm -c -gi) of `ptx` compiled by ptxas for `arch`
+ * ("sm_90"; NULL: sm_90) with line info, both cached under
+ * $SMEMU_CACHE, else $XDG_CACHE_HOME/smemu, else ~/.cache/smemu, keyed by a
+ * hash of the text and the architecture. Returns malloc'd text (*len
+ * bytes), or NULL with err set (a tool missing or failing). */
+char *sass_from_ptx(const char *ptx, size_t len, const char *arch, size_t *out_len, char *err,
+                    size_t errsz);
+/* The same for a cubin image. */
+char *sass_from_cubin(const void *cubin, size_t len, size_t *out_len, char *err, size_t errsz);
+/* The nvdisasm to run: $SMEMU_NVDISASM, the PATH, the CUDA toolkit
+ * (/usr/local/cuda/bin), or the PyPI wheel installed into the build tree
+ * (scripts/deps.sh: build/pydeps). NULL when none is found; the string is
+ * static. */
+const char *sass_nvdisasm(void);
