@@ -287,7 +287,7 @@ static char *slurp(const char *name, size_t *len)
 /* The disassembly of model.ptx: made here by ptxas + nvdisasm
  * (src/sass/tool.c) when both run, else the checked-in model.nvdisasm.
  * malloc'd; *made says which. */
-static char *sass_text(size_t *len, int *made)
+static char *disasm_text(size_t *len, int *made)
 {
   size_t plen;
   char *ptx = slurp("model.ptx", &plen), err[512];
@@ -347,7 +347,7 @@ static void run_mode(int mode)
   int made = 0;
   if (mode != MODE_PTX) {
     size_t len = 0;
-    char *text = sass_text(&len, &made);
+    char *text = disasm_text(&len, &made);
     if (mode == MODE_SASS_ONLY)
       clear_marks(mod);
     assert_int_equal(smemu_module_use_sass(mod, text, len), SMEMU_OK);
