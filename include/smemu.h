@@ -198,6 +198,9 @@ smemu_status smemu_module_use_sass(smemu_module *mod, const char *text, size_t l
  * reason in smemu_errmsg, when a tool is missing or fails; the module then
  * stays on PTX rules. */
 smemu_status smemu_module_count_sass(smemu_module *mod, const char *ptx, size_t len);
+/* The same from the module's cubin (a fatbinary's ELF for the context's
+ * architecture): only nvdisasm runs. */
+smemu_status smemu_module_count_sass_cubin(smemu_module *mod, const void *cubin, size_t len);
 /* How the last launch was counted. */
 typedef struct smemu_counting {
   int sass;                /* 1: from the SASS, 0: PTX rules */

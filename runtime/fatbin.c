@@ -287,7 +287,8 @@ int fb_parse(const void *data, int cc, fb_image *out) {
     } else {
       out->cubin_arch = best_elf_arch;
       read_cubin(buf, out_len, out);
-      free(buf);
+      out->cubin = buf; /* kept for SASS-informed counting */
+      out->cubin_len = out_len;
     }
   }
   if (!out->ptx && !out->err[0]) {
@@ -302,6 +303,7 @@ int fb_parse(const void *data, int cc, fb_image *out) {
 
 void fb_free(fb_image *img) {
   free(img->ptx);
+  free(img->cubin);
   for (int i = 0; i < img->nkinfo; i++) free(img->kinfo[i].name);
   free(img->kinfo);
   memset(img, 0, sizeof *img);

@@ -19,6 +19,7 @@ typedef struct kstat {
   uint64_t warp, thread;   /* instructions */
   double seconds;
   int have_banks;
+  int sass;                /* counted per SASS instruction (smemu_last_counting) */
   smemu_bank_counts banks; /* summed over launches */
   uint64_t worst;          /* conflicts of the worst launch */
   char *worst_report;      /* its bank report */
@@ -94,6 +95,8 @@ void rt_report_launch(const rt_func *fn, smemu_status s) {
   int banks = smemu_last_bank_counts(ctx, &bc) == SMEMU_OK;
   if (banks) {
     k->have_banks = 1;
+    smemu_counting cn;
+    k->sass = smemu_last_counting(ctx, &cn) == SMEMU_OK && cn.sass;
     uint64_t conf = 0;
     for (int i = 0; i < 3; i++) {
       k->banks.requests[i] += bc.requests[i];
@@ -149,6 +152,7 @@ static void write_json(void) {
         fprintf(f, ", \"shared_%s_requests\": %llu, \"shared_%s_wavefronts\": %llu, \"shared_%s_bank_conflicts\": %llu",
                 what[j], (unsigned long long)k->banks.requests[j], what[j],
                 (unsigned long long)k->banks.wavefronts[j], what[j], (unsigned long long)k->banks.conflicts[j]);
+      fprintf(f, ", \"counting\": \"%s\"", k->sass ? "sass" : "ptx");
     }
     fprintf(f, "}");
   }
@@ -168,10 +172,11 @@ static void write_text(FILE *f) {
             (unsigned long long)k->warp, (unsigned long long)k->thread, k->seconds);
     if (k->have_banks)
       fprintf(f, "  shared memory: ld %llu requests %llu conflicts, st %llu requests %llu conflicts, "
-                 "atom %llu requests %llu conflicts\n",
+                 "atom %llu requests %llu conflicts (counting %s)\n",
               (unsigned long long)k->banks.requests[0], (unsigned long long)k->banks.conflicts[0],
               (unsigned long long)k->banks.requests[1], (unsigned long long)k->banks.conflicts[1],
-              (unsigned long long)k->banks.requests[2], (unsigned long long)k->banks.conflicts[2]);
+              (unsigned long long)k->banks.requests[2], (unsigned long long)k->banks.conflicts[2],
+              k->sass ? "sass" : "ptx");
   }
   if (!rt.report_banks) return;
   for (int i = 0; i < nstats; i++) {

@@ -34,6 +34,8 @@ typedef struct fb_image {
   int nsass;          /* SASS (cubin) entries seen */
   int sass_archs[16]; /* their architectures */
   int cubin_arch;     /* architecture of the cubin the kernel figures come from, 0 none */
+  uint8_t *cubin;     /* that cubin (malloc'd), for SASS-informed counting */
+  size_t cubin_len;
   uint32_t const_bytes; /* user __constant__ bytes of that cubin */
   fb_kinfo *kinfo;    /* per kernel, from that cubin */
   int nkinfo;

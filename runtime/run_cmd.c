@@ -50,6 +50,9 @@ static const char usage[] =
     "                     (cudaErrorLaunchTimeout; default 1000000000, 0: none)\n"
     "  --quiet            no smemu messages (kernel faults, warnings) on stderr\n"
     "  --nvcc PATH        the compiler for .cu files (default: nvcc on the PATH)\n"
+    "  --counting sass|ptx  count shared requests per SASS instruction (the\n"
+    "                     program's sm_XX cubin, or ptxas, disassembled by nvdisasm)\n"
+    "                     or by PTX rules; default: sass when the tools exist\n"
     "\n"
     "The program's exit status is smemu run's. Device printf output and the\n"
     "program's own output are on stdout, smemu's messages on stderr.\n"
@@ -296,7 +299,7 @@ static void set_env(const char *name, const char *value) {
 
 int smemu_cmd_run(int argc, char **argv) {
   const char *arch = NULL, *check = NULL, *report = NULL, *json = NULL, *threads = NULL, *max_insns = NULL;
-  const char *nvcc = NULL;
+  const char *nvcc = NULL, *counting = NULL;
   int quiet = 0, i;
   const char *srcs[64];
   int nsrc = 0;
@@ -323,6 +326,13 @@ int smemu_cmd_run(int argc, char **argv) {
     else if (!strcmp(a, "--threads")) VALUE(threads);
     else if (!strcmp(a, "--max-insns")) VALUE(max_insns);
     else if (!strcmp(a, "--nvcc")) VALUE(nvcc);
+    else if (!strcmp(a, "--counting")) {
+      VALUE(counting);
+      if (strcmp(counting, "sass") && strcmp(counting, "ptx")) {
+        fprintf(stderr, "smemu run: --counting takes sass or ptx\n");
+        return 2;
+      }
+    }
     else if (!strcmp(a, "--quiet")) quiet = 1;
     else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       fputs(usage, stdout);
@@ -438,6 +448,7 @@ int smemu_cmd_run(int argc, char **argv) {
   set_env("SMEMU_REPORT", report);
   set_env("SMEMU_THREADS", threads);
   set_env("SMEMU_MAX_INSNS", max_insns);
+  set_env("SMEMU_COUNTING", counting);
   if (quiet) setenv("SMEMU_QUIET", "1", 1);
   if (ptx_any) setenv("SMEMU_PTX_ANY", "1", 1);
   char jpath[PATH_MAX];

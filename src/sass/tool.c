@@ -3,6 +3,7 @@
  * cache directory, so a program run twice disassembles once. A missing
  * tool is not an error of the run: the caller counts by PTX rules and
  * says so. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -58,11 +59,12 @@ static const char *find_tool(const char *env, const char *name)
   snprintf(buf, PATH_MAX, "%s/bin/%s", cuda && *cuda ? cuda : "/usr/local/cuda", name);
   if (is_exec(buf))
     return buf;
-  /* the PyPI wheel in the build tree, beside the running program */
-  char self[PATH_MAX / 2];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n > 0) {
-    self[n] = 0;
+  /* the PyPI wheel in the build tree, beside the file holding this code
+   * (the smemu program, or the runtime's libcudart.so in build/runtime) */
+  char self[PATH_MAX];
+  Dl_info di;
+  if (dladdr((void *)find_tool, &di) && di.dli_fname && realpath(di.dli_fname, self) &&
+      strlen(self) + 64 < PATH_MAX) {
     for (int up = 0; up < 3; up++) {
       char *s = strrchr(self, '/');
       if (!s)
@@ -71,7 +73,9 @@ static const char *find_tool(const char *env, const char *name)
       static const char *const sub[] = {"pydeps/nvidia/cu13", "pydeps/nvidia/cu12",
                                         "build/pydeps/nvidia/cu13", "build/pydeps/nvidia/cu12"};
       for (size_t i = 0; i < sizeof sub / sizeof sub[0]; i++) {
-        snprintf(buf, PATH_MAX, "%s/%s/bin/%s", self, sub[i], name);
+        size_t k = strlen(self);
+        memcpy(buf, self, k);
+        snprintf(buf + k, PATH_MAX - k, "/%s/bin/%s", sub[i], name);
         if (is_exec(buf))
           return buf;
       }

@@ -58,6 +58,20 @@ smemu_status smemu_module_count_sass(smemu_module *mod, const char *ptx, size_t 
   return st;
 }
 
+smemu_status smemu_module_count_sass_cubin(smemu_module *mod, const void *cubin, size_t len)
+{
+  if (!mod || !cubin)
+    return SMEMU_ERR_INVALID_VALUE;
+  char err[512];
+  size_t n = 0;
+  char *text = sass_from_cubin(cubin, len, &n, err, sizeof err);
+  if (!text)
+    return ctx_error(mod->ctx, SMEMU_ERR_NOT_FOUND, "%s", err);
+  smemu_status st = smemu_module_use_sass(mod, text, n);
+  free(text);
+  return st;
+}
+
 smemu_status smemu_last_counting(const smemu_ctx *ctx, smemu_counting *out)
 {
   if (!ctx || !out)
