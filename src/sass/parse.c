@@ -101,7 +101,9 @@ static int classify(const char *op, sass_insn *in)
     return SASS_ST;
   if (!strcmp(base, "LDSM") || !strcmp(base, "STSM")) {
     in->variant = 1;
-    in->bytes = strstr(mods, ".X4") || strstr(mods, ".x4") ? 4 : strstr(mods, ".X2") || strstr(mods, ".x2") ? 2 : 1;
+    /* LDSM.16.M88.4: the last modifier is the number of 8x8 matrices */
+    const char *last = strrchr(mods, '.');
+    in->bytes = last && (last[1] == '2' || last[1] == '4') && !last[2] ? last[1] - '0' : 1;
     return base[0] == 'L' ? SASS_LD : SASS_ST;
   }
   if (!strcmp(base, "ATOMS")) {
