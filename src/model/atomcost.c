@@ -13,18 +13,32 @@
  *  AGG_SCAN: a full warp: one ATOMS.ADD by lane 31; a partial warp: the
  *   plain ATOMS.ADD of every active lane (addreg_used_su_s0, _m0000ffff,
  *   _m00000001).
- *  CAS_LOOP: per iteration one LDS (load family) and one ATOMS.CAST.SPIN
- *   (a compare-and-swap, R8) by the lanes that have not yet swapped; of the
- *   lanes on one word one swaps per iteration, so the loop runs as many
- *   times as the most lanes on one word. Uncontended (distinct words:
- *   fadd_s1, dadd_s1, add64_s1): 1 LDS + 1 CAS. Contended counts depend on
- *   timing on the GPU (another warp may swap in between); smemu counts the
- *   single-warp order above (see tests/hw/model for what was recorded). */
+ *  CAS_LOOP: per iteration one LDS (load family, the usual load rules) and
+ *   one ATOMS.CAST.SPIN by the lanes that have not yet swapped. CAST.SPIN
+ *   is no ATOMS.CAS (R8): it makes a single pass per lane group (the warp
+ *   for 4 bytes, each half-warp for 8: R2/R5) and costs 2 wavefronts per
+ *   group with no bank conflicts counted; in that pass a lane swaps only if
+ *   no lower lane of the warp swapped its word and none of its group took
+ *   one of its banks; the others fail and loop. Measured: fadd_s0 (32 lanes on one word: 32
+ *   iterations, 64 wavefronts, 0 conflicts), dadd_s0 / add64_s0 (64-bit:
+ *   lanes 0-15 win first, so 16 iterations of 2 half-warps then 16 of one:
+ *   96), add64_s16 (32 distinct words in banks 0-1: one lane per half-warp
+ *   per pass, 16 iterations; its LDS.64 sum 272 wavefronts), fadd_g2,
+ *   dadd_g2, fadd_rand64 (2, 2, 4 iterations), fadd_s1, dadd_s1 (1).
+ *   That is one warp alone; with several warps on the same words the GPU
+ *   iterates more (another warp swaps in between: tests/programs
+ *   atomic_double), which smemu does not model: counts are those of the
+ *   uncontended case. A min/max loop also skips the CAS when the value
+ *   would not change (max64_s0/s1: the LDS only), which depends on memory
+ *   contents; smemu counts the CAS (known difference). */
 #include "model/atomcost.h"
 
 #include <string.h>
 
 #include "model/atomsel.h"
+
+static const uint32_t HALVES[2] = {0x0000FFFFu, 0xFFFF0000u};
+static const uint32_t FULL = 0xFFFFFFFFu;
 
 int atom_forms_apply(const arch_profile *a)
 {
@@ -66,24 +80,36 @@ uint32_t atom_cost(const arch_profile *a, int bank_mode_bytes, int form, int op,
     return 1;
   case ATOMSEL_CAS_LOOP: {
     uint32_t left = mask, n = 0;
+    const uint32_t *groups = bytes > 4 ? HALVES : &FULL;
+    int ngroups = bytes > 4 ? 2 : 1;
+    uint32_t pieces = bytes > 4 ? (uint32_t)bytes / 4 : 1;
     while (left) {
       bank_result r;
       bank_model(a, bank_mode_bytes, BANK_LD, left, addr, bytes, &r);
       add_result(ld, &r);
-      bank_model(a, bank_mode_bytes, BANK_ATOM_CAS, left, addr, bytes, &r);
-      add_result(atom, &r);
-      n += 2;
-      /* the lowest lane on each word swaps */
       uint32_t won = 0;
-      for (uint32_t g = left; g; g &= g - 1) {
-        int l = __builtin_ctz(g);
-        int first = 1;
-        for (uint32_t h = won; h && first; h &= h - 1)
-          if (addr[__builtin_ctz(h)] == addr[l])
-            first = 0;
-        if (first)
-          won |= 1u << l;
+      atom->requests++;
+      for (int g = 0; g < ngroups; g++) {
+        uint32_t lanes = left & groups[g], banks = 0;
+        if (!lanes)
+          continue;
+        atom->wavefronts += 2;
+        atom->ideal += 2;
+        for (uint32_t h = lanes; h; h &= h - 1) {
+          int l = __builtin_ctz(h);
+          uint32_t mine = 0;
+          for (uint32_t p = 0; p < pieces; p++)
+            mine |= 1u << (((addr[l] & ~(uint32_t)(bytes - 1)) / 4 + p) & 31);
+          int taken = 0; /* a lower lane of the warp swapped this word */
+          for (uint32_t w = won; w && !taken; w &= w - 1)
+            taken = addr[__builtin_ctz(w)] == addr[l];
+          if (!taken && !(banks & mine)) {
+            banks |= mine;
+            won |= 1u << l;
+          }
+        }
       }
+      n += 2;
       left &= ~won;
     }
     return n;

@@ -187,8 +187,9 @@ static void test_forms(void **state)
   assert_int_equal(atomsel_form("max", "u64", 0, 0, 0, 0), ATOMSEL_CAS_LOOP);
   assert_int_equal(atomsel_form("exch", "b64", 1, 1, 0, 0), ATOMSEL_PLAIN);
   assert_int_equal(atomsel_form("cas", "b64", 0, 0, 0, 0), ATOMSEL_PLAIN);
-  /* a CAS loop of 32 lanes on one word runs 32 times, 32..1 lanes, one
-   * LDS and one CAS each: arithmetic, not a recording */
+  /* a CAS loop of 32 lanes on one word runs 32 times (one lane swaps per
+   * pass), one LDS and one CAST.SPIN each, 2 wavefronts per CAST.SPIN of a
+   * 4-byte group and no conflicts: arithmetic from the rule in atomcost.c */
   const arch_profile *a = arch_find("sm_90");
   uint32_t addr[32] = {0};
   bank_result at, ld;
@@ -196,8 +197,16 @@ static void test_forms(void **state)
   assert_int_equal(ld.requests, 32);
   assert_int_equal(ld.wavefronts, 32);
   assert_int_equal(at.requests, 32);
-  /* CAS (R8): passes 32 + 31 + ... + 1 = 528, two wavefronts each */
-  assert_int_equal(at.wavefronts, 2 * 528);
+  assert_int_equal(at.wavefronts, 64);
+  assert_int_equal(at.wavefronts - at.ideal, 0);
+  /* 8-byte lanes 16 words apart (all in banks 0-1): each half-warp swaps
+   * one lane per pass, 16 passes; the LDS.64 of k lanes per half costs k
+   * wavefronts a half */
+  for (int l = 0; l < 32; l++)
+    addr[l] = 128u * (uint32_t)l;
+  assert_int_equal(atom_cost(a, 4, ATOMSEL_CAS_LOOP, BANK_ATOM, ~0u, addr, 8, &at, &ld), 32);
+  assert_int_equal(at.wavefronts, 16 * 4);
+  assert_int_equal(ld.wavefronts, 2 * (16 * 17 / 2));
   /* older profiles: no forms, the plain count */
   const arch_profile *old = arch_find("sm_50");
   if (old) {

@@ -13,9 +13,12 @@
  *  - TOLERANCE: the busy_* kernels (many blocks and warps): instructions
  *    must be equal; wavefronts and bank conflicts of each family may exceed
  *    or fall short of the recording by at most BUSY_TOL of the recorded
- *    wavefronts of that family (the H200's counters pick up a few percent
- *    of extra conflicts on busy kernels that no address pattern explains;
- *    ncu_busy*.csv in tests/hw/model hold repeated runs).
+ *    wavefronts of that family plus BUSY_ABS (the H200's counters were seen
+ *    a few percent high on busy kernels of other programs, HARDWARE.md).
+ *    In this recording (an H100, three ncu runs: recorded/ncu.csv,
+ *    ncu_busy2.csv, ncu_busy3.csv) the busy kernels' counters were the same
+ *    in every run and smemu equals them exactly; the test prints each
+ *    deviation so that a drift shows before it fails.
  * Kernels listed in known_differences.txt are reported, not failed.
  *
  * Every kernel runs in three counting modes (issue 14), each compared with
@@ -50,7 +53,8 @@ static const char *const MODE_NAME[NMODES] = {"ptx", "sass", "sass-only"};
 #define MAXCASES 256
 #define MAXROW 256
 #define NAMELEN 96
-#define BUSY_TOL 0.03 /* of the recorded wavefronts of the family */
+#define BUSY_TOL 0.03 /* of the recorded wavefronts of the family, */
+#define BUSY_ABS 2     /* plus this (as tests/programs/compare.py) */
 
 typedef struct corpus_case {
   char name[NAMELEN];
@@ -260,7 +264,7 @@ static int within(const long want[NCOUNT], const long got[NCOUNT])
   for (int k = 0; k < 3; k++) {
     if (want[k] != got[k])
       return 0;
-    double tol = BUSY_TOL * (double)want[3 + k];
+    double tol = BUSY_TOL * (double)want[3 + k] + BUSY_ABS;
     if (labs(want[3 + k] - got[3 + k]) > tol || labs(want[6 + k] - got[6 + k]) > tol)
       return 0;
   }
@@ -435,6 +439,16 @@ static void run_mode(int mode)
     } else if (ci >= 0 && nhw > 0 && (out[128] - hw[0]) % 128) {
       lay_ok = 0;
     }
+    if (bi >= 0 && mode == MODE_PTX) {
+      /* the deviations, for the record (issue 9 item 6) */
+      fprintf(stderr, "test_model_exec: busy %s:", V->kernel);
+      for (int f = 0; f < 3; f++)
+        if (V->v[3 + f])
+          fprintf(stderr, " %s wavefronts %+ld conflicts %+ld of %ld (%.2f%%)", f == 0 ? "ld" : f == 1 ? "st" : "atom",
+                  got[3 + f] - V->v[3 + f], got[6 + f] - V->v[6 + f], V->v[3 + f],
+                  100.0 * (double)labs(got[6 + f] - V->v[6 + f]) / (double)V->v[3 + f]);
+      fprintf(stderr, "\n");
+    }
     if (ok && lay_ok) {
       if (bi >= 0)
         tolerant++;
@@ -459,7 +473,7 @@ static void run_mode(int mode)
     }
   }
   fprintf(stderr, "test_model_exec: [%s] %d of %d recorded kernels equal exactly, %d busy kernels within"
-          " %.0f%% of the wavefronts, %d layouts checked, %d known differences, %d mismatches\n",
+          " %.0f%% of the wavefronts + 2, %d layouts checked, %d known differences, %d mismatches\n",
           MODE_NAME[mode], exact, nvecs, tolerant, BUSY_TOL * 100, layouts, known_n, mismatch);
   if (mode != MODE_PTX) {
     fprintf(stderr, "test_model_exec: [%s] SASS (%s): %d kernels mapped, %d accesses mapped, %d fall"

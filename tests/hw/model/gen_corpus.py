@@ -397,8 +397,11 @@ def write_tsv(path):
             idx = [c["u"]] * 32 if uni else c["idx"]
             if c["body"].startswith("cnt"):
                 idx = [0] * 32
+            mask = c["mask"]
+            if c["body"] == "warp_agg":
+                mask &= -mask  # the atomic runs in the leader lane alone
             f.write("%s\t%s\t%s\t%s\t%d\t%d\t0x%08x\t%s\n" % (
-                c["name"], op, ty, opd, used, uni, c["mask"],
+                c["name"], op, ty, opd, used, uni, mask,
                 ",".join(str(i * esz) for i in idx)))
 
 
