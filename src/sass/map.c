@@ -19,6 +19,7 @@
  * once more together (ptxas merges accesses of neighbouring lines into one
  * instruction attributed to one of them). What still does not match keeps
  * the PTX-level marks (fallback) and is listed for the report. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,6 +155,32 @@ static void note_fb(sass_map *M, const program *P, uint32_t pc)
     M->fb_lines[M->nfb_lines++] = key;
 }
 
+/* The SASS name of a load/store group of `bytes`. */
+static void name_op(char *out, int loads, int bytes)
+{
+  const char *w = bytes == 16 ? ".128" : bytes == 8 ? ".64" : bytes == 2 ? ".U16" : bytes == 1 ? ".U8" : "";
+  snprintf(out, 20, "%s%s", loads ? "LDS" : "STS", w);
+}
+
+/* Names each group's instructions after the marks. */
+static void name_groups(const program *P, sass_map *M, const acc *a, int na, int loads)
+{
+  for (int i = 0; i < na; i++) {
+    uint8_t m = P->code[a[i].pc].merge;
+    if (m != MERGE_FOLLOW)
+      name_op(M->op[a[i].pc], loads, a[i].size * (m ? m : 1));
+  }
+  /* followers: the name of their group's leader (the last leader before
+   * them in address order: accs are sorted) */
+  const char *lead = NULL;
+  for (int i = 0; i < na; i++) {
+    if (P->code[a[i].pc].merge != MERGE_FOLLOW)
+      lead = M->op[a[i].pc];
+    else if (lead)
+      snprintf(M->op[a[i].pc], 20, "%s", lead);
+  }
+}
+
 /* Matches accs with SASS widths; applies, or leaves them for the pool.
  * Returns 1 when matched. */
 static int match_accs(program *P, sass_map *M, acc *a, int na, int *w, int nw, int loads)
@@ -183,6 +210,8 @@ static int match_accs(program *P, sass_map *M, acc *a, int na, int *w, int nw, i
   }
   free(pw);
   free(merge);
+  if (ok)
+    name_groups(P, M, a, na, loads);
   return ok;
 }
 
@@ -222,8 +251,12 @@ int sass_apply(program *P, const sass_text *S, const sass_func *F, sass_map *M)
   memset(M, 0, sizeof *M);
   if (!P->nfuncs)
     return 0;
-  if (!(M->status = calloc(P->ncode ? P->ncode : 1, 1)))
+  if (!(M->status = calloc(P->ncode ? P->ncode : 1, 1)) ||
+      !(M->op = calloc(P->ncode ? P->ncode : 1, sizeof *M->op))) {
+    free(M->status);
+    M->status = NULL;
     return -1;
+  }
   uint32_t lo = P->funcs[0].entry, hi = P->funcs[0].end;
   uint32_t n = hi > lo ? hi - lo : 0;
   acc *pool[2] = {malloc((n + 1) * sizeof(acc)), malloc((n + 1) * sizeof(acc))};
@@ -304,6 +337,9 @@ int sass_apply(program *P, const sass_text *S, const sass_func *F, sass_map *M)
           insn *in = &P->code[atoms[i]];
           M->status[atoms[i]] = in->atom_form == forms[i] ? SASS_MAP_AGREE : SASS_MAP_SET;
           in->atom_form = (uint8_t)forms[i];
+          const sass_insn *s = natoms == 1 ? (nsat ? sat[nsat - 1] : NULL) : sat[i];
+          if (s)
+            snprintf(M->op[atoms[i]], 20, "%.14s%s", s->text, forms[i] == ATOMSEL_CAS_LOOP ? " loop" : "");
         }
       } else {
         for (int i = 0; i < natoms; i++) {
@@ -365,7 +401,9 @@ out:
   free(sass_used);
   if (rc < 0) {
     free(M->status);
+    free(M->op);
     M->status = NULL;
+    M->op = NULL;
   }
   return rc;
 }
@@ -373,5 +411,12 @@ out:
 void sass_map_free(sass_map *m)
 {
   free(m->status);
+  free(m->op);
   m->status = NULL;
+  m->op = NULL;
+}
+
+const char *sass_op_of(const sass_map *m, uint32_t pc)
+{
+  return m && m->op && m->status && m->status[pc] != SASS_MAP_FALLBACK && m->op[pc][0] ? m->op[pc] : NULL;
 }

@@ -68,6 +68,7 @@ enum { SASS_MAP_NONE = 0, SASS_MAP_AGREE, SASS_MAP_SET, SASS_MAP_FALLBACK };
 
 typedef struct sass_map {
   uint8_t *status;       /* per pc: SASS_MAP_* (malloc'd, program ncode entries) */
+  char (*op)[20];        /* per pc: the SASS instruction it maps to ("LDS.128"), or "" */
   int accesses;          /* PTX shared accesses of the kernel */
   int agree;             /* whose PTX-level grouping the SASS confirmed */
   int set;               /* whose grouping/form was changed to the SASS's */
@@ -82,6 +83,8 @@ typedef struct sass_map {
  * Returns 0, or -1 when out of memory (P is then unchanged). */
 int sass_apply(struct program *P, const sass_text *S, const sass_func *F, sass_map *out);
 void sass_map_free(sass_map *m);
+/* The SASS instruction pc maps to, or NULL. */
+const char *sass_op_of(const sass_map *m, uint32_t pc);
 
 /* ---- the toolchain (tool.c) ---- */
 
