@@ -159,7 +159,7 @@ static void note_fb(sass_map *M, const program *P, uint32_t pc)
 static void name_op(char *out, int loads, int bytes)
 {
   const char *w = bytes == 16 ? ".128" : bytes == 8 ? ".64" : bytes == 2 ? ".U16" : bytes == 1 ? ".U8" : "";
-  snprintf(out, 20, "%s%s", loads ? "LDS" : "STS", w);
+  snprintf(out, 24, "%s%s", loads ? "LDS" : "STS", w);
 }
 
 /* Names each group's instructions after the marks. */
@@ -177,7 +177,7 @@ static void name_groups(const program *P, sass_map *M, const acc *a, int na, int
     if (P->code[a[i].pc].merge != MERGE_FOLLOW)
       lead = M->op[a[i].pc];
     else if (lead)
-      snprintf(M->op[a[i].pc], 20, "%s", lead);
+      snprintf(M->op[a[i].pc], 24, "%s", lead);
   }
 }
 
@@ -339,7 +339,7 @@ int sass_apply(program *P, const sass_text *S, const sass_func *F, sass_map *M)
           in->atom_form = (uint8_t)forms[i];
           const sass_insn *s = natoms == 1 ? (nsat ? sat[nsat - 1] : NULL) : sat[i];
           if (s)
-            snprintf(M->op[atoms[i]], 20, "%.14s%s", s->text, forms[i] == ATOMSEL_CAS_LOOP ? " loop" : "");
+            snprintf(M->op[atoms[i]], 24, "%.18s%s", s->text, forms[i] == ATOMSEL_CAS_LOOP ? " loop" : "");
         }
       } else {
         for (int i = 0; i < natoms; i++) {
