@@ -82,6 +82,41 @@ static void test_parse(void **state)
   sass_free(&S);
 }
 
+/* Damaged text never crashes the parser: every prefix of the fragment, and
+ * seeded byte mutations of it. */
+static void test_parse_damaged(void **state)
+{
+  (void)state;
+  size_t n = strlen(FRAG);
+  char *buf = malloc(n + 1);
+  assert_non_null(buf);
+  for (size_t cut = 0; cut <= n; cut++) {
+    memcpy(buf, FRAG, cut);
+    buf[cut] = 0;
+    sass_text S;
+    assert_int_equal(sass_parse(buf, cut, &S), 0);
+    sass_free(&S);
+  }
+  uint32_t seed = 12345;
+  for (int round = 0; round < 3000; round++) {
+    memcpy(buf, FRAG, n + 1);
+    for (int k = 0; k < 4; k++) {
+      seed = seed * 1103515245u + 12345u;
+      size_t at = (seed >> 8) % n;
+      seed = seed * 1103515245u + 12345u;
+      static const char pool[] = "\n\"*/.:@ ,;0123456789abcxyzLDSTATOMSPVE[]";
+      buf[at] = pool[(seed >> 16) % (sizeof pool - 1)];
+    }
+    sass_text S;
+    assert_int_equal(sass_parse(buf, n, &S), 0);
+    for (int f = 0; f < S.nfuncs; f++)
+      for (int i = 0; i < S.funcs[f].n; i++)
+        assert_true(S.funcs[f].ins[i].file < S.nfiles);
+    sass_free(&S);
+  }
+  free(buf);
+}
+
 static char dir[512];
 
 static char *slurp(const char *name, size_t *len)
@@ -284,6 +319,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_parse),
+    cmocka_unit_test(test_parse_damaged),
     cmocka_unit_test(test_merged_neighbours),
     cmocka_unit_test(test_atom_forms),
     cmocka_unit_test(test_fallback),
