@@ -221,9 +221,10 @@ int smemu_write_bank_report(const smemu_ctx *ctx, FILE *f, int max_lines) {
     if (file) snprintf(where, sizeof where, "%s:%u", file, l->line);
     else snprintf(where, sizeof where, "PTX line %u", l->line);
     const char *sop = sass_op_of(ctx->last_sass, l->worst_pc);
-    fprintf(f, "    %s  %s (%s%s%s)  requests %" PRIu64 "  wavefronts %" PRIu64 "  conflicts %" PRIu64
+    fprintf(f, "    %s  %s (%s)%s%s%s  requests %" PRIu64 "  wavefronts %" PRIu64 "  conflicts %" PRIu64
                "  worst %u-way\n",
-            where, kind_names[l->kind], P->lines[l->worst_pc].text, sop ? " -> SASS " : "", sop ? sop : "",
+            where, kind_names[l->kind], P->lines[l->worst_pc].text, sop ? " [SASS " : "", sop ? sop : "",
+            sop ? "]" : "",
             l->requests, l->wavefronts, conf, l->worst ? l->worst->bank_degree : 0);
     char src[512];
     const char *near = ctx->last_prog_owner ? ctx->last_prog_owner->name : NULL;
