@@ -210,8 +210,9 @@ static void parse_vectors(void)
   fclose(f);
 }
 
-/* Whether known_differences.txt lists `kernel`. */
-static int known(const char *kernel)
+/* Whether known_differences.txt lists `kernel`, for every counting mode or
+ * (KERNEL:MODE) for this one. */
+static int known(const char *kernel, const char *mode)
 {
   FILE *f = open_in_dir("known_differences.txt");
   if (!f)
@@ -219,8 +220,12 @@ static int known(const char *kernel)
   char buf[512], name[NAMELEN];
   int r = 0;
   while (!r && fgets(buf, sizeof buf, f))
-    if (buf[0] != '#' && sscanf(buf, "%95s", name) == 1 && !strcmp(name, kernel))
-      r = 1;
+    if (buf[0] != '#' && sscanf(buf, "%95s", name) == 1) {
+      char *c = strchr(name, ':');
+      if (c)
+        *c++ = 0;
+      r = !strcmp(name, kernel) && (!c || !strcmp(c, mode));
+    }
   fclose(f);
   return r;
 }
@@ -456,7 +461,7 @@ static void run_mode(int mode)
         exact++;
       continue;
     }
-    int kn = known(V->kernel);
+    int kn = known(V->kernel, MODE_NAME[mode]);
     kn ? known_n++ : mismatch++;
     fprintf(stderr, "test_model_exec: [%s] %s %s (%s comparison):\n", MODE_NAME[mode],
             kn ? "KNOWN" : "MISMATCH", V->kernel, bi >= 0 ? "tolerance" : "exact");

@@ -253,6 +253,59 @@ static void test_merged_neighbours(void **state)
   assert_string_equal(m, "4FFF");
 }
 
+/* lay_cross_block: `a` loaded by every thread, `b` (and arr[lane]) under a
+ * branch on `a`; ptxas loads a and b with one LDS.64 before the branch.
+ * PTX rules cannot merge across blocks (3 load requests); the SASS mapping
+ * does (2). */
+static void test_cross_block(void **state)
+{
+  (void)state;
+  char m[64];
+  marks("lay_cross_block", 0, m); /* a, arr[lane], b */
+  assert_string_equal(m, "21F");
+  /* launched: LDS.64 + LDS (the SASS's) against the three loads a second
+   * context without the SASS counts */
+  uint32_t tab[160];
+  for (int i = 0; i < 160; i++)
+    tab[i] = 1000u + (uint32_t)i;
+  long req[2];
+  for (int pass = 0; pass < 2; pass++) {
+    smemu_ctx *c2 = ctx;
+    smemu_module *m2 = mod;
+    if (pass == 1) {
+      smemu_options opt;
+      memset(&opt, 0, sizeof opt);
+      opt.threads = 1;
+      opt.analyses = SMEMU_ANALYZE_BANKS;
+      assert_int_equal(smemu_create(&opt, &c2), SMEMU_OK);
+      size_t n;
+      char *ptx = slurp("model.ptx", &n);
+      assert_int_equal(smemu_module_load_data(c2, ptx, n, "model.ptx", &m2), SMEMU_OK);
+      free(ptx);
+    }
+    smemu_kernel *k = NULL;
+    assert_int_equal(smemu_module_get_kernel(m2, "lay_cross_block", &k), SMEMU_OK);
+    uint32_t *d = NULL;
+    assert_int_equal(smemu_malloc(c2, (void **)&d, sizeof tab * 2), SMEMU_OK);
+    assert_int_equal(smemu_memcpy(c2, d, tab, sizeof tab), SMEMU_OK);
+    uint32_t *o = d + 160;
+    void *args[2] = {&d, &o};
+    const uint32_t g[3] = {1, 1, 1}, b[3] = {32, 1, 1};
+    assert_int_equal(smemu_launch(c2, k, g, b, 0, args), SMEMU_OK);
+    smemu_bank_counts bc;
+    assert_int_equal(smemu_last_bank_counts(c2, &bc), SMEMU_OK);
+    req[pass] = (long)bc.requests[0];
+    smemu_counting cn;
+    assert_int_equal(smemu_last_counting(c2, &cn), SMEMU_OK);
+    assert_int_equal(cn.sass, pass == 0);
+    smemu_free(c2, d);
+    if (pass == 1)
+      smemu_destroy(c2);
+  }
+  assert_int_equal(req[0], 2);
+  assert_int_equal(req[1], 3);
+}
+
 static void test_atom_forms(void **state)
 {
   (void)state;
@@ -321,6 +374,7 @@ int main(void)
     cmocka_unit_test(test_parse),
     cmocka_unit_test(test_parse_damaged),
     cmocka_unit_test(test_merged_neighbours),
+    cmocka_unit_test(test_cross_block),
     cmocka_unit_test(test_atom_forms),
     cmocka_unit_test(test_fallback),
   };

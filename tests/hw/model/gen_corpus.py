@@ -303,6 +303,27 @@ busy_reduce(const unsigned *__restrict__ t, unsigned *__restrict__ out)
 '''
 
 
+LAYOUT_EXTRA = r'''
+// Two neighbouring scalars loaded in different basic blocks: `a` by every
+// thread, `b` only under the branch on `a`. ptxas hoists `b` and loads both
+// with one LDS.64 (as in a stream compaction's count/gbase); PTX rules see
+// two loads in two blocks, the SASS one.
+extern "C" __global__ void __launch_bounds__(32)
+lay_cross_block(const unsigned *__restrict__ t, unsigned *__restrict__ out)
+{
+  __shared__ unsigned arr[32];
+  __shared__ unsigned a;
+  __shared__ unsigned b;
+  const unsigned lane = threadIdx.x;
+  if (lane == 0) { a = t[0]; b = t[1] & 7u; }
+  arr[lane] = t[2 + lane];
+  __syncthreads();
+  if (lane < a) out[b + lane] = arr[lane];
+  if (lane == 0) { out[128] = SADDR(&a); out[129] = SADDR(&a); out[130] = SADDR(&b); }
+}
+'''
+
+
 def table_row(c):
     row = [0] * ROW
     row[0:32] = c["idx"]
@@ -322,6 +343,7 @@ def write_cu(path):
         out.append(atom_kernel(c) + "\n")
     for n in LAYOUTS:
         out.append(layout_kernel(n) + "\n")
+    out.append(LAYOUT_EXTRA + "\n")
     for n in BUSY:
         out.append(busy_kernel(n) + "\n")
     out.append(BUSY_EXTRA)
@@ -331,12 +353,14 @@ def write_cu(path):
         out.append('  {"%s", %s},\n' % (c["name"], c["name"]))
     for n in LAYOUTS:
         out.append('  {"%s", %s},\n' % (n, n))
-    out.append("};\n#define NCASES %d\n" % (len(atoms) + len(LAYOUTS)))
+    out.append('  {"lay_cross_block", lay_cross_block},\n')
+    out.append("};\n#define NCASES %d\n" % (len(atoms) + len(LAYOUTS) + 1))
     out.append("static const unsigned table[NCASES][ROW] = {\n")
     for c in atoms:
         out.append("  {" + ",".join(str(x) for x in table_row(c)) + "},\n")
     for n in LAYOUTS:
         out.append("  {" + ",".join(str(x) for x in layout_row(n)) + "},\n")
+    out.append("  {" + ",".join(str(x) for x in layout_row("lay_cross_block")) + "},\n")
     out.append("};\n")
     out.append("static const struct { const char *name; kfn fn; unsigned grid, block; } busy[] = {\n")
     for n in BUSY:
