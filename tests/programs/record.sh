@@ -6,10 +6,14 @@
 # does (nvcc -arch=sm_90 -cudart shared -lineinfo, in parallel), and writes
 #   OUTDIR/info.txt            versions, GPU, metric names, timings
 #   OUTDIR/sass/P.sass         cuobjdump -sass of each program
+#   OUTDIR/ptx/P.ptx           cuobjdump -ptx (the PTX smemu runs)
 #   OUTDIR/native/P.out, P.rc  the program's stdout+stderr and exit status
+#   OUTDIR/native/P.out2       a second run (the output must not vary)
 #   OUTDIR/racecheck/P.txt,.rc compute-sanitizer --tool racecheck
 #                              --racecheck-report analysis
 #   OUTDIR/synccheck/P.txt,.rc compute-sanitizer --tool synccheck
+#   OUTDIR/hazard/P.txt,.rc    racecheck --racecheck-report hazard, for the
+#                              programs with races (race_*, any_flag)
 #   OUTDIR/ncu/all.csv         ncu --csv of every launch of every program
 #                              (one ncu session over run_all.sh; the
 #                              "Process Name" column names the program)
@@ -33,7 +37,7 @@ SANITIZER=${SANITIZER:-compute-sanitizer}
 CUOBJDUMP=${CUOBJDUMP:-cuobjdump}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 4)}
 BIN="$OUT/bin"
-mkdir -p "$BIN" "$OUT/sass" "$OUT/native" "$OUT/racecheck" "$OUT/synccheck" "$OUT/ncu"
+mkdir -p "$BIN" "$OUT/sass" "$OUT/ptx" "$OUT/hazard" "$OUT/native" "$OUT/racecheck" "$OUT/synccheck" "$OUT/ncu"
 start=$(date +%s)
 progs=$(cd "$HERE" && ls *.cu | sed 's/\.cu$//')
 echo "$progs" > "$OUT/programs.txt"
@@ -53,23 +57,27 @@ METRICS="smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_s
 echo "$progs" | xargs -P "$JOBS" -I P sh -c \
   "timeout 120 '$NVCC' -arch=sm_90 -cudart shared -lineinfo -o '$BIN/P' '$HERE/P.cu' > '$BIN/P.build.log' 2>&1 || echo 'build failed: P'"
 for p in $progs; do
-  [ -x "$BIN/$p" ] && "$CUOBJDUMP" -sass "$BIN/$p" > "$OUT/sass/$p.sass" 2>&1
+  [ -x "$BIN/$p" ] || continue
+  "$CUOBJDUMP" -sass "$BIN/$p" > "$OUT/sass/$p.sass" 2>&1
+  "$CUOBJDUMP" -ptx "$BIN/$p" > "$OUT/ptx/$p.ptx" 2>&1
 done
 t1=$(date +%s)
 echo "built in $((t1 - start)) s" >> "$OUT/info.txt"
 
 # native runs, then the sanitizers, a few at a time
 echo "$progs" | xargs -P "$JOBS" -I P sh -c \
-  "[ -x '$BIN/P' ] || exit 0; cd '$BIN' && timeout 30 ./P > '$OUT/native/P.out' 2>&1; echo \$? > '$OUT/native/P.rc'"
+  "[ -x '$BIN/P' ] || exit 0; cd '$BIN' && timeout 30 ./P > '$OUT/native/P.out' 2>&1; echo \$? > '$OUT/native/P.rc'; timeout 30 ./P > '$OUT/native/P.out2' 2>&1"
 t2=$(date +%s)
 echo "native in $((t2 - t1)) s" >> "$OUT/info.txt"
 cs="$SANITIZER --print-limit 10000 --show-backtrace no"
-echo "$progs" | sed 's/$/ racecheck/; p; s/ racecheck$/ synccheck/' | xargs -P 8 -n 2 sh -c '
+{ echo "$progs" | sed 's/$/ racecheck/; p; s/ racecheck$/ synccheck/'
+  echo "$progs" | grep -E '^(race_|any_flag)' | sed 's/$/ hazard/'; } | xargs -P 8 -n 2 sh -c '
   p=$1 tool=$2
   [ -x "'"$BIN"'/$p" ] || exit 0
   case $tool in
     racecheck) extra="--tool racecheck --racecheck-report analysis" ;;
     synccheck) extra="--tool synccheck" ;;
+    hazard) extra="--tool racecheck --racecheck-report hazard" ;;
   esac
   cd "'"$BIN"'" && timeout 60 '"$cs"' $extra ./$p > "'"$OUT"'/$tool/$p.txt" 2>&1
   echo $? > "'"$OUT"'/$tool/$p.rc"' sh
