@@ -85,12 +85,14 @@ def known_for(known, prog, what, launch=None, op=None):
 
 
 def kernel_key(name):
-    """a kernel name without parameters, return type or spaces, so ncu's
-    `f<256u>(const int *)` and smemu's `void f<256u>(int const*)` agree"""
-    name = name.split("(")[0].strip()
+    """a kernel's base name, without return type, template arguments or
+    parameters, so ncu's and smemu's spellings of one kernel agree (launches
+    are matched by order; the name is a sanity check)"""
+    name = name.strip()
     if name.startswith("void "):
         name = name[5:]
-    return name.replace(" ", "")
+    m = re.match(r"[A-Za-z_][\w:]*", name)
+    return m.group(0) if m else name
 
 
 # ---------------------------------------------------------------- the GPU side
@@ -248,6 +250,7 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--timeout", type=int, default=60)
     ap.add_argument("--verbose", "-v", action="store_true")
+    ap.add_argument("--tsv", help="write every launch's GPU and smemu counters to this file")
     a = ap.parse_args()
 
     progs = read_manifest()
@@ -260,6 +263,7 @@ def main():
     stats = {"exact": 0, "tolerance": 0, "known": 0, "differ": 0}
     checks = {"output": [0, 0], "races": [0, 0], "sync": [0, 0]}  # [agree, total]
     notes = []
+    rows = []
 
     def differ(prog, what, msg, launch=None, op=None):
         k = known_for(known, prog, what, launch, op)
@@ -345,6 +349,9 @@ def main():
             elif verdict == "tolerance" and a.verbose:
                 notes.append("within  %s launch %d: %s" % (prog, i, ", ".join(tol_msgs)))
             stats[verdict] += 1
+            rows.append([prog, str(i), kernel_key(g["kernel"]), verdict] +
+                        [str(g.get(op, {}).get(f, "")) for op in OPS for f in FIELDS] +
+                        [str(s.get("shared_%s_%s" % (op, f), 0)) for op in OPS for f in FIELDS])
             if a.verbose:
                 print("%-16s launch %d %-28s %s" % (prog, i, kernel_key(g["kernel"])[:28], verdict))
 
@@ -352,6 +359,13 @@ def main():
         if not k["used"] and (not a.only or k["prog"] in a.only.split(",")):
             notes.append("stale   known_differences.txt:%d (%s %s) did not occur: remove it" % (k["line"], k["prog"],
                                                                                              k["what"]))
+    if a.tsv:
+        with open(a.tsv, "w") as f:
+            cols = ["%s_%s" % (op, f) for op in OPS for f in FIELDS]
+            f.write("\t".join(["program", "launch", "kernel", "verdict"] + ["gpu_" + c for c in cols] +
+                               ["smemu_" + c for c in cols]) + "\n")
+            for r in rows:
+                f.write("\t".join(r) + "\n")
     for n in notes:
         print(n)
     total = sum(stats.values())
