@@ -56,8 +56,8 @@ def read_manifest():
 
 
 def read_known():
-    """known_differences.txt: PROGRAM WHAT REASON...; WHAT is output, races,
-    sync, or launch:N:OPS (N a launch index or *, OPS ld,st,atom or *)."""
+    """known_differences.txt: PROGRAM WHAT REASON...; WHAT is output, checks,
+    races, sync, launches, or launch:N:OPS (N a launch index or *, OPS ld,st,atom or *)."""
     known = []
     with open(os.path.join(HERE, "known_differences.txt")) as f:
         for n, line in enumerate(f, 1):
@@ -175,29 +175,32 @@ def read(path):
 
 # --------------------------------------------------------------- the smemu side
 
-def run_smemu(smemu, binary, jsonpath, timeout):
-    if os.path.exists(jsonpath):
-        os.unlink(jsonpath)
-    cmd = [os.path.abspath(smemu), "run", "--check", "races,sync,banks", "--json", jsonpath, "--", binary]
+def run_smemu(smemu, binary, checks, jsonpath, timeout):
+    """one `smemu run` of a program: (stdout of the program, exit status,
+    the --json data or None, stderr); with checks, smemu's report that
+    follows the program's output on stdout is cut off"""
+    cmd = [os.path.abspath(smemu), "run"]
+    if checks:
+        if os.path.exists(jsonpath):
+            os.unlink(jsonpath)
+        cmd += ["--check", checks, "--json", jsonpath]
     try:
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout,
+        p = subprocess.run(cmd + ["--", binary], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout,
                            cwd=os.path.dirname(binary))
     except subprocess.TimeoutExpired:
         return None, None, None, "timed out after %d s" % timeout
-    out = p.stdout.decode(errors="replace")
-    # the program's own output comes first, smemu's check report after it
-    lines = out.splitlines(keepends=True)
     own = []
-    for l in lines:
-        if l.startswith("== checks of ") or l.startswith("== smemu checks"):
+    for line in p.stdout.decode(errors="replace").splitlines(keepends=True):
+        if line.startswith("== checks of ") or line.startswith("== smemu checks"):
             break
-        own.append(l)
+        own.append(line)
     data = None
-    try:
-        with open(jsonpath) as f:
-            data = json.load(f)
-    except (OSError, ValueError):
-        pass
+    if checks:
+        try:
+            with open(jsonpath) as f:
+                data = json.load(f)
+        except (OSError, ValueError):
+            pass
     return "".join(own), p.returncode, data, p.stderr.decode(errors="replace")
 
 
@@ -280,10 +283,16 @@ def main():
         if not os.access(binary, os.X_OK):
             failures.append("%s: not built (%s)" % (prog, binary))
             continue
-        own, rc, data, err = run_smemu(a.smemu, binary, binary + ".smemu.json", a.timeout)
+        # as a user runs it (output), then with the checks and counters
+        own, rc, _, err = run_smemu(a.smemu, binary, None, None, a.timeout)
         if own is None:
             failures.append("%s: %s" % (prog, err))
             continue
+        _, crc, data, cerr = run_smemu(a.smemu, binary, "races,sync,banks", binary + ".smemu.json", a.timeout)
+        if data is None or crc != rc:
+            why = (cerr or "").strip().splitlines()
+            differ(prog, "checks", "with --check races,sync,banks: exit status %s, %s" % (
+                crc, why[-1][:160] if why else "no --json data"))
         data = data or {"launches": []}
 
         # output and exit status
