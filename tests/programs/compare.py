@@ -267,6 +267,7 @@ def main():
     checks = {"output": [0, 0], "races": [0, 0], "sync": [0, 0]}  # [agree, total]
     notes = []
     rows = []
+    ran = set()  # (program, output|checks|races|sync|launches|launch) compared
 
     def differ(prog, what, msg, launch=None, op=None):
         k = known_for(known, prog, what, launch, op)
@@ -289,12 +290,14 @@ def main():
             failures.append("%s: %s" % (prog, err))
             continue
         _, crc, data, cerr = run_smemu(a.smemu, binary, "races,sync,banks", binary + ".smemu.json", a.timeout)
-        if data is None or crc != rc:
+        checked = data is not None and crc == rc
+        if not checked:
             why = (cerr or "").strip().splitlines()
             differ(prog, "checks", "with --check races,sync,banks: exit status %s, %s" % (
                 crc, why[-1][:160] if why else "no --json data"))
-        data = data or {"launches": []}
 
+        ran.add((prog, "output"))
+        ran.add((prog, "checks"))
         # output and exit status
         gout = read(os.path.join(a.rec, "native", prog + ".out"))
         grc = (read(os.path.join(a.rec, "native", prog + ".rc")) or "").strip()
@@ -308,6 +311,10 @@ def main():
             differ(prog, "output", "gpu %r rc %s, smemu %r rc %s %s" % (gout.strip()[:90], grc, own.strip()[:90], rc,
                                                                         why[:160]))
 
+        if not checked:
+            notes.append("skipped %s races, sync, counters: the run with checks failed" % prog)
+            continue
+
         # racecheck
         rtext = read(os.path.join(a.rec, "racecheck", prog + ".txt"))
         gr = gpu_races(rtext) if rtext is not None else None
@@ -315,6 +322,7 @@ def main():
             notes.append("skipped %s races: no complete racecheck recording" % prog)
         else:
             checks["races"][1] += 1
+            ran.add((prog, "races"))
             sr = smemu_races(data)
             if gr == sr:
                 checks["races"][0] += 1
@@ -328,6 +336,7 @@ def main():
             notes.append("skipped %s sync: no complete synccheck recording" % prog)
         else:
             checks["sync"][1] += 1
+            ran.add((prog, "sync"))
             ss = sum(len(L.get("barrier_errors", [])) for L in data.get("launches", []))
             if (gs > 0) == (ss > 0):
                 checks["sync"][0] += 1
@@ -340,6 +349,9 @@ def main():
         if not gl:
             notes.append("skipped %s counters: no ncu recording" % prog)
             continue
+        ran.add((prog, "launches"))
+        if sl:
+            ran.add((prog, "launch"))
         if len(gl) != len(sl):
             if not differ(prog, "launches", "ncu saw %d launches, smemu ran %d" % (len(gl), len(sl))):
                 continue
@@ -365,7 +377,8 @@ def main():
                 print("%-16s launch %d %-28s %s" % (prog, i, kernel_key(g["kernel"])[:28], verdict))
 
     for k in known:
-        if not k["used"] and (not a.only or k["prog"] in a.only.split(",")):
+        kind = "launch" if k["what"].startswith("launch:") else k["what"]
+        if not k["used"] and (k["prog"], kind) in ran:
             notes.append("stale   known_differences.txt:%d (%s %s) did not occur: remove it" % (k["line"], k["prog"],
                                                                                              k["what"]))
     if a.tsv:

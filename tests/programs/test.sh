@@ -6,6 +6,7 @@
 # recording in tests/programs/recorded. Exits 77 (skip) without nvcc 13 or
 # python3, or before the recording exists.
 B=${1:-build}
+[ $# -gt 0 ] && shift
 here=$(cd "$(dirname "$0")" && pwd) || exit 2
 NVCC=${NVCC:-nvcc}
 command -v "$NVCC" >/dev/null 2>&1 || { echo "programs: nvcc not found: corpus not built, test skipped"; exit 77; }
