@@ -121,8 +121,11 @@ def gpu_counters(rec):
             L = launches.setdefault(key, {"kernel": r["Kernel Name"], "grid": r["Grid Size"],
                                           "block": r["Block Size"]})
             op, field = METRICS[r["Metric Name"]]
-            val = r["Metric Value"].replace(",", "")
-            L.setdefault(op, {})[field] = int(float(val)) if val not in ("", "n/a") else None
+            val = (r.get("Metric Value") or "").replace(",", "")
+            try:
+                L.setdefault(op, {})[field] = int(float(val))
+            except ValueError:  # n/a, empty or garbled: not compared
+                L.setdefault(op, {})[field] = None
         for (prog, _pid, _id), L in sorted(launches.items(), key=lambda kv: (kv[0][0], int(kv[0][1]), kv[0][2])):
             if forced is None or prog not in by_proc or by_proc.get("_from_" + prog) == path:
                 by_proc.setdefault(prog, []).append(L)

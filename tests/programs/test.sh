@@ -2,7 +2,7 @@
 # test.sh BUILD: the corpus test (scripts/test.sh runs it). Builds every
 # program of programs.tsv with nvcc as a user would (-arch=sm_90 -cudart
 # shared -lineinfo) into BUILD/programs, rebuilding only what changed, then
-# compare.py runs each under BUILD/smemu and compares it with the H200
+# compare.py runs each under BUILD/smemu and compares it with the GPU
 # recording in tests/programs/recorded. Exits 77 (skip) without nvcc 13 or
 # python3, or before the recording exists.
 B=${1:-build}
