@@ -27,10 +27,12 @@
  * uniform when every definition reads only immediates, symbols, parameters,
  * %ctaid/%ntid/%nctaid-like registers and uniform registers (a load from a
  * uniform address included); guarded definitions, atomics, shuffles and
- * lane-dependent special registers make it non-uniform. ptxas may know
+ * lane-dependent special registers make it non-uniform, and so does a
+ * definition in more than one basic block. ptxas may know
  * more (or less) in rare cases; then smemu counts the plain form. */
 #include "model/atomsel.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static int has_mod(const ptx_stmt *st, const char *m)
@@ -190,8 +192,39 @@ void atomsel_pass(atomsel_ctx *C, const ptx_func *f, uint32_t first_pc)
     if (!no_dest(st->opcode) && st->nops && st->ops[0].kind == PTX_OPD_ADDR)
       count_uses(C, &st->ops[0]);
   }
+  /* a register defined in more than one basic block may hold different
+   * values in different lanes after a divergent branch (a phi), and this
+   * analysis does not follow control dependence: such registers count as
+   * non-uniform (a loop counter too: conservative, it only loses an
+   * aggregation ptxas might have made) */
+  int changed = 0;
+  {
+    uint32_t block = 1;
+    uint32_t *def_block = C->uses ? calloc(C->nslots, sizeof *def_block) : NULL;
+    for (int s = 0; def_block && s < f->nbody; s++) {
+      const ptx_stmt *st = &f->body[s];
+      if (st->label) {
+        block++;
+        continue;
+      }
+      if (!st->opcode)
+        continue;
+      if (!no_dest(st->opcode) && st->nops && st->ops[0].kind == PTX_OPD_REG) {
+        int32_t slot = C->reg_slot(C->user, st->ops[0].name);
+        if (slot >= 0 && (uint32_t)slot < C->nslots) {
+          if (def_block[slot] && def_block[slot] != block)
+            C->nonuni[slot] = 1;
+          def_block[slot] = block;
+        }
+      }
+      if (!strcmp(st->opcode, "bra") || !strcmp(st->opcode, "ret") || !strcmp(st->opcode, "exit"))
+        block++;
+    }
+    if (!def_block) /* out of memory: nothing is uniform */
+      memset(C->nonuni, 1, C->nslots);
+    free(def_block);
+  }
   /* divergence, to a fixpoint */
-  int changed;
   do {
     changed = 0;
     for (int s = 0; s < f->nbody; s++) {

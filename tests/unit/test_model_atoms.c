@@ -18,6 +18,9 @@
 
 #include <cmocka.h>
 
+#include "smemu.h"
+
+#include "api/internal.h"
 #include "model/arch.h"
 #include "model/atomcost.h"
 #include "model/atomsel.h"
@@ -215,10 +218,64 @@ static void test_forms(void **state)
   }
 }
 
+/* The PTX pass (atomsel_pass through the decoder): result used or not,
+ * uniform or not, with a register defined in two blocks counting as
+ * non-uniform. */
+static const char PTX[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 p)\n{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<3>;\n"
+    "  .shared .align 4 .b8 s[256];\n"
+    "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r3, s;\n"
+    "  mov.u32 %r6, %ctaid.x;\n  shl.b32 %r7, %r6, 2;\n  add.s32 %r8, %r3, %r7;\n"
+    "  atom.shared.add.u32 %r9, [%r8], 1;\n"            /* used, uniform: AGG_ONE */
+    "  red.shared.add.u32 [%r8], 5;\n"                  /* unused, uniform, 5: AGG_ONE */
+    "  setp.lt.u32 %p1, %r1, 16;\n  @%p1 bra L1;\n  mov.u32 %r2, 4;\n  bra.uni L2;\n"
+    "L1:\n  mov.u32 %r2, 8;\n"
+    "L2:\n  add.s32 %r4, %r3, %r2;\n"
+    "  atom.shared.add.u32 %r5, [%r4], 1;\n"            /* used, phi: PLAIN */
+    "  red.shared.add.u32 [%r4], 1;\n"                  /* unused +1: POPC_INC */
+    "  red.shared.or.b32 [%r4], 1;\n"                   /* unused, phi: PLAIN */
+    "  shl.b32 %r10, %r1, 2;\n  add.s32 %r11, %r3, %r10;\n"
+    "  atom.shared.add.f32 %r11, [%r11], 0f3F800000;\n" /* float add: CAS_LOOP */
+    "  add.s32 %r5, %r5, %r9;\n  st.global.u32 [%rd2], %r5;\n  ret;\n}\n";
+
+static void test_pass(void **state)
+{
+  (void)state;
+  smemu_options opt;
+  memset(&opt, 0, sizeof opt);
+  opt.threads = 1;
+  opt.analyses = SMEMU_ANALYZE_BANKS;
+  smemu_ctx *ctx = NULL;
+  assert_int_equal(smemu_create(&opt, &ctx), SMEMU_OK);
+  smemu_module *mod = NULL;
+  smemu_status st = smemu_module_load_data(ctx, PTX, strlen(PTX), "atomsel.ptx", &mod);
+  if (st != SMEMU_OK)
+    fail_msg("%s", smemu_errmsg(ctx));
+  smemu_kernel *k = NULL;
+  assert_int_equal(smemu_module_get_kernel(mod, "k", &k), SMEMU_OK);
+  const program *P = k->prog;
+  int forms[8], n = 0;
+  for (uint32_t pc = P->funcs[0].entry; pc < P->funcs[0].end; pc++)
+    if ((op_flags[P->code[pc].op] & OPF_ATOMIC) && n < 8)
+      forms[n++] = P->code[pc].atom_form;
+  assert_int_equal(n, 6);
+  assert_int_equal(forms[0], ATOMSEL_AGG_ONE);
+  assert_int_equal(forms[1], ATOMSEL_AGG_ONE);
+  assert_int_equal(forms[2], ATOMSEL_PLAIN);
+  assert_int_equal(forms[3], ATOMSEL_POPC_INC);
+  assert_int_equal(forms[4], ATOMSEL_PLAIN);
+  assert_int_equal(forms[5], ATOMSEL_CAS_LOOP);
+  smemu_destroy(ctx);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_forms),
+    cmocka_unit_test(test_pass),
     cmocka_unit_test(test_atoms_model),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
