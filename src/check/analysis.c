@@ -88,48 +88,48 @@ static void banks(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
   bank_stat *s = &a->banks[w->pc];
   if (bank_family(op) == BANK_ATOM && in->atom_form && atom_forms_apply(w->L->arch)) {
     /* the SASS ptxas makes of it (model/atomsel.h): POPC.INC, warp
-     * aggregation, CAS loop */
+     * aggregation, CAS loop (whose LDS count as loads) */
     bank_result ldr;
     atom_cost(w->L->arch, w->L->bank_mode, in->atom_form, op, sm, sh, (int)size, &r, &ldr);
     s->ld_requests += ldr.requests;
     s->ld_wavefronts += ldr.wavefronts;
     s->ld_ideal += ldr.ideal;
-    counted = 1;
     s->requests += r.requests;
     s->wavefronts += r.wavefronts;
     s->ideal += r.ideal;
-  } else {
-    if (size <= 4 && bank_family(op) != BANK_ATOM && w->L->arch->major >= 5) {
-      /* the common case, rule R1 of banks.c: lanes on one word are one unit,
-       * the busiest bank's distinct words are the passes, ideal is one. Only a
-       * new worst instance goes through the full model (for its lanes). */
-      uint32_t words[32][8], cnt[32] = {0}, waves = 0;
-      int overflow = 0;
-      LANES(sm, {
-        uint32_t wd = sh[l] >> 2, b = wd & 31, k;
-        for (k = 0; k < cnt[b] && k < 8; k++)
-          if (words[b][k] == wd) break;
-        if (k == cnt[b] || k == 8) {
-          if (k < 8) words[b][k] = wd;
-          else overflow = 1;
-          if (++cnt[b] > waves) waves = cnt[b];
-        }
-      });
-      if (!overflow) {
-        s->requests += 1;
-        s->wavefronts += waves;
-        s->ideal += 1;
-        counted = 1;
-        if (waves <= s->worst_degree) return;
-      }
-    }
-    bank_model(w->L->arch, w->L->bank_mode, op, sm, sh, (int)size, &r);
+    goto worst;
   }
+  if (size <= 4 && bank_family(op) != BANK_ATOM && w->L->arch->major >= 5) {
+    /* the common case, rule R1 of banks.c: lanes on one word are one unit,
+     * the busiest bank's distinct words are the passes, ideal is one. Only a
+     * new worst instance goes through the full model (for its lanes). */
+    uint32_t words[32][8], cnt[32] = {0}, waves = 0;
+    int overflow = 0;
+    LANES(sm, {
+      uint32_t wd = sh[l] >> 2, b = wd & 31, k;
+      for (k = 0; k < cnt[b] && k < 8; k++)
+        if (words[b][k] == wd) break;
+      if (k == cnt[b] || k == 8) {
+        if (k < 8) words[b][k] = wd;
+        else overflow = 1;
+        if (++cnt[b] > waves) waves = cnt[b];
+      }
+    });
+    if (!overflow) {
+      s->requests += 1;
+      s->wavefronts += waves;
+      s->ideal += 1;
+      counted = 1;
+      if (waves <= s->worst_degree) return;
+    }
+  }
+  bank_model(w->L->arch, w->L->bank_mode, op, sm, sh, (int)size, &r);
   if (!counted) {
     s->requests += r.requests;
     s->wavefronts += r.wavefronts;
     s->ideal += r.ideal;
   }
+worst:;
   uint32_t deg = r.wavefronts - r.ideal + 1;
   if (deg > s->worst_degree) {
     s->worst_degree = deg;
