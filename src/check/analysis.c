@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include "exec/hooks.h"
 #include "ir/merge.h"
+#include <string.h>
 #include "model/atomcost.h"
+#include "model/atomsel.h"
 #include "model/banks.h"
 
 analysis *analysis_new(const launch *L) {
@@ -90,7 +92,23 @@ static void banks(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
     /* the SASS ptxas makes of it (model/atomsel.h): POPC.INC, warp
      * aggregation, CAS loop (whose LDS count as loads) */
     bank_result ldr;
-    atom_cost(w->L->arch, w->L->bank_mode, in->atom_form, op, sm, sh, (int)size, &r, &ldr);
+    atom_minmax mm, *pmm = NULL;
+    if (in->atom_form == ATOMSEL_CAS_LOOP && (in->mode == ATOM_MODE_MIN || in->mode == ATOM_MODE_MAX)) {
+      /* the loop skips the CAS where the word would not change: the words
+       * before this instruction (it runs after the hook) and the operands */
+      const uint64_t *B = w->r[in->b];
+      mm.max = in->mode == ATOM_MODE_MAX;
+      mm.is_signed = (in->flags & IF_SIGNED) != 0;
+      memset(mm.mem, 0, sizeof mm.mem);
+      memset(mm.val, 0, sizeof mm.val);
+      LANES(sm, {
+        const uint8_t *p = exec_addr(w, l, in->space, addr[l], size, 0);
+        if (p) memcpy(&mm.mem[l], p, size <= 8 ? size : 8);
+        mm.val[l] = B[l];
+      });
+      pmm = &mm;
+    }
+    atom_cost(w->L->arch, w->L->bank_mode, in->atom_form, op, sm, sh, (int)size, pmm, &r, &ldr);
     s->ld_requests += ldr.requests;
     s->ld_wavefronts += ldr.wavefronts;
     s->ld_ideal += ldr.ideal;

@@ -10,6 +10,7 @@
 
 enum { A_ADD, A_MIN, A_MAX, A_INC, A_DEC, A_CAS, A_EXCH, A_AND, A_OR, A_XOR };
 _Static_assert(A_CAS == ATOM_MODE_CAS, "hooks.h names atom.cas's mode");
+_Static_assert(A_MIN == ATOM_MODE_MIN && A_MAX == ATOM_MODE_MAX, "hooks.h names min and max");
 static const char *const aops[] = {"add", "min", "max", "inc", "dec", "cas", "exch", "and", "or", "xor", NULL};
 
 /* The new value for old value o and operand b (c for cas). */

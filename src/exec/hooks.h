@@ -8,6 +8,8 @@
 
 /* atom.cas's mode number (atom.c), which the bank model counts apart. */
 #define ATOM_MODE_CAS 5
+#define ATOM_MODE_MIN 1 /* (model/atomcost.h: min/max CAS loops skip the CAS) */
+#define ATOM_MODE_MAX 2
 
 /* Bank statistics of one shared-memory instruction (by pc). */
 typedef struct bank_stat {

@@ -28,9 +28,11 @@
  *   That is one warp alone; with several warps on the same words the GPU
  *   iterates more (another warp swaps in between: tests/programs
  *   atomic_double), which smemu does not model: counts are those of the
- *   uncontended case. A min/max loop also skips the CAS when the value
- *   would not change (max64_s0/s1: the LDS only), which depends on memory
- *   contents; smemu counts the CAS (known difference). */
+ *   uncontended case. A min/max loop compares after the LDS and skips the
+ *   CAS in lanes whose word would not change (max64_s0/s1 on the GPU's
+ *   uninitialised memory: the LDS only; max64_init_*, min64_init_s1): the
+ *   emulator passes the words and operands (atom_minmax), and a winner's
+ *   value is what the remaining lanes on its word compare with next. */
 #include "model/atomcost.h"
 
 #include <string.h>
@@ -58,8 +60,23 @@ static void add_result(bank_result *to, const bank_result *r)
   }
 }
 
+/* Whether v replaces word m in a min/max loop. */
+static int improves(const atom_minmax *mm, uint64_t m, uint64_t v, int bytes)
+{
+  if (bytes < 8) {
+    m &= 0xffffffffu;
+    v &= 0xffffffffu;
+  }
+  if (mm->is_signed) {
+    int64_t sm = bytes < 8 ? (int32_t)m : (int64_t)m, sv = bytes < 8 ? (int32_t)v : (int64_t)v;
+    return mm->max ? sv > sm : sv < sm;
+  }
+  return mm->max ? v > m : v < m;
+}
+
 uint32_t atom_cost(const arch_profile *a, int bank_mode_bytes, int form, int op, uint32_t mask,
-                   const uint32_t addr[32], int bytes, bank_result *atom, bank_result *ld)
+                   const uint32_t addr[32], int bytes, const atom_minmax *mm, bank_result *atom,
+                   bank_result *ld)
 {
   memset(atom, 0, sizeof *atom);
   memset(ld, 0, sizeof *ld);
@@ -83,10 +100,22 @@ uint32_t atom_cost(const arch_profile *a, int bank_mode_bytes, int form, int op,
     const uint32_t *groups = bytes > 4 ? HALVES : &FULL;
     int ngroups = bytes > 4 ? 2 : 1;
     uint32_t pieces = bytes > 4 ? (uint32_t)bytes / 4 : 1;
+    uint64_t cur[32]; /* min/max: each lane's word as the loop sees it */
+    if (mm)
+      memcpy(cur, mm->mem, sizeof cur);
     while (left) {
       bank_result r;
       bank_model(a, bank_mode_bytes, BANK_LD, left, addr, bytes, &r);
       add_result(ld, &r);
+      n++;
+      if (mm) /* lanes whose word would not change leave without a CAS */
+        for (uint32_t h = left; h; h &= h - 1) {
+          int l = __builtin_ctz(h);
+          if (!improves(mm, cur[l], mm->val[l], bytes))
+            left &= ~(1u << l);
+        }
+      if (!left)
+        break;
       uint32_t won = 0;
       atom->requests++;
       for (int g = 0; g < ngroups; g++) {
@@ -109,8 +138,15 @@ uint32_t atom_cost(const arch_profile *a, int bank_mode_bytes, int form, int op,
           }
         }
       }
-      n += 2;
+      n++;
       left &= ~won;
+      if (mm) /* the winners' values are what the others load next */
+        for (uint32_t h = won; h; h &= h - 1) {
+          int l = __builtin_ctz(h);
+          for (uint32_t g = left; g; g &= g - 1)
+            if (addr[__builtin_ctz(g)] == addr[l])
+              cur[__builtin_ctz(g)] = mm->val[l];
+        }
     }
     return n;
   }

@@ -135,7 +135,7 @@ static void test_atoms_model(void **state)
     int form = atomsel_form(op, type, imm, imm ? strtoll(opd, NULL, 0) : 0, used, uni);
     int bytes = strstr(type, "64") ? 8 : 4;
     bank_result at, ld;
-    atom_cost(a, 4, form, strcmp(op, "cas") ? BANK_ATOM : BANK_ATOM_CAS, mask, addr, bytes, &at, &ld);
+    atom_cost(a, 4, form, strcmp(op, "cas") ? BANK_ATOM : BANK_ATOM_CAS, mask, addr, bytes, NULL, &at, &ld);
     long got[9] = {(long)ld.requests, 0, (long)at.requests, (long)ld.wavefronts, 0,
                    (long)at.wavefronts, (long)(ld.wavefronts - ld.ideal), 0,
                    (long)(at.wavefronts - at.ideal)};
@@ -196,7 +196,7 @@ static void test_forms(void **state)
   const arch_profile *a = arch_find("sm_90");
   uint32_t addr[32] = {0};
   bank_result at, ld;
-  assert_int_equal(atom_cost(a, 4, ATOMSEL_CAS_LOOP, BANK_ATOM, ~0u, addr, 4, &at, &ld), 64);
+  assert_int_equal(atom_cost(a, 4, ATOMSEL_CAS_LOOP, BANK_ATOM, ~0u, addr, 4, NULL, &at, &ld), 64);
   assert_int_equal(ld.requests, 32);
   assert_int_equal(ld.wavefronts, 32);
   assert_int_equal(at.requests, 32);
@@ -207,13 +207,13 @@ static void test_forms(void **state)
    * wavefronts a half */
   for (int l = 0; l < 32; l++)
     addr[l] = 128u * (uint32_t)l;
-  assert_int_equal(atom_cost(a, 4, ATOMSEL_CAS_LOOP, BANK_ATOM, ~0u, addr, 8, &at, &ld), 32);
+  assert_int_equal(atom_cost(a, 4, ATOMSEL_CAS_LOOP, BANK_ATOM, ~0u, addr, 8, NULL, &at, &ld), 32);
   assert_int_equal(at.wavefronts, 16 * 4);
   assert_int_equal(ld.wavefronts, 2 * (16 * 17 / 2));
   /* older profiles: no forms, the plain count */
   const arch_profile *old = arch_find("sm_50");
   if (old) {
-    atom_cost(old, 4, ATOMSEL_POPC_INC, BANK_ATOM, ~0u, addr, 4, &at, &ld);
+    atom_cost(old, 4, ATOMSEL_POPC_INC, BANK_ATOM, ~0u, addr, 4, NULL, &at, &ld);
     assert_int_equal(at.wavefronts, 32);
   }
 }

@@ -304,6 +304,39 @@ busy_reduce(const unsigned *__restrict__ t, unsigned *__restrict__ out)
 
 
 LAYOUT_EXTRA = r'''
+// 64-bit min/max loops on initialised memory: ptxas's loop compares after
+// the LDS and skips the CAS in lanes whose value would not change the word.
+extern "C" __global__ void __launch_bounds__(32)
+max64_init_s1(const unsigned *__restrict__ t, unsigned *__restrict__ out)
+{
+  __shared__ __align__(1024) unsigned long long q[64];
+  const unsigned lane = threadIdx.x;
+  q[lane] = lane;
+  __syncthreads();
+  atomicMax(&q[lane], 16ull + (t[32 + lane] - 1u));
+  if (lane == 0) out[128] = SADDR(q);
+}
+extern "C" __global__ void __launch_bounds__(32)
+min64_init_s1(const unsigned *__restrict__ t, unsigned *__restrict__ out)
+{
+  __shared__ __align__(1024) unsigned long long q[64];
+  const unsigned lane = threadIdx.x;
+  q[lane] = lane;
+  __syncthreads();
+  atomicMin(&q[lane], 16ull + (t[32 + lane] - 1u));
+  if (lane == 0) out[128] = SADDR(q);
+}
+extern "C" __global__ void __launch_bounds__(32)
+max64_init_s0(const unsigned *__restrict__ t, unsigned *__restrict__ out)
+{
+  __shared__ __align__(1024) unsigned long long q[64];
+  const unsigned lane = threadIdx.x;
+  if (lane == 0) q[0] = 0;
+  __syncthreads();
+  atomicMax(&q[t[lane]], (unsigned long long)lane);
+  if (lane == 0) out[128] = SADDR(q);
+}
+
 // Two neighbouring scalars loaded in different basic blocks: `a` by every
 // thread, `b` only under the branch on `a`. ptxas hoists `b` and loads both
 // with one LDS.64 (as in a stream compaction's count/gbase); PTX rules see
@@ -322,6 +355,9 @@ lay_cross_block(const unsigned *__restrict__ t, unsigned *__restrict__ out)
   if (lane == 0) { out[128] = SADDR(&a); out[129] = SADDR(&a); out[130] = SADDR(&b); }
 }
 '''
+
+
+INIT_KERNELS = ["max64_init_s1", "min64_init_s1", "max64_init_s0"]
 
 
 def table_row(c):
@@ -354,13 +390,18 @@ def write_cu(path):
     for n in LAYOUTS:
         out.append('  {"%s", %s},\n' % (n, n))
     out.append('  {"lay_cross_block", lay_cross_block},\n')
-    out.append("};\n#define NCASES %d\n" % (len(atoms) + len(LAYOUTS) + 1))
+    for n in INIT_KERNELS:
+        out.append('  {"%s", %s},\n' % (n, n))
+    out.append("};\n#define NCASES %d\n" % (len(atoms) + len(LAYOUTS) + 1 + len(INIT_KERNELS)))
     out.append("static const unsigned table[NCASES][ROW] = {\n")
     for c in atoms:
         out.append("  {" + ",".join(str(x) for x in table_row(c)) + "},\n")
     for n in LAYOUTS:
         out.append("  {" + ",".join(str(x) for x in layout_row(n)) + "},\n")
     out.append("  {" + ",".join(str(x) for x in layout_row("lay_cross_block")) + "},\n")
+    for n in INIT_KERNELS:
+        out.append("  {" + ",".join(str(x) for x in table_row(dict(idx=[0] * 32, mask=0xFFFFFFFF, u=0)))
+                   + "},\n")
     out.append("};\n")
     out.append("static const struct { const char *name; kfn fn; unsigned grid, block; } busy[] = {\n")
     for n in BUSY:
