@@ -93,7 +93,8 @@ static void banks(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
      * aggregation, CAS loop (whose LDS count as loads) */
     bank_result ldr;
     atom_minmax mm, *pmm = NULL;
-    if (in->atom_form == ATOMSEL_CAS_LOOP && (in->mode == ATOM_MODE_MIN || in->mode == ATOM_MODE_MAX)) {
+    if ((in->atom_form == ATOMSEL_CAS_LOOP || in->atom_form == ATOMSEL_AGG_LOOP) &&
+        (in->mode == ATOM_MODE_MIN || in->mode == ATOM_MODE_MAX)) {
       /* the loop skips the CAS where the word would not change: the words
        * before this instruction (it runs after the hook) and the operands */
       const uint64_t *B = w->r[in->b];

@@ -10,6 +10,8 @@
  *  AGG_ONE: one ATOMS.ADD by the lowest active lane: 1 request, 1 wavefront
  *   (cnt_used_s0, add1_used_su_s0, addreg_su_s0 and their partial-mask
  *   variants).
+ *  AGG_LOOP: the CAS loop below run by the lowest active lane alone: 1 LDS,
+ *   1 CAST.SPIN of 2 wavefronts (add64_su_s0).
  *  AGG_SCAN: a full warp: one ATOMS.ADD by lane 31; a partial warp: the
  *   plain ATOMS.ADD of every active lane (addreg_used_su_s0, _m0000ffff,
  *   _m00000001).
@@ -95,6 +97,9 @@ uint32_t atom_cost(const arch_profile *a, int bank_mode_bytes, int form, int op,
   case ATOMSEL_AGG_SCAN:
     bank_model(a, bank_mode_bytes, op, mask == 0xffffffffu ? 0x80000000u : mask, addr, bytes, atom);
     return 1;
+  case ATOMSEL_AGG_LOOP: /* the leader alone loops */
+    mask &= 0u - mask;
+    /* fall through */
   case ATOMSEL_CAS_LOOP: {
     uint32_t left = mask, n = 0;
     const uint32_t *groups = bytes > 4 ? HALVES : &FULL;

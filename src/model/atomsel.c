@@ -20,7 +20,9 @@
  *  - add on f32, f64, u64/s64 and min/max/and/or/xor on 64 bits have no
  *    ATOMS: LDS(.64) then ATOMS.CAST.SPIN(.64) in a loop until the swap
  *    succeeds (fadd_*, dadd_*, add64_*, max64_*, or64_*); exch and cas on
- *    64 bits stay native (exch64_s0).
+ *    64 bits stay native (exch64_s0). A 64-bit add of an immediate at a
+ *    uniform address whose result is unused is aggregated first: the
+ *    lowest active lane alone runs the loop (add64_su_s0).
  * Everything else is one plain ATOMS. The pass works on PTX, so "result
  * used" is "the destination register is read somewhere in the function"
  * and "uniform" is a flow-insensitive divergence analysis: a register is
@@ -65,6 +67,8 @@ int atomsel_form(const char *op, const char *type, int imm_operand, int64_t imm,
   int int32 = !strcmp(type, "u32") || !strcmp(type, "s32");
   int bits64 = !strcmp(type, "u64") || !strcmp(type, "s64") || !strcmp(type, "b64");
   int add = !strcmp(op, "add");
+  if (add && (!strcmp(type, "u64") || !strcmp(type, "s64")) && uniform_addr && !result_used && imm_operand)
+    return ATOMSEL_AGG_LOOP;
   if ((add && (!strcmp(type, "f32") || !strcmp(type, "f64"))) ||
       (bits64 && (add || !strcmp(op, "min") || !strcmp(op, "max") || !strcmp(op, "and") ||
                   !strcmp(op, "or") || !strcmp(op, "xor"))))

@@ -18,9 +18,12 @@ enum {
   ATOMSEL_AGG_SCAN,  /* used add of a register at a uniform address: a full
                         warp scans (SHFL.UP) and lane 31 adds the total;
                         a partial warp runs the plain ATOMS.ADD */
-  ATOMSEL_CAS_LOOP   /* no native ATOMS: LDS + ATOMS.CAST.SPIN until every
+  ATOMSEL_CAS_LOOP,  /* no native ATOMS: LDS + ATOMS.CAST.SPIN until every
                         lane has swapped (f32/f64 add, 64-bit add/min/max/
                         and/or/xor) */
+  ATOMSEL_AGG_LOOP   /* 64-bit add of an immediate at a uniform address,
+                        result unused: VOTEU, POPC, and the lowest active
+                        lane alone runs the CAS loop */
 };
 
 typedef struct atomsel_ctx {

@@ -228,7 +228,7 @@ static int atom_forms(const sass_insn *const *s, int ns, int votes, int n, int *
     if (popc == 1 && ns == 1)
       forms[0] = ATOMSEL_POPC_INC;
     else if (cast >= 1 && cast == ns)
-      forms[0] = ATOMSEL_CAS_LOOP;
+      forms[0] = votes ? ATOMSEL_AGG_LOOP : ATOMSEL_CAS_LOOP;
     else if (ns == 1 && votes)
       forms[0] = ATOMSEL_AGG_ONE;
     else if (ns == 2 && other == 2 && votes)
@@ -339,7 +339,8 @@ int sass_apply(program *P, const sass_text *S, const sass_func *F, sass_map *M)
           in->atom_form = (uint8_t)forms[i];
           const sass_insn *s = natoms == 1 ? (nsat ? sat[nsat - 1] : NULL) : sat[i];
           if (s)
-            snprintf(M->op[atoms[i]], 24, "%.18s%s", s->text, forms[i] == ATOMSEL_CAS_LOOP ? " loop" : "");
+            snprintf(M->op[atoms[i]], 24, "%.18s%s", s->text,
+                     forms[i] == ATOMSEL_CAS_LOOP || forms[i] == ATOMSEL_AGG_LOOP ? " loop" : "");
         }
       } else {
         for (int i = 0; i < natoms; i++) {

@@ -91,7 +91,8 @@ static const char *form_sass(int form, const char *op)
 {
   switch (form) {
   case ATOMSEL_POPC_INC: return "ATOMS.POPC.INC.32";
-  case ATOMSEL_CAS_LOOP: return "ATOMS.CAST.SPIN";
+  case ATOMSEL_CAS_LOOP:
+  case ATOMSEL_AGG_LOOP: return "ATOMS.CAST.SPIN";
   default: return !strcmp(op, "cas") ? "ATOMS.CAS" : "ATOMS.";
   }
 }
@@ -183,7 +184,8 @@ static void test_forms(void **state)
   assert_int_equal(atomsel_form("exch", "b32", 1, 1, 0, 1), ATOMSEL_PLAIN);
   assert_int_equal(atomsel_form("add", "u32", 1, 2, 0, 1), ATOMSEL_AGG_ONE);
   assert_int_equal(atomsel_form("inc", "u32", 1, -1, 0, 1), ATOMSEL_POPC_INC);
-  assert_int_equal(atomsel_form("add", "u64", 1, 1, 0, 1), ATOMSEL_CAS_LOOP);
+  assert_int_equal(atomsel_form("add", "u64", 1, 1, 0, 1), ATOMSEL_AGG_LOOP);
+  assert_int_equal(atomsel_form("add", "u64", 1, 1, 0, 0), ATOMSEL_CAS_LOOP);
   assert_int_equal(atomsel_form("add", "f32", 1, 0, 0, 0), ATOMSEL_CAS_LOOP);
   assert_int_equal(atomsel_form("add", "f64", 1, 0, 1, 0), ATOMSEL_CAS_LOOP);
   assert_int_equal(atomsel_form("add", "u64", 1, 1, 0, 0), ATOMSEL_CAS_LOOP);

@@ -321,6 +321,7 @@ static void test_atom_forms(void **state)
   assert_int_equal(form("fadd_s1"), ATOMSEL_CAS_LOOP);
   assert_int_equal(form("dadd_s0"), ATOMSEL_CAS_LOOP);
   assert_int_equal(form("add64_s1"), ATOMSEL_CAS_LOOP);
+  assert_int_equal(form("add64_su_s0"), ATOMSEL_AGG_LOOP);
   assert_int_equal(form("exch64_s0"), ATOMSEL_PLAIN);
   assert_int_equal(form("cas_s0"), ATOMSEL_PLAIN);
 }
