@@ -152,7 +152,9 @@ static void write_json(void) {
     }
     fprintf(f, "}");
   }
-  fprintf(f, "\n  ]}\n");
+  fprintf(f, "\n  ]");
+  rt_san_json(f);
+  fprintf(f, "}\n");
   fclose(f);
 }
 
@@ -203,13 +205,14 @@ static void write_checks(FILE *f) {
 void rt_report_finish(void) {
   if (rt.json_file) write_json();
   int checks = (rt.analyses & RT_CHECKS) != 0;
-  if (!rt.report_banks && !rt.report_launches && !checks) return;
+  if (!rt.report_banks && !rt.report_launches && !checks && !rt_san_active()) return;
   FILE *f = rt.report_file ? fopen(rt.report_file, "a") : stderr;
   if (!f) {
     rt_msg("cannot write %s", rt.report_file);
     return;
   }
   if (checks) write_checks(f);
+  rt_san_write(f);
   if (rt.report_banks || rt.report_launches) write_text(f);
   if (f != stderr) fclose(f);
   else fflush(f);

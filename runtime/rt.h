@@ -170,6 +170,8 @@ typedef struct rt_state {
   int shmem_config;       /* as set; the getter reports the effective one */
   size_t stack_limit, printf_fifo, heap_limit;
   int unregistered;       /* __cudaUnregisterFatBinary ran (exit has begun) */
+  int san_continue;       /* SMEMU_CONTINUE_AFTER_ERROR: a fault ends its launch only */
+  int san_leaks;          /* SMEMU_LEAK_CHECK=full: unfreed allocations at exit */
 } rt_state;
 
 extern rt_state rt;
@@ -247,5 +249,20 @@ int rt_occupancy(rt_func *f, int block_size, size_t dyn_shared);
 void rt_report_launch(const rt_func *f, smemu_status s);
 /* Write the reports (at exit). */
 void rt_report_finish(void);
+
+/* ---- compute-sanitizer's records (sanitizer.c) ---- */
+/* Read SMEMU_CONTINUE_AFTER_ERROR, SMEMU_LEAK_CHECK, SMEMU_PRINT_LIMIT. */
+void rt_san_init(void);
+/* A section is written at exit (init check, leak check, continue, limit). */
+int rt_san_active(void);
+/* Errors found so far (faults, uninitialised global reads, leaks once
+ * rt_san_write ran): for an error exit code. */
+uint64_t rt_san_errors(void);
+/* Note a launch's records (its status and CUDA error). */
+void rt_san_launch(const rt_func *f, smemu_status s, cudaError_t e);
+/* At exit: the leak check, then the records and ERROR SUMMARY. */
+void rt_san_write(FILE *f);
+/* The same records as a JSON member ",\n  \"sanitizer\": {...}". */
+void rt_san_json(FILE *f);
 
 #endif

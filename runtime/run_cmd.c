@@ -49,6 +49,12 @@ static const char usage[] =
     "  --max-insns N      stop a launch when one warp has run N instructions\n"
     "                     (cudaErrorLaunchTimeout; default 1000000000, 0: none)\n"
     "  --quiet            no smemu messages (kernel faults, warnings) on stderr\n"
+  "  --continue-after-error  a kernel fault ends its launch only; the program\n"
+  "                     goes on and later calls succeed (compute-sanitizer's\n"
+  "                     --destroy-on-device-error kernel, also accepted)\n"
+  "  --leak-check full  at exit, list device allocations never freed (errors)\n"
+  "  --print-limit N    print the first N errors in compute-sanitizer's shape\n"
+  "                     (default 100, 0: all); ERROR SUMMARY counts them all\n"
     "  --nvcc PATH        the compiler for .cu files (default: nvcc on the PATH)\n"
     "\n"
     "The program's exit status is smemu run's. Device printf output and the\n"
@@ -290,14 +296,34 @@ static int bad_word(const char *list, const char *const *known, const char *what
   return 0;
 }
 
+/* compute-sanitizer's options: --destroy-on-device-error context|kernel,
+ * --leak-check full|no, --print-limit N. */
+static int san_options(const char *destroy, const char *leak, const char *plimit, int *cont) {
+  if (destroy && strcmp(destroy, "kernel") && strcmp(destroy, "context")) {
+    fprintf(stderr, "smemu run: --destroy-on-device-error takes kernel or context, not '%s'\n", destroy);
+    return -1;
+  }
+  if (destroy && !strcmp(destroy, "kernel")) *cont = 1;
+  if (leak && strcmp(leak, "full") && strcmp(leak, "no")) {
+    fprintf(stderr, "smemu run: --leak-check takes full or no, not '%s'\n", leak);
+    return -1;
+  }
+  char *end = NULL;
+  if (plimit && (!*plimit || (strtoull(plimit, &end, 10), *end) || *plimit == '-')) {
+    fprintf(stderr, "smemu run: --print-limit takes a number, not '%s'\n", plimit);
+    return -1;
+  }
+  return 0;
+}
+
 static void set_env(const char *name, const char *value) {
   if (value) setenv(name, value, 1);
 }
 
 int smemu_cmd_run(int argc, char **argv) {
   const char *arch = NULL, *check = NULL, *report = NULL, *json = NULL, *threads = NULL, *max_insns = NULL;
-  const char *nvcc = NULL;
-  int quiet = 0, i;
+  const char *nvcc = NULL, *leak = NULL, *plimit = NULL, *destroy = NULL;
+  int quiet = 0, cont = 0, i;
   const char *srcs[64];
   int nsrc = 0;
   char **prog = NULL;
@@ -324,6 +350,10 @@ int smemu_cmd_run(int argc, char **argv) {
     else if (!strcmp(a, "--max-insns")) VALUE(max_insns);
     else if (!strcmp(a, "--nvcc")) VALUE(nvcc);
     else if (!strcmp(a, "--quiet")) quiet = 1;
+    else if (!strcmp(a, "--continue-after-error")) cont = 1;
+    else if (!strcmp(a, "--destroy-on-device-error")) VALUE(destroy);
+    else if (!strcmp(a, "--leak-check")) VALUE(leak);
+    else if (!strcmp(a, "--print-limit")) VALUE(plimit);
     else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       fputs(usage, stdout);
       return 0;
@@ -350,6 +380,7 @@ int smemu_cmd_run(int argc, char **argv) {
   static const char *const check_names[] = {"races", "racecheck", "sync", "synccheck", "init", "initcheck",
                                             "global-races", "banks", "memory", "memcheck", "all", NULL};
   if (bad_word(report, reports, "report") || bad_word(check, check_names, "check")) return 2;
+  if (san_options(destroy, leak, plimit, &cont) < 0) return 2;
   char rtdir[PATH_MAX];
   if (find_runtime(rtdir, sizeof rtdir) < 0) {
     fprintf(stderr, "smemu run: cannot find smemu's libcudart.so.13 (build it with `make`, or set "
@@ -439,6 +470,9 @@ int smemu_cmd_run(int argc, char **argv) {
   set_env("SMEMU_THREADS", threads);
   set_env("SMEMU_MAX_INSNS", max_insns);
   if (quiet) setenv("SMEMU_QUIET", "1", 1);
+  if (cont) setenv("SMEMU_CONTINUE_AFTER_ERROR", "1", 1);
+  if (leak && !strcmp(leak, "full")) setenv("SMEMU_LEAK_CHECK", "full", 1);
+  set_env("SMEMU_PRINT_LIMIT", plimit);
   if (ptx_any) setenv("SMEMU_PTX_ANY", "1", 1);
   char jpath[PATH_MAX];
   if (json) {
@@ -452,7 +486,7 @@ int smemu_cmd_run(int argc, char **argv) {
   }
   char rfile[] = "/tmp/smemu-report-XXXXXX";
   int rfd = -1;
-  if (report || check) {
+  if (report || check || cont || leak || plimit) {
     rfd = mkstemp(rfile);
     if (rfd >= 0) setenv("SMEMU_REPORT_FILE", rfile, 1);
   }

@@ -98,6 +98,7 @@ static void read_env(void) {
   rt.stack_limit = 1024;
   rt.printf_fifo = 8650752; /* CUDA 13's default on sm_90 (8.25 MB, measured) */
   rt.heap_limit = 8 << 20;
+  rt_san_init();
 }
 
 smemu_ctx *rt_ctx(void) {

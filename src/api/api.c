@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "api/internal.h"
+#include "check/ginit.h"
 #include "check/race.h"
 #include "exec/hooks.h"
 #include "ir/decode.h"
@@ -53,6 +54,10 @@ smemu_status smemu_create(const smemu_options *opt, smemu_ctx **out) {
   c->bank_mode = c->arch->bank_bytes;
   if (c->opt.bank_mode == 8 && c->arch->bank8_selectable) c->bank_mode = 8;
   c->want_banks = (c->opt.analyses & SMEMU_ANALYZE_BANKS) != 0;
+  if ((c->opt.analyses & SMEMU_ANALYZE_INIT) && !(c->ginit = ginit_new())) {
+    free(c);
+    return SMEMU_ERR_OUT_OF_MEMORY;
+  }
   *out = c;
   return SMEMU_OK;
 }
@@ -63,6 +68,7 @@ void smemu_destroy(smemu_ctx *ctx) {
   for (size_t i = 0; i < ctx->mem.n; i++)
     if (!ctx->mem.a[i].name) free((void *)ctx->mem.a[i].base);
   mem_free_table(&ctx->mem);
+  ginit_free(ctx->ginit);
   analysis_free(ctx->last_an);
   free(ctx->hz);
   free(ctx->sy);
@@ -342,6 +348,12 @@ smemu_status smemu_malloc(smemu_ctx *ctx, void **ptr, size_t bytes) {
     free(p);
     return ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "out of memory");
   }
+  /* fresh device memory is unwritten for the init check */
+  if (ctx->ginit && ginit_track(ctx->ginit, (uintptr_t)p, bytes, 0) < 0) {
+    mem_remove(&ctx->mem, (uintptr_t)p);
+    free(p);
+    return ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "out of memory");
+  }
   *ptr = p;
   return SMEMU_OK;
 }
@@ -353,6 +365,7 @@ smemu_status smemu_free(smemu_ctx *ctx, void *ptr) {
   if (!a || a->base != (uintptr_t)ptr || a->name)
     return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "free of %p, which smemu_malloc did not return", ptr);
   mem_remove(&ctx->mem, (uintptr_t)ptr);
+  ginit_forget(ctx->ginit, (uintptr_t)ptr);
   free(ptr);
   return SMEMU_OK;
 }
@@ -360,12 +373,14 @@ smemu_status smemu_free(smemu_ctx *ctx, void *ptr) {
 smemu_status smemu_memcpy(smemu_ctx *ctx, void *dst, const void *src, size_t bytes) {
   if (!ctx || (!dst || !src) ) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument");
   memmove(dst, src, bytes);
+  if (ctx->ginit) ginit_copy(ctx->ginit, (uintptr_t)dst, (uintptr_t)src, bytes);
   return SMEMU_OK;
 }
 
 smemu_status smemu_memset(smemu_ctx *ctx, void *dst, int value, size_t bytes) {
   if (!ctx || !dst) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument");
   memset(dst, value, bytes);
+  if (ctx->ginit) ginit_mark(ctx->ginit, (uintptr_t)dst, bytes);
   return SMEMU_OK;
 }
 
@@ -490,6 +505,7 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   L->want_init = (ctx->opt.analyses & SMEMU_ANALYZE_INIT) != 0;
   L->want_global_races = (ctx->opt.analyses & SMEMU_ANALYZE_GLOBAL_RACES) != 0;
   if (L->want_global_races) L->gshadow = gshadow_new();
+  L->ginit = ctx->ginit;
   L->schedule_random = ctx->opt.schedule == SMEMU_SCHEDULE_RANDOM;
   L->seed = ctx->opt.seed;
   L->hooks = L->want_banks || L->want_races || L->want_sync || L->want_init || L->want_global_races;
@@ -501,6 +517,8 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   st->warp_instructions = atomic_load(&L->warp_insns);
   st->thread_instructions = atomic_load(&L->thread_insns);
   if (s) ctx_error(ctx, s, "%s", L->msg);
+  fault_keep(ctx, L, s);
+  if (L->result) ginit_an_finish(L->result->gin);
   analysis_free(ctx->last_an);
   ctx->last_an = L->result;
   ctx->cached = NULL;

@@ -35,6 +35,10 @@ struct smemu_ctx {
   int bank_mode;            /* 4 or 8 */
   int want_banks;           /* bank model on */
   mem_table mem;            /* global allocations */
+  struct ginit *ginit;      /* written bytes of each allocation (SMEMU_ANALYZE_INIT), or NULL */
+  smemu_fault fault;        /* the last launch's fault (fault.status 0: none) */
+  char fault_kernel[512];   /* its strings */
+  char fault_file[512];
   smemu_module *mods;
   smemu_launch_stats last;  /* figures of the last launch */
   char last_kernel[512];    /* its kernel's name (outlives the module) */
@@ -48,6 +52,9 @@ struct smemu_ctx {
   const struct analysis *cached; /* the analysis hz/sy were built from */
   char err[4096];           /* message of the last failed call */
 };
+
+/* Keep the launch's fault details on the context (api_sanitizer.c). */
+void fault_keep(smemu_ctx *ctx, const launch *L, smemu_status s);
 
 smemu_status ctx_error(smemu_ctx *ctx, smemu_status s, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -28,6 +28,10 @@ static const char *func_of(const program *P, uint32_t pc) {
   return P->name;
 }
 
+/* The fault of a bad address being reported (bad() sets it for exec_fault,
+ * on the faulting worker's own thread). */
+static _Thread_local const fault_info *pending_access;
+
 void exec_fault(warp *w, int lane, int status, const char *fmt, ...) {
   launch *L = w->L;
   block *b = w->blk;
@@ -41,6 +45,12 @@ void exec_fault(warp *w, int lane, int status, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
+    if (pending_access) L->fault = *pending_access;
+    else memset(&L->fault, 0, sizeof L->fault);
+    L->fault.pc = w->pc;
+    memcpy(L->fault.block, b->ctaid, sizeof L->fault.block);
+    L->fault.has_thread = lane >= 0;
+    L->fault.tid = w->index * 32 + (uint32_t)(lane >= 0 ? lane : (w->valid ? __builtin_ctz(w->valid) : 0));
     exec_where(P, w->pc, where, sizeof where);
     int n = snprintf(L->msg, sizeof L->msg, "kernel %s: block (%u,%u,%u)", P->name, b->ctaid[0],
                      b->ctaid[1], b->ctaid[2]);
@@ -63,9 +73,22 @@ void exec_fault(warp *w, int lane, int status, const char *fmt, ...) {
 /* ---- addresses ---- */
 static uint8_t *bad(warp *w, int l, const char *space, uint64_t addr, uint32_t size, int write,
                     int status, const char *why) {
+  fault_info fi = {0};
+  fi.access = 1;
+  fi.write = (uint8_t)write;
+  fi.misaligned = status == SMEMU_ERR_MISALIGNED;
+  fi.space = space;
+  fi.addr = addr;
+  fi.size = size;
+  if (!strcmp(space, "global") || !strcmp(space, "constant")) {
+    const alloc *n = mem_nearest(w->L->mem, (uintptr_t)addr);
+    if (n) fi.near_base = n->base, fi.near_size = n->size;
+  }
+  pending_access = &fi;
   exec_fault(w, l, status, "%s %s of %u byte%s at %s address 0x%" PRIx64 "%s",
              status == SMEMU_ERR_MISALIGNED ? "misaligned" : "out-of-bounds",
              write ? "write" : "read", size, size == 1 ? "" : "s", space, addr, why);
+  pending_access = NULL;
   return NULL;
 }
 
