@@ -20,7 +20,8 @@
 #   leak_exit           ... --leak-check full --error-exitcode 9
 # Writes OUTDIR/raw/CASE.CONFIG.txt (stdout and stderr together),
 # OUTDIR/raw/CASE.CONFIG.rc ("rc N seconds S"), OUTDIR/raw/sass/CASE.sass,
-# OUTDIR/raw/versions.txt, OUTDIR/raw/build.txt, OUTDIR/sanitizer.tgz (all
+# OUTDIR/raw/versions.txt, OUTDIR/raw/build.txt, OUTDIR/raw/bin/CASE (the
+# programs as built and run there), OUTDIR/sanitizer.tgz (all
 # of raw/), and OUTDIR/summary.txt (each run's status and ERROR SUMMARY).
 # Copy OUTDIR/raw to tests/hw/sanitizer/recorded/ to commit; parse.py reads it.
 # Environment: SAN_JOBS (parallel runs, default 6), NVCC, SANITIZER.
@@ -102,6 +103,12 @@ for f in "$RAW"/*.rc; do
 done > "$OUT/summary.txt"
 cat "$OUT/summary.txt"
 cp "$HERE/runs.tsv" "$RAW/runs.tsv"
+# the programs exactly as the GPU ran them (smemu runs the same files)
+mkdir -p "$RAW/bin"
+for f in "$HERE"/*.cu; do
+  s=$(basename "$f" .cu)
+  [ -x "$BUILD/$s" ] && cp "$BUILD/$s" "$RAW/bin/$s"
+done
 tar czf "$OUT/sanitizer.tgz" -C "$OUT" raw
 end=$(date +%s)
 echo "record.sh: done in $((end - start)) s; outputs under $OUT"
