@@ -310,6 +310,12 @@ typedef struct smemu_uninit_read {
 uint64_t smemu_uninit_total(const smemu_ctx *ctx);
 int smemu_uninit_count(const smemu_ctx *ctx);
 smemu_status smemu_uninit_get(const smemu_ctx *ctx, int i, smemu_uninit_read *out);
+/* The records aggregated per source line (the first thread, block and
+ * address of each line, and its count) as text ending in "INITCHECK
+ * SUMMARY", and as the JSON member "uninitialized_global_reads": [...].
+ * Both return the number of lines. */
+int smemu_write_uninit_report(const smemu_ctx *ctx, FILE *f);
+int smemu_write_uninit_json(const smemu_ctx *ctx, FILE *f);
 /* Mark [ptr, ptr+bytes) written (memory the program filled itself, e.g.
  * pinned memory the host writes directly), or forget that it was. */
 smemu_status smemu_mem_set_written(smemu_ctx *ctx, const void *ptr, size_t bytes, int written);

@@ -34,7 +34,10 @@ void rt_san_init(void) {
   rt.san_continue = (v = getenv("SMEMU_CONTINUE_AFTER_ERROR")) && *v && strcmp(v, "0");
   rt.san_leaks = (v = getenv("SMEMU_LEAK_CHECK")) && !strcmp(v, "full");
   san.limit = (v = getenv("SMEMU_PRINT_LIMIT")) && *v ? strtoull(v, NULL, 0) : 100;
-  san.active = rt.san_continue || rt.san_leaks || (v && *v) || (rt.analyses & SMEMU_ANALYZE_INIT);
+  /* memcheck's bounds checks are always on; naming the tool asks for its report */
+  const char *c = getenv("SMEMU_CHECK");
+  int memcheck = c && (strstr(c, "mem") || strstr(c, "all"));
+  san.active = rt.san_continue || rt.san_leaks || (v && *v) || memcheck || (rt.analyses & SMEMU_ANALYZE_INIT);
 }
 
 int rt_san_active(void) { return san.active; }

@@ -49,6 +49,7 @@ static const char *const usage_exec =
     "            a device buffer of COUNT elements of TYPE, passed as a pointer.\n"
     "            INIT is one of\n"
     "              zeros          all zero (the default)\n"
+    "              uninit         zeros the init check counts as never written\n"
     "              iota[=START]   START, START+1, ... (START defaults to 0)\n"
     "              fill=V         every element V\n"
     "              rand=SEED      pseudo-random: integers take the low bits of\n"
@@ -76,8 +77,8 @@ static const char *const usage_exec =
     "  --cl-opts OPTS     OpenCL build options for a .cl FILE (-D N=V, ...)\n"
     "  --check LIST       comma-separated checks: races (shared-memory hazards,\n"
     "                     like compute-sanitizer racecheck), sync (barrier misuse,\n"
-    "                     like synccheck), init (reads of uninitialised shared\n"
-    "                     memory), global-races (hazards on global memory within\n"
+    "                     like synccheck), init (reads of shared memory and of\n"
+    "                     :uninit buffers nothing wrote, like initcheck), global-races (hazards on global memory within\n"
     "                     and between blocks), memory (bounds and alignment:\n"
     "                     always on), all\n"
     "  --report hazards   with --check races: every hazard's instance in detail\n"
@@ -150,7 +151,7 @@ static uint64_t splitmix(uint64_t *s) {
 static int fill_buffer(arg *a, const char *init, char *err, size_t en) {
   uint8_t *p = a->ptr;
   int es = tsize[a->type];
-  if (!init || !strcmp(init, "zeros")) return 0;
+  if (!init || !strcmp(init, "zeros") || !strcmp(init, "uninit")) return 0;
   if (!strncmp(init, "iota", 4)) {
     double start = init[4] == '=' ? strtod(init + 5, NULL) : 0;
     for (uint64_t i = 0; i < a->count; i++) {
@@ -247,7 +248,9 @@ static int parse_arg(smemu_ctx *ctx, const char *spec, arg *a, char *err, size_t
       free(s);
       return -1;
     }
-    memset(a->ptr, 0, a->count * (uint64_t)tsize[a->type]);
+    /* written for the init check, unless asked to stay unwritten */
+    if (!init || strcmp(init, "uninit")) smemu_memset(ctx, a->ptr, 0, a->count * (uint64_t)tsize[a->type]);
+    else memset(a->ptr, 0, a->count * (uint64_t)tsize[a->type]);
     int r = fill_buffer(a, init, err, en);
     free(s);
     return r;
@@ -537,6 +540,7 @@ static int cmd_exec(int argc, char **argv) {
     fflush(stdout);
     smemu_write_race_report(ctx, stderr, detailed);
     found = smemu_hazard_count(ctx) + smemu_sync_error_count(ctx);
+    found += smemu_write_uninit_report(ctx, stderr);
   }
   if (s != SMEMU_OK) {
     fprintf(stderr, "smemu: error: %s (%s)\n", smemu_errmsg(ctx), smemu_status_name(s));

@@ -22,7 +22,7 @@ analysis *analysis_new(const launch *L) {
     }
     a->has_race = 1;
   }
-  if (L->ginit && !(a->gin = calloc(1, sizeof *a->gin))) {
+  if (L->ginit && !(a->gin = ginit_an_new(a->ncode))) {
     analysis_free(a);
     return NULL;
   }

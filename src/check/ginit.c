@@ -115,6 +115,7 @@ size_t ginit_unwritten(const ginit *g, uintptr_t p, size_t n) {
 
 static void add_rec(ginit_an *a, const warp *w, uint32_t tid, uint64_t addr, uint32_t size) {
   a->total++;
+  if (w->pc < a->ncode) a->per_pc[w->pc]++;
   if (a->n == a->cap) {
     if (a->cap >= GINIT_KEEP) return;
     uint32_t cap = a->cap ? a->cap * 2 : 64;
@@ -154,14 +155,26 @@ void ginit_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
   });
 }
 
+ginit_an *ginit_an_new(uint32_t ncode) {
+  ginit_an *a = calloc(1, sizeof *a);
+  if (a && !(a->per_pc = calloc(ncode ? ncode : 1, sizeof *a->per_pc))) {
+    free(a);
+    return NULL;
+  }
+  if (a) a->ncode = ncode;
+  return a;
+}
+
 void ginit_an_free(ginit_an *a) {
   if (!a) return;
+  free(a->per_pc);
   free(a->rec);
   free(a);
 }
 
 void ginit_an_merge(ginit_an *into, const ginit_an *from) {
   into->total += from->total;
+  for (uint32_t i = 0; i < into->ncode && i < from->ncode; i++) into->per_pc[i] += from->per_pc[i];
   uint32_t room = GINIT_KEEP * 2 - into->n; /* finish keeps the first GINIT_KEEP after sorting */
   uint32_t k = from->n < room ? from->n : room;
   if (!k) return;

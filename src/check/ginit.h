@@ -44,6 +44,8 @@ typedef struct ginit_an {
   ginit_rec *rec;
   uint32_t n, cap;
   uint64_t total;        /* all uninitialised reads, kept or not */
+  uint64_t *per_pc;      /* the same per instruction (ncode entries) */
+  uint32_t ncode;
 } ginit_an;
 
 ginit *ginit_new(void);
@@ -65,6 +67,7 @@ size_t ginit_unwritten(const ginit *g, uintptr_t p, size_t n);
  * ACC_READ, ACC_WRITE or ACC_ATOMIC (race.h). Reads and atomics of unwritten
  * bytes are recorded; writes and atomics mark bytes written. */
 void ginit_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind);
+ginit_an *ginit_an_new(uint32_t ncode);
 void ginit_an_free(ginit_an *a);
 void ginit_an_merge(ginit_an *into, const ginit_an *from);
 /* Sort the merged records by block, thread, pc and keep GINIT_KEEP. */
