@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""check.py: runs the sanitizer corpus on smemu and compares with what
+compute-sanitizer 2025.3 printed on an H200 (recorded/, made by record.sh).
+
+    python3 tests/hw/sanitizer/check.py BUILD_DIR [CASE.CONFIG ...]
+
+Each row of runs.tsv (case, configuration) runs `BUILD_DIR/smemu run` with
+the options matching the configuration on the program the GPU ran
+(recorded/bin/CASE, built there with -cudart shared), parses both outputs
+with parse.py and compares:
+  * the records: kind, space, access, size, kernel, file, line, thread,
+    block, misaligned/out of bounds, and the address as an offset into the
+    allocation the program printed, as multisets;
+  * the ERROR SUMMARY count and the LEAK SUMMARY;
+  * the program's own output (every runtime call's result), but for
+    addresses.
+A difference listed in known_differences.txt (case.config, the part, why)
+is printed and does not fail. Exit status: 0 all agree, 1 a difference,
+77 nothing to compare with (no recording, or no program and no nvcc)."""
+import os
+import shutil
+import subprocess
+import sys
+from collections import Counter
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import parse  # noqa: E402
+
+# configuration -> smemu run options (compute-sanitizer's in record.sh)
+OPTIONS = {
+    "plain": [],
+    "initcheck": ["--check", "init"],
+    "initcheck_exit": ["--check", "init"],
+    "initcheck_kernel": ["--check", "init", "--continue-after-error"],
+    "initcheck_pl3": ["--check", "init", "--print-limit", "3"],
+    "memcheck": ["--check", "memcheck"],
+    "memcheck_kernel": ["--check", "memcheck", "--destroy-on-device-error", "kernel"],
+    "memcheck_pl5": ["--check", "memcheck", "--print-limit", "5"],
+    "memcheck_pl5_kernel": ["--check", "memcheck", "--print-limit", "5", "--continue-after-error"],
+    "leak": ["--check", "memcheck", "--leak-check", "full"],
+    "leak_kernel": ["--check", "memcheck", "--leak-check", "full", "--continue-after-error"],
+    "leak_exit": ["--check", "memcheck", "--leak-check", "full"],
+}
+
+
+def known_differences():
+    kd = {}
+    p = os.path.join(HERE, "known_differences.txt")
+    if os.path.exists(p):
+        for line in open(p):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            f = line.split(None, 2)
+            kd[(f[0], f[1])] = f[2] if len(f) > 2 else ""
+    return kd
+
+
+def program(build, rec, case):
+    p = os.path.join(rec, "bin", case)
+    if os.path.exists(p):
+        return p
+    nvcc = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc" if os.path.exists("/usr/local/cuda/bin/nvcc") else None)
+    if not nvcc:
+        return None
+    out = os.path.join(build, "sanitizer_hw", case)
+    src = os.path.join(HERE, case + ".cu")
+    if not os.path.exists(out) or os.path.getmtime(out) < os.path.getmtime(src):
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        r = subprocess.run([nvcc, "-arch=sm_90", "-lineinfo", "-cudart", "shared", "-o", out, src],
+                           capture_output=True, text=True)
+        if r.returncode:
+            print(r.stdout + r.stderr)
+            return None
+    return out
+
+
+def compare(name, gpu, emu, kd):
+    """-> list of (part, message) differences."""
+    diffs = []
+    g, e = Counter(parse.key(r) for r in gpu["records"]), Counter(parse.key(r) for r in emu["records"])
+    if g != e:
+        miss, extra = g - e, e - g
+        msg = []
+        for k in list(miss)[:4]:
+            msg.append("  GPU only:   %s x%d" % (k, miss[k]))
+        for k in list(extra)[:4]:
+            msg.append("  smemu only: %s x%d" % (k, extra[k]))
+        diffs.append(("records", "%d GPU records, %d smemu; %d differ\n%s" %
+                      (sum(g.values()), sum(e.values()), sum(miss.values()) + sum(extra.values()), "\n".join(msg))))
+    if gpu["error_summary"] != emu["error_summary"]:
+        diffs.append(("summary", "ERROR SUMMARY: GPU %s, smemu %s" % (gpu["error_summary"], emu["error_summary"])))
+    if gpu["leak_summary"] != emu["leak_summary"]:
+        diffs.append(("leaks", "LEAK SUMMARY: GPU %s, smemu %s" % (gpu["leak_summary"], emu["leak_summary"])))
+    gp = [l for l in gpu["program"] if l.strip()]
+    ep = [l for l in emu["program"] if l.strip()]
+    if gp != ep:
+        first = next((i for i in range(min(len(gp), len(ep))) if gp[i] != ep[i]), min(len(gp), len(ep)))
+        diffs.append(("program", "output differs at line %d: GPU %r, smemu %r" %
+                      (first + 1, gp[first] if first < len(gp) else None, ep[first] if first < len(ep) else None)))
+    return diffs
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__)
+        return 2
+    build = sys.argv[1]
+    only = set(sys.argv[2:])
+    rec = os.path.join(HERE, "recorded")
+    if not os.path.isdir(rec):
+        print("SKIP: no recording in %s (run record.sh on a GPU machine)" % rec)
+        return 77
+    smemu = os.path.join(build, "smemu")
+    kd = known_differences()
+    runs = [l.split() for l in open(os.path.join(HERE, "runs.tsv")) if l.strip() and not l.startswith("#")]
+    agree = known = failed = skipped = 0
+    for case, cfg in runs:
+        name = "%s.%s" % (case, cfg)
+        if only and name not in only:
+            continue
+        raw = os.path.join(rec, name + ".txt")
+        if not os.path.exists(raw):
+            print("SKIP %s: not recorded" % name)
+            skipped += 1
+            continue
+        prog = program(build, rec, case)
+        if not prog:
+            print("SKIP %s: no program (no recorded binary, no nvcc)" % name)
+            skipped += 1
+            continue
+        env = dict(os.environ, SMEMU_THREADS="2")
+        r = subprocess.run([smemu, "run"] + OPTIONS[cfg] + ["--", prog], capture_output=True, text=True,
+                           env=env, timeout=120)
+        gpu = parse.parse(open(raw, errors="replace").read())
+        emu = parse.parse(r.stdout + r.stderr)
+        diffs = compare(name, gpu, emu, kd)
+        # the GPU's exit status: the program's (or --error-exitcode's 9)
+        grc = open(os.path.join(rec, name + ".rc")).read().split()[1]
+        if cfg.endswith("_exit") or grc in ("124", "137"):
+            pass
+        elif str(r.returncode) != grc:
+            diffs.append(("status", "exit status: GPU %s, smemu %d" % (grc, r.returncode)))
+        hard = [d for d in diffs if (name, d[0]) not in kd]
+        if not diffs:
+            agree += 1
+            print("ok   %s (%d records, ERROR SUMMARY %s)" % (name, len(gpu["records"]), gpu["error_summary"]))
+        elif not hard:
+            known += 1
+            print("KNOWN %s: %s" % (name, "; ".join("%s (%s)" % (d[0], kd[(name, d[0])]) for d in diffs)))
+        else:
+            failed += 1
+            print("FAIL %s" % name)
+            for part, msg in hard:
+                print("  [%s] %s" % (part, msg))
+    print("sanitizer corpus: %d agree, %d known differences, %d differ, %d skipped" % (agree, known, failed, skipped))
+    if failed:
+        return 1
+    return 0 if agree + known else 77
+
+
+if __name__ == "__main__":
+    sys.exit(main())
