@@ -547,6 +547,7 @@ RT_EXPORT CUresult cuMemsetD32_v2(CUdeviceptr p, unsigned int v, size_t n) {
     return leave(CUDA_ERROR_INVALID_VALUE);
   rt_drain();
   for (size_t i = 0; i < n; i++) memcpy((uint8_t *)(uintptr_t)p + 4 * i, &v, 4);
+  smemu_mem_set_written(rt.ctx, (void *)(uintptr_t)p, 4 * n, 1);
   return leave(to_cu(rt.sticky));
 }
 

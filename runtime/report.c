@@ -209,6 +209,7 @@ static void write_checks(FILE *f) {
 }
 
 void rt_report_finish(void) {
+  rt_san_finish();
   if (rt.json_file) write_json();
   int checks = (rt.analyses & RT_CHECKS) != 0;
   if (!rt.report_banks && !rt.report_launches && !checks && !rt_san_active()) return;

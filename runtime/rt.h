@@ -256,8 +256,12 @@ void rt_san_init(void);
 /* A section is written at exit (init check, leak check, continue, limit). */
 int rt_san_active(void);
 /* Errors found so far (faults, uninitialised global reads, leaks once
- * rt_san_write ran): for an error exit code. */
+ * rt_san_finish ran), and those that are not failed launches: for an
+ * error exit code. */
 uint64_t rt_san_errors(void);
+uint64_t rt_san_extra_errors(void);
+/* At exit, first: the leak check (idempotent). */
+void rt_san_finish(void);
 /* Note a launch's records (its status and CUDA error). */
 void rt_san_launch(const rt_func *f, smemu_status s, cudaError_t e);
 /* At exit: the leak check, then the records and ERROR SUMMARY. */

@@ -19,6 +19,7 @@ static struct {
   int active;             /* a section is written at exit */
   uint64_t limit;         /* records printed (0: all) */
   uint64_t errors;        /* every error found */
+  uint64_t faults;        /* of them kernel faults (failed launches) */
   uint64_t printed;       /* records kept in text / json */
   char *text;             /* the kept records, compute-sanitizer's shape */
   size_t text_len;
@@ -42,6 +43,7 @@ void rt_san_init(void) {
 
 int rt_san_active(void) { return san.active; }
 uint64_t rt_san_errors(void) { return san.errors; }
+uint64_t rt_san_extra_errors(void) { return san.errors - san.faults; }
 
 /* Room for one more printed record: opens the streams. */
 static int keep(void) {
@@ -98,7 +100,9 @@ static void note_uninit(smemu_ctx *ctx, const char *kernel) {
 /* A launch's fault, in memcheck's words where it is a bad address. */
 static void note_fault(smemu_ctx *ctx, const char *kernel, cudaError_t e) {
   smemu_fault ft;
-  if (smemu_last_fault(ctx, &ft) != SMEMU_OK || !keep()) return;
+  if (smemu_last_fault(ctx, &ft) != SMEMU_OK) return;
+  san.faults++;
+  if (!keep()) return;
   FILE *f = san.text_mem;
   char what[160];
   if (ft.access)
@@ -182,7 +186,7 @@ static void leaks(void) {
 
 static int finished;
 
-static void finish(void) {
+void rt_san_finish(void) {
   if (finished++) return;
   if (!san.inited) rt_san_init();
   if (rt.san_leaks) leaks();
@@ -192,7 +196,7 @@ static void finish(void) {
 }
 
 void rt_san_write(FILE *f) {
-  finish();
+  rt_san_finish();
   if (!san.active) return;
   fputs(PFX "COMPUTE-SANITIZER (smemu)\n", f);
   if (san.text) fputs(san.text, f);
@@ -203,7 +207,7 @@ void rt_san_write(FILE *f) {
 }
 
 void rt_san_json(FILE *f) {
-  finish();
+  rt_san_finish();
   if (!san.active) return;
   fprintf(f, ",\n  \"sanitizer\": {\"error_count\": %" PRIu64 ", \"print_limit\": %" PRIu64 ", \"errors\": [%s\n  ]}",
           san.errors, san.limit, san.json ? san.json : "");
