@@ -316,6 +316,10 @@ smemu_status smemu_uninit_get(const smemu_ctx *ctx, int i, smemu_uninit_read *ou
  * Both return the number of lines. */
 int smemu_write_uninit_report(const smemu_ctx *ctx, FILE *f);
 int smemu_write_uninit_json(const smemu_ctx *ctx, FILE *f);
+/* The 32-byte sectors of [ptr, ptr+bytes) holding bytes nothing wrote (a
+ * copy from there is an error for initcheck): their count, and the first
+ * unwritten address of each of the first max in out (may be NULL). */
+size_t smemu_mem_unwritten_sectors(const smemu_ctx *ctx, const void *ptr, size_t bytes, uint64_t *out, size_t max);
 /* Mark [ptr, ptr+bytes) written (memory the program filled itself, e.g.
  * pinned memory the host writes directly), or forget that it was. */
 smemu_status smemu_mem_set_written(smemu_ctx *ctx, const void *ptr, size_t bytes, int written);

@@ -373,7 +373,8 @@ smemu_status smemu_free(smemu_ctx *ctx, void *ptr) {
 smemu_status smemu_memcpy(smemu_ctx *ctx, void *dst, const void *src, size_t bytes) {
   if (!ctx || (!dst || !src) ) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument");
   memmove(dst, src, bytes);
-  if (ctx->ginit) ginit_copy(ctx->ginit, (uintptr_t)dst, (uintptr_t)src, bytes);
+  /* a copy writes its destination, whatever the source held (as initcheck) */
+  if (ctx->ginit) ginit_mark(ctx->ginit, (uintptr_t)dst, bytes);
   return SMEMU_OK;
 }
 

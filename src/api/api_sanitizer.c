@@ -84,6 +84,11 @@ smemu_status smemu_uninit_get(const smemu_ctx *ctx, int i, smemu_uninit_read *ou
   return SMEMU_OK;
 }
 
+size_t smemu_mem_unwritten_sectors(const smemu_ctx *ctx, const void *ptr, size_t bytes, uint64_t *out, size_t max) {
+  if (!ctx || !ctx->ginit) return 0;
+  return ginit_sectors(ctx->ginit, (uintptr_t)ptr, bytes, out, out ? max : 0);
+}
+
 smemu_status smemu_mem_set_written(smemu_ctx *ctx, const void *ptr, size_t bytes, int written) {
   if (!ctx || (!ptr && bytes)) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument");
   if (!ctx->ginit) return SMEMU_OK;

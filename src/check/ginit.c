@@ -92,25 +92,29 @@ int ginit_clear(ginit *g, uintptr_t p, size_t n) {
   return any ? 0 : -1;
 }
 
-void ginit_copy(ginit *g, uintptr_t dst, uintptr_t src, size_t n) {
-  if (!g || !n) return;
-  /* the source's state first (it may overlap the destination) */
-  uint8_t *st = malloc(n);
-  if (!st) {
-    ginit_mark(g, dst, n);
-    return;
-  }
-  memset(st, 1, n);
-  EACH_PART(g, src, n, memcpy(st + rel, (const void *)(r->w + off), len));
-  EACH_PART(g, dst, n, memcpy((void *)(r->w + off), st + rel, len));
-  free(st);
-}
-
 size_t ginit_unwritten(const ginit *g, uintptr_t p, size_t n) {
   size_t z = 0;
   if (!g || !n) return 0;
   EACH_PART(g, p, n, for (size_t k = 0; k < len; k++) z += !r->w[off + k]);
   return z;
+}
+
+size_t ginit_sectors(const ginit *g, uintptr_t p, size_t n, uint64_t *out, size_t max) {
+  size_t k = 0;
+  uintptr_t last = 0;
+  int have = 0;
+  if (!g || !n) return 0;
+  EACH_PART(g, p, n, {
+    for (size_t i = 0; i < len; i++) {
+      uintptr_t a = r->base + off + i;
+      if (r->w[off + i] || (have && a >> 5 == last)) continue;
+      if (k < max) out[k] = a;
+      k++;
+      last = a >> 5;
+      have = 1;
+    }
+  });
+  return k;
 }
 
 static void add_rec(ginit_an *a, const warp *w, uint32_t tid, uint64_t addr, uint32_t size) {
@@ -126,6 +130,10 @@ static void add_rec(ginit_an *a, const warp *w, uint32_t tid, uint64_t addr, uin
   }
   const block *b = w->blk;
   a->rec[a->n++] = (ginit_rec){w->pc, b->linear, {b->ctaid[0], b->ctaid[1], b->ctaid[2]}, tid, size, addr};
+}
+
+static void mark_lane(ginit_region *r, size_t off, size_t n) {
+  for (size_t k = 0; k < n; k++) atomic_store_explicit(&r->w[off + k], 1, memory_order_relaxed);
 }
 
 void ginit_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind) {
@@ -150,9 +158,17 @@ void ginit_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
           break;
         }
     }
-    if (kind != ACC_READ)
-      for (size_t k = 0; k < n; k++) atomic_store_explicit(&r->w[off + k], 1, memory_order_relaxed);
+    if (kind == ACC_WRITE) mark_lane(r, off, n);
   });
+  /* an atomic writes after every lane read: 32 lanes adding to one unwritten
+   * word are 32 errors on the GPU (tests/hw/sanitizer, init_atomic) */
+  if (kind == ACC_ATOMIC)
+    LANES(m, {
+      ginit_region *r = find(g, (uintptr_t)addr[l]);
+      if (!r) continue;
+      size_t off = addr[l] - r->base;
+      mark_lane(r, off, size < r->size - off ? size : r->size - off);
+    });
 }
 
 ginit_an *ginit_an_new(uint32_t ncode) {

@@ -55,13 +55,14 @@ int ginit_track(ginit *g, uintptr_t base, size_t size, int written);
 void ginit_forget(ginit *g, uintptr_t base);
 /* The host wrote [p, p+n) (a copy to the device, a fill). */
 void ginit_mark(ginit *g, uintptr_t p, size_t n);
-/* A copy of n bytes from src to dst: dst's bytes take src's state where src
- * is tracked; from untracked memory they are written. */
 /* Make the tracked parts of [p, p+n) unwritten again; -1 when none is tracked. */
 int ginit_clear(ginit *g, uintptr_t p, size_t n);
-void ginit_copy(ginit *g, uintptr_t dst, uintptr_t src, size_t n);
 /* Unwritten bytes in [p, p+n) (0 when untracked). */
 size_t ginit_unwritten(const ginit *g, uintptr_t p, size_t n);
+/* The 32-byte sectors of [p, p+n) holding unwritten bytes (how
+ * compute-sanitizer reports a copy from such memory): their count, and the
+ * first unwritten address of each of the first max in out. */
+size_t ginit_sectors(const ginit *g, uintptr_t p, size_t n, uint64_t *out, size_t max);
 
 /* A warp's global accesses (lanes m, size bytes at addr[l]); kind is
  * ACC_READ, ACC_WRITE or ACC_ATOMIC (race.h). Reads and atomics of unwritten
