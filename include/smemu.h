@@ -60,6 +60,10 @@ typedef struct smemu_options {
 #define SMEMU_ANALYZE_SYNC 0x4u   /* barrier misuse (synccheck) */
 #define SMEMU_ANALYZE_INIT 0x8u   /* reads of uninitialised shared memory */
 #define SMEMU_ANALYZE_GLOBAL_RACES 0x10u /* hazards on global memory */
+#define SMEMU_ANALYZE_MEMCHECK 0x20u /* compute-sanitizer memcheck: a bad address
+                                        ends only the threads that made it (they
+                                        exit); each is recorded (smemu_fault_get)
+                                        and the launch fails with the first */
 
 /* Warp order inside a block (smemu_options.schedule). */
 #define SMEMU_SCHEDULE_FIXED 0   /* warps 0, 1, 2, ... each until it waits */
@@ -293,6 +297,11 @@ typedef struct smemu_fault {
 } smemu_fault;
 /* The last launch's fault; SMEMU_ERR_NOT_FOUND when it had none. */
 smemu_status smemu_last_fault(const smemu_ctx *ctx, smemu_fault *out);
+/* With SMEMU_ANALYZE_MEMCHECK: every bad address of the last launch (all of
+ * them: total; kept, the first 4096 in block, thread order: count). */
+uint64_t smemu_fault_total(const smemu_ctx *ctx);
+int smemu_fault_count(const smemu_ctx *ctx);
+smemu_status smemu_fault_get(const smemu_ctx *ctx, int i, smemu_fault *out);
 
 /* A read of global memory nothing wrote (SMEMU_ANALYZE_INIT): every
  * cudaMalloc'd / smemu_malloc'd byte starts unwritten; copies to it, fills

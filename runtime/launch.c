@@ -199,11 +199,13 @@ void rt_run_launch(rt_op *op) {
     const char *msg = smemu_errmsg(ctx);
     e = rt_launch_error(s, msg, &sticky);
     rt_msg("error: %s (%s)", msg, cudaGetErrorName(e));
+    if (sticky) e = rt_san_launch(op->f, s, e);
     /* --continue-after-error: the fault ends this launch only */
     if (sticky && !rt.san_continue) rt.sticky = e;
     else if (!sticky) rt_set_last(e);
+  } else {
+    rt_san_launch(op->f, s, e);
   }
-  rt_san_launch(op->f, s, e);
   rt_report_launch(op->f, s);
 }
 

@@ -196,6 +196,7 @@ static cudaError_t copy(void *dst, const void *src, size_t n, int kind, cudaStre
   if ((e = check_copy(dst, src, n, kind))) return rt_end(e);
   rt_drain();
   if (rt.sticky) return rt_end(rt.sticky);
+  if (kind != cudaMemcpyHostToDevice) rt_san_copy_source(src, n, async ? "cudaMemcpyAsync" : "cudaMemcpy");
   if (n) smemu_memcpy(rt.ctx, dst, src, n);
   return rt_end(cudaSuccess);
 }

@@ -172,6 +172,7 @@ typedef struct rt_state {
   int unregistered;       /* __cudaUnregisterFatBinary ran (exit has begun) */
   int san_continue;       /* SMEMU_CONTINUE_AFTER_ERROR: a fault ends its launch only */
   int san_leaks;          /* SMEMU_LEAK_CHECK=full: unfreed allocations at exit */
+  int san_memcheck;       /* memcheck's records: every bad address, failed API calls */
 } rt_state;
 
 extern rt_state rt;
@@ -262,8 +263,15 @@ uint64_t rt_san_errors(void);
 uint64_t rt_san_extra_errors(void);
 /* At exit, first: the leak check (idempotent). */
 void rt_san_finish(void);
-/* Note a launch's records (its status and CUDA error). */
-void rt_san_launch(const rt_func *f, smemu_status s, cudaError_t e);
+/* Note a launch's records (its status and CUDA error); returns the error
+ * the program sees (memcheck: cudaErrorLaunchFailure). */
+cudaError_t rt_san_launch(const rt_func *f, smemu_status s, cudaError_t e);
+/* A failed call (memcheck reports each); name NULL: found from the stack. */
+void rt_san_api_error(cudaError_t e, const char *name);
+/* initcheck: a copy reads n bytes at src (device memory nothing wrote is an error). */
+void rt_san_copy_source(const void *src, size_t n, const char *call);
+/* cudaDeviceReset is about to drop every allocation. */
+void rt_san_reset(void);
 /* At exit: the leak check, then the records and ERROR SUMMARY. */
 void rt_san_write(FILE *f);
 /* The same records as a JSON member ",\n  \"sanitizer\": {...}". */

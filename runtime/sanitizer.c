@@ -6,7 +6,17 @@
  * --destroy-on-device-error kernel). Every record is counted; the first
  * SMEMU_PRINT_LIMIT (default 100, 0: all) are printed at exit in
  * compute-sanitizer's shape ("========= " lines, thread and block,
- * "Address", "ERROR SUMMARY: N errors") and written to the JSON. */
+ * address, "ERROR SUMMARY: N errors") and written to the JSON. What the
+ * tool does, as recorded on an H100 (tests/hw/sanitizer): memcheck reports
+ * every thread that made a bad address, ends the context on the first
+ * (later calls fail with cudaErrorLaunchFailure, each failed call is an
+ * error of its own) unless --destroy-on-device-error kernel; initcheck
+ * reports each unwritten read and each 32-byte sector of a copy's source
+ * nothing wrote, and no API errors; leaks are every allocation (device,
+ * managed, pinned) not freed, cudaDeviceReset or not. */
+#define _GNU_SOURCE 1
+#include <dlfcn.h>
+#include <execinfo.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +37,8 @@ static struct {
   char *json;             /* the same records as JSON objects */
   size_t json_len;
   FILE *json_mem;
+  rt_alloc *reset_leaks;  /* allocations cudaDeviceReset dropped (still leaks) */
+  size_t nreset_leaks;
 } san;
 
 void rt_san_init(void) {
@@ -35,10 +47,14 @@ void rt_san_init(void) {
   rt.san_continue = (v = getenv("SMEMU_CONTINUE_AFTER_ERROR")) && *v && strcmp(v, "0");
   rt.san_leaks = (v = getenv("SMEMU_LEAK_CHECK")) && !strcmp(v, "full");
   san.limit = (v = getenv("SMEMU_PRINT_LIMIT")) && *v ? strtoull(v, NULL, 0) : 100;
-  /* memcheck's bounds checks are always on; naming the tool asks for its report */
+  /* memcheck (compute-sanitizer's default tool): named, or implied by its
+   * options when initcheck is not asked for */
   const char *c = getenv("SMEMU_CHECK");
-  int memcheck = c && (strstr(c, "mem") || strstr(c, "all"));
-  san.active = rt.san_continue || rt.san_leaks || (v && *v) || memcheck || (rt.analyses & SMEMU_ANALYZE_INIT);
+  int init = (rt.analyses & SMEMU_ANALYZE_INIT) != 0;
+  rt.san_memcheck = (c && (strstr(c, "mem") || strstr(c, "all"))) || rt.san_leaks || rt.san_continue ||
+                    (!init && v && *v);
+  if (rt.san_memcheck) rt.analyses |= SMEMU_ANALYZE_MEMCHECK;
+  san.active = rt.san_memcheck || init || rt.san_continue;
 }
 
 int rt_san_active(void) { return san.active; }
@@ -54,6 +70,18 @@ static int keep(void) {
   if (san.printed++) fputs(",", san.json_mem);
   fputs("\n    {", san.json_mem);
   return 1;
+}
+
+/* "1,024": compute-sanitizer groups the digits of sizes and distances. */
+static const char *grouped(char *out, size_t n, uint64_t v) {
+  char d[32];
+  int k = snprintf(d, sizeof d, "%" PRIu64, v), o = 0;
+  for (int i = 0; i < k && (size_t)o + 2 < n; i++) {
+    out[o++] = d[i];
+    if ((k - i - 1) % 3 == 0 && i < k - 1) out[o++] = ',';
+  }
+  out[o] = 0;
+  return out;
 }
 
 static void where(FILE *f, const char *kernel, const char *file, uint32_t line, uint32_t ptx_line) {
@@ -97,89 +125,195 @@ static void note_uninit(smemu_ctx *ctx, const char *kernel) {
   }
 }
 
-/* A launch's fault, in memcheck's words where it is a bad address. */
-static void note_fault(smemu_ctx *ctx, const char *kernel, cudaError_t e) {
-  smemu_fault ft;
-  if (smemu_last_fault(ctx, &ft) != SMEMU_OK) return;
-  san.faults++;
+/* One bad address in memcheck's words. */
+static void one_fault(const smemu_fault *ft, const char *kernel) {
   if (!keep()) return;
   FILE *f = san.text_mem;
-  char what[160];
-  if (ft.access)
-    snprintf(what, sizeof what, "Invalid __%s__ %s of size %u bytes", ft.space, ft.write ? "write" : "read", ft.size);
-  else
-    snprintf(what, sizeof what, "%s", cudaGetErrorString(e));
-  fprintf(f, PFX "%s\n", what);
-  where(f, kernel, ft.file, ft.line, ft.ptx_line);
-  if (ft.has_thread)
-    fprintf(f, PFX "    by thread (%u,%u,%u) in block (%u,%u,%u)\n", ft.thread[0], ft.thread[1], ft.thread[2],
-            ft.block[0], ft.block[1], ft.block[2]);
-  else
-    fprintf(f, PFX "    by warp of thread (%u,%u,%u) in block (%u,%u,%u)\n", ft.thread[0], ft.thread[1],
-            ft.thread[2], ft.block[0], ft.block[1], ft.block[2]);
-  if (ft.access && ft.misaligned) {
-    fprintf(f, PFX "    Address 0x%" PRIx64 " is misaligned\n", ft.address);
-  } else if (ft.access) {
-    fprintf(f, PFX "    Address 0x%" PRIx64 " is out of bounds\n", ft.address);
-    if (ft.near_size) {
-      if (ft.address >= ft.near_base + ft.near_size)
-        fprintf(f, PFX "    and is %" PRIu64 " bytes after the nearest allocation at 0x%" PRIx64 " of size %" PRIu64
-                       " bytes\n",
-                ft.address - (ft.near_base + ft.near_size), ft.near_base, ft.near_size);
-      else if (ft.address < ft.near_base)
-        fprintf(f, PFX "    and is %" PRIu64 " bytes before the nearest allocation at 0x%" PRIx64 " of size %" PRIu64
-                       " bytes\n",
-                ft.near_base - ft.address, ft.near_base, ft.near_size);
-    }
+  char g[48];
+  fprintf(f, PFX "Invalid __%s__ %s of size %u bytes\n", ft->space, ft->write ? "write" : "read", ft->size);
+  where(f, kernel, ft->file, ft->line, ft->ptx_line);
+  fprintf(f, PFX "    by thread (%u,%u,%u) in block (%u,%u,%u)\n", ft->thread[0], ft->thread[1], ft->thread[2],
+          ft->block[0], ft->block[1], ft->block[2]);
+  fprintf(f, PFX "    Access to 0x%" PRIx64 " is %s\n", ft->address, ft->misaligned ? "misaligned" : "out of bounds");
+  if (ft->near_size) {
+    uint64_t a = ft->address, b = ft->near_base, end = ft->near_base + ft->near_size;
+    if (a >= b && a < end)
+      fprintf(f, PFX "    and is inside the nearest allocation at 0x%" PRIx64 " of size %s bytes\n", b,
+              grouped(g, sizeof g, ft->near_size));
+    else if (a >= end) /* counted from the allocation's last byte (measured) */
+      fprintf(f, PFX "    and is %s bytes after the nearest allocation at 0x%" PRIx64 " of size %" PRIu64 " bytes\n",
+              grouped(g, sizeof g, a - end + 1), b, ft->near_size);
+    else
+      fprintf(f, PFX "    and is %s bytes before the nearest allocation at 0x%" PRIx64 " of size %" PRIu64 " bytes\n",
+              grouped(g, sizeof g, b - a), b, ft->near_size);
   }
   fputs(PFX "\n", f);
   f = san.json_mem;
-  fprintf(f, "\"kind\": \"%s\", \"error\": ", !ft.access ? "kernel-fault" : ft.misaligned ? "misaligned" : "out-of-bounds");
-  smemu_json_string(f, cudaGetErrorName(e));
-  if (ft.access) {
-    fprintf(f, ", \"access\": \"%s\", \"space\": \"%s\", \"size\": %u, \"address\": %" PRIu64,
-            ft.write ? "write" : "read", ft.space, ft.size, ft.address);
-  }
-  json_where(f, kernel, ft.file, ft.line, ft.ptx_line, ft.block, ft.thread);
-  fprintf(f, ", \"message\": ");
-  smemu_json_string(f, ft.message);
+  fprintf(f, "\"kind\": \"%s\", \"access\": \"%s\", \"space\": \"%s\", \"size\": %u, \"address\": %" PRIu64,
+          ft->misaligned ? "misaligned" : "out-of-bounds", ft->write ? "write" : "read", ft->space, ft->size,
+          ft->address);
+  json_where(f, kernel, ft->file, ft->line, ft->ptx_line, ft->block, ft->thread);
   fputs("}", f);
 }
 
-void rt_san_launch(const rt_func *fn, smemu_status s, cudaError_t e) {
+/* A fault that is no bad address (a trap, an assertion, a deadlock, the
+ * instruction limit): smemu's message. */
+static void other_fault(const smemu_fault *ft, const char *kernel, cudaError_t e) {
+  if (!keep()) return;
+  FILE *f = san.text_mem;
+  fprintf(f, PFX "%s\n", cudaGetErrorString(e));
+  where(f, kernel, ft->file, ft->line, ft->ptx_line);
+  fprintf(f, PFX "    by thread (%u,%u,%u) in block (%u,%u,%u)\n", ft->thread[0], ft->thread[1], ft->thread[2],
+          ft->block[0], ft->block[1], ft->block[2]);
+  fputs(PFX "\n", f);
+  f = san.json_mem;
+  fprintf(f, "\"kind\": \"kernel-fault\", \"error\": ");
+  smemu_json_string(f, cudaGetErrorName(e));
+  json_where(f, kernel, ft->file, ft->line, ft->ptx_line, ft->block, ft->thread);
+  fprintf(f, ", \"message\": ");
+  smemu_json_string(f, ft->message);
+  fputs("}", f);
+}
+
+/* Every bad address of the launch (memcheck keeps going after each). */
+static void note_faults(smemu_ctx *ctx, const char *kernel, cudaError_t e) {
+  smemu_fault ft;
+  if (smemu_last_fault(ctx, &ft) != SMEMU_OK) return;
+  san.faults++;
+  uint64_t total = smemu_fault_total(ctx);
+  if (!ft.access || !total) {
+    other_fault(&ft, kernel, e);
+    return;
+  }
+  int n = smemu_fault_count(ctx);
+  for (uint64_t i = 0; i < total; i++) {
+    if (i >= (uint64_t)n || smemu_fault_get(ctx, (int)i, &ft) != SMEMU_OK) {
+      san.errors += total - i;
+      return;
+    }
+    one_fault(&ft, kernel);
+  }
+}
+
+cudaError_t rt_san_launch(const rt_func *fn, smemu_status s, cudaError_t e) {
   if (!san.inited) rt_san_init();
   smemu_ctx *ctx = rt.ctx;
-  if (!ctx) return;
+  if (!ctx) return e;
   if (rt.analyses & SMEMU_ANALYZE_INIT) note_uninit(ctx, fn->name);
-  if (s != SMEMU_OK && e != cudaSuccess && san.active) note_fault(ctx, fn->name, e);
+  if (s == SMEMU_OK || e == cudaSuccess || !rt.san_memcheck) return e;
+  note_faults(ctx, fn->name, e);
+  /* memcheck ends the context with an unspecified launch failure */
+  return rt.san_continue ? e : cudaErrorLaunchFailure;
 }
 
-/* "1,024": compute-sanitizer groups the leak sizes' digits. */
-static void grouped(char *out, size_t n, uint64_t v) {
-  char d[32];
-  int k = snprintf(d, sizeof d, "%" PRIu64, v), o = 0;
-  for (int i = 0; i < k && (size_t)o + 2 < n; i++) {
-    out[o++] = d[i];
-    if ((k - i - 1) % 3 == 0 && i < k - 1) out[o++] = ',';
+/* The CUDA entry point the program called: the first return address
+ * outside this library follows a call to it, directly, through the PLT
+ * ([endbr64] [bnd] jmp *GOT) or through the GOT (-fno-plt). NULL when
+ * that cannot be read back (a call through a register). x86-64 only. */
+static const char *api_name(void) {
+#if defined(__x86_64__)
+  void *fr[48];
+  int k = backtrace(fr, 48);
+  Dl_info self, d, t;
+  if (!dladdr((void *)api_name, &self)) return NULL;
+  for (int i = 0; i < k; i++) {
+    if (!dladdr(fr[i], &d) || d.dli_fbase == self.dli_fbase) continue;
+    const uint8_t *ra = fr[i];
+    int32_t rel;
+    const void *const *slot = NULL;
+    if (ra[-6] == 0xff && ra[-5] == 0x15) { /* call *GOT(%rip) */
+      memcpy(&rel, ra - 4, 4);
+      slot = (const void *const *)(ra + rel);
+    } else if (ra[-5] == 0xe8) {            /* call rel32 */
+      memcpy(&rel, ra - 4, 4);
+      const uint8_t *s = ra + rel;
+      if (dladdr(s, &t) && t.dli_fbase == self.dli_fbase) return t.dli_saddr == s ? t.dli_sname : NULL;
+      if (!dladdr(s, &t) || t.dli_fbase != d.dli_fbase) return NULL;
+      if (!memcmp(s, "\xf3\x0f\x1e\xfa", 4)) s += 4;
+      if (*s == 0xf2) s++;
+      if (s[0] != 0xff || s[1] != 0x25) return NULL;
+      memcpy(&rel, s + 2, 4);
+      slot = (const void *const *)(s + 6 + rel);
+    } else {
+      return NULL;
+    }
+    if (!dladdr(slot, &t) || t.dli_fbase != d.dli_fbase) return NULL;
+    const void *fn = *slot;
+    if (!dladdr(fn, &t) || t.dli_fbase != self.dli_fbase || t.dli_saddr != fn) return NULL;
+    return t.dli_sname;
   }
-  out[o] = 0;
+#endif
+  return NULL;
 }
 
-/* At exit, before the section is written: every device allocation still
- * live is a leak. */
+void rt_san_api_error(cudaError_t e, const char *name) {
+  if (!rt.san_memcheck || e == cudaSuccess || e == cudaErrorNotReady) return;
+  char buf[128];
+  if (!name && (name = api_name())) {
+    /* __cudaLaunchKernel is <<<>>>'s cudaLaunchKernel; _ptsz / _v2 variants */
+    snprintf(buf, sizeof buf, "%s", name + (strncmp(name, "__cuda", 6) ? 0 : 2));
+    char *u = strstr(buf, "_ptsz");
+    if (u) *u = 0;
+    name = buf;
+  }
+  if (!keep()) return;
+  fprintf(san.text_mem, PFX "Program hit %s (error %d) due to \"%s\" on CUDA API call to %s.\n" PFX "\n",
+          cudaGetErrorName(e), (int)e, cudaGetErrorString(e), name ? name : "(a CUDA API function)");
+  fprintf(san.json_mem, "\"kind\": \"api-error\", \"error\": ");
+  smemu_json_string(san.json_mem, cudaGetErrorName(e));
+  fprintf(san.json_mem, ", \"code\": %d, \"call\": ", (int)e);
+  smemu_json_string(san.json_mem, name);
+  fputs("}", san.json_mem);
+}
+
+/* initcheck: a copy from device memory nothing wrote, per 32-byte sector. */
+void rt_san_copy_source(const void *src, size_t n, const char *call) {
+  if (!(rt.analyses & SMEMU_ANALYZE_INIT) || !rt.ctx || !n) return;
+  uint64_t at[64];
+  size_t k = smemu_mem_unwritten_sectors(rt.ctx, src, n, at, 64);
+  for (size_t i = 0; i < k; i++) {
+    if (i >= 64) {
+      san.errors += k - i;
+      return;
+    }
+    if (!keep()) continue;
+    fprintf(san.text_mem,
+            PFX "Host API memory access error at host access to 0x%" PRIxPTR " of size %zu bytes\n" PFX
+                "    Uninitialized access to 0x%" PRIx64 " on access by %s source\n" PFX "\n",
+            (uintptr_t)src, n, at[i], call);
+    fprintf(san.json_mem, "\"kind\": \"uninitialized-copy-source\", \"address\": %" PRIu64 ", \"copy\": %" PRIuPTR
+                          ", \"size\": %zu, \"call\": \"%s\"}",
+            at[i], (uintptr_t)src, n, call);
+  }
+}
+
+/* cudaDeviceReset: what it frees is still a leak at exit (measured). */
+void rt_san_reset(void) {
+  if (!rt.san_leaks || !rt.nallocs) return;
+  rt_alloc *a = realloc(san.reset_leaks, (san.nreset_leaks + rt.nallocs) * sizeof *a);
+  if (!a) return;
+  san.reset_leaks = a;
+  for (size_t i = 0; i < rt.nallocs; i++)
+    if (rt.allocs[i].kind != ALLOC_REGISTERED) san.reset_leaks[san.nreset_leaks++] = rt.allocs[i];
+}
+
+static void leak(const rt_alloc *a, uint64_t *bytes, uint64_t *count) {
+  if (a->kind == ALLOC_REGISTERED) return;
+  *bytes += a->size;
+  ++*count;
+  if (!keep()) return;
+  char g[40];
+  fprintf(san.text_mem, PFX "Leaked %s bytes at 0x%" PRIxPTR "\n" PFX "\n", grouped(g, sizeof g, a->size),
+          (uintptr_t)a->p);
+  fprintf(san.json_mem, "\"kind\": \"leak\", \"size\": %zu, \"address\": %" PRIuPTR "}", a->size, (uintptr_t)a->p);
+}
+
+/* At exit: every allocation still live (device, managed, pinned; not
+ * registered host memory) is a leak. */
 static void leaks(void) {
   uint64_t bytes = 0, count = 0;
-  for (size_t i = 0; i < rt.nallocs; i++) {
-    const rt_alloc *a = &rt.allocs[i];
-    if (a->kind != ALLOC_DEVICE) continue;
-    bytes += a->size;
-    count++;
-    if (!keep()) continue;
-    char g[40];
-    grouped(g, sizeof g, a->size);
-    fprintf(san.text_mem, PFX "Leaked %s bytes at 0x%" PRIxPTR "\n" PFX "\n", g, (uintptr_t)a->p);
-    fprintf(san.json_mem, "\"kind\": \"leak\", \"size\": %zu, \"address\": %" PRIuPTR "}", a->size, (uintptr_t)a->p);
-  }
+  for (size_t i = 0; i < san.nreset_leaks; i++) leak(&san.reset_leaks[i], &bytes, &count);
+  for (size_t i = 0; i < rt.nallocs; i++) leak(&rt.allocs[i], &bytes, &count);
   if (!san.text_mem && !(san.text_mem = open_memstream(&san.text, &san.text_len))) return;
   fprintf(san.text_mem, PFX "LEAK SUMMARY: %" PRIu64 " bytes leaked in %" PRIu64 " allocations\n", bytes, count);
 }
@@ -200,10 +334,11 @@ void rt_san_write(FILE *f) {
   if (!san.active) return;
   fputs(PFX "COMPUTE-SANITIZER (smemu)\n", f);
   if (san.text) fputs(san.text, f);
-  if (san.limit && san.errors > san.printed)
-    fprintf(f, PFX "(%" PRIu64 " more errors not printed: --print-limit %" PRIu64 ")\n", san.errors - san.printed,
-            san.limit);
   fprintf(f, PFX "ERROR SUMMARY: %" PRIu64 " error%s\n", san.errors, san.errors == 1 ? "" : "s");
+  if (san.limit && san.errors > san.printed)
+    fprintf(f, PFX "ERROR SUMMARY: %" PRIu64 " error%s not printed. Use --print-limit option to adjust the "
+                   "number of printed errors\n",
+            san.errors - san.printed, san.errors - san.printed == 1 ? " was" : "s were");
 }
 
 void rt_san_json(FILE *f) {

@@ -135,6 +135,7 @@ void rt_set_last(cudaError_t e) {
 
 cudaError_t rt_end(cudaError_t e) {
   rt_set_last(e);
+  if (e != cudaSuccess && rt.san_memcheck) rt_san_api_error(e, NULL);
   pthread_mutex_unlock(&rt.lock);
   return e;
 }
@@ -150,6 +151,7 @@ RT_EXPORT cudaError_t cudaGetLastError(void) {
   rt_begin(0);
   cudaError_t e = last_error;
   last_error = cudaSuccess;
+  if (e != cudaSuccess && rt.san_memcheck) rt_san_api_error(e, "cudaGetLastError");
   pthread_mutex_unlock(&rt.lock);
   return e;
 }
@@ -157,6 +159,7 @@ RT_EXPORT cudaError_t cudaGetLastError(void) {
 RT_EXPORT cudaError_t cudaPeekAtLastError(void) {
   rt_begin(0);
   cudaError_t e = last_error;
+  if (e != cudaSuccess && rt.san_memcheck) rt_san_api_error(e, "cudaPeekAtLastError");
   pthread_mutex_unlock(&rt.lock);
   return e;
 }
@@ -250,6 +253,7 @@ void rt_alloc_remove(void *p) {
 
 void rt_reset(void) {
   rt_drain();
+  rt_san_reset();
   rt_streams_reset();
   rt_modules_unload();
   if (rt.ctx) smemu_destroy(rt.ctx);

@@ -69,6 +69,7 @@ void smemu_destroy(smemu_ctx *ctx) {
     if (!ctx->mem.a[i].name) free((void *)ctx->mem.a[i].base);
   mem_free_table(&ctx->mem);
   ginit_free(ctx->ginit);
+  free(ctx->faults);
   analysis_free(ctx->last_an);
   free(ctx->hz);
   free(ctx->sy);
@@ -507,6 +508,7 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   L->want_global_races = (ctx->opt.analyses & SMEMU_ANALYZE_GLOBAL_RACES) != 0;
   if (L->want_global_races) L->gshadow = gshadow_new();
   L->ginit = ctx->ginit;
+  L->fault_all = (ctx->opt.analyses & SMEMU_ANALYZE_MEMCHECK) != 0;
   L->schedule_random = ctx->opt.schedule == SMEMU_SCHEDULE_RANDOM;
   L->seed = ctx->opt.seed;
   L->hooks = L->want_banks || L->want_races || L->want_sync || L->want_init || L->want_global_races;
@@ -532,6 +534,7 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   ctx->last_prog_owner = k->mod;
   pthread_mutex_destroy(&L->lock);
   gshadow_free(L->gshadow);
+  free(L->faults);
   free(params);
   free(L);
   return s;

@@ -1,25 +1,39 @@
 /* api_sanitizer.c: the records compute-sanitizer's memcheck and initcheck
  * print, through smemu.h: the last launch's fault with its address, access
  * and nearest allocation, and its reads of unwritten global memory. */
+#include <stdlib.h>
 #include <string.h>
 #include "api/internal.h"
 #include "check/ginit.h"
 #include "exec/hooks.h"
 
-void fault_keep(smemu_ctx *ctx, const launch *L, smemu_status s) {
-  smemu_fault *f = &ctx->fault;
-  memset(f, 0, sizeof *f);
-  if (s == SMEMU_OK || !L->status) return;
-  const fault_info *fi = &L->fault;
-  const program *P = L->prog;
-  f->status = s;
-  snprintf(ctx->fault_kernel, sizeof ctx->fault_kernel, "%s", P->name);
+static int cmp_fault(const void *x, const void *y) {
+  const fault_info *a = x, *b = y;
+  if (a->linear != b->linear) return a->linear < b->linear ? -1 : 1;
+  if (a->tid != b->tid) return a->tid < b->tid ? -1 : 1;
+  return a->pc < b->pc ? -1 : a->pc > b->pc;
+}
+
+/* The records of SMEMU_ANALYZE_MEMCHECK, sorted (workers finish in any order). */
+static void keep_all(smemu_ctx *ctx, launch *L) {
+  free(ctx->faults);
+  ctx->faults = L->faults;
+  ctx->nfaults = L->nfaults;
+  ctx->faults_total = L->faults_total;
+  ctx->fault_bx = L->block[0];
+  ctx->fault_by = L->block[1];
+  L->faults = NULL;
+  if (ctx->nfaults) qsort(ctx->faults, ctx->nfaults, sizeof *ctx->faults, cmp_fault);
+}
+
+static void fill(const smemu_ctx *ctx, const program *P, const fault_info *fi, uint32_t bx, uint32_t by,
+                 smemu_fault *f, const char **file) {
   f->kernel = ctx->fault_kernel;
+  *file = NULL;
   if (fi->pc < P->ncode) {
     const src_line *sl = &P->lines[fi->pc];
     if (sl->file != ~0u) {
-      snprintf(ctx->fault_file, sizeof ctx->fault_file, "%s", P->files[sl->file]);
-      f->file = ctx->fault_file;
+      *file = P->files[sl->file];
       f->line = sl->line;
     } else {
       f->line = sl->ptx_line;
@@ -27,7 +41,6 @@ void fault_keep(smemu_ctx *ctx, const launch *L, smemu_status s) {
     f->ptx_line = sl->ptx_line;
   }
   memcpy(f->block, fi->block, sizeof f->block);
-  uint32_t bx = L->block[0], by = L->block[1];
   f->thread[0] = fi->tid % bx;
   f->thread[1] = fi->tid / bx % by;
   f->thread[2] = fi->tid / (bx * by);
@@ -40,6 +53,34 @@ void fault_keep(smemu_ctx *ctx, const launch *L, smemu_status s) {
   f->size = fi->size;
   f->near_base = fi->near_base;
   f->near_size = fi->near_size;
+}
+
+uint64_t smemu_fault_total(const smemu_ctx *ctx) { return ctx && ctx->last_prog ? ctx->faults_total : 0; }
+int smemu_fault_count(const smemu_ctx *ctx) { return ctx && ctx->last_prog ? (int)ctx->nfaults : 0; }
+
+smemu_status smemu_fault_get(const smemu_ctx *ctx, int i, smemu_fault *out) {
+  if (!ctx || !out || !ctx->last_prog || i < 0 || (uint32_t)i >= ctx->nfaults) return SMEMU_ERR_INVALID_VALUE;
+  memset(out, 0, sizeof *out);
+  fill(ctx, ctx->last_prog, &ctx->faults[i], ctx->fault_bx ? ctx->fault_bx : 1, ctx->fault_by ? ctx->fault_by : 1,
+       out, &out->file);
+  out->status = out->misaligned ? SMEMU_ERR_MISALIGNED : SMEMU_ERR_ILLEGAL_ADDRESS;
+  out->message = NULL;
+  return SMEMU_OK;
+}
+
+void fault_keep(smemu_ctx *ctx, launch *L, smemu_status s) {
+  smemu_fault *f = &ctx->fault;
+  memset(f, 0, sizeof *f);
+  keep_all(ctx, L);
+  if (s == SMEMU_OK || !L->status) return;
+  const char *file;
+  snprintf(ctx->fault_kernel, sizeof ctx->fault_kernel, "%s", L->prog->name);
+  fill(ctx, L->prog, &L->fault, L->block[0], L->block[1], f, &file);
+  f->status = s;
+  if (file) {
+    snprintf(ctx->fault_file, sizeof ctx->fault_file, "%s", file);
+    f->file = ctx->fault_file;
+  }
 }
 
 smemu_status smemu_last_fault(const smemu_ctx *ctx, smemu_fault *out) {

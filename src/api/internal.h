@@ -39,6 +39,10 @@ struct smemu_ctx {
   smemu_fault fault;        /* the last launch's fault (fault.status 0: none) */
   char fault_kernel[512];   /* its strings */
   char fault_file[512];
+  fault_info *faults;       /* SMEMU_ANALYZE_MEMCHECK: every bad address of the last launch */
+  uint32_t nfaults;         /* kept (sorted by block, thread) */
+  uint64_t faults_total;    /* all */
+  uint32_t fault_bx, fault_by; /* that launch's block shape */
   smemu_module *mods;
   smemu_launch_stats last;  /* figures of the last launch */
   char last_kernel[512];    /* its kernel's name (outlives the module) */
@@ -54,7 +58,7 @@ struct smemu_ctx {
 };
 
 /* Keep the launch's fault details on the context (api_sanitizer.c). */
-void fault_keep(smemu_ctx *ctx, const launch *L, smemu_status s);
+void fault_keep(smemu_ctx *ctx, launch *L, smemu_status s);
 
 smemu_status ctx_error(smemu_ctx *ctx, smemu_status s, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -119,6 +119,7 @@ typedef struct block {
 typedef struct fault_info {
   uint32_t pc;             /* the instruction */
   uint32_t block[3];       /* block index */
+  uint32_t linear;         /* linear block index (for ordering records) */
   uint32_t tid;            /* linear thread in the block (the warp's first lane
                               for a fault of the warp) */
   uint8_t has_thread;      /* 0: the fault is the warp's */
@@ -163,7 +164,12 @@ typedef struct launch {
   int bank_mode;           /* 4 or 8 bytes */
   struct analysis *result; /* merged analysis of all workers */
   fault_info fault;        /* the first error's details (valid when status != 0) */
+  int fault_all;           /* SMEMU_ANALYZE_MEMCHECK: bad addresses end their lanes only */
+  fault_info *faults;      /* then every one (under lock; at most MAX_FAULT_RECORDS) */
+  uint32_t nfaults, capfaults;
+  uint64_t faults_total;   /* all of them, kept or not */
 } launch;
+#define MAX_FAULT_RECORDS 4096
 
 /* Report a fault of lane `lane` (or -1 for the warp) at the current
  * instruction: records the first error of the launch and stops the warp. */

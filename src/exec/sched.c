@@ -32,12 +32,49 @@ static const char *func_of(const program *P, uint32_t pc) {
  * on the faulting worker's own thread). */
 static _Thread_local const fault_info *pending_access;
 
+/* memcheck's way (SMEMU_ANALYZE_MEMCHECK): keep a bad address's record and
+ * end its lane as `exit` would, so the warp's other lanes, the block's
+ * barriers and the other blocks go on. Called with L->lock held. */
+static void keep_fault(warp *w, int lane, const fault_info *fi) {
+  launch *L = w->L;
+  block *b = w->blk;
+  L->faults_total++;
+  if (L->nfaults == L->capfaults && L->capfaults < MAX_FAULT_RECORDS) {
+    uint32_t cap = L->capfaults ? L->capfaults * 2 : 64;
+    fault_info *f = realloc(L->faults, cap * sizeof *f);
+    if (f) L->faults = f, L->capfaults = cap;
+  }
+  if (L->nfaults < L->capfaults) {
+    fault_info *f = &L->faults[L->nfaults++];
+    *f = *fi;
+    f->pc = w->pc;
+    memcpy(f->block, b->ctaid, sizeof f->block);
+    f->has_thread = 1;
+    f->tid = w->index * 32 + (uint32_t)lane;
+    f->linear = b->linear;
+  }
+}
+
+static void end_lane(warp *w, uint32_t m) {
+  block *b = w->blk;
+  m &= ~w->exited;
+  w->exited |= m;
+  simt_remove(w, m, 0);
+  b->exited_threads += (uint32_t)__builtin_popcount(m);
+  simt_cleanup(w);
+  barrier_check_all(b);
+}
+
 void exec_fault(warp *w, int lane, int status, const char *fmt, ...) {
   launch *L = w->L;
   block *b = w->blk;
-  w->state = W_FAULT;
-  b->fault = 1;
+  int keep = L->fault_all && pending_access && lane >= 0;
+  if (!keep) {
+    w->state = W_FAULT;
+    b->fault = 1;
+  }
   pthread_mutex_lock(&L->lock);
+  if (keep) keep_fault(w, lane, pending_access);
   if (!L->status) {
     const program *P = L->prog;
     char where[512], what[768];
@@ -65,9 +102,10 @@ void exec_fault(warp *w, int lane, int status, const char *fmt, ...) {
     snprintf(L->msg + n, sizeof L->msg - n, ": %s\n  at '%s' in %s, %s", what,
              P->lines[w->pc].text, func_of(P, w->pc), where);
     L->status = status;
-    atomic_store(&L->abort, 1);
+    if (!keep) atomic_store(&L->abort, 1);
   }
   pthread_mutex_unlock(&L->lock);
+  if (keep) end_lane(w, 1u << lane);
 }
 
 /* ---- addresses ---- */
@@ -81,8 +119,15 @@ static uint8_t *bad(warp *w, int l, const char *space, uint64_t addr, uint32_t s
   fi.addr = addr;
   fi.size = size;
   if (!strcmp(space, "global") || !strcmp(space, "constant")) {
-    const alloc *n = mem_nearest(w->L->mem, (uintptr_t)addr);
-    if (n) fi.near_base = n->base, fi.near_size = n->size;
+    /* memcheck's nearest allocation: one past the end is 1 byte after it,
+     * so between two allocations the next one wins a tie (recorded) */
+    const mem_table *t = w->L->mem;
+    uint64_t best = UINT64_MAX;
+    for (size_t i = 0; i < t->n; i++) {
+      const alloc *n = &t->a[i];
+      uint64_t d = addr < n->base ? n->base - addr : addr - n->base < n->size ? 0 : addr - (n->base + n->size) + 1;
+      if (d < best) best = d, fi.near_base = n->base, fi.near_size = n->size;
+    }
   }
   pending_access = &fi;
   exec_fault(w, l, status, "%s %s of %u byte%s at %s address 0x%" PRIx64 "%s",

@@ -353,11 +353,67 @@ static void test_fault_records(void **state) {
   smemu_destroy(c);
 }
 
+/* SMEMU_ANALYZE_MEMCHECK: every lane that makes a bad address is recorded
+ * and ends; the others go on, past a barrier (64 threads read in[t + 40]
+ * of 64 words, as tests/hw/sanitizer/mem_oob_many.cu: threads 24..63). */
+static void test_memcheck_all_lanes(void **state) {
+  (void)state;
+  static const char ptx[] = PTX_HEAD
+      ".visible .entry k(.param .u64 po, .param .u64 pi)\n"
+      "{\n"
+      "  .reg .b32 %r<4>;\n"
+      "  .reg .b64 %rd<8>;\n"
+      "  ld.param.u64 %rd1, [po];\n"
+      "  ld.param.u64 %rd2, [pi];\n"
+      "  mov.u32 %r1, %tid.x;\n"
+      "  mul.wide.u32 %rd3, %r1, 4;\n"
+      "  add.s64 %rd4, %rd2, %rd3;\n"
+      "  ld.global.u32 %r2, [%rd4+160];\n"
+      "  bar.sync 0;\n"
+      "  add.s64 %rd5, %rd1, %rd3;\n"
+      "  st.global.u32 [%rd5], %r2;\n"
+      "  ret;\n"
+      "}\n";
+  smemu_options o = {0};
+  o.threads = 2;
+  o.analyses = SMEMU_ANALYZE_MEMCHECK;
+  smemu_ctx *c = NULL;
+  assert_int_equal(smemu_create(&o, &c), SMEMU_OK);
+  uint32_t host[64], got[64];
+  for (int i = 0; i < 64; i++) host[i] = 1000u + (uint32_t)i;
+  void *in, *out;
+  assert_int_equal(smemu_malloc(c, &in, 256), SMEMU_OK);
+  assert_int_equal(smemu_malloc(c, &out, 256), SMEMU_OK);
+  assert_int_equal(smemu_memcpy(c, in, host, 256), SMEMU_OK);
+  assert_int_equal(smemu_memset(c, out, 0, 256), SMEMU_OK);
+  char err[1024];
+  void *args[] = {&out, &in};
+  const uint32_t g[3] = {2, 1, 1}, b[3] = {64, 1, 1};
+  assert_int_equal(launch_in(c, ptx, "k", g, b, args, err, sizeof err), SMEMU_ERR_ILLEGAL_ADDRESS);
+  assert_int_equal(smemu_fault_total(c), 80);
+  assert_int_equal(smemu_fault_count(c), 80);
+  for (int i = 0; i < 80; i++) {
+    smemu_fault f;
+    assert_int_equal(smemu_fault_get(c, i, &f), SMEMU_OK);
+    assert_int_equal(f.block[0], i / 40);
+    assert_int_equal(f.thread[0], 24 + i % 40);
+    assert_int_equal(f.address, (uint64_t)(uintptr_t)in + 4 * (24 + (uint64_t)(i % 40)) + 160);
+    assert_int_equal(f.size, 4);
+    assert_true(f.access && !f.write && !f.misaligned);
+  }
+  /* the lanes that read in bounds stored what they read */
+  assert_int_equal(smemu_memcpy(c, got, out, 256), SMEMU_OK);
+  for (int t = 0; t < 24; t++) assert_int_equal(got[t], 1000u + (uint32_t)t + 40);
+  for (int t = 24; t < 64; t++) assert_int_equal(got[t], 0);
+  smemu_destroy(c);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_memset_half),        cmocka_unit_test(test_copies),
       cmocka_unit_test(test_kernel_bytes),       cmocka_unit_test(test_workers_and_report),
       cmocka_unit_test(test_off_and_variables),  cmocka_unit_test(test_fault_records),
+      cmocka_unit_test(test_memcheck_all_lanes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

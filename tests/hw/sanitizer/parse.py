@@ -29,8 +29,14 @@ R_ERRSUM = re.compile(r"ERROR SUMMARY: (\d+) errors?")
 R_APIERR = re.compile(r"Program hit (\w+) \(error (\d+)\) due to \"(.*)\" on CUDA API call to (\w+)")
 R_AT = re.compile(r"at (.+?)(?:\+0x[0-9a-fA-F]+)? in (.+):(\d+)$")
 R_BY = re.compile(r"by thread \((\d+),(\d+),(\d+)\) in block \((\d+),(\d+),(\d+)\)")
-R_ADDR = re.compile(r"Address (0x[0-9a-fA-F]+)(?: is (misaligned|out of bounds))?")
-R_NEAR = re.compile(r"and is (\d+) bytes (after|before) the nearest allocation at (0x[0-9a-fA-F]+) of size (\d+) bytes")
+R_ADDR = re.compile(r"(?:Address|Access to) (0x[0-9a-fA-F]+)(?: is (misaligned|out of bounds))?")
+R_NEAR = re.compile(r"and is ([\d,]+) bytes (after|before) the nearest allocation at (0x[0-9a-fA-F]+) of size ([\d,]+) bytes")
+R_INSIDE = re.compile(r"and is inside the nearest allocation at (0x[0-9a-fA-F]+) of size ([\d,]+) bytes")
+R_HOSTAPI = re.compile(r"Host API memory access error at host access to (0x[0-9a-fA-F]+) of size (\d+) bytes")
+R_HOSTUNINIT = re.compile(r"Uninitialized access to (0x[0-9a-fA-F]+) on access by (\w+) source")
+R_NOTPRINTED = re.compile(r"ERROR SUMMARY: (\d+) errors? (?:were|was) not printed")
+# smemu's own lines: messages, the per-launch checks section
+SMEMU_OWN = re.compile(r"^(smemu: |  at '|== |RACECHECK SUMMARY|INITCHECK SUMMARY|SYNCCHECK SUMMARY|Error: |    at )")
 R_PROG_ADDR = re.compile(r"^addr (\S+) (0x[0-9a-fA-F]+|\(nil\))$")
 
 
@@ -44,14 +50,14 @@ def parse(text):
     """-> dict: records, error_summary, leak_summary, program (the program's
     own lines but addresses), allocs (name -> address)."""
     recs, prog, allocs = [], [], {}
-    err_sum = leak_sum = None
+    err_sum = leak_sum = not_printed = None
     cur = None
     for line in text.splitlines():
         if not line.startswith("=========") :
             m = R_PROG_ADDR.match(line)
             if m:
                 allocs[m.group(1)] = int(m.group(2), 16) if m.group(2) != "(nil)" else 0
-            elif not line.startswith("smemu:") and not line.startswith("  at '"):
+            elif not SMEMU_OWN.match(line):
                 prog.append(line)
             continue
         body = line[len(PFX):] if line.startswith(PFX) else ""
@@ -78,12 +84,24 @@ def parse(text):
                 continue
             m = R_NEAR.match(b)
             if m:
-                cur["near"] = {"distance": int(m.group(1)), "side": m.group(2),
-                               "size": int(m.group(4))}
+                cur["near"] = "%s %s of %s" % (m.group(1).replace(",", ""), m.group(2), m.group(4).replace(",", ""))
+                continue
+            m = R_INSIDE.match(b)
+            if m:
+                cur["near"] = "inside of %s" % m.group(2).replace(",", "")
+                continue
+            m = R_HOSTUNINIT.match(b)
+            if m:
+                cur["address"] = int(m.group(1), 16)
+                cur["call"] = m.group(2)
             continue
         b = body.strip()
         cur = None
         if not b:
+            continue
+        m = R_NOTPRINTED.search(b)
+        if m:
+            not_printed = int(m.group(1))
             continue
         m = R_ERRSUM.search(b)
         if m:
@@ -102,6 +120,9 @@ def parse(text):
         elif R_LEAK.match(b):
             m = R_LEAK.match(b)
             cur = {"kind": "leak", "size": int(m.group(1).replace(",", "")), "address": int(m.group(2), 16)}
+        elif R_HOSTAPI.match(b):
+            m = R_HOSTAPI.match(b)
+            cur = {"kind": "host-uninit", "size": int(m.group(2)), "copy": int(m.group(1), 16)}
         elif R_APIERR.match(b):
             m = R_APIERR.match(b)
             cur = {"kind": "api-error", "error": m.group(1), "call": m.group(4)}
@@ -122,15 +143,18 @@ def parse(text):
                 best = name
         if best is not None and a - allocs[best] < (1 << 20):
             r["alloc"], r["offset"] = best, a - allocs[best]
-    return {"records": recs, "error_summary": err_sum, "leak_summary": leak_sum,
+    return {"records": recs, "error_summary": err_sum, "leak_summary": leak_sum, "not_printed": not_printed,
             "program": prog, "allocs": allocs}
 
 
-def key(r):
-    """What check.py compares of a record (addresses only as offsets)."""
+def key(r, near=True):
+    """What check.py compares of a record (addresses only as offsets); near:
+    with the nearest-allocation line (which depends on the allocator's layout
+    where the address lies between two allocations)."""
     return (r.get("kind"), r.get("space"), r.get("access"), r.get("size"), r.get("kernel"), r.get("file"),
             r.get("line"), tuple(r.get("thread", [])), tuple(r.get("block", [])), r.get("cause"),
-            r.get("alloc"), r.get("offset"), r.get("error"), r.get("call"))
+            r.get("alloc"), r.get("offset"), r.get("error"), r.get("call"),
+            r.get("near") if near and r.get("alloc") else None)
 
 
 def main():
