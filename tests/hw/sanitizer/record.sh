@@ -18,6 +18,8 @@
 #   leak                ... --tool memcheck --leak-check full
 #   leak_kernel         ... --leak-check full --destroy-on-device-error kernel
 #   leak_exit           ... --leak-check full --error-exitcode 9
+#   leak_pl2, leak_pl0  ... --leak-check full --print-limit 2 / 0
+#   initcheck_pl0       ... --tool initcheck --print-limit 0
 # Writes OUTDIR/raw/CASE.CONFIG.txt (stdout and stderr together),
 # OUTDIR/raw/CASE.CONFIG.rc ("rc N seconds S"), OUTDIR/raw/sass/CASE.sass,
 # OUTDIR/raw/versions.txt, OUTDIR/raw/build.txt, OUTDIR/raw/bin/CASE (the
@@ -45,6 +47,9 @@ if [ "${1:-}" = "--one" ]; then
     leak) set -- $cs --tool memcheck --leak-check full ;;
     leak_kernel) set -- $cs --tool memcheck --leak-check full --destroy-on-device-error kernel ;;
     leak_exit) set -- $cs --tool memcheck --leak-check full --error-exitcode 9 ;;
+    leak_pl2) set -- $cs --tool memcheck --leak-check full --print-limit 2 ;;
+    leak_pl0) set -- $cs --tool memcheck --leak-check full --print-limit 0 ;;
+    initcheck_pl0) set -- $cs --tool initcheck --print-limit 0 ;;
     *) echo "unknown configuration $cfg" > "$out"; exit 0 ;;
   esac
   now=$(date +%s)
