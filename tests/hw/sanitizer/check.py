@@ -17,8 +17,10 @@ with parse.py and compares:
 A difference listed in known_differences.txt (case.config, the part, why)
 is printed and does not fail. Exit status: 0 all agree, 1 a difference,
 77 nothing to compare with (no recording, or no program and no nvcc)."""
+import json
 import os
 import shutil
+import tempfile
 import subprocess
 import sys
 from collections import Counter
@@ -43,6 +45,9 @@ OPTIONS = {
     "leak": ["--check", "memcheck", "--leak-check", "full"],
     "leak_kernel": ["--check", "memcheck", "--leak-check", "full", "--continue-after-error"],
     "leak_exit": ["--check", "memcheck", "--leak-check", "full"],
+    "leak_pl2": ["--check", "memcheck", "--leak-check", "full", "--print-limit", "2"],
+    "leak_pl0": ["--check", "memcheck", "--leak-check", "full", "--print-limit", "0"],
+    "initcheck_pl0": ["--check", "init", "--print-limit", "0"],
 }
 
 
@@ -76,6 +81,36 @@ def program(build, rec, case):
             print(r.stdout + r.stderr)
             return None
     return out
+
+
+JSON_KINDS = {"uninitialized-global-read": "uninit-read", "out-of-bounds": "invalid-access",
+              "misaligned": "invalid-access", "leak": "leak", "api-error": "api-error",
+              "uninitialized-copy-source": "host-uninit", "kernel-fault": "other"}
+
+
+def json_key(r):
+    """The part of a record the text and the JSON both carry."""
+    return (r.get("kind"), r.get("size") if r.get("kind") != "api-error" else None, r.get("line"),
+            tuple(r.get("thread") or []), tuple(r.get("block") or []), r.get("call") if r.get("kind") == "api-error" else None)
+
+
+def compare_json(gpu, js):
+    """smemu's --json "sanitizer" member against the GPU's printed records."""
+    san = js.get("sanitizer")
+    if san is None:
+        return [("json", "no \"sanitizer\" member")] if gpu["error_summary"] is not None else []
+    diffs = []
+    if gpu["error_summary"] is not None and san["error_count"] != gpu["error_summary"]:
+        diffs.append(("json", "error_count %s, GPU ERROR SUMMARY %s" % (san["error_count"], gpu["error_summary"])))
+    recs = []
+    for r in san["errors"]:
+        r = dict(r, kind=JSON_KINDS.get(r["kind"], r["kind"]))
+        recs.append(json_key(r))
+    g = Counter(json_key(r) for r in gpu["records"])
+    if Counter(recs) != g:
+        diffs.append(("json", "records differ: GPU only %s; JSON only %s" %
+                      (list((g - Counter(recs)).items())[:3], list((Counter(recs) - g).items())[:3])))
+    return diffs
 
 
 def compare(name, gpu, emu, kd):
@@ -141,11 +176,21 @@ def main():
             skipped += 1
             continue
         env = dict(os.environ, SMEMU_THREADS="2")
-        r = subprocess.run([smemu, "run"] + OPTIONS[cfg] + ["--", prog], capture_output=True, text=True,
-                           env=env, timeout=120)
+        with tempfile.TemporaryDirectory() as tmp:
+            jpath = os.path.join(tmp, "run.json")
+            r = subprocess.run([smemu, "run", "--json", jpath] + OPTIONS[cfg] + ["--", prog], capture_output=True,
+                               text=True, env=env, timeout=120)
+            try:
+                js = json.load(open(jpath))
+            except (OSError, ValueError) as ex:
+                js = {"error": str(ex)}
         gpu = parse.parse(open(raw, errors="replace").read())
         emu = parse.parse(r.stdout + r.stderr)
         diffs = compare(name, gpu, emu, kd)
+        if "error" in js:
+            diffs.append(("json", "no JSON: %s" % js["error"]))
+        else:
+            diffs += compare_json(gpu, js)
         # the GPU's exit status: the program's (or --error-exitcode's 9)
         grc = open(os.path.join(rec, name + ".rc")).read().split()[1]
         if cfg.endswith("_exit") or grc in ("124", "137"):
