@@ -47,12 +47,12 @@ void rt_san_init(void) {
   rt.san_continue = (v = getenv("SMEMU_CONTINUE_AFTER_ERROR")) && *v && strcmp(v, "0");
   rt.san_leaks = (v = getenv("SMEMU_LEAK_CHECK")) && !strcmp(v, "full");
   san.limit = (v = getenv("SMEMU_PRINT_LIMIT")) && *v ? strtoull(v, NULL, 0) : 100;
-  /* memcheck (compute-sanitizer's default tool): named, or implied by its
+  /* memcheck (compute-sanitizer's default tool): named ("memcheck",
+   * "memory"; not by "all", which keeps CUDA's own errors), or implied by its
    * options when initcheck is not asked for */
   const char *c = getenv("SMEMU_CHECK");
   int init = (rt.analyses & SMEMU_ANALYZE_INIT) != 0;
-  rt.san_memcheck = (c && (strstr(c, "mem") || strstr(c, "all"))) || rt.san_leaks || rt.san_continue ||
-                    (!init && v && *v);
+  rt.san_memcheck = (c && strstr(c, "mem")) || rt.san_leaks || rt.san_continue || (!init && v && *v);
   if (rt.san_memcheck) rt.analyses |= SMEMU_ANALYZE_MEMCHECK;
   san.active = rt.san_memcheck || init || rt.san_continue;
 }
