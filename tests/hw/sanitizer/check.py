@@ -147,12 +147,28 @@ def compare(name, gpu, emu, kd):
     return diffs
 
 
+def bad_options(smemu):
+    """smemu run refuses bad values of the sanitizer options (status 2, a
+    message naming the option). -> number of failures."""
+    bad = 0
+    for args, word in ((["--print-limit", "x"], "--print-limit"), (["--print-limit", "-1"], "--print-limit"),
+                       (["--destroy-on-device-error", "foo"], "--destroy-on-device-error"),
+                       (["--leak-check", "yes"], "--leak-check")):
+        r = subprocess.run([smemu, "run"] + args + ["--", "/bin/true"], capture_output=True, text=True)
+        if r.returncode != 2 or word not in r.stderr:
+            print("FAIL smemu run %s: status %d, %r" % (" ".join(args), r.returncode, r.stderr[:200]))
+            bad += 1
+    return bad
+
+
 def main():
     if len(sys.argv) < 2:
         print(__doc__)
         return 2
     build = sys.argv[1]
     only = set(sys.argv[2:])
+    if bad_options(os.path.join(build, "smemu")):
+        return 1
     rec = os.path.join(HERE, "recorded")
     if not os.path.isdir(rec):
         print("SKIP: no recording in %s (run record.sh on a GPU machine)" % rec)
