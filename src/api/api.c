@@ -65,8 +65,7 @@ smemu_status smemu_create(const smemu_options *opt, smemu_ctx **out) {
 void smemu_destroy(smemu_ctx *ctx) {
   if (!ctx) return;
   while (ctx->mods) smemu_module_unload(ctx->mods);
-  for (size_t i = 0; i < ctx->mem.n; i++)
-    if (!ctx->mem.a[i].name) free((void *)ctx->mem.a[i].base);
+  pool_destroy(ctx);
   mem_free_table(&ctx->mem);
   ginit_free(ctx->ginit);
   free(ctx->faults);
@@ -343,16 +342,16 @@ smemu_status smemu_kernel_get_attribute(const smemu_kernel *k, smemu_attr a, int
 /* ---- memory ---- */
 smemu_status smemu_malloc(smemu_ctx *ctx, void **ptr, size_t bytes) {
   if (!ctx || !ptr) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument");
-  void *p = aligned_alloc(256, (bytes + 255) / 256 * 256 + 256);
+  void *p = pool_alloc(ctx, bytes);
   if (!p) return ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "out of memory allocating %zu bytes", bytes);
   if (mem_add(&ctx->mem, (uintptr_t)p, bytes ? bytes : 1, NULL, 0) < 0) {
-    free(p);
+    pool_free(ctx, p, bytes);
     return ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "out of memory");
   }
   /* fresh device memory is unwritten for the init check */
   if (ctx->ginit && ginit_track(ctx->ginit, (uintptr_t)p, bytes, 0) < 0) {
     mem_remove(&ctx->mem, (uintptr_t)p);
-    free(p);
+    pool_free(ctx, p, bytes);
     return ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "out of memory");
   }
   *ptr = p;
@@ -365,9 +364,10 @@ smemu_status smemu_free(smemu_ctx *ctx, void *ptr) {
   const alloc *a = mem_find(&ctx->mem, (uintptr_t)ptr, 1);
   if (!a || a->base != (uintptr_t)ptr || a->name)
     return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "free of %p, which smemu_malloc did not return", ptr);
+  size_t size = a->size;
   mem_remove(&ctx->mem, (uintptr_t)ptr);
   ginit_forget(ctx->ginit, (uintptr_t)ptr);
-  free(ptr);
+  pool_free(ctx, ptr, size);
   return SMEMU_OK;
 }
 
