@@ -28,5 +28,6 @@ run cli sh tests/cli.sh "$B"
 run banks-examples sh tests/banks_examples.sh "$B"
 run sanitizer-hw sh -c 'command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }; exec python3 tests/hw/sanitizer/check.py "$0"' "$B"
 run fuzz-replay "$B/fuzz_replay" tests/fuzz/corpus
+run programs sh tests/programs/test.sh "$B"
 echo "tests: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
