@@ -302,6 +302,10 @@ smemu_status smemu_last_fault(const smemu_ctx *ctx, smemu_fault *out);
 uint64_t smemu_fault_total(const smemu_ctx *ctx);
 int smemu_fault_count(const smemu_ctx *ctx);
 smemu_status smemu_fault_get(const smemu_ctx *ctx, int i, smemu_fault *out);
+/* A bad address (access set) in memcheck's shape: "========= Invalid
+ * __global__ write of size 4 bytes", at, by thread, "Access to 0x.. is out
+ * of bounds" and the nearest allocation. -1 when it is no bad address. */
+int smemu_write_fault_text(const smemu_fault *f, FILE *out);
 
 /* A read of global memory nothing wrote (SMEMU_ANALYZE_INIT): every
  * cudaMalloc'd / smemu_malloc'd byte starts unwritten; copies to it, fills

@@ -128,27 +128,10 @@ static void note_uninit(smemu_ctx *ctx, const char *kernel) {
 /* One bad address in memcheck's words. */
 static void one_fault(const smemu_fault *ft, const char *kernel) {
   if (!keep()) return;
-  FILE *f = san.text_mem;
-  char g[48];
-  fprintf(f, PFX "Invalid __%s__ %s of size %u bytes\n", ft->space, ft->write ? "write" : "read", ft->size);
-  where(f, kernel, ft->file, ft->line, ft->ptx_line);
-  fprintf(f, PFX "    by thread (%u,%u,%u) in block (%u,%u,%u)\n", ft->thread[0], ft->thread[1], ft->thread[2],
-          ft->block[0], ft->block[1], ft->block[2]);
-  fprintf(f, PFX "    Access to 0x%" PRIx64 " is %s\n", ft->address, ft->misaligned ? "misaligned" : "out of bounds");
-  if (ft->near_size) {
-    uint64_t a = ft->address, b = ft->near_base, end = ft->near_base + ft->near_size;
-    if (a >= b && a < end)
-      fprintf(f, PFX "    and is inside the nearest allocation at 0x%" PRIx64 " of size %s bytes\n", b,
-              grouped(g, sizeof g, ft->near_size));
-    else if (a >= end) /* counted from the allocation's last byte (measured) */
-      fprintf(f, PFX "    and is %s bytes after the nearest allocation at 0x%" PRIx64 " of size %" PRIu64 " bytes\n",
-              grouped(g, sizeof g, a - end + 1), b, ft->near_size);
-    else
-      fprintf(f, PFX "    and is %s bytes before the nearest allocation at 0x%" PRIx64 " of size %" PRIu64 " bytes\n",
-              grouped(g, sizeof g, b - a), b, ft->near_size);
-  }
-  fputs(PFX "\n", f);
-  f = san.json_mem;
+  smemu_fault k = *ft;
+  k.kernel = kernel;
+  smemu_write_fault_text(&k, san.text_mem);
+  FILE *f = san.json_mem;
   fprintf(f, "\"kind\": \"%s\", \"access\": \"%s\", \"space\": \"%s\", \"size\": %u, \"address\": %" PRIu64,
           ft->misaligned ? "misaligned" : "out-of-bounds", ft->write ? "write" : "read", ft->space, ft->size,
           ft->address);

@@ -80,7 +80,8 @@ static const char *const usage_exec =
     "                     like synccheck), init (reads of shared memory and of\n"
     "                     :uninit buffers nothing wrote, like initcheck), global-races (hazards on global memory within\n"
     "                     and between blocks), memory (bounds and alignment:\n"
-    "                     always on), all\n"
+    "                     always on), memcheck (the same, and every thread that\n"
+    "                     made a bad address is listed, like compute-sanitizer), all\n"
     "  --report hazards   with --check races: every hazard's instance in detail\n"
     "                     (racecheck's hazard mode) instead of one line per pair\n"
     "  --schedule fixed|random[:SEED]\n"
@@ -319,9 +320,10 @@ static int parse_checks(const char *v, uint32_t *an) {
     else if (!strcmp(t, "init")) *an |= SMEMU_ANALYZE_INIT;
     else if (!strcmp(t, "global-races")) *an |= SMEMU_ANALYZE_GLOBAL_RACES;
     else if (!strcmp(t, "memory")) {}
+    else if (!strcmp(t, "memcheck")) *an |= SMEMU_ANALYZE_MEMCHECK;
     else if (!strcmp(t, "all"))
       *an |= SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_SYNC | SMEMU_ANALYZE_INIT | SMEMU_ANALYZE_GLOBAL_RACES;
-    else { fprintf(stderr, "smemu exec: unknown check '%s' (races, sync, init, memory, all)\n", t); rc = -1; }
+    else { fprintf(stderr, "smemu exec: unknown check '%s' (races, sync, init, memory, memcheck, all)\n", t); rc = -1; }
   }
   free(s);
   return rc;
@@ -541,6 +543,16 @@ static int cmd_exec(int argc, char **argv) {
     smemu_write_race_report(ctx, stderr, detailed);
     found = smemu_hazard_count(ctx) + smemu_sync_error_count(ctx);
     found += smemu_write_uninit_report(ctx, stderr);
+  }
+  if (s != SMEMU_OK && smemu_fault_total(ctx)) {
+    /* --check memcheck: every thread that made a bad address */
+    int n = smemu_fault_count(ctx);
+    for (int i = 0; i < n && i < 100; i++) {
+      smemu_fault f;
+      if (smemu_fault_get(ctx, i, &f) == SMEMU_OK) smemu_write_fault_text(&f, stderr);
+    }
+    fprintf(stderr, "========= ERROR SUMMARY: %llu errors%s\n", (unsigned long long)smemu_fault_total(ctx),
+            smemu_fault_total(ctx) > 100 ? " (the first 100 printed)" : "");
   }
   if (s != SMEMU_OK) {
     fprintf(stderr, "smemu: error: %s (%s)\n", smemu_errmsg(ctx), smemu_status_name(s));

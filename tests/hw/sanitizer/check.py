@@ -161,6 +161,55 @@ def bad_options(smemu):
     return bad
 
 
+# mem_oob_many.cu's kernel by hand: out[t] = in[t + 40], 64 threads
+OOB_PTX = """.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry shiftRead(.param .u64 po, .param .u64 pi)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [po];
+  ld.param.u64 %rd2, [pi];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  ld.global.u32 %r2, [%rd4+160];
+  add.s64 %rd5, %rd1, %rd3;
+  st.global.u32 [%rd5], %r2;
+  ret;
+}
+"""
+
+
+def exec_memcheck(smemu, rec):
+    """smemu exec --check memcheck lists the same threads and offsets as the
+    GPU's memcheck did for mem_oob_many. -> number of failures."""
+    raw = os.path.join(rec, "mem_oob_many.memcheck.txt")
+    if not os.path.exists(raw):
+        return 0
+    gpu = parse.parse(open(raw, errors="replace").read())
+    want = Counter((tuple(r["thread"]), tuple(r["block"]), r.get("offset"), r["size"], r["access"])
+                   for r in gpu["records"] if r["kind"] == "invalid-access")
+    with tempfile.TemporaryDirectory() as tmp:
+        ptx = os.path.join(tmp, "oob.ptx")
+        open(ptx, "w").write(OOB_PTX)
+        r = subprocess.run([smemu, "exec", ptx, "--kernel", "shiftRead", "--grid", "1", "--block", "64",
+                            "--arg", "buf:s32:64", "--arg", "buf:s32:64", "--check", "memcheck"],
+                           capture_output=True, text=True)
+    emu = parse.parse(r.stderr)
+    # offsets from the second buffer (in): the allocations are laid out as cudaMalloc's, 512 apart
+    base = min((x["address"] for x in emu["records"] if "address" in x), default=0) - 256
+    got = Counter((tuple(x["thread"]), tuple(x["block"]), x["address"] - base, x["size"], x["access"])
+                  for x in emu["records"] if x["kind"] == "invalid-access")
+    if got != want or emu["error_summary"] != sum(want.values()):
+        print("FAIL smemu exec --check memcheck: %d records (ERROR SUMMARY %s), the GPU's memcheck %d" %
+              (sum(got.values()), emu["error_summary"], sum(want.values())))
+        return 1
+    print("ok   smemu exec --check memcheck: the %d records of mem_oob_many.memcheck" % sum(want.values()))
+    return 0
+
+
 def main():
     if len(sys.argv) < 2:
         print(__doc__)
@@ -174,6 +223,8 @@ def main():
         print("SKIP: no recording in %s (run record.sh on a GPU machine)" % rec)
         return 77
     smemu = os.path.join(build, "smemu")
+    if exec_memcheck(smemu, rec):
+        return 1
     kd = known_differences()
     runs = [l.split() for l in open(os.path.join(HERE, "runs.tsv")) if l.strip() and not l.startswith("#")]
     agree = known = failed = skipped = 0
