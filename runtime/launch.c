@@ -199,12 +199,14 @@ void rt_run_launch(rt_op *op) {
     const char *msg = smemu_errmsg(ctx);
     e = rt_launch_error(s, msg, &sticky);
     rt_msg("error: %s (%s)", msg, cudaGetErrorName(e));
-    if (sticky) e = rt_san_launch(op->f, s, e);
-    /* --continue-after-error: the fault ends this launch only */
-    if (sticky && !rt.san_continue) rt.sticky = e;
+    /* --continue-after-error: a bad address ends this launch only */
+    int contained = 0;
+    if (sticky) e = rt_san_launch(op->f, s, e, &contained);
+    if (sticky && !contained) rt.sticky = e;
     else if (!sticky) rt_set_last(e);
   } else {
-    rt_san_launch(op->f, s, e);
+    int contained;
+    rt_san_launch(op->f, s, e, &contained);
   }
   rt_report_launch(op->f, s);
 }

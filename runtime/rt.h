@@ -264,8 +264,9 @@ uint64_t rt_san_extra_errors(void);
 /* At exit, first: the leak check (idempotent). */
 void rt_san_finish(void);
 /* Note a launch's records (its status and CUDA error); returns the error
- * the program sees (memcheck: cudaErrorLaunchFailure). */
-cudaError_t rt_san_launch(const rt_func *f, smemu_status s, cudaError_t e);
+ * the program sees (memcheck: cudaErrorLaunchFailure), and *contained = 1
+ * when the fault ends the launch only (--continue-after-error). */
+cudaError_t rt_san_launch(const rt_func *f, smemu_status s, cudaError_t e, int *contained);
 /* A failed call (memcheck reports each); name NULL: found from the stack. */
 void rt_san_api_error(cudaError_t e, const char *name);
 /* initcheck: a copy reads n bytes at src (device memory nothing wrote is an error). */

@@ -13,7 +13,7 @@
  * error of its own) unless --destroy-on-device-error kernel; initcheck
  * reports each unwritten read and each 32-byte sector of a copy's source
  * nothing wrote, and no API errors; leaks are every allocation (device,
- * managed, pinned) not freed, cudaDeviceReset or not. */
+ * managed, pinned, registered) not freed, cudaDeviceReset or not. */
 #define _GNU_SOURCE 1
 #include <dlfcn.h>
 #include <execinfo.h>
@@ -140,12 +140,17 @@ static void one_fault(const smemu_fault *ft, const char *kernel) {
 }
 
 /* A fault that is no bad address (a trap, an assertion, a deadlock, the
- * instruction limit): smemu's message. */
+ * instruction limit). A failed assert is memcheck's "Warp assert" in
+ * CUDA's __assertfail (recorded); the others are smemu's message. */
 static void other_fault(const smemu_fault *ft, const char *kernel, cudaError_t e) {
   if (!keep()) return;
   FILE *f = san.text_mem;
-  fprintf(f, PFX "%s\n", cudaGetErrorString(e));
-  where(f, kernel, ft->file, ft->line, ft->ptx_line);
+  if (e == cudaErrorAssert) {
+    fputs(PFX "Warp assert\n" PFX "    at __assertfail\n", f);
+  } else {
+    fprintf(f, PFX "%s\n", cudaGetErrorString(e));
+    where(f, kernel, ft->file, ft->line, ft->ptx_line);
+  }
   fprintf(f, PFX "    by thread (%u,%u,%u) in block (%u,%u,%u)\n", ft->thread[0], ft->thread[1], ft->thread[2],
           ft->block[0], ft->block[1], ft->block[2]);
   fputs(PFX "\n", f);
@@ -178,14 +183,20 @@ static void note_faults(smemu_ctx *ctx, const char *kernel, cudaError_t e) {
   }
 }
 
-cudaError_t rt_san_launch(const rt_func *fn, smemu_status s, cudaError_t e) {
+cudaError_t rt_san_launch(const rt_func *fn, smemu_status s, cudaError_t e, int *contained) {
   if (!san.inited) rt_san_init();
   smemu_ctx *ctx = rt.ctx;
+  *contained = 0;
   if (!ctx) return e;
   if (rt.analyses & SMEMU_ANALYZE_INIT) note_uninit(ctx, fn->name);
   if (s == SMEMU_OK || e == cudaSuccess || !rt.san_memcheck) return e;
   note_faults(ctx, fn->name, e);
-  /* memcheck ends the context with an unspecified launch failure */
+  /* a bad address is memcheck's own: it ends the context with an
+   * unspecified launch failure, or (--destroy-on-device-error kernel) the
+   * launch only; anything else (an assert) ends the context with its own
+   * error either way (recorded) */
+  if (s != SMEMU_ERR_ILLEGAL_ADDRESS && s != SMEMU_ERR_MISALIGNED) return e;
+  *contained = rt.san_continue;
   return rt.san_continue ? e : cudaErrorLaunchFailure;
 }
 
@@ -276,12 +287,10 @@ void rt_san_reset(void) {
   rt_alloc *a = realloc(san.reset_leaks, (san.nreset_leaks + rt.nallocs) * sizeof *a);
   if (!a) return;
   san.reset_leaks = a;
-  for (size_t i = 0; i < rt.nallocs; i++)
-    if (rt.allocs[i].kind != ALLOC_REGISTERED) san.reset_leaks[san.nreset_leaks++] = rt.allocs[i];
+  for (size_t i = 0; i < rt.nallocs; i++) san.reset_leaks[san.nreset_leaks++] = rt.allocs[i];
 }
 
 static void leak(const rt_alloc *a, uint64_t *bytes, uint64_t *count) {
-  if (a->kind == ALLOC_REGISTERED) return;
   *bytes += a->size;
   ++*count;
   if (!keep()) return;
@@ -291,8 +300,8 @@ static void leak(const rt_alloc *a, uint64_t *bytes, uint64_t *count) {
   fprintf(san.json_mem, "\"kind\": \"leak\", \"size\": %zu, \"address\": %" PRIuPTR "}", a->size, (uintptr_t)a->p);
 }
 
-/* At exit: every allocation still live (device, managed, pinned; not
- * registered host memory) is a leak. */
+/* At exit: every allocation still live (device, managed, pinned, and host
+ * memory still registered: recorded) is a leak. */
 static void leaks(void) {
   uint64_t bytes = 0, count = 0;
   for (size_t i = 0; i < san.nreset_leaks; i++) leak(&san.reset_leaks[i], &bytes, &count);

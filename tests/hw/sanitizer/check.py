@@ -90,7 +90,9 @@ JSON_KINDS = {"uninitialized-global-read": "uninit-read", "out-of-bounds": "inva
 
 def json_key(r):
     """The part of a record the text and the JSON both carry."""
-    return (r.get("kind"), r.get("size") if r.get("kind") != "api-error" else None, r.get("line"),
+    # (the text of a failed assert has no line; the JSON has smemu's)
+    return (r.get("kind"), r.get("size") if r.get("kind") != "api-error" else None,
+            r.get("line") if r.get("kind") != "other" else None,
             tuple(r.get("thread") or []), tuple(r.get("block") or []), r.get("call") if r.get("kind") == "api-error" else None)
 
 
@@ -138,6 +140,8 @@ def compare(name, gpu, emu, kd):
         diffs.append(("summary", "not printed: GPU %s, smemu %s" % (gpu["not_printed"], emu["not_printed"])))
     if gpu["leak_summary"] != emu["leak_summary"]:
         diffs.append(("leaks", "LEAK SUMMARY: GPU %s, smemu %s" % (gpu["leak_summary"], emu["leak_summary"])))
+    if gpu["asserts"] != emu["asserts"]:
+        diffs.append(("program", "failed asserts: GPU %s, smemu %s" % (gpu["asserts"], emu["asserts"])))
     gp = [l for l in gpu["program"] if l.strip()]
     ep = [l for l in emu["program"] if l.strip()]
     if gp != ep:

@@ -37,6 +37,7 @@ R_HOSTUNINIT = re.compile(r"Uninitialized access to (0x[0-9a-fA-F]+) on access b
 R_NOTPRINTED = re.compile(r"ERROR SUMMARY: (\d+) errors? (?:were|was) not printed")
 # smemu's own lines: messages, the per-launch checks section
 SMEMU_OWN = re.compile(r"^(smemu: |  at '|== |RACECHECK SUMMARY|INITCHECK SUMMARY|SYNCCHECK SUMMARY|Error: |    at )")
+R_ASSERT = re.compile(r"^(\S+\.cu)(:\d+: .*Assertion `.*` failed\.)$")
 R_PROG_ADDR = re.compile(r"^addr (\S+) (0x[0-9a-fA-F]+|\(nil\))$")
 
 
@@ -49,7 +50,7 @@ def base_kernel(k):
 def parse(text):
     """-> dict: records, error_summary, leak_summary, program (the program's
     own lines but addresses), allocs (name -> address)."""
-    recs, prog, allocs = [], [], {}
+    recs, prog, allocs, asserts = [], [], {}, []
     err_sum = leak_sum = not_printed = None
     cur = None
     for line in text.splitlines():
@@ -57,6 +58,11 @@ def parse(text):
             m = R_PROG_ADDR.match(line)
             if m:
                 allocs[m.group(1)] = int(m.group(2), 16) if m.group(2) != "(nil)" else 0
+            elif R_ASSERT.match(line):
+                # CUDA's own line for a failed assert comes when the driver
+                # flushes it, before or after the program's buffered output
+                m = R_ASSERT.match(line)
+                asserts.append(os.path.basename(m.group(1)) + m.group(2))
             elif not SMEMU_OWN.match(line):
                 prog.append(line)
             continue
@@ -144,7 +150,7 @@ def parse(text):
         if best is not None and a - allocs[best] < (1 << 20):
             r["alloc"], r["offset"] = best, a - allocs[best]
     return {"records": recs, "error_summary": err_sum, "leak_summary": leak_sum, "not_printed": not_printed,
-            "program": prog, "allocs": allocs}
+            "program": prog, "asserts": sorted(asserts), "allocs": allocs}
 
 
 def key(r, near=True):
