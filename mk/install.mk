@@ -31,12 +31,13 @@ $(MAN): $(BUILD)/smemu mk/manpage.sh
 
 .PHONY: install uninstall
 all: $(SO_LIB) $(MAN)
-# smemu.pc is written here: its prefix is the one installed to
-install: $(BUILD)/smemu $(RT_CUDART) $(RT_CUDA) $(LIB) $(SO_LIB) $(MAN)
+# (mk/runtime.mk, read after this file, has the rules of the runtime
+# libraries.) smemu.pc is written here: its prefix is the one installed to
+install: $(BUILD)/smemu $(BUILD)/runtime/libcudart.so.13 $(BUILD)/runtime/libcuda.so.1 $(LIB) $(SO_LIB) $(MAN)
 	install -d $(I_ROOT)/bin $(I_ROOT)/lib/smemu $(I_ROOT)/lib/pkgconfig $(I_ROOT)/include \
 	  $(I_ROOT)/share/man/man1 $(I_ROOT)/share/doc/smemu
 	install -m 755 $(BUILD)/smemu $(I_ROOT)/bin/smemu
-	install -m 755 $(RT_CUDART) $(RT_CUDA) $(I_ROOT)/lib/smemu/
+	install -m 755 $(BUILD)/runtime/libcudart.so.13 $(BUILD)/runtime/libcuda.so.1 $(I_ROOT)/lib/smemu/
 	ln -sf libcudart.so.13 $(I_ROOT)/lib/smemu/libcudart.so
 	ln -sf libcuda.so.1 $(I_ROOT)/lib/smemu/libcuda.so
 	install -m 644 include/smemu.h $(I_ROOT)/include/smemu.h
