@@ -40,8 +40,10 @@ grep -q '^63 62 61 60 59 58 57 56$' out.txt || { cat out.txt; fail "exec output"
 echo "install_test: exec ok"
 
 if command -v nvcc >/dev/null 2>&1; then
-  cp "$root/examples/programs/reverse_main.cu" . &&
-    nvcc -arch=sm_90 -cudart shared -lineinfo -o reverse reverse_main.cu >nvcc.log 2>&1 || fail "nvcc"
+  # (reverse_main.cu includes ../reverse.cu)
+  mkdir -p prog/programs && cp "$root/examples/reverse.cu" prog/ && cp "$root/examples/programs/reverse_main.cu" prog/programs/ &&
+    nvcc -arch=sm_90 -cudart shared -lineinfo -o reverse prog/programs/reverse_main.cu >nvcc.log 2>&1 ||
+    { cat nvcc.log; fail "nvcc"; }
   env -u LD_LIBRARY_PATH -u SMEMU_RUNTIME_DIR "$I/bin/smemu" run --check races,sync -- ./reverse > run.txt 2>&1 ||
     { cat run.txt; fail "installed run"; }
   grep -q "smemu checks" run.txt || { cat run.txt; fail "run: no smemu report"; }
