@@ -8,7 +8,7 @@ from numba import cuda, float32
 THREADS = 256
 
 
-@cuda.jit
+@cuda.jit(lineinfo=True)
 def dot(a, b, partial):
     cache = cuda.shared.array(THREADS, dtype=float32)
     tid = cuda.threadIdx.x
