@@ -12,3 +12,9 @@ $(RT_JITLINK): runtime/nvjitlink/nvjitlink.c runtime/nvjitlink/nvjitlink.map
 
 all: $(RT_JITLINK)
 TEST_DEPS += $(RT_JITLINK)
+
+# `make bench`: a Numba script under smemu and under Numba's simulator
+.PHONY: bench-numba
+bench-numba: $(BUILD)/smemu $(BUILD)/runtime/libcudart.so.13 $(BUILD)/runtime/libcuda.so.1 $(RT_JITLINK)
+	@sh bench/numba_bench.sh $(BUILD) || [ $$? = 77 ]
+bench: bench-numba

@@ -3,12 +3,16 @@ products in shared memory with a tree (the seeds' dot example as a Numba
 kernel); the host adds the blocks' sums. Checked against numpy."""
 import sys
 import numpy as np
-from numba import cuda, float32
+from numba import config, cuda, float32
 
 THREADS = 256
 
+# source lines in the PTX, for smemu's reports (Numba's simulator takes no
+# lineinfo option)
+LINES = {} if config.ENABLE_CUDASIM else {"lineinfo": True}
 
-@cuda.jit(lineinfo=True)
+
+@cuda.jit(**LINES)
 def dot(a, b, partial):
     cache = cuda.shared.array(THREADS, dtype=float32)
     tid = cuda.threadIdx.x

@@ -3,12 +3,16 @@
 numpy. The argument is the matrix size (a multiple of 16)."""
 import sys
 import numpy as np
-from numba import cuda, float32
+from numba import config, cuda, float32
 
 TPB = 16
 
+# source lines in the PTX, for smemu's reports (Numba's simulator takes no
+# lineinfo option)
+LINES = {} if config.ENABLE_CUDASIM else {"lineinfo": True}
 
-@cuda.jit(lineinfo=True)
+
+@cuda.jit(**LINES)
 def matmul(A, B, C):
     sA = cuda.shared.array(shape=(TPB, TPB), dtype=float32)
     sB = cuda.shared.array(shape=(TPB, TPB), dtype=float32)

@@ -5,12 +5,16 @@ each warp boundary). The answer may still come out right on a CPU and on
 a GPU; smemu's race check finds the bug."""
 import sys
 import numpy as np
-from numba import cuda, int32
+from numba import config, cuda, int32
 
 N = 128
 
+# source lines in the PTX, for smemu's reports (Numba's simulator takes no
+# lineinfo option)
+LINES = {} if config.ENABLE_CUDASIM else {"lineinfo": True}
 
-@cuda.jit(lineinfo=True)
+
+@cuda.jit(**LINES)
 def shift_left(a, out):
     s = cuda.shared.array(N, dtype=int32)
     t = cuda.threadIdx.x
