@@ -1,6 +1,7 @@
 # mk/install.mk: `make install PREFIX=/usr/local DESTDIR=` and `make uninstall`.
 #   PREFIX/bin/smemu                     the tool
-#   PREFIX/lib/smemu/libcudart.so.13, libcuda.so.1 (+ .so links)
+#   PREFIX/lib/smemu/libcudart.so.13, libcuda.so.1 (+ .so links),
+#     libnvJitLink.so.13 (mk/python.mk)
 #                                        the drop-in runtime; an installed
 #                                        smemu finds it from its own path
 #                                        (../lib/smemu, runtime/run_cmd.c)
@@ -33,11 +34,12 @@ $(MAN): $(BUILD)/smemu mk/manpage.sh
 all: $(SO_LIB) $(MAN)
 # (mk/runtime.mk, read after this file, has the rules of the runtime
 # libraries.) smemu.pc is written here: its prefix is the one installed to
-install: $(BUILD)/smemu $(BUILD)/runtime/libcudart.so.13 $(BUILD)/runtime/libcuda.so.1 $(LIB) $(SO_LIB) $(MAN)
+install: $(BUILD)/smemu $(BUILD)/runtime/libcudart.so.13 $(BUILD)/runtime/libcuda.so.1 $(BUILD)/runtime/libnvJitLink.so.13 $(LIB) $(SO_LIB) $(MAN)
 	install -d $(I_ROOT)/bin $(I_ROOT)/lib/smemu $(I_ROOT)/lib/pkgconfig $(I_ROOT)/include \
 	  $(I_ROOT)/share/man/man1 $(I_ROOT)/share/doc/smemu
 	install -m 755 $(BUILD)/smemu $(I_ROOT)/bin/smemu
-	install -m 755 $(BUILD)/runtime/libcudart.so.13 $(BUILD)/runtime/libcuda.so.1 $(I_ROOT)/lib/smemu/
+	install -m 755 $(BUILD)/runtime/libcudart.so.13 $(BUILD)/runtime/libcuda.so.1 $(BUILD)/runtime/libnvJitLink.so.13 \
+	  $(I_ROOT)/lib/smemu/
 	ln -sf libcudart.so.13 $(I_ROOT)/lib/smemu/libcudart.so
 	ln -sf libcuda.so.1 $(I_ROOT)/lib/smemu/libcuda.so
 	install -m 644 include/smemu.h $(I_ROOT)/include/smemu.h
@@ -56,7 +58,7 @@ install: $(BUILD)/smemu $(BUILD)/runtime/libcudart.so.13 $(BUILD)/runtime/libcud
 # folders (bin, include, ...) stay, as they may have been there before.
 uninstall:
 	rm -f $(I_ROOT)/bin/smemu $(I_ROOT)/include/smemu.h \
-	  $(addprefix $(I_ROOT)/lib/smemu/,libcudart.so.13 libcudart.so libcuda.so.1 libcuda.so) \
+	  $(addprefix $(I_ROOT)/lib/smemu/,libcudart.so.13 libcudart.so libcuda.so.1 libcuda.so libnvJitLink.so.13) \
 	  $(addprefix $(I_ROOT)/lib/,libsmemu.a libsmemu.so libsmemu.so.$(SO_MAJ) libsmemu.so.$(SO_VER)) \
 	  $(I_ROOT)/lib/pkgconfig/smemu.pc $(I_ROOT)/share/man/man1/smemu.1 \
 	  $(I_ROOT)/share/doc/smemu/LICENSE $(I_ROOT)/share/doc/smemu/README.md
