@@ -304,7 +304,12 @@ static void note_checks(h_kernel *k, const smemu_ctx *ctx) {
     copy_text(v->type, sizeof v->type, z->type);
     copy_text(v->first, sizeof v->first, z->first_access);
     copy_text(v->second, sizeof v->second, z->second_access);
-    copy_text(v->var, sizeof v->var, z->variable);
+    if (z->variable) { /* "_ZZ4kernE1s" -> "s", as the bank grid names it */
+      char vn[512];
+      smemu_demangle(z->variable, vn, sizeof vn);
+      const char *c = strstr(vn, ")::");
+      copy_text(v->var, sizeof v->var, c ? c + 3 : vn);
+    }
     v->error = z->error;
     v->global = z->global;
     v->f1 = f1;
