@@ -4,7 +4,8 @@
 # installed tool runs a kernel (exec) and a CUDA program (run, where nvcc
 # can build one) from outside any tree, a program builds against the
 # installed library (pkg-config; shared and static), the man page holds
-# the help text; `make uninstall` must leave no file behind.
+# the help text; `make demo` would build every demo (mk/*.mk's too);
+# `make uninstall` must leave no file behind.
 B=$(cd "${1:-build}" && pwd) || exit 2
 root=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
 command -v git >/dev/null 2>&1 || { echo "install_test: git is missing" >&2; exit 77; }
@@ -30,6 +31,15 @@ fi
 "$I/bin/smemu" help exec | sed 's/\\/\\e/g' > "$T/help.txt"
 grep -F -x -f "$T/help.txt" "$I/share/man/man1/smemu.1" > "$T/found.txt"
 [ "$(sort -u "$T/help.txt" | wc -l)" = "$(sort -u "$T/found.txt" | wc -l)" ] || fail "man page lacks help lines"
+
+# `make demo` builds every demo's prerequisites, mk/*.mk's included (the
+# OpenCL drivers, the nvcc-built programs): a dry run lists their commands
+(cd "$T/src" && make -n demo > "$T/demo-n.txt" 2>&1) || { tail "$T/demo-n.txt"; fail "make -n demo"; }
+for ex in "$root"/examples/cl/*.c; do
+  n=$(basename "$ex" .c)
+  grep -q "examples/cl_$n " "$T/demo-n.txt" || fail "make demo does not build cl_$n"
+done
+grep -q "tests/runtime/build.sh" "$T/demo-n.txt" || fail "make demo does not build the CUDA programs"
 
 # nothing of the build tree is left where it was
 mv "$T/src" "$T/moved"
