@@ -469,7 +469,8 @@ static const char style[] =
     "table.src tr.hot td.code{font-weight:bold}.bad{color:#b00}"
     "table.grid td{width:2.2em;height:2.4em;font:10px monospace;text-align:center;vertical-align:middle;padding:1px}"
     "table.grid td.hit{background:#cde}table.grid td.worst{background:#f99}"
-    "pre.code{background:#f6f6f6;padding:4px 8px;margin:2px 0}.note{color:#666}";
+    "pre.code{background:#f6f6f6;padding:4px 8px;margin:2px 0}.note{color:#666}"
+    "h2,td.l{overflow-wrap:anywhere}td.l{max-width:40em}"; /* Numba's long mangled names */
 
 static void grid(FILE *f, const h_kernel *k, const h_inst *in, int banks, int bank_bytes) {
   /* per bank, the distinct words the lanes touch (in the order met) and
