@@ -70,10 +70,11 @@ fuzz:
 	clang-14 -std=c11 -D_GNU_SOURCE -Iinclude -Isrc -g -O1 -fsanitize=fuzzer,address,undefined \
 	  -o $(BUILD)/fuzz_ptx tests/fuzz/fuzz_ptx.c $(LIB_SRC) -lm -pthread
 
-bench: $(LIB)
+bench: $(LIB) $(BUILD)/smemu runtime
 	@mkdir -p $(BUILD)/bench
 	$(CC) $(CFLAGS) -O3 -o $(BUILD)/bench/bench bench/bench.c $(LIB) $(LDFLAGS) $(LDLIBS)
 	$(BUILD)/bench/bench
+	@sh bench/programs.sh $(BUILD) || [ $$? -eq 77 ]
 
 clean:
 	rm -rf $(BUILD)

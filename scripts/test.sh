@@ -31,5 +31,6 @@ run html sh tests/html/html_test.sh "$B"
 run numba sh tests/numba/numba_test.sh "$B"
 run readme python3 tests/readme/readme_test.py "$B"
 run fuzz-replay "$B/fuzz_replay" tests/fuzz/corpus
+run programs sh tests/programs/test.sh "$B"
 echo "tests: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
