@@ -56,6 +56,14 @@ passes=$(sed -n '/<div class="inst" data-way="32"/,/<\/div>/p' "$d" | grep -c '<
 [ "$passes" = 32 ] || fail "naive: the grid has $passes passes, not 32"
 worst=$(sed -n '/<div class="inst" data-way="32"/,/<\/div>/p' "$d" | grep -o 'class="hit worst"' | wc -l)
 [ "$worst" = 32 ] || fail "naive: $worst cells on the worst bank, not 32"
+# the column read tile[tx][ty + r] of a float tile[32][32]: lane tx reads
+# word 32 * tx + c for one column c, so every cell of the grid is bank c,
+# word c + 32 * lane, one lane each
+cells=$(sed -n '/<div class="inst" data-way="32"/,/<\/div>/p' "$d" |
+  grep -o 'title="bank [0-9]* word [0-9]* lanes [0-9,]*"' |
+  awk '{ b = $2; w = $4; l = $6; sub(/"$/, "", l); if (l ~ /,/ || w != b + 32 * l) bad++; n++ }
+       END { print n + 0, bad + 0 }')
+[ "$cells" = "32 0" ] || fail "naive: grid cells (count, wrong) = $cells"
 grep -q 'No hazards' "$d" || fail "naive: race section missing"
 
 # padded: none
