@@ -46,14 +46,17 @@ fail() { echo "numba_test: FAIL: $*"; bad=1; }
 run() { # NAME ARGS...: the script under smemu run, from outside the tree
   name=$1; shift
   (cd "$T" && PYTHONPATH="$B/py/site:$P" CUDA_HOME="$home" PYTHONWARNINGS=ignore timeout 300 \
-    "$B/smemu" run --check races,sync,banks --json "$T/$name.json" -- python3 "$root/tests/numba/$name.py" "$@") \
+    "$B/smemu" run --check races,sync,banks --report banks --json "$T/$name.json" -- python3 "$root/tests/numba/$name.py" "$@") \
     >"$T/$name.out" 2>&1
   echo "== $name (exit $?)"; cat "$T/$name.out"
 }
-# one figure of the JSON's kernel totals
-fig() { python3 -c "import json,sys; k=json.load(open(sys.argv[1]))['kernels']; print(sum(x[sys.argv[2]] for x in k))" "$T/$1.json" "$2"; }
-expect() { # NAME FIELD WANT WHY
-  got=$(fig "$1" "$2" 2>/dev/null)
+# one figure of the JSON's kernel totals (of the kernels whose name has $3)
+fig() {
+  python3 -c "import json,sys; k=json.load(open(sys.argv[1]))['kernels']; print(sum(x[sys.argv[2]] for x in k if sys.argv[3] in x['name']))" \
+    "$T/$1.json" "$2" "${3:-}"
+}
+expect() { # NAME[:KERNEL] FIELD WANT WHY
+  got=$(fig "${1%%:*}" "$2" "$(echo "$1" | sed -n 's/^[^:]*://p')" 2>/dev/null)
   [ "$got" = "$3" ] || fail "$1: $2 is $got, want $3 ($4)"
 }
 
@@ -79,6 +82,24 @@ expect matmul shared_ld_requests 10240 "512 x 20"
 expect matmul shared_ld_wavefronts 12288 "512 x 24"
 expect matmul shared_st_requests 1024 "512 x 2"
 expect matmul shared_ld_bank_conflicts 0 "rows and broadcasts"
+
+run transpose 64
+grep -q "^transpose_naive: .* ok$" "$T/transpose.out" || fail "transpose_naive: wrong result"
+grep -q "^transpose_padded: .* ok$" "$T/transpose.out" || fail "transpose_padded: wrong result"
+# 2 x 2 blocks of 8 warps, 4 row steps: 128 tile stores and 128 tile loads
+# per kernel. The naive column read tile[tx, ty + r] of a float[32][32]
+# puts lane tx on word 32 tx + c: one bank, 32 words, 32 wavefronts each
+# (128 x 31 = 3968 conflicts); the 33-word rows of the padded tile spread
+# the lanes over all 32 banks
+expect transpose:transpose_naive shared_ld_requests 128 "2 x 2 x 8 x 4"
+expect transpose:transpose_naive shared_ld_wavefronts 4096 "128 x 32"
+expect transpose:transpose_naive shared_ld_bank_conflicts 3968 "128 x 31"
+expect transpose:transpose_naive shared_st_bank_conflicts 0 "row writes"
+expect transpose:transpose_padded shared_ld_wavefronts 128 "128 x 1"
+expect transpose:transpose_padded shared_ld_bank_conflicts 0 "odd row stride"
+c=$(grep -n "# the column read" "$root/tests/numba/transpose.py" | cut -d: -f1)
+grep -q "transpose.py:$c  ld .*conflicts 3968  worst 32-way" "$T/transpose.out" ||
+  fail "transpose: the bank report does not blame line $c (32-way)"
 
 run race
 w=$(grep -n "# the write" "$root/tests/numba/race.py" | cut -d: -f1)
