@@ -470,7 +470,7 @@ static const char style[] =
     "table.grid td{width:2.2em;height:2.4em;font:10px monospace;text-align:center;vertical-align:middle;padding:1px}"
     "table.grid td.hit{background:#cde}table.grid td.worst{background:#f99}"
     "pre.code{background:#f6f6f6;padding:4px 8px;margin:2px 0}.note{color:#666}"
-    "h2,td.l{overflow-wrap:anywhere}td.l{max-width:40em}"; /* Numba's long mangled names */
+    "h2,td.kn{overflow-wrap:anywhere}td.kn{max-width:40em}"; /* Numba's long mangled names */
 
 static void grid(FILE *f, const h_kernel *k, const h_inst *in, int banks, int bank_bytes) {
   /* per bank, the distinct words the lanes touch (in the order met) and
@@ -706,7 +706,7 @@ int smemu_html_write(const smemu_html *h, const char *path) {
     const h_kernel *k = &h->k[i];
     for (int j = 0; j < k->nrows; j++) {
       const h_launch *r = &k->rows[j];
-      fprintf(f, "<tr><td class=\"l\"><a href=\"#k%d\">", i);
+      fprintf(f, "<tr><td class=\"l kn\"><a href=\"#k%d\">", i);
       esc(f, k->pretty);
       fprintf(f, "</a></td><td>%u,%u,%u</td><td>%u,%u,%u</td><td>%u</td><td>%u</td><td>%" PRIu64 "</td><td>%" PRIu64
                  "</td><td>%.3f</td>",
