@@ -92,7 +92,6 @@ CUresult cuEventElapsedTime_v2(float *ms, CUevent a, CUevent b);
 CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b);
 CUresult cuEventDestroy_v2(CUevent e);
 CUresult cuGetExportTable(const void **table, const void *id);
-CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, unsigned long long flags, void *status);
 
 /* Driver codes are the runtime's numbers where both have the error. */
 static CUresult to_cu(cudaError_t e) {
@@ -586,21 +585,7 @@ RT_EXPORT CUresult cuEventDestroy_v2(CUevent e) {
   return to_cu(cudaEventDestroy(e));
 }
 
-/* The static CUDA runtime (nvcc's default) reaches the driver only through
- * cuGetProcAddress; smemu cannot stand in for it. */
-RT_EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, unsigned long long flags,
-                                       void *status) {
-  (void)version;
-  (void)flags;
-  (void)status;
-  static int said;
-  if (!said++)
-    fprintf(stderr, "smemu: cuGetProcAddress is not available%s%s. A program linked with the static CUDA "
-                    "runtime (nvcc's default) cannot run on smemu: rebuild it with `nvcc -cudart shared`.\n",
-            symbol && *symbol ? " for " : "", symbol && *symbol ? symbol : "");
-  if (pfn) *pfn = NULL;
-  return CUDA_ERROR_NOT_SUPPORTED;
-}
+/* cuGetProcAddress: driver_proc.c */
 
 /* NVRTC and other toolkit libraries ask the driver for private tables; there
  * are none here, which they accept. */

@@ -78,6 +78,7 @@ static void note_checks(smemu_ctx *ctx, const smemu_launch_stats *st) {
 
 void rt_report_launch(const rt_func *fn, smemu_status s) {
   int checks = (rt.analyses & RT_CHECKS) != 0;
+  if (rt.html_file) rt_html_launch(s);
   if (!rt.report_banks && !rt.report_launches && !rt.json_file && !checks) return;
   smemu_ctx *ctx = rt.ctx;
   const smemu_launch_stats *st = smemu_last_stats(ctx);
@@ -202,6 +203,7 @@ static void write_checks(FILE *f) {
 
 void rt_report_finish(void) {
   if (rt.json_file) write_json();
+  if (rt.html_file) rt_html_finish();
   int checks = (rt.analyses & RT_CHECKS) != 0;
   if (!rt.report_banks && !rt.report_launches && !checks) return;
   FILE *f = rt.report_file ? fopen(rt.report_file, "a") : stderr;

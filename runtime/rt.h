@@ -146,6 +146,7 @@ typedef struct rt_state {
   int report_hazards;     /* SMEMU_REPORT=hazards: every hazard in detail */
   char *report_file;      /* SMEMU_REPORT_FILE */
   char *json_file;        /* SMEMU_JSON */
+  char *html_file;        /* SMEMU_HTML (html_report.c) */
 
   cudaError_t sticky;     /* a kernel fault: every later call returns it */
   rt_module *mods;
@@ -247,5 +248,9 @@ int rt_occupancy(rt_func *f, int block_size, size_t dyn_shared);
 void rt_report_launch(const rt_func *f, smemu_status s);
 /* Write the reports (at exit). */
 void rt_report_finish(void);
+
+/* The HTML report (SMEMU_HTML, html_report.c): note a launch; write it at exit. */
+void rt_html_launch(smemu_status s);
+void rt_html_finish(void);
 
 #endif

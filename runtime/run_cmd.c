@@ -45,6 +45,9 @@ static const char usage[] =
     "                     report of each kernel's worst launch), hazards (with\n"
     "                     --check races: every hazard in detail), all\n"
     "  --json FILE        write every launch's figures to FILE\n"
+    "  --html FILE        write a self-contained HTML report (launches, source\n"
+    "                     shaded by bank conflicts, the worst accesses' banks,\n"
+    "                     races, barrier and memory errors) to FILE\n"
     "  --threads N        worker threads per launch (default: one per core)\n"
     "  --max-insns N      stop a launch when one warp has run N instructions\n"
     "                     (cudaErrorLaunchTimeout; default 1000000000, 0: none)\n"
@@ -295,7 +298,7 @@ static void set_env(const char *name, const char *value) {
 }
 
 int smemu_cmd_run(int argc, char **argv) {
-  const char *arch = NULL, *check = NULL, *report = NULL, *json = NULL, *threads = NULL, *max_insns = NULL;
+  const char *arch = NULL, *check = NULL, *report = NULL, *json = NULL, *html = NULL, *threads = NULL, *max_insns = NULL;
   const char *nvcc = NULL;
   int quiet = 0, i;
   const char *srcs[64];
@@ -320,6 +323,7 @@ int smemu_cmd_run(int argc, char **argv) {
     else if (!strcmp(a, "--check")) VALUE(check);
     else if (!strcmp(a, "--report")) VALUE(report);
     else if (!strcmp(a, "--json")) VALUE(json);
+    else if (!strcmp(a, "--html")) VALUE(html);
     else if (!strcmp(a, "--threads")) VALUE(threads);
     else if (!strcmp(a, "--max-insns")) VALUE(max_insns);
     else if (!strcmp(a, "--nvcc")) VALUE(nvcc);
@@ -449,6 +453,16 @@ int smemu_cmd_run(int argc, char **argv) {
       snprintf(jpath, sizeof jpath, "%s", json);
     }
     setenv("SMEMU_JSON", jpath, 1);
+  }
+  char hpath[PATH_MAX];
+  if (html) { /* absolute: the program may change directory */
+    if (html[0] != '/' && getcwd(hpath, sizeof hpath)) {
+      size_t k = strlen(hpath);
+      snprintf(hpath + k, sizeof hpath - k, "/%s", html);
+    } else {
+      snprintf(hpath, sizeof hpath, "%s", html);
+    }
+    setenv("SMEMU_HTML", hpath, 1);
   }
   char rfile[] = "/tmp/smemu-report-XXXXXX";
   int rfd = -1;

@@ -93,6 +93,10 @@ static void read_env(void) {
   if (rt.report_banks) rt.analyses |= SMEMU_ANALYZE_BANKS;
   if ((v = getenv("SMEMU_REPORT_FILE")) && *v) rt.report_file = strdup(v);
   if ((v = getenv("SMEMU_JSON")) && *v) rt.json_file = strdup(v);
+  if ((v = getenv("SMEMU_HTML")) && *v) {
+    rt.html_file = strdup(v);
+    rt.analyses |= SMEMU_ANALYZE_BANKS;
+  }
   rt.cache_config = cudaFuncCachePreferNone;
   rt.shmem_config = cudaSharedMemBankSizeFourByte;
   rt.stack_limit = 1024;

@@ -26,6 +26,10 @@ for e in "$B"/examples/*; do
 done
 run cli sh tests/cli.sh "$B"
 run banks-examples sh tests/banks_examples.sh "$B"
+run install sh tests/install/install_test.sh "$B"
+run html sh tests/html/html_test.sh "$B"
+run numba sh tests/numba/numba_test.sh "$B"
+run readme python3 tests/readme/readme_test.py "$B"
 run fuzz-replay "$B/fuzz_replay" tests/fuzz/corpus
 run programs sh tests/programs/test.sh "$B"
 echo "tests: $pass passed, $fail failed"

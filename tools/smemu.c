@@ -12,6 +12,7 @@
 #include <string.h>
 #include "../runtime/run_cmd.h"
 #include "clc.h"
+#include "report/html.h"
 #include "smemu.h"
 
 static const char *const usage_main =
@@ -68,6 +69,10 @@ static const char *const usage_exec =
     "  --max-insns N      stop a launch when one warp has run N instructions\n"
     "                     (an endless loop; default 1000000000, 0: no limit)\n"
     "  --json FILE        write {\"launches\": [...]} figures to FILE\n"
+    "  --html FILE        write a self-contained HTML report: the launch's\n"
+    "                     figures, the source shaded by bank conflicts, the\n"
+    "                     bank x wavefront picture of the worst accesses,\n"
+    "                     races, barrier and memory errors\n"
     "  --report banks     print the bank-conflict report after the run: totals,\n"
     "                     the source lines with the most conflicts, the lanes,\n"
     "                     banks and words of the worst instance, and a hint\n"
@@ -371,6 +376,7 @@ static char *cu_to_ptx(const char *cu, const char *arch, size_t *len, char *err,
 }
 
 static int cmd_exec(int argc, char **argv) {
+  const char *html = NULL;
   const char *file = NULL, *kname = NULL, *json = NULL, *grid_s = NULL, *block_s = NULL, *cl_opts = NULL;
   smemu_options opt = {0};
   uint32_t shared = 0;
@@ -393,6 +399,7 @@ static int cmd_exec(int argc, char **argv) {
     else if (!strcmp(a, "--shared")) { NEED(); shared = (uint32_t)strtoul(v, NULL, 0); }
     else if (!strcmp(a, "--arg")) { NEED(); specs[nargs++] = v; }
     else if (!strcmp(a, "--json")) { NEED(); json = v; }
+    else if (!strcmp(a, "--html")) { NEED(); html = v; }
     else if (!strcmp(a, "--arch")) { NEED(); opt.arch = v; }
     else if (!strcmp(a, "--threads")) { NEED(); opt.threads = atoi(v); }
     else if (!strcmp(a, "--stack")) { NEED(); opt.stack_bytes = (uint32_t)strtoul(v, NULL, 0); }
@@ -575,6 +582,15 @@ static int cmd_exec(int argc, char **argv) {
     }
   }
   if (found && rc == 0) rc = 3;
+  if (html) {
+    smemu_html *h = smemu_html_new(file);
+    smemu_html_add(h, ctx, s);
+    if (!h || smemu_html_write(h, html) != 0) {
+      fprintf(stderr, "smemu exec: cannot write %s\n", html);
+      rc = 1;
+    }
+    smemu_html_free(h);
+  }
   if (json && write_json(json, ctx) != 0) {
     fprintf(stderr, "smemu exec: cannot write %s\n", json);
     rc = 1;
