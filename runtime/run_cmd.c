@@ -8,6 +8,8 @@
  * a program linked with the static CUDA runtime or another CUDA version's
  * runtime gets a message saying how to rebuild it. Uses only smemu.h. */
 #include "run_cmd.h"
+#include "run_cache.h"
+#include "run_spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -161,116 +163,6 @@ out:
   return kind;
 }
 
-/* ---- compiling .cu files ---- */
-
-static uint64_t fnv(uint64_t h, const void *p, size_t n) {
-  const unsigned char *b = p;
-  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ull;
-  return h;
-}
-
-static int mkdirs(const char *path) {
-  char p[PATH_MAX];
-  snprintf(p, sizeof p, "%s", path);
-  for (char *s = p + 1; *s; s++)
-    if (*s == '/') {
-      *s = 0;
-      if (mkdir(p, 0755) && errno != EEXIST) return -1;
-      *s = '/';
-    }
-  return mkdir(p, 0755) && errno != EEXIST ? -1 : 0;
-}
-
-/* Run argv, wait; returns its exit status (or -1). Output goes to ours. */
-static int run_wait(char *const argv[]) {
-  pid_t pid = fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    execvp(argv[0], argv);
-    fprintf(stderr, "smemu run: cannot run %s: %s\n", argv[0], strerror(errno));
-    _exit(127);
-  }
-  int st;
-  while (waitpid(pid, &st, 0) < 0)
-    if (errno != EINTR) return -1;
-  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-/* Whether nvcc can target compute_XX (`nvcc --list-gpu-arch`). */
-static int nvcc_has_arch(const char *nvcc, int cc) {
-  char cmd[PATH_MAX + 64], want[32], line[128];
-  snprintf(cmd, sizeof cmd, "'%s' --list-gpu-arch 2>/dev/null", nvcc);
-  snprintf(want, sizeof want, "compute_%d", cc);
-  FILE *p = popen(cmd, "r");
-  int found = 0;
-  if (!p) return 0;
-  while (fgets(line, sizeof line, p))
-    if (!strncmp(line, want, strlen(want)) && (line[strlen(want)] == '\n' || line[strlen(want)] == 0)) found = 1;
-  pclose(p);
-  return found;
-}
-
-static int compile(const char *nvcc, const char *const *srcs, int nsrc, int cc, char *out, size_t n,
-                   int *ptx_any) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  char flag[32];
-  int have = nvcc_has_arch(nvcc, cc);
-  *ptx_any = !have;
-  snprintf(flag, sizeof flag, "-arch=sm_%d", cc);
-  h = fnv(h, nvcc, strlen(nvcc) + 1);
-  h = fnv(h, have ? flag : "-", strlen(have ? flag : "-") + 1);
-  for (int i = 0; i < nsrc; i++) {
-    FILE *f = fopen(srcs[i], "rb");
-    if (!f) {
-      fprintf(stderr, "smemu run: cannot open %s: %s\n", srcs[i], strerror(errno));
-      return -1;
-    }
-    char buf[65536];
-    size_t k;
-    h = fnv(h, srcs[i], strlen(srcs[i]) + 1);
-    while ((k = fread(buf, 1, sizeof buf, f)) > 0) h = fnv(h, buf, k);
-    fclose(f);
-  }
-  char dir[PATH_MAX];
-  const char *cache = getenv("SMEMU_CACHE"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-  if (cache && *cache) snprintf(dir, sizeof dir, "%s", cache);
-  else if (xdg && *xdg) snprintf(dir, sizeof dir, "%s/smemu", xdg);
-  else snprintf(dir, sizeof dir, "%s/.cache/smemu", home && *home ? home : "/tmp");
-  const char *base = strrchr(srcs[0], '/');
-  base = base ? base + 1 : srcs[0];
-  char stem[128];
-  snprintf(stem, sizeof stem, "%.*s", (int)(strcspn(base, ".") < 100 ? strcspn(base, ".") : 100), base);
-  snprintf(dir + strlen(dir), sizeof dir - strlen(dir), "/%s-%016llx", stem, (unsigned long long)h);
-  if (snprintf(out, n, "%s/%s", dir, stem) >= (int)n) return -1;
-  if (access(out, X_OK) == 0) return 0;
-  if (mkdirs(dir) < 0) {
-    fprintf(stderr, "smemu run: cannot create %s: %s\n", dir, strerror(errno));
-    return -1;
-  }
-  char tmp[PATH_MAX + 8];
-  snprintf(tmp, sizeof tmp, "%s.tmp", out);
-  const char *argv[64];
-  int a = 0;
-  argv[a++] = nvcc;
-  argv[a++] = "-cudart";
-  argv[a++] = "shared";
-  argv[a++] = "-lineinfo";
-  if (have) argv[a++] = flag;
-  argv[a++] = "-o";
-  argv[a++] = tmp;
-  for (int i = 0; i < nsrc && a < 62; i++) argv[a++] = srcs[i];
-  argv[a] = NULL;
-  fprintf(stderr, "smemu run: compiling with %s -cudart shared -lineinfo %s\n", nvcc, have ? flag : "");
-  int rc = run_wait((char *const *)argv);
-  if (rc != 0) {
-    fprintf(stderr, "smemu run: nvcc failed (exit %d)\n", rc);
-    unlink(tmp);
-    return -1;
-  }
-  if (rename(tmp, out) < 0) return -1;
-  return 0;
-}
-
 /* ---- the command ---- */
 
 /* Whether a comma-separated list holds a word not in `known` (says which). */
@@ -378,7 +270,7 @@ int smemu_cmd_run(int argc, char **argv) {
       }
       nvcc = found;
     }
-    if (compile(nvcc, srcs, nsrc, ai.major * 10 + ai.minor, built, sizeof built, &ptx_any) < 0) return 2;
+    if (rc_compile(nvcc, srcs, nsrc, ai.major * 10 + ai.minor, built, sizeof built, &ptx_any) < 0) return 2;
     /* the program's own arguments follow -- */
     int extra = prog ? (int)(argc - (prog - argv)) : 0;
     args = calloc((size_t)extra + 2, sizeof *args);
@@ -457,7 +349,7 @@ int smemu_cmd_run(int argc, char **argv) {
     if (rfd >= 0) setenv("SMEMU_REPORT_FILE", rfile, 1);
   }
   fflush(stdout);
-  int rc = run_wait(args);
+  int rc = rs_wait(args);
   if (rc < 0) rc = 127;
   if (rfd >= 0) {
     /* the reports come after everything the program printed */
