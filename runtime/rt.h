@@ -141,6 +141,7 @@ typedef struct rt_state {
   int threads;            /* SMEMU_THREADS */
   uint32_t analyses;      /* SMEMU_CHECK */
   uint64_t max_insns;     /* SMEMU_MAX_INSNS */
+  double timeout;         /* SMEMU_TIMEOUT: seconds per launch, 0 none */
   int quiet;              /* SMEMU_QUIET */
   int report_banks, report_launches; /* SMEMU_REPORT */
   int report_hazards;     /* SMEMU_REPORT=hazards: every hazard in detail */

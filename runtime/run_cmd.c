@@ -9,6 +9,7 @@
  * runtime gets a message saying how to rebuild it. Uses only smemu.h. */
 #include "run_cmd.h"
 #include "run_cache.h"
+#include "run_num.h"
 #include "run_spawn.h"
 
 #include <errno.h>
@@ -48,12 +49,25 @@ static const char usage[] =
     "                     --check races: every hazard in detail), all\n"
     "  --json FILE        write every launch's figures to FILE\n"
     "  --threads N        worker threads per launch (default: one per core)\n"
-    "  --max-insns N      stop a launch when one warp has run N instructions\n"
-    "                     (cudaErrorLaunchTimeout; default 1000000000, 0: none)\n"
+    "  --max-insns N      stop a launch when its warps have run N instructions\n"
+    "                     together (cudaErrorLaunchTimeout; default 10000000000,\n"
+    "                     0: none)\n"
+    "  --timeout SECONDS  stop a launch running longer (cudaErrorLaunchTimeout)\n"
+    "  --error-exitcode N exit with status N (1..255) when a launch failed or the\n"
+    "                     checks found errors (as compute-sanitizer's option)\n"
     "  --quiet            no smemu messages (kernel faults, warnings) on stderr\n"
     "  --nvcc PATH        the compiler for .cu files (default: nvcc on the PATH)\n"
     "\n"
-    "The program's exit status is smemu run's. Device printf output and the\n"
+    "A launch in which no warp can make progress (a spin on a value nothing will\n"
+    "change) fails at once with cudaErrorLaunchTimeout, naming the looping lines.\n"
+    "On a terminal a launch running longer than 2 s shows a status line.\n"
+    "The reports are written also when the program exits without synchronising,\n"
+    "aborts or dies of a signal (after a crash the queued launches run first).\n"
+    "\n"
+    "exit status: the program's own; 2 for bad usage or a program smemu cannot\n"
+    "run; 127 when it cannot be started; 128+N when signal N killed it; with\n"
+    "--error-exitcode N, N when a launch failed or the checks found errors.\n"
+    "Device printf output and the\n"
     "program's own output are on stdout, smemu's messages on stderr.\n"
     "\n"
     "examples:\n"
@@ -188,7 +202,7 @@ static void set_env(const char *name, const char *value) {
 
 int smemu_cmd_run(int argc, char **argv) {
   const char *arch = NULL, *check = NULL, *report = NULL, *json = NULL, *threads = NULL, *max_insns = NULL;
-  const char *nvcc = NULL;
+  const char *nvcc = NULL, *timeout = NULL, *exitcode = NULL;
   int quiet = 0, i;
   const char *srcs[64];
   int nsrc = 0;
@@ -215,6 +229,8 @@ int smemu_cmd_run(int argc, char **argv) {
     else if (!strcmp(a, "--threads")) VALUE(threads);
     else if (!strcmp(a, "--max-insns")) VALUE(max_insns);
     else if (!strcmp(a, "--nvcc")) VALUE(nvcc);
+    else if (!strcmp(a, "--timeout")) VALUE(timeout);
+    else if (!strcmp(a, "--error-exitcode")) VALUE(exitcode);
     else if (!strcmp(a, "--quiet")) quiet = 1;
     else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       fputs(usage, stdout);
@@ -242,6 +258,24 @@ int smemu_cmd_run(int argc, char **argv) {
   static const char *const check_names[] = {"races", "racecheck", "sync", "synccheck", "init", "initcheck",
                                             "global-races", "banks", "memory", "memcheck", "all", NULL};
   if (bad_word(report, reports, "report") || bad_word(check, check_names, "check")) return 2;
+  uint64_t num, errcode = 0;
+  double secs;
+  if (threads && cli_u64(threads, 1024, &num) < 0) {
+    fprintf(stderr, "smemu run: --threads: '%s' is not a thread count (1 to 1024, 0: one per core)\n", threads);
+    return 2;
+  }
+  if (max_insns && cli_u64(max_insns, UINT64_MAX, &num) < 0) {
+    fprintf(stderr, "smemu run: --max-insns: '%s' is not an instruction count\n", max_insns);
+    return 2;
+  }
+  if (timeout && (cli_double(timeout, &secs) < 0 || !(secs > 0) || secs > 1e9)) {
+    fprintf(stderr, "smemu run: --timeout: '%s' is not a number of seconds above 0\n", timeout);
+    return 2;
+  }
+  if (exitcode && (cli_u64(exitcode, 255, &errcode) < 0 || errcode == 0)) {
+    fprintf(stderr, "smemu run: --error-exitcode: '%s' is not an exit status (1 to 255)\n", exitcode);
+    return 2;
+  }
   char rtdir[PATH_MAX];
   if (find_runtime(rtdir, sizeof rtdir) < 0) {
     fprintf(stderr, "smemu run: cannot find smemu's libcudart.so.13 (build it with `make`, or set "
@@ -330,6 +364,7 @@ int smemu_cmd_run(int argc, char **argv) {
   set_env("SMEMU_REPORT", report);
   set_env("SMEMU_THREADS", threads);
   set_env("SMEMU_MAX_INSNS", max_insns);
+  set_env("SMEMU_TIMEOUT", timeout);
   if (quiet) setenv("SMEMU_QUIET", "1", 1);
   if (ptx_any) setenv("SMEMU_PTX_ANY", "1", 1);
   char jpath[PATH_MAX];
@@ -348,9 +383,22 @@ int smemu_cmd_run(int argc, char **argv) {
     rfd = mkstemp(rfile);
     if (rfd >= 0) setenv("SMEMU_REPORT_FILE", rfile, 1);
   }
+  char efile[] = "/tmp/smemu-errors-XXXXXX";
+  int efd = -1;
+  if (errcode) {
+    efd = mkstemp(efile);
+    if (efd >= 0) setenv("SMEMU_ERROR_FILE", efile, 1);
+  }
   fflush(stdout);
-  int rc = rs_wait(args);
+  int rc = rs_run_program(args);
   if (rc < 0) rc = 127;
+  if (efd >= 0) {
+    char buf[32] = "";
+    ssize_t k = read(efd, buf, sizeof buf - 1);
+    if (k > 0 && strtoull(buf, NULL, 10) > 0) rc = (int)errcode;
+    close(efd);
+    unlink(efile);
+  }
   if (rfd >= 0) {
     /* the reports come after everything the program printed */
     char buf[65536];

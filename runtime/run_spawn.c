@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <string.h>
@@ -59,4 +60,46 @@ int rs_capture(char *const argv[], char *buf, size_t n) {
   buf[k] = 0;
   close(fd[0]);
   return wait_status(pid);
+}
+
+/* ---- the program of `smemu run` ---- */
+
+static volatile pid_t child;
+
+static void forward(int sig) {
+  if (child > 0) kill(child, sig);
+}
+
+int rs_run_program(char *const argv[]) {
+  static const int sigs[] = {SIGINT, SIGQUIT, SIGTERM, SIGHUP};
+  struct sigaction old[4], sa;
+  posix_spawnattr_t at;
+  sigset_t def;
+  sigemptyset(&def);
+  for (int i = 0; i < 4; i++) sigaddset(&def, sigs[i]);
+  posix_spawnattr_init(&at);
+  posix_spawnattr_setsigdefault(&at, &def);
+  posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF);
+  /* ^C reaches the whole process group: we ignore it and wait for the
+   * program, whose runtime writes the reports before it dies; a SIGTERM or
+   * SIGHUP sent to us is passed on to it */
+  memset(&sa, 0, sizeof sa);
+  sigemptyset(&sa.sa_mask);
+  for (int i = 0; i < 4; i++) {
+    sa.sa_handler = i < 2 ? SIG_IGN : forward;
+    sigaction(sigs[i], &sa, &old[i]);
+  }
+  pid_t pid;
+  int rc = posix_spawnp(&pid, argv[0], NULL, &at, argv, environ);
+  posix_spawnattr_destroy(&at);
+  if (rc != 0) {
+    fprintf(stderr, "smemu run: cannot run %s: %s\n", argv[0], strerror(rc));
+    rc = 127;
+  } else {
+    child = pid;
+    rc = wait_status(pid);
+    child = 0;
+  }
+  for (int i = 0; i < 4; i++) sigaction(sigs[i], &old[i], NULL);
+  return rc;
 }

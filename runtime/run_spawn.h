@@ -11,4 +11,9 @@ int rs_wait(char *const argv[]);
  * bytes) and stderr discarded; -1 when it cannot start. */
 int rs_capture(char *const argv[], char *buf, size_t n);
 
+/* Run the program of `smemu run` as rs_wait does, while ignoring ^C
+ * (SIGINT, SIGQUIT: the program gets them from the terminal) and passing a
+ * SIGTERM or SIGHUP on to it, so that its reports can still be printed. */
+int rs_run_program(char *const argv[]);
+
 #endif

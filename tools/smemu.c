@@ -15,7 +15,7 @@
 #include <string.h>
 #include "../runtime/run_cmd.h"
 #include "clc.h"
-#include "cli_num.h"
+#include "../runtime/run_num.h"
 #include "smemu.h"
 
 static const char *const usage_main =

@@ -1,7 +1,7 @@
-/* cli_num.c: strict number parsing for the command line (see cli_num.h).
+/* run_num.c: strict number parsing for the command line (see run_num.h).
  * strtoull alone accepts "-1" (as 2^64-1), leading blanks, "abc" (as 0
  * with end == s) and a leading 0 as octal; these wrappers accept none. */
-#include "cli_num.h"
+#include "run_num.h"
 
 #include <ctype.h>
 #include <errno.h>

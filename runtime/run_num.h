@@ -1,8 +1,8 @@
-/* cli_num.h: strict parsing of the numbers on smemu's command line
- * (cli_num.c): the whole text must be the number, in range; nothing is
+/* run_num.h: strict parsing of the numbers on smemu's command line
+ * (run_num.c; smemu exec and smemu run): the whole text must be the number, in range; nothing is
  * silently read as 0 or cut to fit. */
-#ifndef SMEMU_CLI_NUM_H
-#define SMEMU_CLI_NUM_H
+#ifndef SMEMU_RUN_NUM_H
+#define SMEMU_RUN_NUM_H
 #include <stdint.h>
 
 /* An unsigned integer, decimal or 0x hexadecimal, at most max. 0 or -1. */
