@@ -243,6 +243,17 @@ int rt_func_max_threads(rt_func *f);
 /* Blocks of f per multiprocessor for a block size and dynamic shared bytes. */
 int rt_occupancy(rt_func *f, int block_size, size_t dyn_shared);
 
+/* ---- bounds of copies and fills (bounds.c) ---- */
+/* Whether [p, p+n) may be a side of a copy or fill: inside the tracked
+ * allocation holding p, or (device 0) in untracked host memory. */
+int rt_side_ok(const void *p, size_t n, int device);
+/* Bytes a strided region spans: h rows of w bytes, pitch apart; 0 when
+ * empty, SIZE_MAX when the product overflows. */
+size_t rt_span(size_t pitch, size_t w, size_t h);
+/* The error of copying n bytes of `kind` from src to dst (cudaSuccess,
+ * cudaErrorInvalidMemcpyDirection, cudaErrorInvalidValue). */
+cudaError_t rt_check_copy(void *dst, const void *src, size_t n, int kind);
+
 /* ---- reports (report.c) ---- */
 /* Note a finished launch (with its status) for SMEMU_REPORT / SMEMU_JSON. */
 void rt_report_launch(const rt_func *f, smemu_status s);
