@@ -18,6 +18,16 @@ int rt_side_ok(const void *p, size_t n, int device) {
   return off <= size && n <= size - off;
 }
 
+int rt_region_ok(const void *p, size_t lo, size_t hi, int device) {
+  void *base;
+  size_t size;
+  if (!p || hi < lo) return 0;
+  if (smemu_mem_lookup(rt.ctx, p, &base, &size, NULL) != SMEMU_OK)
+    return !device && (uintptr_t)p <= UINTPTR_MAX - hi;
+  size_t off = (size_t)((uintptr_t)p - (uintptr_t)base);
+  return hi <= size && off <= size - hi;
+}
+
 size_t rt_span(size_t pitch, size_t w, size_t h) {
   if (!h || !w) return 0;
   if (h - 1 > 0 && pitch > (SIZE_MAX - w) / (h - 1)) return SIZE_MAX;

@@ -48,10 +48,9 @@ static cudaError_t copy3d(const struct cudaMemcpy3DParms *p, cudaStream_t stream
   size_t slo, shi, dlo, dhi;
   int to_dev = p->kind == cudaMemcpyHostToDevice || p->kind == cudaMemcpyDeviceToDevice;
   int from_dev = p->kind == cudaMemcpyDeviceToHost || p->kind == cudaMemcpyDeviceToDevice;
+  /* the region must lie in the allocation its pointer is in */
   if (region(&p->srcPtr, &p->srcPos, ex, &slo, &shi) < 0 || region(&p->dstPtr, &p->dstPos, ex, &dlo, &dhi) < 0 ||
-      (uintptr_t)p->srcPtr.ptr > UINTPTR_MAX - shi || (uintptr_t)p->dstPtr.ptr > UINTPTR_MAX - dhi ||
-      !rt_side_ok((const char *)p->srcPtr.ptr + slo, shi - slo, from_dev) ||
-      !rt_side_ok((char *)p->dstPtr.ptr + dlo, dhi - dlo, to_dev))
+      !rt_region_ok(p->srcPtr.ptr, slo, shi, from_dev) || !rt_region_ok(p->dstPtr.ptr, dlo, dhi, to_dev))
     return rt_end(cudaErrorInvalidValue);
   rt_drain();
   if (rt.sticky) return rt_end(rt.sticky);
@@ -74,8 +73,7 @@ static cudaError_t fill3d(struct cudaPitchedPtr pp, int value, struct cudaExtent
   struct cudaPos origin = {0, 0, 0};
   size_t lo, hi;
   if (!pp.ptr || ex.width > pp.pitch || (ex.depth > 1 && pp.ysize < ex.height) ||
-      region(&pp, &origin, &ex, &lo, &hi) < 0 || (uintptr_t)pp.ptr > UINTPTR_MAX - hi ||
-      !rt_side_ok((char *)pp.ptr + lo, hi - lo, 1))
+      region(&pp, &origin, &ex, &lo, &hi) < 0 || !rt_region_ok(pp.ptr, lo, hi, 1))
     return rt_end(cudaErrorInvalidValue);
   rt_drain();
   if (rt.sticky) return rt_end(rt.sticky);

@@ -45,6 +45,8 @@ typedef struct fb_image {
  * pick the PTX for compute capability `cc` (major*10+minor). Returns 0, or
  * -1 with out->err set when data is no fatbinary at all. */
 int fb_parse(const void *data, int cc, fb_image *out);
+/* The same reading at most `avail` bytes of data (the fuzz target). */
+int fb_parse_n(const void *data, size_t avail, int cc, fb_image *out);
 void fb_free(fb_image *img);
 /* The kernel figures of a kernel, or NULL. */
 const fb_kinfo *fb_kernel(const fb_image *img, const char *name);
@@ -247,6 +249,9 @@ int rt_occupancy(rt_func *f, int block_size, size_t dyn_shared);
 /* Whether [p, p+n) may be a side of a copy or fill: inside the tracked
  * allocation holding p, or (device 0) in untracked host memory. */
 int rt_side_ok(const void *p, size_t n, int device);
+/* Whether bytes [lo, hi) from p may be a side: when p is in a tracked
+ * allocation, inside that one; otherwise (device 0) host memory. */
+int rt_region_ok(const void *p, size_t lo, size_t hi, int device);
 /* Bytes a strided region spans: h rows of w bytes, pitch apart; 0 when
  * empty, SIZE_MAX when the product overflows. */
 size_t rt_span(size_t pitch, size_t w, size_t h);

@@ -27,5 +27,8 @@ done
 run cli sh tests/cli.sh "$B"
 run banks-examples sh tests/banks_examples.sh "$B"
 run fuzz-replay "$B/fuzz_replay" tests/fuzz/corpus
+run cli-harden sh tests/cli_harden.sh "$B"
+run fuzz-rtapi "$B/fuzz_rtapi_replay" tests/fuzz/corpus_rtapi
+run fuzz-fatbin "$B/fuzz_fatbin_replay" tests/fuzz/corpus_fatbin
 echo "tests: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
