@@ -197,6 +197,13 @@ if [ -x "$CM" ]; then
   [ "$(st "$S" run --check races --error-exitcode 7 -- "$CM" sync tests/cli/race.ptx)" = 7 ] || fail "--error-exitcode with a race"
   [ "$(st "$S" run --error-exitcode 7 -- "$CM" sync tests/cli/race.ptx)" = 0 ] || fail "--error-exitcode without findings"
   [ "$(st "$S" run --check races -- "$CM" sync tests/cli/race.ptx)" = 0 ] || fail "findings without --error-exitcode"
+  # a hang or the watchdog in a program: cudaErrorLaunchTimeout, counted as an error
+  [ "$(st "$S" run --error-exitcode 9 -- "$CM" sync tests/cli_harden/hang.ptx spinFlag)" = 9 ] || fail "run: hang status"
+  grep -q 'sync: cudaErrorLaunchTimeout' "$T/o.txt" && grep -q 'hang: no warp can make progress' "$T/e.txt" \
+    || fail "run: hang: $(cat "$T/o.txt" "$T/e.txt")"
+  [ "$(st "$S" run --timeout 1 -- "$CM" sync tests/cli_harden/hang.ptx countForever)" = 0 ] || fail "run --timeout"
+  grep -q 'sync: cudaErrorLaunchTimeout' "$T/o.txt" && grep -q 'time limit of 1 s' "$T/e.txt" \
+    || fail "run --timeout: $(cat "$T/o.txt" "$T/e.txt")"
 else
   echo "cli_harden: $CM not built: findings after a crash not checked"
 fi

@@ -1,9 +1,10 @@
 /* crash_main.c: a CUDA host program, in C, for tests/cli_harden.sh: it
  * registers the PTX file argv[2] as nvcc's host code would (a fatbinary
- * with one PTX entry), launches its kernel missingBarrier (a shared-memory
- * race, tests/cli/race.cu) on 64 threads without synchronising, and then
- * ends as argv[1] says: exit (return from main), abort, segv (a null
- * write), term (SIGTERM to itself) or sync (synchronise, then return).
+ * with one PTX entry), launches its kernel argv[3] (default missingBarrier,
+ * a shared-memory race, tests/cli/race.cu; it takes one int pointer) on
+ * 64 threads without synchronising, and then ends as argv[1] says: exit
+ * (return from main), abort, segv (a null write), term (SIGTERM to itself)
+ * or sync (synchronise, print its result, then return).
  * Built against build/runtime/libcudart.so.13 (mk/harden.mk). */
 #include <signal.h>
 #include <stdint.h>
@@ -38,7 +39,7 @@ static uint8_t *fatbin_of(const char *ptx, size_t len) {
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: crash_main exit|abort|segv|term|sync FILE.ptx\n");
+    fprintf(stderr, "usage: crash_main exit|abort|segv|term|sync FILE.ptx [KERNEL]\n");
     return 2;
   }
   FILE *f = fopen(argv[2], "rb");
@@ -48,10 +49,12 @@ int main(int argc, char **argv) {
   fclose(f);
   struct { int magic, version; const void *data; void *name; } wrap = {0x466243b1, 1, fatbin_of(ptx, len), NULL};
   void **h = __cudaRegisterFatBinary(&wrap);
-  __cudaRegisterFunction(h, &stub, "missingBarrier", "missingBarrier", -1, NULL, NULL, NULL, NULL, NULL);
+  const char *kernel = argc > 3 ? argv[3] : "missingBarrier";
+  __cudaRegisterFunction(h, &stub, (char *)kernel, kernel, -1, NULL, NULL, NULL, NULL, NULL);
   __cudaRegisterFatBinaryEnd(h);
   int *d = NULL;
-  if (cudaMalloc((void **)&d, 64 * sizeof(int)) != cudaSuccess) return 3;
+  if (cudaMalloc((void **)&d, 64 * sizeof(int)) != cudaSuccess || cudaMemset(d, 0, 64 * sizeof(int)) != cudaSuccess)
+    return 3;
   void *args[] = {&d};
   if (cudaLaunchKernel(&stub, (dim3){1, 1, 1}, (dim3){64, 1, 1}, args, 0, NULL) != cudaSuccess) return 4;
   printf("launched\n");
@@ -59,6 +62,6 @@ int main(int argc, char **argv) {
   if (!strcmp(argv[1], "abort")) abort();
   if (!strcmp(argv[1], "segv")) *(volatile int *)(uintptr_t)argc = 1; /* address 3: no page there */
   if (!strcmp(argv[1], "term")) raise(SIGTERM);
-  if (!strcmp(argv[1], "sync")) cudaDeviceSynchronize();
+  if (!strcmp(argv[1], "sync")) printf("sync: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
   return 0;
 }
