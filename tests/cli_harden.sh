@@ -146,6 +146,12 @@ t1=$(date +%s)
 grep -q 'SMEMU_ERR_HANG' "$T/e.txt" && grep -q 'tests/cli_harden/hang.cu:7 (PTX line' "$T/e.txt" || fail "hang report: $(cat "$T/e.txt")"
 [ $((t1 - t0)) -le 60 ] || fail "a spinning 1024-thread block took $((t1 - t0)) s to stop"
 [ "$(st "$S" exec $H --kernel spinShared)" = 1 ] && grep -q 'hang.cu:17 (PTX line' "$T/e.txt" || fail "shared spin: $(cat "$T/e.txt")"
+[ "$(st "$S" exec $H --kernel spinBarrier)" = 1 ] && grep -q 'hang.cu:46 (PTX line.*bar.sync' "$T/e.txt" || fail "barrier spin: $(cat "$T/e.txt")"
+# a long loop with barriers that ends is no hang (4.5 M warp instructions)
+[ "$(st "$S" exec tests/cli_harden/hang.ptx --grid 1 --block 1024 --arg buf:s32:1024:print --arg s32:20000 --kernel barrierLoop)" = 0 ] \
+  || fail "barrierLoop: $(cat "$T/e.txt")"
+# thread t sums s[t+1] = i + t + 1 over i < 20000: 19999 * 20000 / 2 + 20000 * (t + 1)
+head -2 "$T/o.txt" | tail -1 | grep -q '^200010000 200030000 200050000 ' || fail "barrierLoop output: $(head -3 "$T/o.txt")"
 # a loop whose state changes: the watchdog, and the launch-wide budget
 t0=$(date +%s)
 [ "$(st "$S" exec $H --kernel countForever --timeout 1)" = 1 ] || fail "countForever with --timeout"

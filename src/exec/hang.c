@@ -51,6 +51,16 @@ static uint64_t warp_hash(uint64_t h, const warp *w) {
   return mix(h, w->local, (size_t)32 * w->local_size);
 }
 
+/* About how many bytes block_hash reads. */
+static uint64_t state_bytes(const block *b) {
+  uint64_t n = b->smem_size;
+  for (uint32_t i = 0; i < b->nwarps; i++) {
+    const warp *w = &b->warps[i];
+    n += (uint64_t)32 * w->local_size + (uint64_t)w->reg_cap * sizeof *w->regstack;
+  }
+  return n;
+}
+
 static uint64_t block_hash(const block *b) {
   uint64_t h = 0xcbf29ce484222325ull;
   for (uint32_t i = 0; i < b->nwarps; i++) h = warp_hash(h, &b->warps[i]);
@@ -130,8 +140,15 @@ static void report(block *b, const hang_state *h) {
              live, h->cyc_len, more, lines);
 }
 
-int hang_round(block *b, hang_state *h) {
+int hang_round(block *b, hang_state *h, uint64_t insns, uint64_t rounds) {
   launch *L = b->warps[0].L;
+  if (!h->stride) {
+    /* at most about 16 bytes hashed per warp instruction run */
+    uint64_t per_round = insns / (rounds ? rounds : 1) + 1, s = state_bytes(b) / (16 * per_round) + 1;
+    h->stride = s > 65536 ? 65536 : (uint32_t)s;
+  }
+  if (++h->count < h->stride) return 0;
+  h->count = 0;
   uint64_t x = block_hash(b);
   if (!h->stuck) {
     h->lam++;

@@ -13,6 +13,8 @@
 #define HANG_ARM (1ull << 21)
 
 typedef struct hang_state {
+  uint32_t stride;    /* hash every stride-th round (0: not yet chosen) */
+  uint32_t count;     /* rounds since the last hash */
   uint64_t saved;     /* Brent: the hash the later ones are compared with */
   uint32_t power;     /* rounds until `saved` moves on */
   uint32_t lam;       /* rounds since `saved` was taken */
@@ -24,9 +26,12 @@ typedef struct hang_state {
 } hang_state;
 
 void hang_init(hang_state *h);
-/* After a round of block b (fixed schedule, armed): returns 1 when the
- * launch is a hang, which has then been reported (SMEMU_ERR_HANG). */
-int hang_round(block *b, hang_state *h);
+/* After round `rounds` of block b (fixed schedule, armed; the block has
+ * run `insns` warp instructions): returns 1 when the launch is a hang,
+ * which has then been reported (SMEMU_ERR_HANG). Rounds are hashed at a
+ * fixed stride chosen so that hashing costs little next to running: a
+ * block whose rounds are short (barriers) is hashed less often. */
+int hang_round(block *b, hang_state *h, uint64_t insns, uint64_t rounds);
 /* Block b leaves the worker (done, faulted or stopped). */
 void hang_leave(block *b, hang_state *h);
 

@@ -327,7 +327,7 @@ void block_run(block *b) {
   launch *L = b->warps[0].L;
   uint32_t order[32];
   uint64_t rng = (L->seed ^ 0x9e3779b97f4a7c15ull) * (b->linear + 1) | 1;
-  uint64_t seen_w = 0, seen_t = 0;
+  uint64_t seen_w = 0, seen_t = 0, rounds = 0;
   hang_state hs;
   hang_init(&hs);
   for (uint32_t i = 0; i < b->nwarps; i++) order[i] = i;
@@ -370,7 +370,8 @@ void block_run(block *b) {
       deadlock(b);
       goto out;
     }
-    if (!L->schedule_random && sw >= HANG_ARM && hang_round(b, &hs)) goto out;
+    rounds++;
+    if (!L->schedule_random && sw >= HANG_ARM && hang_round(b, &hs, sw, rounds)) goto out;
   }
 out:
   hang_leave(b, &hs);

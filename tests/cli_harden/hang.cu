@@ -37,3 +37,25 @@ extern "C" __global__ void handoff(volatile int *flag) {
     }
   }
 }
+
+// Every pass of the loop waits at a barrier: short rounds, same state.
+extern "C" __global__ void spinBarrier(volatile int *flag) {
+  __shared__ int s[1024];
+  while (flag[0] == 0) {
+    s[threadIdx.x] = threadIdx.x;
+    __syncthreads();
+  }
+}
+
+// A long loop with a barrier in every pass that does finish (n passes).
+extern "C" __global__ void barrierLoop(int *out, int n) {
+  __shared__ int s[1024];
+  int acc = 0;
+  for (int i = 0; i < n; i++) {
+    s[threadIdx.x] = i + threadIdx.x;
+    __syncthreads();
+    acc += s[(threadIdx.x + 1) % blockDim.x];
+    __syncthreads();
+  }
+  out[threadIdx.x] = acc;
+}
