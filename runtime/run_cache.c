@@ -1,8 +1,8 @@
 /* run_cache.c: the compile cache of `smemu run FILE.cu`. A cached program
  * is only run from a directory that is the user's alone (owned by them,
  * not a symbolic link, no access for anyone else), so nobody else can
- * plant a program there. An entry is keyed by the compiler, the target
- * and the sources' paths and contents; inside it, the binary's name holds
+ * plant a program there. An entry is keyed by the compiler (its path and
+ * its binary), the target and the sources' paths and contents; inside it, the binary's name holds
  * a hash of the contents of every file the build read (nvcc -M: the
  * sources and all the headers they include), so editing a header builds
  * anew. Files appear only by rename, so a reader never sees a partial one.
@@ -250,6 +250,8 @@ int rc_compile(const char *nvcc, const char *const *srcs, int nsrc, int cc, char
   if (cache_root(dir, sizeof dir) < 0) return -1;
   /* the entry: compiler, target, sources (where and what) */
   uint64_t key = fnv(FNV_INIT, nvcc, strlen(nvcc) + 1);
+  char nv[PATH_MAX];
+  if (realpath(nvcc, nv)) hash_file(&key, nv); /* another toolkit at the same path */
   key = fnv(key, have ? flag : "-", strlen(have ? flag : "-") + 1);
   for (int i = 0; i < nsrc; i++) {
     char abs[PATH_MAX];

@@ -60,7 +60,8 @@ int main(int argc, char **argv) {
   printf("launched\n");
   fflush(stdout);
   if (!strcmp(argv[1], "abort")) abort();
-  if (!strcmp(argv[1], "segv")) *(volatile int *)(uintptr_t)argc = 1; /* address 3: no page there */
+  volatile uintptr_t nowhere = 16; /* no page there */
+  if (!strcmp(argv[1], "segv")) *(volatile int *)nowhere = 1;
   if (!strcmp(argv[1], "term")) raise(SIGTERM);
   if (!strcmp(argv[1], "sync")) printf("sync: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
   return 0;
