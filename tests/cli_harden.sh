@@ -212,6 +212,11 @@ if [ -x "$CM" ]; then
   [ "$(st "$S" run --timeout 1 -- "$CM" sync tests/cli_harden/hang.ptx countForever)" = 0 ] || fail "run --timeout"
   grep -q 'sync: cudaErrorLaunchTimeout' "$T/o.txt" && grep -q 'time limit of 1 s' "$T/e.txt" \
     || fail "run --timeout: $(cat "$T/o.txt" "$T/e.txt")"
+  # smemu run: the program's launches show the status line on a terminal too
+  if command -v script > /dev/null 2>&1; then
+    script -qec "$S run --timeout 3 -- $CM sync tests/cli_harden/hang.ptx countForever" /dev/null > "$T/tty.txt" 2>&1
+    grep -q 'countForever: 0/1 blocks, [0-9.]* M thread instructions/s' "$T/tty.txt" || fail "run: no status line: $(cat -v "$T/tty.txt")"
+  fi
 else
   echo "cli_harden: $CM not built: findings after a crash not checked"
 fi
