@@ -36,7 +36,10 @@ struct rt_ctx_st {
   int alive;
 };
 static struct rt_ctx_st the_ctx;
-static int drv_inited;
+static int drv_init_called;
+/* cuInit ran, or the runtime API did (it initialises the driver, as
+ * CUDA's does: tests/hw/harden shows driver copies working without cuInit) */
+#define drv_inited (drv_init_called || rt.driver_ready)
 static _Thread_local CUcontext current;
 
 /* The exported entry points (CUDA 13 names: cuMemAlloc is cuMemAlloc_v2, ...). */
@@ -168,7 +171,7 @@ static CUresult leave(CUresult r) {
 RT_EXPORT CUresult cuInit(unsigned int flags) {
   if (flags) return CUDA_ERROR_INVALID_VALUE;
   cudaError_t e = rt_begin(1);
-  if (!e) drv_inited = 1;
+  if (!e) drv_init_called = 1;
   return leave(to_cu(e));
 }
 

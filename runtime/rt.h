@@ -173,6 +173,7 @@ typedef struct rt_state {
   int shmem_config;       /* as set; the getter reports the effective one */
   size_t stack_limit, printf_fifo, heap_limit;
   int unregistered;       /* __cudaUnregisterFatBinary ran (exit has begun) */
+  int driver_ready;       /* a context was created: the driver API counts as initialised */
 } rt_state;
 
 extern rt_state rt;

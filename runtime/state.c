@@ -119,6 +119,7 @@ smemu_ctx *rt_ctx(void) {
   o.stack_bytes = (uint32_t)rt.stack_limit;
   o.bank_mode = rt.shmem_config == cudaSharedMemBankSizeEightByte ? 8 : 0;
   if (smemu_create(&o, &rt.ctx) != SMEMU_OK) rt.ctx = NULL;
+  if (rt.ctx) rt.driver_ready = 1;
   return rt.ctx;
 }
 

@@ -92,8 +92,9 @@ int main() {
   show("fromsymbol_over", cudaMemcpyFromSymbol(host, sym, 257));
   show("tosymbolasync_over", cudaMemcpyToSymbolAsync(sym, host, 257, 0, cudaMemcpyHostToDevice, st));
   show("fromsymbolasync_over", cudaMemcpyFromSymbolAsync(host, sym, 257, 0, cudaMemcpyDeviceToHost, st));
-  show("tosymbol_d2d_ok", cudaMemcpyToSymbol(sym, dev, 200, 0, cudaMemcpyDeviceToDevice));
-  show("tosymbol_d2d_src_over", cudaMemcpyToSymbol(sym, dev + 128, 200, 0, cudaMemcpyDeviceToDevice));
+  // (despite its name, 200 of dev's 256 bytes: in range; the next one is not)
+  show("tosymbol_d2d_src_over", cudaMemcpyToSymbol(sym, dev, 200, 0, cudaMemcpyDeviceToDevice));
+  show("tosymbol_d2d_src_over2", cudaMemcpyToSymbol(sym, dev + 128, 200, 0, cudaMemcpyDeviceToDevice));
   show("peer_over", cudaMemcpyPeer(dev, 0, dev2, 0, 512));
   show("peer_ok", cudaMemcpyPeer(dev, 0, dev2, 0, 256));
   show("peerasync_over", cudaMemcpyPeerAsync(dev, 0, dev2, 0, 512, st));
@@ -119,7 +120,8 @@ int main() {
     cudaFree(managed);
   }
   cudaStreamSynchronize(st);
-  showcu("cu_init", cuInit(0));
+  // no cuInit: the runtime has initialised the driver (CUDA returns the
+  // same errors as with it)
   CUdeviceptr d = (CUdeviceptr)dev, d2 = (CUdeviceptr)dev2;
   showcu("cu_htod_over", cuMemcpyHtoD(d, host, 257));
   showcu("cu_dtoh_over", cuMemcpyDtoH(host, d, 257));
