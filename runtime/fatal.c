@@ -11,9 +11,10 @@
  * Writing reports is not async-signal-safe. The handler is designed so
  * that it cannot make things worse: it runs once (a second signal takes
  * the default action), it only proceeds when it can take the runtime's
- * lock within 5 s (another thread may be mid-launch), it runs nothing when
- * the signal came from inside the runtime itself (its state may be half
- * changed), and an alarm ends the process if the flush itself hangs
+ * lock within 5 s (another thread may be mid-launch), after a crash inside
+ * the runtime itself it does nothing (its state may be broken), on a
+ * termination request during a launch (^C) it writes the reports of the
+ * launches before, and an alarm ends the process if the flush itself hangs
  * (on a lock the crashed code held, say). */
 #include <signal.h>
 #include <stdlib.h>
@@ -23,7 +24,8 @@
 #include <unistd.h>
 #include "rt.h"
 
-#define FLUSH_SECONDS 60 /* the alarm: queued launches may take a while */
+#define FLUSH_SECONDS 60 /* the alarm after a crash: queued launches may take a while */
+#define STOP_SECONDS 5   /* after a termination request: reports only */
 
 static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP,
                                     SIGTERM, SIGINT, SIGHUP, SIGQUIT};
@@ -52,6 +54,7 @@ static void flush(int crash) {
   /* glibc's mutex records its owner: a signal raised inside the runtime
    * (a crash in smemu itself) must not run anything more */
   int inside = rt.lock.__data.__owner == (int)syscall(SYS_gettid);
+  if (inside && crash) return;
   if (!inside) {
     struct timespec t;
     clock_gettime(CLOCK_REALTIME, &t);
@@ -63,16 +66,17 @@ static void flush(int crash) {
     rt_drain();
   }
   fflush(stdout);
-  if (!inside) rt_report_finish();
+  rt_report_finish();
   if (!inside) pthread_mutex_unlock(&rt.lock);
 }
 
 static void on_signal(int sig) {
   if (!flushing) {
+    int crash = sig != SIGTERM && sig != SIGINT && sig != SIGHUP && sig != SIGQUIT;
     flushing = 1;
     signal(SIGALRM, SIG_DFL);
-    alarm(FLUSH_SECONDS);
-    flush(sig != SIGTERM && sig != SIGINT && sig != SIGHUP && sig != SIGQUIT);
+    alarm(crash ? FLUSH_SECONDS : STOP_SECONDS);
+    flush(crash);
   }
   signal(sig, SIG_DFL);
   raise(sig); /* delivered when the handler returns: the default action */
