@@ -34,6 +34,7 @@ static char *checks_buf;   /* the checkers' reports of launches with findings */
 static size_t checks_len;
 static FILE *checks_mem;
 static uint64_t checked, check_reports, total_hazards, total_sync, total_uninit;
+static uint64_t errors;    /* failed launches, hazard errors, barrier errors: --error-exitcode */
 
 static kstat *stat_for(const char *name) {
   for (int i = 0; i < nstats; i++)
@@ -67,7 +68,9 @@ static void note_checks(smemu_ctx *ctx, const smemu_launch_stats *st) {
   checked++;
   total_hazards += nh > 0 ? (uint64_t)nh : 0;
   total_sync += ns > 0 ? (uint64_t)ns : 0;
-  total_uninit += nu;
+  total_uninit += nu; /* an error of sanitizer.c's (rt_san_extra_errors) */
+  errors += ns > 0 ? (uint64_t)ns : 0;
+  for (int i = 0; i < nh; i++) errors += smemu_hazard_get(ctx, i)->error != 0;
   if (nh <= 0 && ns <= 0 && !nu) return;
   if (check_reports++ >= MAX_CHECK_REPORTS) return;
   if (!checks_mem && !(checks_mem = open_memstream(&checks_buf, &checks_len))) return;
@@ -81,6 +84,8 @@ static void note_checks(smemu_ctx *ctx, const smemu_launch_stats *st) {
 
 void rt_report_launch(const rt_func *fn, smemu_status s) {
   int checks = (rt.analyses & RT_CHECKS) != 0;
+  if (rt.html_file) rt_html_launch(s);
+  if (s != SMEMU_OK) errors++;
   if (!rt.report_banks && !rt.report_launches && !rt.json_file && !checks) return;
   smemu_ctx *ctx = rt.ctx;
   const smemu_launch_stats *st = smemu_last_stats(ctx);
@@ -209,8 +214,17 @@ static void write_checks(FILE *f) {
 }
 
 void rt_report_finish(void) {
-  rt_san_finish();
+  rt_san_finish(); /* the leak check, before the count */
+  const char *ef = getenv("SMEMU_ERROR_FILE");
+  FILE *e = ef && *ef ? fopen(ef, "w") : NULL;
+  if (e) {
+    /* smemu run reads it for --error-exitcode: with the sanitizer's records
+     * that are no failed launch (uninitialised reads, leaks, failed calls) */
+    fprintf(e, "%llu\n", (unsigned long long)(errors + rt_san_extra_errors()));
+    fclose(e);
+  }
   if (rt.json_file) write_json();
+  if (rt.html_file) rt_html_finish();
   int checks = (rt.analyses & RT_CHECKS) != 0;
   if (!rt.report_banks && !rt.report_launches && !checks && !rt_san_active()) return;
   FILE *f = rt.report_file ? fopen(rt.report_file, "a") : stderr;
