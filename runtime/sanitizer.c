@@ -14,7 +14,6 @@
  * reports each unwritten read and each 32-byte sector of a copy's source
  * nothing wrote, and no API errors; leaks are every allocation (device,
  * managed, pinned, registered) not freed, cudaDeviceReset or not. */
-#define _GNU_SOURCE 1
 #include <dlfcn.h>
 #include <execinfo.h>
 #include <inttypes.h>
