@@ -136,28 +136,83 @@ static void add_sync(race_state *r, block *b, int kind, uint32_t pc, uint16_t ti
 }
 
 
-/* Check one access (a word or a byte with shadow s) and record it. */
+/* Remember a read by thread t at pc among the shadow's readers. A later
+ * write is checked against every reader it is not ordered after, not only
+ * the last one: warp A reads, warp B reads, warp B writes is still A's
+ * hazard. A read replaces the same thread's read at the same pc; one pc
+ * read by many lanes of one warp keeps two of them (so that a writer among
+ * them still meets another); otherwise it takes a free slot (or one whose
+ * read every thread is ordered after by now), or else the oldest read's. */
+static inline void keep_read(race_state *r, shadow *s, uint32_t pc, uint16_t t) {
+  acc_rec *fr = NULL, *oldest = NULL, *grp[2] = {NULL, NULL};
+  int ng = 0;
+  for (int j = 0; j < RACE_READS; j++) {
+    acc_rec *x = &s->r[j];
+    if (!x->valid || x->gen < r->all_gen) {
+      if (!fr) fr = x;
+      continue;
+    }
+    if (x->tid == t && x->pc == pc) {
+      x->gen = r->gen;
+      return;
+    }
+    if (x->pc == pc && x->tid / 32 == t / 32 && ng < 2) grp[ng++] = x;
+    if (!oldest || x->gen < oldest->gen) oldest = x;
+  }
+  acc_rec *slot = ng == 2 ? (grp[0]->gen <= grp[1]->gen ? grp[0] : grp[1]) : fr ? fr : oldest;
+  *slot = (acc_rec){r->gen, pc, t, ACC_READ, 1};
+}
+
+/* Check one access (a word or a byte with shadow s) and record it. For a
+ * write, `changed` is how many of its n bytes get a new value. */
 static inline void check_one(race_state *r, block *b, shadow *s, uint32_t pc, uint16_t t, int kind, uint64_t at,
-                             uint32_t n) {
+                             uint32_t n, uint32_t changed) {
   /* racecheck reports no hazard with an atomic on either side (measured:
    * tests/hw/races, race_atomic_read and race_write_atomic) */
   if (kind == ACC_READ) {
     if (s->w.valid && s->w.gen >= r->all_gen && s->w.tid != t && s->w.kind != ACC_ATOMIC && !ordered(r, &s->w, t))
       add_hazard(r, b, HZ_RAW, &s->w, pc, t, kind, at, 0, b->smem[at], n);
-    /* keep the last reads of two different threads */
-    if (s->r[0].valid && s->r[0].tid != t) s->r[1] = s->r[0];
-    s->r[0] = (acc_rec){r->gen, pc, t, ACC_READ, 1};
-  } else {
-    if (kind != ACC_ATOMIC) {
-      if (s->w.valid && s->w.tid != t && s->w.kind != ACC_ATOMIC && !ordered(r, &s->w, t))
-        add_hazard(r, b, HZ_WAW, &s->w, pc, t, kind, at, b->smem[at], 0, n);
-      for (int j = 0; j < 2; j++)
-        if (s->r[j].valid && s->r[j].tid != t && !ordered(r, &s->r[j], t))
-          add_hazard(r, b, HZ_WAR, &s->r[j], pc, t, kind, at, b->smem[at], 0, n);
-    }
-    s->w = (acc_rec){r->gen, pc, t, (uint8_t)kind, 1};
-    s->r[0].valid = s->r[1].valid = 0;
+    keep_read(r, s, pc, t);
+    return;
   }
+  if (kind != ACC_ATOMIC) {
+    /* racecheck compares the incoming bytes with the current ones and
+     * reports a WAW only for bytes that change (hazard mode prints
+     * "Current Value : 11, Incoming Value : 48"; measured: tests/hw/races,
+     * warn_waw_same_insn counts 35 hazards among 32 lanes' stores, and the
+     * waw_same_value_* cases) */
+    if (changed && s->w.valid && s->w.tid != t && s->w.kind != ACC_ATOMIC && !ordered(r, &s->w, t))
+      add_hazard(r, b, HZ_WAW, &s->w, pc, t, kind, at, b->smem[at], 0, changed);
+    /* one hazard per reading pc (and class) for this write, however many
+     * of its readers are kept */
+    uint32_t seen_pc[RACE_READS];
+    uint8_t seen_err[RACE_READS];
+    int ns = 0;
+    for (int j = 0; j < RACE_READS; j++) {
+      const acc_rec *x = &s->r[j];
+      if (!x->valid || x->tid == t || ordered(r, x, t)) continue;
+      uint8_t err = x->tid / 32 != t / 32;
+      int dup = 0;
+      for (int k = 0; k < ns; k++) dup |= seen_pc[k] == x->pc && seen_err[k] == err;
+      if (dup) continue;
+      seen_pc[ns] = x->pc;
+      seen_err[ns++] = err;
+      add_hazard(r, b, HZ_WAR, x, pc, t, kind, at, b->smem[at], 0, n);
+    }
+  }
+  s->w = (acc_rec){r->gen, pc, t, (uint8_t)kind, 1};
+  for (int j = 0; j < RACE_READS; j++) s->r[j].valid = 0;
+}
+
+/* The bytes lane l of a st instruction stores (size of them), or 0 when
+ * the access is not a plain store whose data the checker can see. */
+static int store_bytes(const warp *w, const insn *in, int l, uint32_t size, uint8_t *out) {
+  if (in->op != OP_ST || !in->vec || (uint32_t)in->c * in->vec != size || size > 32) return 0;
+  for (int k = 0; k < in->vec; k++) {
+    uint64_t v = w->r[in->v[k]][l];
+    memcpy(out + k * in->c, &v, in->c); /* little-endian, as st stores it */
+  }
+  return 1;
 }
 
 void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind) {
@@ -165,8 +220,16 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
   block *b = w->blk;
   int races = w->L->want_races, init = w->L->want_init;
   if (!races && !init) return;
+  /* shared offsets of the lanes (~0: not shared) and, for stores, the
+   * bytes each lane writes: lanes store in lane order, so a lane's
+   * "current value" is what the last earlier lane of this instruction
+   * wrote there, or else memory */
+  uint64_t sa[32];
+  uint8_t val[32][32];
+  uint32_t hasval = 0;
   LANES(m, {
     uint64_t a = addr[l];
+    sa[l] = ~0ull;
     if (in->space == PTX_SPACE_GENERIC) {
       if (a - SHARED_WINDOW >= WINDOW_SIZE) continue;
       a -= SHARED_WINDOW;
@@ -174,6 +237,12 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
       continue;
     }
     if (a + size > r->sh_size) continue;
+    sa[l] = a;
+    if (races && kind == ACC_WRITE && store_bytes(w, in, l, size, val[l])) hasval |= 1u << l;
+  });
+  LANES(m, {
+    uint64_t a = sa[l];
+    if (a == ~0ull) continue;
     uint16_t t = (uint16_t)(w->index * 32 + (uint32_t)l);
     if (init && kind == ACC_READ) {
       for (uint32_t k = 0; k < size; k++)
@@ -184,6 +253,16 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
     }
     if (init && kind != ACC_READ) memset(r->init + a, 1, size);
     if (!races) continue;
+    /* the current bytes under this lane's store */
+    uint8_t cur[32];
+    int known = (hasval >> l) & 1;
+    if (known) {
+      memcpy(cur, b->smem + a, size);
+      for (int l2 = 0; l2 < l; l2++)
+        if ((hasval >> l2) & 1 && sa[l2] < a + size && a < sa[l2] + size)
+          for (uint32_t k = 0; k < size; k++)
+            if (a + k >= sa[l2] && a + k < sa[l2] + size) cur[k] = val[l2][a + k - sa[l2]];
+    }
     for (uint32_t k = 0; k < size;) {
       uint64_t at = a + k, wd = at >> 2;
       shadow *s;
@@ -200,7 +279,12 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
         s = &r->sh[at];
         step = 1;
       }
-      check_one(r, b, s, w->pc, t, kind, at, step);
+      uint32_t changed = step;
+      if (known) {
+        changed = 0;
+        for (uint32_t j = 0; j < step; j++) changed += cur[k + j] != val[l][k + j];
+      }
+      check_one(r, b, s, w->pc, t, kind, at, step, changed);
       k += step;
     }
     /* a whole-word write makes a split word's bytes agree again */

@@ -2,7 +2,8 @@
  * worker (one block at a time) and merged per launch. A hazard is a pair of
  * accesses to one byte by two threads, at least one a write, with no
  * barrier both threads passed between them; the shadow of each shared byte
- * keeps its last write and last two reads. */
+ * keeps its last write and up to RACE_READS reads since it (see race.c for
+ * which reads are kept). */
 #ifndef SMEMU_RACE_H
 #define SMEMU_RACE_H
 #include <stdint.h>
@@ -21,10 +22,13 @@ typedef struct acc_rec {
   uint8_t valid;
 } acc_rec;
 
+/* Reads remembered per byte (or word) since its last write. */
+#define RACE_READS 4
+
 /* Shadow of one shared byte. */
 typedef struct shadow {
-  acc_rec w;         /* last write (or atomic) */
-  acc_rec r[2];      /* last reads by two different threads */
+  acc_rec w;                /* last write (or atomic) */
+  acc_rec r[RACE_READS];    /* reads since it, several readers (race.c) */
 } shadow;
 
 /* An aggregated hazard (racecheck's analysis record) with one instance. */
