@@ -542,6 +542,25 @@ static int check_global(const row *r)
   return bad;
 }
 
+/* smemu aggregates hazards per pair of source lines, as racecheck's
+ * analysis mode is read (issue 9, item 13): no pair of lines may come
+ * twice with one type and class. Returns the repeats. */
+static int check_unique(const row *r, const found *f)
+{
+  char a[160], b[160];
+  int bad = 0;
+  for (int i = 0; i < f->nhz; i++)
+    for (int j = 0; j < i; j++) {
+      hz_key(&f->hz[i], 0, a, sizeof a);
+      hz_key(&f->hz[j], 0, b, sizeof b);
+      if (!strcmp(a, b)) {
+        print_error("%s: smemu reports one pair of lines twice: %s\n", r->name, a);
+        bad++;
+      }
+    }
+  return bad;
+}
+
 static void test_case(void **state)
 {
   const row *r = (const row *)*state;
@@ -559,6 +578,7 @@ static void test_case(void **state)
   else
     bad += check_expect(r, f);
   if (has_flag(r, "global")) bad += check_global(r);
+  bad += check_unique(r, f);
   if (bad || getenv("RACES_VERBOSE")) dump(r, f);
   free(f);
   if (bad && is_known(r->name)) {
