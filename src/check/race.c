@@ -4,6 +4,7 @@
  * completed after the first one: each access records the block's
  * generation, and each thread the generation of the last barrier it
  * passed. Atomics do not race with atomics; fences order nothing here. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "check/race.h"
@@ -19,7 +20,9 @@ int race_init(race_state *r, const launch *L) {
   r->init = calloc(r->sh_size ? r->sh_size : 1, 1);
   r->block_gen = calloc(L->nthreads_block, sizeof *r->block_gen);
   r->warp_gen = calloc(L->nthreads_block, sizeof *r->warp_gen);
-  return r->sh && r->init && r->block_gen && r->warp_gen ? 0 : -1;
+  r->fence_gen = calloc(L->nthreads_block, sizeof *r->fence_gen);
+  r->fence_bar = calloc(L->nthreads_block, sizeof *r->fence_bar);
+  return r->sh && r->init && r->block_gen && r->warp_gen && r->fence_gen && r->fence_bar ? 0 : -1;
 }
 
 void race_free(race_state *r) {
@@ -29,6 +32,8 @@ void race_free(race_state *r) {
   free(r->init);
   free(r->block_gen);
   free(r->warp_gen);
+  free(r->fence_gen);
+  free(r->fence_bar);
   free(r->hz);
   free(r->sy);
   memset(r, 0, sizeof *r);
@@ -40,6 +45,9 @@ void race_block_start(race_state *r, block *b) {
   memset(r->init, 0, r->sh_size);
   memset(r->block_gen, 0, b->nthreads * sizeof *r->block_gen);
   memset(r->warp_gen, 0, b->nthreads * sizeof *r->warp_gen);
+  memset(r->fence_gen, 0, b->nthreads * sizeof *r->fence_gen);
+  memset(r->fence_bar, 0, b->nthreads * sizeof *r->fence_bar);
+  r->nacq = 0;
   memset(r->bar_pc, 0, sizeof r->bar_pc);
   r->gen = 1;
   r->all_gen = 0;
@@ -364,16 +372,25 @@ void race_merge(race_state *into, const race_state *from) {
 }
 
 /* ---- global memory ----
- * Words of global memory a launch touches get a shadow in a table split
- * into stripes, each with its own lock, since blocks run on several worker
- * threads at once. Accesses of one block are ordered by its barriers as in
- * shared memory; accesses of two blocks are never ordered (a launch has no
- * barrier between blocks), unless both are atomics. Granularity is the
- * 4-byte word. */
+ * Bytes of global memory a launch touches get a shadow in a table split
+ * into stripes (by word, so the bytes of one word share a lock), each with
+ * its own lock, since blocks run on several worker threads at once. Per
+ * byte, as in shared memory: threads storing different bytes of one word
+ * do not race. Accesses of one block are ordered by its barriers as in
+ * shared memory. Accesses of two blocks are ordered only through a release
+ * and an acquire: block B's thread fences (gpu scope) and then performs an
+ * atomic on X; block C later performs an atomic on X; then what B's thread
+ * did before its fence (and what B's other threads did before a barrier
+ * that thread passed before its fence) is ordered before what C's thread
+ * does after its atomic (and C's other threads after a barrier that
+ * follows it): the "last block" reduction (threadFenceReduction). Without
+ * the fence a relaxed atomic releases nothing. Two atomics never race. */
 global_shadow *gshadow_new(void) {
   global_shadow *g = calloc(1, sizeof *g);
   if (!g) return NULL;
   for (int i = 0; i < GSTRIPES; i++) pthread_mutex_init(&g->s[i].lock, NULL);
+  pthread_mutex_init(&g->rel_lock, NULL);
+  atomic_init(&g->seq, 0);
   return g;
 }
 
@@ -383,6 +400,8 @@ void gshadow_free(global_shadow *g) {
     free(g->s[i].t);
     pthread_mutex_destroy(&g->s[i].lock);
   }
+  pthread_mutex_destroy(&g->rel_lock);
+  free(g->rel);
   free(g);
 }
 
@@ -393,42 +412,107 @@ static uint64_t mix(uint64_t x) {
   return x;
 }
 
-/* The slot of `word` in stripe s (created when missing); NULL when out of memory. */
-static gslot *gfind(gstripe *s, uint64_t word) {
+/* The slot of `key` in stripe s (created when missing); NULL when out of memory. */
+static gslot *gfind(gstripe *s, uint64_t key) {
   if (2 * (s->n + 1) > s->cap) {
     uint32_t cap = s->cap ? s->cap * 2 : 1024;
     gslot *t = calloc(cap, sizeof *t);
     if (!t) return NULL;
     for (uint32_t i = 0; i < s->cap; i++)
-      if (s->t[i].word) {
-        uint32_t j = (uint32_t)mix(s->t[i].word) & (cap - 1);
-        while (t[j].word) j = (j + 1) & (cap - 1);
+      if (s->t[i].byte) {
+        uint32_t j = (uint32_t)mix(s->t[i].byte) & (cap - 1);
+        while (t[j].byte) j = (j + 1) & (cap - 1);
         t[j] = s->t[i];
       }
     free(s->t);
     s->t = t;
     s->cap = cap;
   }
-  uint32_t j = (uint32_t)mix(word) & (s->cap - 1);
-  while (s->t[j].word && s->t[j].word != word) j = (j + 1) & (s->cap - 1);
-  if (!s->t[j].word) {
-    s->t[j].word = word;
+  uint32_t j = (uint32_t)mix(key) & (s->cap - 1);
+  while (s->t[j].byte && s->t[j].byte != key) j = (j + 1) & (s->cap - 1);
+  if (!s->t[j].byte) {
+    s->t[j].byte = key;
     s->n++;
   }
   return &s->t[j];
 }
 
+void race_fence(warp *w, uint32_t m) {
+  if (!w->L->gshadow) return;
+  race_state *r = &w->blk->an->race;
+  LANES(m, {
+    uint32_t t = w->index * 32 + (uint32_t)l;
+    r->fence_gen[t] = r->gen + 1;
+    r->fence_bar[t] = r->block_gen[t];
+  });
+}
+
+/* An atomic by thread t of block b on global address a: a release when the
+ * thread fenced before it, and an acquire in any case. */
+static void gatomic(global_shadow *g, race_state *r, block *b, uint64_t nblocks, uint16_t t, uint64_t a) {
+  uint64_t seq = atomic_fetch_add(&g->seq, 1) + 1;
+  if (r->fence_gen[t]) {
+    pthread_mutex_lock(&g->rel_lock);
+    if (!g->rel && nblocks) {
+      g->rel = calloc(nblocks, sizeof *g->rel);
+      g->nrel = g->rel ? nblocks : 0;
+    }
+    if (b->linear < g->nrel)
+      g->rel[b->linear] = (grel){a, seq, r->fence_gen[t] - 1, r->fence_bar[t], t, 1};
+    pthread_mutex_unlock(&g->rel_lock);
+  }
+  uint32_t i = 0;
+  while (i < r->nacq && !(r->acq[i].addr == a && r->acq[i].tid == t)) i++;
+  if (i == r->nacq) {
+    if (r->nacq < GACQ) r->nacq++;
+    else i = (uint32_t)(seq % GACQ); /* full: replace one */
+  }
+  r->acq[i] = (struct gacq){a, seq, r->gen, t};
+}
+
+/* Is the earlier access a, by another block, published to thread t of
+ * block b through a release of a's block and an acquire of b's? */
+static int gpublished(global_shadow *g, const race_state *r, const gacc *a, uint32_t t) {
+  grel rel = {0};
+  pthread_mutex_lock(&g->rel_lock);
+  if (a->blk < g->nrel) rel = g->rel[a->blk];
+  pthread_mutex_unlock(&g->rel_lock);
+  if (!rel.valid) return 0;
+  if (!((a->tid == rel.tid && a->gen <= rel.gen) || a->gen < rel.bar)) return 0;
+  for (uint32_t i = 0; i < r->nacq; i++) {
+    const struct gacq *q = &r->acq[i];
+    if (q->addr == rel.addr && q->seq > rel.seq && (q->tid == t || r->block_gen[t] > q->gen)) return 1;
+  }
+  return 0;
+}
+
 /* Is the earlier global access a ordered before thread t of block b now? */
-static int gordered(const race_state *r, const block *b, const gacc *a, uint32_t t) {
-  if (a->blk != b->linear) return 0;
+static int gordered(global_shadow *g, const race_state *r, const block *b, const gacc *a, uint32_t t) {
+  if (a->blk != b->linear) return gpublished(g, r, a, t);
   acc_rec x = {a->gen, a->pc, a->tid, a->kind, 1};
   return ordered(r, &x, t);
 }
 
+/* Is the access at pc "morally strong" (PTX memory model): an atomic, a
+ * volatile access (relaxed, system scope), or a relaxed/acquire/release
+ * one whose scope reaches the other block? Two strong accesses do not race
+ * (a flag spun on with volatile loads, races.cuh). */
+static int gstrong(const program *P, uint32_t pc, int kind, int cross_block) {
+  if (kind == ACC_ATOMIC) return 1;
+  const char *t = pc < P->nlines ? P->lines[pc].text : NULL;
+  if (!t) return 0;
+  if (strstr(t, ".volatile")) return 1;
+  if (strstr(t, ".relaxed") || strstr(t, ".acquire") || strstr(t, ".release"))
+    return !cross_block || !strstr(t, ".cta");
+  return 0;
+}
+
 static void ghazard(race_state *r, block *b, int type, const gacc *first, uint32_t pc, uint16_t t, int kind,
-                    uint64_t addr) {
+                    uint64_t addr, const program *P) {
+  int cross = first->blk != b->linear;
+  if (gstrong(P, first->pc, first->kind, cross) && gstrong(P, pc, kind, cross)) return;
   acc_rec f = {first->gen, first->pc, first->tid, first->kind, 1};
-  add_hazard(r, b, type, &f, pc, t, kind, addr, 0, 0, 4);
+  add_hazard(r, b, type, &f, pc, t, kind, addr, 0, 0, 1);
   /* a global record; between blocks always an error */
   hazard_rec *h = find_pair(r, first->pc, first->kind, pc, kind);
   if (h) {
@@ -447,26 +531,29 @@ void race_global(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
     if (in->space == PTX_SPACE_SHARED || in->space == PTX_SPACE_LOCAL || in->space == PTX_SPACE_PARAM) continue;
     if (a - SHARED_WINDOW < WINDOW_SIZE || a - LOCAL_WINDOW < WINDOW_SIZE) continue;
     uint16_t t = (uint16_t)(w->index * 32 + (uint32_t)l);
-    for (uint64_t wd = a >> 2; wd <= (a + size - 1) >> 2; wd++) {
+    if (kind == ACC_ATOMIC) gatomic(g, r, b, w->L->nblocks, t, a);
+    for (uint64_t at = a; at < a + size;) {
+      uint64_t wd = at >> 2, end = (wd + 1) * 4 < a + size ? (wd + 1) * 4 : a + size;
       gstripe *s = &g->s[mix(wd) % GSTRIPES];
       pthread_mutex_lock(&s->lock);
-      gslot *x = gfind(s, wd + 1);
-      if (x) {
+      for (; at < end; at++) {
+        gslot *x = gfind(s, at + 1);
+        if (!x) continue;
         gacc now = {b->linear, r->gen, w->pc, t, (uint8_t)kind, 1};
-        int same = 0;
         if (kind == ACC_READ) {
-          if (x->w.valid && !(x->w.blk == b->linear && x->w.tid == t) && !gordered(r, b, &x->w, t))
-            ghazard(r, b, HZ_RAW, &x->w, w->pc, t, kind, wd * 4);
-          same = x->r[0].valid && x->r[0].blk == b->linear && x->r[0].tid == t;
+          if (x->w.valid && !(x->w.blk == b->linear && x->w.tid == t) && !gordered(g, r, b, &x->w, t))
+            ghazard(r, b, HZ_RAW, &x->w, w->pc, t, kind, at, w->L->prog);
+          int same = x->r[0].valid && x->r[0].blk == b->linear && x->r[0].tid == t;
           if (x->r[0].valid && !same) x->r[1] = x->r[0];
           x->r[0] = now;
         } else {
-          if (x->w.valid && !(x->w.blk == b->linear && x->w.tid == t) && !gordered(r, b, &x->w, t) &&
+          if (x->w.valid && !(x->w.blk == b->linear && x->w.tid == t) && !gordered(g, r, b, &x->w, t) &&
               !(kind == ACC_ATOMIC && x->w.kind == ACC_ATOMIC))
-            ghazard(r, b, HZ_WAW, &x->w, w->pc, t, kind, wd * 4);
+            ghazard(r, b, HZ_WAW, &x->w, w->pc, t, kind, at, w->L->prog);
           for (int j = 0; j < 2; j++)
-            if (x->r[j].valid && !(x->r[j].blk == b->linear && x->r[j].tid == t) && !gordered(r, b, &x->r[j], t))
-              ghazard(r, b, HZ_WAR, &x->r[j], w->pc, t, kind, wd * 4);
+            if (x->r[j].valid && !(x->r[j].blk == b->linear && x->r[j].tid == t) &&
+                !gordered(g, r, b, &x->r[j], t))
+              ghazard(r, b, HZ_WAR, &x->r[j], w->pc, t, kind, at, w->L->prog);
           x->w = now;
           x->r[0].valid = x->r[1].valid = 0;
         }

@@ -72,7 +72,17 @@ typedef struct race_state {
   uint32_t nhz, caphz;
   sync_rec *sy;
   uint32_t nsy, capsy;
+  /* global memory: fences and atomics that order accesses between blocks */
+  uint32_t *fence_gen;   /* per thread: generation of its last gpu-scope fence, +1 */
+  uint32_t *fence_bar;   /* per thread: its block_gen at that fence */
+  struct gacq {          /* this block's atomics (acquires), the last GACQ */
+    uint64_t addr, seq;
+    uint32_t gen;
+    uint16_t tid;
+  } acq[8];
+  uint32_t nacq;
 } race_state;
+#define GACQ 8
 
 int race_init(race_state *r, const launch *L);
 void race_free(race_state *r);
@@ -100,9 +110,18 @@ typedef struct gacc {
 } gacc;
 
 typedef struct gslot {
-  uint64_t word;     /* address / 4, + 1 (0: empty) */
+  uint64_t byte;     /* address + 1 (0: empty) */
   gacc w, r[2];
 } gslot;
+
+/* A block's last release: a gpu-scope fence by thread tid, then an atomic
+ * on addr (the seq-th atomic of the launch). */
+typedef struct grel {
+  uint64_t addr, seq;
+  uint32_t gen, bar;  /* fence_gen - 1 and fence_bar of that thread */
+  uint16_t tid;
+  uint8_t valid;
+} grel;
 
 /* One stripe of the launch-wide shadow of global memory. */
 typedef struct gstripe {
@@ -114,10 +133,16 @@ typedef struct gstripe {
 #define GSTRIPES 64
 typedef struct global_shadow {
   gstripe s[GSTRIPES];
+  pthread_mutex_t rel_lock;
+  grel *rel;              /* per block, allocated at the first release */
+  uint64_t nrel;
+  _Atomic uint64_t seq;   /* atomics on global memory so far */
 } global_shadow;
 
 global_shadow *gshadow_new(void);
 void gshadow_free(global_shadow *g);
+/* Lanes m of warp w executed a gpu- or system-scope fence. */
+void race_fence(warp *w, uint32_t m);
 /* Global accesses of a warp instruction (lanes m, size bytes each). */
 void race_global(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind);
 

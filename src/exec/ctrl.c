@@ -212,13 +212,22 @@ int dec_nop(dctx *D, dstmt *S, insn *in) {
   return 0;
 }
 
+/* A gpu/system-scope fence: the global race check's release point. */
+static void h_fence(warp *w, const insn *in, uint32_t m) {
+  if (!in->mode && w->L->gshadow && w->blk->an && w->blk->an->has_race) race_fence(w, m);
+}
+
 int dec_fence(dctx *D, dstmt *S, insn *in) {
   static const char *const ok[] = {"cta", "gl", "gpu", "sys", "sc", "acq_rel", "cluster",
                                    "proxy", "async", "alias", "shared::cta", "shared::cluster",
                                    "global", "shared", NULL};
-  while (dec_take_any(S, ok) >= 0) {}
+  int k;
+  in->mode = 0;
+  /* .cta and proxy fences order nothing between blocks */
+  while ((k = dec_take_any(S, ok)) >= 0)
+    if (k == 0 || k == 7) in->mode = 1;
   if (dec_nops(D, S, 0) < 0) return -1;
-  in->fn = h_nop;
+  in->fn = h_fence;
   return 0;
 }
 
