@@ -94,6 +94,9 @@ typedef struct smemu_sync_error {
   uint32_t line, ptx_line;
   uint32_t block[3], thread[3]; /* the first thread reported */
   uint64_t count;            /* threads (or warps) reported at this line */
+  uint32_t threads[32];      /* bit l of word w: linear thread 32w+l of the
+                                block named (union over blocks; blocks of up
+                                to 1024 threads) */
 } smemu_sync_error;
 
 /* Shared-memory bank figures of a launch, as Nsight Compute counts them:

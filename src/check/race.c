@@ -135,12 +135,17 @@ static void add_hazard(race_state *r, block *b, int type, const acc_rec *first, 
                     addr, {b->ctaid[0], b->ctaid[1], b->ctaid[2]}, first->tid, tid, v1, v2};
 }
 
-static void add_sync(race_state *r, block *b, int kind, uint32_t pc, uint16_t tid, uint32_t n) {
+/* Record lanes of warp wi at a barrier error (kind, pc). */
+static void add_sync(race_state *r, block *b, int kind, uint32_t pc, uint32_t wi, uint32_t lanes) {
   int fresh;
+  if (!lanes) return;
   sync_rec *s = sync_at(r, kind, pc, &fresh);
   if (!s) return;
-  if (fresh) *s = (sync_rec){(uint8_t)kind, pc, 0, {b->ctaid[0], b->ctaid[1], b->ctaid[2]}, tid};
-  s->count += n;
+  if (fresh)
+    *s = (sync_rec){(uint8_t)kind, pc, 0, {b->ctaid[0], b->ctaid[1], b->ctaid[2]},
+                    (uint16_t)(wi * 32 + (uint32_t)__builtin_ctz(lanes)), {0}};
+  if (wi < 32) s->lanes[wi] |= lanes;
+  s->count += (uint32_t)__builtin_popcount(lanes);
 }
 
 
@@ -255,7 +260,7 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
     if (init && kind == ACC_READ) {
       for (uint32_t k = 0; k < size; k++)
         if (!r->init[a + k]) {
-          add_sync(r, b, SYNC_UNINIT, w->pc, t, 1);
+          add_sync(r, b, SYNC_UNINIT, w->pc, w->index, 1u << l);
           break;
         }
     }
@@ -323,10 +328,27 @@ void race_warpsync(warp *w, uint32_t lanes) {
   LANES(lanes, r->warp_gen[w->index * 32 + (uint32_t)l] = r->gen);
 }
 
+void race_warpsync_masks(warp *w, uint32_t m, const uint64_t *mask) {
+  /* Each lane names its own mask: lanes with one mask synchronise with
+   * each other (lanes 0-15 with 0xffff and 16-31 with 0xffff0000 are two
+   * valid groups). A lane whose mask leaves itself out is an error, and
+   * synccheck then names every calling lane (measured on sm_90:
+   * tests/hw/races, sync_warp_mask: mask 0x7fffffff from 32 lanes names
+   * all 32). */
+  uint32_t bad = 0, left = m;
+  LANES(m, bad |= (uint32_t)(~mask[l] >> l & 1) << l);
+  if (bad) race_sync_error(w, SYNC_WARP_MASK, m);
+  while (left) {
+    uint32_t mk = (uint32_t)mask[__builtin_ctz(left)], group = 0;
+    LANES(left, if ((uint32_t)mask[l] == mk) group |= 1u << l);
+    race_warpsync(w, mk & group);
+    left &= ~group;
+  }
+}
+
 void race_sync_error(warp *w, int kind, uint32_t lanes) {
   if (!w->L->want_sync) return;
-  add_sync(&w->blk->an->race, w->blk, kind, w->pc, (uint16_t)(w->index * 32 + (uint32_t)__builtin_ctz(lanes ? lanes : 1)),
-           (uint32_t)__builtin_popcount(lanes));
+  add_sync(&w->blk->an->race, w->blk, kind, w->pc, w->index, lanes);
 }
 
 void race_bar_arrive(warp *w, uint32_t id, uint32_t m) {
@@ -338,14 +360,14 @@ void race_bar_arrive(warp *w, uint32_t id, uint32_t m) {
    * threads at the first one (measured: tests/hw/races, sync_divergent_block) */
   if (!r->bar_pc[id]) {
     r->bar_pc[id] = w->pc + 1;
-    r->bar_n[id] = 0;
-    r->bar_tid[id] = (uint16_t)(w->index * 32 + (uint32_t)__builtin_ctz(m));
+    memset(r->bar_lanes[id], 0, sizeof r->bar_lanes[id]);
     r->bar_reported[id] = 0;
   }
   if (r->bar_pc[id] == w->pc + 1) {
-    r->bar_n[id] += (uint32_t)__builtin_popcount(m);
+    if (w->index < 32) r->bar_lanes[id][w->index] |= m;
   } else if (!r->bar_reported[id]) {
-    add_sync(r, w->blk, SYNC_DIVERGENT_BLOCK, r->bar_pc[id] - 1, r->bar_tid[id], r->bar_n[id]);
+    for (uint32_t wi = 0; wi < 32; wi++)
+      add_sync(r, w->blk, SYNC_DIVERGENT_BLOCK, r->bar_pc[id] - 1, wi, r->bar_lanes[id][wi]);
     r->bar_reported[id] = 1;
   }
 }
@@ -366,8 +388,12 @@ void race_merge(race_state *into, const race_state *from) {
     int fresh;
     sync_rec *t = sync_at(into, s->kind, s->pc, &fresh);
     if (!t) return;
-    if (fresh) *t = *s;
-    else t->count += s->count;
+    if (fresh) {
+      *t = *s;
+    } else {
+      t->count += s->count;
+      for (int wi = 0; wi < 32; wi++) t->lanes[wi] |= s->lanes[wi];
+    }
   }
 }
 

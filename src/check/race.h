@@ -49,6 +49,7 @@ typedef struct sync_rec {
   uint64_t count;
   uint32_t block[3];
   uint16_t tid;
+  uint32_t lanes[32];/* per warp of the block: the lanes named (all blocks) */
 } sync_rec;
 enum { SYNC_DIVERGENT_WARP, SYNC_DIVERGENT_BLOCK, SYNC_WARP_MASK, SYNC_BAR_COUNT, SYNC_UNINIT };
 
@@ -65,9 +66,8 @@ typedef struct race_state {
   uint32_t *block_gen;   /* per thread: generation of its last block barrier */
   uint32_t *warp_gen;    /* per thread: generation of its last warp sync */
   uint32_t bar_pc[MAX_BARRIERS]; /* pc of the first arrival of each barrier's round, +1 */
-  uint32_t bar_n[MAX_BARRIERS];  /* threads arrived at that pc */
-  uint16_t bar_tid[MAX_BARRIERS];/* the first of them */
   uint8_t bar_reported[MAX_BARRIERS]; /* a divergence of this round was reported */
+  uint32_t bar_lanes[MAX_BARRIERS][32]; /* per warp: the lanes arrived at that pc */
   hazard_rec *hz;
   uint32_t nhz, caphz;
   sync_rec *sy;
@@ -93,6 +93,8 @@ void race_barrier(block *b, warp *w, uint32_t lanes);
 /* Lanes of warp w passed bar.warp.sync. */
 void race_warpsync(warp *w, uint32_t lanes);
 void race_sync_error(warp *w, int kind, uint32_t lanes);
+/* Lanes m of warp w executed bar.warp.sync, lane l with mask mask[l]. */
+void race_warpsync_masks(warp *w, uint32_t m, const uint64_t *mask);
 /* A warp arrives at barrier id at instruction pc (divergence checks). */
 void race_bar_arrive(warp *w, uint32_t id, uint32_t m);
 void race_bar_released(block *b, uint32_t id, int all);

@@ -114,6 +114,7 @@ static void build(smemu_ctx *ctx) {
     memcpy(o->block, s->block, sizeof o->block);
     tid3(ctx, s->tid, o->thread);
     o->count = s->count;
+    memcpy(o->threads, s->lanes, sizeof o->threads);
   }
 }
 

@@ -41,6 +41,7 @@ typedef struct item {
   char acc[2][16], file[2][64];
   int line[2];
   uint64_t count;
+  char set[256];     /* barrier errors: the threads named, as ranges ("0-15,32") */
 } item;
 
 /* The recording of one case (vectors.tsv). */
@@ -183,6 +184,7 @@ static void load_vectors(void)
       snprintf(it->file[0], sizeof it->file[0], "%s", c[3]);
       it->line[0] = atoi(c[4]);
       it->count = strtoull(c[5], NULL, 10);
+      if (n >= 7) snprintf(it->set, sizeof it->set, "%s", c[6]);
     }
   }
   fclose(f);
@@ -256,6 +258,22 @@ typedef struct found {
   unsigned long long checksum;
 } found;
 
+/* "0-15,32" for the set bits of a 1024-bit thread set. */
+static void set_ranges(const uint32_t bits[32], char *out, size_t n)
+{
+  size_t len = 0;
+  out[0] = 0;
+  for (int t = 0; t < 1024; t++) {
+    if (!(bits[t / 32] >> (t % 32) & 1)) continue;
+    int e = t;
+    while (e + 1 < 1024 && (bits[(e + 1) / 32] >> ((e + 1) % 32) & 1)) e++;
+    if (len < n)
+      len += (size_t)snprintf(out + len, n - len, e > t ? "%s%d-%d" : "%s%d", len ? "," : "", t, e);
+    t = e;
+  }
+  if (!len) snprintf(out, n, "-");
+}
+
 /* Runs the case on smemu with the given analyses. */
 static void run_case(const row *r, uint32_t analyses, found *out)
 {
@@ -314,6 +332,7 @@ static void run_case(const row *r, uint32_t analyses, found *out)
     snprintf(it->file[0], sizeof it->file[0], "%s", base(e->file));
     it->line[0] = (int)e->line;
     it->count = e->count;
+    set_ranges(e->threads, it->set, sizeof it->set);
   }
   smemu_destroy(c);
 }
@@ -393,6 +412,16 @@ static int check_recording(const row *r, const rec *v, const found *f)
     for (int i = 0; i < v->nsy; i++) sy_key(&v->sy[i], a[i], sizeof a[i]);
     for (int i = 0; i < f->nsy; i++) sy_key(&f->sy[i], b[i], sizeof b[i]);
     bad += compare_sets("barrier error", r->name, a, v->nsy, b, f->nsy);
+    /* the threads synccheck names, and how many errors (one per thread) */
+    for (int i = 0; i < v->nsy; i++)
+      for (int j = 0; j < f->nsy; j++)
+        if (!strcmp(a[i], b[j]) && v->sy[i].set[0] &&
+            (strcmp(v->sy[i].set, f->sy[j].set) || v->sy[i].count != f->sy[j].count)) {
+          print_error("%s: barrier error %s: threads %s (%llu) on the GPU, %s (%llu) on smemu\n", r->name,
+                      a[i], v->sy[i].set, (unsigned long long)v->sy[i].count, f->sy[j].set,
+                      (unsigned long long)f->sy[j].count);
+          bad++;
+        }
   } else {
     print_message("%s: synccheck did not complete in the recording; barrier errors not compared\n",
                   r->name);
@@ -467,8 +496,8 @@ static void dump(const row *r, const found *f)
   }
   for (int i = 0; i < f->nsy; i++) {
     sy_key(&f->sy[i], k, sizeof k);
-    print_message("%s:   smemu barrier error %s [%s] (%llu)\n", r->name, k, f->sy[i].type,
-                  (unsigned long long)f->sy[i].count);
+    print_message("%s:   smemu barrier error %s [%s] (%llu) threads %s\n", r->name, k, f->sy[i].type,
+                  (unsigned long long)f->sy[i].count, f->sy[i].set);
   }
 }
 
