@@ -9,6 +9,7 @@
 #include <string.h>
 #include "check/race.h"
 #include "exec/hooks.h"
+#include "model/arch.h"
 
 int race_init(race_state *r, const launch *L) {
   memset(r, 0, sizeof *r);
@@ -351,9 +352,23 @@ void race_sync_error(warp *w, int kind, uint32_t lanes) {
   add_sync(&w->blk->an->race, w->blk, kind, w->pc, w->index, lanes);
 }
 
+/* Does the architecture let threads of one warp reach a block barrier
+ * apart? From sm_70 (independent thread scheduling) the non-.aligned
+ * form (barrier.sync, barrier.cta.sync: what cooperative groups' sync()
+ * emits) is per thread; bar.sync (= barrier.sync.aligned, what
+ * __syncthreads() emits) still wants the whole warp at one instruction.
+ * Before sm_70 every form is per warp (PTX ISA, barrier). */
+static int per_thread_barrier(const warp *w) {
+  const program *P = w->L->prog;
+  if (!w->L->arch || w->L->arch->major < 7 || w->pc >= P->nlines || !P->lines[w->pc].text) return 0;
+  const char *t = P->lines[w->pc].text;
+  return !strncmp(t, "barrier", 7) && !strstr(t, ".aligned");
+}
+
 void race_bar_arrive(warp *w, uint32_t id, uint32_t m) {
   if (!w->L->want_sync) return;
   race_state *r = &w->blk->an->race;
+  if (per_thread_barrier(w)) return;
   uint32_t live = w->valid & ~w->exited;
   if (m != live) race_sync_error(w, SYNC_DIVERGENT_WARP, m);
   /* Warps at different instructions of one barrier: synccheck names the
