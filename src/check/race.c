@@ -16,8 +16,10 @@ int race_init(race_state *r, const launch *L) {
   r->sh_size = L->smem_size;
   r->sh = calloc(r->sh_size ? r->sh_size : 1, sizeof *r->sh);
   r->wsh = calloc(r->sh_size / 4 + 1, sizeof *r->wsh);
+  r->shx = calloc(r->sh_size ? r->sh_size : 1, sizeof *r->shx);
+  r->wshx = calloc(r->sh_size / 4 + 1, sizeof *r->wshx);
   r->split = calloc(r->sh_size / 4 + 1, 1);
-  if (!r->wsh || !r->split) return -1;
+  if (!r->wsh || !r->split || !r->shx || !r->wshx) return -1;
   r->init = calloc(r->sh_size ? r->sh_size : 1, 1);
   r->block_gen = calloc(L->nthreads_block, sizeof *r->block_gen);
   r->warp_gen = calloc(L->nthreads_block, sizeof *r->warp_gen);
@@ -29,6 +31,8 @@ int race_init(race_state *r, const launch *L) {
 void race_free(race_state *r) {
   free(r->sh);
   free(r->wsh);
+  free(r->shx);
+  free(r->wshx);
   free(r->split);
   free(r->init);
   free(r->block_gen);
@@ -150,43 +154,56 @@ static void add_sync(race_state *r, block *b, int kind, uint32_t pc, uint32_t wi
 }
 
 
+static inline int same_group(const acc_rec *a, const acc_rec *b) {
+  return a->valid && b->valid && a->pc == b->pc && a->tid / 32 == b->tid / 32;
+}
+
 /* Remember a read by thread t at pc among the shadow's readers. A later
  * write is checked against every reader it is not ordered after, not only
  * the last one: warp A reads, warp B reads, warp B writes is still A's
- * hazard. A read replaces the same thread's read at the same pc; one pc
- * read by many lanes of one warp keeps two of them (so that a writer among
- * them still meets another); otherwise it takes a free slot (or one whose
- * read every thread is ordered after by now), or else the oldest read's. */
-static inline void keep_read(race_state *r, shadow *s, uint32_t pc, uint16_t t) {
-  acc_rec *fr = NULL, *oldest = NULL, *grp[2] = {NULL, NULL};
-  int ng = 0;
-  for (int j = 0; j < RACE_READS; j++) {
-    acc_rec *x = &s->r[j];
-    if (!x->valid || x->gen < r->all_gen) {
-      if (!fr) fr = x;
-      continue;
-    }
-    if (x->tid == t && x->pc == pc) {
-      x->gen = r->gen;
+ * hazard. s->r[0] and r[1] are the last reads of two different threads
+ * (one pc read by many lanes keeps two of them, so a writer among them
+ * still meets another); a read pushed out of them that is of another pc
+ * or warp than both goes to the cold x->r[0..1], which keep one read per
+ * such (pc, warp), the newest, as long as there is room. */
+static void spill_read(race_state *r, shadow *s, shadow_x *x, acc_rec o) {
+  if (!o.valid || o.gen < r->all_gen || same_group(&o, &s->r[0]) || same_group(&o, &s->r[1])) return;
+  if (!s->spilled) {
+    x->r[0].valid = x->r[1].valid = 0;
+    s->spilled = 1;
+  }
+  acc_rec *a = &x->r[0], *b = &x->r[1];
+  if (same_group(&o, a) || !a->valid || a->gen < r->all_gen) *a = o;
+  else if (same_group(&o, b) || !b->valid || b->gen < r->all_gen) *b = o;
+  else *(a->gen <= b->gen ? a : b) = o;
+}
+
+static inline void keep_read(race_state *r, shadow *s, shadow_x *x, uint32_t pc, uint16_t t) {
+  acc_rec now = {r->gen, pc, t, ACC_READ, 1}, out;
+  if (s->r[0].valid && s->r[0].tid == t) {
+    if (s->r[0].pc == pc) {
+      s->r[0].gen = r->gen;
       return;
     }
-    if (x->pc == pc && x->tid / 32 == t / 32 && ng < 2) grp[ng++] = x;
-    if (!oldest || x->gen < oldest->gen) oldest = x;
+    out = s->r[0];
+  } else {
+    out = s->r[1];
+    s->r[1] = s->r[0];
   }
-  acc_rec *slot = ng == 2 ? (grp[0]->gen <= grp[1]->gen ? grp[0] : grp[1]) : fr ? fr : oldest;
-  *slot = (acc_rec){r->gen, pc, t, ACC_READ, 1};
+  s->r[0] = now;
+  if (out.valid) spill_read(r, s, x, out);
 }
 
 /* Check one access (a word or a byte with shadow s) and record it. For a
  * write, `changed` is how many of its n bytes get a new value. */
-static inline void check_one(race_state *r, block *b, shadow *s, uint32_t pc, uint16_t t, int kind, uint64_t at,
-                             uint32_t n, uint32_t changed) {
+static inline void check_one(race_state *r, block *b, shadow *s, shadow_x *xs, uint32_t pc, uint16_t t, int kind,
+                             uint64_t at, uint32_t n, uint32_t changed) {
   /* racecheck reports no hazard with an atomic on either side (measured:
    * tests/hw/races, race_atomic_read and race_write_atomic) */
   if (kind == ACC_READ) {
     if (s->w.valid && s->w.gen >= r->all_gen && s->w.tid != t && s->w.kind != ACC_ATOMIC && !ordered(r, &s->w, t))
       add_hazard(r, b, HZ_RAW, &s->w, pc, t, kind, at, 0, b->smem[at], n);
-    keep_read(r, s, pc, t);
+    keep_read(r, s, xs, pc, t);
     return;
   }
   if (kind != ACC_ATOMIC) {
@@ -199,11 +216,12 @@ static inline void check_one(race_state *r, block *b, shadow *s, uint32_t pc, ui
       add_hazard(r, b, HZ_WAW, &s->w, pc, t, kind, at, b->smem[at], 0, changed);
     /* one hazard per reading pc (and class) for this write, however many
      * of its readers are kept */
-    uint32_t seen_pc[RACE_READS];
-    uint8_t seen_err[RACE_READS];
+    const acc_rec *rd[4] = {&s->r[0], &s->r[1], s->spilled ? &xs->r[0] : NULL, s->spilled ? &xs->r[1] : NULL};
+    uint32_t seen_pc[4];
+    uint8_t seen_err[4];
     int ns = 0;
-    for (int j = 0; j < RACE_READS; j++) {
-      const acc_rec *x = &s->r[j];
+    for (int j = 0; j < 4 && rd[j]; j++) {
+      const acc_rec *x = rd[j];
       if (!x->valid || x->tid == t || ordered(r, x, t)) continue;
       uint8_t err = x->tid / 32 != t / 32;
       int dup = 0;
@@ -215,7 +233,8 @@ static inline void check_one(race_state *r, block *b, shadow *s, uint32_t pc, ui
     }
   }
   s->w = (acc_rec){r->gen, pc, t, (uint8_t)kind, 1};
-  for (int j = 0; j < RACE_READS; j++) s->r[j].valid = 0;
+  s->r[0].valid = s->r[1].valid = 0;
+  s->spilled = 0;
 }
 
 /* The bytes lane l of a st instruction stores (size of them), or 0 when
@@ -229,45 +248,102 @@ static int store_bytes(const warp *w, const insn *in, int l, uint32_t size, uint
   return 1;
 }
 
+/* The shared offset of an access at a, or ~0 when it is not in shared
+ * memory (or out of its bounds). */
+static inline uint64_t shared_off(const insn *in, uint64_t a, uint32_t size, const race_state *r) {
+  if (in->space == PTX_SPACE_GENERIC) {
+    if (a - SHARED_WINDOW >= WINDOW_SIZE) return ~0ull;
+    a -= SHARED_WINDOW;
+  } else if (in->space != PTX_SPACE_SHARED) {
+    return ~0ull;
+  }
+  return a + size > r->sh_size ? ~0ull : a;
+}
+
+/* One lane's access at shared offset a. For a store whose bytes are known
+ * (val), cur holds the bytes it overwrites. */
+static inline void lane_access(race_state *r, block *b, uint32_t pc, uint16_t t, int kind, uint64_t a, uint32_t size,
+                               const uint8_t *val, const uint8_t *cur) {
+  for (uint32_t k = 0; k < size;) {
+    uint64_t at = a + k, wd = at >> 2;
+    shadow *s;
+    shadow_x *x;
+    uint32_t step;
+    if (!(at & 3) && size - k >= 4 && !r->split[wd]) {
+      s = &r->wsh[wd]; /* a whole word with one history */
+      x = &r->wshx[wd];
+      step = 4;
+    } else {
+      if (!r->split[wd]) {
+        /* the word's bytes go separate ways: give each the word's history */
+        for (int j = 0; j < 4; j++) {
+          r->sh[wd * 4 + (uint64_t)j] = r->wsh[wd];
+          r->shx[wd * 4 + (uint64_t)j] = r->wshx[wd];
+        }
+        r->split[wd] = 1;
+      }
+      s = &r->sh[at];
+      x = &r->shx[at];
+      step = 1;
+    }
+    uint32_t changed = step;
+    if (val) {
+      changed = 0;
+      for (uint32_t j = 0; j < step; j++) changed += cur[k + j] != val[k + j];
+    }
+    check_one(r, b, s, x, pc, t, kind, at, step, changed);
+    k += step;
+  }
+  /* a whole-word write makes a split word's bytes agree again */
+  if (kind != ACC_READ && !(a & 3) && size >= 4)
+    for (uint64_t wd = a >> 2; wd < (a + size) >> 2; wd++)
+      if (r->split[wd]) {
+        r->wsh[wd] = r->sh[wd * 4];
+        r->wshx[wd] = r->shx[wd * 4];
+        r->split[wd] = 0;
+      }
+}
+
 void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind) {
   race_state *r = &w->blk->an->race;
   block *b = w->blk;
   int races = w->L->want_races, init = w->L->want_init;
   if (!races && !init) return;
-  /* shared offsets of the lanes (~0: not shared) and, for stores, the
-   * bytes each lane writes: lanes store in lane order, so a lane's
-   * "current value" is what the last earlier lane of this instruction
-   * wrote there, or else memory */
+  if (init) {
+    LANES(m, {
+      uint64_t a = shared_off(in, addr[l], size, r);
+      if (a == ~0ull) continue;
+      if (kind == ACC_READ) {
+        for (uint32_t k = 0; k < size; k++)
+          if (!r->init[a + k]) {
+            add_sync(r, b, SYNC_UNINIT, w->pc, w->index, 1u << l);
+            break;
+          }
+      } else {
+        memset(r->init + a, 1, size);
+      }
+    });
+  }
+  if (!races) return;
+  if (kind != ACC_WRITE || in->op != OP_ST || size > 32) {
+    LANES(m, {
+      uint64_t a = shared_off(in, addr[l], size, r);
+      if (a != ~0ull) lane_access(r, b, w->pc, (uint16_t)(w->index * 32 + (uint32_t)l), kind, a, size, NULL, NULL);
+    });
+    return;
+  }
+  /* A store: lanes store in lane order, so a lane's "current value" is what
+   * the last earlier lane of this instruction wrote there, or else memory. */
   uint64_t sa[32];
   uint8_t val[32][32];
   uint32_t hasval = 0;
   LANES(m, {
-    uint64_t a = addr[l];
-    sa[l] = ~0ull;
-    if (in->space == PTX_SPACE_GENERIC) {
-      if (a - SHARED_WINDOW >= WINDOW_SIZE) continue;
-      a -= SHARED_WINDOW;
-    } else if (in->space != PTX_SPACE_SHARED) {
-      continue;
-    }
-    if (a + size > r->sh_size) continue;
-    sa[l] = a;
-    if (races && kind == ACC_WRITE && store_bytes(w, in, l, size, val[l])) hasval |= 1u << l;
+    sa[l] = shared_off(in, addr[l], size, r);
+    if (sa[l] != ~0ull && store_bytes(w, in, l, size, val[l])) hasval |= 1u << l;
   });
   LANES(m, {
     uint64_t a = sa[l];
     if (a == ~0ull) continue;
-    uint16_t t = (uint16_t)(w->index * 32 + (uint32_t)l);
-    if (init && kind == ACC_READ) {
-      for (uint32_t k = 0; k < size; k++)
-        if (!r->init[a + k]) {
-          add_sync(r, b, SYNC_UNINIT, w->pc, w->index, 1u << l);
-          break;
-        }
-    }
-    if (init && kind != ACC_READ) memset(r->init + a, 1, size);
-    if (!races) continue;
-    /* the current bytes under this lane's store */
     uint8_t cur[32];
     int known = (hasval >> l) & 1;
     if (known) {
@@ -277,37 +353,7 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
           for (uint32_t k = 0; k < size; k++)
             if (a + k >= sa[l2] && a + k < sa[l2] + size) cur[k] = val[l2][a + k - sa[l2]];
     }
-    for (uint32_t k = 0; k < size;) {
-      uint64_t at = a + k, wd = at >> 2;
-      shadow *s;
-      uint32_t step;
-      if (!(at & 3) && size - k >= 4 && !r->split[wd]) {
-        s = &r->wsh[wd]; /* a whole word with one history */
-        step = 4;
-      } else {
-        if (!r->split[wd]) {
-          /* the word's bytes go separate ways: give each the word's history */
-          for (int j = 0; j < 4; j++) r->sh[wd * 4 + (uint64_t)j] = r->wsh[wd];
-          r->split[wd] = 1;
-        }
-        s = &r->sh[at];
-        step = 1;
-      }
-      uint32_t changed = step;
-      if (known) {
-        changed = 0;
-        for (uint32_t j = 0; j < step; j++) changed += cur[k + j] != val[l][k + j];
-      }
-      check_one(r, b, s, w->pc, t, kind, at, step, changed);
-      k += step;
-    }
-    /* a whole-word write makes a split word's bytes agree again */
-    if (kind != ACC_READ && !(a & 3) && size >= 4)
-      for (uint64_t wd = a >> 2; wd < (a + size) >> 2; wd++)
-        if (r->split[wd]) {
-          r->wsh[wd] = r->sh[wd * 4];
-          r->split[wd] = 0;
-        }
+    lane_access(r, b, w->pc, (uint16_t)(w->index * 32 + (uint32_t)l), kind, a, size, known ? val[l] : NULL, cur);
   });
 }
 

@@ -2,7 +2,7 @@
  * worker (one block at a time) and merged per launch. A hazard is a pair of
  * accesses to one byte by two threads, at least one a write, with no
  * barrier both threads passed between them; the shadow of each shared byte
- * keeps its last write and up to RACE_READS reads since it (see race.c for
+ * keeps its last write and up to four reads since it (see race.c for
  * which reads are kept). */
 #ifndef SMEMU_RACE_H
 #define SMEMU_RACE_H
@@ -22,14 +22,19 @@ typedef struct acc_rec {
   uint8_t valid;
 } acc_rec;
 
-/* Reads remembered per byte (or word) since its last write. */
-#define RACE_READS 4
-
-/* Shadow of one shared byte. */
+/* Shadow of one shared byte (or of a word whose bytes share a history):
+ * the last write and the last reads of two different threads, kept hot. */
 typedef struct shadow {
-  acc_rec w;                /* last write (or atomic) */
-  acc_rec r[RACE_READS];    /* reads since it, several readers (race.c) */
+  acc_rec w;         /* last write (or atomic) */
+  acc_rec r[2];      /* the last reads of two different threads */
+  uint32_t spilled;  /* 1: `extra` (the matching shadow_x) holds reads too */
 } shadow;
+
+/* Reads of other pcs or warps pushed out of shadow.r since the last write,
+ * kept apart (cold) because most shadows never need them (race.c). */
+typedef struct shadow_x {
+  acc_rec r[2];
+} shadow_x;
 
 /* An aggregated hazard (racecheck's analysis record) with one instance. */
 typedef struct hazard_rec {
@@ -58,6 +63,7 @@ typedef struct race_state {
                             while they share one (split[word] == 0) */
   uint8_t *split;        /* 1: the word's bytes differ; sh holds them */
   shadow *sh;            /* one per shared byte, used for split words */
+  shadow_x *wshx, *shx;  /* their spilled reads, index for index */
   uint32_t sh_size;
   uint8_t *init;         /* 1 per shared byte written (init check) */
   uint32_t gen;          /* block generation: +1 per barrier completion / warp sync */
