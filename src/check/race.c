@@ -197,7 +197,7 @@ static inline void keep_read(race_state *r, shadow *s, shadow_x *x, uint32_t pc,
 /* Check one access (a word or a byte with shadow s) and record it. For a
  * write, `changed` is how many of its n bytes get a new value. */
 static inline void check_one(race_state *r, block *b, shadow *s, shadow_x *xs, uint32_t pc, uint16_t t, int kind,
-                             uint64_t at, uint32_t n, uint32_t changed) {
+                             uint64_t at, uint32_t n, uint32_t changed, int silent) {
   /* racecheck reports no hazard with an atomic on either side (measured:
    * tests/hw/races, race_atomic_read and race_write_atomic) */
   if (kind == ACC_READ) {
@@ -215,12 +215,14 @@ static inline void check_one(race_state *r, block *b, shadow *s, shadow_x *xs, u
     if (changed && s->w.valid && s->w.tid != t && s->w.kind != ACC_ATOMIC && !ordered(r, &s->w, t))
       add_hazard(r, b, HZ_WAW, &s->w, pc, t, kind, at, b->smem[at], 0, changed);
     /* one hazard per reading pc (and class) for this write, however many
-     * of its readers are kept */
+     * of its readers are kept. A store that changes none of its bytes is
+     * no WAR for racecheck (measured: tests/hw/races, war_same_value),
+     * though it is still the last write for a later read (raw_same_value) */
     const acc_rec *rd[4] = {&s->r[0], &s->r[1], s->spilled ? &xs->r[0] : NULL, s->spilled ? &xs->r[1] : NULL};
     uint32_t seen_pc[4];
     uint8_t seen_err[4];
     int ns = 0;
-    for (int j = 0; j < 4 && rd[j]; j++) {
+    for (int j = 0; j < 4 && rd[j] && !silent; j++) {
       const acc_rec *x = rd[j];
       if (!x->valid || x->tid == t || ordered(r, x, t)) continue;
       uint8_t err = x->tid / 32 != t / 32;
@@ -264,6 +266,7 @@ static inline uint64_t shared_off(const insn *in, uint64_t a, uint32_t size, con
  * (val), cur holds the bytes it overwrites. */
 static inline void lane_access(race_state *r, block *b, uint32_t pc, uint16_t t, int kind, uint64_t a, uint32_t size,
                                const uint8_t *val, const uint8_t *cur) {
+  int silent = val && !memcmp(val, cur, size);
   for (uint32_t k = 0; k < size;) {
     uint64_t at = a + k, wd = at >> 2;
     shadow *s;
@@ -291,7 +294,7 @@ static inline void lane_access(race_state *r, block *b, uint32_t pc, uint16_t t,
       changed = 0;
       for (uint32_t j = 0; j < step; j++) changed += cur[k + j] != val[k + j];
     }
-    check_one(r, b, s, x, pc, t, kind, at, step, changed);
+    check_one(r, b, s, x, pc, t, kind, at, step, changed, silent);
     k += step;
   }
   /* a whole-word write makes a split word's bytes agree again */
