@@ -390,6 +390,43 @@ static int compare_sets(const char *what, const char *name, char (*a)[160], int 
   return bad;
 }
 
+static int hz_found(const row *r, const item *hz, int nhz, const char *spec, int *parsed);
+
+/* Is hazard h named by a required (non-?) hazard item of the expect column? */
+static int expected_item(const row *r, const item *h)
+{
+  char ex[1024], *save = NULL;
+  snprintf(ex, sizeof ex, "%s", r->expect);
+  for (char *it = strtok_r(ex, ";", &save); it; it = strtok_r(NULL, ";", &save)) {
+    int parsed;
+    if (it[0] != '?' && strncmp(it, "sync/", 5) && strncmp(it, "global/", 7) && strcmp(it, "none") &&
+        hz_found(r, h, 1, it, &parsed))
+      return 1;
+  }
+  return 0;
+}
+
+/* `beyond` cases: smemu reports true hazards racecheck does not, because
+ * racecheck remembers fewer accesses per byte (measured: it keeps only the
+ * last reader, tests/hw/races README). Such a hazard passes when the expect
+ * column names it (so it stays required); every recorded hazard must still
+ * be found. Removes them from b; returns the new count. */
+static int drop_beyond(const row *r, const found *f, char (*a)[160], int na, char (*b)[160], int nb)
+{
+  int out = 0;
+  for (int j = 0; j < nb; j++) {
+    int seen = 0;
+    for (int i = 0; i < na; i++) seen |= !strcmp(a[i], b[j]);
+    if (!seen && expected_item(r, &f->hz[j])) {
+      print_message("%s: note: beyond racecheck (expected): %s\n", r->name, b[j]);
+      continue;
+    }
+    if (out != j) memcpy(b[out], b[j], sizeof b[out]);
+    out++;
+  }
+  return out;
+}
+
 /* Against the recording. */
 static int check_recording(const row *r, const rec *v, const found *f)
 {
@@ -398,7 +435,9 @@ static int check_recording(const row *r, const rec *v, const found *f)
   if (v->races_done) {
     for (int i = 0; i < v->nhz; i++) hz_key(&v->hz[i], any, a[i], sizeof a[i]);
     for (int i = 0; i < f->nhz; i++) hz_key(&f->hz[i], any, b[i], sizeof b[i]);
-    bad += compare_sets("hazard", r->name, a, v->nhz, b, f->nhz);
+    int nb = f->nhz;
+    if (has_flag(r, "beyond")) nb = drop_beyond(r, f, a, v->nhz, b, nb);
+    bad += compare_sets("hazard", r->name, a, v->nhz, b, nb);
     /* counts: racecheck's [N hazards] (bytes) against smemu's, for the log */
     for (int i = 0; i < v->nhz; i++)
       for (int j = 0; j < f->nhz; j++)
@@ -621,7 +660,7 @@ static void test_case(void **state)
   const rec *v = find_rec(r->name);
   if (v)
     bad += check_recording(r, v, f);
-  else
+  if (!v || has_flag(r, "beyond"))
     bad += check_expect(r, f);
   if (has_flag(r, "global")) bad += check_global(r);
   bad += check_unique(r, f);
