@@ -9,7 +9,6 @@
 #include <string.h>
 #include "check/race.h"
 #include "exec/hooks.h"
-#include "model/arch.h"
 
 int race_init(race_state *r, const launch *L) {
   memset(r, 0, sizeof *r);
@@ -54,6 +53,7 @@ void race_block_start(race_state *r, block *b) {
   memset(r->fence_bar, 0, b->nthreads * sizeof *r->fence_bar);
   r->nacq = 0;
   memset(r->bar_pc, 0, sizeof r->bar_pc);
+  r->sync_stopped = 0;
   r->gen = 1;
   r->all_gen = 0;
 }
@@ -141,7 +141,7 @@ static void add_hazard(race_state *r, block *b, int type, const acc_rec *first, 
 }
 
 /* Record lanes of warp wi at a barrier error (kind, pc). */
-static void add_sync(race_state *r, block *b, int kind, uint32_t pc, uint32_t wi, uint32_t lanes) {
+void race_add_sync(race_state *r, block *b, int kind, uint32_t pc, uint32_t wi, uint32_t lanes) {
   int fresh;
   if (!lanes) return;
   sync_rec *s = sync_at(r, kind, pc, &fresh);
@@ -319,7 +319,7 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
       if (kind == ACC_READ) {
         for (uint32_t k = 0; k < size; k++)
           if (!r->init[a + k]) {
-            add_sync(r, b, SYNC_UNINIT, w->pc, w->index, 1u << l);
+            race_add_sync(r, b, SYNC_UNINIT, w->pc, w->index, 1u << l);
             break;
           }
       } else {
@@ -376,64 +376,6 @@ void race_warpsync(warp *w, uint32_t lanes) {
   race_state *r = &w->blk->an->race;
   r->gen++;
   LANES(lanes, r->warp_gen[w->index * 32 + (uint32_t)l] = r->gen);
-}
-
-void race_warpsync_masks(warp *w, uint32_t m, const uint64_t *mask) {
-  /* Each lane names its own mask: lanes with one mask synchronise with
-   * each other (lanes 0-15 with 0xffff and 16-31 with 0xffff0000 are two
-   * valid groups). A lane whose mask leaves itself out is an error, and
-   * synccheck then names every calling lane (measured on sm_90:
-   * tests/hw/races, sync_warp_mask: mask 0x7fffffff from 32 lanes names
-   * all 32). */
-  uint32_t bad = 0, left = m;
-  LANES(m, bad |= (uint32_t)(~mask[l] >> l & 1) << l);
-  if (bad) race_sync_error(w, SYNC_WARP_MASK, m);
-  while (left) {
-    uint32_t mk = (uint32_t)mask[__builtin_ctz(left)], group = 0;
-    LANES(left, if ((uint32_t)mask[l] == mk) group |= 1u << l);
-    race_warpsync(w, mk & group);
-    left &= ~group;
-  }
-}
-
-void race_sync_error(warp *w, int kind, uint32_t lanes) {
-  if (!w->L->want_sync) return;
-  add_sync(&w->blk->an->race, w->blk, kind, w->pc, w->index, lanes);
-}
-
-/* Does the architecture let threads of one warp reach a block barrier
- * apart? From sm_70 (independent thread scheduling) the non-.aligned
- * form (barrier.sync, barrier.cta.sync: what cooperative groups' sync()
- * emits) is per thread; bar.sync (= barrier.sync.aligned, what
- * __syncthreads() emits) still wants the whole warp at one instruction.
- * Before sm_70 every form is per warp (PTX ISA, barrier). */
-static int per_thread_barrier(const warp *w) {
-  const program *P = w->L->prog;
-  if (!w->L->arch || w->L->arch->major < 7 || w->pc >= P->nlines || !P->lines[w->pc].text) return 0;
-  const char *t = P->lines[w->pc].text;
-  return !strncmp(t, "barrier", 7) && !strstr(t, ".aligned");
-}
-
-void race_bar_arrive(warp *w, uint32_t id, uint32_t m) {
-  if (!w->L->want_sync) return;
-  race_state *r = &w->blk->an->race;
-  if (per_thread_barrier(w)) return;
-  uint32_t live = w->valid & ~w->exited;
-  if (m != live) race_sync_error(w, SYNC_DIVERGENT_WARP, m);
-  /* Warps at different instructions of one barrier: synccheck names the
-   * threads at the first one (measured: tests/hw/races, sync_divergent_block) */
-  if (!r->bar_pc[id]) {
-    r->bar_pc[id] = w->pc + 1;
-    memset(r->bar_lanes[id], 0, sizeof r->bar_lanes[id]);
-    r->bar_reported[id] = 0;
-  }
-  if (r->bar_pc[id] == w->pc + 1) {
-    if (w->index < 32) r->bar_lanes[id][w->index] |= m;
-  } else if (!r->bar_reported[id]) {
-    for (uint32_t wi = 0; wi < 32; wi++)
-      add_sync(r, w->blk, SYNC_DIVERGENT_BLOCK, r->bar_pc[id] - 1, wi, r->bar_lanes[id][wi]);
-    r->bar_reported[id] = 1;
-  }
 }
 
 void race_merge(race_state *into, const race_state *from) {

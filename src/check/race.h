@@ -74,6 +74,7 @@ typedef struct race_state {
   uint32_t bar_pc[MAX_BARRIERS]; /* pc of the first arrival of each barrier's round, +1 */
   uint8_t bar_reported[MAX_BARRIERS]; /* a divergence of this round was reported */
   uint32_t bar_lanes[MAX_BARRIERS][32]; /* per warp: the lanes arrived at that pc */
+  uint8_t sync_stopped;  /* sm_70+: synccheck stopped the kernel at a barrier error */
   hazard_rec *hz;
   uint32_t nhz, caphz;
   sync_rec *sy;
@@ -99,6 +100,8 @@ void race_barrier(block *b, warp *w, uint32_t lanes);
 /* Lanes of warp w passed bar.warp.sync. */
 void race_warpsync(warp *w, uint32_t lanes);
 void race_sync_error(warp *w, int kind, uint32_t lanes);
+/* Record lanes of warp wi at a barrier error (kind, pc) (race.c). */
+void race_add_sync(race_state *r, block *b, int kind, uint32_t pc, uint32_t wi, uint32_t lanes);
 /* Lanes m of warp w executed bar.warp.sync, lane l with mask mask[l]. */
 void race_warpsync_masks(warp *w, uint32_t m, const uint64_t *mask);
 /* A warp arrives at barrier id at instruction pc (divergence checks). */
