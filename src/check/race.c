@@ -479,20 +479,27 @@ void race_fence(warp *w, uint32_t m) {
   });
 }
 
-/* An atomic by thread t of block b on global address a: a release when the
- * thread fenced before it, and an acquire in any case. */
-static void gatomic(global_shadow *g, race_state *r, block *b, uint64_t nblocks, uint16_t t, uint64_t a) {
+/* A synchronising access by thread t of block b on global address a: a
+ * release (an atomic after a gpu-scope fence, or an atomic or store with
+ * .release/.acq_rel semantics) publishes the block's earlier accesses; an
+ * acquire (any atomic, or a load with .acquire) lets the block see what
+ * releases on the same address published before it. */
+static void gsync(global_shadow *g, race_state *r, block *b, uint64_t nblocks, uint16_t t, uint64_t a, int release,
+                  int acquire) {
   uint64_t seq = atomic_fetch_add(&g->seq, 1) + 1;
-  if (r->fence_gen[t]) {
+  if (release) {
     pthread_mutex_lock(&g->rel_lock);
     if (!g->rel && nblocks) {
       g->rel = calloc(nblocks, sizeof *g->rel);
       g->nrel = g->rel ? nblocks : 0;
     }
-    if (b->linear < g->nrel)
-      g->rel[b->linear] = (grel){a, seq, r->fence_gen[t] - 1, r->fence_bar[t], t, 1};
+    /* a release without a fence publishes up to the access itself */
+    uint32_t gen = r->fence_gen[t] ? r->fence_gen[t] - 1 : r->gen;
+    uint32_t bar = r->fence_gen[t] ? r->fence_bar[t] : r->block_gen[t];
+    if (b->linear < g->nrel) g->rel[b->linear] = (grel){a, seq, gen, bar, t, 1};
     pthread_mutex_unlock(&g->rel_lock);
   }
+  if (!acquire) return;
   uint32_t i = 0;
   while (i < r->nacq && !(r->acq[i].addr == a && r->acq[i].tid == t)) i++;
   if (i == r->nacq) {
@@ -558,12 +565,18 @@ void race_global(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
   race_state *r = &b->an->race;
   global_shadow *g = w->L->gshadow;
   if (!g) return;
+  /* release/acquire semantics written on the instruction */
+  const char *txt = w->pc < w->L->prog->nlines && w->L->prog->lines[w->pc].text ? w->L->prog->lines[w->pc].text : "";
+  int sem_rel = kind != ACC_READ && (strstr(txt, ".release") || strstr(txt, ".acq_rel"));
+  int sem_acq = kind != ACC_WRITE && (strstr(txt, ".acquire") || strstr(txt, ".acq_rel"));
   LANES(m, {
     uint64_t a = addr[l];
     if (in->space == PTX_SPACE_SHARED || in->space == PTX_SPACE_LOCAL || in->space == PTX_SPACE_PARAM) continue;
     if (a - SHARED_WINDOW < WINDOW_SIZE || a - LOCAL_WINDOW < WINDOW_SIZE) continue;
     uint16_t t = (uint16_t)(w->index * 32 + (uint32_t)l);
-    if (kind == ACC_ATOMIC) gatomic(g, r, b, w->L->nblocks, t, a);
+    if (kind == ACC_ATOMIC || sem_rel || sem_acq)
+      gsync(g, r, b, w->L->nblocks, t, a, (kind == ACC_ATOMIC && r->fence_gen[t]) || sem_rel,
+            kind == ACC_ATOMIC || sem_acq);
     for (uint64_t at = a; at < a + size;) {
       uint64_t wd = at >> 2, end = (wd + 1) * 4 < a + size ? (wd + 1) * 4 : a + size;
       gstripe *s = &g->s[mix(wd) % GSTRIPES];
