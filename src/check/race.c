@@ -547,11 +547,11 @@ static int gstrong(const program *P, uint32_t pc, int kind, int cross_block) {
 }
 
 static void ghazard(race_state *r, block *b, int type, const gacc *first, uint32_t pc, uint16_t t, int kind,
-                    uint64_t addr, const program *P) {
+                    uint64_t addr, const program *P, uint32_t n) {
   int cross = first->blk != b->linear;
   if (gstrong(P, first->pc, first->kind, cross) && gstrong(P, pc, kind, cross)) return;
   acc_rec f = {first->gen, first->pc, first->tid, first->kind, 1};
-  add_hazard(r, b, type, &f, pc, t, kind, addr, 0, 0, 1);
+  add_hazard(r, b, type, &f, pc, t, kind, addr, 0, 0, n);
   /* a global record; between blocks always an error */
   hazard_rec *h = find_pair(r, first->pc, first->kind, pc, kind);
   if (h) {
@@ -560,13 +560,41 @@ static void ghazard(race_state *r, block *b, int type, const gacc *first, uint32
   }
 }
 
+/* Check one access against a slot (a word's or a byte's) and record it. */
+static void gcheck(global_shadow *g, race_state *r, block *b, gslot *x, uint32_t pc, uint16_t t, int kind,
+                   uint64_t at, uint32_t n, const program *P) {
+  gacc now = {b->linear, r->gen, pc, t, (uint8_t)kind, 1};
+  if (kind == ACC_READ) {
+    if (x->w.valid && !(x->w.blk == b->linear && x->w.tid == t) && !gordered(g, r, b, &x->w, t))
+      ghazard(r, b, HZ_RAW, &x->w, pc, t, kind, at, P, n);
+    int same = x->r[0].valid && x->r[0].blk == b->linear && x->r[0].tid == t;
+    if (x->r[0].valid && !same) x->r[1] = x->r[0];
+    x->r[0] = now;
+    return;
+  }
+  if (x->w.valid && !(x->w.blk == b->linear && x->w.tid == t) && !gordered(g, r, b, &x->w, t) &&
+      !(kind == ACC_ATOMIC && x->w.kind == ACC_ATOMIC))
+    ghazard(r, b, HZ_WAW, &x->w, pc, t, kind, at, P, n);
+  for (int j = 0; j < 2; j++)
+    if (x->r[j].valid && !(x->r[j].blk == b->linear && x->r[j].tid == t) && !gordered(g, r, b, &x->r[j], t))
+      ghazard(r, b, HZ_WAR, &x->r[j], pc, t, kind, at, P, n);
+  x->w = now;
+  x->r[0].valid = x->r[1].valid = 0;
+}
+
+/* Keys of the shadow table: a word's slot, and (once the word's bytes go
+ * separate ways) its bytes' slots; never 0. */
+static inline uint64_t key_word(uint64_t wd) { return wd << 3 | 4; }
+static inline uint64_t key_byte(uint64_t at) { return at << 1 | 1; }
+
 void race_global(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind) {
   block *b = w->blk;
   race_state *r = &b->an->race;
   global_shadow *g = w->L->gshadow;
+  const program *P = w->L->prog;
   if (!g) return;
   /* release/acquire semantics written on the instruction */
-  const char *txt = w->pc < w->L->prog->nlines && w->L->prog->lines[w->pc].text ? w->L->prog->lines[w->pc].text : "";
+  const char *txt = w->pc < P->nlines && P->lines[w->pc].text ? P->lines[w->pc].text : "";
   int sem_rel = kind != ACC_READ && (strstr(txt, ".release") || strstr(txt, ".acq_rel"));
   int sem_acq = kind != ACC_WRITE && (strstr(txt, ".acquire") || strstr(txt, ".acq_rel"));
   LANES(m, {
@@ -577,29 +605,36 @@ void race_global(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
     if (kind == ACC_ATOMIC || sem_rel || sem_acq)
       gsync(g, r, b, w->L->nblocks, t, a, (kind == ACC_ATOMIC && r->fence_gen[t]) || sem_rel,
             kind == ACC_ATOMIC || sem_acq);
-    for (uint64_t at = a; at < a + size;) {
-      uint64_t wd = at >> 2, end = (wd + 1) * 4 < a + size ? (wd + 1) * 4 : a + size;
+    for (uint64_t wd = a >> 2; wd <= (a + size - 1) >> 2; wd++) {
+      uint64_t lo = wd * 4 > a ? wd * 4 : a, hi = wd * 4 + 4 < a + size ? wd * 4 + 4 : a + size;
+      int whole = lo == wd * 4 && hi == wd * 4 + 4;
       gstripe *s = &g->s[mix(wd) % GSTRIPES];
       pthread_mutex_lock(&s->lock);
-      for (; at < end; at++) {
-        gslot *x = gfind(s, at + 1);
-        if (!x) continue;
-        gacc now = {b->linear, r->gen, w->pc, t, (uint8_t)kind, 1};
-        if (kind == ACC_READ) {
-          if (x->w.valid && !(x->w.blk == b->linear && x->w.tid == t) && !gordered(g, r, b, &x->w, t))
-            ghazard(r, b, HZ_RAW, &x->w, w->pc, t, kind, at, w->L->prog);
-          int same = x->r[0].valid && x->r[0].blk == b->linear && x->r[0].tid == t;
-          if (x->r[0].valid && !same) x->r[1] = x->r[0];
-          x->r[0] = now;
-        } else {
-          if (x->w.valid && !(x->w.blk == b->linear && x->w.tid == t) && !gordered(g, r, b, &x->w, t) &&
-              !(kind == ACC_ATOMIC && x->w.kind == ACC_ATOMIC))
-            ghazard(r, b, HZ_WAW, &x->w, w->pc, t, kind, at, w->L->prog);
-          for (int j = 0; j < 2; j++)
-            if (x->r[j].valid && !(x->r[j].blk == b->linear && x->r[j].tid == t) &&
-                !gordered(g, r, b, &x->r[j], t))
-              ghazard(r, b, HZ_WAR, &x->r[j], w->pc, t, kind, at, w->L->prog);
-          x->w = now;
+      gslot *x = gfind(s, key_word(wd));
+      if (x && !x->split && whole) {
+        gcheck(g, r, b, x, w->pc, t, kind, wd * 4, 4, P); /* the word's bytes share one history */
+      } else if (x) {
+        if (!x->split) {
+          /* the bytes go separate ways: each starts with the word's history */
+          gslot word = *x;
+          for (int j = 0; j < 4; j++) {
+            gslot *y = gfind(s, key_byte(wd * 4 + (uint64_t)j));
+            if (y) {
+              y->w = word.w;
+              y->r[0] = word.r[0];
+              y->r[1] = word.r[1];
+            }
+          }
+          if ((x = gfind(s, key_word(wd)))) x->split = 1; /* gfind may have moved it */
+        }
+        for (uint64_t at = lo; at < hi; at++) {
+          gslot *y = gfind(s, key_byte(at));
+          if (y) gcheck(g, r, b, y, w->pc, t, kind, at, 1, P);
+        }
+        /* a whole-word write makes the bytes agree again */
+        if (whole && kind != ACC_READ && (x = gfind(s, key_word(wd)))) {
+          x->split = 0;
+          x->w = (gacc){b->linear, r->gen, w->pc, t, (uint8_t)kind, 1};
           x->r[0].valid = x->r[1].valid = 0;
         }
       }

@@ -121,8 +121,9 @@ typedef struct gacc {
 } gacc;
 
 typedef struct gslot {
-  uint64_t byte;     /* address + 1 (0: empty) */
+  uint64_t byte;     /* key: a word's or a byte's (race.c); 0: empty */
   gacc w, r[2];
+  uint8_t split;     /* a word's slot: its bytes have slots of their own */
 } gslot;
 
 /* A block's last release: a gpu-scope fence by thread tid, then an atomic
