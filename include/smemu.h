@@ -60,6 +60,11 @@ typedef struct smemu_options {
 #define SMEMU_ANALYZE_SYNC 0x4u   /* barrier misuse (synccheck) */
 #define SMEMU_ANALYZE_INIT 0x8u   /* reads of uninitialised shared memory */
 #define SMEMU_ANALYZE_GLOBAL_RACES 0x10u /* hazards on global memory */
+/* With SMEMU_ANALYZE_RACES: remember one access per shared byte, as
+ * compute-sanitizer's racecheck does (measured, tests/hw/races): its
+ * report then, and it misses hazards the default reports (a read hidden
+ * by a later read of another thread). */
+#define SMEMU_ANALYZE_RACECHECK_COMPAT 0x200u
 
 /* Warp order inside a block (smemu_options.schedule). */
 #define SMEMU_SCHEDULE_FIXED 0   /* warps 0, 1, 2, ... each until it waits */

@@ -13,6 +13,7 @@
 int race_init(race_state *r, const launch *L) {
   memset(r, 0, sizeof *r);
   r->sh_size = L->smem_size;
+  r->compat = (uint8_t)L->racecheck_compat;
   r->sh = calloc(r->sh_size ? r->sh_size : 1, sizeof *r->sh);
   r->wsh = calloc(r->sh_size / 4 + 1, sizeof *r->wsh);
   r->shx = calloc(r->sh_size ? r->sh_size : 1, sizeof *r->shx);
@@ -203,6 +204,16 @@ static inline void check_one(race_state *r, block *b, shadow *s, shadow_x *xs, u
   if (kind == ACC_READ) {
     if (s->w.valid && s->w.gen >= r->all_gen && s->w.tid != t && s->w.kind != ACC_ATOMIC && !ordered(r, &s->w, t))
       add_hazard(r, b, HZ_RAW, &s->w, pc, t, kind, at, 0, b->smem[at], n);
+    if (r->compat) {
+      /* racecheck's one access per byte: a read replaces the record,
+       * unless it is the writer reading its own write (measured:
+       * tests/hw/races, war_readers_*, mixed_* and warn_reduce_volatile_tail) */
+      if (!(s->w.valid && s->w.tid == t)) {
+        s->w.valid = 0;
+        s->r[0] = (acc_rec){r->gen, pc, t, ACC_READ, 1};
+      }
+      return;
+    }
     keep_read(r, s, xs, pc, t);
     return;
   }

@@ -75,6 +75,7 @@ typedef struct race_state {
   uint8_t bar_reported[MAX_BARRIERS]; /* a divergence of this round was reported */
   uint32_t bar_lanes[MAX_BARRIERS][32]; /* per warp: the lanes arrived at that pc */
   uint8_t sync_stopped;  /* sm_70+: synccheck stopped the kernel at a barrier error */
+  uint8_t compat;        /* SMEMU_ANALYZE_RACECHECK_COMPAT: one access per byte */
   hazard_rec *hz;
   uint32_t nhz, caphz;
   sync_rec *sy;

@@ -428,7 +428,7 @@ static int drop_beyond(const row *r, const found *f, char (*a)[160], int na, cha
 }
 
 /* Against the recording. */
-static int check_recording(const row *r, const rec *v, const found *f)
+static int check_recording(const row *r, const rec *v, const found *f, int exact)
 {
   static char a[MAXH][160], b[MAXH][160];
   int bad = 0, any = has_flag(r, "anyorder");
@@ -436,7 +436,7 @@ static int check_recording(const row *r, const rec *v, const found *f)
     for (int i = 0; i < v->nhz; i++) hz_key(&v->hz[i], any, a[i], sizeof a[i]);
     for (int i = 0; i < f->nhz; i++) hz_key(&f->hz[i], any, b[i], sizeof b[i]);
     int nb = f->nhz;
-    if (has_flag(r, "beyond")) nb = drop_beyond(r, f, a, v->nhz, b, nb);
+    if (has_flag(r, "beyond") && !exact) nb = drop_beyond(r, f, a, v->nhz, b, nb);
     bad += compare_sets("hazard", r->name, a, v->nhz, b, nb);
     /* counts: racecheck's [N hazards] (bytes) against smemu's, for the log */
     for (int i = 0; i < v->nhz; i++)
@@ -659,9 +659,20 @@ static void test_case(void **state)
   }
   const rec *v = find_rec(r->name);
   if (v)
-    bad += check_recording(r, v, f);
+    bad += check_recording(r, v, f, 0);
   if (!v || has_flag(r, "beyond"))
     bad += check_expect(r, f);
+  if (v) {
+    /* SMEMU_ANALYZE_RACECHECK_COMPAT: exactly the recording, `beyond`
+     * cases included */
+    found *fc = calloc(1, sizeof *fc);
+    assert_non_null(fc);
+    run_case(r, SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_SYNC | SMEMU_ANALYZE_RACECHECK_COMPAT, fc);
+    int cb = check_recording(r, v, fc, 1);
+    if (cb) print_error("%s: %d difference(s) with SMEMU_ANALYZE_RACECHECK_COMPAT\n", r->name, cb);
+    bad += cb;
+    free(fc);
+  }
   if (has_flag(r, "global")) bad += check_global(r);
   bad += check_unique(r, f);
   if (bad || getenv("RACES_VERBOSE")) dump(r, f);
