@@ -14,13 +14,16 @@ int race_init(race_state *r, const launch *L) {
   memset(r, 0, sizeof *r);
   r->sh_size = L->smem_size;
   r->compat = (uint8_t)L->racecheck_compat;
-  r->sh = calloc(r->sh_size ? r->sh_size : 1, sizeof *r->sh);
+  /* per-byte shadows cover whole words: splitting a word's record writes all
+   * four bytes, also in a last word the block only partly owns */
+  size_t nbytes = ((size_t)r->sh_size + 3) / 4 * 4 + 4;
+  r->sh = calloc(nbytes, sizeof *r->sh);
   r->wsh = calloc(r->sh_size / 4 + 1, sizeof *r->wsh);
-  r->shx = calloc(r->sh_size ? r->sh_size : 1, sizeof *r->shx);
+  r->shx = calloc(nbytes, sizeof *r->shx);
   r->wshx = calloc(r->sh_size / 4 + 1, sizeof *r->wshx);
   r->split = calloc(r->sh_size / 4 + 1, 1);
   if (!r->wsh || !r->split || !r->shx || !r->wshx) return -1;
-  r->init = calloc(r->sh_size ? r->sh_size : 1, 1);
+  r->init = calloc(nbytes, 1);
   r->block_gen = calloc(L->nthreads_block, sizeof *r->block_gen);
   r->warp_gen = calloc(L->nthreads_block, sizeof *r->warp_gen);
   r->fence_gen = calloc(L->nthreads_block, sizeof *r->fence_gen);
