@@ -77,6 +77,57 @@ __global__ void sregs0(unsigned *o, unsigned *range) {
   }
 }
 
+// cluster registers and the rest, read by block (2,1,0) thread 5 of a
+// (3,2,1) x (64,1,1) launch without clusters
+SREG32(c_nctaid_x, "%%cluster_nctaid.x")
+SREG32(c_nctaid_y, "%%cluster_nctaid.y")
+SREG32(c_ctaid_x, "%%cluster_ctaid.x")
+SREG32(c_ctaid_y, "%%cluster_ctaid.y")
+SREG32(c_ctarank, "%%cluster_ctarank")
+SREG32(c_nctarank, "%%cluster_nctarank")
+SREG32(nclusterid_x, "%%nclusterid.x")
+SREG32(nclusterid_y, "%%nclusterid.y")
+SREG32(clusterid_x, "%%clusterid.x")
+SREG32(clusterid_y, "%%clusterid.y")
+__device__ __forceinline__ unsigned is_explicit_cluster() {
+  unsigned r;
+  asm volatile("{ .reg .pred p; mov.pred p, %%is_explicit_cluster; selp.u32 %0, 1, 0, p; }" : "=r"(r));
+  return r;
+}
+__device__ __forceinline__ unsigned long long graph_exec() {
+  unsigned long long r;
+  asm volatile("mov.u64 %0, %%current_graph_exec;" : "=l"(r));
+  return r;
+}
+#define ENVREG(i) asm volatile("mov.b32 %0, %%envreg" #i ";" : "=r"(e[i]))
+__global__ void misc(unsigned *o) {
+  if (blockIdx.x != 2 || blockIdx.y != 1 || threadIdx.x != 5) return;
+  unsigned v[12] = {c_nctaid_x(), c_nctaid_y(), c_ctaid_x(), c_ctaid_y(), c_ctarank(), c_nctarank(),
+                    nclusterid_x(), nclusterid_y(), clusterid_x(), clusterid_y(), is_explicit_cluster(),
+                    graph_exec() != 0};
+  for (int i = 0; i < 12; i++) o[i] = v[i];
+  unsigned e[8];
+  ENVREG(0); ENVREG(1); ENVREG(2); ENVREG(3); ENVREG(4); ENVREG(5); ENVREG(6); ENVREG(7);
+  for (int i = 0; i < 8; i++) o[12 + i] = e[i];
+}
+static void run_misc() {
+  unsigned *o, h[20];
+  cudaMalloc(&o, sizeof h);
+  cudaMemset(o, 0xff, sizeof h);
+  misc<<<dim3(3, 2, 1), 64>>>(o);
+  cudaError_t e = cudaDeviceSynchronize();
+  cudaMemcpy(h, o, sizeof h, cudaMemcpyDeviceToHost);
+  static const char *names[12] = {"cluster_nctaid.x", "cluster_nctaid.y", "cluster_ctaid.x", "cluster_ctaid.y",
+                                  "cluster_ctarank", "cluster_nctarank", "nclusterid.x", "nclusterid.y",
+                                  "clusterid.x", "clusterid.y", "is_explicit_cluster", "current_graph_exec!=0"};
+  printf("misc grid=(3,2,1) block (2,1,0): %s", cudaGetErrorName(e));
+  for (int i = 0; i < 12; i++) printf(" %s=%u", names[i], h[i]);
+  printf("\n  envreg0..7:");
+  for (int i = 12; i < 20; i++) printf(" %u", h[i]);
+  printf("\n");
+  cudaFree(o);
+}
+
 typedef void (*kfn)(unsigned *, unsigned *);
 static int run(const char *name, kfn k, int stat, int dyn, int block, int grid, int verbose_range) {
   unsigned *o, *range, h[NV], r[4] = {0, 0, 0, ~0u};
@@ -123,6 +174,7 @@ int main() {
   bad += run("sregs<4>", sregs<4>, 4, 0, 96, 1, 0);
   bad += run("sregs0", sregs0, 0, 0, 1024, 1000, 1);
   bad += run("sregs<40000>", sregs<40000>, 40000, 100000, 256, 1000, 1);
+  run_misc();
   printf("%d failed launches\n", bad);
   return 0;
 }
