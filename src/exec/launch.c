@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "exec/exec.h"
+#include "model/arch.h"
 #include "exec/hooks.h"
 #include "exec/sched.h"
 #include "smemu.h"
@@ -83,7 +84,7 @@ void exec_fill_specials(warp *w, uint64_t (*r)[32], const func_info *f) {
     r[SR_NCTAID_Z][l] = L->grid[2];
     r[SR_LANEID][l] = (uint32_t)l;
     r[SR_WARPID][l] = w->index;
-    r[SR_NWARPID][l] = 64;
+    r[SR_NWARPID][l] = (uint32_t)L->arch->max_warps_per_sm;
     r[SR_SMID][l] = (uint32_t)(b->linear % L->nsm);
     r[SR_NSMID][l] = L->nsm;
     r[SR_GRIDID][l] = 1;
@@ -93,8 +94,13 @@ void exec_fill_specials(warp *w, uint64_t (*r)[32], const func_info *f) {
     r[SR_LANEMASK_GT][l] = l == 31 ? 0 : ~((2u << l) - 1);
     r[SR_LANEMASK_GE][l] = ~((1u << l) - 1);
     r[SR_DYN_SMEM][l] = L->dyn_smem;
-    r[SR_TOTAL_SMEM][l] = L->smem_size;
+    r[SR_TOTAL_SMEM][l] = L->smem_size - L->prog->smem_reserved;
+    r[SR_AGGR_SMEM][l] = L->smem_size;
+    r[SR_RSV_BEGIN][l] = 0;
+    r[SR_RSV_END][l] = L->prog->smem_reserved;
+    r[SR_RSV_CAP][l] = L->prog->smem_reserved;
     r[SR_ZERO][l] = 0;
+    r[SR_ONE][l] = 1;
   }
   uint32_t c0 = f->nregs - f->nconsts;
   for (uint32_t c = 0; c < f->nconsts; c++)

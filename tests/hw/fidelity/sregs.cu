@@ -56,7 +56,7 @@ __global__ void sregs(unsigned *o, unsigned *range) {
   __shared__ volatile unsigned char st[S];
   extern __shared__ volatile unsigned char dy[];
   st[threadIdx.x % S] = 1;
-  dy[0] = st[0];
+  if (dyn_smem() > 0) dy[0] = st[0]; /* a zero-sized dynamic array has no dy[0] */
   if (threadIdx.x == 0 && blockIdx.x == 0) sample(o);
   if (threadIdx.x % 32 == 0) {
     atomicMax(&range[0], smid());
@@ -67,7 +67,7 @@ __global__ void sregs(unsigned *o, unsigned *range) {
 }
 __global__ void sregs0(unsigned *o, unsigned *range) {
   extern __shared__ volatile unsigned char dy[];
-  if (threadIdx.x == 0) dy[0] = 1;
+  if (threadIdx.x == 0 && dyn_smem() > 0) dy[0] = 1;
   if (threadIdx.x == 0 && blockIdx.x == 0) sample(o);
   if (threadIdx.x % 32 == 0) {
     atomicMax(&range[0], smid());
