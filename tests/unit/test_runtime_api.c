@@ -1023,6 +1023,106 @@ static void test_driver_api(void **state) {
   assert_int_equal(ctxdestroy(ctx), 0);
 }
 
+
+/* ---- a kernel that does not decode (issue 9, item 2) ---- */
+
+/* A module whose kernel `bad` holds an instruction smemu does not know (at
+ * PTX line 12, column 3) next to a good one: launching `bad` must say why
+ * it cannot run, once, with the PTX line:col, and fail as a GPU whose PTX
+ * JIT compiler rejects the code does (cudaErrorInvalidPtx); the good kernel
+ * still runs. The same through the driver API's cuModuleGetFunction. */
+static const char undecodable_ptx[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry good(.param .u64 p)\n{\n  ret;\n}\n"
+    ".visible .entry bad(.param .u64 p)\n{\n"
+    "  .reg .b32 %r<3>;\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  frobnicate.u32 %r2, %r1;\n"
+    "  ret;\n}\n";
+static char stub_good, stub_bad;
+static void *bad_fn, *bad_mod;
+static int launch_rc[4];
+
+static char *capture_stderr(void (*f)(void)) {
+  char path[] = "/tmp/smemu-test-err-XXXXXX";
+  int fd = mkstemp(path), saved = dup(2);
+  fflush(stderr);
+  dup2(fd, 2);
+  f();
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  close(fd);
+  char *s = tu_read_file(path, NULL);
+  unlink(path);
+  return s ? s : strdup("");
+}
+
+static int count_of(const char *s, const char *sub) {
+  int n = 0;
+  for (const char *p = s; (p = strstr(p, sub)); p++) n++;
+  return n;
+}
+
+static void launch_bad_twice(void) {
+  void *args[] = {&bad_fn};
+  launch_rc[0] = F(cudaLaunchKernel)(&stub_good, (dim3){1, 1, 1}, (dim3){32, 1, 1}, args, 0, NULL);
+  launch_rc[1] = F(cudaLaunchKernel)(&stub_bad, (dim3){1, 1, 1}, (dim3){32, 1, 1}, args, 0, NULL);
+  launch_rc[2] = F(cudaLaunchKernel)(&stub_bad, (dim3){1, 1, 1}, (dim3){32, 1, 1}, args, 0, NULL);
+  launch_rc[3] = F(cudaGetLastError)();
+}
+
+static void driver_get_bad_twice(void) {
+  CUresult (*load)(void **, const void *) = D(cuModuleLoadData, CUresult(*)(void **, const void *));
+  CUresult (*getfn)(void **, void *, const char *) = D(cuModuleGetFunction, CUresult(*)(void **, void *, const char *));
+  void *fn = NULL;
+  launch_rc[0] = load(&bad_mod, undecodable_ptx);
+  launch_rc[1] = getfn(&fn, bad_mod, "bad");
+  launch_rc[2] = getfn(&fn, bad_mod, "bad");
+  launch_rc[3] = getfn(&fn, bad_mod, "good");
+}
+
+static void test_undecodable_kernel(void **state) {
+  (void)state;
+  char *saved_text = ptx_text;
+  size_t saved_len = ptx_len;
+  ptx_text = (char *)undecodable_ptx;
+  ptx_len = strlen(undecodable_ptx);
+  uint8_t *fb = make_fatbin(0);
+  ptx_text = saved_text;
+  ptx_len = saved_len;
+  static wrapper w;
+  w = (wrapper){0x466243b1, 1, fb, NULL};
+  void **h = F(__cudaRegisterFatBinary)(&w);
+  reg_fun(h, &stub_good, "good");
+  reg_fun(h, &stub_bad, "bad");
+  F(__cudaRegisterFatBinaryEnd)(h);
+  char *err = capture_stderr(launch_bad_twice);
+  assert_err(launch_rc[0], cudaSuccess);
+  assert_err(launch_rc[1], cudaErrorInvalidPtx);
+  assert_err(launch_rc[2], cudaErrorInvalidPtx);
+  assert_err(launch_rc[3], cudaErrorInvalidPtx);
+  if (!strstr(err, "kernel bad cannot run: ") || !strstr(err, ":12:3: unknown instruction 'frobnicate.u32'"))
+    fail_msg("stderr: %s", err);
+  assert_int_equal(count_of(err, "frobnicate"), 1); /* once */
+  assert_null(strstr(err, "registered but not in the PTX"));
+  free(err);
+  assert_ok(F(cudaDeviceSynchronize)());
+
+  if (!drv) fail_msg("cannot open libcuda.so.1");
+  err = capture_stderr(driver_get_bad_twice);
+  assert_int_equal(launch_rc[0], 0);   /* the good kernel decodes: the module loads */
+  assert_int_equal(launch_rc[1], 218); /* CUDA_ERROR_INVALID_PTX */
+  assert_int_equal(launch_rc[2], 218);
+  assert_int_equal(launch_rc[3], 0);
+  if (!strstr(err, "kernel bad cannot run: cuModuleLoadData image:12:3: unknown instruction 'frobnicate.u32'"))
+    fail_msg("stderr: %s", err);
+  assert_int_equal(count_of(err, "frobnicate"), 1);
+  free(err);
+  CUresult (*unload)(void *) = D(cuModuleUnload, CUresult(*)(void *));
+  assert_int_equal(unload(bad_mod), 0);
+}
+
 int main(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "--kepler")) return kepler_child();
   const struct CMUnitTest tests[] = {
@@ -1048,6 +1148,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_driver_api),
       cmocka_unit_test(test_assert_sticky),
       cmocka_unit_test(test_illegal_address_and_reset),
+      cmocka_unit_test(test_undecodable_kernel),
   };
   return cmocka_run_group_tests(tests, setup_lib, NULL);
 }
