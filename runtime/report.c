@@ -33,7 +33,7 @@ static uint64_t json_count, total_launches;
 static char *checks_buf;   /* the checkers' reports of launches with findings */
 static size_t checks_len;
 static FILE *checks_mem;
-static uint64_t checked, check_reports, total_hazards, total_sync;
+static uint64_t checked, check_reports, total_hazards, total_sync, total_init;
 
 static kstat *stat_for(const char *name) {
   for (int i = 0; i < nstats; i++)
@@ -65,7 +65,13 @@ static void note_checks(smemu_ctx *ctx, const smemu_launch_stats *st) {
   int nh = smemu_hazard_count(ctx), ns = smemu_sync_error_count(ctx);
   checked++;
   total_hazards += nh > 0 ? (uint64_t)nh : 0;
-  total_sync += ns > 0 ? (uint64_t)ns : 0;
+  /* the sync checker's list also carries the init check's findings: count
+   * each class under its own name */
+  for (int i = 0; i < ns; i++) {
+    const smemu_sync_error *e = smemu_sync_error_get(ctx, i);
+    if (e && !strcmp(e->kind, "uninitialized-read")) total_init++;
+    else total_sync++;
+  }
   if (nh <= 0 && ns <= 0) return;
   if (check_reports++ >= MAX_CHECK_REPORTS) return;
   if (!checks_mem && !(checks_mem = open_memstream(&checks_buf, &checks_len))) return;
@@ -195,9 +201,10 @@ static void write_checks(FILE *f) {
   if (checks_buf) fputs(checks_buf, f);
   if (check_reports > MAX_CHECK_REPORTS)
     fprintf(f, "(findings of %llu more launches not shown)\n", (unsigned long long)(check_reports - MAX_CHECK_REPORTS));
-  fprintf(f, "== smemu checks: %llu launch%s checked, %llu hazard%s, %llu barrier error%s\n", (unsigned long long)checked,
-          checked == 1 ? "" : "es", (unsigned long long)total_hazards, total_hazards == 1 ? "" : "s",
-          (unsigned long long)total_sync, total_sync == 1 ? "" : "s");
+  fprintf(f, "== smemu checks: %llu launch%s checked, %llu hazard%s, %llu barrier error%s, %llu uninitialized read%s\n",
+          (unsigned long long)checked, checked == 1 ? "" : "es", (unsigned long long)total_hazards,
+          total_hazards == 1 ? "" : "s", (unsigned long long)total_sync, total_sync == 1 ? "" : "s",
+          (unsigned long long)total_init, total_init == 1 ? "" : "s");
 }
 
 void rt_report_finish(void) {

@@ -1123,8 +1123,64 @@ static void test_undecodable_kernel(void **state) {
   assert_int_equal(unload(bad_mod), 0);
 }
 
+
+/* ---- the checks' summary names each class (issue 9, item 12) ---- */
+
+/* Two launches under SMEMU_CHECK=sync,init: `uninit` reads a __shared__
+ * word nothing wrote (one line: one initcheck finding), `maskless` runs
+ * bar.warp.sync 0xfffffffe on a full warp (lane 0 is not in the mask: one
+ * barrier error). The summary at exit must count one of each, under its
+ * own name. */
+static const char checks_ptx[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry uninit(.param .u64 p)\n{\n"
+    "  .reg .b32 %r<3>;\n  .reg .b64 %rd<3>;\n  .shared .align 4 .b32 s[32];\n"
+    "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd1, %rd1;\n"
+    "  ld.shared.u32 %r1, [s];\n  st.global.u32 [%rd1], %r1;\n  ret;\n}\n"
+    ".visible .entry maskless(.param .u64 p)\n{\n"
+    "  bar.warp.sync 0xfffffffe;\n  ret;\n}\n";
+static char stub_uninit, stub_maskless;
+
+static int checks_child(void) {
+  char path[PATH_MAX + 64];
+  snprintf(path, sizeof path, "%s/runtime/libcudart.so.13", tu_build_dir());
+  lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!lib) return 2;
+  ptx_text = (char *)checks_ptx;
+  ptx_len = strlen(checks_ptx);
+  static wrapper w;
+  w = (wrapper){0x466243b1, 1, make_fatbin(0), NULL};
+  void **h = F(__cudaRegisterFatBinary)(&w);
+  reg_fun(h, &stub_uninit, "uninit");
+  reg_fun(h, &stub_maskless, "maskless");
+  F(__cudaRegisterFatBinaryEnd)(h);
+  int *d = NULL;
+  if (F(cudaMalloc)((void **)&d, 64)) return 3;
+  void *args[] = {&d};
+  if (F(cudaLaunchKernel)(&stub_uninit, (dim3){1, 1, 1}, (dim3){32, 1, 1}, args, 0, NULL)) return 4;
+  if (F(cudaLaunchKernel)(&stub_maskless, (dim3){1, 1, 1}, (dim3){32, 1, 1}, args, 0, NULL)) return 5;
+  if (F(cudaDeviceSynchronize)()) return 6;
+  return 0; /* the runtime writes its summary at exit */
+}
+
+static void test_checks_summary_classes(void **state) {
+  (void)state;
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  assert_true(n > 0);
+  exe[n] = 0;
+  char *argv[] = {exe, "--checks-child", NULL};
+  char *env[] = {"SMEMU_CHECK=sync,init", NULL};
+  tu_run r;
+  assert_int_equal(tu_spawn(argv, env, &r), 0);
+  if (r.rc || !strstr(r.err, "== smemu checks: 2 launches checked, 0 hazards, 1 barrier error, 1 uninitialized read\n"))
+    fail_msg("checks child: exit %d\n%s%s", r.rc, r.out, r.err);
+  tu_run_free(&r);
+}
+
 int main(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "--kepler")) return kepler_child();
+  if (argc > 1 && !strcmp(argv[1], "--checks-child")) return checks_child();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_error_names),
       cmocka_unit_test(test_last_error),
@@ -1149,6 +1205,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_assert_sticky),
       cmocka_unit_test(test_illegal_address_and_reset),
       cmocka_unit_test(test_undecodable_kernel),
+      cmocka_unit_test(test_checks_summary_classes),
   };
   return cmocka_run_group_tests(tests, setup_lib, NULL);
 }
