@@ -26,6 +26,7 @@ for e in "$B"/examples/*; do
 done
 run cli sh tests/cli.sh "$B"
 run banks-examples sh tests/banks_examples.sh "$B"
+run bank-hints sh tests/bank_hints.sh "$B"
 run fuzz-replay "$B/fuzz_replay" tests/fuzz/corpus
 echo "tests: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

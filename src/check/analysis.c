@@ -117,6 +117,7 @@ static void banks(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
     s->worst_bank = r.worst_bank;
     s->bank_degree = r.worst_degree;
     s->worst_active = sm;
+    s->worst_size = size;
     for (int l = 0; l < 32; l++) s->worst_addr[l] = sh[l];
   }
 }

@@ -19,6 +19,7 @@ typedef struct bank_stat {
   uint32_t bank_degree;   /* distinct words that bank served in it */
   uint32_t worst_addr[32];/* shared addresses of the lanes of that execution */
   uint32_t worst_active;  /* active lanes of that execution */
+  uint32_t worst_size;    /* bytes per lane of that execution (merged width) */
 } bank_stat;
 
 /* Per-worker analysis state; merged into the launch's at the end. */

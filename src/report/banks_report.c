@@ -8,6 +8,8 @@
 #include <string.h>
 #include "api/internal.h"
 #include "exec/hooks.h"
+#include "model/arch.h"
+#include "report/bank_hint.h"
 
 enum { K_LD, K_ST, K_ATOM };
 static const char *const kind_names[] = {"ld", "st", "atom"};
@@ -136,7 +138,7 @@ static int cmp_u32(const void *x, const void *y) {
   return a < b ? -1 : a > b;
 }
 
-static void worst_instance(FILE *f, const program *P, const line_stat *ls, int bank_bytes) {
+static void worst_instance(FILE *f, const smemu_ctx *ctx, const program *P, const line_stat *ls, int bank_bytes) {
   const bank_stat *b = ls->worst;
   if (!b || b->worst_bank < 0 || b->worst_degree <= 1) return;
   uint32_t lanes[32] = {0}, words[32] = {0};
@@ -163,18 +165,20 @@ static void worst_instance(FILE *f, const program *P, const line_stat *ls, int b
   list(wb, sizeof wb, words, nw, 8);
   fprintf(f, "      worst: lanes %s hit bank %d at words %s%s%s: %u-way\n", lb, b->worst_bank, wb,
           v ? " of " : "", v ? vn : "", b->bank_degree);
-  /* the known pattern: equal strides that are a multiple of the banks' span */
-  if (nw >= 2) {
-    uint32_t stride = words[1] - words[0];
-    int equal = 1;
-    for (int i = 2; i < nw; i++) equal &= words[i] - words[i - 1] == stride;
-    if (equal && stride % 32 == 0)
-      fprintf(f, "      hint: the lanes step by %u words, a multiple of 32, so they share one bank: "
-                 "pad each row by one element (e.g. [32][33] instead of [32][32])\n", stride);
-    else if (equal && stride % 2 == 0)
-      fprintf(f, "      hint: a stride of %u words maps %u lanes to each bank: an odd stride "
-                 "(pad by one element) spreads them over all banks\n", stride, b->bank_degree);
-  }
+  /* advice that fits the whole warp's pattern (bank_hint.c), if any */
+  bank_pattern pat = {0};
+  pat.active = b->worst_active;
+  pat.size = b->worst_size;
+  pat.banks = ctx->arch->banks;
+  pat.bank_bytes = bank_bytes;
+  pat.request_lanes = ctx->arch->request_lanes;
+  uint32_t lo = base;
+  for (int l = 0; l < 32; l++)
+    if ((pat.active >> l & 1) && b->worst_addr[l] < lo) lo = b->worst_addr[l];
+  for (int l = 0; l < 32; l++)
+    if (pat.active >> l & 1) pat.addr[l] = b->worst_addr[l] - lo;
+  char hint[1400];
+  if (bank_hint(&pat, hint, sizeof hint)) fputs(hint, f);
 }
 
 int smemu_write_bank_report(const smemu_ctx *ctx, FILE *f, int max_lines) {
@@ -216,7 +220,7 @@ int smemu_write_bank_report(const smemu_ctx *ctx, FILE *f, int max_lines) {
       while (*s == ' ' || *s == '\t') s++;
       fprintf(f, "      | %s\n", s);
     }
-    worst_instance(f, P, l, ctx->bank_mode);
+    worst_instance(f, ctx, P, l, ctx->bank_mode);
   }
   if (!n) fprintf(f, "  no shared-memory accesses\n");
   else if (!shown) fprintf(f, "  no bank conflicts\n");
