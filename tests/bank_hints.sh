@@ -69,3 +69,20 @@ has dcol32 "worst 16-way"
 has dcol32 "[..][33] instead of [..][32]"
 has dcol32 "col ^ (row % 16), in 8-byte units: no conflicts"
 echo "bank hints: ok"
+
+# Accesses ptxas merges (issue 9, item 14): the report names the wide
+# instruction it counts. merged4: four 4-byte loads at 128t+0..12 of a
+# 16-byte-aligned base become one LDS.128 per warp. The tiled matmul
+# (grid 4x4 of 16x16 threads, 64x64 floats, 16-wide tiles): per warp and
+# tile 16 loads of Bs and 4 LDS.128 of As (16 / 4); 128 warps x 4 tiles x 4
+# = 2048 merged requests of 128 x 4 x 20 = 10240 on that line.
+run merged4 32
+has merged4 "4 ld.shared.u32 merged into one LDS.128: 1 of the line's 1 requests"
+has merged4 "ld (4 ld.shared.u32 merged into one LDS.128)  requests 1"
+has merged4 "[..][36] instead of [..][32]"
+"$S" exec examples/matmul.ptx --kernel matmulTiled --grid 4,4 --block 16,16 --arg buf:f32:4096:rand=1 \
+  --arg buf:f32:4096:rand=2 --arg buf:f32:4096 --arg s32:64 --report banks --json "$T/m.json" --quiet > "$T/matmul.txt" 2>&1 ||
+  fail "matmul: $(cat "$T/matmul.txt")"
+has matmul "matmul.cu:24  4 ld.shared.f32 merged into one LDS.128: 2048 of the line's 10240 requests"
+grep -q '"merged": 4' "$T/m.json" || fail "json merged: $(cat "$T/m.json")"
+echo "merged accesses: ok"

@@ -130,11 +130,14 @@ int bank_hint(const bank_pattern *p, char *buf, size_t n) {
     uint32_t d = degree_after(p, e, z, pad, arg);
     if (d < d1) { d1 = d; P = q; }
   }
+  /* in the program's elements: a merged access of 4 floats pads by 4 */
+  uint32_t ez = p->elem && p->elem < z && z % p->elem == 0 ? p->elem : z;
+  int64_t f = (int64_t)(z / ez), C = s.C * f;
   if (P)
     snprintf(fixes[nf++], sizeof fixes[0],
              "fix: pad each row of %lld elements by %lld: [..][%lld] instead of [..][%lld] (for 1-D indexing, "
              "a stride of %lld): %s",
-             (long long)s.C, (long long)P, (long long)(s.C + P), (long long)s.C, (long long)(s.C + P),
+             (long long)C, (long long)(P * f), (long long)(C + P * f), (long long)C, (long long)(C + P * f),
              after(d1, a, sizeof a));
   /* 2. XOR swizzle, for rows that span all the banks (a power-of-two number
    *    of units of max(element, bank word)) */
@@ -165,15 +168,17 @@ int bank_hint(const bank_pattern *p, char *buf, size_t n) {
   }
   if (!nf) return 0;
   long long words = (long long)(s.C * (int64_t)z / (int64_t)bb);
+  char wide[64] = "";
+  if (f > 1) snprintf(wide, sizeof wide, " (each lane reads %u bytes)", z);
   char why[160] = "";
   if ((s.C * (int64_t)z) % (int64_t)bb == 0)
     snprintf(why, sizeof why, " = %lld bank word%s", words, words == 1 ? "" : "s");
   char rows[96] = "";
   if (s.n < 32) snprintf(rows, sizeof rows, ", and by %lld every %d lanes", (long long)s.D, s.n);
   k += (size_t)snprintf(buf + k, n > k ? n - k : 0,
-                        "      hint: the lanes step by %lld element%s of %u bytes (%lld bytes%s)%s: up to %u of "
+                        "      hint: the lanes step by %lld element%s of %u bytes (%lld bytes%s)%s%s: up to %u of "
                         "them meet on one bank\n",
-                        (long long)s.C, s.C == 1 ? "" : "s", z, (long long)(s.C * (int64_t)z), why, rows, d0);
+                        (long long)C, C == 1 ? "" : "s", ez, (long long)(s.C * (int64_t)z), why, rows, wide, d0);
   for (int i = 0; i < nf && k < n; i++) k += (size_t)snprintf(buf + k, n - k, "      %s\n", fixes[i]);
   return nf;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "api/internal.h"
 #include "exec/hooks.h"
+#include "ir/merge.h"
 #include "model/arch.h"
 #include "report/bank_hint.h"
 
@@ -22,6 +23,9 @@ typedef struct line_stat {
   uint64_t requests, wavefronts, ideal;
   const bank_stat *worst;/* the instruction with the worst instance */
   uint32_t worst_pc;
+  int merged;            /* accesses per request when ptxas merges them (ir/merge.c), else 1 */
+  uint32_t merged_pc;    /* the first access of such a group */
+  uint64_t merged_requests; /* requests of merged groups */
 } line_stat;
 
 static int kind_of(const insn *in) {
@@ -46,7 +50,13 @@ static int collect(const smemu_ctx *ctx, line_stat **out) {
     int k = kind_of(&P->code[pc]), j;
     for (j = 0; j < n; j++)
       if (ls[j].file == file && ls[j].line == line && ls[j].kind == k) break;
-    if (j == n) ls[n++] = (line_stat){file, line, k, pc, 0, 0, 0, NULL, 0};
+    if (j == n) ls[n++] = (line_stat){file, line, k, pc, 0, 0, 0, NULL, 0, 1, pc, 0};
+    if (P->code[pc].merge > 1 && P->code[pc].merge != MERGE_FOLLOW) ls[j].merged_requests += b->requests;
+    /* a group ptxas merges is counted at its first access, as the wide one */
+    if (P->code[pc].merge > 1 && P->code[pc].merge != MERGE_FOLLOW && P->code[pc].merge > ls[j].merged) {
+      ls[j].merged = P->code[pc].merge;
+      ls[j].merged_pc = pc;
+    }
     ls[j].requests += b->requests;
     ls[j].wavefronts += b->wavefronts;
     ls[j].ideal += b->ideal;
@@ -169,6 +179,8 @@ static void worst_instance(FILE *f, const smemu_ctx *ctx, const program *P, cons
   bank_pattern pat = {0};
   pat.active = b->worst_active;
   pat.size = b->worst_size;
+  uint8_t mg = P->code[ls->worst_pc].merge;
+  pat.elem = mg > 1 && mg != MERGE_FOLLOW ? b->worst_size / mg : 0;
   pat.banks = ctx->arch->banks;
   pat.bank_bytes = bank_bytes;
   pat.request_lanes = ctx->arch->request_lanes;
@@ -179,6 +191,20 @@ static void worst_instance(FILE *f, const smemu_ctx *ctx, const program *P, cons
     if (pat.active >> l & 1) pat.addr[l] = b->worst_addr[l] - lo;
   char hint[1400];
   if (bank_hint(&pat, hint, sizeof hint)) fputs(hint, f);
+}
+
+/* "4 ld.shared.f32 merged into one LDS.128" for a line whose accesses
+ * ptxas merges; empty otherwise. */
+static const char *merged_text(const program *P, const analysis *a, const line_stat *l, char *buf, size_t n) {
+  buf[0] = 0;
+  if (l->merged <= 1) return buf;
+  const bank_stat *b = &a->banks[l->merged_pc];
+  uint32_t bits = b->worst_size ? b->worst_size * 8 : 0;
+  const insn *in = &P->code[l->merged_pc];
+  const char *sass = (op_flags[in->op] & OPF_WRITE) ? "STS" : "LDS";
+  if (bits) snprintf(buf, n, "%d %s merged into one %s.%u", l->merged, P->lines[l->merged_pc].text, sass, bits);
+  else snprintf(buf, n, "%d %s merged into one %s", l->merged, P->lines[l->merged_pc].text, sass);
+  return buf;
 }
 
 int smemu_write_bank_report(const smemu_ctx *ctx, FILE *f, int max_lines) {
@@ -198,6 +224,20 @@ int smemu_write_bank_report(const smemu_ctx *ctx, FILE *f, int max_lines) {
     fprintf(f, "  %s %10" PRIu64 " requests %10" PRIu64 " wavefronts %10" PRIu64 " bank conflicts\n",
             label[k], c.requests[k], c.wavefronts[k], c.conflicts[k]);
   qsort(ls, (size_t)n, sizeof *ls, by_conflicts);
+  /* Nsight Compute counts SASS: say which counted requests are the wide
+   * instructions ptxas makes of several PTX accesses */
+  int nmerged = 0;
+  for (int i = 0; i < n; i++) {
+    const line_stat *l = &ls[i];
+    if (l->merged <= 1) continue;
+    if (!nmerged++) fprintf(f, "  counted as ptxas merges them (one request per wide access, as Nsight Compute counts):\n");
+    const char *file = l->file != ~0u ? P->files[l->file] : NULL;
+    char mt[256];
+    if (file) fprintf(f, "    %s:%u", file, l->line);
+    else fprintf(f, "    PTX line %u", l->line);
+    fprintf(f, "  %s: %" PRIu64 " of the line's %" PRIu64 " requests\n", merged_text(P, ctx->last_an, l, mt, sizeof mt),
+            l->merged_requests, l->requests);
+  }
   int shown = 0;
   for (int i = 0; i < n && shown < max_lines; i++) {
     const line_stat *l = &ls[i];
@@ -209,9 +249,12 @@ int smemu_write_bank_report(const smemu_ctx *ctx, FILE *f, int max_lines) {
     char where[600];
     if (file) snprintf(where, sizeof where, "%s:%u", file, l->line);
     else snprintf(where, sizeof where, "PTX line %u", l->line);
+    char mt[256], op[300];
+    if (l->merged > 1) snprintf(op, sizeof op, "%s", merged_text(P, ctx->last_an, l, mt, sizeof mt));
+    else snprintf(op, sizeof op, "%s", P->lines[l->worst_pc].text);
     fprintf(f, "    %s  %s (%s)  requests %" PRIu64 "  wavefronts %" PRIu64 "  conflicts %" PRIu64
                "  worst %u-way\n",
-            where, kind_names[l->kind], P->lines[l->worst_pc].text, l->requests, l->wavefronts, conf,
+            where, kind_names[l->kind], op, l->requests, l->wavefronts, conf,
             l->worst ? l->worst->bank_degree : 0);
     char src[512];
     const char *near = ctx->last_prog_owner ? ctx->last_prog_owner->name : NULL;
@@ -246,9 +289,10 @@ int smemu_write_bank_json(const smemu_ctx *ctx, FILE *f) {
     fprintf(f, "%s{\"file\": ", i ? ", " : "");
     smemu_json_string(f, file);
     fprintf(f, ", \"line\": %u, \"ptx_line\": %u, \"op\": \"%s\", \"requests\": %" PRIu64
-               ", \"wavefronts\": %" PRIu64 ", \"bank_conflicts\": %" PRIu64 ", \"worst_degree\": %u}",
+               ", \"wavefronts\": %" PRIu64 ", \"bank_conflicts\": %" PRIu64 ", \"worst_degree\": %u"
+               ", \"merged\": %d}",
             file ? l->line : 0, P->lines[l->pc].ptx_line, kind_names[l->kind], l->requests, l->wavefronts,
-            l->wavefronts - l->ideal, l->worst ? l->worst->bank_degree : 0);
+            l->wavefronts - l->ideal, l->worst ? l->worst->bank_degree : 0, l->merged);
   }
   fprintf(f, "]");
   free(ls);
