@@ -109,6 +109,7 @@ typedef struct rt_op {
   rt_stream *stream;
   rt_func *f;             /* OP_LAUNCH */
   uint32_t grid[3], block[3], shared;
+  int bank_mode;          /* 4 or 8: the bank size in force when it was launched */
   uint8_t *params;        /* copied argument values, at each parameter's offset */
   rt_event *ev;           /* OP_EVENT */
   cudaHostFn_t fn;        /* OP_HOSTFN */

@@ -1178,9 +1178,100 @@ static void test_checks_summary_classes(void **state) {
   tu_run_free(&r);
 }
 
+
+/* ---- the bank size of 3.x, per kernel (issue 9, item 15) ---- */
+
+/* On compute capability 3.x cudaFuncSetSharedMemConfig picks a kernel's
+ * bank size, over the device's (CUDA C Programming Guide, 3.x shared
+ * memory). `stride2` (named for its steps of two 8-byte words) reads the
+ * 32-bit word 6t (byte 24t) in thread t of one warp. 4-byte mode: bank
+ * 6t % 32, so lanes t and t + 16 meet (96 % 32 = 0) at bytes 24t and 24t +
+ * 384, in different 256-byte segments (which a 64-bit bank does not serve
+ * together): 2 wavefronts. 8-byte mode: bank (24t / 8) % 32 = 3t % 32, all
+ * different (3 is odd): 1 wavefront. On sm_90 (4-byte banks only) 2.
+ * The child launches it four times:
+ *   device 4-byte, kernel default       -> 2
+ *   device 4-byte, kernel 8-byte        -> 1
+ *   device 8-byte, kernel 4-byte        -> 2
+ *   device 8-byte, kernel default       -> 1
+ * and the runtime's JSON (SMEMU_JSON) lists each launch's wavefronts. On
+ * sm_90 the same calls change nothing (HARDWARE.md: a no-op there). */
+static const char stride2_ptx[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry stride2(.param .u64 p)\n{\n"
+    "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n  .shared .align 8 .b32 s[200];\n"
+    "  mov.u32 %r1, %tid.x;\n  mul.lo.u32 %r2, %r1, 24;\n  mov.u32 %r3, s;\n  add.u32 %r2, %r2, %r3;\n"
+    "  ld.shared.u32 %r3, [%r2];\n"
+    "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd1, %rd1;\n  st.global.u32 [%rd1], %r3;\n  ret;\n}\n";
+static char stub_stride2;
+
+static int bank_config_child(void) {
+  char path[PATH_MAX + 64];
+  snprintf(path, sizeof path, "%s/runtime/libcudart.so.13", tu_build_dir());
+  lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!lib) return 2;
+  ptx_text = (char *)stride2_ptx;
+  ptx_len = strlen(stride2_ptx);
+  static wrapper w;
+  w = (wrapper){0x466243b1, 1, make_fatbin(0), NULL};
+  void **h = F(__cudaRegisterFatBinary)(&w);
+  reg_fun(h, &stub_stride2, "stride2");
+  F(__cudaRegisterFatBinaryEnd)(h);
+  int *d = NULL;
+  if (F(cudaMalloc)((void **)&d, 64)) return 3;
+  void *args[] = {&d};
+  static const enum cudaSharedMemConfig dev[4] = {cudaSharedMemBankSizeFourByte, cudaSharedMemBankSizeFourByte,
+                                                  cudaSharedMemBankSizeEightByte, cudaSharedMemBankSizeEightByte};
+  static const enum cudaSharedMemConfig fun[4] = {cudaSharedMemBankSizeDefault, cudaSharedMemBankSizeEightByte,
+                                                  cudaSharedMemBankSizeFourByte, cudaSharedMemBankSizeDefault};
+  for (int i = 0; i < 4; i++) {
+    if (F(cudaDeviceSetSharedMemConfig)(dev[i])) return 4;
+    if (F(cudaFuncSetSharedMemConfig)(&stub_stride2, fun[i])) return 5;
+    if (F(cudaLaunchKernel)(&stub_stride2, (dim3){1, 1, 1}, (dim3){32, 1, 1}, args, 0, NULL)) return 6;
+  }
+  return F(cudaDeviceSynchronize)() ? 7 : 0;
+}
+
+/* The wavefront counts of the child's launches on arch, in order. */
+static void bank_config_run(const char *arch, const int want[4]) {
+  char exe[PATH_MAX], json[] = "/tmp/smemu-test-banks-XXXXXX", envj[64], enva[64];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  assert_true(n > 0);
+  exe[n] = 0;
+  int fd = mkstemp(json);
+  close(fd);
+  snprintf(envj, sizeof envj, "SMEMU_JSON=%s", json);
+  snprintf(enva, sizeof enva, "SMEMU_ARCH=%s", arch);
+  char *argv[] = {exe, "--bank-config-child", NULL};
+  char *env[] = {enva, "SMEMU_PTX_ANY=1", envj, "SMEMU_REPORT=banks", "SMEMU_REPORT_FILE=/dev/null", NULL};
+  tu_run r;
+  assert_int_equal(tu_spawn(argv, env, &r), 0);
+  if (r.rc) fail_msg("bank config child on %s: exit %d\n%s%s", arch, r.rc, r.out, r.err);
+  tu_run_free(&r);
+  char *j = tu_read_file(json, NULL);
+  unlink(json);
+  assert_non_null(j);
+  const char *p = j;
+  for (int i = 0; i < 4; i++) {
+    p = strstr(p, "\"shared_ld_wavefronts\": ");
+    if (!p) fail_msg("%s: launch %d missing in %s", arch, i, j);
+    p += strlen("\"shared_ld_wavefronts\": ");
+    if (atoi(p) != want[i]) fail_msg("%s: launch %d has %d load wavefronts, expected %d\n%s", arch, i, atoi(p), want[i], j);
+  }
+  free(j);
+}
+
+static void test_bank_config_per_kernel(void **state) {
+  (void)state;
+  static const int kepler[4] = {2, 1, 2, 1}, hopper[4] = {2, 2, 2, 2};
+  bank_config_run("sm_35", kepler);
+  bank_config_run("sm_90", hopper);
+}
+
 int main(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "--kepler")) return kepler_child();
   if (argc > 1 && !strcmp(argv[1], "--checks-child")) return checks_child();
+  if (argc > 1 && !strcmp(argv[1], "--bank-config-child")) return bank_config_child();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_error_names),
       cmocka_unit_test(test_last_error),
@@ -1206,6 +1297,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_illegal_address_and_reset),
       cmocka_unit_test(test_undecodable_kernel),
       cmocka_unit_test(test_checks_summary_classes),
+      cmocka_unit_test(test_bank_config_per_kernel),
   };
   return cmocka_run_group_tests(tests, setup_lib, NULL);
 }
