@@ -27,6 +27,7 @@ done
 run cli sh tests/cli.sh "$B"
 run banks-examples sh tests/banks_examples.sh "$B"
 run bank-hints sh tests/bank_hints.sh "$B"
+run warpsize sh tests/warpsize.sh "$B"
 run fuzz-replay "$B/fuzz_replay" tests/fuzz/corpus
 echo "tests: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
