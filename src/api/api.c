@@ -477,6 +477,9 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   L->nthreads_block = blk[0] * blk[1] * blk[2];
   L->dyn_smem = st->shared_dynamic_bytes;
   L->smem_size = (shared || local_total) ? (uint32_t)local_at : P->smem_reserved + P->smem_static;
+  /* %aggr_smem_size: reserved + static (to the dynamic area's alignment) +
+   * dynamic, exactly (measured on sm_90: tests/hw/fidelity/) */
+  L->smem_aggr = local_total ? (uint32_t)local_at : dyn_base + shared;
   L->params = params;
   uint32_t stack = ctx->opt.stack_bytes ? ctx->opt.stack_bytes : 1024;
   uint32_t frame0 = P->funcs[0].frame_bytes;

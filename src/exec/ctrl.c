@@ -304,16 +304,10 @@ static void h_bar(warp *w, const insn *in, uint32_t m) {
 }
 
 static void h_warpsync(warp *w, const insn *in, uint32_t m) {
-  if (!m) return;
-  int l0 = __builtin_ctz(m);
-  uint32_t mask = (uint32_t)w->r[in->a][l0];
-  uint32_t bad = m & ~mask;
-  /* a mask without the caller is undefined; the hardware goes on, the
-   * checker reports it */
-  if (w->blk->an && w->blk->an->has_race) {
-    if (bad) race_sync_error(w, SYNC_WARP_MASK, bad);
-    race_warpsync(w, mask & m);
-  }
+  uint32_t grp[32];
+  /* a mask without the caller is undefined; an H100 traps (warp_groups) */
+  if (!m || warp_groups(w, in->a, m, grp, "bar.warp.sync") < 0) return;
+  if (w->blk->an && w->blk->an->has_race) race_warpsync(w, grp[__builtin_ctz(m)]);
 }
 
 int dec_bar(dctx *D, dstmt *S, insn *in) {

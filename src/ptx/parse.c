@@ -94,6 +94,8 @@ typedef struct parser {
   uint32_t serial;      /* numbers the registers declared in inner scopes */
   vec ren;              /* scoped: registers renamed in open inner scopes */
   int in_call;          /* reading call's operands: ( ) is a list, not an expression */
+  ptx_loc inl[16];      /* recent .loc with inlined_at, resolved to the outermost */
+  unsigned ninl;        /* entries written to inl (a ring) */
 } parser;
 
 /* A register declared inside a { } scope: it hides an outer one of the same
@@ -554,6 +556,19 @@ static void parse_loc(parser *P) {
     } else {
       expected(P, "function_name or inlined_at");
     }
+  }
+  if (l.inl_line) {
+    /* a function inlined into an inlined function: nvcc writes its caller's
+     * position, a .loc just before with its own inlined_at; follow it to the
+     * user's line (shfl.sync inside __shfl_sync inside __shfl_down_sync) */
+    for (unsigned i = 0; i < 16 && i < P->ninl; i++) {
+      const ptx_loc *e = &P->inl[(P->ninl - 1 - i) % 16];
+      if (e->file == l.inl_file && e->line == l.inl_line && e->col == l.inl_col) {
+        l.inl_file = e->inl_file, l.inl_line = e->inl_line, l.inl_col = e->inl_col;
+        break;
+      }
+    }
+    P->inl[P->ninl++ % 16] = l;
   }
   P->loc = l;
 }
