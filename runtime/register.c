@@ -132,7 +132,8 @@ cudaError_t rt_module_load(rt_module *m) {
   if (!ctx) return cudaErrorNoDevice;
   smemu_status s = smemu_module_load_data(ctx, m->img.ptx, m->img.ptx_len, m->label, &m->mod);
   if (s != SMEMU_OK) {
-    rt_msg("cannot load the PTX of %s: %s (%s)", m->label, smemu_errmsg(ctx), smemu_status_name(s));
+    rt_msg("cannot load the PTX of %s: %s (%s)%s", m->label, smemu_errmsg(ctx), smemu_status_name(s),
+           m->from_driver ? "" : "; line:col of the PTX embedded in the program: cuobjdump -ptx shows it");
     m->mod = NULL;
     return m->load_err = cudaErrorInvalidPtx;
   }
