@@ -5,11 +5,17 @@ MODE    ?= release
 CC      ?= cc
 BUILD   ?= build
 WARN    := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wno-unused-parameter
-OPT_release := -O2 -g
+# Release builds use the host CPU's instructions (FMA, POPCNT, AVX2 for the
+# lane loops) where the compiler can target it; PORTABLE=1 builds for the
+# compiler's default target (packages, other machines). -ffp-contract=off
+# keeps a*b+c two roundings, as PTX's mul and add are.
+PORTABLE ?= 0
+NATIVE  := $(if $(filter 0,$(PORTABLE)),$(shell $(CC) -march=native -x c -c -o /dev/null /dev/null 2>/dev/null && echo -march=native))
+OPT_release := -O2 -g $(NATIVE)
 OPT_debug   := -O0 -g -DSMEMU_DEBUG
 OPT_asan    := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -DSMEMU_DEBUG
 XCFLAGS ?=
-CFLAGS  := -std=c11 -D_GNU_SOURCE -Iinclude -Isrc $(WARN) $(OPT_$(MODE)) -fPIC -pthread $(XCFLAGS)
+CFLAGS  := -std=c11 -ffp-contract=off -D_GNU_SOURCE -Iinclude -Isrc $(WARN) $(OPT_$(MODE)) -fPIC -pthread $(XCFLAGS)
 SAN     := -fsanitize=address,undefined
 LDFLAGS := -pthread $(if $(filter asan,$(MODE)),$(SAN))
 LDLIBS  := -lm
@@ -66,10 +72,11 @@ fuzz:
 	clang-14 -std=c11 -D_GNU_SOURCE -Iinclude -Isrc -g -O1 -fsanitize=fuzzer,address,undefined \
 	  -o $(BUILD)/fuzz_ptx tests/fuzz/fuzz_ptx.c $(LIB_SRC) -lm -pthread
 
-bench: $(LIB)
+bench: $(LIB) $(BUILD)/smemu runtime
 	@mkdir -p $(BUILD)/bench
 	$(CC) $(CFLAGS) -O3 -o $(BUILD)/bench/bench bench/bench.c $(LIB) $(LDFLAGS) $(LDLIBS)
 	$(BUILD)/bench/bench
+	@sh bench/programs.sh $(BUILD) || [ $$? -eq 77 ]
 
 clean:
 	rm -rf $(BUILD)

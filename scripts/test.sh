@@ -29,5 +29,6 @@ run banks-examples sh tests/banks_examples.sh "$B"
 run bank-hints sh tests/bank_hints.sh "$B"
 run warpsize sh tests/warpsize.sh "$B"
 run fuzz-replay "$B/fuzz_replay" tests/fuzz/corpus
+run programs sh tests/programs/test.sh "$B"
 echo "tests: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

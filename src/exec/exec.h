@@ -89,7 +89,8 @@ typedef struct warp {
   uint64_t ninsn;         /* warp instructions executed */
   uint64_t nthread;       /* thread instructions executed */
   uint32_t pc;            /* pc of the instruction being executed */
-  const struct alloc *gcache; /* last global allocation hit */
+  const struct alloc *gcache;  /* last global allocation hit */
+  const struct alloc *gcache2; /* the one before it: kernels alternate between two arrays */
   uint32_t arrive_mask[MAX_BARRIERS]; /* lanes that did bar.arrive on each barrier this round */
 } warp;
 

@@ -140,7 +140,7 @@ static void block_reset(worker *k, uint64_t linear) {
     w->r = w->regstack;
     w->p = w->predstack;
     w->local_base = 0;
-    w->gcache = NULL;
+    w->gcache = w->gcache2 = NULL;
     memset(w->arrive_mask, 0, sizeof w->arrive_mask);
     w->p[PRED_TRUE] = FULL_MASK;
     w->p[PRED_FALSE] = 0;

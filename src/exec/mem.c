@@ -76,6 +76,19 @@ static void st_gen(warp *w, const insn *in, uint32_t m) {
       LANES(m, { T v; memcpy(&v, b->smem + addr[l], sizeof(T)); D[l] = v; });     \
       return;                                                                     \
     }                                                                             \
+    if (m == FULL_MASK) {                                                         \
+      /* one range check for the warp: these reductions vectorise */              \
+      uint64_t amin = UINT64_MAX, amax = 0, aor = 0;                              \
+      for (int l = 0; l < 32; l++) {                                              \
+        uint64_t a = A[l] + (uint64_t)in->imm;                                    \
+        amin = a < amin ? a : amin; amax = a > amax ? a : amax; aor |= a;         \
+      }                                                                           \
+      if (amin < lo || amax > hi || (aor & (sizeof(T) - 1))) { ld_gen(w, in, m); return; } \
+      for (int l = 0; l < 32; l++) {                                              \
+        T v; memcpy(&v, b->smem + A[l] + (uint64_t)in->imm, sizeof(T)); D[l] = v; \
+      }                                                                           \
+      return;                                                                     \
+    }                                                                             \
     LANES(m, {                                                                    \
       uint64_t a = A[l] + (uint64_t)in->imm;                                      \
       if (a < lo || a > hi || (a & (sizeof(T) - 1))) { ld_gen(w, in, m); return; } \
@@ -99,13 +112,28 @@ SHARED_LD(ld_shared_64, uint64_t)
 SHARED_ST(st_shared_32, uint32_t)
 SHARED_ST(st_shared_64, uint64_t)
 
-/* Global fast paths: the warp's cached allocation covers most accesses. */
+/* The cached allocation (of the warp's two most recent) holding address a,
+ * or NULL: kernels that alternate between two arrays stay on the fast path. */
+static inline const alloc *gpick(warp *w, uint64_t a) {
+  const alloc *g = w->gcache;
+  if (g && a >= g->base && a - g->base < g->size) return g;
+  g = w->gcache2;
+  if (g && a >= g->base && a - g->base < g->size) {
+    w->gcache2 = w->gcache;
+    w->gcache = g;
+    return g;
+  }
+  return NULL;
+}
+
+/* Global fast paths: the warp's cached allocations cover most accesses. */
 #define GLOBAL_LD(name, T)                                                        \
   static void name(warp *w, const insn *in, uint32_t m) {                         \
     const uint64_t *A = w->r[in->a];                                              \
     uint64_t *D = w->r[in->d];                                                    \
-    const alloc *g = w->gcache;                                                   \
-    if (!g || w->L->hooks) { ld_gen(w, in, m); return; }                          \
+    const alloc *g;                                                               \
+    if (w->L->hooks || !m || !(g = gpick(w, A[__builtin_ctz(m)] + (uint64_t)in->imm))) { \
+      ld_gen(w, in, m); return; }                                                 \
     LANES(m, {                                                                    \
       uint64_t a = A[l] + (uint64_t)in->imm;                                      \
       if (a - g->base + sizeof(T) > g->size || a < g->base || (a & (sizeof(T) - 1))) { \
@@ -116,8 +144,9 @@ SHARED_ST(st_shared_64, uint64_t)
 #define GLOBAL_ST(name, T)                                                        \
   static void name(warp *w, const insn *in, uint32_t m) {                         \
     const uint64_t *A = w->r[in->a], *V = w->r[in->v[0]];                         \
-    const alloc *g = w->gcache;                                                   \
-    if (!g || g->readonly || w->L->hooks) { st_gen(w, in, m); return; }           \
+    const alloc *g;                                                               \
+    if (w->L->hooks || !m || !(g = gpick(w, A[__builtin_ctz(m)] + (uint64_t)in->imm)) || g->readonly) { \
+      st_gen(w, in, m); return; }                                                 \
     LANES(m, {                                                                    \
       uint64_t a = A[l] + (uint64_t)in->imm;                                      \
       if (a - g->base + sizeof(T) > g->size || a < g->base || (a & (sizeof(T) - 1))) { \

@@ -95,7 +95,11 @@ static uint8_t *global_ptr(warp *w, int l, uint64_t a, uint32_t size, int write)
   const alloc *g = w->gcache;
   if (a & (size - 1)) return bad(w, l, "global", a, size, write, SMEMU_ERR_MISALIGNED, "");
   if (!g || a - g->base + size > g->size || a < g->base) {
-    g = mem_find(w->L->mem, (uintptr_t)a, size);
+    const alloc *g2 = w->gcache2;
+    if (g2 && a - g2->base + size <= g2->size && a >= g2->base)
+      g = g2;
+    else
+      g = mem_find(w->L->mem, (uintptr_t)a, size);
     if (!g) {
       char why[256] = "";
       const alloc *n = mem_nearest(w->L->mem, (uintptr_t)a);
@@ -107,6 +111,7 @@ static uint8_t *global_ptr(warp *w, int l, uint64_t a, uint32_t size, int write)
       }
       return bad(w, l, "global", a, size, write, SMEMU_ERR_ILLEGAL_ADDRESS, why);
     }
+    w->gcache2 = w->gcache;
     w->gcache = g;
   }
   if (write && g->readonly)

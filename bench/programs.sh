@@ -1,0 +1,37 @@
+#!/bin/sh
+# programs.sh BUILD: the whole-program benchmarks of bench/programs (SDK-style
+# programs at their customary sizes), each built with nvcc -cudart shared and
+# run under `smemu run` with the bank model on. Prints one row per program:
+# its own verdict, wall seconds, thread instructions over all launches and
+# the rate. Needs nvcc (exit 77 without it). Asserts nothing about speed.
+B=${1:-build}
+root=$(cd "$(dirname "$0")/.." && pwd)
+command -v nvcc >/dev/null 2>&1 || { echo "programs.sh: nvcc not found: whole-program benchmarks not built"; exit 77; }
+out="$root/$B/bench/programs"
+mkdir -p "$out"
+for f in "$root"/bench/programs/*.cu; do
+  n=$(basename "$f" .cu)
+  [ "$out/$n" -nt "$f" ] && [ "$out/$n" -nt "$root/bench/programs/common.cuh" ] && continue
+  echo "$n"
+done | xargs -r -P "$(nproc)" -I{} nvcc -arch=sm_90 -cudart shared -lineinfo \
+    -Xcompiler -Wno-deprecated-declarations -o "$out/{}" "$root/bench/programs/{}.cu" || exit 1
+printf '%-24s %-6s %9s %16s %14s\n' program result seconds thread-insns insns/s
+for f in "$root"/bench/programs/*.cu; do
+  n=$(basename "$f" .cu)
+  t0=$(date +%s.%N)
+  res=$("$root/$B/smemu" run --check banks --quiet --json "$out/$n.json" -- "$out/$n" 2>&1)
+  rc=$?
+  t1=$(date +%s.%N)
+  ok=$([ $rc -eq 0 ] && echo pass || echo FAIL)
+  python3 - "$out/$n.json" "$t0" "$t1" "$n" "$ok" <<'PY'
+import json, sys
+path, t0, t1, name, ok = sys.argv[1:]
+try:
+    insns = sum(l["thread_instructions"] for l in json.load(open(path))["launches"])
+except Exception:
+    insns = 0
+secs = float(t1) - float(t0)
+print("%-24s %-6s %9.2f %16d %14.3g" % (name, ok, secs, insns, insns / secs if secs else 0))
+PY
+  [ $rc -eq 0 ] || echo "$res" | tail -5
+done

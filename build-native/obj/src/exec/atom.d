@@ -1,0 +1,14 @@
+build-native/obj/src/exec/atom.o: src/exec/atom.c src/exec/exec.h \
+ src/ir/program.h src/ptx/ptx.h src/ir/ops.def src/mem/mem.h \
+ src/exec/fpsem.h src/exec/hooks.h src/check/race.h src/ir/decode.h \
+ include/smemu.h
+src/exec/exec.h:
+src/ir/program.h:
+src/ptx/ptx.h:
+src/ir/ops.def:
+src/mem/mem.h:
+src/exec/fpsem.h:
+src/exec/hooks.h:
+src/check/race.h:
+src/ir/decode.h:
+include/smemu.h:

@@ -1,0 +1,12 @@
+build-native/obj/src/exec/launch.o: src/exec/launch.c src/exec/exec.h \
+ src/ir/program.h src/ptx/ptx.h src/ir/ops.def src/mem/mem.h \
+ src/exec/hooks.h src/check/race.h src/exec/sched.h include/smemu.h
+src/exec/exec.h:
+src/ir/program.h:
+src/ptx/ptx.h:
+src/ir/ops.def:
+src/mem/mem.h:
+src/exec/hooks.h:
+src/check/race.h:
+src/exec/sched.h:
+include/smemu.h:

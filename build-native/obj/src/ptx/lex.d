@@ -1,0 +1,3 @@
+build-native/obj/src/ptx/lex.o: src/ptx/lex.c src/ptx/lex.h src/ptx/ptx.h
+src/ptx/lex.h:
+src/ptx/ptx.h:
