@@ -732,7 +732,7 @@ static int decode_stmt(dctx *D, const ptx_stmt *st, uint32_t pc) {
   int op = opcode_of(st->opcode);
   if (op < 0) {
     free((char *)ln->text);
-    return perr(D, st->pos, "unknown instruction '%s'", text);
+    return perr(D, st->pos, "unknown instruction '%s' (not PTX, or PTX that smemu does not support)", text);
   }
   in->op = (uint16_t)op;
   for (int i = 0; i < st->nmods; i++) {
