@@ -114,6 +114,17 @@ int bank_hint(const bank_pattern *p, char *buf, size_t n) {
       if (p->addr[l] % z) return 0; /* misaligned elements: no row structure to speak of */
       e[l] = p->addr[l] / z;
     }
+  /* lanes that step downwards (a column read bottom-up): mirror the
+   * indices; conflicts and their fixes do not depend on the direction */
+  int l0 = __builtin_ctz(p->active), l1 = l0 + 1;
+  while (l1 < 32 && !(p->active >> l1 & 1)) l1++;
+  if (l1 < 32 && e[l1] < e[l0]) {
+    int64_t hi = 0;
+    for (int l = 0; l < 32; l++)
+      if ((p->active >> l & 1) && e[l] > hi) hi = e[l];
+    for (int l = 0; l < 32; l++)
+      if (p->active >> l & 1) e[l] = hi - e[l];
+  }
   shape s;
   if (!fit(p, e, &s)) return 0; /* irregular addresses: no simple fix */
   uint32_t d0 = bank_hint_degree(p);
@@ -154,7 +165,6 @@ int bank_hint(const bank_pattern *p, char *buf, size_t n) {
   /* 3. one wide access per thread instead of C narrow ones */
   int64_t v = s.C * (int64_t)z;
   if (s.n == 32 && (v == 8 || v == 16) && z <= 8) {
-    int l0 = __builtin_ctz(p->active);
     if ((e[l0] - l0 * s.C) % s.C == 0) {
       bank_pattern q = *p;
       q.size = (uint32_t)v;
