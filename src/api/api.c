@@ -153,7 +153,7 @@ smemu_status smemu_module_load_data(smemu_ctx *ctx, const char *ptx, size_t len,
       k->err = strdup(err);
       if (first_bad == SMEMU_OK) {
         first_bad = (smemu_status)k->status;
-        ctx_error(ctx, first_bad, "%s", err);
+        ctx_error(ctx, first_bad, "%s (kernel %s cannot run)", err, f->name);
       }
     } else {
       good++;

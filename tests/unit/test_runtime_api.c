@@ -1142,6 +1142,24 @@ static void test_undecodable_kernel(void **state) {
   free(err);
   CUresult (*unload)(void *) = D(cuModuleUnload, CUresult(*)(void *));
   assert_int_equal(unload(bad_mod), 0);
+  /* a module whose only kernel does not decode does not load; the JIT
+   * error log names the kernel */
+  static const char only_bad[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                                 ".visible .entry bad(.param .u64 p)\n{\n  frobnicate.u32 %r1, %r1;\n}\n";
+  CUresult (*loadex)(void **, const void *, unsigned, int *, void **) =
+      D(cuModuleLoadDataEx, CUresult(*)(void **, const void *, unsigned, int *, void **));
+  char log[512] = "";
+  int opts[] = {5, 6};
+  void *vals[] = {log, (void *)(size_t)sizeof log}, *mod2 = NULL;
+  int saved = dup(2), null = open("/dev/null", O_WRONLY);
+  dup2(null, 2);
+  CUresult r = loadex(&mod2, only_bad, 2, opts, vals);
+  dup2(saved, 2);
+  close(saved);
+  close(null);
+  assert_int_equal(r, 218);
+  if (!strstr(log, ":6:3: unknown instruction 'frobnicate.u32'") || !strstr(log, "(kernel bad cannot run)"))
+    fail_msg("log: %s", log);
 }
 
 
