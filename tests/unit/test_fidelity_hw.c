@@ -279,11 +279,64 @@ static void test_bank_config_sm90(void **state) {
   smemu_destroy(c);
 }
 
+/* ---- branches (tests/hw/fidelity2) -------------------------------------- */
+
+/* .sync operations with the full mask reached by the two half-warps in
+ * different branches: the H100 lets both halves meet at the operation
+ * (ballot 0x0010ffff for every lane, shfl across the halves, one redux),
+ * smemu runs each branch's operation with the lanes that reach it. A known
+ * difference, kept as a list (STYLE.md): the test fails when a listed case
+ * starts to agree (update the list) or an unlisted one differs. */
+static const char *const branch_known[] = {"ballot", "shfl", "redux", "match"};
+
+static void test_branches(void **state) {
+  (void)state;
+  static const char *const bops[] = {"ballot", "shfl", "redux", "match", "syncwarp"};
+  smemu_ctx *c = new_ctx(SMEMU_ANALYZE_SYNC);
+  smemu_module *m = load(c, "tests/hw/fidelity2/branches.ptx");
+  smemu_kernel *k;
+  assert_int_equal(smemu_module_get_kernel(m, "_Z8branchesiPj", &k), SMEMU_OK);
+  uint32_t *o;
+  assert_int_equal(smemu_malloc(c, (void **)&o, 128), SMEMU_OK);
+  int bad = 0;
+  for (int op = 0; op < 5; op++) {
+    uint32_t want[32];
+    int n = 0;
+    char line[128], a[32], st[48] = "";
+    FILE *f = fopen("tests/hw/fidelity2/recorded/branches.tsv", "r");
+    assert_non_null(f);
+    while (fgets(line, sizeof line, f)) {
+      unsigned l, v;
+      if (sscanf(line, "case\t%31s\t%47s", a, st) == 2 && !strcmp(a, bops[op])) continue;
+      if (sscanf(line, "lane\t%31s\t%u\t%x", a, &l, &v) == 3 && !strcmp(a, bops[op]) && l < 32) want[l] = v, n++;
+    }
+    fclose(f);
+    assert_int_equal(n, 32);
+    memset(o, 0xee, 128);
+    int opv = op;
+    void *args[] = {&opv, &o};
+    const uint32_t g[3] = {1, 1, 1}, b[3] = {32, 1, 1};
+    assert_int_equal(smemu_launch(c, k, g, b, 0, args), SMEMU_OK);
+    assert_int_equal(smemu_sync_error_count(c), 0); /* synccheck: 0 errors */
+    int differs = 0, known = 0;
+    for (int l = 0; l < 32; l++) differs |= o[l] != want[l];
+    for (size_t i = 0; i < sizeof branch_known / sizeof *branch_known; i++) known |= !strcmp(branch_known[i], bops[op]);
+    if (differs != known) {
+      print_error("branches %s: %s\n", bops[op],
+                  differs ? "differs from the GPU (not a known difference)" : "agrees now: drop it from branch_known");
+      bad++;
+    }
+  }
+  assert_int_equal(bad, 0);
+  smemu_destroy(c);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_warpmask),
       cmocka_unit_test(test_sregs),
       cmocka_unit_test(test_bank_config_sm90),
+      cmocka_unit_test(test_branches),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
