@@ -957,7 +957,9 @@ static void test_driver_api(void **state) {
   assert_non_null(init);
   assert_non_null(launch);
   int dev = -1, n = 0, v = 0;
-  assert_int_equal(devget(&dev, 0), 3); /* not initialised */
+  /* the runtime API has run in this process and initialised the driver, as
+   * CUDA's does (tests/hw/harden: driver copies work without cuInit) */
+  assert_int_equal(devget(&dev, 0), 0);
   assert_int_equal(init(0), 0);
   assert_int_equal(count(&n), 0);
   assert_int_equal(n, 1);
@@ -1213,7 +1215,7 @@ static void test_checks_summary_classes(void **state) {
   char *env[] = {"SMEMU_CHECK=sync,init", NULL};
   tu_run r;
   assert_int_equal(tu_spawn(argv, env, &r), 0);
-  if (r.rc || !strstr(r.err, "== smemu checks: 2 launches checked, 0 hazards, 1 barrier error, 1 uninitialized read\n"))
+  if (r.rc || !strstr(r.err, "== smemu checks: 2 launches checked, 0 hazards, 1 barrier error, 1 uninitialized shared read, 0 uninitialized global reads\n"))
     fail_msg("checks child: exit %d\n%s%s", r.rc, r.out, r.err);
   tu_run_free(&r);
 }
