@@ -78,7 +78,7 @@ echo "bank hints: ok"
 # = 2048 merged requests of 128 x 4 x 20 = 10240 on that line.
 run merged4 32
 has merged4 "4 ld.shared.u32 merged into one LDS.128: 1 of the line's 1 requests"
-has merged4 "ld (4 ld.shared.u32 merged into one LDS.128)  requests 1"
+has merged4 "ld (4 ld.shared.u32 merged into one LDS.128)"
 has merged4 "[..][36] instead of [..][32]"
 "$S" exec examples/matmul.ptx --kernel matmulTiled --grid 4,4 --block 16,16 --arg buf:f32:4096:rand=1 \
   --arg buf:f32:4096:rand=2 --arg buf:f32:4096 --arg s32:64 --report banks --json "$T/m.json" --quiet > "$T/matmul.txt" 2>&1 ||
