@@ -402,13 +402,25 @@ RT_EXPORT CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule m, const char
   if (!module_valid(m)) return leave(CUDA_ERROR_INVALID_HANDLE);
   for (rt_func *f = rt.funcs; f; f = f->next)
     if (f->m == m && !strcmp(f->name, name)) {
+      if (!f->k && f->why) return leave(to_cu(cudaErrorInvalidPtx));
       *hfunc = f;
       return leave(CUDA_SUCCESS);
     }
   smemu_kernel *k;
   cudaError_t e = rt_module_load(m); /* again after a cudaDeviceReset */
   if (e) return leave(to_cu(e));
-  if (smemu_module_get_kernel(m->mod, name, &k) != SMEMU_OK) return leave(CUDA_ERROR_NOT_FOUND);
+  smemu_status ks = smemu_module_get_kernel(m->mod, name, &k);
+  if (ks == SMEMU_ERR_NOT_FOUND) return leave(CUDA_ERROR_NOT_FOUND);
+  if (ks != SMEMU_OK) {
+    /* the kernel is there but does not decode: say why once, as the JIT
+     * compiler's error would */
+    rt_func *bad = rt_func_new(m, NULL, name);
+    if (!bad) return leave(CUDA_ERROR_OUT_OF_MEMORY);
+    bad->why = strdup(smemu_errmsg(rt.ctx));
+    if (!bad->why) bad->why = strdup("it does not decode");
+    rt_func_warn(bad);
+    return leave(to_cu(cudaErrorInvalidPtx));
+  }
   rt_func *f = rt_func_new(m, NULL, smemu_kernel_name(k));
   if (!f) return leave(CUDA_ERROR_OUT_OF_MEMORY);
   f->k = k;

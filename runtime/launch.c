@@ -171,6 +171,12 @@ cudaError_t rt_launch(rt_func *f, dim3 g, dim3 b, void **args, size_t shared, cu
   op->grid[0] = g.x, op->grid[1] = g.y, op->grid[2] = g.z;
   op->block[0] = b.x, op->block[1] = b.y, op->block[2] = b.z;
   op->shared = (uint32_t)shared;
+  /* the kernel's cudaFuncSetSharedMemConfig wins over the device's, as on
+   * compute capability 3.x; elsewhere both are 4 (no 8-byte mode) */
+  op->bank_mode = f->shmem_config == cudaSharedMemBankSizeEightByte  ? 8
+                  : f->shmem_config == cudaSharedMemBankSizeFourByte ? 4
+                  : rt.shmem_config == cudaSharedMemBankSizeEightByte ? 8
+                                                                       : 4;
   op->params = params;
   rt_enqueue(op);
   return cudaSuccess;
@@ -191,6 +197,7 @@ void rt_run_launch(rt_op *op) {
     smemu_kernel_param(k, i, &pi);
     argv[i] = op->params + pi.offset;
   }
+  if (rt.arch.bank8_selectable) smemu_set_bank_mode(ctx, op->bank_mode);
   smemu_status s = smemu_launch(ctx, k, op->grid, op->block, op->shared, argv);
   free(argv);
   cudaError_t e = cudaSuccess;

@@ -48,6 +48,7 @@ void rt_module_free(rt_module *m) {
       rt_func *f = *p;
       *p = f->next;
       free(f->name);
+      free(f->why);
       free(f);
     } else {
       p = &(*p)->next;
@@ -144,15 +145,19 @@ cudaError_t rt_module_load(rt_module *m) {
   if (!ctx) return cudaErrorNoDevice;
   smemu_status s = smemu_module_load_data(ctx, m->img.ptx, m->img.ptx_len, m->label, &m->mod);
   if (s != SMEMU_OK) {
-    rt_msg("cannot load the PTX of %s: %s (%s)", m->label, smemu_errmsg(ctx), smemu_status_name(s));
+    rt_msg("cannot load the PTX of %s: %s (%s)%s", m->label, smemu_errmsg(ctx), smemu_status_name(s),
+           m->from_driver ? "" : "; line:col of the PTX embedded in the program: cuobjdump -ptx shows it");
     m->mod = NULL;
     return m->load_err = cudaErrorInvalidPtx;
   }
   sass_counting(m, ctx);
   for (rt_func *f = rt.funcs; f; f = f->next) {
     if (f->m != m) continue;
-    if (smemu_module_get_kernel(m->mod, f->name, &f->k) != SMEMU_OK) {
+    smemu_status ks = smemu_module_get_kernel(m->mod, f->name, &f->k);
+    if (ks != SMEMU_OK) {
       f->k = NULL;
+      /* in the PTX but not decodable: keep the decoder's message */
+      if (ks != SMEMU_ERR_NOT_FOUND && !f->why) f->why = strdup(smemu_errmsg(ctx));
       continue;
     }
     if (f->max_dyn >= 0) smemu_kernel_set_attribute(f->k, SMEMU_ATTR_MAX_DYNAMIC_SHARED, f->max_dyn);
@@ -178,10 +183,22 @@ void rt_modules_unload(void) {
   }
 }
 
+/* Says once why kernel f, which is in its module's PTX, cannot run. */
+void rt_func_warn(rt_func *f) {
+  if (f->warned++) return;
+  rt_msg("kernel %s cannot run: %s%s", f->name, f->why,
+         f->m->from_driver ? "" : " (line:col of the PTX embedded in the program: cuobjdump -ptx shows it)");
+}
+
 cudaError_t rt_func_kernel(rt_func *f, smemu_kernel **k) {
   if (!f) return cudaErrorInvalidDeviceFunction;
   cudaError_t e = rt_module_load(f->m);
   if (e) return e;
+  if (!f->k && f->why) {
+    /* what a GPU says when its PTX JIT compiler rejects a kernel */
+    rt_func_warn(f);
+    return cudaErrorInvalidPtx;
+  }
   if (!f->k) {
     rt_msg("kernel %s is registered but not in the PTX of %s", f->name, f->m->label);
     return cudaErrorInvalidDeviceFunction;

@@ -75,6 +75,8 @@ typedef struct rt_func {
   int carveout;           /* cudaFuncAttributePreferredSharedMemoryCarveout, -1 default */
   int cache_config;       /* cudaFuncSetCacheConfig */
   int shmem_config;       /* cudaFuncSetSharedMemConfig */
+  char *why;              /* why the kernel cannot run (its decode error), or NULL */
+  int warned;             /* `why` was printed */
   struct rt_func *next;
 } rt_func;
 
@@ -111,6 +113,7 @@ typedef struct rt_op {
   rt_stream *stream;
   rt_func *f;             /* OP_LAUNCH */
   uint32_t grid[3], block[3], shared;
+  int bank_mode;          /* 4 or 8: the bank size in force when it was launched */
   uint8_t *params;        /* copied argument values, at each parameter's offset */
   rt_event *ev;           /* OP_EVENT */
   cudaHostFn_t fn;        /* OP_HOSTFN */
@@ -223,6 +226,8 @@ rt_var *rt_var_by_host(const void *host);
 cudaError_t rt_module_load(rt_module *m);
 /* The function's kernel, loading its module first. */
 cudaError_t rt_func_kernel(rt_func *f, smemu_kernel **k);
+/* Prints once why f (in its module's PTX) cannot run: f->why. */
+void rt_func_warn(rt_func *f);
 /* A variable's device address and size, loading its module first. */
 cudaError_t rt_var_addr(rt_var *v, void **p, size_t *size);
 /* Register a module from an image (fatbinary, PTX or cubin); the driver API. */

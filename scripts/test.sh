@@ -26,6 +26,8 @@ for e in "$B"/examples/*; do
 done
 run cli sh tests/cli.sh "$B"
 run banks-examples sh tests/banks_examples.sh "$B"
+run bank-hints sh tests/bank_hints.sh "$B"
+run warpsize sh tests/warpsize.sh "$B"
 run counting sh tests/counting.sh "$B"
 run sanitizer-hw sh -c 'command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }; exec python3 tests/hw/sanitizer/check.py "$0"' "$B"
 run install sh tests/install/install_test.sh "$B"

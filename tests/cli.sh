@@ -54,7 +54,7 @@ TA="--grid 8,8 --block 32,8 --arg buf:f32:65536 --arg buf:f32:65536:rand=1 --arg
 grep -q 'loads  *2048 requests  *65536 wavefronts  *63488 bank conflicts' "$T/b.txt" || fail "naive totals: $(cat "$T/b.txt")"
 grep -q 'transpose.cu:33  ld (ld.shared.f32).*worst 32-way' "$T/b.txt" || fail "naive line"
 grep -q 'tile\[tx\]\[ty + r\]' "$T/b.txt" || fail "source text"
-grep -q 'hint: the lanes step by 32 words' "$T/b.txt" || fail "padding hint"
+grep -q 'fix: pad each row of 32 elements by 1: \[..\]\[33\]' "$T/b.txt" || fail "padding hint"
 "$S" exec examples/transpose.ptx --kernel transposeNoBankConflicts $TA --report banks --quiet > "$T/p.txt" || fail "padded run"
 grep -q 'no bank conflicts' "$T/p.txt" || fail "padded report: $(cat "$T/p.txt")"
 "$S" exec examples/transpose.ptx --kernel transposeCoalesced $TA --json "$T/b.json" --quiet || fail "bank json"

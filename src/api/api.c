@@ -159,7 +159,7 @@ smemu_status smemu_module_load_data(smemu_ctx *ctx, const char *ptx, size_t len,
       k->err = strdup(err);
       if (first_bad == SMEMU_OK) {
         first_bad = (smemu_status)k->status;
-        ctx_error(ctx, first_bad, "%s", err);
+        ctx_error(ctx, first_bad, "%s (kernel %s cannot run)", err, f->name);
       }
     } else {
       good++;
@@ -450,7 +450,6 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   memcpy(st->grid, grid, sizeof st->grid);
   memcpy(st->block, blk, sizeof st->block);
   st->shared_static_bytes = P->smem_static;
-  st->shared_dynamic_bytes = shared;
   /* OpenCL __local buffers: byte counts, placed after the dynamic area */
   uint64_t local_total = 0;
   for (uint32_t i = 0; args && i < P->nparams; i++)
@@ -461,6 +460,10 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
     }
   smemu_status s = check_config(ctx, k, grid, blk, (uint64_t)shared + local_total);
   if (s) return s;
+  /* __local arguments are dynamic shared memory (an OpenCL runtime passes
+   * them as such to the launch), so they count as dynamic bytes: in the
+   * figures and in %dynamic_smem_size. check_config bounded the sum. */
+  st->shared_dynamic_bytes = (uint32_t)((uint64_t)shared + local_total);
   if (P->nparams && !args) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "kernel %s takes %u parameters; args is NULL", P->name, P->nparams);
   uint8_t *params = calloc(1, P->param_bytes + 16);
   launch *L = calloc(1, sizeof *L);
@@ -491,8 +494,11 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   memcpy(L->grid, grid, sizeof L->grid);
   memcpy(L->block, blk, sizeof L->block);
   L->nthreads_block = blk[0] * blk[1] * blk[2];
-  L->dyn_smem = shared;
+  L->dyn_smem = st->shared_dynamic_bytes;
   L->smem_size = (shared || local_total) ? (uint32_t)local_at : P->smem_reserved + P->smem_static;
+  /* %aggr_smem_size: reserved + static (to the dynamic area's alignment) +
+   * dynamic, exactly (measured on sm_90: tests/hw/fidelity/) */
+  L->smem_aggr = local_total ? (uint32_t)local_at : dyn_base + shared;
   L->params = params;
   uint32_t stack = ctx->opt.stack_bytes ? ctx->opt.stack_bytes : 1024;
   uint32_t frame0 = P->funcs[0].frame_bytes;

@@ -191,6 +191,7 @@ worst:;
     s->worst_bank = r.worst_bank;
     s->bank_degree = r.worst_degree;
     s->worst_active = sm;
+    s->worst_size = size;
     for (int l = 0; l < 32; l++) s->worst_addr[l] = sh[l];
   }
 }

@@ -314,9 +314,19 @@ static void h_bar(warp *w, const insn *in, uint32_t m) {
 
 static void h_warpsync(warp *w, const insn *in, uint32_t m) {
   if (!m) return;
-  /* a mask without the caller is undefined; the hardware goes on, the
-   * checker reports it (race_warpsync_masks) */
-  if (w->blk->an && w->blk->an->has_race) race_warpsync_masks(w, m, w->r[in->a]);
+  /* the checker first: each lane's own mask, every calling lane named on a
+   * bad one (check/sync.c); then the hardware: a mask without the caller
+   * traps on an H100 (tests/hw/fidelity), as warp_groups does for the other
+   * .sync operations */
+  const uint64_t *M = w->r[in->a];
+  if (w->blk->an && w->blk->an->has_race) race_warpsync_masks(w, m, M);
+  uint32_t bad = 0;
+  LANES(m, bad |= (uint32_t)(~M[l] >> l & 1) << l);
+  if (bad) {
+    int l = __builtin_ctz(bad);
+    exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION,
+               "bar.warp.sync: the executing thread is not in its membermask 0x%08x", (uint32_t)M[l]);
+  }
 }
 
 int dec_bar(dctx *D, dstmt *S, insn *in) {

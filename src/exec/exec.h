@@ -141,6 +141,7 @@ typedef struct launch {
   uint32_t nthreads_block;
   uint32_t dyn_smem;
   uint32_t smem_size;      /* reserved + static + dynamic */
+  uint32_t smem_aggr;      /* the same without padding after the last byte (%aggr_smem_size) */
   const uint8_t *params;   /* kernel parameter buffer */
   uint32_t local_size;     /* local bytes per thread */
   uint64_t nblocks;
@@ -186,6 +187,12 @@ typedef struct launch {
  * instruction: records the first error of the launch and stops the warp. */
 void exec_fault(warp *w, int lane, int status, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+/* The .sync warp operations' membermasks (register slot mask_slot) of the
+ * executing lanes m: grp[l] = lane l's mask limited to m. A lane outside its
+ * own mask is reported to the sync check and faults the warp (as sm_90
+ * does); returns -1 then. `what` names the instruction. (warpops.c) */
+int warp_groups(warp *w, uint32_t mask_slot, uint32_t m, uint32_t grp[32], const char *what);
 
 /* Run a launch to completion on `nworkers` threads. Returns smemu_status. */
 int exec_launch(launch *L, int nworkers);

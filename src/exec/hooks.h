@@ -21,6 +21,7 @@ typedef struct bank_stat {
   uint32_t bank_degree;   /* distinct words that bank served in it */
   uint32_t worst_addr[32];/* shared addresses of the lanes of that execution */
   uint32_t worst_active;  /* active lanes of that execution */
+  uint32_t worst_size;    /* bytes per lane of that execution (merged width) */
   /* The last pattern this instruction ran with and its figures. Warps repeat
    * a pattern from new bases, and the figures depend only on the lanes, the
    * size, the addresses relative to the first lane's and that address modulo

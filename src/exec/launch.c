@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "exec/exec.h"
+#include "model/arch.h"
 #include "exec/hooks.h"
 #include "exec/sched.h"
 #include "exec/watch.h"
@@ -68,6 +69,13 @@ void exec_fill_specials(warp *w, uint64_t (*r)[32], const func_info *f) {
   launch *L = w->L;
   block *b = w->blk;
   uint32_t bx = L->block[0], by = L->block[1];
+  /* Shared-memory sizes as an H100 reports them (tests/hw/fidelity/,
+   * sregs.txt): %total_smem_size is the static and dynamic bytes without
+   * the reserved area, in 128-byte units; the reserved 1 KB has
+   * %reserved_smem_offset_end at 288 (what the system uses of it) and the
+   * cap at its end. */
+  uint32_t rsv = L->prog->smem_reserved, rsv_end = rsv < 288 ? rsv : 288;
+  uint32_t total_smem = (L->smem_aggr - rsv + 127) / 128 * 128;
   for (int l = 0; l < 32; l++) {
     uint32_t t = w->index * 32 + (uint32_t)l;
     r[SR_TID_X][l] = t % bx;
@@ -84,7 +92,7 @@ void exec_fill_specials(warp *w, uint64_t (*r)[32], const func_info *f) {
     r[SR_NCTAID_Z][l] = L->grid[2];
     r[SR_LANEID][l] = (uint32_t)l;
     r[SR_WARPID][l] = w->index;
-    r[SR_NWARPID][l] = 64;
+    r[SR_NWARPID][l] = (uint32_t)L->arch->max_warps_per_sm;
     r[SR_SMID][l] = (uint32_t)(b->linear % L->nsm);
     r[SR_NSMID][l] = L->nsm;
     r[SR_GRIDID][l] = 1;
@@ -94,8 +102,13 @@ void exec_fill_specials(warp *w, uint64_t (*r)[32], const func_info *f) {
     r[SR_LANEMASK_GT][l] = l == 31 ? 0 : ~((2u << l) - 1);
     r[SR_LANEMASK_GE][l] = ~((1u << l) - 1);
     r[SR_DYN_SMEM][l] = L->dyn_smem;
-    r[SR_TOTAL_SMEM][l] = L->smem_size;
+    r[SR_TOTAL_SMEM][l] = total_smem;
+    r[SR_AGGR_SMEM][l] = L->smem_aggr;
+    r[SR_RSV_BEGIN][l] = 0;
+    r[SR_RSV_END][l] = rsv_end;
+    r[SR_RSV_CAP][l] = rsv;
     r[SR_ZERO][l] = 0;
+    r[SR_ONE][l] = 1;
   }
   uint32_t c0 = f->nregs - f->nconsts;
   for (uint32_t c = 0; c < f->nconsts; c++)

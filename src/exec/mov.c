@@ -40,18 +40,20 @@ static void mov_unpack(warp *w, const insn *in, uint32_t m) {
   });
 }
 
-/* %clock and %clock64 count this warp's executed instructions; %globaltimer
- * is the host's real-time clock in nanoseconds. */
+/* %clock and %clock64 count this warp's executed instructions (%clock_hi
+ * is the high half of %clock64); %globaltimer is the host's real-time clock
+ * in nanoseconds (_lo and _hi its halves). Modes index clocks[] below. */
 static void rdclock(warp *w, const insn *in, uint32_t m) {
   uint64_t *D = w->r[in->d], v;
-  if (in->mode == 2) {
+  if (in->mode >= 2 && in->mode <= 4) {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     v = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
   } else {
     v = w->ninsn * 4;
   }
-  if (in->mode == 0) v = (uint32_t)v;
+  if (in->mode == 4 || in->mode == 5) v >>= 32;
+  if (in->mode == 0 || in->mode == 3) v = (uint32_t)v;
   LANES(m, D[l] = v);
 }
 
@@ -63,7 +65,8 @@ static void localaddr(warp *w, const insn *in, uint32_t m) {
   LANES(m, D[l] = v);
 }
 
-static const char *const clocks[] = {"%clock", "%clock64", "%globaltimer", NULL};
+static const char *const clocks[] = {"%clock",          "%clock64",         "%globaltimer",
+                                     "%globaltimer_lo", "%globaltimer_hi",   "%clock_hi", NULL};
 
 static int vec_regs(dctx *D, dstmt *S, const ptx_operand *o, insn *in, int dst, int t) {
   if (o->nelems > 4) return dec_error(D, S, -1, "vectors of more than 4 elements are not supported");

@@ -1,30 +1,41 @@
 /* warpops.c: warp-level collectives: shfl.sync (up, down, bfly, idx with
  * segment clamps), vote.sync (all, any, uni, ballot), match.sync (any,
- * all), redux.sync and activemask. They see the lanes that execute them
- * together, which the reconvergence stack makes the converged ones. */
+ * all), redux.sync, elect.sync and activemask. Each executing lane takes
+ * part with the lanes of its own membermask that execute with it (the
+ * converged ones, which the reconvergence stack gives); shfl reads any
+ * lane. A lane whose membermask lacks itself stops the kernel with an
+ * illegal instruction, as an H100 does (tests/hw/fidelity/, warpmask). */
 #include "exec/exec.h"
+#include "exec/hooks.h"
 #include "ir/decode.h"
 #include "smemu.h"
 
 enum { SH_UP, SH_DOWN, SH_BFLY, SH_IDX };
 
-/* Lanes that take part: the executing ones, which must all be in the
- * membermask operand (PTX requires it). */
-static int members(warp *w, const insn *in, uint32_t m, uint32_t *out) {
-  uint32_t mm = (uint32_t)w->r[in->v[0]][__builtin_ctz(m)];
-  uint32_t bad = m & ~mm;
-  if (bad) {
-    exec_fault(w, __builtin_ctz(bad), SMEMU_ERR_ILLEGAL_INSTRUCTION,
-               "the executing thread is not in the membermask 0x%08x", mm);
-    return -1;
-  }
-  *out = m;
-  return 0;
+/* Each executing lane's group: its membermask (operand v[0]) limited to
+ * the executing lanes. An executing lane outside its own mask is undefined
+ * in the PTX ISA; measured on sm_90 every .sync warp operation then traps
+ * (cudaErrorIllegalInstruction) and compute-sanitizer synccheck reports
+ * "Invalid arguments" for every executing thread: `--check sync` reports
+ * the same, then the kernel stops as on the GPU. */
+int warp_groups(warp *w, uint32_t mask_slot, uint32_t m, uint32_t grp[32], const char *what) {
+  const uint64_t *M = w->r[mask_slot];
+  uint32_t bad = 0;
+  LANES(m, {
+    grp[l] = (uint32_t)M[l] & m;
+    if (!((uint32_t)M[l] >> l & 1)) bad |= 1u << l;
+  });
+  if (!bad) return 0;
+  if (w->blk->an && w->blk->an->has_race) race_sync_error(w, SYNC_WARP_MASK, m);
+  int l = __builtin_ctz(bad);
+  exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION, "%s: the executing thread is not in its membermask 0x%08x", what,
+             (uint32_t)M[l]);
+  return -1;
 }
 
 static void shfl_h(warp *w, const insn *in, uint32_t m) {
-  uint32_t part;
-  if (!m || members(w, in, m, &part) < 0) return;
+  uint32_t grp[32];
+  if (!m || warp_groups(w, in->v[0], m, grp, "shfl.sync") < 0) return;
   const uint64_t *A = w->r[in->a], *B = w->r[in->b], *C = w->r[in->c];
   uint64_t src[32], *D = w->r[in->d];
   uint32_t pv = 0;
@@ -48,44 +59,45 @@ static void shfl_h(warp *w, const insn *in, uint32_t m) {
 
 enum { V_ALL, V_ANY, V_UNI, V_BALLOT };
 static void vote_h(warp *w, const insn *in, uint32_t m) {
-  uint32_t part;
-  if (!m || members(w, in, m, &part) < 0) return;
-  uint32_t p = (w->p[in->a] ^ ((in->flags & IF_NEGC) ? FULL_MASK : 0)) & part;
+  uint32_t grp[32];
+  if (!m || warp_groups(w, in->v[0], m, grp, "vote.sync") < 0) return;
+  uint32_t p = (w->p[in->a] ^ ((in->flags & IF_NEGC) ? FULL_MASK : 0)) & m;
   if (in->mode == V_BALLOT) {
     uint64_t *D = w->r[in->d];
-    LANES(m, D[l] = p);
+    LANES(m, D[l] = p & grp[l]);
     return;
   }
-  int r = in->mode == V_ALL ? p == part : in->mode == V_ANY ? p != 0 : (p == part || p == 0);
-  w->p[in->d] = (w->p[in->d] & ~m) | (r ? m : 0);
+  uint32_t r = 0;
+  LANES(m, {
+    uint32_t g = grp[l], q = p & g;
+    int v = in->mode == V_ALL ? q == g : in->mode == V_ANY ? q != 0 : (q == g || q == 0);
+    r |= (uint32_t)v << l;
+  });
+  w->p[in->d] = (w->p[in->d] & ~m) | r;
 }
 
 static void match_h(warp *w, const insn *in, uint32_t m) {
-  uint32_t part;
-  if (!m || members(w, in, m, &part) < 0) return;
+  uint32_t grp[32];
+  if (!m || warp_groups(w, in->v[0], m, grp, "match.sync") < 0) return;
   const uint64_t *A = w->r[in->a];
   uint64_t *D = w->r[in->d], mk = in->type == PTX_T_B64 ? ~0ull : 0xffffffffull;
-  int all = 1;
-  uint32_t eq[32];
+  uint32_t eq[32], allp = 0;
   LANES(m, {
     uint32_t e = 0;
     for (int k = 0; k < 32; k++)
-      if (part >> k & 1) e |= (uint32_t)((A[l] & mk) == (A[k] & mk)) << k;
+      if (grp[l] >> k & 1) e |= (uint32_t)((A[l] & mk) == (A[k] & mk)) << k;
     eq[l] = e;
-    if (e != part) all = 0;
+    allp |= (uint32_t)(e == grp[l]) << l;
   });
   if (in->mode == 0) LANES(m, D[l] = eq[l]);
   else {
-    LANES(m, D[l] = all ? part : 0);
-    if (in->d2 != ~0u) w->p[in->d2] = (w->p[in->d2] & ~m) | (all ? m : 0);
+    LANES(m, D[l] = (allp >> l & 1) ? grp[l] : 0);
+    if (in->d2 != ~0u) w->p[in->d2] = (w->p[in->d2] & ~m) | (allp & m);
   }
 }
 
 enum { R_ADD, R_MIN, R_MAX, R_AND, R_OR, R_XOR };
-static void redux_h(warp *w, const insn *in, uint32_t m) {
-  uint32_t part;
-  if (!m || members(w, in, m, &part) < 0) return;
-  const uint64_t *A = w->r[in->a];
+static uint32_t redux_of(const insn *in, const uint64_t *A, uint32_t part) {
   int sgn = in->type == PTX_T_S32, op = in->mode;
   uint32_t acc = op == R_AND ? ~0u : (op == R_MIN ? (sgn ? 0x7fffffffu : ~0u) : (op == R_MAX && sgn ? 0x80000000u : 0));
   LANES(part, {
@@ -99,8 +111,24 @@ static void redux_h(warp *w, const insn *in, uint32_t m) {
     default: acc ^= v; break;
     }
   });
+  return acc;
+}
+
+static void redux_h(warp *w, const insn *in, uint32_t m) {
+  uint32_t grp[32];
+  if (!m || warp_groups(w, in->v[0], m, grp, "redux.sync") < 0) return;
+  const uint64_t *A = w->r[in->a];
   uint64_t *D = w->r[in->d];
-  LANES(m, D[l] = acc);
+  /* one result per distinct group (usually one for the warp) */
+  for (uint32_t left = m; left;) {
+    uint32_t g = grp[__builtin_ctz(left)], acc = redux_of(in, A, g), same = 0;
+    for (int k = 0; k < 32; k++)
+      if ((left >> k & 1) && grp[k] == g) {
+        same |= 1u << k;
+        D[k] = acc;
+      }
+    left &= ~same;
+  }
 }
 
 static void activemask_h(warp *w, const insn *in, uint32_t m) {
@@ -111,12 +139,15 @@ static void activemask_h(warp *w, const insn *in, uint32_t m) {
 
 /* elect.sync d|p, membermask: the lowest executing lane is the leader. */
 static void elect_h(warp *w, const insn *in, uint32_t m) {
-  uint32_t part;
-  if (!m || members(w, in, m, &part) < 0) return;
-  uint32_t leader = (uint32_t)__builtin_ctz(part);
+  uint32_t grp[32], leaders = 0;
+  if (!m || warp_groups(w, in->v[0], m, grp, "elect.sync") < 0) return;
   uint64_t *D = w->r[in->d];
-  LANES(m, D[l] = leader);
-  if (in->d2 != ~0u) w->p[in->d2] = (w->p[in->d2] & ~m) | (1u << leader);
+  LANES(m, {
+    uint32_t leader = (uint32_t)__builtin_ctz(grp[l]);
+    D[l] = leader;
+    leaders |= 1u << leader;
+  });
+  if (in->d2 != ~0u) w->p[in->d2] = (w->p[in->d2] & ~m) | (leaders & m);
 }
 
 int dec_warp(dctx *D, dstmt *S, insn *in) {

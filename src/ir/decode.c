@@ -273,13 +273,25 @@ static const struct { const char *name; int slot; } specials[] = {
     {"%lanemask_eq", SR_LANEMASK_EQ}, {"%lanemask_lt", SR_LANEMASK_LT},
     {"%lanemask_le", SR_LANEMASK_LE}, {"%lanemask_gt", SR_LANEMASK_GT},
     {"%lanemask_ge", SR_LANEMASK_GE}, {"%dynamic_smem_size", SR_DYN_SMEM},
-    {"%total_smem_size", SR_TOTAL_SMEM}, {NULL, 0}};
+    {"%total_smem_size", SR_TOTAL_SMEM}, {"%aggr_smem_size", SR_AGGR_SMEM},
+    {"%reserved_smem_offset_begin", SR_RSV_BEGIN}, {"%reserved_smem_offset_end", SR_RSV_END},
+    {"%reserved_smem_offset_cap", SR_RSV_CAP},
+    /* smemu launches no clusters: every block is a cluster of one, so the
+     * cluster grid is the CTA grid */
+    {"%nclusterid.x", SR_NCTAID_X}, {"%nclusterid.y", SR_NCTAID_Y}, {"%nclusterid.z", SR_NCTAID_Z},
+    {"%clusterid.x", SR_CTAID_X}, {"%clusterid.y", SR_CTAID_Y}, {"%clusterid.z", SR_CTAID_Z},
+    {"%cluster_nctaid.x", SR_ONE}, {"%cluster_nctaid.y", SR_ONE}, {"%cluster_nctaid.z", SR_ONE},
+    {"%cluster_nctarank", SR_ONE}, {"%cluster_ctaid.x", SR_ZERO}, {"%cluster_ctaid.y", SR_ZERO},
+    {"%cluster_ctaid.z", SR_ZERO}, {"%cluster_ctarank", SR_ZERO},
+    /* no CUDA graph is running */
+    {"%current_graph_exec", SR_ZERO}, {NULL, 0}};
 
+/* The slot of a special register, or -1. Driver-defined %envregN and the
+ * performance counters %pmN read 0 (see README: special registers). */
 static int special_slot(const char *name) {
   for (int i = 0; specials[i].name; i++)
     if (!strcmp(specials[i].name, name)) return specials[i].slot;
-  if (!strncmp(name, "%envreg", 7) || !strncmp(name, "%pm", 3) ||
-      !strncmp(name, "%cluster", 8) || !strncmp(name, "%is_explicit_cluster", 20))
+  if (!strncmp(name, "%envreg", 7) || !strncmp(name, "%pm", 3) || !strncmp(name, "%reserved_smem_offset_", 22))
     return SR_ZERO;
   return -1;
 }
@@ -369,6 +381,8 @@ int dec_psrc(dctx *D, dstmt *S, int i, uint32_t *pred, int *neg) {
   *neg = o->neg;
   if (o->kind == PTX_OPD_INT) { *pred = o->ival ? PRED_TRUE : PRED_FALSE; return 0; }
   if (o->kind != PTX_OPD_REG) return dec_error(D, S, i, "expected a predicate");
+  /* the one predicate special register: no launch has explicit clusters */
+  if (!strcmp(o->name, "%is_explicit_cluster")) { *pred = PRED_FALSE; return 0; }
   return pred_lookup(D, o->name, o->pos, pred);
 }
 
@@ -719,7 +733,7 @@ static int decode_stmt(dctx *D, const ptx_stmt *st, uint32_t pc) {
   int op = opcode_of(st->opcode);
   if (op < 0) {
     free((char *)ln->text);
-    return perr(D, st->pos, "unknown instruction '%s'", text);
+    return perr(D, st->pos, "unknown instruction '%s' (not PTX, or PTX that smemu does not support)", text);
   }
   in->op = (uint16_t)op;
   for (int i = 0; i < st->nmods; i++) {

@@ -232,9 +232,12 @@ int ptx_lex_next(ptx_lexer *lx, ptx_token *t) {
   }
   int c = (unsigned char)*p;
   int kind;
-  if (is_alpha(c) || c == '_' || c == '$' || c == '%') {
+  if (c == '%' && !is_ident(peek(lx, p, 1))) {
+    /* the remainder operator of a constant expression: `(a % b)` */
+    lx->p = p + 1;
+    kind = c;
+  } else if (is_alpha(c) || c == '_' || c == '$' || c == '%') {
     const char *q = scan_word(lx, p + 1);
-    if (c == '%' && q == p + 1) return fail(lx, t, p, "expected a register name after '%'");
     /* dotted suffixes: opcode modifiers, %tid.x */
     while (peek(lx, q, 0) == '.' && is_ident(peek(lx, q, 1))) q = scan_word(lx, q + 1);
     lx->p = q;
@@ -247,7 +250,7 @@ int ptx_lex_next(ptx_lexer *lx, ptx_token *t) {
     kind = lex_number(lx, t);
   } else if (c == '"') {
     kind = lex_string(lx, t);
-  } else if (c != 0 && strchr(",;:()[]{}<>+-!@|=", c)) {
+  } else if (c != 0 && strchr(",;:()[]{}<>+-!@|=*/&^~?", c)) {
     lx->p = p + 1;
     kind = c;
   } else {

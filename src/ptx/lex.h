@@ -10,8 +10,9 @@
 
 #include "ptx/ptx.h"
 
-/* Token kinds. Punctuation , ; : ( ) [ ] { } < > + - ! @ | = is its own
- * character; the other kinds start at 256. */
+/* Token kinds. Punctuation , ; : ( ) [ ] { } < > + - ! @ | = and the
+ * operators * / & ^ ~ ? of constant expressions is its own character, as is
+ * a '%' that does not start a register name; the other kinds start at 256. */
 enum ptx_tok_kind {
   PTX_TK_EOF = 0,
   PTX_TK_IDENT = 256, /* a name, with any .suffixes: ld.global.v4.f32, %tid.x, $L__BB0_2, _ */

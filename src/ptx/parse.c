@@ -93,6 +93,9 @@ typedef struct parser {
   int depth;            /* { } scopes open in the body being read */
   uint32_t serial;      /* numbers the registers declared in inner scopes */
   vec ren;              /* scoped: registers renamed in open inner scopes */
+  int in_call;          /* reading call's operands: ( ) is a list, not an expression */
+  ptx_loc inl[16];      /* recent .loc with inlined_at, resolved to the outermost */
+  unsigned ninl;        /* entries written to inl (a ring) */
 } parser;
 
 /* A register declared inside a { } scope: it hides an outer one of the same
@@ -235,6 +238,16 @@ static const char *expect_ident(parser *P, const char *what) {
 }
 
 /* An unsigned integer literal no larger than max. */
+static int64_t parse_cexpr(parser *P);
+static int at_expr_start(parser *P);
+
+/* The token after the current one continues a constant expression. */
+static int peek_is_operator(parser *P) {
+  int k = peek_ahead(P)->kind;
+  return k > 0 && k < 256 && strchr("*/%+-<>=!&^|?", k);
+}
+
+/* An unsigned integer literal no larger than max. */
 static uint64_t expect_uint(parser *P, const char *what, uint64_t max) {
   if (P->tok.kind != PTX_TK_INT) expected(P, what);
   if (P->tok.u > max)
@@ -243,6 +256,21 @@ static uint64_t expect_uint(parser *P, const char *what, uint64_t max) {
   uint64_t v = P->tok.u;
   advance(P);
   return v;
+}
+
+/* The same, where a constant expression may stand (array sizes, .maxntid):
+ * a literal followed by no operator is read as before, so its full
+ * unsigned range stays available. */
+static uint64_t expect_uint_expr(parser *P, const char *what, uint64_t max) {
+  if (P->tok.kind == PTX_TK_INT && !peek_is_operator(P)) return expect_uint(P, what, max);
+  ptx_pos pos = P->tok.pos;
+  if (!at_expr_start(P)) expected(P, what);
+  int64_t e = parse_cexpr(P);
+  if (e < 0) fail_at(P, pos, "%s is negative", what);
+  if ((uint64_t)e > max)
+    fail_at(P, pos, "%s %llu is too large (the limit is %llu)", what, (unsigned long long)e,
+            (unsigned long long)max);
+  return (uint64_t)e;
 }
 
 /* Skips tokens up to and including the next ';' (.callprototype and the
@@ -377,9 +405,11 @@ typedef struct number {
   ptx_pos pos; /* where it starts */
 } number;
 
+static int at_float_kind(int k) { return k == PTX_TK_F32 || k == PTX_TK_F64 || k == PTX_TK_FLOAT; }
+
 static int at_number(const parser *P) {
   int k = P->tok.kind;
-  return k == PTX_TK_INT || k == PTX_TK_F32 || k == PTX_TK_F64 || k == PTX_TK_FLOAT;
+  return k == PTX_TK_INT || at_float_kind(k);
 }
 
 /* Reads [-]literal. */
@@ -526,6 +556,19 @@ static void parse_loc(parser *P) {
     } else {
       expected(P, "function_name or inlined_at");
     }
+  }
+  if (l.inl_line) {
+    /* a function inlined into an inlined function: nvcc writes its caller's
+     * position, a .loc just before with its own inlined_at; follow it to the
+     * user's line (shfl.sync inside __shfl_sync inside __shfl_down_sync) */
+    for (unsigned i = 0; i < 16 && i < P->ninl; i++) {
+      const ptx_loc *e = &P->inl[(P->ninl - 1 - i) % 16];
+      if (e->file == l.inl_file && e->line == l.inl_line && e->col == l.inl_col) {
+        l.inl_file = e->inl_file, l.inl_line = e->inl_line, l.inl_col = e->inl_col;
+        break;
+      }
+    }
+    P->inl[P->ninl++ % 16] = l;
   }
   P->loc = l;
 }
@@ -857,7 +900,7 @@ static void parse_declarator(parser *P, const decl *d, vec *out, int allow_init)
       if (ndims) fail_at(P, dpos, "only the first dimension of '%s' may be empty", name);
       unsized = 1;
     } else {
-      dim = expect_uint(P, "an array size", UINT64_MAX);
+      dim = expect_uint_expr(P, "an array size", UINT64_MAX);
       if (dim > MAX_VAR_BYTES || (dim && n > MAX_VAR_BYTES / dim) ||
           (esz && dim * n > MAX_VAR_BYTES / esz))
         fail_at(P, dpos, "array '%s' is larger than 4 GiB", name);
@@ -999,6 +1042,146 @@ static const char *scoped_name(parser *P, const char *name) {
   return name;
 }
 
+/* ---- constant expressions ------------------------------------------------ */
+
+/* PTX allows C-style integer constant expressions wherever an integer
+ * constant goes (operands, address offsets, array sizes), and nvcc writes
+ * the predefined constant WARP_SZ for warpSize. They are evaluated here, in
+ * 64-bit two's complement as the PTX ISA says, so the decoder sees plain
+ * integers. */
+enum { MAX_EXPR_DEPTH = 64 }; /* nesting of ( ) and unary operators */
+#define PTX_WARP_SZ 32        /* the value of WARP_SZ on every NVIDIA GPU */
+
+static int at_warp_sz(parser *P) {
+  return P->tok.kind == PTX_TK_IDENT && text_is(&P->tok, "WARP_SZ") && !plain_is_reg(P, P->tok.s, P->tok.len);
+}
+
+/* The current token can begin an integer constant expression. */
+static int at_expr_start(parser *P) {
+  int k = P->tok.kind;
+  return k == PTX_TK_INT || k == '(' || k == '-' || k == '+' || k == '~' || k == '!' || at_warp_sz(P);
+}
+
+static int64_t cexpr(parser *P, int min_prec, int depth);
+
+/* A binary operator at the current token: its precedence (higher binds
+ * tighter; 0 when none) and how many tokens it spans (<<, >=, &&, ...). */
+static int binop(parser *P, int *op, int *ntok) {
+  int k = P->tok.kind, k2 = 0;
+  const ptx_token *n = NULL;
+  if (k == '<' || k == '>' || k == '=' || k == '!' || k == '&' || k == '|') {
+    n = peek_ahead(P);
+    /* the two characters must touch: `a < <b` is no shift */
+    if (n->s == P->tok.s + 1) k2 = n->kind;
+  }
+  *ntok = 1;
+  *op = k;
+  switch (k) {
+  case '*': case '/': case '%': return 10;
+  case '+': case '-': return 9;
+  case '<': case '>':
+    if (k2 == k) { *ntok = 2; *op = k == '<' ? 'l' : 'r'; return 8; }
+    if (k2 == '=') { *ntok = 2; *op = k == '<' ? 'L' : 'G'; }
+    return 7;
+  case '=': if (k2 == '=') { *ntok = 2; *op = 'E'; return 6; } return 0;
+  case '!': if (k2 == '=') { *ntok = 2; *op = 'N'; return 6; } return 0;
+  case '&': if (k2 == '&') { *ntok = 2; *op = 'A'; return 2; } return 5;
+  case '^': return 4;
+  case '|': if (k2 == '|') { *ntok = 2; *op = 'O'; return 1; } return 3;
+  default: return 0;
+  }
+}
+
+static int64_t cexpr_unary(parser *P, int depth) {
+  ptx_pos pos = P->tok.pos;
+  if (depth > MAX_EXPR_DEPTH) fail_at(P, pos, "constant expression nested too deeply");
+  int k = P->tok.kind;
+  if (k == '-' || k == '+' || k == '~' || k == '!') {
+    advance(P);
+    uint64_t v = (uint64_t)cexpr_unary(P, depth + 1);
+    return (int64_t)(k == '-' ? 0 - v : k == '~' ? ~v : k == '!' ? !v : v);
+  }
+  if (k == '(') {
+    advance(P);
+    int64_t v = cexpr(P, 1, depth + 1);
+    expect(P, ')', "')' in the constant expression");
+    return v;
+  }
+  if (at_warp_sz(P)) {
+    advance(P);
+    return PTX_WARP_SZ;
+  }
+  if (k == PTX_TK_INT) {
+    uint64_t v = P->tok.u;
+    advance(P);
+    return (int64_t)v;
+  }
+  if (at_number(P)) fail_at(P, pos, "a floating-point constant in an integer expression");
+  expected(P, "an integer, WARP_SZ or '(' in the constant expression");
+}
+
+/* Operators of precedence >= min_prec, left to right; c ? a : b below
+ * them all. */
+static int64_t cexpr(parser *P, int min_prec, int depth) {
+  int64_t a = cexpr_unary(P, depth);
+  for (;;) {
+    int op, ntok, prec = binop(P, &op, &ntok);
+    if (!prec || prec < min_prec) break;
+    ptx_pos pos = P->tok.pos;
+    while (ntok--) advance(P);
+    int64_t b = cexpr(P, prec + 1, depth + 1);
+    uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+    switch (op) {
+    case '*': a = (int64_t)(ua * ub); break;
+    case '/': case '%':
+      if (!b) fail_at(P, pos, "division by zero in a constant expression");
+      if (a == INT64_MIN && b == -1) a = op == '/' ? a : 0;
+      else a = op == '/' ? a / b : a % b;
+      break;
+    case '+': a = (int64_t)(ua + ub); break;
+    case '-': a = (int64_t)(ua - ub); break;
+    case 'l': a = ub > 63 ? 0 : (int64_t)(ua << ub); break;
+    case 'r': a = ub > 63 ? (a < 0 ? -1 : 0) : a >> ub; break; /* arithmetic, as on s64 */
+    case '<': a = a < b; break;
+    case '>': a = a > b; break;
+    case 'L': a = a <= b; break;
+    case 'G': a = a >= b; break;
+    case 'E': a = a == b; break;
+    case 'N': a = a != b; break;
+    case '&': a = (int64_t)(ua & ub); break;
+    case '^': a = (int64_t)(ua ^ ub); break;
+    case '|': a = (int64_t)(ua | ub); break;
+    case 'A': a = a && b; break;
+    default: a = a || b; break;
+    }
+  }
+  if (min_prec <= 1 && P->tok.kind == '?') {
+    advance(P);
+    int64_t t = cexpr(P, 1, depth + 1);
+    expect(P, ':', "':' in the constant expression");
+    int64_t f = cexpr(P, 1, depth + 1);
+    a = a ? t : f;
+  }
+  return a;
+}
+
+/* A whole integer constant expression. */
+static int64_t parse_cexpr(parser *P) { return cexpr(P, 1, 0); }
+
+/* The `+N`, `-N*4`, `+WARP_SZ` terms after a register or symbol in an
+ * address or operand: added up as additive terms of one expression. */
+static int64_t parse_offset_terms(parser *P) {
+  int64_t off = 0;
+  while (P->tok.kind == '+' || P->tok.kind == '-') {
+    int neg = P->tok.kind == '-';
+    advance(P);
+    if (!at_expr_start(P)) expected(P, "an integer offset");
+    uint64_t v = (uint64_t)cexpr(P, 10, 0); /* one term: binds * / % */
+    off = (int64_t)((uint64_t)off + (neg ? 0 - v : v));
+  }
+  return off;
+}
+
 /* ---- operands --------------------------------------------------------------- */
 
 enum { IN_TOP, IN_GROUP, IN_ADDR };
@@ -1031,15 +1214,7 @@ static void parse_address(parser *P, ptx_operand *o) {
     o->name = scoped_name(P, intern(P, P->tok.s, P->tok.len));
     advance(P);
     if (P->tok.kind == '+' || P->tok.kind == '-') {
-      int neg = P->tok.kind == '-';
-      advance(P);
-      if (P->tok.kind == '-' || P->tok.kind == '+') {
-        neg ^= P->tok.kind == '-';
-        advance(P);
-      }
-      if (P->tok.kind != PTX_TK_INT) expected(P, "an integer offset");
-      o->ival = (int64_t)(neg ? 0 - P->tok.u : P->tok.u);
-      advance(P);
+      o->ival = parse_offset_terms(P);
     } else if (P->tok.kind == ',') {
       advance(P);
       size_t base = P->ops.n;
@@ -1051,10 +1226,12 @@ static void parse_address(parser *P, ptx_operand *o) {
       }
       o->elems = take(P, &P->ops, base, sizeof(ptx_operand), &o->nelems);
     }
-  } else if (P->tok.kind == PTX_TK_INT || P->tok.kind == '-') {
-    number n = read_number(P, "an address");
-    if (n.kind != PTX_TK_INT) fail_at(P, n.pos, "an address must be an integer");
-    o->ival = (int64_t)number_int(&n);
+  } else if (P->tok.kind != '-' && at_number(P) && P->tok.kind != PTX_TK_INT) {
+    fail_at(P, P->tok.pos, "an address must be an integer");
+  } else if (at_expr_start(P)) {
+    if (P->tok.kind == '-' && peek_ahead(P)->kind != PTX_TK_INT && peek_ahead(P)->kind != '(')
+      fail_at(P, P->tok.pos, "an address must be an integer");
+    o->ival = parse_cexpr(P);
   } else {
     expected(P, "a register, a variable or an integer address");
   }
@@ -1079,10 +1256,20 @@ static ptx_operand parse_operand(parser *P, int ctx) {
     return o;
   case '(':
     if (ctx != IN_TOP) break;
+    if (!P->in_call) {
+      /* outside call's argument lists a parenthesis opens an expression */
+      o.kind = PTX_OPD_INT;
+      o.ival = parse_cexpr(P);
+      return o;
+    }
     o.kind = PTX_OPD_LIST;
     parse_group(P, &o, ')');
     return o;
-  case '!':
+  case '!': {
+    const ptx_token *n = peek_ahead(P);
+    if (n->kind == PTX_TK_INT || n->kind == '(' || (n->kind == PTX_TK_IDENT && n->len == 7 &&
+                                                    !memcmp(n->s, "WARP_SZ", 7)))
+      goto expression;
     advance(P);
     if (P->tok.kind != PTX_TK_IDENT) expected(P, "a predicate after '!'");
     o = parse_operand(P, ctx);
@@ -1090,11 +1277,31 @@ static ptx_operand parse_operand(parser *P, int ctx) {
     o.neg = 1;
     o.pos = at; /* the operand starts at the '!' */
     return o;
+  }
   case '-':
+  case '+':
+  case '~':
   case PTX_TK_INT:
+  expression:
+    if (P->tok.kind == '-') {
+      const ptx_token *n = peek_ahead(P);
+      int k = n->kind;
+      /* -0f3F800000 is a literal; -x keeps the literal's message */
+      if (!(k == PTX_TK_INT || k == '(' || k == '-' || k == '+' || k == '~' || k == '!' ||
+            (k == PTX_TK_IDENT && text_is(n, "WARP_SZ"))))
+        goto literal;
+    }
+    if (P->tok.kind == '+' || P->tok.kind == '~' || P->tok.kind == '-' || P->tok.kind == PTX_TK_INT ||
+        P->tok.kind == '!') {
+      o.kind = PTX_OPD_INT;
+      o.ival = parse_cexpr(P);
+      return o;
+    }
+    goto literal;
   case PTX_TK_F32:
   case PTX_TK_F64:
-  case PTX_TK_FLOAT: {
+  case PTX_TK_FLOAT:
+  literal: {
     number n = read_number(P, "a number after '-'");
     if (n.kind == PTX_TK_INT) {
       o.kind = PTX_OPD_INT;
@@ -1107,6 +1314,11 @@ static ptx_operand parse_operand(parser *P, int ctx) {
   }
   case PTX_TK_IDENT: {
     const ptx_token *t = &P->tok;
+    if (at_warp_sz(P)) {
+      o.kind = PTX_OPD_INT;
+      o.ival = parse_cexpr(P);
+      return o;
+    }
     if (t->len == 1 && t->s[0] == '_') {
       o.kind = PTX_OPD_SINK;
     } else {
@@ -1115,14 +1327,8 @@ static ptx_operand parse_operand(parser *P, int ctx) {
       if (o.kind == PTX_OPD_REG) o.name = scoped_name(P, o.name);
     }
     advance(P);
-    if (o.kind == PTX_OPD_SYM && (P->tok.kind == '+' || P->tok.kind == '-') && ctx != IN_ADDR) {
-      /* mov.u64 %rd1, var+8: the offset goes to ival */
-      int neg = P->tok.kind == '-';
-      advance(P);
-      if (P->tok.kind != PTX_TK_INT) expected(P, "an integer offset");
-      o.ival = (int64_t)(neg ? 0 - P->tok.u : P->tok.u);
-      advance(P);
-    }
+    if (o.kind == PTX_OPD_SYM && (P->tok.kind == '+' || P->tok.kind == '-') && ctx != IN_ADDR)
+      o.ival = parse_offset_terms(P); /* mov.u64 %rd1, var+8: the offset goes to ival */
     if (P->tok.kind == '|' && o.kind != PTX_OPD_SYM) {
       advance(P);
       if (P->tok.kind != PTX_TK_IDENT) expected(P, "a predicate after '|'");
@@ -1131,6 +1337,8 @@ static ptx_operand parse_operand(parser *P, int ctx) {
     }
     return o;
   }
+  case '%':
+    fail_at(P, at, "expected a register name after '%%'");
   default:
     break;
   }
@@ -1178,6 +1386,7 @@ static void parse_instruction(parser *P) {
   }
   advance(P);
   size_t base = P->ops.n;
+  P->in_call = !strcmp(opcode, "call");
   if (P->tok.kind != ';') {
     for (;;) {
       ptx_operand o = parse_operand(P, IN_TOP);
@@ -1296,7 +1505,7 @@ static void read_dims(parser *P, uint32_t out[3]) {
   advance(P);
   out[0] = out[1] = out[2] = 1;
   for (int i = 0; i < 3; i++) {
-    out[i] = (uint32_t)expect_uint(P, "a number", UINT32_MAX);
+    out[i] = (uint32_t)expect_uint_expr(P, "a number", UINT32_MAX);
     if (P->tok.kind != ',') break;
     advance(P);
   }

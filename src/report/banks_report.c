@@ -8,6 +8,9 @@
 #include <string.h>
 #include "api/internal.h"
 #include "exec/hooks.h"
+#include "ir/merge.h"
+#include "model/arch.h"
+#include "report/bank_hint.h"
 #include "sass/sass.h"
 
 enum { K_LD, K_ST, K_ATOM };
@@ -21,6 +24,9 @@ typedef struct line_stat {
   uint64_t requests, wavefronts, ideal;
   const bank_stat *worst;/* the instruction with the worst instance */
   uint32_t worst_pc;
+  int merged;            /* accesses per request when ptxas merges them (ir/merge.c), else 1 */
+  uint32_t merged_pc;    /* the first access of such a group */
+  uint64_t merged_requests; /* requests of merged groups */
 } line_stat;
 
 static int kind_of(const insn *in) {
@@ -45,7 +51,13 @@ static int collect(const smemu_ctx *ctx, line_stat **out) {
     int k = kind_of(&P->code[pc]), j;
     for (j = 0; j < n; j++)
       if (ls[j].file == file && ls[j].line == line && ls[j].kind == k) break;
-    if (j == n) ls[n++] = (line_stat){file, line, k, pc, 0, 0, 0, NULL, 0};
+    if (j == n) ls[n++] = (line_stat){file, line, k, pc, 0, 0, 0, NULL, 0, 1, pc, 0};
+    if (P->code[pc].merge > 1 && P->code[pc].merge != MERGE_FOLLOW) ls[j].merged_requests += b->requests;
+    /* a group ptxas merges is counted at its first access, as the wide one */
+    if (P->code[pc].merge > 1 && P->code[pc].merge != MERGE_FOLLOW && P->code[pc].merge > ls[j].merged) {
+      ls[j].merged = P->code[pc].merge;
+      ls[j].merged_pc = pc;
+    }
     ls[j].requests += b->requests;
     ls[j].wavefronts += b->wavefronts;
     ls[j].ideal += b->ideal;
@@ -140,7 +152,7 @@ static int cmp_u32(const void *x, const void *y) {
   return a < b ? -1 : a > b;
 }
 
-static void worst_instance(FILE *f, const program *P, const line_stat *ls, int bank_bytes) {
+static void worst_instance(FILE *f, const smemu_ctx *ctx, const program *P, const line_stat *ls, int bank_bytes) {
   const bank_stat *b = ls->worst;
   if (!b || b->worst_bank < 0 || b->worst_degree <= 1) return;
   uint32_t lanes[32] = {0}, words[32] = {0};
@@ -167,18 +179,36 @@ static void worst_instance(FILE *f, const program *P, const line_stat *ls, int b
   list(wb, sizeof wb, words, nw, 8);
   fprintf(f, "      worst: lanes %s hit bank %d at words %s%s%s: %u-way\n", lb, b->worst_bank, wb,
           v ? " of " : "", v ? vn : "", b->bank_degree);
-  /* the known pattern: equal strides that are a multiple of the banks' span */
-  if (nw >= 2) {
-    uint32_t stride = words[1] - words[0];
-    int equal = 1;
-    for (int i = 2; i < nw; i++) equal &= words[i] - words[i - 1] == stride;
-    if (equal && stride % 32 == 0)
-      fprintf(f, "      hint: the lanes step by %u words, a multiple of 32, so they share one bank: "
-                 "pad each row by one element (e.g. [32][33] instead of [32][32])\n", stride);
-    else if (equal && stride % 2 == 0)
-      fprintf(f, "      hint: a stride of %u words maps %u lanes to each bank: an odd stride "
-                 "(pad by one element) spreads them over all banks\n", stride, b->bank_degree);
-  }
+  /* advice that fits the whole warp's pattern (bank_hint.c), if any */
+  bank_pattern pat = {0};
+  pat.active = b->worst_active;
+  pat.size = b->worst_size;
+  uint8_t mg = P->code[ls->worst_pc].merge;
+  pat.elem = mg > 1 && mg != MERGE_FOLLOW ? b->worst_size / mg : 0;
+  pat.banks = ctx->arch->banks;
+  pat.bank_bytes = bank_bytes;
+  pat.request_lanes = ctx->arch->request_lanes;
+  uint32_t lo = base;
+  for (int l = 0; l < 32; l++)
+    if ((pat.active >> l & 1) && b->worst_addr[l] < lo) lo = b->worst_addr[l];
+  for (int l = 0; l < 32; l++)
+    if (pat.active >> l & 1) pat.addr[l] = b->worst_addr[l] - lo;
+  char hint[1400];
+  if (bank_hint(&pat, hint, sizeof hint)) fputs(hint, f);
+}
+
+/* "4 ld.shared.f32 merged into one LDS.128" for a line whose accesses
+ * ptxas merges; empty otherwise. */
+static const char *merged_text(const program *P, const analysis *a, const line_stat *l, char *buf, size_t n) {
+  buf[0] = 0;
+  if (l->merged <= 1) return buf;
+  const bank_stat *b = &a->banks[l->merged_pc];
+  uint32_t bits = b->worst_size ? b->worst_size * 8 : 0;
+  const insn *in = &P->code[l->merged_pc];
+  const char *sass = (op_flags[in->op] & OPF_WRITE) ? "STS" : "LDS";
+  if (bits) snprintf(buf, n, "%d %s merged into one %s.%u", l->merged, P->lines[l->merged_pc].text, sass, bits);
+  else snprintf(buf, n, "%d %s merged into one %s", l->merged, P->lines[l->merged_pc].text, sass);
+  return buf;
 }
 
 int smemu_write_bank_report(const smemu_ctx *ctx, FILE *f, int max_lines) {
@@ -209,6 +239,20 @@ int smemu_write_bank_report(const smemu_ctx *ctx, FILE *f, int max_lines) {
     fprintf(f, "  counting: by PTX rules (merged accesses and atomics as smemu predicts ptxas)\n");
   }
   qsort(ls, (size_t)n, sizeof *ls, by_conflicts);
+  /* Nsight Compute counts SASS: say which counted requests are the wide
+   * instructions ptxas makes of several PTX accesses */
+  int nmerged = 0;
+  for (int i = 0; i < n; i++) {
+    const line_stat *l = &ls[i];
+    if (l->merged <= 1) continue;
+    if (!nmerged++) fprintf(f, "  counted as ptxas merges them (one request per wide access, as Nsight Compute counts):\n");
+    const char *file = l->file != ~0u ? P->files[l->file] : NULL;
+    char mt[256];
+    if (file) fprintf(f, "    %s:%u", file, l->line);
+    else fprintf(f, "    PTX line %u", l->line);
+    fprintf(f, "  %s: %" PRIu64 " of the line's %" PRIu64 " requests\n", merged_text(P, ctx->last_an, l, mt, sizeof mt),
+            l->merged_requests, l->requests);
+  }
   int shown = 0;
   for (int i = 0; i < n && shown < max_lines; i++) {
     const line_stat *l = &ls[i];
@@ -220,12 +264,14 @@ int smemu_write_bank_report(const smemu_ctx *ctx, FILE *f, int max_lines) {
     char where[600];
     if (file) snprintf(where, sizeof where, "%s:%u", file, l->line);
     else snprintf(where, sizeof where, "PTX line %u", l->line);
+    char mt[256], op[300];
+    if (l->merged > 1) snprintf(op, sizeof op, "%s", merged_text(P, ctx->last_an, l, mt, sizeof mt));
+    else snprintf(op, sizeof op, "%s", P->lines[l->worst_pc].text);
     const char *sop = sass_op_of(ctx->last_sass, l->worst_pc);
     fprintf(f, "    %s  %s (%s)%s%s%s  requests %" PRIu64 "  wavefronts %" PRIu64 "  conflicts %" PRIu64
                "  worst %u-way\n",
-            where, kind_names[l->kind], P->lines[l->worst_pc].text, sop ? " [SASS " : "", sop ? sop : "",
-            sop ? "]" : "",
-            l->requests, l->wavefronts, conf, l->worst ? l->worst->bank_degree : 0);
+            where, kind_names[l->kind], op, sop ? " [SASS " : "", sop ? sop : "", sop ? "]" : "", l->requests,
+            l->wavefronts, conf, l->worst ? l->worst->bank_degree : 0);
     char src[512];
     const char *near = ctx->last_prog_owner ? ctx->last_prog_owner->name : NULL;
     if (file && source_line(file, near, l->line, src, sizeof src)) {
@@ -233,7 +279,7 @@ int smemu_write_bank_report(const smemu_ctx *ctx, FILE *f, int max_lines) {
       while (*s == ' ' || *s == '\t') s++;
       fprintf(f, "      | %s\n", s);
     }
-    worst_instance(f, P, l, ctx->bank_mode);
+    worst_instance(f, ctx, P, l, ctx->bank_mode);
   }
   if (!n) fprintf(f, "  no shared-memory accesses\n");
   else if (!shown) fprintf(f, "  no bank conflicts\n");
@@ -259,9 +305,10 @@ int smemu_write_bank_json(const smemu_ctx *ctx, FILE *f) {
     fprintf(f, "%s{\"file\": ", i ? ", " : "");
     smemu_json_string(f, file);
     fprintf(f, ", \"line\": %u, \"ptx_line\": %u, \"op\": \"%s\", \"requests\": %" PRIu64
-               ", \"wavefronts\": %" PRIu64 ", \"bank_conflicts\": %" PRIu64 ", \"worst_degree\": %u}",
+               ", \"wavefronts\": %" PRIu64 ", \"bank_conflicts\": %" PRIu64 ", \"worst_degree\": %u"
+               ", \"merged\": %d}",
             file ? l->line : 0, P->lines[l->pc].ptx_line, kind_names[l->kind], l->requests, l->wavefronts,
-            l->wavefronts - l->ideal, l->worst ? l->worst->bank_degree : 0);
+            l->wavefronts - l->ideal, l->worst ? l->worst->bank_degree : 0, l->merged);
   }
   fprintf(f, "]");
   free(ls);

@@ -190,7 +190,7 @@ int smemu_write_race_report(const smemu_ctx *ctx, FILE *f, int detailed) {
     static const struct { const char *k, *msg; } text[] = {
         {"divergent-warp", "Barrier error detected. Divergent thread(s) in warp."},
         {"divergent-block", "Barrier error detected. Divergent thread(s) in block."},
-        {"warp-sync-mask", "Barrier error detected. The mask of bar.warp.sync does not contain the calling thread."},
+        {"warp-sync-mask", "Barrier error detected. Invalid arguments. (a .sync membermask without the calling thread)"},
         {"barrier-count", "Barrier error detected. The thread count of the barrier is not a multiple of 32."},
         {"uninitialized-read", "Uninitialized __shared__ memory read."}};
     const char *msg = s->kind;

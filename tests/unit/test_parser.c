@@ -704,6 +704,33 @@ static void test_features(void **state) {
 
 /* ---- small inputs ------------------------------------------------------------ */
 
+/* A function inlined into an inlined function (nvcc: shfl.sync inside
+ * __shfl_sync inside __shfl_down_sync): the second .loc's inlined_at names
+ * the first .loc's position; the statement's inlined_at is the user's line
+ * at the end of the chain (1 29 3 here). */
+static void test_nested_inlined_at(void **state) {
+  (void)state;
+  ptx_module *m = parse_ok(
+      ".entry k {\n"
+      "  .loc 1 29 3\n"
+      "  .loc 2 402 9, function_name $L__a, inlined_at 1 29 3\n"
+      "  .loc 2 397 9, function_name $L__b, inlined_at 2 402 9\n"
+      "  shfl.sync.down.b32 %r1, %r2, 1, 31, -1;\n"
+      "  .loc 2 120 1, function_name $L__c, inlined_at 2 999 9\n"
+      "  ret;\n"
+      "}\n");
+  const ptx_stmt *b = m->funcs[0].body;
+  assert_int_equal(b[0].loc.file, 2);
+  assert_int_equal(b[0].loc.line, 397);
+  assert_int_equal(b[0].loc.inl_file, 1);
+  assert_int_equal(b[0].loc.inl_line, 29);
+  assert_int_equal(b[0].loc.inl_col, 3);
+  /* an inlined_at that names no earlier .loc stays as written */
+  assert_int_equal(b[1].loc.inl_file, 2);
+  assert_int_equal(b[1].loc.inl_line, 999);
+  ptx_free(m);
+}
+
 static void test_numbers(void **state) {
   (void)state;
   ptx_module *m = parse_ok(
@@ -864,9 +891,9 @@ static void test_errors(void **state) {
       {".entry k { 5: }", "t.ptx:1:12: expected an instruction, a label or a directive, found '5'"},
       {"mov.u32 %r1, 1;", "t.ptx:1:1: expected a directive, found 'mov.u32'"},
       {".entry k { ret; } }", "t.ptx:1:19: expected a directive, found '}'"},
-      {".entry k { ld.u32 %r1, [%r2+4+4]; }", "t.ptx:1:30: expected '+', '-' or ']' in the address, found '+'"},
+      {".entry k { ld.u32 %r1, [%r2+4 4]; }", "t.ptx:1:31: expected '+', '-' or ']' in the address, found '4'"},
       {".entry k { . }", "t.ptx:1:12: stray '.'"},
-      {".entry k { mov.u32 %r1, !1; }", "t.ptx:1:26: expected a predicate after '!', found '1'"},
+      {".entry k { mov.u32 %r1, !; }", "t.ptx:1:26: expected a predicate after '!', found ';'"},
       {".entry k { mov.u32 %r1, -x; }", "t.ptx:1:26: expected a number after '-', found 'x'"},
       {".global .u32 x = {{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{1}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}};",
        "t.ptx:1:50: initializer nested too deeply"},
@@ -972,6 +999,7 @@ int main(void) {
       cmocka_unit_test(test_nvrtc),
       cmocka_unit_test(test_features),
       cmocka_unit_test(test_numbers),
+      cmocka_unit_test(test_nested_inlined_at),
       cmocka_unit_test(test_float_conversion),
       cmocka_unit_test(test_init_padding),
       cmocka_unit_test(test_minimal_and_empty),

@@ -1025,8 +1025,295 @@ static void test_driver_api(void **state) {
   assert_int_equal(ctxdestroy(ctx), 0);
 }
 
+
+/* ---- a kernel that does not decode (issue 9, item 2) ---- */
+
+/* A module whose kernel `bad` holds an instruction smemu does not know (at
+ * PTX line 12, column 3) next to a good one: launching `bad` must say why
+ * it cannot run, once, with the PTX line:col, and fail as a GPU whose PTX
+ * JIT compiler rejects the code does (cudaErrorInvalidPtx); the good kernel
+ * still runs. The same through the driver API's cuModuleGetFunction. */
+static const char undecodable_ptx[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry good(.param .u64 p)\n{\n  ret;\n}\n"
+    ".visible .entry bad(.param .u64 p)\n{\n"
+    "  .reg .b32 %r<3>;\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  frobnicate.u32 %r2, %r1;\n"
+    "  ret;\n}\n";
+static char stub_good, stub_bad;
+static void *bad_fn, *bad_mod;
+static int launch_rc[4];
+
+static char *capture_stderr(void (*f)(void)) {
+  char path[] = "/tmp/smemu-test-err-XXXXXX";
+  int fd = mkstemp(path), saved = dup(2);
+  fflush(stderr);
+  dup2(fd, 2);
+  f();
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  close(fd);
+  char *s = tu_read_file(path, NULL);
+  unlink(path);
+  return s ? s : strdup("");
+}
+
+static int count_of(const char *s, const char *sub) {
+  int n = 0;
+  for (const char *p = s; (p = strstr(p, sub)); p++) n++;
+  return n;
+}
+
+static void launch_bad_twice(void) {
+  void *args[] = {&bad_fn};
+  launch_rc[0] = F(cudaLaunchKernel)(&stub_good, (dim3){1, 1, 1}, (dim3){32, 1, 1}, args, 0, NULL);
+  launch_rc[1] = F(cudaLaunchKernel)(&stub_bad, (dim3){1, 1, 1}, (dim3){32, 1, 1}, args, 0, NULL);
+  launch_rc[2] = F(cudaLaunchKernel)(&stub_bad, (dim3){1, 1, 1}, (dim3){32, 1, 1}, args, 0, NULL);
+  launch_rc[3] = F(cudaGetLastError)();
+}
+
+static void driver_get_bad_twice(void) {
+  CUresult (*load)(void **, const void *) = D(cuModuleLoadData, CUresult(*)(void **, const void *));
+  CUresult (*getfn)(void **, void *, const char *) = D(cuModuleGetFunction, CUresult(*)(void **, void *, const char *));
+  void *fn = NULL;
+  launch_rc[0] = load(&bad_mod, undecodable_ptx);
+  launch_rc[1] = getfn(&fn, bad_mod, "bad");
+  launch_rc[2] = getfn(&fn, bad_mod, "bad");
+  launch_rc[3] = getfn(&fn, bad_mod, "good");
+}
+
+static void test_undecodable_kernel(void **state) {
+  (void)state;
+  char *saved_text = ptx_text;
+  size_t saved_len = ptx_len;
+  ptx_text = (char *)undecodable_ptx;
+  ptx_len = strlen(undecodable_ptx);
+  uint8_t *fb = make_fatbin(0);
+  ptx_text = saved_text;
+  ptx_len = saved_len;
+  static wrapper w;
+  w = (wrapper){0x466243b1, 1, fb, NULL};
+  void **h = F(__cudaRegisterFatBinary)(&w);
+  reg_fun(h, &stub_good, "good");
+  reg_fun(h, &stub_bad, "bad");
+  F(__cudaRegisterFatBinaryEnd)(h);
+  char *err = capture_stderr(launch_bad_twice);
+  assert_err(launch_rc[0], cudaSuccess);
+  assert_err(launch_rc[1], cudaErrorInvalidPtx);
+  assert_err(launch_rc[2], cudaErrorInvalidPtx);
+  assert_err(launch_rc[3], cudaErrorInvalidPtx);
+  if (!strstr(err, "kernel bad cannot run: ") || !strstr(err, ":12:3: unknown instruction 'frobnicate.u32'"))
+    fail_msg("stderr: %s", err);
+  assert_int_equal(count_of(err, "frobnicate"), 1); /* once */
+  assert_null(strstr(err, "registered but not in the PTX"));
+  free(err);
+  assert_ok(F(cudaDeviceSynchronize)());
+
+  /* a module that does not parse: every kernel fails the same way, the
+   * parser's line:col said once */
+  ptx_text = (char *)".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry good(.param .u64 p)\n"
+                     "{\n  ret;\n}\n.visible .entry bad(.param .u64 p)\n{\n  mov.u32 %r1, 1 2;\n}\n";
+  ptx_len = strlen(ptx_text);
+  uint8_t *fb2 = make_fatbin(0);
+  ptx_text = saved_text;
+  ptx_len = saved_len;
+  static wrapper w2;
+  w2 = (wrapper){0x466243b1, 1, fb2, NULL};
+  h = F(__cudaRegisterFatBinary)(&w2);
+  reg_fun(h, &stub_good, "good");
+  reg_fun(h, &stub_bad, "bad");
+  F(__cudaRegisterFatBinaryEnd)(h);
+  err = capture_stderr(launch_bad_twice);
+  assert_err(launch_rc[0], cudaErrorInvalidPtx);
+  assert_err(launch_rc[1], cudaErrorInvalidPtx);
+  if (!strstr(err, ":10:18: expected ',' or ';' after an operand, found '2'")) fail_msg("stderr: %s", err);
+  assert_int_equal(count_of(err, "expected ','"), 1);
+  free(err);
+
+  if (!drv) fail_msg("cannot open libcuda.so.1");
+  err = capture_stderr(driver_get_bad_twice);
+  assert_int_equal(launch_rc[0], 0);   /* the good kernel decodes: the module loads */
+  assert_int_equal(launch_rc[1], 218); /* CUDA_ERROR_INVALID_PTX */
+  assert_int_equal(launch_rc[2], 218);
+  assert_int_equal(launch_rc[3], 0);
+  if (!strstr(err, "kernel bad cannot run: cuModuleLoadData image:12:3: unknown instruction 'frobnicate.u32'"))
+    fail_msg("stderr: %s", err);
+  assert_int_equal(count_of(err, "frobnicate"), 1);
+  free(err);
+  CUresult (*unload)(void *) = D(cuModuleUnload, CUresult(*)(void *));
+  assert_int_equal(unload(bad_mod), 0);
+  /* a module whose only kernel does not decode does not load; the JIT
+   * error log names the kernel */
+  static const char only_bad[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                                 ".visible .entry bad(.param .u64 p)\n{\n  frobnicate.u32 %r1, %r1;\n}\n";
+  CUresult (*loadex)(void **, const void *, unsigned, int *, void **) =
+      D(cuModuleLoadDataEx, CUresult(*)(void **, const void *, unsigned, int *, void **));
+  char log[512] = "";
+  int opts[] = {5, 6};
+  void *vals[] = {log, (void *)(size_t)sizeof log}, *mod2 = NULL;
+  int saved = dup(2), null = open("/dev/null", O_WRONLY);
+  dup2(null, 2);
+  CUresult r = loadex(&mod2, only_bad, 2, opts, vals);
+  dup2(saved, 2);
+  close(saved);
+  close(null);
+  assert_int_equal(r, 218);
+  if (!strstr(log, ":6:3: unknown instruction 'frobnicate.u32'") || !strstr(log, "(kernel bad cannot run)"))
+    fail_msg("log: %s", log);
+}
+
+
+/* ---- the checks' summary names each class (issue 9, item 12) ---- */
+
+/* Two launches under SMEMU_CHECK=sync,init: `uninit` reads a __shared__
+ * word nothing wrote (one line: one initcheck finding), `maskless` runs
+ * bar.warp.sync 0xfffffffe on a full warp (lane 0 is not in the mask: one
+ * barrier error, for the 32 threads, then an illegal instruction). The summary at exit must count one of each, under its
+ * own name. */
+static const char checks_ptx[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry uninit(.param .u64 p)\n{\n"
+    "  .reg .b32 %r<3>;\n  .reg .b64 %rd<3>;\n  .shared .align 4 .b32 s[32];\n"
+    "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd1, %rd1;\n"
+    "  ld.shared.u32 %r1, [s];\n  st.global.u32 [%rd1], %r1;\n  ret;\n}\n"
+    ".visible .entry maskless(.param .u64 p)\n{\n"
+    "  bar.warp.sync 0xfffffffe;\n  ret;\n}\n";
+static char stub_uninit, stub_maskless;
+
+static int checks_child(void) {
+  char path[PATH_MAX + 64];
+  snprintf(path, sizeof path, "%s/runtime/libcudart.so.13", tu_build_dir());
+  lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!lib) return 2;
+  ptx_text = (char *)checks_ptx;
+  ptx_len = strlen(checks_ptx);
+  static wrapper w;
+  w = (wrapper){0x466243b1, 1, make_fatbin(0), NULL};
+  void **h = F(__cudaRegisterFatBinary)(&w);
+  reg_fun(h, &stub_uninit, "uninit");
+  reg_fun(h, &stub_maskless, "maskless");
+  F(__cudaRegisterFatBinaryEnd)(h);
+  int *d = NULL;
+  if (F(cudaMalloc)((void **)&d, 64)) return 3;
+  void *args[] = {&d};
+  if (F(cudaLaunchKernel)(&stub_uninit, (dim3){1, 1, 1}, (dim3){32, 1, 1}, args, 0, NULL)) return 4;
+  if (F(cudaLaunchKernel)(&stub_maskless, (dim3){1, 1, 1}, (dim3){32, 1, 1}, args, 0, NULL)) return 5;
+  /* the mask without the caller then traps, as on an H100 */
+  if (F(cudaDeviceSynchronize)() != cudaErrorIllegalInstruction) return 6;
+  return 0; /* the runtime writes its summary at exit */
+}
+
+static void test_checks_summary_classes(void **state) {
+  (void)state;
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  assert_true(n > 0);
+  exe[n] = 0;
+  char *argv[] = {exe, "--checks-child", NULL};
+  char *env[] = {"SMEMU_CHECK=sync,init", NULL};
+  tu_run r;
+  assert_int_equal(tu_spawn(argv, env, &r), 0);
+  if (r.rc || !strstr(r.err, "== smemu checks: 2 launches checked, 0 hazards, 1 barrier error, 1 uninitialized shared read, 0 uninitialized global reads\n"))
+    fail_msg("checks child: exit %d\n%s%s", r.rc, r.out, r.err);
+  tu_run_free(&r);
+}
+
+
+/* ---- the bank size of 3.x, per kernel (issue 9, item 15) ---- */
+
+/* On compute capability 3.x cudaFuncSetSharedMemConfig picks a kernel's
+ * bank size, over the device's (CUDA C Programming Guide, 3.x shared
+ * memory). `stride2` (named for its steps of two 8-byte words) reads the
+ * 32-bit word 6t (byte 24t) in thread t of one warp. 4-byte mode: bank
+ * 6t % 32, so lanes t and t + 16 meet (96 % 32 = 0) at bytes 24t and 24t +
+ * 384, in different 256-byte segments (which a 64-bit bank does not serve
+ * together): 2 wavefronts. 8-byte mode: bank (24t / 8) % 32 = 3t % 32, all
+ * different (3 is odd): 1 wavefront. On sm_90 (4-byte banks only) 2.
+ * The child launches it four times:
+ *   device 4-byte, kernel default       -> 2
+ *   device 4-byte, kernel 8-byte        -> 1
+ *   device 8-byte, kernel 4-byte        -> 2
+ *   device 8-byte, kernel default       -> 1
+ * and the runtime's JSON (SMEMU_JSON) lists each launch's wavefronts. On
+ * sm_90 the same calls change nothing (HARDWARE.md: a no-op there). */
+static const char stride2_ptx[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry stride2(.param .u64 p)\n{\n"
+    "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n  .shared .align 8 .b32 s[200];\n"
+    "  mov.u32 %r1, %tid.x;\n  mul.lo.u32 %r2, %r1, 24;\n  mov.u32 %r3, s;\n  add.u32 %r2, %r2, %r3;\n"
+    "  ld.shared.u32 %r3, [%r2];\n"
+    "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd1, %rd1;\n  st.global.u32 [%rd1], %r3;\n  ret;\n}\n";
+static char stub_stride2;
+
+static int bank_config_child(void) {
+  char path[PATH_MAX + 64];
+  snprintf(path, sizeof path, "%s/runtime/libcudart.so.13", tu_build_dir());
+  lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!lib) return 2;
+  ptx_text = (char *)stride2_ptx;
+  ptx_len = strlen(stride2_ptx);
+  static wrapper w;
+  w = (wrapper){0x466243b1, 1, make_fatbin(0), NULL};
+  void **h = F(__cudaRegisterFatBinary)(&w);
+  reg_fun(h, &stub_stride2, "stride2");
+  F(__cudaRegisterFatBinaryEnd)(h);
+  int *d = NULL;
+  if (F(cudaMalloc)((void **)&d, 64)) return 3;
+  void *args[] = {&d};
+  static const enum cudaSharedMemConfig dev[4] = {cudaSharedMemBankSizeFourByte, cudaSharedMemBankSizeFourByte,
+                                                  cudaSharedMemBankSizeEightByte, cudaSharedMemBankSizeEightByte};
+  static const enum cudaSharedMemConfig fun[4] = {cudaSharedMemBankSizeDefault, cudaSharedMemBankSizeEightByte,
+                                                  cudaSharedMemBankSizeFourByte, cudaSharedMemBankSizeDefault};
+  for (int i = 0; i < 4; i++) {
+    if (F(cudaDeviceSetSharedMemConfig)(dev[i])) return 4;
+    if (F(cudaFuncSetSharedMemConfig)(&stub_stride2, fun[i])) return 5;
+    if (F(cudaLaunchKernel)(&stub_stride2, (dim3){1, 1, 1}, (dim3){32, 1, 1}, args, 0, NULL)) return 6;
+  }
+  return F(cudaDeviceSynchronize)() ? 7 : 0;
+}
+
+/* The wavefront counts of the child's launches on arch, in order. */
+static void bank_config_run(const char *arch, const int want[4]) {
+  char exe[PATH_MAX], json[] = "/tmp/smemu-test-banks-XXXXXX", envj[64], enva[64];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  assert_true(n > 0);
+  exe[n] = 0;
+  int fd = mkstemp(json);
+  close(fd);
+  snprintf(envj, sizeof envj, "SMEMU_JSON=%s", json);
+  snprintf(enva, sizeof enva, "SMEMU_ARCH=%s", arch);
+  char *argv[] = {exe, "--bank-config-child", NULL};
+  char *env[] = {enva, "SMEMU_PTX_ANY=1", envj, "SMEMU_REPORT=banks", "SMEMU_REPORT_FILE=/dev/null", NULL};
+  tu_run r;
+  assert_int_equal(tu_spawn(argv, env, &r), 0);
+  if (r.rc) fail_msg("bank config child on %s: exit %d\n%s%s", arch, r.rc, r.out, r.err);
+  tu_run_free(&r);
+  char *j = tu_read_file(json, NULL);
+  unlink(json);
+  assert_non_null(j);
+  const char *p = j;
+  for (int i = 0; i < 4; i++) {
+    p = strstr(p, "\"shared_ld_wavefronts\": ");
+    if (!p) fail_msg("%s: launch %d missing in %s", arch, i, j);
+    p += strlen("\"shared_ld_wavefronts\": ");
+    if (atoi(p) != want[i]) fail_msg("%s: launch %d has %d load wavefronts, expected %d\n%s", arch, i, atoi(p), want[i], j);
+  }
+  free(j);
+}
+
+static void test_bank_config_per_kernel(void **state) {
+  (void)state;
+  static const int kepler[4] = {2, 1, 2, 1}, hopper[4] = {2, 2, 2, 2};
+  bank_config_run("sm_35", kepler);
+  bank_config_run("sm_90", hopper);
+}
+
 int main(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "--kepler")) return kepler_child();
+  if (argc > 1 && !strcmp(argv[1], "--checks-child")) return checks_child();
+  if (argc > 1 && !strcmp(argv[1], "--bank-config-child")) return bank_config_child();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_error_names),
       cmocka_unit_test(test_last_error),
@@ -1050,6 +1337,9 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_driver_api),
       cmocka_unit_test(test_assert_sticky),
       cmocka_unit_test(test_illegal_address_and_reset),
+      cmocka_unit_test(test_undecodable_kernel),
+      cmocka_unit_test(test_checks_summary_classes),
+      cmocka_unit_test(test_bank_config_per_kernel),
   };
   return cmocka_run_group_tests(tests, setup_lib, NULL);
 }

@@ -260,9 +260,9 @@ static void test_run_checks_clean(void **state) {
     smemu_run(args, NULL, &r);
     char *want = expected(progs[i], "out");
     assert_memory_equal(r.out, want, strlen(want));
-    if (!strstr(r.out + strlen(want), " 0 hazards, 0 barrier errors"))
+    if (!strstr(r.out + strlen(want), " 0 hazards, 0 barrier errors, 0 uninitialized shared reads"))
       fprintf(stderr, "%s with --check all:\n%s", progs[i], r.out + strlen(want));
-    assert_non_null(strstr(r.out + strlen(want), " 0 hazards, 0 barrier errors"));
+    assert_non_null(strstr(r.out + strlen(want), " 0 hazards, 0 barrier errors, 0 uninitialized shared reads"));
     free(want);
     tu_run_free(&r);
   }
