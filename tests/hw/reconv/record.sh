@@ -7,7 +7,8 @@
 # through the driver's JIT (OUTDIR/jit), so that joins whose results vary
 # from run to run show up (OUTDIR/stability.txt). Also saves the SASS, the
 # versions, and whether this machine's nvcc makes the same PTX.
-# Copy OUTDIR/run1/*.bin and stability.txt to tests/hw/reconv/recorded/.
+# Copy OUTDIR/run1/*, stability.txt, versions.txt and reconv.sass to
+# tests/hw/reconv/recorded/ (test_reconv reads recorded/KERNEL.bin).
 OUT=${1:?usage: sh tests/hw/reconv/record.sh OUTDIR}
 [ -d /usr/local/cuda/bin ] && PATH="/usr/local/cuda/bin:$PATH"
 HERE=tests/hw/reconv
