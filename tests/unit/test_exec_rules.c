@@ -187,6 +187,19 @@ static void test_param_read_only(void **state) {
   assert_non_null(strstr(msg, "param"));
 }
 
+/* 32 lanes run 4 instructions (mov, setp, the guarded add, ret): 128
+ * thread instructions, the guard false in half the lanes or not. */
+static void test_thread_instructions(void **state) {
+  (void)state;
+  char msg[1024];
+  smemu_ctx *c;
+  const char *ptx = K(REGS, "  mov.u32 %r1, %tid.x;\n  setp.lt.u32 %p1, %r1, 16;\n  @%p1 add.u32 %r2, %r1, 1;\n  ret;\n");
+  assert_int_equal(launch(ptx, 32, 0, 0, NULL, &c, msg, sizeof msg), SMEMU_OK);
+  assert_int_equal(smemu_last_stats(c)->warp_instructions, 4);
+  assert_int_equal(smemu_last_stats(c)->thread_instructions, 128);
+  smemu_destroy(c);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_bar_count_multiple_of_32), cmocka_unit_test(test_bar_two_counts),
