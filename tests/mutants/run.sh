@@ -116,6 +116,23 @@ fi
 # ---- the main run -----------------------------------------------------------
 start=$(date +%s)
 mkdir -p "$WORK" || exit 2
+# one run at a time in a scratch folder (a second one would mix its copies
+# and results with the first's); --check works beside a run in its own files
+if [ "${1:-}" = "--check" ]; then
+  WORK="$WORK/check"
+  mkdir -p "$WORK" || exit 2
+else
+  if ! mkdir "$WORK/lock" 2>/dev/null; then
+    other=$(cat "$WORK/lock/pid" 2>/dev/null)
+    if [ -n "$other" ] && kill -0 "$other" 2>/dev/null; then
+      echo "mutants: another run (process $other) uses $WORK; wait for it or set MUTANTS_DIR"
+      exit 2
+    fi
+  fi
+  echo $$ > "$WORK/lock/pid"
+  trap 'rm -rf "$WORK/lock"' EXIT
+  trap 'exit 2' INT TERM
+fi
 # the list, flattened: id, file, tests, occurrence, pattern, replacement,
 # equivalence reason
 awk -v us="$US" -v only="${MUTANTS_ONLY:-}" '

@@ -218,12 +218,34 @@ static void test_races_without_sync(void **state) {
   smemu_destroy(c);
 }
 
+/* Block 0: bar.sync, then thread 0 writes g[0]. Block 1: two bar.sync,
+ * then thread 0 reads g[0]. Block 1's barriers order nothing of block 0:
+ * a RAW hazard, an error although both are warp 0 (other blocks). */
+static void test_global_blocks_after_barriers(void **state) {
+  (void)state;
+  const char *ptx = PTX_HEAD
+      ".visible .entry k(.param .u64 g)\n{\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n  .reg .pred %p<3>;\n"
+      "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, %ctaid.x;\n  ld.param.u64 %rd1, [g];\n  cvta.to.global.u64 %rd2, %rd1;\n"
+      "  setp.ne.u32 %p1, %r1, 0;\n  setp.ne.u32 %p2, %r2, 0;\n  bar.sync 0;\n  @%p2 bra ONE;\n"
+      "  @%p1 bra DONE;\n  st.global.u32 [%rd2], %r2;\n  bra.uni DONE;\n"
+      "ONE:\n  bar.sync 0;\n  @%p1 bra DONE;\n  ld.global.u32 %r3, [%rd2];\nDONE:\n  ret;\n}\n";
+  smemu_ctx *c = ctx_with(SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_GLOBAL_RACES);
+  uint32_t *g = buf(c, NULL, 4);
+  void *args[] = {&g};
+  run_in(c, ptx, "k", 2, 32, 0, args);
+  const smemu_hazard *h;
+  assert_int_equal(hazards(c, "RAW", &h), 1);
+  assert_int_equal(h->global, 1);
+  assert_int_equal(h->error, 1);
+  smemu_destroy(c);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_writer_outside_the_barrier), cmocka_unit_test(test_exited_writer_then_barrier),
       cmocka_unit_test(test_byte_of_a_word),            cmocka_unit_test(test_cp_async_writes),
       cmocka_unit_test(test_global_blocks),             cmocka_unit_test(test_init_alone),
-      cmocka_unit_test(test_races_without_sync),
+      cmocka_unit_test(test_races_without_sync),        cmocka_unit_test(test_global_blocks_after_barriers),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

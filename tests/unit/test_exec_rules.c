@@ -15,7 +15,10 @@
  *    MAX_CALL_DEPTH (256) frames;
  *  - kernel parameters are read-only: st.param to one faults;
  *  - thread instructions count the lanes that run an instruction, also
- *    those whose guard is false. */
+ *    those whose guard is false;
+ *  - the random warp order switches warps within a run (the fixed order
+ *    runs a warp until it waits or ends);
+ *  - a fault in a 2-D block names the thread by its x and y. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -200,13 +203,78 @@ static void test_thread_instructions(void **state) {
   smemu_destroy(c);
 }
 
+/* Two warps take 64 tickets each from one counter (atom.add). In the fixed
+ * order warp 0 runs until it ends, so it takes tickets 0-63; in the random
+ * order (switch points every 1-64 instructions) the warps interleave. */
+static int tickets_interleaved(int schedule, uint64_t seed) {
+  const char *ptx = PTX_HEAD ".shared .align 4 .b32 ctr;\n"
+      ".visible .entry k(.param .u64 out)\n{\n" REGS
+      "  mov.u32 %r1, %tid.x;\n  ld.param.u64 %rd1, [out];\n  mov.u32 %r2, ctr;\n  mov.u32 %r3, 0;\n"
+      "  setp.ne.u32 %p1, %r1, 0;\n  setp.ne.u32 %p2, %r1, 32;\n  and.pred %p3, %p1, %p2;\n  @%p3 bra DONE;\n"
+      "  shr.u32 %r6, %r1, 5;\n  mul.wide.u32 %rd2, %r6, 256;\n  add.u64 %rd3, %rd1, %rd2;\n"
+      "LOOP:\n  atom.shared.add.u32 %r4, [%r2], 1;\n  st.global.u32 [%rd3], %r4;\n  add.u64 %rd3, %rd3, 4;\n"
+      "  add.u32 %r3, %r3, 1;\n  setp.lt.u32 %p1, %r3, 64;\n  @%p1 bra LOOP;\nDONE:\n  ret;\n}\n";
+  smemu_options o;
+  memset(&o, 0, sizeof o);
+  o.threads = 1;
+  o.schedule = schedule;
+  o.seed = seed;
+  smemu_ctx *c = NULL;
+  smemu_module *m;
+  smemu_kernel *k;
+  uint32_t *out;
+  assert_int_equal(smemu_create(&o, &c), SMEMU_OK);
+  assert_int_equal(smemu_malloc(c, (void **)&out, 128 * 4), SMEMU_OK);
+  void *args[] = {&out};
+  const uint32_t g[3] = {1, 1, 1}, b[3] = {64, 1, 1};
+  if (smemu_module_load_data(c, ptx, strlen(ptx), "rules.ptx", &m) != SMEMU_OK ||
+      smemu_module_get_kernel(m, "k", &k) != SMEMU_OK || smemu_launch(c, k, g, b, 0, args) != SMEMU_OK)
+    fail_msg("%s", smemu_errmsg(c));
+  int mixed = 0;
+  for (int i = 0; i < 64; i++) mixed |= out[i] >= 64; /* warp 0 got a ticket after one of warp 1's */
+  smemu_destroy(c);
+  return mixed;
+}
+
+static void test_random_order_interleaves(void **state) {
+  (void)state;
+  assert_false(tickets_interleaved(SMEMU_SCHEDULE_FIXED, 0));
+  assert_true(tickets_interleaved(SMEMU_SCHEDULE_RANDOM, 1));
+}
+
+/* A fault in a 2-D block of 8 x 8 threads names the thread by (x, y):
+ * thread (3, 5) reads address 0. */
+static void test_fault_thread_2d(void **state) {
+  (void)state;
+  const char *ptx = K(REGS, "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, %tid.y;\n  setp.eq.u32 %p1, %r1, 3;\n"
+                            "  setp.eq.u32 %p2, %r2, 5;\n  and.pred %p3, %p1, %p2;\n  @!%p3 bra DONE;\n"
+                            "  mov.u64 %rd1, 0;\n  ld.global.u32 %r3, [%rd1];\nDONE:\n  ret;\n");
+  smemu_options o;
+  memset(&o, 0, sizeof o);
+  o.threads = 1;
+  smemu_ctx *c = NULL;
+  smemu_module *m;
+  smemu_kernel *k;
+  assert_int_equal(smemu_create(&o, &c), SMEMU_OK);
+  void *buf = NULL;
+  void *args[] = {&buf};
+  const uint32_t g[3] = {1, 1, 1}, b[3] = {8, 8, 1};
+  if (smemu_module_load_data(c, ptx, strlen(ptx), "rules.ptx", &m) != SMEMU_OK ||
+      smemu_module_get_kernel(m, "k", &k) != SMEMU_OK)
+    fail_msg("%s", smemu_errmsg(c));
+  assert_int_equal(smemu_launch(c, k, g, b, 0, args), SMEMU_ERR_ILLEGAL_ADDRESS);
+  if (!strstr(smemu_errmsg(c), "thread (3,5,0)")) fail_msg("%s", smemu_errmsg(c));
+  smemu_destroy(c);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_bar_count_multiple_of_32), cmocka_unit_test(test_bar_two_counts),
       cmocka_unit_test(test_divergent_halves_at_one_barrier), cmocka_unit_test(test_divergent_halves_values),
       cmocka_unit_test(test_divergent_arrive),         cmocka_unit_test(test_call_frame_limit),
       cmocka_unit_test(test_call_depth),               cmocka_unit_test(test_param_read_only),
-      cmocka_unit_test(test_thread_instructions),
+      cmocka_unit_test(test_thread_instructions),      cmocka_unit_test(test_random_order_interleaves),
+      cmocka_unit_test(test_fault_thread_2d),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
