@@ -267,6 +267,17 @@ static void test_fault_thread_2d(void **state) {
   smemu_destroy(c);
 }
 
+/* One warp in three groups (lanes 0-9, 10-19, 20-31), each at its own
+ * bar.sync 0: the barrier completes once all three have arrived. */
+static void test_three_paths_at_one_barrier(void **state) {
+  (void)state;
+  char msg[1024];
+  const char *ptx = K(REGS, "  mov.u32 %r1, %tid.x;\n  setp.lt.u32 %p1, %r1, 10;\n  @%p1 bra A;\n"
+                            "  setp.lt.u32 %p2, %r1, 20;\n  @%p2 bra B;\n  bar.sync 0;\n  bra.uni DONE;\n"
+                            "A:\n  bar.sync 0;\n  bra.uni DONE;\nB:\n  bar.sync 0;\nDONE:\n  ret;\n");
+  assert_int_equal(launch(ptx, 32, 0, 0, NULL, NULL, msg, sizeof msg), SMEMU_OK);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_bar_count_multiple_of_32), cmocka_unit_test(test_bar_two_counts),
@@ -274,7 +285,7 @@ int main(void) {
       cmocka_unit_test(test_divergent_arrive),         cmocka_unit_test(test_call_frame_limit),
       cmocka_unit_test(test_call_depth),               cmocka_unit_test(test_param_read_only),
       cmocka_unit_test(test_thread_instructions),      cmocka_unit_test(test_random_order_interleaves),
-      cmocka_unit_test(test_fault_thread_2d),
+      cmocka_unit_test(test_fault_thread_2d),          cmocka_unit_test(test_three_paths_at_one_barrier),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
