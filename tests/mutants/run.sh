@@ -175,22 +175,35 @@ for t in $alltests; do alltargets="$alltargets $(targets_of "$t")"; done
 case $alltargets in *UNKNOWN-TEST-*) echo "mutants: unknown test name in $LIST:$alltargets" | tr ' ' '\n' | grep -E 'mutants|UNKNOWN'; exit 2 ;; esac
 
 # the copies: the working tree's files as git lists them (tracked and
-# untracked, not ignored), their times kept so that make only rebuilds
-# what changed since the last run; build/ inside each copy is kept
+# untracked, not ignored). A file whose bytes changed since the last run
+# is copied with a new time, so make rebuilds what depends on it; the
+# others keep theirs (and their objects in build/ stay valid)
 files=$(cd "$root" && git ls-files -co --exclude-standard | grep -v '^build/')
+rm -rf "$WORK/src"
+mkdir -p "$WORK/src"
+(cd "$root" && echo "$files" | tar -cf - -T - 2>/dev/null) | (cd "$WORK/src" && tar -xf -)
 i=0
 while [ $i -lt "$JOBS" ]; do
   tree="$WORK/w$i"
   mkdir -p "$tree"
-  find "$tree" -mindepth 1 -maxdepth 1 ! -name build -exec rm -rf {} +
-  (cd "$root" && echo "$files" | tar -cf - -T - 2>/dev/null) | (cd "$tree" && tar -xpf -)
-  # the files a mutant may have changed in an earlier run: tar gave them
-  # back their old times, older than the objects built from the mutants
-  # (every file of the list, whatever MUTANTS_ONLY says now)
+  (cd "$tree" && find . -path ./build -prune -o -type f -print) | sed 's|^\./||' | sort > "$WORK/old.list"
+  echo "$files" | sort > "$WORK/new.list"
+  comm -23 "$WORK/old.list" "$WORK/new.list" | (cd "$tree" && xargs rm -f)
+  echo "$files" | while IFS= read -r f; do
+    if ! cmp -s "$WORK/src/$f" "$tree/$f"; then
+      mkdir -p "$tree/$(dirname "$f")" && cp "$WORK/src/$f" "$tree/$f"
+    fi
+  done
+  # the files mutants change: rebuilt once per run, whatever a stopped
+  # run left behind (every file of the list, whatever MUTANTS_ONLY says)
   sed -n 's/^file //p' "$LIST" | sort -u | (cd "$tree" && xargs touch 2>/dev/null)
-  # nvcc-built programs do not depend on smemu's sources: reuse the tree's
-  if [ -f "$root/build/runtime/progs/.built" ] && [ ! -f "$tree/build/runtime/progs/.built" ]; then
-    mkdir -p "$tree/build/runtime" && cp -pr "$root/build/runtime/progs" "$tree/build/runtime/"
+  # nvcc-built programs do not depend on smemu's sources: the working
+  # tree's, when newer, with a fresh stamp so that make keeps them
+  if [ -f "$root/build/runtime/progs/.built" ] &&
+     [ "$root/build/runtime/progs/.built" -nt "$tree/build/runtime/progs/.copied" ]; then
+    rm -rf "$tree/build/runtime/progs"
+    mkdir -p "$tree/build/runtime" && cp -pr "$root/build/runtime/progs" "$tree/build/runtime/" &&
+      touch "$tree/build/runtime/progs/.built" "$tree/build/runtime/progs/.copied"
   fi
   i=$((i + 1))
 done
