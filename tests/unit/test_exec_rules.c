@@ -18,7 +18,7 @@
  *    those whose guard is false;
  *  - the random warp order switches warps within a run (the fixed order
  *    runs a warp until it waits or ends);
- *  - a fault in a 2-D block names the thread by its x and y. */
+ *  - a fault in a 3-D block names the thread by its x, y and z. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -242,12 +242,13 @@ static void test_random_order_interleaves(void **state) {
   assert_true(tickets_interleaved(SMEMU_SCHEDULE_RANDOM, 1));
 }
 
-/* A fault in a 2-D block of 8 x 8 threads names the thread by (x, y):
- * thread (3, 5) reads address 0. */
+/* A fault in a 3-D block of 4 x 2 x 4 threads names the thread by
+ * (x, y, z): thread (1, 1, 2) (linear 21) reads address 0. */
 static void test_fault_thread_2d(void **state) {
   (void)state;
-  const char *ptx = K(REGS, "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, %tid.y;\n  setp.eq.u32 %p1, %r1, 3;\n"
-                            "  setp.eq.u32 %p2, %r2, 5;\n  and.pred %p3, %p1, %p2;\n  @!%p3 bra DONE;\n"
+  const char *ptx = K(REGS, "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, %tid.y;\n  mov.u32 %r4, %tid.z;\n  add.u32 %r1, %r1, %r2;\n"
+                            "  shl.b32 %r4, %r4, 2;\n  add.u32 %r1, %r1, %r4;\n  setp.eq.u32 %p1, %r1, 10;\n"
+                            "  setp.eq.u32 %p2, %r2, 1;\n  and.pred %p3, %p1, %p2;\n  @!%p3 bra DONE;\n"
                             "  mov.u64 %rd1, 0;\n  ld.global.u32 %r3, [%rd1];\nDONE:\n  ret;\n");
   smemu_options o;
   memset(&o, 0, sizeof o);
@@ -258,12 +259,12 @@ static void test_fault_thread_2d(void **state) {
   assert_int_equal(smemu_create(&o, &c), SMEMU_OK);
   void *buf = NULL;
   void *args[] = {&buf};
-  const uint32_t g[3] = {1, 1, 1}, b[3] = {8, 8, 1};
+  const uint32_t g[3] = {1, 1, 1}, b[3] = {4, 2, 4};
   if (smemu_module_load_data(c, ptx, strlen(ptx), "rules.ptx", &m) != SMEMU_OK ||
       smemu_module_get_kernel(m, "k", &k) != SMEMU_OK)
     fail_msg("%s", smemu_errmsg(c));
   assert_int_equal(smemu_launch(c, k, g, b, 0, args), SMEMU_ERR_ILLEGAL_ADDRESS);
-  if (!strstr(smemu_errmsg(c), "thread (3,5,0)")) fail_msg("%s", smemu_errmsg(c));
+  if (!strstr(smemu_errmsg(c), "thread (1,1,2)")) fail_msg("%s", smemu_errmsg(c));
   smemu_destroy(c);
 }
 
