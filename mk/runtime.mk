@@ -48,7 +48,7 @@ $(BUILD)/smemu: $(RUN_OBJ)
 $(BUILD)/smemu: LDLIBS += $(LIB)
 
 $(RT_PROGS): $(wildcard tests/runtime/corpus/*.cu tests/runtime/corpus/*/*.cu examples/programs/*.cu \
-               examples/programs/*.cpp examples/*.cu) tests/runtime/build.sh
+               examples/programs/*.cpp examples/*.cu tests/hw/rtapi/*.cu) tests/runtime/build.sh tests/runtime/programs.txt
 	@sh tests/runtime/build.sh $(RT_DIR)/progs "$(NVCC)"
 
 .PHONY: runtime

@@ -126,7 +126,7 @@ if command -v nvcc > /dev/null 2>&1; then
     --arg s32:64 --quiet || fail "exec .cu"
   cmp -s "$T/cu.bin" "$T/out.bin" || fail "exec .cu output"
 else
-  echo "cli: nvcc not found, exec of a .cu file not checked"
+  echo "[  SKIPPED ] cli_exec_cu (nvcc not found, exec of a .cu file not checked)"
 fi
 
 # a race-free kernel gives the same bytes in every warp order
