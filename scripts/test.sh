@@ -28,5 +28,6 @@ run cli sh tests/cli.sh "$B"
 run banks-examples sh tests/banks_examples.sh "$B"
 run fuzz-replay "$B/fuzz_replay" tests/fuzz/corpus
 run programs sh tests/programs/test.sh "$B"
+run modern-arch sh tests/hw/modern/test_arch.sh "$B"
 echo "tests: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
