@@ -215,7 +215,7 @@ int dec_nop(dctx *D, dstmt *S, insn *in) {
 int dec_fence(dctx *D, dstmt *S, insn *in) {
   static const char *const ok[] = {"cta", "gl", "gpu", "sys", "sc", "acq_rel", "cluster",
                                    "proxy", "async", "alias", "shared::cta", "shared::cluster",
-                                   "global", "shared", NULL};
+                                   "global", "shared", "mbarrier_init", NULL};
   while (dec_take_any(S, ok) >= 0) {}
   if (dec_nops(D, S, 0) < 0) return -1;
   in->fn = h_nop;

@@ -9,6 +9,7 @@
 #include "exec/exec.h"
 #include "exec/hooks.h"
 #include "exec/sched.h"
+#include "async/async.h"
 #include "smemu.h"
 
 /* Describe the source position of instruction pc: "t.cu:12:5 (t.ptx:57)". */
@@ -324,8 +325,10 @@ void block_run(block *b) {
   uint32_t order[32];
   uint64_t rng = (L->seed ^ 0x9e3779b97f4a7c15ull) * (b->linear + 1) | 1;
   for (uint32_t i = 0; i < b->nwarps; i++) order[i] = i;
+  uint64_t idle = 0; /* rounds in which only mbarrier waits ran, without a change */
   for (;;) {
-    int ran = 0, alive = 0;
+    int ran = 0, alive = 0, spin = 0, busy = 0;
+    uint64_t progress = b->async_progress;
     if (L->schedule_random)
       for (uint32_t i = b->nwarps; i > 1; i--) {
         uint32_t j = (uint32_t)(xorshift(&rng) % i), t = order[i - 1];
@@ -334,14 +337,25 @@ void block_run(block *b) {
       }
     for (uint32_t k = 0; k < b->nwarps; k++) {
       warp *w = &b->warps[order[k]];
+      if (w->state == W_SPIN) w->state = W_RUN;
       if (w->state == W_RUN) {
         warp_run(w, L->schedule_random ? 1 + xorshift(&rng) % 64 : QUANTUM);
         ran = 1;
+        if (w->state == W_SPIN) spin = 1;
+        else busy = 1;
       }
       if (b->fault) return;
       if (w->state != W_DONE) alive = 1;
     }
     if (!alive) return;
+    if (spin && !busy && b->async_progress == progress) {
+      if (++idle > MBAR_SPIN_ROUNDS) {
+        mbar_deadlock(b);
+        return;
+      }
+    } else {
+      idle = 0;
+    }
     if (!ran) {
       deadlock(b);
       return;
