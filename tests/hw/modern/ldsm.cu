@@ -58,6 +58,26 @@ __global__ void stsm_k(const uint32_t *off, uint32_t *out) {
   for (int w = lane; w < TILE_BYTES / 4; w += 32) out[w] = tile[w];
 }
 
+// A hazard for racecheck: warp 0 fills the tile, warp 1 reads it with
+// ldmatrix (and warp 0 then overwrites rows warp 1 read with stmatrix)
+// with no barrier between them when `sync` is 0.
+__global__ void ldsm_race(int sync, uint32_t *out) {
+  __shared__ __align__(128) uint32_t tile[512];
+  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  uint32_t a = (uint32_t)__cvta_generic_to_shared(tile) + lane * 16;
+  if (warp == 0)
+    for (int w = lane; w < 512; w += 32) tile[w] = w;
+  if (sync) __syncthreads();
+  uint32_t r0 = 0, r1 = 0, r2 = 0, r3 = 0;
+  if (warp == 1)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+                 : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(a));
+  if (sync) __syncthreads();
+  if (warp == 0)
+    asm volatile("stmatrix.sync.aligned.m8n8.x1.shared.b16 [%0], {%1};" :: "r"(a), "r"(lane) : "memory");
+  out[threadIdx.x] = r0 + r1 + r2 + r3;
+}
+
 // Row r (0..31) of a pattern; lanes 8N.. of an .xN get `rest` rows.
 static uint32_t row_off(int pat, int r) {
   switch (pat) {
@@ -71,15 +91,26 @@ static uint32_t row_off(int pat, int r) {
   case 7: return ((r & 7) * 128 + (r >> 3) * 16) ^ ((r & 7) << 4); // same, swizzled
   case 8: return 0;                                // every row the same address
   case 9: return (r * 7 % 32) * 48;                // scattered 48 B stride
+  case 10: return (r & 7) * 16;                    // every matrix the same 8 rows
+  case 11: return r * 16 + (r >> 3) * 128;         // matrices 128 B apart, rows packed
+  case 12: return (r & 7) * 256 + (r >> 3) * 16;   // 256 B row pitch, 4 matrices side by side
   }
   return 0;
 }
-static const char *pat_name[] = {"s16", "s32", "s64", "s128", "s128swz", "s80", "kmajor", "kmajorswz", "same", "s48perm"};
-#define NPAT 10
+static const char *pat_name[] = {"s16", "s32", "s64", "s128", "s128swz", "s80", "kmajor", "kmajorswz", "same", "s48perm", "dupmat", "gap128", "kmajor256"};
+#define NPAT 13
 
 typedef void (*kfn)(const uint32_t *, uint32_t *);
 
-int main() {
+int main(int argc, char **argv) {
+  if (argc > 2 && !strcmp(argv[1], "race")) {
+    uint32_t *d;
+    cudaMalloc(&d, 64 * 4);
+    ldsm_race<<<1, 64>>>(argv[2][0] == '1', d);
+    cudaError_t e = cudaDeviceSynchronize();
+    printf("race sync=%s %s\n", argv[2], cudaGetErrorString(e));
+    return 0;
+  }
   uint32_t *d_off, *d_out;
   cudaMalloc(&d_off, 32 * 4);
   cudaMalloc(&d_out, TILE_BYTES);

@@ -40,6 +40,10 @@ done
 echo "$M" > "$OUT/ldsm_metrics.txt"
 timeout 100 ncu --clock-control none --cache-control none --csv --print-units base --metrics "$M" \
   "$OUT/ldsm" > "$OUT/ldsm_ncu.csv" 2> "$OUT/ldsm_ncu.err"
+# racecheck on ldmatrix/stmatrix without and with barriers
+for sync in 0 1; do
+  timeout 30 compute-sanitizer --tool racecheck --racecheck-report all "$OUT/ldsm" race $sync > "$OUT/san_racecheck_ldsm$sync.txt" 2>&1
+done
 # compute-sanitizer on the mbarrier cases
 for t in synccheck racecheck; do
   timeout 30 compute-sanitizer --tool $t "$OUT/mbar" ok > "$OUT/san_${t}_ok.txt" 2>&1
