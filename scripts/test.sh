@@ -29,5 +29,6 @@ run banks-examples sh tests/banks_examples.sh "$B"
 run fuzz-replay "$B/fuzz_replay" tests/fuzz/corpus
 run programs sh tests/programs/test.sh "$B"
 run modern-arch sh tests/hw/modern/test_arch.sh "$B"
+run modern-cute sh tests/hw/modern/test_cute.sh "$B"
 echo "tests: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
