@@ -124,6 +124,10 @@ int main(void) {
       if (got[i] != want[i] && bad_gpu++ < 3) CHECK(0, "%s: word %d: smemu %08x, H100 %08x", name, i, got[i], want[i]);
     }
     smemu_bank_counts bc;
+    if (smemu_last_bank_counts(ctx, &bc) == SMEMU_OK)
+      printf("%-24s smemu ld %lu/%lu/%lu st %lu/%lu/%lu (requests/wavefronts/conflicts)\n", name,
+             (unsigned long)bc.requests[0], (unsigned long)bc.wavefronts[0], (unsigned long)bc.conflicts[0],
+             (unsigned long)bc.requests[1], (unsigned long)bc.wavefronts[1], (unsigned long)bc.conflicts[1]);
     for (int j = 0; j < nv; j++)
       if (!strcmp(vs[j].name, name) && smemu_last_bank_counts(ctx, &bc) == SMEMU_OK) {
         uint64_t mine[6] = {bc.requests[0], bc.wavefronts[0], bc.conflicts[0],

@@ -9,7 +9,12 @@ fail=0
 "$B/smemu" exec "$HERE/arch_target.ptx" --arch sm_90a --kernel k --grid 1 --block 1 \
   --arg buf:s32:1:print > /tmp/smemu_arch_$$.txt 2>&1 || { cat /tmp/smemu_arch_$$.txt; fail=1; }
 grep -q "^7" /tmp/smemu_arch_$$.txt || { echo "exec --arch sm_90a: expected 7"; cat /tmp/smemu_arch_$$.txt; fail=1; }
-rm -f /tmp/smemu_arch_$$.txt
+# a family/arch-specific suffix of a newer target parses too (sm_100a)
+sed 's/sm_90a/sm_100a/' "$HERE/arch_target.ptx" > /tmp/smemu_arch_$$.ptx
+"$B/smemu" exec /tmp/smemu_arch_$$.ptx --kernel k --grid 1 --block 1 --arg buf:s32:1:print > /tmp/smemu_arch_$$.txt 2>&1 ||
+  { echo ".target sm_100a:"; cat /tmp/smemu_arch_$$.txt; fail=1; }
+grep -q "^7" /tmp/smemu_arch_$$.txt || { echo ".target sm_100a: expected 7"; fail=1; }
+rm -f /tmp/smemu_arch_$$.txt /tmp/smemu_arch_$$.ptx
 command -v nvcc > /dev/null 2>&1 || { echo "nvcc not on the PATH: the fatbinary half is skipped"; [ $fail = 0 ] && exit 77; exit 1; }
 T=$(mktemp -d)
 for order in "90 90a" "90a 90"; do
