@@ -299,5 +299,6 @@ int dec_mbarrier(dctx *D, dstmt *S, insn *in) {
   }
   /* the state destination (or `_`) */
   if (S->st->ops[0].kind == PTX_OPD_SINK) { in->d = SLOT_SINK; return 0; }
-  return dec_dst(D, S, 0, &in->d);
+  int r = dec_dst(D, S, 0, &in->d);
+  return r ? (r < 0 ? -1 : dec_error(D, S, 0, "expected a .b64 register for the state")) : 0;
 }
