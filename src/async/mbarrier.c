@@ -86,6 +86,20 @@ static uint64_t settle(uint64_t s) {
   return s;
 }
 
+/* The race checker's view (check/race.h): an arrival releases the
+ * arriving threads' earlier accesses, a successful wait acquires them. Both
+ * are modelled as the thread passing a synchronisation point, as at
+ * bar.sync; this orders an arriving thread's accesses before a waiter's
+ * later ones (and, approximately, before any thread's that later completes
+ * a wait on any barrier: hazards across two unrelated mbarriers can be
+ * missed, none are invented). */
+static void race_sync(warp *w, uint32_t lanes) {
+  if (!lanes || !w->blk->an || !w->blk->an->has_race) return;
+  race_state *r = &w->blk->an->race;
+  LANES(lanes, r->block_gen[w->index * 32 + (uint32_t)l] = r->gen + 1);
+  r->gen++;
+}
+
 static int need_valid(warp *w, int l, uint64_t a, uint64_t s, const char *what) {
   if (F_VALID(s)) return 1;
   char where[96];
@@ -124,7 +138,7 @@ int mbar_complete_tx(warp *w, int l, uint64_t a, uint32_t bytes) {
 
 static void h_mbarrier(warp *w, const insn *in, uint32_t m) {
   const uint64_t *B = w->r[in->b];
-  uint32_t done = 0;
+  uint32_t done = 0, arrived = 0;
   int waited = 0;
   uint64_t wait_addr = 0;
   LANES(m, {
@@ -191,6 +205,7 @@ static void h_mbarrier(warp *w, const insn *in, uint32_t m) {
       s = pack(expected, left, f_tx(s), phase);
       if (F_PENDING(s) == 0 && f_tx(s) == 0) s = pack(expected, expected, 0, phase ^ 1);
       store(w, p, s);
+      arrived |= 1u << l;
       /* the state token: the phase arrived on and the arrivals it still had pending */
       if (in->d != SLOT_SINK) w->r[in->d][l] = phase | (uint64_t)left << 1;
       break;
@@ -205,6 +220,7 @@ static void h_mbarrier(warp *w, const insn *in, uint32_t m) {
     }
     }
   });
+  race_sync(w, arrived | done);
   if (in->mode == MB_TEST || in->mode == MB_TRY) {
     w->p[in->d] = (w->p[in->d] & ~m) | done;
     if (waited) {

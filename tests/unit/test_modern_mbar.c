@@ -186,6 +186,70 @@ static void test_waits(void) {
   smemu_module_unload(m);
 }
 
+static const char *ptx_handoff =
+  HEAD
+  /* warp 0 writes buf and arrives; warp 1 waits for the phase (skipped
+   * when mode is 1) and reads what warp 0 wrote */
+  ".visible .entry handoff(.param .u32 mode) {\n"
+  "  .reg .b32 %r<10>; .reg .b64 %rd<4>; .reg .pred %p<8>;\n"
+  "  .shared .align 8 .b64 bar;\n"
+  "  .shared .align 4 .b32 buf[32];\n"
+  "  mov.u32 %r1, %tid.x;\n"
+  "  ld.param.u32 %r2, [mode];\n"
+  "  mov.u32 %r3, bar;\n"
+  "  mov.u32 %r4, buf;\n"
+  "  and.b32 %r5, %r1, 31;\n"
+  "  shl.b32 %r5, %r5, 2;\n"
+  "  add.u32 %r5, %r5, %r4;\n"
+  "  setp.ne.u32 %p1, %r1, 0;\n"
+  "  @!%p1 mbarrier.init.shared.b64 [%r3], 32;\n"
+  "  bar.sync 0;\n"
+  "  setp.ge.u32 %p2, %r1, 32;\n"
+  "  @%p2 bra CONSUME;\n"
+  "  st.shared.u32 [%r5], %r1;\n"
+  "  mbarrier.arrive.shared.b64 %rd1, [%r3];\n"
+  "  ret;\n"
+  "CONSUME:\n"
+  "  setp.eq.u32 %p3, %r2, 1;\n"
+  "  @%p3 bra READ;\n"
+  "WAIT:\n"
+  "  mbarrier.try_wait.parity.shared.b64 %p4, [%r3], 0;\n"
+  "  @!%p4 bra WAIT;\n"
+  "READ:\n"
+  "  ld.shared.u32 %r6, [%r5];\n"
+  "  ret;\n"
+  "}\n";
+
+/* The race checker sees the mbarrier hand-off as synchronisation, and the
+ * same reads without the wait as a race (the consumer warp, running on
+ * from the bar.sync, reads before the producer writes: a WAR hazard). */
+static void test_handoff(void) {
+  smemu_options o;
+  memset(&o, 0, sizeof o);
+  o.threads = 1;
+  o.analyses = SMEMU_ANALYZE_RACES;
+  smemu_ctx *rc_ctx;
+  smemu_module *m;
+  if (smemu_create(&o, &rc_ctx) ||
+      smemu_module_load_data(rc_ctx, ptx_handoff, strlen(ptx_handoff), "handoff.ptx", &m)) {
+    CHECK(0, "handoff.ptx: %s", smemu_errmsg(rc_ctx));
+    return;
+  }
+  smemu_kernel *k;
+  smemu_module_get_kernel(m, "handoff", &k);
+  for (uint32_t mode = 0; mode < 2; mode++) {
+    void *args[] = {&mode};
+    uint32_t grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
+    int rc = smemu_launch(rc_ctx, k, grid, block, 0, args);
+    CHECK(rc == SMEMU_OK, "handoff mode %u: %s", mode, smemu_errmsg(rc_ctx));
+    int n = smemu_hazard_count(rc_ctx);
+    if (mode == 0) CHECK(n == 0, "handoff through the mbarrier: %d hazard records, want none", n);
+    else CHECK(n > 0, "handoff without the wait: no hazard reported");
+  }
+  smemu_module_unload(m);
+  smemu_destroy(rc_ctx);
+}
+
 int main(void) {
   smemu_options o;
   memset(&o, 0, sizeof o);
@@ -198,6 +262,7 @@ int main(void) {
   test_walk(m);
   test_bad(m);
   test_waits();
+  test_handoff();
   smemu_module_unload(m);
   smemu_destroy(ctx);
   printf("%d failures\n", failures);
