@@ -23,28 +23,35 @@
 
 enum { E_F16, E_BF16, E_TF32, E_S8, E_U8, E_F32, E_S32, E_F64 };
 
+/* How a form accumulates in f32 (acc_f32). */
+typedef struct acc_model {
+  int frac;   /* bits kept below the largest exponent; 0: exact, one rounding */
+  int block;  /* products per aligned group */
+} acc_model;
+
 typedef struct mma_form {
   const char *mods;    /* the modifiers after mma.sync.aligned, joined */
   int m, n, k;
   int ta, tb, tc, td;  /* E_* of A, B, C, D elements */
   int na, nb, nc, nd;  /* registers of each fragment */
+  acc_model acc;       /* f32 accumulation; {0} for the others */
 } mma_form;
 
 static const mma_form forms[] = {
-  {"m16n8k16.row.col.f32.f16.f16.f32", 16, 8, 16, E_F16, E_F16, E_F32, E_F32, 4, 2, 4, 4},
-  {"m16n8k16.row.col.f32.bf16.bf16.f32", 16, 8, 16, E_BF16, E_BF16, E_F32, E_F32, 4, 2, 4, 4},
-  {"m16n8k16.row.col.f16.f16.f16.f16", 16, 8, 16, E_F16, E_F16, E_F16, E_F16, 4, 2, 2, 2},
-  {"m16n8k16.row.col.f32.f16.f16.f16", 16, 8, 16, E_F16, E_F16, E_F16, E_F32, 4, 2, 2, 4},
-  {"m16n8k16.row.col.f16.f16.f16.f32", 16, 8, 16, E_F16, E_F16, E_F32, E_F16, 4, 2, 4, 2},
-  {"m16n8k8.row.col.f32.f16.f16.f32", 16, 8, 8, E_F16, E_F16, E_F32, E_F32, 2, 1, 4, 4},
-  {"m16n8k8.row.col.f32.bf16.bf16.f32", 16, 8, 8, E_BF16, E_BF16, E_F32, E_F32, 2, 1, 4, 4},
-  {"m16n8k8.row.col.f16.f16.f16.f16", 16, 8, 8, E_F16, E_F16, E_F16, E_F16, 2, 1, 2, 2},
-  {"m16n8k8.row.col.f32.tf32.tf32.f32", 16, 8, 8, E_TF32, E_TF32, E_F32, E_F32, 4, 2, 4, 4},
-  {"m16n8k32.row.col.s32.s8.s8.s32", 16, 8, 32, E_S8, E_S8, E_S32, E_S32, 4, 2, 4, 4},
-  {"m16n8k32.row.col.s32.u8.u8.s32", 16, 8, 32, E_U8, E_U8, E_S32, E_S32, 4, 2, 4, 4},
-  {"m16n8k32.row.col.s32.s8.u8.s32", 16, 8, 32, E_S8, E_U8, E_S32, E_S32, 4, 2, 4, 4},
-  {"m16n8k32.row.col.s32.u8.s8.s32", 16, 8, 32, E_U8, E_S8, E_S32, E_S32, 4, 2, 4, 4},
-  {"m8n8k4.row.col.f64.f64.f64.f64", 8, 8, 4, E_F64, E_F64, E_F64, E_F64, 1, 1, 2, 2},
+  {"m16n8k16.row.col.f32.f16.f16.f32", 16, 8, 16, E_F16, E_F16, E_F32, E_F32, 4, 2, 4, 4, {0, 0}},
+  {"m16n8k16.row.col.f32.bf16.bf16.f32", 16, 8, 16, E_BF16, E_BF16, E_F32, E_F32, 4, 2, 4, 4, {0, 0}},
+  {"m16n8k16.row.col.f16.f16.f16.f16", 16, 8, 16, E_F16, E_F16, E_F16, E_F16, 4, 2, 2, 2, {0, 0}},
+  {"m16n8k16.row.col.f32.f16.f16.f16", 16, 8, 16, E_F16, E_F16, E_F16, E_F32, 4, 2, 2, 4, {0, 0}},
+  {"m16n8k16.row.col.f16.f16.f16.f32", 16, 8, 16, E_F16, E_F16, E_F32, E_F16, 4, 2, 4, 2, {0, 0}},
+  {"m16n8k8.row.col.f32.f16.f16.f32", 16, 8, 8, E_F16, E_F16, E_F32, E_F32, 2, 1, 4, 4, {0, 0}},
+  {"m16n8k8.row.col.f32.bf16.bf16.f32", 16, 8, 8, E_BF16, E_BF16, E_F32, E_F32, 2, 1, 4, 4, {0, 0}},
+  {"m16n8k8.row.col.f16.f16.f16.f16", 16, 8, 8, E_F16, E_F16, E_F16, E_F16, 2, 1, 2, 2, {0, 0}},
+  {"m16n8k8.row.col.f32.tf32.tf32.f32", 16, 8, 8, E_TF32, E_TF32, E_F32, E_F32, 4, 2, 4, 4, {0, 0}},
+  {"m16n8k32.row.col.s32.s8.s8.s32", 16, 8, 32, E_S8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0, 0}},
+  {"m16n8k32.row.col.s32.u8.u8.s32", 16, 8, 32, E_U8, E_U8, E_S32, E_S32, 4, 2, 4, 4, {0, 0}},
+  {"m16n8k32.row.col.s32.s8.u8.s32", 16, 8, 32, E_S8, E_U8, E_S32, E_S32, 4, 2, 4, 4, {0, 0}},
+  {"m16n8k32.row.col.s32.u8.s8.s32", 16, 8, 32, E_U8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0, 0}},
+  {"m8n8k4.row.col.f64.f64.f64.f64", 8, 8, 4, E_F64, E_F64, E_F64, E_F64, 1, 1, 2, 2, {0, 0}},
 };
 #define NFORMS ((int)(sizeof forms / sizeof forms[0]))
 
@@ -122,6 +129,41 @@ static uint64_t from_double(int e, double v) {
   }
 }
 
+/* The tensor cores' f32 accumulation, as fitted to an H100's results
+ * (tests/hw/modern/mma_model.py): each group of `block` products and the
+ * running sum are aligned to the largest exponent among them, truncated to
+ * `frac` bits below it, added exactly, and the group's sum truncated (round
+ * toward zero) to f32. frac 0: the exact sum rounded once to nearest. */
+
+static double trunc_to(double x, double q) { return trunc(x / q) * q; }
+
+static double acc_f32(const acc_model *am, double c, const double *prod, int k) {
+  if (!am->frac) {
+    double s = c;
+    for (int j = 0; j < k; j++) s += prod[j];
+    return s;
+  }
+  double acc = c;
+  for (int j0 = 0; j0 < k; j0 += am->block) {
+    int n = k - j0 < am->block ? k - j0 : am->block, emax = INT32_MIN;
+    if (isnan(acc) || isinf(acc)) return acc;
+    for (int j = -1; j < n; j++) {
+      double t = j < 0 ? acc : prod[j0 + j];
+      if (isnan(t) || isinf(t)) { /* IEEE rules for the specials */
+        double s = acc;
+        for (int q = j0; q < k; q++) s += prod[q];
+        return s;
+      }
+      if (t != 0) { int e; frexp(t, &e); if (e - 1 > emax) emax = e - 1; }
+    }
+    if (emax == INT32_MIN) continue; /* all zero */
+    double q = ldexp(1.0, emax - am->frac), s = trunc_to(acc, q);
+    for (int j = 0; j < n; j++) s += trunc_to(prod[j0 + j], q);
+    acc = fp_f64_to_f32(s, FP_RZ);
+  }
+  return acc;
+}
+
 static void mma(warp *w, const insn *in, uint32_t m) {
   const mma_form *f = &forms[in->mode];
   uint32_t live = w->valid & ~w->exited;
@@ -178,8 +220,9 @@ static void mma(warp *w, const insn *in, uint32_t m) {
         for (int k = 0; k < f->k; k++) s = fma(A[r][k], B[k][c], s);
         bits = from_double(E_F64, s);
       } else {
-        double s = C[r][c];
-        for (int k = 0; k < f->k; k++) s += A[r][k] * B[k][c];
+        double prod[32];
+        for (int k = 0; k < f->k; k++) prod[k] = A[r][k] * B[k][c];
+        double s = acc_f32(&f->acc, C[r][c], prod, f->k);
         bits = from_double(f->td, s);
       }
       out[i / per_d][l] |= bits << (bd * (i % per_d));
