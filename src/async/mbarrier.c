@@ -55,8 +55,10 @@ static void state_text(uint64_t s, char *buf, size_t n) {
     snprintf(buf, n, F_INVALID(s) ? "invalidated" : "never initialised");
     return;
   }
-  snprintf(buf, n, "phase parity %u, %u of %u arrivals pending, %d transaction bytes pending", F_PHASE(s),
-           F_PENDING(s), F_EXPECTED(s), f_tx(s));
+  int tx = f_tx(s);
+  snprintf(buf, n, "phase parity %u, %u of %u arrivals pending, %d transaction bytes pending%s", F_PHASE(s),
+           F_PENDING(s), F_EXPECTED(s), tx,
+           tx < 0 ? " (more bytes completed than were expected: a transaction over-run)" : "");
 }
 
 /* The barrier word of lane l: its shared offset in *off and host pointer. */
@@ -114,7 +116,7 @@ static int need_valid(warp *w, int l, uint64_t a, uint64_t s, const char *what) 
 static int add_tx(warp *w, int l, uint64_t a, uint64_t *s, int64_t delta, const char *what) {
   int64_t t = (int64_t)f_tx(*s) + delta;
   if (t > 0xfffff || t < -0xfffff) {
-    char where[96], st[128];
+    char where[96], st[200];
     describe(w, a, where, sizeof where);
     state_text(*s, st, sizeof st);
     exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION,
@@ -160,7 +162,7 @@ static void h_mbarrier(warp *w, const insn *in, uint32_t m) {
       if (F_VALID(s)) {
         /* the PTX ISA leaves init of a valid object undefined: a barrier
          * reused without mbarrier.inval may still have waiters */
-        char where[96], st[128];
+        char where[96], st[200];
         describe(w, a, where, sizeof where);
         state_text(s, st, sizeof st);
         exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION,
@@ -187,7 +189,7 @@ static void h_mbarrier(warp *w, const insn *in, uint32_t m) {
       uint32_t n = in->mode == MB_ARRIVE_TX ? 1 : (in->type2 & MBF_HAS_COUNT) ? (uint32_t)w->r[in->c][l] : 1;
       if (in->mode == MB_ARRIVE_TX && !add_tx(w, l, a, &s, (int64_t)(uint32_t)w->r[in->c][l], "expect_tx")) return;
       if (n == 0 || n > F_PENDING(s)) {
-        char where[96], st[128];
+        char where[96], st[200];
         describe(w, a, where, sizeof where);
         state_text(s, st, sizeof st);
         exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION,
@@ -246,7 +248,7 @@ void mbar_deadlock(block *b) {
     for (j = 0; j < nseen && seen[j] != w->spin_addr; j++) {}
     if (j < nseen || nseen == 8 || k >= sizeof lines) continue;
     seen[nseen++] = w->spin_addr;
-    char where[96], st[128], at[512];
+    char where[96], st[200], at[512];
     uint64_t s;
     memcpy(&s, b->smem + w->spin_addr, 8);
     describe(w, w->spin_addr, where, sizeof where);

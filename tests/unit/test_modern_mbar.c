@@ -114,7 +114,8 @@ static const char *ptx_waits =
   /* mode 0: 64 expected, warp 0 arrives, everyone waits: never completes.
    * mode 1: count 1, thread 0 arrives expecting 2048 bytes, copies 1024.
    * mode 2: count 32: warp 0 waits first, warp 1 arrives (must not hang).
-   * mode 3: count 4, thread 0 arrives with count 8. */
+   * mode 3: count 4, thread 0 arrives with count 8.
+   * mode 4: as 1 expecting 512 bytes (an over-run). */
   ".visible .entry waits(.param .u32 mode, .param .u64 src) {\n"
   "  .reg .b32 %r<8>; .reg .b64 %rd<4>; .reg .pred %p<8>;\n"
   "  .shared .align 8 .b64 bar;\n"
@@ -130,12 +131,18 @@ static const char *ptx_waits =
   "  @%p2 mbarrier.init.shared.b64 [%r3], 64;\n"
   "  setp.eq.u32 %p2, %r2, 1;\n"
   "  @%p2 mbarrier.init.shared.b64 [%r3], 1;\n"
+  "  setp.eq.u32 %p2, %r2, 4;\n"
+  "  @%p2 mbarrier.init.shared.b64 [%r3], 1;\n"
   "  setp.eq.u32 %p2, %r2, 2;\n"
   "  @%p2 mbarrier.init.shared.b64 [%r3], 32;\n"
   "  setp.eq.u32 %p2, %r2, 3;\n"
   "  @%p2 mbarrier.init.shared.b64 [%r3], 4;\n"
   "SKIP:\n"
   "  bar.sync 0;\n"
+  "  mov.u32 %r7, 2048;\n"
+  "  setp.eq.u32 %p3, %r2, 4;\n"
+  "  @%p3 mov.u32 %r7, 512;\n"
+  "  @%p3 bra TX;\n"
   "  setp.eq.u32 %p3, %r2, 1;\n"
   "  @%p3 bra TX;\n"
   "  setp.eq.u32 %p3, %r2, 3;\n"
@@ -150,7 +157,7 @@ static const char *ptx_waits =
   "  bra WAIT;\n"
   "TX:\n"
   "  @%p1 bra WAIT;\n"
-  "  mbarrier.arrive.expect_tx.shared.b64 _, [%r3], 2048;\n"
+  "  mbarrier.arrive.expect_tx.shared.b64 _, [%r3], %r7;\n"
   "  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r4], [%rd2], 1024, [%r3];\n"
   "  bra WAIT;\n"
   "MANY:\n"
@@ -170,13 +177,14 @@ static void test_waits(void) {
   void *d_src;
   smemu_malloc(ctx, &d_src, 2048);
   smemu_memset(ctx, d_src, 1, 2048);
-  static const struct { int status; const char *msg; } want[4] = {
+  static const struct { int status; const char *msg; } want[5] = {
     {SMEMU_ERR_DEADLOCK, "32 of 64 arrivals pending, 0 transaction bytes pending"},
     {SMEMU_ERR_DEADLOCK, "0 of 1 arrivals pending, 1024 transaction bytes pending"},
     {SMEMU_OK, NULL},
     {SMEMU_ERR_ILLEGAL_INSTRUCTION, "count 8"},
+    {SMEMU_ERR_DEADLOCK, "-512 transaction bytes pending (more bytes completed than were expected"},
   };
-  for (uint32_t mode = 0; mode < 4; mode++) {
+  for (uint32_t mode = 0; mode < 5; mode++) {
     void *args[] = {&mode, &d_src};
     int rc = launch(m, "waits", 64, args);
     CHECK(rc == want[mode].status && (!want[mode].msg || strstr(smemu_errmsg(ctx), want[mode].msg)),
