@@ -50,6 +50,13 @@ static int rows(warp *w, const insn *in, int write, uint64_t addr[32], uint8_t *
   return 1;
 }
 
+/* .sync: the warp's lanes meet here, as at __syncwarp, so the race checks
+ * order their earlier accesses before the move (racecheck on an H100
+ * reports no intra-warp hazard for it: tests/hw/modern san_racecheck_ldsm0). */
+static void warp_sync(warp *w, uint32_t m) {
+  if (w->L->hooks && w->blk->an && w->blk->an->has_race) race_warpsync(w, m);
+}
+
 static inline uint16_t rd16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
 
 static void ldmatrix(warp *w, const insn *in, uint32_t m) {
@@ -57,6 +64,7 @@ static void ldmatrix(warp *w, const insn *in, uint32_t m) {
   uint8_t *rp[32];
   int n = in->vec;
   if (!whole_warp(w, m, 8 * n, "ldmatrix") || !rows(w, in, 0, addr, rp)) return;
+  warp_sync(w, m);
   if (w->L->hooks) hook_mem(w, in, (uint32_t)((1ull << (8 * n)) - 1), addr, 16);
   uint32_t out[4][32];
   for (int i = 0; i < n; i++)
@@ -78,16 +86,20 @@ static void stmatrix(warp *w, const insn *in, uint32_t m) {
   uint8_t *rp[32];
   int n = in->vec;
   if (!whole_warp(w, m, 8 * n, "stmatrix") || !rows(w, in, 1, addr, rp)) return;
+  warp_sync(w, m);
   if (w->L->hooks) hook_mem(w, in, (uint32_t)((1ull << (8 * n)) - 1), addr, 16);
+  /* Where rows overlap, the H100 keeps the lowest row of a matrix and the
+   * last matrix (tests/hw/modern, stsm_*_same): matrices in order, the
+   * rows of each from the last to the first. */
   for (int i = 0; i < n; i++) {
     const uint64_t *V = w->r[in->v[i]];
-    for (int l = 0; l < 32; l++) {
+    for (int l = 31; l >= 0; l--) {
       int g = l >> 2, t = l & 3;
       uint32_t v = (uint32_t)V[l];
       uint16_t lo = (uint16_t)v, hi = (uint16_t)(v >> 16);
       if (in->mode) {
-        memcpy(rp[8 * i + 2 * t] + 2 * g, &lo, 2);
         memcpy(rp[8 * i + 2 * t + 1] + 2 * g, &hi, 2);
+        memcpy(rp[8 * i + 2 * t] + 2 * g, &lo, 2);
       } else {
         memcpy(rp[8 * i + g] + 4 * t, &v, 4);
       }

@@ -39,16 +39,18 @@ static uint32_t ref_ld(const uint32_t off[32], int i, int l, int trans) {
 static void ref_st(const uint32_t off[32], int n, int trans, uint32_t tile[TILE_WORDS]) {
   uint16_t *h = (uint16_t *)tile;
   for (int w = 0; w < TILE_WORDS; w++) tile[w] = 0xeeeeeeeeu;
+  /* overlapping rows: the lowest row of a matrix and the last matrix win
+   * (what the H100 did) */
   for (int i = 0; i < n; i++)
-    for (int l = 0; l < 32; l++) {
+    for (int l = 31; l >= 0; l--) {
       int g = l / 4, t = l % 4;
       uint16_t lo = (uint16_t)((8 * l + 2 * i) | 0x4000), hi = (uint16_t)((8 * l + 2 * i + 1) | 0x4000);
       if (!trans) {
         h[(off[8 * i + g] + 4 * t) / 2] = lo;
         h[(off[8 * i + g] + 4 * t + 2) / 2] = hi;
       } else {
-        h[(off[8 * i + 2 * t] + 2 * g) / 2] = lo;
         h[(off[8 * i + 2 * t + 1] + 2 * g) / 2] = hi;
+        h[(off[8 * i + 2 * t] + 2 * g) / 2] = lo;
       }
     }
 }
