@@ -8,13 +8,12 @@
  * mma.m16n8k16" and its siblings). The warp's fragments are gathered into
  * whole matrices, multiplied, and D is scattered back.
  *
- * Arithmetic: products of f16/bf16/tf32 elements are exact in double; the
- * K products and C are summed in double and rounded once to the result type
- * (round to nearest even). The tensor cores sum with a wider fixed-point
- * accumulator and their own truncation, so f32 results can differ from the
- * GPU's in the last bits: tests/hw/modern states the measured difference.
- * tf32 operands use the top 19 bits of each .b32 register (the low 13
- * are ignored). Integer and f64 results are exact. */
+ * Arithmetic: f32 accumulation follows the tensor cores' fixed-point sum
+ * (acc_f32, fitted to an H100); f16 accumulation is the exact sum rounded
+ * once to nearest (as the H100 gave in every recorded case); tf32 operands
+ * use the top 19 bits of each .b32 register (the low 13 are ignored, as on
+ * the H100). Integer results are exact and f64 is a chain of fused
+ * multiply-adds in k order (both bit-identical to the H100's). */
 #include <math.h>
 #include "exec/exec.h"
 #include "exec/fpsem.h"
@@ -26,7 +25,6 @@ enum { E_F16, E_BF16, E_TF32, E_S8, E_U8, E_F32, E_S32, E_F64 };
 /* How a form accumulates in f32 (acc_f32). */
 typedef struct acc_model {
   int frac;   /* bits kept below the largest exponent; 0: exact, one rounding */
-  int block;  /* products per aligned group */
 } acc_model;
 
 typedef struct mma_form {
@@ -38,20 +36,20 @@ typedef struct mma_form {
 } mma_form;
 
 static const mma_form forms[] = {
-  {"m16n8k16.row.col.f32.f16.f16.f32", 16, 8, 16, E_F16, E_F16, E_F32, E_F32, 4, 2, 4, 4, {0, 0}},
-  {"m16n8k16.row.col.f32.bf16.bf16.f32", 16, 8, 16, E_BF16, E_BF16, E_F32, E_F32, 4, 2, 4, 4, {0, 0}},
-  {"m16n8k16.row.col.f16.f16.f16.f16", 16, 8, 16, E_F16, E_F16, E_F16, E_F16, 4, 2, 2, 2, {0, 0}},
-  {"m16n8k16.row.col.f32.f16.f16.f16", 16, 8, 16, E_F16, E_F16, E_F16, E_F32, 4, 2, 2, 4, {0, 0}},
-  {"m16n8k16.row.col.f16.f16.f16.f32", 16, 8, 16, E_F16, E_F16, E_F32, E_F16, 4, 2, 4, 2, {0, 0}},
-  {"m16n8k8.row.col.f32.f16.f16.f32", 16, 8, 8, E_F16, E_F16, E_F32, E_F32, 2, 1, 4, 4, {0, 0}},
-  {"m16n8k8.row.col.f32.bf16.bf16.f32", 16, 8, 8, E_BF16, E_BF16, E_F32, E_F32, 2, 1, 4, 4, {0, 0}},
-  {"m16n8k8.row.col.f16.f16.f16.f16", 16, 8, 8, E_F16, E_F16, E_F16, E_F16, 2, 1, 2, 2, {0, 0}},
-  {"m16n8k8.row.col.f32.tf32.tf32.f32", 16, 8, 8, E_TF32, E_TF32, E_F32, E_F32, 4, 2, 4, 4, {0, 0}},
-  {"m16n8k32.row.col.s32.s8.s8.s32", 16, 8, 32, E_S8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0, 0}},
-  {"m16n8k32.row.col.s32.u8.u8.s32", 16, 8, 32, E_U8, E_U8, E_S32, E_S32, 4, 2, 4, 4, {0, 0}},
-  {"m16n8k32.row.col.s32.s8.u8.s32", 16, 8, 32, E_S8, E_U8, E_S32, E_S32, 4, 2, 4, 4, {0, 0}},
-  {"m16n8k32.row.col.s32.u8.s8.s32", 16, 8, 32, E_U8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0, 0}},
-  {"m8n8k4.row.col.f64.f64.f64.f64", 8, 8, 4, E_F64, E_F64, E_F64, E_F64, 1, 1, 2, 2, {0, 0}},
+  {"m16n8k16.row.col.f32.f16.f16.f32", 16, 8, 16, E_F16, E_F16, E_F32, E_F32, 4, 2, 4, 4, {25}},
+  {"m16n8k16.row.col.f32.bf16.bf16.f32", 16, 8, 16, E_BF16, E_BF16, E_F32, E_F32, 4, 2, 4, 4, {25}},
+  {"m16n8k16.row.col.f16.f16.f16.f16", 16, 8, 16, E_F16, E_F16, E_F16, E_F16, 4, 2, 2, 2, {0}},
+  {"m16n8k16.row.col.f32.f16.f16.f16", 16, 8, 16, E_F16, E_F16, E_F16, E_F32, 4, 2, 2, 4, {0}},
+  {"m16n8k16.row.col.f16.f16.f16.f32", 16, 8, 16, E_F16, E_F16, E_F32, E_F16, 4, 2, 4, 2, {0}},
+  {"m16n8k8.row.col.f32.f16.f16.f32", 16, 8, 8, E_F16, E_F16, E_F32, E_F32, 2, 1, 4, 4, {25}},
+  {"m16n8k8.row.col.f32.bf16.bf16.f32", 16, 8, 8, E_BF16, E_BF16, E_F32, E_F32, 2, 1, 4, 4, {25}},
+  {"m16n8k8.row.col.f16.f16.f16.f16", 16, 8, 8, E_F16, E_F16, E_F16, E_F16, 2, 1, 2, 2, {0}},
+  {"m16n8k8.row.col.f32.tf32.tf32.f32", 16, 8, 8, E_TF32, E_TF32, E_F32, E_F32, 4, 2, 4, 4, {25}},
+  {"m16n8k32.row.col.s32.s8.s8.s32", 16, 8, 32, E_S8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0}},
+  {"m16n8k32.row.col.s32.u8.u8.s32", 16, 8, 32, E_U8, E_U8, E_S32, E_S32, 4, 2, 4, 4, {0}},
+  {"m16n8k32.row.col.s32.s8.u8.s32", 16, 8, 32, E_S8, E_U8, E_S32, E_S32, 4, 2, 4, 4, {0}},
+  {"m16n8k32.row.col.s32.u8.s8.s32", 16, 8, 32, E_U8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0}},
+  {"m8n8k4.row.col.f64.f64.f64.f64", 8, 8, 4, E_F64, E_F64, E_F64, E_F64, 1, 1, 2, 2, {0}},
 };
 #define NFORMS ((int)(sizeof forms / sizeof forms[0]))
 
@@ -129,39 +127,33 @@ static uint64_t from_double(int e, double v) {
   }
 }
 
-/* The tensor cores' f32 accumulation, as fitted to an H100's results
- * (tests/hw/modern/mma_model.py): each group of `block` products and the
- * running sum are aligned to the largest exponent among them, truncated to
- * `frac` bits below it, added exactly, and the group's sum truncated (round
- * toward zero) to f32. frac 0: the exact sum rounded once to nearest. */
-
-static double trunc_to(double x, double q) { return trunc(x / q) * q; }
-
-static double acc_f32(const acc_model *am, double c, const double *prod, int k) {
-  if (!am->frac) {
-    double s = c;
+/* The tensor cores' f32 accumulation, fitted to an H100's results
+ * (tests/hw/modern: tests/hw/modern/mma_fit.py reproduces all 15360
+ * non-special results of the five f32-accumulating forms bit for bit):
+ * C and the K products are aligned to the largest exponent among them,
+ * where a product's exponent is the sum of its factors' exponents (before
+ * normalising the product), each is truncated to `frac` bits below that
+ * exponent, the terms are added exactly and the sum is truncated (rounded
+ * toward zero) to f32, an infinity past its range. frac 0: the exact sum rounded once to nearest. */
+static double acc_f32(const acc_model *am, double c, const double *a, const double *b, int k) {
+  double prod[32], s = c;
+  int emax = c != 0 && isfinite(c) ? ilogb(c) : INT32_MIN, special = !isfinite(c);
+  for (int j = 0; j < k; j++) {
+    prod[j] = a[j] * b[j];
+    if (!isfinite(a[j]) || !isfinite(b[j])) special = 1;
+    else if (a[j] != 0 && b[j] != 0 && ilogb(a[j]) + ilogb(b[j]) > emax) emax = ilogb(a[j]) + ilogb(b[j]);
+  }
+  if (!am->frac || special || emax == INT32_MIN) { /* IEEE rules for infinities and NaN */
     for (int j = 0; j < k; j++) s += prod[j];
     return s;
   }
-  double acc = c;
-  for (int j0 = 0; j0 < k; j0 += am->block) {
-    int n = k - j0 < am->block ? k - j0 : am->block, emax = INT32_MIN;
-    if (isnan(acc) || isinf(acc)) return acc;
-    for (int j = -1; j < n; j++) {
-      double t = j < 0 ? acc : prod[j0 + j];
-      if (isnan(t) || isinf(t)) { /* IEEE rules for the specials */
-        double s = acc;
-        for (int q = j0; q < k; q++) s += prod[q];
-        return s;
-      }
-      if (t != 0) { int e; frexp(t, &e); if (e - 1 > emax) emax = e - 1; }
-    }
-    if (emax == INT32_MIN) continue; /* all zero */
-    double q = ldexp(1.0, emax - am->frac), s = trunc_to(acc, q);
-    for (int j = 0; j < n; j++) s += trunc_to(prod[j0 + j], q);
-    acc = fp_f64_to_f32(s, FP_RZ);
-  }
-  return acc;
+  double q = ldexp(1.0, emax - am->frac);
+  s = trunc(c / q) * q;
+  for (int j = 0; j < k; j++) s += trunc(prod[j] / q) * q;
+  /* truncated within range, but a sum past the largest exponent is an
+   * infinity (not FLT_MAX): what the H100 gave */
+  if (fabs(s) >= 0x1p128) return copysign(INFINITY, s);
+  return fp_f64_to_f32(s, FP_RZ);
 }
 
 static void mma(warp *w, const insn *in, uint32_t m) {
@@ -220,9 +212,9 @@ static void mma(warp *w, const insn *in, uint32_t m) {
         for (int k = 0; k < f->k; k++) s = fma(A[r][k], B[k][c], s);
         bits = from_double(E_F64, s);
       } else {
-        double prod[32];
-        for (int k = 0; k < f->k; k++) prod[k] = A[r][k] * B[k][c];
-        double s = acc_f32(&f->acc, C[r][c], prod, f->k);
+        double bcol[32];
+        for (int k = 0; k < f->k; k++) bcol[k] = B[k][c];
+        double s = acc_f32(&f->acc, C[r][c], A[r], bcol, f->k);
         bits = from_double(f->td, s);
       }
       out[i / per_d][l] |= bits << (bd * (i % per_d));
