@@ -259,6 +259,24 @@ static void test_handoff(void) {
   smemu_destroy(rc_ctx);
 }
 
+/* cp.async.bulk from shared to global memory (bulk_group): the values the
+ * threads wrote, 5t + 7 (and the H100's, when recorded). */
+static void test_s2g(smemu_module *m) {
+  uint32_t out[300];
+  void *d_out;
+  smemu_malloc(ctx, &d_out, sizeof out);
+  smemu_memset(ctx, d_out, 0xff, sizeof out);
+  void *args[] = {&d_out};
+  int rc = launch(m, "_Z8bulk_s2gPj", 128, args);
+  CHECK(rc == SMEMU_OK, "bulk_s2g: %s", smemu_errmsg(ctx));
+  smemu_memcpy(ctx, out, d_out, sizeof out);
+  for (int t = 0; t < 130; t++)
+    CHECK(out[t] == (t < 128 ? (uint32_t)t * 5 + 7 : 0xffffffffu), "bulk_s2g word %d: %u", t, out[t]);
+  uint32_t rec[300];
+  int n = read_rec("mbar_s2g.out", rec, 300);
+  for (int i = 0; i < n && i < 130; i++) CHECK(out[i] == rec[i], "bulk_s2g word %d: smemu %u, H100 %u", i, out[i], rec[i]);
+}
+
 int main(void) {
   smemu_options o;
   memset(&o, 0, sizeof o);
@@ -270,6 +288,7 @@ int main(void) {
   }
   test_walk(m);
   test_bad(m);
+  test_s2g(m);
   test_waits();
   test_handoff();
   smemu_module_unload(m);

@@ -3,11 +3,13 @@
 //                 phases (arrivals, arrive with a count, expect_tx with a
 //                 bulk copy, expect_tx + complete_tx, pending_count, inval
 //                 and re-init) and prints what thread 0 observed.
+//   ./mbar s2g    a bulk copy from shared to global memory (bulk_group).
 //   ./mbar bad N  misuse case N (below); waits are bounded so that the GPU
 //                 never hangs: "timeout" means the phase never completed.
 #include <cstdio>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 
 __device__ __forceinline__ uint32_t sa(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
 __device__ __forceinline__ void mb_init(uint32_t b, uint32_t n) {
@@ -177,6 +179,21 @@ __global__ void mbar_bad(int which, uint32_t *out, const uint32_t *src) {
   out[tid] = done;
 }
 
+// cp.async.bulk shared -> global in a bulk group: 128 threads fill 512
+// bytes of shared memory, thread 0 copies them out and waits for the group.
+__global__ void bulk_s2g(uint32_t *out) {
+  __shared__ __align__(128) uint32_t buf[128];
+  buf[threadIdx.x] = threadIdx.x * 5 + 7;
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;"
+                 :: "l"(out), "r"(sa(buf)), "r"(512) : "memory");
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+  }
+}
+
 int main(int argc, char **argv) {
   uint32_t *d_out, *d_src, h[300];
   cudaMalloc(&d_out, sizeof h);
@@ -184,6 +201,14 @@ int main(int argc, char **argv) {
   for (int i = 0; i < 256; i++) h[i] = i * 3 + 1;
   cudaMemcpy(d_src, h, 1024, cudaMemcpyHostToDevice);
   cudaMemset(d_out, 0xff, sizeof h);
+  if (argc > 1 && !strcmp(argv[1], "s2g")) {
+    bulk_s2g<<<1, 128>>>(d_out);
+    cudaError_t e = cudaDeviceSynchronize();
+    printf("s2g: %s\n", cudaGetErrorString(e));
+    cudaMemcpy(h, d_out, sizeof h, cudaMemcpyDeviceToHost);
+    for (int i = 0; i < 130; i++) printf("%u%c", h[i], i % 16 == 15 || i == 129 ? '\n' : ' ');
+    return 0;
+  }
   int bad = argc > 2 ? atoi(argv[2]) : -1;
   if (bad < 0) mbar_ok<<<1, 128>>>(d_out, d_src);
   else mbar_bad<<<1, 64>>>(bad, d_out, d_src);

@@ -47,10 +47,21 @@ __device__ uint64_t rnd_f64(uint32_t h, uint32_t h2, int sp) {
          ((uint64_t)(h & 0xfffffu) << 32) | h2;
 }
 
+// wide exponent ranges (cfg 9-12): alignment and cancellation over the
+// whole normal range of the input type
+__device__ uint32_t wide_f16(uint32_t h) { return (h & 0x8000) | ((1 + (h >> 16) % 30) << 10) | ((h >> 3) & 0x3ff); }
+__device__ uint32_t wide_bf16(uint32_t h) { return (h & 0x8000) | ((70 + (h >> 16) % 110) << 7) | ((h >> 3) & 0x7f); }
+__device__ uint32_t wide_f32(uint32_t h, uint32_t h2) {
+  return (h & 0x80000000u) | ((70 + (h >> 16) % 110) << 23) | (h2 & 0x7fffffu);
+}
+
 // cfg: 0 m16n8k16 f32.f16.f16.f32   1 m16n8k16 f32.bf16.bf16.f32
 //      2 m16n8k8 f32.tf32.tf32.f32  3 m8n8k4 f64          4 m16n8k16 f16.f16.f16.f16
 //      5 m16n8k8 f32.f16.f16.f32    6 m16n8k8 f32.bf16.bf16.f32
 //      7 m16n8k32 s32.s8.s8.s32     8 movmatrix m8n8.trans.b16
+//      9 as 0, wide exponents        10 as 1, wide   11 as 2, wide
+//      12 as 4, wide                 13 m16n8k8 f16.f16.f16.f16
+//      14 m16n8k32 s32.u8.s8.s32
 __global__ void mma_k(int cfg, uint32_t *out) {
   int t = blockIdx.x, lane = threadIdx.x, sp = (t & 3) == 3;
   uint32_t w[16];
@@ -65,7 +76,13 @@ __global__ void mma_k(int cfg, uint32_t *out) {
     case 3: { uint64_t v = rnd_f64(h, h2, sp); w[i] = (i & 1) ? (uint32_t)(v >> 32) : (uint32_t)v; } break;
     case 7: w[i] = h; break;
     case 8: w[i] = h; break;
+    case 9: case 12: w[i] = wide_f16(h) | wide_f16(h2) << 16; break;
+    case 10: w[i] = wide_bf16(h) | wide_bf16(h2) << 16; break;
+    case 11: w[i] = wide_f32(h, h2); break;
+    case 13: w[i] = rnd_f16(h, sp) | rnd_f16(h2, sp) << 16; break;
+    case 14: w[i] = h; break;
     }
+    if ((cfg == 9 || cfg == 10 || cfg == 11) && i >= 6 && i < 10) w[i] = wide_f32(h, h2);
     // C of f32-accumulating configs: f32 values (words 6..9)
     if ((cfg <= 2 || cfg == 5 || cfg == 6) && i >= 6 && i < 10) w[i] = rnd_f32(h, h2, sp);
   }
@@ -79,17 +96,17 @@ __global__ void mma_k(int cfg, uint32_t *out) {
     }
   uint32_t d0 = 0, d1 = 0, d2 = 0, d3 = 0;
   switch (cfg) {
-  case 0:
+  case 0: case 9:
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"
                  : "=r"(d0), "=r"(d1), "=r"(d2), "=r"(d3)
                  : "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3]), "r"(w[4]), "r"(w[5]), "r"(w[6]), "r"(w[7]), "r"(w[8]), "r"(w[9]));
     break;
-  case 1:
+  case 1: case 10:
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"
                  : "=r"(d0), "=r"(d1), "=r"(d2), "=r"(d3)
                  : "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3]), "r"(w[4]), "r"(w[5]), "r"(w[6]), "r"(w[7]), "r"(w[8]), "r"(w[9]));
     break;
-  case 2:
+  case 2: case 11:
     asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"
                  : "=r"(d0), "=r"(d1), "=r"(d2), "=r"(d3)
                  : "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3]), "r"(w[4]), "r"(w[5]), "r"(w[6]), "r"(w[7]), "r"(w[8]), "r"(w[9]));
@@ -102,7 +119,7 @@ __global__ void mma_k(int cfg, uint32_t *out) {
                  : "=d"(e0), "=d"(e1) : "d"(a), "d"(b), "d"(c0), "d"(c1));
     d0 = __double2loint(e0); d1 = __double2hiint(e0); d2 = __double2loint(e1); d3 = __double2hiint(e1);
   } break;
-  case 4:
+  case 4: case 12:
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%8,%9};"
                  : "=r"(d0), "=r"(d1)
                  : "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3]), "r"(w[4]), "r"(w[5]), "r"(w[6]), "r"(w[7]));
@@ -125,6 +142,15 @@ __global__ void mma_k(int cfg, uint32_t *out) {
   case 8:
     asm volatile("movmatrix.sync.aligned.m8n8.trans.b16 %0, %1;" : "=r"(d0) : "r"(w[0]));
     break;
+  case 13:
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16 {%0,%1}, {%2,%3}, {%4}, {%5,%6};"
+                 : "=r"(d0), "=r"(d1) : "r"(w[0]), "r"(w[1]), "r"(w[4]), "r"(w[6]), "r"(w[7]));
+    break;
+  case 14:
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"
+                 : "=r"(d0), "=r"(d1), "=r"(d2), "=r"(d3)
+                 : "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3]), "r"(w[4]), "r"(w[5]), "r"(w[6]), "r"(w[7]), "r"(w[8]), "r"(w[9]));
+    break;
   }
   uint32_t *o = out + (t * 32 + lane) * 16;
   for (int i = 0; i < 10; i++) o[i] = w[i];
@@ -134,11 +160,13 @@ __global__ void mma_k(int cfg, uint32_t *out) {
 int main() {
   static const char *names[] = {"m16n8k16_f32_f16", "m16n8k16_f32_bf16", "m16n8k8_f32_tf32", "m8n8k4_f64",
                                 "m16n8k16_f16_f16", "m16n8k8_f32_f16", "m16n8k8_f32_bf16", "m16n8k32_s32_s8",
-                                "movmatrix_trans"};
+                                "movmatrix_trans", "m16n8k16_f32_f16_wide", "m16n8k16_f32_bf16_wide",
+                                "m16n8k8_f32_tf32_wide", "m16n8k16_f16_f16_wide", "m16n8k8_f16_f16",
+                                "m16n8k32_s32_u8s8"};
   uint32_t *d_out;
   static uint32_t h[TRIALS * 32 * 16];
   cudaMalloc(&d_out, sizeof h);
-  for (int cfg = 0; cfg < 9; cfg++) {
+  for (int cfg = 0; cfg < 15; cfg++) {
     cudaMemset(d_out, 0, sizeof h);
     mma_k<<<TRIALS, 32>>>(cfg, d_out);
     cudaError_t e = cudaDeviceSynchronize();

@@ -30,7 +30,8 @@ def rz32(x):
     return b32(math.copysign(v, x))
 def rn32(x): return b32(x)
 def expo(t): return math.frexp(t)[1] - 1
-FORMS = {"m16n8k16_f32_f16": (16, 'f16'), "m16n8k16_f32_bf16": (16, 'bf16'), "m16n8k8_f32_tf32": (8, 'tf32'), "m16n8k8_f32_f16": (8, 'f16'), "m16n8k8_f32_bf16": (8, 'bf16')}
+FORMS = {"m16n8k16_f32_f16": (16, 'f16'), "m16n8k16_f32_bf16": (16, 'bf16'), "m16n8k8_f32_tf32": (8, 'tf32'), "m16n8k8_f32_f16": (8, 'f16'), "m16n8k8_f32_bf16": (8, 'bf16'),
+         "m16n8k16_f32_f16_wide": (16, 'f16'), "m16n8k16_f32_bf16_wide": (16, 'bf16'), "m16n8k8_f32_tf32_wide": (8, 'tf32')}
 def apos(k, ty, l, i):
     g, t = l >> 2, l & 3
     if ty == 'tf32': return g + 8 * (i & 1), t + 4 * (i >> 1)

@@ -26,6 +26,7 @@ timeout 30 "$OUT/ldsm" > "$OUT/ldsm.out" 2>&1
 timeout 30 "$OUT/mma" > "$OUT/mma.out" 2>&1
 timeout 30 "$OUT/mbar" ok > "$OUT/mbar_ok.out" 2>&1
 for n in 0 1 2 3 4 5; do timeout 30 "$OUT/mbar" bad $n > "$OUT/mbar_bad$n.out" 2>&1; done
+timeout 30 "$OUT/mbar" s2g > "$OUT/mbar_s2g.out" 2>&1
 # ncu: the ldmatrix/stmatrix launches, shared-memory counters per launch
 ncu --query-metrics > "$OUT/query-metrics.txt" 2>&1
 grep -i -E "ldsm|stsm|shared" "$OUT/query-metrics.txt" > "$OUT/query-metrics-shared.txt"
