@@ -2,7 +2,9 @@
  * for the shapes and types CUTLASS's sm_80/sm_90 warp-level GEMMs use:
  *   m16n8k16 and m16n8k8 .f16/.bf16 inputs, .f32 or (f16 inputs) .f16 C/D
  *   m16n8k8 .tf32 inputs, .f32 C/D
- *   m16n8k32 .s8/.u8 inputs, .s32 C/D
+ *   m16n8k4 and m16n8k8 .tf32 inputs, .f32 C/D
+ *   m8n8k16, m16n8k16 and m16n8k32 .s8/.u8 inputs, m16n8k64 .s4/.u4 inputs,
+ *   .s32 C/D (wrapping, or clamped with .satfinite)
  *   m8n8k4 .f64
  * with the .row.col fragment layouts of the PTX ISA ("Matrix fragments for
  * mma.m16n8k16" and its siblings). The warp's fragments are gathered into
@@ -20,7 +22,7 @@
 #include "ir/decode.h"
 #include "smemu.h"
 
-enum { E_F16, E_BF16, E_TF32, E_S8, E_U8, E_F32, E_S32, E_F64 };
+enum { E_F16, E_BF16, E_TF32, E_S8, E_U8, E_S4, E_U4, E_F32, E_S32, E_F64 };
 
 /* How a form accumulates in f32 (acc_f32). */
 typedef struct acc_model {
@@ -33,21 +35,30 @@ typedef struct mma_form {
   int ta, tb, tc, td;  /* E_* of A, B, C, D elements */
   int na, nb, nc, nd;  /* registers of each fragment */
   acc_model acc;       /* f32 accumulation; {0} for the others */
+  int sat;             /* .satfinite: integer sums clamp to the s32 range */
 } mma_form;
 
 static const mma_form forms[] = {
-  {"m16n8k16.row.col.f32.f16.f16.f32", 16, 8, 16, E_F16, E_F16, E_F32, E_F32, 4, 2, 4, 4, {25}},
-  {"m16n8k16.row.col.f32.bf16.bf16.f32", 16, 8, 16, E_BF16, E_BF16, E_F32, E_F32, 4, 2, 4, 4, {25}},
-  {"m16n8k16.row.col.f16.f16.f16.f16", 16, 8, 16, E_F16, E_F16, E_F16, E_F16, 4, 2, 2, 2, {0}},
-  {"m16n8k8.row.col.f32.f16.f16.f32", 16, 8, 8, E_F16, E_F16, E_F32, E_F32, 2, 1, 4, 4, {25}},
-  {"m16n8k8.row.col.f32.bf16.bf16.f32", 16, 8, 8, E_BF16, E_BF16, E_F32, E_F32, 2, 1, 4, 4, {25}},
-  {"m16n8k8.row.col.f16.f16.f16.f16", 16, 8, 8, E_F16, E_F16, E_F16, E_F16, 2, 1, 2, 2, {0}},
-  {"m16n8k8.row.col.f32.tf32.tf32.f32", 16, 8, 8, E_TF32, E_TF32, E_F32, E_F32, 4, 2, 4, 4, {25}},
-  {"m16n8k32.row.col.s32.s8.s8.s32", 16, 8, 32, E_S8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0}},
-  {"m16n8k32.row.col.s32.u8.u8.s32", 16, 8, 32, E_U8, E_U8, E_S32, E_S32, 4, 2, 4, 4, {0}},
-  {"m16n8k32.row.col.s32.s8.u8.s32", 16, 8, 32, E_S8, E_U8, E_S32, E_S32, 4, 2, 4, 4, {0}},
-  {"m16n8k32.row.col.s32.u8.s8.s32", 16, 8, 32, E_U8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0}},
-  {"m8n8k4.row.col.f64.f64.f64.f64", 8, 8, 4, E_F64, E_F64, E_F64, E_F64, 1, 1, 2, 2, {0}},
+  {"m16n8k16.row.col.f32.f16.f16.f32", 16, 8, 16, E_F16, E_F16, E_F32, E_F32, 4, 2, 4, 4, {25}, 0},
+  {"m16n8k16.row.col.f32.bf16.bf16.f32", 16, 8, 16, E_BF16, E_BF16, E_F32, E_F32, 4, 2, 4, 4, {25}, 0},
+  {"m16n8k16.row.col.f16.f16.f16.f16", 16, 8, 16, E_F16, E_F16, E_F16, E_F16, 4, 2, 2, 2, {0}, 0},
+  {"m16n8k8.row.col.f32.f16.f16.f32", 16, 8, 8, E_F16, E_F16, E_F32, E_F32, 2, 1, 4, 4, {25}, 0},
+  {"m16n8k8.row.col.f32.bf16.bf16.f32", 16, 8, 8, E_BF16, E_BF16, E_F32, E_F32, 2, 1, 4, 4, {25}, 0},
+  {"m16n8k8.row.col.f16.f16.f16.f16", 16, 8, 8, E_F16, E_F16, E_F16, E_F16, 2, 1, 2, 2, {0}, 0},
+  {"m16n8k8.row.col.f32.tf32.tf32.f32", 16, 8, 8, E_TF32, E_TF32, E_F32, E_F32, 4, 2, 4, 4, {25}, 0},
+  {"m16n8k32.row.col.s32.s8.s8.s32", 16, 8, 32, E_S8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0}, 0},
+  {"m16n8k32.row.col.s32.u8.u8.s32", 16, 8, 32, E_U8, E_U8, E_S32, E_S32, 4, 2, 4, 4, {0}, 0},
+  {"m16n8k32.row.col.s32.s8.u8.s32", 16, 8, 32, E_S8, E_U8, E_S32, E_S32, 4, 2, 4, 4, {0}, 0},
+  {"m16n8k32.row.col.s32.u8.s8.s32", 16, 8, 32, E_U8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0}, 0},
+  {"m16n8k16.row.col.s32.s8.s8.s32", 16, 8, 16, E_S8, E_S8, E_S32, E_S32, 2, 1, 4, 4, {0}, 0},
+  {"m16n8k16.row.col.satfinite.s32.s8.s8.s32", 16, 8, 16, E_S8, E_S8, E_S32, E_S32, 2, 1, 4, 4, {0}, 1},
+  {"m16n8k32.row.col.satfinite.s32.s8.s8.s32", 16, 8, 32, E_S8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0}, 1},
+  {"m16n8k64.row.col.s32.s4.s4.s32", 16, 8, 64, E_S4, E_S4, E_S32, E_S32, 4, 2, 4, 4, {0}, 0},
+  {"m16n8k64.row.col.s32.u4.u4.s32", 16, 8, 64, E_U4, E_U4, E_S32, E_S32, 4, 2, 4, 4, {0}, 0},
+  {"m16n8k64.row.col.satfinite.s32.s4.s4.s32", 16, 8, 64, E_S4, E_S4, E_S32, E_S32, 4, 2, 4, 4, {0}, 1},
+  {"m8n8k16.row.col.s32.s8.s8.s32", 8, 8, 16, E_S8, E_S8, E_S32, E_S32, 1, 1, 2, 2, {0}, 0},
+  {"m16n8k4.row.col.f32.tf32.tf32.f32", 16, 8, 4, E_TF32, E_TF32, E_F32, E_F32, 2, 1, 4, 4, {25}, 0},
+  {"m8n8k4.row.col.f64.f64.f64.f64", 8, 8, 4, E_F64, E_F64, E_F64, E_F64, 1, 1, 2, 2, {0}, 0},
 };
 #define NFORMS ((int)(sizeof forms / sizeof forms[0]))
 
@@ -56,6 +67,7 @@ static int ebits(int e) {
   switch (e) {
   case E_F16: case E_BF16: return 16;
   case E_S8: case E_U8: return 8;
+  case E_S4: case E_U4: return 4;
   case E_F64: return 64;
   default: return 32;
   }
@@ -64,10 +76,17 @@ static int ebits(int e) {
 /* Position (row, col) of element i of lane l's A fragment (M x K). */
 static void a_pos(const mma_form *f, int l, int i, int *r, int *c) {
   int g = l >> 2, t = l & 3;
-  if (f->m == 8) { *r = g; *c = t; return; }
+  if (f->m == 8) { *r = g; *c = f->ta == E_F64 ? t : 4 * t + i; return; }
   switch (f->ta) {
-  case E_TF32: *r = g + 8 * (i & 1); *c = t + 4 * (i >> 1); return;
-  case E_S8: case E_U8: *r = g + 8 * ((i >> 2) & 1); *c = 4 * t + (i & 3) + 16 * (i >> 3); return;
+  case E_TF32:
+    if (f->k == 4) { *r = g + 8 * i; *c = t; }
+    else { *r = g + 8 * (i & 1); *c = t + 4 * (i >> 1); }
+    return;
+  case E_S8: case E_U8:
+    if (f->k == 16) { *r = g + 8 * (i >> 2); *c = 4 * t + (i & 3); }
+    else { *r = g + 8 * ((i >> 2) & 1); *c = 4 * t + (i & 3) + 16 * (i >> 3); }
+    return;
+  case E_S4: case E_U4: *r = g + 8 * ((i >> 3) & 1); *c = 8 * t + (i & 7) + 32 * (i >> 4); return;
   default: /* f16 / bf16 */
     if (f->k == 8) { *r = g + 8 * (i >> 1); *c = 2 * t + (i & 1); }
     else { *r = g + 8 * ((i >> 1) & 1); *c = 2 * t + (i & 1) + 8 * (i >> 2); }
@@ -77,10 +96,11 @@ static void a_pos(const mma_form *f, int l, int i, int *r, int *c) {
 static void b_pos(const mma_form *f, int l, int i, int *r, int *c) {
   int g = l >> 2, t = l & 3;
   *c = g;
-  if (f->m == 8) { *r = t; return; }
+  if (f->m == 8) { *r = f->tb == E_F64 ? t : 4 * t + i; return; }
   switch (f->tb) {
   case E_TF32: *r = t + 4 * i; return;
-  case E_S8: case E_U8: *r = 4 * t + (i & 3) + 16 * (i >> 2); return;
+  case E_S8: case E_U8: *r = f->k == 16 ? 4 * t + i : 4 * t + (i & 3) + 16 * (i >> 2); return;
+  case E_S4: case E_U4: *r = 8 * t + (i & 7) + 32 * (i >> 3); return;
   default: *r = 2 * t + (i & 1) + 8 * (i >> 1);
   }
 }
@@ -90,6 +110,17 @@ static void c_pos(const mma_form *f, int l, int i, int *r, int *c) {
   if (f->m == 8) { *r = g; *c = 2 * t + i; return; }
   *r = g + 8 * (i >> 1);
   *c = 2 * t + (i & 1);
+}
+
+/* An integer element's value. */
+static int64_t int_val(int e, uint64_t x) {
+  switch (e) {
+  case E_S8: return (int8_t)x;
+  case E_U8: return (uint8_t)x;
+  case E_S4: return (int64_t)((x & 15) ^ 8) - 8;
+  case E_U4: return (int64_t)(x & 15);
+  default: return (int32_t)x;
+  }
 }
 
 /* Element i (of width w bits) of a fragment whose register slots are s. */
@@ -168,21 +199,21 @@ static void mma(warp *w, const insn *in, uint32_t m) {
   int ea = f->na * (ba >= 32 ? 1 : 32 / ba);
   int eb = f->nb * (bb >= 32 ? 1 : 32 / bb);
   int ec = f->nc * (bc >= 32 ? 1 : 32 / bc);
-  static _Thread_local double A[16][32], B[32][8], C[16][8];
-  static _Thread_local int64_t IA[16][32], IB[32][8], IC[16][8];
+  static _Thread_local double A[16][64], B[64][8], C[16][8];
+  static _Thread_local int64_t IA[16][64], IB[64][8], IC[16][8];
   int integer = f->td == E_S32;
   for (int l = 0; l < 32; l++) {
     int r, c;
     for (int i = 0; i < ea; i++) {
       a_pos(f, l, i, &r, &c);
       uint64_t x = elem(w, sa, l, i, ba);
-      if (integer) IA[r][c] = f->ta == E_S8 ? (int8_t)x : (int64_t)(uint8_t)x;
+      if (integer) IA[r][c] = int_val(f->ta, x);
       else A[r][c] = to_double(f->ta, x);
     }
     for (int i = 0; i < eb; i++) {
       b_pos(f, l, i, &r, &c);
       uint64_t x = elem(w, sb, l, i, bb);
-      if (integer) IB[r][c] = f->tb == E_S8 ? (int8_t)x : (int64_t)(uint8_t)x;
+      if (integer) IB[r][c] = int_val(f->tb, x);
       else B[r][c] = to_double(f->tb, x);
     }
     for (int i = 0; i < ec; i++) {
@@ -203,6 +234,7 @@ static void mma(warp *w, const insn *in, uint32_t m) {
       if (integer) {
         int64_t s = IC[r][c];
         for (int k = 0; k < f->k; k++) s += IA[r][k] * IB[k][c];
+        if (f->sat) s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
         bits = (uint32_t)s;
       } else if (f->td == E_F64) {
         /* DMMA: a chain of fused multiply-adds in k order */
@@ -210,7 +242,7 @@ static void mma(warp *w, const insn *in, uint32_t m) {
         for (int k = 0; k < f->k; k++) s = fma(A[r][k], B[k][c], s);
         bits = from_double(E_F64, s);
       } else {
-        double bcol[32];
+        double bcol[64];
         for (int k = 0; k < f->k; k++) bcol[k] = B[k][c];
         double s = acc_f32(&f->acc, C[r][c], A[r], bcol, f->k);
         bits = from_double(f->td, s);
@@ -239,7 +271,7 @@ int dec_mma(dctx *D, dstmt *S, insn *in) {
   int fi = -1;
   for (int i = 0; i < NFORMS; i++)
     if (!strcmp(forms[i].mods, text)) fi = i;
-  if (fi < 0) return dec_error(D, S, -1, "mma.%s is not supported (smemu runs the m16n8k16/m16n8k8 f16, bf16 and tf32, m16n8k32 8-bit integer and m8n8k4 f64 forms)", text);
+  if (fi < 0) return dec_error(D, S, -1, "mma.%s is not supported (smemu runs the m16n8k16/m16n8k8 f16 and bf16, m16n8k8/m16n8k4 tf32, 8-bit and 4-bit integer and m8n8k4 f64 forms)", text);
   S->used = (S->st->nmods >= 64) ? ~0ull : (1ull << S->st->nmods) - 1;
   const mma_form *f = &forms[fi];
   if (dec_nops(D, S, 4) < 0) return -1;

@@ -27,8 +27,10 @@ static const struct { const char *name; int kind, nd; double bound; } forms[] = 
   {"m16n8k8_f32_bf16", 0, 4, 0}, {"m16n8k32_s32_s8", 3, 4, 0}, {"movmatrix_trans", 3, 1, 0},
   {"m16n8k16_f32_f16_wide", 0, 4, 0}, {"m16n8k16_f32_bf16_wide", 0, 4, 0}, {"m16n8k8_f32_tf32_wide", 0, 4, 0},
   {"m16n8k16_f16_f16_wide", 2, 2, 0}, {"m16n8k8_f16_f16", 2, 2, 0}, {"m16n8k32_s32_u8s8", 3, 4, 0},
+  {"m16n8k16_s32_s8_satfinite", 3, 4, 0}, {"m16n8k4_f32_tf32", 0, 4, 0}, {"m16n8k64_s32_s4", 3, 4, 0},
+  {"m8n8k16_s32_s8", 3, 2, 0},
 };
-#define NFORMS 15
+#define NFORMS 19
 
 /* Ordered integer of a float's bits, for ulp distances. */
 static int64_t ord32(uint32_t u) { return (u >> 31) ? -(int64_t)(u & 0x7fffffff) : (int64_t)u; }

@@ -61,7 +61,8 @@ __device__ uint32_t wide_f32(uint32_t h, uint32_t h2) {
 //      7 m16n8k32 s32.s8.s8.s32     8 movmatrix m8n8.trans.b16
 //      9 as 0, wide exponents        10 as 1, wide   11 as 2, wide
 //      12 as 4, wide                 13 m16n8k8 f16.f16.f16.f16
-//      14 m16n8k32 s32.u8.s8.s32
+//      14 m16n8k32 s32.u8.s8.s32     15 m16n8k16 s32.s8.s8.s32.satfinite
+//      16 m16n8k4 f32.tf32           17 m16n8k64 s32.s4.s4.s32   18 m8n8k16 s32.s8.s8.s32
 __global__ void mma_k(int cfg, uint32_t *out) {
   int t = blockIdx.x, lane = threadIdx.x, sp = (t & 3) == 3;
   uint32_t w[16];
@@ -80,9 +81,12 @@ __global__ void mma_k(int cfg, uint32_t *out) {
     case 10: w[i] = wide_bf16(h) | wide_bf16(h2) << 16; break;
     case 11: w[i] = wide_f32(h, h2); break;
     case 13: w[i] = rnd_f16(h, sp) | rnd_f16(h2, sp) << 16; break;
-    case 14: w[i] = h; break;
+    case 14: case 15: case 17: case 18: w[i] = h; break;
+    case 16: w[i] = rnd_f32(h, h2, sp); break;
     }
     if ((cfg == 9 || cfg == 10 || cfg == 11) && i >= 6 && i < 10) w[i] = wide_f32(h, h2);
+    // C of the .satfinite form: near the int32 limits, so that sums saturate
+    if (cfg == 15 && i >= 6 && i < 10) w[i] = (h & 1) ? 0x7fffff00u + (h2 & 0xff) : 0x80000000u + (h2 & 0xff);
     // C of f32-accumulating configs: f32 values (words 6..9)
     if ((cfg <= 2 || cfg == 5 || cfg == 6) && i >= 6 && i < 10) w[i] = rnd_f32(h, h2, sp);
   }
@@ -146,6 +150,25 @@ __global__ void mma_k(int cfg, uint32_t *out) {
     asm volatile("mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16 {%0,%1}, {%2,%3}, {%4}, {%5,%6};"
                  : "=r"(d0), "=r"(d1) : "r"(w[0]), "r"(w[1]), "r"(w[4]), "r"(w[6]), "r"(w[7]));
     break;
+  case 15:
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.satfinite.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%7,%8,%9,%10};"
+                 : "=r"(d0), "=r"(d1), "=r"(d2), "=r"(d3)
+                 : "r"(w[0]), "r"(w[1]), "r"(w[4]), "r"(w[6]), "r"(w[7]), "r"(w[8]), "r"(w[9]));
+    break;
+  case 16:
+    asm volatile("mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%7,%8,%9,%10};"
+                 : "=r"(d0), "=r"(d1), "=r"(d2), "=r"(d3)
+                 : "r"(w[0]), "r"(w[1]), "r"(w[4]), "r"(w[6]), "r"(w[7]), "r"(w[8]), "r"(w[9]));
+    break;
+  case 17:
+    asm volatile("mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"
+                 : "=r"(d0), "=r"(d1), "=r"(d2), "=r"(d3)
+                 : "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3]), "r"(w[4]), "r"(w[5]), "r"(w[6]), "r"(w[7]), "r"(w[8]), "r"(w[9]));
+    break;
+  case 18:
+    asm volatile("mma.sync.aligned.m8n8k16.row.col.s32.s8.s8.s32 {%0,%1}, {%2}, {%3}, {%4,%5};"
+                 : "=r"(d0), "=r"(d1) : "r"(w[0]), "r"(w[4]), "r"(w[6]), "r"(w[7]));
+    break;
   case 14:
     asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"
                  : "=r"(d0), "=r"(d1), "=r"(d2), "=r"(d3)
@@ -162,11 +185,12 @@ int main() {
                                 "m16n8k16_f16_f16", "m16n8k8_f32_f16", "m16n8k8_f32_bf16", "m16n8k32_s32_s8",
                                 "movmatrix_trans", "m16n8k16_f32_f16_wide", "m16n8k16_f32_bf16_wide",
                                 "m16n8k8_f32_tf32_wide", "m16n8k16_f16_f16_wide", "m16n8k8_f16_f16",
-                                "m16n8k32_s32_u8s8"};
+                                "m16n8k32_s32_u8s8", "m16n8k16_s32_s8_satfinite",
+                                "m16n8k4_f32_tf32", "m16n8k64_s32_s4", "m8n8k16_s32_s8"};
   uint32_t *d_out;
   static uint32_t h[TRIALS * 32 * 16];
   cudaMalloc(&d_out, sizeof h);
-  for (int cfg = 0; cfg < 15; cfg++) {
+  for (int cfg = 0; cfg < 19; cfg++) {
     cudaMemset(d_out, 0, sizeof h);
     mma_k<<<TRIALS, 32>>>(cfg, d_out);
     cudaError_t e = cudaDeviceSynchronize();
