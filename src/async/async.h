@@ -22,6 +22,11 @@
  * for lane l of w (a bulk copy finished). Returns 0, or -1 after a fault. */
 int mbar_complete_tx(warp *w, int l, uint64_t a, uint32_t bytes);
 
+/* For the race checks: lanes of w pass a synchronisation point (an mbarrier
+ * arrival or completed wait, a bulk copy's completion): their earlier
+ * accesses are ordered before those of threads that later complete a wait. */
+void mbar_race_release(warp *w, uint32_t lanes);
+
 /* The scheduler found every live warp of b spinning on mbarrier waits (or
  * at bar.sync) with no barrier changing for a long time: report the
  * deadlock with each barrier's state. */

@@ -8,9 +8,13 @@
  * smemu copies when the instruction executes (one of the orders the
  * asynchronous proxy allows) and then completes the bytes on the barrier,
  * so a consumer still has to wait on the mbarrier phase to see them
- * complete. Size and addresses must be multiples of 16. Clusters are not
+ * complete. The race checks see the copied bytes as accessed by the issuing
+ * thread and, for a copy into shared memory, released at its completion: a
+ * thread that reads them without a completed mbarrier wait is reported.
+ * Size and addresses must be multiples of 16. Clusters are not
  * modelled: shared::cluster addresses are the block's own. */
 #include "async/async.h"
+#include "check/race.h"
 #include "exec/hooks.h"
 #include "ir/decode.h"
 #include "smemu.h"
@@ -38,6 +42,17 @@ static void h_bulk(warp *w, const insn *in, uint32_t m) {
       const uint8_t *sp = exec_addr(w, l, to_shared ? PTX_SPACE_GLOBAL : PTX_SPACE_SHARED, src + o, 16, 0);
       if (!sp) return;
       memmove(dp, sp, 16);
+    }
+    if (w->L->hooks && w->blk->an && w->blk->an->has_race) {
+      /* the race checks see the copy as the issuing thread's access of the
+       * shared bytes, released when it completes: a thread that reads
+       * them before its mbarrier wait completes races with the copy */
+      insn sh = *in;
+      uint64_t at[32] = {0};
+      sh.space = PTX_SPACE_SHARED;
+      at[l] = to_shared ? dst : src;
+      race_access(w, &sh, 1u << l, at, n, to_shared ? ACC_WRITE : ACC_READ);
+      if (to_shared) mbar_race_release(w, 1u << l);
     }
     if (to_shared && mbar_complete_tx(w, l, w->r[in->d][l] + (uint64_t)in->imm, n) < 0) return;
   });

@@ -98,7 +98,7 @@ static uint64_t settle(uint64_t s) {
  * later ones (and, approximately, before any thread's that later completes
  * a wait on any barrier: hazards across two unrelated mbarriers can be
  * missed, none are invented). */
-static void race_sync(warp *w, uint32_t lanes) {
+void mbar_race_release(warp *w, uint32_t lanes) {
   if (!lanes || !w->blk->an || !w->blk->an->has_race) return;
   race_state *r = &w->blk->an->race;
   LANES(lanes, r->block_gen[w->index * 32 + (uint32_t)l] = r->gen + 1);
@@ -226,7 +226,7 @@ static void h_mbarrier(warp *w, const insn *in, uint32_t m) {
     }
     }
   });
-  race_sync(w, arrived | done);
+  mbar_race_release(w, arrived | done);
   if (in->mode == MB_TEST || in->mode == MB_TRY) {
     w->p[in->d] = (w->p[in->d] & ~m) | done;
     if (waited) {

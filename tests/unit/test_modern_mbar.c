@@ -229,6 +229,40 @@ static const char *ptx_handoff =
   "  ret;\n"
   "}\n";
 
+static const char *ptx_bulkrace =
+  HEAD
+  /* thread 0 copies 1 KB into buf with cp.async.bulk; every thread reads
+   * its word of buf after waiting on the mbarrier (mode 0) or without
+   * waiting (mode 1: a race with the asynchronous copy) */
+  ".visible .entry bulkrace(.param .u32 mode, .param .u64 src) {\n"
+  "  .reg .b32 %r<10>; .reg .b64 %rd<4>; .reg .pred %p<8>;\n"
+  "  .shared .align 8 .b64 bar;\n"
+  "  .shared .align 128 .b8 buf[1024];\n"
+  "  mov.u32 %r1, %tid.x;\n"
+  "  ld.param.u32 %r2, [mode];\n"
+  "  ld.param.u64 %rd2, [src];\n"
+  "  mov.u32 %r3, bar;\n"
+  "  mov.u32 %r4, buf;\n"
+  "  setp.ne.u32 %p1, %r1, 0;\n"
+  "  @!%p1 mbarrier.init.shared.b64 [%r3], 1;\n"
+  "  bar.sync 0;\n"
+  "  @%p1 bra CONSUME;\n"
+  "  mbarrier.arrive.expect_tx.shared.b64 _, [%r3], 1024;\n"
+  "  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r4], [%rd2], 1024, [%r3];\n"
+  "CONSUME:\n"
+  "  setp.eq.u32 %p3, %r2, 1;\n"
+  "  @%p3 bra READ;\n"
+  "WAIT:\n"
+  "  mbarrier.try_wait.parity.shared.b64 %p4, [%r3], 0;\n"
+  "  @!%p4 bra WAIT;\n"
+  "READ:\n"
+  "  shl.b32 %r5, %r1, 2;\n"
+  "  add.u32 %r5, %r5, %r4;\n"
+  "  ld.shared.u32 %r6, [%r5];\n"
+  "  ret;\n"
+  "}\n"
+;
+
 /* The race checker sees the mbarrier hand-off as synchronisation, and the
  * same reads without the wait as a race (the consumer warp, running on
  * from the bar.sync, reads before the producer writes: a WAR hazard). */
@@ -246,6 +280,27 @@ static void test_handoff(void) {
   }
   smemu_kernel *k;
   smemu_module_get_kernel(m, "handoff", &k);
+  void *d_src;
+  smemu_malloc(rc_ctx, &d_src, 1024);
+  smemu_memset(rc_ctx, d_src, 3, 1024);
+  smemu_module *mb;
+  smemu_kernel *kb;
+  if (smemu_module_load_data(rc_ctx, ptx_bulkrace, strlen(ptx_bulkrace), "bulkrace.ptx", &mb) ||
+      smemu_module_get_kernel(mb, "bulkrace", &kb)) {
+    CHECK(0, "bulkrace.ptx: %s", smemu_errmsg(rc_ctx));
+    return;
+  }
+  for (uint32_t mode = 0; mode < 2; mode++) {
+    void *args[] = {&mode, &d_src};
+    uint32_t grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
+    int rc = smemu_launch(rc_ctx, kb, grid, block, 0, args);
+    CHECK(rc == SMEMU_OK, "bulkrace mode %u: %s", mode, smemu_errmsg(rc_ctx));
+    int n = smemu_hazard_count(rc_ctx);
+    if (mode == 0) CHECK(n == 0, "bulk copy read after the wait: %d hazard records, want none", n);
+    else CHECK(n == 1 && !strcmp(smemu_hazard_get(rc_ctx, 0)->type, "RAW") && smemu_hazard_get(rc_ctx, 0)->count == 252,
+               "bulk copy read without the wait: %d records, want one RAW of 252 bytes (63 readers x 4)", n);
+  }
+  smemu_module_unload(mb);
   for (uint32_t mode = 0; mode < 2; mode++) {
     void *args[] = {&mode};
     uint32_t grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
