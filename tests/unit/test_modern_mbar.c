@@ -169,6 +169,57 @@ static const char *ptx_waits =
   "  ret;\n"
   "}\n";
 
+static const char *ptx_drop =
+  HEAD
+  /* count 64; warp 1 arrives once and leaves (with arrive_drop in mode 0,
+   * a plain arrive in mode 1); warp 0 arrives on two phases. Phase 1
+   * expects 32 arrivals after the drops, still 64 without them. */
+  ".visible .entry drop(.param .u32 mode) {\n"
+  "  .reg .b32 %r<8>; .reg .b64 %rd<4>; .reg .pred %p<8>;\n"
+  "  .shared .align 8 .b64 bar;\n"
+  "  mov.u32 %r1, %tid.x;\n"
+  "  ld.param.u32 %r2, [mode];\n"
+  "  mov.u32 %r3, bar;\n"
+  "  setp.eq.u32 %p1, %r1, 0;\n"
+  "  @%p1 mbarrier.init.shared.b64 [%r3], 64;\n"
+  "  bar.sync 0;\n"
+  "  setp.lt.u32 %p2, %r1, 32;\n"
+  "  @%p2 bra STAY;\n"
+  "  setp.eq.u32 %p3, %r2, 0;\n"
+  "  @%p3 mbarrier.arrive_drop.shared.b64 %rd1, [%r3];\n"
+  "  @!%p3 mbarrier.arrive.shared.b64 %rd1, [%r3];\n"
+  "  ret;\n"
+  "STAY:\n"
+  "  mbarrier.arrive.shared.b64 %rd1, [%r3];\n"
+  "W0:\n"
+  "  mbarrier.try_wait.parity.shared.b64 %p4, [%r3], 0;\n"
+  "  @!%p4 bra W0;\n"
+  "  mbarrier.arrive.shared.b64 %rd1, [%r3];\n"
+  "W1:\n"
+  "  mbarrier.try_wait.parity.shared.b64 %p4, [%r3], 1;\n"
+  "  @!%p4 bra W1;\n"
+  "  ret;\n"
+  "}\n";
+
+static void test_drop(void) {
+  smemu_module *m;
+  smemu_kernel *k;
+  if (smemu_module_load_data(ctx, ptx_drop, strlen(ptx_drop), "drop.ptx", &m) ||
+      smemu_module_get_kernel(m, "drop", &k)) {
+    CHECK(0, "drop.ptx: %s", smemu_errmsg(ctx));
+    return;
+  }
+  for (uint32_t mode = 0; mode < 2; mode++) {
+    void *args[] = {&mode};
+    uint32_t grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
+    int rc = smemu_launch(ctx, k, grid, block, 0, args);
+    if (mode == 0) CHECK(rc == SMEMU_OK, "arrive_drop: %s", smemu_errmsg(ctx));
+    else CHECK(rc == SMEMU_ERR_DEADLOCK && strstr(smemu_errmsg(ctx), "32 of 64 arrivals pending"),
+               "arrive without drop: %d %s", rc, smemu_errmsg(ctx));
+  }
+  smemu_module_unload(m);
+}
+
 static void test_waits(void) {
   smemu_module *m;
   if (smemu_module_load_data(ctx, ptx_waits, strlen(ptx_waits), "waits.ptx", &m)) {
@@ -345,6 +396,7 @@ int main(void) {
   test_bad(m);
   test_s2g(m);
   test_waits();
+  test_drop();
   test_handoff();
   smemu_module_unload(m);
   smemu_destroy(ctx);
