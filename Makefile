@@ -47,8 +47,6 @@ EX_BIN := $(EX_SRC:examples/%.c=$(BUILD)/examples/%)
 $(BUILD)/examples/%: examples/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
-demo: $(BUILD)/smemu $(EX_BIN) $(DEMO_DEPS)
-	@sh scripts/demo.sh $(BUILD)
 
 # ---- tests ----------------------------------------------------------------
 deps:
@@ -84,5 +82,10 @@ clean:
 # Parts with build rules of their own (the CUDA runtime drop-in, OpenCL):
 # each mk/*.mk may add targets and append to TEST_DEPS / DEMO_DEPS.
 -include $(sort $(wildcard mk/*.mk))
+
+# after mk/*.mk: a rule's prerequisites are expanded when it is read, so
+# DEMO_DEPS must be complete by then
+demo: $(BUILD)/smemu $(EX_BIN) $(DEMO_DEPS)
+	@sh scripts/demo.sh $(BUILD)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -31,11 +31,24 @@ typedef enum smemu_status {
   SMEMU_ERR_DEADLOCK,           /* a barrier that can never complete */
   SMEMU_ERR_ILLEGAL_INSTRUCTION,/* an instruction that cannot execute (bad state) */
   SMEMU_ERR_IO,                 /* a file could not be read */
-  SMEMU_ERR_LIMIT,              /* the instruction limit of a launch was reached */
+  SMEMU_ERR_LIMIT,              /* the instruction budget or the time limit of a launch was reached */
+  SMEMU_ERR_HANG,               /* no warp of a block can make progress (an endless spin) */
   SMEMU_ERR_COUNT
 } smemu_status;
 
 typedef struct smemu_ctx smemu_ctx;
+
+/* Where a long launch stands (smemu_options.progress). */
+typedef struct smemu_progress {
+  const char *kernel;            /* mangled name */
+  uint64_t blocks_done, blocks_total;
+  uint64_t thread_instructions;  /* executed so far */
+  double seconds;                /* since the launch began */
+  int done;                      /* 1: the launch has ended (the last call) */
+} smemu_progress;
+
+/* The default instruction budget of a launch (smemu_options.max_warp_instructions). */
+#define SMEMU_DEFAULT_MAX_INSNS 10000000000ull
 typedef struct smemu_module smemu_module;
 typedef struct smemu_kernel smemu_kernel;
 
@@ -43,16 +56,28 @@ typedef struct smemu_kernel smemu_kernel;
 typedef struct smemu_options {
   int threads;            /* worker threads for blocks; 0: one per core */
   const char *arch;       /* architecture profile, "sm_90" when NULL */
-  uint64_t max_warp_instructions; /* per warp: a warp that runs more ends the
-                                     launch with SMEMU_ERR_LIMIT (an endless
-                                     loop); 0: unlimited */
+  uint64_t max_warp_instructions; /* per launch: when its warps together
+                                     have run more, the launch ends with
+                                     SMEMU_ERR_LIMIT (an endless loop);
+                                     0: unlimited */
   uint32_t stack_bytes;   /* local memory per thread; 0: 1024 (CUDA's default) */
   uint32_t analyses;      /* SMEMU_ANALYZE_* bits */
   int schedule;           /* SMEMU_SCHEDULE_* */
   uint64_t seed;          /* seed of SMEMU_SCHEDULE_RANDOM */
   int bank_mode;          /* 4 or 8 byte banks where the generation has the
                              choice (3.x); 0: the generation's default */
+  double timeout_seconds; /* wall-clock limit of a launch (SMEMU_ERR_LIMIT); 0: none */
+  /* Called from a watcher thread about 4 times a second while a launch has
+   * run longer than 2 s, and once more with done set when such a launch
+   * ends; NULL: never. smemu_progress_print is one. */
+  void (*progress)(const smemu_progress *p, void *user);
+  void *progress_user;
 } smemu_options;
+
+/* A progress callback that keeps one status line up to date on the FILE *
+ * user (a terminal): kernel, blocks done, thread instructions per second,
+ * elapsed time; the line is erased when the launch ends. */
+void smemu_progress_print(const smemu_progress *p, void *user);
 
 /* Analyses a context can run on every launch. */
 #define SMEMU_ANALYZE_BANKS 0x1u  /* shared-memory requests, wavefronts, conflicts */
@@ -60,6 +85,10 @@ typedef struct smemu_options {
 #define SMEMU_ANALYZE_SYNC 0x4u   /* barrier misuse (synccheck) */
 #define SMEMU_ANALYZE_INIT 0x8u   /* reads of uninitialised shared memory */
 #define SMEMU_ANALYZE_GLOBAL_RACES 0x10u /* hazards on global memory */
+#define SMEMU_ANALYZE_MEMCHECK 0x20u /* compute-sanitizer memcheck: a bad address
+                                        ends only the threads that made it (they
+                                        exit); each is recorded (smemu_fault_get)
+                                        and the launch fails with the first */
 
 /* Warp order inside a block (smemu_options.schedule). */
 #define SMEMU_SCHEDULE_FIXED 0   /* warps 0, 1, 2, ... each until it waits */
@@ -185,6 +214,34 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
 /* Figures of the last launch on ctx (also after a failed one). */
 const smemu_launch_stats *smemu_last_stats(const smemu_ctx *ctx);
 
+/* SASS-informed counting (issue 14, src/sass): `text` is NVIDIA's
+ * disassembly (nvdisasm -c -gi) of the module's cubin for the profile's
+ * architecture. Each kernel's shared accesses are mapped onto its SASS so
+ * that merged accesses, aggregated atomics and CAS loops are counted as the
+ * hardware executes them; accesses whose mapping is ambiguous keep the
+ * PTX-level rules. Without this call a module is counted by PTX rules. */
+smemu_status smemu_module_use_sass(smemu_module *mod, const char *text, size_t len);
+/* The same with the SASS made here: `ptx` (the module's text) is compiled
+ * by ptxas for the context's architecture with line info and disassembled
+ * by nvdisasm, both cached (src/sass/tool.c). SMEMU_ERR_NOT_FOUND, with the
+ * reason in smemu_errmsg, when a tool is missing or fails; the module then
+ * stays on PTX rules. */
+smemu_status smemu_module_count_sass(smemu_module *mod, const char *ptx, size_t len);
+/* The same from the module's cubin (a fatbinary's ELF for the context's
+ * architecture): only nvdisasm runs. */
+smemu_status smemu_module_count_sass_cubin(smemu_module *mod, const void *cubin, size_t len);
+/* How the last launch was counted. */
+typedef struct smemu_counting {
+  int sass;                /* 1: from the SASS, 0: PTX rules */
+  int accesses;            /* shared-memory PTX instructions of the kernel */
+  int agree, set;          /* mapped: PTX grouping confirmed / changed to the SASS's */
+  int fallback;            /* ambiguous: counted by PTX rules */
+  int nlines;              /* source lines of the fallbacks (first 16) */
+  const char *files[16];
+  uint32_t lines[16];
+} smemu_counting;
+smemu_status smemu_last_counting(const smemu_ctx *ctx, smemu_counting *out);
+
 /* Bank figures of the last launch (SMEMU_ANALYZE_BANKS must have been on). */
 smemu_status smemu_last_bank_counts(const smemu_ctx *ctx, smemu_bank_counts *out);
 /* The bank width in bytes the context models (a requested 8-byte mode is
@@ -270,6 +327,68 @@ smemu_status smemu_host_unregister(smemu_ctx *ctx, void *ptr);
 smemu_status smemu_set_bank_mode(smemu_ctx *ctx, int bytes);
 /* Change the local memory per thread (cudaLimitStackSize) for later launches. */
 smemu_status smemu_set_stack_bytes(smemu_ctx *ctx, uint32_t bytes);
+
+
+/* ---- compute-sanitizer's memcheck and initcheck records (api_sanitizer.c) ---- */
+
+/* The fault that ended the last launch, in the terms memcheck reports. */
+typedef struct smemu_fault {
+  smemu_status status;       /* SMEMU_OK: the last launch did not fault */
+  const char *kernel;        /* mangled name */
+  const char *file;          /* source file, or NULL */
+  uint32_t line, ptx_line;
+  uint32_t block[3], thread[3];
+  int has_thread;            /* 0: a fault of the whole warp (thread: its first lane) */
+  int access;                /* 1: a bad address; the fields below are set */
+  int write;                 /* the access was a write (else a read) */
+  int misaligned;            /* misaligned, else out of bounds */
+  const char *space;         /* "global", "shared", "local", "param", "constant" */
+  uint64_t address;
+  uint32_t size;             /* bytes */
+  uint64_t near_base, near_size; /* the nearest global allocation (size 0: none) */
+  const char *message;       /* smemu's message (as smemu_errmsg) */
+} smemu_fault;
+/* The last launch's fault; SMEMU_ERR_NOT_FOUND when it had none. */
+smemu_status smemu_last_fault(const smemu_ctx *ctx, smemu_fault *out);
+/* With SMEMU_ANALYZE_MEMCHECK: every bad address of the last launch (all of
+ * them: total; kept, the first 4096 in block, thread order: count). */
+uint64_t smemu_fault_total(const smemu_ctx *ctx);
+int smemu_fault_count(const smemu_ctx *ctx);
+smemu_status smemu_fault_get(const smemu_ctx *ctx, int i, smemu_fault *out);
+/* A bad address (access set) in memcheck's shape: "========= Invalid
+ * __global__ write of size 4 bytes", at, by thread, "Access to 0x.. is out
+ * of bounds" and the nearest allocation. -1 when it is no bad address. */
+int smemu_write_fault_text(const smemu_fault *f, FILE *out);
+
+/* A read of global memory nothing wrote (SMEMU_ANALYZE_INIT): every
+ * cudaMalloc'd / smemu_malloc'd byte starts unwritten; copies to it, fills
+ * and kernel stores write it. One record per thread and access. */
+typedef struct smemu_uninit_read {
+  const char *file;          /* source file, or NULL */
+  uint32_t line, ptx_line;
+  uint32_t pc;               /* instruction index in the kernel */
+  uint32_t block[3], thread[3];
+  uint64_t address;          /* first byte of the access */
+  uint32_t size;             /* bytes of the access */
+} smemu_uninit_read;
+/* Records of the last launch: all of them (total), and how many are kept
+ * (the first 4096 in block, thread order), readable with smemu_uninit_get. */
+uint64_t smemu_uninit_total(const smemu_ctx *ctx);
+int smemu_uninit_count(const smemu_ctx *ctx);
+smemu_status smemu_uninit_get(const smemu_ctx *ctx, int i, smemu_uninit_read *out);
+/* The records aggregated per source line (the first thread, block and
+ * address of each line, and its count) as text ending in "INITCHECK
+ * SUMMARY", and as the JSON member "uninitialized_global_reads": [...].
+ * Both return the number of lines. */
+int smemu_write_uninit_report(const smemu_ctx *ctx, FILE *f);
+int smemu_write_uninit_json(const smemu_ctx *ctx, FILE *f);
+/* The 32-byte sectors of [ptr, ptr+bytes) holding bytes nothing wrote (a
+ * copy from there is an error for initcheck): their count, and the first
+ * unwritten address of each of the first max in out (may be NULL). */
+size_t smemu_mem_unwritten_sectors(const smemu_ctx *ctx, const void *ptr, size_t bytes, uint64_t *out, size_t max);
+/* Mark [ptr, ptr+bytes) written (memory the program filled itself, e.g.
+ * pinned memory the host writes directly), or forget that it was. */
+smemu_status smemu_mem_set_written(smemu_ctx *ctx, const void *ptr, size_t bytes, int written);
 
 #ifdef __cplusplus
 }

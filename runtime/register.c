@@ -120,6 +120,19 @@ static int runnable(const rt_module *m) {
   return m->img.ptx && (!m->img.ptx_too_new || (any && *any == '1'));
 }
 
+/* SASS-informed counting (SMEMU_COUNTING=sass|ptx, default sass when the
+ * tools exist): the fatbinary's cubin when it is for the emulated
+ * architecture, else the PTX through ptxas; nvdisasm either way. */
+static void sass_counting(rt_module *m, smemu_ctx *ctx) {
+  const char *c = getenv("SMEMU_COUNTING");
+  if (c && !strcmp(c, "ptx")) return;
+  smemu_status s = m->img.cubin && m->img.cubin_arch == rt.arch.major * 10 + rt.arch.minor
+                       ? smemu_module_count_sass_cubin(m->mod, m->img.cubin, m->img.cubin_len)
+                       : smemu_module_count_sass(m->mod, m->img.ptx, m->img.ptx_len);
+  if (s != SMEMU_OK && c && !strcmp(c, "sass"))
+    rt_msg("--counting sass: %s; %s is counted by PTX rules", smemu_errmsg(ctx), m->label);
+}
+
 cudaError_t rt_module_load(rt_module *m) {
   if (m->mod) return cudaSuccess;
   if (m->load_err) return m->load_err;
@@ -135,6 +148,7 @@ cudaError_t rt_module_load(rt_module *m) {
     m->mod = NULL;
     return m->load_err = cudaErrorInvalidPtx;
   }
+  sass_counting(m, ctx);
   for (rt_func *f = rt.funcs; f; f = f->next) {
     if (f->m != m) continue;
     if (smemu_module_get_kernel(m->mod, f->name, &f->k) != SMEMU_OK) {

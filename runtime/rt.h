@@ -34,6 +34,8 @@ typedef struct fb_image {
   int nsass;          /* SASS (cubin) entries seen */
   int sass_archs[16]; /* their architectures */
   int cubin_arch;     /* architecture of the cubin the kernel figures come from, 0 none */
+  uint8_t *cubin;     /* that cubin (malloc'd), for SASS-informed counting */
+  size_t cubin_len;
   uint32_t const_bytes; /* user __constant__ bytes of that cubin */
   fb_kinfo *kinfo;    /* per kernel, from that cubin */
   int nkinfo;
@@ -45,6 +47,8 @@ typedef struct fb_image {
  * pick the PTX for compute capability `cc` (major*10+minor). Returns 0, or
  * -1 with out->err set when data is no fatbinary at all. */
 int fb_parse(const void *data, int cc, fb_image *out);
+/* The same reading at most `avail` bytes of data (the fuzz target). */
+int fb_parse_n(const void *data, size_t avail, int cc, fb_image *out);
 void fb_free(fb_image *img);
 /* The kernel figures of a kernel, or NULL. */
 const fb_kinfo *fb_kernel(const fb_image *img, const char *name);
@@ -141,11 +145,13 @@ typedef struct rt_state {
   int threads;            /* SMEMU_THREADS */
   uint32_t analyses;      /* SMEMU_CHECK */
   uint64_t max_insns;     /* SMEMU_MAX_INSNS */
+  double timeout;         /* SMEMU_TIMEOUT: seconds per launch, 0 none */
   int quiet;              /* SMEMU_QUIET */
   int report_banks, report_launches; /* SMEMU_REPORT */
   int report_hazards;     /* SMEMU_REPORT=hazards: every hazard in detail */
   char *report_file;      /* SMEMU_REPORT_FILE */
   char *json_file;        /* SMEMU_JSON */
+  char *html_file;        /* SMEMU_HTML (html_report.c) */
 
   cudaError_t sticky;     /* a kernel fault: every later call returns it */
   rt_module *mods;
@@ -170,6 +176,10 @@ typedef struct rt_state {
   int shmem_config;       /* as set; the getter reports the effective one */
   size_t stack_limit, printf_fifo, heap_limit;
   int unregistered;       /* __cudaUnregisterFatBinary ran (exit has begun) */
+  int san_continue;       /* SMEMU_CONTINUE_AFTER_ERROR: a fault ends its launch only */
+  int san_leaks;          /* SMEMU_LEAK_CHECK=full: unfreed allocations at exit */
+  int san_memcheck;       /* memcheck's records: every bad address, failed API calls */
+  int driver_ready;       /* a context was created: the driver API counts as initialised */
 } rt_state;
 
 extern rt_state rt;
@@ -242,10 +252,55 @@ int rt_func_max_threads(rt_func *f);
 /* Blocks of f per multiprocessor for a block size and dynamic shared bytes. */
 int rt_occupancy(rt_func *f, int block_size, size_t dyn_shared);
 
+/* ---- bounds of copies and fills (bounds.c) ---- */
+/* Whether [p, p+n) may be a side of a copy or fill: inside the tracked
+ * allocation holding p, or (device 0) in untracked host memory. */
+int rt_side_ok(const void *p, size_t n, int device);
+/* Whether bytes [lo, hi) from p may be a side: when p is in a tracked
+ * allocation, inside that one; otherwise (device 0) host memory. */
+int rt_region_ok(const void *p, size_t lo, size_t hi, int device);
+/* Bytes a strided region spans: h rows of w bytes, pitch apart; 0 when
+ * empty, SIZE_MAX when the product overflows. */
+size_t rt_span(size_t pitch, size_t w, size_t h);
+/* The error of copying n bytes of `kind` from src to dst (cudaSuccess,
+ * cudaErrorInvalidMemcpyDirection, cudaErrorInvalidValue). */
+cudaError_t rt_check_copy(void *dst, const void *src, size_t n, int kind);
+
 /* ---- reports (report.c) ---- */
 /* Note a finished launch (with its status) for SMEMU_REPORT / SMEMU_JSON. */
 void rt_report_launch(const rt_func *f, smemu_status s);
 /* Write the reports (at exit). */
 void rt_report_finish(void);
+
+/* ---- compute-sanitizer's records (sanitizer.c) ---- */
+/* Read SMEMU_CONTINUE_AFTER_ERROR, SMEMU_LEAK_CHECK, SMEMU_PRINT_LIMIT. */
+void rt_san_init(void);
+/* A section is written at exit (init check, leak check, continue, limit). */
+int rt_san_active(void);
+/* Errors found so far (faults, uninitialised global reads, leaks once
+ * rt_san_finish ran), and those that are not failed launches: for an
+ * error exit code. */
+uint64_t rt_san_errors(void);
+uint64_t rt_san_extra_errors(void);
+/* At exit, first: the leak check (idempotent). */
+void rt_san_finish(void);
+/* Note a launch's records (its status and CUDA error); returns the error
+ * the program sees (memcheck: cudaErrorLaunchFailure), and *contained = 1
+ * when the fault ends the launch only (--continue-after-error). */
+cudaError_t rt_san_launch(const rt_func *f, smemu_status s, cudaError_t e, int *contained);
+/* A failed call (memcheck reports each); name NULL: found from the stack. */
+void rt_san_api_error(cudaError_t e, const char *name);
+/* initcheck: a copy reads n bytes at src (device memory nothing wrote is an error). */
+void rt_san_copy_source(const void *src, size_t n, const char *call);
+/* cudaDeviceReset is about to drop every allocation. */
+void rt_san_reset(void);
+/* At exit: the leak check, then the records and ERROR SUMMARY. */
+void rt_san_write(FILE *f);
+/* The same records as a JSON member ",\n  \"sanitizer\": {...}". */
+void rt_san_json(FILE *f);
+
+/* The HTML report (SMEMU_HTML, html_report.c): note a launch; write it at exit. */
+void rt_html_launch(smemu_status s);
+void rt_html_finish(void);
 
 #endif

@@ -1,7 +1,16 @@
 #!/bin/sh
 # Installs the Debian packages the tests need, when they are missing:
 # cmocka (unit tests), clang-14 and libclc-14 (OpenCL C to PTX), PoCL and
-# the OpenCL headers (the PoCL comparison), libzstd (compressed fatbinaries).
+# the OpenCL headers (the PoCL comparison), libzstd (compressed fatbinaries),
+# python3 (README and Numba tests), chromium (the HTML report's test).
+# NVIDIA's disassembler for SASS-informed counting (src/sass/tool.c looks in
+# build/pydeps): the PyPI wheel, when no CUDA toolkit provides it; offline,
+# smemu counts by PTX rules and the SASS tests use checked-in disassembly.
+if ! command -v nvdisasm >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvdisasm ] &&
+   ! ls build/pydeps/nvidia/*/bin/nvdisasm >/dev/null 2>&1; then
+  python3 -m pip install -q --disable-pip-version-check --target build/pydeps nvidia-cuda-nvdisasm \
+    >/dev/null 2>&1 || echo "deps: nvidia-cuda-nvdisasm not installed (SASS counting needs nvdisasm)" >&2
+fi
 need=""
 [ -f /usr/include/cmocka.h ] || need="$need libcmocka-dev"
 command -v clang-14 >/dev/null 2>&1 || need="$need clang-14"
@@ -9,6 +18,8 @@ command -v clang-14 >/dev/null 2>&1 || need="$need clang-14"
 { [ -f /usr/include/CL/cl.h ] && ls /usr/lib/*/libOpenCL.so >/dev/null 2>&1; } || need="$need ocl-icd-opencl-dev"
 [ -f /etc/OpenCL/vendors/pocl.icd ] || need="$need pocl-opencl-icd"
 ls /usr/lib/*/libzstd.so.1 >/dev/null 2>&1 || need="$need libzstd1"
+command -v python3 >/dev/null 2>&1 || need="$need python3"
+command -v chromium >/dev/null 2>&1 || need="$need chromium"
 [ -z "$need" ] && exit 0
 echo "deps: installing$need" >&2
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"

@@ -26,7 +26,16 @@ for e in "$B"/examples/*; do
 done
 run cli sh tests/cli.sh "$B"
 run banks-examples sh tests/banks_examples.sh "$B"
+run counting sh tests/counting.sh "$B"
+run sanitizer-hw sh -c 'command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }; exec python3 tests/hw/sanitizer/check.py "$0"' "$B"
+run install sh tests/install/install_test.sh "$B"
+run html sh tests/html/html_test.sh "$B"
+run numba sh tests/numba/numba_test.sh "$B"
+run readme python3 tests/readme/readme_test.py "$B"
 run fuzz-replay "$B/fuzz_replay" tests/fuzz/corpus
+run cli-harden sh tests/cli_harden.sh "$B"
+run fuzz-rtapi "$B/fuzz_rtapi_replay" tests/fuzz/corpus_rtapi
+run fuzz-fatbin "$B/fuzz_fatbin_replay" tests/fuzz/corpus_fatbin
 run programs sh tests/programs/test.sh "$B"
 run modern-arch sh tests/hw/modern/test_arch.sh "$B"
 run modern-cute sh tests/hw/modern/test_cute.sh "$B"

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "api/internal.h"
+#include "check/ginit.h"
 #include "check/race.h"
 #include "exec/hooks.h"
 #include "ir/decode.h"
@@ -18,7 +19,7 @@ static const char *const status_names[SMEMU_ERR_COUNT] = {
     "SMEMU_ERR_UNSUPPORTED", "SMEMU_ERR_NOT_FOUND", "SMEMU_ERR_INVALID_CONFIG",
     "SMEMU_ERR_OUT_OF_RESOURCES", "SMEMU_ERR_ILLEGAL_ADDRESS", "SMEMU_ERR_MISALIGNED",
     "SMEMU_ERR_TRAP", "SMEMU_ERR_DEADLOCK", "SMEMU_ERR_ILLEGAL_INSTRUCTION", "SMEMU_ERR_IO",
-    "SMEMU_ERR_LIMIT"};
+    "SMEMU_ERR_LIMIT", "SMEMU_ERR_HANG"};
 
 const char *smemu_status_name(smemu_status s) {
   return (unsigned)s < SMEMU_ERR_COUNT ? status_names[s] : "SMEMU_ERR_UNKNOWN";
@@ -53,6 +54,10 @@ smemu_status smemu_create(const smemu_options *opt, smemu_ctx **out) {
   c->bank_mode = c->arch->bank_bytes;
   if (c->opt.bank_mode == 8 && c->arch->bank8_selectable) c->bank_mode = 8;
   c->want_banks = (c->opt.analyses & SMEMU_ANALYZE_BANKS) != 0;
+  if ((c->opt.analyses & SMEMU_ANALYZE_INIT) && !(c->ginit = ginit_new())) {
+    free(c);
+    return SMEMU_ERR_OUT_OF_MEMORY;
+  }
   *out = c;
   return SMEMU_OK;
 }
@@ -60,9 +65,10 @@ smemu_status smemu_create(const smemu_options *opt, smemu_ctx **out) {
 void smemu_destroy(smemu_ctx *ctx) {
   if (!ctx) return;
   while (ctx->mods) smemu_module_unload(ctx->mods);
-  for (size_t i = 0; i < ctx->mem.n; i++)
-    if (!ctx->mem.a[i].name) free((void *)ctx->mem.a[i].base);
+  pool_destroy(ctx);
   mem_free_table(&ctx->mem);
+  ginit_free(ctx->ginit);
+  free(ctx->faults);
   analysis_free(ctx->last_an);
   free(ctx->hz);
   free(ctx->sy);
@@ -207,9 +213,11 @@ void smemu_module_unload(smemu_module *m) {
     analysis_free(ctx->last_an);
     ctx->last_an = NULL;
     ctx->last_prog = NULL;
+    ctx->last_sass = NULL;
     ctx->last_prog_owner = NULL;
   }
   for (int i = 0; i < m->nkernels; i++) {
+    sass_kernel_free(&m->kernels[i]);
     program_free(m->kernels[i].prog);
     free(m->kernels[i].err);
   }
@@ -336,10 +344,16 @@ smemu_status smemu_kernel_get_attribute(const smemu_kernel *k, smemu_attr a, int
 /* ---- memory ---- */
 smemu_status smemu_malloc(smemu_ctx *ctx, void **ptr, size_t bytes) {
   if (!ctx || !ptr) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument");
-  void *p = aligned_alloc(256, (bytes + 255) / 256 * 256 + 256);
+  void *p = pool_alloc(ctx, bytes);
   if (!p) return ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "out of memory allocating %zu bytes", bytes);
   if (mem_add(&ctx->mem, (uintptr_t)p, bytes ? bytes : 1, NULL, 0) < 0) {
-    free(p);
+    pool_free(ctx, p, bytes);
+    return ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "out of memory");
+  }
+  /* fresh device memory is unwritten for the init check */
+  if (ctx->ginit && ginit_track(ctx->ginit, (uintptr_t)p, bytes, 0) < 0) {
+    mem_remove(&ctx->mem, (uintptr_t)p);
+    pool_free(ctx, p, bytes);
     return ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "out of memory");
   }
   *ptr = p;
@@ -352,20 +366,25 @@ smemu_status smemu_free(smemu_ctx *ctx, void *ptr) {
   const alloc *a = mem_find(&ctx->mem, (uintptr_t)ptr, 1);
   if (!a || a->base != (uintptr_t)ptr || a->name)
     return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "free of %p, which smemu_malloc did not return", ptr);
+  size_t size = a->size;
   mem_remove(&ctx->mem, (uintptr_t)ptr);
-  free(ptr);
+  ginit_forget(ctx->ginit, (uintptr_t)ptr);
+  pool_free(ctx, ptr, size);
   return SMEMU_OK;
 }
 
 smemu_status smemu_memcpy(smemu_ctx *ctx, void *dst, const void *src, size_t bytes) {
   if (!ctx || (!dst || !src) ) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument");
   memmove(dst, src, bytes);
+  /* a copy writes its destination, whatever the source held (as initcheck) */
+  if (ctx->ginit) ginit_mark(ctx->ginit, (uintptr_t)dst, bytes);
   return SMEMU_OK;
 }
 
 smemu_status smemu_memset(smemu_ctx *ctx, void *dst, int value, size_t bytes) {
   if (!ctx || !dst) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument");
   memset(dst, value, bytes);
+  if (ctx->ginit) ginit_mark(ctx->ginit, (uintptr_t)dst, bytes);
   return SMEMU_OK;
 }
 
@@ -481,6 +500,9 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   L->local_size = (L->local_size + 15) / 16 * 16;
   L->nblocks = (uint64_t)grid[0] * grid[1] * grid[2];
   L->max_warp_insns = ctx->opt.max_warp_instructions;
+  L->timeout = ctx->opt.timeout_seconds;
+  L->progress = ctx->opt.progress;
+  L->progress_user = ctx->opt.progress_user;
   L->nsm = (uint32_t)ctx->arch->sm_count;
   L->arch = ctx->arch;
   L->bank_mode = ctx->bank_mode;
@@ -490,6 +512,8 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   L->want_init = (ctx->opt.analyses & SMEMU_ANALYZE_INIT) != 0;
   L->want_global_races = (ctx->opt.analyses & SMEMU_ANALYZE_GLOBAL_RACES) != 0;
   if (L->want_global_races) L->gshadow = gshadow_new();
+  L->ginit = ctx->ginit;
+  L->fault_all = (ctx->opt.analyses & SMEMU_ANALYZE_MEMCHECK) != 0;
   L->schedule_random = ctx->opt.schedule == SMEMU_SCHEDULE_RANDOM;
   L->seed = ctx->opt.seed;
   L->hooks = L->want_banks || L->want_races || L->want_sync || L->want_init || L->want_global_races;
@@ -501,6 +525,8 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   st->warp_instructions = atomic_load(&L->warp_insns);
   st->thread_instructions = atomic_load(&L->thread_insns);
   if (s) ctx_error(ctx, s, "%s", L->msg);
+  fault_keep(ctx, L, s);
+  if (L->result) ginit_an_finish(L->result->gin);
   analysis_free(ctx->last_an);
   ctx->last_an = L->result;
   ctx->cached = NULL;
@@ -510,9 +536,11 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   ctx->sy = NULL;
   ctx->nhz = ctx->nsy = 0;
   ctx->last_prog = P;
+  ctx->last_sass = k->sass;
   ctx->last_prog_owner = k->mod;
   pthread_mutex_destroy(&L->lock);
   gshadow_free(L->gshadow);
+  free(L->faults);
   free(params);
   free(L);
   return s;

@@ -2,8 +2,12 @@
  * wavefronts and ideal wavefronts of every shared-memory instruction per
  * pc, and keeps its worst execution for the conflict report. */
 #include <stdlib.h>
+#include "check/ginit.h"
 #include "exec/hooks.h"
 #include "ir/merge.h"
+#include <string.h>
+#include "model/atomcost.h"
+#include "model/atomsel.h"
 #include "model/banks.h"
 #include "model/ldsm.h"
 
@@ -22,18 +26,24 @@ analysis *analysis_new(const launch *L) {
     }
     a->has_race = 1;
   }
+  if (L->ginit && !(a->gin = ginit_an_new(a->ncode))) {
+    analysis_free(a);
+    return NULL;
+  }
   return a;
 }
 
 void analysis_free(analysis *a) {
   if (!a) return;
   if (a->has_race) race_free(&a->race);
+  ginit_an_free(a->gin);
   free(a->banks);
   free(a);
 }
 
 void analysis_merge(analysis *into, const analysis *from) {
   if (into->has_race && from->has_race) race_merge(&into->race, &from->race);
+  if (into->gin && from->gin) ginit_an_merge(into->gin, from->gin);
   if (!into->banks || !from->banks) return;
   for (uint32_t i = 0; i < into->ncode; i++) {
     bank_stat *d = &into->banks[i];
@@ -41,12 +51,18 @@ void analysis_merge(analysis *into, const analysis *from) {
     d->requests += s->requests;
     d->wavefronts += s->wavefronts;
     d->ideal += s->ideal;
+    d->ld_requests += s->ld_requests;
+    d->ld_wavefronts += s->ld_wavefronts;
+    d->ld_ideal += s->ld_ideal;
     if (s->worst_degree > d->worst_degree) {
-      uint64_t r = d->requests, wv = d->wavefronts, id = d->ideal;
+      bank_stat sum = *d;
       *d = *s;
-      d->requests = r;
-      d->wavefronts = wv;
-      d->ideal = id;
+      d->requests = sum.requests;
+      d->wavefronts = sum.wavefronts;
+      d->ideal = sum.ideal;
+      d->ld_requests = sum.ld_requests;
+      d->ld_wavefronts = sum.ld_wavefronts;
+      d->ld_ideal = sum.ld_ideal;
     }
   }
 }
@@ -80,6 +96,36 @@ static void banks(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
   bank_result r;
   int op = bank_op(in), counted = 0;
   bank_stat *s = &a->banks[w->pc];
+  if (bank_family(op) == BANK_ATOM && in->atom_form && atom_forms_apply(w->L->arch)) {
+    /* the SASS ptxas makes of it (model/atomsel.h): POPC.INC, warp
+     * aggregation, CAS loop (whose LDS count as loads) */
+    bank_result ldr;
+    atom_minmax mm, *pmm = NULL;
+    if ((in->atom_form == ATOMSEL_CAS_LOOP || in->atom_form == ATOMSEL_AGG_LOOP) &&
+        (in->mode == ATOM_MODE_MIN || in->mode == ATOM_MODE_MAX)) {
+      /* the loop skips the CAS where the word would not change: the words
+       * before this instruction (it runs after the hook) and the operands */
+      const uint64_t *B = w->r[in->b];
+      mm.max = in->mode == ATOM_MODE_MAX;
+      mm.is_signed = (in->flags & IF_SIGNED) != 0;
+      memset(mm.mem, 0, sizeof mm.mem);
+      memset(mm.val, 0, sizeof mm.val);
+      LANES(sm, {
+        const uint8_t *p = exec_addr(w, l, in->space, addr[l], size, 0);
+        if (p) memcpy(&mm.mem[l], p, size <= 8 ? size : 8);
+        mm.val[l] = B[l];
+      });
+      pmm = &mm;
+    }
+    atom_cost(w->L->arch, w->L->bank_mode, in->atom_form, op, sm, sh, (int)size, pmm, &r, &ldr);
+    s->ld_requests += ldr.requests;
+    s->ld_wavefronts += ldr.wavefronts;
+    s->ld_ideal += ldr.ideal;
+    s->requests += r.requests;
+    s->wavefronts += r.wavefronts;
+    s->ideal += r.ideal;
+    goto worst;
+  }
   if (size <= 4 && bank_family(op) != BANK_ATOM && w->L->arch->major >= 5) {
     /* the common case, rule R1 of banks.c: lanes on one word are one unit,
      * the busiest bank's distinct words are the passes, ideal is one. Only a
@@ -113,6 +159,7 @@ static void banks(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
     s->wavefronts += r.wavefronts;
     s->ideal += r.ideal;
   }
+worst:;
   uint32_t deg = r.wavefronts - r.ideal + 1;
   if (deg > s->worst_degree) {
     s->worst_degree = deg;
@@ -132,6 +179,7 @@ void hook_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint
     race_access(w, in, m, addr, size, kind);
     if (w->L->want_global_races) race_global(w, in, m, addr, size, kind);
   }
+  if (w->L->ginit) ginit_access(w, in, m, addr, size, (op_flags[in->op] & OPF_WRITE) ? ACC_WRITE : ACC_READ);
 }
 
 void hook_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
@@ -140,6 +188,7 @@ void hook_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uin
     race_access(w, in, m, addr, size, ACC_ATOMIC);
     if (w->L->want_global_races) race_global(w, in, m, addr, size, ACC_ATOMIC);
   }
+  if (w->L->ginit) ginit_access(w, in, m, addr, size, ACC_ATOMIC);
 }
 
 void hook_block_start(block *b) {
@@ -147,10 +196,11 @@ void hook_block_start(block *b) {
 }
 
 void hook_copy(warp *w, const insn *in, uint32_t m, const uint64_t src[32], const uint64_t dst[32], uint32_t size) {
-  if (!w->blk->an->has_race) return;
   insn ld = *in, st = *in;
   ld.space = PTX_SPACE_GLOBAL;
   st.space = PTX_SPACE_SHARED;
+  if (w->L->ginit) ginit_access(w, &ld, m, src, size, ACC_READ);
+  if (!w->blk->an->has_race) return;
   race_access(w, &st, m, dst, size, ACC_WRITE);
   if (w->L->want_global_races) race_global(w, &ld, m, src, size, ACC_READ);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "ir/program.h"
 #include "mem/mem.h"
+#include "smemu.h"
 
 #define FULL_MASK 0xffffffffu
 #define MAX_BARRIERS 16
@@ -121,6 +122,23 @@ typedef struct block {
   uint64_t async_progress; /* mbarrier state changes: spinning warps wait for one */
 } block;
 
+/* The first fault of a launch, for reports in compute-sanitizer's shape. */
+typedef struct fault_info {
+  uint32_t pc;             /* the instruction */
+  uint32_t block[3];       /* block index */
+  uint32_t linear;         /* linear block index (for ordering records) */
+  uint32_t tid;            /* linear thread in the block (the warp's first lane
+                              for a fault of the warp) */
+  uint8_t has_thread;      /* 0: the fault is the warp's */
+  uint8_t access;          /* 1: a bad address (fields below are set) */
+  uint8_t write;           /* the access was a write */
+  uint8_t misaligned;      /* misaligned, else out of bounds */
+  const char *space;       /* "global", "shared", "local", "param", "constant" */
+  uint64_t addr;           /* the address */
+  uint32_t size;           /* bytes of the access */
+  uint64_t near_base, near_size; /* nearest allocation (global), size 0: none */
+} fault_info;
+
 typedef struct launch {
   const program *prog;
   struct mem_table *mem;   /* global allocations */
@@ -136,8 +154,16 @@ typedef struct launch {
   pthread_mutex_t lock;    /* guards status/msg and printing */
   int status;              /* smemu_status of the first error */
   char msg[2048];
-  uint64_t max_warp_insns; /* 0: unlimited */
+  uint64_t max_warp_insns; /* the launch's instruction budget; 0: unlimited */
   atomic_uint_fast64_t warp_insns, thread_insns;
+  /* watchdog, progress and hang detection (watch.c, hang.c) */
+  double timeout;          /* wall-clock limit in seconds, 0: none */
+  void (*progress)(const smemu_progress *, void *); /* status callback or NULL */
+  void *progress_user;
+  atomic_uint_fast64_t live_warp, live_thread; /* instructions so far, per round */
+  atomic_uint_fast64_t blocks_done;
+  atomic_int nactive;      /* workers still taking blocks */
+  atomic_int nstuck;       /* of them, those whose block repeats its state */
   uint32_t nsm;            /* %nsmid */
   int hooks;               /* any analysis on: memory handlers call hooks.h */
   int want_banks;          /* bank model on */
@@ -146,12 +172,19 @@ typedef struct launch {
   int want_init;           /* uninitialised shared reads */
   int want_global_races;   /* hazards on global memory */
   struct global_shadow *gshadow; /* their launch-wide shadow */
+  struct ginit *ginit;     /* global initialisation shadow (init check), or NULL */
   int schedule_random;     /* seeded random warp order */
   uint64_t seed;
   const struct arch_profile *arch; /* architecture profile */
   int bank_mode;           /* 4 or 8 bytes */
   struct analysis *result; /* merged analysis of all workers */
+  fault_info fault;        /* the first error's details (valid when status != 0) */
+  int fault_all;           /* SMEMU_ANALYZE_MEMCHECK: bad addresses end their lanes only */
+  fault_info *faults;      /* then every one (under lock; at most MAX_FAULT_RECORDS) */
+  uint32_t nfaults, capfaults;
+  uint64_t faults_total;   /* all of them, kept or not */
 } launch;
+#define MAX_FAULT_RECORDS 4096
 
 /* Report a fault of lane `lane` (or -1 for the warp) at the current
  * instruction: records the first error of the launch and stops the warp. */

@@ -8,6 +8,8 @@
 
 /* atom.cas's mode number (atom.c), which the bank model counts apart. */
 #define ATOM_MODE_CAS 5
+#define ATOM_MODE_MIN 1 /* (model/atomcost.h: min/max CAS loops skip the CAS) */
+#define ATOM_MODE_MAX 2
 
 /* Bank statistics of one shared-memory instruction (by pc). */
 typedef struct bank_stat {
@@ -19,6 +21,8 @@ typedef struct bank_stat {
   uint32_t bank_degree;   /* distinct words that bank served in it */
   uint32_t worst_addr[32];/* shared addresses of the lanes of that execution */
   uint32_t worst_active;  /* active lanes of that execution */
+  uint64_t ld_requests, ld_wavefronts, ld_ideal; /* an atomic's LDS (a CAS loop's,
+                                                    model/atomcost.h): load family */
 } bank_stat;
 
 /* Per-worker analysis state; merged into the launch's at the end. */
@@ -27,6 +31,7 @@ typedef struct analysis {
   uint32_t ncode;
   int has_race;           /* race / sync / init checks on: `race` is live */
   race_state race;
+  struct ginit_an *gin;   /* uninitialised global reads, or NULL (check/ginit.h) */
 } analysis;
 
 /* A block starts on this worker. */

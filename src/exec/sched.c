@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "exec/exec.h"
+#include "exec/hang.h"
 #include "exec/hooks.h"
 #include "exec/sched.h"
 #include "async/async.h"
@@ -29,12 +30,53 @@ static const char *func_of(const program *P, uint32_t pc) {
   return P->name;
 }
 
+/* The fault of a bad address being reported (bad() sets it for exec_fault,
+ * on the faulting worker's own thread). */
+static _Thread_local const fault_info *pending_access;
+
+/* memcheck's way (SMEMU_ANALYZE_MEMCHECK): keep a bad address's record and
+ * end its lane as `exit` would, so the warp's other lanes, the block's
+ * barriers and the other blocks go on. Called with L->lock held. */
+static void keep_fault(warp *w, int lane, const fault_info *fi) {
+  launch *L = w->L;
+  block *b = w->blk;
+  L->faults_total++;
+  if (L->nfaults == L->capfaults && L->capfaults < MAX_FAULT_RECORDS) {
+    uint32_t cap = L->capfaults ? L->capfaults * 2 : 64;
+    fault_info *f = realloc(L->faults, cap * sizeof *f);
+    if (f) L->faults = f, L->capfaults = cap;
+  }
+  if (L->nfaults < L->capfaults) {
+    fault_info *f = &L->faults[L->nfaults++];
+    *f = *fi;
+    f->pc = w->pc;
+    memcpy(f->block, b->ctaid, sizeof f->block);
+    f->has_thread = 1;
+    f->tid = w->index * 32 + (uint32_t)lane;
+    f->linear = b->linear;
+  }
+}
+
+static void end_lane(warp *w, uint32_t m) {
+  block *b = w->blk;
+  m &= ~w->exited;
+  w->exited |= m;
+  simt_remove(w, m, 0);
+  b->exited_threads += (uint32_t)__builtin_popcount(m);
+  simt_cleanup(w);
+  barrier_check_all(b);
+}
+
 void exec_fault(warp *w, int lane, int status, const char *fmt, ...) {
   launch *L = w->L;
   block *b = w->blk;
-  w->state = W_FAULT;
-  b->fault = 1;
+  int keep = L->fault_all && pending_access && lane >= 0;
+  if (!keep) {
+    w->state = W_FAULT;
+    b->fault = 1;
+  }
   pthread_mutex_lock(&L->lock);
+  if (keep) keep_fault(w, lane, pending_access);
   if (!L->status) {
     const program *P = L->prog;
     char where[512], what[768];
@@ -42,6 +84,12 @@ void exec_fault(warp *w, int lane, int status, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
+    if (pending_access) L->fault = *pending_access;
+    else memset(&L->fault, 0, sizeof L->fault);
+    L->fault.pc = w->pc;
+    memcpy(L->fault.block, b->ctaid, sizeof L->fault.block);
+    L->fault.has_thread = lane >= 0;
+    L->fault.tid = w->index * 32 + (uint32_t)(lane >= 0 ? lane : (w->valid ? __builtin_ctz(w->valid) : 0));
     exec_where(P, w->pc, where, sizeof where);
     int n = snprintf(L->msg, sizeof L->msg, "kernel %s: block (%u,%u,%u)", P->name, b->ctaid[0],
                      b->ctaid[1], b->ctaid[2]);
@@ -56,17 +104,38 @@ void exec_fault(warp *w, int lane, int status, const char *fmt, ...) {
     snprintf(L->msg + n, sizeof L->msg - n, ": %s\n  at '%s' in %s, %s", what,
              P->lines[w->pc].text, func_of(P, w->pc), where);
     L->status = status;
-    atomic_store(&L->abort, 1);
+    if (!keep) atomic_store(&L->abort, 1);
   }
   pthread_mutex_unlock(&L->lock);
+  if (keep) end_lane(w, 1u << lane);
 }
 
 /* ---- addresses ---- */
 static uint8_t *bad(warp *w, int l, const char *space, uint64_t addr, uint32_t size, int write,
                     int status, const char *why) {
+  fault_info fi = {0};
+  fi.access = 1;
+  fi.write = (uint8_t)write;
+  fi.misaligned = status == SMEMU_ERR_MISALIGNED;
+  fi.space = space;
+  fi.addr = addr;
+  fi.size = size;
+  if (!strcmp(space, "global") || !strcmp(space, "constant")) {
+    /* memcheck's nearest allocation: one past the end is 1 byte after it,
+     * so between two allocations the next one wins a tie (recorded) */
+    const mem_table *t = w->L->mem;
+    uint64_t best = UINT64_MAX;
+    for (size_t i = 0; i < t->n; i++) {
+      const alloc *n = &t->a[i];
+      uint64_t d = addr < n->base ? n->base - addr : addr - n->base < n->size ? 0 : addr - (n->base + n->size) + 1;
+      if (d < best) best = d, fi.near_base = n->base, fi.near_size = n->size;
+    }
+  }
+  pending_access = &fi;
   exec_fault(w, l, status, "%s %s of %u byte%s at %s address 0x%" PRIx64 "%s",
              status == SMEMU_ERR_MISALIGNED ? "misaligned" : "out-of-bounds",
              write ? "write" : "read", size, size == 1 ? "" : "s", space, addr, why);
+  pending_access = NULL;
   return NULL;
 }
 
@@ -233,10 +302,8 @@ int barrier_arrive(warp *w, uint32_t id, uint32_t count, uint32_t lanes, uint32_
 }
 
 /* ---- running ---- */
-/* Run warp w until it waits, exits or has run `budget` instructions. */
-static void warp_run(warp *w, uint64_t budget) {
+void warp_run(warp *w, uint64_t budget) {
   const insn *code = w->L->prog->code;
-  uint64_t limit = w->L->max_warp_insns;
   while (w->state == W_RUN && budget--) {
     simt_entry *t = &w->stack[w->sp - 1];
     uint32_t pc = t->pc;
@@ -256,14 +323,21 @@ static void warp_run(warp *w, uint64_t budget) {
     w->ninsn++;
     w->nthread += (uint32_t)__builtin_popcount(t->mask);
     in->fn(w, in, m);
-    if (w->ninsn > limit) {
-      exec_fault(w, -1, SMEMU_ERR_LIMIT,
-                 "the warp ran %llu instructions without finishing: an endless loop? (the limit is set by "
-                 "--max-insns / smemu_options.max_warp_instructions)",
-                 (unsigned long long)w->ninsn);
-      return;
-    }
   }
+}
+
+/* The launch has run its instruction budget: stop it at a live warp. */
+static void over_budget(block *b, uint64_t total) {
+  warp *w = &b->warps[0];
+  for (uint32_t i = 0; i < b->nwarps; i++)
+    if (b->warps[i].state != W_DONE) {
+      w = &b->warps[i];
+      break;
+    }
+  exec_fault(w, -1, SMEMU_ERR_LIMIT,
+             "the launch ran %llu warp instructions without finishing: an endless loop? (the budget is set by "
+             "--max-insns / smemu_options.max_warp_instructions)",
+             (unsigned long long)total);
 }
 
 /* Every warp waits and no barrier can complete: report each barrier
@@ -319,11 +393,17 @@ static uint64_t xorshift(uint64_t *s) {
  * has run QUANTUM instructions (so a warp spinning on a flag another warp
  * sets lets that warp run), round after round. The random order (--schedule random:SEED): each round
  * visits the warps in a random permutation and runs each for a random
- * 1..64 instructions, from a generator seeded by the seed and the block. */
+ * 1..64 instructions, from a generator seeded by the seed and the block.
+ * After each round the block's instructions count against the launch's
+ * budget, the launch may have been stopped (a fault elsewhere, the
+ * watchdog), and a block that has run long is checked for a hang. */
 void block_run(block *b) {
   launch *L = b->warps[0].L;
   uint32_t order[32];
   uint64_t rng = (L->seed ^ 0x9e3779b97f4a7c15ull) * (b->linear + 1) | 1;
+  uint64_t seen_w = 0, seen_t = 0, rounds = 0;
+  hang_state hs;
+  hang_init(&hs);
   for (uint32_t i = 0; i < b->nwarps; i++) order[i] = i;
   uint64_t idle = 0; /* rounds in which only mbarrier waits ran, without a change */
   for (;;) {
@@ -335,30 +415,51 @@ void block_run(block *b) {
         order[i - 1] = order[j];
         order[j] = t;
       }
+    uint64_t quantum = QUANTUM, used = atomic_load_explicit(&L->live_warp, memory_order_relaxed);
+    uint64_t left = used < L->max_warp_insns ? L->max_warp_insns - used : 0;
+    if (left < quantum) quantum = left + 1;
     for (uint32_t k = 0; k < b->nwarps; k++) {
       warp *w = &b->warps[order[k]];
       if (w->state == W_SPIN) w->state = W_RUN;
       if (w->state == W_RUN) {
-        warp_run(w, L->schedule_random ? 1 + xorshift(&rng) % 64 : QUANTUM);
+        uint64_t q = L->schedule_random ? 1 + xorshift(&rng) % 64 : quantum;
+        warp_run(w, q < quantum ? q : quantum);
         ran = 1;
         if (w->state == W_SPIN) spin = 1;
         else busy = 1;
       }
-      if (b->fault) return;
+      if (b->fault || atomic_load_explicit(&L->abort, memory_order_relaxed)) goto out;
       if (w->state != W_DONE) alive = 1;
     }
-    if (!alive) return;
+    uint64_t sw = 0, st = 0;
+    for (uint32_t i = 0; i < b->nwarps; i++) {
+      sw += b->warps[i].ninsn;
+      st += b->warps[i].nthread;
+    }
+    uint64_t total = atomic_fetch_add_explicit(&L->live_warp, sw - seen_w, memory_order_relaxed) + (sw - seen_w);
+    atomic_fetch_add_explicit(&L->live_thread, st - seen_t, memory_order_relaxed);
+    seen_w = sw;
+    seen_t = st;
+    if (!alive) goto out;
+    if (total > L->max_warp_insns) {
+      over_budget(b, total);
+      goto out;
+    }
     if (spin && !busy && b->async_progress == progress) {
       if (++idle > MBAR_SPIN_ROUNDS) {
         mbar_deadlock(b);
-        return;
+        goto out;
       }
     } else {
       idle = 0;
     }
     if (!ran) {
       deadlock(b);
-      return;
+      goto out;
     }
+    rounds++;
+    if (!L->schedule_random && sw >= HANG_ARM && hang_round(b, &hs, sw, rounds)) goto out;
   }
+out:
+  hang_leave(b, &hs);
 }

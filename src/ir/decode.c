@@ -10,6 +10,7 @@
 #include "exec/fpsem.h"
 #include "ir/cfg.h"
 #include "ir/merge.h"
+#include "model/atomsel.h"
 #include "exec/sched.h"
 
 const char *const op_names[OP_ALL] = {
@@ -783,6 +784,11 @@ static void merge_mark(void *u, uint32_t pc, uint8_t m) {
   if (pc < D->ncode) D->code[pc].merge = m;
 }
 
+static void sel_mark(void *u, uint32_t pc, uint8_t form) {
+  dctx *D = u;
+  if (pc < D->ncode) D->code[pc].atom_form = form;
+}
+
 static void merge_func(dctx *D, const ptx_func *f, uint32_t first_pc) {
   merge_ctx *C = calloc(1, sizeof *C);
   if (!C) return;
@@ -795,6 +801,13 @@ static void merge_func(dctx *D, const ptx_func *f, uint32_t first_pc) {
   if (C->al) merge_pass(C, f, first_pc);
   free(C->al);
   free(C);
+  /* the SASS form of each shared atomic */
+  atomsel_ctx S = {D, merge_reg, sel_mark, D->nregs_decl + 1, NULL, NULL};
+  S.nonuni = calloc(S.nslots, 1);
+  S.uses = calloc(S.nslots, sizeof *S.uses);
+  if (S.nonuni && S.uses) atomsel_pass(&S, f, first_pc);
+  free(S.nonuni);
+  free(S.uses);
 }
 
 static int decode_func(dctx *D, program *P, uint32_t idx) {

@@ -9,12 +9,30 @@
  * Alignment is a flow-insensitive lower bound per register: the smallest
  * power of two every definition of the register is known to be a multiple
  * of (constants, symbol addresses, shifts, masks, products and sums of
- * known values); anything else is 1. */
+ * known values); anything else is 1.
+ *
+ * Accesses addressed by a shared symbol ([a], [arr+8]) form one group
+ * whatever the symbol: their addresses are known (the decoder's layout,
+ * declaration order with each variable's alignment, is the one ptxas uses:
+ * tests/hw/model run.txt, kernels lay_*), so neighbouring __shared__
+ * scalars merge as ptxas merges them (issue 9 item 5, measured on an
+ * H200): six u32 stored by one thread -> STS.128 + STS.64 and loaded ->
+ * LDS.128 + LDS.64 (lay_six_u32, _rev), an array's tail and the next
+ * scalar (lay_arr_scalar), u32/f32/s32 alike (lay_mixed, lay_four_f32);
+ * three u32 at a 16-byte aligned address load as one LDS.128 that reads
+ * the fourth word too (lay_three_u32); four u16 stores -> STS.64 but u16
+ * loads and u8 accesses stay apart (lay_u16x4, lay_u8x8), two u16 stores
+ * -> STS (lay_two_u16), two u64 -> STS.128 (lay_two_u64), five u32 ->
+ * STS.128 + STS (lay_five_u32).
+ * Loads and stores of other state spaces (global, local, param, const)
+ * cannot touch shared memory and do not end a group (ptxas moves the
+ * shared accesses past them: lay_six_u32 interleaves ld.global). */
 #include <stdlib.h>
 #include <string.h>
 #include "ir/merge.h"
 
 #define TOP 65536u
+#define SYM_BASE (-2) /* group base of symbol-addressed accesses */
 
 static uint32_t lowbit(uint64_t v) {
   if (!v) return TOP;
@@ -97,45 +115,75 @@ static void lower(merge_ctx *C, int32_t slot, void *arg) {
   }
 }
 
-/* A scalar 4- or 8-byte ld/st.shared with a register base: its kind
- * (1 load, 2 store), base slot and offset; 0 otherwise. */
+/* A scalar 4- or 8-byte ld/st.shared (or a 2-byte st.shared) with a
+ * register or shared-symbol base: its kind (1 load, 2 store), base slot
+ * (SYM_BASE for a symbol, the offset then being the address) and offset;
+ * 0 otherwise. */
 static int shared_access(const merge_ctx *C, const ptx_stmt *st, int32_t *base, int64_t *off, int *size) {
   int ld = !strcmp(st->opcode, "ld"), stt = !strcmp(st->opcode, "st");
   if (!(ld || stt) || !has_mod(st, "shared") || has_mod(st, "v2") || has_mod(st, "v4") || has_mod(st, "volatile") ||
       st->nops != 2)
     return 0;
   int sz = has_mod(st, "u32") || has_mod(st, "s32") || has_mod(st, "b32") || has_mod(st, "f32") ? 4
-         : has_mod(st, "u64") || has_mod(st, "s64") || has_mod(st, "b64") || has_mod(st, "f64") ? 8 : 0;
+         : has_mod(st, "u64") || has_mod(st, "s64") || has_mod(st, "b64") || has_mod(st, "f64") ? 8
+         : stt && (has_mod(st, "u16") || has_mod(st, "s16") || has_mod(st, "b16") || has_mod(st, "f16")) ? 2
+         : 0;
   const ptx_operand *a = &st->ops[ld ? 1 : 0];
   if (!sz || a->kind != PTX_OPD_ADDR || !a->name) return 0;
   *base = C->reg_slot(C->user, a->name);
-  if (*base < 0) return 0;
   *off = a->ival;
+  if (*base < 0) {
+    uint64_t sa;
+    if (!C->symbol_addr(C->user, a->name, &sa)) return 0;
+    *base = SYM_BASE;
+    *off += (int64_t)sa;
+  }
   *size = sz;
   return ld ? 1 : 2;
 }
 
+/* A load or store that cannot reach shared memory. */
+static int other_space(const ptx_stmt *st) {
+  return has_mod(st, "global") || has_mod(st, "local") || has_mod(st, "param") || has_mod(st, "const");
+}
+
 /* Ends a group: merge its aligned runs. */
 static void close_group(merge_ctx *C, merge_group *g) {
+  /* lowest address first, as ptxas picks them: six scalars stored in
+   * reverse order still give STS.128 at the first (lay_six_u32_rev) */
+  int order[MERGE_MAX];
   for (int i = 0; i < g->n; i++) {
+    int j = i;
+    while (j > 0 && g->off[order[j - 1]] > g->off[i]) {
+      order[j] = order[j - 1];
+      j--;
+    }
+    order[j] = i;
+  }
+  for (int oi = 0; oi < g->n; oi++) {
+    int i = order[oi];
     if (g->used[i]) continue;
     int64_t o = g->off[i];
-    uint32_t al = min_al(C->al[g->base], lowbit((uint64_t)o));
-    int want[2] = {g->size == 4 ? 4 : 2, 2}, wide = 0, idx[4];
+    uint32_t al = min_al(g->base == SYM_BASE ? TOP : C->al[g->base], lowbit((uint64_t)o));
+    int want[2] = {g->size <= 4 ? 4 : 2, 2}, wide = 0, idx[4], found = 0;
     for (int t = 0; t < 2 && !wide; t++) {
       int k = want[t];
-      if (g->size * k > 16 || al < (uint32_t)(g->size * k)) continue;
-      int found = 0;
+      if (!k || g->size * k > 16 || al < (uint32_t)(g->size * k)) continue;
+      found = 0;
       for (int j = 0; j < k; j++) {
         idx[j] = -1;
         for (int m = 0; m < g->n; m++)
           if (!g->used[m] && g->off[m] == o + (int64_t)j * g->size) { idx[j] = m; break; }
         if (idx[j] >= 0) found++;
       }
-      if (found == k) wide = k;
+      /* symbol loads: three words of an aligned quad are one LDS.128 */
+      if (found == k || (k == 4 && found == 3 && idx[3] < 0 && g->kind == 1 && g->base == SYM_BASE &&
+                         g->size == 4))
+        wide = k;
     }
     if (!wide) continue;
     for (int j = 0; j < wide; j++) {
+      if (idx[j] < 0) continue;
       g->used[idx[j]] = 1;
       C->mark(C->user, g->pc[idx[j]], j == 0 ? (uint8_t)wide : MERGE_FOLLOW);
     }
@@ -199,7 +247,8 @@ void merge_pass(merge_ctx *C, const ptx_func *f, uint32_t first_pc) {
       }
     } else if (!strcmp(op, "bra") || !strcmp(op, "call") || !strcmp(op, "ret") || !strcmp(op, "exit") ||
                !strcmp(op, "bar") || !strcmp(op, "barrier") || !strcmp(op, "membar") || !strcmp(op, "fence") ||
-               !strcmp(op, "atom") || !strcmp(op, "red") || !strcmp(op, "st") || !strcmp(op, "ld") ||
+               !strcmp(op, "atom") || !strcmp(op, "red") ||
+               ((!strcmp(op, "st") || !strcmp(op, "ld")) && !other_space(st)) ||
                !strcmp(op, "cp") || st->guard) {
       close_all(C);
     }

@@ -112,6 +112,7 @@ typedef struct insn {
   uint32_t src;      /* index into program.lines */
   uint8_t merge;     /* 2 or 4: first of a group ptxas merges (merge.c);
                         MERGE_FOLLOW: counted with that first; 0: alone */
+  uint8_t atom_form; /* shared atomics: ATOMSEL_* form ptxas gives it (model/atomsel.h) */
 } insn;
 
 /* A source location an instruction maps to. */

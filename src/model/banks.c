@@ -85,6 +85,9 @@
  *   atom_add_s0_m0000ffff (16, 15), atom_add_s1 (1, 0), atom_exch64_s0
  *   (two half-warps of 16 lanes: 32, 30), atom_exch64_x1 (4, 2),
  *   atom_exch64_s1 (2, 0). Merging lanes on a word, 20 vectors differ.
+ *   (These are plain ATOMS. What ptxas emits instead for some atomics -
+ *   ATOMS.POPC.INC, warp aggregation, LDS + ATOMS.CAST.SPIN loops - is
+ *   counted by model/atomcost.c, measured in tests/hw/model.)
  *  R8 Compare-and-swap (atom.cas, ATOMS.CAS): each pass of R7 costs 2
  *   wavefronts, but Nsight Compute's bank conflicts stay those of R7
  *   (passes - groups), so ideal = passes + groups. Measured on H200,

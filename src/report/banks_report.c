@@ -8,6 +8,7 @@
 #include <string.h>
 #include "api/internal.h"
 #include "exec/hooks.h"
+#include "sass/sass.h"
 
 enum { K_LD, K_ST, K_ATOM };
 static const char *const kind_names[] = {"ld", "st", "atom"};
@@ -77,6 +78,9 @@ smemu_status smemu_last_bank_counts(const smemu_ctx *ctx, smemu_bank_counts *out
     out->requests[k] += b->requests;
     out->wavefronts[k] += b->wavefronts;
     out->conflicts[k] += b->wavefronts - b->ideal;
+    out->requests[0] += b->ld_requests; /* a CAS loop's loads (model/atomcost.h) */
+    out->wavefronts[0] += b->ld_wavefronts;
+    out->conflicts[0] += b->ld_wavefronts - b->ld_ideal;
   }
   return SMEMU_OK;
 }
@@ -204,6 +208,17 @@ int smemu_write_bank_report(const smemu_ctx *ctx, FILE *f, int max_lines) {
   for (int k = 0; k < 3; k++)
     fprintf(f, "  %s %10" PRIu64 " requests %10" PRIu64 " wavefronts %10" PRIu64 " bank conflicts\n",
             label[k], c.requests[k], c.wavefronts[k], c.conflicts[k]);
+  smemu_counting cn;
+  if (smemu_last_counting(ctx, &cn) == SMEMU_OK && cn.sass) {
+    fprintf(f, "  counting: per SASS instruction (%d of %d shared accesses mapped, %d changed from the PTX"
+               " rules, %d by PTX rules: ambiguous mapping)\n",
+            cn.agree + cn.set, cn.accesses, cn.set, cn.fallback);
+    for (int i = 0; i < cn.nlines; i++)
+      fprintf(f, "    PTX counting at %s:%u (the SASS of this line did not map unambiguously)\n",
+              cn.files[i] ? cn.files[i] : "?", cn.lines[i]);
+  } else {
+    fprintf(f, "  counting: by PTX rules (merged accesses and atomics as smemu predicts ptxas)\n");
+  }
   qsort(ls, (size_t)n, sizeof *ls, by_conflicts);
   int shown = 0;
   for (int i = 0; i < n && shown < max_lines; i++) {
@@ -216,10 +231,12 @@ int smemu_write_bank_report(const smemu_ctx *ctx, FILE *f, int max_lines) {
     char where[600];
     if (file) snprintf(where, sizeof where, "%s:%u", file, l->line);
     else snprintf(where, sizeof where, "PTX line %u", l->line);
-    fprintf(f, "    %s  %s (%s)  requests %" PRIu64 "  wavefronts %" PRIu64 "  conflicts %" PRIu64
+    const char *sop = sass_op_of(ctx->last_sass, l->worst_pc);
+    fprintf(f, "    %s  %s (%s)%s%s%s  requests %" PRIu64 "  wavefronts %" PRIu64 "  conflicts %" PRIu64
                "  worst %u-way\n",
-            where, kind_names[l->kind], P->lines[l->worst_pc].text, l->requests, l->wavefronts, conf,
-            l->worst ? l->worst->bank_degree : 0);
+            where, kind_names[l->kind], P->lines[l->worst_pc].text, sop ? " [SASS " : "", sop ? sop : "",
+            sop ? "]" : "",
+            l->requests, l->wavefronts, conf, l->worst ? l->worst->bank_degree : 0);
     char src[512];
     const char *near = ctx->last_prog_owner ? ctx->last_prog_owner->name : NULL;
     if (file && source_line(file, near, l->line, src, sizeof src)) {

@@ -33,9 +33,18 @@ int smemu_write_launch_json(const smemu_ctx *ctx, FILE *f) {
           (unsigned long long)st->warp_instructions, (unsigned long long)st->thread_instructions, st->seconds);
   smemu_bank_counts bc;
   if (smemu_last_bank_counts(ctx, &bc) == SMEMU_OK) {
+    smemu_counting cn;
+    int sass = smemu_last_counting(ctx, &cn) == SMEMU_OK && cn.sass;
+    fprintf(f, ", \"counting\": \"%s\"", sass ? "sass" : "ptx");
+    if (sass)
+      fprintf(f, ", \"counting_mapped\": %d, \"counting_fallback\": %d", cn.agree + cn.set, cn.fallback);
     fprintf(f, ", ");
     smemu_write_bank_json(ctx, f);
   }
   fprintf(f, ", ");
+  if (smemu_uninit_total(ctx)) {
+    smemu_write_uninit_json(ctx, f);
+    fprintf(f, ", ");
+  }
   return smemu_write_race_json(ctx, f);
 }

@@ -1,2 +1,0 @@
-build-native/obj/src/report/json.o: src/report/json.c include/smemu.h
-include/smemu.h:

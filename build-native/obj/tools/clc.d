@@ -1,2 +1,0 @@
-build-native/obj/tools/clc.o: tools/clc.c tools/clc.h
-tools/clc.h:

@@ -1,0 +1,423 @@
+/* map.c: PTX shared accesses onto SASS instructions (sass.h).
+ *
+ * Per source line (the outermost location on both sides: PTX .loc with
+ * inlined_at, nvdisasm -gi), the kernel's PTX shared loads, stores and
+ * atomics are matched with the SASS LDS/STS/ATOMS of that line:
+ *  - atomics: one PTX atomic and ATOMS.POPC.INC -> POPC_INC; ATOMS.CAST.SPIN
+ *    (with its LDS) -> CAS_LOOP; a VOTE on the line and one ATOMS -> one
+ *    lane adds the warp's total, two ATOMS -> the scan aggregation; one
+ *    ATOMS -> plain. Several PTX atomics match one SASS atomic each, in
+ *    order, or not at all.
+ *  - loads and stores: the SASS widths must be covered by the PTX accesses:
+ *    each SASS access of W bytes takes W/s PTX accesses of s bytes on one
+ *    base register (or absolute shared addresses) at consecutive offsets
+ *    (at an aligned address when it is absolute; three of four words for an
+ *    absolute 16-byte load, which ptxas emits too). If the PTX-level marks
+ *    already give the same widths they are kept (agree); else the SASS
+ *    grouping is applied (set).
+ * Lines that do not match on their own are pooled per kind and matched
+ * once more together (ptxas merges accesses of neighbouring lines into one
+ * instruction attributed to one of them). What still does not match keeps
+ * the PTX-level marks (fallback) and is listed for the report. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/merge.h"
+#include "ir/program.h"
+#include "model/atomsel.h"
+#include "sass/sass.h"
+
+typedef struct acc {
+  uint32_t pc;
+  uint32_t base;
+  int64_t off;
+  int size;
+  int used;
+} acc;
+
+static int kind_of(const insn *in)
+{
+  uint32_t f = op_flags[in->op];
+  if (!(f & OPF_MEM) || in->space != PTX_SPACE_SHARED)
+    return -1;
+  if (f & OPF_ATOMIC)
+    return SASS_ATOM;
+  return (f & OPF_WRITE) ? SASS_ST : SASS_LD;
+}
+
+static int size_of(const insn *in)
+{
+  int s = ptx_type_size(in->type);
+  return s * (in->vec > 1 ? in->vec : 1);
+}
+
+static const char *base_name(const char *p)
+{
+  const char *s = strrchr(p, '/');
+  return s ? s + 1 : p;
+}
+
+/* Whether SASS file index sf names program file pf. */
+static int same_file(const program *P, uint32_t pf, const sass_text *S, int sf)
+{
+  if (sf < 0 || pf == ~0u || pf >= P->nfiles || !P->files[pf])
+    return 0;
+  const char *a = P->files[pf], *b = S->files[sf];
+  return !strcmp(a, b) || !strcmp(base_name(a), base_name(b));
+}
+
+static int cmp_acc(const void *x, const void *y)
+{
+  const acc *a = x, *b = y;
+  if (a->base != b->base)
+    return a->base < b->base ? -1 : 1;
+  if (a->off != b->off)
+    return a->off < b->off ? -1 : 1;
+  return a->pc < b->pc ? -1 : a->pc > b->pc;
+}
+
+static int cmp_int_desc(const void *x, const void *y)
+{
+  return *(const int *)y - *(const int *)x;
+}
+
+/* Groups accs (sorted) to cover widths w[0..nw) (sorted descending); fills
+ * merge[i] per acc (0 alone, 2/4 leader, MERGE_FOLLOW). 1 on success. */
+static int cover(acc *a, int na, const int *w, int nw, int loads, uint8_t *merge)
+{
+  for (int i = 0; i < na; i++) {
+    a[i].used = 0;
+    merge[i] = 0;
+  }
+  for (int t = 0; t < nw; t++) {
+    int W = w[t], done = 0;
+    for (int i = 0; i < na && !done; i++) {
+      if (a[i].used || W % a[i].size)
+        continue;
+      int k = W / a[i].size;
+      if (k != 1 && k != 2 && k != 4)
+        continue;
+      int abs = a[i].base == SR_ZERO;
+      if (abs && k > 1 && a[i].off % W)
+        continue;
+      int idx[4], found = 0;
+      for (int j = 0; j < k; j++) {
+        idx[j] = -1;
+        for (int m = i; m < na; m++)
+          if (!a[m].used && a[m].base == a[i].base && a[m].size == a[i].size &&
+              a[m].off == a[i].off + (int64_t)j * a[i].size) {
+            idx[j] = m;
+            break;
+          }
+        found += idx[j] >= 0;
+      }
+      if (found != k && !(loads && abs && k == 4 && found == 3 && idx[3] < 0))
+        continue;
+      for (int j = 0; j < k; j++)
+        if (idx[j] >= 0) {
+          a[idx[j]].used = 1;
+          merge[idx[j]] = k == 1 ? 0 : j == 0 ? (uint8_t)k : MERGE_FOLLOW;
+        }
+      done = 1;
+    }
+    if (!done)
+      return 0;
+  }
+  for (int i = 0; i < na; i++)
+    if (!a[i].used)
+      return 0;
+  return 1;
+}
+
+/* The widths the PTX-level marks give accs. */
+static int ptx_widths(const program *P, const acc *a, int na, int *w)
+{
+  int n = 0;
+  for (int i = 0; i < na; i++) {
+    uint8_t m = P->code[a[i].pc].merge;
+    if (m == MERGE_FOLLOW)
+      continue;
+    w[n++] = a[i].size * (m ? m : 1);
+  }
+  qsort(w, (size_t)n, sizeof *w, cmp_int_desc);
+  return n;
+}
+
+static void note_fb(sass_map *M, const program *P, uint32_t pc)
+{
+  const src_line *l = &P->lines[pc];
+  uint32_t key = ((l->file & 0xfffu) << 20) | (l->line & 0xfffffu);
+  for (int i = 0; i < M->nfb_lines; i++)
+    if (M->fb_lines[i] == key)
+      return;
+  if (M->nfb_lines < 16)
+    M->fb_lines[M->nfb_lines++] = key;
+}
+
+/* The SASS name of a load/store group of `bytes`. */
+static void name_op(char *out, int loads, int bytes)
+{
+  const char *w = bytes == 16 ? ".128" : bytes == 8 ? ".64" : bytes == 2 ? ".U16" : bytes == 1 ? ".U8" : "";
+  snprintf(out, 24, "%s%s", loads ? "LDS" : "STS", w);
+}
+
+/* Names each group's instructions after the marks. */
+static void name_groups(const program *P, sass_map *M, const acc *a, int na, int loads)
+{
+  for (int i = 0; i < na; i++) {
+    uint8_t m = P->code[a[i].pc].merge;
+    if (m != MERGE_FOLLOW)
+      name_op(M->op[a[i].pc], loads, a[i].size * (m ? m : 1));
+  }
+  /* followers: the name of their group's leader (the last leader before
+   * them in address order: accs are sorted) */
+  const char *lead = NULL;
+  for (int i = 0; i < na; i++) {
+    if (P->code[a[i].pc].merge != MERGE_FOLLOW)
+      lead = M->op[a[i].pc];
+    else if (lead)
+      snprintf(M->op[a[i].pc], 24, "%s", lead);
+  }
+}
+
+/* Matches accs with SASS widths; applies, or leaves them for the pool.
+ * Returns 1 when matched. */
+static int match_accs(program *P, sass_map *M, acc *a, int na, int *w, int nw, int loads)
+{
+  if (!na && !nw)
+    return 1;
+  if (!na || !nw)
+    return 0;
+  qsort(a, (size_t)na, sizeof *a, cmp_acc);
+  qsort(w, (size_t)nw, sizeof *w, cmp_int_desc);
+  int *pw = malloc((size_t)na * sizeof *pw);
+  uint8_t *merge = malloc((size_t)na);
+  int ok = 0;
+  if (pw && merge) {
+    int npw = ptx_widths(P, a, na, pw);
+    if (npw == nw && !memcmp(pw, w, (size_t)nw * sizeof *w)) {
+      for (int i = 0; i < na; i++)
+        M->status[a[i].pc] = SASS_MAP_AGREE;
+      ok = 1;
+    } else if (cover(a, na, w, nw, loads, merge)) {
+      for (int i = 0; i < na; i++) {
+        P->code[a[i].pc].merge = merge[i];
+        M->status[a[i].pc] = SASS_MAP_SET;
+      }
+      ok = 1;
+    }
+  }
+  free(pw);
+  free(merge);
+  if (ok)
+    name_groups(P, M, a, na, loads);
+  return ok;
+}
+
+/* The form the SASS of one line gives its n PTX atomics; -1 ambiguous. */
+static int atom_forms(const sass_insn *const *s, int ns, int votes, int n, int *forms)
+{
+  int cast = 0, popc = 0, other = 0;
+  for (int i = 0; i < ns; i++) {
+    cast += s[i]->variant == SASS_AT_CAST_SPIN;
+    popc += s[i]->variant == SASS_AT_POPC_INC;
+    other += s[i]->variant == SASS_AT_PLAIN || s[i]->variant == SASS_AT_CAS;
+  }
+  if (n == 1) {
+    if (popc == 1 && ns == 1)
+      forms[0] = ATOMSEL_POPC_INC;
+    else if (cast >= 1 && cast == ns)
+      forms[0] = votes ? ATOMSEL_AGG_LOOP : ATOMSEL_CAS_LOOP;
+    else if (ns == 1 && votes)
+      forms[0] = ATOMSEL_AGG_ONE;
+    else if (ns == 2 && other == 2 && votes)
+      forms[0] = ATOMSEL_AGG_SCAN;
+    else if (ns == 1)
+      forms[0] = ATOMSEL_PLAIN;
+    else
+      return -1;
+    return 0;
+  }
+  if (ns != n || cast || votes)
+    return -1;
+  for (int i = 0; i < n; i++)
+    forms[i] = s[i]->variant == SASS_AT_POPC_INC ? ATOMSEL_POPC_INC : ATOMSEL_PLAIN;
+  return 0;
+}
+
+int sass_apply(program *P, const sass_text *S, const sass_func *F, sass_map *M)
+{
+  memset(M, 0, sizeof *M);
+  if (!P->nfuncs)
+    return 0;
+  if (!(M->status = calloc(P->ncode ? P->ncode : 1, 1)) ||
+      !(M->op = calloc(P->ncode ? P->ncode : 1, sizeof *M->op))) {
+    free(M->status);
+    M->status = NULL;
+    return -1;
+  }
+  uint32_t lo = P->funcs[0].entry, hi = P->funcs[0].end;
+  uint32_t n = hi > lo ? hi - lo : 0;
+  acc *pool[2] = {malloc((n + 1) * sizeof(acc)), malloc((n + 1) * sizeof(acc))};
+  acc *line_acc[2] = {malloc((n + 1) * sizeof(acc)), malloc((n + 1) * sizeof(acc))};
+  int *pool_w[2] = {malloc(((size_t)F->n + 1) * sizeof(int)), malloc(((size_t)F->n + 1) * sizeof(int))};
+  int *lw = malloc(((size_t)F->n + 1) * sizeof(int));
+  const sass_insn **sat = malloc(((size_t)F->n + 1) * sizeof *sat);
+  uint8_t *seen = calloc(n + 1, 1);
+  uint8_t *sass_used = calloc((size_t)F->n + 1, 1);
+  int npool[2] = {0, 0}, npool_w[2] = {0, 0}, rc = -1;
+  if (!pool[0] || !pool[1] || !line_acc[0] || !line_acc[1] || !pool_w[0] || !pool_w[1] || !lw || !sat ||
+      !seen || !sass_used)
+    goto out;
+  for (uint32_t pc = lo; pc < hi; pc++)
+    if (kind_of(&P->code[pc]) >= 0)
+      M->accesses++;
+  for (uint32_t pc0 = lo; pc0 < hi; pc0++) {
+    if (seen[pc0 - lo] || kind_of(&P->code[pc0]) < 0)
+      continue;
+    const src_line *L0 = &P->lines[pc0];
+    /* this line's PTX accesses */
+    int na[2] = {0, 0};
+    uint32_t atoms[64];
+    int natoms = 0;
+    for (uint32_t pc = pc0; pc < hi; pc++) {
+      const src_line *L = &P->lines[pc];
+      int k = kind_of(&P->code[pc]);
+      if (k < 0 || seen[pc - lo] || L->file != L0->file || L->line != L0->line)
+        continue;
+      seen[pc - lo] = 1;
+      const insn *in = &P->code[pc];
+      if (k == SASS_ATOM) {
+        if (natoms < 64)
+          atoms[natoms++] = pc;
+        else
+          M->status[pc] = SASS_MAP_FALLBACK;
+        continue;
+      }
+      line_acc[k][na[k]++] = (acc){pc, in->a, in->imm, size_of(in), 0};
+    }
+    /* this line's SASS */
+    int nw[2] = {0, 0}, nsat = 0, votes = 0, ncast = 0;
+    int *w[2] = {lw, NULL};
+    int wst[64];
+    w[1] = wst;
+    for (int i = 0; i < F->n; i++) {
+      const sass_insn *s = &F->ins[i];
+      if (s->line != L0->line || !same_file(P, L0->file, S, s->file))
+        continue;
+      sass_used[i] = 1;
+      if (s->cls == SASS_VOTE)
+        votes++;
+      else if (s->cls == SASS_ATOM) {
+        sat[nsat++] = s;
+        ncast += s->variant == SASS_AT_CAST_SPIN;
+      } else if (s->variant == 1) {
+        nw[s->cls] = -1000; /* LDSM/STSM: not mapped */
+      } else if (s->cls == SASS_LD || s->cls == SASS_ST) {
+        if (s->cls == SASS_ST && nw[1] >= 64)
+          nw[1] = -1000;
+        else if (nw[s->cls] >= 0)
+          w[s->cls][nw[s->cls]++] = s->bytes;
+      }
+    }
+    /* a CAS loop's LDS belongs to the atomic */
+    for (int c = 0; c < ncast && nw[0] > 0; c++) {
+      int best = -1;
+      for (int i = 0; i < nw[0]; i++)
+        if (best < 0 || w[0][i] < w[0][best])
+          best = i;
+      w[0][best] = w[0][--nw[0]];
+    }
+    /* atomics */
+    if (natoms) {
+      int forms[64];
+      if (atom_forms(sat, nsat, votes, natoms, forms) == 0) {
+        for (int i = 0; i < natoms; i++) {
+          insn *in = &P->code[atoms[i]];
+          M->status[atoms[i]] = in->atom_form == forms[i] ? SASS_MAP_AGREE : SASS_MAP_SET;
+          in->atom_form = (uint8_t)forms[i];
+          const sass_insn *s = natoms == 1 ? (nsat ? sat[nsat - 1] : NULL) : sat[i];
+          if (s)
+            snprintf(M->op[atoms[i]], 24, "%.18s%s", s->text,
+                     forms[i] == ATOMSEL_CAS_LOOP || forms[i] == ATOMSEL_AGG_LOOP ? " loop" : "");
+        }
+      } else {
+        for (int i = 0; i < natoms; i++) {
+          M->status[atoms[i]] = SASS_MAP_FALLBACK;
+          note_fb(M, P, atoms[i]);
+        }
+      }
+    }
+    /* loads and stores */
+    for (int k = 0; k < 2; k++) {
+      if (nw[k] < 0) {
+        for (int i = 0; i < na[k]; i++) {
+          M->status[line_acc[k][i].pc] = SASS_MAP_FALLBACK;
+          note_fb(M, P, line_acc[k][i].pc);
+        }
+        continue;
+      }
+      if (match_accs(P, M, line_acc[k], na[k], w[k], nw[k], k == 0))
+        continue;
+      for (int i = 0; i < na[k]; i++)
+        pool[k][npool[k]++] = line_acc[k][i];
+      for (int i = 0; i < nw[k] && npool_w[k] < F->n; i++)
+        pool_w[k][npool_w[k]++] = w[k][i];
+    }
+  }
+  /* SASS accesses on lines without PTX accesses (moved there by ptxas) */
+  for (int i = 0; i < F->n; i++) {
+    const sass_insn *s = &F->ins[i];
+    if (!sass_used[i] && (s->cls == SASS_LD || s->cls == SASS_ST) && s->variant != 1 &&
+        npool_w[s->cls] < F->n)
+      pool_w[s->cls][npool_w[s->cls]++] = s->bytes;
+  }
+  for (int k = 0; k < 2; k++) {
+    if (!npool[k])
+      continue;
+    if (match_accs(P, M, pool[k], npool[k], pool_w[k], npool_w[k], k == 0))
+      continue;
+    for (int i = 0; i < npool[k]; i++) {
+      M->status[pool[k][i].pc] = SASS_MAP_FALLBACK;
+      note_fb(M, P, pool[k][i].pc);
+    }
+  }
+  for (uint32_t pc = lo; pc < hi; pc++) {
+    M->agree += M->status[pc] == SASS_MAP_AGREE;
+    M->set += M->status[pc] == SASS_MAP_SET;
+    M->fallback += M->status[pc] == SASS_MAP_FALLBACK;
+  }
+  rc = 0;
+out:
+  free(pool[0]);
+  free(pool[1]);
+  free(line_acc[0]);
+  free(line_acc[1]);
+  free(pool_w[0]);
+  free(pool_w[1]);
+  free(lw);
+  free(sat);
+  free(seen);
+  free(sass_used);
+  if (rc < 0) {
+    free(M->status);
+    free(M->op);
+    M->status = NULL;
+    M->op = NULL;
+  }
+  return rc;
+}
+
+void sass_map_free(sass_map *m)
+{
+  free(m->status);
+  free(m->op);
+  m->status = NULL;
+  m->op = NULL;
+}
+
+const char *sass_op_of(const sass_map *m, uint32_t pc)
+{
+  return m && m->op && m->status && m->status[pc] != SASS_MAP_FALLBACK && m->op[pc][0] ? m->op[pc] : NULL;
+}

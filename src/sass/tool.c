@@ -1,0 +1,258 @@
+/* tool.c: runs ptxas and nvdisasm for SASS-informed counting (sass.h).
+ * Both run without a shell (posix_spawn), their output goes to files in a
+ * cache directory, so a program run twice disassembles once. A missing
+ * tool is not an error of the run: the caller counts by PTX rules and
+ * says so. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sass/sass.h"
+
+extern char **environ;
+
+static uint64_t fnv(const void *p, size_t n, uint64_t h)
+{
+  const unsigned char *s = p;
+  for (size_t i = 0; i < n; i++) {
+    h ^= s[i];
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+static int is_exec(const char *p)
+{
+  return p && access(p, X_OK) == 0;
+}
+
+/* `name` on the PATH or in the usual places; static storage. */
+static const char *find_tool(const char *env, const char *name)
+{
+  static char found[2][PATH_MAX];
+  char *buf = found[strcmp(name, "ptxas") == 0];
+  const char *e = getenv(env);
+  if (e && *e)
+    return is_exec(e) ? e : NULL;
+  const char *path = getenv("PATH");
+  if (path) {
+    const char *p = path;
+    while (*p) {
+      size_t n = strcspn(p, ":");
+      if (n && n + strlen(name) + 2 < PATH_MAX) {
+        snprintf(buf, PATH_MAX, "%.*s/%s", (int)n, p, name);
+        if (is_exec(buf))
+          return buf;
+      }
+      p += n + (p[n] == ':');
+    }
+  }
+  const char *cuda = getenv("CUDA_HOME");
+  snprintf(buf, PATH_MAX, "%s/bin/%s", cuda && *cuda ? cuda : "/usr/local/cuda", name);
+  if (is_exec(buf))
+    return buf;
+  /* the PyPI wheel in the build tree, beside the file holding this code
+   * (the smemu program, or the runtime's libcudart.so in build/runtime) */
+  char self[PATH_MAX];
+  Dl_info di;
+  if (dladdr((void *)find_tool, &di) && di.dli_fname && realpath(di.dli_fname, self) &&
+      strlen(self) + 64 < PATH_MAX) {
+    for (int up = 0; up < 3; up++) {
+      char *s = strrchr(self, '/');
+      if (!s)
+        break;
+      *s = 0;
+      static const char *const sub[] = {"pydeps/nvidia/cu13", "pydeps/nvidia/cu12",
+                                        "build/pydeps/nvidia/cu13", "build/pydeps/nvidia/cu12"};
+      for (size_t i = 0; i < sizeof sub / sizeof sub[0]; i++) {
+        size_t k = strlen(self);
+        memcpy(buf, self, k);
+        snprintf(buf + k, PATH_MAX - k, "/%s/bin/%s", sub[i], name);
+        if (is_exec(buf))
+          return buf;
+      }
+    }
+  }
+  return NULL;
+}
+
+const char *sass_nvdisasm(void)
+{
+  return find_tool("SMEMU_NVDISASM", "nvdisasm");
+}
+
+static int cache_dir(char *out, size_t n)
+{
+  const char *c = getenv("SMEMU_CACHE"), *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+  if (c && *c)
+    snprintf(out, n, "%s", c);
+  else if (x && *x)
+    snprintf(out, n, "%s/smemu", x);
+  else if (h && *h)
+    snprintf(out, n, "%s/.cache/smemu", h);
+  else
+    snprintf(out, n, "/tmp/smemu-cache-%u", (unsigned)getuid());
+  /* create the path, parents included */
+  for (char *p = out + 1; *p; p++)
+    if (*p == '/') {
+      *p = 0;
+      mkdir(out, 0700);
+      *p = '/';
+    }
+  return mkdir(out, 0700) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+/* Runs argv with stdout to `out` (NULL: inherited) and stderr discarded. */
+static int run(char *const argv[], const char *out)
+{
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  if (out)
+    posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid;
+  int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc)
+    return -1;
+  int st = 0;
+  while (waitpid(pid, &st, 0) < 0)
+    if (errno != EINTR)
+      return -1;
+  return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+static char *read_all(const char *path, size_t *len)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  size_t cap = 1 << 16, n = 0, r;
+  char *b = malloc(cap);
+  while (b && (r = fread(b + n, 1, cap - n - 1, f)) > 0) {
+    n += r;
+    if (n + 1 == cap) {
+      char *nb = realloc(b, cap * 2);
+      if (!nb)
+        free(b);
+      b = nb;
+      cap *= 2;
+    }
+  }
+  fclose(f);
+  if (!b)
+    return NULL;
+  b[n] = 0;
+  *len = n;
+  return b;
+}
+
+static int write_all(const char *path, const void *p, size_t n)
+{
+  char tmp[PATH_MAX + 16];
+  snprintf(tmp, sizeof tmp, "%s.%d", path, (int)getpid());
+  FILE *f = fopen(tmp, "wb");
+  if (!f)
+    return -1;
+  int ok = fwrite(p, 1, n, f) == n;
+  ok &= fclose(f) == 0;
+  if (!ok || rename(tmp, path) != 0) {
+    remove(tmp);
+    return -1;
+  }
+  return 0;
+}
+
+/* Disassembles cubin file `cubin` into `sass` (cached) and reads it. */
+static char *disasm(const char *cubin, const char *sass, size_t *len, char *err, size_t en)
+{
+  char *t = read_all(sass, len);
+  if (t && *len > 0)
+    return t;
+  free(t);
+  const char *nv = sass_nvdisasm();
+  if (!nv) {
+    snprintf(err, en, "nvdisasm not found (pip install nvidia-cuda-nvdisasm, or set SMEMU_NVDISASM)");
+    return NULL;
+  }
+  char tmp[PATH_MAX + 16];
+  snprintf(tmp, sizeof tmp, "%s.%d", sass, (int)getpid());
+  char *argv[] = {(char *)nv, "-c", "-gi", (char *)cubin, NULL};
+  if (run(argv, tmp) < 0 || rename(tmp, sass) != 0) {
+    remove(tmp);
+    snprintf(err, en, "nvdisasm failed on %s", cubin);
+    return NULL;
+  }
+  t = read_all(sass, len);
+  if (!t)
+    snprintf(err, en, "cannot read %s", sass);
+  return t;
+}
+
+char *sass_from_ptx(const char *ptx, size_t len, const char *arch, size_t *out_len, char *err,
+                    size_t errsz)
+{
+  char dir[PATH_MAX - 64], ptxf[PATH_MAX], cubin[PATH_MAX], sass[PATH_MAX];
+  if (!arch)
+    arch = "sm_90";
+  uint64_t h = fnv(arch, strlen(arch), fnv(ptx, len, 0xcbf29ce484222325ull));
+  if (cache_dir(dir, sizeof dir) < 0) {
+    snprintf(err, errsz, "cannot create the cache directory %s", dir);
+    return NULL;
+  }
+  snprintf(ptxf, sizeof ptxf, "%s/%016llx.ptx", dir, (unsigned long long)h);
+  snprintf(cubin, sizeof cubin, "%s/%016llx.cubin", dir, (unsigned long long)h);
+  snprintf(sass, sizeof sass, "%s/%016llx.sass", dir, (unsigned long long)h);
+  struct stat sb;
+  if (stat(sass, &sb) == 0 && sb.st_size > 0)
+    return disasm(cubin, sass, out_len, err, errsz);
+  if (stat(cubin, &sb) != 0 || sb.st_size == 0) {
+    const char *ptxas = find_tool("SMEMU_PTXAS", "ptxas");
+    if (!ptxas) {
+      snprintf(err, errsz, "ptxas not found (the CUDA toolkit, or set SMEMU_PTXAS)");
+      return NULL;
+    }
+    if (write_all(ptxf, ptx, len) < 0) {
+      snprintf(err, errsz, "cannot write %s", ptxf);
+      return NULL;
+    }
+    char archopt[64], tmp[PATH_MAX + 16];
+    snprintf(archopt, sizeof archopt, "-arch=%s", arch);
+    snprintf(tmp, sizeof tmp, "%s.%d", cubin, (int)getpid());
+    char *argv[] = {(char *)ptxas, archopt, "-lineinfo", "-o", tmp, ptxf, NULL};
+    int rc = run(argv, NULL);
+    remove(ptxf);
+    if (rc < 0 || rename(tmp, cubin) != 0) {
+      remove(tmp);
+      snprintf(err, errsz, "ptxas -arch=%s failed on the PTX", arch);
+      return NULL;
+    }
+  }
+  return disasm(cubin, sass, out_len, err, errsz);
+}
+
+char *sass_from_cubin(const void *cubin, size_t len, size_t *out_len, char *err, size_t errsz)
+{
+  char dir[PATH_MAX - 64], cf[PATH_MAX], sass[PATH_MAX];
+  uint64_t h = fnv(cubin, len, 0xcbf29ce484222325ull);
+  if (cache_dir(dir, sizeof dir) < 0) {
+    snprintf(err, errsz, "cannot create the cache directory %s", dir);
+    return NULL;
+  }
+  snprintf(cf, sizeof cf, "%s/%016llx.cubin", dir, (unsigned long long)h);
+  snprintf(sass, sizeof sass, "%s/%016llx.sass", dir, (unsigned long long)h);
+  struct stat sb;
+  if ((stat(cf, &sb) != 0 || (size_t)sb.st_size != len) && write_all(cf, cubin, len) < 0) {
+    snprintf(err, errsz, "cannot write %s", cf);
+    return NULL;
+  }
+  return disasm(cf, sass, out_len, err, errsz);
+}

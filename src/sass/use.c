@@ -1,0 +1,98 @@
+/* use.c: smemu_module_use_sass and smemu_last_counting (smemu.h): the
+ * disassembly is parsed once and every decoded kernel of the module gets
+ * its mapping (map.c), kept with the kernel for the reports. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/internal.h"
+#include "sass/sass.h"
+
+void sass_kernel_free(struct smemu_kernel *k)
+{
+  if (!k->sass)
+    return;
+  sass_map_free(k->sass);
+  free(k->sass);
+  k->sass = NULL;
+}
+
+smemu_status smemu_module_use_sass(smemu_module *mod, const char *text, size_t len)
+{
+  if (!mod || !text)
+    return SMEMU_ERR_INVALID_VALUE;
+  sass_text S;
+  if (sass_parse(text, len, &S) < 0) {
+    sass_free(&S);
+    return ctx_error(mod->ctx, SMEMU_ERR_OUT_OF_MEMORY, "out of memory");
+  }
+  smemu_status st = SMEMU_OK;
+  for (int i = 0; i < mod->nkernels; i++) {
+    smemu_kernel *k = &mod->kernels[i];
+    const sass_func *F = k->prog ? sass_find(&S, k->prog->name) : NULL;
+    if (!F)
+      continue;
+    sass_kernel_free(k);
+    sass_map *m = calloc(1, sizeof *m);
+    if (!m || sass_apply(k->prog, &S, F, m) < 0) {
+      free(m);
+      st = ctx_error(mod->ctx, SMEMU_ERR_OUT_OF_MEMORY, "out of memory");
+      break;
+    }
+    k->sass = m;
+  }
+  sass_free(&S);
+  return st;
+}
+
+smemu_status smemu_module_count_sass(smemu_module *mod, const char *ptx, size_t len)
+{
+  if (!mod || !ptx)
+    return SMEMU_ERR_INVALID_VALUE;
+  char err[512];
+  size_t n = 0;
+  char *text = sass_from_ptx(ptx, len, mod->ctx->arch->name, &n, err, sizeof err);
+  if (!text)
+    return ctx_error(mod->ctx, SMEMU_ERR_NOT_FOUND, "%s", err);
+  smemu_status st = smemu_module_use_sass(mod, text, n);
+  free(text);
+  return st;
+}
+
+smemu_status smemu_module_count_sass_cubin(smemu_module *mod, const void *cubin, size_t len)
+{
+  if (!mod || !cubin)
+    return SMEMU_ERR_INVALID_VALUE;
+  char err[512];
+  size_t n = 0;
+  char *text = sass_from_cubin(cubin, len, &n, err, sizeof err);
+  if (!text)
+    return ctx_error(mod->ctx, SMEMU_ERR_NOT_FOUND, "%s", err);
+  smemu_status st = smemu_module_use_sass(mod, text, n);
+  free(text);
+  return st;
+}
+
+smemu_status smemu_last_counting(const smemu_ctx *ctx, smemu_counting *out)
+{
+  if (!ctx || !out)
+    return SMEMU_ERR_INVALID_VALUE;
+  memset(out, 0, sizeof *out);
+  if (!ctx->last_prog)
+    return SMEMU_ERR_NOT_FOUND;
+  const sass_map *m = ctx->last_sass;
+  if (!m)
+    return SMEMU_OK;
+  const program *P = ctx->last_prog;
+  out->sass = 1;
+  out->accesses = m->accesses;
+  out->agree = m->agree;
+  out->set = m->set;
+  out->fallback = m->fallback;
+  for (int i = 0; i < m->nfb_lines; i++) {
+    uint32_t f = m->fb_lines[i] >> 20;
+    out->files[i] = f < P->nfiles ? P->files[f] : NULL;
+    out->lines[i] = m->fb_lines[i] & 0xfffffu;
+  }
+  out->nlines = m->nfb_lines;
+  return SMEMU_OK;
+}
