@@ -89,6 +89,11 @@ void smemu_progress_print(const smemu_progress *p, void *user);
                                         ends only the threads that made it (they
                                         exit); each is recorded (smemu_fault_get)
                                         and the launch fails with the first */
+/* With SMEMU_ANALYZE_RACES: remember one access per shared byte, as
+ * compute-sanitizer's racecheck does (measured, tests/hw/races): its
+ * report then, and it misses hazards the default reports (a read hidden
+ * by a later read of another thread). */
+#define SMEMU_ANALYZE_RACECHECK_COMPAT 0x200u
 
 /* Warp order inside a block (smemu_options.schedule). */
 #define SMEMU_SCHEDULE_FIXED 0   /* warps 0, 1, 2, ... each until it waits */
@@ -123,6 +128,9 @@ typedef struct smemu_sync_error {
   uint32_t line, ptx_line;
   uint32_t block[3], thread[3]; /* the first thread reported */
   uint64_t count;            /* threads (or warps) reported at this line */
+  uint32_t threads[32];      /* bit l of word w: linear thread 32w+l of the
+                                block named (union over blocks; blocks of up
+                                to 1024 threads) */
 } smemu_sync_error;
 
 /* Shared-memory bank figures of a launch, as Nsight Compute counts them:

@@ -49,6 +49,7 @@ static const struct {
     {"init", SMEMU_ANALYZE_INIT},
     {"initcheck", SMEMU_ANALYZE_INIT},
     {"global-races", SMEMU_ANALYZE_GLOBAL_RACES},
+    {"racecheck-compat", SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_RACECHECK_COMPAT},
     {"all", RT_CHECKS},
 };
 

@@ -73,6 +73,13 @@ done
 "$S" exec tests/cli/race.ptx --kernel missingBarrier --grid 1 --block 64 --arg buf:s32:64:iota --check races --quiet 2> "$T/r.txt" && fail "race not found"
 grep -q 'Error: Race reported between Write access at .*race.cu:7' "$T/r.txt" || fail "race report: $(cat "$T/r.txt")"
 grep -q 'and Read access at .*race.cu:8 \[' "$T/r.txt" || fail "race second line"
+# warp A reads, warp B reads and writes: a WAR that racecheck's one access
+# per byte misses (tests/hw/races); racecheck-compat reports as racecheck
+WR="--kernel war_readers_two_warps --grid 1 --block 64 --arg buf:s32:8192 --arg buf:s32:8192:iota --arg s32:32 --quiet"
+"$S" exec tests/hw/races/war_readers_two_warps.ptx $WR --check races 2> "$T/w.txt"
+grep -q 'Read access at .*war_readers_two_warps.cu:16' "$T/w.txt" || fail "multi-reader WAR: $(cat "$T/w.txt")"
+"$S" exec tests/hw/races/war_readers_two_warps.ptx $WR --check racecheck-compat 2> "$T/w.txt"
+grep -q '0 hazards displayed' "$T/w.txt" || fail "racecheck-compat: $(cat "$T/w.txt")"
 # PTX from Numba: a reversal whose array is 7 parameters
 NB=$(grep '^.visible .entry' tests/unit/ptx/numba_reverse.ptx | sed 's/.*entry \(.*\)(/\1/')
 "$S" exec tests/unit/ptx/numba_reverse.ptx --kernel "$NB" --grid 1 --block 64 --arg u64:0 --arg u64:0 --arg u64:64 \

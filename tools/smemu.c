@@ -104,9 +104,11 @@ static const char *const usage_exec =
     "                     like synccheck), init (reads of shared memory and of\n"
     "                     :uninit buffers nothing wrote, like initcheck),\n"
     "                     global-races (hazards on global memory within\n"
-    "                     and between blocks), memory (bounds and alignment:\n"
-    "                     always on), memcheck (the same, and every thread that\n"
-    "                     made a bad address is listed, like compute-sanitizer), all\n"
+    "                     and between blocks), racecheck-compat (races, reporting\n"
+    "                     only what racecheck's one access per byte sees), memory\n"
+    "                     (bounds and alignment: always on), memcheck (the same,\n"
+    "                     and every thread that made a bad address is listed,\n"
+    "                     like compute-sanitizer), all\n"
     "  --report hazards   with --check races: every hazard's instance in detail\n"
     "                     (racecheck's hazard mode) instead of one line per pair\n"
     "  --schedule fixed|random[:SEED]\n"
@@ -395,6 +397,7 @@ static int parse_checks(const char *v, uint32_t *an) {
     else if (!strcmp(t, "sync")) *an |= SMEMU_ANALYZE_SYNC;
     else if (!strcmp(t, "init")) *an |= SMEMU_ANALYZE_INIT;
     else if (!strcmp(t, "global-races")) *an |= SMEMU_ANALYZE_GLOBAL_RACES;
+    else if (!strcmp(t, "racecheck-compat")) *an |= SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_RACECHECK_COMPAT;
     else if (!strcmp(t, "memory")) {}
     else if (!strcmp(t, "memcheck")) *an |= SMEMU_ANALYZE_MEMCHECK;
     else if (!strcmp(t, "all"))

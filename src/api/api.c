@@ -508,6 +508,7 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   L->bank_mode = ctx->bank_mode;
   L->want_banks = ctx->want_banks;
   L->want_races = (ctx->opt.analyses & SMEMU_ANALYZE_RACES) != 0;
+  L->racecheck_compat = (ctx->opt.analyses & SMEMU_ANALYZE_RACECHECK_COMPAT) != 0;
   L->want_sync = (ctx->opt.analyses & SMEMU_ANALYZE_SYNC) != 0;
   L->want_init = (ctx->opt.analyses & SMEMU_ANALYZE_INIT) != 0;
   L->want_global_races = (ctx->opt.analyses & SMEMU_ANALYZE_GLOBAL_RACES) != 0;

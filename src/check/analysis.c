@@ -74,6 +74,17 @@ static int bank_op(const insn *in) {
   return (f & OPF_WRITE) ? BANK_ST : BANK_LD;
 }
 
+static void remember(bank_stat *s, uint32_t sm, uint32_t size, uint32_t base, const uint32_t rel[32],
+                     uint32_t req, uint32_t waves, uint32_t ideal) {
+  s->pat_mask = sm;
+  s->pat_size = size;
+  s->pat_align = base & 7;
+  memcpy(s->pat_rel, rel, sizeof s->pat_rel);
+  s->pat_req = req;
+  s->pat_waves = waves;
+  s->pat_ideal = ideal;
+}
+
 static void banks(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
   analysis *a = w->blk->an;
   uint32_t sh[32], sm = 0;
@@ -126,6 +137,20 @@ static void banks(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
     s->ideal += r.ideal;
     goto worst;
   }
+  /* a pattern seen last time at this pc (loads and stores: an atomic's cost
+   * may depend on the values) */
+  uint32_t rel[32], base = sh[__builtin_ctz(sm)];
+  int cache = bank_family(op) != BANK_ATOM;
+  if (cache) {
+    for (int l = 0; l < 32; l++) rel[l] = (sm >> l & 1) ? sh[l] - base : 0;
+    if (s->pat_mask == sm && s->pat_size == size && s->pat_align == (base & 7) &&
+        !memcmp(rel, s->pat_rel, sizeof rel)) {
+      s->requests += s->pat_req;
+      s->wavefronts += s->pat_waves;
+      s->ideal += s->pat_ideal;
+      return; /* same figures: no new worst instance */
+    }
+  }
   if (size <= 4 && bank_family(op) != BANK_ATOM && w->L->arch->major >= 5) {
     /* the common case, rule R1 of banks.c: lanes on one word are one unit,
      * the busiest bank's distinct words are the passes, ideal is one. Only a
@@ -147,6 +172,7 @@ static void banks(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
       s->wavefronts += waves;
       s->ideal += 1;
       counted = 1;
+      remember(s, sm, size, base, rel, 1, waves, 1);
       if (waves <= s->worst_degree) return;
     }
   }
@@ -158,6 +184,7 @@ static void banks(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
     s->requests += r.requests;
     s->wavefronts += r.wavefronts;
     s->ideal += r.ideal;
+    if (cache) remember(s, sm, size, base, rel, r.requests, r.wavefronts, r.ideal);
   }
 worst:;
   uint32_t deg = r.wavefronts - r.ideal + 1;

@@ -2,7 +2,8 @@
  * worker (one block at a time) and merged per launch. A hazard is a pair of
  * accesses to one byte by two threads, at least one a write, with no
  * barrier both threads passed between them; the shadow of each shared byte
- * keeps its last write and last two reads. */
+ * keeps its last write and up to four reads since it (see race.c for
+ * which reads are kept). */
 #ifndef SMEMU_RACE_H
 #define SMEMU_RACE_H
 #include <stdint.h>
@@ -21,11 +22,19 @@ typedef struct acc_rec {
   uint8_t valid;
 } acc_rec;
 
-/* Shadow of one shared byte. */
+/* Shadow of one shared byte (or of a word whose bytes share a history):
+ * the last write and the last reads of two different threads, kept hot. */
 typedef struct shadow {
   acc_rec w;         /* last write (or atomic) */
-  acc_rec r[2];      /* last reads by two different threads */
+  acc_rec r[2];      /* the last reads of two different threads */
+  uint32_t spilled;  /* 1: `extra` (the matching shadow_x) holds reads too */
 } shadow;
+
+/* Reads of other pcs or warps pushed out of shadow.r since the last write,
+ * kept apart (cold) because most shadows never need them (race.c). */
+typedef struct shadow_x {
+  acc_rec r[2];
+} shadow_x;
 
 /* An aggregated hazard (racecheck's analysis record) with one instance. */
 typedef struct hazard_rec {
@@ -45,6 +54,7 @@ typedef struct sync_rec {
   uint64_t count;
   uint32_t block[3];
   uint16_t tid;
+  uint32_t lanes[32];/* per warp of the block: the lanes named (all blocks) */
 } sync_rec;
 enum { SYNC_DIVERGENT_WARP, SYNC_DIVERGENT_BLOCK, SYNC_WARP_MASK, SYNC_BAR_COUNT, SYNC_UNINIT };
 
@@ -53,6 +63,7 @@ typedef struct race_state {
                             while they share one (split[word] == 0) */
   uint8_t *split;        /* 1: the word's bytes differ; sh holds them */
   shadow *sh;            /* one per shared byte, used for split words */
+  shadow_x *wshx, *shx;  /* their spilled reads, index for index */
   uint32_t sh_size;
   uint8_t *init;         /* 1 per shared byte written (init check) */
   uint32_t gen;          /* block generation: +1 per barrier completion / warp sync */
@@ -61,14 +72,25 @@ typedef struct race_state {
   uint32_t *block_gen;   /* per thread: generation of its last block barrier */
   uint32_t *warp_gen;    /* per thread: generation of its last warp sync */
   uint32_t bar_pc[MAX_BARRIERS]; /* pc of the first arrival of each barrier's round, +1 */
-  uint32_t bar_n[MAX_BARRIERS];  /* threads arrived at that pc */
-  uint16_t bar_tid[MAX_BARRIERS];/* the first of them */
   uint8_t bar_reported[MAX_BARRIERS]; /* a divergence of this round was reported */
+  uint32_t bar_lanes[MAX_BARRIERS][32]; /* per warp: the lanes arrived at that pc */
+  uint8_t sync_stopped;  /* sm_70+: synccheck stopped the kernel at a barrier error */
+  uint8_t compat;        /* SMEMU_ANALYZE_RACECHECK_COMPAT: one access per byte */
   hazard_rec *hz;
   uint32_t nhz, caphz;
   sync_rec *sy;
   uint32_t nsy, capsy;
+  /* global memory: fences and atomics that order accesses between blocks */
+  uint32_t *fence_gen;   /* per thread: generation of its last gpu-scope fence, +1 */
+  uint32_t *fence_bar;   /* per thread: its block_gen at that fence */
+  struct gacq {          /* this block's atomics (acquires), the last GACQ */
+    uint64_t addr, seq;
+    uint32_t gen;
+    uint16_t tid;
+  } acq[8];
+  uint32_t nacq;
 } race_state;
+#define GACQ 8
 
 int race_init(race_state *r, const launch *L);
 void race_free(race_state *r);
@@ -79,6 +101,10 @@ void race_barrier(block *b, warp *w, uint32_t lanes);
 /* Lanes of warp w passed bar.warp.sync. */
 void race_warpsync(warp *w, uint32_t lanes);
 void race_sync_error(warp *w, int kind, uint32_t lanes);
+/* Record lanes of warp wi at a barrier error (kind, pc) (race.c). */
+void race_add_sync(race_state *r, block *b, int kind, uint32_t pc, uint32_t wi, uint32_t lanes);
+/* Lanes m of warp w executed bar.warp.sync, lane l with mask mask[l]. */
+void race_warpsync_masks(warp *w, uint32_t m, const uint64_t *mask);
 /* A warp arrives at barrier id at instruction pc (divergence checks). */
 void race_bar_arrive(warp *w, uint32_t id, uint32_t m);
 void race_bar_released(block *b, uint32_t id, int all);
@@ -96,9 +122,19 @@ typedef struct gacc {
 } gacc;
 
 typedef struct gslot {
-  uint64_t word;     /* address / 4, + 1 (0: empty) */
+  uint64_t byte;     /* key: a word's or a byte's (race.c); 0: empty */
   gacc w, r[2];
+  uint8_t split;     /* a word's slot: its bytes have slots of their own */
 } gslot;
+
+/* A block's last release: a gpu-scope fence by thread tid, then an atomic
+ * on addr (the seq-th atomic of the launch). */
+typedef struct grel {
+  uint64_t addr, seq;
+  uint32_t gen, bar;  /* fence_gen - 1 and fence_bar of that thread */
+  uint16_t tid;
+  uint8_t valid;
+} grel;
 
 /* One stripe of the launch-wide shadow of global memory. */
 typedef struct gstripe {
@@ -110,10 +146,16 @@ typedef struct gstripe {
 #define GSTRIPES 64
 typedef struct global_shadow {
   gstripe s[GSTRIPES];
+  pthread_mutex_t rel_lock;
+  grel *rel;              /* per block, allocated at the first release */
+  uint64_t nrel;
+  _Atomic uint64_t seq;   /* atomics on global memory so far */
 } global_shadow;
 
 global_shadow *gshadow_new(void);
 void gshadow_free(global_shadow *g);
+/* Lanes m of warp w executed a gpu- or system-scope fence. */
+void race_fence(warp *w, uint32_t m);
 /* Global accesses of a warp instruction (lanes m, size bytes each). */
 void race_global(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind);
 

@@ -212,13 +212,22 @@ int dec_nop(dctx *D, dstmt *S, insn *in) {
   return 0;
 }
 
+/* A gpu/system-scope fence: the global race check's release point. */
+static void h_fence(warp *w, const insn *in, uint32_t m) {
+  if (!in->mode && w->L->gshadow && w->blk->an && w->blk->an->has_race) race_fence(w, m);
+}
+
 int dec_fence(dctx *D, dstmt *S, insn *in) {
   static const char *const ok[] = {"cta", "gl", "gpu", "sys", "sc", "acq_rel", "cluster",
                                    "proxy", "async", "alias", "shared::cta", "shared::cluster",
                                    "global", "shared", "mbarrier_init", NULL};
-  while (dec_take_any(S, ok) >= 0) {}
+  int k;
+  in->mode = 0;
+  /* .cta, proxy and mbarrier_init fences order nothing between blocks */
+  while ((k = dec_take_any(S, ok)) >= 0)
+    if (k == 0 || k == 7 || k == 14) in->mode = 1;
   if (dec_nops(D, S, 0) < 0) return -1;
-  in->fn = h_nop;
+  in->fn = h_fence;
   return 0;
 }
 
@@ -305,15 +314,9 @@ static void h_bar(warp *w, const insn *in, uint32_t m) {
 
 static void h_warpsync(warp *w, const insn *in, uint32_t m) {
   if (!m) return;
-  int l0 = __builtin_ctz(m);
-  uint32_t mask = (uint32_t)w->r[in->a][l0];
-  uint32_t bad = m & ~mask;
   /* a mask without the caller is undefined; the hardware goes on, the
-   * checker reports it */
-  if (w->blk->an && w->blk->an->has_race) {
-    if (bad) race_sync_error(w, SYNC_WARP_MASK, bad);
-    race_warpsync(w, mask & m);
-  }
+   * checker reports it (race_warpsync_masks) */
+  if (w->blk->an && w->blk->an->has_race) race_warpsync_masks(w, m, w->r[in->a]);
 }
 
 int dec_bar(dctx *D, dstmt *S, insn *in) {

@@ -168,6 +168,7 @@ typedef struct launch {
   int hooks;               /* any analysis on: memory handlers call hooks.h */
   int want_banks;          /* bank model on */
   int want_races;          /* shared-memory hazards */
+  int racecheck_compat;    /* ... remembering one access per byte (race.c) */
   int want_sync;           /* barrier misuse */
   int want_init;           /* uninitialised shared reads */
   int want_global_races;   /* hazards on global memory */

@@ -21,6 +21,14 @@ typedef struct bank_stat {
   uint32_t bank_degree;   /* distinct words that bank served in it */
   uint32_t worst_addr[32];/* shared addresses of the lanes of that execution */
   uint32_t worst_active;  /* active lanes of that execution */
+  /* The last pattern this instruction ran with and its figures. Warps repeat
+   * a pattern from new bases, and the figures depend only on the lanes, the
+   * size, the addresses relative to the first lane's and that address modulo
+   * 8: moving every lane by a multiple of the bank width (4 or 8 bytes)
+   * rotates the banks and keeps which lanes share a bank or a word. A repeat
+   * costs a comparison instead of the model. pat_mask 0: none yet. */
+  uint32_t pat_mask, pat_size, pat_align, pat_rel[32];
+  uint32_t pat_req, pat_waves, pat_ideal;
   uint64_t ld_requests, ld_wavefronts, ld_ideal; /* an atomic's LDS (a CAS loop's,
                                                     model/atomcost.h): load family */
 } bank_stat;

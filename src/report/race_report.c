@@ -38,6 +38,32 @@ static const placed_var *var_at(const program *P, uint64_t a) {
   return best;
 }
 
+static int same_file(const char *a, const char *b) {
+  return a == b || (a && b && !strcmp(a, b));
+}
+
+/* The record already built for o's pair of source lines, kinds, type and
+ * class, or NULL. racecheck's analysis mode prints one record per pair of
+ * instructions; an unrolled loop then repeats one pair of lines many
+ * times, so the report sums them per pair of lines. Errors and warnings
+ * stay apart, so both classes show when one pair of lines has both. */
+static smemu_hazard *same_lines(smemu_ctx *ctx, const smemu_hazard *o) {
+  for (int i = 0; i < ctx->nhz; i++) {
+    smemu_hazard *h = &ctx->hz[i];
+    if (h == o || h->type != o->type || h->error != o->error || h->global != o->global) continue;
+    if (h->first_access == o->first_access && h->second_access == o->second_access &&
+        h->first_line == o->first_line && h->second_line == o->second_line &&
+        same_file(h->first_file, o->first_file) && same_file(h->second_file, o->second_file))
+      return h;
+    /* WAW pairs are unordered */
+    if (!strcmp(h->type, "WAW") && h->first_access == o->second_access && h->second_access == o->first_access &&
+        h->first_line == o->second_line && h->second_line == o->first_line &&
+        same_file(h->first_file, o->second_file) && same_file(h->second_file, o->first_file))
+      return h;
+  }
+  return NULL;
+}
+
 /* Build ctx->hz / ctx->sy from the last analysis. */
 static void build(smemu_ctx *ctx) {
   const analysis *a = ctx->last_an;
@@ -74,6 +100,11 @@ static void build(smemu_ctx *ctx) {
     tid3(ctx, h->second_tid, o->second_thread);
     o->first_value = h->first_value;
     o->second_value = h->second_value;
+    smemu_hazard *g = same_lines(ctx, o);
+    if (g) {
+      g->count += o->count;
+      ctx->nhz--;
+    }
   }
   for (uint32_t i = 0; i < r->nsy; i++) {
     const sync_rec *s = &r->sy[i];
@@ -83,6 +114,7 @@ static void build(smemu_ctx *ctx) {
     memcpy(o->block, s->block, sizeof o->block);
     tid3(ctx, s->tid, o->thread);
     o->count = s->count;
+    memcpy(o->threads, s->lanes, sizeof o->threads);
   }
 }
 

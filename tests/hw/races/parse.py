@@ -252,9 +252,24 @@ def sync_kind(text):
     return re.sub(r"[^a-z0-9]+", "-", t).strip("-") or "barrier-error"
 
 
-def parse_sync(text, cu_file):
+def ranges(nums):
+    """'0-15,32' for [0..15, 32]."""
+    out, nums = [], sorted(set(nums))
+    i = 0
+    while i < len(nums):
+        j = i
+        while j + 1 < len(nums) and nums[j + 1] == nums[j] + 1:
+            j += 1
+        out.append("%d" % nums[i] if i == j else "%d-%d" % (nums[i], nums[j]))
+        i = j + 1
+    return ",".join(out) or "-"
+
+
+def parse_sync(text, cu_file, block_dims=(1, 1, 1)):
     """Errors aggregated per (kind, file, line). The line is the frame in the
-    case's .cu file when the faulting one is elsewhere (an inlined helper)."""
+    case's .cu file when the faulting one is elsewhere (an inlined helper).
+    thread_set: the linear thread indices (x + y*bx + z*bx*by) named, over
+    all blocks, as ranges."""
     errs = []
     cur = None
     for ln in strip_prefix(text):
@@ -288,12 +303,17 @@ def parse_sync(text, cu_file):
         if not a:
             a = agg[k] = {"kind": k[0], "text": e["text"], "file": k[1], "line": k[2],
                           "at_file": at.get("file"), "at_line": at.get("line"), "at": at.get("loc"),
-                          "threads": 0, "thread_list": [], "blocks": []}
+                          "threads": 0, "thread_list": [], "blocks": [], "linear": []}
         a["threads"] += 1
-        if e["thread"] is not None and len(a["thread_list"]) < 64:
-            a["thread_list"].append(e["thread"])
+        if e["thread"] is not None:
+            x, y, z = e["thread"]
+            a["linear"].append(x + y * block_dims[0] + z * block_dims[0] * block_dims[1])
+            if len(a["thread_list"]) < 64:
+                a["thread_list"].append(e["thread"])
         if e["block"] is not None and e["block"] not in a["blocks"]:
             a["blocks"].append(e["block"])
+    for a in agg.values():
+        a["thread_set"] = ranges(a.pop("linear"))
     return list(agg.values())
 
 
@@ -427,7 +447,8 @@ def case_vectors(raw, row, src_dir):
     v["hazard_mode"] = hz_agg
     v["analysis_records"] = an
     v["synccheck_done"] = done(texts["synccheck"], "errors")
-    v["sync_errors"] = parse_sync(texts["synccheck"] or "", row["file"])
+    bd = [int(x) for x in row["block"].split("x")] + [1, 1]
+    v["sync_errors"] = parse_sync(texts["synccheck"] or "", row["file"], tuple(bd[:3]))
     v["initcheck"] = parse_init(texts["initcheck"] or "")
     marks = marker_lines(os.path.join(src_dir, row["file"])) if src_dir else {}
     for h in v["hazards"] + v["hazard_mode"]:
@@ -449,7 +470,7 @@ def summary_line(v):
                                                h["second_access"],
                                                h.get("second_marker") or h["second_line"],
                                                h.get("count")) for h in v["hazards"]) or "-"
-    sy = ", ".join("%s@%s x%d" % (e["kind"], e.get("marker") or e["line"], e["threads"])
+    sy = ", ".join("%s@%s x%d [%s]" % (e["kind"], e.get("marker") or e["line"], e["threads"], e["thread_set"])
                    for e in v["sync_errors"]) or "-"
     rc = v["runs"]["analysis"].get("summary", {}).get("racecheck")
     rs = "%d/%d" % (rc["errors"], rc["warnings"]) if rc else "n/a"
@@ -463,7 +484,8 @@ def write_tsv(f, cases):
             "# read by tests/unit/test_races_hw.c. Rows:\n"
             "# case NAME PLAIN_OK CHECKSUM ANALYSIS_DONE SYNCCHECK_DONE\n"
             "# hazard NAME TYPE SEVERITY ACC1 FILE1 LINE1 ACC2 FILE2 LINE2 COUNT\n"
-            "# sync NAME KIND FILE LINE THREADS\n")
+            "# sync NAME KIND FILE LINE THREADS THREAD_SET\n"
+            "# (THREADS: errors reported; THREAD_SET: linear thread indices named, as ranges)\n")
     for v in cases:
         if not v["recorded"]:
             continue
@@ -478,9 +500,9 @@ def write_tsv(f, cases):
                 h["second_file"] or "-", h["second_line"] if h["second_line"] is not None else 0,
                 h.get("count") or 0))
         for e in v["sync_errors"]:
-            f.write("sync\t%s\t%s\t%s\t%s\t%d\n" % (v["name"], e["kind"], e["file"] or "-",
-                                                  e["line"] if e["line"] is not None else 0,
-                                                  e["threads"]))
+            f.write("sync\t%s\t%s\t%s\t%s\t%d\t%s\n" % (v["name"], e["kind"], e["file"] or "-",
+                                                      e["line"] if e["line"] is not None else 0,
+                                                      e["threads"], e["thread_set"]))
 
 
 def main():

@@ -38,4 +38,26 @@ __device__ __forceinline__ void races_wait(int *out)
   __syncwarp();
 }
 
+/* Numbered flags for chains of more than two warps: out[RACES_FLAG + 16 *
+ * (k + 1) + blockIdx.x], k = 0..3 (grids of at most 16 blocks). */
+__device__ __forceinline__ void races_signal_n(int *out, int k)
+{
+  __syncwarp();
+  if ((threadIdx.x & 31) == 0)
+    *(volatile int *)&out[RACES_FLAG + 16 * (k + 1) + blockIdx.x] = 1;
+}
+
+__device__ __forceinline__ void races_wait_n(int *out, int k)
+{
+  if ((threadIdx.x & 31) == 0) {
+    unsigned long long t0, t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    do {
+      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    } while (*(volatile int *)&out[RACES_FLAG + 16 * (k + 1) + blockIdx.x] == 0 &&
+             t - t0 < RACES_WAIT_NS);
+  }
+  __syncwarp();
+}
+
 #endif

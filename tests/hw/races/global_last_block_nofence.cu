@@ -1,0 +1,33 @@
+/* global_last_block_nofence: global_last_block without the __threadfence()
+ * before the ticket: the atomic alone does not order the partial sums'
+ * stores before the last block's loads (PTX memory model: a relaxed atomic
+ * releases nothing), so the loads race with them. The output is usually
+ * right on a GPU anyway. */
+#include "races.cuh"
+
+extern "C" __global__ void global_last_block_nofence(int *out, const int *in, int n)
+{
+  __shared__ int s[64];
+  __shared__ int last;
+  int t = threadIdx.x;
+  s[t] = in[blockIdx.x * 64 + t];                //@L
+  __syncthreads();
+  for (int k = 32; k > 0; k >>= 1) {
+    if (t < k)
+      s[t] += s[t + k];                          //@S
+    __syncthreads();
+  }
+  if (t == 0) {
+    out[blockIdx.x] = s[0];                      //@G1
+    unsigned ticket = atomicAdd((unsigned *)&out[8100], 1u);
+    last = ticket == gridDim.x - 1;              //@LW
+  }
+  __syncthreads();
+  if (last && t == 0) {                          //@LR
+    int sum = 0;
+    for (unsigned b = 0; b < gridDim.x; b++)
+      sum += ((volatile int *)out)[b];           //@G2
+    out[100] = sum;                              //@G3
+    out[8100] = 0;                               //@G4
+  }
+}

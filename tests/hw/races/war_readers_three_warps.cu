@@ -1,0 +1,24 @@
+/* war_readers_three_warps: after a barrier, warp 0 reads s[0..31], then
+ * (flag 0) warp 1 reads them, then (flag 1) warp 2 overwrites them: WAR
+ * hazards from both earlier readers to the writer. */
+#include "races.cuh"
+
+extern "C" __global__ void war_readers_three_warps(int *out, const int *in, int n)
+{
+  __shared__ int s[32];
+  int t = threadIdx.x, lane = t & 31;
+  if (t < 32)
+    s[lane] = in[lane];                          //@W0
+  __syncthreads();
+  if (t < 32) {
+    out[t] = s[lane];                            //@R0
+    races_signal_n(out, 0);
+  } else if (t < 64) {
+    races_wait_n(out, 0);
+    out[t] = s[lane] * 2;                        //@R1
+    races_signal_n(out, 1);
+  } else {
+    races_wait_n(out, 1);
+    s[lane] = -lane;                             //@W
+  }
+}

@@ -1,0 +1,114 @@
+/* test_global_sync.c: what orders global accesses of two blocks for
+ * SMEMU_ANALYZE_GLOBAL_RACES. Expected values follow the PTX memory model:
+ * block 0 stores data[t] and then publishes a flag; block 1 (run after it,
+ * one worker) reads the flag and then data[t]. The data race is gone when
+ * the flag is published by a release (st.release.gpu, or membar.gl then
+ * an atomic) and read by an acquire (ld.acquire.gpu, or an atomic); with a
+ * plain (weak) store or load on either side the data accesses race. Two
+ * accesses of one word's different bytes never race. (The GPU's racecheck
+ * does not check global memory, so there is no recording to compare.) */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "smemu.h"
+
+/* A kernel k(out): block 0 stores out[t] = t (t < 32), then thread 0 runs
+ * PUB on the flag address %f (out + 512); block 1's thread 0 runs ACQ on
+ * %f (into %v), then every thread loads out[t]. */
+static char *kernel(const char *pub, const char *acq)
+{
+  static char src[4096];
+  snprintf(src, sizeof src,
+           ".version 8.0\n.target sm_90\n.address_size 64\n"
+           ".visible .entry k(.param .u64 pout)\n{\n"
+           "  .reg .b32 %%t, %%b, %%v, %%one;\n  .reg .b64 %%o, %%a, %%f;\n  .reg .pred %%p, %%z;\n"
+           "  ld.param.u64 %%o, [pout];\n  cvta.to.global.u64 %%o, %%o;\n"
+           "  mov.u32 %%t, %%tid.x;\n  mov.u32 %%b, %%ctaid.x;\n  mov.u32 %%one, 1;\n"
+           "  mul.wide.u32 %%a, %%t, 4;\n  add.s64 %%a, %%o, %%a;\n  add.s64 %%f, %%o, 2048;\n"
+           "  setp.eq.u32 %%z, %%t, 0;\n  setp.ne.u32 %%p, %%b, 0;\n  @%%p bra READ;\n"
+           "  st.global.u32 [%%a], %%t;\n  bar.sync 0;\n  @!%%z bra END;\n  %s\n  bra.uni END;\n"
+           "READ:\n  @!%%z bra WAIT;\n  %s\nWAIT:\n  bar.sync 0;\n  ld.global.u32 %%v, [%%a];\n"
+           "END:\n  ret;\n}\n",
+           pub, acq);
+  return src;
+}
+
+/* Global hazards found. */
+static int global_hazards(const char *src)
+{
+  smemu_options o;
+  memset(&o, 0, sizeof o);
+  o.threads = 1;
+  o.analyses = SMEMU_ANALYZE_GLOBAL_RACES;
+  smemu_ctx *c;
+  smemu_module *m;
+  smemu_kernel *k;
+  assert_int_equal(smemu_create(&o, &c), SMEMU_OK);
+  if (smemu_module_load_data(c, src, strlen(src), "k.ptx", &m) != SMEMU_OK || smemu_module_get_kernel(m, "k", &k) != SMEMU_OK)
+    fail_msg("%s", smemu_errmsg(c));
+  void *out;
+  assert_int_equal(smemu_malloc(c, &out, 4096), SMEMU_OK);
+  assert_int_equal(smemu_memset(c, out, 0, 4096), SMEMU_OK);
+  void *args[] = {&out};
+  uint32_t grid[3] = {2, 1, 1}, block[3] = {32, 1, 1};
+  if (smemu_launch(c, k, grid, block, 0, args) != SMEMU_OK) fail_msg("%s", smemu_errmsg(c));
+  int n = 0;
+  for (int i = 0; i < smemu_hazard_count(c); i++) n += smemu_hazard_get(c, i)->global;
+  smemu_destroy(c);
+  return n;
+}
+
+static void test_release_acquire(void **state)
+{
+  (void)state;
+  assert_int_equal(global_hazards(kernel("st.release.gpu.global.u32 [%f], %one;",
+                                         "ld.acquire.gpu.global.u32 %v, [%f];")), 0);
+}
+
+static void test_fence_atomic(void **state)
+{
+  (void)state;
+  assert_int_equal(global_hazards(kernel("membar.gl;\n  atom.global.add.u32 %v, [%f], 1;",
+                                         "atom.global.add.u32 %v, [%f], 1;")), 0);
+}
+
+/* Without the fence a relaxed atomic publishes nothing: the data race. */
+static void test_atomic_without_fence(void **state)
+{
+  (void)state;
+  assert_int_equal(global_hazards(kernel("atom.global.add.u32 %v, [%f], 1;",
+                                         "atom.global.add.u32 %v, [%f], 1;")), 1);
+}
+
+/* A .cta fence does not reach the other block. */
+static void test_cta_fence(void **state)
+{
+  (void)state;
+  assert_int_equal(global_hazards(kernel("membar.cta;\n  atom.global.add.u32 %v, [%f], 1;",
+                                         "atom.global.add.u32 %v, [%f], 1;")), 1);
+}
+
+/* A weak flag store or load: the data race (and none on the flag itself
+ * only when both flag accesses are strong, as here with volatile). */
+static void test_weak_flag(void **state)
+{
+  (void)state;
+  assert_int_equal(global_hazards(kernel("st.volatile.global.u32 [%f], %one;",
+                                         "ld.volatile.global.u32 %v, [%f];")), 1);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_release_acquire), cmocka_unit_test(test_fence_atomic),
+      cmocka_unit_test(test_atomic_without_fence), cmocka_unit_test(test_cta_fence),
+      cmocka_unit_test(test_weak_flag),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
