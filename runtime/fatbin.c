@@ -17,6 +17,10 @@
 #define KIND_ELF 2
 #define FLAG_LZ4 0x2000u
 #define FLAG_ZSTD 0x8000u
+/* An entry built for an arch-specific target (compute_90a / sm_90a): nvcc
+ * sets this bit of the entry's flags; its code runs only on exactly that
+ * architecture. */
+#define FLAG_ARCH_SPECIFIC 0x100000u
 #define MAX_ENTRY (1ull << 28) /* a decompressed entry larger than this is corrupt */
 
 static uint16_t rd16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
@@ -245,16 +249,24 @@ int fb_parse_n(const void *data, size_t avail, int cc, fb_image *out) {
   if (total > avail - hdr) total = avail - hdr;
   const uint8_t *p = d + hdr, *end = d + hdr + total;
   const uint8_t *best_ptx = NULL, *low_ptx = NULL, *best_elf = NULL;
-  int best_ptx_arch = -1, low_ptx_arch = 1 << 30, best_elf_arch = -1;
+  int best_ptx_arch = -1, low_ptx_arch = 1 << 30, best_elf_arch = -1, best_ptx_specific = 0;
   while (p + 16 <= end) {
     uint16_t kind = rd16(p);
     uint32_t ehdr = rd32(p + 4);
     uint64_t size = rd64(p + 8);
     if (ehdr < 16 || (uint64_t)(end - p) < ehdr || (uint64_t)(end - p) - ehdr < size) break;
     int arch = ehdr >= 32 ? (int)rd32(p + 28) : 0;
+    int specific = ehdr >= 48 && (rd64(p + 40) & FLAG_ARCH_SPECIFIC);
     if (kind == KIND_PTX) {
       add_arch(out->ptx_archs, &out->nptx, arch);
-      if (arch <= cc && arch > best_ptx_arch) { best_ptx = p; best_ptx_arch = arch; }
+      /* compute_90a PTX runs on sm_90 alone, and there it is the better
+       * choice: the program was built to use its features there (the
+       * __CUDA_ARCH_FEAT_SM90_ALL code paths), whatever the entry order */
+      if (specific && arch == cc && !best_ptx_specific) {
+        best_ptx = p; best_ptx_arch = arch; best_ptx_specific = 1;
+      } else if (!specific && arch <= cc && arch > best_ptx_arch) {
+        best_ptx = p; best_ptx_arch = arch; best_ptx_specific = 0;
+      }
       if (arch < low_ptx_arch) { low_ptx = p; low_ptx_arch = arch; }
     } else if (kind == KIND_ELF) {
       add_arch(out->sass_archs, &out->nsass, arch);

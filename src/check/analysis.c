@@ -9,6 +9,7 @@
 #include "model/atomcost.h"
 #include "model/atomsel.h"
 #include "model/banks.h"
+#include "model/ldsm.h"
 
 analysis *analysis_new(const launch *L) {
   analysis *a = calloc(1, sizeof *a);
@@ -175,7 +176,10 @@ static void banks(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
       if (waves <= s->worst_degree) return;
     }
   }
-  bank_model(w->L->arch, w->L->bank_mode, op, sm, sh, (int)size, &r);
+  if (in->op == OP_LDMATRIX || in->op == OP_STMATRIX) /* by 8x8 matrix: model/ldsm.c */
+    ldsm_bank_model(__builtin_popcount(sm) / 8, sh, &r);
+  else
+    bank_model(w->L->arch, w->L->bank_mode, op, sm, sh, (int)size, &r);
   if (!counted) {
     s->requests += r.requests;
     s->wavefronts += r.wavefronts;

@@ -220,12 +220,12 @@ static void h_fence(warp *w, const insn *in, uint32_t m) {
 int dec_fence(dctx *D, dstmt *S, insn *in) {
   static const char *const ok[] = {"cta", "gl", "gpu", "sys", "sc", "acq_rel", "cluster",
                                    "proxy", "async", "alias", "shared::cta", "shared::cluster",
-                                   "global", "shared", NULL};
+                                   "global", "shared", "mbarrier_init", NULL};
   int k;
   in->mode = 0;
-  /* .cta and proxy fences order nothing between blocks */
+  /* .cta, proxy and mbarrier_init fences order nothing between blocks */
   while ((k = dec_take_any(S, ok)) >= 0)
-    if (k == 0 || k == 7) in->mode = 1;
+    if (k == 0 || k == 7 || k == 14) in->mode = 1;
   if (dec_nops(D, S, 0) < 0) return -1;
   in->fn = h_fence;
   return 0;

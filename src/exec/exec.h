@@ -59,7 +59,9 @@ typedef struct frame {
   uint32_t stack_base; /* SIMT stack depth below this frame's entries */
 } frame;
 
-enum { W_RUN, W_BAR, W_DONE, W_FAULT };
+/* W_SPIN: the warp's mbarrier wait failed; it yields until the next round
+ * of the scheduler (src/async/mbarrier.c). */
+enum { W_RUN, W_BAR, W_DONE, W_FAULT, W_SPIN };
 
 struct launch;
 struct block;
@@ -93,6 +95,8 @@ typedef struct warp {
   const struct alloc *gcache;  /* last global allocation hit */
   const struct alloc *gcache2; /* the one before it: kernels alternate between two arrays */
   uint32_t arrive_mask[MAX_BARRIERS]; /* lanes that did bar.arrive on each barrier this round */
+  uint32_t spin_pc;       /* the mbarrier wait it last failed (W_SPIN) */
+  uint32_t spin_addr;     /* that barrier's shared offset */
 } warp;
 
 typedef struct barrier_state {
@@ -115,6 +119,7 @@ typedef struct block {
   barrier_state bar[MAX_BARRIERS];
   int fault;            /* set when a warp faulted */
   struct analysis *an;  /* this worker's analysis state, or NULL */
+  uint64_t async_progress; /* mbarrier state changes: spinning warps wait for one */
 } block;
 
 /* The first fault of a launch, for reports in compute-sanitizer's shape. */

@@ -241,6 +241,7 @@ static void cp_nop(warp *w, const insn *in, uint32_t m) { (void)w; (void)in; (vo
 
 int dec_cp(dctx *D, dstmt *S, insn *in) {
   if (!dec_take(S, "async")) return dec_error(D, S, -1, "only cp.async is supported");
+  if (dec_take(S, "bulk")) return dec_bulk(D, S, in);
   if (dec_take(S, "commit_group") || dec_take(S, "wait_all")) {
     if (dec_nops(D, S, 0) < 0) return -1;
     in->fn = cp_nop;

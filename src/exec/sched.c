@@ -10,6 +10,7 @@
 #include "exec/hang.h"
 #include "exec/hooks.h"
 #include "exec/sched.h"
+#include "async/async.h"
 #include "smemu.h"
 
 /* Describe the source position of instruction pc: "t.cu:12:5 (t.ptx:57)". */
@@ -404,8 +405,10 @@ void block_run(block *b) {
   hang_state hs;
   hang_init(&hs);
   for (uint32_t i = 0; i < b->nwarps; i++) order[i] = i;
+  uint64_t idle = 0; /* rounds in which only mbarrier waits ran, without a change */
   for (;;) {
-    int ran = 0, alive = 0;
+    int ran = 0, alive = 0, spin = 0, busy = 0;
+    uint64_t progress = b->async_progress;
     if (L->schedule_random)
       for (uint32_t i = b->nwarps; i > 1; i--) {
         uint32_t j = (uint32_t)(xorshift(&rng) % i), t = order[i - 1];
@@ -417,10 +420,13 @@ void block_run(block *b) {
     if (left < quantum) quantum = left + 1;
     for (uint32_t k = 0; k < b->nwarps; k++) {
       warp *w = &b->warps[order[k]];
+      if (w->state == W_SPIN) w->state = W_RUN;
       if (w->state == W_RUN) {
         uint64_t q = L->schedule_random ? 1 + xorshift(&rng) % 64 : quantum;
         warp_run(w, q < quantum ? q : quantum);
         ran = 1;
+        if (w->state == W_SPIN) spin = 1;
+        else busy = 1;
       }
       if (b->fault || atomic_load_explicit(&L->abort, memory_order_relaxed)) goto out;
       if (w->state != W_DONE) alive = 1;
@@ -438,6 +444,14 @@ void block_run(block *b) {
     if (total > L->max_warp_insns) {
       over_budget(b, total);
       goto out;
+    }
+    if (spin && !busy && b->async_progress == progress) {
+      if (++idle > MBAR_SPIN_ROUNDS) {
+        mbar_deadlock(b);
+        goto out;
+      }
+    } else {
+      idle = 0;
     }
     if (!ran) {
       deadlock(b);

@@ -99,6 +99,8 @@ struct dctx {
   uint32_t ncode, capcode;
   call_info *calls;
   uint32_t ncalls, capcalls;
+  uint32_t *xslots;  /* program.xslots under construction */
+  uint32_t nxslots, capxslots;
   /* reachable functions */
   const ptx_func **fl;
   uint32_t nf;
@@ -921,6 +923,21 @@ int dec_call(dctx *D, dstmt *S, insn *in) {
   return 0;
 }
 
+int dec_xslots(dctx *D, const uint32_t *slots, uint32_t n, int64_t *index) {
+  if (D->nxslots + n > D->capxslots) {
+    uint32_t cap = D->capxslots ? D->capxslots * 2 : 64;
+    while (cap < D->nxslots + n) cap *= 2;
+    uint32_t *x = realloc(D->xslots, cap * sizeof *x);
+    if (!x) return -1;
+    D->xslots = x;
+    D->capxslots = cap;
+  }
+  memcpy(D->xslots + D->nxslots, slots, n * sizeof *slots);
+  *index = D->nxslots;
+  D->nxslots += n;
+  return 0;
+}
+
 void program_free(program *p) {
   if (!p) return;
   for (uint32_t i = 0; i < p->nfuncs; i++) {
@@ -939,6 +956,7 @@ void program_free(program *p) {
   for (uint32_t i = 0; i < p->nvars; i++)
     if (p->vars[i].space == -1) free((char *)p->vars[i].name);
   free(p->calls);
+  free(p->xslots);
   free(p->funcs);
   free(p->code);
   free(p->lines);
@@ -977,6 +995,9 @@ int decode_kernel(const ptx_module *m, const ptx_func *k, const decode_env *env,
   P->ncalls = D.ncalls;
   P->has_calls = D.ncalls > 0;
   D.calls = NULL;
+  P->xslots = D.xslots;
+  P->nxslots = D.nxslots;
+  D.xslots = NULL;
   for (int i = 0; i < 3; i++) {
     P->reqntid[i] = k->reqntid[i];
     P->maxntid[i] = k->maxntid[i];
@@ -1021,6 +1042,7 @@ done:
   smap_clear(&D.labels);
   smap_clear(&D.frame);
   free(D.consts);
+  free(D.xslots);
   free(D.fl);
   free(D.vars);
   *out = P;

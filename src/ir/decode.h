@@ -78,6 +78,9 @@ int dec_error(dctx *D, dstmt *S, int i, const char *fmt, ...)
 int dec_label(dctx *D, dstmt *S, int i, uint32_t *pc);
 int dec_call(dctx *D, dstmt *S, insn *in);
 const char *dec_opcode_text(dstmt *S, char *buf, size_t n);
+/* Append n slots to the program's slot lists (program.xslots); *index gets
+ * the position of the first. Returns 0, or -1 when out of memory. */
+int dec_xslots(dctx *D, const uint32_t *slots, uint32_t n, int64_t *index);
 
 /* Family decoders (ops.def). */
 typedef int (*dec_fn)(dctx *D, dstmt *S, insn *in);
@@ -85,7 +88,8 @@ typedef int (*dec_fn)(dctx *D, dstmt *S, insn *in);
 DEC(dec_int) DEC(dec_setp) DEC(dec_float) DEC(dec_mov) DEC(dec_cvt) DEC(dec_cvta)
 DEC(dec_ldst) DEC(dec_atom) DEC(dec_nop) DEC(dec_fence) DEC(dec_bra)
 DEC(dec_unsupported) DEC(dec_call) DEC(dec_ret) DEC(dec_trap) DEC(dec_bar)
-DEC(dec_warp) DEC(dec_cp) DEC(dec_video)
+DEC(dec_warp) DEC(dec_cp) DEC(dec_video) DEC(dec_matrix) DEC(dec_mma) DEC(dec_mbarrier)
+DEC(dec_bulk) /* cp.async.bulk (src/async/bulk.c), from dec_cp */
 #undef DEC
 
 /* Integer type classes for handler tables. */

@@ -200,6 +200,10 @@ typedef struct program {
   uint32_t reqntid[3], maxntid[3];
   call_info *calls;       /* call sites; insn.imm indexes it */
   uint32_t ncalls;
+  uint32_t *xslots;       /* operand slot lists of instructions with more
+                             operands than an insn holds (mma: D, A, B, C);
+                             such an insn's imm indexes the first */
+  uint32_t nxslots;
   uint32_t max_regs;      /* largest frame register count */
   uint32_t max_preds;     /* largest frame predicate count */
   int has_calls;          /* any call instruction */

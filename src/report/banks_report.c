@@ -45,7 +45,7 @@ static int collect(const smemu_ctx *ctx, line_stat **out) {
   if (!ls) return -1;
   for (uint32_t pc = 0; pc < P->ncode; pc++) {
     const bank_stat *b = &a->banks[pc];
-    if (!b->requests) continue;
+    if (!b->requests && !b->wavefronts) continue; /* ldmatrix: wavefronts, no requests (ncu) */
     const src_line *s = &P->lines[pc];
     uint32_t file = s->file, line = s->file == ~0u ? s->ptx_line : s->line;
     int k = kind_of(&P->code[pc]), j;
@@ -179,6 +179,17 @@ static void worst_instance(FILE *f, const smemu_ctx *ctx, const program *P, cons
   list(wb, sizeof wb, words, nw, 8);
   fprintf(f, "      worst: lanes %s hit bank %d at words %s%s%s: %u-way\n", lb, b->worst_bank, wb,
           v ? " of " : "", v ? vn : "", b->bank_degree);
+  /* ldmatrix/stmatrix rows are 16-byte units: padding by one element would
+   * misalign them; an XOR swizzle of the 16-byte chunks (CuTe Swizzle<3,4,3>)
+   * or a 16-byte pad spreads a matrix's 8 rows over all banks */
+  int op = P->code[ls->worst_pc].op;
+  if (op == OP_LDMATRIX || op == OP_STMATRIX) {
+    if (nw >= 2)
+      fprintf(f, "      hint: %s rows that share banks: pad each row by 16 bytes, or XOR the 16-byte chunk "
+                 "index with the row (mod 8), so that a matrix's 8 rows fall on 8 different 4-bank groups\n",
+              op == OP_LDMATRIX ? "ldmatrix" : "stmatrix");
+    return;
+  }
   /* advice that fits the whole warp's pattern (bank_hint.c), if any */
   bank_pattern pat = {0};
   pat.active = b->worst_active;
