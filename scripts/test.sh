@@ -32,5 +32,6 @@ run numba sh tests/numba/numba_test.sh "$B"
 run readme python3 tests/readme/readme_test.py "$B"
 run fuzz-replay "$B/fuzz_replay" tests/fuzz/corpus
 run programs sh tests/programs/test.sh "$B"
+run qa sh tests/qa/run.sh "$B"
 echo "tests: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
