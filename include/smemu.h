@@ -139,7 +139,9 @@ smemu_status smemu_module_load_data(smemu_ctx *ctx, const char *ptx, size_t len,
 smemu_status smemu_module_load_file(smemu_ctx *ctx, const char *path,
                                     smemu_module **out);
 void smemu_module_unload(smemu_module *mod);
-/* A kernel by mangled name, or by demangled base name when unambiguous. */
+/* A kernel by mangled name, demangled signature, qualified name with template
+ * arguments (`reduce<256>`) or bare name, when unambiguous (the strongest
+ * form that matches decides; an ambiguous name lists the candidates). */
 smemu_status smemu_module_get_kernel(smemu_module *mod, const char *name,
                                      smemu_kernel **out);
 /* Number of kernels and the i-th one (in module order). */

@@ -11,6 +11,7 @@
 #include "check/race.h"
 #include "exec/hooks.h"
 #include "ir/decode.h"
+#include "api/kernel_name.h"
 #include "report/demangle.h"
 
 static const char *const status_names[SMEMU_ERR_COUNT] = {
@@ -225,36 +226,31 @@ void smemu_module_unload(smemu_module *m) {
   free(m);
 }
 
-/* The name inside an Itanium-mangled function name (_Z3dotPKf... -> dot). */
-static int base_name(const char *mangled, char *out, size_t n) {
-  if (strncmp(mangled, "_Z", 2)) return 0;
-  const char *p = mangled + 2;
-  if (*p == 'N') return 0;
-  size_t len = 0;
-  while (*p >= '0' && *p <= '9') len = len * 10 + (size_t)(*p++ - '0');
-  if (!len || len >= n || strlen(p) < len) return 0;
-  memcpy(out, p, len);
-  out[len] = 0;
-  return 1;
-}
-
 smemu_status smemu_module_get_kernel(smemu_module *m, const char *name, smemu_kernel **out) {
   if (!m || !name || !out) return ctx_error(m ? m->ctx : NULL, SMEMU_ERR_INVALID_VALUE, "invalid argument");
+  /* the strongest form of the name that matches decides (kernel_name.h) */
   smemu_kernel *hit = NULL;
-  int nhits = 0;
-  for (int i = 0; i < m->nkernels; i++)
-    if (!strcmp(m->kernels[i].f->name, name)) { hit = &m->kernels[i]; nhits = 1; break; }
-  if (!hit)
+  int nhits = 0, best = 0;
   for (int i = 0; i < m->nkernels; i++) {
-    char b[256];
-    if (base_name(m->kernels[i].f->name, b, sizeof b) && !strcmp(b, name)) { hit = &m->kernels[i]; nhits++; }
+    int s = kernel_name_match(m->kernels[i].f->name, name);
+    if (s > best) { best = s; nhits = 0; }
+    if (s && s == best) { hit = &m->kernels[i]; nhits++; }
   }
   if (nhits == 1) {
     if (!hit->prog) return ctx_error(m->ctx, (smemu_status)hit->status, "%s", hit->err ? hit->err : "kernel did not decode");
     *out = hit;
     return SMEMU_OK;
   }
-  if (nhits > 1) return ctx_error(m->ctx, SMEMU_ERR_NOT_FOUND, "kernel name '%s' is ambiguous: give the mangled name", name);
+  if (nhits > 1) {
+    int k = snprintf(m->ctx->err, sizeof m->ctx->err, "kernel name '%s' is ambiguous: give one of", name);
+    for (int i = 0; i < m->nkernels && k > 0 && (size_t)k < sizeof m->ctx->err; i++) {
+      if (kernel_name_match(m->kernels[i].f->name, name) != best) continue;
+      char d[512];
+      kernel_name_describe(m->kernels[i].f->name, d, sizeof d);
+      k += snprintf(m->ctx->err + k, sizeof m->ctx->err - (size_t)k, " %s", d);
+    }
+    return SMEMU_ERR_NOT_FOUND;
+  }
   int k = snprintf(m->ctx->err, sizeof m->ctx->err, "no kernel '%s' in %s; kernels:", name, m->name);
   for (int i = 0; i < m->nkernels && k > 0 && (size_t)k < sizeof m->ctx->err; i++)
     k += snprintf(m->ctx->err + k, sizeof m->ctx->err - (size_t)k, " %s", m->kernels[i].f->name);
