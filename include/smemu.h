@@ -31,11 +31,24 @@ typedef enum smemu_status {
   SMEMU_ERR_DEADLOCK,           /* a barrier that can never complete */
   SMEMU_ERR_ILLEGAL_INSTRUCTION,/* an instruction that cannot execute (bad state) */
   SMEMU_ERR_IO,                 /* a file could not be read */
-  SMEMU_ERR_LIMIT,              /* the instruction limit of a launch was reached */
+  SMEMU_ERR_LIMIT,              /* the instruction budget or the time limit of a launch was reached */
+  SMEMU_ERR_HANG,               /* no warp of a block can make progress (an endless spin) */
   SMEMU_ERR_COUNT
 } smemu_status;
 
 typedef struct smemu_ctx smemu_ctx;
+
+/* Where a long launch stands (smemu_options.progress). */
+typedef struct smemu_progress {
+  const char *kernel;            /* mangled name */
+  uint64_t blocks_done, blocks_total;
+  uint64_t thread_instructions;  /* executed so far */
+  double seconds;                /* since the launch began */
+  int done;                      /* 1: the launch has ended (the last call) */
+} smemu_progress;
+
+/* The default instruction budget of a launch (smemu_options.max_warp_instructions). */
+#define SMEMU_DEFAULT_MAX_INSNS 10000000000ull
 typedef struct smemu_module smemu_module;
 typedef struct smemu_kernel smemu_kernel;
 
@@ -43,16 +56,28 @@ typedef struct smemu_kernel smemu_kernel;
 typedef struct smemu_options {
   int threads;            /* worker threads for blocks; 0: one per core */
   const char *arch;       /* architecture profile, "sm_90" when NULL */
-  uint64_t max_warp_instructions; /* per warp: a warp that runs more ends the
-                                     launch with SMEMU_ERR_LIMIT (an endless
-                                     loop); 0: unlimited */
+  uint64_t max_warp_instructions; /* per launch: when its warps together
+                                     have run more, the launch ends with
+                                     SMEMU_ERR_LIMIT (an endless loop);
+                                     0: unlimited */
   uint32_t stack_bytes;   /* local memory per thread; 0: 1024 (CUDA's default) */
   uint32_t analyses;      /* SMEMU_ANALYZE_* bits */
   int schedule;           /* SMEMU_SCHEDULE_* */
   uint64_t seed;          /* seed of SMEMU_SCHEDULE_RANDOM */
   int bank_mode;          /* 4 or 8 byte banks where the generation has the
                              choice (3.x); 0: the generation's default */
+  double timeout_seconds; /* wall-clock limit of a launch (SMEMU_ERR_LIMIT); 0: none */
+  /* Called from a watcher thread about 4 times a second while a launch has
+   * run longer than 2 s, and once more with done set when such a launch
+   * ends; NULL: never. smemu_progress_print is one. */
+  void (*progress)(const smemu_progress *p, void *user);
+  void *progress_user;
 } smemu_options;
+
+/* A progress callback that keeps one status line up to date on the FILE *
+ * user (a terminal): kernel, blocks done, thread instructions per second,
+ * elapsed time; the line is erased when the launch ends. */
+void smemu_progress_print(const smemu_progress *p, void *user);
 
 /* Analyses a context can run on every launch. */
 #define SMEMU_ANALYZE_BANKS 0x1u  /* shared-memory requests, wavefronts, conflicts */

@@ -8,7 +8,9 @@
 #   build/runtime/progs/: the example and corpus programs, built by nvcc
 #       when it is on the PATH (tests/runtime/build.sh)
 RT_DIR    := $(BUILD)/runtime
-RT_SRC    := $(filter-out runtime/run_cmd.c runtime/cuda_shim.c,$(sort $(wildcard runtime/*.c)))
+RT_SRC    := $(filter-out runtime/run_%.c runtime/cuda_shim.c,$(sort $(wildcard runtime/*.c)))
+# `smemu run` itself: the command, the compile cache, spawning
+RUN_OBJ   := $(patsubst %.c,$(BUILD)/obj/%.o,$(sort $(wildcard runtime/run_*.c)))
 RT_OBJ    := $(RT_SRC:%.c=$(BUILD)/obj/%.o)
 RT_CUDART := $(RT_DIR)/libcudart.so.13
 RT_CUDA   := $(RT_DIR)/libcuda.so.1
@@ -30,7 +32,7 @@ $(RT_CUDA): $(BUILD)/obj/runtime/cuda_shim.o $(RT_CUDART)
 	  -Wl,--no-as-needed -L$(RT_DIR) -l:libcudart.so.13 $(LDFLAGS)
 	ln -sf libcuda.so.1 $(RT_DIR)/libcuda.so
 
-$(RT_RUN): tests/runtime/run_main.c $(BUILD)/obj/runtime/run_cmd.o $(LIB)
+$(RT_RUN): tests/runtime/run_main.c $(RUN_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Iruntime -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
@@ -42,7 +44,7 @@ $(RT_DIR)/abi_smemu: tests/runtime/abi_check.c tests/runtime/abi_fields.h runtim
 # `smemu run` lives in run_cmd.o; linking it into build/smemu lets
 # tools/smemu.c call smemu_cmd_run (runtime/run_cmd.h). It comes after
 # libsmemu.a on the link line, hence the library once more after it.
-$(BUILD)/smemu: $(BUILD)/obj/runtime/run_cmd.o
+$(BUILD)/smemu: $(RUN_OBJ)
 $(BUILD)/smemu: LDLIBS += $(LIB)
 
 $(RT_PROGS): $(wildcard tests/runtime/corpus/*.cu tests/runtime/corpus/*/*.cu examples/programs/*.cu \

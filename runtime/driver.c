@@ -36,7 +36,10 @@ struct rt_ctx_st {
   int alive;
 };
 static struct rt_ctx_st the_ctx;
-static int drv_inited;
+static int drv_init_called;
+/* cuInit ran, or the runtime API did (it initialises the driver, as
+ * CUDA's does: tests/hw/harden shows driver copies working without cuInit) */
+#define drv_inited (drv_init_called || rt.driver_ready)
 static _Thread_local CUcontext current;
 
 /* The exported entry points (CUDA 13 names: cuMemAlloc is cuMemAlloc_v2, ...). */
@@ -82,6 +85,15 @@ CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n);
 CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t n);
 CUresult cuMemsetD8_v2(CUdeviceptr p, unsigned char v, size_t n);
 CUresult cuMemsetD32_v2(CUdeviceptr p, unsigned int v, size_t n);
+CUresult cuMemsetD16_v2(CUdeviceptr p, unsigned short v, size_t n);
+CUresult cuMemsetD8Async(CUdeviceptr p, unsigned char v, size_t n, CUstream s);
+CUresult cuMemsetD16Async(CUdeviceptr p, unsigned short v, size_t n, CUstream s);
+CUresult cuMemsetD32Async(CUdeviceptr p, unsigned int v, size_t n, CUstream s);
+CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t n);
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s);
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t n, CUstream s);
+CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t n, CUstream s);
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s);
 CUresult cuStreamCreate(CUstream *s, unsigned int flags);
 CUresult cuStreamDestroy_v2(CUstream s);
 CUresult cuStreamSynchronize(CUstream s);
@@ -158,7 +170,7 @@ static CUresult leave(CUresult r) {
 RT_EXPORT CUresult cuInit(unsigned int flags) {
   if (flags) return CUDA_ERROR_INVALID_VALUE;
   cudaError_t e = rt_begin(1);
-  if (!e) drv_inited = 1;
+  if (!e) drv_init_called = 1;
   return leave(to_cu(e));
 }
 
@@ -535,18 +547,56 @@ RT_EXPORT CUresult cuMemsetD8_v2(CUdeviceptr p, unsigned char v, size_t n) {
   return to_cu(cudaMemset((void *)(uintptr_t)p, v, n));
 }
 
-RT_EXPORT CUresult cuMemsetD32_v2(CUdeviceptr p, unsigned int v, size_t n) {
+/* cuMemsetD16/D32: n elements of `width` bytes, aligned, inside one
+ * allocation (n * width checked for overflow). */
+static CUresult memset_n(CUdeviceptr p, uint32_t v, size_t n, size_t width, CUstream s, int async) {
   CUresult r = enter();
   if (r) return leave(r);
-  void *base;
-  size_t size;
+  if (async && !rt_stream_get(s)) return leave(CUDA_ERROR_INVALID_HANDLE);
+  size_t bytes;
   if (!n) return leave(CUDA_SUCCESS);
-  if (smemu_mem_lookup(rt.ctx, (void *)(uintptr_t)p, &base, &size, NULL) != SMEMU_OK ||
-      p - (uintptr_t)base + 4 * n > size || (p & 3))
+  if (__builtin_mul_overflow(n, width, &bytes) || (p & (width - 1)) || !rt_side_ok((void *)(uintptr_t)p, bytes, 1))
     return leave(CUDA_ERROR_INVALID_VALUE);
   rt_drain();
-  for (size_t i = 0; i < n; i++) memcpy((uint8_t *)(uintptr_t)p + 4 * i, &v, 4);
-  return leave(to_cu(rt.sticky));
+  if (rt.sticky) return leave(to_cu(rt.sticky));
+  for (size_t i = 0; i < n; i++) memcpy((uint8_t *)(uintptr_t)p + width * i, &v, width);
+  return leave(CUDA_SUCCESS);
+}
+
+RT_EXPORT CUresult cuMemsetD32_v2(CUdeviceptr p, unsigned int v, size_t n) { return memset_n(p, v, n, 4, 0, 0); }
+RT_EXPORT CUresult cuMemsetD16_v2(CUdeviceptr p, unsigned short v, size_t n) { return memset_n(p, v, n, 2, 0, 0); }
+RT_EXPORT CUresult cuMemsetD32Async(CUdeviceptr p, unsigned int v, size_t n, CUstream s) {
+  return memset_n(p, v, n, 4, s, 1);
+}
+RT_EXPORT CUresult cuMemsetD16Async(CUdeviceptr p, unsigned short v, size_t n, CUstream s) {
+  return memset_n(p, v, n, 2, s, 1);
+}
+RT_EXPORT CUresult cuMemsetD8Async(CUdeviceptr p, unsigned char v, size_t n, CUstream s) {
+  if (!drv_inited) return CUDA_ERROR_NOT_INITIALIZED;
+  return to_cu(cudaMemsetAsync((void *)(uintptr_t)p, v, n, s));
+}
+
+/* Unified addressing: cuMemcpy is cudaMemcpyDefault; the typed copies
+ * check their device sides like the runtime's. */
+RT_EXPORT CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t n) {
+  if (!drv_inited) return CUDA_ERROR_NOT_INITIALIZED;
+  return to_cu(cudaMemcpy((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n, cudaMemcpyDefault));
+}
+RT_EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s) {
+  if (!drv_inited) return CUDA_ERROR_NOT_INITIALIZED;
+  return to_cu(cudaMemcpyAsync((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n, cudaMemcpyDefault, s));
+}
+RT_EXPORT CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t n, CUstream s) {
+  if (!drv_inited) return CUDA_ERROR_NOT_INITIALIZED;
+  return to_cu(cudaMemcpyAsync((void *)(uintptr_t)dst, src, n, cudaMemcpyHostToDevice, s));
+}
+RT_EXPORT CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t n, CUstream s) {
+  if (!drv_inited) return CUDA_ERROR_NOT_INITIALIZED;
+  return to_cu(cudaMemcpyAsync(dst, (const void *)(uintptr_t)src, n, cudaMemcpyDeviceToHost, s));
+}
+RT_EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s) {
+  if (!drv_inited) return CUDA_ERROR_NOT_INITIALIZED;
+  return to_cu(cudaMemcpyAsync((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n, cudaMemcpyDeviceToDevice, s));
 }
 
 /* ---- streams and events ---- */

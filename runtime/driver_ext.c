@@ -137,13 +137,6 @@ P(CUresult cuMemAllocManaged(CUdeviceptr *, size_t, unsigned))
 P(CUresult cuMemAllocAsync(CUdeviceptr *, size_t, CUstream))
 P(CUresult cuMemFreeAsync(CUdeviceptr, CUstream))
 P(CUresult cuMemGetAddressRange_v2(CUdeviceptr *, size_t *, CUdeviceptr))
-P(CUresult cuMemcpy(CUdeviceptr, CUdeviceptr, size_t))
-P(CUresult cuMemcpyAsync(CUdeviceptr, CUdeviceptr, size_t, CUstream))
-P(CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr, const void *, size_t, CUstream))
-P(CUresult cuMemcpyDtoHAsync_v2(void *, CUdeviceptr, size_t, CUstream))
-P(CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr, CUdeviceptr, size_t, CUstream))
-P(CUresult cuMemsetD8Async(CUdeviceptr, unsigned char, size_t, CUstream))
-P(CUresult cuMemsetD32Async(CUdeviceptr, unsigned, size_t, CUstream))
 P(CUresult cuPointerGetAttribute(void *, int, CUdeviceptr))
 P(CUresult cuPointerGetAttributes(unsigned, int *, void **, CUdeviceptr))
 P(CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *, CUfunction, int, size_t, unsigned))
@@ -482,6 +475,8 @@ EXPORT cuMemFreeAsync(CUdeviceptr d, CUstream s) {
   (void)s; /* cudaFree waits for the queued work, as the stream order asks */
   return cu(cudaFree(DP(d)));
 }
+/* cuMemcpy, cuMemcpyAsync, the typed async copies and cuMemsetD8/D32Async
+ * are in driver.c, range-checked. */
 EXPORT cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdeviceptr p) {
   void *b = NULL;
   size_t n = 0;
@@ -493,26 +488,6 @@ EXPORT cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdeviceptr p) {
   if (base) *base = (CUdeviceptr)(uintptr_t)b;
   if (size) *size = n;
   return CU_OK;
-}
-EXPORT cuMemcpy(CUdeviceptr d, CUdeviceptr s, size_t n) { return cu(cudaMemcpy(DP(d), DP(s), n, cudaMemcpyDefault)); }
-EXPORT cuMemcpyAsync(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) {
-  return cu(cudaMemcpyAsync(DP(d), DP(s), n, cudaMemcpyDefault, st));
-}
-EXPORT cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *s, size_t n, CUstream st) {
-  return cu(cudaMemcpyAsync(DP(d), s, n, cudaMemcpyHostToDevice, st));
-}
-EXPORT cuMemcpyDtoHAsync_v2(void *d, CUdeviceptr s, size_t n, CUstream st) {
-  return cu(cudaMemcpyAsync(d, DP(s), n, cudaMemcpyDeviceToHost, st));
-}
-EXPORT cuMemcpyDtoDAsync_v2(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) {
-  return cu(cudaMemcpyAsync(DP(d), DP(s), n, cudaMemcpyDeviceToDevice, st));
-}
-EXPORT cuMemsetD8Async(CUdeviceptr p, unsigned char v, size_t n, CUstream s) {
-  return cu(cudaMemsetAsync(DP(p), v, n, s));
-}
-EXPORT cuMemsetD32Async(CUdeviceptr p, unsigned v, size_t n, CUstream s) {
-  (void)s; /* runs after the queued work, as a synchronous fill does */
-  return cuMemsetD32_v2(p, v, n);
 }
 
 /* CUpointer_attribute values and CUmemorytype */

@@ -17,6 +17,7 @@
 #define KIND_ELF 2
 #define FLAG_LZ4 0x2000u
 #define FLAG_ZSTD 0x8000u
+#define MAX_ENTRY (1ull << 28) /* a decompressed entry larger than this is corrupt */
 
 static uint16_t rd16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
 static uint32_t rd32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
@@ -207,10 +208,12 @@ static void add_arch(int *list, int *n, int arch) {
   if (*n < 16) list[(*n)++] = arch;
 }
 
-int fb_parse(const void *data, int cc, fb_image *out) {
+int fb_parse(const void *data, int cc, fb_image *out) { return fb_parse_n(data, SIZE_MAX, cc, out); }
+
+int fb_parse_n(const void *data, size_t avail, int cc, fb_image *out) {
   memset(out, 0, sizeof *out);
   const uint8_t *d = data;
-  if (!d) {
+  if (!d || avail < 4) {
     snprintf(out->err, sizeof out->err, "no image");
     return -1;
   }
@@ -219,7 +222,8 @@ int fb_parse(const void *data, int cc, fb_image *out) {
       snprintf(out->err, sizeof out->err, "the image is a cubin (SASS only): smemu runs PTX");
       return 0;
     }
-    if (looks_like_ptx((const char *)d)) {
+    /* text: only when it ends inside the bytes there are */
+    if (strnlen((const char *)d, avail) < avail && looks_like_ptx((const char *)d)) {
       out->ptx_len = strlen((const char *)d);
       out->ptx = malloc(out->ptx_len + 1);
       if (!out->ptx) return -1;
@@ -231,8 +235,14 @@ int fb_parse(const void *data, int cc, fb_image *out) {
     snprintf(out->err, sizeof out->err, "the image is neither a fatbinary, PTX text nor a cubin");
     return -1;
   }
+  if (avail < 16) {
+    snprintf(out->err, sizeof out->err, "the fatbinary is truncated");
+    return -1;
+  }
   uint16_t hdr = rd16(d + 6);
   uint64_t total = rd64(d + 8);
+  if (hdr < 16 || hdr > avail) hdr = 16;
+  if (total > avail - hdr) total = avail - hdr;
   const uint8_t *p = d + hdr, *end = d + hdr + total;
   const uint8_t *best_ptx = NULL, *low_ptx = NULL, *best_elf = NULL;
   int best_ptx_arch = -1, low_ptx_arch = 1 << 30, best_elf_arch = -1;
@@ -272,6 +282,11 @@ int fb_parse(const void *data, int cc, fb_image *out) {
     if (flags & (FLAG_ZSTD | FLAG_LZ4)) {
       if (csize && csize <= size) in_len = csize;
       out_len = usize ? usize : size * 16;
+    }
+    if (out_len > MAX_ENTRY || size > MAX_ENTRY) {
+      if (!pass) snprintf(out->err, sizeof out->err, "a fatbinary entry claims %llu bytes: corrupt",
+                          (unsigned long long)(out_len > size ? out_len : size));
+      continue;
     }
     char err[256];
     uint8_t *buf = decompress(payload, in_len, out_len, flags, err, sizeof err);

@@ -4,20 +4,15 @@
  * bounds-checked against them); pinned and managed memory are tracked the
  * same way, so kernels may use them as on a machine with unified
  * addressing. Blocking copies and fills first run the queued work; the
- * asynchronous ones run in issue order too, at once. A copy whose device
- * side lies outside every allocation fails with cudaErrorInvalidValue, as
- * CUDA's does. */
+ * asynchronous ones run in issue order too, at once. Every copy and fill is
+ * range-checked first (bounds.c): out of its allocation it fails with
+ * cudaErrorInvalidValue, as CUDA's does. */
 #include <stdlib.h>
 #include <string.h>
 #include "rt.h"
 
 /* [p, p+n) lies inside one allocation the device can reach. */
-static int dev_range(const void *p, size_t n) {
-  void *base;
-  size_t size;
-  if (!p || smemu_mem_lookup(rt.ctx, p, &base, &size, NULL) != SMEMU_OK) return 0;
-  return (uintptr_t)p - (uintptr_t)base + n <= size;
-}
+static int dev_range(const void *p, size_t n) { return rt_side_ok(p, n, 1); }
 
 static cudaError_t alloc_common(void **ptr, size_t size, int kind, unsigned flags) {
   if (kind != ALLOC_HOST && rt.allocated + size > rt_total_memory()) return cudaErrorMemoryAllocation;
@@ -175,23 +170,11 @@ RT_EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *att
 
 /* ---- copies ---- */
 
-/* Check a copy of n bytes for its kind. */
-static cudaError_t check_copy(void *dst, const void *src, size_t n, int kind) {
-  if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return cudaErrorInvalidMemcpyDirection;
-  if (!n) return cudaSuccess;
-  if (!dst || !src) return cudaErrorInvalidValue;
-  if ((kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice) && !dev_range(dst, n))
-    return cudaErrorInvalidValue;
-  if ((kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice) && !dev_range(src, n))
-    return cudaErrorInvalidValue;
-  return cudaSuccess;
-}
-
 static cudaError_t copy(void *dst, const void *src, size_t n, int kind, cudaStream_t stream, int async) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   if (async && !rt_stream_get(stream)) return rt_end(cudaErrorInvalidResourceHandle);
-  if ((e = check_copy(dst, src, n, kind))) return rt_end(e);
+  if ((e = rt_check_copy(dst, src, n, kind))) return rt_end(e);
   rt_drain();
   if (rt.sticky) return rt_end(rt.sticky);
   if (n) memmove(dst, src, n);
@@ -217,8 +200,9 @@ static cudaError_t copy2d(void *dst, size_t dpitch, const void *src, size_t spit
   if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return rt_end(cudaErrorInvalidMemcpyDirection);
   int to_dev = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
   int from_dev = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
-  if (!dst || !src || (to_dev && !dev_range(dst, dpitch * (h - 1) + w)) ||
-      (from_dev && !dev_range(src, spitch * (h - 1) + w)))
+  size_t dspan = rt_span(dpitch, w, h), sspan = rt_span(spitch, w, h);
+  if (!dst || !src || dspan == SIZE_MAX || sspan == SIZE_MAX || !rt_side_ok(dst, dspan, to_dev) ||
+      !rt_side_ok(src, sspan, from_dev))
     return rt_end(cudaErrorInvalidValue);
   rt_drain();
   if (rt.sticky) return rt_end(rt.sticky);
@@ -242,7 +226,8 @@ static cudaError_t fill(void *p, int value, size_t pitch, size_t w, size_t h, cu
   if (async && !rt_stream_get(stream)) return rt_end(cudaErrorInvalidResourceHandle);
   if (!w || !h) return rt_end(cudaSuccess);
   if (w > pitch) return rt_end(cudaErrorInvalidValue);
-  if (!dev_range(p, pitch * (h - 1) + w)) return rt_end(cudaErrorInvalidValue);
+  size_t span = rt_span(pitch, w, h);
+  if (span == SIZE_MAX || !dev_range(p, span)) return rt_end(cudaErrorInvalidValue);
   rt_drain();
   if (rt.sticky) return rt_end(rt.sticky);
   for (size_t r = 0; r < h; r++) memset((char *)p + r * pitch, value, w);
@@ -259,6 +244,11 @@ RT_EXPORT cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cud
 
 RT_EXPORT cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height) {
   return fill(devPtr, value, pitch, width, height, 0, 0);
+}
+
+RT_EXPORT cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height,
+                                        cudaStream_t stream) {
+  return fill(devPtr, value, pitch, width, height, stream, 1);
 }
 
 RT_EXPORT cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
@@ -302,8 +292,7 @@ static cudaError_t to_symbol(const void *symbol, const void *src, size_t count, 
   if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
     return rt_end(cudaErrorInvalidMemcpyDirection);
   if ((e = symbol_range(symbol, count, offset, &p))) return rt_end(e);
-  if (count && !src) return rt_end(cudaErrorInvalidValue);
-  if (kind == cudaMemcpyDeviceToDevice && count && !dev_range(src, count)) return rt_end(cudaErrorInvalidValue);
+  if (count && !rt_side_ok(src, count, kind == cudaMemcpyDeviceToDevice)) return rt_end(cudaErrorInvalidValue);
   rt_drain();
   if (rt.sticky) return rt_end(rt.sticky);
   if (count) memmove(p, src, count);
@@ -319,8 +308,7 @@ static cudaError_t from_symbol(void *dst, const void *symbol, size_t count, size
   if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
     return rt_end(cudaErrorInvalidMemcpyDirection);
   if ((e = symbol_range(symbol, count, offset, &p))) return rt_end(e);
-  if (count && !dst) return rt_end(cudaErrorInvalidValue);
-  if (kind == cudaMemcpyDeviceToDevice && count && !dev_range(dst, count)) return rt_end(cudaErrorInvalidValue);
+  if (count && !rt_side_ok(dst, count, kind == cudaMemcpyDeviceToDevice)) return rt_end(cudaErrorInvalidValue);
   rt_drain();
   if (rt.sticky) return rt_end(rt.sticky);
   if (count) memmove(dst, p, count);

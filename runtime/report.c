@@ -34,6 +34,7 @@ static char *checks_buf;   /* the checkers' reports of launches with findings */
 static size_t checks_len;
 static FILE *checks_mem;
 static uint64_t checked, check_reports, total_hazards, total_sync;
+static uint64_t errors;    /* failed launches, hazard errors, barrier errors: --error-exitcode */
 
 static kstat *stat_for(const char *name) {
   for (int i = 0; i < nstats; i++)
@@ -66,6 +67,8 @@ static void note_checks(smemu_ctx *ctx, const smemu_launch_stats *st) {
   checked++;
   total_hazards += nh > 0 ? (uint64_t)nh : 0;
   total_sync += ns > 0 ? (uint64_t)ns : 0;
+  errors += ns > 0 ? (uint64_t)ns : 0;
+  for (int i = 0; i < nh; i++) errors += smemu_hazard_get(ctx, i)->error != 0;
   if (nh <= 0 && ns <= 0) return;
   if (check_reports++ >= MAX_CHECK_REPORTS) return;
   if (!checks_mem && !(checks_mem = open_memstream(&checks_buf, &checks_len))) return;
@@ -79,6 +82,7 @@ static void note_checks(smemu_ctx *ctx, const smemu_launch_stats *st) {
 void rt_report_launch(const rt_func *fn, smemu_status s) {
   int checks = (rt.analyses & RT_CHECKS) != 0;
   if (rt.html_file) rt_html_launch(s);
+  if (s != SMEMU_OK) errors++;
   if (!rt.report_banks && !rt.report_launches && !rt.json_file && !checks) return;
   smemu_ctx *ctx = rt.ctx;
   const smemu_launch_stats *st = smemu_last_stats(ctx);
@@ -202,6 +206,13 @@ static void write_checks(FILE *f) {
 }
 
 void rt_report_finish(void) {
+  const char *ef = getenv("SMEMU_ERROR_FILE");
+  FILE *e = ef && *ef ? fopen(ef, "w") : NULL;
+  if (e) {
+    /* smemu run reads it for --error-exitcode */
+    fprintf(e, "%llu\n", (unsigned long long)errors);
+    fclose(e);
+  }
   if (rt.json_file) write_json();
   if (rt.html_file) rt_html_finish();
   int checks = (rt.analyses & RT_CHECKS) != 0;

@@ -45,6 +45,8 @@ typedef struct fb_image {
  * pick the PTX for compute capability `cc` (major*10+minor). Returns 0, or
  * -1 with out->err set when data is no fatbinary at all. */
 int fb_parse(const void *data, int cc, fb_image *out);
+/* The same reading at most `avail` bytes of data (the fuzz target). */
+int fb_parse_n(const void *data, size_t avail, int cc, fb_image *out);
 void fb_free(fb_image *img);
 /* The kernel figures of a kernel, or NULL. */
 const fb_kinfo *fb_kernel(const fb_image *img, const char *name);
@@ -141,6 +143,7 @@ typedef struct rt_state {
   int threads;            /* SMEMU_THREADS */
   uint32_t analyses;      /* SMEMU_CHECK */
   uint64_t max_insns;     /* SMEMU_MAX_INSNS */
+  double timeout;         /* SMEMU_TIMEOUT: seconds per launch, 0 none */
   int quiet;              /* SMEMU_QUIET */
   int report_banks, report_launches; /* SMEMU_REPORT */
   int report_hazards;     /* SMEMU_REPORT=hazards: every hazard in detail */
@@ -171,6 +174,7 @@ typedef struct rt_state {
   int shmem_config;       /* as set; the getter reports the effective one */
   size_t stack_limit, printf_fifo, heap_limit;
   int unregistered;       /* __cudaUnregisterFatBinary ran (exit has begun) */
+  int driver_ready;       /* a context was created: the driver API counts as initialised */
 } rt_state;
 
 extern rt_state rt;
@@ -242,6 +246,20 @@ int rt_func_regs(const rt_func *f);
 int rt_func_max_threads(rt_func *f);
 /* Blocks of f per multiprocessor for a block size and dynamic shared bytes. */
 int rt_occupancy(rt_func *f, int block_size, size_t dyn_shared);
+
+/* ---- bounds of copies and fills (bounds.c) ---- */
+/* Whether [p, p+n) may be a side of a copy or fill: inside the tracked
+ * allocation holding p, or (device 0) in untracked host memory. */
+int rt_side_ok(const void *p, size_t n, int device);
+/* Whether bytes [lo, hi) from p may be a side: when p is in a tracked
+ * allocation, inside that one; otherwise (device 0) host memory. */
+int rt_region_ok(const void *p, size_t lo, size_t hi, int device);
+/* Bytes a strided region spans: h rows of w bytes, pitch apart; 0 when
+ * empty, SIZE_MAX when the product overflows. */
+size_t rt_span(size_t pitch, size_t w, size_t h);
+/* The error of copying n bytes of `kind` from src to dst (cudaSuccess,
+ * cudaErrorInvalidMemcpyDirection, cudaErrorInvalidValue). */
+cudaError_t rt_check_copy(void *dst, const void *src, size_t n, int kind);
 
 /* ---- reports (report.c) ---- */
 /* Note a finished launch (with its status) for SMEMU_REPORT / SMEMU_JSON. */

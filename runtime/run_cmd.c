@@ -8,6 +8,9 @@
  * a program linked with the static CUDA runtime or another CUDA version's
  * runtime gets a message saying how to rebuild it. Uses only smemu.h. */
 #include "run_cmd.h"
+#include "run_cache.h"
+#include "run_num.h"
+#include "run_spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -30,7 +33,9 @@ static const char usage[] =
     "`nvcc -cudart shared` and carry PTX (nvcc -arch=sm_XX embeds it); it loads\n"
     "smemu's libcudart.so.13 (and libcuda.so.1) instead of NVIDIA's. With .cu\n"
     "files, smemu compiles them first with nvcc -cudart shared -lineinfo\n"
-    "-arch=sm_XX into a cache ($SMEMU_CACHE, else ~/.cache/smemu).\n"
+    "-arch=sm_XX into a cache ($SMEMU_CACHE, else ~/.cache/smemu), which must be\n"
+    "a private directory of yours (mode 0700); a build is reused while the\n"
+    "sources and every header they include are unchanged.\n"
     "\n"
     "options:\n"
     "  --arch sm_XX       architecture profile (default sm_90; see `smemu archs`)\n"
@@ -49,12 +54,25 @@ static const char usage[] =
     "                     shaded by bank conflicts, the worst accesses' banks,\n"
     "                     races, barrier and memory errors) to FILE\n"
     "  --threads N        worker threads per launch (default: one per core)\n"
-    "  --max-insns N      stop a launch when one warp has run N instructions\n"
-    "                     (cudaErrorLaunchTimeout; default 1000000000, 0: none)\n"
+    "  --max-insns N      stop a launch when its warps have run N instructions\n"
+    "                     together (cudaErrorLaunchTimeout; default 10000000000,\n"
+    "                     0: none)\n"
+    "  --timeout SECONDS  stop a launch running longer (cudaErrorLaunchTimeout)\n"
+    "  --error-exitcode N exit with status N (1..255) when a launch failed or the\n"
+    "                     checks found errors (as compute-sanitizer's option)\n"
     "  --quiet            no smemu messages (kernel faults, warnings) on stderr\n"
     "  --nvcc PATH        the compiler for .cu files (default: nvcc on the PATH)\n"
     "\n"
-    "The program's exit status is smemu run's. Device printf output and the\n"
+    "A launch in which no warp can make progress (a spin on a value nothing will\n"
+    "change) fails at once with cudaErrorLaunchTimeout, naming the looping lines.\n"
+    "On a terminal a launch running longer than 2 s shows a status line.\n"
+    "The reports are written also when the program exits without synchronising,\n"
+    "aborts or dies of a signal (after a crash the queued launches run first).\n"
+    "\n"
+    "exit status: the program's own; 2 for bad usage or a program smemu cannot\n"
+    "run; 127 when it cannot be started; 128+N when signal N killed it; with\n"
+    "--error-exitcode N, N when a launch failed or the checks found errors.\n"
+    "Device printf output and the\n"
     "program's own output are on stdout, smemu's messages on stderr.\n"
     "\n"
     "examples:\n"
@@ -164,116 +182,6 @@ out:
   return kind;
 }
 
-/* ---- compiling .cu files ---- */
-
-static uint64_t fnv(uint64_t h, const void *p, size_t n) {
-  const unsigned char *b = p;
-  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ull;
-  return h;
-}
-
-static int mkdirs(const char *path) {
-  char p[PATH_MAX];
-  snprintf(p, sizeof p, "%s", path);
-  for (char *s = p + 1; *s; s++)
-    if (*s == '/') {
-      *s = 0;
-      if (mkdir(p, 0755) && errno != EEXIST) return -1;
-      *s = '/';
-    }
-  return mkdir(p, 0755) && errno != EEXIST ? -1 : 0;
-}
-
-/* Run argv, wait; returns its exit status (or -1). Output goes to ours. */
-static int run_wait(char *const argv[]) {
-  pid_t pid = fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    execvp(argv[0], argv);
-    fprintf(stderr, "smemu run: cannot run %s: %s\n", argv[0], strerror(errno));
-    _exit(127);
-  }
-  int st;
-  while (waitpid(pid, &st, 0) < 0)
-    if (errno != EINTR) return -1;
-  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-/* Whether nvcc can target compute_XX (`nvcc --list-gpu-arch`). */
-static int nvcc_has_arch(const char *nvcc, int cc) {
-  char cmd[PATH_MAX + 64], want[32], line[128];
-  snprintf(cmd, sizeof cmd, "'%s' --list-gpu-arch 2>/dev/null", nvcc);
-  snprintf(want, sizeof want, "compute_%d", cc);
-  FILE *p = popen(cmd, "r");
-  int found = 0;
-  if (!p) return 0;
-  while (fgets(line, sizeof line, p))
-    if (!strncmp(line, want, strlen(want)) && (line[strlen(want)] == '\n' || line[strlen(want)] == 0)) found = 1;
-  pclose(p);
-  return found;
-}
-
-static int compile(const char *nvcc, const char *const *srcs, int nsrc, int cc, char *out, size_t n,
-                   int *ptx_any) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  char flag[32];
-  int have = nvcc_has_arch(nvcc, cc);
-  *ptx_any = !have;
-  snprintf(flag, sizeof flag, "-arch=sm_%d", cc);
-  h = fnv(h, nvcc, strlen(nvcc) + 1);
-  h = fnv(h, have ? flag : "-", strlen(have ? flag : "-") + 1);
-  for (int i = 0; i < nsrc; i++) {
-    FILE *f = fopen(srcs[i], "rb");
-    if (!f) {
-      fprintf(stderr, "smemu run: cannot open %s: %s\n", srcs[i], strerror(errno));
-      return -1;
-    }
-    char buf[65536];
-    size_t k;
-    h = fnv(h, srcs[i], strlen(srcs[i]) + 1);
-    while ((k = fread(buf, 1, sizeof buf, f)) > 0) h = fnv(h, buf, k);
-    fclose(f);
-  }
-  char dir[PATH_MAX];
-  const char *cache = getenv("SMEMU_CACHE"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-  if (cache && *cache) snprintf(dir, sizeof dir, "%s", cache);
-  else if (xdg && *xdg) snprintf(dir, sizeof dir, "%s/smemu", xdg);
-  else snprintf(dir, sizeof dir, "%s/.cache/smemu", home && *home ? home : "/tmp");
-  const char *base = strrchr(srcs[0], '/');
-  base = base ? base + 1 : srcs[0];
-  char stem[128];
-  snprintf(stem, sizeof stem, "%.*s", (int)(strcspn(base, ".") < 100 ? strcspn(base, ".") : 100), base);
-  snprintf(dir + strlen(dir), sizeof dir - strlen(dir), "/%s-%016llx", stem, (unsigned long long)h);
-  if (snprintf(out, n, "%s/%s", dir, stem) >= (int)n) return -1;
-  if (access(out, X_OK) == 0) return 0;
-  if (mkdirs(dir) < 0) {
-    fprintf(stderr, "smemu run: cannot create %s: %s\n", dir, strerror(errno));
-    return -1;
-  }
-  char tmp[PATH_MAX + 8];
-  snprintf(tmp, sizeof tmp, "%s.tmp", out);
-  const char *argv[64];
-  int a = 0;
-  argv[a++] = nvcc;
-  argv[a++] = "-cudart";
-  argv[a++] = "shared";
-  argv[a++] = "-lineinfo";
-  if (have) argv[a++] = flag;
-  argv[a++] = "-o";
-  argv[a++] = tmp;
-  for (int i = 0; i < nsrc && a < 62; i++) argv[a++] = srcs[i];
-  argv[a] = NULL;
-  fprintf(stderr, "smemu run: compiling with %s -cudart shared -lineinfo %s\n", nvcc, have ? flag : "");
-  int rc = run_wait((char *const *)argv);
-  if (rc != 0) {
-    fprintf(stderr, "smemu run: nvcc failed (exit %d)\n", rc);
-    unlink(tmp);
-    return -1;
-  }
-  if (rename(tmp, out) < 0) return -1;
-  return 0;
-}
-
 /* ---- the command ---- */
 
 /* Whether a comma-separated list holds a word not in `known` (says which). */
@@ -299,7 +207,7 @@ static void set_env(const char *name, const char *value) {
 
 int smemu_cmd_run(int argc, char **argv) {
   const char *arch = NULL, *check = NULL, *report = NULL, *json = NULL, *html = NULL, *threads = NULL, *max_insns = NULL;
-  const char *nvcc = NULL;
+  const char *nvcc = NULL, *timeout = NULL, *exitcode = NULL;
   int quiet = 0, i;
   const char *srcs[64];
   int nsrc = 0;
@@ -327,6 +235,8 @@ int smemu_cmd_run(int argc, char **argv) {
     else if (!strcmp(a, "--threads")) VALUE(threads);
     else if (!strcmp(a, "--max-insns")) VALUE(max_insns);
     else if (!strcmp(a, "--nvcc")) VALUE(nvcc);
+    else if (!strcmp(a, "--timeout")) VALUE(timeout);
+    else if (!strcmp(a, "--error-exitcode")) VALUE(exitcode);
     else if (!strcmp(a, "--quiet")) quiet = 1;
     else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       fputs(usage, stdout);
@@ -354,6 +264,24 @@ int smemu_cmd_run(int argc, char **argv) {
   static const char *const check_names[] = {"races", "racecheck", "sync", "synccheck", "init", "initcheck",
                                             "global-races", "banks", "memory", "memcheck", "all", NULL};
   if (bad_word(report, reports, "report") || bad_word(check, check_names, "check")) return 2;
+  uint64_t num, errcode = 0;
+  double secs;
+  if (threads && cli_u64(threads, 1024, &num) < 0) {
+    fprintf(stderr, "smemu run: --threads: '%s' is not a thread count (1 to 1024, 0: one per core)\n", threads);
+    return 2;
+  }
+  if (max_insns && cli_u64(max_insns, UINT64_MAX, &num) < 0) {
+    fprintf(stderr, "smemu run: --max-insns: '%s' is not an instruction count\n", max_insns);
+    return 2;
+  }
+  if (timeout && (cli_double(timeout, &secs) < 0 || !(secs > 0) || secs > 1e9)) {
+    fprintf(stderr, "smemu run: --timeout: '%s' is not a number of seconds above 0\n", timeout);
+    return 2;
+  }
+  if (exitcode && (cli_u64(exitcode, 255, &errcode) < 0 || errcode == 0)) {
+    fprintf(stderr, "smemu run: --error-exitcode: '%s' is not an exit status (1 to 255)\n", exitcode);
+    return 2;
+  }
   char rtdir[PATH_MAX];
   if (find_runtime(rtdir, sizeof rtdir) < 0) {
     fprintf(stderr, "smemu run: cannot find smemu's libcudart.so.13 (build it with `make`, or set "
@@ -382,7 +310,7 @@ int smemu_cmd_run(int argc, char **argv) {
       }
       nvcc = found;
     }
-    if (compile(nvcc, srcs, nsrc, ai.major * 10 + ai.minor, built, sizeof built, &ptx_any) < 0) return 2;
+    if (rc_compile(nvcc, srcs, nsrc, ai.major * 10 + ai.minor, built, sizeof built, &ptx_any) < 0) return 2;
     /* the program's own arguments follow -- */
     int extra = prog ? (int)(argc - (prog - argv)) : 0;
     args = calloc((size_t)extra + 2, sizeof *args);
@@ -442,6 +370,7 @@ int smemu_cmd_run(int argc, char **argv) {
   set_env("SMEMU_REPORT", report);
   set_env("SMEMU_THREADS", threads);
   set_env("SMEMU_MAX_INSNS", max_insns);
+  set_env("SMEMU_TIMEOUT", timeout);
   if (quiet) setenv("SMEMU_QUIET", "1", 1);
   if (ptx_any) setenv("SMEMU_PTX_ANY", "1", 1);
   char jpath[PATH_MAX];
@@ -470,9 +399,22 @@ int smemu_cmd_run(int argc, char **argv) {
     rfd = mkstemp(rfile);
     if (rfd >= 0) setenv("SMEMU_REPORT_FILE", rfile, 1);
   }
+  char efile[] = "/tmp/smemu-errors-XXXXXX";
+  int efd = -1;
+  if (errcode) {
+    efd = mkstemp(efile);
+    if (efd >= 0) setenv("SMEMU_ERROR_FILE", efile, 1);
+  }
   fflush(stdout);
-  int rc = run_wait(args);
+  int rc = rs_run_program(args);
   if (rc < 0) rc = 127;
+  if (efd >= 0) {
+    char buf[32] = "";
+    ssize_t k = read(efd, buf, sizeof buf - 1);
+    if (k > 0 && strtoull(buf, NULL, 10) > 0) rc = (int)errcode;
+    close(efd);
+    unlink(efile);
+  }
   if (rfd >= 0) {
     /* the reports come after everything the program printed */
     char buf[65536];

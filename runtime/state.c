@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "rt.h"
 
 rt_state rt = {.lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP};
@@ -75,8 +76,9 @@ static void read_env(void) {
   rt.arch_ok = smemu_arch_query(rt.arch_name, &rt.arch) == SMEMU_OK;
   if (!rt.arch_ok) smemu_arch_query(NULL, &rt.arch);
   rt.threads = (v = getenv("SMEMU_THREADS")) ? atoi(v) : 0;
-  /* per warp; the default ends an endless loop after about a minute */
-  rt.max_insns = (v = getenv("SMEMU_MAX_INSNS")) ? strtoull(v, NULL, 0) : 1000000000ull;
+  /* per launch (smemu run checks the numbers) */
+  rt.max_insns = (v = getenv("SMEMU_MAX_INSNS")) ? strtoull(v, NULL, 0) : SMEMU_DEFAULT_MAX_INSNS;
+  rt.timeout = (v = getenv("SMEMU_TIMEOUT")) ? strtod(v, NULL) : 0;
   rt.analyses = parse_checks(getenv("SMEMU_CHECK"));
   if ((v = getenv("SMEMU_REPORT"))) {
     for (const char *s = v; *s;) {
@@ -111,10 +113,17 @@ smemu_ctx *rt_ctx(void) {
   o.threads = rt.threads;
   o.arch = rt.arch_name;
   o.max_warp_instructions = rt.max_insns;
+  o.timeout_seconds = rt.timeout;
+  if (!rt.quiet && isatty(2)) {
+    /* a status line while a launch runs longer than 2 s */
+    o.progress = smemu_progress_print;
+    o.progress_user = stderr;
+  }
   o.analyses = rt.analyses;
   o.stack_bytes = (uint32_t)rt.stack_limit;
   o.bank_mode = rt.shmem_config == cudaSharedMemBankSizeEightByte ? 8 : 0;
   if (smemu_create(&o, &rt.ctx) != SMEMU_OK) rt.ctx = NULL;
+  if (rt.ctx) rt.driver_ready = 1;
   return rt.ctx;
 }
 
@@ -193,6 +202,7 @@ cudaError_t rt_launch_error(smemu_status s, const char *msg, int *sticky) {
   case SMEMU_ERR_TRAP: return msg && strstr(msg, "assertion") ? cudaErrorAssert : cudaErrorLaunchFailure;
   case SMEMU_ERR_ILLEGAL_INSTRUCTION: return cudaErrorIllegalInstruction;
   case SMEMU_ERR_LIMIT: return cudaErrorLaunchTimeout;
+  case SMEMU_ERR_HANG: return cudaErrorLaunchTimeout;
   case SMEMU_ERR_DEADLOCK: return cudaErrorLaunchFailure;
   case SMEMU_ERR_UNSUPPORTED: return cudaErrorLaunchFailure;
   case SMEMU_ERR_INVALID_CONFIG: *sticky = 0; return cudaErrorInvalidValue; /* CUDA 13: invalid argument */

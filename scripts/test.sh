@@ -31,6 +31,9 @@ run html sh tests/html/html_test.sh "$B"
 run numba sh tests/numba/numba_test.sh "$B"
 run readme python3 tests/readme/readme_test.py "$B"
 run fuzz-replay "$B/fuzz_replay" tests/fuzz/corpus
+run cli-harden sh tests/cli_harden.sh "$B"
+run fuzz-rtapi "$B/fuzz_rtapi_replay" tests/fuzz/corpus_rtapi
+run fuzz-fatbin "$B/fuzz_fatbin_replay" tests/fuzz/corpus_fatbin
 run programs sh tests/programs/test.sh "$B"
 run qa sh tests/qa/run.sh "$B"
 echo "tests: $pass passed, $fail failed"

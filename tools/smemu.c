@@ -3,6 +3,9 @@
  * prints or saves buffers, and writes launch figures as JSON. Uses only the
  * public interface, smemu.h. */
 #include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <sys/stat.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,6 +16,7 @@
 #include "../runtime/run_cmd.h"
 #include "clc.h"
 #include "report/html.h"
+#include "../runtime/run_num.h"
 #include "smemu.h"
 
 static const char *const usage_main =
@@ -28,7 +32,17 @@ static const char *const usage_main =
     "                   (see `smemu help run`)\n"
     "  archs            list the architecture profiles\n"
     "  help [COMMAND]   this text, or a command's\n"
-    "  --version        print the version\n";
+    "  --version        print the version\n"
+    "\n"
+    "exit status of smemu exec:\n"
+    "  0  the kernel ran to completion (and the checks found nothing)\n"
+    "  1  it did not: a kernel fault, hang, time or instruction limit, a launch\n"
+    "     CUDA would refuse, an unreadable file\n"
+    "  2  bad usage: an unknown option, a malformed number or argument\n"
+    "  3  the kernel ran but --check found errors\n"
+    "exit status of smemu run: the program's own; 2 for bad usage or a program\n"
+    "smemu cannot run; 127 when it cannot be started; 128+N when signal N killed\n"
+    "it; --error-exitcode N: N when the checks or a kernel fault found errors\n";
 
 static const char *const usage_exec =
     "usage: smemu exec FILE.ptx --kernel NAME --grid X[,Y,Z] --block X[,Y,Z]\n"
@@ -68,8 +82,9 @@ static const char *const usage_exec =
     "  --arch sm_XX       architecture profile (default sm_90; see `smemu archs`)\n"
     "  --threads N        worker threads (default: one per core)\n"
     "  --stack BYTES      local memory per thread (default 1024, like CUDA)\n"
-    "  --max-insns N      stop a launch when one warp has run N instructions\n"
-    "                     (an endless loop; default 1000000000, 0: no limit)\n"
+    "  --max-insns N      stop a launch when its warps have run N instructions\n"
+    "                     together (an endless loop; default 10000000000, 0: no\n"
+    "                     limit)\n"
     "  --json FILE        write {\"launches\": [...]} figures to FILE\n"
     "  --html FILE        write a self-contained HTML report: the launch's\n"
     "                     figures, the source shaded by bank conflicts, the\n"
@@ -94,6 +109,21 @@ static const char *const usage_exec =
     "                     each until it waits at a barrier or exits) or a seeded\n"
     "                     random order with random switch points\n"
     "  --quiet            no summary line\n"
+    "  --max-dynamic-shared BYTES\n"
+    "                     let the kernel use up to BYTES of dynamic shared memory,\n"
+    "                     the opt-in of cudaFuncSetAttribute(MaxDynamicSharedMemory-\n"
+    "                     Size): needed above 48 KB; fails as CUDA does above the\n"
+    "                     architecture's opt-in limit (227 KB on sm_90)\n"
+    "  --timeout SECONDS  stop a launch that runs longer (wall clock)\n"
+    "  --help             this text\n"
+    "\n"
+    "A launch in which no warp can make progress (every warp repeats the same\n"
+    "state: a spin on a value nothing will change; checked with the fixed\n"
+    "schedule) ends within seconds as a hang,\n"
+    "naming the looping source lines. On a terminal a launch running longer\n"
+    "than 2 s shows a status line (blocks done, thread instructions per second).\n"
+    "Exit status: 0 success, 1 the launch failed, 2 bad usage, 3 --check found\n"
+    "errors (see `smemu help`).\n"
     "\n"
     "examples:\n"
     "  smemu exec examples/reverse.ptx --kernel staticReverse --grid 1 --block 64 \\\n"
@@ -127,22 +157,31 @@ static int type_of(const char *s, size_t n) {
   return T_BAD;
 }
 
-/* Parse a number of type t into 8 bytes. */
+/* Parse a number of type t (the whole of s) into 8 bytes: integers must
+ * fit the type (signed types take a '-'), floats must not overflow it. */
 static int parse_value(const char *s, int t, uint8_t out[8]) {
-  char *end;
-  errno = 0;
   memset(out, 0, 8);
   if (t == T_F32 || t == T_F64) {
-    double d = strtod(s, &end);
-    if (end == s || (*end && *end != ',' && *end != ':')) return -1;
-    if (t == T_F32) { float f = (float)d; memcpy(out, &f, 4); }
-    else memcpy(out, &d, 8);
+    double d;
+    if (cli_double(s, &d) < 0) return -1;
+    if (t == T_F32) {
+      float f = (float)d;
+      if (isinf(f) && !isinf(d)) return -1;
+      memcpy(out, &f, 4);
+    } else {
+      memcpy(out, &d, 8);
+    }
     return 0;
   }
+  int bits = tsize[t] * 8;
   uint64_t v;
-  if (*s == '-') v = (uint64_t)strtoll(s, &end, 0);
-  else v = strtoull(s, &end, 0);
-  if (end == s || errno || (*end && *end != ',' && *end != ':')) return -1;
+  if (t >= T_S8 && t <= T_S64) {
+    int64_t x, hi = (int64_t)((1ull << (bits - 1)) - 1);
+    if (cli_s64(s, -hi - 1, hi, &x) < 0) return -1;
+    v = (uint64_t)x;
+  } else if (cli_u64(s, bits == 64 ? UINT64_MAX : (1ull << bits) - 1, &v) < 0) {
+    return -1;
+  }
   memcpy(out, &v, (size_t)tsize[t]);
   return 0;
 }
@@ -156,28 +195,31 @@ static uint64_t splitmix(uint64_t *s) {
 
 static int fill_buffer(arg *a, const char *init, char *err, size_t en) {
   uint8_t *p = a->ptr;
-  int es = tsize[a->type];
+  int es = tsize[a->type], fp = a->type == T_F32 || a->type == T_F64;
   if (!init || !strcmp(init, "zeros")) return 0;
-  if (!strncmp(init, "iota", 4)) {
-    double start = init[4] == '=' ? strtod(init + 5, NULL) : 0;
+  if (!strcmp(init, "iota") || !strncmp(init, "iota=", 5)) {
+    int64_t si = 0;
+    double sd = 0;
+    if (init[4] && (fp ? cli_double(init + 5, &sd) : cli_s64(init + 5, INT64_MIN, INT64_MAX, &si)) < 0) {
+      snprintf(err, en, "bad iota start '%s'", init + 5);
+      return -1;
+    }
     for (uint64_t i = 0; i < a->count; i++) {
-      uint8_t v[8];
-      char buf[64];
-      if (a->type == T_F32 || a->type == T_F64) snprintf(buf, sizeof buf, "%.17g", start + (double)i);
-      else snprintf(buf, sizeof buf, "%lld", (long long)start + (long long)i);
-      parse_value(buf, a->type, v);
-      memcpy(p + i * (uint64_t)es, v, (size_t)es);
+      if (a->type == T_F32) { float f = (float)(sd + (double)i); memcpy(p + i * 4, &f, 4); }
+      else if (a->type == T_F64) { double d = sd + (double)i; memcpy(p + i * 8, &d, 8); }
+      else { uint64_t v = (uint64_t)si + i; memcpy(p + i * (uint64_t)es, &v, (size_t)es); }
     }
     return 0;
   }
   if (!strncmp(init, "fill=", 5)) {
     uint8_t v[8];
-    if (parse_value(init + 5, a->type, v) < 0) { snprintf(err, en, "bad fill value '%s'", init + 5); return -1; }
+    if (parse_value(init + 5, a->type, v) < 0) { snprintf(err, en, "bad fill value '%s' for %s", init + 5, tnames[a->type]); return -1; }
     for (uint64_t i = 0; i < a->count; i++) memcpy(p + i * (uint64_t)es, v, (size_t)es);
     return 0;
   }
   if (!strncmp(init, "rand=", 5)) {
-    uint64_t st = strtoull(init + 5, NULL, 0);
+    uint64_t st;
+    if (cli_u64(init + 5, UINT64_MAX, &st) < 0) { snprintf(err, en, "bad seed '%s' (rand=SEED takes an unsigned integer)", init + 5); return -1; }
     for (uint64_t i = 0; i < a->count; i++) {
       uint64_t r = splitmix(&st);
       if (a->type == T_F32) { float f = (float)((double)(r >> 40) * 0x1p-24); memcpy(p + i * 4, &f, 4); }
@@ -187,23 +229,44 @@ static int fill_buffer(arg *a, const char *init, char *err, size_t en) {
     return 0;
   }
   if (!strncmp(init, "values=", 7)) {
-    const char *s = init + 7;
-    for (uint64_t i = 0; *s && i < a->count; i++) {
+    char *list = strdup(init + 7), *save = NULL;
+    if (!list) return -1;
+    uint64_t i = 0;
+    int rc = 0;
+    /* strtok would skip empty items: walk the commas by hand */
+    for (char *item = list; item; item = save, i++) {
+      save = strchr(item, ',');
+      if (save) *save++ = 0;
       uint8_t v[8];
-      if (parse_value(s, a->type, v) < 0) { snprintf(err, en, "bad value in '%s'", init); return -1; }
+      if (i >= a->count) {
+        snprintf(err, en, "values= has more items than the buffer's %" PRIu64 " elements", a->count);
+        rc = -1;
+        break;
+      }
+      if (parse_value(item, a->type, v) < 0) {
+        snprintf(err, en, "bad value '%s' for %s in '%s'", item, tnames[a->type], init);
+        rc = -1;
+        break;
+      }
       memcpy(p + i * (uint64_t)es, v, (size_t)es);
-      s = strchr(s, ',');
-      if (!s) break;
-      s++;
     }
-    return 0;
+    free(list);
+    return rc;
   }
   if (!strncmp(init, "file=", 5)) {
     FILE *f = fopen(init + 5, "rb");
+    struct stat sb;
     if (!f) { snprintf(err, en, "cannot open %s: %s", init + 5, strerror(errno)); return -1; }
+    if (fstat(fileno(f), &sb) < 0 || !S_ISREG(sb.st_mode)) {
+      snprintf(err, en, "file=%s is not a regular file", init + 5);
+      fclose(f);
+      return -1;
+    }
     size_t n = fread(p, 1, a->count * (uint64_t)es, f);
     (void)n;
+    int bad = ferror(f);
     fclose(f);
+    if (bad) { snprintf(err, en, "cannot read %s", init + 5); return -1; }
     return 0;
   }
   snprintf(err, en, "unknown initialiser '%s'", init);
@@ -214,9 +277,8 @@ static int fill_buffer(arg *a, const char *init, char *err, size_t en) {
 static int parse_arg(smemu_ctx *ctx, const char *spec, arg *a, char *err, size_t en) {
   memset(a, 0, sizeof *a);
   if (!strncmp(spec, "local:", 6)) {
-    char *end;
-    uint64_t n = strtoull(spec + 6, &end, 0);
-    if (*end || end == spec + 6) {
+    uint64_t n;
+    if (cli_u64(spec + 6, UINT32_MAX, &n) < 0) {
       snprintf(err, en, "bad argument '%s': expected local:BYTES", spec);
       return -1;
     }
@@ -237,9 +299,7 @@ static int parse_arg(smemu_ctx *ctx, const char *spec, arg *a, char *err, size_t
     a->is_buf = 1;
     a->type = tok ? type_of(tok, strlen(tok)) : T_BAD;
     tok = strtok_r(NULL, ":", &save);
-    char *end = NULL;
-    a->count = tok ? strtoull(tok, &end, 0) : 0;
-    if (a->type == T_BAD || !tok || *end || a->count == 0 || a->count > (1ull << 34)) {
+    if (a->type == T_BAD || !tok || cli_u64(tok, 1ull << 34, &a->count) < 0 || a->count == 0) {
       snprintf(err, en, "bad buffer '%s': expected buf:TYPE:COUNT[:INIT][:print][:save=PATH]", spec);
       free(s);
       return -1;
@@ -247,12 +307,16 @@ static int parse_arg(smemu_ctx *ctx, const char *spec, arg *a, char *err, size_t
     while ((tok = strtok_r(NULL, ":", &save))) {
       if (!strcmp(tok, "print")) a->print = 1;
       else if (!strncmp(tok, "save=", 5) && !a->save) a->save = strdup(tok + 5);
-      else init = tok;
+      else if (init) {
+        snprintf(err, en, "bad buffer '%s': two initialisers ('%s' and '%s')", spec, init, tok);
+        free(s);
+        return -1;
+      } else init = tok;
     }
     if (smemu_malloc(ctx, &a->ptr, a->count * (uint64_t)tsize[a->type]) != SMEMU_OK) {
       snprintf(err, en, "%s", smemu_errmsg(ctx));
       free(s);
-      return -1;
+      return -2; /* not a usage error */
     }
     memset(a->ptr, 0, a->count * (uint64_t)tsize[a->type]);
     int r = fill_buffer(a, init, err, en);
@@ -291,14 +355,16 @@ static void print_buffer(int i, const arg *a) {
 static int parse_dims(const char *s, uint32_t d[3]) {
   d[0] = d[1] = d[2] = 1;
   for (int i = 0; i < 3; i++) {
-    char *end;
-    errno = 0;
-    unsigned long v = strtoul(s, &end, 0);
-    if (end == s || errno || v > 0xffffffffu) return -1;
+    char num[32];
+    size_t n = strcspn(s, ",x");
+    uint64_t v;
+    if (n >= sizeof num) return -1;
+    memcpy(num, s, n);
+    num[n] = 0;
+    if (cli_u64(num, 0xffffffffu, &v) < 0) return -1;
     d[i] = (uint32_t)v;
-    if (!*end) return 0;
-    if (*end != ',' && *end != 'x') return -1;
-    s = end + 1;
+    if (!s[n]) return 0;
+    s += n + 1;
   }
   return -1;
 }
@@ -382,9 +448,11 @@ static int cmd_exec(int argc, char **argv) {
   const char *file = NULL, *kname = NULL, *json = NULL, *grid_s = NULL, *block_s = NULL, *cl_opts = NULL;
   smemu_options opt = {0};
   uint32_t shared = 0;
+  int64_t max_dyn = -1;
   int quiet = 0, nargs = 0, report_banks = 0, detailed = 0;
+  uint64_t num;
   opt.analyses = SMEMU_ANALYZE_BANKS;
-  opt.max_warp_instructions = 1000000000ull; /* about a minute of one warp */
+  opt.max_warp_instructions = SMEMU_DEFAULT_MAX_INSNS;
   const char **specs = calloc((size_t)argc + 1, sizeof *specs);
   if (!specs) return 2;
   for (int i = 0; i < argc; i++) {
@@ -395,17 +463,37 @@ static int cmd_exec(int argc, char **argv) {
     if (!v) { fprintf(stderr, "smemu exec: %s needs a value\n", a); free(specs); return 2; } \
     i++;                                                              \
   } while (0)
+/* a number option: the whole value, at most MAX */
+#define NUM(MAX, WHAT)                                                \
+  do {                                                                \
+    NEED();                                                           \
+    if (cli_u64(v, (MAX), &num) < 0) {                                \
+      fprintf(stderr, "smemu exec: %s: '%s' is not %s\n", a, v, WHAT); \
+      free(specs);                                                    \
+      return 2;                                                       \
+    }                                                                 \
+  } while (0)
     if (!strcmp(a, "--kernel")) { NEED(); kname = v; }
     else if (!strcmp(a, "--grid")) { NEED(); grid_s = v; }
     else if (!strcmp(a, "--block")) { NEED(); block_s = v; }
-    else if (!strcmp(a, "--shared")) { NEED(); shared = (uint32_t)strtoul(v, NULL, 0); }
+    else if (!strcmp(a, "--shared")) { NUM(UINT32_MAX, "a byte count (0 to 4294967295)"); shared = (uint32_t)num; }
+    else if (!strcmp(a, "--max-dynamic-shared")) { NUM(UINT32_MAX, "a byte count (0 to 4294967295)"); max_dyn = (int64_t)num; }
+    else if (!strcmp(a, "--timeout")) {
+      NEED();
+      if (cli_double(v, &opt.timeout_seconds) < 0 || !(opt.timeout_seconds > 0) || opt.timeout_seconds > 1e9) {
+        fprintf(stderr, "smemu exec: --timeout: '%s' is not a number of seconds above 0\n", v);
+        free(specs);
+        return 2;
+      }
+    }
+    else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(usage_exec, stdout); free(specs); return 0; }
     else if (!strcmp(a, "--arg")) { NEED(); specs[nargs++] = v; }
     else if (!strcmp(a, "--json")) { NEED(); json = v; }
     else if (!strcmp(a, "--html")) { NEED(); html = v; }
     else if (!strcmp(a, "--arch")) { NEED(); opt.arch = v; }
-    else if (!strcmp(a, "--threads")) { NEED(); opt.threads = atoi(v); }
-    else if (!strcmp(a, "--stack")) { NEED(); opt.stack_bytes = (uint32_t)strtoul(v, NULL, 0); }
-    else if (!strcmp(a, "--max-insns")) { NEED(); opt.max_warp_instructions = strtoull(v, NULL, 0); }
+    else if (!strcmp(a, "--threads")) { NUM(1024, "a thread count (1 to 1024, 0: one per core)"); opt.threads = (int)num; }
+    else if (!strcmp(a, "--stack")) { NUM(UINT32_MAX, "a byte count (0 to 4294967295)"); opt.stack_bytes = (uint32_t)num; }
+    else if (!strcmp(a, "--max-insns")) { NUM(UINT64_MAX, "an instruction count"); opt.max_warp_instructions = num; }
     else if (!strcmp(a, "--quiet")) quiet = 1;
     else if (!strcmp(a, "--cl-opts")) { NEED(); cl_opts = v; }
     else if (!strcmp(a, "--report")) {
@@ -423,13 +511,18 @@ static int cmd_exec(int argc, char **argv) {
       if (!strcmp(v, "fixed")) opt.schedule = SMEMU_SCHEDULE_FIXED;
       else if (!strncmp(v, "random", 6) && (v[6] == 0 || v[6] == ':')) {
         opt.schedule = SMEMU_SCHEDULE_RANDOM;
-        opt.seed = v[6] ? strtoull(v + 7, NULL, 0) : 1;
+        opt.seed = 1;
+        if (v[6] && cli_u64(v + 7, UINT64_MAX, &opt.seed) < 0) {
+          fprintf(stderr, "smemu exec: --schedule: bad seed '%s'\n", v + 7);
+          free(specs);
+          return 2;
+        }
       } else { fprintf(stderr, "smemu exec: --schedule takes fixed or random[:SEED]\n"); free(specs); return 2; }
     }
     else if (!strcmp(a, "--bank-mode")) {
       NEED();
-      opt.bank_mode = atoi(v);
-      if (opt.bank_mode != 4 && opt.bank_mode != 8) { fprintf(stderr, "smemu exec: --bank-mode takes 4 or 8\n"); free(specs); return 2; }
+      opt.bank_mode = !strcmp(v, "4") ? 4 : !strcmp(v, "8") ? 8 : 0;
+      if (!opt.bank_mode) { fprintf(stderr, "smemu exec: --bank-mode takes 4 or 8\n"); free(specs); return 2; }
     }
     else if (!strcmp(a, "--no-banks")) opt.analyses &= ~SMEMU_ANALYZE_BANKS;
     else if (a[0] == '-' ) { fprintf(stderr, "smemu exec: unknown option %s\n%s", a, usage_exec); free(specs); return 2; }
@@ -446,6 +539,11 @@ static int cmd_exec(int argc, char **argv) {
     fprintf(stderr, "smemu exec: bad --grid or --block (expected X[,Y[,Z]])\n");
     free(specs);
     return 2;
+  }
+  if (!quiet && isatty(2)) {
+    /* a status line while a launch runs longer than 2 s */
+    opt.progress = smemu_progress_print;
+    opt.progress_user = stderr;
   }
   smemu_ctx *ctx;
   if (smemu_create(&opt, &ctx) != SMEMU_OK) {
@@ -507,16 +605,20 @@ static int cmd_exec(int argc, char **argv) {
   if (nargs != smemu_kernel_param_count(k)) {
     fprintf(stderr, "smemu exec: kernel %s takes %d parameter(s), %d --arg given\n", smemu_kernel_name(k),
             smemu_kernel_param_count(k), nargs);
+    rc = 2;
     goto out;
   }
   for (int i = 0; i < nargs; i++) {
     char err[512];
     smemu_param_info pi;
     smemu_kernel_param(k, i, &pi);
-    if (parse_arg(ctx, specs[i], &args[i], err, sizeof err) < 0) {
+    int pr = parse_arg(ctx, specs[i], &args[i], err, sizeof err);
+    if (pr < 0) {
       fprintf(stderr, "smemu exec: --arg %d: %s\n", i + 1, err);
+      rc = pr == -2 ? 1 : 2;
       goto out;
     }
+    rc = 2; /* the mismatches below are usage errors */
     if (pi.is_local != args[i].is_local) {
       fprintf(stderr, "smemu exec: --arg %d: parameter %s %s\n", i + 1, pi.name,
               pi.is_local ? "is a __local pointer: give local:BYTES" : "is not a __local pointer");
@@ -538,6 +640,12 @@ static int cmd_exec(int argc, char **argv) {
       }
       argv2[i] = args[i].scalar;
     }
+    rc = 1;
+  }
+  if (max_dyn >= 0 && smemu_kernel_set_attribute(k, SMEMU_ATTR_MAX_DYNAMIC_SHARED, max_dyn) != SMEMU_OK) {
+    /* cudaFuncSetAttribute fails the same way (cudaErrorInvalidValue) */
+    fprintf(stderr, "smemu: error: --max-dynamic-shared: %s\n", smemu_errmsg(ctx));
+    goto out;
   }
   smemu_status s = smemu_launch(ctx, k, grid, block, shared, argv2);
   const smemu_launch_stats *st = smemu_last_stats(ctx);
@@ -549,6 +657,8 @@ static int cmd_exec(int argc, char **argv) {
   }
   if (s != SMEMU_OK) {
     fprintf(stderr, "smemu: error: %s (%s)\n", smemu_errmsg(ctx), smemu_status_name(s));
+    if (s == SMEMU_ERR_OUT_OF_RESOURCES && max_dyn < 0)
+      fprintf(stderr, "smemu: hint: --max-dynamic-shared BYTES is the opt-in cudaFuncSetAttribute gives programs\n");
   } else {
     rc = 0;
     for (int i = 0; i < nargs; i++) {

@@ -19,7 +19,7 @@ static const char *const status_names[SMEMU_ERR_COUNT] = {
     "SMEMU_ERR_UNSUPPORTED", "SMEMU_ERR_NOT_FOUND", "SMEMU_ERR_INVALID_CONFIG",
     "SMEMU_ERR_OUT_OF_RESOURCES", "SMEMU_ERR_ILLEGAL_ADDRESS", "SMEMU_ERR_MISALIGNED",
     "SMEMU_ERR_TRAP", "SMEMU_ERR_DEADLOCK", "SMEMU_ERR_ILLEGAL_INSTRUCTION", "SMEMU_ERR_IO",
-    "SMEMU_ERR_LIMIT"};
+    "SMEMU_ERR_LIMIT", "SMEMU_ERR_HANG"};
 
 const char *smemu_status_name(smemu_status s) {
   return (unsigned)s < SMEMU_ERR_COUNT ? status_names[s] : "SMEMU_ERR_UNKNOWN";
@@ -477,6 +477,9 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   L->local_size = (L->local_size + 15) / 16 * 16;
   L->nblocks = (uint64_t)grid[0] * grid[1] * grid[2];
   L->max_warp_insns = ctx->opt.max_warp_instructions;
+  L->timeout = ctx->opt.timeout_seconds;
+  L->progress = ctx->opt.progress;
+  L->progress_user = ctx->opt.progress_user;
   L->nsm = (uint32_t)ctx->arch->sm_count;
   L->arch = ctx->arch;
   L->bank_mode = ctx->bank_mode;

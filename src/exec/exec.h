@@ -10,6 +10,7 @@
 #include <string.h>
 #include "ir/program.h"
 #include "mem/mem.h"
+#include "smemu.h"
 
 #define FULL_MASK 0xffffffffu
 #define MAX_BARRIERS 16
@@ -131,8 +132,16 @@ typedef struct launch {
   pthread_mutex_t lock;    /* guards status/msg and printing */
   int status;              /* smemu_status of the first error */
   char msg[2048];
-  uint64_t max_warp_insns; /* 0: unlimited */
+  uint64_t max_warp_insns; /* the launch's instruction budget; 0: unlimited */
   atomic_uint_fast64_t warp_insns, thread_insns;
+  /* watchdog, progress and hang detection (watch.c, hang.c) */
+  double timeout;          /* wall-clock limit in seconds, 0: none */
+  void (*progress)(const smemu_progress *, void *); /* status callback or NULL */
+  void *progress_user;
+  atomic_uint_fast64_t live_warp, live_thread; /* instructions so far, per round */
+  atomic_uint_fast64_t blocks_done;
+  atomic_int nactive;      /* workers still taking blocks */
+  atomic_int nstuck;       /* of them, those whose block repeats its state */
   uint32_t nsm;            /* %nsmid */
   int hooks;               /* any analysis on: memory handlers call hooks.h */
   int want_banks;          /* bank model on */

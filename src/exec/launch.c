@@ -7,6 +7,7 @@
 #include "exec/exec.h"
 #include "exec/hooks.h"
 #include "exec/sched.h"
+#include "exec/watch.h"
 #include "smemu.h"
 
 typedef struct worker {
@@ -150,7 +151,10 @@ static void *worker_main(void *arg) {
       k->nthread += k->b.warps[j].nthread;
       k->b.warps[j].ninsn = k->b.warps[j].nthread = 0;
     }
+    atomic_fetch_add(&L->blocks_done, 1);
   }
+  /* no more blocks from this worker: the hang check counts the others */
+  atomic_fetch_sub(&L->nactive, 1);
   return NULL;
 }
 
@@ -171,11 +175,17 @@ int exec_launch(launch *L, int nworkers) {
     return L->status = SMEMU_ERR_OUT_OF_MEMORY;
   }
   int started = 0;
+  atomic_store(&L->nactive, nworkers);
+  watch wt;
+  watch_start(&wt, L);
   for (int i = 1; i < nworkers; i++)
     if (pthread_create(&th[i], NULL, worker_main, &ks[i]) == 0) started = i;
     else break;
+  /* workers that could not be started take no blocks */
+  atomic_fetch_sub(&L->nactive, nworkers - 1 - started);
   worker_main(&ks[0]);
   for (int i = 1; i <= started; i++) pthread_join(th[i], NULL);
+  watch_stop(&wt);
   uint64_t wi = 0, ti = 0;
   for (int i = 0; i < nworkers; i++) {
     if (L->result && ks[i].b.an) analysis_merge(L->result, ks[i].b.an);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "exec/exec.h"
+#include "exec/hang.h"
 #include "exec/hooks.h"
 #include "exec/sched.h"
 #include "smemu.h"
@@ -232,10 +233,8 @@ int barrier_arrive(warp *w, uint32_t id, uint32_t count, uint32_t lanes, uint32_
 }
 
 /* ---- running ---- */
-/* Run warp w until it waits, exits or has run `budget` instructions. */
-static void warp_run(warp *w, uint64_t budget) {
+void warp_run(warp *w, uint64_t budget) {
   const insn *code = w->L->prog->code;
-  uint64_t limit = w->L->max_warp_insns;
   while (w->state == W_RUN && budget--) {
     simt_entry *t = &w->stack[w->sp - 1];
     uint32_t pc = t->pc;
@@ -255,14 +254,21 @@ static void warp_run(warp *w, uint64_t budget) {
     w->ninsn++;
     w->nthread += (uint32_t)__builtin_popcount(t->mask);
     in->fn(w, in, m);
-    if (w->ninsn > limit) {
-      exec_fault(w, -1, SMEMU_ERR_LIMIT,
-                 "the warp ran %llu instructions without finishing: an endless loop? (the limit is set by "
-                 "--max-insns / smemu_options.max_warp_instructions)",
-                 (unsigned long long)w->ninsn);
-      return;
-    }
   }
+}
+
+/* The launch has run its instruction budget: stop it at a live warp. */
+static void over_budget(block *b, uint64_t total) {
+  warp *w = &b->warps[0];
+  for (uint32_t i = 0; i < b->nwarps; i++)
+    if (b->warps[i].state != W_DONE) {
+      w = &b->warps[i];
+      break;
+    }
+  exec_fault(w, -1, SMEMU_ERR_LIMIT,
+             "the launch ran %llu warp instructions without finishing: an endless loop? (the budget is set by "
+             "--max-insns / smemu_options.max_warp_instructions)",
+             (unsigned long long)total);
 }
 
 /* Every warp waits and no barrier can complete: report each barrier
@@ -318,11 +324,17 @@ static uint64_t xorshift(uint64_t *s) {
  * has run QUANTUM instructions (so a warp spinning on a flag another warp
  * sets lets that warp run), round after round. The random order (--schedule random:SEED): each round
  * visits the warps in a random permutation and runs each for a random
- * 1..64 instructions, from a generator seeded by the seed and the block. */
+ * 1..64 instructions, from a generator seeded by the seed and the block.
+ * After each round the block's instructions count against the launch's
+ * budget, the launch may have been stopped (a fault elsewhere, the
+ * watchdog), and a block that has run long is checked for a hang. */
 void block_run(block *b) {
   launch *L = b->warps[0].L;
   uint32_t order[32];
   uint64_t rng = (L->seed ^ 0x9e3779b97f4a7c15ull) * (b->linear + 1) | 1;
+  uint64_t seen_w = 0, seen_t = 0, rounds = 0;
+  hang_state hs;
+  hang_init(&hs);
   for (uint32_t i = 0; i < b->nwarps; i++) order[i] = i;
   for (;;) {
     int ran = 0, alive = 0;
@@ -332,19 +344,40 @@ void block_run(block *b) {
         order[i - 1] = order[j];
         order[j] = t;
       }
+    uint64_t quantum = QUANTUM, used = atomic_load_explicit(&L->live_warp, memory_order_relaxed);
+    uint64_t left = used < L->max_warp_insns ? L->max_warp_insns - used : 0;
+    if (left < quantum) quantum = left + 1;
     for (uint32_t k = 0; k < b->nwarps; k++) {
       warp *w = &b->warps[order[k]];
       if (w->state == W_RUN) {
-        warp_run(w, L->schedule_random ? 1 + xorshift(&rng) % 64 : QUANTUM);
+        uint64_t q = L->schedule_random ? 1 + xorshift(&rng) % 64 : quantum;
+        warp_run(w, q < quantum ? q : quantum);
         ran = 1;
       }
-      if (b->fault) return;
+      if (b->fault || atomic_load_explicit(&L->abort, memory_order_relaxed)) goto out;
       if (w->state != W_DONE) alive = 1;
     }
-    if (!alive) return;
+    uint64_t sw = 0, st = 0;
+    for (uint32_t i = 0; i < b->nwarps; i++) {
+      sw += b->warps[i].ninsn;
+      st += b->warps[i].nthread;
+    }
+    uint64_t total = atomic_fetch_add_explicit(&L->live_warp, sw - seen_w, memory_order_relaxed) + (sw - seen_w);
+    atomic_fetch_add_explicit(&L->live_thread, st - seen_t, memory_order_relaxed);
+    seen_w = sw;
+    seen_t = st;
+    if (!alive) goto out;
+    if (total > L->max_warp_insns) {
+      over_budget(b, total);
+      goto out;
+    }
     if (!ran) {
       deadlock(b);
-      return;
+      goto out;
     }
+    rounds++;
+    if (!L->schedule_random && sw >= HANG_ARM && hang_round(b, &hs, sw, rounds)) goto out;
   }
+out:
+  hang_leave(b, &hs);
 }

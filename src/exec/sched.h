@@ -20,7 +20,9 @@ void ctrl_return(warp *w);
 void ctrl_call_handler(warp *w, const insn *in, uint32_t m);
 /* Fill a frame's special registers and constants. */
 void exec_fill_specials(warp *w, uint64_t (*r)[32], const func_info *f);
-/* Run a block to completion (or fault / deadlock). */
+/* Run warp w until it waits, exits or has run `budget` instructions. */
+void warp_run(warp *w, uint64_t budget);
+/* Run a block to completion (or fault / deadlock / hang / stop). */
 void block_run(block *b);
 /* "file:line:col (PTX line N)" of instruction pc. */
 void exec_where(const program *P, uint32_t pc, char *buf, size_t n);

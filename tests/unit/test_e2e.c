@@ -15,7 +15,11 @@
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "smemu.h"
@@ -1301,12 +1305,39 @@ static void test_globals_symbols(void **state)
 }
 
 /* ---- nvcc ------------------------------------------------------------------ */
+extern char **environ;
+
+/* Start argv (looked up on the PATH, no shell) with stdout discarded;
+ * its pid, or -1. */
+static pid_t spawn_quiet(char *const argv[])
+{
+  posix_spawn_file_actions_t fa;
+  pid_t pid;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  return rc == 0 ? pid : -1;
+}
+
+/* Wait for pid (0: every child); 0 when all exited with status 0. */
+static int wait_all(pid_t pid)
+{
+  int st, bad = 0;
+  pid_t w;
+  if (pid < 0) return -1;
+  while ((w = waitpid(pid ? pid : -1, &st, 0)) > 0 || (w < 0 && errno == EINTR)) {
+    if (w > 0 && (!WIFEXITED(st) || WEXITSTATUS(st) != 0)) bad = 1;
+    if (w == pid) break;
+  }
+  return bad;
+}
+
 static int group_setup(void **state)
 {
   const char *skip_nvcc = getenv("SMEMU_E2E_NO_NVCC");
-  char cmd[8192];
-  size_t used;
   int i, j;
+  char *version[] = {"nvcc", "--version", NULL};
   (void)state;
   if (!find_root()) {
     fprintf(stderr, "test_e2e: cannot find the repository root (set SMEMU_ROOT)\n");
@@ -1314,7 +1345,7 @@ static int group_setup(void **state)
   }
   g_nvcc_dir[0] = 0;
   if ((skip_nvcc && *skip_nvcc && strcmp(skip_nvcc, "0") != 0) ||
-      system("command -v nvcc >/dev/null 2>&1") != 0) {
+      wait_all(spawn_quiet(version)) != 0) {
     print_message("e2e: nvcc not used (not on PATH or SMEMU_E2E_NO_NVCC set)\n");
     return 0;
   }
@@ -1323,18 +1354,20 @@ static int group_setup(void **state)
     g_nvcc_dir[0] = 0;
     return 0;
   }
-  /* one nvcc per file, in parallel; a failure shows up as a missing .ptx */
-  used = (size_t)snprintf(cmd, sizeof cmd, "cd '%s' && (", g_root);
+  /* one nvcc per file, in parallel (no shell); a failure shows up as a
+   * missing .ptx */
+  int bad = 0;
   for (i = 0; i < E2E_NCASES; i++) {
     for (j = 0; j < i; j++)
       if (strcmp(e2e_cases[j].file, e2e_cases[i].file) == 0) break;
     if (j < i) continue;
-    used += (size_t)snprintf(cmd + used, sizeof cmd - used,
-                             "nvcc -arch=sm_90 -O3 -lineinfo -ptx tests/e2e/%s.cu -o '%s/%s.ptx' & ",
-                             e2e_cases[i].file, g_nvcc_dir, e2e_cases[i].file);
+    char src[PATH_MAX + 64], out[PATH_MAX + 64];
+    snprintf(src, sizeof src, "%s/tests/e2e/%s.cu", g_root, e2e_cases[i].file);
+    snprintf(out, sizeof out, "%s/%s.ptx", g_nvcc_dir, e2e_cases[i].file);
+    char *argv[] = {"nvcc", "-arch=sm_90", "-O3", "-lineinfo", "-ptx", src, "-o", out, NULL};
+    if (spawn_quiet(argv) < 0) bad = 1;
   }
-  snprintf(cmd + used, sizeof cmd - used, "wait)");
-  if (system(cmd) != 0) print_message("e2e: nvcc reported errors\n");
+  if (wait_all(0) != 0 || bad) print_message("e2e: nvcc reported errors\n");
   print_message("e2e: nvcc PTX in %s\n", g_nvcc_dir);
   return 0;
 }
@@ -1343,9 +1376,8 @@ static int group_teardown(void **state)
 {
   (void)state;
   if (g_nvcc_dir[0]) {
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_nvcc_dir);
-    if (system(cmd) != 0) fprintf(stderr, "test_e2e: could not remove %s\n", g_nvcc_dir);
+    char *argv[] = {"rm", "-rf", g_nvcc_dir, NULL};
+    if (wait_all(spawn_quiet(argv)) != 0) fprintf(stderr, "test_e2e: could not remove %s\n", g_nvcc_dir);
   }
   return 0;
 }

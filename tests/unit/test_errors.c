@@ -439,7 +439,10 @@ static void test_instruction_limit(void **state) {
   static const char ptx[] = PTX_HEAD
       ".visible .entry spin()\n"
       "{\n"
+      "  .reg .b32 %r<2>;\n"
+      "  mov.u32 %r1, 0;\n"
       "LOOP:\n"
+      "  add.u32 %r1, %r1, 1;\n" /* a changing state: no hang, the budget ends it */
       "  bra LOOP;\n"
       "}\n";
   smemu_ctx *ctx = *state;

@@ -957,7 +957,9 @@ static void test_driver_api(void **state) {
   assert_non_null(init);
   assert_non_null(launch);
   int dev = -1, n = 0, v = 0;
-  assert_int_equal(devget(&dev, 0), 3); /* not initialised */
+  /* the runtime API has run in this process and initialised the driver, as
+   * CUDA's does (tests/hw/harden: driver copies work without cuInit) */
+  assert_int_equal(devget(&dev, 0), 0);
   assert_int_equal(init(0), 0);
   assert_int_equal(count(&n), 0);
   assert_int_equal(n, 1);

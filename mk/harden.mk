@@ -1,0 +1,30 @@
+# mk/harden.mk: what tests/cli_harden.sh and the fuzz targets of the
+# runtime need (issue 10):
+#   build/harden/crash_main: a C host program on the drop-in runtime that
+#       ends without synchronising, aborts or crashes after a launch
+CRASH_MAIN := $(BUILD)/harden/crash_main
+$(CRASH_MAIN): tests/runtime/crash_main.c $(RT_CUDART)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< -L$(RT_DIR) -l:libcudart.so.13 $(LDFLAGS)
+
+TEST_DEPS += $(CRASH_MAIN)
+
+# Fuzz targets of the runtime (tests/fuzz/fuzz_rtapi.c: copies and fills;
+# tests/fuzz/fuzz_fatbin.c: the fatbinary / cubin reader), replayed over
+# their corpora by `make test`; `make fuzz-runtime` builds the libFuzzer
+# binaries with clang.
+FUZZ_RT := $(BUILD)/fuzz_rtapi_replay $(BUILD)/fuzz_fatbin_replay
+$(BUILD)/fuzz_rtapi_replay: tests/fuzz/fuzz_rtapi.c tests/fuzz/replay.c $(RT_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ tests/fuzz/fuzz_rtapi.c tests/fuzz/replay.c $(RT_OBJ) $(LIB) $(LDFLAGS) $(LDLIBS) -ldl
+$(BUILD)/fuzz_fatbin_replay: tests/fuzz/fuzz_fatbin.c tests/fuzz/replay.c $(BUILD)/obj/runtime/fatbin.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS) -ldl
+TEST_DEPS += $(FUZZ_RT)
+
+FUZZ_CC := clang-14 -std=c11 -D_GNU_SOURCE -Iinclude -Isrc -g -O1 -fsanitize=fuzzer,address,undefined
+.PHONY: fuzz-runtime
+fuzz-runtime:
+	@mkdir -p $(BUILD)
+	$(FUZZ_CC) -o $(BUILD)/fuzz_fatbin tests/fuzz/fuzz_fatbin.c runtime/fatbin.c -ldl
+	$(FUZZ_CC) -pthread -o $(BUILD)/fuzz_rtapi tests/fuzz/fuzz_rtapi.c $(RT_SRC) $(LIB_SRC) -lm -ldl
