@@ -27,10 +27,12 @@ static inline unsigned qa_lcg(unsigned *s)
 static int qa_bad = 0;
 #define EXPECT_EQ(what, i, got, want)                                        \
   do {                                                                       \
-    if (!((got) == (want))) {                                                \
+    auto g_ = (got); /* each operand once: it may be a call */               \
+    auto w_ = (want);                                                        \
+    if (!(g_ == w_)) {                                                       \
       if (qa_bad < 5)                                                        \
         printf("  %s[%d]: got %.17g want %.17g\n", what, (int)(i),           \
-               (double)(got), (double)(want));                               \
+               (double)g_, (double)w_);                                      \
       qa_bad++;                                                              \
     }                                                                        \
   } while (0)
