@@ -85,6 +85,10 @@ void smemu_progress_print(const smemu_progress *p, void *user);
 #define SMEMU_ANALYZE_SYNC 0x4u   /* barrier misuse (synccheck) */
 #define SMEMU_ANALYZE_INIT 0x8u   /* reads of uninitialised shared memory */
 #define SMEMU_ANALYZE_GLOBAL_RACES 0x10u /* hazards on global memory */
+#define SMEMU_ANALYZE_MEMCHECK 0x20u /* compute-sanitizer memcheck: a bad address
+                                        ends only the threads that made it (they
+                                        exit); each is recorded (smemu_fault_get)
+                                        and the launch fails with the first */
 
 /* Warp order inside a block (smemu_options.schedule). */
 #define SMEMU_SCHEDULE_FIXED 0   /* warps 0, 1, 2, ... each until it waits */
@@ -297,6 +301,68 @@ smemu_status smemu_host_unregister(smemu_ctx *ctx, void *ptr);
 smemu_status smemu_set_bank_mode(smemu_ctx *ctx, int bytes);
 /* Change the local memory per thread (cudaLimitStackSize) for later launches. */
 smemu_status smemu_set_stack_bytes(smemu_ctx *ctx, uint32_t bytes);
+
+
+/* ---- compute-sanitizer's memcheck and initcheck records (api_sanitizer.c) ---- */
+
+/* The fault that ended the last launch, in the terms memcheck reports. */
+typedef struct smemu_fault {
+  smemu_status status;       /* SMEMU_OK: the last launch did not fault */
+  const char *kernel;        /* mangled name */
+  const char *file;          /* source file, or NULL */
+  uint32_t line, ptx_line;
+  uint32_t block[3], thread[3];
+  int has_thread;            /* 0: a fault of the whole warp (thread: its first lane) */
+  int access;                /* 1: a bad address; the fields below are set */
+  int write;                 /* the access was a write (else a read) */
+  int misaligned;            /* misaligned, else out of bounds */
+  const char *space;         /* "global", "shared", "local", "param", "constant" */
+  uint64_t address;
+  uint32_t size;             /* bytes */
+  uint64_t near_base, near_size; /* the nearest global allocation (size 0: none) */
+  const char *message;       /* smemu's message (as smemu_errmsg) */
+} smemu_fault;
+/* The last launch's fault; SMEMU_ERR_NOT_FOUND when it had none. */
+smemu_status smemu_last_fault(const smemu_ctx *ctx, smemu_fault *out);
+/* With SMEMU_ANALYZE_MEMCHECK: every bad address of the last launch (all of
+ * them: total; kept, the first 4096 in block, thread order: count). */
+uint64_t smemu_fault_total(const smemu_ctx *ctx);
+int smemu_fault_count(const smemu_ctx *ctx);
+smemu_status smemu_fault_get(const smemu_ctx *ctx, int i, smemu_fault *out);
+/* A bad address (access set) in memcheck's shape: "========= Invalid
+ * __global__ write of size 4 bytes", at, by thread, "Access to 0x.. is out
+ * of bounds" and the nearest allocation. -1 when it is no bad address. */
+int smemu_write_fault_text(const smemu_fault *f, FILE *out);
+
+/* A read of global memory nothing wrote (SMEMU_ANALYZE_INIT): every
+ * cudaMalloc'd / smemu_malloc'd byte starts unwritten; copies to it, fills
+ * and kernel stores write it. One record per thread and access. */
+typedef struct smemu_uninit_read {
+  const char *file;          /* source file, or NULL */
+  uint32_t line, ptx_line;
+  uint32_t pc;               /* instruction index in the kernel */
+  uint32_t block[3], thread[3];
+  uint64_t address;          /* first byte of the access */
+  uint32_t size;             /* bytes of the access */
+} smemu_uninit_read;
+/* Records of the last launch: all of them (total), and how many are kept
+ * (the first 4096 in block, thread order), readable with smemu_uninit_get. */
+uint64_t smemu_uninit_total(const smemu_ctx *ctx);
+int smemu_uninit_count(const smemu_ctx *ctx);
+smemu_status smemu_uninit_get(const smemu_ctx *ctx, int i, smemu_uninit_read *out);
+/* The records aggregated per source line (the first thread, block and
+ * address of each line, and its count) as text ending in "INITCHECK
+ * SUMMARY", and as the JSON member "uninitialized_global_reads": [...].
+ * Both return the number of lines. */
+int smemu_write_uninit_report(const smemu_ctx *ctx, FILE *f);
+int smemu_write_uninit_json(const smemu_ctx *ctx, FILE *f);
+/* The 32-byte sectors of [ptr, ptr+bytes) holding bytes nothing wrote (a
+ * copy from there is an error for initcheck): their count, and the first
+ * unwritten address of each of the first max in out (may be NULL). */
+size_t smemu_mem_unwritten_sectors(const smemu_ctx *ctx, const void *ptr, size_t bytes, uint64_t *out, size_t max);
+/* Mark [ptr, ptr+bytes) written (memory the program filled itself, e.g.
+ * pinned memory the host writes directly), or forget that it was. */
+smemu_status smemu_mem_set_written(smemu_ctx *ctx, const void *ptr, size_t bytes, int written);
 
 #ifdef __cplusplus
 }

@@ -560,6 +560,7 @@ static CUresult memset_n(CUdeviceptr p, uint32_t v, size_t n, size_t width, CUst
   rt_drain();
   if (rt.sticky) return leave(to_cu(rt.sticky));
   for (size_t i = 0; i < n; i++) memcpy((uint8_t *)(uintptr_t)p + width * i, &v, width);
+  smemu_mem_set_written(rt.ctx, (void *)(uintptr_t)p, bytes, 1);
   return leave(CUDA_SUCCESS);
 }
 

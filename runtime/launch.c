@@ -193,13 +193,20 @@ void rt_run_launch(rt_op *op) {
   }
   smemu_status s = smemu_launch(ctx, k, op->grid, op->block, op->shared, argv);
   free(argv);
+  cudaError_t e = cudaSuccess;
   if (s != SMEMU_OK) {
     int sticky;
     const char *msg = smemu_errmsg(ctx);
-    cudaError_t e = rt_launch_error(s, msg, &sticky);
+    e = rt_launch_error(s, msg, &sticky);
     rt_msg("error: %s (%s)", msg, cudaGetErrorName(e));
-    if (sticky) rt.sticky = e;
-    else rt_set_last(e);
+    /* --continue-after-error: a bad address ends this launch only */
+    int contained = 0;
+    if (sticky) e = rt_san_launch(op->f, s, e, &contained);
+    if (sticky && !contained) rt.sticky = e;
+    else if (!sticky) rt_set_last(e);
+  } else {
+    int contained;
+    rt_san_launch(op->f, s, e, &contained);
   }
   rt_report_launch(op->f, s);
 }

@@ -19,6 +19,8 @@ static cudaError_t alloc_common(void **ptr, size_t size, int kind, unsigned flag
   if (smemu_malloc(rt.ctx, ptr, size) != SMEMU_OK) return cudaErrorMemoryAllocation;
   /* fresh GPU memory reads as zeros in practice; programs come to rely on it */
   memset(*ptr, 0, size);
+  /* the init check cannot see the host write pinned or managed memory */
+  if (kind != ALLOC_DEVICE) smemu_mem_set_written(rt.ctx, *ptr, size, 1);
   if (rt_alloc_add(*ptr, size, kind, flags) < 0) {
     smemu_free(rt.ctx, *ptr);
     return cudaErrorMemoryAllocation;
@@ -177,7 +179,8 @@ static cudaError_t copy(void *dst, const void *src, size_t n, int kind, cudaStre
   if ((e = rt_check_copy(dst, src, n, kind))) return rt_end(e);
   rt_drain();
   if (rt.sticky) return rt_end(rt.sticky);
-  if (n) memmove(dst, src, n);
+  if (kind != cudaMemcpyHostToDevice) rt_san_copy_source(src, n, async ? "cudaMemcpyAsync" : "cudaMemcpy");
+  if (n) smemu_memcpy(rt.ctx, dst, src, n);
   return rt_end(cudaSuccess);
 }
 
@@ -206,7 +209,7 @@ static cudaError_t copy2d(void *dst, size_t dpitch, const void *src, size_t spit
     return rt_end(cudaErrorInvalidValue);
   rt_drain();
   if (rt.sticky) return rt_end(rt.sticky);
-  for (size_t r = 0; r < h; r++) memmove((char *)dst + r * dpitch, (const char *)src + r * spitch, w);
+  for (size_t r = 0; r < h; r++) smemu_memcpy(rt.ctx, (char *)dst + r * dpitch, (const char *)src + r * spitch, w);
   return rt_end(cudaSuccess);
 }
 
@@ -230,7 +233,7 @@ static cudaError_t fill(void *p, int value, size_t pitch, size_t w, size_t h, cu
   if (span == SIZE_MAX || !dev_range(p, span)) return rt_end(cudaErrorInvalidValue);
   rt_drain();
   if (rt.sticky) return rt_end(rt.sticky);
-  for (size_t r = 0; r < h; r++) memset((char *)p + r * pitch, value, w);
+  for (size_t r = 0; r < h; r++) smemu_memset(rt.ctx, (char *)p + r * pitch, value, w);
   return rt_end(cudaSuccess);
 }
 
@@ -295,7 +298,7 @@ static cudaError_t to_symbol(const void *symbol, const void *src, size_t count, 
   if (count && !rt_side_ok(src, count, kind == cudaMemcpyDeviceToDevice)) return rt_end(cudaErrorInvalidValue);
   rt_drain();
   if (rt.sticky) return rt_end(rt.sticky);
-  if (count) memmove(p, src, count);
+  if (count) smemu_memcpy(rt.ctx, p, src, count);
   return rt_end(cudaSuccess);
 }
 
@@ -311,7 +314,7 @@ static cudaError_t from_symbol(void *dst, const void *symbol, size_t count, size
   if (count && !rt_side_ok(dst, count, kind == cudaMemcpyDeviceToDevice)) return rt_end(cudaErrorInvalidValue);
   rt_drain();
   if (rt.sticky) return rt_end(rt.sticky);
-  if (count) memmove(dst, p, count);
+  if (count) smemu_memcpy(rt.ctx, dst, p, count);
   return rt_end(cudaSuccess);
 }
 

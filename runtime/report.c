@@ -33,7 +33,7 @@ static uint64_t json_count, total_launches;
 static char *checks_buf;   /* the checkers' reports of launches with findings */
 static size_t checks_len;
 static FILE *checks_mem;
-static uint64_t checked, check_reports, total_hazards, total_sync;
+static uint64_t checked, check_reports, total_hazards, total_sync, total_uninit;
 static uint64_t errors;    /* failed launches, hazard errors, barrier errors: --error-exitcode */
 
 static kstat *stat_for(const char *name) {
@@ -64,12 +64,14 @@ static char *capture_bank_report(smemu_ctx *ctx) {
 /* Keep the checkers' report of the last launch when it found something. */
 static void note_checks(smemu_ctx *ctx, const smemu_launch_stats *st) {
   int nh = smemu_hazard_count(ctx), ns = smemu_sync_error_count(ctx);
+  uint64_t nu = smemu_uninit_total(ctx);
   checked++;
   total_hazards += nh > 0 ? (uint64_t)nh : 0;
   total_sync += ns > 0 ? (uint64_t)ns : 0;
+  total_uninit += nu; /* an error of sanitizer.c's (rt_san_extra_errors) */
   errors += ns > 0 ? (uint64_t)ns : 0;
   for (int i = 0; i < nh; i++) errors += smemu_hazard_get(ctx, i)->error != 0;
-  if (nh <= 0 && ns <= 0) return;
+  if (nh <= 0 && ns <= 0 && !nu) return;
   if (check_reports++ >= MAX_CHECK_REPORTS) return;
   if (!checks_mem && !(checks_mem = open_memstream(&checks_buf, &checks_len))) return;
   char name[1024];
@@ -77,6 +79,7 @@ static void note_checks(smemu_ctx *ctx, const smemu_launch_stats *st) {
   fprintf(checks_mem, "== checks of %s, grid (%u,%u,%u) block (%u,%u,%u):\n", name, st->grid[0], st->grid[1],
           st->grid[2], st->block[0], st->block[1], st->block[2]);
   smemu_write_race_report(ctx, checks_mem, rt.report_hazards);
+  smemu_write_uninit_report(ctx, checks_mem);
 }
 
 void rt_report_launch(const rt_func *fn, smemu_status s) {
@@ -157,7 +160,9 @@ static void write_json(void) {
     }
     fprintf(f, "}");
   }
-  fprintf(f, "\n  ]}\n");
+  fprintf(f, "\n  ]");
+  rt_san_json(f);
+  fprintf(f, "}\n");
   fclose(f);
 }
 
@@ -200,29 +205,35 @@ static void write_checks(FILE *f) {
   if (checks_buf) fputs(checks_buf, f);
   if (check_reports > MAX_CHECK_REPORTS)
     fprintf(f, "(findings of %llu more launches not shown)\n", (unsigned long long)(check_reports - MAX_CHECK_REPORTS));
-  fprintf(f, "== smemu checks: %llu launch%s checked, %llu hazard%s, %llu barrier error%s\n", (unsigned long long)checked,
+  fprintf(f, "== smemu checks: %llu launch%s checked, %llu hazard%s, %llu barrier error%s", (unsigned long long)checked,
           checked == 1 ? "" : "es", (unsigned long long)total_hazards, total_hazards == 1 ? "" : "s",
           (unsigned long long)total_sync, total_sync == 1 ? "" : "s");
+  if (rt.analyses & SMEMU_ANALYZE_INIT)
+    fprintf(f, ", %llu uninitialized global read%s", (unsigned long long)total_uninit, total_uninit == 1 ? "" : "s");
+  fputc('\n', f);
 }
 
 void rt_report_finish(void) {
+  rt_san_finish(); /* the leak check, before the count */
   const char *ef = getenv("SMEMU_ERROR_FILE");
   FILE *e = ef && *ef ? fopen(ef, "w") : NULL;
   if (e) {
-    /* smemu run reads it for --error-exitcode */
-    fprintf(e, "%llu\n", (unsigned long long)errors);
+    /* smemu run reads it for --error-exitcode: with the sanitizer's records
+     * that are no failed launch (uninitialised reads, leaks, failed calls) */
+    fprintf(e, "%llu\n", (unsigned long long)(errors + rt_san_extra_errors()));
     fclose(e);
   }
   if (rt.json_file) write_json();
   if (rt.html_file) rt_html_finish();
   int checks = (rt.analyses & RT_CHECKS) != 0;
-  if (!rt.report_banks && !rt.report_launches && !checks) return;
+  if (!rt.report_banks && !rt.report_launches && !checks && !rt_san_active()) return;
   FILE *f = rt.report_file ? fopen(rt.report_file, "a") : stderr;
   if (!f) {
     rt_msg("cannot write %s", rt.report_file);
     return;
   }
   if (checks) write_checks(f);
+  rt_san_write(f);
   if (rt.report_banks || rt.report_launches) write_text(f);
   if (f != stderr) fclose(f);
   else fflush(f);

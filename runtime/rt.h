@@ -174,6 +174,9 @@ typedef struct rt_state {
   int shmem_config;       /* as set; the getter reports the effective one */
   size_t stack_limit, printf_fifo, heap_limit;
   int unregistered;       /* __cudaUnregisterFatBinary ran (exit has begun) */
+  int san_continue;       /* SMEMU_CONTINUE_AFTER_ERROR: a fault ends its launch only */
+  int san_leaks;          /* SMEMU_LEAK_CHECK=full: unfreed allocations at exit */
+  int san_memcheck;       /* memcheck's records: every bad address, failed API calls */
   int driver_ready;       /* a context was created: the driver API counts as initialised */
 } rt_state;
 
@@ -266,6 +269,33 @@ cudaError_t rt_check_copy(void *dst, const void *src, size_t n, int kind);
 void rt_report_launch(const rt_func *f, smemu_status s);
 /* Write the reports (at exit). */
 void rt_report_finish(void);
+
+/* ---- compute-sanitizer's records (sanitizer.c) ---- */
+/* Read SMEMU_CONTINUE_AFTER_ERROR, SMEMU_LEAK_CHECK, SMEMU_PRINT_LIMIT. */
+void rt_san_init(void);
+/* A section is written at exit (init check, leak check, continue, limit). */
+int rt_san_active(void);
+/* Errors found so far (faults, uninitialised global reads, leaks once
+ * rt_san_finish ran), and those that are not failed launches: for an
+ * error exit code. */
+uint64_t rt_san_errors(void);
+uint64_t rt_san_extra_errors(void);
+/* At exit, first: the leak check (idempotent). */
+void rt_san_finish(void);
+/* Note a launch's records (its status and CUDA error); returns the error
+ * the program sees (memcheck: cudaErrorLaunchFailure), and *contained = 1
+ * when the fault ends the launch only (--continue-after-error). */
+cudaError_t rt_san_launch(const rt_func *f, smemu_status s, cudaError_t e, int *contained);
+/* A failed call (memcheck reports each); name NULL: found from the stack. */
+void rt_san_api_error(cudaError_t e, const char *name);
+/* initcheck: a copy reads n bytes at src (device memory nothing wrote is an error). */
+void rt_san_copy_source(const void *src, size_t n, const char *call);
+/* cudaDeviceReset is about to drop every allocation. */
+void rt_san_reset(void);
+/* At exit: the leak check, then the records and ERROR SUMMARY. */
+void rt_san_write(FILE *f);
+/* The same records as a JSON member ",\n  \"sanitizer\": {...}". */
+void rt_san_json(FILE *f);
 
 /* The HTML report (SMEMU_HTML, html_report.c): note a launch; write it at exit. */
 void rt_html_launch(smemu_status s);

@@ -42,9 +42,13 @@ static const char usage[] =
     "  --check LIST       checks on every launch, comma-separated: races\n"
     "                     (shared-memory hazards, like compute-sanitizer racecheck),\n"
     "                     sync (barrier misuse, like synccheck), init (reads of\n"
-    "                     uninitialised shared memory), global-races, banks (the\n"
+    "                     uninitialised shared or global memory,\n"
+    "                     like initcheck), global-races, banks (the\n"
     "                     bank model), all; memory (bounds of every access) is\n"
-    "                     always on. Findings are printed after the program.\n"
+    "                     always on; naming it (memcheck) reports every thread\n"
+    "                     that made a bad address and every call that failed\n"
+    "                     after it, as compute-sanitizer's memcheck does.\n"
+    "                     Findings are printed after the program.\n"
     "  --report LIST      after the program: launches (per kernel: launches,\n"
     "                     instructions, time, bank totals), banks (also the bank\n"
     "                     report of each kernel's worst launch), hazards (with\n"
@@ -61,6 +65,12 @@ static const char usage[] =
     "  --error-exitcode N exit with status N (1..255) when a launch failed or the\n"
     "                     checks found errors (as compute-sanitizer's option)\n"
     "  --quiet            no smemu messages (kernel faults, warnings) on stderr\n"
+  "  --continue-after-error  a kernel fault ends its launch only; the program\n"
+  "                     goes on and later calls succeed (compute-sanitizer's\n"
+  "                     --destroy-on-device-error kernel, also accepted)\n"
+  "  --leak-check full  at exit, list device allocations never freed (errors)\n"
+  "  --print-limit N    print the first N errors in compute-sanitizer's shape\n"
+  "                     (default 100, 0: all); ERROR SUMMARY counts them all\n"
     "  --nvcc PATH        the compiler for .cu files (default: nvcc on the PATH)\n"
     "\n"
     "A launch in which no warp can make progress (a spin on a value nothing will\n"
@@ -201,6 +211,26 @@ static int bad_word(const char *list, const char *const *known, const char *what
   return 0;
 }
 
+/* compute-sanitizer's options: --destroy-on-device-error context|kernel,
+ * --leak-check full|no, --print-limit N. */
+static int san_options(const char *destroy, const char *leak, const char *plimit, int *cont) {
+  if (destroy && strcmp(destroy, "kernel") && strcmp(destroy, "context")) {
+    fprintf(stderr, "smemu run: --destroy-on-device-error takes kernel or context, not '%s'\n", destroy);
+    return -1;
+  }
+  if (destroy && !strcmp(destroy, "kernel")) *cont = 1;
+  if (leak && strcmp(leak, "full") && strcmp(leak, "no")) {
+    fprintf(stderr, "smemu run: --leak-check takes full or no, not '%s'\n", leak);
+    return -1;
+  }
+  char *end = NULL;
+  if (plimit && (!*plimit || (strtoull(plimit, &end, 10), *end) || *plimit == '-')) {
+    fprintf(stderr, "smemu run: --print-limit takes a number, not '%s'\n", plimit);
+    return -1;
+  }
+  return 0;
+}
+
 static void set_env(const char *name, const char *value) {
   if (value) setenv(name, value, 1);
 }
@@ -208,7 +238,8 @@ static void set_env(const char *name, const char *value) {
 int smemu_cmd_run(int argc, char **argv) {
   const char *arch = NULL, *check = NULL, *report = NULL, *json = NULL, *html = NULL, *threads = NULL, *max_insns = NULL;
   const char *nvcc = NULL, *timeout = NULL, *exitcode = NULL;
-  int quiet = 0, i;
+  const char *leak = NULL, *plimit = NULL, *destroy = NULL;
+  int quiet = 0, cont = 0, i;
   const char *srcs[64];
   int nsrc = 0;
   char **prog = NULL;
@@ -238,6 +269,10 @@ int smemu_cmd_run(int argc, char **argv) {
     else if (!strcmp(a, "--timeout")) VALUE(timeout);
     else if (!strcmp(a, "--error-exitcode")) VALUE(exitcode);
     else if (!strcmp(a, "--quiet")) quiet = 1;
+    else if (!strcmp(a, "--continue-after-error")) cont = 1;
+    else if (!strcmp(a, "--destroy-on-device-error")) VALUE(destroy);
+    else if (!strcmp(a, "--leak-check")) VALUE(leak);
+    else if (!strcmp(a, "--print-limit")) VALUE(plimit);
     else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       fputs(usage, stdout);
       return 0;
@@ -264,6 +299,7 @@ int smemu_cmd_run(int argc, char **argv) {
   static const char *const check_names[] = {"races", "racecheck", "sync", "synccheck", "init", "initcheck",
                                             "global-races", "banks", "memory", "memcheck", "all", NULL};
   if (bad_word(report, reports, "report") || bad_word(check, check_names, "check")) return 2;
+  if (san_options(destroy, leak, plimit, &cont) < 0) return 2;
   uint64_t num, errcode = 0;
   double secs;
   if (threads && cli_u64(threads, 1024, &num) < 0) {
@@ -372,6 +408,9 @@ int smemu_cmd_run(int argc, char **argv) {
   set_env("SMEMU_MAX_INSNS", max_insns);
   set_env("SMEMU_TIMEOUT", timeout);
   if (quiet) setenv("SMEMU_QUIET", "1", 1);
+  if (cont) setenv("SMEMU_CONTINUE_AFTER_ERROR", "1", 1);
+  if (leak && !strcmp(leak, "full")) setenv("SMEMU_LEAK_CHECK", "full", 1);
+  set_env("SMEMU_PRINT_LIMIT", plimit);
   if (ptx_any) setenv("SMEMU_PTX_ANY", "1", 1);
   char jpath[PATH_MAX];
   if (json) {
@@ -395,7 +434,7 @@ int smemu_cmd_run(int argc, char **argv) {
   }
   char rfile[] = "/tmp/smemu-report-XXXXXX";
   int rfd = -1;
-  if (report || check) {
+  if (report || check || cont || leak || plimit) {
     rfd = mkstemp(rfile);
     if (rfd >= 0) setenv("SMEMU_REPORT_FILE", rfile, 1);
   }

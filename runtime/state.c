@@ -104,6 +104,7 @@ static void read_env(void) {
   rt.stack_limit = 1024;
   rt.printf_fifo = 8650752; /* CUDA 13's default on sm_90 (8.25 MB, measured) */
   rt.heap_limit = 8 << 20;
+  rt_san_init();
 }
 
 smemu_ctx *rt_ctx(void) {
@@ -147,6 +148,7 @@ void rt_set_last(cudaError_t e) {
 
 cudaError_t rt_end(cudaError_t e) {
   rt_set_last(e);
+  if (e != cudaSuccess && rt.san_memcheck) rt_san_api_error(e, NULL);
   pthread_mutex_unlock(&rt.lock);
   return e;
 }
@@ -162,6 +164,7 @@ RT_EXPORT cudaError_t cudaGetLastError(void) {
   rt_begin(0);
   cudaError_t e = last_error;
   last_error = cudaSuccess;
+  if (e != cudaSuccess && rt.san_memcheck) rt_san_api_error(e, "cudaGetLastError");
   pthread_mutex_unlock(&rt.lock);
   return e;
 }
@@ -169,6 +172,7 @@ RT_EXPORT cudaError_t cudaGetLastError(void) {
 RT_EXPORT cudaError_t cudaPeekAtLastError(void) {
   rt_begin(0);
   cudaError_t e = last_error;
+  if (e != cudaSuccess && rt.san_memcheck) rt_san_api_error(e, "cudaPeekAtLastError");
   pthread_mutex_unlock(&rt.lock);
   return e;
 }
@@ -263,6 +267,7 @@ void rt_alloc_remove(void *p) {
 
 void rt_reset(void) {
   rt_drain();
+  rt_san_reset();
   rt_streams_reset();
   rt_modules_unload();
   if (rt.ctx) smemu_destroy(rt.ctx);

@@ -26,6 +26,7 @@ for e in "$B"/examples/*; do
 done
 run cli sh tests/cli.sh "$B"
 run banks-examples sh tests/banks_examples.sh "$B"
+run sanitizer-hw sh -c 'command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }; exec python3 tests/hw/sanitizer/check.py "$0"' "$B"
 run install sh tests/install/install_test.sh "$B"
 run html sh tests/html/html_test.sh "$B"
 run numba sh tests/numba/numba_test.sh "$B"

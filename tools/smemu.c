@@ -66,6 +66,7 @@ static const char *const usage_exec =
     "            a device buffer of COUNT elements of TYPE, passed as a pointer.\n"
     "            INIT is one of\n"
     "              zeros          all zero (the default)\n"
+    "              uninit         zeros the init check counts as never written\n"
     "              iota[=START]   START, START+1, ... (START defaults to 0)\n"
     "              fill=V         every element V\n"
     "              rand=SEED      pseudo-random: integers take the low bits of\n"
@@ -98,10 +99,12 @@ static const char *const usage_exec =
     "  --cl-opts OPTS     OpenCL build options for a .cl FILE (-D N=V, ...)\n"
     "  --check LIST       comma-separated checks: races (shared-memory hazards,\n"
     "                     like compute-sanitizer racecheck), sync (barrier misuse,\n"
-    "                     like synccheck), init (reads of uninitialised shared\n"
-    "                     memory), global-races (hazards on global memory within\n"
+    "                     like synccheck), init (reads of shared memory and of\n"
+    "                     :uninit buffers nothing wrote, like initcheck),\n"
+    "                     global-races (hazards on global memory within\n"
     "                     and between blocks), memory (bounds and alignment:\n"
-    "                     always on), all\n"
+    "                     always on), memcheck (the same, and every thread that\n"
+    "                     made a bad address is listed, like compute-sanitizer), all\n"
     "  --report hazards   with --check races: every hazard's instance in detail\n"
     "                     (racecheck's hazard mode) instead of one line per pair\n"
     "  --schedule fixed|random[:SEED]\n"
@@ -196,7 +199,7 @@ static uint64_t splitmix(uint64_t *s) {
 static int fill_buffer(arg *a, const char *init, char *err, size_t en) {
   uint8_t *p = a->ptr;
   int es = tsize[a->type], fp = a->type == T_F32 || a->type == T_F64;
-  if (!init || !strcmp(init, "zeros")) return 0;
+  if (!init || !strcmp(init, "zeros") || !strcmp(init, "uninit")) return 0;
   if (!strcmp(init, "iota") || !strncmp(init, "iota=", 5)) {
     int64_t si = 0;
     double sd = 0;
@@ -318,7 +321,9 @@ static int parse_arg(smemu_ctx *ctx, const char *spec, arg *a, char *err, size_t
       free(s);
       return -2; /* not a usage error */
     }
-    memset(a->ptr, 0, a->count * (uint64_t)tsize[a->type]);
+    /* written for the init check, unless asked to stay unwritten */
+    if (!init || strcmp(init, "uninit")) smemu_memset(ctx, a->ptr, 0, a->count * (uint64_t)tsize[a->type]);
+    else memset(a->ptr, 0, a->count * (uint64_t)tsize[a->type]);
     int r = fill_buffer(a, init, err, en);
     free(s);
     return r;
@@ -389,9 +394,10 @@ static int parse_checks(const char *v, uint32_t *an) {
     else if (!strcmp(t, "init")) *an |= SMEMU_ANALYZE_INIT;
     else if (!strcmp(t, "global-races")) *an |= SMEMU_ANALYZE_GLOBAL_RACES;
     else if (!strcmp(t, "memory")) {}
+    else if (!strcmp(t, "memcheck")) *an |= SMEMU_ANALYZE_MEMCHECK;
     else if (!strcmp(t, "all"))
       *an |= SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_SYNC | SMEMU_ANALYZE_INIT | SMEMU_ANALYZE_GLOBAL_RACES;
-    else { fprintf(stderr, "smemu exec: unknown check '%s' (races, sync, init, memory, all)\n", t); rc = -1; }
+    else { fprintf(stderr, "smemu exec: unknown check '%s' (races, sync, init, memory, memcheck, all)\n", t); rc = -1; }
   }
   free(s);
   return rc;
@@ -654,6 +660,17 @@ static int cmd_exec(int argc, char **argv) {
     fflush(stdout);
     smemu_write_race_report(ctx, stderr, detailed);
     found = smemu_hazard_count(ctx) + smemu_sync_error_count(ctx);
+    found += smemu_write_uninit_report(ctx, stderr);
+  }
+  if (s != SMEMU_OK && smemu_fault_total(ctx)) {
+    /* --check memcheck: every thread that made a bad address */
+    int n = smemu_fault_count(ctx);
+    for (int i = 0; i < n && i < 100; i++) {
+      smemu_fault f;
+      if (smemu_fault_get(ctx, i, &f) == SMEMU_OK) smemu_write_fault_text(&f, stderr);
+    }
+    fprintf(stderr, "========= ERROR SUMMARY: %llu errors%s\n", (unsigned long long)smemu_fault_total(ctx),
+            smemu_fault_total(ctx) > 100 ? " (the first 100 printed)" : "");
   }
   if (s != SMEMU_OK) {
     fprintf(stderr, "smemu: error: %s (%s)\n", smemu_errmsg(ctx), smemu_status_name(s));

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "api/internal.h"
+#include "check/ginit.h"
 #include "check/race.h"
 #include "exec/hooks.h"
 #include "ir/decode.h"
@@ -54,6 +55,10 @@ smemu_status smemu_create(const smemu_options *opt, smemu_ctx **out) {
   c->bank_mode = c->arch->bank_bytes;
   if (c->opt.bank_mode == 8 && c->arch->bank8_selectable) c->bank_mode = 8;
   c->want_banks = (c->opt.analyses & SMEMU_ANALYZE_BANKS) != 0;
+  if ((c->opt.analyses & SMEMU_ANALYZE_INIT) && !(c->ginit = ginit_new())) {
+    free(c);
+    return SMEMU_ERR_OUT_OF_MEMORY;
+  }
   *out = c;
   return SMEMU_OK;
 }
@@ -61,9 +66,10 @@ smemu_status smemu_create(const smemu_options *opt, smemu_ctx **out) {
 void smemu_destroy(smemu_ctx *ctx) {
   if (!ctx) return;
   while (ctx->mods) smemu_module_unload(ctx->mods);
-  for (size_t i = 0; i < ctx->mem.n; i++)
-    if (!ctx->mem.a[i].name) free((void *)ctx->mem.a[i].base);
+  pool_destroy(ctx);
   mem_free_table(&ctx->mem);
+  ginit_free(ctx->ginit);
+  free(ctx->faults);
   analysis_free(ctx->last_an);
   free(ctx->hz);
   free(ctx->sy);
@@ -332,10 +338,16 @@ smemu_status smemu_kernel_get_attribute(const smemu_kernel *k, smemu_attr a, int
 /* ---- memory ---- */
 smemu_status smemu_malloc(smemu_ctx *ctx, void **ptr, size_t bytes) {
   if (!ctx || !ptr) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument");
-  void *p = aligned_alloc(256, (bytes + 255) / 256 * 256 + 256);
+  void *p = pool_alloc(ctx, bytes);
   if (!p) return ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "out of memory allocating %zu bytes", bytes);
   if (mem_add(&ctx->mem, (uintptr_t)p, bytes ? bytes : 1, NULL, 0) < 0) {
-    free(p);
+    pool_free(ctx, p, bytes);
+    return ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "out of memory");
+  }
+  /* fresh device memory is unwritten for the init check */
+  if (ctx->ginit && ginit_track(ctx->ginit, (uintptr_t)p, bytes, 0) < 0) {
+    mem_remove(&ctx->mem, (uintptr_t)p);
+    pool_free(ctx, p, bytes);
     return ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "out of memory");
   }
   *ptr = p;
@@ -348,20 +360,25 @@ smemu_status smemu_free(smemu_ctx *ctx, void *ptr) {
   const alloc *a = mem_find(&ctx->mem, (uintptr_t)ptr, 1);
   if (!a || a->base != (uintptr_t)ptr || a->name)
     return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "free of %p, which smemu_malloc did not return", ptr);
+  size_t size = a->size;
   mem_remove(&ctx->mem, (uintptr_t)ptr);
-  free(ptr);
+  ginit_forget(ctx->ginit, (uintptr_t)ptr);
+  pool_free(ctx, ptr, size);
   return SMEMU_OK;
 }
 
 smemu_status smemu_memcpy(smemu_ctx *ctx, void *dst, const void *src, size_t bytes) {
   if (!ctx || (!dst || !src) ) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument");
   memmove(dst, src, bytes);
+  /* a copy writes its destination, whatever the source held (as initcheck) */
+  if (ctx->ginit) ginit_mark(ctx->ginit, (uintptr_t)dst, bytes);
   return SMEMU_OK;
 }
 
 smemu_status smemu_memset(smemu_ctx *ctx, void *dst, int value, size_t bytes) {
   if (!ctx || !dst) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument");
   memset(dst, value, bytes);
+  if (ctx->ginit) ginit_mark(ctx->ginit, (uintptr_t)dst, bytes);
   return SMEMU_OK;
 }
 
@@ -489,6 +506,8 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   L->want_init = (ctx->opt.analyses & SMEMU_ANALYZE_INIT) != 0;
   L->want_global_races = (ctx->opt.analyses & SMEMU_ANALYZE_GLOBAL_RACES) != 0;
   if (L->want_global_races) L->gshadow = gshadow_new();
+  L->ginit = ctx->ginit;
+  L->fault_all = (ctx->opt.analyses & SMEMU_ANALYZE_MEMCHECK) != 0;
   L->schedule_random = ctx->opt.schedule == SMEMU_SCHEDULE_RANDOM;
   L->seed = ctx->opt.seed;
   L->hooks = L->want_banks || L->want_races || L->want_sync || L->want_init || L->want_global_races;
@@ -500,6 +519,8 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   st->warp_instructions = atomic_load(&L->warp_insns);
   st->thread_instructions = atomic_load(&L->thread_insns);
   if (s) ctx_error(ctx, s, "%s", L->msg);
+  fault_keep(ctx, L, s);
+  if (L->result) ginit_an_finish(L->result->gin);
   analysis_free(ctx->last_an);
   ctx->last_an = L->result;
   ctx->cached = NULL;
@@ -512,6 +533,7 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   ctx->last_prog_owner = k->mod;
   pthread_mutex_destroy(&L->lock);
   gshadow_free(L->gshadow);
+  free(L->faults);
   free(params);
   free(L);
   return s;

@@ -28,6 +28,16 @@ struct smemu_module {
   smemu_module *next;   /* the context's list */
 };
 
+/* A block of host memory device allocations are carved from (pool.c). */
+typedef struct pool_chunk {
+  uintptr_t base;       /* first byte */
+  size_t size;          /* bytes */
+  size_t live;          /* allocations in it */
+  size_t used;          /* their bytes, in 512-byte units */
+  uintptr_t top;        /* the end of the highest one ever placed */
+  int holes;            /* something was freed: look for gaps below top */
+} pool_chunk;
+
 struct smemu_ctx {
   smemu_options opt;
   const arch_profile *arch;
@@ -35,6 +45,16 @@ struct smemu_ctx {
   int bank_mode;            /* 4 or 8 */
   int want_banks;           /* bank model on */
   mem_table mem;            /* global allocations */
+  struct ginit *ginit;      /* written bytes of each allocation (SMEMU_ANALYZE_INIT), or NULL */
+  pool_chunk *chunks;       /* where smemu_malloc's allocations live (pool.c) */
+  size_t nchunks, capchunks;
+  smemu_fault fault;        /* the last launch's fault (fault.status 0: none) */
+  char fault_kernel[512];   /* its strings */
+  char fault_file[512];
+  fault_info *faults;       /* SMEMU_ANALYZE_MEMCHECK: every bad address of the last launch */
+  uint32_t nfaults;         /* kept (sorted by block, thread) */
+  uint64_t faults_total;    /* all */
+  uint32_t fault_bx, fault_by; /* that launch's block shape */
   smemu_module *mods;
   smemu_launch_stats last;  /* figures of the last launch */
   char last_kernel[512];    /* its kernel's name (outlives the module) */
@@ -48,6 +68,15 @@ struct smemu_ctx {
   const struct analysis *cached; /* the analysis hz/sy were built from */
   char err[4096];           /* message of the last failed call */
 };
+
+/* Device memory as cudaMalloc lays it out (pool.c): NULL when out of
+ * memory; pool_free (with the size asked) after the allocation left ctx->mem. */
+void *pool_alloc(smemu_ctx *ctx, size_t bytes);
+void pool_free(smemu_ctx *ctx, void *p, size_t bytes);
+void pool_destroy(smemu_ctx *ctx);
+
+/* Keep the launch's fault details on the context (api_sanitizer.c). */
+void fault_keep(smemu_ctx *ctx, launch *L, smemu_status s);
 
 smemu_status ctx_error(smemu_ctx *ctx, smemu_status s, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -2,6 +2,7 @@
  * wavefronts and ideal wavefronts of every shared-memory instruction per
  * pc, and keeps its worst execution for the conflict report. */
 #include <stdlib.h>
+#include "check/ginit.h"
 #include "exec/hooks.h"
 #include "ir/merge.h"
 #include "model/banks.h"
@@ -21,18 +22,24 @@ analysis *analysis_new(const launch *L) {
     }
     a->has_race = 1;
   }
+  if (L->ginit && !(a->gin = ginit_an_new(a->ncode))) {
+    analysis_free(a);
+    return NULL;
+  }
   return a;
 }
 
 void analysis_free(analysis *a) {
   if (!a) return;
   if (a->has_race) race_free(&a->race);
+  ginit_an_free(a->gin);
   free(a->banks);
   free(a);
 }
 
 void analysis_merge(analysis *into, const analysis *from) {
   if (into->has_race && from->has_race) race_merge(&into->race, &from->race);
+  if (into->gin && from->gin) ginit_an_merge(into->gin, from->gin);
   if (!into->banks || !from->banks) return;
   for (uint32_t i = 0; i < into->ncode; i++) {
     bank_stat *d = &into->banks[i];
@@ -128,6 +135,7 @@ void hook_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint
     race_access(w, in, m, addr, size, kind);
     if (w->L->want_global_races) race_global(w, in, m, addr, size, kind);
   }
+  if (w->L->ginit) ginit_access(w, in, m, addr, size, (op_flags[in->op] & OPF_WRITE) ? ACC_WRITE : ACC_READ);
 }
 
 void hook_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
@@ -136,6 +144,7 @@ void hook_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uin
     race_access(w, in, m, addr, size, ACC_ATOMIC);
     if (w->L->want_global_races) race_global(w, in, m, addr, size, ACC_ATOMIC);
   }
+  if (w->L->ginit) ginit_access(w, in, m, addr, size, ACC_ATOMIC);
 }
 
 void hook_block_start(block *b) {
@@ -143,10 +152,11 @@ void hook_block_start(block *b) {
 }
 
 void hook_copy(warp *w, const insn *in, uint32_t m, const uint64_t src[32], const uint64_t dst[32], uint32_t size) {
-  if (!w->blk->an->has_race) return;
   insn ld = *in, st = *in;
   ld.space = PTX_SPACE_GLOBAL;
   st.space = PTX_SPACE_SHARED;
+  if (w->L->ginit) ginit_access(w, &ld, m, src, size, ACC_READ);
+  if (!w->blk->an->has_race) return;
   race_access(w, &st, m, dst, size, ACC_WRITE);
   if (w->L->want_global_races) race_global(w, &ld, m, src, size, ACC_READ);
 }

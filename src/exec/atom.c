@@ -85,10 +85,15 @@ static void atom_h(warp *w, const insn *in, uint32_t m) {
   const uint64_t *A = w->r[in->a], *B = w->r[in->b], *C = w->r[in->c];
   int bytes = in->vec, op = in->mode, sgn = in->flags & IF_SIGNED;
   uint64_t addr[32];
+  uint32_t bad = 0;
   LANES(m, {
     addr[l] = A[l] + (uint64_t)in->imm + ((in->flags & IF_FRAME) ? w->local_base : 0);
-    if (!exec_addr(w, l, in->space, addr[l], (uint32_t)bytes, 1)) return;
+    if (!exec_addr(w, l, in->space, addr[l], (uint32_t)bytes, 1)) {
+      if (!w->L->fault_all) return;
+      bad |= 1u << l; /* memcheck: that lane has ended, the others go on */
+    }
   });
+  if (bad && !(m &= ~bad)) return;
   if (w->L->hooks) hook_atom(w, in, m, addr, (uint32_t)bytes);
   uint64_t *D = w->r[in->d];
   LANES(m, {

@@ -117,6 +117,23 @@ typedef struct block {
   struct analysis *an;  /* this worker's analysis state, or NULL */
 } block;
 
+/* The first fault of a launch, for reports in compute-sanitizer's shape. */
+typedef struct fault_info {
+  uint32_t pc;             /* the instruction */
+  uint32_t block[3];       /* block index */
+  uint32_t linear;         /* linear block index (for ordering records) */
+  uint32_t tid;            /* linear thread in the block (the warp's first lane
+                              for a fault of the warp) */
+  uint8_t has_thread;      /* 0: the fault is the warp's */
+  uint8_t access;          /* 1: a bad address (fields below are set) */
+  uint8_t write;           /* the access was a write */
+  uint8_t misaligned;      /* misaligned, else out of bounds */
+  const char *space;       /* "global", "shared", "local", "param", "constant" */
+  uint64_t addr;           /* the address */
+  uint32_t size;           /* bytes of the access */
+  uint64_t near_base, near_size; /* nearest allocation (global), size 0: none */
+} fault_info;
+
 typedef struct launch {
   const program *prog;
   struct mem_table *mem;   /* global allocations */
@@ -150,12 +167,19 @@ typedef struct launch {
   int want_init;           /* uninitialised shared reads */
   int want_global_races;   /* hazards on global memory */
   struct global_shadow *gshadow; /* their launch-wide shadow */
+  struct ginit *ginit;     /* global initialisation shadow (init check), or NULL */
   int schedule_random;     /* seeded random warp order */
   uint64_t seed;
   const struct arch_profile *arch; /* architecture profile */
   int bank_mode;           /* 4 or 8 bytes */
   struct analysis *result; /* merged analysis of all workers */
+  fault_info fault;        /* the first error's details (valid when status != 0) */
+  int fault_all;           /* SMEMU_ANALYZE_MEMCHECK: bad addresses end their lanes only */
+  fault_info *faults;      /* then every one (under lock; at most MAX_FAULT_RECORDS) */
+  uint32_t nfaults, capfaults;
+  uint64_t faults_total;   /* all of them, kept or not */
 } launch;
+#define MAX_FAULT_RECORDS 4096
 
 /* Report a fault of lane `lane` (or -1 for the warp) at the current
  * instruction: records the first error of the launch and stops the warp. */

@@ -27,6 +27,7 @@ typedef struct analysis {
   uint32_t ncode;
   int has_race;           /* race / sync / init checks on: `race` is live */
   race_state race;
+  struct ginit_an *gin;   /* uninitialised global reads, or NULL (check/ginit.h) */
 } analysis;
 
 /* A block starts on this worker. */

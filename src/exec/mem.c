@@ -29,10 +29,15 @@ static void ld_gen(warp *w, const insn *in, uint32_t m) {
   uint32_t total = (uint32_t)(es * n);
   uint64_t addr[32] = {0};
   uint8_t *ptr[32];
+  uint32_t bad = 0;
   LANES(m, {
     addr[l] = ea(w, in, A, l);
-    if (!(ptr[l] = exec_addr(w, l, in->space, addr[l], total, 0))) return;
+    if (!(ptr[l] = exec_addr(w, l, in->space, addr[l], total, 0))) {
+      if (!w->L->fault_all) return;
+      bad |= 1u << l; /* memcheck: that lane has ended, the others go on */
+    }
   });
+  if (bad && !(m &= ~bad)) return;
   if (w->L->hooks) hook_mem(w, in, m, addr, total);
   LANES(m, {
     for (int k = 0; k < n; k++)
@@ -46,10 +51,15 @@ static void st_gen(warp *w, const insn *in, uint32_t m) {
   uint32_t total = (uint32_t)(es * n);
   uint64_t addr[32] = {0};
   uint8_t *ptr[32];
+  uint32_t bad = 0;
   LANES(m, {
     addr[l] = ea(w, in, A, l);
-    if (!(ptr[l] = exec_addr(w, l, in->space, addr[l], total, 1))) return;
+    if (!(ptr[l] = exec_addr(w, l, in->space, addr[l], total, 1))) {
+      if (!w->L->fault_all) return;
+      bad |= 1u << l; /* memcheck: that lane has ended, the others go on */
+    }
   });
+  if (bad && !(m &= ~bad)) return;
   if (w->L->hooks) hook_mem(w, in, m, addr, total);
   LANES(m, {
     for (int k = 0; k < n; k++) {

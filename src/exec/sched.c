@@ -29,12 +29,53 @@ static const char *func_of(const program *P, uint32_t pc) {
   return P->name;
 }
 
+/* The fault of a bad address being reported (bad() sets it for exec_fault,
+ * on the faulting worker's own thread). */
+static _Thread_local const fault_info *pending_access;
+
+/* memcheck's way (SMEMU_ANALYZE_MEMCHECK): keep a bad address's record and
+ * end its lane as `exit` would, so the warp's other lanes, the block's
+ * barriers and the other blocks go on. Called with L->lock held. */
+static void keep_fault(warp *w, int lane, const fault_info *fi) {
+  launch *L = w->L;
+  block *b = w->blk;
+  L->faults_total++;
+  if (L->nfaults == L->capfaults && L->capfaults < MAX_FAULT_RECORDS) {
+    uint32_t cap = L->capfaults ? L->capfaults * 2 : 64;
+    fault_info *f = realloc(L->faults, cap * sizeof *f);
+    if (f) L->faults = f, L->capfaults = cap;
+  }
+  if (L->nfaults < L->capfaults) {
+    fault_info *f = &L->faults[L->nfaults++];
+    *f = *fi;
+    f->pc = w->pc;
+    memcpy(f->block, b->ctaid, sizeof f->block);
+    f->has_thread = 1;
+    f->tid = w->index * 32 + (uint32_t)lane;
+    f->linear = b->linear;
+  }
+}
+
+static void end_lane(warp *w, uint32_t m) {
+  block *b = w->blk;
+  m &= ~w->exited;
+  w->exited |= m;
+  simt_remove(w, m, 0);
+  b->exited_threads += (uint32_t)__builtin_popcount(m);
+  simt_cleanup(w);
+  barrier_check_all(b);
+}
+
 void exec_fault(warp *w, int lane, int status, const char *fmt, ...) {
   launch *L = w->L;
   block *b = w->blk;
-  w->state = W_FAULT;
-  b->fault = 1;
+  int keep = L->fault_all && pending_access && lane >= 0;
+  if (!keep) {
+    w->state = W_FAULT;
+    b->fault = 1;
+  }
   pthread_mutex_lock(&L->lock);
+  if (keep) keep_fault(w, lane, pending_access);
   if (!L->status) {
     const program *P = L->prog;
     char where[512], what[768];
@@ -42,6 +83,12 @@ void exec_fault(warp *w, int lane, int status, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
+    if (pending_access) L->fault = *pending_access;
+    else memset(&L->fault, 0, sizeof L->fault);
+    L->fault.pc = w->pc;
+    memcpy(L->fault.block, b->ctaid, sizeof L->fault.block);
+    L->fault.has_thread = lane >= 0;
+    L->fault.tid = w->index * 32 + (uint32_t)(lane >= 0 ? lane : (w->valid ? __builtin_ctz(w->valid) : 0));
     exec_where(P, w->pc, where, sizeof where);
     int n = snprintf(L->msg, sizeof L->msg, "kernel %s: block (%u,%u,%u)", P->name, b->ctaid[0],
                      b->ctaid[1], b->ctaid[2]);
@@ -56,17 +103,38 @@ void exec_fault(warp *w, int lane, int status, const char *fmt, ...) {
     snprintf(L->msg + n, sizeof L->msg - n, ": %s\n  at '%s' in %s, %s", what,
              P->lines[w->pc].text, func_of(P, w->pc), where);
     L->status = status;
-    atomic_store(&L->abort, 1);
+    if (!keep) atomic_store(&L->abort, 1);
   }
   pthread_mutex_unlock(&L->lock);
+  if (keep) end_lane(w, 1u << lane);
 }
 
 /* ---- addresses ---- */
 static uint8_t *bad(warp *w, int l, const char *space, uint64_t addr, uint32_t size, int write,
                     int status, const char *why) {
+  fault_info fi = {0};
+  fi.access = 1;
+  fi.write = (uint8_t)write;
+  fi.misaligned = status == SMEMU_ERR_MISALIGNED;
+  fi.space = space;
+  fi.addr = addr;
+  fi.size = size;
+  if (!strcmp(space, "global") || !strcmp(space, "constant")) {
+    /* memcheck's nearest allocation: one past the end is 1 byte after it,
+     * so between two allocations the next one wins a tie (recorded) */
+    const mem_table *t = w->L->mem;
+    uint64_t best = UINT64_MAX;
+    for (size_t i = 0; i < t->n; i++) {
+      const alloc *n = &t->a[i];
+      uint64_t d = addr < n->base ? n->base - addr : addr - n->base < n->size ? 0 : addr - (n->base + n->size) + 1;
+      if (d < best) best = d, fi.near_base = n->base, fi.near_size = n->size;
+    }
+  }
+  pending_access = &fi;
   exec_fault(w, l, status, "%s %s of %u byte%s at %s address 0x%" PRIx64 "%s",
              status == SMEMU_ERR_MISALIGNED ? "misaligned" : "out-of-bounds",
              write ? "write" : "read", size, size == 1 ? "" : "s", space, addr, why);
+  pending_access = NULL;
   return NULL;
 }
 

@@ -37,5 +37,9 @@ int smemu_write_launch_json(const smemu_ctx *ctx, FILE *f) {
     smemu_write_bank_json(ctx, f);
   }
   fprintf(f, ", ");
+  if (smemu_uninit_total(ctx)) {
+    smemu_write_uninit_json(ctx, f);
+    fprintf(f, ", ");
+  }
   return smemu_write_race_json(ctx, f);
 }
