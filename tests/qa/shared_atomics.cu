@@ -67,6 +67,7 @@ int main()
   int *d; Out *dout; Out o;
   CHECK(cudaMalloc(&d, n * 4));
   CHECK(cudaMalloc(&dout, sizeof(Out)));
+  CHECK(cudaMemset(dout, 0, sizeof(Out))); /* its padding too: initcheck */
   CHECK(cudaMemcpy(d, h, n * 4, cudaMemcpyHostToDevice));
   atoms<<<1, 256>>>(d, n, dout);
   CHECK(cudaGetLastError());
