@@ -4,7 +4,7 @@
 # (nvcc -arch=sm_90 -cudart shared -lineinfo, plus the flags of its
 # "// qa-flags:" line and the files of its "// qa-extra:" line) into
 # BUILD/qa, rebuilding only what changed, and run under
-# `BUILD/smemu run --check all`. A program passes when it exits 0, prints
+# `BUILD/smemu run --check all` (and its "// qa-run-opts:"). A program passes when it exits 0, prints
 # "QA NAME PASS" (its own comparison with a CPU reference), prints every
 # "// qa-stdout:" line of its source, and smemu reports no finding: stderr
 # holds nothing but the checks' all-zero summary and lines matching the
@@ -55,7 +55,8 @@ for p in $progs; do
   f="$here/$p.cu"
   why=""
   if [ ! -x "$out/$p" ]; then why="not built"; else
-    (cd "$out" && timeout 120 "$smemu" run --check all -- "./$p" > "$p.out" 2> "$p.err")
+    opts=$(directive qa-run-opts "$f")
+    (cd "$out" && timeout 120 "$smemu" run --check all $opts -- "./$p" > "$p.out" 2> "$p.err")
     rc=$?
     # qa-expect: findings smemu must report (a program with a planted bug)
     expect=$(directive qa-expect "$f")
