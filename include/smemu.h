@@ -301,6 +301,9 @@ smemu_status smemu_host_unregister(smemu_ctx *ctx, void *ptr);
 smemu_status smemu_set_bank_mode(smemu_ctx *ctx, int bytes);
 /* Change the local memory per thread (cudaLimitStackSize) for later launches. */
 smemu_status smemu_set_stack_bytes(smemu_ctx *ctx, uint32_t bytes);
+/* Size of the device heap that device-side malloc draws from (default 8 MB,
+ * CUDA's); fails once a kernel has used the heap. */
+smemu_status smemu_set_heap_bytes(smemu_ctx *ctx, size_t bytes);
 
 
 /* ---- compute-sanitizer's memcheck and initcheck records (api_sanitizer.c) ---- */

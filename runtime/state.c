@@ -135,6 +135,7 @@ smemu_ctx *rt_ctx(void) {
   o.bank_mode = rt.shmem_config == cudaSharedMemBankSizeEightByte ? 8 : 0;
   if (smemu_create(&o, &rt.ctx) != SMEMU_OK) rt.ctx = NULL;
   if (rt.ctx) rt.driver_ready = 1;
+  if (rt.ctx) smemu_set_heap_bytes(rt.ctx, rt.heap_limit);
   return rt.ctx;
 }
 

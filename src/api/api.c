@@ -66,6 +66,7 @@ smemu_status smemu_create(const smemu_options *opt, smemu_ctx **out) {
 void smemu_destroy(smemu_ctx *ctx) {
   if (!ctx) return;
   while (ctx->mods) smemu_module_unload(ctx->mods);
+  heap_release(ctx);
   pool_destroy(ctx);
   mem_free_table(&ctx->mem);
   ginit_free(ctx->ginit);
@@ -455,6 +456,8 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
     }
   smemu_status s = check_config(ctx, k, grid, blk, (uint64_t)shared + local_total);
   if (s) return s;
+  struct dev_heap *heap = NULL;
+  if ((s = heap_for_launch(ctx, P, &heap))) return s;
   if (P->nparams && !args) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "kernel %s takes %u parameters; args is NULL", P->name, P->nparams);
   uint8_t *params = calloc(1, P->param_bytes + 16);
   launch *L = calloc(1, sizeof *L);
@@ -488,6 +491,7 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   L->dyn_smem = shared;
   L->smem_size = (shared || local_total) ? (uint32_t)local_at : P->smem_reserved + P->smem_static;
   L->params = params;
+  L->heap = heap;
   uint32_t stack = ctx->opt.stack_bytes ? ctx->opt.stack_bytes : 1024;
   uint32_t frame0 = P->funcs[0].frame_bytes;
   L->local_size = (frame0 > stack ? frame0 : stack) + (P->has_calls ? stack : 0);
