@@ -176,7 +176,9 @@ smemu_status smemu_module_load_data(smemu_ctx *ctx, const char *ptx, size_t len,
 smemu_status smemu_module_load_file(smemu_ctx *ctx, const char *path,
                                     smemu_module **out);
 void smemu_module_unload(smemu_module *mod);
-/* A kernel by mangled name, or by demangled base name when unambiguous. */
+/* A kernel by mangled name, demangled signature, qualified name with template
+ * arguments (`reduce<256>`) or bare name, when unambiguous (the strongest
+ * form that matches decides; an ambiguous name lists the candidates). */
 smemu_status smemu_module_get_kernel(smemu_module *mod, const char *name,
                                      smemu_kernel **out);
 /* Number of kernels and the i-th one (in module order). */
@@ -335,6 +337,9 @@ smemu_status smemu_host_unregister(smemu_ctx *ctx, void *ptr);
 smemu_status smemu_set_bank_mode(smemu_ctx *ctx, int bytes);
 /* Change the local memory per thread (cudaLimitStackSize) for later launches. */
 smemu_status smemu_set_stack_bytes(smemu_ctx *ctx, uint32_t bytes);
+/* Size of the device heap that device-side malloc draws from (default 8 MB,
+ * CUDA's); fails once a kernel has used the heap. */
+smemu_status smemu_set_heap_bytes(smemu_ctx *ctx, size_t bytes);
 
 
 /* ---- compute-sanitizer's memcheck and initcheck records (api_sanitizer.c) ---- */

@@ -316,7 +316,10 @@ RT_EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
     smemu_set_stack_bytes(rt.ctx, (uint32_t)value);
     break;
   case cudaLimitPrintfFifoSize: rt.printf_fifo = value; break;
-  case cudaLimitMallocHeapSize: rt.heap_limit = value; break;
+  case cudaLimitMallocHeapSize:
+    if (rt.ctx && smemu_set_heap_bytes(rt.ctx, value) != SMEMU_OK) return rt_end(cudaErrorInvalidValue);
+    rt.heap_limit = value;
+    break;
   case cudaLimitDevRuntimeSyncDepth:
   case cudaLimitDevRuntimePendingLaunchCount:
   case cudaLimitMaxL2FetchGranularity:

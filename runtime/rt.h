@@ -146,6 +146,8 @@ typedef struct rt_state {
 
   /* options from the environment (see runtime/README.md) */
   int threads;            /* SMEMU_THREADS */
+  int schedule;           /* SMEMU_SCHEDULE: fixed, or random[:SEED] */
+  uint64_t seed;
   uint32_t analyses;      /* SMEMU_CHECK */
   uint64_t max_insns;     /* SMEMU_MAX_INSNS */
   double timeout;         /* SMEMU_TIMEOUT: seconds per launch, 0 none */

@@ -77,6 +77,14 @@ static void read_env(void) {
   rt.arch_ok = smemu_arch_query(rt.arch_name, &rt.arch) == SMEMU_OK;
   if (!rt.arch_ok) smemu_arch_query(NULL, &rt.arch);
   rt.threads = (v = getenv("SMEMU_THREADS")) ? atoi(v) : 0;
+  /* a seeded random warp order, as `smemu exec --schedule`: races that a
+   * fixed order hides show up in the program's results */
+  if ((v = getenv("SMEMU_SCHEDULE")) && *v && strcmp(v, "fixed")) {
+    char *end = NULL;
+    if (!strncmp(v, "random", 6) && (!v[6] || (v[6] == ':' && v[7] && (rt.seed = strtoull(v + 7, &end, 0), !*end))))
+      rt.schedule = SMEMU_SCHEDULE_RANDOM;
+    else rt_msg("SMEMU_SCHEDULE: expected fixed or random[:SEED], not '%s' (ignored)", v);
+  }
   /* per launch (smemu run checks the numbers) */
   rt.max_insns = (v = getenv("SMEMU_MAX_INSNS")) ? strtoull(v, NULL, 0) : SMEMU_DEFAULT_MAX_INSNS;
   rt.timeout = (v = getenv("SMEMU_TIMEOUT")) ? strtod(v, NULL) : 0;
@@ -113,6 +121,8 @@ smemu_ctx *rt_ctx(void) {
   if (!rt.arch_ok) return NULL;
   smemu_options o = {0};
   o.threads = rt.threads;
+  o.schedule = rt.schedule;
+  o.seed = rt.seed;
   o.arch = rt.arch_name;
   o.max_warp_instructions = rt.max_insns;
   o.timeout_seconds = rt.timeout;
@@ -126,6 +136,7 @@ smemu_ctx *rt_ctx(void) {
   o.bank_mode = rt.shmem_config == cudaSharedMemBankSizeEightByte ? 8 : 0;
   if (smemu_create(&o, &rt.ctx) != SMEMU_OK) rt.ctx = NULL;
   if (rt.ctx) rt.driver_ready = 1;
+  if (rt.ctx) smemu_set_heap_bytes(rt.ctx, rt.heap_limit);
   return rt.ctx;
 }
 

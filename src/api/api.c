@@ -12,6 +12,7 @@
 #include "check/race.h"
 #include "exec/hooks.h"
 #include "ir/decode.h"
+#include "api/kernel_name.h"
 #include "report/demangle.h"
 
 static const char *const status_names[SMEMU_ERR_COUNT] = {
@@ -65,6 +66,7 @@ smemu_status smemu_create(const smemu_options *opt, smemu_ctx **out) {
 void smemu_destroy(smemu_ctx *ctx) {
   if (!ctx) return;
   while (ctx->mods) smemu_module_unload(ctx->mods);
+  heap_release(ctx);
   pool_destroy(ctx);
   mem_free_table(&ctx->mem);
   ginit_free(ctx->ginit);
@@ -233,36 +235,31 @@ void smemu_module_unload(smemu_module *m) {
   free(m);
 }
 
-/* The name inside an Itanium-mangled function name (_Z3dotPKf... -> dot). */
-static int base_name(const char *mangled, char *out, size_t n) {
-  if (strncmp(mangled, "_Z", 2)) return 0;
-  const char *p = mangled + 2;
-  if (*p == 'N') return 0;
-  size_t len = 0;
-  while (*p >= '0' && *p <= '9') len = len * 10 + (size_t)(*p++ - '0');
-  if (!len || len >= n || strlen(p) < len) return 0;
-  memcpy(out, p, len);
-  out[len] = 0;
-  return 1;
-}
-
 smemu_status smemu_module_get_kernel(smemu_module *m, const char *name, smemu_kernel **out) {
   if (!m || !name || !out) return ctx_error(m ? m->ctx : NULL, SMEMU_ERR_INVALID_VALUE, "invalid argument");
+  /* the strongest form of the name that matches decides (kernel_name.h) */
   smemu_kernel *hit = NULL;
-  int nhits = 0;
-  for (int i = 0; i < m->nkernels; i++)
-    if (!strcmp(m->kernels[i].f->name, name)) { hit = &m->kernels[i]; nhits = 1; break; }
-  if (!hit)
+  int nhits = 0, best = 0;
   for (int i = 0; i < m->nkernels; i++) {
-    char b[256];
-    if (base_name(m->kernels[i].f->name, b, sizeof b) && !strcmp(b, name)) { hit = &m->kernels[i]; nhits++; }
+    int s = kernel_name_match(m->kernels[i].f->name, name);
+    if (s > best) { best = s; nhits = 0; }
+    if (s && s == best) { hit = &m->kernels[i]; nhits++; }
   }
   if (nhits == 1) {
     if (!hit->prog) return ctx_error(m->ctx, (smemu_status)hit->status, "%s", hit->err ? hit->err : "kernel did not decode");
     *out = hit;
     return SMEMU_OK;
   }
-  if (nhits > 1) return ctx_error(m->ctx, SMEMU_ERR_NOT_FOUND, "kernel name '%s' is ambiguous: give the mangled name", name);
+  if (nhits > 1) {
+    int k = snprintf(m->ctx->err, sizeof m->ctx->err, "kernel name '%s' is ambiguous: give one of", name);
+    for (int i = 0; i < m->nkernels && k > 0 && (size_t)k < sizeof m->ctx->err; i++) {
+      if (kernel_name_match(m->kernels[i].f->name, name) != best) continue;
+      char d[512];
+      kernel_name_describe(m->kernels[i].f->name, d, sizeof d);
+      k += snprintf(m->ctx->err + k, sizeof m->ctx->err - (size_t)k, " %s", d);
+    }
+    return SMEMU_ERR_NOT_FOUND;
+  }
   int k = snprintf(m->ctx->err, sizeof m->ctx->err, "no kernel '%s' in %s; kernels:", name, m->name);
   for (int i = 0; i < m->nkernels && k > 0 && (size_t)k < sizeof m->ctx->err; i++)
     k += snprintf(m->ctx->err + k, sizeof m->ctx->err - (size_t)k, " %s", m->kernels[i].f->name);
@@ -464,6 +461,8 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
    * them as such to the launch), so they count as dynamic bytes: in the
    * figures and in %dynamic_smem_size. check_config bounded the sum. */
   st->shared_dynamic_bytes = (uint32_t)((uint64_t)shared + local_total);
+  struct dev_heap *heap = NULL;
+  if ((s = heap_for_launch(ctx, P, &heap))) return s;
   if (P->nparams && !args) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "kernel %s takes %u parameters; args is NULL", P->name, P->nparams);
   uint8_t *params = calloc(1, P->param_bytes + 16);
   launch *L = calloc(1, sizeof *L);
@@ -500,6 +499,7 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
    * dynamic, exactly (measured on sm_90: tests/hw/fidelity/) */
   L->smem_aggr = local_total ? (uint32_t)local_at : dyn_base + shared;
   L->params = params;
+  L->heap = heap;
   uint32_t stack = ctx->opt.stack_bytes ? ctx->opt.stack_bytes : 1024;
   uint32_t frame0 = P->funcs[0].frame_bytes;
   L->local_size = (frame0 > stack ? frame0 : stack) + (P->has_calls ? stack : 0);

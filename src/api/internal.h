@@ -48,6 +48,8 @@ struct smemu_ctx {
   mem_table mem;            /* global allocations */
   struct ginit *ginit;      /* written bytes of each allocation (SMEMU_ANALYZE_INIT), or NULL */
   pool_chunk *chunks;       /* where smemu_malloc's allocations live (pool.c) */
+  struct dev_heap *heap;    /* device-side malloc's heap, made by the first launch that needs it */
+  size_t heap_bytes;        /* its size (smemu_set_heap_bytes; 8 MB, CUDA's default) */
   size_t nchunks, capchunks;
   smemu_fault fault;        /* the last launch's fault (fault.status 0: none) */
   char fault_kernel[512];   /* its strings */
@@ -78,6 +80,12 @@ void sass_kernel_free(struct smemu_kernel *k);
 void *pool_alloc(smemu_ctx *ctx, size_t bytes);
 void pool_free(smemu_ctx *ctx, void *p, size_t bytes);
 void pool_destroy(smemu_ctx *ctx);
+
+/* The device heap of a launch whose kernel calls malloc/free (NULL when it
+ * does not), made on first use; heap_release frees it (api_heap.c). */
+struct program;
+smemu_status heap_for_launch(smemu_ctx *ctx, const struct program *P, struct dev_heap **out);
+void heap_release(smemu_ctx *ctx);
 
 /* Keep the launch's fault details on the context (api_sanitizer.c). */
 void fault_keep(smemu_ctx *ctx, launch *L, smemu_status s);

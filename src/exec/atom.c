@@ -1,5 +1,5 @@
 /* atom.c: atom and red on shared, global and generic memory: add (integer,
- * f32, f64, f16, bf16), min, max, inc, dec, cas, exch, and, or, xor. Lanes
+ * f32, f64, f16, bf16, f16x2, bf16x2), min, max, inc, dec, cas, exch, and, or, xor. Lanes
  * are served in lane order; host atomics make global ones safe across the
  * worker threads that run other blocks at the same time. */
 #include "exec/exec.h"
@@ -26,6 +26,9 @@ static uint64_t apply(int op, int t, uint64_t o, uint64_t b, uint64_t c, int byt
     if (t == PTX_T_F16X2)
       return (uint64_t)fp_add16((uint16_t)o, (uint16_t)b, FP_RN) |
              (uint64_t)fp_add16((uint16_t)(o >> 16), (uint16_t)(b >> 16), FP_RN) << 16;
+    if (t == PTX_T_BF16X2) /* atomicAdd(__nv_bfloat162 *): each half on its own */
+      return (uint64_t)fp_addbf16((uint16_t)o, (uint16_t)b, FP_RN) |
+             (uint64_t)fp_addbf16((uint16_t)(o >> 16), (uint16_t)(b >> 16), FP_RN) << 16;
     return (o + b) & mk;
   case A_MIN: case A_MAX: {
     int lt;

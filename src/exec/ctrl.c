@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "exec/exec.h"
+#include "exec/heap.h"
 #include "exec/hooks.h"
 #include "exec/sched.h"
 #include "ir/decode.h"
@@ -484,6 +485,25 @@ int builtin_call(warp *w, const insn *in, uint32_t m, const func_info *g, const 
     pthread_mutex_unlock(&w->L->lock);
     exec_fault(w, l, SMEMU_ERR_TRAP, "device-side assertion `%s` failed", msg);
     return -1;
+  }
+  if (g->builtin == BUILTIN_MALLOC || g->builtin == BUILTIN_FREE) {
+    /* per lane, in lane order: each thread gets its own block */
+    dev_heap *h = w->L->heap;
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+      int l = __builtin_ctz(mm);
+      uint64_t a = ci->nargs ? arg_value(w, l, &ci->args[0], base) : 0, r = 0;
+      if (g->builtin == BUILTIN_MALLOC) r = h ? heap_alloc(h, a) : 0;
+      else if (h ? heap_free(h, a, w->L->want_global_races) : (a ? -1 : 0)) {
+        exec_fault(w, l, SMEMU_ERR_ILLEGAL_ADDRESS, "free(0x%" PRIx64 "): not a block device-side malloc returned", a);
+        return -1;
+      }
+      if (ci->nrets) {
+        const call_arg *rr = &ci->rets[0];
+        if (rr->is_reg) w->r[rr->where][l] = r;
+        else memcpy(lane_local(w, l, base + rr->where), &r, rr->size < 8 ? rr->size : 8);
+      }
+    }
+    return 0;
   }
   exec_fault(w, __builtin_ctz(m), SMEMU_ERR_UNSUPPORTED, "device function '%s' is not supported", g->name);
   return -1;

@@ -148,6 +148,7 @@ typedef struct launch {
   uint32_t smem_size;      /* reserved + static + dynamic */
   uint32_t smem_aggr;      /* the same without padding after the last byte (%aggr_smem_size) */
   const uint8_t *params;   /* kernel parameter buffer */
+  struct dev_heap *heap;   /* device malloc/free (heap.h), or NULL */
   uint32_t local_size;     /* local bytes per thread */
   uint64_t nblocks;
   atomic_uint_fast64_t next_block;

@@ -322,8 +322,13 @@ int dec_src_opd(dctx *D, const ptx_operand *o, int t, uint32_t *slot) {
       return 0;
     }
     if (smap_get(&D->frame, o->name, &v)) { *slot = (uint32_t)v + (uint32_t)o->ival; return 1; }
-    if (smap_get(&D->kparams, o->name, &v))
-      return perr(D, o->pos, "the address of kernel parameter '%s' is not supported", o->name);
+    /* `mov.b64 %rd, param`: the parameter's address in the .param space,
+     * its offset in the parameter buffer, for ld.param [%rd+...] (nvcc
+     * writes it for a by-value struct whose array is indexed at run time) */
+    if (smap_get(&D->kparams, o->name, &v)) {
+      *slot = const_slot(D, v + (uint64_t)o->ival);
+      return 0;
+    }
     return perr(D, o->pos, "unknown symbol '%s'", o->name);
   case PTX_OPD_SINK:
     return perr(D, o->pos, "'_' is not a source operand");
