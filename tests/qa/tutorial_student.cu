@@ -4,9 +4,9 @@
 // experiment whose counts follow from the bank rule (32 banks of 4 bytes):
 // one warp reading s[t * S] for S = 1, 2, 4, 32 needs 1, 2, 4, 32 wavefronts.
 // qa-run-opts: --report banks
-// qa-expect: tutorial_student.cu:28 +ld \(ld.shared.f32\) +requests 1 +wavefronts 2 +conflicts 1
-// qa-expect: tutorial_student.cu:29 +ld \(ld.shared.f32\) +requests 1 +wavefronts 4 +conflicts 3
-// qa-expect: tutorial_student.cu:30 +ld \(ld.shared.f32\) +requests 1 +wavefronts 32 +conflicts 31
+// qa-expect: tutorial_student.cu:28 +ld \(ld.shared.f32\)( \[SASS [A-Z0-9.]*\])? +requests 1 +wavefronts 2 +conflicts 1
+// qa-expect: tutorial_student.cu:29 +ld \(ld.shared.f32\)( \[SASS [A-Z0-9.]*\])? +requests 1 +wavefronts 4 +conflicts 3
+// qa-expect: tutorial_student.cu:30 +ld \(ld.shared.f32\)( \[SASS [A-Z0-9.]*\])? +requests 1 +wavefronts 32 +conflicts 31
 // qa-expect: ^QA tutorial_student PASS
 #include "qa.h"
 
