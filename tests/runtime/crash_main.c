@@ -5,7 +5,7 @@
  * 64 threads without synchronising, and then ends as argv[1] says: exit
  * (return from main), abort, segv (a null write), term (SIGTERM to itself)
  * or sync (synchronise, print its result, then return).
- * Built against build/runtime/libcudart.so.13 (mk/harden.mk). */
+ * Built against build/runtime/libcudart.so.13 (mk/runtime_harden.mk). */
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>

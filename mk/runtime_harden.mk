@@ -1,4 +1,4 @@
-# mk/harden.mk: what tests/cli_harden.sh and the fuzz targets of the
+# mk/runtime_harden.mk (read after mk/runtime.mk, whose RT_* it uses): what tests/cli_harden.sh and the fuzz targets of the
 # runtime need (issue 10):
 #   build/harden/crash_main: a C host program on the drop-in runtime that
 #       ends without synchronising, aborts or crashes after a launch
