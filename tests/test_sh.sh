@@ -24,7 +24,7 @@ run c partial
 summary
 echo "rc $?"
 EOS
-out=$(sh "$T/cases.sh" "$T" "$here")
+out=$(env -u SMEMU_CI_NO_SKIP sh "$T/cases.sh" "$T" "$here")  # CI sets it: the plain counting first
 check "summary" "tests: 2 passed, 1 failed, 1 skipped (and 2 skipped cases inside passing tests); skips listed in $T/test-skips.txt" \
   "$(echo "$out" | grep '^tests:')"
 check "exit" "rc 1" "$(echo "$out" | tail -n 1)"
