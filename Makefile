@@ -73,8 +73,7 @@ fuzz:
 bench: $(LIB) $(BUILD)/smemu runtime
 	@mkdir -p $(BUILD)/bench
 	$(CC) $(CFLAGS) -O3 -o $(BUILD)/bench/bench bench/bench.c $(LIB) $(LDFLAGS) $(LDLIBS)
-	$(BUILD)/bench/bench
-	@sh bench/programs.sh $(BUILD) || [ $$? -eq 77 ]
+	@sh bench/table.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD)
