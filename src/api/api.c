@@ -518,7 +518,7 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   L->want_sync = (ctx->opt.analyses & SMEMU_ANALYZE_SYNC) != 0;
   L->want_init = (ctx->opt.analyses & SMEMU_ANALYZE_INIT) != 0;
   L->want_global_races = (ctx->opt.analyses & SMEMU_ANALYZE_GLOBAL_RACES) != 0;
-  if (L->want_global_races) L->gshadow = gshadow_new();
+  if (L->want_global_races) L->gshadow = gshadow_new(L->prog);
   L->ginit = ctx->ginit;
   L->fault_all = (ctx->opt.analyses & SMEMU_ANALYZE_MEMCHECK) != 0;
   L->schedule_random = ctx->opt.schedule == SMEMU_SCHEDULE_RANDOM;
