@@ -69,6 +69,50 @@ static void st_gen(warp *w, const insn *in, uint32_t m) {
   });
 }
 
+/* The addresses of a full warp's access, each half-warp from its first
+ * lane: 1 when every lane of a half has its first lane's address (a
+ * broadcast), 2 when lane l of a half is at its first lane's plus
+ * (l % 16) * es (consecutive elements), 0 otherwise. The two reductions
+ * vectorise. */
+static inline int half_pattern(const uint64_t *A, uint64_t es) {
+  uint64_t x0 = 0, xs = 0, b0 = A[0], b1 = A[16];
+  for (int l = 0; l < 16; l++) {
+    x0 |= (A[l] ^ b0) | (A[l + 16] ^ b1);
+    xs |= (A[l] - b0 - es * (uint64_t)l) | (A[l + 16] - b1 - es * (uint64_t)l);
+  }
+  return !x0 ? 1 : !xs ? 2 : 0;
+}
+
+/* Load es-byte elements into D (zero-extended) for a half_pattern: p0 the
+ * first half's address, p1 the second's. */
+static inline void half_load(uint64_t *D, const uint8_t *p0, const uint8_t *p1, int pat, uint64_t es) {
+  if (pat == 1) {
+    uint64_t v0 = 0, v1 = 0;
+    memcpy(&v0, p0, es); /* little-endian: zero-extended */
+    memcpy(&v1, p1, es);
+    for (int l = 0; l < 16; l++) {
+      D[l] = v0;
+      D[l + 16] = v1;
+    }
+  } else if (es == 4) {
+    for (int l = 0; l < 16; l++) {
+      uint32_t v, u;
+      memcpy(&v, p0 + 4 * l, 4);
+      memcpy(&u, p1 + 4 * l, 4);
+      D[l] = v;
+      D[l + 16] = u;
+    }
+  } else {
+    for (int l = 0; l < 16; l++) {
+      uint64_t v, u;
+      memcpy(&v, p0 + 8 * l, 8);
+      memcpy(&u, p1 + 8 * l, 8);
+      D[l] = v;
+      D[l + 16] = u;
+    }
+  }
+}
+
 /* Shared-memory scalar fast paths: one range check per lane. */
 #define SHARED_LD(name, T)                                                        \
   static void name(warp *w, const insn *in, uint32_t m) {                         \
@@ -87,6 +131,18 @@ static void st_gen(warp *w, const insn *in, uint32_t m) {
       return;                                                                     \
     }                                                                             \
     if (m == FULL_MASK) {                                                         \
+      /* each half-warp on one address or on consecutive elements (a row of  \
+       * a tile, a broadcast): two range checks and block copies */           \
+      int pat = half_pattern(A, sizeof(T));                                       \
+      if (pat) {                                                                  \
+        uint64_t a0 = A[0] + (uint64_t)in->imm, a1 = A[16] + (uint64_t)in->imm;   \
+        uint64_t span = pat == 2 ? 15 * sizeof(T) : 0;                            \
+        if (span <= hi && a0 >= lo && a0 <= hi - span && a1 >= lo && a1 <= hi - span && \
+            !((a0 | a1) & (sizeof(T) - 1))) {                                     \
+          half_load(D, b->smem + a0, b->smem + a1, pat, sizeof(T));               \
+          return;                                                                 \
+        }                                                                         \
+      }                                                                           \
       /* one range check for the warp: these reductions vectorise */              \
       uint64_t amin = UINT64_MAX, amax = 0, aor = 0;                              \
       for (int l = 0; l < 32; l++) {                                              \
@@ -144,6 +200,16 @@ static inline const alloc *gpick(warp *w, uint64_t a) {
     const alloc *g;                                                               \
     if (w->L->hooks || !m || !(g = gpick(w, A[__builtin_ctz(m)] + (uint64_t)in->imm))) { \
       ld_gen(w, in, m); return; }                                                 \
+    if (m == FULL_MASK) {                                                         \
+      int pat = half_pattern(A, sizeof(T));                                       \
+      uint64_t a0 = A[0] + (uint64_t)in->imm, a1 = A[16] + (uint64_t)in->imm;     \
+      uint64_t span = pat == 2 ? 16 * sizeof(T) : sizeof(T);                      \
+      if (pat && g->size >= span && a0 >= g->base && a0 - g->base <= g->size - span && \
+          a1 >= g->base && a1 - g->base <= g->size - span && !((a0 | a1) & (sizeof(T) - 1))) { \
+        half_load(D, (const uint8_t *)(uintptr_t)a0, (const uint8_t *)(uintptr_t)a1, pat, sizeof(T)); \
+        return;                                                                   \
+      }                                                                           \
+    }                                                                             \
     LANES(m, {                                                                    \
       uint64_t a = A[l] + (uint64_t)in->imm;                                      \
       if (a - g->base + sizeof(T) > g->size || a < g->base || (a & (sizeof(T) - 1))) { \
