@@ -29,20 +29,68 @@ enum { F_ADD, F_SUB, F_MUL, F_FMA, F_DIV, F_ABS, F_NEG, F_MIN, F_MAX, F_MIN_NAN,
        F_RCP_APPROX, F_SQRT_APPROX };
 
 /* ---- fast paths ---- */
-static void add_f32(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = b32(f32(A[l]) + f32(B[l]))); }
-static void sub_f32(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = b32(f32(A[l]) - f32(B[l]))); }
-static void mul_f32(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = b32(f32(A[l]) * f32(B[l]))); }
-static void fma_f32(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = b32(fmaf(f32(A[l]), f32(B[l]), f32(C[l])))); }
-static void div_f32(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = b32(f32(A[l]) / f32(B[l]))); }
-static void add_f64(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = b64(f64(A[l]) + f64(B[l]))); }
-static void sub_f64(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = b64(f64(A[l]) - f64(B[l]))); }
-static void mul_f64(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = b64(f64(A[l]) * f64(B[l]))); }
-static void fma_f64(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = b64(fma(f64(A[l]), f64(B[l]), f64(C[l])))); }
-static void div_f64(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = b64(f64(A[l]) / f64(B[l]))); }
-static void abs_f32(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = (uint32_t)A[l] & 0x7fffffffu); }
-static void neg_f32(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = (uint32_t)A[l] ^ 0x80000000u); }
-static void abs_f64(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = A[l] & 0x7fffffffffffffffull); }
-static void neg_f64(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = A[l] ^ 0x8000000000000000ull); }
+/* D[l] = expr for lanes m; a full warp computes into a temporary first, so
+ * the loop vectorises even where D is one of the sources (acc = fma(a, b,
+ * acc)). */
+#define LANES_V(m, ...)                                                   \
+  do {                                                                    \
+    if ((m) == FULL_MASK) {                                               \
+      uint64_t t_[32];                                                    \
+      for (int l = 0; l < 32; l++) t_[l] = (__VA_ARGS__);                 \
+      memcpy(D, t_, sizeof t_);                                           \
+    } else {                                                              \
+      LANES(m, D[l] = (__VA_ARGS__));                                     \
+    }                                                                     \
+  } while (0)
+#if defined(__AVX2__) && defined(__FMA__)
+/* A full warp's f32 arithmetic eight lanes at a time (a build for a host
+ * with AVX2 and FMA): the same IEEE operations, each rounded once, and the
+ * same canonical NaN as b32. */
+#include <immintrin.h>
+static inline __m256 v_f32(const uint64_t *A) {
+  const __m256i idx = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+  __m128i lo = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)A), idx));
+  __m128i hi = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(A + 4)), idx));
+  return _mm256_castsi256_ps(_mm256_set_m128i(hi, lo));
+}
+static inline void v_b32(uint64_t *D, __m256 r) {
+  __m256i bits = _mm256_blendv_epi8(_mm256_castps_si256(r), _mm256_set1_epi32((int)FP_CANON_NAN32),
+                                    _mm256_castps_si256(_mm256_cmp_ps(r, r, _CMP_UNORD_Q)));
+  _mm256_storeu_si256((__m256i *)D, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(bits)));
+  _mm256_storeu_si256((__m256i *)(D + 4), _mm256_cvtepu32_epi64(_mm256_extracti128_si256(bits, 1)));
+}
+#define V_F32(m, vexpr, sexpr)                                                      \
+  do {                                                                              \
+    if ((m) == FULL_MASK) {                                                         \
+      for (int l = 0; l < 32; l += 8) {                                             \
+        __m256 a_ = v_f32(A + l), b_ = v_f32(B + l), c_ = v_f32(C + l);             \
+        (void)b_; (void)c_;                                                         \
+        v_b32(D + l, vexpr);                                                        \
+      }                                                                             \
+    } else {                                                                        \
+      LANES(m, D[l] = (sexpr));                                                     \
+    }                                                                               \
+  } while (0)
+#else
+#define V_F32(m, vexpr, sexpr) LANES_V(m, sexpr)
+#endif
+static void add_f32(warp *w, const insn *in, uint32_t m) { REGS3; V_F32(m, _mm256_add_ps(a_, b_), b32(f32(A[l]) + f32(B[l]))); }
+static void sub_f32(warp *w, const insn *in, uint32_t m) { REGS3; V_F32(m, _mm256_sub_ps(a_, b_), b32(f32(A[l]) - f32(B[l]))); }
+static void mul_f32(warp *w, const insn *in, uint32_t m) { REGS3; V_F32(m, _mm256_mul_ps(a_, b_), b32(f32(A[l]) * f32(B[l]))); }
+static void fma_f32(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  V_F32(m, _mm256_fmadd_ps(a_, b_, c_), b32(fmaf(f32(A[l]), f32(B[l]), f32(C[l]))));
+}
+static void div_f32(warp *w, const insn *in, uint32_t m) { REGS3; LANES_V(m, b32(f32(A[l]) / f32(B[l]))); }
+static void add_f64(warp *w, const insn *in, uint32_t m) { REGS3; LANES_V(m, b64(f64(A[l]) + f64(B[l]))); }
+static void sub_f64(warp *w, const insn *in, uint32_t m) { REGS3; LANES_V(m, b64(f64(A[l]) - f64(B[l]))); }
+static void mul_f64(warp *w, const insn *in, uint32_t m) { REGS3; LANES_V(m, b64(f64(A[l]) * f64(B[l]))); }
+static void fma_f64(warp *w, const insn *in, uint32_t m) { REGS3; LANES_V(m, b64(fma(f64(A[l]), f64(B[l]), f64(C[l])))); }
+static void div_f64(warp *w, const insn *in, uint32_t m) { REGS3; LANES_V(m, b64(f64(A[l]) / f64(B[l]))); }
+static void abs_f32(warp *w, const insn *in, uint32_t m) { REGS3; LANES_V(m, (uint32_t)A[l] & 0x7fffffffu); }
+static void neg_f32(warp *w, const insn *in, uint32_t m) { REGS3; LANES_V(m, (uint32_t)A[l] ^ 0x80000000u); }
+static void abs_f64(warp *w, const insn *in, uint32_t m) { REGS3; LANES_V(m, A[l] & 0x7fffffffffffffffull); }
+static void neg_f64(warp *w, const insn *in, uint32_t m) { REGS3; LANES_V(m, A[l] ^ 0x8000000000000000ull); }
 
 /* ---- generic scalar forms ---- */
 static float op32(int op, float a, float b, float c, int rm) {
