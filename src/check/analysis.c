@@ -93,17 +93,22 @@ static void banks(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
    * first (lowest) address (ir/merge.c) */
   if (in->merge == MERGE_FOLLOW) return;
   if (in->merge) size *= in->merge;
-  LANES(m, {
-    uint64_t x = addr[l];
-    if (in->space == PTX_SPACE_SHARED) { sh[l] = (uint32_t)x; sm |= 1u << l; }
-    else if (in->space == PTX_SPACE_GENERIC && x - SHARED_WINDOW < WINDOW_SIZE) {
-      sh[l] = (uint32_t)(x - SHARED_WINDOW);
-      sm |= 1u << l;
-    }
-  });
-  if (!sm) return;
-  for (int l = 0; l < 32; l++)
-    if (!(sm >> l & 1)) sh[l] = 0;
+  if (in->space == PTX_SPACE_SHARED && m == FULL_MASK) {
+    for (int l = 0; l < 32; l++) sh[l] = (uint32_t)addr[l];
+    sm = FULL_MASK;
+  } else {
+    LANES(m, {
+      uint64_t x = addr[l];
+      if (in->space == PTX_SPACE_SHARED) { sh[l] = (uint32_t)x; sm |= 1u << l; }
+      else if (in->space == PTX_SPACE_GENERIC && x - SHARED_WINDOW < WINDOW_SIZE) {
+        sh[l] = (uint32_t)(x - SHARED_WINDOW);
+        sm |= 1u << l;
+      }
+    });
+    if (!sm) return;
+    for (int l = 0; l < 32; l++)
+      if (!(sm >> l & 1)) sh[l] = 0;
+  }
   bank_result r;
   int op = bank_op(in), counted = 0;
   bank_stat *s = &a->banks[w->pc];
@@ -142,9 +147,13 @@ static void banks(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
   uint32_t rel[32], base = sh[__builtin_ctz(sm)];
   int cache = bank_family(op) != BANK_ATOM;
   if (cache) {
-    for (int l = 0; l < 32; l++) rel[l] = (sm >> l & 1) ? sh[l] - base : 0;
-    if (s->pat_mask == sm && s->pat_size == size && s->pat_align == (base & 7) &&
-        !memcmp(rel, s->pat_rel, sizeof rel)) {
+    uint32_t diff = 0;
+    if (sm == FULL_MASK)
+      for (int l = 0; l < 32; l++) rel[l] = sh[l] - base;
+    else
+      for (int l = 0; l < 32; l++) rel[l] = (sm >> l & 1) ? sh[l] - base : 0;
+    for (int l = 0; l < 32; l++) diff |= rel[l] ^ s->pat_rel[l];
+    if (s->pat_mask == sm && s->pat_size == size && s->pat_align == (base & 7) && !diff) {
       s->requests += s->pat_req;
       s->wavefronts += s->pat_waves;
       s->ideal += s->pat_ideal;

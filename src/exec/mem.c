@@ -118,12 +118,38 @@ static inline void half_load(uint64_t *D, const uint8_t *p0, const uint8_t *p1, 
   static void name(warp *w, const insn *in, uint32_t m) {                         \
     const uint64_t *A = w->r[in->a];                                              \
     uint64_t *D = w->r[in->d];                                                    \
+    const uint64_t imm_ = (uint64_t)in->imm;                                      \
     block *b = w->blk;                                                            \
     uint64_t lo = w->L->prog->smem_reserved, hi = b->smem_size - sizeof(T);      \
+    if (w->L->hooks && m == FULL_MASK) {                                          \
+      /* the analyses see the addresses, then the loads run as without them */ \
+      uint64_t addr[32];                                                          \
+      for (int l = 0; l < 32; l++) addr[l] = A[l] + imm_;            \
+      int pat = half_pattern(A, sizeof(T));                                       \
+      if (pat) {                                                                  \
+        uint64_t a0 = addr[0], a1 = addr[16], span = pat == 2 ? 15 * sizeof(T) : 0; \
+        if (span > hi || a0 < lo || a0 > hi - span || a1 < lo || a1 > hi - span ||  \
+            ((a0 | a1) & (sizeof(T) - 1))) { ld_gen(w, in, m); return; }         \
+      } else {                                                                    \
+        uint64_t amin = UINT64_MAX, amax = 0, aor = 0;                            \
+        for (int l = 0; l < 32; l++) {                                            \
+          uint64_t a = addr[l];                                                   \
+          amin = a < amin ? a : amin; amax = a > amax ? a : amax; aor |= a;       \
+        }                                                                         \
+        if (amin < lo || amax > hi || (aor & (sizeof(T) - 1))) { ld_gen(w, in, m); return; } \
+      }                                                                           \
+      hook_mem(w, in, m, addr, sizeof(T));                                        \
+      if (pat) {                                                                  \
+        half_load(D, b->smem + addr[0], b->smem + addr[16], pat, sizeof(T));      \
+        return;                                                                   \
+      }                                                                           \
+      for (int l = 0; l < 32; l++) { T v; memcpy(&v, b->smem + addr[l], sizeof(T)); D[l] = v; } \
+      return;                                                                     \
+    }                                                                             \
     if (w->L->hooks) {                                                            \
       uint64_t addr[32] = {0};                                                    \
       LANES(m, {                                                                  \
-        uint64_t a = addr[l] = A[l] + (uint64_t)in->imm;                          \
+        uint64_t a = addr[l] = A[l] + imm_;                          \
         if (a < lo || a > hi || (a & (sizeof(T) - 1))) { ld_gen(w, in, m); return; } \
       });                                                                         \
       hook_mem(w, in, m, addr, sizeof(T));                                        \
@@ -135,7 +161,7 @@ static inline void half_load(uint64_t *D, const uint8_t *p0, const uint8_t *p1, 
        * a tile, a broadcast): two range checks and block copies */           \
       int pat = half_pattern(A, sizeof(T));                                       \
       if (pat) {                                                                  \
-        uint64_t a0 = A[0] + (uint64_t)in->imm, a1 = A[16] + (uint64_t)in->imm;   \
+        uint64_t a0 = A[0] + imm_, a1 = A[16] + imm_;   \
         uint64_t span = pat == 2 ? 15 * sizeof(T) : 0;                            \
         if (span <= hi && a0 >= lo && a0 <= hi - span && a1 >= lo && a1 <= hi - span && \
             !((a0 | a1) & (sizeof(T) - 1))) {                                     \
@@ -146,17 +172,17 @@ static inline void half_load(uint64_t *D, const uint8_t *p0, const uint8_t *p1, 
       /* one range check for the warp: these reductions vectorise */              \
       uint64_t amin = UINT64_MAX, amax = 0, aor = 0;                              \
       for (int l = 0; l < 32; l++) {                                              \
-        uint64_t a = A[l] + (uint64_t)in->imm;                                    \
+        uint64_t a = A[l] + imm_;                                    \
         amin = a < amin ? a : amin; amax = a > amax ? a : amax; aor |= a;         \
       }                                                                           \
       if (amin < lo || amax > hi || (aor & (sizeof(T) - 1))) { ld_gen(w, in, m); return; } \
       for (int l = 0; l < 32; l++) {                                              \
-        T v; memcpy(&v, b->smem + A[l] + (uint64_t)in->imm, sizeof(T)); D[l] = v; \
+        T v; memcpy(&v, b->smem + A[l] + imm_, sizeof(T)); D[l] = v; \
       }                                                                           \
       return;                                                                     \
     }                                                                             \
     LANES(m, {                                                                    \
-      uint64_t a = A[l] + (uint64_t)in->imm;                                      \
+      uint64_t a = A[l] + imm_;                                      \
       if (a < lo || a > hi || (a & (sizeof(T) - 1))) { ld_gen(w, in, m); return; } \
       T v; memcpy(&v, b->smem + a, sizeof(T)); D[l] = v;                          \
     });                                                                           \
@@ -164,14 +190,25 @@ static inline void half_load(uint64_t *D, const uint8_t *p0, const uint8_t *p1, 
 #define SHARED_ST(name, T)                                                        \
   static void name(warp *w, const insn *in, uint32_t m) {                         \
     const uint64_t *A = w->r[in->a], *V = w->r[in->v[0]];                         \
+    const uint64_t imm_ = (uint64_t)in->imm;                                      \
     block *b = w->blk;                                                            \
     uint64_t lo = w->L->prog->smem_reserved, hi = b->smem_size - sizeof(T);      \
-    if (w->L->hooks) { st_gen(w, in, m); return; }                                \
+    if (w->L->hooks) {                                                            \
+      /* as st_gen: every lane checked, the analyses, then the stores */        \
+      uint64_t addr[32] = {0};                                                    \
+      LANES(m, {                                                                  \
+        uint64_t a = addr[l] = A[l] + imm_;                          \
+        if (a < lo || a > hi || (a & (sizeof(T) - 1))) { st_gen(w, in, m); return; } \
+      });                                                                         \
+      hook_mem(w, in, m, addr, sizeof(T));                                        \
+      LANES(m, { T v = (T)V[l]; memcpy(b->smem + addr[l], &v, sizeof(T)); });     \
+      return;                                                                     \
+    }                                                                             \
     LANES(m, {                                                                    \
-      uint64_t a = A[l] + (uint64_t)in->imm;                                      \
+      uint64_t a = A[l] + imm_;                                      \
       if (a < lo || a > hi || (a & (sizeof(T) - 1))) { st_gen(w, in, m); return; } \
     });                                                                           \
-    LANES(m, { T v = (T)V[l]; memcpy(b->smem + A[l] + (uint64_t)in->imm, &v, sizeof(T)); }); \
+    LANES(m, { T v = (T)V[l]; memcpy(b->smem + A[l] + imm_, &v, sizeof(T)); }); \
   }
 SHARED_LD(ld_shared_32, uint32_t)
 SHARED_LD(ld_shared_64, uint64_t)
@@ -197,38 +234,46 @@ static inline const alloc *gpick(warp *w, uint64_t a) {
   static void name(warp *w, const insn *in, uint32_t m) {                         \
     const uint64_t *A = w->r[in->a];                                              \
     uint64_t *D = w->r[in->d];                                                    \
+    const uint64_t imm_ = (uint64_t)in->imm;                                      \
     const alloc *g;                                                               \
-    if (w->L->hooks || !m || !(g = gpick(w, A[__builtin_ctz(m)] + (uint64_t)in->imm))) { \
+    if (!m || !(g = gpick(w, A[__builtin_ctz(m)] + imm_))) {        \
       ld_gen(w, in, m); return; }                                                 \
     if (m == FULL_MASK) {                                                         \
       int pat = half_pattern(A, sizeof(T));                                       \
-      uint64_t a0 = A[0] + (uint64_t)in->imm, a1 = A[16] + (uint64_t)in->imm;     \
+      uint64_t a0 = A[0] + imm_, a1 = A[16] + imm_;     \
       uint64_t span = pat == 2 ? 16 * sizeof(T) : sizeof(T);                      \
       if (pat && g->size >= span && a0 >= g->base && a0 - g->base <= g->size - span && \
           a1 >= g->base && a1 - g->base <= g->size - span && !((a0 | a1) & (sizeof(T) - 1))) { \
+        if (w->L->hooks) { /* as ld_gen: every lane is in g, aligned */           \
+          uint64_t addr[32];                                                      \
+          for (int l = 0; l < 32; l++) addr[l] = A[l] + imm_;        \
+          hook_mem(w, in, m, addr, sizeof(T));                                    \
+        }                                                                         \
         half_load(D, (const uint8_t *)(uintptr_t)a0, (const uint8_t *)(uintptr_t)a1, pat, sizeof(T)); \
         return;                                                                   \
       }                                                                           \
     }                                                                             \
+    if (w->L->hooks) { ld_gen(w, in, m); return; }                                \
     LANES(m, {                                                                    \
-      uint64_t a = A[l] + (uint64_t)in->imm;                                      \
+      uint64_t a = A[l] + imm_;                                      \
       if (a - g->base + sizeof(T) > g->size || a < g->base || (a & (sizeof(T) - 1))) { \
         ld_gen(w, in, m); return; }                                               \
     });                                                                           \
-    LANES(m, { T v; memcpy(&v, (const void *)(uintptr_t)(A[l] + (uint64_t)in->imm), sizeof(T)); D[l] = v; }); \
+    LANES(m, { T v; memcpy(&v, (const void *)(uintptr_t)(A[l] + imm_), sizeof(T)); D[l] = v; }); \
   }
 #define GLOBAL_ST(name, T)                                                        \
   static void name(warp *w, const insn *in, uint32_t m) {                         \
     const uint64_t *A = w->r[in->a], *V = w->r[in->v[0]];                         \
+    const uint64_t imm_ = (uint64_t)in->imm;                                      \
     const alloc *g;                                                               \
-    if (w->L->hooks || !m || !(g = gpick(w, A[__builtin_ctz(m)] + (uint64_t)in->imm)) || g->readonly) { \
+    if (w->L->hooks || !m || !(g = gpick(w, A[__builtin_ctz(m)] + imm_)) || g->readonly) { \
       st_gen(w, in, m); return; }                                                 \
     LANES(m, {                                                                    \
-      uint64_t a = A[l] + (uint64_t)in->imm;                                      \
+      uint64_t a = A[l] + imm_;                                      \
       if (a - g->base + sizeof(T) > g->size || a < g->base || (a & (sizeof(T) - 1))) { \
         st_gen(w, in, m); return; }                                               \
     });                                                                           \
-    LANES(m, { T v = (T)V[l]; memcpy((void *)(uintptr_t)(A[l] + (uint64_t)in->imm), &v, sizeof(T)); }); \
+    LANES(m, { T v = (T)V[l]; memcpy((void *)(uintptr_t)(A[l] + imm_), &v, sizeof(T)); }); \
   }
 GLOBAL_LD(ld_global_32, uint32_t)
 GLOBAL_LD(ld_global_64, uint64_t)
