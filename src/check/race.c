@@ -170,8 +170,13 @@ static inline int same_group(const acc_rec *a, const acc_rec *b) {
  * still meets another); a read pushed out of them that is of another pc
  * or warp than both goes to the cold x->r[0..1], which keep one read per
  * such (pc, warp), the newest, as long as there is room. */
-static void spill_read(race_state *r, shadow *s, shadow_x *x, acc_rec o) {
+static void spill_cold(race_state *r, shadow *s, shadow_x *x, acc_rec o);
+static inline void spill_read(race_state *r, shadow *s, shadow_x *x, acc_rec o) {
   if (!o.valid || o.gen < r->all_gen || same_group(&o, &s->r[0]) || same_group(&o, &s->r[1])) return;
+  spill_cold(r, s, x, o);
+}
+
+static void spill_cold(race_state *r, shadow *s, shadow_x *x, acc_rec o) {
   if (!s->spilled) {
     x->r[0].valid = x->r[1].valid = 0;
     s->spilled = 1;
@@ -321,6 +326,74 @@ static inline void lane_access(race_state *r, block *b, uint32_t pc, uint16_t t,
       }
 }
 
+/* A warp's plain read of whole, unsplit words (size a multiple of 4, every
+ * lane aligned): what lane_access does lane by lane, with the same result
+ * for less. Reads leave the write records alone, so every RAW check is made
+ * first, in lane order (the hazards' order); then each word's readers are
+ * kept. Of k lanes of this instruction reading one word, lanes 3..k each
+ * push out the reader before the last (of this pc and warp: keep_read
+ * drops it) and end with r[0], r[1] the last two; only the first two need
+ * keep_read. Returns 0 (having changed nothing) where it does not apply. */
+static int fast_reads(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, race_state *r,
+                      block *b) {
+  uint32_t wd0[32], nw = size / 4, pc = w->pc, skip = 0;
+  if (size % 4 || !size || size > 32) return 0;
+  LANES(m, {
+    uint64_t a = shared_off(in, addr[l], size, r);
+    if (a == ~0ull) {
+      skip |= 1u << l;
+      continue;
+    }
+    if (a & 3) return 0;
+    wd0[l] = (uint32_t)(a >> 2);
+    for (uint32_t j = 0; j < nw; j++)
+      if (r->split[wd0[l] + j]) return 0;
+  });
+  m &= ~skip;
+  LANES(m, {
+    uint16_t t = (uint16_t)(w->index * 32 + (uint32_t)l);
+    for (uint32_t j = 0; j < nw; j++) {
+      const shadow *s = &r->wsh[wd0[l] + j];
+      if (s->w.valid && s->w.gen >= r->all_gen && s->w.tid != t && s->w.kind != ACC_ATOMIC && !ordered(r, &s->w, t)) {
+        uint64_t at = (uint64_t)(wd0[l] + j) * 4;
+        add_hazard(r, b, HZ_RAW, &s->w, pc, t, ACC_READ, at, 0, b->smem[at], 4);
+      }
+    }
+  });
+  /* the words of this instruction: open addressing on the word index */
+  struct wslot {
+    uint32_t wd, n;
+    uint16_t prev, last;
+  } tab[128];
+  uint64_t used[2] = {0, 0};
+  LANES(m, {
+    uint16_t t = (uint16_t)(w->index * 32 + (uint32_t)l);
+    for (uint32_t j = 0; j < nw; j++) {
+      uint32_t wd = wd0[l] + j, h = (wd * 0x9e3779b1u) >> 25;
+      while ((used[h >> 6] >> (h & 63) & 1) && tab[h].wd != wd) h = (h + 1) & 127;
+      struct wslot *e = &tab[h];
+      if (!(used[h >> 6] >> (h & 63) & 1)) {
+        used[h >> 6] |= 1ull << (h & 63);
+        e->wd = wd;
+        e->n = 0;
+      }
+      if (e->n < 2) keep_read(r, &r->wsh[wd], &r->wshx[wd], pc, t);
+      e->prev = e->last;
+      e->last = t;
+      e->n++;
+    }
+  });
+  for (int i = 0; i < 2; i++)
+    for (uint64_t u = used[i]; u; u &= u - 1) {
+      const struct wslot *e = &tab[i * 64 + __builtin_ctzll(u)];
+      if (e->n < 3) continue;
+      shadow *s = &r->wsh[e->wd];
+      s->r[1] = (acc_rec){r->gen, pc, e->prev, ACC_READ, 1};
+      s->r[0] = (acc_rec){r->gen, pc, e->last, ACC_READ, 1};
+    }
+  return 1;
+}
+
 void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind) {
   race_state *r = &w->blk->an->race;
   block *b = w->blk;
@@ -331,17 +404,17 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
       uint64_t a = shared_off(in, addr[l], size, r);
       if (a == ~0ull) continue;
       if (kind == ACC_READ) {
-        for (uint32_t k = 0; k < size; k++)
-          if (!r->init[a + k]) {
-            race_add_sync(r, b, SYNC_UNINIT, w->pc, w->index, 1u << l);
-            break;
-          }
+        /* init bytes are 0 or 1: a word of them is 0x01010101 when all written */
+        uint32_t v;
+        int all = size == 4 ? (memcpy(&v, r->init + a, 4), v == 0x01010101u) : !memchr(r->init + a, 0, size);
+        if (!all) race_add_sync(r, b, SYNC_UNINIT, w->pc, w->index, 1u << l);
       } else {
         memset(r->init + a, 1, size);
       }
     });
   }
   if (!races) return;
+  if (kind == ACC_READ && !r->compat && fast_reads(w, in, m, addr, size, r, b)) return;
   if (kind != ACC_WRITE || in->op != OP_ST || size > 32) {
     LANES(m, {
       uint64_t a = shared_off(in, addr[l], size, r);
