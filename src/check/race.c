@@ -336,30 +336,85 @@ static inline void lane_access(race_state *r, block *b, uint32_t pc, uint16_t t,
  * keep_read. Returns 0 (having changed nothing) where it does not apply. */
 static int fast_reads(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, race_state *r,
                       block *b) {
-  uint32_t wd0[32], nw = size / 4, pc = w->pc, skip = 0;
+  uint32_t wd0[32], nw = size / 4, pc = w->pc, skip = 0, maybe = 0;
+  uint16_t tb = (uint16_t)(w->index * 32);
   if (size % 4 || !size || size > 32) return 0;
-  LANES(m, {
-    uint64_t a = shared_off(in, addr[l], size, r);
-    if (a == ~0ull) {
-      skip |= 1u << l;
-      continue;
+  if (m == FULL_MASK && in->space == PTX_SPACE_SHARED) {
+    /* the whole warp in bounds and aligned: no lane skipped */
+    uint64_t amax = 0, aor = 0;
+    for (int l = 0; l < 32; l++) {
+      amax = addr[l] > amax ? addr[l] : amax;
+      aor |= addr[l];
     }
-    if (a & 3) return 0;
-    wd0[l] = (uint32_t)(a >> 2);
-    for (uint32_t j = 0; j < nw; j++)
-      if (r->split[wd0[l] + j]) return 0;
-  });
-  m &= ~skip;
+    if ((aor & 3) || amax + size > r->sh_size || amax + size < amax) return 0;
+    uint8_t sp = 0;
+    for (int l = 0; l < 32; l++) {
+      wd0[l] = (uint32_t)(addr[l] >> 2);
+      for (uint32_t j = 0; j < nw; j++) sp |= r->split[wd0[l] + j];
+    }
+    if (sp) return 0;
+  } else {
+    LANES(m, {
+      uint64_t a = shared_off(in, addr[l], size, r);
+      if (a == ~0ull) {
+        skip |= 1u << l;
+        continue;
+      }
+      if (a & 3) return 0;
+      wd0[l] = (uint32_t)(a >> 2);
+      for (uint32_t j = 0; j < nw; j++)
+        if (r->split[wd0[l] + j]) return 0;
+    });
+    m &= ~skip;
+  }
+  /* a RAW is possible only on a word whose last write is not older than
+   * the last barrier everyone passed */
   LANES(m, {
-    uint16_t t = (uint16_t)(w->index * 32 + (uint32_t)l);
     for (uint32_t j = 0; j < nw; j++) {
       const shadow *s = &r->wsh[wd0[l] + j];
-      if (s->w.valid && s->w.gen >= r->all_gen && s->w.tid != t && s->w.kind != ACC_ATOMIC && !ordered(r, &s->w, t)) {
-        uint64_t at = (uint64_t)(wd0[l] + j) * 4;
-        add_hazard(r, b, HZ_RAW, &s->w, pc, t, ACC_READ, at, 0, b->smem[at], 4);
-      }
+      maybe |= s->w.valid & (s->w.gen >= r->all_gen);
     }
   });
+  if (maybe)
+    LANES(m, {
+      uint16_t t = (uint16_t)(tb + (uint32_t)l);
+      for (uint32_t j = 0; j < nw; j++) {
+        const shadow *s = &r->wsh[wd0[l] + j];
+        if (s->w.valid && s->w.gen >= r->all_gen && s->w.tid != t && s->w.kind != ACC_ATOMIC &&
+            !ordered(r, &s->w, t)) {
+          uint64_t at = (uint64_t)(wd0[l] + j) * 4;
+          add_hazard(r, b, HZ_RAW, &s->w, pc, t, ACC_READ, at, 0, b->smem[at], 4);
+        }
+      }
+    });
+  if (m == FULL_MASK && nw == 1) {
+    uint32_t x0 = 0, x1 = 0, w0 = wd0[0], w1 = wd0[16];
+    for (int l = 0; l < 16; l++) {
+      x0 |= (wd0[l] ^ w0) | (wd0[l + 16] ^ w1);
+      x1 |= (wd0[l] - w0 - (uint32_t)l) | (wd0[l + 16] - w1 - (uint32_t)l);
+    }
+    if (!x0) {
+      /* each half on one word: its first two lanes, then its last two */
+      uint32_t first = w0 == w1 ? 1 : 2;
+      for (uint32_t h = 0; h < first; h++) {
+        uint32_t wd = h ? w1 : w0, lo = h * 16, hi = first == 1 ? 31 : lo + 15;
+        shadow *s = &r->wsh[wd];
+        keep_read(r, s, &r->wshx[wd], pc, (uint16_t)(tb + lo));
+        keep_read(r, s, &r->wshx[wd], pc, (uint16_t)(tb + lo + 1));
+        s->r[1] = (acc_rec){r->gen, pc, (uint16_t)(tb + hi - 1), ACC_READ, 1};
+        s->r[0] = (acc_rec){r->gen, pc, (uint16_t)(tb + hi), ACC_READ, 1};
+      }
+      return 1;
+    }
+    if (!x1 && (w0 == w1 || (w1 > w0 ? w1 - w0 : w0 - w1) >= 16)) {
+      /* consecutive words: each read by lane j (and j + 16 when the halves agree) */
+      for (uint32_t j = 0; j < 16; j++) {
+        keep_read(r, &r->wsh[w0 + j], &r->wshx[w0 + j], pc, (uint16_t)(tb + j));
+        keep_read(r, &r->wsh[w1 + j], &r->wshx[w1 + j], pc, (uint16_t)(tb + 16 + j));
+      }
+      return 1;
+    }
+  }
   /* the words of this instruction: open addressing on the word index */
   struct wslot {
     uint32_t wd, n;
@@ -367,7 +422,7 @@ static int fast_reads(warp *w, const insn *in, uint32_t m, const uint64_t addr[3
   } tab[128];
   uint64_t used[2] = {0, 0};
   LANES(m, {
-    uint16_t t = (uint16_t)(w->index * 32 + (uint32_t)l);
+    uint16_t t = (uint16_t)(tb + (uint32_t)l);
     for (uint32_t j = 0; j < nw; j++) {
       uint32_t wd = wd0[l] + j, h = (wd * 0x9e3779b1u) >> 25;
       while ((used[h >> 6] >> (h & 63) & 1) && tab[h].wd != wd) h = (h + 1) & 127;
