@@ -94,6 +94,19 @@ static void banks(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
   if (in->merge == MERGE_FOLLOW) return;
   if (in->merge) size *= in->merge;
   if (in->space == PTX_SPACE_SHARED && m == FULL_MASK) {
+    int op = bank_op(in);
+    bank_stat *s = &a->banks[w->pc];
+    if (bank_family(op) != BANK_ATOM && s->pat_mask == FULL_MASK) {
+      /* the pattern cache below, straight from the addresses */
+      uint32_t base = (uint32_t)addr[0], diff = 0;
+      for (int l = 0; l < 32; l++) diff |= ((uint32_t)addr[l] - base) ^ s->pat_rel[l];
+      if (!diff && s->pat_size == size && s->pat_align == (base & 7)) {
+        s->requests += s->pat_req;
+        s->wavefronts += s->pat_waves;
+        s->ideal += s->pat_ideal;
+        return;
+      }
+    }
     for (int l = 0; l < 32; l++) sh[l] = (uint32_t)addr[l];
     sm = FULL_MASK;
   } else {
