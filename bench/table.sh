@@ -29,7 +29,7 @@ if [ -f /usr/include/CL/cl.h ]; then
     echo "PoCL: $line"
 fi
 [ "$pocl" = 0 ] && echo "PoCL: not available (pocl-opencl-icd, ocl-icd-opencl-dev): ratios not computed"
-"$BENCH" --table "$pocl"
+"$BENCH" --table "$pocl" "${TABLE_WORKERS:-0}"
 
 # 2. dot against Numba's simulator
 n=${DOT_N:-65536}
