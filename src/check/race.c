@@ -454,7 +454,26 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
   block *b = w->blk;
   int races = w->L->want_races, init = w->L->want_init;
   if (!races && !init) return;
-  if (init) {
+  uint64_t amax = UINT64_MAX;
+  if (init && m == FULL_MASK && in->space == PTX_SPACE_SHARED && size == 4) {
+    amax = 0;
+    for (int l = 0; l < 32; l++) amax = addr[l] > amax ? addr[l] : amax;
+  }
+  if (amax < r->sh_size && amax + 4 <= r->sh_size) {
+    /* a whole warp in bounds: a word of init bytes per lane */
+    const uint32_t ones = 0x01010101u;
+    if (kind == ACC_READ) {
+      uint32_t bad = 0;
+      for (int l = 0; l < 32; l++) {
+        uint32_t v;
+        memcpy(&v, r->init + addr[l], 4);
+        bad |= (uint32_t)(v != ones) << l;
+      }
+      for (; bad; bad &= bad - 1) race_add_sync(r, b, SYNC_UNINIT, w->pc, w->index, bad & -bad);
+    } else {
+      for (int l = 0; l < 32; l++) memcpy(r->init + addr[l], &ones, 4);
+    }
+  } else if (init) {
     LANES(m, {
       uint64_t a = shared_off(in, addr[l], size, r);
       if (a == ~0ull) continue;
