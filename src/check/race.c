@@ -505,6 +505,19 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
     sa[l] = shared_off(in, addr[l], size, r);
     if (sa[l] != ~0ull && store_bytes(w, in, l, size, val[l])) hasval |= 1u << l;
   });
+  /* can two lanes' bytes overlap? Not when every lane is aligned to the
+   * size and no two lanes share an address (a bitmap of addresses; a
+   * collision is taken for an overlap) */
+  int ovl = 0;
+  uint64_t seen[4] = {0, 0, 0, 0};
+  LANES(hasval, {
+    uint32_t h = (uint32_t)(sa[l] / size) & 255;
+    if (sa[l] % size || (seen[h >> 6] >> (h & 63) & 1)) {
+      ovl = 1;
+      break;
+    }
+    seen[h >> 6] |= 1ull << (h & 63);
+  });
   LANES(m, {
     uint64_t a = sa[l];
     if (a == ~0ull) continue;
@@ -512,7 +525,7 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
     int known = (hasval >> l) & 1;
     if (known) {
       memcpy(cur, b->smem + a, size);
-      for (int l2 = 0; l2 < l; l2++)
+      for (int l2 = 0; ovl && l2 < l; l2++)
         if ((hasval >> l2) & 1 && sa[l2] < a + size && a < sa[l2] + size)
           for (uint32_t k = 0; k < size; k++)
             if (a + k >= sa[l2] && a + k < sa[l2] + size) cur[k] = val[l2][a + k - sa[l2]];
