@@ -842,6 +842,7 @@ void race_global(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
   int sem_rel = kind != ACC_READ && (pf & GP_REL);
   int sem_acq = kind != ACC_WRITE && (pf & GP_ACQ);
   gpage *held = NULL; /* locked across lanes on one page */
+  uint64_t held_p = 0; /* its page number */
   LANES(m, {
     uint64_t a = addr[l];
     if (a - SHARED_WINDOW < WINDOW_SIZE || a - LOCAL_WINDOW < WINDOW_SIZE) continue;
@@ -852,7 +853,8 @@ void race_global(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
     for (uint64_t wd = a >> 2; wd <= (a + size - 1) >> 2; wd++) {
       uint64_t lo = wd * 4 > a ? wd * 4 : a, hi = wd * 4 + 4 < a + size ? wd * 4 + 4 : a + size;
       int whole = lo == wd * 4 && hi == wd * 4 + 4;
-      gpage *pg = gpage_of(g, wd);
+      gpage *pg = held && wd / GPAGE_WORDS == held_p ? held : gpage_of(g, wd);
+      held_p = wd / GPAGE_WORDS;
       if (pg != held) {
         if (held) pthread_mutex_unlock(&held->lock);
         held = pg;
