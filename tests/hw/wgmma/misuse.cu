@@ -48,7 +48,11 @@ __device__ __forceinline__ uint16_t hval(int m, int r, int k) {
 // 9 a wgmma without wgmma.fence after the accumulators were written
 // 10 descriptor A start misaligned for 128B swizzle (start % 1024 == 16), base offset 0
 // 11 wgmma reads a tile another warpgroup writes without a barrier (2 warpgroups)
-__global__ void misuse_k(int cs, uint32_t *out) {
+// 12 as 7, inside one asm block: st.global of the accumulators between
+//    commit_group and wait_group
+// (one kernel per case, so that ptxas's treatment of one case does not
+// change another's)
+template <int cs> __global__ void misuse_k(uint32_t *out) {
   __shared__ __align__(1024) uint8_t sA[4096];
   __shared__ __align__(1024) uint8_t sB[1024];
   int tid = threadIdx.x, nt = blockDim.x;
@@ -79,6 +83,15 @@ __global__ void misuse_k(int cs, uint32_t *out) {
     return;
   }
   if (cs == 2 && tid >= 64) goto skip;
+  if (cs == 12) {
+    asm volatile("{\n.reg .f32 e<4>;\nmov.f32 e0, 0f00000000;\nmov.f32 e1, 0f00000000;\n"
+                 "mov.f32 e2, 0f00000000;\nmov.f32 e3, 0f00000000;\nwgmma.fence.sync.aligned;\n"
+                 "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {e0,e1,e2,e3}, %1, %2, 1, 1, 1, 0, 0;\n"
+                 "wgmma.commit_group.sync.aligned;\n"
+                 "st.global.f32 [%0], e0;\nst.global.f32 [%0+4], e1;\nst.global.f32 [%0+8], e2;\nst.global.f32 [%0+12], e3;\n"
+                 "wgmma.wait_group.sync.aligned 0;\n}\n" :: "l"(out + tid * 4), "l"(da), "l"(db) : "memory");
+    return;
+  }
   if (cs != 9) wg_fence();
   if (cs == 9) d[0] = 1.0f;
   WGMMA_N8(d, da, db, 1);
@@ -89,7 +102,7 @@ __global__ void misuse_k(int cs, uint32_t *out) {
   }
   if (cs != 8) wg_wait0();
 skip:
-  if (cs != 7)
+  if (cs != 7 && cs != 12)
     for (int i = 0; i < 4; i++) out[tid * 4 + i] = __float_as_uint(d[i]);
 }
 
@@ -163,7 +176,11 @@ int main(int argc, char **argv) {
     int cs = atoi(argv[2]);
     cudaMemset(d_out, 0, sizeof h);
     int nt = cs == 3 ? 64 : cs == 11 ? 256 : 128;
-    misuse_k<<<1, nt>>>(cs, d_out);
+    void (*const ks[])(uint32_t *) = {misuse_k<0>, misuse_k<1>, misuse_k<2>, misuse_k<3>, misuse_k<4>,
+                                      misuse_k<5>, misuse_k<6>, misuse_k<7>, misuse_k<8>, misuse_k<9>,
+                                      misuse_k<10>, misuse_k<11>, misuse_k<12>};
+    if (cs < 0 || cs > 12) return 2;
+    ks[cs]<<<1, nt>>>(d_out);
     cudaError_t e = cudaDeviceSynchronize();
     printf("case %d threads %d: %s\n", cs, nt, e ? cudaGetErrorString(e) : "ok");
     if (e) return 1;

@@ -30,12 +30,12 @@ echo "fp8 mma rc $?" >> "$OUT/rc.txt"
 timeout 30 "$OUT/fp8" cvt > "$OUT/fp8_cvt.out" 2>&1
 echo "fp8 cvt rc $?" >> "$OUT/rc.txt"
 # misuse cases: plain runs (a hang is cut after 10 s: rc 124)
-for n in 0 1 2 3 4 5 6 7 8 9 10 11; do
+for n in 0 1 2 3 4 5 6 7 8 9 10 11 12; do
   timeout 8 "$OUT/misuse" case $n > "$OUT/misuse_case$n.out" 2>&1
   echo "misuse case $n rc $?" >> "$OUT/rc.txt"
 done
 # compute-sanitizer on each case, 6 at a time
-for n in 0 1 2 3 4 5 6 7 8 9 10 11; do
+for n in 0 1 2 3 4 5 6 7 8 9 10 11 12; do
   for t in memcheck racecheck synccheck; do echo "$t $n"; done
 done | xargs -P 6 -L 1 sh -c "timeout 25 compute-sanitizer --tool \$0 \$( [ \$0 = racecheck ] && echo --racecheck-report all ) '$OUT/misuse' case \$1 > '$OUT/san_'\$0'_case'\$1'.txt' 2>&1; echo \"san \$0 \$1 rc \$?\" >> '$OUT/rc.txt'"
 # ncu: shared-memory counters of the wgmma kernels, plus every metric whose
