@@ -96,6 +96,9 @@ int race_init(race_state *r, const launch *L);
 void race_free(race_state *r);
 void race_block_start(race_state *r, block *b);
 void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind);
+/* Lane `lane` of warp w writes shared byte `at` while an asynchronous read
+ * (wgmma.mma_async at read_pc, issued by thread read_tid) is in flight. */
+void race_async_war(warp *w, int lane, uint64_t at, uint32_t read_pc, uint16_t read_tid);
 /* Threads `lanes` of warp w passed a completed block barrier. */
 void race_barrier(block *b, warp *w, uint32_t lanes);
 /* Lanes of warp w passed bar.warp.sync. */
