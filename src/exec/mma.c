@@ -34,35 +34,35 @@ typedef struct mma_form {
 } mma_form;
 
 static const mma_form forms[] = {
-  {"m16n8k16.row.col.f32.f16.f16.f32", 16, 8, 16, E_F16, E_F16, E_F32, E_F32, 4, 2, 4, 4, {25}, 0},
-  {"m16n8k16.row.col.f32.bf16.bf16.f32", 16, 8, 16, E_BF16, E_BF16, E_F32, E_F32, 4, 2, 4, 4, {25}, 0},
-  {"m16n8k16.row.col.f16.f16.f16.f16", 16, 8, 16, E_F16, E_F16, E_F16, E_F16, 4, 2, 2, 2, {0}, 0},
-  {"m16n8k8.row.col.f32.f16.f16.f32", 16, 8, 8, E_F16, E_F16, E_F32, E_F32, 2, 1, 4, 4, {25}, 0},
-  {"m16n8k8.row.col.f32.bf16.bf16.f32", 16, 8, 8, E_BF16, E_BF16, E_F32, E_F32, 2, 1, 4, 4, {25}, 0},
-  {"m16n8k8.row.col.f16.f16.f16.f16", 16, 8, 8, E_F16, E_F16, E_F16, E_F16, 2, 1, 2, 2, {0}, 0},
-  {"m16n8k8.row.col.f32.tf32.tf32.f32", 16, 8, 8, E_TF32, E_TF32, E_F32, E_F32, 4, 2, 4, 4, {25}, 0},
-  {"m16n8k32.row.col.s32.s8.s8.s32", 16, 8, 32, E_S8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0}, 0},
-  {"m16n8k32.row.col.s32.u8.u8.s32", 16, 8, 32, E_U8, E_U8, E_S32, E_S32, 4, 2, 4, 4, {0}, 0},
-  {"m16n8k32.row.col.s32.s8.u8.s32", 16, 8, 32, E_S8, E_U8, E_S32, E_S32, 4, 2, 4, 4, {0}, 0},
-  {"m16n8k32.row.col.s32.u8.s8.s32", 16, 8, 32, E_U8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0}, 0},
-  {"m16n8k16.row.col.s32.s8.s8.s32", 16, 8, 16, E_S8, E_S8, E_S32, E_S32, 2, 1, 4, 4, {0}, 0},
-  {"m16n8k16.row.col.satfinite.s32.s8.s8.s32", 16, 8, 16, E_S8, E_S8, E_S32, E_S32, 2, 1, 4, 4, {0}, 1},
-  {"m16n8k32.row.col.satfinite.s32.s8.s8.s32", 16, 8, 32, E_S8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0}, 1},
-  {"m16n8k64.row.col.s32.s4.s4.s32", 16, 8, 64, E_S4, E_S4, E_S32, E_S32, 4, 2, 4, 4, {0}, 0},
-  {"m16n8k64.row.col.s32.u4.u4.s32", 16, 8, 64, E_U4, E_U4, E_S32, E_S32, 4, 2, 4, 4, {0}, 0},
-  {"m16n8k64.row.col.satfinite.s32.s4.s4.s32", 16, 8, 64, E_S4, E_S4, E_S32, E_S32, 4, 2, 4, 4, {0}, 1},
-  {"m8n8k16.row.col.s32.s8.s8.s32", 8, 8, 16, E_S8, E_S8, E_S32, E_S32, 1, 1, 2, 2, {0}, 0},
-  {"m16n8k4.row.col.f32.tf32.tf32.f32", 16, 8, 4, E_TF32, E_TF32, E_F32, E_F32, 2, 1, 4, 4, {25}, 0},
-  {"m8n8k4.row.col.f64.f64.f64.f64", 8, 8, 4, E_F64, E_F64, E_F64, E_F64, 1, 1, 2, 2, {0}, 0},
+  {"m16n8k16.row.col.f32.f16.f16.f32", 16, 8, 16, E_F16, E_F16, E_F32, E_F32, 4, 2, 4, 4, {25, 0, 0}, 0},
+  {"m16n8k16.row.col.f32.bf16.bf16.f32", 16, 8, 16, E_BF16, E_BF16, E_F32, E_F32, 4, 2, 4, 4, {25, 0, 0}, 0},
+  {"m16n8k16.row.col.f16.f16.f16.f16", 16, 8, 16, E_F16, E_F16, E_F16, E_F16, 4, 2, 2, 2, {0, 0, 0}, 0},
+  {"m16n8k8.row.col.f32.f16.f16.f32", 16, 8, 8, E_F16, E_F16, E_F32, E_F32, 2, 1, 4, 4, {25, 0, 0}, 0},
+  {"m16n8k8.row.col.f32.bf16.bf16.f32", 16, 8, 8, E_BF16, E_BF16, E_F32, E_F32, 2, 1, 4, 4, {25, 0, 0}, 0},
+  {"m16n8k8.row.col.f16.f16.f16.f16", 16, 8, 8, E_F16, E_F16, E_F16, E_F16, 2, 1, 2, 2, {0, 0, 0}, 0},
+  {"m16n8k8.row.col.f32.tf32.tf32.f32", 16, 8, 8, E_TF32, E_TF32, E_F32, E_F32, 4, 2, 4, 4, {25, 0, 0}, 0},
+  {"m16n8k32.row.col.s32.s8.s8.s32", 16, 8, 32, E_S8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0}, 0},
+  {"m16n8k32.row.col.s32.u8.u8.s32", 16, 8, 32, E_U8, E_U8, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0}, 0},
+  {"m16n8k32.row.col.s32.s8.u8.s32", 16, 8, 32, E_S8, E_U8, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0}, 0},
+  {"m16n8k32.row.col.s32.u8.s8.s32", 16, 8, 32, E_U8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0}, 0},
+  {"m16n8k16.row.col.s32.s8.s8.s32", 16, 8, 16, E_S8, E_S8, E_S32, E_S32, 2, 1, 4, 4, {0, 0, 0}, 0},
+  {"m16n8k16.row.col.satfinite.s32.s8.s8.s32", 16, 8, 16, E_S8, E_S8, E_S32, E_S32, 2, 1, 4, 4, {0, 0, 0}, 1},
+  {"m16n8k32.row.col.satfinite.s32.s8.s8.s32", 16, 8, 32, E_S8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0}, 1},
+  {"m16n8k64.row.col.s32.s4.s4.s32", 16, 8, 64, E_S4, E_S4, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0}, 0},
+  {"m16n8k64.row.col.s32.u4.u4.s32", 16, 8, 64, E_U4, E_U4, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0}, 0},
+  {"m16n8k64.row.col.satfinite.s32.s4.s4.s32", 16, 8, 64, E_S4, E_S4, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0}, 1},
+  {"m8n8k16.row.col.s32.s8.s8.s32", 8, 8, 16, E_S8, E_S8, E_S32, E_S32, 1, 1, 2, 2, {0, 0, 0}, 0},
+  {"m16n8k4.row.col.f32.tf32.tf32.f32", 16, 8, 4, E_TF32, E_TF32, E_F32, E_F32, 2, 1, 4, 4, {25, 0, 0}, 0},
+  {"m8n8k4.row.col.f64.f64.f64.f64", 8, 8, 4, E_F64, E_F64, E_F64, E_F64, 1, 1, 2, 2, {0, 0, 0}, 0},
   /* fp8 (sm_89+): the fragments of the 8-bit integer m16n8k32 form */
-  {"m16n8k32.row.col.f32.e4m3.e4m3.f32", 16, 8, 32, E_E4M3, E_E4M3, E_F32, E_F32, 4, 2, 4, 4, {FP8_FRAC}, 0},
-  {"m16n8k32.row.col.f32.e5m2.e5m2.f32", 16, 8, 32, E_E5M2, E_E5M2, E_F32, E_F32, 4, 2, 4, 4, {FP8_FRAC}, 0},
-  {"m16n8k32.row.col.f32.e4m3.e5m2.f32", 16, 8, 32, E_E4M3, E_E5M2, E_F32, E_F32, 4, 2, 4, 4, {FP8_FRAC}, 0},
-  {"m16n8k32.row.col.f32.e5m2.e4m3.f32", 16, 8, 32, E_E5M2, E_E4M3, E_F32, E_F32, 4, 2, 4, 4, {FP8_FRAC}, 0},
-  {"m16n8k32.row.col.f16.e4m3.e4m3.f16", 16, 8, 32, E_E4M3, E_E4M3, E_F16, E_F16, 4, 2, 2, 2, {0}, 0},
-  {"m16n8k32.row.col.f16.e5m2.e5m2.f16", 16, 8, 32, E_E5M2, E_E5M2, E_F16, E_F16, 4, 2, 2, 2, {0}, 0},
-  {"m16n8k32.row.col.f16.e4m3.e5m2.f16", 16, 8, 32, E_E4M3, E_E5M2, E_F16, E_F16, 4, 2, 2, 2, {0}, 0},
-  {"m16n8k32.row.col.f16.e5m2.e4m3.f16", 16, 8, 32, E_E5M2, E_E4M3, E_F16, E_F16, 4, 2, 2, 2, {0}, 0},
+  {"m16n8k32.row.col.f32.e4m3.e4m3.f32", 16, 8, 32, E_E4M3, E_E4M3, E_F32, E_F32, 4, 2, 4, 4, {FP8_FRAC, FP8_NORM, 0}, 0},
+  {"m16n8k32.row.col.f32.e5m2.e5m2.f32", 16, 8, 32, E_E5M2, E_E5M2, E_F32, E_F32, 4, 2, 4, 4, {FP8_FRAC, FP8_NORM, 0}, 0},
+  {"m16n8k32.row.col.f32.e4m3.e5m2.f32", 16, 8, 32, E_E4M3, E_E5M2, E_F32, E_F32, 4, 2, 4, 4, {FP8_FRAC, FP8_NORM, 0}, 0},
+  {"m16n8k32.row.col.f32.e5m2.e4m3.f32", 16, 8, 32, E_E5M2, E_E4M3, E_F32, E_F32, 4, 2, 4, 4, {FP8_FRAC, FP8_NORM, 0}, 0},
+  {"m16n8k32.row.col.f16.e4m3.e4m3.f16", 16, 8, 32, E_E4M3, E_E4M3, E_F16, E_F16, 4, 2, 2, 2, {0, 0, 0}, 0},
+  {"m16n8k32.row.col.f16.e5m2.e5m2.f16", 16, 8, 32, E_E5M2, E_E5M2, E_F16, E_F16, 4, 2, 2, 2, {0, 0, 0}, 0},
+  {"m16n8k32.row.col.f16.e4m3.e5m2.f16", 16, 8, 32, E_E4M3, E_E5M2, E_F16, E_F16, 4, 2, 2, 2, {0, 0, 0}, 0},
+  {"m16n8k32.row.col.f16.e5m2.e4m3.f16", 16, 8, 32, E_E5M2, E_E4M3, E_F16, E_F16, 4, 2, 2, 2, {0, 0, 0}, 0},
 };
 #define NFORMS ((int)(sizeof forms / sizeof forms[0]))
 
@@ -201,6 +201,11 @@ double mma_acc_f32(const acc_model *am, double c, const double *a, const double 
   double q = ldexp(1.0, emax - am->frac);
   s = trunc(c / q) * q;
   for (int j = 0; j < k; j++) s += trunc(prod[j] / q) * q;
+  if (am->norm && s != 0) {
+    double qn = ldexp(1.0, ilogb(s) - am->norm);
+    s = trunc(s / qn) * qn;
+  }
+  if (am->raw) return s;
   /* truncated within range, but a sum past the largest exponent is an
    * infinity (not FLT_MAX): what the H100 gave */
   if (fabs(s) >= 0x1p128) return copysign(INFINITY, s);

@@ -34,9 +34,10 @@
  *   MN-major, W-unit rows: ((i/T)%W)*16 + (i/(TW))*LBO + (k%8)*16W + (k/8)*SBO
  * plus (i%T or k%T)*element-size, from the start address. The swizzle then
  * exchanges 16-byte chunks inside each row of the address itself: address
- * bits [4, 4+b) ^= bits [7, 7+b), b = 1, 2, 3 for 32, 64, 128 bytes (so a
- * start address inside a swizzle row, as CUTLASS's k-block steps give,
- * reads what the layout stored there). */
+ * bits [4, 4+b) ^= bits [7, 7+b) minus the base offset, b = 1, 2, 3 for
+ * 32, 64, 128 bytes (so a start address inside a swizzle row, as CUTLASS's
+ * k-block steps give, reads what the layout stored there; all measured on
+ * an H100, tests/hw/wgmma). */
 #include <math.h>
 #include <stdlib.h>
 #include "exec/exec.h"
@@ -56,8 +57,13 @@
 enum { WF_AREG = 1, WF_NEGA = 2, WF_NEGB = 4, WF_TRANSA = 8, WF_TRANSB = 16, WF_SAT = 32 };
 enum { WG_FENCE, WG_COMMIT, WG_WAIT, WG_MMA };
 
-/* f32 accumulation of each input type (fitted to an H100: tests/hw/wgmma) */
-static const acc_model acc16 = {25}, acc_tf32 = {25}, acc_fp8 = {FP8_FRAC}, acc_exact = {0};
+/* f32 accumulation of each input type (fitted to an H100: tests/hw/wgmma,
+ * fit_fp8.py): 16-bit and tf32 products keep 25 bits below the largest
+ * exponent; fp8 products 13, and the sum 13 below its leading bit (14
+ * significant bits) for an f32 D. An f16 D is the aligned sum (without the
+ * fp8 normalisation) rounded once to nearest f16. */
+static const acc_model acc16 = {25, 0, 0}, acc_tf32 = {25, 0, 0}, acc_fp8 = {FP8_FRAC, FP8_NORM, 0},
+                       acc16_h = {25, 0, 1}, acc_fp8_h = {FP8_FRAC, 0, 1};
 
 /* ---- per-block state ---- */
 
@@ -150,7 +156,11 @@ static uint32_t desc_addr(const wg_desc *d, int trans, uint32_t esize, uint32_t 
   uint32_t a = d->start + off;
   if (d->sw) {
     uint32_t bits = d->sw == 128 ? 7 : d->sw == 64 ? 3 : 1;
-    a ^= ((a >> 7) & bits) << 4;
+    /* the base offset moves the pattern's row phase back (measured: a tile
+     * 384 bytes past a 1024-byte boundary with base offset 3 reads as one
+     * on the boundary, tests/hw/wgmma f16_f32_n32_off384_bo3) */
+    uint32_t ph = (a >> 7) - d->base;
+    a ^= (ph & bits) << 4;
   }
   return a;
 }
@@ -334,7 +344,9 @@ static int compute(warp *x, warp *rep, const insn *in, wg_pend *p, const wg_desc
       if (integer) IB[n][k] = tb == E_S8 ? (int8_t)v : (int64_t)(uint8_t)v;
       else B[n][k] = val(tb, v, fl & WF_NEGB);
     }
-  const acc_model *am = ta == E_TF32 ? &acc_tf32 : ta == E_E4M3 || ta == E_E5M2 ? &acc_fp8 : &acc16;
+  int fp8 = ta == E_E4M3 || ta == E_E5M2;
+  const acc_model *am = ta == E_TF32 ? &acc_tf32 : fp8 ? (td == E_F16 ? &acc_fp8_h : &acc_fp8)
+                                                     : td == E_F16 ? &acc16_h : &acc16;
   uint32_t scale = x->p[in->c] ^ (in->flags & IF_NEGC ? FULL_MASK : 0);
   static _Thread_local uint64_t out[128][32];
   for (int l = 0; l < 32; l++) {
@@ -353,7 +365,7 @@ static int compute(warp *x, warp *rep, const insn *in, wg_pend *p, const wg_desc
         bits = (uint32_t)s;
       } else {
         double cv = sc ? mma_to_double(td, cur) : 0.0;
-        double s = mma_acc_f32(td == E_F16 ? &acc_exact : am, cv, A[r], B[c], (int)K);
+        double s = mma_acc_f32(am, cv, A[r], B[c], (int)K);
         bits = mma_from_double(td, s) & (td == E_F16 ? 0xffff : 0xffffffffu);
       }
       out[reg][l] |= bits << sh;
