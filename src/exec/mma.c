@@ -34,35 +34,35 @@ typedef struct mma_form {
 } mma_form;
 
 static const mma_form forms[] = {
-  {"m16n8k16.row.col.f32.f16.f16.f32", 16, 8, 16, E_F16, E_F16, E_F32, E_F32, 4, 2, 4, 4, {25, 0, 0}, 0},
-  {"m16n8k16.row.col.f32.bf16.bf16.f32", 16, 8, 16, E_BF16, E_BF16, E_F32, E_F32, 4, 2, 4, 4, {25, 0, 0}, 0},
-  {"m16n8k16.row.col.f16.f16.f16.f16", 16, 8, 16, E_F16, E_F16, E_F16, E_F16, 4, 2, 2, 2, {0, 0, 0}, 0},
-  {"m16n8k8.row.col.f32.f16.f16.f32", 16, 8, 8, E_F16, E_F16, E_F32, E_F32, 2, 1, 4, 4, {25, 0, 0}, 0},
-  {"m16n8k8.row.col.f32.bf16.bf16.f32", 16, 8, 8, E_BF16, E_BF16, E_F32, E_F32, 2, 1, 4, 4, {25, 0, 0}, 0},
-  {"m16n8k8.row.col.f16.f16.f16.f16", 16, 8, 8, E_F16, E_F16, E_F16, E_F16, 2, 1, 2, 2, {0, 0, 0}, 0},
-  {"m16n8k8.row.col.f32.tf32.tf32.f32", 16, 8, 8, E_TF32, E_TF32, E_F32, E_F32, 4, 2, 4, 4, {25, 0, 0}, 0},
-  {"m16n8k32.row.col.s32.s8.s8.s32", 16, 8, 32, E_S8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0}, 0},
-  {"m16n8k32.row.col.s32.u8.u8.s32", 16, 8, 32, E_U8, E_U8, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0}, 0},
-  {"m16n8k32.row.col.s32.s8.u8.s32", 16, 8, 32, E_S8, E_U8, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0}, 0},
-  {"m16n8k32.row.col.s32.u8.s8.s32", 16, 8, 32, E_U8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0}, 0},
-  {"m16n8k16.row.col.s32.s8.s8.s32", 16, 8, 16, E_S8, E_S8, E_S32, E_S32, 2, 1, 4, 4, {0, 0, 0}, 0},
-  {"m16n8k16.row.col.satfinite.s32.s8.s8.s32", 16, 8, 16, E_S8, E_S8, E_S32, E_S32, 2, 1, 4, 4, {0, 0, 0}, 1},
-  {"m16n8k32.row.col.satfinite.s32.s8.s8.s32", 16, 8, 32, E_S8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0}, 1},
-  {"m16n8k64.row.col.s32.s4.s4.s32", 16, 8, 64, E_S4, E_S4, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0}, 0},
-  {"m16n8k64.row.col.s32.u4.u4.s32", 16, 8, 64, E_U4, E_U4, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0}, 0},
-  {"m16n8k64.row.col.satfinite.s32.s4.s4.s32", 16, 8, 64, E_S4, E_S4, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0}, 1},
-  {"m8n8k16.row.col.s32.s8.s8.s32", 8, 8, 16, E_S8, E_S8, E_S32, E_S32, 1, 1, 2, 2, {0, 0, 0}, 0},
-  {"m16n8k4.row.col.f32.tf32.tf32.f32", 16, 8, 4, E_TF32, E_TF32, E_F32, E_F32, 2, 1, 4, 4, {25, 0, 0}, 0},
-  {"m8n8k4.row.col.f64.f64.f64.f64", 8, 8, 4, E_F64, E_F64, E_F64, E_F64, 1, 1, 2, 2, {0, 0, 0}, 0},
+  {"m16n8k16.row.col.f32.f16.f16.f32", 16, 8, 16, E_F16, E_F16, E_F32, E_F32, 4, 2, 4, 4, {25, 0, 0, 0}, 0},
+  {"m16n8k16.row.col.f32.bf16.bf16.f32", 16, 8, 16, E_BF16, E_BF16, E_F32, E_F32, 4, 2, 4, 4, {25, 0, 0, 0}, 0},
+  {"m16n8k16.row.col.f16.f16.f16.f16", 16, 8, 16, E_F16, E_F16, E_F16, E_F16, 4, 2, 2, 2, {0, 0, 0, 0}, 0},
+  {"m16n8k8.row.col.f32.f16.f16.f32", 16, 8, 8, E_F16, E_F16, E_F32, E_F32, 2, 1, 4, 4, {25, 0, 0, 0}, 0},
+  {"m16n8k8.row.col.f32.bf16.bf16.f32", 16, 8, 8, E_BF16, E_BF16, E_F32, E_F32, 2, 1, 4, 4, {25, 0, 0, 0}, 0},
+  {"m16n8k8.row.col.f16.f16.f16.f16", 16, 8, 8, E_F16, E_F16, E_F16, E_F16, 2, 1, 2, 2, {0, 0, 0, 0}, 0},
+  {"m16n8k8.row.col.f32.tf32.tf32.f32", 16, 8, 8, E_TF32, E_TF32, E_F32, E_F32, 4, 2, 4, 4, {25, 0, 0, 0}, 0},
+  {"m16n8k32.row.col.s32.s8.s8.s32", 16, 8, 32, E_S8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0, 0}, 0},
+  {"m16n8k32.row.col.s32.u8.u8.s32", 16, 8, 32, E_U8, E_U8, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0, 0}, 0},
+  {"m16n8k32.row.col.s32.s8.u8.s32", 16, 8, 32, E_S8, E_U8, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0, 0}, 0},
+  {"m16n8k32.row.col.s32.u8.s8.s32", 16, 8, 32, E_U8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0, 0}, 0},
+  {"m16n8k16.row.col.s32.s8.s8.s32", 16, 8, 16, E_S8, E_S8, E_S32, E_S32, 2, 1, 4, 4, {0, 0, 0, 0}, 0},
+  {"m16n8k16.row.col.satfinite.s32.s8.s8.s32", 16, 8, 16, E_S8, E_S8, E_S32, E_S32, 2, 1, 4, 4, {0, 0, 0, 0}, 1},
+  {"m16n8k32.row.col.satfinite.s32.s8.s8.s32", 16, 8, 32, E_S8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0, 0}, 1},
+  {"m16n8k64.row.col.s32.s4.s4.s32", 16, 8, 64, E_S4, E_S4, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0, 0}, 0},
+  {"m16n8k64.row.col.s32.u4.u4.s32", 16, 8, 64, E_U4, E_U4, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0, 0}, 0},
+  {"m16n8k64.row.col.satfinite.s32.s4.s4.s32", 16, 8, 64, E_S4, E_S4, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0, 0}, 1},
+  {"m8n8k16.row.col.s32.s8.s8.s32", 8, 8, 16, E_S8, E_S8, E_S32, E_S32, 1, 1, 2, 2, {0, 0, 0, 0}, 0},
+  {"m16n8k4.row.col.f32.tf32.tf32.f32", 16, 8, 4, E_TF32, E_TF32, E_F32, E_F32, 2, 1, 4, 4, {25, 0, 0, 0}, 0},
+  {"m8n8k4.row.col.f64.f64.f64.f64", 8, 8, 4, E_F64, E_F64, E_F64, E_F64, 1, 1, 2, 2, {0, 0, 0, 0}, 0},
   /* fp8 (sm_89+): the fragments of the 8-bit integer m16n8k32 form */
-  {"m16n8k32.row.col.f32.e4m3.e4m3.f32", 16, 8, 32, E_E4M3, E_E4M3, E_F32, E_F32, 4, 2, 4, 4, {FP8_FRAC, FP8_NORM, 0}, 0},
-  {"m16n8k32.row.col.f32.e5m2.e5m2.f32", 16, 8, 32, E_E5M2, E_E5M2, E_F32, E_F32, 4, 2, 4, 4, {FP8_FRAC, FP8_NORM, 0}, 0},
-  {"m16n8k32.row.col.f32.e4m3.e5m2.f32", 16, 8, 32, E_E4M3, E_E5M2, E_F32, E_F32, 4, 2, 4, 4, {FP8_FRAC, FP8_NORM, 0}, 0},
-  {"m16n8k32.row.col.f32.e5m2.e4m3.f32", 16, 8, 32, E_E5M2, E_E4M3, E_F32, E_F32, 4, 2, 4, 4, {FP8_FRAC, FP8_NORM, 0}, 0},
-  {"m16n8k32.row.col.f16.e4m3.e4m3.f16", 16, 8, 32, E_E4M3, E_E4M3, E_F16, E_F16, 4, 2, 2, 2, {0, 0, 0}, 0},
-  {"m16n8k32.row.col.f16.e5m2.e5m2.f16", 16, 8, 32, E_E5M2, E_E5M2, E_F16, E_F16, 4, 2, 2, 2, {0, 0, 0}, 0},
-  {"m16n8k32.row.col.f16.e4m3.e5m2.f16", 16, 8, 32, E_E4M3, E_E5M2, E_F16, E_F16, 4, 2, 2, 2, {0, 0, 0}, 0},
-  {"m16n8k32.row.col.f16.e5m2.e4m3.f16", 16, 8, 32, E_E5M2, E_E4M3, E_F16, E_F16, 4, 2, 2, 2, {0, 0, 0}, 0},
+  {"m16n8k32.row.col.f32.e4m3.e4m3.f32", 16, 8, 32, E_E4M3, E_E4M3, E_F32, E_F32, 4, 2, 4, 4, {27, 0, 0, 1}, 0},
+  {"m16n8k32.row.col.f32.e5m2.e5m2.f32", 16, 8, 32, E_E5M2, E_E5M2, E_F32, E_F32, 4, 2, 4, 4, {27, 0, 0, 1}, 0},
+  {"m16n8k32.row.col.f32.e4m3.e5m2.f32", 16, 8, 32, E_E4M3, E_E5M2, E_F32, E_F32, 4, 2, 4, 4, {27, 0, 0, 1}, 0},
+  {"m16n8k32.row.col.f32.e5m2.e4m3.f32", 16, 8, 32, E_E5M2, E_E4M3, E_F32, E_F32, 4, 2, 4, 4, {27, 0, 0, 1}, 0},
+  {"m16n8k32.row.col.f16.e4m3.e4m3.f16", 16, 8, 32, E_E4M3, E_E4M3, E_F16, E_F16, 4, 2, 2, 2, {27, 0, 0, 2}, 0},
+  {"m16n8k32.row.col.f16.e5m2.e5m2.f16", 16, 8, 32, E_E5M2, E_E5M2, E_F16, E_F16, 4, 2, 2, 2, {27, 0, 0, 2}, 0},
+  {"m16n8k32.row.col.f16.e4m3.e5m2.f16", 16, 8, 32, E_E4M3, E_E5M2, E_F16, E_F16, 4, 2, 2, 2, {27, 0, 0, 2}, 0},
+  {"m16n8k32.row.col.f16.e5m2.e4m3.f16", 16, 8, 32, E_E5M2, E_E4M3, E_F16, E_F16, 4, 2, 2, 2, {27, 0, 0, 2}, 0},
 };
 #define NFORMS ((int)(sizeof forms / sizeof forms[0]))
 
@@ -197,6 +197,16 @@ double mma_acc_f32(const acc_model *am, double c, const double *a, const double 
   if (!am->frac || special || emax == INT32_MIN) { /* IEEE rules for infinities and NaN */
     for (int j = 0; j < k; j++) s += prod[j];
     return s;
+  }
+  if (am->c_after) {
+    /* the products alone (aligned to the largest of them), rounded, then C */
+    emax = INT32_MIN;
+    for (int j = 0; j < k; j++)
+      if (a[j] != 0 && b[j] != 0 && ilogb(a[j]) + ilogb(b[j]) > emax) emax = ilogb(a[j]) + ilogb(b[j]);
+    double p = 0, qp = emax == INT32_MIN ? 1 : ldexp(1.0, emax - am->frac);
+    for (int j = 0; j < k; j++) p += trunc(prod[j] / qp) * qp;
+    p = am->c_after == 2 ? fp_f16_to_f64(fp_f64_to_f16(p, FP_RN)) : (double)fp_f64_to_f32(p, FP_RN);
+    return c + p;
   }
   double q = ldexp(1.0, emax - am->frac);
   s = trunc(c / q) * q;

@@ -14,6 +14,8 @@ typedef struct acc_model {
                  (truncated); 0: all */
   int raw;    /* 1: return that sum unrounded (an f16 D rounds it once to
                  nearest); 0: truncated to f32 */
+  int c_after;/* 1 (2): the products' sum alone, rounded to nearest f32
+                 (f16), plus C, unrounded: mma.sync's fp8 forms */
 } acc_model;
 
 /* f32 accumulation of fp8 products: bits kept below the largest exponent,

@@ -361,6 +361,7 @@ static void deadlock(block *b) {
       uint32_t n = (uint32_t)__builtin_popcount(e->mask), pc = e->pc - 1, j;
       waiting += n;
       if (e->blocked == WG_BLOCKED) { /* at wgmma.mma_async, for its warpgroup */
+        if (w == w0) w->pc = pc;
         if (wg_k < sizeof wg_lines) {
           char where[512], what[160];
           exec_where(L->prog, pc, where, sizeof where);
@@ -386,6 +387,16 @@ static void deadlock(block *b) {
                           at[j].threads, at[j].id, bs->arrived, bs->expected ? bs->expected : b->nthreads, where);
   }
   if (npcs) w0->pc = at[0].pc;
+  if (!npcs && wg_k) {
+    /* only warps at a wgmma.mma_async wait: the rest of their warpgroups
+     * has exited or passed it (the GPU: an illegal instruction, synccheck's
+     * "Warpgroup MMA sequence error", tests/hw/wgmma misuse case 2) */
+    exec_fault(w0, -1, SMEMU_ERR_ILLEGAL_INSTRUCTION,
+               "warpgroup MMA sequence error: wgmma.mma_async executed by an incomplete warpgroup (its other warps "
+               "exited or went past it):%s",
+               wg_lines);
+    return;
+  }
   if (k < sizeof lines) snprintf(lines + k, sizeof lines - k, "%s", wg_lines);
   exec_fault(w0, -1, SMEMU_ERR_DEADLOCK,
              "deadlock: %u thread(s) wait at barriers that can never complete (%u of the block's %u threads have "
