@@ -70,6 +70,8 @@ static const acc_model acc16 = {25, 0, 0, 0}, acc_tf32 = {25, 0, 0, 0}, acc_fp8 
 /* A wgmma.mma_async in flight (issued, not yet waited for) of one warp. */
 typedef struct wg_pend {
   uint32_t pc;        /* the instruction */
+  uint32_t seq;       /* which mma_async of the warp (its `issued` then): the
+                         same in the 4 warps of one collective */
   uint32_t group;     /* commit group number (the warp's count of commits when
                          it was committed), ~0u while uncommitted */
   uint16_t *chunks;   /* 16-byte chunks of shared memory it reads */
@@ -466,7 +468,7 @@ static void mma_async(warp *w, const insn *in, uint32_t m) {
       x->cappend = n;
     }
     pend[j] = &x->pend[x->npend];
-    *pend[j] = (wg_pend){pc, ~0u, NULL, 0};
+    *pend[j] = (wg_pend){pc, x->issued, ~0u, NULL, 0};
     if (!compute(mem[j], w, in, pend[j], &db)) {
       free(pend[j]->chunks);
       return;
@@ -492,23 +494,43 @@ static void mma_async(warp *w, const insn *in, uint32_t m) {
   }
 }
 
-/* Retire warp x's pending operations of groups older than the newest n. */
-static void retire(wg_block *g, wg_warp *x, uint32_t n) {
-  uint32_t keep = 0;
-  for (uint32_t i = 0; i < x->npend; i++) {
-    wg_pend *p = &x->pend[i];
-    /* an uncommitted operation is waited for by no wait_group: it stays */
-    int done = p->group != ~0u && p->group + n < x->commits;
-    if (!done) {
-      x->pend[keep++] = *p;
-      continue;
+/* Drop p from warp x's list position i (its reads are complete). */
+static void drop(wg_block *g, wg_pend *p) {
+  for (uint32_t c = 0; c < p->nchunks; c++)
+    if (p->chunks[c] < g->nchunk && g->inflight[p->chunks[c]]) g->inflight[p->chunks[c]]--;
+  free(p->chunks);
+  g->npend--;
+}
+
+/* wgmma.wait_group n by warp w: its operations of groups older than the
+ * newest n are complete, and so are the same collectives' reads for the
+ * other warps of the warpgroup (one operation of the four warps). */
+static void retire(wg_block *g, warp *w, uint32_t n) {
+  wg_warp *x = &g->w[w->index];
+  uint32_t base = w->index / 4 * 4, nseq = 0, seqs[64];
+  /* an uncommitted operation is waited for by no wait_group: it stays */
+  for (uint32_t i = 0; i < x->npend && nseq < 64; i++)
+    if (x->pend[i].group != ~0u && x->pend[i].group + n < x->commits) seqs[nseq++] = x->pend[i].seq;
+  for (uint32_t j = base; nseq && j < base + 4 && j < w->blk->nwarps; j++) {
+    wg_warp *o = &g->w[j];
+    uint32_t keep = 0;
+    for (uint32_t k = 0; k < o->npend; k++) {
+      int done = 0;
+      for (uint32_t q = 0; q < nseq; q++) done |= o->pend[k].seq == seqs[q];
+      if (done) drop(g, &o->pend[k]);
+      else o->pend[keep++] = o->pend[k];
     }
-    for (uint32_t c = 0; c < p->nchunks; c++)
-      if (p->chunks[c] < g->nchunk && g->inflight[p->chunks[c]]) g->inflight[p->chunks[c]]--;
-    free(p->chunks);
-    g->npend--;
+    o->npend = keep;
   }
-  x->npend = keep;
+  /* for the race checks: what the warpgroup's operations read (as each
+   * warp's lane 0) is ordered before what this warp does next */
+  block *b = w->blk;
+  if (x->issued && w->L->hooks && b->an && b->an->has_race) {
+    race_state *r = &b->an->race;
+    for (uint32_t j = base; j < base + 4 && j < b->nwarps; j++) r->block_gen[j * 32] = r->gen + 1;
+    LANES(FULL_MASK, r->block_gen[w->index * 32 + (uint32_t)l] = r->gen + 1);
+    r->gen++;
+  }
 }
 
 static void wg_simple(warp *w, const insn *in, uint32_t m) {
@@ -531,7 +553,7 @@ static void wg_simple(warp *w, const insn *in, uint32_t m) {
       if (x->pend[i].group == ~0u) x->pend[i].group = x->commits;
     x->commits++;
     break;
-  default: retire(g, x, (uint32_t)in->imm); break;
+  default: retire(g, w, (uint32_t)in->imm); break;
   }
 }
 
