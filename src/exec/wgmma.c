@@ -475,6 +475,13 @@ static void mma_async(warp *w, const insn *in, uint32_t m) {
     }
   }
   if (w->L->hooks) race_reads(mem, in, pend);
+  /* each warp's record covers the whole operation's reads (A rows of all
+   * four warps and B), until that warp waits for it */
+  uint32_t own[4], cap[4];
+  for (int j = 0; j < 4; j++) own[j] = cap[j] = pend[j]->nchunks;
+  for (int j = 0; j < 4; j++)
+    for (int o = 0; o < 4; o++)
+      for (uint32_t c = 0; o != j && c < own[o]; c++) chunk_add(pend[j], pend[o]->chunks[c], &cap[j]);
   for (int j = 0; j < 4; j++) {
     warp *o = mem[j];
     wg_warp *x = &g->w[o->index];
@@ -503,25 +510,16 @@ static void drop(wg_block *g, wg_pend *p) {
 }
 
 /* wgmma.wait_group n by warp w: its operations of groups older than the
- * newest n are complete, and so are the same collectives' reads for the
- * other warps of the warpgroup (one operation of the four warps). */
+ * newest n are complete (for w: another warp's wait orders nothing for w). */
 static void retire(wg_block *g, warp *w, uint32_t n) {
   wg_warp *x = &g->w[w->index];
-  uint32_t base = w->index / 4 * 4, nseq = 0, seqs[64];
-  /* an uncommitted operation is waited for by no wait_group: it stays */
-  for (uint32_t i = 0; i < x->npend && nseq < 64; i++)
-    if (x->pend[i].group != ~0u && x->pend[i].group + n < x->commits) seqs[nseq++] = x->pend[i].seq;
-  for (uint32_t j = base; nseq && j < base + 4 && j < w->blk->nwarps; j++) {
-    wg_warp *o = &g->w[j];
-    uint32_t keep = 0;
-    for (uint32_t k = 0; k < o->npend; k++) {
-      int done = 0;
-      for (uint32_t q = 0; q < nseq; q++) done |= o->pend[k].seq == seqs[q];
-      if (done) drop(g, &o->pend[k]);
-      else o->pend[keep++] = o->pend[k];
-    }
-    o->npend = keep;
+  uint32_t base = w->index / 4 * 4, keep = 0;
+  for (uint32_t i = 0; i < x->npend; i++) {
+    /* an uncommitted operation is waited for by no wait_group: it stays */
+    if (x->pend[i].group != ~0u && x->pend[i].group + n < x->commits) drop(g, &x->pend[i]);
+    else x->pend[keep++] = x->pend[i];
   }
+  x->npend = keep;
   /* for the race checks: what the warpgroup's operations read (as each
    * warp's lane 0) is ordered before what this warp does next */
   block *b = w->blk;
@@ -571,16 +569,18 @@ void wgmma_write_check(warp *w, const insn *in, uint32_t m, const uint64_t addr[
     }
     for (uint64_t c = a / 16; c <= (a + size - 1) / 16 && c < g->nchunk; c++) {
       if (!g->inflight[c]) continue;
-      /* which operation reads it */
-      for (uint32_t i = 0; i < w->blk->nwarps && i < 32; i++)
-        for (uint32_t k = 0; k < g->w[i].npend; k++) {
-          const wg_pend *p = &g->w[i].pend[k];
-          for (uint32_t q = 0; q < p->nchunks; q++)
-            if (p->chunks[q] == c) {
-              race_async_war(w, l, c * 16 > a ? c * 16 : a, p->pc, (uint16_t)(i * 32));
-              return;
-            }
-        }
+      /* an operation the writing warp has not waited for reads it (another
+       * warp's write is the race checks' business: it is ordered after the
+       * reads only through a barrier) */
+      const wg_warp *x = &g->w[w->index < 32 ? w->index : 0];
+      for (uint32_t k = 0; k < x->npend; k++) {
+        const wg_pend *p = &x->pend[k];
+        for (uint32_t q = 0; q < p->nchunks; q++)
+          if (p->chunks[q] == c) {
+            race_async_war(w, l, c * 16 > a ? c * 16 : a, p->pc, (uint16_t)(w->index / 4 * 4 * 32));
+            return;
+          }
+      }
     }
   });
 }

@@ -179,6 +179,85 @@ static void test_fp8(void) {
   smemu_module_unload(mod);
 }
 
+/* The misuse cases of misuse.cu against the GPU's plain runs (outputs and
+ * errors, recorded/misuse_caseN.out), and smemu's race checks on them.
+ * `status` is what smemu must return; `same` 1: the D words equal the
+ * recording's; `hazards` 1: the race check must report one (-1: none). */
+static void test_misuse(void) {
+  static const struct { int status, same, hazards; const char *why; } cases[13] = {
+    {SMEMU_OK, 1, -1, "correct use"},
+    {SMEMU_ERR_ILLEGAL_INSTRUCTION, 0, 0, "GPU: illegal instruction (warp 3 exited)"},
+    {SMEMU_ERR_ILLEGAL_INSTRUCTION, 0, 0, "GPU: illegal instruction (warps 2, 3 skip the wgmma)"},
+    {SMEMU_ERR_ILLEGAL_INSTRUCTION, 0, 0, "GPU: illegal instruction (64 threads)"},
+    {SMEMU_ERR_ILLEGAL_ADDRESS, 0, 0, "GPU: illegal memory access (B past the shared memory)"},
+    {SMEMU_OK, 1, 1, "write to B while the wgmma is in flight: racecheck sees nothing, smemu a WAR"},
+    {SMEMU_OK, 1, -1, "no fence.proxy.async: the GPU read the data all the same"},
+    {SMEMU_OK, 1, -1, "accumulators read before wait_group: ptxas waits there (C7517)"},
+    {SMEMU_OK, 1, -1, "no wait_group: ptxas waits before the reads (C7517)"},
+    {SMEMU_OK, 1, -1, "no wgmma.fence: ptxas inserts it (C7519)"},
+    {SMEMU_ERR_ILLEGAL_INSTRUCTION, 0, 0, "SBO 256 with 128-byte swizzle: the GPU reads it, smemu stops"},
+    {SMEMU_OK, 0, 1, "another warpgroup rewrites A unsynchronised (the outcome depends on timing): racecheck sees "
+                     "nothing, smemu a hazard"},
+    {SMEMU_OK, 1, -1, "accumulators stored between commit and wait in one asm block"},
+  };
+  smemu_options o;
+  memset(&o, 0, sizeof o);
+  o.threads = 1;
+  o.analyses = SMEMU_ANALYZE_RACES;
+  smemu_ctx *c2;
+  smemu_module *mod;
+  if (smemu_create(&o, &c2) || smemu_module_load_file(c2, DIR "misuse.ptx", &mod)) {
+    CHECK(0, "misuse.ptx: %s", smemu_errmsg(c2));
+    return;
+  }
+  void *d;
+  smemu_malloc(c2, &d, 256 * 4 * 4);
+  for (int cs = 0; cs < 13; cs++) {
+    char kname[64], path[128], line[256];
+    snprintf(kname, sizeof kname, "_Z8misuse_kILi%dEEvPj", cs);
+    smemu_kernel *k;
+    if (smemu_module_get_kernel(mod, kname, &k)) {
+      CHECK(0, "%s: %s", kname, smemu_errmsg(c2));
+      continue;
+    }
+    smemu_memset(c2, d, 0, 256 * 4 * 4);
+    void *args[] = {&d};
+    uint32_t grid[3] = {1, 1, 1}, block[3] = {cs == 3 ? 64u : cs == 11 ? 256u : 128u, 1, 1};
+    int rc = smemu_launch(c2, k, grid, block, 0, args);
+    CHECK(rc == cases[cs].status, "misuse case %d (%s): smemu returned %d (%s), expected %d", cs, cases[cs].why, rc,
+          rc ? smemu_errmsg(c2) : "ok", cases[cs].status);
+    int nh = rc == SMEMU_OK ? smemu_hazard_count(c2) : 0;
+    if (cases[cs].hazards > 0) CHECK(nh > 0, "misuse case %d (%s): no hazard reported", cs, cases[cs].why);
+    if (cases[cs].hazards < 0) CHECK(nh == 0, "misuse case %d (%s): %d hazards reported", cs, cases[cs].why, nh);
+    /* the GPU's output */
+    snprintf(path, sizeof path, DIR "recorded/misuse_case%d.out", cs);
+    FILE *f = fopen(path, "r");
+    if (!f || !fgets(line, sizeof line, f)) {
+      CHECK(0, "%s missing", path);
+      if (f) fclose(f);
+      continue;
+    }
+    CHECK(!!strstr(line, ": ok") == (cases[cs].same || cs == 10 || cs == 11), "misuse case %d: the recording says \"%s\"", cs, line);
+    if (cases[cs].same) {
+      static uint32_t got[128 * 4];
+      smemu_memcpy(c2, got, d, sizeof got);
+      int t, nline = 0, bad = 0;
+      uint32_t w[4];
+      while (fscanf(f, "%d %x %x %x %x", &t, &w[0], &w[1], &w[2], &w[3]) == 5 && t >= 0 && t < 128) {
+        nline++;
+        for (int i = 0; i < 4; i++) bad += got[t * 4 + i] != w[i];
+      }
+      CHECK(nline == 128 && bad == 0, "misuse case %d (%s): %d of %d words differ from the GPU's", cs, cases[cs].why,
+            bad, nline * 4);
+    }
+    fclose(f);
+  }
+  printf("misuse: 13 cases checked\n");
+  smemu_free(c2, d);
+  smemu_module_unload(mod);
+  smemu_destroy(c2);
+}
+
 int main(void) {
   smemu_options o;
   memset(&o, 0, sizeof o);
@@ -189,6 +268,7 @@ int main(void) {
   }
   test_wgmma();
   test_fp8();
+  test_misuse();
   smemu_destroy(ctx);
   printf("%d failures\n", failures);
   return failures ? 1 : 0;
