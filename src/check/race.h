@@ -56,7 +56,7 @@ typedef struct sync_rec {
   uint16_t tid;
   uint32_t lanes[32];/* per warp of the block: the lanes named (all blocks) */
 } sync_rec;
-enum { SYNC_DIVERGENT_WARP, SYNC_DIVERGENT_BLOCK, SYNC_WARP_MASK, SYNC_BAR_COUNT, SYNC_UNINIT };
+enum { SYNC_DIVERGENT_WARP, SYNC_DIVERGENT_BLOCK, SYNC_WARP_MASK, SYNC_BAR_COUNT, SYNC_UNINIT, SYNC_WGMMA_EARLY };
 
 typedef struct race_state {
   shadow *wsh;           /* one per 4-byte word: the history of all its bytes

@@ -585,6 +585,91 @@ void wgmma_write_check(warp *w, const insn *in, uint32_t m, const uint64_t addr[
   });
 }
 
+/* ---- registers in flight ---- */
+
+/* The register slots an instruction of a guarded kind reads or writes
+ * (only fields that hold registers for it). */
+static int guard_fields(const insn *in, uint32_t out[8]) {
+  int n = 0;
+  switch (in->op) {
+  case OP_LD: case OP_ST:
+    for (int k = 0; k < in->vec && k < 4; k++) out[n++] = in->v[k];
+    break;
+  case OP_SETP:
+    out[n++] = in->a;
+    out[n++] = in->b;
+    break;
+  case OP_FMA: case OP_MAD:
+    out[n++] = in->c;
+    /* fall through */
+  case OP_MOV: case OP_CVT: case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAX: case OP_MIN: case OP_ABS:
+  case OP_NEG: case OP_SELP:
+    out[n++] = in->d;
+    out[n++] = in->a;
+    out[n++] = in->b;
+    break;
+  default: break;
+  }
+  return n;
+}
+
+/* A guarded instruction: is one of its registers a D (or A) register of a
+ * wgmma.mma_async this warp has not waited for? Then report it (sync
+ * check), and run the instruction: the GPU reads the final value, as
+ * ptxas waits before such an access. */
+static void acc_guard(warp *w, const insn *in, uint32_t m) {
+  const program *P = w->L->prog;
+  uint32_t pc = (uint32_t)(in - P->code);
+  wg_block *g = w->blk->wg;
+  if (g && w->index < 32 && g->w[w->index].npend && w->nframes == 1 && w->L->want_sync && w->blk->an &&
+      w->blk->an->has_race) {
+    uint32_t f[8];
+    int nf = guard_fields(in, f), hit = 0;
+    const wg_warp *x = &g->w[w->index];
+    for (uint32_t k = 0; k < x->npend && !hit; k++) {
+      const insn *q = &P->code[x->pend[k].pc];
+      const uint32_t *sl = P->xslots + q->imm;
+      uint32_t ns = q->v[0] + (q->v[2] & WF_AREG ? 4 : 0);
+      for (uint32_t i = 0; i < ns && !hit; i++)
+        for (int j = 0; j < nf; j++) hit |= sl[i] == f[j] && f[j] >= SLOT_FIRST;
+    }
+    if (hit) race_add_sync(&w->blk->an->race, w->blk, SYNC_WGMMA_EARLY, w->pc, w->index, m);
+  }
+  P->wg_orig[pc](w, in, m);
+}
+
+int wgmma_guard_pass(program *P) {
+  const func_info *k = &P->funcs[0];
+  uint32_t nregs = k->nregs, any = 0;
+  uint8_t *acc = NULL;
+  for (uint32_t pc = k->entry; pc < k->end; pc++) {
+    const insn *q = &P->code[pc];
+    if (q->op != OP_WGMMA || q->fn != mma_async) continue;
+    if (!acc && !(acc = calloc(nregs ? nregs : 1, 1))) return -1;
+    const uint32_t *sl = P->xslots + q->imm;
+    uint32_t ns = q->v[0] + (q->v[2] & WF_AREG ? 4 : 0);
+    for (uint32_t i = 0; i < ns; i++)
+      if (sl[i] < nregs) acc[sl[i]] = 1;
+    any = 1;
+  }
+  if (!any) return 0;
+  if (!(P->wg_orig = calloc(P->ncode, sizeof *P->wg_orig))) {
+    free(acc);
+    return -1;
+  }
+  for (uint32_t pc = k->entry; pc < k->end; pc++) {
+    insn *in = &P->code[pc];
+    uint32_t f[8];
+    int nf = guard_fields(in, f), hit = 0;
+    for (int j = 0; j < nf; j++) hit |= f[j] >= SLOT_FIRST && f[j] < nregs && acc[f[j]];
+    if (!hit || !in->fn) continue;
+    P->wg_orig[pc] = in->fn;
+    in->fn = acc_guard;
+  }
+  free(acc);
+  return 0;
+}
+
 int wgmma_blocked_text(const block *b, const warp *w, char *buf, size_t n) {
   const wg_block *g = b->wg;
   if (!g) return snprintf(buf, n, "a wgmma.mma_async");

@@ -203,7 +203,7 @@ static void test_misuse(void) {
   smemu_options o;
   memset(&o, 0, sizeof o);
   o.threads = 1;
-  o.analyses = SMEMU_ANALYZE_RACES;
+  o.analyses = SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_SYNC;
   smemu_ctx *c2;
   smemu_module *mod;
   if (smemu_create(&o, &c2) || smemu_module_load_file(c2, DIR "misuse.ptx", &mod)) {
@@ -229,6 +229,12 @@ static void test_misuse(void) {
     int nh = rc == SMEMU_OK ? smemu_hazard_count(c2) : 0;
     if (cases[cs].hazards > 0) CHECK(nh > 0, "misuse case %d (%s): no hazard reported", cs, cases[cs].why);
     if (cases[cs].hazards < 0) CHECK(nh == 0, "misuse case %d (%s): %d hazards reported", cs, cases[cs].why, nh);
+    /* accumulators accessed before wait_group: cases 7, 8 (read at the end
+     * without a wait) and 12, and only those */
+    int ns = rc == SMEMU_OK ? smemu_sync_error_count(c2) : 0, early = cs == 7 || cs == 8 || cs == 12;
+    if (rc == SMEMU_OK)
+      CHECK(early ? ns > 0 && !strcmp(smemu_sync_error_get(c2, 0)->kind, "wgmma-early-access") : ns == 0,
+            "misuse case %d (%s): %d sync errors reported", cs, cases[cs].why, ns);
     /* the GPU's output */
     snprintf(path, sizeof path, DIR "recorded/misuse_case%d.out", cs);
     FILE *f = fopen(path, "r");
