@@ -15,9 +15,15 @@
  * (register i: row g + 8((i/2)%2), column 8(i/4) + 2t + i%2, g = lane/4,
  * t = lane%4; .f16 D packs two columns a register) and its A register
  * fragment is mma.sync's m16n8k16 (.tf32: m16n8k8, 8-bit: m16n8k32) A
- * fragment. The result is written when computed; commit_group and
- * wait_group track the groups so that the race checks see the shared
- * reads as in flight until the wait (exec/wgmma.h).
+ * fragment. The result is written when computed (what the GPU's code
+ * sees: ptxas waits before any use of the registers); commit_group and
+ * wait_group track each warp's groups, so that the race checks see the
+ * shared reads as in flight until that warp's wait (a write to them before
+ * it is a hazard), and the sync check reports an access to the registers
+ * of an operation not yet waited for (exec/wgmma.h). The collective orders
+ * the warpgroup's earlier accesses before its reads, as a barrier of its
+ * 128 threads would; fence.proxy.async is not required (the H100 read
+ * generic-proxy writes without it: tests/hw/wgmma misuse case 6).
  *
  * Matrix descriptor (64 bits): start address >> 4 in bits 0..13, leading
  * byte offset (LBO) >> 4 in 16..29, stride byte offset (SBO) >> 4 in
