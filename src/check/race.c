@@ -9,6 +9,7 @@
 #include <string.h>
 #include "check/race.h"
 #include "exec/hooks.h"
+#include "exec/wgmma.h"
 
 int race_init(race_state *r, const launch *L) {
   memset(r, 0, sizeof *r);
@@ -489,6 +490,7 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
   }
   if (!races) return;
   if (kind == ACC_READ && !r->compat && fast_reads(w, in, m, addr, size, r, b)) return;
+  if (kind != ACC_READ && b->wg) wgmma_write_check(w, in, m, addr, size);
   if (kind != ACC_WRITE || in->op != OP_ST || size > 32) {
     LANES(m, {
       uint64_t a = shared_off(in, addr[l], size, r);
@@ -532,6 +534,16 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
     }
     lane_access(r, b, w->pc, (uint16_t)(w->index * 32 + (uint32_t)l), kind, a, size, known ? val[l] : NULL, cur);
   });
+}
+
+void race_async_war(warp *w, int lane, uint64_t at, uint32_t read_pc, uint16_t read_tid) {
+  race_state *r = &w->blk->an->race;
+  acc_rec first = {r->gen, read_pc, read_tid, ACC_READ, 1};
+  add_hazard(r, w->blk, HZ_WAR, &first, w->pc, (uint16_t)(w->index * 32 + (uint32_t)lane), ACC_WRITE, at,
+             w->blk->smem[at], 0, 1);
+  /* an error even within the issuing warp: no program order covers it */
+  hazard_rec *h = find_pair(r, read_pc, ACC_READ, w->pc, ACC_WRITE);
+  if (h) h->error = 1;
 }
 
 void race_barrier(block *b, warp *w, uint32_t lanes) {

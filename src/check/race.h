@@ -56,7 +56,7 @@ typedef struct sync_rec {
   uint16_t tid;
   uint32_t lanes[32];/* per warp of the block: the lanes named (all blocks) */
 } sync_rec;
-enum { SYNC_DIVERGENT_WARP, SYNC_DIVERGENT_BLOCK, SYNC_WARP_MASK, SYNC_BAR_COUNT, SYNC_UNINIT };
+enum { SYNC_DIVERGENT_WARP, SYNC_DIVERGENT_BLOCK, SYNC_WARP_MASK, SYNC_BAR_COUNT, SYNC_UNINIT, SYNC_WGMMA_EARLY };
 
 typedef struct race_state {
   shadow *wsh;           /* one per 4-byte word: the history of all its bytes
@@ -96,6 +96,9 @@ int race_init(race_state *r, const launch *L);
 void race_free(race_state *r);
 void race_block_start(race_state *r, block *b);
 void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind);
+/* Lane `lane` of warp w writes shared byte `at` while an asynchronous read
+ * (wgmma.mma_async at read_pc, issued by thread read_tid) is in flight. */
+void race_async_war(warp *w, int lane, uint64_t at, uint32_t read_pc, uint16_t read_tid);
 /* Threads `lanes` of warp w passed a completed block barrier. */
 void race_barrier(block *b, warp *w, uint32_t lanes);
 /* Lanes of warp w passed bar.warp.sync. */

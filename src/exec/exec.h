@@ -120,7 +120,9 @@ typedef struct block {
   int fault;            /* set when a warp faulted */
   struct analysis *an;  /* this worker's analysis state, or NULL */
   uint64_t async_progress; /* mbarrier state changes: spinning warps wait for one */
+  struct wg_block *wg;  /* wgmma state (wgmma.c), NULL until the first wgmma */
 } block;
+typedef struct wg_block wg_block;
 
 /* The first fault of a launch, for reports in compute-sanitizer's shape. */
 typedef struct fault_info {

@@ -9,6 +9,7 @@
 #include "exec/hooks.h"
 #include "exec/sched.h"
 #include "exec/watch.h"
+#include "exec/wgmma.h"
 #include "smemu.h"
 
 typedef struct worker {
@@ -62,6 +63,7 @@ static void worker_free(worker *k) {
   free(b->warps);
   free(b->smem);
   analysis_free(b->an);
+  wgmma_block_free(b);
 }
 
 /* Fill a frame's special registers and constants from the launch. */
@@ -128,6 +130,7 @@ static void block_reset(worker *k, uint64_t linear) {
   memset(b->bar, 0, sizeof b->bar);
   for (int i = 0; i < MAX_BARRIERS; i++) b->bar[i].red_and = 1;
   memset(b->smem, 0, b->smem_size);
+  wgmma_block_reset(b);
   for (uint32_t i = 0; i < b->nwarps; i++) {
     warp *w = &b->warps[i];
     uint32_t n = b->nthreads - i * 32;

@@ -19,15 +19,10 @@
 #include <math.h>
 #include "exec/exec.h"
 #include "exec/fpsem.h"
+#include "exec/mma.h"
 #include "ir/decode.h"
 #include "smemu.h"
 
-enum { E_F16, E_BF16, E_TF32, E_S8, E_U8, E_S4, E_U4, E_F32, E_S32, E_F64 };
-
-/* How a form accumulates in f32 (acc_f32). */
-typedef struct acc_model {
-  int frac;   /* bits kept below the largest exponent; 0: exact, one rounding */
-} acc_model;
 
 typedef struct mma_form {
   const char *mods;    /* the modifiers after mma.sync.aligned, joined */
@@ -39,26 +34,35 @@ typedef struct mma_form {
 } mma_form;
 
 static const mma_form forms[] = {
-  {"m16n8k16.row.col.f32.f16.f16.f32", 16, 8, 16, E_F16, E_F16, E_F32, E_F32, 4, 2, 4, 4, {25}, 0},
-  {"m16n8k16.row.col.f32.bf16.bf16.f32", 16, 8, 16, E_BF16, E_BF16, E_F32, E_F32, 4, 2, 4, 4, {25}, 0},
-  {"m16n8k16.row.col.f16.f16.f16.f16", 16, 8, 16, E_F16, E_F16, E_F16, E_F16, 4, 2, 2, 2, {0}, 0},
-  {"m16n8k8.row.col.f32.f16.f16.f32", 16, 8, 8, E_F16, E_F16, E_F32, E_F32, 2, 1, 4, 4, {25}, 0},
-  {"m16n8k8.row.col.f32.bf16.bf16.f32", 16, 8, 8, E_BF16, E_BF16, E_F32, E_F32, 2, 1, 4, 4, {25}, 0},
-  {"m16n8k8.row.col.f16.f16.f16.f16", 16, 8, 8, E_F16, E_F16, E_F16, E_F16, 2, 1, 2, 2, {0}, 0},
-  {"m16n8k8.row.col.f32.tf32.tf32.f32", 16, 8, 8, E_TF32, E_TF32, E_F32, E_F32, 4, 2, 4, 4, {25}, 0},
-  {"m16n8k32.row.col.s32.s8.s8.s32", 16, 8, 32, E_S8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0}, 0},
-  {"m16n8k32.row.col.s32.u8.u8.s32", 16, 8, 32, E_U8, E_U8, E_S32, E_S32, 4, 2, 4, 4, {0}, 0},
-  {"m16n8k32.row.col.s32.s8.u8.s32", 16, 8, 32, E_S8, E_U8, E_S32, E_S32, 4, 2, 4, 4, {0}, 0},
-  {"m16n8k32.row.col.s32.u8.s8.s32", 16, 8, 32, E_U8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0}, 0},
-  {"m16n8k16.row.col.s32.s8.s8.s32", 16, 8, 16, E_S8, E_S8, E_S32, E_S32, 2, 1, 4, 4, {0}, 0},
-  {"m16n8k16.row.col.satfinite.s32.s8.s8.s32", 16, 8, 16, E_S8, E_S8, E_S32, E_S32, 2, 1, 4, 4, {0}, 1},
-  {"m16n8k32.row.col.satfinite.s32.s8.s8.s32", 16, 8, 32, E_S8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0}, 1},
-  {"m16n8k64.row.col.s32.s4.s4.s32", 16, 8, 64, E_S4, E_S4, E_S32, E_S32, 4, 2, 4, 4, {0}, 0},
-  {"m16n8k64.row.col.s32.u4.u4.s32", 16, 8, 64, E_U4, E_U4, E_S32, E_S32, 4, 2, 4, 4, {0}, 0},
-  {"m16n8k64.row.col.satfinite.s32.s4.s4.s32", 16, 8, 64, E_S4, E_S4, E_S32, E_S32, 4, 2, 4, 4, {0}, 1},
-  {"m8n8k16.row.col.s32.s8.s8.s32", 8, 8, 16, E_S8, E_S8, E_S32, E_S32, 1, 1, 2, 2, {0}, 0},
-  {"m16n8k4.row.col.f32.tf32.tf32.f32", 16, 8, 4, E_TF32, E_TF32, E_F32, E_F32, 2, 1, 4, 4, {25}, 0},
-  {"m8n8k4.row.col.f64.f64.f64.f64", 8, 8, 4, E_F64, E_F64, E_F64, E_F64, 1, 1, 2, 2, {0}, 0},
+  {"m16n8k16.row.col.f32.f16.f16.f32", 16, 8, 16, E_F16, E_F16, E_F32, E_F32, 4, 2, 4, 4, {25, 0, 0, 0}, 0},
+  {"m16n8k16.row.col.f32.bf16.bf16.f32", 16, 8, 16, E_BF16, E_BF16, E_F32, E_F32, 4, 2, 4, 4, {25, 0, 0, 0}, 0},
+  {"m16n8k16.row.col.f16.f16.f16.f16", 16, 8, 16, E_F16, E_F16, E_F16, E_F16, 4, 2, 2, 2, {0, 0, 0, 0}, 0},
+  {"m16n8k8.row.col.f32.f16.f16.f32", 16, 8, 8, E_F16, E_F16, E_F32, E_F32, 2, 1, 4, 4, {25, 0, 0, 0}, 0},
+  {"m16n8k8.row.col.f32.bf16.bf16.f32", 16, 8, 8, E_BF16, E_BF16, E_F32, E_F32, 2, 1, 4, 4, {25, 0, 0, 0}, 0},
+  {"m16n8k8.row.col.f16.f16.f16.f16", 16, 8, 8, E_F16, E_F16, E_F16, E_F16, 2, 1, 2, 2, {0, 0, 0, 0}, 0},
+  {"m16n8k8.row.col.f32.tf32.tf32.f32", 16, 8, 8, E_TF32, E_TF32, E_F32, E_F32, 4, 2, 4, 4, {25, 0, 0, 0}, 0},
+  {"m16n8k32.row.col.s32.s8.s8.s32", 16, 8, 32, E_S8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0, 0}, 0},
+  {"m16n8k32.row.col.s32.u8.u8.s32", 16, 8, 32, E_U8, E_U8, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0, 0}, 0},
+  {"m16n8k32.row.col.s32.s8.u8.s32", 16, 8, 32, E_S8, E_U8, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0, 0}, 0},
+  {"m16n8k32.row.col.s32.u8.s8.s32", 16, 8, 32, E_U8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0, 0}, 0},
+  {"m16n8k16.row.col.s32.s8.s8.s32", 16, 8, 16, E_S8, E_S8, E_S32, E_S32, 2, 1, 4, 4, {0, 0, 0, 0}, 0},
+  {"m16n8k16.row.col.satfinite.s32.s8.s8.s32", 16, 8, 16, E_S8, E_S8, E_S32, E_S32, 2, 1, 4, 4, {0, 0, 0, 0}, 1},
+  {"m16n8k32.row.col.satfinite.s32.s8.s8.s32", 16, 8, 32, E_S8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0, 0}, 1},
+  {"m16n8k64.row.col.s32.s4.s4.s32", 16, 8, 64, E_S4, E_S4, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0, 0}, 0},
+  {"m16n8k64.row.col.s32.u4.u4.s32", 16, 8, 64, E_U4, E_U4, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0, 0}, 0},
+  {"m16n8k64.row.col.satfinite.s32.s4.s4.s32", 16, 8, 64, E_S4, E_S4, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0, 0}, 1},
+  {"m8n8k16.row.col.s32.s8.s8.s32", 8, 8, 16, E_S8, E_S8, E_S32, E_S32, 1, 1, 2, 2, {0, 0, 0, 0}, 0},
+  {"m16n8k4.row.col.f32.tf32.tf32.f32", 16, 8, 4, E_TF32, E_TF32, E_F32, E_F32, 2, 1, 4, 4, {25, 0, 0, 0}, 0},
+  {"m8n8k4.row.col.f64.f64.f64.f64", 8, 8, 4, E_F64, E_F64, E_F64, E_F64, 1, 1, 2, 2, {0, 0, 0, 0}, 0},
+  /* fp8 (sm_89+): the fragments of the 8-bit integer m16n8k32 form */
+  {"m16n8k32.row.col.f32.e4m3.e4m3.f32", 16, 8, 32, E_E4M3, E_E4M3, E_F32, E_F32, 4, 2, 4, 4, {27, 0, 0, 1}, 0},
+  {"m16n8k32.row.col.f32.e5m2.e5m2.f32", 16, 8, 32, E_E5M2, E_E5M2, E_F32, E_F32, 4, 2, 4, 4, {27, 0, 0, 1}, 0},
+  {"m16n8k32.row.col.f32.e4m3.e5m2.f32", 16, 8, 32, E_E4M3, E_E5M2, E_F32, E_F32, 4, 2, 4, 4, {27, 0, 0, 1}, 0},
+  {"m16n8k32.row.col.f32.e5m2.e4m3.f32", 16, 8, 32, E_E5M2, E_E4M3, E_F32, E_F32, 4, 2, 4, 4, {27, 0, 0, 1}, 0},
+  {"m16n8k32.row.col.f16.e4m3.e4m3.f16", 16, 8, 32, E_E4M3, E_E4M3, E_F16, E_F16, 4, 2, 2, 2, {27, 0, 0, 2}, 0},
+  {"m16n8k32.row.col.f16.e5m2.e5m2.f16", 16, 8, 32, E_E5M2, E_E5M2, E_F16, E_F16, 4, 2, 2, 2, {27, 0, 0, 2}, 0},
+  {"m16n8k32.row.col.f16.e4m3.e5m2.f16", 16, 8, 32, E_E4M3, E_E5M2, E_F16, E_F16, 4, 2, 2, 2, {27, 0, 0, 2}, 0},
+  {"m16n8k32.row.col.f16.e5m2.e4m3.f16", 16, 8, 32, E_E5M2, E_E4M3, E_F16, E_F16, 4, 2, 2, 2, {27, 0, 0, 2}, 0},
 };
 #define NFORMS ((int)(sizeof forms / sizeof forms[0]))
 
@@ -66,7 +70,7 @@ static const mma_form forms[] = {
 static int ebits(int e) {
   switch (e) {
   case E_F16: case E_BF16: return 16;
-  case E_S8: case E_U8: return 8;
+  case E_S8: case E_U8: case E_E4M3: case E_E5M2: return 8;
   case E_S4: case E_U4: return 4;
   case E_F64: return 64;
   default: return 32;
@@ -82,7 +86,7 @@ static void a_pos(const mma_form *f, int l, int i, int *r, int *c) {
     if (f->k == 4) { *r = g + 8 * i; *c = t; }
     else { *r = g + 8 * (i & 1); *c = t + 4 * (i >> 1); }
     return;
-  case E_S8: case E_U8:
+  case E_S8: case E_U8: case E_E4M3: case E_E5M2:
     if (f->k == 16) { *r = g + 8 * (i >> 2); *c = 4 * t + (i & 3); }
     else { *r = g + 8 * ((i >> 2) & 1); *c = 4 * t + (i & 3) + 16 * (i >> 3); }
     return;
@@ -99,7 +103,7 @@ static void b_pos(const mma_form *f, int l, int i, int *r, int *c) {
   if (f->m == 8) { *r = f->tb == E_F64 ? t : 4 * t + i; return; }
   switch (f->tb) {
   case E_TF32: *r = t + 4 * i; return;
-  case E_S8: case E_U8: *r = f->k == 16 ? 4 * t + i : 4 * t + (i & 3) + 16 * (i >> 2); return;
+  case E_S8: case E_U8: case E_E4M3: case E_E5M2: *r = f->k == 16 ? 4 * t + i : 4 * t + (i & 3) + 16 * (i >> 2); return;
   case E_S4: case E_U4: *r = 8 * t + (i & 7) + 32 * (i >> 3); return;
   default: *r = 2 * t + (i & 1) + 8 * (i >> 1);
   }
@@ -131,8 +135,26 @@ static uint64_t elem(warp *w, const uint32_t *s, int l, int i, int bits) {
   return (v >> (bits * (i % per))) & ((1ull << bits) - 1);
 }
 
-static double to_double(int e, uint64_t x) {
+double fp8_to_double(int e, uint32_t x) {
+  int s = x >> 7 & 1, ex, m;
+  double v;
+  if (e == E_E4M3) {
+    ex = x >> 3 & 15;
+    m = x & 7;
+    if (ex == 15 && m == 7) return NAN; /* e4m3 has no infinities */
+    v = ex ? ldexp(8 + m, ex - 10) : ldexp(m, -9);
+  } else {
+    ex = x >> 2 & 31;
+    m = x & 3;
+    if (ex == 31) return m ? NAN : s ? -INFINITY : INFINITY;
+    v = ex ? ldexp(4 + m, ex - 17) : ldexp(m, -16);
+  }
+  return s ? -v : v;
+}
+
+double mma_to_double(int e, uint64_t x) {
   switch (e) {
+  case E_E4M3: case E_E5M2: return fp8_to_double(e, (uint32_t)x & 0xff);
   case E_F16: return fp_f16_to_f64((uint16_t)x);
   case E_BF16: return fp_bf16_to_f64((uint16_t)x);
   case E_TF32: { uint32_t u = (uint32_t)x & 0xffffe000u; float f; memcpy(&f, &u, 4); return f; }
@@ -145,7 +167,7 @@ static double to_double(int e, uint64_t x) {
 }
 
 /* The result bits of value v in type e (NaN: the canonical NaN). */
-static uint64_t from_double(int e, double v) {
+uint64_t mma_from_double(int e, double v) {
   switch (e) {
   case E_F16: return isnan(v) ? 0x7fff : fp_f64_to_f16(v, FP_RN);
   case E_F32: {
@@ -164,7 +186,7 @@ static uint64_t from_double(int e, double v) {
  * normalising the product), each is truncated to `frac` bits below that
  * exponent, the terms are added exactly and the sum is truncated (rounded
  * toward zero) to f32, an infinity past its range. frac 0: the exact sum rounded once to nearest. */
-static double acc_f32(const acc_model *am, double c, const double *a, const double *b, int k) {
+double mma_acc_f32(const acc_model *am, double c, const double *a, const double *b, int k) {
   double prod[32], s = c;
   int emax = c != 0 && isfinite(c) ? ilogb(c) : INT32_MIN, special = !isfinite(c);
   for (int j = 0; j < k; j++) {
@@ -176,9 +198,24 @@ static double acc_f32(const acc_model *am, double c, const double *a, const doub
     for (int j = 0; j < k; j++) s += prod[j];
     return s;
   }
+  if (am->c_after) {
+    /* the products alone (aligned to the largest of them), rounded, then C */
+    emax = INT32_MIN;
+    for (int j = 0; j < k; j++)
+      if (a[j] != 0 && b[j] != 0 && ilogb(a[j]) + ilogb(b[j]) > emax) emax = ilogb(a[j]) + ilogb(b[j]);
+    double p = 0, qp = emax == INT32_MIN ? 1 : ldexp(1.0, emax - am->frac);
+    for (int j = 0; j < k; j++) p += trunc(prod[j] / qp) * qp;
+    p = am->c_after == 2 ? fp_f16_to_f64(fp_f64_to_f16(p, FP_RN)) : (double)fp_f64_to_f32(p, FP_RN);
+    return c + p;
+  }
   double q = ldexp(1.0, emax - am->frac);
   s = trunc(c / q) * q;
   for (int j = 0; j < k; j++) s += trunc(prod[j] / q) * q;
+  if (am->norm && s != 0) {
+    double qn = ldexp(1.0, ilogb(s) - am->norm);
+    s = trunc(s / qn) * qn;
+  }
+  if (am->raw) return s;
   /* truncated within range, but a sum past the largest exponent is an
    * infinity (not FLT_MAX): what the H100 gave */
   if (fabs(s) >= 0x1p128) return copysign(INFINITY, s);
@@ -208,19 +245,19 @@ static void mma(warp *w, const insn *in, uint32_t m) {
       a_pos(f, l, i, &r, &c);
       uint64_t x = elem(w, sa, l, i, ba);
       if (integer) IA[r][c] = int_val(f->ta, x);
-      else A[r][c] = to_double(f->ta, x);
+      else A[r][c] = mma_to_double(f->ta, x);
     }
     for (int i = 0; i < eb; i++) {
       b_pos(f, l, i, &r, &c);
       uint64_t x = elem(w, sb, l, i, bb);
       if (integer) IB[r][c] = int_val(f->tb, x);
-      else B[r][c] = to_double(f->tb, x);
+      else B[r][c] = mma_to_double(f->tb, x);
     }
     for (int i = 0; i < ec; i++) {
       c_pos(f, l, i, &r, &c);
       uint64_t x = elem(w, sc, l, i, bc);
       if (integer) IC[r][c] = (int32_t)x;
-      else C[r][c] = to_double(f->tc, x);
+      else C[r][c] = mma_to_double(f->tc, x);
     }
   }
   uint64_t out[4][32];
@@ -240,12 +277,12 @@ static void mma(warp *w, const insn *in, uint32_t m) {
         /* DMMA: a chain of fused multiply-adds in k order */
         double s = C[r][c];
         for (int k = 0; k < f->k; k++) s = fma(A[r][k], B[k][c], s);
-        bits = from_double(E_F64, s);
+        bits = mma_from_double(E_F64, s);
       } else {
         double bcol[64];
         for (int k = 0; k < f->k; k++) bcol[k] = B[k][c];
-        double s = acc_f32(&f->acc, C[r][c], A[r], bcol, f->k);
-        bits = from_double(f->td, s);
+        double s = mma_acc_f32(&f->acc, C[r][c], A[r], bcol, f->k);
+        bits = mma_from_double(f->td, s);
       }
       out[i / per_d][l] |= bits << (bd * (i % per_d));
     }
@@ -269,6 +306,7 @@ int dec_mma(dctx *D, dstmt *S, insn *in) {
     len += (size_t)n;
   }
   int fi = -1;
+  /* the fp8 types are no PTX types of the parser: their modifiers are unused */
   for (int i = 0; i < NFORMS; i++)
     if (!strcmp(forms[i].mods, text)) fi = i;
   if (fi < 0) return dec_error(D, S, -1, "mma.%s is not supported (smemu runs the m16n8k16/m16n8k8 f16 and bf16, m16n8k8/m16n8k4 tf32, 8-bit and 4-bit integer and m8n8k4 f64 forms)", text);

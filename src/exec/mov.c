@@ -2,9 +2,11 @@
  * constants, symbol addresses, packing and unpacking, %clock), cvt between
  * every integer and floating-point type with rounding and saturation, cvta
  * between the generic and the specific address spaces, isspacep. */
+#include <math.h>
 #include <time.h>
 #include "exec/exec.h"
 #include "exec/fpsem.h"
+#include "exec/mma.h"
 #include "ir/decode.h"
 
 #define REGS2 uint64_t *D = w->r[in->d]; const uint64_t *A = w->r[in->a]
@@ -246,7 +248,99 @@ static void cvt_pack2(warp *w, const insn *in, uint32_t m) {
   });
 }
 
+/* ---- fp8 pairs (sm_89+): .e4m3x2 / .e5m2x2 ----
+ * in->mode: bit 0 e5m2 (else e4m3), bit 1 .relu. To fp8: round to
+ * nearest even, .satfinite clamps to the largest finite value (448, 57344;
+ * infinities too), NaN gives 0x7f, .relu makes negatives (and -0) +0. From
+ * fp8: exact; NaN gives 0x7fff. The first source (or the upper half)
+ * goes to the upper byte. (All as the H100 gave: tests/hw/wgmma fp8_cvt.) */
+static uint32_t to_fp8(double x, int mode) {
+  int e5 = mode & 1, mb = e5 ? 2 : 3, emin = e5 ? -14 : -6, bias = e5 ? 15 : 7;
+  double mx = e5 ? 57344.0 : 448.0;
+  if (x != x) return 0x7f;
+  if ((mode & 2) && (x < 0 || (x == 0 && signbit(x)))) return 0;
+  uint32_t s = signbit(x) ? 0x80 : 0;
+  double ax = fabs(x);
+  if (ax == 0) return s;
+  if (isinf(ax)) return s | (e5 ? 0x7b : 0x7e);
+  int e = ilogb(ax);
+  if (e < emin) e = emin;
+  double q = ldexp(1.0, e - mb), r = nearbyint(ax / q) * q;
+  if (r > mx) r = mx;
+  if (r == 0) return s;
+  int e2 = ilogb(r);
+  if (e2 < emin) return s | (uint32_t)(r / ldexp(1.0, emin - mb));
+  return s | (uint32_t)(e2 + bias) << mb | ((uint32_t)(r / ldexp(1.0, e2 - mb)) - (1u << mb));
+}
+static uint32_t from_fp8(uint32_t x, int mode) {
+  double v = fp8_to_double(mode & 1 ? E_E5M2 : E_E4M3, x & 0xff);
+  if (v != v) return 0x7fff;
+  if ((mode & 2) && (v < 0 || (x & 0x80))) return 0;
+  return fp_f64_to_f16(v, FP_RN);
+}
+static void cvt_f8_f32(warp *w, const insn *in, uint32_t m) {
+  uint64_t *D = w->r[in->d];
+  const uint64_t *A = w->r[in->a], *B = w->r[in->b];
+  LANES(m, D[l] = to_fp8(fp_from_bits32((uint32_t)A[l]), in->mode) << 8 | to_fp8(fp_from_bits32((uint32_t)B[l]), in->mode));
+}
+static void cvt_f8_f16x2(warp *w, const insn *in, uint32_t m) {
+  REGS2;
+  LANES(m, {
+    uint32_t a = (uint32_t)A[l];
+    D[l] = to_fp8(fp_f16_to_f64((uint16_t)(a >> 16)), in->mode) << 8 | to_fp8(fp_f16_to_f64((uint16_t)a), in->mode);
+  });
+}
+static void cvt_f16x2_f8(warp *w, const insn *in, uint32_t m) {
+  REGS2;
+  LANES(m, {
+    uint32_t a = (uint32_t)A[l];
+    D[l] = from_fp8(a >> 8, in->mode) << 16 | from_fp8(a, in->mode);
+  });
+}
+
+/* cvt with an .e4m3x2/.e5m2x2 side; 1 when it was one (decoded or an error
+ * reported: *rc), 0 for other conversions. */
+static int dec_cvt_fp8(dctx *D, dstmt *S, insn *in, int *rc) {
+  int i8 = -1, io = -1, e5 = 0;
+  for (int i = 0; i < S->st->nmods; i++) {
+    const char *md = S->st->mods[i];
+    if (!strcmp(md, "e4m3x2") || !strcmp(md, "e5m2x2")) { i8 = i; e5 = md[1] == '5'; }
+    else if (!strcmp(md, "f32") || !strcmp(md, "f16x2") || !strcmp(md, "bf16x2")) io = i;
+  }
+  if (i8 < 0) return 0;
+  dec_take(S, e5 ? "e5m2x2" : "e4m3x2");
+  in->mode = (uint8_t)(e5 | (dec_take(S, "relu") ? 2 : 0));
+  int rn = dec_take(S, "rn"), sat = dec_take(S, "satfinite");
+  *rc = -1;
+  if (io < 0) return dec_error(D, S, -1, "cvt with .%s needs .f32 or .f16x2 on the other side", e5 ? "e5m2x2" : "e4m3x2"), 1;
+  const char *other = S->st->mods[io];
+  if (!rn) return dec_error(D, S, -1, "cvt to or from an fp8 pair needs .rn"), 1;
+  if (i8 < io) { /* to fp8 */
+    if (!sat) return dec_error(D, S, -1, "cvt to .%s needs .satfinite", e5 ? "e5m2x2" : "e4m3x2"), 1;
+    if (!strcmp(other, "f32")) {
+      if (dec_nops(D, S, 3) < 0 || dec_dst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, PTX_T_F32, &in->a) < 0 ||
+          dec_src(D, S, 2, PTX_T_F32, &in->b) < 0)
+        return 1;
+      in->fn = cvt_f8_f32;
+    } else if (!strcmp(other, "f16x2")) {
+      if (dec_nops(D, S, 2) < 0 || dec_dst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, PTX_T_B32, &in->a) < 0) return 1;
+      in->fn = cvt_f8_f16x2;
+    } else {
+      return dec_error(D, S, -1, "cvt to an fp8 pair from .%s is not supported", other), 1;
+    }
+  } else {
+    if (strcmp(other, "f16x2") || sat) return dec_error(D, S, -1, "cvt from an fp8 pair gives .f16x2 (no .satfinite)"), 1;
+    if (dec_nops(D, S, 2) < 0 || dec_dst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, PTX_T_B16, &in->a) < 0) return 1;
+    in->fn = cvt_f16x2_f8;
+  }
+  S->used = (S->st->nmods >= 64) ? ~0ull : (1ull << S->st->nmods) - 1;
+  *rc = 0;
+  return 1;
+}
+
 int dec_cvt(dctx *D, dstmt *S, insn *in) {
+  int rc8;
+  if (dec_cvt_fp8(D, S, in, &rc8)) return rc8;
   int irm = dec_round(S, 1), frm = dec_round(S, 0);
   if (dec_take(S, "ftz")) in->flags |= IF_FTZ;
   if (dec_take(S, "sat")) in->flags |= IF_SAT;

@@ -10,6 +10,7 @@
 #include "exec/hang.h"
 #include "exec/hooks.h"
 #include "exec/sched.h"
+#include "exec/wgmma.h"
 #include "async/async.h"
 #include "smemu.h"
 
@@ -348,6 +349,8 @@ static void deadlock(block *b) {
   warp *w0 = NULL;
   uint32_t waiting = 0, npcs = 0;
   struct waiter { uint32_t pc, id, threads; } at[8];
+  char wg_lines[800] = "";
+  size_t wg_k = 0;
   for (uint32_t i = 0; i < b->nwarps; i++) {
     warp *w = &b->warps[i];
     if (w->state != W_BAR) continue;
@@ -357,6 +360,17 @@ static void deadlock(block *b) {
       if (!e->blocked) continue;
       uint32_t n = (uint32_t)__builtin_popcount(e->mask), pc = e->pc - 1, j;
       waiting += n;
+      if (e->blocked == WG_BLOCKED) { /* at wgmma.mma_async, for its warpgroup */
+        if (w == w0) w->pc = pc;
+        if (wg_k < sizeof wg_lines) {
+          char where[512], what[160];
+          exec_where(L->prog, pc, where, sizeof where);
+          wgmma_blocked_text(b, w, what, sizeof what);
+          wg_k += (size_t)snprintf(wg_lines + wg_k, sizeof wg_lines - wg_k, "\n    warp %u at %s at %s", w->index,
+                                   what, where);
+        }
+        continue;
+      }
       for (j = 0; j < npcs && at[j].pc != pc; j++) {}
       if (j == npcs && npcs < 8) at[npcs++] = (struct waiter){pc, e->blocked - 1, 0};
       if (j < npcs) at[j].threads += n;
@@ -373,6 +387,17 @@ static void deadlock(block *b) {
                           at[j].threads, at[j].id, bs->arrived, bs->expected ? bs->expected : b->nthreads, where);
   }
   if (npcs) w0->pc = at[0].pc;
+  if (!npcs && wg_k) {
+    /* only warps at a wgmma.mma_async wait: the rest of their warpgroups
+     * has exited or passed it (the GPU: an illegal instruction, synccheck's
+     * "Warpgroup MMA sequence error", tests/hw/wgmma misuse case 2) */
+    exec_fault(w0, -1, SMEMU_ERR_ILLEGAL_INSTRUCTION,
+               "warpgroup MMA sequence error: wgmma.mma_async executed by an incomplete warpgroup (its other warps "
+               "exited or went past it):%s",
+               wg_lines);
+    return;
+  }
+  if (k < sizeof lines) snprintf(lines + k, sizeof lines - k, "%s", wg_lines);
   exec_fault(w0, -1, SMEMU_ERR_DEADLOCK,
              "deadlock: %u thread(s) wait at barriers that can never complete (%u of the block's %u threads have "
              "exited, the rest wait):%s",

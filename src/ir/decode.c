@@ -12,6 +12,7 @@
 #include "ir/merge.h"
 #include "model/atomsel.h"
 #include "exec/sched.h"
+#include "exec/wgmma.h"
 
 const char *const op_names[OP_ALL] = {
 #define OP(id, name, dec, flags) name,
@@ -962,6 +963,7 @@ void program_free(program *p) {
     if (p->vars[i].space == -1) free((char *)p->vars[i].name);
   free(p->calls);
   free(p->xslots);
+  free(p->wg_orig);
   free(p->funcs);
   free(p->code);
   free(p->lines);
@@ -1019,6 +1021,7 @@ int decode_kernel(const ptx_module *m, const ptx_func *k, const decode_env *env,
     if (P->lines[i].file != ~0u && (P->lines[i].file >= maxf || !P->files[P->lines[i].file]))
       P->lines[i].file = ~0u;
   if (cfg_reconvergence(P, err, errsize) < 0) goto done;
+  if (wgmma_guard_pass(P) < 0) goto done;
   rc = 0;
 done:
   if (D.failed || rc < 0) {

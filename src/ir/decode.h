@@ -88,7 +88,7 @@ typedef int (*dec_fn)(dctx *D, dstmt *S, insn *in);
 DEC(dec_int) DEC(dec_setp) DEC(dec_float) DEC(dec_mov) DEC(dec_cvt) DEC(dec_cvta)
 DEC(dec_ldst) DEC(dec_atom) DEC(dec_nop) DEC(dec_fence) DEC(dec_bra)
 DEC(dec_unsupported) DEC(dec_call) DEC(dec_ret) DEC(dec_trap) DEC(dec_bar)
-DEC(dec_warp) DEC(dec_cp) DEC(dec_video) DEC(dec_matrix) DEC(dec_mma) DEC(dec_mbarrier)
+DEC(dec_warp) DEC(dec_cp) DEC(dec_video) DEC(dec_matrix) DEC(dec_mma) DEC(dec_wgmma) DEC(dec_mbarrier)
 DEC(dec_bulk) /* cp.async.bulk (src/async/bulk.c), from dec_cp */
 #undef DEC
 

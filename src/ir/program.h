@@ -207,6 +207,9 @@ typedef struct program {
   uint32_t max_regs;      /* largest frame register count */
   uint32_t max_preds;     /* largest frame predicate count */
   int has_calls;          /* any call instruction */
+  exec_fn *wg_orig;       /* per pc: the handler of an instruction that may
+                             touch a wgmma register (wgmma.c guards it), or
+                             NULL; the array is NULL without wgmma */
 } program;
 
 #endif

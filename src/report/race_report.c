@@ -10,7 +10,7 @@
 static const char *const hz_types[] = {"RAW", "WAR", "WAW"};
 static const char *const acc_names[] = {"Read", "Write", "Atomic"};
 static const char *const sync_kinds[] = {"divergent-warp", "divergent-block", "warp-sync-mask", "barrier-count",
-                                         "uninitialized-read"};
+                                         "uninitialized-read", "wgmma-early-access"};
 
 static void where(const program *P, uint32_t pc, const char **file, uint32_t *line, uint32_t *ptx) {
   const src_line *s = &P->lines[pc];
@@ -192,7 +192,10 @@ int smemu_write_race_report(const smemu_ctx *ctx, FILE *f, int detailed) {
         {"divergent-block", "Barrier error detected. Divergent thread(s) in block."},
         {"warp-sync-mask", "Barrier error detected. Invalid arguments. (a .sync membermask without the calling thread)"},
         {"barrier-count", "Barrier error detected. The thread count of the barrier is not a multiple of 32."},
-        {"uninitialized-read", "Uninitialized __shared__ memory read."}};
+        {"uninitialized-read", "Uninitialized __shared__ memory read."},
+        {"wgmma-early-access", "Warpgroup MMA error: a register of a wgmma.mma_async (accumulator or A fragment) "
+                               "accessed before the wgmma.wait_group that completes it (undefined in PTX; ptxas "
+                               "waits there: C7517)."}};
     const char *msg = s->kind;
     for (size_t k = 0; k < sizeof text / sizeof *text; k++)
       if (!strcmp(text[k].k, s->kind)) msg = text[k].msg;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_cute.sh BUILD: the CuTe tutorial sgemm_sm80 (nvidia-cutlass wheel from
+# test_cute.sh BUILD: the CuTe tutorials sgemm_sm80 and hopper/wgmma_sm90 (nvidia-cutlass wheel from
 # PyPI, unmodified) under `smemu run`, its half-precision TN GEMM checked
 # against a CPU reference by cute_sgemm_sm80_check.cu, with the bank report
 # (its swizzled ldmatrix loads are conflict-free). Skips (77) without nvcc
@@ -24,3 +24,17 @@ echo "$out" | grep -q "0 of 16384 results off the reference" || exit 1
 # the tutorial swizzles its shared tiles (Swizzle<3,3,3>) so that its
 # ldmatrix loads ("LDSM") are free of bank conflicts
 echo "$out" | grep -q "^  loads .* 0 bank conflicts" || { echo "the swizzled ldmatrix loads have bank conflicts"; exit 1; }
+# hopper/wgmma_sm90 (unmodified, main renamed by cute_wgmma_sm90_check.cu):
+# cp.async into a 3-stage pipeline, wgmma.mma_async from 128-byte swizzled
+# descriptors, MN-major (NT) and K-major (TN), checked against a CPU GEMM;
+# with the race and barrier checks on, which must find nothing
+nvcc -std=c++17 -cudart shared -O2 -gencode=arch=compute_90a,code=compute_90a -I"$S/include" \
+  -I"$S/tools/util/include" -I"$S/examples/cute/tutorial" -o "$B/cute_wgmma_sm90_check" \
+  "$HERE/cute_wgmma_sm90_check.cu" || exit 1
+out=$("$B/smemu" run --check races,sync -- "$B/cute_wgmma_sm90_check" 128 128 128 2>&1)
+rc=$?
+echo "$out" | cut -c1-200
+[ $rc = 0 ] || exit 1
+echo "$out" | grep -q "wgmma_sm90 NT 128x128x128: 0 of 16384 results off the reference" || exit 1
+echo "$out" | grep -q "wgmma_sm90 TN 128x128x128: 0 of 16384 results off the reference" || exit 1
+echo "$out" | grep -q "2 launches checked, 0 hazards, 0 barrier errors" || { echo "wgmma_sm90: hazards or barrier errors"; exit 1; }

@@ -1,0 +1,35 @@
+/* mma.h: what mma.sync (mma.c) shares with wgmma (wgmma.c): element types,
+ * their values, and the tensor cores' accumulation models. */
+#ifndef SMEMU_MMA_H
+#define SMEMU_MMA_H
+#include <stdint.h>
+
+/* Element types of matrix operands. */
+enum { E_F16, E_BF16, E_TF32, E_S8, E_U8, E_S4, E_U4, E_F32, E_S32, E_F64, E_E4M3, E_E5M2 };
+
+/* How a form accumulates in f32 (mma_acc_f32). */
+typedef struct acc_model {
+  int frac;   /* bits kept below the largest exponent; 0: exact, one rounding */
+  int norm;   /* then the sum keeps this many bits below its own leading bit
+                 (truncated); 0: all */
+  int raw;    /* 1: return that sum unrounded (an f16 D rounds it once to
+                 nearest); 0: truncated to f32 */
+  int c_after;/* 1 (2): the products' sum alone, rounded to nearest f32
+                 (f16), plus C, unrounded: mma.sync's fp8 forms */
+} acc_model;
+
+/* f32 accumulation of fp8 products: bits kept below the largest exponent,
+ * and of the sum (fitted to the H100's wgmma: tests/hw/wgmma/fit_fp8.py) */
+#define FP8_FRAC 13
+#define FP8_NORM 13
+
+/* The value of element bits x of type e (tf32: the top 19 bits). */
+double mma_to_double(int e, uint64_t x);
+/* The result bits of value v in type e (E_F16, E_F32, E_F64; NaN canonical). */
+uint64_t mma_from_double(int e, double v);
+/* D = C + sum a[j]*b[j] (k terms) as the tensor cores add (in f32 unless raw). */
+double mma_acc_f32(const acc_model *am, double c, const double *a, const double *b, int k);
+/* The value of an fp8 byte (E_E4M3 or E_E5M2). */
+double fp8_to_double(int e, uint32_t x);
+
+#endif
