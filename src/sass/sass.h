@@ -17,9 +17,9 @@
 
 /* Instruction classes. */
 enum {
-  SASS_LD = 0, /* LDS, LDSM */
-  SASS_ST,     /* STS, STSM */
-  SASS_ATOM,   /* ATOMS */
+  SASS_LD = 0, /* LDS, LDSM; LD (generic) */
+  SASS_ST,     /* STS, STSM; ST (generic) */
+  SASS_ATOM,   /* ATOMS; ATOM, RED (generic) */
   SASS_VOTE,   /* VOTE/VOTEU (warp aggregation marker) */
   SASS_OTHER
 };
@@ -30,7 +30,8 @@ enum { SASS_AT_PLAIN = 0, SASS_AT_POPC_INC, SASS_AT_CAST_SPIN, SASS_AT_CAS };
 typedef struct sass_insn {
   uint32_t addr;       /* offset in the function */
   int cls;             /* SASS_* */
-  int variant;         /* ATOMS: SASS_AT_*; LDSM/STSM: 1 */
+  int variant;         /* ATOMS/ATOM: SASS_AT_*; LDSM/STSM: 1 */
+  int gen;             /* 1: a generic-address LD/ST/ATOM/RED (not LDS/STS/ATOMS) */
   int bytes;           /* bytes per lane (1..16); LDSM/STSM: matrices (1, 2, 4) */
   int block;           /* basic block index in the function */
   int file;            /* index into sass_func.files, -1 without line info */
