@@ -322,18 +322,9 @@ static void map_ldsm(program *P, sass_map *M, const uint32_t *pcs, int n, const 
   }
 }
 
-int sass_apply(program *P, const sass_text *S, const sass_func *F, sass_map *M)
+/* Maps the accesses of pcs [lo, hi) (one function) onto F. */
+static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map *M, uint32_t lo, uint32_t hi)
 {
-  memset(M, 0, sizeof *M);
-  if (!P->nfuncs)
-    return 0;
-  if (!(M->status = calloc(P->ncode ? P->ncode : 1, 1)) ||
-      !(M->op = calloc(P->ncode ? P->ncode : 1, sizeof *M->op))) {
-    free(M->status);
-    M->status = NULL;
-    return -1;
-  }
-  uint32_t lo = P->funcs[0].entry, hi = P->funcs[0].end;
   uint32_t n = hi > lo ? hi - lo : 0;
   size_t fn = (size_t)F->n + 1;
   /* per kind (ld, st) and space (0 shared, 1 generic): this line's PTX
@@ -425,8 +416,11 @@ int sass_apply(program *P, const sass_text *S, const sass_func *F, sass_map *M)
     /* atomics: shared ones with ATOMS, generic ones with ATOM/RED (none:
      * the address is global in the SASS, nothing to map) */
     map_atoms(P, M, atoms[0], natoms[0], sat, nsat, votes);
-    if (ngsat)
+    if (ngsat) {
       map_atoms(P, M, atoms[1], natoms[1], gsat, ngsat, votes);
+      for (int i = 0; i < natoms[1]; i++)
+        P->code[atoms[1][i]].gen_atom = M->status[atoms[1][i]] != SASS_MAP_FALLBACK;
+    }
     /* ldmatrix, stmatrix */
     for (int k = 0; k < 2; k++)
       if (nmats[k])
@@ -474,11 +468,6 @@ int sass_apply(program *P, const sass_text *S, const sass_func *F, sass_map *M)
       note_fb(M, P, pool[k][i].pc);
     }
   }
-  for (uint32_t pc = lo; pc < hi; pc++) {
-    M->agree += M->status[pc] == SASS_MAP_AGREE;
-    M->set += M->status[pc] == SASS_MAP_SET;
-    M->fallback += M->status[pc] == SASS_MAP_FALLBACK;
-  }
   rc = 0;
 out:
   free(pool[0]);
@@ -498,13 +487,41 @@ out:
   free(sm[1]);
   free(seen);
   free(sass_used);
+  return rc;
+}
+
+int sass_apply(program *P, const sass_text *S, const sass_func *F, sass_map *M)
+{
+  memset(M, 0, sizeof *M);
+  if (!P->nfuncs)
+    return 0;
+  if (!(M->status = calloc(P->ncode ? P->ncode : 1, 1)) ||
+      !(M->op = calloc(P->ncode ? P->ncode : 1, sizeof *M->op))) {
+    free(M->status);
+    M->status = NULL;
+    return -1;
+  }
+  /* the kernel, then the functions it calls: with their own SASS where
+   * ptxas kept them functions, else the kernel's (where it inlined them,
+   * their lines are the callee's) */
+  int rc = 0;
+  for (uint32_t f = 0; f < P->nfuncs && !rc; f++) {
+    const sass_func *Ff = f && P->funcs[f].name ? sass_find(S, P->funcs[f].name) : NULL;
+    rc = map_func(P, S, Ff ? Ff : F, M, P->funcs[f].entry, P->funcs[f].end);
+  }
   if (rc < 0) {
     free(M->status);
     free(M->op);
     M->status = NULL;
     M->op = NULL;
+    return -1;
   }
-  return rc;
+  for (uint32_t pc = 0; pc < P->ncode; pc++) {
+    M->agree += M->status[pc] == SASS_MAP_AGREE;
+    M->set += M->status[pc] == SASS_MAP_SET;
+    M->fallback += M->status[pc] == SASS_MAP_FALLBACK;
+  }
+  return 0;
 }
 
 void sass_map_free(sass_map *m)
