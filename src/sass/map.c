@@ -11,8 +11,9 @@
  *  - loads and stores: the SASS widths must be covered by the PTX accesses:
  *    each SASS access of W bytes takes W/s PTX accesses of s bytes on one
  *    base register (or absolute shared addresses) at consecutive offsets
- *    (at an aligned address when it is absolute; three of four words for an
- *    absolute 16-byte load, which ptxas emits too). If the PTX-level marks
+ *    (at an aligned address when it is absolute; three of four words for a
+ *    16-byte load, which ptxas emits too: the x, y, z of a 16-byte struct
+ *    or of neighbouring variables). If the PTX-level marks
  *    already give the same widths they are kept (agree); else the SASS
  *    grouping is applied (set).
  * Lines that do not match on their own are pooled per kind and matched
@@ -128,7 +129,7 @@ static int cover(acc *a, int na, const int *w, int nw, int loads, uint8_t *merge
           }
         found += idx[j] >= 0;
       }
-      if (found != k && !(loads && abs && k == 4 && found == 3 && idx[3] < 0))
+      if (found != k && !(loads && k == 4 && found == 3 && idx[3] < 0))
         continue;
       for (int j = 0; j < k; j++)
         if (idx[j] >= 0) {

@@ -79,8 +79,10 @@ typedef struct sass_map {
   int nfb_lines;
 } sass_map;
 
-/* Maps the shared accesses of P's kernel (function 0) onto F (its SASS,
- * from S) and sets insn.merge / insn.atom_form where the SASS says so.
+/* Maps the shared (and generic) accesses of P's kernel (function 0) onto F
+ * (its SASS, from S), and those of the functions it calls onto their own
+ * SASS function in S or, where ptxas inlined them, onto F; sets
+ * insn.merge / insn.atom_form / insn.gen_atom where the SASS says so.
  * Returns 0, or -1 when out of memory (P is then unchanged). */
 int sass_apply(struct program *P, const sass_text *S, const sass_func *F, sass_map *out);
 void sass_map_free(sass_map *m);
