@@ -102,3 +102,34 @@ extern "C" __global__ void generic_select(const int *in, int *out, int *scratch,
   __syncthreads();
   out[t] = p[(t * 5) % 32] + p[32 + (t & 3)];
 }
+
+/* a __noinline__ callee's atomic, at per-lane addresses (ptxas inlines
+ * the call; the PTX keeps a .func whose parameter is the caller's) */
+__device__ __noinline__ void bump(unsigned *c, unsigned v) { atomicAdd(c, v); }
+
+extern "C" __global__ void func_atomic(const unsigned *in, unsigned *out)
+{
+  __shared__ unsigned count[4];
+  if (threadIdx.x < 4) count[threadIdx.x] = 0;
+  __syncthreads();
+  bump(&count[threadIdx.x % 4], in[threadIdx.x]);
+  __syncthreads();
+  if (threadIdx.x < 4) out[threadIdx.x] = count[threadIdx.x];
+}
+
+/* x, y, z of a 16-byte struct read by each thread: one LDS.128 covers
+ * the three loads (and the unused w) */
+struct p4 { float x, y, z, w; };
+
+extern "C" __global__ void struct_xyz(const float *in, float *out)
+{
+  __shared__ p4 p[32];
+  int t = threadIdx.x;
+  p[t].x = in[t];
+  p[t].y = in[t + 32];
+  p[t].z = in[t + 64];
+  p[t].w = 0;
+  __syncthreads();
+  int j = (t + 1) % 32;
+  out[t] = p[j].x + 2 * p[j].y + 3 * p[j].z;
+}

@@ -1,8 +1,9 @@
 /* test_sass_cases.c: the SASS mapping cases of issue 14 on CUDA C that nvcc
  * compiles (tests/sass/cases.cu): merged scalars of one base, merged
  * neighbouring __shared__ variables, a warp-aggregated atomic, a POPC.INC
- * reduction, a CAS-loop atomic (double), ldmatrix/stmatrix, and generic
- * LD/ST/ATOM. The PTX and the disassembly come from the directory in
+ * reduction, a CAS-loop atomic (double), ldmatrix/stmatrix, generic
+ * LD/ST/ATOM, an atomic in a __noinline__ callee, and a 16-byte load
+ * covering three fields. The PTX and the disassembly come from the directory in
  * $SMEMU_SASS_CASES (tests/sass/test.sh builds them there from cases.cu
  * with nvcc and nvdisasm when both are present), else the checked-in
  * tests/sass/cases.ptx and cases.nvdisasm. Every PTX-level mark is cleared
@@ -293,6 +294,70 @@ static void test_generic(void **state)
   assert_true(k->sass->agree + k->sass->set >= 5);
 }
 
+/* ncu counts a generic ATOM as a shared atomic when its lanes reach shared
+ * memory and, when they all reach global memory, as one shared-pipe
+ * wavefront without an instruction (tests/hw/sass2 generic_ptr, launches
+ * 4 and 5) */
+static void test_generic_atom_counts(void **state)
+{
+  (void)state;
+  smemu_bank_counts bc = run1(ctx, mod, "generic_select", 0);
+  assert_int_equal(bc.requests[2], 0);
+  assert_int_equal(bc.wavefronts[2], 1);
+  assert_int_equal(bc.conflicts[2], 0);
+  assert_int_equal(bc.requests[0] + bc.requests[1], 0);
+  bc = run1(ctx, mod, "generic_select", 1);
+  assert_int_equal(bc.requests[2], 1);
+  assert_int_equal(bc.requests[1], 2); /* ST.E x2 */
+  assert_int_equal(bc.requests[0], 2); /* LD.E x2 */
+  /* with PTX rules the global case counts nothing */
+  smemu_ctx *c2;
+  smemu_module *m2;
+  load(0, &c2, &m2);
+  bc = run1(c2, m2, "generic_select", 0);
+  assert_int_equal(bc.wavefronts[2], 0);
+  smemu_destroy(c2);
+}
+
+/* a __noinline__ callee's atomic (the PTX's .func, inlined by ptxas) maps
+ * onto the kernel's ATOMS: plain, one lane per unit: 32 lanes on 4 words
+ * of 4 banks, 8 lanes a word: 8 wavefronts (atomics do not merge lanes
+ * on one word, banks.c R7) */
+static void test_func_atomic(void **state)
+{
+  (void)state;
+  const program *P = mapped("func_atomic");
+  int n = 0;
+  for (uint32_t pc = 0; pc < P->ncode; pc++)
+    if ((op_flags[P->code[pc].op] & OPF_ATOMIC) && P->code[pc].space == PTX_SPACE_SHARED) {
+      assert_int_equal(P->code[pc].atom_form, ATOMSEL_PLAIN);
+      n++;
+    }
+  assert_int_equal(n, 1);
+  smemu_bank_counts bc = run1(ctx, mod, "func_atomic", 0);
+  assert_int_equal(bc.requests[2], 1);
+  assert_int_equal(bc.wavefronts[2], 8);
+  assert_int_equal(bc.conflicts[2], 7);
+}
+
+/* x, y, z of a 16-byte struct: one LDS.128 (1 request; lanes read
+ * consecutive 16-byte structs: 4 wavefronts) */
+static void test_struct_xyz(void **state)
+{
+  (void)state;
+  char m[64];
+  marks("struct_xyz", 0, m);
+  assert_int_equal((int)strlen(m), 3);
+  int c4 = 0, cf = 0;
+  for (int i = 0; m[i]; i++)
+    c4 += m[i] == '4', cf += m[i] == 'F';
+  assert_int_equal(c4, 1);
+  assert_int_equal(cf, 2);
+  smemu_bank_counts bc = run1(ctx, mod, "struct_xyz", 0);
+  assert_int_equal(bc.requests[0], 1);
+  assert_int_equal(bc.wavefronts[0], 4);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -301,6 +366,9 @@ int main(void)
     cmocka_unit_test(test_atomics),
     cmocka_unit_test(test_ldmatrix),
     cmocka_unit_test(test_generic),
+    cmocka_unit_test(test_generic_atom_counts),
+    cmocka_unit_test(test_func_atomic),
+    cmocka_unit_test(test_struct_xyz),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
