@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec/hooks.h" /* ATOM_MODE_CAS */
 #include "ir/merge.h"
 #include "ir/program.h"
 #include "model/atomsel.h"
@@ -404,8 +405,11 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
     }
     /* a CAS loop's load belongs to the atomic: LDS before ATOMS.CAST.SPIN,
      * LD before a generic ATOM.CAS that no PTX atom.cas explains */
+    int gcas_ptx = 0; /* generic PTX atom.cas: their ATOM.E.CAS are their own */
+    for (int i = 0; i < natoms[1]; i++)
+      gcas_ptx += P->code[atoms[1][i]].op == OP_ATOM && P->code[atoms[1][i]].mode == ATOM_MODE_CAS;
     for (int g = 0; g < 2; g++) {
-      int loops = g ? (natoms[1] ? ngcas : 0) : ncast;
+      int loops = g ? (natoms[1] > gcas_ptx ? ngcas - gcas_ptx : 0) : ncast;
       for (int c = 0; c < loops && nw[0][g] > 0; c++) {
         int best = -1;
         for (int i = 0; i < nw[0][g]; i++)
