@@ -349,9 +349,6 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
       !sm[1] || !seen || !sass_used)
     goto out;
   int gen;
-  for (uint32_t pc = lo; pc < hi; pc++)
-    if (kind_of(&P->code[pc], &gen) >= 0)
-      M->accesses++;
   for (uint32_t pc0 = lo; pc0 < hi; pc0++) {
     if (seen[pc0 - lo] || kind_of(&P->code[pc0], &gen) < 0)
       continue;
@@ -522,6 +519,10 @@ int sass_apply(program *P, const sass_text *S, const sass_func *F, sass_map *M)
     return -1;
   }
   for (uint32_t pc = 0; pc < P->ncode; pc++) {
+    /* shared accesses, and generic ones whose SASS is generic or shared
+     * (those the SASS makes global are no shared accesses) */
+    int gen, k = kind_of(&P->code[pc], &gen);
+    M->accesses += k >= 0 && (!gen || M->status[pc] != SASS_MAP_NONE);
     M->agree += M->status[pc] == SASS_MAP_AGREE;
     M->set += M->status[pc] == SASS_MAP_SET;
     M->fallback += M->status[pc] == SASS_MAP_FALLBACK;
