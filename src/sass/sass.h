@@ -70,7 +70,8 @@ enum { SASS_MAP_NONE = 0, SASS_MAP_AGREE, SASS_MAP_SET, SASS_MAP_FALLBACK };
 typedef struct sass_map {
   uint8_t *status;       /* per pc: SASS_MAP_* (malloc'd, program ncode entries) */
   char (*op)[24];        /* per pc: the SASS instruction it maps to ("LDS.128"), or "" */
-  int accesses;          /* PTX shared accesses of the kernel (generic ones the SASS keeps generic or makes shared included) */
+  int accesses;          /* PTX shared accesses of the kernel, and generic
+                            ones the SASS keeps generic or makes shared */
   int agree;             /* whose PTX-level grouping the SASS confirmed */
   int set;               /* whose grouping/form was changed to the SASS's */
   int fallback;          /* counted by PTX rules: the mapping was ambiguous */
