@@ -118,7 +118,17 @@ static void banks(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
         sm |= 1u << l;
       }
     });
-    if (!sm) return;
+    if (!sm) {
+      /* a generic ATOM whose lanes all reach global memory still takes one
+       * wavefront of the shared pipe, no instruction of it (an H100:
+       * tests/hw/sass2 generic_ptr launch 5, 16 ATOM.E, 16 wavefronts) */
+      if (in->gen_atom && m) {
+        bank_stat *s0 = &a->banks[w->pc];
+        s0->wavefronts += 1;
+        s0->ideal += 1;
+      }
+      return;
+    }
     for (int l = 0; l < 32; l++)
       if (!(sm >> l & 1)) sh[l] = 0;
   }

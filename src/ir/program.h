@@ -115,6 +115,9 @@ typedef struct insn {
   uint8_t merge;     /* 2 or 4: first of a group ptxas merges (merge.c);
                         MERGE_FOLLOW: counted with that first; 0: alone */
   uint8_t atom_form; /* shared atomics: ATOMSEL_* form ptxas gives it (model/atomsel.h) */
+  uint8_t gen_atom;  /* 1: a generic atom/red that is a generic ATOM/RED in the SASS
+                        (src/sass): one shared-pipe wavefront even when no lane
+                        reaches shared memory (measured, tests/hw/sass2) */
 } insn;
 
 /* A source location an instruction maps to. */

@@ -26,7 +26,8 @@
  * Everything else is one plain ATOMS. The pass works on PTX, so "result
  * used" is "the destination register is read somewhere in the function"
  * and "uniform" is a flow-insensitive divergence analysis: a register is
- * uniform when every definition reads only immediates, symbols, parameters,
+ * uniform when every definition reads only immediates, symbols, kernel
+ * parameters (a .func's are the caller's values: lane-dependent),
  * %ctaid/%ntid/%nctaid-like registers and uniform registers (a load from a
  * uniform address included); guarded definitions, atomics, shuffles and
  * lane-dependent special registers make it non-uniform, and so does a
@@ -235,7 +236,9 @@ void atomsel_pass(atomsel_ctx *C, const ptx_func *f, uint32_t first_pc)
       const ptx_stmt *st = &f->body[s];
       if (st->label || !st->opcode || !st->nops || no_dest(st->opcode))
         continue;
-      int nu = st->guard != NULL || lane_result(st);
+      /* a .func's parameters are the caller's values: lane-dependent */
+      int nu = st->guard != NULL || lane_result(st) ||
+               (!f->is_entry && !strcmp(st->opcode, "ld") && has_mod(st, "param"));
       for (int i = 1; i < st->nops && !nu; i++)
         nu = opd_nonuni(C, &st->ops[i]);
       if (nu)

@@ -11,8 +11,9 @@
  *  - loads and stores: the SASS widths must be covered by the PTX accesses:
  *    each SASS access of W bytes takes W/s PTX accesses of s bytes on one
  *    base register (or absolute shared addresses) at consecutive offsets
- *    (at an aligned address when it is absolute; three of four words for an
- *    absolute 16-byte load, which ptxas emits too). If the PTX-level marks
+ *    (at an aligned address when it is absolute; three of four words for a
+ *    16-byte load, which ptxas emits too: the x, y, z of a 16-byte struct
+ *    or of neighbouring variables). If the PTX-level marks
  *    already give the same widths they are kept (agree); else the SASS
  *    grouping is applied (set).
  * Lines that do not match on their own are pooled per kind and matched
@@ -23,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec/hooks.h" /* ATOM_MODE_CAS */
 #include "ir/merge.h"
 #include "ir/program.h"
 #include "model/atomsel.h"
@@ -36,11 +38,27 @@ typedef struct acc {
   int used;
 } acc;
 
-static int kind_of(const insn *in)
+/* PTX kinds beyond SASS_LD/ST/ATOM: ldmatrix, stmatrix */
+enum { K_LDSM = 3, K_STSM = 4, NKINDS = 5 };
+
+/* The kind of a PTX access the mapping considers (-1: none): shared-space
+ * loads, stores, atomics, ldmatrix/stmatrix, and generic-address ld, st,
+ * atom and red (which may reach shared memory); *gen says which. */
+static int kind_of(const insn *in, int *gen)
 {
   uint32_t f = op_flags[in->op];
-  if (!(f & OPF_MEM) || in->space != PTX_SPACE_SHARED)
+  *gen = 0;
+  if (!(f & OPF_MEM))
     return -1;
+  if (in->space == PTX_SPACE_GENERIC &&
+      (in->op == OP_LD || in->op == OP_ST || in->op == OP_ATOM || in->op == OP_RED))
+    *gen = 1;
+  else if (in->space != PTX_SPACE_SHARED)
+    return -1;
+  if (in->op == OP_LDMATRIX)
+    return K_LDSM;
+  if (in->op == OP_STMATRIX)
+    return K_STSM;
   if (f & OPF_ATOMIC)
     return SASS_ATOM;
   return (f & OPF_WRITE) ? SASS_ST : SASS_LD;
@@ -112,7 +130,7 @@ static int cover(acc *a, int na, const int *w, int nw, int loads, uint8_t *merge
           }
         found += idx[j] >= 0;
       }
-      if (found != k && !(loads && abs && k == 4 && found == 3 && idx[3] < 0))
+      if (found != k && !(loads && k == 4 && found == 3 && idx[3] < 0))
         continue;
       for (int j = 0; j < k; j++)
         if (idx[j] >= 0) {
@@ -156,10 +174,10 @@ static void note_fb(sass_map *M, const program *P, uint32_t pc)
 }
 
 /* The SASS name of a load/store group of `bytes`. */
-static void name_op(char *out, int loads, int bytes)
+static void name_op(char *out, int loads, int bytes, int gen)
 {
   const char *w = bytes == 16 ? ".128" : bytes == 8 ? ".64" : bytes == 2 ? ".U16" : bytes == 1 ? ".U8" : "";
-  snprintf(out, 24, "%s%s", loads ? "LDS" : "STS", w);
+  snprintf(out, 24, "%s%s", gen ? (loads ? "LD.E" : "ST.E") : loads ? "LDS" : "STS", w);
 }
 
 /* Names each group's instructions after the marks. */
@@ -168,7 +186,7 @@ static void name_groups(const program *P, sass_map *M, const acc *a, int na, int
   for (int i = 0; i < na; i++) {
     uint8_t m = P->code[a[i].pc].merge;
     if (m != MERGE_FOLLOW)
-      name_op(M->op[a[i].pc], loads, a[i].size * (m ? m : 1));
+      name_op(M->op[a[i].pc], loads, a[i].size * (m ? m : 1), P->code[a[i].pc].space == PTX_SPACE_GENERIC);
   }
   /* followers: the name of their group's leader (the last leader before
    * them in address order: accs are sorted) */
@@ -246,62 +264,121 @@ static int atom_forms(const sass_insn *const *s, int ns, int votes, int n, int *
   return 0;
 }
 
-int sass_apply(program *P, const sass_text *S, const sass_func *F, sass_map *M)
+/* Sets the atomics' forms from the line's SASS atomics, or marks them
+ * fallback. */
+static void map_atoms(program *P, sass_map *M, const uint32_t *atoms, int natoms, const sass_insn *const *sat,
+                      int nsat, int votes)
 {
-  memset(M, 0, sizeof *M);
-  if (!P->nfuncs)
-    return 0;
-  if (!(M->status = calloc(P->ncode ? P->ncode : 1, 1)) ||
-      !(M->op = calloc(P->ncode ? P->ncode : 1, sizeof *M->op))) {
-    free(M->status);
-    M->status = NULL;
-    return -1;
+  int forms[64];
+  if (!natoms)
+    return;
+  if (atom_forms(sat, nsat, votes, natoms, forms) < 0) {
+    for (int i = 0; i < natoms; i++) {
+      M->status[atoms[i]] = SASS_MAP_FALLBACK;
+      note_fb(M, P, atoms[i]);
+    }
+    return;
   }
-  uint32_t lo = P->funcs[0].entry, hi = P->funcs[0].end;
+  for (int i = 0; i < natoms; i++) {
+    insn *in = &P->code[atoms[i]];
+    M->status[atoms[i]] = in->atom_form == forms[i] ? SASS_MAP_AGREE : SASS_MAP_SET;
+    in->atom_form = (uint8_t)forms[i];
+    const sass_insn *s = natoms == 1 ? (nsat ? sat[nsat - 1] : NULL) : sat[i];
+    if (s)
+      snprintf(M->op[atoms[i]], 24, "%.18s%s", s->text,
+               forms[i] == ATOMSEL_CAS_LOOP || forms[i] == ATOMSEL_AGG_LOOP ? " loop" : "");
+  }
+}
+
+static int cmp_int(const void *x, const void *y)
+{
+  return *(const int *)x - *(const int *)y;
+}
+
+/* ldmatrix/stmatrix: each PTX instruction is one LDSM/STSM of as many
+ * matrices; the line's lists must agree (the bank model already counts
+ * them by matrix, model/ldsm.c). */
+static void map_ldsm(program *P, sass_map *M, const uint32_t *pcs, int n, const sass_insn *const *ss, int ns)
+{
+  int a[64], b[64], ok = n == ns && n <= 64;
+  for (int i = 0; ok && i < n; i++) {
+    a[i] = P->code[pcs[i]].vec;
+    b[i] = ss[i]->bytes;
+  }
+  if (ok) {
+    qsort(a, (size_t)n, sizeof *a, cmp_int);
+    qsort(b, (size_t)n, sizeof *b, cmp_int);
+    ok = !memcmp(a, b, (size_t)n * sizeof *a);
+  }
+  for (int i = 0; i < n; i++) {
+    M->status[pcs[i]] = ok ? SASS_MAP_AGREE : SASS_MAP_FALLBACK;
+    if (!ok) {
+      note_fb(M, P, pcs[i]);
+      continue;
+    }
+    for (int j = 0; j < ns; j++)
+      if (ss[j]->bytes == P->code[pcs[i]].vec) {
+        snprintf(M->op[pcs[i]], 24, "%.23s", ss[j]->text);
+        break;
+      }
+  }
+}
+
+/* Maps the accesses of pcs [lo, hi) (one function) onto F. */
+static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map *M, uint32_t lo, uint32_t hi)
+{
   uint32_t n = hi > lo ? hi - lo : 0;
+  size_t fn = (size_t)F->n + 1;
+  /* per kind (ld, st) and space (0 shared, 1 generic): this line's PTX
+   * accesses and SASS widths; the pool of lines that did not match alone */
   acc *pool[2] = {malloc((n + 1) * sizeof(acc)), malloc((n + 1) * sizeof(acc))};
-  acc *line_acc[2] = {malloc((n + 1) * sizeof(acc)), malloc((n + 1) * sizeof(acc))};
-  int *pool_w[2] = {malloc(((size_t)F->n + 1) * sizeof(int)), malloc(((size_t)F->n + 1) * sizeof(int))};
-  int *lw = malloc(((size_t)F->n + 1) * sizeof(int));
-  const sass_insn **sat = malloc(((size_t)F->n + 1) * sizeof *sat);
+  acc *la[2][2] = {{malloc((n + 1) * sizeof(acc)), malloc((n + 1) * sizeof(acc))},
+                   {malloc((n + 1) * sizeof(acc)), malloc((n + 1) * sizeof(acc))}};
+  acc *uni = malloc((n + 1) * sizeof(acc));
+  int *pool_w[2] = {malloc(fn * sizeof(int)), malloc(fn * sizeof(int))};
+  int *lw[2][2] = {{malloc(fn * sizeof(int)), malloc(fn * sizeof(int))},
+                   {malloc(fn * sizeof(int)), malloc(fn * sizeof(int))}};
+  int *uw = malloc(fn * sizeof(int));
+  const sass_insn **sat = malloc(fn * sizeof *sat), **gsat = malloc(fn * sizeof *gsat);
+  const sass_insn **sm[2] = {malloc(fn * sizeof *sat), malloc(fn * sizeof *sat)};
   uint8_t *seen = calloc(n + 1, 1);
-  uint8_t *sass_used = calloc((size_t)F->n + 1, 1);
+  uint8_t *sass_used = calloc(fn, 1);
   int npool[2] = {0, 0}, npool_w[2] = {0, 0}, rc = -1;
-  if (!pool[0] || !pool[1] || !line_acc[0] || !line_acc[1] || !pool_w[0] || !pool_w[1] || !lw || !sat ||
-      !seen || !sass_used)
+  if (!pool[0] || !pool[1] || !la[0][0] || !la[0][1] || !la[1][0] || !la[1][1] || !uni || !pool_w[0] ||
+      !pool_w[1] || !lw[0][0] || !lw[0][1] || !lw[1][0] || !lw[1][1] || !uw || !sat || !gsat || !sm[0] ||
+      !sm[1] || !seen || !sass_used)
     goto out;
-  for (uint32_t pc = lo; pc < hi; pc++)
-    if (kind_of(&P->code[pc]) >= 0)
-      M->accesses++;
+  int gen;
   for (uint32_t pc0 = lo; pc0 < hi; pc0++) {
-    if (seen[pc0 - lo] || kind_of(&P->code[pc0]) < 0)
+    if (seen[pc0 - lo] || kind_of(&P->code[pc0], &gen) < 0)
       continue;
     const src_line *L0 = &P->lines[pc0];
     /* this line's PTX accesses */
-    int na[2] = {0, 0};
-    uint32_t atoms[64];
-    int natoms = 0;
+    int na[2][2] = {{0, 0}, {0, 0}};
+    uint32_t atoms[2][64], mats[2][64];
+    int natoms[2] = {0, 0}, nmats[2] = {0, 0};
     for (uint32_t pc = pc0; pc < hi; pc++) {
       const src_line *L = &P->lines[pc];
-      int k = kind_of(&P->code[pc]);
+      int k = kind_of(&P->code[pc], &gen);
       if (k < 0 || seen[pc - lo] || L->file != L0->file || L->line != L0->line)
         continue;
       seen[pc - lo] = 1;
       const insn *in = &P->code[pc];
-      if (k == SASS_ATOM) {
-        if (natoms < 64)
-          atoms[natoms++] = pc;
-        else
+      if (k == SASS_ATOM || k == K_LDSM || k == K_STSM) {
+        uint32_t *list = k == SASS_ATOM ? atoms[gen] : mats[k == K_STSM];
+        int *cnt = k == SASS_ATOM ? &natoms[gen] : &nmats[k == K_STSM];
+        if (*cnt < 64)
+          list[(*cnt)++] = pc;
+        else {
           M->status[pc] = SASS_MAP_FALLBACK;
+          note_fb(M, P, pc);
+        }
         continue;
       }
-      line_acc[k][na[k]++] = (acc){pc, in->a, in->imm, size_of(in), 0};
+      la[k][gen][na[k][gen]++] = (acc){pc, in->a, in->imm, size_of(in), 0};
     }
     /* this line's SASS */
-    int nw[2] = {0, 0}, nsat = 0, votes = 0, ncast = 0;
-    int *w[2] = {lw, NULL};
-    int wst[64];
-    w[1] = wst;
+    int nw[2][2] = {{0, 0}, {0, 0}}, nsat = 0, ngsat = 0, votes = 0, ncast = 0, ngcas = 0, nsm[2] = {0, 0};
     for (int i = 0; i < F->n; i++) {
       const sass_insn *s = &F->ins[i];
       if (s->line != L0->line || !same_file(P, L0->file, S, s->file))
@@ -310,66 +387,76 @@ int sass_apply(program *P, const sass_text *S, const sass_func *F, sass_map *M)
       if (s->cls == SASS_VOTE)
         votes++;
       else if (s->cls == SASS_ATOM) {
-        sat[nsat++] = s;
-        ncast += s->variant == SASS_AT_CAST_SPIN;
-      } else if (s->variant == 1) {
-        nw[s->cls] = -1000; /* LDSM/STSM: not mapped */
+        if (s->gen) {
+          gsat[ngsat++] = s;
+          ngcas += s->variant == SASS_AT_CAS;
+        } else {
+          sat[nsat++] = s;
+          ncast += s->variant == SASS_AT_CAST_SPIN;
+        }
+      } else if (s->variant == 1 && (s->cls == SASS_LD || s->cls == SASS_ST)) {
+        sm[s->cls][nsm[s->cls]++] = s; /* LDSM/STSM */
       } else if (s->cls == SASS_LD || s->cls == SASS_ST) {
-        if (s->cls == SASS_ST && nw[1] >= 64)
-          nw[1] = -1000;
-        else if (nw[s->cls] >= 0)
-          w[s->cls][nw[s->cls]++] = s->bytes;
+        lw[s->cls][s->gen][nw[s->cls][s->gen]++] = s->bytes;
       }
     }
-    /* a CAS loop's LDS belongs to the atomic */
-    for (int c = 0; c < ncast && nw[0] > 0; c++) {
-      int best = -1;
-      for (int i = 0; i < nw[0]; i++)
-        if (best < 0 || w[0][i] < w[0][best])
-          best = i;
-      w[0][best] = w[0][--nw[0]];
-    }
-    /* atomics */
-    if (natoms) {
-      int forms[64];
-      if (atom_forms(sat, nsat, votes, natoms, forms) == 0) {
-        for (int i = 0; i < natoms; i++) {
-          insn *in = &P->code[atoms[i]];
-          M->status[atoms[i]] = in->atom_form == forms[i] ? SASS_MAP_AGREE : SASS_MAP_SET;
-          in->atom_form = (uint8_t)forms[i];
-          const sass_insn *s = natoms == 1 ? (nsat ? sat[nsat - 1] : NULL) : sat[i];
-          if (s)
-            snprintf(M->op[atoms[i]], 24, "%.18s%s", s->text,
-                     forms[i] == ATOMSEL_CAS_LOOP || forms[i] == ATOMSEL_AGG_LOOP ? " loop" : "");
-        }
-      } else {
-        for (int i = 0; i < natoms; i++) {
-          M->status[atoms[i]] = SASS_MAP_FALLBACK;
-          note_fb(M, P, atoms[i]);
-        }
+    /* a CAS loop's load belongs to the atomic: LDS before ATOMS.CAST.SPIN,
+     * LD before a generic ATOM.CAS that no PTX atom.cas explains */
+    int gcas_ptx = 0; /* generic PTX atom.cas: their ATOM.E.CAS are their own */
+    for (int i = 0; i < natoms[1]; i++)
+      gcas_ptx += P->code[atoms[1][i]].op == OP_ATOM && P->code[atoms[1][i]].mode == ATOM_MODE_CAS;
+    for (int g = 0; g < 2; g++) {
+      int loops = g ? (natoms[1] > gcas_ptx ? ngcas - gcas_ptx : 0) : ncast;
+      for (int c = 0; c < loops && nw[0][g] > 0; c++) {
+        int best = -1;
+        for (int i = 0; i < nw[0][g]; i++)
+          if (best < 0 || lw[0][g][i] < lw[0][g][best])
+            best = i;
+        lw[0][g][best] = lw[0][g][--nw[0][g]];
       }
     }
-    /* loads and stores */
+    /* atomics: shared ones with ATOMS, generic ones with ATOM/RED (none:
+     * the address is global in the SASS, nothing to map) */
+    map_atoms(P, M, atoms[0], natoms[0], sat, nsat, votes);
+    if (ngsat) {
+      map_atoms(P, M, atoms[1], natoms[1], gsat, ngsat, votes);
+      for (int i = 0; i < natoms[1]; i++)
+        P->code[atoms[1][i]].gen_atom = M->status[atoms[1][i]] != SASS_MAP_FALLBACK;
+    }
+    /* ldmatrix, stmatrix */
+    for (int k = 0; k < 2; k++)
+      if (nmats[k])
+        map_ldsm(P, M, mats[k], nmats[k], sm[k], nsm[k]);
+    /* loads and stores: shared with LDS/STS and generic with LD/ST; if
+     * that fails, all of them together (ptxas may prove a generic access
+     * shared); then the pool */
     for (int k = 0; k < 2; k++) {
-      if (nw[k] < 0) {
-        for (int i = 0; i < na[k]; i++) {
-          M->status[line_acc[k][i].pc] = SASS_MAP_FALLBACK;
-          note_fb(M, P, line_acc[k][i].pc);
-        }
+      int ok_s = match_accs(P, M, la[k][0], na[k][0], lw[k][0], nw[k][0], k == 0);
+      if (!na[k][1] && !nw[k][1] && ok_s)
         continue;
+      if (!nw[k][1] && ok_s)
+        continue; /* the generic ones are global in the SASS */
+      if (ok_s && match_accs(P, M, la[k][1], na[k][1], lw[k][1], nw[k][1], k == 0))
+        continue;
+      int nu = 0, nuw = 0;
+      for (int g = 0; g < 2; g++) {
+        for (int i = 0; i < na[k][g]; i++)
+          uni[nu++] = la[k][g][i];
+        for (int i = 0; i < nw[k][g]; i++)
+          uw[nuw++] = lw[k][g][i];
       }
-      if (match_accs(P, M, line_acc[k], na[k], w[k], nw[k], k == 0))
+      if (match_accs(P, M, uni, nu, uw, nuw, k == 0))
         continue;
-      for (int i = 0; i < na[k]; i++)
-        pool[k][npool[k]++] = line_acc[k][i];
-      for (int i = 0; i < nw[k] && npool_w[k] < F->n; i++)
-        pool_w[k][npool_w[k]++] = w[k][i];
+      for (int i = 0; i < nu; i++)
+        pool[k][npool[k]++] = uni[i];
+      for (int i = 0; i < nuw && npool_w[k] < F->n; i++)
+        pool_w[k][npool_w[k]++] = uw[i];
     }
   }
   /* SASS accesses on lines without PTX accesses (moved there by ptxas) */
   for (int i = 0; i < F->n; i++) {
     const sass_insn *s = &F->ins[i];
-    if (!sass_used[i] && (s->cls == SASS_LD || s->cls == SASS_ST) && s->variant != 1 &&
+    if (!sass_used[i] && (s->cls == SASS_LD || s->cls == SASS_ST) && s->variant != 1 && !s->gen &&
         npool_w[s->cls] < F->n)
       pool_w[s->cls][npool_w[s->cls]++] = s->bytes;
   }
@@ -383,30 +470,64 @@ int sass_apply(program *P, const sass_text *S, const sass_func *F, sass_map *M)
       note_fb(M, P, pool[k][i].pc);
     }
   }
-  for (uint32_t pc = lo; pc < hi; pc++) {
-    M->agree += M->status[pc] == SASS_MAP_AGREE;
-    M->set += M->status[pc] == SASS_MAP_SET;
-    M->fallback += M->status[pc] == SASS_MAP_FALLBACK;
-  }
   rc = 0;
 out:
   free(pool[0]);
   free(pool[1]);
-  free(line_acc[0]);
-  free(line_acc[1]);
+  for (int k = 0; k < 2; k++)
+    for (int g = 0; g < 2; g++) {
+      free(la[k][g]);
+      free(lw[k][g]);
+    }
+  free(uni);
+  free(uw);
   free(pool_w[0]);
   free(pool_w[1]);
-  free(lw);
   free(sat);
+  free(gsat);
+  free(sm[0]);
+  free(sm[1]);
   free(seen);
   free(sass_used);
+  return rc;
+}
+
+int sass_apply(program *P, const sass_text *S, const sass_func *F, sass_map *M)
+{
+  memset(M, 0, sizeof *M);
+  if (!P->nfuncs)
+    return 0;
+  if (!(M->status = calloc(P->ncode ? P->ncode : 1, 1)) ||
+      !(M->op = calloc(P->ncode ? P->ncode : 1, sizeof *M->op))) {
+    free(M->status);
+    M->status = NULL;
+    return -1;
+  }
+  /* the kernel, then the functions it calls: with their own SASS where
+   * ptxas kept them functions, else the kernel's (where it inlined them,
+   * their lines are the callee's) */
+  int rc = 0;
+  for (uint32_t f = 0; f < P->nfuncs && !rc; f++) {
+    const sass_func *Ff = f && P->funcs[f].name ? sass_find(S, P->funcs[f].name) : NULL;
+    rc = map_func(P, S, Ff ? Ff : F, M, P->funcs[f].entry, P->funcs[f].end);
+  }
   if (rc < 0) {
     free(M->status);
     free(M->op);
     M->status = NULL;
     M->op = NULL;
+    return -1;
   }
-  return rc;
+  for (uint32_t pc = 0; pc < P->ncode; pc++) {
+    /* shared accesses, and generic ones whose SASS is generic or shared
+     * (those the SASS makes global are no shared accesses) */
+    int gen, k = kind_of(&P->code[pc], &gen);
+    M->accesses += k >= 0 && (!gen || M->status[pc] != SASS_MAP_NONE);
+    M->agree += M->status[pc] == SASS_MAP_AGREE;
+    M->set += M->status[pc] == SASS_MAP_SET;
+    M->fallback += M->status[pc] == SASS_MAP_FALLBACK;
+  }
+  return 0;
 }
 
 void sass_map_free(sass_map *m)

@@ -60,7 +60,7 @@ static int width_of(const char *mods)
 {
   if (strstr(mods, ".128"))
     return 16;
-  if (strstr(mods, ".64"))
+  if (strstr(mods, ".64") || strstr(mods, ".U64") || strstr(mods, ".S64") || strstr(mods, ".F64"))
     return 8;
   if (strstr(mods, ".U16") || strstr(mods, ".S16"))
     return 2;
@@ -94,6 +94,7 @@ static int classify(const char *op, sass_insn *in)
   base[k] = 0;
   const char *mods = op + k;
   in->variant = 0;
+  in->gen = 0;
   in->bytes = width_of(mods);
   if (!strcmp(base, "LDS"))
     return SASS_LD;
@@ -110,6 +111,17 @@ static int classify(const char *op, sass_insn *in)
     in->variant = strstr(mods, ".POPC.INC") ? SASS_AT_POPC_INC
                 : strstr(mods, ".CAST.SPIN") ? SASS_AT_CAST_SPIN
                 : strstr(mods, ".CAS") ? SASS_AT_CAS : SASS_AT_PLAIN;
+    return SASS_ATOM;
+  }
+  /* generic addresses: LD.E.64, ST.E.U8, ATOM.E.ADD.STRONG.GPU, RED.E.ADD
+   * (the global LDG/STG/ATOMG/REDG and local LDL/STL are other opcodes) */
+  if (!strcmp(base, "LD") || !strcmp(base, "ST")) {
+    in->gen = 1;
+    return base[0] == 'L' ? SASS_LD : SASS_ST;
+  }
+  if (!strcmp(base, "ATOM") || !strcmp(base, "RED")) {
+    in->gen = 1;
+    in->variant = strstr(mods, ".CAS") ? SASS_AT_CAS : SASS_AT_PLAIN;
     return SASS_ATOM;
   }
   if (!strcmp(base, "VOTE") || !strcmp(base, "VOTEU"))

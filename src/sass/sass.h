@@ -17,9 +17,9 @@
 
 /* Instruction classes. */
 enum {
-  SASS_LD = 0, /* LDS, LDSM */
-  SASS_ST,     /* STS, STSM */
-  SASS_ATOM,   /* ATOMS */
+  SASS_LD = 0, /* LDS, LDSM; LD (generic) */
+  SASS_ST,     /* STS, STSM; ST (generic) */
+  SASS_ATOM,   /* ATOMS; ATOM, RED (generic) */
   SASS_VOTE,   /* VOTE/VOTEU (warp aggregation marker) */
   SASS_OTHER
 };
@@ -30,7 +30,8 @@ enum { SASS_AT_PLAIN = 0, SASS_AT_POPC_INC, SASS_AT_CAST_SPIN, SASS_AT_CAS };
 typedef struct sass_insn {
   uint32_t addr;       /* offset in the function */
   int cls;             /* SASS_* */
-  int variant;         /* ATOMS: SASS_AT_*; LDSM/STSM: 1 */
+  int variant;         /* ATOMS/ATOM: SASS_AT_*; LDSM/STSM: 1 */
+  int gen;             /* 1: a generic-address LD/ST/ATOM/RED (not LDS/STS/ATOMS) */
   int bytes;           /* bytes per lane (1..16); LDSM/STSM: matrices (1, 2, 4) */
   int block;           /* basic block index in the function */
   int file;            /* index into sass_func.files, -1 without line info */
@@ -69,7 +70,8 @@ enum { SASS_MAP_NONE = 0, SASS_MAP_AGREE, SASS_MAP_SET, SASS_MAP_FALLBACK };
 typedef struct sass_map {
   uint8_t *status;       /* per pc: SASS_MAP_* (malloc'd, program ncode entries) */
   char (*op)[24];        /* per pc: the SASS instruction it maps to ("LDS.128"), or "" */
-  int accesses;          /* PTX shared accesses of the kernel */
+  int accesses;          /* PTX shared accesses of the kernel, and generic
+                            ones the SASS keeps generic or makes shared */
   int agree;             /* whose PTX-level grouping the SASS confirmed */
   int set;               /* whose grouping/form was changed to the SASS's */
   int fallback;          /* counted by PTX rules: the mapping was ambiguous */
@@ -78,8 +80,10 @@ typedef struct sass_map {
   int nfb_lines;
 } sass_map;
 
-/* Maps the shared accesses of P's kernel (function 0) onto F (its SASS,
- * from S) and sets insn.merge / insn.atom_form where the SASS says so.
+/* Maps the shared (and generic) accesses of P's kernel (function 0) onto F
+ * (its SASS, from S), and those of the functions it calls onto their own
+ * SASS function in S or, where ptxas inlined them, onto F; sets
+ * insn.merge / insn.atom_form / insn.gen_atom where the SASS says so.
  * Returns 0, or -1 when out of memory (P is then unchanged). */
 int sass_apply(struct program *P, const sass_text *S, const sass_func *F, sass_map *out);
 void sass_map_free(sass_map *m);

@@ -27,6 +27,10 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# the corpus directory (programs.tsv, known_differences.txt, recorded/):
+# this one, or --dir (tests/hw/sass2 uses this script too)
+BASE = HERE
+COUNTING = None  # --counting sass|ptx passed on to smemu run
 OPS = ("ld", "st", "atom")
 # ncu metric -> (op, smemu field)
 METRICS = {}
@@ -44,7 +48,7 @@ TOL_ABS = 2
 
 def read_manifest():
     progs = []
-    with open(os.path.join(HERE, "programs.tsv")) as f:
+    with open(os.path.join(BASE, "programs.tsv")) as f:
         for line in f:
             if line.startswith("#") or not line.strip():
                 continue
@@ -59,7 +63,7 @@ def read_known():
     """known_differences.txt: PROGRAM WHAT REASON...; WHAT is output, checks,
     races, sync, launches, or launch:N:OPS (N a launch index or *, OPS ld,st,atom or *)."""
     known = []
-    with open(os.path.join(HERE, "known_differences.txt")) as f:
+    with open(os.path.join(BASE, "known_differences.txt")) as f:
         for n, line in enumerate(f, 1):
             if line.startswith("#") or not line.strip():
                 continue
@@ -183,6 +187,8 @@ def run_smemu(smemu, binary, checks, jsonpath, timeout):
     the --json data or None, stderr); with checks, smemu's report that
     follows the program's output on stdout is cut off"""
     cmd = [os.path.abspath(smemu), "run"]
+    if COUNTING:
+        cmd += ["--counting", COUNTING]
     if checks:
         if os.path.exists(jsonpath):
             os.unlink(jsonpath)
@@ -225,6 +231,26 @@ def fmt_pairs(pairs):
 
 # ------------------------------------------------------------------- comparing
 
+def issue14_figures(g, s):
+    """(requests exact, wavefronts and conflicts within noise) of one
+    launch, whatever its class: the figures issue 14 states. Noise is the
+    busy tolerance (TOL_REL of the GPU's wavefronts of the op, plus TOL_ABS)."""
+    req = True
+    waves = True
+    for op in OPS:
+        go = g.get(op, {})
+        for f in FIELDS:
+            gv = go.get(f)
+            sv = s.get("shared_%s_%s" % (op, f), 0)
+            if gv is None or gv == sv:
+                continue
+            if f == "requests":
+                req = False
+            elif abs(sv - gv) > TOL_REL * (go.get("wavefronts") or 0) + TOL_ABS:
+                waves = False
+    return req, waves
+
+
 def compare_launch(g, s, cls):
     """-> (verdict, {op: [differences]}, [differences within tolerance]);
     verdict is exact, tolerance or differ"""
@@ -252,12 +278,19 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--smemu", required=True)
     ap.add_argument("--bins", required=True)
-    ap.add_argument("--rec", default=os.path.join(HERE, "recorded"))
+    ap.add_argument("--dir", default=HERE, help="the corpus directory (default: this script's)")
+    ap.add_argument("--rec", help="the GPU recording (default: DIR/recorded)")
+    ap.add_argument("--counting", choices=("sass", "ptx"), help="smemu run --counting")
     ap.add_argument("--only", default="")
     ap.add_argument("--timeout", type=int, default=60)
     ap.add_argument("--verbose", "-v", action="store_true")
     ap.add_argument("--tsv", help="write every launch's GPU and smemu counters to this file")
     a = ap.parse_args()
+    global BASE, COUNTING
+    BASE = os.path.abspath(a.dir)
+    COUNTING = a.counting
+    if not a.rec:
+        a.rec = os.path.join(BASE, "recorded")
 
     progs = read_manifest()
     if a.only:
@@ -270,6 +303,7 @@ def main():
     checks = {"output": [0, 0], "races": [0, 0], "sync": [0, 0]}  # [agree, total]
     notes = []
     rows = []
+    figs = [0, 0, 0]  # launches compared, requests exact, and also within noise
     ran = set()  # (program, output|checks|races|sync|launches|launch) compared
 
     def differ(prog, what, msg, launch=None, op=None):
@@ -364,6 +398,13 @@ def main():
                 stats["differ"] += 1
                 continue
             verdict, diffs, tol_msgs = compare_launch(g, s, cls)
+            fig = issue14_figures(g, s)
+            figs[0] += 1
+            figs[1] += fig[0]
+            figs[2] += fig[0] and fig[1]
+            if a.verbose and not (fig[0] and fig[1]):
+                notes.append("fig14   %s launch %d: requests %s, wavefronts/conflicts %s" % (
+                    prog, i, "exact" if fig[0] else "differ", "within noise" if fig[1] else "beyond noise"))
             if verdict == "differ":
                 all_known = True
                 for op, msgs in diffs.items():
@@ -399,6 +440,8 @@ def main():
         checks["sync"][0], checks["sync"][1]))
     print("launches: %d; counters exact %d, within tolerance %d, known differences %d, differing %d" % (
         total, stats["exact"], stats["tolerance"], stats["known"], stats["differ"]))
+    print("issue 14 figures (known differences included): requests exact %d/%d, requests exact and "
+          "wavefronts/conflicts within noise %d/%d" % (figs[1], figs[0], figs[2], figs[0]))
     for f in failures:
         print("FAIL " + f)
     return 1 if failures else 0

@@ -82,6 +82,41 @@ static void test_parse(void **state)
   sass_free(&S);
 }
 
+/* Generic-address LD/ST/ATOM/RED are parsed (gen set) with their widths;
+ * the global and local forms are not shared-memory instructions. */
+static void test_parse_generic(void **state)
+{
+  (void)state;
+  static const char T[] =
+      ".text.g:\n"
+      "\t//## File \"g.cu\", line 3\n"
+      "        /*0000*/                   LD.E.64 R2, desc[UR4][R2.64] ;\n"
+      "        /*0010*/                   ST.E.U8 desc[UR4][R4.64], R7 ;\n"
+      "        /*0020*/                   ATOM.E.ADD.F64.RN.STRONG.GPU PT, R4, desc[UR4][R2.64], R6 ;\n"
+      "        /*0030*/                   RED.E.ADD.STRONG.GPU desc[UR4][R2.64], R5 ;\n"
+      "        /*0040*/                   ATOM.E.CAS.STRONG.GPU PT, R4, [R2], R4, R5 ;\n"
+      "        /*0050*/                   LDG.E.64 R2, desc[UR4][R2.64] ;\n"
+      "        /*0060*/                   STL [R1], R2 ;\n"
+      "        /*0070*/                   LD.E.128 R4, desc[UR4][R8.64] ;\n"
+      "        /*0080*/                   LDS R4, [R8] ;\n";
+  sass_text S;
+  assert_int_equal(sass_parse(T, strlen(T), &S), 0);
+  const sass_func *F = sass_find(&S, "g");
+  assert_non_null(F);
+  assert_int_equal(F->n, 7);
+  static const struct { int cls, gen, bytes, variant; } want[] = {
+      {SASS_LD, 1, 8, 0}, {SASS_ST, 1, 1, 0}, {SASS_ATOM, 1, 8, SASS_AT_PLAIN}, {SASS_ATOM, 1, 4, SASS_AT_PLAIN},
+      {SASS_ATOM, 1, 4, SASS_AT_CAS}, {SASS_LD, 1, 16, 0}, {SASS_LD, 0, 4, 0}};
+  for (int i = 0; i < 7; i++) {
+    assert_int_equal(F->ins[i].cls, want[i].cls);
+    assert_int_equal(F->ins[i].gen, want[i].gen);
+    assert_int_equal(F->ins[i].bytes, want[i].bytes);
+    assert_int_equal(F->ins[i].variant, want[i].variant);
+    assert_int_equal(F->ins[i].line, 3);
+  }
+  sass_free(&S);
+}
+
 /* Damaged text never crashes the parser: every prefix of the fragment, and
  * seeded byte mutations of it. */
 static void test_parse_damaged(void **state)
@@ -373,6 +408,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_parse),
+    cmocka_unit_test(test_parse_generic),
     cmocka_unit_test(test_parse_damaged),
     cmocka_unit_test(test_merged_neighbours),
     cmocka_unit_test(test_cross_block),
