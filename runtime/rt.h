@@ -202,6 +202,9 @@ void rt_set_last(cudaError_t e);
 smemu_ctx *rt_ctx(void);
 /* Print "smemu: ..." on stderr (unless SMEMU_QUIET). */
 void rt_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A driver entry point of this library by name, with the highest ABI
+ * suffix (_v3, _v2, none); NULL when there is none (driver_proc.c). */
+void *rt_driver_symbol(const char *symbol);
 /* Host monotonic time in seconds. */
 double rt_now(void);
 /* cudaDeviceReset's work: drain, drop the context and everything in it. */

@@ -28,7 +28,8 @@ int race_init(race_state *r, const launch *L) {
   r->warp_gen = calloc(L->nthreads_block, sizeof *r->warp_gen);
   r->fence_gen = calloc(L->nthreads_block, sizeof *r->fence_gen);
   r->fence_bar = calloc(L->nthreads_block, sizeof *r->fence_bar);
-  return r->sh && r->init && r->block_gen && r->warp_gen && r->fence_gen && r->fence_bar ? 0 : -1;
+  r->proxy_gen = calloc(L->nthreads_block, sizeof *r->proxy_gen);
+  return r->sh && r->init && r->block_gen && r->warp_gen && r->fence_gen && r->fence_bar && r->proxy_gen ? 0 : -1;
 }
 
 void race_free(race_state *r) {
@@ -42,6 +43,7 @@ void race_free(race_state *r) {
   free(r->warp_gen);
   free(r->fence_gen);
   free(r->fence_bar);
+  free(r->proxy_gen);
   free(r->hz);
   free(r->sy);
   memset(r, 0, sizeof *r);
@@ -55,6 +57,7 @@ void race_block_start(race_state *r, block *b) {
   memset(r->warp_gen, 0, b->nthreads * sizeof *r->warp_gen);
   memset(r->fence_gen, 0, b->nthreads * sizeof *r->fence_gen);
   memset(r->fence_bar, 0, b->nthreads * sizeof *r->fence_bar);
+  memset(r->proxy_gen, 0, b->nthreads * sizeof *r->proxy_gen);
   r->nacq = 0;
   memset(r->bar_pc, 0, sizeof r->bar_pc);
   r->sync_stopped = 0;
@@ -655,4 +658,41 @@ void race_global(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
       pthread_mutex_unlock(&s->lock);
     }
   });
+}
+
+/* ---- the async proxy ----
+ * A fence.proxy.async advances the block's generation (a clock: no thread's
+ * barrier generation moves, so nothing becomes ordered by it) and stamps the
+ * thread: a generic write it made before carries an older generation. */
+void race_proxy_fence(warp *w, uint32_t m) {
+  if (!w->blk->an || !w->blk->an->has_race) return;
+  race_state *r = &w->blk->an->race;
+  r->gen++;
+  LANES(m, r->proxy_gen[w->index * 32 + (uint32_t)l] = r->gen);
+}
+
+void race_proxy_read(warp *w, const insn *in, int l, uint64_t a, uint32_t n) {
+  if (!w->blk->an || !w->blk->an->has_race || !w->L->want_races) return;
+  race_state *r = &w->blk->an->race;
+  block *b = w->blk;
+  uint16_t t = (uint16_t)(w->index * 32 + (uint32_t)l);
+  const program *P = w->L->prog;
+  if (a + n > r->sh_size) return;
+  for (uint64_t at = a; at < a + n; at++) {
+    uint64_t wd = at >> 2;
+    const shadow *s = r->split[wd] ? &r->sh[at] : &r->wsh[wd];
+    const acc_rec *x = &s->w;
+    if (!x->valid || x->kind != ACC_WRITE || x->gen < r->all_gen) continue;
+    /* a write by the async proxy itself (a TMA load) needs no fence */
+    if (x->pc < P->ncode && P->code[x->pc].op == OP_CP) continue;
+    if (r->proxy_gen[x->tid] > x->gen) continue;
+    /* the generic write is not visible to the async proxy: the copy may
+     * read the old bytes (or the new), whatever barrier lies between */
+    add_hazard(r, b, HZ_RAW, x, w->pc, t, ACC_READ, at, 0, b->smem[at], 1);
+  }
+  uint64_t addr[32] = {0};
+  addr[l] = a;
+  insn sh = *in;
+  sh.space = PTX_SPACE_SHARED;
+  race_access(w, &sh, 1u << l, addr, n, ACC_READ);
 }
