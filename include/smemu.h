@@ -420,6 +420,12 @@ int smemu_tensormap_encode_im2col(void *map, int dtype, uint32_t rank, void *add
                                   uint32_t ppc, const uint32_t *estrides, int interleave, int swizzle, int l2,
                                   int oob, char *msg, size_t msgsize);
 int smemu_tensormap_replace_address(void *map, void *addr, char *msg, size_t msgsize);
+/* The async pipeline of the last launch (SMEMU_ANALYZE_PIPELINE must have
+ * been on): copies by kind, each mbarrier's phases, copies and waits, the
+ * most copies and bytes in flight, bulk groups. Text returns the number of
+ * lines; JSON writes the member "pipeline": {...}. -1 without figures. */
+int smemu_write_pipeline_report(const smemu_ctx *ctx, FILE *f);
+int smemu_write_pipeline_json(const smemu_ctx *ctx, FILE *f);
 
 #ifdef __cplusplus
 }

@@ -154,6 +154,7 @@ typedef struct rt_state {
   int quiet;              /* SMEMU_QUIET */
   int report_banks, report_launches; /* SMEMU_REPORT */
   int report_hazards;     /* SMEMU_REPORT=hazards: every hazard in detail */
+  int report_pipeline;    /* SMEMU_REPORT=pipeline: each kernel's async pipeline */
   char *report_file;      /* SMEMU_REPORT_FILE */
   char *json_file;        /* SMEMU_JSON */
   char *html_file;        /* SMEMU_HTML (html_report.c) */
