@@ -105,16 +105,18 @@ static int common(tmap *t, void *map, int dtype, uint32_t rank, void *addr, cons
                   const uint64_t *strides, const uint32_t *estrides, int interleave, int swizzle, int l2, int oob,
                   char *msg, size_t n) {
   memset(t, 0, sizeof *t);
+  /* the H100's driver (580) takes a map at any address (cuda.h asks for
+   * 64-byte alignment) and a NULL globalAddress */
   if (!map) return fail(msg, n, "tensorMap is NULL");
-  if ((uintptr_t)map % 64) return fail(msg, n, "tensorMap at %p is not aligned to 64 bytes", map);
   if (dtype < 0 || dtype > 15) return fail(msg, n, "tensorDataType %d is not a CUtensorMapDataType", dtype);
+  if (dtype >= 13) return fail(msg, n, "tensorDataType %d (a packed 4/6-bit type) needs sm_100", dtype);
   if (interleave < 0 || interleave > 2) return fail(msg, n, "interleave %d is not a CUtensorMapInterleave", interleave);
   if (swizzle < 0 || swizzle > 6) return fail(msg, n, "swizzle %d is not a CUtensorMapSwizzle", swizzle);
+  if (swizzle > 3) return fail(msg, n, "swizzle %d (a 128B atom mode) needs sm_100", swizzle);
   if (l2 < 0 || l2 > 3) return fail(msg, n, "l2Promotion %d is not a CUtensorMapL2promotion", l2);
   if (oob < 0 || oob > 1) return fail(msg, n, "oobFill %d is not a CUtensorMapFloatOOBfill", oob);
   if (rank < 1 || rank > 5) return fail(msg, n, "tensorRank %u: it must be 1 to 5", rank);
   if (interleave && rank < 3) return fail(msg, n, "tensorRank %u with interleave: it must be 3 to 5", rank);
-  if (!addr) return fail(msg, n, "globalAddress is NULL");
   uint32_t align = interleave == 2 || dtype == 14 || dtype == 15 ? 32 : 16;
   if ((uintptr_t)addr % align) return fail(msg, n, "globalAddress %p is not aligned to %u bytes", addr, align);
   if (!dim || (rank > 1 && !strides) || !estrides) return fail(msg, n, "globalDim, globalStrides or elementStrides is NULL");
@@ -133,7 +135,7 @@ static int common(tmap *t, void *map, int dtype, uint32_t rank, void *addr, cons
   for (uint32_t i = 0; i < rank; i++)
     if (!estrides[i] || estrides[i] > 8)
       return fail(msg, n, "elementStrides[%u] = %u: it must be 1 to 8", i, estrides[i]);
-  if (interleave == 2 && swizzle != 1) return fail(msg, n, "interleave 32B needs swizzle 32B");
+  /* cuda.h: interleave 32B needs swizzle 32B; the driver does not check it */
   if (oob && (!tmap_is_float(dtype)))
     return fail(msg, n, "oobFill NAN_REQUEST_ZERO_FMA needs a floating-point tensorDataType (got %d)", dtype);
   t->addr = (uint64_t)(uintptr_t)addr;
@@ -172,7 +174,8 @@ int smemu_tensormap_encode_tiled(void *map, int dtype, uint32_t rank, void *addr
   for (uint32_t i = 0; i < rank; i++)
     if (!box[i] || box[i] > 256) return fail(msg, msgsize, "boxDim[%u] = %u: it must be 1 to 256", i, box[i]);
   uint64_t inner = inner_bytes(dtype, box[0]);
-  if (interleave == 0 && inner % 16)
+  /* also with interleave (measured: 8 bytes with interleave 16B fails) */
+  if (inner % 16)
     return fail(msg, msgsize, "boxDim[0] x element size = %llu bytes: it must be a multiple of 16",
                 (unsigned long long)inner);
   if ((dtype == 14 || dtype == 15) && box[0] != 128) return fail(msg, msgsize, "boxDim[0] of a packed ALIGN16B type must be 128");
@@ -202,6 +205,15 @@ int smemu_tensormap_encode_im2col(void *map, int dtype, uint32_t rank, void *add
   if (!cpp || cpp > 256) return fail(msg, msgsize, "channelsPerPixel %u: it must be 1 to 256", cpp);
   if (!ppc || ppc > 1024) return fail(msg, msgsize, "pixelsPerColumn %u: it must be 1 to 1024", ppc);
   uint64_t inner = inner_bytes(dtype, cpp);
+  if (inner % 16)
+    return fail(msg, msgsize, "channelsPerPixel x element size = %llu bytes: it must be a multiple of 16",
+                (unsigned long long)inner);
+  /* the pixel box has an area: dim + upper - lower > 0 in each spatial
+   * dimension (measured: 8 + (-4) - 4 fails) */
+  for (uint32_t i = 0; i + 2 < rank; i++)
+    if ((int64_t)dim[1 + i] + upper[i] - lower[i] <= 0)
+      return fail(msg, msgsize, "the pixel box is empty in spatial dimension %u (size %llu, corners %d and %d)", i,
+                  (unsigned long long)dim[1 + i], lower[i], upper[i]);
   if ((rc = swizzle_fits(interleave, swizzle, inner, msg, msgsize))) return rc;
   t.cpp = cpp;
   t.ppc = ppc;
@@ -213,11 +225,11 @@ int smemu_tensormap_encode_im2col(void *map, int dtype, uint32_t rank, void *add
 int smemu_tensormap_replace_address(void *map, void *addr, char *msg, size_t msgsize) {
   tmap t;
   if (!map) return fail(msg, msgsize, "tensorMap is NULL");
-  if ((uintptr_t)map % 64) return fail(msg, msgsize, "tensorMap at %p is not aligned to 64 bytes", map);
   if (tmap_decode(map, &t) < 0) return fail(msg, msgsize, "tensorMap was not made by cuTensorMapEncode*");
+  /* measured: 16-byte alignment, also for an interleave-32B map; NULL,
+   * which cuTensorMapEncodeTiled takes, is refused here */
   if (!addr) return fail(msg, msgsize, "globalAddress is NULL");
-  uint32_t align = t.interleave == 2 || t.dtype == 14 || t.dtype == 15 ? 32 : 16;
-  if ((uintptr_t)addr % align) return fail(msg, msgsize, "globalAddress %p is not aligned to %u bytes", addr, align);
+  if ((uintptr_t)addr % 16) return fail(msg, msgsize, "globalAddress %p is not aligned to 16 bytes", addr);
   uint64_t a = (uint64_t)(uintptr_t)addr;
   memcpy((uint8_t *)map + 8, &a, 8);
   return RC_OK;

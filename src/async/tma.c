@@ -18,6 +18,7 @@
  * store as its read of the tile, which must follow a fence.proxy.async by
  * every thread that wrote those bytes (async_store_check). */
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include "async/async.h"
 #include "async/tensormap.h"
@@ -95,7 +96,10 @@ static uint64_t walk_at(const walk *k, uint32_t e) {
   for (uint32_t i = 0; i < t->rank; i++) {
     int64_t x = k->c[i] + (int64_t)(e % k->n[i]) * k->step[i];
     e /= k->n[i];
-    if (x < 0 || (uint64_t)x >= t->dim[i]) return 0;
+    /* interleaved maps: dimension 1 is not bounds-checked, its rows go on
+     * in memory (measured on an H100: rows past globalDim[1] read the next
+     * bytes, a box past globalDim[2] reads zeros) */
+    if ((x < 0 || (uint64_t)x >= t->dim[i]) && !(t->interleave && i == 1)) return 0;
     a += (uint64_t)x * t->stride[i];
   }
   return a;
@@ -139,16 +143,25 @@ static int i2c_init(i2c *k, const tmap *t, const int64_t *c, const uint16_t *off
   return 0;
 }
 
-/* The fill of an element outside the tensor. */
+/* The fill of an element outside the tensor: zero, or with
+ * NAN_REQUEST_ZERO_FMA the 16-bit pattern 0x7FF7 repeated, whatever the
+ * float type (measured on an H100: f16, bf16 and f32 elements all read
+ * f7 7f f7 7f ..., a NaN in each format). */
 static void oob_fill(const tmap *t, uint8_t *p, uint32_t es) {
   memset(p, 0, es);
   if (!t->nan_fill || !tmap_is_float(t->dtype)) return;
-  uint64_t nan = es == 2 ? FP_CANON_NAN16 : es == 4 ? FP_CANON_NAN32 : FP_CANON_NAN64;
-  memcpy(p, &nan, es);
+  for (uint32_t i = 0; i + 1 < es; i += 2) {
+    p[i] = 0xf7;
+    p[i + 1] = 0x7f;
+  }
 }
 
 /* Box bytes and their shared layout: element e (row-major in the box) goes
- * to shared address swizzle(base + e * es). */
+ * to shared address swizzle(base + row * pitch + col * es), where a row is
+ * the box's inner dimension and the pitch its bytes, or with a swizzle the
+ * swizzle span: a narrower row still takes a whole span (measured on an
+ * H100: 16-byte rows under the 128-byte swizzle land 128 bytes apart). The
+ * transaction count is the box's bytes without that padding. */
 static uint32_t box_bytes(const tmap *t) {
   if (t->im2col) return t->cpp * t->ppc * (uint32_t)t->stride[0];
   walk k;
@@ -157,8 +170,17 @@ static uint32_t box_bytes(const tmap *t) {
   return k.total * (uint32_t)t->stride[0];
 }
 
-static uint64_t smem_at(const tmap *t, uint64_t base, uint64_t off) {
-  return t->swizzle >= 1 && t->swizzle <= 3 ? tmap_swizzle(t->swizzle, (uint32_t)(base + off)) : base + off;
+static uint64_t smem_at(const tmap *t, uint64_t base, uint32_t e, uint32_t row_elems) {
+  uint32_t es = (uint32_t)t->stride[0];
+  if (t->swizzle < 1 || t->swizzle > 3) return base + (uint64_t)e * es;
+  if (t->interleave) return tmap_swizzle(t->swizzle, (uint32_t)(base + (uint64_t)e * es)); /* packed (measured) */
+  uint64_t off = (uint64_t)(e / row_elems) * (16u << t->swizzle) + (uint64_t)(e % row_elems) * es;
+  return tmap_swizzle(t->swizzle, (uint32_t)(base + off));
+}
+/* The shared bytes the tile covers (with a swizzle's padding). */
+static uint32_t smem_span(const tmap *t, uint32_t bytes, uint32_t row_elems) {
+  if (t->swizzle < 1 || t->swizzle > 3 || t->interleave) return bytes;
+  return bytes / (row_elems * (uint32_t)t->stride[0]) * (16u << t->swizzle);
 }
 
 /* Global address of element e of the box (tiled or im2col); 0 outside. */
@@ -187,7 +209,9 @@ static void reduce_elem(int op, int dt, uint8_t *g, const uint8_t *s) {
     } else {
       memcpy(&a, g, 8); memcpy(&b, s, 8);
     }
-    r = op == RED_ADD ? a + b : op == RED_MIN ? (a < b ? a : b) : (a > b ? a : b);
+    /* min/max return the number when one operand is NaN (measured on an
+     * H100: min.f16 of a NaN and a number gives the number) */
+    r = op == RED_ADD ? a + b : op == RED_MIN ? fmin(a, b) : fmax(a, b);
     if (es == 2) {
       uint16_t h = dt == 6 ? fp_f64_to_f16(op == RED_ADD ? (double)(float)((float)a + (float)b) : r, FP_RN)
                            : fp_f64_to_bf16(op == RED_ADD ? (double)(float)((float)a + (float)b) : r, FP_RN);
@@ -222,7 +246,8 @@ static void reduce_elem(int op, int dt, uint8_t *g, const uint8_t *s) {
 static int reduce_ok(int op, int dt) {
   switch (dt) {
   case 2: return 1;                                            /* u32: all */
-  case 3: case 4: case 5: return op != RED_INC && op != RED_DEC; /* s32, u64, s64 */
+  case 3: case 4: return op != RED_INC && op != RED_DEC;      /* s32, u64 */
+  case 5: return op != RED_INC && op != RED_DEC && op != RED_ADD; /* s64: add is an illegal instruction on an H100 */
   case 6: case 9: return op <= RED_MAX;                        /* f16, bf16: add, min, max */
   case 7: case 10: case 8: return op == RED_ADD;               /* f32, f64: add */
   default: return 0;
@@ -262,6 +287,25 @@ static void h_tma(warp *w, const insn *in, uint32_t m) {
     for (int i = 0; i < 3; i++) off[i] = (in->type2 & TF_IM2COL) && i < rank - 2 ? (uint16_t)w->r[xs[XS_OFF + i]][l] : 0;
     uint64_t sh = w->r[in->a][l] + (uint64_t)(int64_t)(int32_t)in->v[0];
     uint32_t es = (uint32_t)t.stride[0], bytes = box_bytes(&t);
+    uint32_t row = t.im2col ? t.cpp : t.box[0], span = smem_span(&t, bytes, row);
+    if (t.interleave == 2 || (t.interleave == 1 && t.swizzle == 3)) {
+      /* measured on an H100 (tests/hw/tma): interleave 32B copies land
+       * in a layout smemu does not model; interleave 16B with the 128B
+       * swizzle never completes its transaction bytes */
+      exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION,
+                 "cp.async.bulk.tensor with an interleave %s map%s: not modelled (the H100 %s)",
+                 t.interleave == 2 ? "32B" : "16B", t.interleave == 2 ? "" : " and the 128B swizzle",
+                 t.interleave == 2 ? "lays the box out differently from the PTX ISA's description"
+                                   : "never completes such a copy's transaction bytes");
+      return;
+    }
+    if (!t.im2col && !t.interleave && (c[0] * (int64_t)es) % 16) {
+      /* measured: an H100 raises an illegal instruction */
+      exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION,
+                 "cp.async.bulk.tensor at coordinate %lld of dimension 0: the box must start on a 16-byte "
+                 "boundary (%lld elements of %u bytes are not)", (long long)c[0], (long long)c[0], es);
+      return;
+    }
     if (sh % 128) {
       exec_fault(w, l, SMEMU_ERR_MISALIGNED,
                  "cp.async.bulk.tensor with shared address 0x%llx: the shared tile must be aligned to 128 bytes",
@@ -280,7 +324,7 @@ static void h_tma(warp *w, const insn *in, uint32_t m) {
     }
     /* the whole tile must lie in the block's shared memory */
     if (!exec_addr(w, l, PTX_SPACE_SHARED, sh, 16, kind == TMA_LOAD) ||
-        !exec_addr(w, l, PTX_SPACE_SHARED, sh + ((bytes - 1) & ~15u), 16, kind == TMA_LOAD))
+        !exec_addr(w, l, PTX_SPACE_SHARED, sh + ((span - 1) & ~15u), 16, kind == TMA_LOAD))
       return;
     if (kind == TMA_REDUCE && !reduce_ok(in->vec, t.dtype)) {
       exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION, "cp.reduce.async.bulk.tensor .%s on a tensor of type %s",
@@ -297,7 +341,7 @@ static void h_tma(warp *w, const insn *in, uint32_t m) {
     uint32_t nel = bytes / es, bad = 0;
     uint8_t *smem = w->blk->smem;
     for (uint32_t e = 0; e < nel && !bad; e++) {
-      uint64_t g = elem_at(&t, &k, &im, c[0], e), s = smem_at(&t, sh, (uint64_t)e * es);
+      uint64_t g = elem_at(&t, &k, &im, c[0], e), s = smem_at(&t, sh, e, row);
       if (kind == TMA_LOAD) {
         if (!g) { oob_fill(&t, smem + s, es); continue; }
         const uint8_t *gp = exec_addr(w, l, PTX_SPACE_GLOBAL, g, es, 0);
@@ -312,7 +356,7 @@ static void h_tma(warp *w, const insn *in, uint32_t m) {
     }
     free(im.pix);
     if (bad) return;
-    async_copy_done(w, in, l, sh, bytes, kind == TMA_LOAD ? ASYNC_TO_SHARED : ASYNC_FROM_SHARED,
+    async_copy_done(w, in, l, sh, span, kind == TMA_LOAD ? ASYNC_TO_SHARED : ASYNC_FROM_SHARED,
                     kind == TMA_LOAD ? PIPE_TENSOR_LOAD : kind == TMA_STORE ? PIPE_TENSOR_STORE : PIPE_REDUCE);
     if (kind == TMA_LOAD && mbar_complete_tx(w, l, w->r[in->c][l] + (uint64_t)(int64_t)(int32_t)in->v[2], bytes) < 0)
       return;

@@ -682,7 +682,9 @@ void race_proxy_read(warp *w, const insn *in, int l, uint64_t a, uint32_t n) {
     uint64_t wd = at >> 2;
     const shadow *s = r->split[wd] ? &r->sh[at] : &r->wsh[wd];
     const acc_rec *x = &s->w;
-    if (!x->valid || x->kind != ACC_WRITE || x->gen < r->all_gen) continue;
+    /* a barrier does not order generic writes before async-proxy reads:
+     * only the writer's fence.proxy.async does */
+    if (!x->valid || x->kind != ACC_WRITE) continue;
     /* a write by the async proxy itself (a TMA load) needs no fence */
     if (x->pc < P->ncode && P->code[x->pc].op == OP_CP) continue;
     if (r->proxy_gen[x->tid] > x->gen) continue;
