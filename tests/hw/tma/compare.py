@@ -137,6 +137,7 @@ for i, (l, v) in enumerate(zip(launches, vec)):
 # the misuse cases under smemu's race checks: racecheck reports none of
 # them (it does not follow the async proxy: recorded/san_racecheck_*.txt)
 expect = {0: "tma.cu:131", 1: None, 2: "tma.cu:153", 3: None, 4: "tma.cu:168", 5: None}
+hint = {0: "asynchronous copy into shared memory", 2: "needs fence.proxy.async", 4: "wait_group.read"}
 for case, where in expect.items():
     out, err = run(["race", str(case)], ["--check", "races"])
     checked += 1
@@ -146,6 +147,8 @@ for case, where in expect.items():
         failures.append("race %d: smemu reports a race in the correct variant:\n%s" % (case, err))
     if where and (not found or where not in err):
         failures.append("race %d: smemu does not report the race at %s:\n%s" % (case, where, err))
+    if case in hint and hint[case] not in err:
+        failures.append("race %d: no hint '%s':\n%s" % (case, hint[case], err))
 
 for f in failures:
     print("FAIL:", f)
