@@ -150,6 +150,20 @@ for case, where in expect.items():
     if case in hint and hint[case] not in err:
         failures.append("race %d: no hint '%s':\n%s" % (case, hint[case], err))
 
+# the pipeline report (text and HTML) of the replace mode: two loads of
+# 1024 bytes, each on one mbarrier with one phase
+hf = PROG + ".pipeline.html"
+out, err = run(["replace"], ["--report", "pipeline", "--html", hf])
+checked += 1
+text = out + err
+for want in ["== async pipeline: k_load", "tensor loads (TMA)                    1 copies         1024 bytes",
+             "count 1, 1 init, 1 phase completed, 1 copy, 1024 bytes", "at most 1 copy, 1024 bytes"]:
+    if want not in text:
+        failures.append("pipeline report: no '%s' in:\n%s" % (want, text))
+html = open(hf).read() if os.path.exists(hf) else ""
+if "Async pipeline (last launch)" not in html or "tensor loads (TMA)" not in html:
+    failures.append("HTML report: no async pipeline section")
+
 for f in failures:
     print("FAIL:", f)
 print("tma: %d cases compared with the H100, %d differ unexpectedly" % (checked, len(failures)))
