@@ -4,10 +4,12 @@
 //   ./tma tile [I] cp.async.bulk.tensor loads (case I only; ntiles: count) (1d..5d, tile and im2col,
 //                  swizzle none/32/64/128, interleave, element strides,
 //                  out-of-bounds fill): the shared tile's bytes
-//   ./tma store    tensor stores shared -> global (swizzled, partly OOB)
+//   ./tma store [I] tensor stores shared -> global (swizzled, partly OOB;
+//                  case I only; nstores: count)
 //   ./tma reduce T cp.reduce.async.bulk.tensor, every operation on type T
 //                  (0 u32, 1 s32, 2 f32, 3 f16, 4 bf16, 5 u64, 6 s64); T = 7:
-//                  the non-tensor cp.reduce.async.bulk operations
+//                  the non-tensor cp.reduce.async.bulk operations;
+//                  ./tma reduce T OP: operation OP (0 add .. 7 xor) only
 //   ./tma replace  cuTensorMapReplaceAddress and tensormap.replace
 //   ./tma txmis    expect_tx not matching the box's bytes
 //   ./tma mcast    .multicast::cluster to a cluster of 2
@@ -458,13 +460,20 @@ static void do_txmis(void) {
 static const TileCase st_cases[] = {
   {"st_sw0", 1, 2, {40, 20}, {80}, {32, 8}, {1, 1}, 0, 0, 0, {0, 0}, 0},
   {"st_sw3_oob", 1, 2, {40, 20}, {80}, {64, 8}, {1, 1}, 0, 3, 0, {-8, 15}, 0},
-  {"st_sw1", 1, 2, {40, 20}, {80}, {16, 16}, {1, 1}, 0, 1, 0, {4, 2}, 0},
+  {"st_sw1", 1, 2, {40, 20}, {80}, {16, 16}, {1, 1}, 0, 1, 0, {8, 2}, 0},
   {"st_sw2_estride", 1, 2, {40, 20}, {80}, {32, 8}, {1, 2}, 0, 2, 0, {8, 3}, 0},
+  {"st_sw0_neg", 1, 2, {40, 20}, {80}, {32, 8}, {1, 1}, 0, 0, 0, {-8, -3}, 0},
+  {"st_sw0_tail", 1, 2, {40, 20}, {80}, {32, 8}, {1, 1}, 0, 0, 0, {16, 16}, 0},
+  {"st_sw3_in", 1, 2, {64, 20}, {128}, {64, 8}, {1, 1}, 0, 3, 0, {0, 4}, 0},
+  {"st_sw3_neg_row", 1, 2, {64, 20}, {128}, {64, 8}, {1, 1}, 0, 3, 0, {0, -2}, 0},
+  {"st_sw3_tail_row", 1, 2, {64, 20}, {128}, {64, 8}, {1, 1}, 0, 3, 0, {0, 15}, 0},
+  {"st_sw3_wide_dim", 1, 2, {40, 20}, {80}, {64, 8}, {1, 1}, 0, 3, 0, {0, 4}, 0},
 };
 
-static void do_store(void) {
+static void do_store(int only) {
   uint8_t host[16384];
   for (size_t i = 0; i < sizeof st_cases / sizeof st_cases[0]; i++) {
+    if (only >= 0 && (size_t)only != i) continue;
     const TileCase *t = &st_cases[i];
     CUtensorMap tm;
     CK(cudaMemset(g_out, 0xcd, 4096));
@@ -479,7 +488,7 @@ static void do_store(void) {
   }
 }
 
-static void do_reduce(int which) {
+static void do_reduce(int which, int only_op) {
   static const char *ops[] = {"add", "min", "max", "inc", "dec", "and", "or", "xor"};
   uint32_t g[64], s[64], res[64];
   uint32_t *d_fill;
@@ -492,6 +501,7 @@ static void do_reduce(int which) {
   struct { const char *name; int dtype; } types[] = {{"u32", 2}, {"s32", 3}, {"f32", 7}, {"f16", 6}, {"bf16", 9}, {"u64", 4}, {"s64", 5}};
   for (int ti = which; ti < 7 && ti == which; ti++) {
     for (int op = 0; op < 8; op++) {
+      if (only_op >= 0 && op != only_op) continue;
       int dt = types[ti].dtype;
       // which operations a type allows: the driver/PTX decide; floats only add/min/max
       if ((dt == 7 || dt == 6 || dt == 9) && op > 2) continue;
@@ -655,8 +665,9 @@ int main(int argc, char **argv) {
   if (!strcmp(mode, "encode")) do_encode();
   else if (!strcmp(mode, "tile")) do_tile(argc > 2 ? atoi(argv[2]) : -1);
   else if (!strcmp(mode, "ntiles")) printf("%zu\n", N_TILES);
-  else if (!strcmp(mode, "store")) do_store();
-  else if (!strcmp(mode, "reduce")) do_reduce(argc > 2 ? atoi(argv[2]) : 0);
+  else if (!strcmp(mode, "store")) do_store(argc > 2 ? atoi(argv[2]) : -1);
+  else if (!strcmp(mode, "nstores")) printf("%zu\n", sizeof st_cases / sizeof st_cases[0]);
+  else if (!strcmp(mode, "reduce")) do_reduce(argc > 2 ? atoi(argv[2]) : 0, argc > 3 ? atoi(argv[3]) : -1);
   else if (!strcmp(mode, "replace")) do_replace();
   else if (!strcmp(mode, "txmis")) do_txmis();
   else if (!strcmp(mode, "mcast")) do_mcast();
