@@ -54,10 +54,14 @@ static void h_nop(warp *w, const insn *in, uint32_t m) { (void)w; (void)in; (voi
 /* copies complete when issued: commit and wait only feed the statistics */
 static void h_commit(warp *w, const insn *in, uint32_t m) {
   (void)in;
-  if (w->L->hooks) pipe_commit(w, m);
+  if (!w->L->hooks) return;
+  pipe_commit(w, m);
+  race_proxy_commit(w, m);
 }
 static void h_wait_group(warp *w, const insn *in, uint32_t m) {
-  if (w->L->hooks) pipe_wait_group(w, m, (uint32_t)in->imm);
+  if (!w->L->hooks) return;
+  pipe_wait_group(w, m, (uint32_t)in->imm);
+  race_proxy_wait(w, m, (uint32_t)in->imm);
 }
 
 int dec_bulk(dctx *D, dstmt *S, insn *in) {

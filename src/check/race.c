@@ -29,7 +29,9 @@ int race_init(race_state *r, const launch *L) {
   r->fence_gen = calloc(L->nthreads_block, sizeof *r->fence_gen);
   r->fence_bar = calloc(L->nthreads_block, sizeof *r->fence_bar);
   r->proxy_gen = calloc(L->nthreads_block, sizeof *r->proxy_gen);
-  return r->sh && r->init && r->block_gen && r->warp_gen && r->fence_gen && r->fence_bar && r->proxy_gen ? 0 : -1;
+  r->groups = calloc(L->nthreads_block, sizeof *r->groups);
+  return r->sh && r->init && r->block_gen && r->warp_gen && r->fence_gen && r->fence_bar && r->proxy_gen && r->groups
+             ? 0 : -1;
 }
 
 void race_free(race_state *r) {
@@ -44,6 +46,8 @@ void race_free(race_state *r) {
   free(r->fence_gen);
   free(r->fence_bar);
   free(r->proxy_gen);
+  free(r->groups);
+  free(r->pend);
   free(r->hz);
   free(r->sy);
   memset(r, 0, sizeof *r);
@@ -58,6 +62,8 @@ void race_block_start(race_state *r, block *b) {
   memset(r->fence_gen, 0, b->nthreads * sizeof *r->fence_gen);
   memset(r->fence_bar, 0, b->nthreads * sizeof *r->fence_bar);
   memset(r->proxy_gen, 0, b->nthreads * sizeof *r->proxy_gen);
+  memset(r->groups, 0, b->nthreads * sizeof *r->groups);
+  r->npend = 0;
   r->nacq = 0;
   memset(r->bar_pc, 0, sizeof r->bar_pc);
   r->sync_stopped = 0;
@@ -697,4 +703,43 @@ void race_proxy_read(warp *w, const insn *in, int l, uint64_t a, uint32_t n) {
   insn sh = *in;
   sh.space = PTX_SPACE_SHARED;
   race_access(w, &sh, 1u << l, addr, n, ACC_READ);
+  /* the copy reads until its group is waited for: check it again then */
+  if (r->npend == r->cappend) {
+    uint32_t cap = r->cappend ? r->cappend * 2 : 16;
+    struct pend_read *p = realloc(r->pend, cap * sizeof *p);
+    if (!p) return;
+    r->pend = p;
+    r->cappend = cap;
+  }
+  r->pend[r->npend++] = (struct pend_read){a, n, w->pc, r->groups[t], t};
+}
+
+void race_proxy_commit(warp *w, uint32_t m) {
+  if (!w->blk->an || !w->blk->an->has_race) return;
+  race_state *r = &w->blk->an->race;
+  LANES(m, r->groups[w->index * 32 + (uint32_t)l]++);
+}
+
+void race_proxy_wait(warp *w, uint32_t m, uint32_t n) {
+  if (!w->blk->an || !w->blk->an->has_race) return;
+  race_state *r = &w->blk->an->race;
+  uint32_t keep = 0, pc = w->pc;
+  for (uint32_t i = 0; i < r->npend; i++) {
+    struct pend_read p = r->pend[i];
+    uint32_t lane = p.tid % 32;
+    if (p.tid / 32 != w->index || !(m >> lane & 1) || p.group + n >= r->groups[p.tid]) {
+      r->pend[keep++] = p;
+      continue;
+    }
+    /* the read as of now, reported at the copy's instruction: a write since
+     * the copy was issued that no barrier orders after this wait raced */
+    uint64_t addr[32] = {0};
+    addr[lane] = p.a;
+    insn sh = w->L->prog->code[p.pc];
+    sh.space = PTX_SPACE_SHARED;
+    w->pc = p.pc;
+    race_access(w, &sh, 1u << lane, addr, p.n, ACC_READ);
+    w->pc = pc;
+  }
+  r->npend = keep;
 }

@@ -91,6 +91,13 @@ typedef struct race_state {
   uint32_t nacq;
   /* the async proxy (TMA and bulk copies, src/async) */
   uint32_t *proxy_gen;   /* per thread: r->gen just after its last fence.proxy.async, 0: none */
+  uint32_t *groups;      /* per thread: bulk groups committed */
+  struct pend_read {     /* async reads of shared memory not yet waited for */
+    uint64_t a;
+    uint32_t n, pc, group;
+    uint16_t tid;
+  } *pend;
+  uint32_t npend, cappend;
 } race_state;
 #define GACQ 8
 
@@ -121,6 +128,11 @@ void race_proxy_fence(warp *w, uint32_t m);
  * that has not executed fence.proxy.async since is a hazard (RAW, error),
  * as is any unordered write; then the read is recorded. */
 void race_proxy_read(warp *w, const insn *in, int l, uint64_t a, uint32_t n);
+/* The read goes on until its bulk group is waited for: lanes m of w
+ * committed a group, or waited (wait_group(.read) n) for all but their n
+ * most recent groups, when their pending reads are checked again. */
+void race_proxy_commit(warp *w, uint32_t m);
+void race_proxy_wait(warp *w, uint32_t m, uint32_t n);
 
 
 /* ---- global memory (SMEMU_ANALYZE_GLOBAL_RACES) ---- */

@@ -58,7 +58,10 @@ static void test_encode_table(void) {
  * box at (c0, 0) into `tile` (+16 in mode 3; c0 = 1 in mode 4); mode 1
  * reads the tile before waiting; everyone waits, then copies the 4 KB tile
  * out. store: the threads fill the tile (word i = i), fence.proxy.async
- * unless mode 1, barrier, thread 0 stores the box at (0, 0). */
+ * unless mode 1, barrier, thread 0 stores the box at (0, 0) and waits for
+ * its reads (wait_group.read); in modes 2 and 3 the threads then pass a
+ * barrier and overwrite the tile, thread 0 waiting only after that (2) or
+ * before the barrier (3). */
 static const char *ptx =
   HEAD
   ".visible .entry load(.param .align 64 .b8 tm[128], .param .u64 out, .param .u32 mode, .param .u32 bytes) {\n"
@@ -130,10 +133,21 @@ static const char *ptx =
   "  @!%p2 fence.proxy.async.shared::cta;\n"
   "  bar.sync 0;\n"
   "  setp.ne.u32 %p1, %r1, 0;\n"
-  "  @%p1 bra DONE;\n"
+  "  @%p1 bra B1;\n"
   "  mov.u32 %r10, 0;\n"
   "  cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%rd2, {%r10, %r10}], [%r5];\n"
   "  cp.async.bulk.commit_group;\n"
+  "  setp.eq.u32 %p3, %r2, 2;\n"
+  "  @%p3 bra B1;\n"
+  "  cp.async.bulk.wait_group.read 0;\n"
+  "B1:\n"
+  "  setp.lt.u32 %p4, %r2, 2;\n"
+  "  @%p4 bra DONE;\n"
+  "  bar.sync 0;\n"
+  "  shl.b32 %r14, %r1, 2;\n"
+  "  add.u32 %r15, %r5, %r14;\n"
+  "  st.shared.u32 [%r15], 7;\n"
+  "  @%p1 bra DONE;\n"
   "  cp.async.bulk.wait_group.read 0;\n"
   "DONE:\n"
   "  ret;\n"
@@ -207,14 +221,16 @@ static void test_misuse(void) {
       CHECK((smemu_hazard_count(ctx) > 0) == want[i].races, "load mode %u: %d hazards", want[i].mode,
             smemu_hazard_count(ctx));
   }
-  /* the store: 2 KB of the tile to global, with and without the fence */
-  for (uint32_t mode = 0; mode < 2; mode++) {
+  /* the store: 2 KB of the tile to global, with and without the fence,
+   * overwritten before and after the copy's reads were waited for */
+  for (uint32_t mode = 0; mode < 4; mode++) {
     map_u16(map, 64, 16, 0);
     smemu_memset(ctx, gsrc, 0, 4096);
     void *args[] = {map, &mode};
     int rc = launch("store", args);
     CHECK(rc == SMEMU_OK, "store mode %u: %s", mode, smemu_errmsg(ctx));
-    CHECK((smemu_hazard_count(ctx) > 0) == (mode == 1), "store mode %u: %d hazards", mode, smemu_hazard_count(ctx));
+    CHECK((smemu_hazard_count(ctx) > 0) == (mode == 1 || mode == 2), "store mode %u: %d hazards", mode,
+          smemu_hazard_count(ctx));
     uint32_t w[512];
     smemu_memcpy(ctx, w, gsrc, sizeof w);
     int bad = 0;
