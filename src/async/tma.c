@@ -247,7 +247,7 @@ static int reduce_ok(int op, int dt) {
   switch (dt) {
   case 2: return 1;                                            /* u32: all */
   case 3: case 4: return op != RED_INC && op != RED_DEC;      /* s32, u64 */
-  case 5: return op != RED_INC && op != RED_DEC && op != RED_ADD; /* s64: add is an illegal instruction on an H100 */
+  case 5: return op == RED_MIN || op == RED_MAX; /* s64: add, and, or, xor are illegal instructions on an H100 */
   case 6: case 9: return op <= RED_MAX;                        /* f16, bf16: add, min, max */
   case 7: case 10: case 8: return op == RED_ADD;               /* f32, f64: add */
   default: return 0;
@@ -299,6 +299,17 @@ static void h_tma(warp *w, const insn *in, uint32_t m) {
                                    : "never completes such a copy's transaction bytes");
       return;
     }
+    if (kind == TMA_STORE || kind == TMA_REDUCE)
+      for (int i = 0; i < rank; i++)
+        if (c[i] < 0) {
+          /* measured: an H100 raises an illegal instruction for a store box
+           * starting before the tensor (a box past its end is clipped);
+           * reductions are taken to behave as stores */
+          exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION,
+                     "a tensor store or reduction with coordinate %lld in dimension %d: a store box must not start "
+                     "before the tensor", (long long)c[i], i);
+          return;
+        }
     if (!t.im2col && !t.interleave && (c[0] * (int64_t)es) % 16) {
       /* measured: an H100 raises an illegal instruction */
       exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION,

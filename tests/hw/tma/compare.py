@@ -113,6 +113,26 @@ for off in (16, 64, 128, 256, 512):
         if out != rec("misalign_%d_%d.out" % (off, c)):
             failures.append("misalign %d %d: differs from the H100" % (off, c))
 
+# the follow-up recording (record2.sh): each store case in its own process,
+# the s64 reductions one operation each
+ns = int(run(["nstores"])[0].split()[0])
+text = ""
+for i in range(ns):
+    p = subprocess.run([SMEMU, "run", "--", PROG, "store", str(i)], capture_output=True, text=True, timeout=120)
+    text += p.stdout + ("store %d rc %d\n" % (i, p.returncode) if p.returncode else "")
+checked += 1
+# tma.cu's own line numbers in its error messages may move
+norm = lambda t: re.sub(r"at line \d+", "at line N", t)
+if norm(text) != norm(rec("store2.out")):
+    failures.append("store (one per process): differs from the H100")
+text = ""
+for op in (0, 1, 2, 5, 6, 7):
+    p = subprocess.run([SMEMU, "run", "--", PROG, "reduce", "6", str(op)], capture_output=True, text=True, timeout=120)
+    text += p.stdout + ("reduce s64 op %d rc %d\n" % (op, p.returncode) if p.returncode else "")
+checked += 1
+if text != rec("reduce_s64.out"):
+    failures.append("reduce s64 (one operation each): differs from the H100")
+
 # multicast needs a cluster of two CTAs
 out, err = run(["mcast"])
 checked += 1
