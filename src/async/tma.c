@@ -631,13 +631,20 @@ static void h_tmap_replace(warp *w, const insn *in, uint32_t m) {
       exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION, "tensormap.replace: ordinal %u is over 4", ord);
       return;
     }
+    /* global_address (recorded on an H100), global_dim and global_stride
+     * as CUTLASS writes them (copy_sm90_desc.hpp: the extent, and the byte
+     * stride of dimension ord + 1); the other fields take the value as the
+     * encode call would (not recorded) */
     switch (in->mode) {
     case TR_ADDR: t.addr = v; break;
-    case TR_RANK: t.rank = (uint32_t)v + 1; break;
+    case TR_RANK: t.rank = (uint32_t)v; break;
     case TR_BOX: t.box[ord] = (uint32_t)v; break;
-    case TR_GDIM: t.dim[ord] = (uint32_t)v + 1; break;
-    case TR_GSTRIDE: if (ord >= 1) t.stride[ord] = v; break;
-    case TR_ESTRIDE: t.estride[ord] = (uint32_t)v + 1; break;
+    case TR_GDIM: t.dim[ord] = (uint32_t)v; break;
+    case TR_GSTRIDE:
+      if (ord > 3) ord = 3;
+      t.stride[ord + 1] = v;
+      break;
+    case TR_ESTRIDE: t.estride[ord] = (uint32_t)v; break;
     case TR_ELEMTYPE: t.dtype = (int)v; break;
     case TR_INTERLEAVE: t.interleave = (int)v; break;
     case TR_SWIZZLE: t.swizzle = (int)v; break;
