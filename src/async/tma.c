@@ -327,8 +327,8 @@ static void h_tma(warp *w, const insn *in, uint32_t m) {
       uint32_t mask = (uint32_t)w->r[xs[XS_MASK]][l] & 0xffff;
       if (mask & ~1u) {
         exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION,
-                   "cp.async.bulk.tensor .multicast::cluster to the CTAs of mask 0x%x: smemu does not model clusters "
-                   "of more than one CTA yet (this launch's CTA is rank 0 of a cluster of 1)", mask);
+                   "cp.async.bulk.tensor .multicast::cluster to the CTAs of mask 0x%x: multicast to other CTAs is "
+                   "not modelled yet (only a mask naming rank 0 alone, a plain load)", mask);
         return;
       }
       if (!mask) continue; /* no destination */
