@@ -94,6 +94,9 @@ void smemu_progress_print(const smemu_progress *p, void *user);
  * report then, and it misses hazards the default reports (a read hidden
  * by a later read of another thread). */
 #define SMEMU_ANALYZE_RACECHECK_COMPAT 0x200u
+/* The async pipeline: bulk/TMA copies, mbarrier phases, copies in flight
+ * (smemu_write_pipeline_report). */
+#define SMEMU_ANALYZE_PIPELINE 0x400u
 
 /* Warp order inside a block (smemu_options.schedule). */
 #define SMEMU_SCHEDULE_FIXED 0   /* warps 0, 1, 2, ... each until it waits */
@@ -402,6 +405,27 @@ size_t smemu_mem_unwritten_sectors(const smemu_ctx *ctx, const void *ptr, size_t
 /* Mark [ptr, ptr+bytes) written (memory the program filled itself, e.g.
  * pinned memory the host writes directly), or forget that it was. */
 smemu_status smemu_mem_set_written(smemu_ctx *ctx, const void *ptr, size_t bytes, int written);
+
+/* ---- Tensor maps (TMA descriptors, src/async/tensormap.c) ----
+ * The 128-byte CUtensorMap of cuTensorMapEncodeTiled / Im2col, in smemu's
+ * own encoding, checked as the CUDA driver checks its arguments. The
+ * arguments are the driver's (enums as ints); the result is the CUresult
+ * the driver gives: 0 (CUDA_SUCCESS) or 1 (CUDA_ERROR_INVALID_VALUE), and
+ * then msg (when not NULL) says which requirement failed. */
+int smemu_tensormap_encode_tiled(void *map, int dtype, uint32_t rank, void *addr, const uint64_t *dim,
+                                 const uint64_t *strides, const uint32_t *box, const uint32_t *estrides,
+                                 int interleave, int swizzle, int l2, int oob, char *msg, size_t msgsize);
+int smemu_tensormap_encode_im2col(void *map, int dtype, uint32_t rank, void *addr, const uint64_t *dim,
+                                  const uint64_t *strides, const int *lower, const int *upper, uint32_t cpp,
+                                  uint32_t ppc, const uint32_t *estrides, int interleave, int swizzle, int l2,
+                                  int oob, char *msg, size_t msgsize);
+int smemu_tensormap_replace_address(void *map, void *addr, char *msg, size_t msgsize);
+/* The async pipeline of the last launch (SMEMU_ANALYZE_PIPELINE must have
+ * been on): copies by kind, each mbarrier's phases, copies and waits, the
+ * most copies and bytes in flight, bulk groups. Text returns the number of
+ * lines; JSON writes the member "pipeline": {...}. -1 without figures. */
+int smemu_write_pipeline_report(const smemu_ctx *ctx, FILE *f);
+int smemu_write_pipeline_json(const smemu_ctx *ctx, FILE *f);
 
 #ifdef __cplusplus
 }

@@ -55,6 +55,17 @@ static void *self(void) {
   return h;
 }
 
+void *rt_driver_symbol(const char *symbol) {
+  void *h = self(), *fn = NULL;
+  static const char *const suffix[] = {"_v3", "_v2", ""};
+  char name[256];
+  for (size_t i = 0; h && !fn && i < sizeof suffix / sizeof suffix[0]; i++) {
+    if (snprintf(name, sizeof name, "%s%s", symbol, suffix[i]) >= (int)sizeof name) break;
+    fn = dlsym(h, name);
+  }
+  return fn;
+}
+
 RT_EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, unsigned long long flags,
                                        int *status) {
   (void)version;
@@ -72,14 +83,7 @@ RT_EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int versi
     return CU_ERROR_NOT_SUPPORTED;
   }
   if (!symbol || !pfn) return CU_ERROR_INVALID_VALUE;
-  *pfn = NULL;
-  void *h = self();
-  static const char *const suffix[] = {"_v3", "_v2", ""};
-  char name[256];
-  for (size_t i = 0; h && !*pfn && i < sizeof suffix / sizeof suffix[0]; i++) {
-    if (snprintf(name, sizeof name, "%s%s", symbol, suffix[i]) >= (int)sizeof name) break;
-    *pfn = dlsym(h, name);
-  }
+  *pfn = rt_driver_symbol(symbol);
   if (status) *status = *pfn ? QUERY_SUCCESS : QUERY_SYMBOL_NOT_FOUND;
   return *pfn ? CU_SUCCESS : CU_ERROR_NOT_FOUND;
 }

@@ -23,6 +23,7 @@ typedef struct kstat {
   smemu_bank_counts banks; /* summed over launches */
   uint64_t worst;          /* conflicts of the worst launch */
   char *worst_report;      /* its bank report */
+  char *pipe_report;       /* the async pipeline of its last launch */
 } kstat;
 
 static kstat *stats;
@@ -93,7 +94,7 @@ void rt_report_launch(const rt_func *fn, smemu_status s) {
   int checks = (rt.analyses & RT_CHECKS) != 0;
   if (rt.html_file) rt_html_launch(s);
   if (s != SMEMU_OK) errors++;
-  if (!rt.report_banks && !rt.report_launches && !rt.json_file && !checks) return;
+  if (!rt.report_banks && !rt.report_launches && !rt.report_pipeline && !rt.json_file && !checks) return;
   smemu_ctx *ctx = rt.ctx;
   const smemu_launch_stats *st = smemu_last_stats(ctx);
   kstat *k = stat_for(fn->name);
@@ -122,6 +123,17 @@ void rt_report_launch(const rt_func *fn, smemu_status s) {
       free(k->worst_report);
       k->worst_report = capture_bank_report(ctx);
       k->worst = conf;
+    }
+  }
+  if (rt.report_pipeline) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (m) {
+      smemu_write_pipeline_report(ctx, m);
+      fclose(m);
+      free(k->pipe_report);
+      k->pipe_report = buf;
     }
   }
   if (!rt.json_file || json_count >= MAX_JSON_LAUNCHES) return;
@@ -194,6 +206,12 @@ static void write_text(FILE *f) {
               (unsigned long long)k->banks.requests[2], (unsigned long long)k->banks.conflicts[2],
               k->sass ? "sass" : "ptx");
   }
+  for (int i = 0; rt.report_pipeline && i < nstats; i++)
+    if (stats[i].pipe_report) {
+      fputc('\n', f);
+      if (stats[i].launches > 1) fprintf(f, "(the last of %llu launches)\n", (unsigned long long)stats[i].launches);
+      fputs(stats[i].pipe_report, f);
+    }
   if (!rt.report_banks) return;
   for (int i = 0; i < nstats; i++) {
     kstat *k = &stats[i];
@@ -238,7 +256,7 @@ void rt_report_finish(void) {
   if (rt.json_file) write_json();
   if (rt.html_file) rt_html_finish();
   int checks = (rt.analyses & RT_CHECKS) != 0;
-  if (!rt.report_banks && !rt.report_launches && !checks && !rt_san_active()) return;
+  if (!rt.report_banks && !rt.report_launches && !rt.report_pipeline && !checks && !rt_san_active()) return;
   FILE *f = rt.report_file ? fopen(rt.report_file, "a") : stderr;
   if (!f) {
     rt_msg("cannot write %s", rt.report_file);
@@ -246,7 +264,7 @@ void rt_report_finish(void) {
   }
   if (checks) write_checks(f);
   rt_san_write(f);
-  if (rt.report_banks || rt.report_launches) write_text(f);
+  if (rt.report_banks || rt.report_launches || rt.report_pipeline) write_text(f);
   if (f != stderr) fclose(f);
   else fflush(f);
 }

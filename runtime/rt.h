@@ -154,6 +154,7 @@ typedef struct rt_state {
   int quiet;              /* SMEMU_QUIET */
   int report_banks, report_launches; /* SMEMU_REPORT */
   int report_hazards;     /* SMEMU_REPORT=hazards: every hazard in detail */
+  int report_pipeline;    /* SMEMU_REPORT=pipeline: each kernel's async pipeline */
   char *report_file;      /* SMEMU_REPORT_FILE */
   char *json_file;        /* SMEMU_JSON */
   char *html_file;        /* SMEMU_HTML (html_report.c) */
@@ -202,6 +203,9 @@ void rt_set_last(cudaError_t e);
 smemu_ctx *rt_ctx(void);
 /* Print "smemu: ..." on stderr (unless SMEMU_QUIET). */
 void rt_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A driver entry point of this library by name, with the highest ABI
+ * suffix (_v3, _v2, none); NULL when there is none (driver_proc.c). */
+void *rt_driver_symbol(const char *symbol);
 /* Host monotonic time in seconds. */
 double rt_now(void);
 /* cudaDeviceReset's work: drain, drop the context and everything in it. */

@@ -52,7 +52,9 @@ static const char usage[] =
     "  --report LIST      after the program: launches (per kernel: launches,\n"
     "                     instructions, time, bank totals), banks (also the bank\n"
     "                     report of each kernel's worst launch), hazards (with\n"
-    "                     --check races: every hazard in detail), all\n"
+    "                     --check races: every hazard in detail), pipeline (the\n"
+    "                     async pipeline of each kernel's last launch: copies,\n"
+    "                     mbarrier phases, bytes in flight), all\n"
     "  --json FILE        write every launch's figures to FILE\n"
     "  --html FILE        write a self-contained HTML report (launches, source\n"
     "                     shaded by bank conflicts, the worst accesses' banks,\n"
@@ -305,7 +307,7 @@ int smemu_cmd_run(int argc, char **argv) {
     fprintf(stderr, "smemu run: unknown architecture '%s' (see `smemu archs`)\n", arch);
     return 2;
   }
-  static const char *const reports[] = {"launches", "banks", "hazards", "all", NULL};
+  static const char *const reports[] = {"launches", "banks", "hazards", "pipeline", "all", NULL};
   static const char *const check_names[] = {"races", "racecheck", "sync", "synccheck", "init", "initcheck",
                                             "global-races", "banks", "memory", "memcheck", "all", NULL};
   if (bad_word(report, reports, "report") || bad_word(check, check_names, "check")) return 2;

@@ -95,13 +95,15 @@ static void read_env(void) {
       if (n == 5 && !strncmp(s, "banks", 5)) rt.report_banks = 1;
       else if (n == 8 && !strncmp(s, "launches", 8)) rt.report_launches = 1;
       else if (n == 7 && !strncmp(s, "hazards", 7)) rt.report_hazards = 1;
+      else if (n == 8 && !strncmp(s, "pipeline", 8)) rt.report_pipeline = 1;
       else if (n == 3 && !strncmp(s, "all", 3)) rt.report_banks = rt.report_launches = 1;
-      else if (n) rt_msg("SMEMU_REPORT: unknown report '%.*s' (known: banks, launches, hazards, all)", (int)n, s);
+      else if (n) rt_msg("SMEMU_REPORT: unknown report '%.*s' (known: banks, launches, hazards, pipeline, all)", (int)n, s);
       s += n;
       if (*s) s++;
     }
   }
   if (rt.report_banks) rt.analyses |= SMEMU_ANALYZE_BANKS;
+  if (rt.report_pipeline) rt.analyses |= SMEMU_ANALYZE_PIPELINE;
   if ((v = getenv("SMEMU_REPORT_FILE")) && *v) rt.report_file = strdup(v);
   if ((v = getenv("SMEMU_JSON")) && *v) rt.json_file = strdup(v);
   if ((v = getenv("SMEMU_HTML")) && *v) {

@@ -56,8 +56,6 @@ UNSUPPORTED(cudaDeviceGetDefaultMemPool)
 UNSUPPORTED(cudaDeviceGetMemPool)
 UNSUPPORTED(cudaMemPoolSetAttribute)
 UNSUPPORTED(cudaMemPoolTrimTo)
-UNSUPPORTED(cudaGetDriverEntryPoint)
-UNSUPPORTED(cudaGetDriverEntryPointByVersion)
 
 RT_EXPORT cudaError_t cudaProfilerStart(void);
 RT_EXPORT cudaError_t cudaProfilerStop(void);

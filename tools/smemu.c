@@ -113,6 +113,11 @@ static const char *const usage_exec =
     "                     like compute-sanitizer), all\n"
     "  --report hazards   with --check races: every hazard's instance in detail\n"
     "                     (racecheck's hazard mode) instead of one line per pair\n"
+    "  --report pipeline  the async pipeline after the run: bulk and TMA copies\n"
+    "                     by kind and bytes, each mbarrier (stage) with its\n"
+    "                     phases completed, copies, bytes and waits, the most\n"
+    "                     copies and bytes in flight in a block (landed in\n"
+    "                     phases not completed yet), bulk groups outstanding\n"
     "  --schedule fixed|random[:SEED]\n"
     "                     warp order inside a block: fixed (default: warp 0, 1, ...\n"
     "                     each until it waits at a barrier or exits) or a seeded\n"
@@ -490,7 +495,7 @@ static int cmd_exec(int argc, char **argv) {
   smemu_options opt = {0};
   uint32_t shared = 0;
   int64_t max_dyn = -1;
-  int quiet = 0, nargs = 0, report_banks = 0, detailed = 0, counting = 0; /* 0 auto, 1 sass, 2 ptx */
+  int quiet = 0, nargs = 0, report_banks = 0, report_pipeline = 0, detailed = 0, counting = 0; /* 0 auto, 1 sass, 2 ptx */
   uint64_t num;
   opt.analyses = SMEMU_ANALYZE_BANKS;
   opt.max_warp_instructions = SMEMU_DEFAULT_MAX_INSNS;
@@ -541,7 +546,8 @@ static int cmd_exec(int argc, char **argv) {
       NEED();
       if (!strcmp(v, "banks")) report_banks = 1;
       else if (!strcmp(v, "hazards")) detailed = 1;
-      else { fprintf(stderr, "smemu exec: unknown report '%s' (known: banks, hazards)\n", v); free(specs); return 2; }
+      else if (!strcmp(v, "pipeline")) { report_pipeline = 1; opt.analyses |= SMEMU_ANALYZE_PIPELINE; }
+      else { fprintf(stderr, "smemu exec: unknown report '%s' (known: banks, hazards, pipeline)\n", v); free(specs); return 2; }
     }
     else if (!strcmp(a, "--check")) {
       NEED();
@@ -743,6 +749,10 @@ static int cmd_exec(int argc, char **argv) {
     if (report_banks) {
       if (smemu_last_bank_counts(ctx, &bc) == SMEMU_OK) smemu_write_bank_report(ctx, stdout, 10);
       else fprintf(stderr, "smemu: --report banks needs the bank model (drop --no-banks)\n");
+      fflush(stdout);
+    }
+    if (report_pipeline) {
+      smemu_write_pipeline_report(ctx, stdout);
       fflush(stdout);
     }
     if (!quiet) {

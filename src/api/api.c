@@ -518,12 +518,14 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   L->want_sync = (ctx->opt.analyses & SMEMU_ANALYZE_SYNC) != 0;
   L->want_init = (ctx->opt.analyses & SMEMU_ANALYZE_INIT) != 0;
   L->want_global_races = (ctx->opt.analyses & SMEMU_ANALYZE_GLOBAL_RACES) != 0;
+  L->want_pipeline = (ctx->opt.analyses & SMEMU_ANALYZE_PIPELINE) != 0;
   if (L->want_global_races) L->gshadow = gshadow_new(L->prog);
   L->ginit = ctx->ginit;
   L->fault_all = (ctx->opt.analyses & SMEMU_ANALYZE_MEMCHECK) != 0;
   L->schedule_random = ctx->opt.schedule == SMEMU_SCHEDULE_RANDOM;
   L->seed = ctx->opt.seed;
-  L->hooks = L->want_banks || L->want_races || L->want_sync || L->want_init || L->want_global_races;
+  L->hooks = L->want_banks || L->want_races || L->want_sync || L->want_init || L->want_global_races ||
+             L->want_pipeline;
   pthread_mutex_init(&L->lock, NULL);
   if (L->hooks) L->result = analysis_new(L);
   double t0 = now();

@@ -17,6 +17,7 @@
 #ifndef SMEMU_ASYNC_H
 #define SMEMU_ASYNC_H
 #include "exec/exec.h"
+#include "ir/decode.h"
 
 /* Complete `bytes` transaction bytes on the barrier at shared offset `a`
  * for lane l of w (a bulk copy finished). Returns 0, or -1 after a fault. */
@@ -36,5 +37,56 @@ void mbar_deadlock(block *b);
  * the scheduler calls it a deadlock: a bounded wait loop (for the GPU's
  * sake) of fewer iterations ends by itself. */
 #define MBAR_SPIN_ROUNDS 65536
+
+/* ---- the async pipeline (pipeline.c) ---- */
+enum { ASYNC_TO_SHARED, ASYNC_FROM_SHARED };
+/* Kinds of copy for the pipeline statistics. */
+enum { PIPE_BULK_LOAD, PIPE_BULK_STORE, PIPE_TENSOR_LOAD, PIPE_TENSOR_STORE, PIPE_REDUCE, PIPE_KINDS };
+
+/* Lane l of w's asynchronous copy (instruction in) wrote (ASYNC_TO_SHARED)
+ * or read (ASYNC_FROM_SHARED) shared bytes [sh, sh+bytes): the race
+ * checks see it (a write released at its completion on the mbarrier; a
+ * read that needs fence.proxy.async after generic writes), and the
+ * pipeline statistics count it as a copy of `kind`. */
+void async_copy_done(warp *w, const insn *in, int l, uint64_t sh, uint32_t bytes, int dir, int kind);
+/* A copy's bytes completed on the mbarrier at shared offset a (before
+ * mbar_complete_tx), and a barrier's phase completed / it was initialised /
+ * a wait on it failed (spun) or succeeded: the pipeline statistics. */
+void pipe_tx(warp *w, uint64_t a, uint32_t bytes);
+void pipe_phase(warp *w, uint64_t a);
+void pipe_init(warp *w, uint64_t a, uint32_t count);
+void pipe_wait(warp *w, uint64_t a, int done);
+/* cp.async.bulk.commit_group / wait_group N by lanes m of w. */
+void pipe_commit(warp *w, uint32_t m);
+void pipe_wait_group(warp *w, uint32_t m, uint32_t n);
+
+/* The pipeline statistics of one launch (analysis.pipe), merged from the
+ * workers' and written by smemu_write_pipeline_report. */
+#define PIPE_BARS 64
+typedef struct pipe_bar {
+  uint32_t addr;       /* shared offset of the mbarrier */
+  uint32_t expected;   /* arrival count of its last init */
+  uint64_t inits, phases, copies, bytes, waits, spins;
+  uint32_t live_copies;/* copies landed in its current phase (per block) */
+  uint64_t live_bytes;
+} pipe_bar;
+typedef struct pipe_stats {
+  uint64_t copies[PIPE_KINDS], bytes[PIPE_KINDS];
+  uint64_t commits, group_waits, fences;
+  uint32_t max_copies;     /* most loads landed in phases not completed yet, one block */
+  uint64_t max_bytes;      /* their bytes */
+  uint32_t max_groups;     /* most bulk groups committed and not waited for, one block */
+  uint32_t cur_copies, cur_groups, uncommitted; /* per block, live */
+  uint64_t cur_bytes;
+  uint32_t nbars, more_bars; /* barriers kept, and those beyond PIPE_BARS */
+  pipe_bar bars[PIPE_BARS];
+} pipe_stats;
+void pipe_block_start(pipe_stats *p);
+void pipe_merge(pipe_stats *into, const pipe_stats *from);
+
+/* Decoders of the TMA family (tma.c), from dec_bulk / dec_cp / ops.def. */
+int dec_tma(dctx *D, dstmt *S, insn *in, int prefetch, int reduce);
+/* fence.proxy.async(.shared::cta|.global) (ctrl.c's dec_fence picks it). */
+void async_proxy_fence(warp *w, const insn *in, uint32_t m);
 
 #endif

@@ -43,35 +43,51 @@ static void h_bulk(warp *w, const insn *in, uint32_t m) {
       if (!sp) return;
       memmove(dp, sp, 16);
     }
-    if (w->L->hooks && w->blk->an && w->blk->an->has_race) {
-      /* the race checks see the copy as the issuing thread's access of the
-       * shared bytes, released when it completes: a thread that reads
-       * them before its mbarrier wait completes races with the copy */
-      insn sh = *in;
-      uint64_t at[32] = {0};
-      sh.space = PTX_SPACE_SHARED;
-      at[l] = to_shared ? dst : src;
-      race_access(w, &sh, 1u << l, at, n, to_shared ? ACC_WRITE : ACC_READ);
-      if (to_shared) mbar_race_release(w, 1u << l);
-    }
+    /* the race checks and the pipeline statistics (pipeline.c) */
+    async_copy_done(w, in, l, to_shared ? dst : src, n, to_shared ? ASYNC_TO_SHARED : ASYNC_FROM_SHARED,
+                    to_shared ? PIPE_BULK_LOAD : PIPE_BULK_STORE);
     if (to_shared && mbar_complete_tx(w, l, w->r[in->d][l] + (uint64_t)in->imm, n) < 0) return;
   });
 }
 
 static void h_nop(warp *w, const insn *in, uint32_t m) { (void)w; (void)in; (void)m; }
+/* copies complete when issued: commit and wait only feed the statistics */
+static void h_commit(warp *w, const insn *in, uint32_t m) {
+  (void)in;
+  if (!w->L->hooks) return;
+  pipe_commit(w, m);
+  race_proxy_commit(w, m);
+}
+static void h_wait_group(warp *w, const insn *in, uint32_t m) {
+  if (!w->L->hooks) return;
+  pipe_wait_group(w, m, (uint32_t)in->imm);
+  race_proxy_wait(w, m, (uint32_t)in->imm);
+}
 
 int dec_bulk(dctx *D, dstmt *S, insn *in) {
   if (dec_take(S, "commit_group")) {
-    in->fn = h_nop;
+    in->fn = h_commit;
     return dec_nops(D, S, 0);
   }
   if (dec_take(S, "wait_group")) {
     dec_take(S, "read");
-    in->fn = h_nop;
-    return dec_nops(D, S, 1);
+    in->fn = h_wait_group;
+    if (dec_nops(D, S, 1) < 0) return -1;
+    if (S->st->ops[0].kind != PTX_OPD_INT || S->st->ops[0].ival < 0 || S->st->ops[0].ival > 63)
+      return dec_error(D, S, 0, "cp.async.bulk.wait_group takes a constant 0 to 63");
+    in->imm = S->st->ops[0].ival;
+    return 0;
   }
-  if (dec_take(S, "tensor"))
-    return dec_error(D, S, -1, "cp.async.bulk.tensor (TMA) is not supported yet");
+  if (dec_take(S, "prefetch")) {
+    if (dec_take(S, "tensor")) return dec_tma(D, S, in, 1, 0);
+    /* cp.async.bulk.prefetch.L2.global [addr], size: no effect here */
+    dec_take(S, "L2");
+    dec_take(S, "global");
+    dec_take(S, "L2::cache_hint");
+    in->fn = h_nop;
+    return 0;
+  }
+  if (dec_take(S, "tensor")) return dec_tma(D, S, in, 0, 0);
   int g2s = 0;
   /* the destination space comes first: cp.async.bulk.DST.SRC */
   const char *first = S->st->nmods > 2 ? S->st->mods[2] : "";

@@ -82,6 +82,12 @@ static void store(warp *w, uint8_t *p, uint64_t s) {
   memcpy(p, &s, 8);
   w->blk->async_progress++;
 }
+/* store, telling the pipeline statistics of a completed phase */
+static void store_at(warp *w, uint8_t *p, uint64_t a, uint64_t s) {
+  uint64_t old = load(p);
+  store(w, p, s);
+  if (w->L->hooks && (old >> 63 & 1) && (s >> 63 & 1) && ((old ^ s) >> 61 & 1)) pipe_phase(w, a);
+}
 
 /* A phase whose arrivals are all in completes once its transaction count
  * reaches zero (bytes that completed before the last arrival may leave it
@@ -153,7 +159,8 @@ int mbar_complete_tx(warp *w, int l, uint64_t a, uint32_t bytes) {
   if (!need_valid(w, l, a, s, "a bulk copy's complete_tx")) return -1;
   if (overrun(w, l, a, s, bytes, "a bulk copy completing")) return -1;
   if (!add_tx(w, l, a, &s, -(int64_t)bytes, "complete_tx")) return -1;
-  store(w, p, settle(s));
+  if (w->L->hooks) pipe_tx(w, a, bytes);
+  store_at(w, p, a, settle(s));
   return 0;
 }
 
@@ -190,6 +197,7 @@ static void h_mbarrier(warp *w, const insn *in, uint32_t m) {
         return;
       }
       store(w, p, pack(n, n, 0, 0));
+      if (w->L->hooks) pipe_init(w, a, n);
       break;
     }
     case MB_INVAL:
@@ -201,7 +209,7 @@ static void h_mbarrier(warp *w, const insn *in, uint32_t m) {
       if (in->mode == MB_COMPLETE_TX && overrun(w, l, a, s, (uint32_t)n, "mbarrier.complete_tx")) return;
       if (!add_tx(w, l, a, &s, in->mode == MB_EXPECT_TX ? n : -n, in->mode == MB_EXPECT_TX ? "expect_tx" : "complete_tx"))
         return;
-      store(w, p, settle(s));
+      store_at(w, p, a, settle(s));
       break;
     }
     case MB_ARRIVE: case MB_ARRIVE_TX: case MB_DROP: {
@@ -225,7 +233,7 @@ static void h_mbarrier(warp *w, const insn *in, uint32_t m) {
         return;
       }
       s = settle(pack(expected, left, f_tx(s), phase));
-      store(w, p, s);
+      store_at(w, p, a, s);
       arrived |= 1u << l;
       /* the state token: the phase arrived on and the arrivals pending
        * before this one (pending_count gives them: 128 for the first of 128
@@ -239,6 +247,7 @@ static void h_mbarrier(warp *w, const insn *in, uint32_t m) {
       uint32_t asked = (uint32_t)(B[l] & 1);
       if (F_PHASE(s) != asked) done |= 1u << l;
       else { waited = 1; wait_addr = a; }
+      if (w->L->hooks) pipe_wait(w, a, F_PHASE(s) != asked);
       break;
     }
     }

@@ -2,6 +2,7 @@
  * wavefronts and ideal wavefronts of every shared-memory instruction per
  * pc, and keeps its worst execution for the conflict report. */
 #include <stdlib.h>
+#include "async/async.h"
 #include "check/ginit.h"
 #include "exec/hooks.h"
 #include "ir/merge.h"
@@ -26,6 +27,10 @@ analysis *analysis_new(const launch *L) {
     }
     a->has_race = 1;
   }
+  if (L->want_pipeline && !(a->pipe = calloc(1, sizeof *a->pipe))) {
+    analysis_free(a);
+    return NULL;
+  }
   if (L->ginit && !(a->gin = ginit_an_new(a->ncode))) {
     analysis_free(a);
     return NULL;
@@ -37,6 +42,7 @@ void analysis_free(analysis *a) {
   if (!a) return;
   if (a->has_race) race_free(&a->race);
   ginit_an_free(a->gin);
+  free(a->pipe);
   free(a->banks);
   free(a);
 }
@@ -44,6 +50,7 @@ void analysis_free(analysis *a) {
 void analysis_merge(analysis *into, const analysis *from) {
   if (into->has_race && from->has_race) race_merge(&into->race, &from->race);
   if (into->gin && from->gin) ginit_an_merge(into->gin, from->gin);
+  if (into->pipe && from->pipe) pipe_merge(into->pipe, from->pipe);
   if (!into->banks || !from->banks) return;
   for (uint32_t i = 0; i < into->ncode; i++) {
     bank_stat *d = &into->banks[i];
@@ -253,6 +260,7 @@ void hook_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uin
 
 void hook_block_start(block *b) {
   if (b->an && b->an->has_race) race_block_start(&b->an->race, b);
+  if (b->an && b->an->pipe) pipe_block_start(b->an->pipe);
 }
 
 void hook_copy(warp *w, const insn *in, uint32_t m, const uint64_t src[32], const uint64_t dst[32], uint32_t size) {

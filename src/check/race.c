@@ -29,7 +29,10 @@ int race_init(race_state *r, const launch *L) {
   r->warp_gen = calloc(L->nthreads_block, sizeof *r->warp_gen);
   r->fence_gen = calloc(L->nthreads_block, sizeof *r->fence_gen);
   r->fence_bar = calloc(L->nthreads_block, sizeof *r->fence_bar);
-  return r->sh && r->init && r->block_gen && r->warp_gen && r->fence_gen && r->fence_bar ? 0 : -1;
+  r->proxy_gen = calloc(L->nthreads_block, sizeof *r->proxy_gen);
+  r->groups = calloc(L->nthreads_block, sizeof *r->groups);
+  return r->sh && r->init && r->block_gen && r->warp_gen && r->fence_gen && r->fence_bar && r->proxy_gen && r->groups
+             ? 0 : -1;
 }
 
 void race_free(race_state *r) {
@@ -43,6 +46,9 @@ void race_free(race_state *r) {
   free(r->warp_gen);
   free(r->fence_gen);
   free(r->fence_bar);
+  free(r->proxy_gen);
+  free(r->groups);
+  free(r->pend);
   free(r->hz);
   free(r->sy);
   memset(r, 0, sizeof *r);
@@ -56,6 +62,9 @@ void race_block_start(race_state *r, block *b) {
   memset(r->warp_gen, 0, b->nthreads * sizeof *r->warp_gen);
   memset(r->fence_gen, 0, b->nthreads * sizeof *r->fence_gen);
   memset(r->fence_bar, 0, b->nthreads * sizeof *r->fence_bar);
+  memset(r->proxy_gen, 0, b->nthreads * sizeof *r->proxy_gen);
+  memset(r->groups, 0, b->nthreads * sizeof *r->groups);
+  r->npend = 0;
   r->nacq = 0;
   memset(r->bar_pc, 0, sizeof r->bar_pc);
   r->sync_stopped = 0;
@@ -910,4 +919,82 @@ void race_global(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
     }
   });
   if (held) pthread_mutex_unlock(&held->lock);
+}
+
+/* ---- the async proxy ----
+ * A fence.proxy.async advances the block's generation (a clock: no thread's
+ * barrier generation moves, so nothing becomes ordered by it) and stamps the
+ * thread: a generic write it made before carries an older generation. */
+void race_proxy_fence(warp *w, uint32_t m) {
+  if (!w->blk->an || !w->blk->an->has_race) return;
+  race_state *r = &w->blk->an->race;
+  r->gen++;
+  LANES(m, r->proxy_gen[w->index * 32 + (uint32_t)l] = r->gen);
+}
+
+void race_proxy_read(warp *w, const insn *in, int l, uint64_t a, uint32_t n) {
+  if (!w->blk->an || !w->blk->an->has_race || !w->L->want_races) return;
+  race_state *r = &w->blk->an->race;
+  block *b = w->blk;
+  uint16_t t = (uint16_t)(w->index * 32 + (uint32_t)l);
+  const program *P = w->L->prog;
+  if (a + n > r->sh_size) return;
+  for (uint64_t at = a; at < a + n; at++) {
+    uint64_t wd = at >> 2;
+    const shadow *s = r->split[wd] ? &r->sh[at] : &r->wsh[wd];
+    const acc_rec *x = &s->w;
+    /* a barrier does not order generic writes before async-proxy reads:
+     * only the writer's fence.proxy.async does */
+    if (!x->valid || x->kind != ACC_WRITE) continue;
+    /* a write by the async proxy itself (a TMA load) needs no fence */
+    if (x->pc < P->ncode && P->code[x->pc].op == OP_CP) continue;
+    if (r->proxy_gen[x->tid] > x->gen) continue;
+    /* the generic write is not visible to the async proxy: the copy may
+     * read the old bytes (or the new), whatever barrier lies between */
+    add_hazard(r, b, HZ_RAW, x, w->pc, t, ACC_READ, at, 0, b->smem[at], 1);
+  }
+  uint64_t addr[32] = {0};
+  addr[l] = a;
+  insn sh = *in;
+  sh.space = PTX_SPACE_SHARED;
+  race_access(w, &sh, 1u << l, addr, n, ACC_READ);
+  /* the copy reads until its group is waited for: check it again then */
+  if (r->npend == r->cappend) {
+    uint32_t cap = r->cappend ? r->cappend * 2 : 16;
+    struct pend_read *p = realloc(r->pend, cap * sizeof *p);
+    if (!p) return;
+    r->pend = p;
+    r->cappend = cap;
+  }
+  r->pend[r->npend++] = (struct pend_read){a, n, w->pc, r->groups[t], t};
+}
+
+void race_proxy_commit(warp *w, uint32_t m) {
+  if (!w->blk->an || !w->blk->an->has_race) return;
+  race_state *r = &w->blk->an->race;
+  LANES(m, r->groups[w->index * 32 + (uint32_t)l]++);
+}
+
+void race_proxy_wait(warp *w, uint32_t m, uint32_t n) {
+  if (!w->blk->an || !w->blk->an->has_race) return;
+  race_state *r = &w->blk->an->race;
+  uint32_t keep = 0, pc = w->pc;
+  for (uint32_t i = 0; i < r->npend; i++) {
+    struct pend_read p = r->pend[i];
+    uint32_t lane = p.tid % 32;
+    if (p.tid / 32 != w->index || !(m >> lane & 1) || p.group + n >= r->groups[p.tid]) {
+      r->pend[keep++] = p;
+      continue;
+    }
+    /* the read as of now, reported at the copy's instruction: a write since
+     * the copy was issued that no barrier orders after this wait raced */
+    uint64_t addr[32] = {0};
+    addr[lane] = p.a;
+    insn sh = w->L->prog->code[p.pc];
+    sh.space = PTX_SPACE_SHARED;
+    w->pc = p.pc;
+    race_access(w, &sh, 1u << lane, addr, p.n, ACC_READ);
+    w->pc = pc;
+  }
+  r->npend = keep;
 }

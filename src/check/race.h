@@ -89,6 +89,15 @@ typedef struct race_state {
     uint16_t tid;
   } acq[8];
   uint32_t nacq;
+  /* the async proxy (TMA and bulk copies, src/async) */
+  uint32_t *proxy_gen;   /* per thread: r->gen just after its last fence.proxy.async, 0: none */
+  uint32_t *groups;      /* per thread: bulk groups committed */
+  struct pend_read {     /* async reads of shared memory not yet waited for */
+    uint64_t a;
+    uint32_t n, pc, group;
+    uint16_t tid;
+  } *pend;
+  uint32_t npend, cappend;
 } race_state;
 #define GACQ 8
 
@@ -112,6 +121,21 @@ void race_warpsync_masks(warp *w, uint32_t m, const uint64_t *mask);
 void race_bar_arrive(warp *w, uint32_t id, uint32_t m);
 void race_bar_released(block *b, uint32_t id, int all);
 void race_merge(race_state *into, const race_state *from);
+
+/* ---- the async proxy (src/async) ---- */
+/* Lanes m of warp w executed fence.proxy.async: their earlier generic
+ * writes of shared memory are visible to the async proxy. */
+void race_proxy_fence(warp *w, uint32_t m);
+/* Lane l of warp w issued an async-proxy read (a TMA or bulk store) of
+ * shared bytes [a, a+n): a byte last written by a generic store of a thread
+ * that has not executed fence.proxy.async since is a hazard (RAW, error),
+ * as is any unordered write; then the read is recorded. */
+void race_proxy_read(warp *w, const insn *in, int l, uint64_t a, uint32_t n);
+/* The read goes on until its bulk group is waited for: lanes m of w
+ * committed a group, or waited (wait_group(.read) n) for all but their n
+ * most recent groups, when their pending reads are checked again. */
+void race_proxy_commit(warp *w, uint32_t m);
+void race_proxy_wait(warp *w, uint32_t m, uint32_t n);
 
 
 /* ---- global memory (SMEMU_ANALYZE_GLOBAL_RACES) ---- */

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "async/async.h"
 #include "exec/exec.h"
 #include "exec/heap.h"
 #include "exec/hooks.h"
@@ -221,14 +222,35 @@ static void h_fence(warp *w, const insn *in, uint32_t m) {
 int dec_fence(dctx *D, dstmt *S, insn *in) {
   static const char *const ok[] = {"cta", "gl", "gpu", "sys", "sc", "acq_rel", "cluster",
                                    "proxy", "async", "alias", "shared::cta", "shared::cluster",
-                                   "global", "shared", "mbarrier_init", NULL};
-  int k;
+                                   "global", "shared", "mbarrier_init", "tensormap::generic",
+                                   "release", "acquire", NULL};
+  int k, async = 0, tensormap = 0;
   in->mode = 0;
   /* .cta, proxy and mbarrier_init fences order nothing between blocks */
-  while ((k = dec_take_any(S, ok)) >= 0)
+  while ((k = dec_take_any(S, ok)) >= 0) {
     if (k == 0 || k == 7 || k == 14) in->mode = 1;
+    async |= k == 8;
+    tensormap |= k == 15;
+  }
+  if (tensormap) {
+    /* fence.proxy.tensormap::generic.release.SCOPE, or .acquire.SCOPE
+     * [addr], 128: tensormap.replace writes the map smemu reads next */
+    if (S->st->nops == 2) {
+      uint32_t base, size;
+      int64_t off;
+      int space = PTX_SPACE_GENERIC;
+      uint8_t fl = 0;
+      if (dec_addr(D, S, 0, &base, &off, &space, &fl) < 0 || dec_src(D, S, 1, PTX_T_U32, &size) < 0) return -1;
+    } else if (dec_nops(D, S, 0) < 0) {
+      return -1;
+    }
+    in->mode = 1;
+    in->fn = h_fence;
+    return 0;
+  }
   if (dec_nops(D, S, 0) < 0) return -1;
-  in->fn = h_fence;
+  /* fence.proxy.async: generic writes become visible to the async proxy */
+  in->fn = async ? async_proxy_fence : h_fence;
   return 0;
 }
 

@@ -21,6 +21,9 @@
  * can take. */
 #define SHARED_WINDOW 0xffff800000000000ull
 #define LOCAL_WINDOW  0xffff900000000000ull
+/* cvta.param of a kernel parameter (its offset in the parameter buffer):
+ * read-only, as a __grid_constant__ parameter's address is */
+#define PARAM_WINDOW  0xffffa00000000000ull
 #define WINDOW_SIZE   0x0000000100000000ull
 
 /* Loop over the lanes of mask m, with a straight loop when all are set. */
@@ -176,6 +179,7 @@ typedef struct launch {
   int want_sync;           /* barrier misuse */
   int want_init;           /* uninitialised shared reads */
   int want_global_races;   /* hazards on global memory */
+  int want_pipeline;       /* async pipeline statistics (src/async/pipeline.c) */
   struct global_shadow *gshadow; /* their launch-wide shadow */
   struct ginit *ginit;     /* global initialisation shadow (init check), or NULL */
   int schedule_random;     /* seeded random warp order */

@@ -41,6 +41,7 @@ typedef struct analysis {
   int has_race;           /* race / sync / init checks on: `race` is live */
   race_state race;
   struct ginit_an *gin;   /* uninitialised global reads, or NULL (check/ginit.h) */
+  struct pipe_stats *pipe;/* async pipeline statistics, or NULL (async/async.h) */
 } analysis;
 
 /* A block starts on this worker. */

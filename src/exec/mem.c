@@ -351,6 +351,7 @@ static void cp_async(warp *w, const insn *in, uint32_t m) {
 static void cp_nop(warp *w, const insn *in, uint32_t m) { (void)w; (void)in; (void)m; }
 
 int dec_cp(dctx *D, dstmt *S, insn *in) {
+  if (dec_take(S, "reduce")) return dec_bulk_reduce(D, S, in);
   if (!dec_take(S, "async")) return dec_error(D, S, -1, "only cp.async is supported");
   if (dec_take(S, "bulk")) return dec_bulk(D, S, in);
   if (dec_take(S, "commit_group") || dec_take(S, "wait_all")) {

@@ -396,8 +396,9 @@ static void isspacep_h(warp *w, const insn *in, uint32_t m) {
   uint32_t r = 0;
   LANES(m, {
     uint64_t a = A[l];
-    int sh = a - SHARED_WINDOW < WINDOW_SIZE, lo = a - LOCAL_WINDOW < WINDOW_SIZE;
-    int v = in->mode == PTX_SPACE_SHARED ? sh : in->mode == PTX_SPACE_LOCAL ? lo : !sh && !lo;
+    int sh = a - SHARED_WINDOW < WINDOW_SIZE, lo = a - LOCAL_WINDOW < WINDOW_SIZE, pa = a - PARAM_WINDOW < WINDOW_SIZE;
+    int v = in->mode == PTX_SPACE_SHARED ? sh : in->mode == PTX_SPACE_LOCAL ? lo : in->mode == PTX_SPACE_PARAM ? pa
+          : !sh && !lo && !pa;
     r |= (uint32_t)v << l;
   });
   w->p[in->d] = (w->p[in->d] & ~m) | (r & m);
@@ -407,8 +408,8 @@ int dec_cvta(dctx *D, dstmt *S, insn *in) {
   int to = dec_take(S, "to");
   int sp = dec_space(S);
   if (sp == PTX_SPACE_GENERIC) return dec_error(D, S, -1, "%s needs a state space", S->st->opcode);
-  uint64_t win = sp == PTX_SPACE_SHARED ? SHARED_WINDOW : sp == PTX_SPACE_LOCAL ? LOCAL_WINDOW : 0;
-  if (sp == PTX_SPACE_PARAM) return dec_error(D, S, -1, "cvta for .param is not supported");
+  uint64_t win = sp == PTX_SPACE_SHARED ? SHARED_WINDOW : sp == PTX_SPACE_LOCAL ? LOCAL_WINDOW
+              : sp == PTX_SPACE_PARAM ? PARAM_WINDOW : 0;
   if (in->op == OP_ISSPACEP) {
     if (dec_nops(D, S, 2) < 0 || dec_pdst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, PTX_T_U64, &in->a) < 0) return -1;
     in->mode = (uint8_t)(sp == PTX_SPACE_CONST ? PTX_SPACE_GLOBAL : sp);

@@ -203,6 +203,7 @@ uint8_t *exec_addr(warp *w, int l, int space, uint64_t a, uint32_t size, int wri
   default:
     if (a - SHARED_WINDOW < WINDOW_SIZE) return shared_ptr(w, l, a - SHARED_WINDOW, size, write);
     if (a - LOCAL_WINDOW < WINDOW_SIZE) return local_ptr(w, l, a - LOCAL_WINDOW, size, write);
+    if (a - PARAM_WINDOW < WINDOW_SIZE) return exec_addr(w, l, PTX_SPACE_PARAM, a - PARAM_WINDOW, size, write);
     return global_ptr(w, l, a, size, write);
   }
 }

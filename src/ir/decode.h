@@ -90,6 +90,8 @@ DEC(dec_ldst) DEC(dec_atom) DEC(dec_nop) DEC(dec_fence) DEC(dec_bra)
 DEC(dec_unsupported) DEC(dec_call) DEC(dec_ret) DEC(dec_trap) DEC(dec_bar)
 DEC(dec_warp) DEC(dec_cp) DEC(dec_video) DEC(dec_matrix) DEC(dec_mma) DEC(dec_wgmma) DEC(dec_mbarrier)
 DEC(dec_bulk) /* cp.async.bulk (src/async/bulk.c), from dec_cp */
+DEC(dec_tensormap) /* tensormap.replace (src/async/tma.c) */
+DEC(dec_bulk_reduce) /* cp.reduce.async.bulk(.tensor) (src/async/tma.c), from dec_cp */
 #undef DEC
 
 /* Integer type classes for handler tables. */

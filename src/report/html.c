@@ -89,6 +89,7 @@ typedef struct h_kernel {
   int nsy;
   char **faults;
   int nfaults;
+  char *pipe;              /* the async pipeline of its last launch (text), or NULL */
 } h_kernel;
 
 struct smemu_html {
@@ -356,6 +357,22 @@ void smemu_html_add(smemu_html *h, const smemu_ctx *ctx, smemu_status s) {
   k->warp += st->warp_instructions;
   k->thread += st->thread_instructions;
   k->seconds += st->seconds;
+  {
+    /* the async pipeline (SMEMU_ANALYZE_PIPELINE): the last launch's */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (m) {
+      int n = smemu_write_pipeline_report(ctx, m);
+      fclose(m);
+      if (n > 0) {
+        free(k->pipe);
+        k->pipe = buf;
+      } else {
+        free(buf);
+      }
+    }
+  }
   smemu_bank_counts bc;
   int have = smemu_last_bank_counts(ctx, &bc) == SMEMU_OK;
   if (have) {
@@ -612,6 +629,11 @@ static void kernel_section(FILE *f, const smemu_html *h, const h_kernel *k, int 
   esc(f, k->pretty);
   fprintf(f, "</h2>\n<p>%" PRIu64 " launch%s%s, %" PRIu64 " warp / %" PRIu64 " thread instructions, %.3f s of emulation.</p>\n",
           k->launches, k->launches == 1 ? "" : "es", k->failed ? " (some failed)" : "", k->warp, k->thread, k->seconds);
+  if (k->pipe) {
+    fprintf(f, "<h3>Async pipeline (last launch)</h3>\n<pre class=\"pipeline\">");
+    esc(f, k->pipe);
+    fprintf(f, "</pre>\n");
+  }
   if (k->have_banks) {
     static const char *const what[] = {"loads", "stores", "atomics"};
     uint64_t total = k->bc.conflicts[0] + k->bc.conflicts[1] + k->bc.conflicts[2];
@@ -753,6 +775,7 @@ void smemu_html_free(smemu_html *h) {
     free(k->sy);
     for (int j = 0; j < k->nfaults; j++) free(k->faults[j]);
     free(k->faults);
+    free(k->pipe);
   }
   free(h->k);
   free(h->title);

@@ -46,5 +46,6 @@ int smemu_write_launch_json(const smemu_ctx *ctx, FILE *f) {
     smemu_write_uninit_json(ctx, f);
     fprintf(f, ", ");
   }
+  if (smemu_write_pipeline_json(ctx, f) == 0) fprintf(f, ", ");
   return smemu_write_race_json(ctx, f);
 }

@@ -147,6 +147,29 @@ static void loc(FILE *f, const char *file, uint32_t line, uint32_t ptx) {
   else fprintf(f, "PTX line %u", ptx);
 }
 
+/* 1 when the instruction at PTX line n is an asynchronous bulk or TMA copy. */
+static int is_async_copy(const program *P, uint32_t n) {
+  for (uint32_t i = 0; P && i < P->nlines; i++)
+    if (P->lines[i].ptx_line == n && P->lines[i].text)
+      return !strncmp(P->lines[i].text, "cp.async.bulk", 13) || !strncmp(P->lines[i].text, "cp.reduce.async.bulk", 20);
+  return 0;
+}
+
+/* A hint under a hazard one of whose accesses is an asynchronous copy:
+ * what orders it (src/async/pipeline.c). */
+static void async_note(FILE *f, const program *P, const smemu_hazard *h) {
+  int first = is_async_copy(P, h->first_ptx_line), second = is_async_copy(P, h->second_ptx_line);
+  if (!first && !second) return;
+  const char *acc = first ? h->first_access : h->second_access;
+  if (!strcmp(acc, "Write"))
+    fprintf(f, "    (the write is an asynchronous copy into shared memory: read its bytes only after a completed "
+               "mbarrier wait on the barrier it completes on)\n");
+  else
+    fprintf(f, "    (the read is an asynchronous copy out of shared memory: each thread that writes its bytes needs "
+               "fence.proxy.async before the copy is issued, and may write them again only after "
+               "cp.async.bulk.wait_group.read)\n");
+}
+
 int smemu_write_race_report(const smemu_ctx *ctx, FILE *f, int detailed) {
   if (!ctx || !f) return -1;
   int n = smemu_hazard_count(ctx), errors = 0, warnings = 0;
@@ -163,6 +186,7 @@ int smemu_write_race_report(const smemu_ctx *ctx, FILE *f, int detailed) {
       loc(f, h->second_file, h->second_line, h->second_ptx_line);
       fprintf(f, " [%" PRIu64 " hazard%s]%s%s\n", h->count, h->count == 1 ? "" : "s", h->global ? " in global memory" : "",
               h->error ? "" : " (threads of one warp, no __syncwarp between them)");
+      async_note(f, ctx->last_prog, h);
     } else {
       fprintf(f, "%s: Potential %s hazard detected at __%s__ 0x%" PRIx64, sev, h->type, h->global ? "global" : "shared",
               h->address);
