@@ -33,6 +33,7 @@ typedef enum smemu_status {
   SMEMU_ERR_IO,                 /* a file could not be read */
   SMEMU_ERR_LIMIT,              /* the instruction budget or the time limit of a launch was reached */
   SMEMU_ERR_HANG,               /* no warp of a block can make progress (an endless spin) */
+  SMEMU_ERR_CLUSTER_CONFIG,     /* bad cluster dimensions for a launch (cudaErrorInvalidClusterSize) */
   SMEMU_ERR_COUNT
 } smemu_status;
 
@@ -118,6 +119,9 @@ typedef struct smemu_hazard {
   uint32_t block[3];         /* block of the instance */
   uint32_t first_thread[3], second_thread[3];
   uint64_t first_value, second_value; /* values written/read (low bytes) */
+  int cluster;               /* 1: threads of two blocks of a cluster (distributed
+                                shared memory); block is the memory's owner */
+  uint32_t first_block[3], second_block[3]; /* their blocks (cluster hazards) */
 } smemu_hazard;
 
 /* A barrier misuse found by SMEMU_ANALYZE_SYNC. */

@@ -39,6 +39,8 @@ typedef struct shadow_x {
 /* An aggregated hazard (racecheck's analysis record) with one instance. */
 typedef struct hazard_rec {
   uint8_t type, error, global, first_kind, second_kind;
+  uint8_t cluster;                  /* between threads of two blocks of a cluster */
+  uint32_t first_block[3], second_block[3]; /* their blocks (cluster: block is the memory's) */
   uint32_t first_pc, second_pc;
   uint64_t count;
   uint64_t address;                 /* instance */
@@ -109,6 +111,11 @@ void race_warpsync_masks(warp *w, uint32_t m, const uint64_t *mask);
 void race_bar_arrive(warp *w, uint32_t id, uint32_t m);
 void race_bar_released(block *b, uint32_t id, int all);
 void race_merge(race_state *into, const race_state *from);
+/* A hazard between threads of two blocks of a cluster on shared memory of
+ * block `owner` at offset addr (exec/cluster.c). */
+void race_add_cluster(race_state *r, int type, uint32_t pc1, int kind1, uint16_t tid1, const uint32_t blk1[3],
+                      uint32_t pc2, int kind2, uint16_t tid2, const uint32_t blk2[3], const uint32_t owner[3],
+                      uint64_t addr);
 
 
 /* ---- global memory (SMEMU_ANALYZE_GLOBAL_RACES) ---- */

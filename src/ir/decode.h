@@ -90,6 +90,7 @@ DEC(dec_ldst) DEC(dec_atom) DEC(dec_nop) DEC(dec_fence) DEC(dec_bra)
 DEC(dec_unsupported) DEC(dec_call) DEC(dec_ret) DEC(dec_trap) DEC(dec_bar)
 DEC(dec_warp) DEC(dec_cp) DEC(dec_video) DEC(dec_matrix) DEC(dec_mma) DEC(dec_mbarrier)
 DEC(dec_bulk) /* cp.async.bulk (src/async/bulk.c), from dec_cp */
+DEC(dec_mapa) DEC(dec_getctarank) /* src/exec/cluster.c */
 #undef DEC
 
 /* Integer type classes for handler tables. */

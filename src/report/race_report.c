@@ -100,6 +100,9 @@ static void build(smemu_ctx *ctx) {
     tid3(ctx, h->second_tid, o->second_thread);
     o->first_value = h->first_value;
     o->second_value = h->second_value;
+    o->cluster = h->cluster;
+    memcpy(o->first_block, h->first_block, sizeof o->first_block);
+    memcpy(o->second_block, h->second_block, sizeof o->second_block);
     smemu_hazard *g = same_lines(ctx, o);
     if (g) {
       g->count += o->count;
@@ -163,6 +166,11 @@ int smemu_write_race_report(const smemu_ctx *ctx, FILE *f, int detailed) {
       loc(f, h->second_file, h->second_line, h->second_ptx_line);
       fprintf(f, " [%" PRIu64 " hazard%s]%s%s\n", h->count, h->count == 1 ? "" : "s", h->global ? " in global memory" : "",
               h->error ? "" : " (threads of one warp, no __syncwarp between them)");
+      if (h->cluster)
+        fprintf(f, "    between blocks (%u,%u,%u) and (%u,%u,%u) of a cluster, in the shared memory of block (%u,%u,%u) "
+                "(distributed shared memory: order the accesses with barrier.cluster, a fence or an mbarrier)\n",
+                h->first_block[0], h->first_block[1], h->first_block[2], h->second_block[0], h->second_block[1],
+                h->second_block[2], h->block[0], h->block[1], h->block[2]);
     } else {
       fprintf(f, "%s: Potential %s hazard detected at __%s__ 0x%" PRIx64, sev, h->type, h->global ? "global" : "shared",
               h->address);
