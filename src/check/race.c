@@ -402,6 +402,12 @@ void race_bar_released(block *b, uint32_t id, int all) {
   r->bar_pc[id] = 0;
 }
 
+void race_cluster_released(block *b) {
+  race_state *r = &b->an->race;
+  r->gen++;
+  r->all_gen = r->gen;
+}
+
 void race_warpsync(warp *w, uint32_t lanes) {
   race_state *r = &w->blk->an->race;
   r->gen++;

@@ -111,6 +111,10 @@ void race_warpsync_masks(warp *w, uint32_t m, const uint64_t *mask);
 void race_bar_arrive(warp *w, uint32_t id, uint32_t m);
 void race_bar_released(block *b, uint32_t id, int all);
 void race_merge(race_state *into, const race_state *from);
+/* A barrier.cluster phase completed: for the block's own checks it is a
+ * barrier all of its live threads passed (accesses between a thread's
+ * arrive and its wait count as before it: hazards there can be missed). */
+void race_cluster_released(block *b);
 /* A hazard between threads of two blocks of a cluster on shared memory of
  * block `owner` at offset addr (exec/cluster.c). */
 void race_add_cluster(race_state *r, int type, uint32_t pc1, int kind1, uint16_t tid1, const uint32_t blk1[3],

@@ -10,6 +10,7 @@
  * thread, block.c_arr counts arrivals and c_wait completed waits. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "exec/cluster.h"
 #include "check/race.h"
 #include "exec/hooks.h"
@@ -39,6 +40,7 @@ static void complete(cluster *c) {
   c->arrived = 0;
   for (uint32_t i = 0; i < c->n; i++) {
     block *b = &c->blocks[i];
+    if (b->an && b->an->has_race) race_cluster_released(b);
     for (uint32_t j = 0; j < b->nwarps; j++) {
       warp *w = &b->warps[j];
       int any = 0;
@@ -201,7 +203,9 @@ static void h_mapa(warp *w, const insn *in, uint32_t m) {
     uint64_t r = (uint32_t)B[l];
     /* a rank past the cluster gives an address that faults when used, naming the rank */
     if (r > 255) r = 255;
-    out[l] = CLUSTER_BASE + r * CLUSTER_STRIDE + off + (generic ? SHARED_WINDOW : 0);
+    /* the own rank maps to the shared::cta address itself */
+    uint64_t c = r == w->blk->rank ? off : CLUSTER_BASE + r * CLUSTER_STRIDE + off;
+    out[l] = c + (generic ? SHARED_WINDOW : 0);
   });
   LANES(m, D[l] = in->vec == 4 ? out[l] & 0xffffffffu : out[l]);
 }
@@ -284,6 +288,7 @@ typedef struct crec {
   uint16_t tid;
   uint8_t rank, valid;
   uint8_t kind;
+  uint8_t strong;  /* an atomic, or a .volatile/.relaxed/.acquire/.release access */
 } crec;
 
 typedef struct cl_race {
@@ -353,10 +358,22 @@ static void c_hazard(warp *w, const block *owner, int type, const crec *first, u
                    b->ctaid, owner->ctaid, off);
 }
 
+/* Strong accesses (atomics, and loads and stores with a memory order at
+ * cluster scope or wider) do not race with each other. */
+static int strong_access(const warp *w, int kind) {
+  if (kind == ACC_ATOMIC) return 1;
+  const program *P = w->L->prog;
+  const char *t = w->pc < P->nlines ? P->lines[w->pc].text : NULL;
+  if (!t) return 0;
+  if (strstr(t, ".volatile")) return 1;
+  return (strstr(t, ".relaxed") || strstr(t, ".acquire") || strstr(t, ".release")) && !strstr(t, ".cta");
+}
+
 void cl_race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind) {
   block *b = w->blk;
   cluster *c = b->cl;
   if (!b->crace || !w->L->want_races) return;
+  int strong = strong_access(w, kind);
   LANES(m, {
     uint64_t a = addr[l];
     if (in->space == PTX_SPACE_GENERIC) {
@@ -370,14 +387,13 @@ void cl_race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32]
     if (!o || off + size > o->smem_size) continue;
     cl_race *r = o->crace;
     uint32_t t = w->index * 32 + (uint32_t)l;
-    crec now = {b->c_arr[t], (uint32_t)c->seq, w->pc, (uint16_t)t, (uint8_t)b->rank, 1, (uint8_t)kind};
+    crec now = {b->c_arr[t], (uint32_t)c->seq, w->pc, (uint16_t)t, (uint8_t)b->rank, 1, (uint8_t)kind, (uint8_t)strong};
     for (uint64_t wd = off / 4; wd <= (off + size - 1) / 4 && wd < r->nwords; wd++) {
       crec *pw = &r->w[wd], *pr = &r->r[wd];
       /* atomics do not race with atomics (as racecheck) */
-      if (pw->valid && pw->rank != b->rank && !(kind == ACC_ATOMIC && pw->kind == ACC_ATOMIC) &&
-          !c_ordered(c, pw, b, t))
+      if (pw->valid && pw->rank != b->rank && !(strong && pw->strong) && !c_ordered(c, pw, b, t))
         c_hazard(w, o, kind == ACC_READ ? HZ_RAW : HZ_WAW, pw, t, kind, wd * 4);
-      if (kind != ACC_READ && pr->valid && pr->rank != b->rank && !c_ordered(c, pr, b, t))
+      if (kind != ACC_READ && pr->valid && pr->rank != b->rank && !(strong && pr->strong) && !c_ordered(c, pr, b, t))
         c_hazard(w, o, HZ_WAR, pr, t, kind, wd * 4);
       if (kind == ACC_READ) {
         /* keep a read of another block over one of the owner's */
