@@ -243,6 +243,11 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
 smemu_status smemu_launch_cluster(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3],
                                   const uint32_t block[3], const uint32_t cluster[3],
                                   uint32_t shared_bytes, void **args);
+/* The cluster dimensions a launch of k on this grid gets (cluster: the
+ * launch's, or NULL for the kernel's own) in out; the launch's error when
+ * they are not allowed (with the message on the kernel's context). */
+smemu_status smemu_kernel_cluster_dims(smemu_kernel *k, const uint32_t grid[3], const uint32_t *cluster,
+                                       uint32_t out[3]);
 /* Figures of the last launch on ctx (also after a failed one). */
 const smemu_launch_stats *smemu_last_stats(const smemu_ctx *ctx);
 

@@ -55,3 +55,10 @@ smemu_status cluster_config(smemu_ctx *ctx, const smemu_kernel *k, const uint32_
                        g[0], g[1], g[2], cd[0], cd[1], cd[2]);
   return SMEMU_OK;
 }
+
+smemu_status smemu_kernel_cluster_dims(smemu_kernel *k, const uint32_t grid[3], const uint32_t *cdims,
+                                       uint32_t out[3]) {
+  if (!k || !k->prog || !grid || !out) return SMEMU_ERR_INVALID_VALUE;
+  int ex;
+  return cluster_config(k->mod->ctx, k, grid, cdims, out, &ex);
+}
