@@ -35,6 +35,8 @@ typedef enum smemu_status {
   SMEMU_ERR_HANG,               /* no warp of a block can make progress (an endless spin) */
   SMEMU_ERR_CLUSTER_CONFIG,     /* bad cluster dimensions for a launch (cudaErrorInvalidClusterSize) */
   SMEMU_ERR_NOT_PERMITTED,      /* an attribute fixed at compile time (cudaErrorNotPermitted) */
+  SMEMU_ERR_LAUNCH_FAILURE,     /* a fault the GPU reports as an unspecified launch failure
+                                   (shared memory of a rank past the cluster or of an exited block) */
   SMEMU_ERR_COUNT
 } smemu_status;
 
@@ -387,6 +389,8 @@ typedef struct smemu_fault {
   uint32_t size;             /* bytes */
   uint64_t near_base, near_size; /* the nearest global allocation (size 0: none) */
   const char *message;       /* smemu's message (as smemu_errmsg) */
+  int remote_cta;            /* space "remote_shared" (another block of the cluster): the
+                                block rank accessed (address is the offset in it); else -1 */
 } smemu_fault;
 /* The last launch's fault; SMEMU_ERR_NOT_FOUND when it had none. */
 smemu_status smemu_last_fault(const smemu_ctx *ctx, smemu_fault *out);

@@ -156,6 +156,7 @@ typedef struct fault_info {
   uint64_t addr;           /* the address */
   uint32_t size;           /* bytes of the access */
   uint64_t near_base, near_size; /* nearest allocation (global), size 0: none */
+  int remote_cta;          /* "remote_shared": the block rank accessed, else -1 */
 } fault_info;
 
 typedef struct launch {

@@ -112,9 +112,12 @@ void exec_fault(warp *w, int lane, int status, const char *fmt, ...) {
 }
 
 /* ---- addresses ---- */
-static uint8_t *bad(warp *w, int l, const char *space, uint64_t addr, uint32_t size, int write,
-                    int status, const char *why) {
+/* A bad address; remote_cta >= 0: an access to the shared memory of that
+ * block rank of the cluster (memcheck's __remote_shared__, at offset addr). */
+static uint8_t *bad_at(warp *w, int l, const char *space, uint64_t addr, uint32_t size, int write,
+                       int status, const char *why, int remote_cta) {
   fault_info fi = {0};
+  fi.remote_cta = remote_cta;
   fi.access = 1;
   fi.write = (uint8_t)write;
   fi.misaligned = status == SMEMU_ERR_MISALIGNED;
@@ -133,11 +136,21 @@ static uint8_t *bad(warp *w, int l, const char *space, uint64_t addr, uint32_t s
     }
   }
   pending_access = &fi;
-  exec_fault(w, l, status, "%s %s of %u byte%s at %s address 0x%" PRIx64 "%s",
-             status == SMEMU_ERR_MISALIGNED ? "misaligned" : "out-of-bounds",
-             write ? "write" : "read", size, size == 1 ? "" : "s", space, addr, why);
+  if (remote_cta >= 0)
+    exec_fault(w, l, status, "%s %s of %u byte%s at offset 0x%" PRIx64 " in the shared memory of block rank %d of the "
+               "cluster%s", status == SMEMU_ERR_MISALIGNED ? "misaligned" : "out-of-bounds",
+               write ? "write" : "read", size, size == 1 ? "" : "s", addr, remote_cta, why);
+  else
+    exec_fault(w, l, status, "%s %s of %u byte%s at %s address 0x%" PRIx64 "%s",
+               status == SMEMU_ERR_MISALIGNED ? "misaligned" : "out-of-bounds",
+               write ? "write" : "read", size, size == 1 ? "" : "s", space, addr, why);
   pending_access = NULL;
   return NULL;
+}
+
+static uint8_t *bad(warp *w, int l, const char *space, uint64_t addr, uint32_t size, int write,
+                    int status, const char *why) {
+  return bad_at(w, l, space, addr, size, write, status, why, -1);
 }
 
 static uint8_t *shared_ptr(warp *w, int l, uint64_t a, uint32_t size, int write) {
@@ -157,26 +170,27 @@ static uint8_t *shared_ptr(warp *w, int l, uint64_t a, uint32_t size, int write)
  * must not have exited (the GPU frees its shared memory then). */
 static uint8_t *cluster_ptr(warp *w, int l, uint64_t a, uint32_t size, int write) {
   if (a < CLUSTER_BASE) return shared_ptr(w, l, a, size, write);
-  uint64_t off;
+  uint64_t off, r = (a - CLUSTER_BASE) / CLUSTER_STRIDE;
   block *t = cluster_target(w, a, &off);
   char why[256];
+  /* the H100 ends such launches with "unspecified launch failure" (rank
+   * past the cluster, exited block) or an illegal / misaligned address;
+   * memcheck names the rank and the offset (tests/hw/cluster) */
   if (!t) {
-    snprintf(why, sizeof why, " (it names block rank %llu; the cluster has %u block(s))",
-             (unsigned long long)((a - CLUSTER_BASE) / CLUSTER_STRIDE), w->blk->cl->n);
-    return bad(w, l, "shared::cluster", a, size, write, SMEMU_ERR_ILLEGAL_ADDRESS, why);
+    snprintf(why, sizeof why, " (shared::cluster address 0x%llx; the cluster has %u block(s))", (unsigned long long)a,
+             w->blk->cl->n);
+    return bad_at(w, l, "remote_shared", off, size, write, SMEMU_ERR_LAUNCH_FAILURE, why, (int)r);
   }
-  if (a & (size - 1)) return bad(w, l, "shared::cluster", a, size, write, SMEMU_ERR_MISALIGNED, "");
+  if (a & (size - 1)) return bad_at(w, l, "remote_shared", off, size, write, SMEMU_ERR_MISALIGNED, "", (int)r);
   if (off < w->L->prog->smem_reserved || off + size > t->smem_size) {
-    snprintf(why, sizeof why, " (offset 0x%llx in block rank %u, block (%u,%u,%u), of the cluster, which has shared "
-             "bytes 0x%x..0x%x)", (unsigned long long)off, t->rank, t->ctaid[0], t->ctaid[1], t->ctaid[2],
-             w->L->prog->smem_reserved, t->smem_size);
-    return bad(w, l, "shared::cluster", a, size, write, SMEMU_ERR_ILLEGAL_ADDRESS, why);
+    snprintf(why, sizeof why, " (block (%u,%u,%u), which has shared bytes 0x%x..0x%x)", t->ctaid[0], t->ctaid[1],
+             t->ctaid[2], w->L->prog->smem_reserved, t->smem_size);
+    return bad_at(w, l, "remote_shared", off, size, write, SMEMU_ERR_ILLEGAL_ADDRESS, why, (int)r);
   }
   if (t != w->blk && t->exited_threads == t->nthreads) {
-    snprintf(why, sizeof why, " (block rank %u, block (%u,%u,%u), of the cluster has exited and its shared memory "
-             "with it: a barrier.cluster arrive/wait before it exits keeps it for the others)",
-             t->rank, t->ctaid[0], t->ctaid[1], t->ctaid[2]);
-    return bad(w, l, "shared::cluster", a, size, write, SMEMU_ERR_ILLEGAL_ADDRESS, why);
+    snprintf(why, sizeof why, " (block (%u,%u,%u) has exited and its shared memory with it: a barrier.cluster "
+             "arrive/wait before it exits keeps it for the others)", t->ctaid[0], t->ctaid[1], t->ctaid[2]);
+    return bad_at(w, l, "remote_shared", off, size, write, SMEMU_ERR_LAUNCH_FAILURE, why, (int)r);
   }
   return t->smem + off;
 }
