@@ -123,8 +123,9 @@ typedef struct smemu_hazard {
   uint32_t first_thread[3], second_thread[3];
   uint64_t first_value, second_value; /* values written/read (low bytes) */
   int cluster;               /* 1: threads of two blocks of a cluster (distributed
-                                shared memory); block is the memory's owner */
-  uint32_t first_block[3], second_block[3]; /* their blocks (cluster hazards) */
+                                shared memory), as racecheck shows them: block is the
+                                cluster's first, address rank << 24 | offset */
+  uint32_t first_rank, second_rank; /* the threads' block ranks (cluster hazards) */
 } smemu_hazard;
 
 /* A barrier misuse found by SMEMU_ANALYZE_SYNC. */

@@ -309,15 +309,17 @@ smemu_status smemu_kernel_set_attribute(smemu_kernel *k, smemu_attr a, int64_t v
     k->carveout = v;
     return SMEMU_OK;
   case SMEMU_ATTR_NON_PORTABLE_CLUSTER:
-    if (v != 0 && v != 1)
-      return ctx_error(k->mod->ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument: non-portable cluster size %lld (0 or 1)",
+    /* any non-zero value allows them (the H100 takes 2) */
+    if (v < 0)
+      return ctx_error(k->mod->ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument: non-portable cluster size %lld",
                        (long long)v);
-    k->nonportable = (int)v;
+    k->nonportable = v != 0;
     return SMEMU_OK;
   case SMEMU_ATTR_CLUSTER_WIDTH: case SMEMU_ATTR_CLUSTER_HEIGHT: case SMEMU_ATTR_CLUSTER_DEPTH:
+    /* the H100 answers invalid value (not "not permitted" as documented) */
     if (k->prog->reqncluster[0])
-      return ctx_error(k->mod->ctx, SMEMU_ERR_NOT_PERMITTED,
-                       "operation not permitted: kernel %s has compile-time cluster dimensions (%u,%u,%u)",
+      return ctx_error(k->mod->ctx, SMEMU_ERR_INVALID_VALUE,
+                       "invalid argument: kernel %s has compile-time cluster dimensions (%u,%u,%u)",
                        k->prog->name, k->prog->reqncluster[0], k->prog->reqncluster[1], k->prog->reqncluster[2]);
     if (v < 0 || v > 16)
       return ctx_error(k->mod->ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument: cluster dimension %lld", (long long)v);

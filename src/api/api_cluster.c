@@ -14,6 +14,8 @@ smemu_status cluster_config(smemu_ctx *ctx, const smemu_kernel *k, const uint32_
   const uint32_t *fixed = P->reqncluster[0] ? P->reqncluster : k->req_cluster[0] ? k->req_cluster : NULL;
   cd[0] = cd[1] = cd[2] = 1;
   *explicit_ = 0;
+  /* a cluster-dimension attribute of (0,0,0) is none (H100: a plain launch) */
+  if (given && !given[0] && !given[1] && !given[2]) given = NULL;
   if (given) {
     for (int i = 0; i < 3; i++) cd[i] = given[i];
     *explicit_ = 1;

@@ -107,7 +107,7 @@ static uint64_t settle(uint64_t s) {
  * a wait on any barrier: hazards across two unrelated mbarriers can be
  * missed, none are invented). */
 void mbar_race_release(warp *w, uint32_t lanes) {
-  if (w->blk->crace) cl_race_sync(w, lanes);
+  if (w->blk->crace) cl_race_sync(w, lanes, 0);
   if (!lanes || !w->blk->an || !w->blk->an->has_race) return;
   race_state *r = &w->blk->an->race;
   LANES(lanes, r->block_gen[w->index * 32 + (uint32_t)l] = r->gen + 1);

@@ -96,7 +96,13 @@ static void banks(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
   if (in->merge) size *= in->merge;
   LANES(m, {
     uint64_t x = addr[l];
-    if (in->space == PTX_SPACE_SHARED) { sh[l] = (uint32_t)x; sm |= 1u << l; }
+    /* a shared::cluster access to the own block counts as shared; one to
+     * another block of the cluster does not (Nsight Compute counts it as
+     * distributed shared memory, dshared: tests/hw/cluster) */
+    if (in->space == PTX_SPACE_SHARED || (in->space == PTX_SPACE_SHARED_CLUSTER && (x & 0xffffffffu) < CLUSTER_BASE)) {
+      sh[l] = (uint32_t)x;
+      sm |= 1u << l;
+    }
     else if (in->space == PTX_SPACE_GENERIC && x - SHARED_WINDOW < CLUSTER_BASE) {
       sh[l] = (uint32_t)(x - SHARED_WINDOW);
       sm |= 1u << l;

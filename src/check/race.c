@@ -140,24 +140,20 @@ static void add_hazard(race_state *r, block *b, int type, const acc_rec *first, 
     return;
   }
   if (!(h = new_hazard(r))) return;
-  *h = (hazard_rec){(uint8_t)type, (uint8_t)error, 0, first->kind, (uint8_t)kind, 0, {0}, {0}, first->pc, pc, n,
+  *h = (hazard_rec){(uint8_t)type, (uint8_t)error, 0, first->kind, (uint8_t)kind, 0, 0, 0, first->pc, pc, n,
                     addr, {b->ctaid[0], b->ctaid[1], b->ctaid[2]}, first->tid, tid, v1, v2};
 }
 
-void race_add_cluster(race_state *r, int type, uint32_t pc1, int kind1, uint16_t tid1, const uint32_t blk1[3],
-                      uint32_t pc2, int kind2, uint16_t tid2, const uint32_t blk2[3], const uint32_t owner[3],
-                      uint64_t addr) {
-  for (uint32_t i = 0; i < r->nhz; i++) {
-    hazard_rec *h = &r->hz[i];
-    if (h->cluster && h->first_pc == pc1 && h->second_pc == pc2 && h->first_kind == kind1 && h->second_kind == kind2) {
-      h->count++;
-      return;
-    }
+void race_add_cluster(race_state *r, int type, uint32_t pc1, int kind1, uint16_t tid1, uint32_t rank1, uint32_t pc2,
+                      int kind2, uint16_t tid2, uint32_t rank2, const uint32_t block0[3], uint64_t addr, uint32_t n) {
+  hazard_rec *h = find_pair(r, pc1, kind1, pc2, kind2);
+  if (h) {
+    h->count += n;
+    return;
   }
-  hazard_rec *h = new_hazard(r);
-  if (!h) return;
-  *h = (hazard_rec){(uint8_t)type, 1, 0, (uint8_t)kind1, (uint8_t)kind2, 1, {blk1[0], blk1[1], blk1[2]},
-                    {blk2[0], blk2[1], blk2[2]}, pc1, pc2, 1, addr, {owner[0], owner[1], owner[2]}, tid1, tid2, 0, 0};
+  if (!(h = new_hazard(r))) return;
+  *h = (hazard_rec){(uint8_t)type, 1, 0, (uint8_t)kind1, (uint8_t)kind2, 1, (uint8_t)rank1, (uint8_t)rank2, pc1, pc2,
+                    n, addr, {block0[0], block0[1], block0[2]}, tid1, tid2, 0, 0};
 }
 
 /* Record lanes of warp wi at a barrier error (kind, pc). */

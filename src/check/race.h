@@ -39,8 +39,10 @@ typedef struct shadow_x {
 /* An aggregated hazard (racecheck's analysis record) with one instance. */
 typedef struct hazard_rec {
   uint8_t type, error, global, first_kind, second_kind;
-  uint8_t cluster;                  /* between threads of two blocks of a cluster */
-  uint32_t first_block[3], second_block[3]; /* their blocks (cluster: block is the memory's) */
+  uint8_t cluster;                  /* between threads of two blocks of a cluster: block is
+                                       the cluster's first (rank 0), address the H100's
+                                       shared::cluster address (rank << 24 | offset) */
+  uint8_t first_rank, second_rank;  /* their blocks' ranks (cluster hazards) */
   uint32_t first_pc, second_pc;
   uint64_t count;
   uint64_t address;                 /* instance */
@@ -115,11 +117,11 @@ void race_merge(race_state *into, const race_state *from);
  * barrier all of its live threads passed (accesses between a thread's
  * arrive and its wait count as before it: hazards there can be missed). */
 void race_cluster_released(block *b);
-/* A hazard between threads of two blocks of a cluster on shared memory of
- * block `owner` at offset addr (exec/cluster.c). */
-void race_add_cluster(race_state *r, int type, uint32_t pc1, int kind1, uint16_t tid1, const uint32_t blk1[3],
-                      uint32_t pc2, int kind2, uint16_t tid2, const uint32_t blk2[3], const uint32_t owner[3],
-                      uint64_t addr);
+/* n byte hazards between threads of two blocks (ranks) of a cluster at
+ * shared::cluster address addr (exec/cluster.c); block0: the cluster's
+ * rank-0 block. */
+void race_add_cluster(race_state *r, int type, uint32_t pc1, int kind1, uint16_t tid1, uint32_t rank1, uint32_t pc2,
+                      int kind2, uint16_t tid2, uint32_t rank2, const uint32_t block0[3], uint64_t addr, uint32_t n);
 
 
 /* ---- global memory (SMEMU_ANALYZE_GLOBAL_RACES) ---- */

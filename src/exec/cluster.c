@@ -331,10 +331,13 @@ void cl_race_reset(block *b) {
   memset(r->acq, 0, b->nthreads * sizeof *r->acq);
 }
 
-void cl_race_sync(warp *w, uint32_t m) {
+void cl_race_sync(warp *w, uint32_t m, int fence) {
   block *b = w->blk;
   cl_race *r = b->crace;
   if (!r || !m) return;
+  /* racecheck orders nothing by fences: it reports a fence-and-flag
+   * handoff (recorded, tests/hw/cluster dsmem); the compat mode does too */
+  if (fence && w->L->racecheck_compat) return;
   uint32_t s = (uint32_t)++b->cl->seq;
   LANES(m, {
     r->rel[w->index * 32 + (uint32_t)l] = s;
@@ -350,18 +353,22 @@ static int c_ordered(const cluster *c, const crec *a, const block *bt, uint32_t 
   return ra->rel[a->tid] > a->seq && rt->acq[t] > a->seq;
 }
 
-static void c_hazard(warp *w, const block *owner, int type, const crec *first, uint32_t t, int kind, uint64_t off) {
+/* n byte hazards at offset off of owner's memory; reported as racecheck
+ * shows them (race.h: hazard_rec.cluster) */
+static void c_hazard(warp *w, const block *owner, int type, const crec *first, uint32_t t, int kind, uint64_t off,
+                     uint32_t n) {
   block *b = w->blk;
   if (!b->an || !b->an->has_race) return;
-  const block *fb = &b->cl->blocks[first->rank];
-  race_add_cluster(&b->an->race, type, first->pc, first->kind, first->tid, fb->ctaid, w->pc, kind, (uint16_t)t,
-                   b->ctaid, owner->ctaid, off);
+  race_add_cluster(&b->an->race, type, first->pc, first->kind, first->tid, first->rank, w->pc, kind, (uint16_t)t,
+                   b->rank, b->cl->blocks[0].ctaid, (uint64_t)owner->rank << 24 | off, n);
 }
 
 /* Strong accesses (atomics, and loads and stores with a memory order at
  * cluster scope or wider) do not race with each other. */
 static int strong_access(const warp *w, int kind) {
   if (kind == ACC_ATOMIC) return 1;
+  /* racecheck (compat) sees plain accesses in them (recorded) */
+  if (w->L->racecheck_compat) return 0;
   const program *P = w->L->prog;
   const char *t = w->pc < P->nlines ? P->lines[w->pc].text : NULL;
   if (!t) return 0;
@@ -390,11 +397,14 @@ void cl_race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32]
     crec now = {b->c_arr[t], (uint32_t)c->seq, w->pc, (uint16_t)t, (uint8_t)b->rank, 1, (uint8_t)kind, (uint8_t)strong};
     for (uint64_t wd = off / 4; wd <= (off + size - 1) / 4 && wd < r->nwords; wd++) {
       crec *pw = &r->w[wd], *pr = &r->r[wd];
+      /* bytes of this word the access covers (racecheck counts bytes) */
+      uint64_t lo = wd * 4 > off ? wd * 4 : off, hi = wd * 4 + 4 < off + size ? wd * 4 + 4 : off + size;
+      uint32_t nb = (uint32_t)(hi - lo);
       /* atomics do not race with atomics (as racecheck) */
       if (pw->valid && pw->rank != b->rank && !(strong && pw->strong) && !c_ordered(c, pw, b, t))
-        c_hazard(w, o, kind == ACC_READ ? HZ_RAW : HZ_WAW, pw, t, kind, wd * 4);
+        c_hazard(w, o, kind == ACC_READ ? HZ_RAW : HZ_WAW, pw, t, kind, lo, nb);
       if (kind != ACC_READ && pr->valid && pr->rank != b->rank && !(strong && pr->strong) && !c_ordered(c, pr, b, t))
-        c_hazard(w, o, HZ_WAR, pr, t, kind, wd * 4);
+        c_hazard(w, o, HZ_WAR, pr, t, kind, lo, nb);
       if (kind == ACC_READ) {
         /* keep a read of another block over one of the owner's */
         if (!pr->valid || pr->rank == b->rank || c_ordered(c, pr, b, t) || b->rank != o->rank) *pr = now;

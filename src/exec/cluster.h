@@ -51,6 +51,6 @@ void cl_race_reset(block *b);
 void cl_race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind);
 /* Lanes m passed a release and acquire point (fence at cluster scope or
  * wider, an mbarrier arrival or completed wait). */
-void cl_race_sync(warp *w, uint32_t m);
+void cl_race_sync(warp *w, uint32_t m, int fence);
 
 #endif

@@ -218,7 +218,7 @@ int dec_nop(dctx *D, dstmt *S, insn *in) {
 /* A gpu/system-scope fence: the global race check's release point. */
 static void h_fence(warp *w, const insn *in, uint32_t m) {
   if (!in->mode && w->L->gshadow && w->blk->an && w->blk->an->has_race) race_fence(w, m);
-  if (!in->mode && w->blk->crace) cl_race_sync(w, m);
+  if (!in->mode && w->blk->crace) cl_race_sync(w, m, 1);
 }
 
 int dec_fence(dctx *D, dstmt *S, insn *in) {
