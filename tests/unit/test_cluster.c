@@ -485,7 +485,7 @@ static void test_recorded_launches(void) {
     CHECK(d && !strncmp(d + 1, mine, k2), "case %s: the special registers differ from the H100's", c->name);
     dumps++;
   }
-  CHECK(dumps == 14, "%d recorded register dumps compared (14 expected)", dumps);
+  CHECK(dumps == 17, "%d recorded register dumps compared (17 expected)", dumps);
   smemu_kernel_set_attribute(kern("_Z6k_sregPj"), SMEMU_ATTR_NON_PORTABLE_CLUSTER, 0);
   free(rec);
 }
