@@ -74,7 +74,17 @@ static void h_cbar(warp *w, const insn *in, uint32_t m) {
   if (!m) return;
   block *b = w->blk;
   cluster *c = b->cl;
-  uint32_t base = w->index * 32, bad = 0;
+  uint32_t base = w->index * 32, bad = 0, live = w->valid & ~w->exited;
+  if ((in->type2 & 2) && m != live) {
+    /* .aligned: every live thread of the warp executes it together. The
+     * H100 hangs when lanes of one warp reach it apart (recorded:
+     * tests/hw/cluster bad7), so this is reported as a deadlock */
+    exec_fault(w, __builtin_ctz(m), SMEMU_ERR_DEADLOCK,
+               "deadlock: barrier.cluster.%s.aligned executed by lanes 0x%08x of the warp's 0x%08x: .aligned "
+               "needs the whole warp converged (use the form without .aligned in divergent code); the GPU hangs here",
+               in->mode == CB_ARRIVE ? "arrive" : "wait", m, live);
+    return;
+  }
   if (in->mode == CB_ARRIVE) {
     LANES(m, bad |= (uint32_t)(b->c_arr[base + (uint32_t)l] != b->c_wait[base + (uint32_t)l]) << l);
     if (bad) {
