@@ -41,6 +41,7 @@ run fuzz-fatbin "$B/fuzz_fatbin_replay" tests/fuzz/corpus_fatbin
 run programs sh tests/programs/test.sh "$B"
 run modern-arch sh tests/hw/modern/test_arch.sh "$B"
 run modern-cute sh tests/hw/modern/test_cute.sh "$B"
+run cluster-program sh tests/hw/cluster/test_program.sh "$B"
 run qa sh tests/qa/run.sh "$B"
 run test-sh-counting sh tests/test_sh.sh
 summary
