@@ -493,6 +493,45 @@ static void test_recorded_launches(void) {
   free(rec);
 }
 
+/* ---- shared-memory counters of the one-warp kernels (ncu_shared.csv) ----
+ * Nsight Compute counts a load, store or atomic on another block's shared
+ * memory as distributed shared memory (l1tex__..._dshared), not in the
+ * shared counters, and one through shared::cluster on the own block as a
+ * shared access. Per kernel (both blocks of a cluster of 2): the stores
+ * that fill s[], the local read-back, and nothing of the remote accesses.
+ * [ld requests, ld wavefronts, st requests, st wavefronts] from the H100. */
+static void test_ncu_counts(void) {
+  smemu_ctx *plain = ctx;
+  smemu_module *plain_mod = mod;
+  uint32_t *plain_out = d_out;
+  if (open_ctx(SMEMU_ANALYZE_BANKS)) return;
+  static const struct { const char *k; uint64_t v[4]; } want[] = {
+      {"_Z15k_ncu_ld_remotePj", {0, 0, 2, 2}},
+      {"_Z15k_ncu_st_remotePj", {1, 1, 2, 2}},
+      {"_Z23k_ncu_ld_stride2_remotePj", {0, 0, 4, 4}},
+      {"_Z21k_ncu_ld_self_clusterPj", {2, 2, 2, 2}},
+  };
+  void *args[] = {&d_out};
+  uint32_t c2[3] = {2, 1, 1};
+  for (int i = 0; i < 4; i++) {
+    int rc = launch(want[i].k, 2, 1, 1, 32, c2, 0, args);
+    smemu_bank_counts bc;
+    memset(&bc, 0, sizeof bc);
+    smemu_last_bank_counts(ctx, &bc);
+    uint64_t got[4] = {bc.requests[0], bc.wavefronts[0], bc.requests[1], bc.wavefronts[1]};
+    CHECK(rc == SMEMU_OK && !memcmp(got, want[i].v, sizeof got),
+          "%s: ld %llu/%llu st %llu/%llu, H100 ld %llu/%llu st %llu/%llu", want[i].k, (unsigned long long)got[0],
+          (unsigned long long)got[1], (unsigned long long)got[2], (unsigned long long)got[3],
+          (unsigned long long)want[i].v[0], (unsigned long long)want[i].v[1], (unsigned long long)want[i].v[2],
+          (unsigned long long)want[i].v[3]);
+  }
+  smemu_module_unload(mod);
+  smemu_destroy(ctx);
+  ctx = plain;
+  mod = plain_mod;
+  d_out = plain_out;
+}
+
 int main(void) {
   if (open_ctx(0)) return 1;
   test_sregs();
@@ -504,6 +543,7 @@ int main(void) {
   test_deadlock();
   test_config();
   test_recorded_launches();
+  test_ncu_counts();
   smemu_free(ctx, d_out);
   smemu_module_unload(mod);
   smemu_destroy(ctx);
