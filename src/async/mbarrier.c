@@ -67,10 +67,10 @@ static void state_text(uint64_t s, char *buf, size_t n) {
 static uint8_t *bar_ptr(warp *w, const insn *in, int l, uint64_t *off) {
   uint64_t a = w->r[in->a][l] + (uint64_t)in->imm;
   if (in->space == PTX_SPACE_SHARED_CLUSTER) {
-    /* a barrier of another block of the cluster (exec/cluster.h) */
+    /* possibly a barrier of another block of the cluster (exec/cluster.h):
+     * *off is its offset in that block */
     uint8_t *p = exec_addr(w, l, in->space, a, 8, 1);
-    block *t = p ? cluster_target(w, a & 0xffffffffu, off) : NULL;
-    (void)t;
+    if (p) cluster_target(w, a & 0xffffffffu, off);
     return p;
   }
   if (in->space == PTX_SPACE_GENERIC) {
