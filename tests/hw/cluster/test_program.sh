@@ -9,10 +9,20 @@
 B=${1:-build}
 HERE=$(dirname "$0")
 R="$HERE/recorded"
-command -v nvcc > /dev/null 2>&1 || { echo "SKIP: nvcc not on the PATH: cluster.cu cannot be built"; exit 77; }
+fail=0
+# smemu exec --cluster: the histogram of 0..255 over 1024 bins in clusters
+# of 2 (each block holds 512 bins): 1 in bins 0..255, 0 after
+out=$("$B/smemu" exec "$HERE/cluster.ptx" --kernel k_hist --grid 4 --block 64 --cluster 2 --shared 2048 \
+  --arg buf:u32:1024:print --arg buf:u32:256:iota --arg s32:256 --arg s32:1024 2>&1)
+ones=$(printf '%s\n' "$out" | sed -n '2,33p' | tr ' ' '\n' | grep -c '^1$')
+zeros=$(printf '%s\n' "$out" | sed -n '34,129p' | tr ' ' '\n' | grep -c '^0$')
+if [ "$ones" = 256 ] && [ "$zeros" = 768 ]; then echo "ok: smemu exec --cluster"; else
+  echo "FAIL: smemu exec --cluster 2: $ones ones, $zeros zeros"; printf '%s\n' "$out" | head -5; fail=1; fi
+"$B/smemu" exec "$HERE/cluster.ptx" --kernel k_sreg --grid 6 --block 32 --cluster 4 --arg buf:u32:96 > /dev/null 2>&1
+[ $? = 0 ] && { echo "FAIL: smemu exec --cluster 4 on a grid of 6 ran"; fail=1; }
+command -v nvcc > /dev/null 2>&1 || { echo "SKIP: nvcc not on the PATH: cluster.cu cannot be built"; [ $fail = 0 ] && exit 77; exit 1; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-fail=0
 nvcc -gencode=arch=compute_90a,code=compute_90a -lineinfo -O3 -cudart shared -o "$T/cluster" "$HERE/cluster.cu" -lcuda \
   > "$T/build.log" 2>&1 || { cat "$T/build.log"; exit 1; }
 run() { "$B/smemu" run "$@" 2>&1 | grep -v "^smemu:\|^  at '"; }
