@@ -587,7 +587,7 @@ static int cmd_exec(int argc, char **argv) {
   }
   if (parse_dims(grid_s, grid) < 0 || parse_dims(block_s, block) < 0 ||
       (cluster_s && parse_dims(cluster_s, cdims) < 0)) {
-    fprintf(stderr, "smemu exec: bad --grid, --block or --cluster (expected X[,Y[,Z]])\n");
+    fprintf(stderr, "smemu exec: bad --grid or --block%s (expected X[,Y[,Z]])\n", cluster_s ? " or --cluster" : "");
     free(specs);
     return 2;
   }
