@@ -333,6 +333,14 @@ static const char *deadlock_ptx =
     " @%p1 bra HOLD;\n barrier.cluster.arrive.aligned;\n barrier.cluster.wait.aligned;\n ret;\n"
     "HOLD:\n bar.sync 1, 64;\n ret;\n}\n";
 
+static const char *exit_ptx =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry ex()\n{\n .reg .b32 %r<4>;\n .reg .pred %p<3>;\n"
+    " mov.u32 %r1, %cluster_ctarank;\n mov.u32 %r2, %tid.x;\n"
+    " setp.eq.u32 %p1, %r1, 1;\n @%p1 ret;\n setp.ge.u32 %p2, %r2, 32;\n @%p2 ret;\n"
+    " barrier.cluster.arrive.aligned;\n barrier.cluster.wait.aligned;\n"
+    " barrier.cluster.arrive;\n barrier.cluster.wait;\n ret;\n}\n";
+
 static void test_deadlock(void) {
   smemu_module *m;
   CHECK(smemu_module_load_data(ctx, deadlock_ptx, strlen(deadlock_ptx), "dl.ptx", &m) == SMEMU_OK, "load: %s",
@@ -349,6 +357,17 @@ static void test_deadlock(void) {
   g[0] = 1;
   rc = smemu_launch_cluster(ctx, k, g, b, one, 0, NULL);
   CHECK(rc == SMEMU_OK, "cluster of one: %d %s", rc, smemu_errmsg(ctx));
+  smemu_module_unload(m);
+  /* exited threads release a cluster barrier (PTX ISA, exit): rank 1 and
+   * half of rank 0 exit, the rest of rank 0 passes two phases */
+  if (smemu_module_load_data(ctx, exit_ptx, strlen(exit_ptx), "exit.ptx", &m) != SMEMU_OK ||
+      smemu_module_get_kernel(m, "ex", &k)) {
+    CHECK(0, "load exit.ptx: %s", smemu_errmsg(ctx));
+    return;
+  }
+  g[0] = 2;
+  rc = smemu_launch_cluster(ctx, k, g, b, c2, 0, NULL);
+  CHECK(rc == SMEMU_OK, "a cluster barrier released by exits: %d %s", rc, smemu_errmsg(ctx));
   smemu_module_unload(m);
 }
 
