@@ -33,6 +33,10 @@ typedef enum smemu_status {
   SMEMU_ERR_IO,                 /* a file could not be read */
   SMEMU_ERR_LIMIT,              /* the instruction budget or the time limit of a launch was reached */
   SMEMU_ERR_HANG,               /* no warp of a block can make progress (an endless spin) */
+  SMEMU_ERR_CLUSTER_CONFIG,     /* bad cluster dimensions for a launch (cudaErrorInvalidClusterSize) */
+  SMEMU_ERR_NOT_PERMITTED,      /* an attribute fixed at compile time (cudaErrorNotPermitted) */
+  SMEMU_ERR_LAUNCH_FAILURE,     /* a fault the GPU reports as an unspecified launch failure
+                                   (shared memory of a rank past the cluster or of an exited block) */
   SMEMU_ERR_COUNT
 } smemu_status;
 
@@ -121,6 +125,10 @@ typedef struct smemu_hazard {
   uint32_t block[3];         /* block of the instance */
   uint32_t first_thread[3], second_thread[3];
   uint64_t first_value, second_value; /* values written/read (low bytes) */
+  int cluster;               /* 1: threads of two blocks of a cluster (distributed
+                                shared memory), as racecheck shows them: block is the
+                                cluster's first, address rank << 24 | offset */
+  uint32_t first_rank, second_rank; /* the threads' block ranks (cluster hazards) */
 } smemu_hazard;
 
 /* A barrier misuse found by SMEMU_ANALYZE_SYNC. */
@@ -205,7 +213,14 @@ typedef enum smemu_attr {
   SMEMU_ATTR_STATIC_SHARED,          /* read-only: static shared bytes */
   SMEMU_ATTR_MAX_THREADS,            /* read-only: threads per block allowed */
   SMEMU_ATTR_PARAM_BYTES,            /* read-only: bytes of the parameter buffer */
-  SMEMU_ATTR_LOCAL_BYTES             /* read-only: local bytes per thread of its frame */
+  SMEMU_ATTR_LOCAL_BYTES,            /* read-only: local bytes per thread of its frame */
+  SMEMU_ATTR_NON_PORTABLE_CLUSTER,   /* 1: clusters of 9..16 blocks allowed (0 or 1) */
+  SMEMU_ATTR_CLUSTER_WIDTH,          /* required cluster dimensions: compile-time
+                                        (__cluster_dims__) ones are read-only */
+  SMEMU_ATTR_CLUSTER_HEIGHT,
+  SMEMU_ATTR_CLUSTER_DEPTH,
+  SMEMU_ATTR_CLUSTER_MUST_BE_SET,    /* read-only: 1 for .explicitcluster kernels */
+  SMEMU_ATTR_CLUSTER_POLICY          /* cluster scheduling policy preference (a hint) */
 } smemu_attr;
 smemu_status smemu_kernel_set_attribute(smemu_kernel *k, smemu_attr a, int64_t value);
 smemu_status smemu_kernel_get_attribute(const smemu_kernel *k, smemu_attr a, int64_t *value);
@@ -224,6 +239,21 @@ smemu_status smemu_memset(smemu_ctx *ctx, void *dst, int value, size_t bytes);
 smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3],
                           const uint32_t block[3], uint32_t shared_bytes,
                           void **args);
+/* smemu_launch with thread-block clusters (cudaLaunchKernelEx with
+ * cudaLaunchAttributeClusterDimension). cluster NULL: the kernel's own
+ * dimensions (__cluster_dims__ / .reqnctapercluster, or set with
+ * SMEMU_ATTR_CLUSTER_WIDTH..), else clusters of one block. The blocks of a
+ * cluster run together and share their shared memory (shared::cluster).
+ * Bad cluster dimensions fail as on an H100 (tests/hw/cluster):
+ * SMEMU_ERR_CLUSTER_CONFIG or SMEMU_ERR_INVALID_CONFIG. */
+smemu_status smemu_launch_cluster(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3],
+                                  const uint32_t block[3], const uint32_t cluster[3],
+                                  uint32_t shared_bytes, void **args);
+/* The cluster dimensions a launch of k on this grid gets (cluster: the
+ * launch's, or NULL for the kernel's own) in out; the launch's error when
+ * they are not allowed (with the message on the kernel's context). */
+smemu_status smemu_kernel_cluster_dims(smemu_kernel *k, const uint32_t grid[3], const uint32_t *cluster,
+                                       uint32_t out[3]);
 /* Figures of the last launch on ctx (also after a failed one). */
 const smemu_launch_stats *smemu_last_stats(const smemu_ctx *ctx);
 
@@ -363,6 +393,8 @@ typedef struct smemu_fault {
   uint32_t size;             /* bytes */
   uint64_t near_base, near_size; /* the nearest global allocation (size 0: none) */
   const char *message;       /* smemu's message (as smemu_errmsg) */
+  int remote_cta;            /* space "remote_shared" (another block of the cluster): the
+                                block rank accessed (address is the offset in it); else -1 */
 } smemu_fault;
 /* The last launch's fault; SMEMU_ERR_NOT_FOUND when it had none. */
 smemu_status smemu_last_fault(const smemu_ctx *ctx, smemu_fault *out);

@@ -245,7 +245,11 @@ EXPORT cuLaunchKernelEx(const void *config, CUfunction f, void **params, void **
       rt_msg("cuLaunchKernelEx: cooperative launches (grid.sync()) are not supported");
       return CU_ERROR_NOT_SUPPORTED;
     }
-  return cuLaunchKernel(f, c->gx, c->gy, c->gz, c->bx, c->by, c->bz, c->shared, c->stream, params, extra);
+  uint32_t dims[3];
+  rt_cluster_request = rt_cluster_attr(c->attrs, c->nattrs, dims);
+  CUresult r = cuLaunchKernel(f, c->gx, c->gy, c->gz, c->bx, c->by, c->bz, c->shared, c->stream, params, extra);
+  rt_cluster_request = NULL;
+  return r;
 }
 EXPORT cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                                  unsigned bz, unsigned shared, CUstream s, void **params) {

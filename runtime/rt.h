@@ -113,6 +113,8 @@ typedef struct rt_op {
   rt_stream *stream;
   rt_func *f;             /* OP_LAUNCH */
   uint32_t grid[3], block[3], shared;
+  uint32_t cluster[3];    /* cluster dimensions of a cudaLaunchKernelEx launch */
+  int has_cluster;        /* 1: cluster is set, 0: the kernel's own */
   int bank_mode;          /* 4 or 8: the bank size in force when it was launched */
   uint8_t *params;        /* copied argument values, at each parameter's offset */
   rt_event *ev;           /* OP_EVENT */
@@ -255,6 +257,14 @@ void rt_streams_reset(void);
 /* ---- launches (launch.c) ---- */
 /* Check a launch as the driver does and queue it. */
 cudaError_t rt_launch(rt_func *f, dim3 grid, dim3 block, void **args, size_t shared, cudaStream_t stream);
+/* The cluster dimensions among cudaLaunchAttribute/CUlaunchAttribute
+ * entries (same layout) into dims, or NULL when there are none. */
+const uint32_t *rt_cluster_attr(const void *attrs, unsigned n, uint32_t dims[3]);
+/* Cluster dimensions for the next rt_launch of this host thread (set by
+ * cudaLaunchKernelEx / cuLaunchKernelEx around their launch), or NULL. */
+extern _Thread_local const uint32_t *rt_cluster_request;
+/* cudaOccupancyMaxActiveClusters for f (launch.c). */
+int rt_active_clusters(rt_func *f, int block_size, size_t dyn, uint32_t csize);
 /* Run one queued launch (from rt_drain). */
 void rt_run_launch(rt_op *op);
 /* The function's figures: registers (0 unknown), max threads per block. */

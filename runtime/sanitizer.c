@@ -194,7 +194,7 @@ cudaError_t rt_san_launch(const rt_func *fn, smemu_status s, cudaError_t e, int 
    * unspecified launch failure, or (--destroy-on-device-error kernel) the
    * launch only; anything else (an assert) ends the context with its own
    * error either way (recorded) */
-  if (s != SMEMU_ERR_ILLEGAL_ADDRESS && s != SMEMU_ERR_MISALIGNED) return e;
+  if (s != SMEMU_ERR_ILLEGAL_ADDRESS && s != SMEMU_ERR_MISALIGNED && s != SMEMU_ERR_LAUNCH_FAILURE) return e;
   *contained = rt.san_continue;
   return rt.san_continue ? e : cudaErrorLaunchFailure;
 }

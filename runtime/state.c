@@ -222,6 +222,9 @@ cudaError_t rt_launch_error(smemu_status s, const char *msg, int *sticky) {
   case SMEMU_ERR_LIMIT: return cudaErrorLaunchTimeout;
   case SMEMU_ERR_HANG: return cudaErrorLaunchTimeout;
   case SMEMU_ERR_DEADLOCK: return cudaErrorLaunchFailure;
+  case SMEMU_ERR_LAUNCH_FAILURE: return cudaErrorLaunchFailure;
+  case SMEMU_ERR_NOT_PERMITTED: *sticky = 0; return cudaErrorNotPermitted;
+  case SMEMU_ERR_CLUSTER_CONFIG: *sticky = 0; return cudaErrorInvalidClusterSize;
   case SMEMU_ERR_UNSUPPORTED: return cudaErrorLaunchFailure;
   case SMEMU_ERR_INVALID_CONFIG: *sticky = 0; return cudaErrorInvalidValue; /* CUDA 13: invalid argument */
   case SMEMU_ERR_OUT_OF_RESOURCES: *sticky = 0; return cudaErrorInvalidValue;

@@ -44,6 +44,7 @@ run sass2 sh tests/hw/sass2/test.sh "$B"
 run modern-arch sh tests/hw/modern/test_arch.sh "$B"
 run modern-cute sh tests/hw/modern/test_cute.sh "$B"
 run tma-hw sh tests/hw/tma/test_tma.sh "$B"
+run cluster-program sh tests/hw/cluster/test_program.sh "$B"
 run qa sh tests/qa/run.sh "$B"
 run test-sh-counting sh tests/test_sh.sh
 summary

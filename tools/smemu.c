@@ -80,6 +80,8 @@ static const char *const usage_exec =
     "\n"
     "options:\n"
     "  --shared BYTES     dynamic shared memory per block (default 0)\n"
+    "  --cluster X[,Y,Z]  thread-block cluster dimensions (sm_90; default: the\n"
+    "                     kernel's .reqnctapercluster, else none)\n"
     "  --arch sm_XX       architecture profile (default sm_90; see `smemu archs`)\n"
     "  --threads N        worker threads (default: one per core)\n"
     "  --stack BYTES      local memory per thread (default 1024, like CUDA)\n"
@@ -492,6 +494,7 @@ static char *cu_to_ptx(const char *cu, const char *arch, size_t *len, char *err,
 static int cmd_exec(int argc, char **argv) {
   const char *html = NULL;
   const char *file = NULL, *kname = NULL, *json = NULL, *grid_s = NULL, *block_s = NULL, *cl_opts = NULL;
+  const char *cluster_s = NULL;
   smemu_options opt = {0};
   uint32_t shared = 0;
   int64_t max_dyn = -1;
@@ -522,6 +525,7 @@ static int cmd_exec(int argc, char **argv) {
     if (!strcmp(a, "--kernel")) { NEED(); kname = v; }
     else if (!strcmp(a, "--grid")) { NEED(); grid_s = v; }
     else if (!strcmp(a, "--block")) { NEED(); block_s = v; }
+    else if (!strcmp(a, "--cluster")) { NEED(); cluster_s = v; }
     else if (!strcmp(a, "--shared")) { NUM(UINT32_MAX, "a byte count (0 to 4294967295)"); shared = (uint32_t)num; }
     else if (!strcmp(a, "--max-dynamic-shared")) { NUM(UINT32_MAX, "a byte count (0 to 4294967295)"); max_dyn = (int64_t)num; }
     else if (!strcmp(a, "--timeout")) {
@@ -581,14 +585,15 @@ static int cmd_exec(int argc, char **argv) {
     else if (!file) file = a;
     else { fprintf(stderr, "smemu exec: unexpected argument %s\n", a); free(specs); return 2; }
   }
-  uint32_t grid[3], block[3];
+  uint32_t grid[3], block[3], cdims[3];
   if (!file || !kname || !grid_s || !block_s) {
     fprintf(stderr, "smemu exec: FILE, --kernel, --grid and --block are required\n%s", usage_exec);
     free(specs);
     return 2;
   }
-  if (parse_dims(grid_s, grid) < 0 || parse_dims(block_s, block) < 0) {
-    fprintf(stderr, "smemu exec: bad --grid or --block (expected X[,Y[,Z]])\n");
+  if (parse_dims(grid_s, grid) < 0 || parse_dims(block_s, block) < 0 ||
+      (cluster_s && parse_dims(cluster_s, cdims) < 0)) {
+    fprintf(stderr, "smemu exec: bad --grid or --block%s (expected X[,Y[,Z]])\n", cluster_s ? " or --cluster" : "");
     free(specs);
     return 2;
   }
@@ -706,7 +711,7 @@ static int cmd_exec(int argc, char **argv) {
     fprintf(stderr, "smemu: error: --max-dynamic-shared: %s\n", smemu_errmsg(ctx));
     goto out;
   }
-  smemu_status s = smemu_launch(ctx, k, grid, block, shared, argv2);
+  smemu_status s = smemu_launch_cluster(ctx, k, grid, block, cluster_s ? cdims : NULL, shared, argv2);
   const smemu_launch_stats *st = smemu_last_stats(ctx);
   int found = 0;
   if (opt.analyses & (SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_SYNC | SMEMU_ANALYZE_INIT | SMEMU_ANALYZE_GLOBAL_RACES)) {

@@ -20,7 +20,8 @@ static const char *const status_names[SMEMU_ERR_COUNT] = {
     "SMEMU_ERR_UNSUPPORTED", "SMEMU_ERR_NOT_FOUND", "SMEMU_ERR_INVALID_CONFIG",
     "SMEMU_ERR_OUT_OF_RESOURCES", "SMEMU_ERR_ILLEGAL_ADDRESS", "SMEMU_ERR_MISALIGNED",
     "SMEMU_ERR_TRAP", "SMEMU_ERR_DEADLOCK", "SMEMU_ERR_ILLEGAL_INSTRUCTION", "SMEMU_ERR_IO",
-    "SMEMU_ERR_LIMIT", "SMEMU_ERR_HANG"};
+    "SMEMU_ERR_LIMIT", "SMEMU_ERR_HANG", "SMEMU_ERR_CLUSTER_CONFIG", "SMEMU_ERR_NOT_PERMITTED",
+    "SMEMU_ERR_LAUNCH_FAILURE"};
 
 const char *smemu_status_name(smemu_status s) {
   return (unsigned)s < SMEMU_ERR_COUNT ? status_names[s] : "SMEMU_ERR_UNKNOWN";
@@ -307,6 +308,28 @@ smemu_status smemu_kernel_set_attribute(smemu_kernel *k, smemu_attr a, int64_t v
     if (v < -1 || v > 100) return ctx_error(k->mod->ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument: carveout %lld", (long long)v);
     k->carveout = v;
     return SMEMU_OK;
+  case SMEMU_ATTR_NON_PORTABLE_CLUSTER:
+    /* any non-zero value allows them (the H100 takes 2) */
+    if (v < 0)
+      return ctx_error(k->mod->ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument: non-portable cluster size %lld",
+                       (long long)v);
+    k->nonportable = v != 0;
+    return SMEMU_OK;
+  case SMEMU_ATTR_CLUSTER_WIDTH: case SMEMU_ATTR_CLUSTER_HEIGHT: case SMEMU_ATTR_CLUSTER_DEPTH:
+    /* the H100 answers invalid value (not "not permitted" as documented) */
+    if (k->prog->reqncluster[0])
+      return ctx_error(k->mod->ctx, SMEMU_ERR_INVALID_VALUE,
+                       "invalid argument: kernel %s has compile-time cluster dimensions (%u,%u,%u)",
+                       k->prog->name, k->prog->reqncluster[0], k->prog->reqncluster[1], k->prog->reqncluster[2]);
+    if (v < 0 || v > 16)
+      return ctx_error(k->mod->ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument: cluster dimension %lld", (long long)v);
+    k->req_cluster[a - SMEMU_ATTR_CLUSTER_WIDTH] = (uint32_t)v;
+    return SMEMU_OK;
+  case SMEMU_ATTR_CLUSTER_POLICY:
+    if (v < 0 || v > 2)
+      return ctx_error(k->mod->ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument: cluster scheduling policy %lld", (long long)v);
+    k->cluster_policy = (int)v;
+    return SMEMU_OK;
   default:
     return ctx_error(k->mod->ctx, SMEMU_ERR_INVALID_VALUE, "attribute %d is read-only", (int)a);
   }
@@ -333,6 +356,14 @@ smemu_status smemu_kernel_get_attribute(const smemu_kernel *k, smemu_attr a, int
     return SMEMU_OK;
   }
   case SMEMU_ATTR_PARAM_BYTES: *v = P->param_bytes; return SMEMU_OK;
+  case SMEMU_ATTR_NON_PORTABLE_CLUSTER: *v = k->nonportable; return SMEMU_OK;
+  case SMEMU_ATTR_CLUSTER_WIDTH: case SMEMU_ATTR_CLUSTER_HEIGHT: case SMEMU_ATTR_CLUSTER_DEPTH: {
+    int i = a - SMEMU_ATTR_CLUSTER_WIDTH;
+    *v = P->reqncluster[0] ? P->reqncluster[i] : k->req_cluster[i];
+    return SMEMU_OK;
+  }
+  case SMEMU_ATTR_CLUSTER_MUST_BE_SET: *v = P->explicit_cluster; return SMEMU_OK;
+  case SMEMU_ATTR_CLUSTER_POLICY: *v = k->cluster_policy; return SMEMU_OK;
   case SMEMU_ATTR_LOCAL_BYTES: *v = P->funcs[0].frame_bytes; return SMEMU_OK;
   default: return SMEMU_ERR_INVALID_VALUE;
   }
@@ -437,6 +468,11 @@ static smemu_status check_config(smemu_ctx *ctx, const smemu_kernel *k, const ui
 
 smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3], const uint32_t blk[3],
                           uint32_t shared, void **args) {
+  return smemu_launch_cluster(ctx, k, grid, blk, NULL, shared, args);
+}
+
+smemu_status smemu_launch_cluster(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3], const uint32_t blk[3],
+                                  const uint32_t cdims[3], uint32_t shared, void **args) {
   if (!ctx || !k || !grid || !blk) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument");
   if (!k->prog) return ctx_error(ctx, (smemu_status)k->status, "%s", k->err ? k->err : "kernel did not decode");
   const program *P = k->prog;
@@ -457,6 +493,9 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
     }
   smemu_status s = check_config(ctx, k, grid, blk, (uint64_t)shared + local_total);
   if (s) return s;
+  uint32_t cdim[3];
+  int cexplicit;
+  if ((s = cluster_config(ctx, k, grid, cdims, cdim, &cexplicit))) return s;
   /* __local arguments are dynamic shared memory (an OpenCL runtime passes
    * them as such to the launch), so they count as dynamic bytes: in the
    * figures and in %dynamic_smem_size. check_config bounded the sum. */
@@ -493,6 +532,9 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   memcpy(L->grid, grid, sizeof L->grid);
   memcpy(L->block, blk, sizeof L->block);
   L->nthreads_block = blk[0] * blk[1] * blk[2];
+  memcpy(L->cdim, cdim, sizeof L->cdim);
+  L->csize = cdim[0] * cdim[1] * cdim[2];
+  L->cluster_explicit = cexplicit;
   L->dyn_smem = st->shared_dynamic_bytes;
   L->smem_size = (shared || local_total) ? (uint32_t)local_at : P->smem_reserved + P->smem_static;
   /* %aggr_smem_size: reserved + static (to the dynamic area's alignment) +

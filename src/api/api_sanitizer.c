@@ -53,6 +53,7 @@ static void fill(const smemu_ctx *ctx, const program *P, const fault_info *fi, u
   f->size = fi->size;
   f->near_base = fi->near_base;
   f->near_size = fi->near_size;
+  f->remote_cta = fi->access && fi->space && !strcmp(fi->space, "remote_shared") ? fi->remote_cta : -1;
 }
 
 uint64_t smemu_fault_total(const smemu_ctx *ctx) { return ctx && ctx->last_prog ? ctx->faults_total : 0; }

@@ -16,6 +16,9 @@ struct smemu_kernel {
   int status;           /* and the status it returns */
   int64_t max_dyn_smem; /* SMEMU_ATTR_MAX_DYNAMIC_SHARED, or -1: default */
   int64_t carveout;     /* SMEMU_ATTR_PREFERRED_CARVEOUT, or -1 */
+  int nonportable;      /* SMEMU_ATTR_NON_PORTABLE_CLUSTER */
+  uint32_t req_cluster[3]; /* SMEMU_ATTR_CLUSTER_WIDTH/HEIGHT/DEPTH set at run time, 0: none */
+  int cluster_policy;   /* SMEMU_ATTR_CLUSTER_POLICY (a hint) */
   struct sass_map *sass;/* SASS mapping (src/sass/use.c), or NULL: PTX counting */
 };
 
@@ -86,6 +89,12 @@ void pool_destroy(smemu_ctx *ctx);
 struct program;
 smemu_status heap_for_launch(smemu_ctx *ctx, const struct program *P, struct dev_heap **out);
 void heap_release(smemu_ctx *ctx);
+
+/* The cluster dimensions of a launch (api_cluster.c): `given` from the
+ * launch (NULL: none), else the kernel's; *explicit_ is 1 when the launch
+ * has clusters. Errors as the H100 gives them. */
+smemu_status cluster_config(smemu_ctx *ctx, const struct smemu_kernel *k, const uint32_t grid[3],
+                            const uint32_t *given, uint32_t cdim[3], int *explicit_);
 
 /* Keep the launch's fault details on the context (api_sanitizer.c). */
 void fault_keep(smemu_ctx *ctx, launch *L, smemu_status s);

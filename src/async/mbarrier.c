@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include "async/async.h"
 #include "check/race.h"
+#include "exec/cluster.h"
 #include "exec/hooks.h"
 #include "exec/sched.h"
 #include "ir/decode.h"
@@ -65,6 +66,13 @@ static void state_text(uint64_t s, char *buf, size_t n) {
 /* The barrier word of lane l: its shared offset in *off and host pointer. */
 static uint8_t *bar_ptr(warp *w, const insn *in, int l, uint64_t *off) {
   uint64_t a = w->r[in->a][l] + (uint64_t)in->imm;
+  if (in->space == PTX_SPACE_SHARED_CLUSTER) {
+    /* possibly a barrier of another block of the cluster (exec/cluster.h):
+     * *off is its offset in that block */
+    uint8_t *p = exec_addr(w, l, in->space, a, 8, 1);
+    if (p) cluster_target(w, a & 0xffffffffu, off);
+    return p;
+  }
   if (in->space == PTX_SPACE_GENERIC) {
     if (a - SHARED_WINDOW >= WINDOW_SIZE) {
       exec_fault(w, l, SMEMU_ERR_ILLEGAL_ADDRESS, "mbarrier at 0x%llx: an mbarrier lives in shared memory",
@@ -105,6 +113,7 @@ static uint64_t settle(uint64_t s) {
  * a wait on any barrier: hazards across two unrelated mbarriers can be
  * missed, none are invented). */
 void mbar_race_release(warp *w, uint32_t lanes) {
+  if (w->blk->crace) cl_race_sync(w, lanes, 0);
   if (!lanes || !w->blk->an || !w->blk->an->has_race) return;
   race_state *r = &w->blk->an->race;
   LANES(lanes, r->block_gen[w->index * 32 + (uint32_t)l] = r->gen + 1);
@@ -311,7 +320,8 @@ int dec_mbarrier(dctx *D, dstmt *S, insn *in) {
   if (S->ntypes != 1 || S->types[0] != PTX_T_B64) return dec_error(D, S, -1, "mbarrier operations take .b64");
   in->mode = (uint8_t)mode;
   int space = PTX_SPACE_GENERIC;
-  if (dec_take(S, "shared") || dec_take(S, "shared::cta") || dec_take(S, "shared::cluster")) space = PTX_SPACE_SHARED;
+  if (dec_take(S, "shared") || dec_take(S, "shared::cta")) space = PTX_SPACE_SHARED;
+  else if (dec_take(S, "shared::cluster")) space = PTX_SPACE_SHARED_CLUSTER;
   in->fn = h_mbarrier;
   int n = S->st->nops;
   if (mode == MB_PENDING) {

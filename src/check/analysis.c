@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include "async/async.h"
 #include "check/ginit.h"
+#include "exec/cluster.h"
 #include "exec/hooks.h"
 #include "ir/merge.h"
 #include <string.h>
@@ -119,8 +120,14 @@ static void banks(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
   } else {
     LANES(m, {
       uint64_t x = addr[l];
-      if (in->space == PTX_SPACE_SHARED) { sh[l] = (uint32_t)x; sm |= 1u << l; }
-      else if (in->space == PTX_SPACE_GENERIC && x - SHARED_WINDOW < WINDOW_SIZE) {
+      /* a shared::cluster access to the own block counts as shared; one to
+       * another block of the cluster does not (Nsight Compute counts it as
+       * distributed shared memory, dshared: tests/hw/cluster) */
+      if (in->space == PTX_SPACE_SHARED ||
+          (in->space == PTX_SPACE_SHARED_CLUSTER && (x & 0xffffffffu) < CLUSTER_BASE)) {
+        sh[l] = (uint32_t)x;
+        sm |= 1u << l;
+      } else if (in->space == PTX_SPACE_GENERIC && x - SHARED_WINDOW < CLUSTER_BASE) {
         sh[l] = (uint32_t)(x - SHARED_WINDOW);
         sm |= 1u << l;
       }
@@ -244,6 +251,7 @@ void hook_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint
   if (w->blk->an->has_race) {
     int kind = (op_flags[in->op] & OPF_WRITE) ? ACC_WRITE : ACC_READ;
     race_access(w, in, m, addr, size, kind);
+    if (w->blk->crace) cl_race_access(w, in, m, addr, size, kind);
     if (w->L->want_global_races) race_global(w, in, m, addr, size, kind);
   }
   if (w->L->ginit) ginit_access(w, in, m, addr, size, (op_flags[in->op] & OPF_WRITE) ? ACC_WRITE : ACC_READ);
@@ -253,6 +261,7 @@ void hook_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uin
   if (w->L->want_banks) banks(w, in, m, addr, size);
   if (w->blk->an->has_race) {
     race_access(w, in, m, addr, size, ACC_ATOMIC);
+    if (w->blk->crace) cl_race_access(w, in, m, addr, size, ACC_ATOMIC);
     if (w->L->want_global_races) race_global(w, in, m, addr, size, ACC_ATOMIC);
   }
   if (w->L->ginit) ginit_access(w, in, m, addr, size, ACC_ATOMIC);

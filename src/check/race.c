@@ -150,8 +150,20 @@ static void add_hazard(race_state *r, block *b, int type, const acc_rec *first, 
     return;
   }
   if (!(h = new_hazard(r))) return;
-  *h = (hazard_rec){(uint8_t)type, (uint8_t)error, 0, first->kind, (uint8_t)kind, first->pc, pc, n,
+  *h = (hazard_rec){(uint8_t)type, (uint8_t)error, 0, first->kind, (uint8_t)kind, 0, 0, 0, first->pc, pc, n,
                     addr, {b->ctaid[0], b->ctaid[1], b->ctaid[2]}, first->tid, tid, v1, v2};
+}
+
+void race_add_cluster(race_state *r, int type, uint32_t pc1, int kind1, uint16_t tid1, uint32_t rank1, uint32_t pc2,
+                      int kind2, uint16_t tid2, uint32_t rank2, const uint32_t block0[3], uint64_t addr, uint32_t n) {
+  hazard_rec *h = find_pair(r, pc1, kind1, pc2, kind2);
+  if (h) {
+    h->count += n;
+    return;
+  }
+  if (!(h = new_hazard(r))) return;
+  *h = (hazard_rec){(uint8_t)type, 1, 0, (uint8_t)kind1, (uint8_t)kind2, 1, (uint8_t)rank1, (uint8_t)rank2, pc1, pc2,
+                    n, addr, {block0[0], block0[1], block0[2]}, tid1, tid2, 0, 0};
 }
 
 /* Record lanes of warp wi at a barrier error (kind, pc). */
@@ -565,6 +577,12 @@ void race_bar_released(block *b, uint32_t id, int all) {
   r->gen++;
   if (all) r->all_gen = r->gen;
   r->bar_pc[id] = 0;
+}
+
+void race_cluster_released(block *b) {
+  race_state *r = &b->an->race;
+  r->gen++;
+  r->all_gen = r->gen;
 }
 
 void race_warpsync(warp *w, uint32_t lanes) {

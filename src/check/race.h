@@ -39,6 +39,10 @@ typedef struct shadow_x {
 /* An aggregated hazard (racecheck's analysis record) with one instance. */
 typedef struct hazard_rec {
   uint8_t type, error, global, first_kind, second_kind;
+  uint8_t cluster;                  /* between threads of two blocks of a cluster: block is
+                                       the cluster's first (rank 0), address the H100's
+                                       shared::cluster address (rank << 24 | offset) */
+  uint8_t first_rank, second_rank;  /* their blocks' ranks (cluster hazards) */
   uint32_t first_pc, second_pc;
   uint64_t count;
   uint64_t address;                 /* instance */
@@ -121,6 +125,15 @@ void race_warpsync_masks(warp *w, uint32_t m, const uint64_t *mask);
 void race_bar_arrive(warp *w, uint32_t id, uint32_t m);
 void race_bar_released(block *b, uint32_t id, int all);
 void race_merge(race_state *into, const race_state *from);
+/* A barrier.cluster phase completed: for the block's own checks it is a
+ * barrier all of its live threads passed (accesses between a thread's
+ * arrive and its wait count as before it: hazards there can be missed). */
+void race_cluster_released(block *b);
+/* n byte hazards between threads of two blocks (ranks) of a cluster at
+ * shared::cluster address addr (exec/cluster.c); block0: the cluster's
+ * rank-0 block. */
+void race_add_cluster(race_state *r, int type, uint32_t pc1, int kind1, uint16_t tid1, uint32_t rank1, uint32_t pc2,
+                      int kind2, uint16_t tid2, uint32_t rank2, const uint32_t block0[3], uint64_t addr, uint32_t n);
 
 /* ---- the async proxy (src/async) ---- */
 /* Lanes m of warp w executed fence.proxy.async: their earlier generic

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "async/async.h"
+#include "exec/cluster.h"
 #include "exec/exec.h"
 #include "exec/heap.h"
 #include "exec/hooks.h"
@@ -179,6 +180,7 @@ void ctrl_call_handler(warp *w, const insn *in, uint32_t m) {
   exec_fill_specials(w, r, g);
   w->predstack[pb + PRED_TRUE] = FULL_MASK;
   w->predstack[pb + PRED_FALSE] = 0;
+  w->predstack[pb + PRED_EXPLICIT] = w->L->cluster_explicit ? FULL_MASK : 0;
   w->frames[w->nframes++] = (frame){in->target, rb, pb, lb, t->pc, w->pc, w->sp};
   push(w, g->entry, NO_RPC, m);
   w->r = r;
@@ -217,6 +219,7 @@ int dec_nop(dctx *D, dstmt *S, insn *in) {
 /* A gpu/system-scope fence: the global race check's release point. */
 static void h_fence(warp *w, const insn *in, uint32_t m) {
   if (!in->mode && w->L->gshadow && w->blk->an && w->blk->an->has_race) race_fence(w, m);
+  if (!in->mode && w->blk->crace) cl_race_sync(w, m, 1);
 }
 
 int dec_fence(dctx *D, dstmt *S, insn *in) {
@@ -264,7 +267,7 @@ enum { BAR_SYNC, BAR_ARRIVE, BAR_RED, BAR_WARP };
 
 /* Run a sibling path of the same branch while this one waits, as the
  * hardware (sm_70+) lets threads of a warp reach a barrier separately. */
-static int run_sibling(warp *w) {
+int simt_run_sibling(warp *w) {
   simt_entry *t = top(w);
   uint32_t base = w->frames[w->nframes - 1].stack_base;
   for (uint32_t k = w->sp - 1; k-- > base;) {
@@ -332,7 +335,7 @@ static void h_bar(warp *w, const insn *in, uint32_t m) {
   t->blocked = id + 1;
   int r = barrier_arrive(w, id, count, m, predmask, 1);
   if (r != 0) return;
-  if (!run_sibling(w)) w->state = W_BAR;
+  if (!simt_run_sibling(w)) w->state = W_BAR;
 }
 
 static void h_warpsync(warp *w, const insn *in, uint32_t m) {
@@ -356,6 +359,7 @@ static void h_warpsync(warp *w, const insn *in, uint32_t m) {
 
 int dec_bar(dctx *D, dstmt *S, insn *in) {
   static const char *const kinds[] = {"sync", "arrive", "red", NULL};
+  if (dec_take(S, "cluster")) return dec_barrier_cluster(D, S, in);
   dec_take(S, "cta");
   dec_take(S, "aligned");
   int k = dec_take(S, "warp") ? BAR_WARP : dec_take_any(S, kinds);

@@ -68,6 +68,7 @@ enum { W_RUN, W_BAR, W_DONE, W_FAULT, W_SPIN };
 
 struct launch;
 struct block;
+struct cluster;
 
 typedef struct warp {
   uint64_t (*r)[32];      /* registers of the current frame */
@@ -121,11 +122,29 @@ typedef struct block {
   uint32_t exited_threads;
   barrier_state bar[MAX_BARRIERS];
   int fault;            /* set when a warp faulted */
-  struct analysis *an;  /* this worker's analysis state, or NULL */
+  struct analysis *an;  /* this block's analysis state, or NULL */
   uint64_t async_progress; /* mbarrier state changes: spinning warps wait for one */
   struct wg_block *wg;  /* wgmma state (wgmma.c), NULL until the first wgmma */
+  struct cluster *cl;   /* the cluster it belongs to (one block without cluster dims) */
+  uint32_t rank;        /* %cluster_ctarank */
+  uint32_t cctaid[3];   /* %cluster_ctaid */
+  uint32_t *c_arr;      /* per thread: barrier.cluster arrivals so far */
+  uint32_t *c_wait;     /* per thread: barrier.cluster waits completed */
+  struct cl_race *crace;/* cross-block race state (exec/cluster.c), or NULL */
 } block;
 typedef struct wg_block wg_block;
+
+/* A thread-block cluster: its blocks run together on one worker, so that
+ * barrier.cluster and remote shared-memory accesses see them all. */
+typedef struct cluster {
+  block *blocks;        /* by rank */
+  uint32_t n;           /* blocks in it */
+  uint32_t nthreads;    /* threads in it */
+  uint32_t cid[3];      /* %clusterid */
+  uint32_t phase;       /* barrier.cluster phases completed */
+  uint32_t arrived;     /* threads arrived in the current phase */
+  uint64_t seq;         /* release events so far (race checks, cluster.c) */
+} cluster;
 
 /* The first fault of a launch, for reports in compute-sanitizer's shape. */
 typedef struct fault_info {
@@ -142,12 +161,16 @@ typedef struct fault_info {
   uint64_t addr;           /* the address */
   uint32_t size;           /* bytes of the access */
   uint64_t near_base, near_size; /* nearest allocation (global), size 0: none */
+  int remote_cta;          /* "remote_shared": the block rank accessed, else -1 */
 } fault_info;
 
 typedef struct launch {
   const program *prog;
   struct mem_table *mem;   /* global allocations */
   uint32_t grid[3], block[3];
+  uint32_t cdim[3];        /* cluster dimensions in blocks ((1,1,1) without clusters) */
+  uint32_t csize;          /* blocks per cluster */
+  int cluster_explicit;    /* launched with cluster dimensions (%is_explicit_cluster) */
   uint32_t nthreads_block;
   uint32_t dyn_smem;
   uint32_t smem_size;      /* reserved + static + dynamic */

@@ -51,8 +51,8 @@ static uint64_t warp_hash(uint64_t h, const warp *w) {
   return mix(h, w->local, (size_t)32 * w->local_size);
 }
 
-/* About how many bytes block_hash reads. */
-static uint64_t state_bytes(const block *b) {
+/* About how many bytes block_hash reads (of one block). */
+static uint64_t one_bytes(const block *b) {
   uint64_t n = b->smem_size;
   for (uint32_t i = 0; i < b->nwarps; i++) {
     const warp *w = &b->warps[i];
@@ -61,12 +61,27 @@ static uint64_t state_bytes(const block *b) {
   return n;
 }
 
-static uint64_t block_hash(const block *b) {
-  uint64_t h = 0xcbf29ce484222325ull;
+static uint64_t one_hash(uint64_t h, const block *b) {
   for (uint32_t i = 0; i < b->nwarps; i++) h = warp_hash(h, &b->warps[i]);
   h = mix(h, b->bar, sizeof b->bar);
   h = mix(h, &b->exited_threads, sizeof b->exited_threads);
+  h = mix(h, b->c_arr, b->nthreads * sizeof *b->c_arr);
+  h = mix(h, b->c_wait, b->nthreads * sizeof *b->c_wait);
   return mix(h, b->smem, b->smem_size);
+}
+
+/* The state of b's cluster: all of its blocks (a block spinning on a flag
+ * in another's shared memory may be freed by it). */
+static uint64_t state_bytes(const block *b) {
+  uint64_t n = 0;
+  for (uint32_t i = 0; i < b->cl->n; i++) n += one_bytes(&b->cl->blocks[i]);
+  return n;
+}
+
+static uint64_t block_hash(const block *b) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (uint32_t i = 0; i < b->cl->n; i++) h = one_hash(h, &b->cl->blocks[i]);
+  return mix(h, &b->cl->phase, sizeof b->cl->phase);
 }
 
 void hang_init(hang_state *h) {
@@ -128,7 +143,8 @@ static void report(block *b, const hang_state *h) {
   }
   if (npc) w0->pc = pcs[0];
   /* blocks still waiting for a worker could have freed it on a GPU */
-  uint64_t next = atomic_load(&L->next_block), waiting = next < L->nblocks ? L->nblocks - next : 0;
+  uint64_t next = atomic_load(&L->next_block) * (L->csize ? L->csize : 1);
+  uint64_t waiting = next < L->nblocks ? L->nblocks - next : 0;
   char more[256] = "";
   if (waiting)
     snprintf(more, sizeof more, " (%llu block(s) have not started: if they would free it, run the blocks at once "

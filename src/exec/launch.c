@@ -1,9 +1,11 @@
-/* launch.c: the worker pool of a launch. Each worker owns one block's worth
- * of state (warps, register stacks, local and shared memory), allocated
- * once and reset for every block it takes from the launch's counter. */
+/* launch.c: the worker pool of a launch. Each worker owns one cluster's
+ * worth of blocks (one block without cluster dimensions): warps, register
+ * stacks, local and shared memory, allocated once and reset for every
+ * cluster it takes from the launch's counter. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "exec/cluster.h"
 #include "exec/exec.h"
 #include "model/arch.h"
 #include "exec/hooks.h"
@@ -14,23 +16,24 @@
 
 typedef struct worker {
   launch *L;
-  block b;
+  block *bs;      /* the cluster's blocks, L->csize of them */
+  cluster cl;     /* their cluster */
   uint64_t ninsn, nthread;
   int oom;
 } worker;
 
-static int worker_init(worker *k, launch *L) {
+static int block_init(block *b, launch *L) {
   const program *P = L->prog;
-  block *b = &k->b;
-  memset(k, 0, sizeof *k);
-  k->L = L;
   b->nthreads = L->nthreads_block;
   b->nwarps = (b->nthreads + 31) / 32;
   b->smem_size = L->smem_size;
   b->smem = calloc(1, b->smem_size ? b->smem_size : 1);
   b->warps = calloc(b->nwarps, sizeof *b->warps);
-  if (!b->smem || !b->warps) return -1;
+  b->c_arr = calloc(b->nthreads, sizeof *b->c_arr);
+  b->c_wait = calloc(b->nthreads, sizeof *b->c_wait);
+  if (!b->smem || !b->warps || !b->c_arr || !b->c_wait) return -1;
   if (L->hooks && !(b->an = analysis_new(L))) return -1;
+  if (L->csize > 1 && L->want_races && !(b->crace = cl_race_new(L))) return -1;
   uint32_t depth = P->has_calls ? MAX_CALL_DEPTH : 1;
   for (uint32_t i = 0; i < b->nwarps; i++) {
     warp *w = &b->warps[i];
@@ -50,8 +53,24 @@ static int worker_init(worker *k, launch *L) {
   return 0;
 }
 
-static void worker_free(worker *k) {
-  block *b = &k->b;
+/* All of a worker's blocks, set up for the launch. */
+static int worker_init(worker *k, launch *L) {
+  memset(k, 0, sizeof *k);
+  k->L = L;
+  k->bs = calloc(L->csize, sizeof *k->bs);
+  if (!k->bs) return -1;
+  k->cl.blocks = k->bs;
+  k->cl.n = L->csize;
+  k->cl.nthreads = L->csize * L->nthreads_block;
+  for (uint32_t i = 0; i < L->csize; i++) {
+    k->bs[i].cl = &k->cl;
+    k->bs[i].rank = i;
+    if (block_init(&k->bs[i], L) < 0) return -1;
+  }
+  return 0;
+}
+
+static void block_free(block *b) {
   for (uint32_t i = 0; b->warps && i < b->nwarps; i++) {
     warp *w = &b->warps[i];
     free(w->local);
@@ -62,8 +81,16 @@ static void worker_free(worker *k) {
   }
   free(b->warps);
   free(b->smem);
+  free(b->c_arr);
+  free(b->c_wait);
+  cl_race_free(b->crace);
   analysis_free(b->an);
   wgmma_block_free(b);
+}
+
+static void worker_free(worker *k) {
+  for (uint32_t i = 0; k->bs && i < k->cl.n; i++) block_free(&k->bs[i]);
+  free(k->bs);
 }
 
 /* Fill a frame's special registers and constants from the launch. */
@@ -111,21 +138,34 @@ void exec_fill_specials(warp *w, uint64_t (*r)[32], const func_info *f) {
     r[SR_RSV_CAP][l] = rsv;
     r[SR_ZERO][l] = 0;
     r[SR_ONE][l] = 1;
+    for (int i = 0; i < 3; i++) {
+      r[SR_CLUSTER_CTAID_X + i][l] = b->cctaid[i];
+      r[SR_CLUSTER_NCTAID_X + i][l] = L->cdim[i];
+      r[SR_CLUSTERID_X + i][l] = b->cl->cid[i];
+      r[SR_NCLUSTERID_X + i][l] = L->grid[i] / L->cdim[i];
+    }
+    r[SR_CLUSTER_CTARANK][l] = b->rank;
+    r[SR_CLUSTER_NCTARANK][l] = L->csize;
   }
   uint32_t c0 = f->nregs - f->nconsts;
   for (uint32_t c = 0; c < f->nconsts; c++)
     for (int l = 0; l < 32; l++) r[c0 + c][l] = f->consts[c];
 }
 
-static void block_reset(worker *k, uint64_t linear) {
-  launch *L = k->L;
-  block *b = &k->b;
+/* Block b (rank b->rank) of cluster c, whose %clusterid is set. */
+static void block_reset(launch *L, cluster *c, block *b) {
   const program *P = L->prog;
-  b->linear = (uint32_t)linear;
-  b->ctaid[0] = (uint32_t)(linear % L->grid[0]);
-  b->ctaid[1] = (uint32_t)(linear / L->grid[0] % L->grid[1]);
-  b->ctaid[2] = (uint32_t)(linear / ((uint64_t)L->grid[0] * L->grid[1]));
+  uint32_t r = b->rank;
+  b->cctaid[0] = r % L->cdim[0];
+  b->cctaid[1] = r / L->cdim[0] % L->cdim[1];
+  b->cctaid[2] = r / (L->cdim[0] * L->cdim[1]);
+  for (int i = 0; i < 3; i++) b->ctaid[i] = c->cid[i] * L->cdim[i] + b->cctaid[i];
+  b->linear = b->ctaid[0] + L->grid[0] * (b->ctaid[1] + L->grid[1] * b->ctaid[2]);
   b->exited_threads = 0;
+  b->async_progress = 0;
+  memset(b->c_arr, 0, b->nthreads * sizeof *b->c_arr);
+  memset(b->c_wait, 0, b->nthreads * sizeof *b->c_wait);
+  cl_race_reset(b);
   b->fault = 0;
   memset(b->bar, 0, sizeof b->bar);
   for (int i = 0; i < MAX_BARRIERS; i++) b->bar[i].red_and = 1;
@@ -148,6 +188,7 @@ static void block_reset(worker *k, uint64_t linear) {
     memset(w->arrive_mask, 0, sizeof w->arrive_mask);
     w->p[PRED_TRUE] = FULL_MASK;
     w->p[PRED_FALSE] = 0;
+    w->p[PRED_EXPLICIT] = L->cluster_explicit ? FULL_MASK : 0;
     exec_fill_specials(w, w->r, &P->funcs[0]);
   }
 }
@@ -155,19 +196,34 @@ static void block_reset(worker *k, uint64_t linear) {
 static void *worker_main(void *arg) {
   worker *k = arg;
   launch *L = k->L;
+  cluster *c = &k->cl;
+  uint64_t nclusters = L->nblocks / L->csize;
+  uint32_t ng[3] = {L->grid[0] / L->cdim[0], L->grid[1] / L->cdim[1], L->grid[2] / L->cdim[2]};
   for (;;) {
     if (atomic_load(&L->abort)) break;
+    /* the counter hands out clusters (blocks without cluster dimensions) */
     uint64_t i = atomic_fetch_add(&L->next_block, 1);
-    if (i >= L->nblocks) break;
-    block_reset(k, i);
-    if (L->hooks) hook_block_start(&k->b);
-    block_run(&k->b);
-    for (uint32_t j = 0; j < k->b.nwarps; j++) {
-      k->ninsn += k->b.warps[j].ninsn;
-      k->nthread += k->b.warps[j].nthread;
-      k->b.warps[j].ninsn = k->b.warps[j].nthread = 0;
+    if (i >= nclusters) break;
+    c->cid[0] = (uint32_t)(i % ng[0]);
+    c->cid[1] = (uint32_t)(i / ng[0] % ng[1]);
+    c->cid[2] = (uint32_t)(i / ((uint64_t)ng[0] * ng[1]));
+    c->phase = 0;
+    c->arrived = 0;
+    c->seq = 0;
+    for (uint32_t r = 0; r < c->n; r++) {
+      block_reset(L, c, &k->bs[r]);
+      if (L->hooks) hook_block_start(&k->bs[r]);
     }
-    atomic_fetch_add(&L->blocks_done, 1);
+    cluster_run(c);
+    for (uint32_t r = 0; r < c->n; r++) {
+      block *b = &k->bs[r];
+      for (uint32_t j = 0; j < b->nwarps; j++) {
+        k->ninsn += b->warps[j].ninsn;
+        k->nthread += b->warps[j].nthread;
+        b->warps[j].ninsn = b->warps[j].nthread = 0;
+      }
+    }
+    atomic_fetch_add(&L->blocks_done, c->n);
   }
   /* no more blocks from this worker: the hang check counts the others */
   atomic_fetch_sub(&L->nactive, 1);
@@ -176,7 +232,11 @@ static void *worker_main(void *arg) {
 
 int exec_launch(launch *L, int nworkers) {
   if (nworkers < 1) nworkers = 1;
-  if ((uint64_t)nworkers > L->nblocks) nworkers = (int)L->nblocks;
+  if (!L->csize) {
+    L->cdim[0] = L->cdim[1] = L->cdim[2] = 1;
+    L->csize = 1;
+  }
+  if ((uint64_t)nworkers > L->nblocks / L->csize) nworkers = (int)(L->nblocks / L->csize);
   if (!L->max_warp_insns) L->max_warp_insns = UINT64_MAX;
   worker *ks = calloc((size_t)nworkers, sizeof *ks);
   pthread_t *th = calloc((size_t)nworkers, sizeof *th);
@@ -204,7 +264,8 @@ int exec_launch(launch *L, int nworkers) {
   watch_stop(&wt);
   uint64_t wi = 0, ti = 0;
   for (int i = 0; i < nworkers; i++) {
-    if (L->result && ks[i].b.an) analysis_merge(L->result, ks[i].b.an);
+    for (uint32_t r = 0; L->result && ks[i].bs && r < L->csize; r++)
+      if (ks[i].bs[r].an) analysis_merge(L->result, ks[i].bs[r].an);
     wi += ks[i].ninsn;
     ti += ks[i].nthread;
     worker_free(&ks[i]);

@@ -3,6 +3,7 @@
  * every integer and floating-point type with rounding and saturation, cvta
  * between the generic and the specific address spaces, isspacep. */
 #include <math.h>
+#include "exec/cluster.h"
 #include <time.h>
 #include "exec/exec.h"
 #include "exec/fpsem.h"
@@ -397,8 +398,11 @@ static void isspacep_h(warp *w, const insn *in, uint32_t m) {
   LANES(m, {
     uint64_t a = A[l];
     int sh = a - SHARED_WINDOW < WINDOW_SIZE, lo = a - LOCAL_WINDOW < WINDOW_SIZE, pa = a - PARAM_WINDOW < WINDOW_SIZE;
-    int v = in->mode == PTX_SPACE_SHARED ? sh : in->mode == PTX_SPACE_LOCAL ? lo : in->mode == PTX_SPACE_PARAM ? pa
-          : !sh && !lo && !pa;
+    int v = in->mode == PTX_SPACE_SHARED           ? cluster_isspacep(w, a, 0)
+            : in->mode == PTX_SPACE_SHARED_CLUSTER ? cluster_isspacep(w, a, 1)
+            : in->mode == PTX_SPACE_LOCAL          ? lo
+            : in->mode == PTX_SPACE_PARAM          ? pa
+                                                   : !sh && !lo && !pa;
     r |= (uint32_t)v << l;
   });
   w->p[in->d] = (w->p[in->d] & ~m) | (r & m);
@@ -408,8 +412,10 @@ int dec_cvta(dctx *D, dstmt *S, insn *in) {
   int to = dec_take(S, "to");
   int sp = dec_space(S);
   if (sp == PTX_SPACE_GENERIC) return dec_error(D, S, -1, "%s needs a state space", S->st->opcode);
-  uint64_t win = sp == PTX_SPACE_SHARED ? SHARED_WINDOW : sp == PTX_SPACE_LOCAL ? LOCAL_WINDOW
-              : sp == PTX_SPACE_PARAM ? PARAM_WINDOW : 0;
+  uint64_t win = sp == PTX_SPACE_SHARED || sp == PTX_SPACE_SHARED_CLUSTER ? SHARED_WINDOW
+               : sp == PTX_SPACE_LOCAL                                   ? LOCAL_WINDOW
+               : sp == PTX_SPACE_PARAM                                   ? PARAM_WINDOW
+                                                                         : 0;
   if (in->op == OP_ISSPACEP) {
     if (dec_nops(D, S, 2) < 0 || dec_pdst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, PTX_T_U64, &in->a) < 0) return -1;
     in->mode = (uint8_t)(sp == PTX_SPACE_CONST ? PTX_SPACE_GLOBAL : sp);

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "exec/cluster.h"
 #include "exec/exec.h"
 #include "exec/hang.h"
 #include "exec/hooks.h"
@@ -112,9 +113,12 @@ void exec_fault(warp *w, int lane, int status, const char *fmt, ...) {
 }
 
 /* ---- addresses ---- */
-static uint8_t *bad(warp *w, int l, const char *space, uint64_t addr, uint32_t size, int write,
-                    int status, const char *why) {
+/* A bad address; remote_cta >= 0: an access to the shared memory of that
+ * block rank of the cluster (memcheck's __remote_shared__, at offset addr). */
+static uint8_t *bad_at(warp *w, int l, const char *space, uint64_t addr, uint32_t size, int write,
+                       int status, const char *why, int remote_cta) {
   fault_info fi = {0};
+  fi.remote_cta = remote_cta;
   fi.access = 1;
   fi.write = (uint8_t)write;
   fi.misaligned = status == SMEMU_ERR_MISALIGNED;
@@ -133,11 +137,21 @@ static uint8_t *bad(warp *w, int l, const char *space, uint64_t addr, uint32_t s
     }
   }
   pending_access = &fi;
-  exec_fault(w, l, status, "%s %s of %u byte%s at %s address 0x%" PRIx64 "%s",
-             status == SMEMU_ERR_MISALIGNED ? "misaligned" : "out-of-bounds",
-             write ? "write" : "read", size, size == 1 ? "" : "s", space, addr, why);
+  if (remote_cta >= 0)
+    exec_fault(w, l, status, "%s %s of %u byte%s at offset 0x%" PRIx64 " in the shared memory of block rank %d of the "
+               "cluster%s", status == SMEMU_ERR_MISALIGNED ? "misaligned" : "out-of-bounds",
+               write ? "write" : "read", size, size == 1 ? "" : "s", addr, remote_cta, why);
+  else
+    exec_fault(w, l, status, "%s %s of %u byte%s at %s address 0x%" PRIx64 "%s",
+               status == SMEMU_ERR_MISALIGNED ? "misaligned" : "out-of-bounds",
+               write ? "write" : "read", size, size == 1 ? "" : "s", space, addr, why);
   pending_access = NULL;
   return NULL;
+}
+
+static uint8_t *bad(warp *w, int l, const char *space, uint64_t addr, uint32_t size, int write,
+                    int status, const char *why) {
+  return bad_at(w, l, space, addr, size, write, status, why, -1);
 }
 
 static uint8_t *shared_ptr(warp *w, int l, uint64_t a, uint32_t size, int write) {
@@ -150,6 +164,36 @@ static uint8_t *shared_ptr(warp *w, int l, uint64_t a, uint32_t size, int write)
     return bad(w, l, "shared", a, size, write, SMEMU_ERR_ILLEGAL_ADDRESS, why);
   }
   return b->smem + a;
+}
+
+/* A shared::cluster address (or a generic one past the own window): the
+ * block of the rank it names, checked as for shared::cta, and that block
+ * must not have exited (the GPU frees its shared memory then). */
+static uint8_t *cluster_ptr(warp *w, int l, uint64_t a, uint32_t size, int write) {
+  if (a < CLUSTER_BASE) return shared_ptr(w, l, a, size, write);
+  uint64_t off, r = (a - CLUSTER_BASE) / CLUSTER_STRIDE;
+  block *t = cluster_target(w, a, &off);
+  char why[256];
+  /* the H100 ends such launches with "unspecified launch failure" (rank
+   * past the cluster, exited block) or an illegal / misaligned address;
+   * memcheck names the rank and the offset (tests/hw/cluster) */
+  if (!t) {
+    snprintf(why, sizeof why, " (shared::cluster address 0x%llx; the cluster has %u block(s))", (unsigned long long)a,
+             w->blk->cl->n);
+    return bad_at(w, l, "remote_shared", off, size, write, SMEMU_ERR_LAUNCH_FAILURE, why, (int)r);
+  }
+  if (a & (size - 1)) return bad_at(w, l, "remote_shared", off, size, write, SMEMU_ERR_MISALIGNED, "", (int)r);
+  if (off < w->L->prog->smem_reserved || off + size > t->smem_size) {
+    snprintf(why, sizeof why, " (block (%u,%u,%u), which has shared bytes 0x%x..0x%x)", t->ctaid[0], t->ctaid[1],
+             t->ctaid[2], w->L->prog->smem_reserved, t->smem_size);
+    return bad_at(w, l, "remote_shared", off, size, write, SMEMU_ERR_ILLEGAL_ADDRESS, why, (int)r);
+  }
+  if (t != w->blk && t->exited_threads == t->nthreads) {
+    snprintf(why, sizeof why, " (block (%u,%u,%u) has exited and its shared memory with it: a barrier.cluster "
+             "arrive/wait before it exits keeps it for the others)", t->ctaid[0], t->ctaid[1], t->ctaid[2]);
+    return bad_at(w, l, "remote_shared", off, size, write, SMEMU_ERR_LAUNCH_FAILURE, why, (int)r);
+  }
+  return t->smem + off;
 }
 
 static uint8_t *local_ptr(warp *w, int l, uint64_t a, uint32_t size, int write) {
@@ -200,8 +244,9 @@ uint8_t *exec_addr(warp *w, int l, int space, uint64_t a, uint32_t size, int wri
     return (uint8_t *)w->L->params + a;
   case PTX_SPACE_GLOBAL:
   case PTX_SPACE_CONST: return global_ptr(w, l, a, size, write);
+  case PTX_SPACE_SHARED_CLUSTER: return cluster_ptr(w, l, a & 0xffffffffu, size, write);
   default:
-    if (a - SHARED_WINDOW < WINDOW_SIZE) return shared_ptr(w, l, a - SHARED_WINDOW, size, write);
+    if (a - SHARED_WINDOW < WINDOW_SIZE) return cluster_ptr(w, l, a - SHARED_WINDOW, size, write);
     if (a - LOCAL_WINDOW < WINDOW_SIZE) return local_ptr(w, l, a - LOCAL_WINDOW, size, write);
     if (a - PARAM_WINDOW < WINDOW_SIZE) return exec_addr(w, l, PTX_SPACE_PARAM, a - PARAM_WINDOW, size, write);
     return global_ptr(w, l, a, size, write);
@@ -278,6 +323,7 @@ static int complete(block *b, uint32_t id) {
 void barrier_check_all(block *b) {
   for (uint32_t id = 0; id < MAX_BARRIERS; id++)
     if (b->bar[id].arrived && complete(b, id)) release(b, id);
+  cluster_check(b->cl);
 }
 
 int barrier_arrive(warp *w, uint32_t id, uint32_t count, uint32_t lanes, uint32_t predmask, int wait) {
@@ -422,45 +468,58 @@ static uint64_t xorshift(uint64_t *s) {
  * 1..64 instructions, from a generator seeded by the seed and the block.
  * After each round the block's instructions count against the launch's
  * budget, the launch may have been stopped (a fault elsewhere, the
- * watchdog), and a block that has run long is checked for a hang. */
-void block_run(block *b) {
-  launch *L = b->warps[0].L;
-  uint32_t order[32];
-  uint64_t rng = (L->seed ^ 0x9e3779b97f4a7c15ull) * (b->linear + 1) | 1;
+ * watchdog), and a block that has run long is checked for a hang.
+ * The blocks of a cluster run together: each round visits every block's
+ * warps in rank order, and the checks above look at the whole cluster. */
+void cluster_run(cluster *c) {
+  block *b0 = &c->blocks[0];
+  launch *L = b0->warps[0].L;
+  uint32_t order[MAX_CLUSTER][32];
+  uint64_t rng = (L->seed ^ 0x9e3779b97f4a7c15ull) * (b0->linear + 1) | 1;
   uint64_t seen_w = 0, seen_t = 0, rounds = 0;
   hang_state hs;
   hang_init(&hs);
-  for (uint32_t i = 0; i < b->nwarps; i++) order[i] = i;
+  for (uint32_t bi = 0; bi < c->n; bi++)
+    for (uint32_t i = 0; i < b0->nwarps; i++) order[bi][i] = i;
   uint64_t idle = 0; /* rounds in which only mbarrier waits ran, without a change */
   for (;;) {
     int ran = 0, alive = 0, spin = 0, busy = 0;
-    uint64_t progress = b->async_progress;
-    if (L->schedule_random)
-      for (uint32_t i = b->nwarps; i > 1; i--) {
-        uint32_t j = (uint32_t)(xorshift(&rng) % i), t = order[i - 1];
-        order[i - 1] = order[j];
-        order[j] = t;
+    uint64_t progress = 0;
+    for (uint32_t bi = 0; bi < c->n; bi++) progress += c->blocks[bi].async_progress;
+    for (uint32_t bi = 0; bi < c->n; bi++) {
+      block *b = &c->blocks[bi];
+      uint32_t *ord = order[bi];
+      if (L->schedule_random)
+        for (uint32_t i = b->nwarps; i > 1; i--) {
+          uint32_t j = (uint32_t)(xorshift(&rng) % i), t = ord[i - 1];
+          ord[i - 1] = ord[j];
+          ord[j] = t;
+        }
+      uint64_t quantum = QUANTUM, used = atomic_load_explicit(&L->live_warp, memory_order_relaxed);
+      uint64_t left = used < L->max_warp_insns ? L->max_warp_insns - used : 0;
+      if (left < quantum) quantum = left + 1;
+      for (uint32_t k = 0; k < b->nwarps; k++) {
+        warp *w = &b->warps[ord[k]];
+        if (w->state == W_SPIN) w->state = W_RUN;
+        if (w->state == W_RUN) {
+          uint64_t q = L->schedule_random ? 1 + xorshift(&rng) % 64 : quantum;
+          warp_run(w, q < quantum ? q : quantum);
+          ran = 1;
+          if (w->state == W_SPIN) spin = 1;
+          else busy = 1;
+        }
+        if (b->fault || atomic_load_explicit(&L->abort, memory_order_relaxed)) goto out;
+        if (w->state != W_DONE) alive = 1;
       }
-    uint64_t quantum = QUANTUM, used = atomic_load_explicit(&L->live_warp, memory_order_relaxed);
-    uint64_t left = used < L->max_warp_insns ? L->max_warp_insns - used : 0;
-    if (left < quantum) quantum = left + 1;
-    for (uint32_t k = 0; k < b->nwarps; k++) {
-      warp *w = &b->warps[order[k]];
-      if (w->state == W_SPIN) w->state = W_RUN;
-      if (w->state == W_RUN) {
-        uint64_t q = L->schedule_random ? 1 + xorshift(&rng) % 64 : quantum;
-        warp_run(w, q < quantum ? q : quantum);
-        ran = 1;
-        if (w->state == W_SPIN) spin = 1;
-        else busy = 1;
-      }
-      if (b->fault || atomic_load_explicit(&L->abort, memory_order_relaxed)) goto out;
-      if (w->state != W_DONE) alive = 1;
     }
-    uint64_t sw = 0, st = 0;
-    for (uint32_t i = 0; i < b->nwarps; i++) {
-      sw += b->warps[i].ninsn;
-      st += b->warps[i].nthread;
+    uint64_t sw = 0, st = 0, now = 0;
+    for (uint32_t bi = 0; bi < c->n; bi++) {
+      block *b = &c->blocks[bi];
+      now += b->async_progress;
+      for (uint32_t i = 0; i < b->nwarps; i++) {
+        sw += b->warps[i].ninsn;
+        st += b->warps[i].nthread;
+      }
     }
     uint64_t total = atomic_fetch_add_explicit(&L->live_warp, sw - seen_w, memory_order_relaxed) + (sw - seen_w);
     atomic_fetch_add_explicit(&L->live_thread, st - seen_t, memory_order_relaxed);
@@ -468,24 +527,48 @@ void block_run(block *b) {
     seen_t = st;
     if (!alive) goto out;
     if (total > L->max_warp_insns) {
-      over_budget(b, total);
+      over_budget(b0, total);
       goto out;
     }
-    if (spin && !busy && b->async_progress == progress) {
+    if (spin && !busy && now == progress) {
       if (++idle > MBAR_SPIN_ROUNDS) {
-        mbar_deadlock(b);
+        for (uint32_t bi = 0; bi < c->n; bi++)
+          for (uint32_t i = 0; i < c->blocks[bi].nwarps; i++)
+            if (c->blocks[bi].warps[i].state == W_SPIN || c->blocks[bi].warps[i].state == W_RUN) {
+              mbar_deadlock(&c->blocks[bi]);
+              goto out;
+            }
+        mbar_deadlock(b0);
         goto out;
       }
     } else {
       idle = 0;
     }
     if (!ran) {
-      deadlock(b);
+      if (!cluster_deadlock(c))
+        for (uint32_t bi = 0; bi < c->n; bi++) {
+          block *b = &c->blocks[bi];
+          for (uint32_t i = 0; i < b->nwarps; i++)
+            if (b->warps[i].state == W_BAR) {
+              deadlock(b);
+              goto out;
+            }
+        }
       goto out;
     }
     rounds++;
-    if (!L->schedule_random && sw >= HANG_ARM && hang_round(b, &hs, sw, rounds)) goto out;
+    if (!L->schedule_random && sw >= HANG_ARM) {
+      /* the hang check hashes the whole cluster; it reports at a block
+       * that still has live warps */
+      block *hb = b0;
+      for (uint32_t bi = 0; bi < c->n; bi++) {
+        int live = 0;
+        for (uint32_t i = 0; i < c->blocks[bi].nwarps; i++) live |= c->blocks[bi].warps[i].state != W_DONE;
+        if (live) { hb = &c->blocks[bi]; break; }
+      }
+      if (hang_round(hb, &hs, sw, rounds)) goto out;
+    }
   }
 out:
-  hang_leave(b, &hs);
+  hang_leave(b0, &hs);
 }

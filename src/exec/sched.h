@@ -14,6 +14,9 @@ void simt_cleanup(warp *w);
 int barrier_arrive(warp *w, uint32_t id, uint32_t count, uint32_t lanes, uint32_t predmask, int wait);
 /* Complete barriers that exits may have satisfied. */
 void barrier_check_all(block *b);
+/* Let a sibling path of the warp run while the top one waits at a
+ * barrier; 0 when there is none (ctrl.c). */
+int simt_run_sibling(warp *w);
 /* Return from the current call frame to the caller. */
 void ctrl_return(warp *w);
 /* The handler of call instructions (decoded in ir/decode.c). */
@@ -22,8 +25,8 @@ void ctrl_call_handler(warp *w, const insn *in, uint32_t m);
 void exec_fill_specials(warp *w, uint64_t (*r)[32], const func_info *f);
 /* Run warp w until it waits, exits or has run `budget` instructions. */
 void warp_run(warp *w, uint64_t budget);
-/* Run a block to completion (or fault / deadlock / hang / stop). */
-void block_run(block *b);
+/* Run a cluster's blocks (one without cluster dimensions) to completion
+ * (or fault / deadlock / hang / stop): cluster_run in exec/cluster.h. */
 /* "file:line:col (PTX line N)" of instruction pc. */
 void exec_where(const program *P, uint32_t pc, char *buf, size_t n);
 

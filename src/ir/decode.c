@@ -186,7 +186,7 @@ int dec_space(dstmt *S) {
                                    NULL};
   static const int val[] = {PTX_SPACE_GLOBAL, PTX_SPACE_SHARED, PTX_SPACE_SHARED,
                             PTX_SPACE_LOCAL, PTX_SPACE_CONST, PTX_SPACE_PARAM,
-                            PTX_SPACE_PARAM, PTX_SPACE_PARAM, PTX_SPACE_SHARED};
+                            PTX_SPACE_PARAM, PTX_SPACE_PARAM, PTX_SPACE_SHARED_CLUSTER};
   int i = dec_take_any(S, sp);
   return i < 0 ? PTX_SPACE_GENERIC : val[i];
 }
@@ -279,13 +279,14 @@ static const struct { const char *name; int slot; } specials[] = {
     {"%total_smem_size", SR_TOTAL_SMEM}, {"%aggr_smem_size", SR_AGGR_SMEM},
     {"%reserved_smem_offset_begin", SR_RSV_BEGIN}, {"%reserved_smem_offset_end", SR_RSV_END},
     {"%reserved_smem_offset_cap", SR_RSV_CAP},
-    /* smemu launches no clusters: every block is a cluster of one, so the
-     * cluster grid is the CTA grid */
-    {"%nclusterid.x", SR_NCTAID_X}, {"%nclusterid.y", SR_NCTAID_Y}, {"%nclusterid.z", SR_NCTAID_Z},
-    {"%clusterid.x", SR_CTAID_X}, {"%clusterid.y", SR_CTAID_Y}, {"%clusterid.z", SR_CTAID_Z},
-    {"%cluster_nctaid.x", SR_ONE}, {"%cluster_nctaid.y", SR_ONE}, {"%cluster_nctaid.z", SR_ONE},
-    {"%cluster_nctarank", SR_ONE}, {"%cluster_ctaid.x", SR_ZERO}, {"%cluster_ctaid.y", SR_ZERO},
-    {"%cluster_ctaid.z", SR_ZERO}, {"%cluster_ctarank", SR_ZERO},
+    /* thread-block clusters (a launch without cluster dimensions has
+     * clusters of one block) */
+    {"%nclusterid.x", SR_NCLUSTERID_X}, {"%nclusterid.y", SR_NCLUSTERID_Y}, {"%nclusterid.z", SR_NCLUSTERID_Z},
+    {"%clusterid.x", SR_CLUSTERID_X}, {"%clusterid.y", SR_CLUSTERID_Y}, {"%clusterid.z", SR_CLUSTERID_Z},
+    {"%cluster_nctaid.x", SR_CLUSTER_NCTAID_X}, {"%cluster_nctaid.y", SR_CLUSTER_NCTAID_Y},
+    {"%cluster_nctaid.z", SR_CLUSTER_NCTAID_Z}, {"%cluster_nctarank", SR_CLUSTER_NCTARANK},
+    {"%cluster_ctaid.x", SR_CLUSTER_CTAID_X}, {"%cluster_ctaid.y", SR_CLUSTER_CTAID_Y},
+    {"%cluster_ctaid.z", SR_CLUSTER_CTAID_Z}, {"%cluster_ctarank", SR_CLUSTER_CTARANK},
     /* no CUDA graph is running */
     {"%current_graph_exec", SR_ZERO}, {NULL, 0}};
 
@@ -389,8 +390,8 @@ int dec_psrc(dctx *D, dstmt *S, int i, uint32_t *pred, int *neg) {
   *neg = o->neg;
   if (o->kind == PTX_OPD_INT) { *pred = o->ival ? PRED_TRUE : PRED_FALSE; return 0; }
   if (o->kind != PTX_OPD_REG) return dec_error(D, S, i, "expected a predicate");
-  /* the one predicate special register: no launch has explicit clusters */
-  if (!strcmp(o->name, "%is_explicit_cluster")) { *pred = PRED_FALSE; return 0; }
+  /* the one predicate special register, set per warp from the launch */
+  if (!strcmp(o->name, "%is_explicit_cluster")) { *pred = PRED_EXPLICIT; return 0; }
   return pred_lookup(D, o->name, o->pos, pred);
 }
 
@@ -1008,7 +1009,10 @@ int decode_kernel(const ptx_module *m, const ptx_func *k, const decode_env *env,
   for (int i = 0; i < 3; i++) {
     P->reqntid[i] = k->reqntid[i];
     P->maxntid[i] = k->maxntid[i];
+    P->reqncluster[i] = k->reqncluster[i];
   }
+  P->maxclusterrank = k->maxclusterrank;
+  P->explicit_cluster = k->explicit_cluster;
   /* source files, indexed by .file number */
   uint32_t maxf = 0;
   for (int i = 0; i < m->nfiles; i++)

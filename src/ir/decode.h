@@ -92,6 +92,7 @@ DEC(dec_warp) DEC(dec_cp) DEC(dec_video) DEC(dec_matrix) DEC(dec_mma) DEC(dec_wg
 DEC(dec_bulk) /* cp.async.bulk (src/async/bulk.c), from dec_cp */
 DEC(dec_tensormap) /* tensormap.replace (src/async/tma.c) */
 DEC(dec_bulk_reduce) /* cp.reduce.async.bulk(.tensor) (src/async/tma.c), from dec_cp */
+DEC(dec_mapa) DEC(dec_getctarank) /* src/exec/cluster.c */
 #undef DEC
 
 /* Integer type classes for handler tables. */

@@ -85,10 +85,17 @@ enum {
   SR_DYN_SMEM, SR_TOTAL_SMEM, SR_AGGR_SMEM,
   SR_RSV_BEGIN, SR_RSV_END, SR_RSV_CAP, /* %reserved_smem_offset_* */
   SR_ZERO, SR_ONE,
+  /* thread-block clusters (exec/cluster.c) */
+  SR_CLUSTER_CTAID_X, SR_CLUSTER_CTAID_Y, SR_CLUSTER_CTAID_Z,
+  SR_CLUSTER_NCTAID_X, SR_CLUSTER_NCTAID_Y, SR_CLUSTER_NCTAID_Z,
+  SR_CLUSTER_CTARANK, SR_CLUSTER_NCTARANK,
+  SR_CLUSTERID_X, SR_CLUSTERID_Y, SR_CLUSTERID_Z,
+  SR_NCLUSTERID_X, SR_NCLUSTERID_Y, SR_NCLUSTERID_Z,
   SR_COUNT
 };
 
-enum { PRED_TRUE = 0, PRED_FALSE = 1, PRED_SINK = 2, PRED_CARRY = 3, PRED_SCRATCH = 4, PRED_FIRST = 5 };
+/* PRED_EXPLICIT: %is_explicit_cluster, set per warp from the launch */
+enum { PRED_TRUE = 0, PRED_FALSE = 1, PRED_SINK = 2, PRED_CARRY = 3, PRED_SCRATCH = 4, PRED_EXPLICIT = 5, PRED_FIRST = 6 };
 /* Register slot that swallows `_` destinations. */
 #define SLOT_SINK SR_COUNT
 #define SLOT_FIRST (SR_COUNT + 1)
@@ -201,6 +208,9 @@ typedef struct program {
   placed_var *vars;       /* shared and global variables, for reports */
   uint32_t nvars;
   uint32_t reqntid[3], maxntid[3];
+  uint32_t reqncluster[3]; /* .reqnctapercluster, 0 when absent */
+  uint32_t maxclusterrank; /* .maxclusterrank, 0 when absent */
+  int explicit_cluster;   /* .explicitcluster: launched only with cluster dimensions */
   call_info *calls;       /* call sites; insn.imm indexes it */
   uint32_t ncalls;
   uint32_t *xslots;       /* operand slot lists of instructions with more

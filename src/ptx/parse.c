@@ -1512,11 +1512,10 @@ static void read_dims(parser *P, uint32_t out[3]) {
 }
 
 static void function_directives(parser *P, ptx_func *f) {
-  uint32_t ignored[3];
   while (P->tok.kind == PTX_TK_DIR) {
     if (at_dir(P, "maxntid")) read_dims(P, f->maxntid);
     else if (at_dir(P, "reqntid")) read_dims(P, f->reqntid);
-    else if (at_dir(P, "reqnctapercluster")) read_dims(P, ignored);
+    else if (at_dir(P, "reqnctapercluster")) read_dims(P, f->reqncluster);
     else if (at_dir(P, "minnctapersm") || at_dir(P, "maxnctapersm")) {
       int min = at_dir(P, "minnctapersm");
       advance(P);
@@ -1525,11 +1524,16 @@ static void function_directives(parser *P, ptx_func *f) {
     } else if (at_dir(P, "maxnreg")) {
       advance(P);
       f->maxnreg = (uint32_t)expect_uint(P, "a number", UINT32_MAX);
-    } else if (at_dir(P, "maxclusterrank") || at_dir(P, "abi_preserve") ||
-               at_dir(P, "abi_preserve_control")) {
+    } else if (at_dir(P, "maxclusterrank")) {
+      advance(P);
+      f->maxclusterrank = (uint32_t)expect_uint(P, "a number", UINT32_MAX);
+    } else if (at_dir(P, "abi_preserve") || at_dir(P, "abi_preserve_control")) {
       advance(P);
       expect_uint(P, "a number", UINT32_MAX);
-    } else if (at_dir(P, "explicitcluster") || at_dir(P, "blocksareclusters")) {
+    } else if (at_dir(P, "explicitcluster")) {
+      f->explicit_cluster = 1;
+      advance(P);
+    } else if (at_dir(P, "blocksareclusters")) {
       advance(P);
     } else if (at_dir(P, "noreturn")) {
       f->noreturn = 1;

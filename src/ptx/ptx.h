@@ -20,7 +20,8 @@ enum ptx_space {
   PTX_SPACE_PARAM,
   PTX_SPACE_SHARED,
   PTX_SPACE_TEX,
-  PTX_SPACE_GENERIC
+  PTX_SPACE_GENERIC,
+  PTX_SPACE_SHARED_CLUSTER /* .shared::cluster (instructions only; exec/cluster.h) */
 };
 
 /* Fundamental types, as written in declarations (.b32, .f16x2, .pred ...). */
@@ -157,6 +158,9 @@ typedef struct ptx_func {
   uint32_t maxntid[3];   /* .maxntid, 0 when absent */
   uint32_t reqntid[3];   /* .reqntid, 0 when absent */
   uint32_t minnctapersm; /* .minnctapersm, 0 when absent */
+  uint32_t reqncluster[3]; /* .reqnctapercluster, 0 when absent */
+  uint32_t maxclusterrank; /* .maxclusterrank, 0 when absent */
+  int explicit_cluster;  /* .explicitcluster */
   uint32_t maxnreg;      /* .maxnreg, 0 when absent */
   int noreturn;          /* .noreturn */
   ptx_pos pos;

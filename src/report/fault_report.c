@@ -29,7 +29,11 @@ int smemu_write_fault_text(const smemu_fault *ft, FILE *f) {
   else fprintf(f, PFX "    at %s in PTX line %u\n", name, ft->ptx_line);
   fprintf(f, PFX "    by thread (%u,%u,%u) in block (%u,%u,%u)\n", ft->thread[0], ft->thread[1], ft->thread[2],
           ft->block[0], ft->block[1], ft->block[2]);
-  fprintf(f, PFX "    Access to 0x%" PRIx64 " is %s\n", ft->address, ft->misaligned ? "misaligned" : "out of bounds");
+  if (ft->remote_cta >= 0)
+    fprintf(f, PFX "    Access to 0x%" PRIx64 " in CTA %d is %s\n", ft->address, ft->remote_cta,
+            ft->misaligned ? "misaligned" : "out of bounds");
+  else
+    fprintf(f, PFX "    Access to 0x%" PRIx64 " is %s\n", ft->address, ft->misaligned ? "misaligned" : "out of bounds");
   if (ft->near_size) {
     uint64_t a = ft->address, b = ft->near_base, end = ft->near_base + ft->near_size;
     if (a >= b && a < end)

@@ -92,14 +92,18 @@ static void build(smemu_ctx *ctx) {
     where(P, h->second_pc, &o->second_file, &o->second_line, &o->second_ptx_line);
     o->count = h->count;
     o->address = h->address;
-    const placed_var *v = h->global ? NULL : var_at(P, h->address);
+    uint64_t sa = h->cluster ? h->address & 0xffffff : h->address; /* the offset in its block */
+    const placed_var *v = h->global ? NULL : var_at(P, sa);
     o->variable = v ? v->name : NULL;
-    o->var_offset = v ? h->address - v->addr : 0;
+    o->var_offset = v ? sa - v->addr : 0;
     memcpy(o->block, h->block, sizeof o->block);
     tid3(ctx, h->first_tid, o->first_thread);
     tid3(ctx, h->second_tid, o->second_thread);
     o->first_value = h->first_value;
     o->second_value = h->second_value;
+    o->cluster = h->cluster;
+    o->first_rank = h->first_rank;
+    o->second_rank = h->second_rank;
     smemu_hazard *g = same_lines(ctx, o);
     if (g) {
       g->count += o->count;
@@ -187,6 +191,9 @@ int smemu_write_race_report(const smemu_ctx *ctx, FILE *f, int detailed) {
       fprintf(f, " [%" PRIu64 " hazard%s]%s%s\n", h->count, h->count == 1 ? "" : "s", h->global ? " in global memory" : "",
               h->error ? "" : " (threads of one warp, no __syncwarp between them)");
       async_note(f, ctx->last_prog, h);
+      if (h->cluster)
+        fprintf(f, "    between block ranks %u and %u of a cluster (distributed shared memory: order the accesses with "
+                "barrier.cluster or an mbarrier)\n", h->first_rank, h->second_rank);
     } else {
       fprintf(f, "%s: Potential %s hazard detected at __%s__ 0x%" PRIx64, sev, h->type, h->global ? "global" : "shared",
               h->address);
@@ -196,11 +203,16 @@ int smemu_write_race_report(const smemu_ctx *ctx, FILE *f, int detailed) {
         fprintf(f, " (%s + %" PRIu64 ")", vn, h->var_offset);
       }
       fprintf(f, " in block (%u,%u,%u):\n", h->block[0], h->block[1], h->block[2]);
-      fprintf(f, "    %s Thread (%u,%u,%u) at ", h->first_access, h->first_thread[0], h->first_thread[1],
-              h->first_thread[2]);
+      char r1[32] = "", r2[32] = "";
+      if (h->cluster) {
+        snprintf(r1, sizeof r1, " (block rank %u)", h->first_rank);
+        snprintf(r2, sizeof r2, " (block rank %u)", h->second_rank);
+      }
+      fprintf(f, "    %s Thread (%u,%u,%u)%s at ", h->first_access, h->first_thread[0], h->first_thread[1],
+              h->first_thread[2], r1);
       loc(f, h->first_file, h->first_line, h->first_ptx_line);
-      fprintf(f, "\n    %s Thread (%u,%u,%u) at ", h->second_access, h->second_thread[0], h->second_thread[1],
-              h->second_thread[2]);
+      fprintf(f, "\n    %s Thread (%u,%u,%u)%s at ", h->second_access, h->second_thread[0], h->second_thread[1],
+              h->second_thread[2], r2);
       loc(f, h->second_file, h->second_line, h->second_ptx_line);
       fprintf(f, "\n    current value 0x%02" PRIx64 " (%" PRIu64 " such hazards in %s)\n",
               h->first_value | h->second_value, h->count, kname);
