@@ -12,6 +12,7 @@
 #include "check/race.h"
 #include "exec/hooks.h"
 #include "ir/decode.h"
+#include "jit/jit.h"
 #include "api/kernel_name.h"
 #include "report/demangle.h"
 
@@ -55,6 +56,12 @@ smemu_status smemu_create(const smemu_options *opt, smemu_ctx **out) {
   c->bank_mode = c->arch->bank_bytes;
   if (c->opt.bank_mode == 8 && c->arch->bank8_selectable) c->bank_mode = 8;
   c->want_banks = (c->opt.analyses & SMEMU_ANALYZE_BANKS) != 0;
+  c->tier = c->opt.tier;
+  if (c->tier != SMEMU_TIER_INTERP && c->tier != SMEMU_TIER_JIT) {
+    const char *e = getenv("SMEMU_TIER");
+    c->tier = e && !strcmp(e, "interp") ? SMEMU_TIER_INTERP : SMEMU_TIER_JIT;
+  }
+  if (!jit_available()) c->tier = SMEMU_TIER_INTERP;
   if ((c->opt.analyses & SMEMU_ANALYZE_INIT) && !(c->ginit = ginit_new())) {
     free(c);
     return SMEMU_ERR_OUT_OF_MEMORY;
@@ -220,6 +227,7 @@ void smemu_module_unload(smemu_module *m) {
   }
   for (int i = 0; i < m->nkernels; i++) {
     sass_kernel_free(&m->kernels[i]);
+    jit_free(m->kernels[i].jit);
     program_free(m->kernels[i].prog);
     free(m->kernels[i].err);
   }
@@ -435,6 +443,21 @@ static smemu_status check_config(smemu_ctx *ctx, const smemu_kernel *k, const ui
   return SMEMU_OK;
 }
 
+/* The kernel's compiled code on a jit context: made at its first launch
+ * and kept with the kernel; NULL (interpret) where it cannot be made. */
+static pthread_mutex_t jit_kernels = PTHREAD_MUTEX_INITIALIZER;
+static const jit_code *kernel_jit(smemu_ctx *ctx, smemu_kernel *k) {
+  if (ctx->tier != SMEMU_TIER_JIT) return NULL;
+  pthread_mutex_lock(&jit_kernels);
+  if (!k->jit_tried) {
+    char why[256] = "";
+    k->jit_tried = 1;
+    k->jit = jit_compile(k->prog, why, sizeof why);
+  }
+  pthread_mutex_unlock(&jit_kernels);
+  return k->jit;
+}
+
 smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3], const uint32_t blk[3],
                           uint32_t shared, void **args) {
   if (!ctx || !k || !grid || !blk) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument");
@@ -524,6 +547,8 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   L->schedule_random = ctx->opt.schedule == SMEMU_SCHEDULE_RANDOM;
   L->seed = ctx->opt.seed;
   L->hooks = L->want_banks || L->want_races || L->want_sync || L->want_init || L->want_global_races;
+  L->jit = kernel_jit(ctx, k);
+  st->tier = L->jit ? "jit" : "interp";
   pthread_mutex_init(&L->lock, NULL);
   if (L->hooks) L->result = analysis_new(L);
   double t0 = now();
@@ -552,6 +577,8 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   free(L);
   return s;
 }
+
+int smemu_jit_available(void) { return jit_available(); }
 
 const smemu_launch_stats *smemu_last_stats(const smemu_ctx *ctx) { return ctx ? &ctx->last : NULL; }
 

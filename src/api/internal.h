@@ -17,6 +17,8 @@ struct smemu_kernel {
   int64_t max_dyn_smem; /* SMEMU_ATTR_MAX_DYNAMIC_SHARED, or -1: default */
   int64_t carveout;     /* SMEMU_ATTR_PREFERRED_CARVEOUT, or -1 */
   struct sass_map *sass;/* SASS mapping (src/sass/use.c), or NULL: PTX counting */
+  struct jit_code *jit; /* compiled code (src/jit), made at the first jit launch */
+  int jit_tried;        /* 1 once it was made (or failed) */
 };
 
 struct smemu_module {
@@ -45,6 +47,7 @@ struct smemu_ctx {
   int threads;              /* workers per launch */
   int bank_mode;            /* 4 or 8 */
   int want_banks;           /* bank model on */
+  int tier;                 /* SMEMU_TIER_INTERP or SMEMU_TIER_JIT, resolved */
   mem_table mem;            /* global allocations */
   struct ginit *ginit;      /* written bytes of each allocation (SMEMU_ANALYZE_INIT), or NULL */
   pool_chunk *chunks;       /* where smemu_malloc's allocations live (pool.c) */
