@@ -162,6 +162,8 @@ typedef struct smemu_launch_stats {
   uint64_t thread_instructions;  /* sum over warps of active lanes */
   double seconds;                /* wall-clock time of the launch */
   const char *tier;              /* "interp" or "jit": the tier that ran it */
+  double jit_seconds;            /* compiling the kernel before this launch
+                                    (0: interpreted, or compiled before) */
 } smemu_launch_stats;
 
 /* Description of a kernel parameter. */

@@ -451,7 +451,7 @@ static const jit_code *kernel_jit(smemu_ctx *ctx, smemu_kernel *k) {
   pthread_mutex_lock(&jit_kernels);
   if (!k->jit_tried) {
     char why[256] = "";
-    k->jit_tried = 1;
+    k->jit_tried = 2; /* compiled now: this launch reports the time */
     k->jit = jit_compile(k->prog, why, sizeof why);
   }
   pthread_mutex_unlock(&jit_kernels);
@@ -547,7 +547,10 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   L->schedule_random = ctx->opt.schedule == SMEMU_SCHEDULE_RANDOM;
   L->seed = ctx->opt.seed;
   L->hooks = L->want_banks || L->want_races || L->want_sync || L->want_init || L->want_global_races;
+  double tj = now();
   L->jit = kernel_jit(ctx, k);
+  st->jit_seconds = L->jit && k->jit_tried == 2 ? now() - tj : 0;
+  if (k->jit_tried == 2) k->jit_tried = 1;
   st->tier = L->jit ? "jit" : "interp";
   pthread_mutex_init(&L->lock, NULL);
   if (L->hooks) L->result = analysis_new(L);

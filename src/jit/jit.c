@@ -112,6 +112,14 @@ typedef struct cg {
   LLVMValueRef coff;      /* i64: byte offset of the chunk in a register slot */
   LLVMValueRef csh;       /* i32: its first lane */
   LLVMValueRef scratch;   /* where inactive lanes' stores go */
+  uint32_t *wreg, *wpred; /* slots / predicates written in the run being formed: == wgen */
+  uint32_t wgen;
+  /* Inside a chunk loop's body: each slot's current value for the chunk,
+   * so that values pass in registers (a masked store followed by a load
+   * of the same bytes stalls the load); valid where cgen == gen. */
+  LLVMValueRef *cache;
+  uint32_t *cgen, gen;
+  int caching;
 } cg;
 
 static LLVMValueRef c8(cg *g, uint64_t v) { return LLVMConstInt(g->i8, v, 0); }
@@ -160,7 +168,14 @@ static LLVMValueRef vconst(cg *g, int bits, uint64_t v) {
   return splat(g, vint(g, bits), LLVMConstInt(LLVMGetElementType(vint(g, bits)), v, 0));
 }
 /* Lane bits (i8) as <NL x i1>, and back. */
-static LLVMValueRef lanes(cg *g, LLVMValueRef m8) { return LLVMBuildBitCast(g->B, m8, g->v1, ""); }
+static LLVMValueRef lanes(cg *g, LLVMValueRef m8) {
+  /* (m & lane bit) != 0: a broadcast, an and and a compare, where the
+   * bitcast of an i8 costs a shift and an insert per lane on AVX2 */
+  LLVMValueRef e[NL];
+  for (int i = 0; i < NL; i++) e[i] = LLVMConstInt(g->i32, 1u << i, 0);
+  LLVMValueRef v = splat(g, g->v32, LLVMBuildZExt(g->B, m8, g->i32, ""));
+  return LLVMBuildICmp(g->B, LLVMIntNE, LLVMBuildAnd(g->B, v, LLVMConstVector(e, NL), ""), vconst(g, 32, 0), "");
+}
 static LLVMValueRef bits_of(cg *g, LLVMValueRef v1) { return LLVMBuildBitCast(g->B, v1, g->i8, ""); }
 /* This chunk's bits of a 32-lane mask. */
 static LLVMValueRef chunk_bits(cg *g, LLVMValueRef m32) {
@@ -183,8 +198,13 @@ static LLVMValueRef rd(cg *g, uint32_t s) {
     for (int i = 0; i < NL; i++) e[i] = c64(g, (uint64_t)i);
     return LLVMBuildAdd(g->B, LLVMConstVector(e, NL), splat(g, g->v64, LLVMBuildZExt(g->B, g->csh, g->i64, "")), "");
   }
+  if (g->caching && g->cgen[s] == g->gen) return g->cache[s];
   LLVMValueRef v = LLVMBuildLoad2(g->B, g->v64, atv(g, at(g, g->r, (uint64_t)s * 256), g->coff), "");
   LLVMSetAlignment(v, 8);
+  if (g->caching) {
+    g->cache[s] = v;
+    g->cgen[s] = g->gen;
+  }
   return v;
 }
 /* Slot s's low `bits` bits. */
@@ -198,6 +218,15 @@ static LLVMValueRef rdd(cg *g, uint32_t s) { return LLVMBuildBitCast(g->B, rd(g,
 /* Write v (<NL x i64>) to slot s for the lanes of m8. */
 static void wr(cg *g, uint32_t s, LLVMValueRef v, LLVMValueRef m8) {
   LLVMValueRef dst = atv(g, at(g, g->r, (uint64_t)s * 256), g->coff);
+  if (g->caching) {
+    /* the whole chunk, inactive lanes with the values they hold */
+    LLVMValueRef nv = LLVMBuildSelect(g->B, lanes(g, m8), v, rd(g, s), "");
+    LLVMValueRef st = LLVMBuildStore(g->B, nv, dst);
+    LLVMSetAlignment(st, 8);
+    g->cache[s] = nv;
+    g->cgen[s] = g->gen;
+    return;
+  }
   LLVMTypeRef ovl[2] = {g->v64, g->ptr};
   LLVMValueRef args[4] = {v, dst, c32(g, 8), lanes(g, m8)};
   intr(g, "llvm.masked.store", ovl, 2, args, 4);
@@ -756,6 +785,18 @@ static void emit_f64(cg *g, const insn *in, const jit_form *f, uint32_t pc, uint
   finish(g, &s, pc, i, m32);
 }
 
+/* Load one element per lane from base + addr: active lanes from their
+ * (checked) address, the others from a scratch slot, without branches (a
+ * masked gather becomes a branch per lane on hosts without fast gathers). */
+static LLVMValueRef gather(cg *g, LLVMValueRef base, LLVMValueRef addr, LLVMValueRef m8, LLVMTypeRef VT, int size) {
+  LLVMBuilderRef B = g->B;
+  LLVMValueRef ptrs = LLVMBuildGEP2(B, g->i8, base, &addr, 1, "");
+  LLVMValueRef safe = LLVMBuildSelect(B, lanes(g, m8), ptrs, splat(g, LLVMTypeOf(ptrs), g->scratch), "");
+  LLVMTypeRef ovl[2] = {VT, LLVMTypeOf(ptrs)};
+  LLVMValueRef args[4] = {safe, c32(g, (uint64_t)size), LLVMConstAllOnes(g->v1), LLVMGetUndef(VT)};
+  return intr(g, "llvm.masked.gather", ovl, 2, args, 4);
+}
+
 /* 1 when [lo, hi) lies in one of the warp's two cached global allocations
  * (read-only ones refused for a write); 0 sends the access to its handler,
  * which finds the allocation or reports the fault. */
@@ -835,9 +876,7 @@ static void emit_mem(cg *g, const insn *in, const jit_form *f, uint32_t pc, uint
   addr = LLVMBuildAdd(B, rd(g, in->a), vconst(g, 64, (uint64_t)in->imm), "");
   LLVMValueRef ptrs = LLVMBuildGEP2(B, g->i8, base, &addr, 1, "");
   if (!st) {
-    LLVMTypeRef ovl[2] = {VT, LLVMTypeOf(ptrs)};
-    LLVMValueRef args[4] = {ptrs, c32(g, (uint64_t)size), lanes(g, m8), LLVMGetUndef(VT)};
-    wrz(g, in->d, intr(g, "llvm.masked.gather", ovl, 2, args, 4), m8);
+    wrz(g, in->d, gather(g, base, addr, m8, VT, size), m8);
   } else {
     /* lane by lane, so the highest lane wins where addresses meet, as in
      * the handler's loop; inactive lanes store to a scratch slot */
@@ -901,11 +940,139 @@ static void emit_local(cg *g, const insn *in, const jit_form *f, LLVMValueRef m)
  * over the chunks of the warp. */
 static void emit_run(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, const jit_form **forms) {
   loop lp = begin_loop(g, NULL, 0);
+  g->caching = 1;
+  g->gen++;
   for (uint32_t i = i0; i < i1; i++) {
     const insn *in = &g->P->code[pc0 + i];
     emit_local(g, in, forms[i], chunk_bits(g, insn_mask(g, in)));
   }
+  g->caching = 0;
   end_loop(g, &lp, NULL, NULL);
+}
+
+/* Leave the region after n instructions, with the counters and pcs
+ * warp_run would leave; n = 0 returns before anything changed. */
+static void emit_exit(cg *g, uint32_t pc0, uint32_t n) {
+  LLVMBuilderRef B = g->B;
+  if (n) {
+    store(g, c32(g, pc0 + n), g->t, offsetof(simt_entry, pc));
+    store(g, c32(g, pc0 + n - 1), g->w, offsetof(warp, pc));
+    store(g, LLVMBuildAdd(B, g->ninsn0, c64(g, n), ""), g->w, offsetof(warp, ninsn));
+    store(g, LLVMBuildAdd(B, g->nthread0, LLVMBuildMul(B, g->cnt, c64(g, n), ""), ""), g->w, offsetof(warp, nthread));
+  }
+  LLVMBuildRet(B, c32(g, n));
+}
+
+/* The address checks of a run's loads (emit_fused): 1 (i1) when one of
+ * them cannot be done here (an analysis is on, a lane's address is out of
+ * bounds or misaligned, outside the cached global allocations). */
+static LLVMValueRef loads_slow(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, const jit_form **forms,
+                               const int *kinds) {
+  LLVMBuilderRef B = g->B;
+  LLVMValueRef L = load(g, g->ptr, g->w, offsetof(warp, L));
+  LLVMValueRef slow = LLVMBuildICmp(B, LLVMIntNE, load(g, g->i32, L, offsetof(launch, hooks)), c32(g, 0), "");
+  LLVMValueRef blk = load(g, g->ptr, g->w, offsetof(warp, blk));
+  LLVMValueRef ssize = LLVMBuildZExt(B, load(g, g->i32, blk, offsetof(block, smem_size)), g->i64, "");
+  LLVMValueRef init[3] = {slow, c64(g, ~0ull), c64(g, 0)}, out[3], next[3];
+  int gsize = 0;
+  for (uint32_t i = i0; i < i1; i++)
+    if (kinds[i] == K_MEM && forms[i]->sub) gsize = forms[i]->bits / 8;
+  loop lp = begin_loop(g, init, gsize ? 3 : 1);
+  next[0] = lp.acc[0];
+  if (gsize) next[1] = lp.acc[1], next[2] = lp.acc[2];
+  for (uint32_t i = i0; i < i1; i++) {
+    if (kinds[i] != K_MEM) continue;
+    const insn *in = &g->P->code[pc0 + i];
+    int size = forms[i]->bits / 8;
+    LLVMValueRef m8 = chunk_bits(g, insn_mask(g, in));
+    LLVMValueRef addr = LLVMBuildAdd(B, rd(g, in->a), vconst(g, 64, (uint64_t)in->imm), "");
+    LLVMValueRef bad = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, addr, vconst(g, 64, (uint64_t)size - 1), ""),
+                                     vconst(g, 64, 0), "");
+    if (!forms[i]->sub) {
+      LLVMValueRef top = splat(g, g->v64, LLVMBuildSub(B, ssize, c64(g, (uint64_t)size), ""));
+      bad = LLVMBuildOr(B, bad, LLVMBuildICmp(B, LLVMIntULT, addr, vconst(g, 64, g->P->smem_reserved), ""), "");
+      bad = LLVMBuildOr(B, bad, LLVMBuildICmp(B, LLVMIntUGT, addr, top, ""), "");
+      /* shared memory smaller than the access: every address is out */
+      next[0] = LLVMBuildOr(B, next[0], LLVMBuildAnd(B, LLVMBuildICmp(B, LLVMIntULT, ssize, c64(g, (uint64_t)size), ""),
+                                                   LLVMBuildICmp(B, LLVMIntNE, m8, c8(g, 0), ""), ""), "");
+    } else {
+      LLVMValueRef act = lanes(g, m8);
+      LLVMValueRef l = intr1(g, "llvm.vector.reduce.umin", g->v64, LLVMBuildSelect(B, act, addr, vconst(g, 64, ~0ull), ""));
+      LLVMValueRef h = intr1(g, "llvm.vector.reduce.umax", g->v64, LLVMBuildSelect(B, act, addr, vconst(g, 64, 0), ""));
+      next[1] = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntULT, l, next[1], ""), l, next[1], "");
+      next[2] = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntUGT, h, next[2], ""), h, next[2], "");
+    }
+    next[0] = LLVMBuildOr(B, next[0], any_in(g, bad, m8), "");
+  }
+  end_loop(g, &lp, next, out);
+  slow = out[0];
+  if (gsize) {
+    /* no active lane: lo > hi, nothing to ask */
+    LLVMValueRef none = LLVMBuildICmp(B, LLVMIntUGT, out[1], out[2], "");
+    LLVMBasicBlockRef here = LLVMGetInsertBlock(B);
+    LLVMBasicBlockRef ask = LLVMAppendBasicBlockInContext(g->C, g->fn, "gask");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->C, g->fn, "gdone");
+    LLVMBuildCondBr(B, LLVMBuildOr(B, slow, none, ""), done, ask);
+    LLVMPositionBuilderAtEnd(B, ask);
+    LLVMTypeRef ft = LLVMFunctionType(g->i32, (LLVMTypeRef[]){g->ptr, g->i64, g->i64, g->i32}, 4, 0);
+    LLVMValueRef args[4] = {g->w, out[1], LLVMBuildAdd(B, out[2], c64(g, (uint64_t)gsize), ""), c32(g, 0)};
+    LLVMValueRef ok = LLVMBuildCall2(B, ft, cptr(g, (const void *)(uintptr_t)global_ok), args, 4, "");
+    LLVMValueRef gbad = LLVMBuildICmp(B, LLVMIntEQ, ok, c32(g, 0), "");
+    LLVMBuildBr(B, done);
+    LLVMPositionBuilderAtEnd(B, done);
+    LLVMValueRef phi = LLVMBuildPhi(B, g->i1, "");
+    LLVMValueRef vals[2] = {slow, gbad};
+    LLVMBasicBlockRef from[2] = {here, ask};
+    LLVMAddIncoming(phi, vals, from, 2);
+    slow = phi;
+  }
+  return slow;
+}
+
+/* A run of lane-local instructions and loads [i0, i1) whose addresses and
+ * guards no earlier instruction of the run writes: the loads' addresses
+ * are checked first, for the whole warp; then every instruction runs chunk
+ * by chunk, the loads as gathers. When a check fails the region ends
+ * before the run and the interpreter takes it. */
+static void emit_fused(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, const jit_form **forms, const int *kinds) {
+  LLVMBuilderRef B = g->B;
+  LLVMValueRef slow = loads_slow(g, pc0, i0, i1, forms, kinds);
+  LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(g->C, g->fn, "tointerp");
+  LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(g->C, g->fn, "fused");
+  LLVMBuildCondBr(B, slow, out, go);
+  LLVMPositionBuilderAtEnd(B, out);
+  emit_exit(g, pc0, i0);
+  LLVMPositionBuilderAtEnd(B, go);
+  LLVMValueRef blk = load(g, g->ptr, g->w, offsetof(warp, blk));
+  LLVMValueRef smem = load(g, g->ptr, blk, offsetof(block, smem));
+  loop lp = begin_loop(g, NULL, 0);
+  g->caching = 1;
+  g->gen++;
+  for (uint32_t i = i0; i < i1; i++) {
+    const insn *in = &g->P->code[pc0 + i];
+    LLVMValueRef m8 = chunk_bits(g, insn_mask(g, in));
+    if (kinds[i] != K_MEM) {
+      emit_local(g, in, forms[i], m8);
+      continue;
+    }
+    int size = forms[i]->bits / 8;
+    LLVMTypeRef VT = vint(g, size * 8);
+    LLVMValueRef addr = LLVMBuildAdd(B, rd(g, in->a), vconst(g, 64, (uint64_t)in->imm), "");
+    wrz(g, in->d, gather(g, forms[i]->sub ? LLVMConstNull(g->ptr) : smem, addr, m8, VT, size), m8);
+  }
+  g->caching = 0;
+  end_loop(g, &lp, NULL, NULL);
+}
+
+/* The register slot and predicates instruction `in` writes (~0u: none). */
+static void writes(const insn *in, const jit_form *f, int kind, uint32_t *reg, uint32_t *p1, uint32_t *p2) {
+  *reg = *p1 = *p2 = ~0u;
+  if (kind == K_MEM) { *reg = in->d; return; }
+  switch (f->jop) {
+  case J_SETP: case J_FSETP: *p1 = in->d; *p2 = in->d2; return;
+  case J_MOVP: case J_PAND: case J_POR: case J_PXOR: case J_PNOT: *p1 = in->d; return;
+  default: *reg = in->d; return;
+  }
 }
 
 /* Build the function of region [pc0, pc0 + len). */
@@ -930,27 +1097,43 @@ static void build_region(cg *g, uint32_t pc0, uint32_t len, const char *name, ji
   for (uint32_t i = 0; i < len;) {
     uint32_t pc = pc0 + i;
     const insn *in = &g->P->code[pc];
-    switch (kinds[i]) {
-    case K_LOCAL: {
-      uint32_t j = i;
-      while (j < len && kinds[j] == K_LOCAL) j++;
-      emit_run(g, pc0, i, j, forms);
+    int load_here = kinds[i] == K_MEM && forms[i]->jop == J_LD;
+    if (kinds[i] == K_LOCAL || load_here) {
+      /* the run: lane-local instructions and loads whose address and
+       * guard it has not written, with at most one global load */
+      uint32_t j = i, nloads = 0, nglobal = 0;
+      for (; j < len; j++) {
+        const insn *x = &g->P->code[pc0 + j];
+        int ld = kinds[j] == K_MEM && forms[j]->jop == J_LD;
+        if (kinds[j] != K_LOCAL && !ld) break;
+        if (ld) {
+          int clash = (nglobal && forms[j]->sub) || g->wreg[x->a] == g->wgen ||
+                      (x->guard >= 0 && g->wpred[x->guard] == g->wgen);
+          if (clash) break;
+          nloads++;
+          nglobal += forms[j]->sub;
+        }
+        uint32_t r, p1, p2;
+        writes(x, forms[j], kinds[j], &r, &p1, &p2);
+        if (r != ~0u) g->wreg[r] = g->wgen;
+        if (p1 != ~0u) g->wpred[p1] = g->wgen;
+        if (p2 != ~0u) g->wpred[p2] = g->wgen;
+      }
+      g->wgen++;
+      if (nloads) emit_fused(g, pc0, i, j, forms, kinds);
+      else emit_run(g, pc0, i, j, forms);
       J->ninsn_native += j - i;
       i = j;
       continue;
     }
+    switch (kinds[i]) {
     case K_F64: emit_f64(g, in, forms[i], pc, i); J->ninsn_native++; break;
     case K_MEM: emit_mem(g, in, forms[i], pc, i); J->ninsn_native++; break;
     default: emit_call(g, pc, i, insn_mask(g, in)); J->ninsn_called++; break;
     }
     i++;
   }
-  /* counters and pcs as warp_run leaves them after len instructions */
-  store(g, c32(g, pc0 + len), g->t, offsetof(simt_entry, pc));
-  store(g, c32(g, pc0 + len - 1), g->w, offsetof(warp, pc));
-  store(g, LLVMBuildAdd(B, g->ninsn0, c64(g, len), ""), g->w, offsetof(warp, ninsn));
-  store(g, LLVMBuildAdd(B, g->nthread0, LLVMBuildMul(B, g->cnt, c64(g, len), ""), ""), g->w, offsetof(warp, nthread));
-  LLVMBuildRet(B, c32(g, len));
+  emit_exit(g, pc0, len);
 }
 
 static const func_info *func_at(const program *P, uint32_t pc) {
@@ -1020,6 +1203,14 @@ jit_code *jit_compile(const program *P, char *why, size_t nwhy) {
   g->fn_region = LLVMFunctionType(g->i32, (LLVMTypeRef[]){g->ptr, g->ptr}, 2, 0);
   g->fn_handler = LLVMFunctionType(LLVMVoidTypeInContext(g->C), (LLVMTypeRef[]){g->ptr, g->ptr, g->i32}, 3, 0);
   uint32_t *rstart = malloc((P->ncode + 1) * sizeof *rstart);
+  g->wreg = calloc(P->max_regs + SLOT_FIRST + 1, sizeof *g->wreg);
+  g->wpred = calloc(P->max_preds + PRED_FIRST + 1, sizeof *g->wpred);
+  g->wgen = 1;
+  g->cache = calloc(P->max_regs + SLOT_FIRST + 1, sizeof *g->cache);
+  g->cgen = calloc(P->max_regs + SLOT_FIRST + 1, sizeof *g->cgen);
+  g->gen = 1;
+  if (!g->cache || !g->cgen) { free(rstart); rstart = NULL; }
+  if (!g->wreg || !g->wpred) { free(rstart); rstart = NULL; }
   uint32_t nr = 0;
   for (uint32_t pc = 0; rstart && pc < P->ncode;) {
     const func_info *F = func_at(P, pc);
@@ -1035,6 +1226,10 @@ jit_code *jit_compile(const program *P, char *why, size_t nwhy) {
     pc += len;
   }
   free(starts);
+  free(g->wreg);
+  free(g->wpred);
+  free(g->cache);
+  free(g->cgen);
   LLVMDisposeBuilder(g->B);
   char *verr = NULL;
   if (LLVMVerifyModule(g->M, LLVMReturnStatusAction, &verr)) {
