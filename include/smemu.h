@@ -77,11 +77,17 @@ typedef struct smemu_options {
 
 /* Execution tiers (smemu_options.tier). Both give the same results, counts
  * and reports bit for bit; the compiled tier is faster. */
-#define SMEMU_TIER_DEFAULT 0 /* the SMEMU_TIER environment variable ("interp" or
-                                "jit") when set, else jit where built */
+#define SMEMU_TIER_DEFAULT 0 /* the SMEMU_TIER environment variable ("interp",
+                                "jit" or "auto") when set, else auto */
 #define SMEMU_TIER_INTERP 1  /* the interpreter (the reference) */
-#define SMEMU_TIER_JIT 2     /* compiled code (LLVM ORC); the interpreter where
-                                this build has no JIT */
+#define SMEMU_TIER_JIT 2     /* compiled code (LLVM ORC), each kernel compiled
+                                at its first launch; the interpreter where this
+                                build has no JIT */
+#define SMEMU_TIER_AUTO 3    /* compiled code for hot kernels: a kernel is
+                                compiled once its launches have run
+                                SMEMU_JIT_HOT warp instructions (default 10
+                                million; compiling costs about 5 ms per PTX
+                                instruction) and interpreted until then */
 /* 1 when this build has the compiled tier. */
 int smemu_jit_available(void);
 

@@ -57,11 +57,14 @@ smemu_status smemu_create(const smemu_options *opt, smemu_ctx **out) {
   if (c->opt.bank_mode == 8 && c->arch->bank8_selectable) c->bank_mode = 8;
   c->want_banks = (c->opt.analyses & SMEMU_ANALYZE_BANKS) != 0;
   c->tier = c->opt.tier;
-  if (c->tier != SMEMU_TIER_INTERP && c->tier != SMEMU_TIER_JIT) {
+  if (c->tier < SMEMU_TIER_INTERP || c->tier > SMEMU_TIER_AUTO) {
     const char *e = getenv("SMEMU_TIER");
-    c->tier = e && !strcmp(e, "interp") ? SMEMU_TIER_INTERP : SMEMU_TIER_JIT;
+    c->tier = !e ? SMEMU_TIER_AUTO : !strcmp(e, "interp") ? SMEMU_TIER_INTERP
+            : !strcmp(e, "jit") ? SMEMU_TIER_JIT : SMEMU_TIER_AUTO;
   }
   if (!jit_available()) c->tier = SMEMU_TIER_INTERP;
+  const char *hot = getenv("SMEMU_JIT_HOT");
+  c->jit_hot = hot && *hot ? strtoull(hot, NULL, 10) : 10000000ull;
   if ((c->opt.analyses & SMEMU_ANALYZE_INIT) && !(c->ginit = ginit_new())) {
     free(c);
     return SMEMU_ERR_OUT_OF_MEMORY;
@@ -447,7 +450,8 @@ static smemu_status check_config(smemu_ctx *ctx, const smemu_kernel *k, const ui
  * and kept with the kernel; NULL (interpret) where it cannot be made. */
 static pthread_mutex_t jit_kernels = PTHREAD_MUTEX_INITIALIZER;
 static const jit_code *kernel_jit(smemu_ctx *ctx, smemu_kernel *k) {
-  if (ctx->tier != SMEMU_TIER_JIT) return NULL;
+  if (ctx->tier == SMEMU_TIER_INTERP) return NULL;
+  if (ctx->tier == SMEMU_TIER_AUTO && k->ran_insns < ctx->jit_hot && !k->jit_tried) return NULL;
   pthread_mutex_lock(&jit_kernels);
   if (!k->jit_tried) {
     char why[256] = "";
@@ -558,6 +562,7 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   s = (smemu_status)exec_launch(L, ctx->threads);
   st->seconds = now() - t0;
   st->warp_instructions = atomic_load(&L->warp_insns);
+  k->ran_insns += st->warp_instructions;
   st->thread_instructions = atomic_load(&L->thread_insns);
   if (s) ctx_error(ctx, s, "%s", L->msg);
   fault_keep(ctx, L, s);
