@@ -10,3 +10,9 @@ CFLAGS += -DSMEMU_HAVE_JIT
 $(BUILD)/obj/src/jit/%.o: XCF := -isystem $(LLVM_INC)
 LDLIBS += -L$(LLVM_LIBDIR) -Wl,-rpath,$(LLVM_LIBDIR) $(shell $(LLVM_CONFIG) --libs orcjit native)
 endif
+
+# The whole suite with every kernel compiled at its first launch (the
+# default, auto, compiles only kernels that have run long).
+.PHONY: test-jit
+test-jit:
+	SMEMU_TIER=jit $(MAKE) --no-print-directory test

@@ -457,6 +457,7 @@ static const jit_code *kernel_jit(smemu_ctx *ctx, smemu_kernel *k) {
     char why[256] = "";
     k->jit_tried = 2; /* compiled now: this launch reports the time */
     k->jit = jit_compile(k->prog, why, sizeof why);
+    if (!k->jit && getenv("SMEMU_JIT_STATS")) fprintf(stderr, "jit %s: not compiled: %s\n", k->prog->name, why);
   }
   pthread_mutex_unlock(&jit_kernels);
   return k->jit;
