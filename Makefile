@@ -74,6 +74,7 @@ bench: $(LIB) $(BUILD)/smemu runtime
 	@mkdir -p $(BUILD)/bench
 	$(CC) $(CFLAGS) -O3 -o $(BUILD)/bench/bench bench/bench.c $(LIB) $(LDFLAGS) $(LDLIBS)
 	$(BUILD)/bench/bench
+	$(BUILD)/bench/bench --tiers
 	@sh bench/programs.sh $(BUILD) || [ $$? -eq 77 ]
 
 clean:
