@@ -81,6 +81,7 @@ bench: $(LIB) $(BUILD)/smemu runtime
 	@mkdir -p $(BUILD)/bench
 	$(CC) $(CFLAGS) -O3 -o $(BUILD)/bench/bench bench/bench.c $(LIB) $(LDFLAGS) $(LDLIBS)
 	@sh bench/table.sh $(BUILD)
+	$(BUILD)/bench/bench --tiers
 
 clean:
 	rm -rf $(BUILD)

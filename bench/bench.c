@@ -28,11 +28,13 @@ static void *buf(smemu_ctx *c, size_t bytes, unsigned seed) {
 /* CPU seconds (all workers) of the last run's launch: on a shared machine
  * the wall time moves with the load, the CPU time much less. */
 static double g_cpu;
+static int bench_tier; /* SMEMU_TIER_* of every run (--tiers) */
 
 static double run(const bench *b, int threads, uint32_t analyses, smemu_launch_stats *out) {
   smemu_options o = {0};
   o.threads = threads;
   o.analyses = analyses;
+  o.tier = bench_tier;
   smemu_ctx *c;
   smemu_module *m;
   smemu_kernel *k;
@@ -93,6 +95,30 @@ static void checks(const bench *bs, size_t n) {
     }
   }
 }
+
+/* The tiers side by side on one worker: kernel time of the interpreter and
+ * of the compiled code (and its compile time) without checks, with the
+ * bank model and with the race checks. */
+static void tiers(const bench *bs, size_t n) {
+  static const struct { const char *name; uint32_t an; } modes[] = {
+      {"none", 0}, {"banks", SMEMU_ANALYZE_BANKS}, {"races", SMEMU_ANALYZE_RACES}};
+  printf("%-24s %-8s %10s %10s %8s %12s\n", "benchmark", "analyses", "interp s", "jit s", "speedup", "jit compile s");
+  for (size_t i = 0; i < n; i++)
+    for (size_t m = 0; m < sizeof modes / sizeof *modes; m++) {
+      double t[2] = {1e30, 1e30}, comp = 0;
+      for (int tier = 0; tier < 2; tier++)
+        for (int rep = 0; rep < 3; rep++) {
+          smemu_launch_stats st;
+          bench_tier = tier ? SMEMU_TIER_JIT : SMEMU_TIER_INTERP;
+          double x = run(&bs[i], 1, modes[m].an, &st);
+          if (x < t[tier]) t[tier] = x;
+          if (tier) comp = st.jit_seconds;
+        }
+      bench_tier = 0;
+      printf("%-24s %-8s %10.3f %10.3f %8.2f %12.3f\n", bs[i].name, modes[m].name, t[0], t[1], t[0] / t[1], comp);
+    }
+}
+
 
 /* The best of `reps` runs (one when a run takes over 3 s); *cpu: the CPU
  * seconds of that run. */
@@ -166,9 +192,13 @@ static void dot(int n, int threads) {
 }
 
 /* Usage: bench [WORKERS,...] (default: 1 and every core); bench --checks;
- * bench --table POCL_SECONDS [WORKERS]; bench --dot N [WORKERS]. */
+ * bench --table POCL_SECONDS [WORKERS]; bench --dot N [WORKERS]; bench --tiers. */
 int main(int argc, char **argv) {
   int cores = (int)sysconf(_SC_NPROCESSORS_ONLN), counts[16], nc = 0;
+  if (argc > 1 && !strcmp(argv[1], "--tiers")) {
+    tiers(benches_list(), 1);
+    return 0;
+  }
   if (argc > 1 && !strcmp(argv[1], "--checks")) {
     checks(benches_list(), NBENCH);
     return 0;

@@ -76,7 +76,24 @@ typedef struct smemu_options {
    * ends; NULL: never. smemu_progress_print is one. */
   void (*progress)(const smemu_progress *p, void *user);
   void *progress_user;
+  int tier;               /* SMEMU_TIER_*: how kernels run */
 } smemu_options;
+
+/* Execution tiers (smemu_options.tier). Both give the same results, counts
+ * and reports bit for bit; the compiled tier is faster. */
+#define SMEMU_TIER_DEFAULT 0 /* the SMEMU_TIER environment variable ("interp",
+                                "jit" or "auto") when set, else auto */
+#define SMEMU_TIER_INTERP 1  /* the interpreter (the reference) */
+#define SMEMU_TIER_JIT 2     /* compiled code (LLVM ORC), each kernel compiled
+                                at its first launch; the interpreter where this
+                                build has no JIT */
+#define SMEMU_TIER_AUTO 3    /* compiled code for hot kernels: a kernel is
+                                compiled once its launches have run
+                                SMEMU_JIT_HOT warp instructions (default 10
+                                million; compiling costs about 5 ms per PTX
+                                instruction) and interpreted until then */
+/* 1 when this build has the compiled tier. */
+int smemu_jit_available(void);
 
 /* A progress callback that keeps one status line up to date on the FILE *
  * user (a terminal): kernel, blocks done, thread instructions per second,
@@ -161,6 +178,9 @@ typedef struct smemu_launch_stats {
   uint64_t warp_instructions;    /* warp-level instructions executed */
   uint64_t thread_instructions;  /* sum over warps of active lanes */
   double seconds;                /* wall-clock time of the launch */
+  const char *tier;              /* "interp" or "jit": the tier that ran it */
+  double jit_seconds;            /* compiling the kernel before this launch
+                                    (0: interpreted, or compiled before) */
 } smemu_launch_stats;
 
 /* Description of a kernel parameter. */

@@ -60,6 +60,8 @@ static const char usage[] =
     "                     shaded by bank conflicts, the worst accesses' banks,\n"
     "                     races, barrier and memory errors) to FILE\n"
     "  --threads N        worker threads per launch (default: one per core)\n"
+    "  --tier T           interp, jit or auto (default): how kernels run\n"
+    "                     (SMEMU_TIER; results are the same)\n"
     "  --max-insns N      stop a launch when its warps have run N instructions\n"
     "                     together (cudaErrorLaunchTimeout; default 10000000000,\n"
     "                     0: none)\n"
@@ -243,7 +245,7 @@ static void set_env(const char *name, const char *value) {
 int smemu_cmd_run(int argc, char **argv) {
   const char *arch = NULL, *check = NULL, *report = NULL, *json = NULL, *html = NULL, *threads = NULL, *max_insns = NULL;
   const char *nvcc = NULL, *timeout = NULL, *exitcode = NULL, *counting = NULL;
-  const char *leak = NULL, *plimit = NULL, *destroy = NULL;
+  const char *leak = NULL, *plimit = NULL, *destroy = NULL, *tier = NULL;
   int quiet = 0, cont = 0, i;
   const char *srcs[64];
   int nsrc = 0;
@@ -269,6 +271,7 @@ int smemu_cmd_run(int argc, char **argv) {
     else if (!strcmp(a, "--json")) VALUE(json);
     else if (!strcmp(a, "--html")) VALUE(html);
     else if (!strcmp(a, "--threads")) VALUE(threads);
+    else if (!strcmp(a, "--tier")) VALUE(tier);
     else if (!strcmp(a, "--max-insns")) VALUE(max_insns);
     else if (!strcmp(a, "--nvcc")) VALUE(nvcc);
     else if (!strcmp(a, "--counting")) {
@@ -312,6 +315,10 @@ int smemu_cmd_run(int argc, char **argv) {
                                             "global-races", "banks", "memory", "memcheck", "all", NULL};
   if (bad_word(report, reports, "report") || bad_word(check, check_names, "check")) return 2;
   if (san_options(destroy, leak, plimit, &cont) < 0) return 2;
+  if (tier && strcmp(tier, "interp") && strcmp(tier, "jit") && strcmp(tier, "auto")) {
+    fprintf(stderr, "smemu run: --tier takes interp, jit or auto, not '%s'\n", tier);
+    return 2;
+  }
   uint64_t num, errcode = 0;
   double secs;
   if (threads && cli_u64(threads, 1024, &num) < 0) {
@@ -417,6 +424,7 @@ int smemu_cmd_run(int argc, char **argv) {
   set_env("SMEMU_CHECK", check);
   set_env("SMEMU_REPORT", report);
   set_env("SMEMU_THREADS", threads);
+  set_env("SMEMU_TIER", tier);
   set_env("SMEMU_MAX_INSNS", max_insns);
   set_env("SMEMU_COUNTING", counting);
   set_env("SMEMU_TIMEOUT", timeout);

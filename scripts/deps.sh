@@ -2,7 +2,8 @@
 # Installs the Debian packages the tests need, when they are missing:
 # cmocka (unit tests), clang-14 and libclc-14 (OpenCL C to PTX), PoCL and
 # the OpenCL headers (the PoCL comparison), libzstd (compressed fatbinaries),
-# python3 (README and Numba tests), chromium (the HTML report's test).
+# python3 (README and Numba tests), chromium (the HTML report's test),
+# llvm-19-dev (the compiled tier, mk/jit.mk).
 # NVIDIA's disassembler for SASS-informed counting (src/sass/tool.c looks in
 # build/pydeps): the PyPI wheel, when no CUDA toolkit provides it; offline,
 # smemu counts by PTX rules and the SASS tests use checked-in disassembly.
@@ -20,6 +21,7 @@ command -v clang-14 >/dev/null 2>&1 || need="$need clang-14"
 ls /usr/lib/*/libzstd.so.1 >/dev/null 2>&1 || need="$need libzstd1"
 command -v python3 >/dev/null 2>&1 || need="$need python3"
 command -v chromium >/dev/null 2>&1 || need="$need chromium"
+command -v llvm-config-19 >/dev/null 2>&1 || need="$need llvm-19-dev"
 [ -z "$need" ] && exit 0
 echo "deps: installing$need" >&2
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"

@@ -89,6 +89,10 @@ static const char *const usage_exec =
     "                     together (an endless loop; default 10000000000, 0: no\n"
     "                     limit)\n"
     "  --json FILE        write {\"launches\": [...]} figures to FILE\n"
+    "  --tier T           interp (the interpreter), jit (compiled code, LLVM) or\n"
+    "                     auto (compile kernels once they have run long;\n"
+    "                     default, or the SMEMU_TIER environment variable);\n"
+    "                     results, counts and reports are the same\n"
     "  --html FILE        write a self-contained HTML report: the launch's\n"
     "                     figures, the source shaded by bank conflicts, the\n"
     "                     bank x wavefront picture of the worst accesses,\n"
@@ -557,6 +561,13 @@ static int cmd_exec(int argc, char **argv) {
       NEED();
       if (parse_checks(v, &opt.analyses) < 0) { free(specs); return 2; }
     }
+    else if (!strcmp(a, "--tier")) {
+      NEED();
+      if (!strcmp(v, "interp")) opt.tier = SMEMU_TIER_INTERP;
+      else if (!strcmp(v, "jit")) opt.tier = SMEMU_TIER_JIT;
+      else if (!strcmp(v, "auto")) opt.tier = SMEMU_TIER_AUTO;
+      else { fprintf(stderr, "smemu exec: --tier takes interp, jit or auto\n"); free(specs); return 2; }
+    }
     else if (!strcmp(a, "--schedule")) {
       NEED();
       if (!strcmp(v, "fixed")) opt.schedule = SMEMU_SCHEDULE_FIXED;
@@ -762,9 +773,9 @@ static int cmd_exec(int argc, char **argv) {
     }
     if (!quiet) {
       fprintf(stderr, "smemu: %s grid (%u,%u,%u) block (%u,%u,%u): %" PRIu64 " warp / %" PRIu64
-                      " thread instructions in %.3f s",
+                      " thread instructions in %.3f s (%s)",
               st->kernel, grid[0], grid[1], grid[2], block[0], block[1], block[2], st->warp_instructions,
-              st->thread_instructions, st->seconds);
+              st->thread_instructions, st->seconds, st->tier ? st->tier : "interp");
       smemu_counting cn;
       if (smemu_last_bank_counts(ctx, &bc) == SMEMU_OK)
         fprintf(stderr, "; shared ld %" PRIu64 " req %" PRIu64 " conflicts, st %" PRIu64 " req %" PRIu64

@@ -12,6 +12,7 @@
 #include "check/race.h"
 #include "exec/hooks.h"
 #include "ir/decode.h"
+#include "jit/jit.h"
 #include "api/kernel_name.h"
 #include "report/demangle.h"
 
@@ -56,6 +57,15 @@ smemu_status smemu_create(const smemu_options *opt, smemu_ctx **out) {
   c->bank_mode = c->arch->bank_bytes;
   if (c->opt.bank_mode == 8 && c->arch->bank8_selectable) c->bank_mode = 8;
   c->want_banks = (c->opt.analyses & SMEMU_ANALYZE_BANKS) != 0;
+  c->tier = c->opt.tier;
+  if (c->tier < SMEMU_TIER_INTERP || c->tier > SMEMU_TIER_AUTO) {
+    const char *e = getenv("SMEMU_TIER");
+    c->tier = !e ? SMEMU_TIER_AUTO : !strcmp(e, "interp") ? SMEMU_TIER_INTERP
+            : !strcmp(e, "jit") ? SMEMU_TIER_JIT : SMEMU_TIER_AUTO;
+  }
+  if (!jit_available()) c->tier = SMEMU_TIER_INTERP;
+  const char *hot = getenv("SMEMU_JIT_HOT");
+  c->jit_hot = hot && *hot ? strtoull(hot, NULL, 10) : 10000000ull;
   if ((c->opt.analyses & SMEMU_ANALYZE_INIT) && !(c->ginit = ginit_new())) {
     free(c);
     return SMEMU_ERR_OUT_OF_MEMORY;
@@ -221,6 +231,7 @@ void smemu_module_unload(smemu_module *m) {
   }
   for (int i = 0; i < m->nkernels; i++) {
     sass_kernel_free(&m->kernels[i]);
+    jit_free(m->kernels[i].jit);
     program_free(m->kernels[i].prog);
     free(m->kernels[i].err);
   }
@@ -466,6 +477,23 @@ static smemu_status check_config(smemu_ctx *ctx, const smemu_kernel *k, const ui
   return SMEMU_OK;
 }
 
+/* The kernel's compiled code on a jit context: made at its first launch
+ * and kept with the kernel; NULL (interpret) where it cannot be made. */
+static pthread_mutex_t jit_kernels = PTHREAD_MUTEX_INITIALIZER;
+static const jit_code *kernel_jit(smemu_ctx *ctx, smemu_kernel *k) {
+  if (ctx->tier == SMEMU_TIER_INTERP) return NULL;
+  if (ctx->tier == SMEMU_TIER_AUTO && k->ran_insns < ctx->jit_hot && !k->jit_tried) return NULL;
+  pthread_mutex_lock(&jit_kernels);
+  if (!k->jit_tried) {
+    char why[256] = "";
+    k->jit_tried = 2; /* compiled now: this launch reports the time */
+    k->jit = jit_compile(k->prog, why, sizeof why);
+    if (!k->jit && getenv("SMEMU_JIT_STATS")) fprintf(stderr, "jit %s: not compiled: %s\n", k->prog->name, why);
+  }
+  pthread_mutex_unlock(&jit_kernels);
+  return k->jit;
+}
+
 smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3], const uint32_t blk[3],
                           uint32_t shared, void **args) {
   return smemu_launch_cluster(ctx, k, grid, blk, NULL, shared, args);
@@ -568,12 +596,18 @@ smemu_status smemu_launch_cluster(smemu_ctx *ctx, smemu_kernel *k, const uint32_
   L->seed = ctx->opt.seed;
   L->hooks = L->want_banks || L->want_races || L->want_sync || L->want_init || L->want_global_races ||
              L->want_pipeline;
+  double tj = now();
+  L->jit = kernel_jit(ctx, k);
+  st->jit_seconds = L->jit && k->jit_tried == 2 ? now() - tj : 0;
+  if (k->jit_tried == 2) k->jit_tried = 1;
+  st->tier = L->jit ? "jit" : "interp";
   pthread_mutex_init(&L->lock, NULL);
   if (L->hooks) L->result = analysis_new(L);
   double t0 = now();
   s = (smemu_status)exec_launch(L, ctx->threads);
   st->seconds = now() - t0;
   st->warp_instructions = atomic_load(&L->warp_insns);
+  k->ran_insns += st->warp_instructions;
   st->thread_instructions = atomic_load(&L->thread_insns);
   if (s) ctx_error(ctx, s, "%s", L->msg);
   fault_keep(ctx, L, s);
@@ -596,6 +630,8 @@ smemu_status smemu_launch_cluster(smemu_ctx *ctx, smemu_kernel *k, const uint32_
   free(L);
   return s;
 }
+
+int smemu_jit_available(void) { return jit_available(); }
 
 const smemu_launch_stats *smemu_last_stats(const smemu_ctx *ctx) { return ctx ? &ctx->last : NULL; }
 

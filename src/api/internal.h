@@ -20,6 +20,9 @@ struct smemu_kernel {
   uint32_t req_cluster[3]; /* SMEMU_ATTR_CLUSTER_WIDTH/HEIGHT/DEPTH set at run time, 0: none */
   int cluster_policy;   /* SMEMU_ATTR_CLUSTER_POLICY (a hint) */
   struct sass_map *sass;/* SASS mapping (src/sass/use.c), or NULL: PTX counting */
+  struct jit_code *jit; /* compiled code (src/jit), made at the first jit launch */
+  int jit_tried;        /* 1 once it was made (or failed) */
+  uint64_t ran_insns;   /* warp instructions its launches have run */
 };
 
 struct smemu_module {
@@ -48,6 +51,8 @@ struct smemu_ctx {
   int threads;              /* workers per launch */
   int bank_mode;            /* 4 or 8 */
   int want_banks;           /* bank model on */
+  int tier;                 /* SMEMU_TIER_INTERP, _JIT or _AUTO, resolved */
+  uint64_t jit_hot;         /* warp instructions that make a kernel hot (auto) */
   mem_table mem;            /* global allocations */
   struct ginit *ginit;      /* written bytes of each allocation (SMEMU_ANALYZE_INIT), or NULL */
   pool_chunk *chunks;       /* where smemu_malloc's allocations live (pool.c) */

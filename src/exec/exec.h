@@ -215,6 +215,7 @@ typedef struct launch {
   fault_info *faults;      /* then every one (under lock; at most MAX_FAULT_RECORDS) */
   uint32_t nfaults, capfaults;
   uint64_t faults_total;   /* all of them, kept or not */
+  const struct jit_code *jit; /* compiled regions (src/jit), or NULL: interpret */
 } launch;
 #define MAX_FAULT_RECORDS 4096
 

@@ -12,6 +12,7 @@
 #include "exec/hooks.h"
 #include "exec/sched.h"
 #include "exec/wgmma.h"
+#include "jit/jit.h"
 #include "async/async.h"
 #include "smemu.h"
 
@@ -352,6 +353,9 @@ int barrier_arrive(warp *w, uint32_t id, uint32_t count, uint32_t lanes, uint32_
 /* ---- running ---- */
 void warp_run(warp *w, uint64_t budget) {
   const insn *code = w->L->prog->code;
+#ifdef SMEMU_HAVE_JIT
+  const jit_code *J = w->L->jit;
+#endif
   while (w->state == W_RUN && budget--) {
     simt_entry *t = &w->stack[w->sp - 1];
     uint32_t pc = t->pc;
@@ -363,6 +367,16 @@ void warp_run(warp *w, uint64_t budget) {
       continue;
     }
     if (t->blocked) { w->state = W_BAR; return; }
+#ifdef SMEMU_HAVE_JIT
+    if (J && J->entry[pc]) {
+      /* a compiled region: budget + 1 instructions are left with this one */
+      uint32_t n = jit_enter(J, w, t, pc, budget + 1);
+      if (n) {
+        budget -= n - 1;
+        continue;
+      }
+    }
+#endif
     const insn *in = &code[pc];
     uint32_t m = t->mask;
     if (in->guard >= 0) m &= w->p[in->guard] ^ in->guard_xor;

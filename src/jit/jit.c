@@ -1,0 +1,1312 @@
+/* jit.c: the compiled tier's code generator (jit.h). For each straight-line
+ * run of a kernel's instructions (no branch, call, return, exit or barrier
+ * inside) it emits one LLVM function working on the 32 lanes of a warp as
+ * vectors: native code for the forms of forms.h, a call to the interpreter
+ * handler for every other instruction (with the warp's counters and pcs
+ * set as warp_run sets them), and compiles the kernel's functions with
+ * LLVM's ORC JIT. Register slots stay in the warp's register file, so the
+ * interpreter and the compiled code can take turns at any region edge. */
+#include "jit/jit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#ifndef SMEMU_HAVE_JIT
+
+int jit_available(void) { return 0; }
+jit_code *jit_compile(const program *P, char *why, size_t n) {
+  (void)P;
+  snprintf(why, n, "this build has no compiled tier (LLVM 19 was not found)");
+  return NULL;
+}
+void jit_free(jit_code *J) { (void)J; }
+
+#else
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/Support.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <time.h>
+#include "exec/fpsem.h"
+#include "jit/forms.h"
+#include "mem/mem.h"
+
+int jit_available(void) { return 1; }
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* ---- the process's JIT ---- */
+static pthread_mutex_t jit_lock = PTHREAD_MUTEX_INITIALIZER;
+static LLVMOrcLLJITRef lljit;
+static LLVMTargetMachineRef host_tm;
+static int jit_failed;
+static unsigned long module_seq;
+
+static int jit_init(char *why, size_t n) {
+  if (lljit) return 0;
+  if (jit_failed) {
+    snprintf(why, n, "LLVM could not start");
+    return -1;
+  }
+  LLVMInitializeNativeTarget();
+  LLVMInitializeNativeAsmPrinter();
+  /* The machine schedulers cost time quadratic in a block's length and buy
+   * little on out-of-order hosts; the process's LLVM is smemu's alone. */
+  static const char *const argv[] = {"smemu", "-enable-misched=false", "-enable-post-misched=false",
+                                     "-post-RA-scheduler=false"};
+  LLVMParseCommandLineOptions(4, argv, NULL);
+  /* Code generation level (SMEMU_JIT_OPT, default 2): 0 saves little
+   * compile time here and its code runs about 1.6 times slower. */
+  const char *ol = getenv("SMEMU_JIT_OPT");
+  int lvl = ol && *ol >= '0' && *ol <= '3' ? *ol - '0' : 2;
+  char *triple = LLVMGetDefaultTargetTriple(), *cpu = LLVMGetHostCPUName(), *feat = LLVMGetHostCPUFeatures();
+  LLVMTargetRef T;
+  char *err = NULL;
+  LLVMOrcLLJITBuilderRef jb = NULL;
+  if (!LLVMGetTargetFromTriple(triple, &T, &err)) {
+    host_tm = LLVMCreateTargetMachine(T, triple, cpu, feat, LLVMCodeGenLevelDefault, LLVMRelocDefault,
+                                      LLVMCodeModelJITDefault);
+    LLVMTargetMachineRef jtm = LLVMCreateTargetMachine(T, triple, cpu, feat, (LLVMCodeGenOptLevel)lvl,
+                                                       LLVMRelocDefault, LLVMCodeModelJITDefault);
+    jb = LLVMOrcCreateLLJITBuilder();
+    LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(jb, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(jtm));
+  }
+  if (err) LLVMDisposeMessage(err);
+  LLVMDisposeMessage(triple);
+  LLVMDisposeMessage(cpu);
+  LLVMDisposeMessage(feat);
+  LLVMErrorRef e = LLVMOrcCreateLLJIT(&lljit, jb);
+  if (e) {
+    char *m = LLVMGetErrorMessage(e);
+    snprintf(why, n, "LLVM: %s", m);
+    LLVMDisposeErrorMessage(m);
+    jit_failed = 1;
+    lljit = NULL;
+    return -1;
+  }
+  return 0;
+}
+
+/* ---- code generation state ----
+ * Lane-local instructions run in chunks of NL lanes (vectors the host's
+ * SIMD width handles directly): a run of them becomes a loop over the
+ * NC chunks of the warp, each chunk doing every instruction of the run.
+ * That is the interpreter's order for every value a lane can see, since
+ * such an instruction reads and writes only its own lane's registers and
+ * predicate bits. Memory instructions and calls see all 32 lanes at once. */
+#define NL 8
+#define NC (32 / NL)
+
+typedef struct cg {
+  LLVMContextRef C;
+  LLVMModuleRef M;
+  LLVMBuilderRef B;
+  const program *P;
+  const func_info *F;     /* function of the region */
+  LLVMTypeRef i1, i8, i16, i32, i64, i128, ptr, v1, v8, v16, v32, v64, vf, vd, v128;
+  LLVMTypeRef fn_region, fn_handler;
+  LLVMValueRef fn;        /* the region function */
+  LLVMValueRef w, t, r, p, tmask, cnt, ninsn0, nthread0, sp0;
+  LLVMValueRef coff;      /* i64: byte offset of the chunk in a register slot */
+  LLVMValueRef csh;       /* i32: its first lane */
+  LLVMValueRef scratch;   /* where inactive lanes' stores go */
+  uint32_t *wreg, *wpred; /* slots / predicates written in the run being formed: == wgen */
+  uint32_t wgen;
+  /* Inside a chunk loop's body: each slot's current value for the chunk,
+   * so that values pass in registers (a masked store followed by a load
+   * of the same bytes stalls the load); valid where cgen == gen. */
+  LLVMValueRef *cache;
+  uint32_t *cgen, gen;
+  int caching;
+} cg;
+
+static LLVMValueRef c8(cg *g, uint64_t v) { return LLVMConstInt(g->i8, v, 0); }
+static LLVMValueRef c32(cg *g, uint64_t v) { return LLVMConstInt(g->i32, v, 0); }
+static LLVMValueRef c64(cg *g, uint64_t v) { return LLVMConstInt(g->i64, v, 0); }
+static LLVMValueRef cptr(cg *g, const void *p) {
+  return LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)p), g->ptr);
+}
+
+/* A pointer `off` bytes into base. */
+static LLVMValueRef atv(cg *g, LLVMValueRef base, LLVMValueRef off) {
+  return LLVMBuildGEP2(g->B, g->i8, base, &off, 1, "");
+}
+static LLVMValueRef at(cg *g, LLVMValueRef base, uint64_t off) { return atv(g, base, c64(g, off)); }
+static LLVMValueRef load(cg *g, LLVMTypeRef ty, LLVMValueRef base, uint64_t off) {
+  return LLVMBuildLoad2(g->B, ty, at(g, base, off), "");
+}
+static void store(cg *g, LLVMValueRef v, LLVMValueRef base, uint64_t off) {
+  LLVMBuildStore(g->B, v, at(g, base, off));
+}
+
+/* A call of intrinsic `name` overloaded on ovl[0..novl). */
+static LLVMValueRef intr(cg *g, const char *name, LLVMTypeRef *ovl, int novl, LLVMValueRef *args, int nargs) {
+  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+  LLVMValueRef f = LLVMGetIntrinsicDeclaration(g->M, id, ovl, (size_t)novl);
+  LLVMTypeRef ft = LLVMIntrinsicGetType(g->C, id, ovl, (size_t)novl);
+  return LLVMBuildCall2(g->B, ft, f, args, (unsigned)nargs, "");
+}
+static LLVMValueRef intr1(cg *g, const char *name, LLVMTypeRef ty, LLVMValueRef a) {
+  return intr(g, name, &ty, 1, &a, 1);
+}
+
+static LLVMTypeRef vint(cg *g, int bits) {
+  return bits == 1 ? g->v1 : bits == 8 ? g->v8 : bits == 16 ? g->v16 : bits == 32 ? g->v32 : bits == 64 ? g->v64 : g->v128;
+}
+static LLVMValueRef splat(cg *g, LLVMTypeRef vty, LLVMValueRef scalar) {
+  LLVMValueRef e[NL];
+  for (int i = 0; i < NL; i++) e[i] = scalar;
+  if (LLVMIsConstant(scalar)) return LLVMConstVector(e, NL);
+  LLVMValueRef v = LLVMBuildInsertElement(g->B, LLVMGetUndef(vty), scalar, c32(g, 0), "");
+  LLVMValueRef zeros[NL];
+  for (int i = 0; i < NL; i++) zeros[i] = c32(g, 0);
+  return LLVMBuildShuffleVector(g->B, v, LLVMGetUndef(vty), LLVMConstVector(zeros, NL), "");
+}
+static LLVMValueRef vconst(cg *g, int bits, uint64_t v) {
+  return splat(g, vint(g, bits), LLVMConstInt(LLVMGetElementType(vint(g, bits)), v, 0));
+}
+/* Lane bits (i8) as <NL x i1>, and back. */
+static LLVMValueRef lanes(cg *g, LLVMValueRef m8) {
+  /* (m & lane bit) != 0: a broadcast, an and and a compare, where the
+   * bitcast of an i8 costs a shift and an insert per lane on AVX2 */
+  LLVMValueRef e[NL];
+  for (int i = 0; i < NL; i++) e[i] = LLVMConstInt(g->i32, 1u << i, 0);
+  LLVMValueRef v = splat(g, g->v32, LLVMBuildZExt(g->B, m8, g->i32, ""));
+  return LLVMBuildICmp(g->B, LLVMIntNE, LLVMBuildAnd(g->B, v, LLVMConstVector(e, NL), ""), vconst(g, 32, 0), "");
+}
+static LLVMValueRef bits_of(cg *g, LLVMValueRef v1) { return LLVMBuildBitCast(g->B, v1, g->i8, ""); }
+/* This chunk's bits of a 32-lane mask. */
+static LLVMValueRef chunk_bits(cg *g, LLVMValueRef m32) {
+  return LLVMBuildTrunc(g->B, LLVMBuildLShr(g->B, m32, g->csh, ""), g->i8, "");
+}
+
+/* ---- register slots ---- */
+static int is_const_slot(cg *g, uint32_t s) {
+  return s >= g->F->nregs - g->F->nconsts && s < g->F->nregs;
+}
+
+/* Slot s as <NL x i64> for this chunk: constants and lane-invariant
+ * specials folded. */
+static LLVMValueRef rd(cg *g, uint32_t s) {
+  if (is_const_slot(g, s)) return vconst(g, 64, g->F->consts[s - (g->F->nregs - g->F->nconsts)]);
+  if (s == SR_ZERO) return vconst(g, 64, 0);
+  if (s == SR_ONE) return vconst(g, 64, 1);
+  if (s == SR_LANEID) {
+    LLVMValueRef e[NL];
+    for (int i = 0; i < NL; i++) e[i] = c64(g, (uint64_t)i);
+    return LLVMBuildAdd(g->B, LLVMConstVector(e, NL), splat(g, g->v64, LLVMBuildZExt(g->B, g->csh, g->i64, "")), "");
+  }
+  if (g->caching && g->cgen[s] == g->gen) return g->cache[s];
+  LLVMValueRef v = LLVMBuildLoad2(g->B, g->v64, atv(g, at(g, g->r, (uint64_t)s * 256), g->coff), "");
+  LLVMSetAlignment(v, 8);
+  if (g->caching) {
+    g->cache[s] = v;
+    g->cgen[s] = g->gen;
+  }
+  return v;
+}
+/* Slot s's low `bits` bits. */
+static LLVMValueRef rdn(cg *g, uint32_t s, int bits) {
+  LLVMValueRef v = rd(g, s);
+  return bits == 64 ? v : LLVMBuildTrunc(g->B, v, vint(g, bits), "");
+}
+static LLVMValueRef rdf(cg *g, uint32_t s) { return LLVMBuildBitCast(g->B, rdn(g, s, 32), g->vf, ""); }
+static LLVMValueRef rdd(cg *g, uint32_t s) { return LLVMBuildBitCast(g->B, rd(g, s), g->vd, ""); }
+
+/* Write v (<NL x i64>) to slot s for the lanes of m8. */
+static void wr(cg *g, uint32_t s, LLVMValueRef v, LLVMValueRef m8) {
+  LLVMValueRef dst = atv(g, at(g, g->r, (uint64_t)s * 256), g->coff);
+  if (g->caching) {
+    /* the whole chunk, inactive lanes with the values they hold */
+    LLVMValueRef nv = LLVMBuildSelect(g->B, lanes(g, m8), v, rd(g, s), "");
+    LLVMValueRef st = LLVMBuildStore(g->B, nv, dst);
+    LLVMSetAlignment(st, 8);
+    g->cache[s] = nv;
+    g->cgen[s] = g->gen;
+    return;
+  }
+  LLVMTypeRef ovl[2] = {g->v64, g->ptr};
+  LLVMValueRef args[4] = {v, dst, c32(g, 8), lanes(g, m8)};
+  intr(g, "llvm.masked.store", ovl, 2, args, 4);
+}
+/* Zero- / sign-extend an integer vector to 64 bits and write it. */
+static void wrz(cg *g, uint32_t s, LLVMValueRef v, LLVMValueRef m8) {
+  if (LLVMGetIntTypeWidth(LLVMGetElementType(LLVMTypeOf(v))) < 64) v = LLVMBuildZExt(g->B, v, g->v64, "");
+  wr(g, s, v, m8);
+}
+static void wrs(cg *g, uint32_t s, LLVMValueRef v, LLVMValueRef m8) {
+  if (LLVMGetIntTypeWidth(LLVMGetElementType(LLVMTypeOf(v))) < 64) v = LLVMBuildSExt(g->B, v, g->v64, "");
+  wr(g, s, v, m8);
+}
+static void wrf(cg *g, uint32_t s, LLVMValueRef f, LLVMValueRef m8) {
+  wrz(g, s, LLVMBuildBitCast(g->B, f, g->v32, ""), m8);
+}
+
+/* Predicates: one i32 lane mask each; prd gives this chunk's bits. */
+static LLVMValueRef prd32(cg *g, uint32_t i) {
+  if (i == PRED_TRUE) return c32(g, FULL_MASK);
+  if (i == PRED_FALSE) return c32(g, 0);
+  return load(g, g->i32, g->p, (uint64_t)i * 4);
+}
+static LLVMValueRef prd(cg *g, uint32_t i) { return chunk_bits(g, prd32(g, i)); }
+/* p[d] = (p[d] & ~m) | (v & m) on this chunk's lanes */
+static void pwr(cg *g, uint32_t d, LLVMValueRef v8, LLVMValueRef m8) {
+  LLVMBuilderRef B = g->B;
+  LLVMValueRef old = load(g, g->i32, g->p, (uint64_t)d * 4);
+  LLVMValueRef m = LLVMBuildShl(B, LLVMBuildZExt(B, m8, g->i32, ""), g->csh, "");
+  LLVMValueRef v = LLVMBuildShl(B, LLVMBuildZExt(B, v8, g->i32, ""), g->csh, "");
+  LLVMValueRef keep = LLVMBuildAnd(B, old, LLVMBuildNot(B, m, ""), "");
+  store(g, LLVMBuildOr(B, keep, LLVMBuildAnd(B, v, m, ""), ""), g->p, (uint64_t)d * 4);
+}
+
+/* ---- float helpers (fpsem.h semantics) ---- */
+static LLVMValueRef fbits(cg *g, LLVMValueRef f) { return LLVMBuildBitCast(g->B, f, g->v32, ""); }
+static LLVMValueRef ffrom(cg *g, LLVMValueRef b) { return LLVMBuildBitCast(g->B, b, g->vf, ""); }
+/* .ftz: a subnormal becomes the zero of its sign */
+static LLVMValueRef ftz32(cg *g, LLVMValueRef f) {
+  LLVMValueRef b = fbits(g, f);
+  LLVMValueRef sub = LLVMBuildICmp(g->B, LLVMIntEQ, LLVMBuildAnd(g->B, b, vconst(g, 32, 0x7f800000u), ""),
+                                   vconst(g, 32, 0), "");
+  return ffrom(g, LLVMBuildSelect(g->B, sub, LLVMBuildAnd(g->B, b, vconst(g, 32, 0x80000000u), ""), b, ""));
+}
+static LLVMValueRef fconst(cg *g, float x) { return splat(g, g->vf, LLVMConstReal(LLVMFloatTypeInContext(g->C), x)); }
+static LLVMValueRef dconst(cg *g, double x) { return splat(g, g->vd, LLVMConstReal(LLVMDoubleTypeInContext(g->C), x)); }
+/* .sat: NaN and x <= 0 give +0, x > 1 gives 1 */
+static LLVMValueRef sat32(cg *g, LLVMValueRef f) {
+  LLVMValueRef le0 = LLVMBuildFCmp(g->B, LLVMRealULE, f, fconst(g, 0.0f), ""); /* NaN or <= 0 */
+  LLVMValueRef gt1 = LLVMBuildFCmp(g->B, LLVMRealOGT, f, fconst(g, 1.0f), "");
+  LLVMValueRef r = LLVMBuildSelect(g->B, gt1, fconst(g, 1.0f), f, "");
+  return LLVMBuildSelect(g->B, le0, fconst(g, 0.0f), r, "");
+}
+static LLVMValueRef isnan_v(cg *g, LLVMValueRef f) { return LLVMBuildFCmp(g->B, LLVMRealUNO, f, f, ""); }
+/* bits with every NaN as the canonical NaN */
+static LLVMValueRef canon32(cg *g, LLVMValueRef f) {
+  return LLVMBuildSelect(g->B, isnan_v(g, f), vconst(g, 32, FP_CANON_NAN32), fbits(g, f), "");
+}
+static LLVMValueRef canon64(cg *g, LLVMValueRef d) {
+  return LLVMBuildSelect(g->B, isnan_v(g, d), vconst(g, 64, FP_CANON_NAN64), LLVMBuildBitCast(g->B, d, g->v64, ""), "");
+}
+
+/* PTX min/max pick (fpsem.c pick): b when it comes first in -0 < +0 order,
+ * the other operand when one is NaN; `both` when both are. */
+static LLVMValueRef fminmax(cg *g, LLVMValueRef a, LLVMValueRef b, int want_max, LLVMValueRef both_nan_val,
+                            LLVMTypeRef ity) {
+  LLVMValueRef ab = LLVMBuildBitCast(g->B, a, ity, ""), bb = LLVMBuildBitCast(g->B, b, ity, "");
+  LLVMValueRef x = want_max ? a : b, y = want_max ? b : a; /* b first when x < y */
+  LLVMValueRef xb = want_max ? ab : bb, yb = want_max ? bb : ab;
+  LLVMValueRef zero = LLVMConstNull(ity);
+  LLVMValueRef lt = LLVMBuildFCmp(g->B, LLVMRealOLT, x, y, "");
+  LLVMValueRef eq = LLVMBuildFCmp(g->B, LLVMRealOEQ, x, y, "");
+  LLVMValueRef xneg = LLVMBuildICmp(g->B, LLVMIntSLT, xb, zero, ""), ypos = LLVMBuildICmp(g->B, LLVMIntSGE, yb, zero, "");
+  LLVMValueRef bfirst = LLVMBuildOr(g->B, lt, LLVMBuildAnd(g->B, eq, LLVMBuildAnd(g->B, xneg, ypos, ""), ""), "");
+  LLVMValueRef na = isnan_v(g, a), nb = isnan_v(g, b);
+  LLVMValueRef pickb = LLVMBuildOr(g->B, na, LLVMBuildAnd(g->B, LLVMBuildNot(g->B, nb, ""), bfirst, ""), "");
+  LLVMValueRef r = LLVMBuildSelect(g->B, pickb, bb, ab, "");
+  return LLVMBuildSelect(g->B, LLVMBuildAnd(g->B, na, nb, ""), both_nan_val, r, "");
+}
+
+/* ---- instructions (one chunk; m: its lane bits) ---- */
+
+static void emit_int(cg *g, const insn *in, const jit_form *f, LLVMValueRef m) {
+  LLVMBuilderRef B = g->B;
+  int n = f->bits;
+  LLVMTypeRef T = vint(g, n);
+  LLVMValueRef a = rdn(g, in->a, n), b, c, r;
+  switch (f->jop) {
+  case J_ADD: r = LLVMBuildAdd(B, a, rdn(g, in->b, n), ""); break;
+  case J_SUB: r = LLVMBuildSub(B, a, rdn(g, in->b, n), ""); break;
+  case J_MULLO: r = LLVMBuildMul(B, a, rdn(g, in->b, n), ""); break;
+  case J_AND: r = LLVMBuildAnd(B, a, rdn(g, in->b, n), ""); break;
+  case J_OR: r = LLVMBuildOr(B, a, rdn(g, in->b, n), ""); break;
+  case J_XOR: r = LLVMBuildXor(B, a, rdn(g, in->b, n), ""); break;
+  case J_MIN: case J_MAX: {
+    b = rdn(g, in->b, n);
+    LLVMIntPredicate p = f->jop == J_MIN ? (f->sgn ? LLVMIntSLT : LLVMIntULT) : (f->sgn ? LLVMIntSGT : LLVMIntUGT);
+    r = LLVMBuildSelect(B, LLVMBuildICmp(B, p, a, b, ""), a, b, "");
+    break;
+  }
+  case J_MULHI: case J_MADHI: {
+    LLVMTypeRef W = vint(g, 2 * n);
+    LLVMValueRef x = f->sgn ? LLVMBuildSExt(B, a, W, "") : LLVMBuildZExt(B, a, W, "");
+    b = rdn(g, in->b, n);
+    LLVMValueRef y = f->sgn ? LLVMBuildSExt(B, b, W, "") : LLVMBuildZExt(B, b, W, "");
+    LLVMValueRef pr = LLVMBuildMul(B, x, y, "");
+    r = LLVMBuildTrunc(B, LLVMBuildLShr(B, pr, splat(g, W, LLVMConstInt(LLVMGetElementType(W), (uint64_t)n, 0)), ""), T, "");
+    if (f->jop == J_MADHI) r = LLVMBuildAdd(B, r, rdn(g, in->c, n), "");
+    break;
+  }
+  case J_MULWIDE: case J_MADWIDE: {
+    LLVMTypeRef W = vint(g, 2 * n);
+    b = rdn(g, in->b, n);
+    LLVMValueRef x = f->sgn ? LLVMBuildSExt(B, a, W, "") : LLVMBuildZExt(B, a, W, "");
+    LLVMValueRef y = f->sgn ? LLVMBuildSExt(B, b, W, "") : LLVMBuildZExt(B, b, W, "");
+    r = LLVMBuildMul(B, x, y, "");
+    if (f->jop == J_MADWIDE) r = LLVMBuildAdd(B, r, rdn(g, in->c, 2 * n), "");
+    wrz(g, in->d, r, m);
+    return;
+  }
+  case J_MADLO:
+    r = LLVMBuildAdd(B, LLVMBuildMul(B, a, rdn(g, in->b, n), ""), rdn(g, in->c, n), "");
+    break;
+  case J_NOT: r = LLVMBuildNot(B, a, ""); break;
+  case J_NEG: r = LLVMBuildNeg(B, a, ""); break;
+  case J_ABS: {
+    LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntSLT, a, LLVMConstNull(T), "");
+    r = LLVMBuildSelect(B, neg, LLVMBuildNeg(B, a, ""), a, "");
+    break;
+  }
+  case J_CNOT: r = LLVMBuildZExt(B, LLVMBuildICmp(B, LLVMIntEQ, a, LLVMConstNull(T), ""), T, ""); break;
+  case J_POPC: r = intr1(g, "llvm.ctpop", T, a); if (n == 64) r = LLVMBuildTrunc(B, r, g->v32, ""); break;
+  case J_CLZ: {
+    LLVMValueRef args[2] = {a, LLVMConstInt(g->i1, 0, 0)};
+    r = intr(g, "llvm.ctlz", &T, 1, args, 2);
+    if (n == 64) r = LLVMBuildTrunc(B, r, g->v32, "");
+    break;
+  }
+  case J_BREV: r = intr1(g, "llvm.bitreverse", T, a); break;
+  case J_SHL: case J_SHR: {
+    /* the amount is the low 32 bits of b, unsigned */
+    LLVMValueRef s = rdn(g, in->b, 32);
+    LLVMValueRef big = LLVMBuildICmp(B, LLVMIntUGE, s, vconst(g, 32, (uint64_t)n), "");
+    LLVMValueRef sm = LLVMBuildAnd(B, s, vconst(g, 32, (uint64_t)n - 1), "");
+    if (f->jop == J_SHR && f->sgn) sm = LLVMBuildSelect(B, big, vconst(g, 32, (uint64_t)n - 1), sm, "");
+    if (n < 32) sm = LLVMBuildTrunc(B, sm, T, "");
+    else if (n > 32) sm = LLVMBuildZExt(B, sm, T, "");
+    if (f->jop == J_SHL) r = LLVMBuildShl(B, a, sm, "");
+    else if (f->sgn) r = LLVMBuildAShr(B, a, sm, "");
+    else r = LLVMBuildLShr(B, a, sm, "");
+    if (!(f->jop == J_SHR && f->sgn)) r = LLVMBuildSelect(B, big, LLVMConstNull(T), r, "");
+    break;
+  }
+  case J_MOV: r = a; break;
+  default: return;
+  }
+  (void)c;
+  wrz(g, in->d, r, m);
+}
+
+/* setp_finish: combine r with the predicate c and write d (and d2). */
+static void setp_finish(cg *g, const insn *in, LLVMValueRef r, LLVMValueRef m) {
+  LLVMBuilderRef B = g->B;
+  LLVMValueRef nr = LLVMBuildNot(B, r, "");
+  if (in->mode) {
+    LLVMValueRef c = prd(g, in->c);
+    if (in->flags & IF_NEGC) c = LLVMBuildNot(B, c, "");
+    switch (in->mode) {
+    case 1: r = LLVMBuildAnd(B, r, c, ""); nr = LLVMBuildAnd(B, nr, c, ""); break;
+    case 2: r = LLVMBuildOr(B, r, c, ""); nr = LLVMBuildOr(B, nr, c, ""); break;
+    case 3: r = LLVMBuildXor(B, r, c, ""); nr = LLVMBuildXor(B, nr, c, ""); break;
+    }
+  }
+  pwr(g, in->d, r, m);
+  if (in->d2 != ~0u) pwr(g, in->d2, nr, m);
+}
+
+static void emit_setp(cg *g, const insn *in, const jit_form *f, LLVMValueRef m) {
+  LLVMValueRef cmp;
+  if (f->jop == J_SETP) {
+    static const LLVMIntPredicate sp[] = {LLVMIntEQ, LLVMIntNE, LLVMIntSLT, LLVMIntSLE, LLVMIntSGT, LLVMIntSGE};
+    static const LLVMIntPredicate up[] = {LLVMIntEQ, LLVMIntNE, LLVMIntULT, LLVMIntULE, LLVMIntUGT, LLVMIntUGE};
+    cmp = LLVMBuildICmp(g->B, (f->sgn ? sp : up)[f->cmp], rdn(g, in->a, f->bits), rdn(g, in->b, f->bits), "");
+  } else {
+    static const LLVMRealPredicate fp[] = {LLVMRealOEQ, LLVMRealONE, LLVMRealOLT, LLVMRealOLE, LLVMRealOGT,
+                                           LLVMRealOGE, LLVMRealUEQ, LLVMRealUNE, LLVMRealULT, LLVMRealULE,
+                                           LLVMRealUGT, LLVMRealUGE, LLVMRealORD, LLVMRealUNO};
+    LLVMValueRef a, b;
+    if (f->bits == 32) {
+      a = rdf(g, in->a);
+      b = rdf(g, in->b);
+      if (in->flags & IF_FTZ) { a = ftz32(g, a); b = ftz32(g, b); }
+    } else {
+      a = rdd(g, in->a);
+      b = rdd(g, in->b);
+    }
+    cmp = LLVMBuildFCmp(g->B, fp[f->cmp], a, b, "");
+  }
+  setp_finish(g, in, bits_of(g, cmp), m);
+}
+
+/* f32 arithmetic as gen_f32 does it: flush inputs, operate, flush and
+ * clamp the result; NaN results canonical except where bits are kept. */
+static void emit_f32(cg *g, const insn *in, const jit_form *f, LLVMValueRef m) {
+  LLVMBuilderRef B = g->B;
+  int ftz = in->flags & IF_FTZ, sat = in->flags & IF_SAT;
+  LLVMValueRef a = rdf(g, in->a), b = NULL, c = NULL, r;
+  if (ftz) a = ftz32(g, a);
+  int nsrc = f->jop == J_FFMA ? 3 : (f->jop == J_FABS || f->jop == J_FNEG || f->jop == J_FSQRT ||
+                                     f->jop == J_FRCP || f->jop == J_FRCPA) ? 1 : 2;
+  if (nsrc >= 2) { b = rdf(g, in->b); if (ftz) b = ftz32(g, b); }
+  if (nsrc >= 3) { c = rdf(g, in->c); if (ftz) c = ftz32(g, c); }
+  int keep = 0;
+  switch (f->jop) {
+  case J_FADD: r = LLVMBuildFAdd(B, a, b, ""); break;
+  case J_FSUB: r = LLVMBuildFSub(B, a, b, ""); break;
+  case J_FMUL: r = LLVMBuildFMul(B, a, b, ""); break;
+  case J_FDIV: r = LLVMBuildFDiv(B, a, b, ""); break;
+  case J_FFMA: {
+    LLVMValueRef args[3] = {a, b, c};
+    r = intr(g, "llvm.fma", &g->vf, 1, args, 3);
+    break;
+  }
+  case J_FSQRT: r = intr1(g, "llvm.sqrt", g->vf, a); break;
+  case J_FRCP: r = LLVMBuildFDiv(B, fconst(g, 1.0f), a, ""); break;
+  case J_FRCPA:
+    r = LLVMBuildFPTrunc(B, LLVMBuildFDiv(B, dconst(g, 1.0), LLVMBuildFPExt(B, a, g->vd, ""), ""), g->vf, "");
+    break;
+  case J_FABS: r = ffrom(g, LLVMBuildAnd(B, fbits(g, a), vconst(g, 32, 0x7fffffffu), "")); keep = 1; break;
+  case J_FNEG: r = ffrom(g, LLVMBuildXor(B, fbits(g, a), vconst(g, 32, 0x80000000u), "")); keep = 1; break;
+  case J_FMIN: case J_FMAX:
+    /* two NaNs give the first, bits kept (float.c) */
+    r = ffrom(g, fminmax(g, a, b, f->jop == J_FMAX, fbits(g, a), g->v32));
+    keep = 1;
+    break;
+  default: return;
+  }
+  if (ftz) r = ftz32(g, r);
+  if (sat) r = sat32(g, r);
+  wrz(g, in->d, keep ? fbits(g, r) : canon32(g, r), m);
+}
+
+/* ---- cvt (mov.c cvt_one, for the forms forms.c lists) ---- */
+static int is_f(int t) { return t == PTX_T_F16 || t == PTX_T_BF16 || t == PTX_T_F32 || t == PTX_T_F64; }
+static int is_s(int t) { return t == PTX_T_S8 || t == PTX_T_S16 || t == PTX_T_S32 || t == PTX_T_S64; }
+
+/* Round a <32 x double> to an integral value in cvt rounding mode rm. */
+static LLVMValueRef rint_v(cg *g, LLVMValueRef x, int rm, LLVMTypeRef ty) {
+  static const char *const fn[] = {"llvm.roundeven", "llvm.trunc", "llvm.floor", "llvm.ceil"};
+  return intr1(g, fn[rm & 3], ty, x);
+}
+
+static int emit_cvt(cg *g, const insn *in, LLVMValueRef m) {
+  LLVMBuilderRef B = g->B;
+  int dt = in->type, st = in->type2, rm = in->mode, sat = in->flags & IF_SAT, ftz = in->flags & IF_FTZ;
+  int db = ptx_type_size(dt) * 8, sb = ptx_type_size(st) * 8;
+  if (!is_f(st) && !is_f(dt)) {
+    LLVMValueRef v = rd(g, in->a);
+    LLVMValueRef sv = v, uv = v;
+    if (sb < 64) {
+      LLVMValueRef n = rdn(g, in->a, sb);
+      sv = LLVMBuildSExt(B, n, g->v64, "");
+      uv = LLVMBuildZExt(B, n, g->v64, "");
+    }
+    LLVMValueRef r;
+    if (sat) {
+      if (is_s(dt)) {
+        int64_t hi = (int64_t)((1ull << (db - 1)) - 1), lo = -hi - 1;
+        if (is_s(st)) {
+          r = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntSGT, sv, vconst(g, 64, (uint64_t)hi), ""), vconst(g, 64, (uint64_t)hi), sv, "");
+          r = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntSLT, sv, vconst(g, 64, (uint64_t)lo), ""), vconst(g, 64, (uint64_t)lo), r, "");
+        } else {
+          r = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntUGT, uv, vconst(g, 64, (uint64_t)hi), ""), vconst(g, 64, (uint64_t)hi), uv, "");
+        }
+      } else {
+        uint64_t hi = db >= 64 ? ~0ull : (1ull << db) - 1;
+        if (is_s(st)) {
+          r = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntUGT, sv, vconst(g, 64, hi), ""), vconst(g, 64, hi), sv, "");
+          r = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntSLT, sv, vconst(g, 64, 0), ""), vconst(g, 64, 0), r, "");
+        } else {
+          r = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntUGT, uv, vconst(g, 64, hi), ""), vconst(g, 64, hi), uv, "");
+        }
+      }
+    } else if (db == 32 && sb >= 32) {
+      /* to 32 bits from 32 or 64 without .sat: the low half, zero-extended
+       * in the register whatever the types' signs (mov.c cvt_zx32) */
+      r = LLVMBuildZExt(B, rdn(g, in->a, 32), g->v64, "");
+    } else {
+      r = is_s(st) ? sv : uv;
+      if (db < 64) {
+        LLVMValueRef n = LLVMBuildTrunc(B, r, vint(g, db), "");
+        r = is_s(dt) ? LLVMBuildSExt(B, n, g->v64, "") : LLVMBuildZExt(B, n, g->v64, "");
+      }
+    }
+    wr(g, in->d, r, m);
+    return 0;
+  }
+  if (is_f(st) && !is_f(dt)) {
+    if (st != PTX_T_F32 && st != PTX_T_F64) return -1;
+    LLVMValueRef x;
+    if (st == PTX_T_F32) {
+      LLVMValueRef f = rdf(g, in->a);
+      if (ftz) f = ftz32(g, f);
+      x = LLVMBuildFPExt(B, f, g->vd, "");
+    } else {
+      x = rdd(g, in->a);
+    }
+    LLVMValueRef rr = rint_v(g, x, rm, g->vd);
+    LLVMTypeRef T = vint(g, db);
+    LLVMTypeRef ovl[2] = {T, g->vd};
+    LLVMValueRef r = intr(g, is_s(dt) ? "llvm.fptosi.sat" : "llvm.fptoui.sat", ovl, 2, &rr, 1);
+    int nan_zero = st != PTX_T_F64 && db < 64;
+    if (!nan_zero) {
+      uint64_t nanv = 1ull << (db - 1);
+      r = LLVMBuildSelect(B, isnan_v(g, x), vconst(g, db, nanv), r, "");
+    }
+    if (is_s(dt)) wrs(g, in->d, r, m);
+    else wrz(g, in->d, r, m);
+    return 0;
+  }
+  if (!is_f(st) && is_f(dt)) {
+    if (rm != FP_RN || sat || (dt != PTX_T_F32 && dt != PTX_T_F64)) return -1;
+    LLVMValueRef v = sb < 64 ? rdn(g, in->a, sb) : rd(g, in->a);
+    LLVMTypeRef T = dt == PTX_T_F32 ? g->vf : g->vd;
+    LLVMValueRef r = is_s(st) ? LLVMBuildSIToFP(B, v, T, "") : LLVMBuildUIToFP(B, v, T, "");
+    if (dt == PTX_T_F32) wrf(g, in->d, r, m);
+    else wr(g, in->d, LLVMBuildBitCast(B, r, g->v64, ""), m);
+    return 0;
+  }
+  /* float -> float */
+  if (sat) return -1;
+  if (st == PTX_T_F32 && dt == PTX_T_F64 && !(in->flags & IF_APPROX)) {
+    LLVMValueRef f = rdf(g, in->a);
+    if (ftz) f = ftz32(g, f);
+    /* a NaN keeps its payload, quieted */
+    LLVMValueRef d = LLVMBuildBitCast(B, LLVMBuildFPExt(B, f, g->vd, ""), g->v64, "");
+    LLVMValueRef fb = LLVMBuildZExt(B, fbits(g, f), g->v64, "");
+    LLVMValueRef nanb = LLVMBuildOr(B, LLVMBuildOr(B, LLVMBuildShl(B, LLVMBuildAnd(B, fb, vconst(g, 64, 0x80000000u), ""), vconst(g, 64, 32), ""),
+                                                    vconst(g, 64, 0x7ff8000000000000ull), ""),
+                                    LLVMBuildShl(B, LLVMBuildAnd(B, fb, vconst(g, 64, 0x3fffffu), ""), vconst(g, 64, 29), ""), "");
+    wr(g, in->d, LLVMBuildSelect(B, isnan_v(g, f), nanb, d, ""), m);
+    return 0;
+  }
+  if (st == PTX_T_F64 && dt == PTX_T_F32 && !(in->flags & IF_APPROX)) {
+    if (rm != FP_RN) return -1;
+    LLVMValueRef x = rdd(g, in->a);
+    LLVMValueRef f = LLVMBuildFPTrunc(B, x, g->vf, "");
+    if (ftz) f = ftz32(g, f);
+    LLVMValueRef v = rd(g, in->a);
+    LLVMValueRef nanb = LLVMBuildTrunc(B, LLVMBuildOr(B, LLVMBuildOr(B, LLVMBuildAnd(B, LLVMBuildLShr(B, v, vconst(g, 64, 32), ""), vconst(g, 64, 0x80000000u), ""),
+                                                                   vconst(g, 64, 0x7fc00000u), ""),
+                                                      LLVMBuildAnd(B, LLVMBuildLShr(B, v, vconst(g, 64, 29), ""), vconst(g, 64, 0x3fffffu), ""), ""),
+                                       g->v32, "");
+    wrz(g, in->d, LLVMBuildSelect(B, isnan_v(g, x), nanb, fbits(g, f), ""), m);
+    return 0;
+  }
+  if (st == dt && (in->flags & IF_APPROX)) {
+    if (st == PTX_T_F32) {
+      LLVMValueRef f = rdf(g, in->a);
+      if (ftz) f = ftz32(g, f);
+      LLVMValueRef r = rint_v(g, f, rm, g->vf);
+      if (ftz) r = ftz32(g, r);
+      /* a NaN keeps the source's bits, quieted */
+      LLVMValueRef nanb = LLVMBuildOr(B, rdn(g, in->a, 32), vconst(g, 32, 0x400000u), "");
+      wrz(g, in->d, LLVMBuildSelect(B, isnan_v(g, f), nanb, fbits(g, r), ""), m);
+      return 0;
+    }
+    if (st == PTX_T_F64) {
+      LLVMValueRef r = rint_v(g, rdd(g, in->a), rm, g->vd);
+      wr(g, in->d, canon64(g, r), m);
+      return 0;
+    }
+  }
+  return -1;
+}
+
+
+/* f64 forms that touch no NaN payload: abs/neg (bits), min/max. */
+static void emit_f64_local(cg *g, const insn *in, const jit_form *f, LLVMValueRef m) {
+  LLVMBuilderRef B = g->B;
+  LLVMValueRef a = rdd(g, in->a);
+  if (f->jop == J_FABS || f->jop == J_FNEG) {
+    LLVMValueRef x = LLVMBuildBitCast(B, a, g->v64, "");
+    x = f->jop == J_FABS ? LLVMBuildAnd(B, x, vconst(g, 64, 0x7fffffffffffffffull), "")
+                         : LLVMBuildXor(B, x, vconst(g, 64, 0x8000000000000000ull), "");
+    wr(g, in->d, x, m);
+    return;
+  }
+  /* min/max: two NaNs give the canonical NaN (fpsem.c mm64) */
+  wr(g, in->d, fminmax(g, a, rdd(g, in->b), f->jop == J_FMAX, vconst(g, 64, FP_CANON_NAN64), g->v64), m);
+}
+
+/* The cvt forms emit_cvt compiles. */
+static int cvt_ok(const insn *in) {
+  int dt = in->type, st = in->type2, sat = in->flags & IF_SAT, apx = in->flags & IF_APPROX;
+  if (!is_f(st) && !is_f(dt)) return 1;
+  if (is_f(st) && !is_f(dt)) return st == PTX_T_F32 || st == PTX_T_F64;
+  if (!is_f(st)) return in->mode == FP_RN && !sat && (dt == PTX_T_F32 || dt == PTX_T_F64);
+  if (sat) return 0;
+  if (st == PTX_T_F32 && dt == PTX_T_F64) return !apx;
+  if (st == PTX_T_F64 && dt == PTX_T_F32) return !apx && in->mode == FP_RN;
+  return st == dt && apx && (st == PTX_T_F32 || st == PTX_T_F64);
+}
+
+/* Instructions that end a region: they change control flow or wait. */
+static int ends_region(const insn *in) {
+  return (op_flags[in->op] & (OPF_BRANCH | OPF_CALL | OPF_RET | OPF_EXIT | OPF_BARRIER)) != 0;
+}
+
+/* The longest region. */
+#define MAX_REGION 256
+
+/* ---- steps over the whole warp ---- */
+
+/* The 32-lane mask of instruction `in`: the entry's lanes under its guard. */
+static LLVMValueRef insn_mask(cg *g, const insn *in) {
+  if (in->guard < 0) return g->tmask;
+  return LLVMBuildAnd(g->B, g->tmask, LLVMBuildXor(g->B, prd32(g, (uint32_t)in->guard), c32(g, in->guard_xor), ""), "");
+}
+
+/* A loop over the chunks: begin_loop leaves the builder in its body with
+ * g->csh / g->coff set; accumulators (phis) start at init[k] and take the
+ * values end_loop is given. */
+typedef struct loop {
+  LLVMBasicBlockRef pre, body, done;
+  LLVMValueRef c, acc[4];
+  int nacc;
+} loop;
+static loop begin_loop(cg *g, LLVMValueRef *init, int nacc) {
+  loop lp;
+  LLVMBuilderRef B = g->B;
+  lp.pre = LLVMGetInsertBlock(B);
+  lp.body = LLVMAppendBasicBlockInContext(g->C, g->fn, "chunk");
+  lp.done = LLVMAppendBasicBlockInContext(g->C, g->fn, "chunks");
+  lp.nacc = nacc;
+  LLVMBuildBr(B, lp.body);
+  LLVMPositionBuilderAtEnd(B, lp.body);
+  lp.c = LLVMBuildPhi(B, g->i32, "c");
+  LLVMValueRef zero = c32(g, 0);
+  LLVMAddIncoming(lp.c, &zero, &lp.pre, 1);
+  for (int k = 0; k < nacc; k++) {
+    lp.acc[k] = LLVMBuildPhi(B, LLVMTypeOf(init[k]), "acc");
+    LLVMAddIncoming(lp.acc[k], &init[k], &lp.pre, 1);
+  }
+  g->csh = LLVMBuildMul(B, lp.c, c32(g, NL), "");
+  g->coff = LLVMBuildMul(B, LLVMBuildZExt(B, lp.c, g->i64, ""), c64(g, NL * 8), "");
+  return lp;
+}
+/* Close the loop; out[k] gets accumulator k's final value. */
+static void end_loop(cg *g, loop *lp, LLVMValueRef *next, LLVMValueRef *out) {
+  LLVMBuilderRef B = g->B;
+  LLVMValueRef c1 = LLVMBuildAdd(B, lp->c, c32(g, 1), "");
+  LLVMBasicBlockRef latch = LLVMGetInsertBlock(B);
+  LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULT, c1, c32(g, NC), ""), lp->body, lp->done);
+  LLVMAddIncoming(lp->c, &c1, &latch, 1);
+  for (int k = 0; k < lp->nacc; k++) LLVMAddIncoming(lp->acc[k], &next[k], &latch, 1);
+  LLVMPositionBuilderAtEnd(B, lp->done);
+  for (int k = 0; k < lp->nacc; k++) {
+    LLVMValueRef phi = LLVMBuildPhi(B, LLVMTypeOf(next[k]), "");
+    LLVMAddIncoming(phi, &next[k], &latch, 1);
+    out[k] = phi;
+  }
+}
+
+/* Emit a call of the interpreter handler of instruction pc (index i of the
+ * region) with lanes m, after setting what warp_run sets; afterwards go on
+ * only when the warp is as it was (running, same SIMT entry, same pc, same
+ * lanes), else return i + 1 instructions run. */
+static void emit_call(cg *g, uint32_t pc, uint32_t i, LLVMValueRef m) {
+  const insn *in = &g->P->code[pc];
+  store(g, c32(g, pc), g->w, offsetof(warp, pc));
+  store(g, c32(g, pc + 1), g->t, offsetof(simt_entry, pc));
+  store(g, LLVMBuildAdd(g->B, g->ninsn0, c64(g, i + 1), ""), g->w, offsetof(warp, ninsn));
+  store(g, LLVMBuildAdd(g->B, g->nthread0, LLVMBuildMul(g->B, g->cnt, c64(g, i + 1), ""), ""), g->w,
+        offsetof(warp, nthread));
+  LLVMValueRef args[3] = {g->w, cptr(g, in), m};
+  LLVMBuildCall2(g->B, g->fn_handler, cptr(g, (const void *)(uintptr_t)in->fn), args, 3, "");
+  LLVMValueRef ok = LLVMBuildICmp(g->B, LLVMIntEQ, load(g, g->i32, g->w, offsetof(warp, state)), c32(g, W_RUN), "");
+  ok = LLVMBuildAnd(g->B, ok, LLVMBuildICmp(g->B, LLVMIntEQ, load(g, g->i32, g->t, offsetof(simt_entry, pc)), c32(g, pc + 1), ""), "");
+  ok = LLVMBuildAnd(g->B, ok, LLVMBuildICmp(g->B, LLVMIntEQ, load(g, g->i32, g->t, offsetof(simt_entry, mask)), g->tmask, ""), "");
+  ok = LLVMBuildAnd(g->B, ok, LLVMBuildICmp(g->B, LLVMIntEQ, load(g, g->i32, g->w, offsetof(warp, sp)), g->sp0, ""), "");
+  LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(g->C, g->fn, "go");
+  LLVMBasicBlockRef stop = LLVMAppendBasicBlockInContext(g->C, g->fn, "stop");
+  LLVMBuildCondBr(g->B, ok, go, stop);
+  LLVMPositionBuilderAtEnd(g->B, stop);
+  LLVMBuildRet(g->B, c32(g, i + 1));
+  LLVMPositionBuilderAtEnd(g->B, go);
+}
+
+/* Native code when `slow` is false, else the handler: the builder is left
+ * in the native block; finish() emits the handler side and joins. */
+typedef struct split {
+  LLVMBasicBlockRef fast, slow, join;
+} split;
+static split branch(cg *g, LLVMValueRef slow) {
+  split s;
+  s.fast = LLVMAppendBasicBlockInContext(g->C, g->fn, "fast");
+  s.slow = LLVMAppendBasicBlockInContext(g->C, g->fn, "slow");
+  s.join = LLVMAppendBasicBlockInContext(g->C, g->fn, "join");
+  LLVMBuildCondBr(g->B, slow, s.slow, s.fast);
+  LLVMPositionBuilderAtEnd(g->B, s.fast);
+  return s;
+}
+static void finish(cg *g, split *s, uint32_t pc, uint32_t i, LLVMValueRef m) {
+  LLVMBuildBr(g->B, s->join);
+  LLVMPositionBuilderAtEnd(g->B, s->slow);
+  emit_call(g, pc, i, m);
+  LLVMBuildBr(g->B, s->join);
+  LLVMPositionBuilderAtEnd(g->B, s->join);
+}
+
+/* Any lane of m8 where v (<NL x i1>) holds, as i1. */
+static LLVMValueRef any_in(cg *g, LLVMValueRef v, LLVMValueRef m8) {
+  return LLVMBuildICmp(g->B, LLVMIntNE, LLVMBuildAnd(g->B, bits_of(g, v), m8, ""), c8(g, 0), "");
+}
+
+static int nsrc_f(const jit_form *f) {
+  switch (f->jop) {
+  case J_FFMA: return 3;
+  case J_FABS: case J_FNEG: case J_FSQRT: case J_FRCP: case J_FRCPA: return 1;
+  default: return 2;
+  }
+}
+
+/* f64 arithmetic: a NaN input's payload travels as the host FPU passes it,
+ * so a warp with a NaN input on an active lane runs the handler; otherwise
+ * every NaN result is the default one, which both f64 paths make canonical. */
+static void emit_f64(cg *g, const insn *in, const jit_form *f, uint32_t pc, uint32_t i) {
+  LLVMBuilderRef B = g->B;
+  LLVMValueRef m32 = insn_mask(g, in), nan = LLVMConstInt(g->i1, 0, 0);
+  int n = nsrc_f(f);
+  loop lp = begin_loop(g, &nan, 1);
+  LLVMValueRef x = isnan_v(g, rdd(g, in->a));
+  if (n >= 2) x = LLVMBuildOr(B, x, isnan_v(g, rdd(g, in->b)), "");
+  if (n >= 3) x = LLVMBuildOr(B, x, isnan_v(g, rdd(g, in->c)), "");
+  LLVMValueRef next = LLVMBuildOr(B, lp.acc[0], any_in(g, x, chunk_bits(g, m32)), "");
+  end_loop(g, &lp, &next, &nan);
+  split s = branch(g, nan);
+  lp = begin_loop(g, NULL, 0);
+  LLVMValueRef a = rdd(g, in->a), b = n >= 2 ? rdd(g, in->b) : NULL, r;
+  switch (f->jop) {
+  case J_FADD: r = LLVMBuildFAdd(B, a, b, ""); break;
+  case J_FSUB: r = LLVMBuildFSub(B, a, b, ""); break;
+  case J_FMUL: r = LLVMBuildFMul(B, a, b, ""); break;
+  case J_FDIV: r = LLVMBuildFDiv(B, a, b, ""); break;
+  case J_FFMA: {
+    LLVMValueRef args[3] = {a, b, rdd(g, in->c)};
+    r = intr(g, "llvm.fma", &g->vd, 1, args, 3);
+    break;
+  }
+  case J_FSQRT: r = intr1(g, "llvm.sqrt", g->vd, a); break;
+  default: r = LLVMBuildFDiv(B, dconst(g, 1.0), a, ""); break; /* J_FRCP */
+  }
+  wr(g, in->d, canon64(g, r), chunk_bits(g, m32));
+  end_loop(g, &lp, NULL, NULL);
+  finish(g, &s, pc, i, m32);
+}
+
+/* Load one element per lane from base + addr: active lanes from their
+ * (checked) address, the others from a scratch slot, without branches (a
+ * masked gather becomes a branch per lane on hosts without fast gathers). */
+static LLVMValueRef gather(cg *g, LLVMValueRef base, LLVMValueRef addr, LLVMValueRef m8, LLVMTypeRef VT, int size) {
+  LLVMBuilderRef B = g->B;
+  LLVMValueRef ptrs = LLVMBuildGEP2(B, g->i8, base, &addr, 1, "");
+  LLVMValueRef safe = LLVMBuildSelect(B, lanes(g, m8), ptrs, splat(g, LLVMTypeOf(ptrs), g->scratch), "");
+  LLVMTypeRef ovl[2] = {VT, LLVMTypeOf(ptrs)};
+  LLVMValueRef args[4] = {safe, c32(g, (uint64_t)size), LLVMConstAllOnes(g->v1), LLVMGetUndef(VT)};
+  return intr(g, "llvm.masked.gather", ovl, 2, args, 4);
+}
+
+/* 1 when [lo, hi) lies in one of the warp's two cached global allocations
+ * (read-only ones refused for a write); 0 sends the access to its handler,
+ * which finds the allocation or reports the fault. */
+static int32_t global_ok(warp *w, uint64_t lo, uint64_t hi, int32_t write) {
+  const alloc *g = w->gcache;
+  for (int k = 0; k < 2; k++, g = w->gcache2)
+    if (g && lo >= g->base && hi <= g->base + g->size && hi >= lo) return !(write && g->readonly);
+  return 0;
+}
+
+/* ld/st of one 32- or 64-bit element in shared or global memory: when
+ * every active lane's address is in bounds and aligned and no analysis is
+ * on, the access is done here; otherwise the handler does it (and reports
+ * what it must). */
+static void emit_mem(cg *g, const insn *in, const jit_form *f, uint32_t pc, uint32_t i) {
+  LLVMBuilderRef B = g->B;
+  int size = f->bits / 8, global = f->sub, st = f->jop == J_ST;
+  LLVMValueRef m32 = insn_mask(g, in);
+  LLVMValueRef L = load(g, g->ptr, g->w, offsetof(warp, L));
+  LLVMValueRef slow = LLVMBuildICmp(B, LLVMIntNE, load(g, g->i32, L, offsetof(launch, hooks)), c32(g, 0), "");
+  slow = LLVMBuildOr(B, slow, LLVMBuildICmp(B, LLVMIntEQ, m32, c32(g, 0), ""), "");
+  LLVMValueRef base, ssize = NULL, blk = NULL, top = NULL;
+  if (!global) {
+    blk = load(g, g->ptr, g->w, offsetof(warp, blk));
+    ssize = LLVMBuildZExt(B, load(g, g->i32, blk, offsetof(block, smem_size)), g->i64, "");
+    slow = LLVMBuildOr(B, slow, LLVMBuildICmp(B, LLVMIntULT, ssize, c64(g, (uint64_t)size), ""), "");
+    top = splat(g, g->v64, LLVMBuildSub(B, ssize, c64(g, (uint64_t)size), ""));
+  }
+  /* one pass over the lanes: misaligned or out-of-range lanes, and the
+   * lowest and highest global address */
+  LLVMValueRef init[3] = {slow, c64(g, ~0ull), c64(g, 0)}, out[3];
+  loop lp = begin_loop(g, init, global ? 3 : 1);
+  LLVMValueRef m8 = chunk_bits(g, m32);
+  LLVMValueRef addr = LLVMBuildAdd(B, rd(g, in->a), vconst(g, 64, (uint64_t)in->imm), "");
+  LLVMValueRef bad = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, addr, vconst(g, 64, (uint64_t)size - 1), ""),
+                                   vconst(g, 64, 0), "");
+  LLVMValueRef next[3];
+  if (!global) {
+    bad = LLVMBuildOr(B, bad, LLVMBuildICmp(B, LLVMIntULT, addr, vconst(g, 64, g->P->smem_reserved), ""), "");
+    bad = LLVMBuildOr(B, bad, LLVMBuildICmp(B, LLVMIntUGT, addr, top, ""), "");
+  } else {
+    LLVMValueRef act = lanes(g, m8);
+    LLVMValueRef l = intr1(g, "llvm.vector.reduce.umin", g->v64, LLVMBuildSelect(B, act, addr, vconst(g, 64, ~0ull), ""));
+    LLVMValueRef h = intr1(g, "llvm.vector.reduce.umax", g->v64, LLVMBuildSelect(B, act, addr, vconst(g, 64, 0), ""));
+    next[1] = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntULT, l, lp.acc[1], ""), l, lp.acc[1], "");
+    next[2] = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntUGT, h, lp.acc[2], ""), h, lp.acc[2], "");
+  }
+  next[0] = LLVMBuildOr(B, lp.acc[0], any_in(g, bad, m8), "");
+  end_loop(g, &lp, next, out);
+  slow = out[0];
+  if (!global) {
+    base = load(g, g->ptr, blk, offsetof(block, smem));
+  } else {
+    /* the allocation check only where the rest passed */
+    LLVMBasicBlockRef here = LLVMGetInsertBlock(B);
+    LLVMBasicBlockRef ask = LLVMAppendBasicBlockInContext(g->C, g->fn, "gask");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->C, g->fn, "gdone");
+    LLVMBuildCondBr(B, slow, done, ask);
+    LLVMPositionBuilderAtEnd(B, ask);
+    LLVMTypeRef ft = LLVMFunctionType(g->i32, (LLVMTypeRef[]){g->ptr, g->i64, g->i64, g->i32}, 4, 0);
+    LLVMValueRef args[4] = {g->w, out[1], LLVMBuildAdd(B, out[2], c64(g, (uint64_t)size), ""), c32(g, (uint64_t)st)};
+    LLVMValueRef ok = LLVMBuildCall2(B, ft, cptr(g, (const void *)(uintptr_t)global_ok), args, 4, "");
+    LLVMValueRef gbad = LLVMBuildICmp(B, LLVMIntEQ, ok, c32(g, 0), "");
+    LLVMBuildBr(B, done);
+    LLVMPositionBuilderAtEnd(B, done);
+    LLVMValueRef phi = LLVMBuildPhi(B, g->i1, "");
+    LLVMValueRef vals[2] = {LLVMConstInt(g->i1, 1, 0), gbad};
+    LLVMBasicBlockRef from[2] = {here, ask};
+    LLVMAddIncoming(phi, vals, from, 2);
+    slow = phi;
+    base = LLVMConstNull(g->ptr);
+  }
+  split s = branch(g, slow);
+  LLVMTypeRef VT = vint(g, size * 8);
+  lp = begin_loop(g, NULL, 0);
+  m8 = chunk_bits(g, m32);
+  addr = LLVMBuildAdd(B, rd(g, in->a), vconst(g, 64, (uint64_t)in->imm), "");
+  LLVMValueRef ptrs = LLVMBuildGEP2(B, g->i8, base, &addr, 1, "");
+  if (!st) {
+    wrz(g, in->d, gather(g, base, addr, m8, VT, size), m8);
+  } else {
+    /* lane by lane, so the highest lane wins where addresses meet, as in
+     * the handler's loop; inactive lanes store to a scratch slot */
+    LLVMValueRef v = rdn(g, in->v[0], size * 8), act = lanes(g, m8);
+    for (int l = 0; l < NL; l++) {
+      LLVMValueRef li = c32(g, (uint64_t)l);
+      LLVMValueRef pl = LLVMBuildSelect(B, LLVMBuildExtractElement(B, act, li, ""),
+                                        LLVMBuildExtractElement(B, ptrs, li, ""), g->scratch, "");
+      LLVMValueRef sv = LLVMBuildStore(B, LLVMBuildExtractElement(B, v, li, ""), pl);
+      LLVMSetAlignment(sv, (unsigned)size);
+    }
+  }
+  end_loop(g, &lp, NULL, NULL);
+  finish(g, &s, pc, i, m32);
+}
+
+/* ---- regions ---- */
+enum { K_LOCAL, K_F64, K_MEM, K_CALL };
+
+static int kind_of(const insn *in, const jit_form **fp) {
+  const jit_form *f = *fp = jit_form_of(in);
+  if (!f) return K_CALL;
+  switch (f->jop) {
+  case J_LD: case J_ST: return K_MEM;
+  case J_CVT: return cvt_ok(in) ? K_LOCAL : K_CALL;
+  case J_FADD: case J_FSUB: case J_FMUL: case J_FFMA: case J_FDIV: case J_FSQRT: case J_FRCP:
+    return f->bits == 64 ? K_F64 : K_LOCAL;
+  default: return K_LOCAL;
+  }
+}
+
+/* A lane-local instruction on the current chunk. */
+static void emit_local(cg *g, const insn *in, const jit_form *f, LLVMValueRef m) {
+  LLVMBuilderRef B = g->B;
+  switch (f->jop) {
+  case J_MOVP: pwr(g, in->d, LLVMBuildXor(B, prd(g, in->a), c8(g, (uint8_t)in->imm), ""), m); return;
+  case J_SELP: wr(g, in->d, LLVMBuildSelect(B, lanes(g, prd(g, in->c)), rd(g, in->a), rd(g, in->b), ""), m); return;
+  case J_SETP: case J_FSETP: emit_setp(g, in, f, m); return;
+  case J_PAND: pwr(g, in->d, LLVMBuildAnd(B, prd(g, in->a), prd(g, in->b), ""), m); return;
+  case J_POR: pwr(g, in->d, LLVMBuildOr(B, prd(g, in->a), prd(g, in->b), ""), m); return;
+  case J_PXOR: pwr(g, in->d, LLVMBuildXor(B, prd(g, in->a), prd(g, in->b), ""), m); return;
+  case J_PNOT: pwr(g, in->d, LLVMBuildNot(B, prd(g, in->a), ""), m); return;
+  case J_CVTA: {
+    LLVMValueRef k = vconst(g, 64, (uint64_t)in->imm), a = rd(g, in->a);
+    LLVMValueRef r = f->sub ? LLVMBuildSub(B, a, k, "") : LLVMBuildAdd(B, a, k, "");
+    if (f->sub && in->vec == 4) r = LLVMBuildAnd(B, r, vconst(g, 64, 0xffffffffu), "");
+    wr(g, in->d, r, m);
+    return;
+  }
+  case J_CVT: emit_cvt(g, in, m); return;
+  case J_FADD: case J_FSUB: case J_FMUL: case J_FFMA: case J_FDIV: case J_FABS: case J_FNEG:
+  case J_FMIN: case J_FMAX: case J_FSQRT: case J_FRCP: case J_FRCPA:
+    if (f->bits == 32) emit_f32(g, in, f, m);
+    else emit_f64_local(g, in, f, m);
+    return;
+  default: emit_int(g, in, f, m); return;
+  }
+}
+
+/* Instructions [i0, i1) of the region at pc0, all lane-local: one loop
+ * over the chunks of the warp. */
+static void emit_run(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, const jit_form **forms) {
+  loop lp = begin_loop(g, NULL, 0);
+  g->caching = 1;
+  g->gen++;
+  for (uint32_t i = i0; i < i1; i++) {
+    const insn *in = &g->P->code[pc0 + i];
+    emit_local(g, in, forms[i], chunk_bits(g, insn_mask(g, in)));
+  }
+  g->caching = 0;
+  end_loop(g, &lp, NULL, NULL);
+}
+
+/* Leave the region after n instructions, with the counters and pcs
+ * warp_run would leave; n = 0 returns before anything changed. */
+static void emit_exit(cg *g, uint32_t pc0, uint32_t n) {
+  LLVMBuilderRef B = g->B;
+  if (n) {
+    store(g, c32(g, pc0 + n), g->t, offsetof(simt_entry, pc));
+    store(g, c32(g, pc0 + n - 1), g->w, offsetof(warp, pc));
+    store(g, LLVMBuildAdd(B, g->ninsn0, c64(g, n), ""), g->w, offsetof(warp, ninsn));
+    store(g, LLVMBuildAdd(B, g->nthread0, LLVMBuildMul(B, g->cnt, c64(g, n), ""), ""), g->w, offsetof(warp, nthread));
+  }
+  LLVMBuildRet(B, c32(g, n));
+}
+
+/* The address checks of a run's loads (emit_fused): 1 (i1) when one of
+ * them cannot be done here (an analysis is on, a lane's address is out of
+ * bounds or misaligned, outside the cached global allocations). */
+static LLVMValueRef loads_slow(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, const jit_form **forms,
+                               const int *kinds) {
+  LLVMBuilderRef B = g->B;
+  LLVMValueRef L = load(g, g->ptr, g->w, offsetof(warp, L));
+  LLVMValueRef slow = LLVMBuildICmp(B, LLVMIntNE, load(g, g->i32, L, offsetof(launch, hooks)), c32(g, 0), "");
+  LLVMValueRef blk = load(g, g->ptr, g->w, offsetof(warp, blk));
+  LLVMValueRef ssize = LLVMBuildZExt(B, load(g, g->i32, blk, offsetof(block, smem_size)), g->i64, "");
+  LLVMValueRef init[3] = {slow, c64(g, ~0ull), c64(g, 0)}, out[3], next[3];
+  int gsize = 0;
+  for (uint32_t i = i0; i < i1; i++)
+    if (kinds[i] == K_MEM && forms[i]->sub) gsize = forms[i]->bits / 8;
+  loop lp = begin_loop(g, init, gsize ? 3 : 1);
+  next[0] = lp.acc[0];
+  if (gsize) next[1] = lp.acc[1], next[2] = lp.acc[2];
+  for (uint32_t i = i0; i < i1; i++) {
+    if (kinds[i] != K_MEM) continue;
+    const insn *in = &g->P->code[pc0 + i];
+    int size = forms[i]->bits / 8;
+    LLVMValueRef m8 = chunk_bits(g, insn_mask(g, in));
+    LLVMValueRef addr = LLVMBuildAdd(B, rd(g, in->a), vconst(g, 64, (uint64_t)in->imm), "");
+    LLVMValueRef bad = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, addr, vconst(g, 64, (uint64_t)size - 1), ""),
+                                     vconst(g, 64, 0), "");
+    if (!forms[i]->sub) {
+      LLVMValueRef top = splat(g, g->v64, LLVMBuildSub(B, ssize, c64(g, (uint64_t)size), ""));
+      bad = LLVMBuildOr(B, bad, LLVMBuildICmp(B, LLVMIntULT, addr, vconst(g, 64, g->P->smem_reserved), ""), "");
+      bad = LLVMBuildOr(B, bad, LLVMBuildICmp(B, LLVMIntUGT, addr, top, ""), "");
+      /* shared memory smaller than the access: every address is out */
+      next[0] = LLVMBuildOr(B, next[0], LLVMBuildAnd(B, LLVMBuildICmp(B, LLVMIntULT, ssize, c64(g, (uint64_t)size), ""),
+                                                   LLVMBuildICmp(B, LLVMIntNE, m8, c8(g, 0), ""), ""), "");
+    } else {
+      LLVMValueRef act = lanes(g, m8);
+      LLVMValueRef l = intr1(g, "llvm.vector.reduce.umin", g->v64, LLVMBuildSelect(B, act, addr, vconst(g, 64, ~0ull), ""));
+      LLVMValueRef h = intr1(g, "llvm.vector.reduce.umax", g->v64, LLVMBuildSelect(B, act, addr, vconst(g, 64, 0), ""));
+      next[1] = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntULT, l, next[1], ""), l, next[1], "");
+      next[2] = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntUGT, h, next[2], ""), h, next[2], "");
+    }
+    next[0] = LLVMBuildOr(B, next[0], any_in(g, bad, m8), "");
+  }
+  end_loop(g, &lp, next, out);
+  slow = out[0];
+  if (gsize) {
+    /* no active lane: lo > hi, nothing to ask */
+    LLVMValueRef none = LLVMBuildICmp(B, LLVMIntUGT, out[1], out[2], "");
+    LLVMBasicBlockRef here = LLVMGetInsertBlock(B);
+    LLVMBasicBlockRef ask = LLVMAppendBasicBlockInContext(g->C, g->fn, "gask");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->C, g->fn, "gdone");
+    LLVMBuildCondBr(B, LLVMBuildOr(B, slow, none, ""), done, ask);
+    LLVMPositionBuilderAtEnd(B, ask);
+    LLVMTypeRef ft = LLVMFunctionType(g->i32, (LLVMTypeRef[]){g->ptr, g->i64, g->i64, g->i32}, 4, 0);
+    LLVMValueRef args[4] = {g->w, out[1], LLVMBuildAdd(B, out[2], c64(g, (uint64_t)gsize), ""), c32(g, 0)};
+    LLVMValueRef ok = LLVMBuildCall2(B, ft, cptr(g, (const void *)(uintptr_t)global_ok), args, 4, "");
+    LLVMValueRef gbad = LLVMBuildICmp(B, LLVMIntEQ, ok, c32(g, 0), "");
+    LLVMBuildBr(B, done);
+    LLVMPositionBuilderAtEnd(B, done);
+    LLVMValueRef phi = LLVMBuildPhi(B, g->i1, "");
+    LLVMValueRef vals[2] = {slow, gbad};
+    LLVMBasicBlockRef from[2] = {here, ask};
+    LLVMAddIncoming(phi, vals, from, 2);
+    slow = phi;
+  }
+  return slow;
+}
+
+/* A run of lane-local instructions and loads [i0, i1) whose addresses and
+ * guards no earlier instruction of the run writes: the loads' addresses
+ * are checked first, for the whole warp; then every instruction runs chunk
+ * by chunk, the loads as gathers. When a check fails the region ends
+ * before the run and the interpreter takes it. */
+static void emit_fused(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, const jit_form **forms, const int *kinds) {
+  LLVMBuilderRef B = g->B;
+  LLVMValueRef slow = loads_slow(g, pc0, i0, i1, forms, kinds);
+  LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(g->C, g->fn, "tointerp");
+  LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(g->C, g->fn, "fused");
+  LLVMBuildCondBr(B, slow, out, go);
+  LLVMPositionBuilderAtEnd(B, out);
+  emit_exit(g, pc0, i0);
+  LLVMPositionBuilderAtEnd(B, go);
+  LLVMValueRef blk = load(g, g->ptr, g->w, offsetof(warp, blk));
+  LLVMValueRef smem = load(g, g->ptr, blk, offsetof(block, smem));
+  loop lp = begin_loop(g, NULL, 0);
+  g->caching = 1;
+  g->gen++;
+  for (uint32_t i = i0; i < i1; i++) {
+    const insn *in = &g->P->code[pc0 + i];
+    LLVMValueRef m8 = chunk_bits(g, insn_mask(g, in));
+    if (kinds[i] != K_MEM) {
+      emit_local(g, in, forms[i], m8);
+      continue;
+    }
+    int size = forms[i]->bits / 8;
+    LLVMTypeRef VT = vint(g, size * 8);
+    LLVMValueRef addr = LLVMBuildAdd(B, rd(g, in->a), vconst(g, 64, (uint64_t)in->imm), "");
+    wrz(g, in->d, gather(g, forms[i]->sub ? LLVMConstNull(g->ptr) : smem, addr, m8, VT, size), m8);
+  }
+  g->caching = 0;
+  end_loop(g, &lp, NULL, NULL);
+}
+
+/* The register slot and predicates instruction `in` writes (~0u: none). */
+static void writes(const insn *in, const jit_form *f, int kind, uint32_t *reg, uint32_t *p1, uint32_t *p2) {
+  *reg = *p1 = *p2 = ~0u;
+  if (kind == K_MEM) { *reg = in->d; return; }
+  switch (f->jop) {
+  case J_SETP: case J_FSETP: *p1 = in->d; *p2 = in->d2; return;
+  case J_MOVP: case J_PAND: case J_POR: case J_PXOR: case J_PNOT: *p1 = in->d; return;
+  default: *reg = in->d; return;
+  }
+}
+
+/* Build the function of region [pc0, pc0 + len). */
+static void build_region(cg *g, uint32_t pc0, uint32_t len, const char *name, jit_code *J) {
+  LLVMBuilderRef B = g->B;
+  g->fn = LLVMAddFunction(g->M, name, g->fn_region);
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->C, g->fn, "entry");
+  LLVMPositionBuilderAtEnd(B, entry);
+  g->w = LLVMGetParam(g->fn, 0);
+  g->t = LLVMGetParam(g->fn, 1);
+  g->scratch = LLVMBuildAlloca(B, g->i64, "scratch");
+  g->r = load(g, g->ptr, g->w, offsetof(warp, r));
+  g->p = load(g, g->ptr, g->w, offsetof(warp, p));
+  g->tmask = load(g, g->i32, g->t, offsetof(simt_entry, mask));
+  g->cnt = LLVMBuildZExt(B, intr1(g, "llvm.ctpop", g->i32, g->tmask), g->i64, "");
+  g->ninsn0 = load(g, g->i64, g->w, offsetof(warp, ninsn));
+  g->nthread0 = load(g, g->i64, g->w, offsetof(warp, nthread));
+  g->sp0 = load(g, g->i32, g->w, offsetof(warp, sp));
+  const jit_form *forms[MAX_REGION];
+  int kinds[MAX_REGION];
+  for (uint32_t i = 0; i < len; i++) kinds[i] = kind_of(&g->P->code[pc0 + i], &forms[i]);
+  for (uint32_t i = 0; i < len;) {
+    uint32_t pc = pc0 + i;
+    const insn *in = &g->P->code[pc];
+    int load_here = kinds[i] == K_MEM && forms[i]->jop == J_LD;
+    if (kinds[i] == K_LOCAL || load_here) {
+      /* the run: lane-local instructions and loads whose address and
+       * guard it has not written, with at most one global load */
+      uint32_t j = i, nloads = 0, nglobal = 0;
+      for (; j < len; j++) {
+        const insn *x = &g->P->code[pc0 + j];
+        int ld = kinds[j] == K_MEM && forms[j]->jop == J_LD;
+        if (kinds[j] != K_LOCAL && !ld) break;
+        if (ld) {
+          int clash = (nglobal && forms[j]->sub) || g->wreg[x->a] == g->wgen ||
+                      (x->guard >= 0 && g->wpred[x->guard] == g->wgen);
+          if (clash) break;
+          nloads++;
+          nglobal += forms[j]->sub;
+        }
+        uint32_t r, p1, p2;
+        writes(x, forms[j], kinds[j], &r, &p1, &p2);
+        if (r != ~0u) g->wreg[r] = g->wgen;
+        if (p1 != ~0u) g->wpred[p1] = g->wgen;
+        if (p2 != ~0u) g->wpred[p2] = g->wgen;
+      }
+      g->wgen++;
+      if (nloads) emit_fused(g, pc0, i, j, forms, kinds);
+      else emit_run(g, pc0, i, j, forms);
+      J->ninsn_native += j - i;
+      i = j;
+      continue;
+    }
+    switch (kinds[i]) {
+    case K_F64: emit_f64(g, in, forms[i], pc, i); J->ninsn_native++; break;
+    case K_MEM: emit_mem(g, in, forms[i], pc, i); J->ninsn_native++; break;
+    default: emit_call(g, pc, i, insn_mask(g, in)); J->ninsn_called++; break;
+    }
+    i++;
+  }
+  emit_exit(g, pc0, len);
+}
+
+static const func_info *func_at(const program *P, uint32_t pc) {
+  for (uint32_t i = 0; i < P->nfuncs; i++)
+    if (pc >= P->funcs[i].entry && pc < P->funcs[i].end) return &P->funcs[i];
+  return NULL;
+}
+
+/* Region starts: function entries, branch targets, reconvergence points
+ * and the instruction after one that ends a region. A region runs to the
+ * next start or region-ending instruction, whichever is first. */
+static uint8_t *region_starts(const program *P) {
+  uint8_t *s = calloc(P->ncode + 1, 1);
+  if (!s) return NULL;
+  for (uint32_t i = 0; i < P->nfuncs; i++) s[P->funcs[i].entry] = 1;
+  for (uint32_t pc = 0; pc < P->ncode; pc++) {
+    const insn *in = &P->code[pc];
+    if (ends_region(in)) s[pc + 1] = 1;
+    if ((op_flags[in->op] & OPF_BRANCH) && in->target < P->ncode) s[in->target] = 1;
+    /* (every instruction has its immediate post-dominator; only a branch
+     * pushes it as a reconvergence point) */
+    if ((op_flags[in->op] & OPF_BRANCH) && in->rpc != NO_RPC && in->rpc < P->ncode) s[in->rpc] = 1;
+  }
+  return s;
+}
+
+jit_code *jit_compile(const program *P, char *why, size_t nwhy) {
+  pthread_mutex_lock(&jit_lock);
+  jit_code *J = NULL;
+  double t0 = now(), t1 = t0, t2 = t0;
+  if (jit_init(why, nwhy) < 0) goto out;
+  uint8_t *starts = region_starts(P);
+  J = calloc(1, sizeof *J);
+  if (!starts || !J || !(J->entry = calloc(P->ncode + 1, sizeof *J->entry)) ||
+      !(J->len = calloc(P->ncode + 1, sizeof *J->len))) {
+    free(starts);
+    if (J) { free(J->entry); free(J->len); free(J); }
+    J = NULL;
+    snprintf(why, nwhy, "out of memory");
+    goto out;
+  }
+  LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
+  cg G, *g = &G;
+  memset(g, 0, sizeof G);
+  g->C = LLVMOrcThreadSafeContextGetContext(tsc);
+  char mname[64];
+  unsigned long seq = ++module_seq;
+  snprintf(mname, sizeof mname, "smemu_k%lu", seq);
+  g->M = LLVMModuleCreateWithNameInContext(mname, g->C);
+  g->B = LLVMCreateBuilderInContext(g->C);
+  g->P = P;
+  g->i1 = LLVMInt1TypeInContext(g->C);
+  g->i8 = LLVMInt8TypeInContext(g->C);
+  g->i16 = LLVMInt16TypeInContext(g->C);
+  g->i32 = LLVMInt32TypeInContext(g->C);
+  g->i64 = LLVMInt64TypeInContext(g->C);
+  g->i128 = LLVMInt128TypeInContext(g->C);
+  g->ptr = LLVMPointerTypeInContext(g->C, 0);
+  g->v1 = LLVMVectorType(g->i1, NL);
+  g->v8 = LLVMVectorType(g->i8, NL);
+  g->v16 = LLVMVectorType(g->i16, NL);
+  g->v32 = LLVMVectorType(g->i32, NL);
+  g->v64 = LLVMVectorType(g->i64, NL);
+  g->v128 = LLVMVectorType(g->i128, NL);
+  g->vf = LLVMVectorType(LLVMFloatTypeInContext(g->C), NL);
+  g->vd = LLVMVectorType(LLVMDoubleTypeInContext(g->C), NL);
+  g->fn_region = LLVMFunctionType(g->i32, (LLVMTypeRef[]){g->ptr, g->ptr}, 2, 0);
+  g->fn_handler = LLVMFunctionType(LLVMVoidTypeInContext(g->C), (LLVMTypeRef[]){g->ptr, g->ptr, g->i32}, 3, 0);
+  uint32_t *rstart = malloc((P->ncode + 1) * sizeof *rstart);
+  g->wreg = calloc(P->max_regs + SLOT_FIRST + 1, sizeof *g->wreg);
+  g->wpred = calloc(P->max_preds + PRED_FIRST + 1, sizeof *g->wpred);
+  g->wgen = 1;
+  g->cache = calloc(P->max_regs + SLOT_FIRST + 1, sizeof *g->cache);
+  g->cgen = calloc(P->max_regs + SLOT_FIRST + 1, sizeof *g->cgen);
+  g->gen = 1;
+  if (!g->cache || !g->cgen) { free(rstart); rstart = NULL; }
+  if (!g->wreg || !g->wpred) { free(rstart); rstart = NULL; }
+  uint32_t nr = 0;
+  for (uint32_t pc = 0; rstart && pc < P->ncode;) {
+    const func_info *F = func_at(P, pc);
+    if (!F || ends_region(&P->code[pc])) { pc++; continue; }
+    uint32_t len = 1;
+    while (pc + len < F->end && len < MAX_REGION && !starts[pc + len] && !ends_region(&P->code[pc + len])) len++;
+    g->F = F;
+    char fname[64];
+    snprintf(fname, sizeof fname, "smemu_k%lu_r%u", seq, pc);
+    build_region(g, pc, len, fname, J);
+    J->len[pc] = (uint16_t)len;
+    rstart[nr++] = pc;
+    pc += len;
+  }
+  free(starts);
+  free(g->wreg);
+  free(g->wpred);
+  free(g->cache);
+  free(g->cgen);
+  LLVMDisposeBuilder(g->B);
+  char *verr = NULL;
+  if (LLVMVerifyModule(g->M, LLVMReturnStatusAction, &verr)) {
+    snprintf(why, nwhy, "LLVM rejected the generated code: %.200s", verr ? verr : "?");
+    LLVMDisposeMessage(verr);
+    LLVMDisposeModule(g->M);
+    LLVMOrcDisposeThreadSafeContext(tsc);
+    free(rstart);
+    jit_free(J);
+    J = NULL;
+    goto out;
+  }
+  LLVMDisposeMessage(verr);
+  t1 = now();
+  if (host_tm) {
+    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef pe = LLVMRunPasses(g->M, "function(instcombine<no-verify-fixpoint>,early-cse<memssa>,gvn,dse,instcombine<no-verify-fixpoint>,simplifycfg)", host_tm, po);
+    if (pe) LLVMConsumeError(pe);
+    LLVMDisposePassBuilderOptions(po);
+  }
+  t2 = now();
+  if (getenv("SMEMU_JIT_DUMP")) {
+    char *err2 = NULL;
+    LLVMPrintModuleToFile(g->M, getenv("SMEMU_JIT_DUMP"), &err2);
+    if (err2) LLVMDisposeMessage(err2);
+  }
+  LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(lljit);
+  LLVMOrcResourceTrackerRef rt = LLVMOrcJITDylibCreateResourceTracker(jd);
+  LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(g->M, tsc);
+  LLVMOrcDisposeThreadSafeContext(tsc);
+  LLVMErrorRef e = LLVMOrcLLJITAddLLVMIRModuleWithRT(lljit, rt, tsm);
+  J->rt = rt;
+  for (uint32_t k = 0; !e && k < nr; k++) {
+    char fname[64];
+    snprintf(fname, sizeof fname, "smemu_k%lu_r%u", seq, rstart[k]);
+    LLVMOrcExecutorAddress a = 0;
+    e = LLVMOrcLLJITLookup(lljit, &a, fname);
+    J->entry[rstart[k]] = (jit_region_fn)(uintptr_t)a;
+  }
+  J->nregions = nr;
+  free(rstart);
+  if (getenv("SMEMU_JIT_STATS"))
+    fprintf(stderr, "jit %s: %u regions, %u native, %u called; IR %.3f s, passes %.3f s, codegen %.3f s\n",
+            P->name, J->nregions, J->ninsn_native, J->ninsn_called, t1 - t0, t2 - t1, now() - t2);
+  if (e) {
+    char *m = LLVMGetErrorMessage(e);
+    snprintf(why, nwhy, "LLVM: %s", m);
+    LLVMDisposeErrorMessage(m);
+    jit_free(J);
+    J = NULL;
+  }
+out:
+  pthread_mutex_unlock(&jit_lock);
+  return J;
+}
+
+void jit_free(jit_code *J) {
+  if (!J) return;
+  if (J->rt) {
+    LLVMOrcResourceTrackerRef rt = J->rt;
+    LLVMErrorRef e = LLVMOrcResourceTrackerRemove(rt);
+    if (e) LLVMConsumeError(e);
+    LLVMOrcReleaseResourceTracker(rt);
+  }
+  free(J->entry);
+  free(J->len);
+  free(J);
+}
+
+#endif
