@@ -159,6 +159,7 @@ static void *worker_main(void *arg) {
     block_reset(k, i);
     if (L->hooks) hook_block_start(&k->b);
     block_run(&k->b);
+    if (L->hooks) hook_block_end(&k->b);
     for (uint32_t j = 0; j < k->b.nwarps; j++) {
       k->ninsn += k->b.warps[j].ninsn;
       k->nthread += k->b.warps[j].nthread;
