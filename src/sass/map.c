@@ -16,10 +16,18 @@
  *    or of neighbouring variables). If the PTX-level marks
  *    already give the same widths they are kept (agree); else the SASS
  *    grouping is applied (set).
- * Lines that do not match on their own are pooled per kind and matched
- * once more together (ptxas merges accesses of neighbouring lines into one
- * instruction attributed to one of them). What still does not match keeps
- * the PTX-level marks (fallback) and is listed for the report. */
+ *  - generic ld/st/atom/red: with LD/ST/ATOM/RED of the line (or, with the
+ *    shared ones, LDS/STS when ptxas proved the address shared); none:
+ *    global in the SASS, not a shared access.
+ *  - ldmatrix/stmatrix: one LDSM/STSM each, of as many matrices.
+ *  - a loop body unrolled again (its copies in several SASS blocks):
+ *    sections, recounted at run time (map_sections; program.h).
+ * The kernel's called functions are mapped too (onto their own SASS, or the
+ * kernel's where ptxas inlined them). Lines that do not match on their own
+ * are pooled per kind and matched once more together (ptxas merges
+ * accesses of neighbouring lines into one instruction attributed to one of
+ * them). What still does not match keeps the PTX-level marks (fallback)
+ * and is listed for the report. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
