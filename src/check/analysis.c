@@ -39,8 +39,17 @@ analysis *analysis_new(const launch *L) {
   return a;
 }
 
+static void usect_free(usect_state *u) {
+  if (!u) return;
+  for (uint32_t i = 0; u->rec && i < u->nwarps * UREC_PCS; i++)
+    for (int l = 0; l < 32; l++) free(u->rec[i].addr[l]);
+  free(u->rec);
+  free(u);
+}
+
 void analysis_free(analysis *a) {
   if (!a) return;
+  usect_free(a->us);
   if (a->has_race) race_free(&a->race);
   ginit_an_free(a->gin);
   free(a->pipe);
@@ -93,7 +102,7 @@ static void remember(bank_stat *s, uint32_t sm, uint32_t size, uint32_t base, co
   s->pat_ideal = ideal;
 }
 
-static void banks(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
+static void banks_one(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
   analysis *a = w->blk->an;
   uint32_t sh[32], sm = 0;
   if (!a || !a->banks) return;
@@ -244,6 +253,162 @@ worst:;
     s->worst_size = size;
     for (int l = 0; l < 32; l++) s->worst_addr[l] = sh[l];
   }
+}
+
+/* The record of warp w at pc, made on first use; NULL when none can be. */
+static urec *urec_get(analysis *a, warp *w, uint32_t pc) {
+  usect_state *u = a->us;
+  if (!u) {
+    if (!(u = a->us = calloc(1, sizeof *u))) return NULL;
+    u->nwarps = w->blk->nwarps;
+    if (!(u->rec = calloc((size_t)u->nwarps * UREC_PCS, sizeof *u->rec))) {
+      free(u);
+      a->us = NULL;
+      return NULL;
+    }
+  }
+  if (w->index >= u->nwarps) return NULL;
+  int slot = -1;
+  for (int i = 0; i < u->npcs; i++)
+    if (u->pcs[i] == pc) slot = i;
+  if (slot < 0) {
+    if (u->npcs == UREC_PCS) return NULL;
+    slot = u->npcs;
+    u->pcs[u->npcs++] = pc;
+  }
+  return &u->rec[w->index * UREC_PCS + (uint32_t)slot];
+}
+
+static void usect_recount(analysis *a, const launch *L, usect_state *u, uint32_t wi, int id);
+
+/* Recounts warp wi's records of body id and clears them. */
+static void usect_flush(analysis *a, const launch *L, uint32_t wi, int id) {
+  usect_state *u = a->us;
+  usect_recount(a, L, u, wi, id);
+  for (int i = 0; i < u->npcs; i++)
+    if (L->prog->code[u->pcs[i]].usect == id) {
+      urec *r = &u->rec[wi * UREC_PCS + (uint32_t)i];
+      memset(r->cnt, 0, sizeof r->cnt);
+      r->bad = 0;
+      r->last_mask = 0;
+      r->req = r->waves = r->ideal = 0;
+    }
+}
+
+/* An access of a re-unrolled loop body (insn.usect): counted in PTX order
+ * now (that count stands if the recount cannot be made), its lanes'
+ * addresses kept for the recount at the block's end (hook_block_end). */
+static void banks(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
+  analysis *a = w->blk->an;
+  if (!a || !a->banks) return;
+  if (!in->usect || in->merge == MERGE_FOLLOW) {
+    banks_one(w, in, m, addr, size);
+    return;
+  }
+  bank_stat *s = &a->banks[w->pc];
+  uint64_t r0 = s->requests, w0 = s->wavefronts, i0 = s->ideal;
+  banks_one(w, in, m, addr, size);
+  /* this execution's figures in PTX order */
+  uint64_t dr = s->requests - r0, dw = s->wavefronts - w0, di = s->ideal - i0;
+  urec *r = urec_get(a, w, w->pc);
+  if (!r) return;
+  /* the loop entered again (a lane that had left is back): recount the
+   * instance that ended */
+  uint32_t any = 0;
+  for (int l = 0; l < 32; l++) any |= r->cnt[l];
+  if (any && (m & ~r->last_mask)) usect_flush(a, w->L, w->index, in->usect);
+  r->last_mask = m;
+  if (r->bad) return;
+  r->req += dr;
+  r->waves += dw;
+  r->ideal += di;
+  r->size = size * (in->merge ? in->merge : 1);
+  LANES(m, {
+    uint64_t x = addr[l];
+    uint32_t sh;
+    if (in->space == PTX_SPACE_SHARED) sh = (uint32_t)x;
+    else if (in->space == PTX_SPACE_GENERIC && x - SHARED_WINDOW < WINDOW_SIZE) sh = (uint32_t)(x - SHARED_WINDOW);
+    else continue;
+    if (r->cnt[l] == r->cap[l]) {
+      uint32_t cap = r->cap[l] ? r->cap[l] * 2 : 16;
+      uint32_t *p = cap <= 65536 ? realloc(r->addr[l], cap * sizeof *p) : NULL;
+      if (!p) {
+        r->bad = 1;
+        return;
+      }
+      r->addr[l] = p;
+      r->cap[l] = cap;
+    }
+    r->addr[l][r->cnt[l]++] = sh;
+  });
+}
+
+/* The recount of one warp's re-unrolled body `id` (program.h): each lane
+ * takes the sections greedily; the warp runs section i's j-th round with
+ * the lanes that have more than j rounds in it, each lane at its own body;
+ * every leader of the body is one SASS instruction per body copy. */
+static void usect_recount(analysis *a, const launch *L, usect_state *u, uint32_t wi, int id) {
+  const program *P = L->prog;
+  const unroll_sect *x = &P->usects[id - 1];
+  urec *lead[UREC_PCS];
+  uint32_t lpc[UREC_PCS];
+  int nl = 0;
+  for (int i = 0; i < u->npcs; i++)
+    if (P->code[u->pcs[i]].usect == id) {
+      urec *r = &u->rec[wi * UREC_PCS + (uint32_t)i];
+      if (r->bad) return;
+      lpc[nl] = u->pcs[i];
+      lead[nl++] = r;
+    }
+  if (!nl) return;
+  uint32_t t[32][USECT_MAX], start[32][USECT_MAX], most[USECT_MAX] = {0}, any = 0;
+  for (int l = 0; l < 32; l++) {
+    uint32_t n = lead[0]->cnt[l], done = 0;
+    for (int g = 1; g < nl; g++)
+      if (lead[g]->cnt[l] != n) return; /* the body's accesses ran unequally */
+    any |= n;
+    for (int i = 0; i < x->n; i++) {
+      uint32_t rem = n - done;
+      t[l][i] = x->loop[i] ? rem / x->m[i] : rem >= x->m[i];
+      start[l][i] = done;
+      done += t[l][i] * x->m[i];
+      if (t[l][i] > most[i]) most[i] = t[l][i];
+    }
+    if (done != n) return; /* the sections do not take every body */
+  }
+  if (!any) return;
+  uint64_t req[UREC_PCS] = {0}, waves[UREC_PCS] = {0}, ideal[UREC_PCS] = {0};
+  for (int i = 0; i < x->n; i++)
+    for (uint32_t j = 0; j < most[i]; j++)
+      for (int c = 0; c < x->m[i]; c++)
+        for (int g = 0; g < nl; g++) {
+          uint32_t mask = 0, sh[32] = {0};
+          for (int l = 0; l < 32; l++)
+            if (t[l][i] > j) {
+              mask |= 1u << l;
+              sh[l] = lead[g]->addr[l][start[l][i] + j * x->m[i] + (uint32_t)c];
+            }
+          bank_result r;
+          bank_model(L->arch, L->bank_mode, bank_op(&P->code[lpc[g]]), mask, sh, (int)lead[g]->size, &r);
+          req[g] += r.requests;
+          waves[g] += r.wavefronts;
+          ideal[g] += r.ideal;
+        }
+  for (int g = 0; g < nl; g++) {
+    bank_stat *s = &a->banks[lpc[g]];
+    s->requests += req[g] - lead[g]->req;
+    s->wavefronts += waves[g] - lead[g]->waves;
+    s->ideal += ideal[g] - lead[g]->ideal;
+  }
+}
+
+void hook_block_end(block *b) {
+  analysis *a = b->an;
+  usect_state *u = a ? a->us : NULL;
+  if (!u || !b->nwarps) return;
+  const launch *L = b->warps[0].L;
+  for (uint32_t wi = 0; wi < u->nwarps; wi++)
+    for (uint32_t id = 1; id <= L->prog->nusects; id++) usect_flush(a, L, wi, (int)id);
 }
 
 void hook_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {

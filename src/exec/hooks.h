@@ -34,9 +34,32 @@ typedef struct bank_stat {
                                                     model/atomcost.h): load family */
 } bank_stat;
 
+/* The shared accesses of one warp at one pc of a re-unrolled loop body
+ * (program.h, unroll_sect), kept until the block ends and then counted
+ * again in the order the SASS's sections run them. */
+typedef struct urec {
+  uint32_t cnt[32];       /* executions per lane */
+  uint32_t *addr[32];     /* the lane's shared address at each execution */
+  uint32_t cap[32];       /* entries allocated in addr[l] */
+  uint32_t size;          /* bytes per lane (the merged width) */
+  int bad;                /* too many executions, or out of memory: no recount */
+  uint32_t last_mask;     /* lanes of the last execution (a new loop instance
+                             brings back lanes that had left) */
+  uint64_t req, waves, ideal; /* what counting in PTX order gave */
+} urec;
+
+#define UREC_PCS 16
+typedef struct usect_state {
+  uint32_t pcs[UREC_PCS]; /* the pcs recorded (group leaders of re-unrolled bodies) */
+  int npcs;
+  uint32_t nwarps;        /* warps per block */
+  urec *rec;              /* [warp * UREC_PCS + slot] */
+} usect_state;
+
 /* Per-worker analysis state; merged into the launch's at the end. */
 typedef struct analysis {
   bank_stat *banks;       /* one per pc, or NULL when banks are off */
+  usect_state *us;        /* re-unrolled loop bodies being recorded, or NULL */
   uint32_t ncode;
   int has_race;           /* race / sync / init checks on: `race` is live */
   race_state race;
@@ -46,6 +69,8 @@ typedef struct analysis {
 
 /* A block starts on this worker. */
 void hook_block_start(block *b);
+/* The block has run (all its warps are done). */
+void hook_block_end(block *b);
 
 /* A memory instruction of warp w touched addr[l] (size bytes) for lanes m. */
 void hook_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size);

@@ -215,6 +215,8 @@ static void *worker_main(void *arg) {
       if (L->hooks) hook_block_start(&k->bs[r]);
     }
     cluster_run(c);
+    if (L->hooks)
+      for (uint32_t r = 0; r < c->n; r++) hook_block_end(&k->bs[r]);
     for (uint32_t r = 0; r < c->n; r++) {
       block *b = &k->bs[r];
       for (uint32_t j = 0; j < b->nwarps; j++) {

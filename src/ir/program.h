@@ -122,6 +122,8 @@ typedef struct insn {
   uint8_t merge;     /* 2 or 4: first of a group ptxas merges (merge.c);
                         MERGE_FOLLOW: counted with that first; 0: alone */
   uint8_t atom_form; /* shared atomics: ATOMSEL_* form ptxas gives it (model/atomsel.h) */
+  uint8_t usect;     /* 1 + index into program.usects: the loop body this access
+                        belongs to runs in ptxas's re-unrolled sections; 0: no */
   uint8_t gen_atom;  /* 1: a generic atom/red that is a generic ATOM/RED in the SASS
                         (src/sass): one shared-pipe wavefront even when no lane
                         reaches shared memory (measured, tests/hw/sass2) */
@@ -188,6 +190,22 @@ typedef struct call_info {
   uint32_t nrets;
 } call_info;
 
+/* How ptxas unrolled a PTX loop body again (src/sass, issue 14): the
+ * body's shared accesses run in sections of m[i] bodies, in this order; a
+ * section that loops takes as many of a lane's remaining bodies as fit, the
+ * others take m[i] bodies once when that many remain (each lane greedily,
+ * the warp runs a section while any lane is in it). The bank model records
+ * the body's accesses per warp and counts them in that order when the loop
+ * instance ends (check/analysis.c); it assumes each lane runs every access
+ * of the body once per iteration, and counts in PTX order where the
+ * records say otherwise. Measured: tests/programs hist_used (H100). */
+#define USECT_MAX 8
+typedef struct unroll_sect {
+  uint8_t n;              /* sections */
+  uint8_t m[USECT_MAX];   /* bodies per section */
+  uint8_t loop[USECT_MAX];/* 1: the section loops */
+} unroll_sect;
+
 /* A decoded kernel. */
 typedef struct program {
   const char *name;       /* mangled name */
@@ -223,6 +241,8 @@ typedef struct program {
   exec_fn *wg_orig;       /* per pc: the handler of an instruction that may
                              touch a wgmma register (wgmma.c guards it), or
                              NULL; the array is NULL without wgmma */
+  unroll_sect *usects;    /* re-unrolled loop bodies (insn.usect), from the SASS */
+  uint32_t nusects;
 } program;
 
 #endif

@@ -16,10 +16,18 @@
  *    or of neighbouring variables). If the PTX-level marks
  *    already give the same widths they are kept (agree); else the SASS
  *    grouping is applied (set).
- * Lines that do not match on their own are pooled per kind and matched
- * once more together (ptxas merges accesses of neighbouring lines into one
- * instruction attributed to one of them). What still does not match keeps
- * the PTX-level marks (fallback) and is listed for the report. */
+ *  - generic ld/st/atom/red: with LD/ST/ATOM/RED of the line (or, with the
+ *    shared ones, LDS/STS when ptxas proved the address shared); none:
+ *    global in the SASS, not a shared access.
+ *  - ldmatrix/stmatrix: one LDSM/STSM each, of as many matrices.
+ *  - a loop body unrolled again (its copies in several SASS blocks):
+ *    sections, recounted at run time (map_sections; program.h).
+ * The kernel's called functions are mapped too (onto their own SASS, or the
+ * kernel's where ptxas inlined them). Lines that do not match on their own
+ * are pooled per kind and matched once more together (ptxas merges
+ * accesses of neighbouring lines into one instruction attributed to one of
+ * them). What still does not match keeps the PTX-level marks (fallback)
+ * and is listed for the report. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,6 +332,158 @@ static void map_ldsm(program *P, sass_map *M, const uint32_t *pcs, int n, const 
   }
 }
 
+/* A line's loads or stores (kind `loads`) whose SASS spreads over several
+ * basic blocks as copies of the same groups: a loop body that ptxas
+ * unrolled again (program.h, unroll_sect). The PTX accesses of one base
+ * register form a unit, grouped with the widths the SASS uses (widest
+ * first); every SASS block must hold m copies of exactly one unit's groups.
+ * A unit in one block, once, is a plain mapping; a unit in several blocks
+ * (or copied) gets the blocks as its sections, in address order. Returns 1
+ * when the line mapped. */
+static int map_sections(program *P, sass_map *M, const sass_func *F, acc *a, int na, const sass_insn *const *ss,
+                        int ns, int loads)
+{
+  enum { MAXU = 8, MAXB = USECT_MAX * MAXU };
+  int blocks[MAXB], nblk = 0;
+  for (int i = 0; i < ns; i++) {
+    int seen = 0;
+    for (int j = 0; j < nblk; j++)
+      seen |= blocks[j] == ss[i]->block;
+    if (!seen) {
+      if (nblk == MAXB)
+        return 0;
+      blocks[nblk++] = ss[i]->block;
+    }
+  }
+  if (nblk < 2 || na < 1 || na > 64)
+    return 0;
+  qsort(blocks, (size_t)nblk, sizeof *blocks, cmp_int);
+  qsort(a, (size_t)na, sizeof *a, cmp_acc);
+  /* the SASS widths, widest first */
+  int ws[8], nws = 0;
+  for (int i = 0; i < ns; i++) {
+    int have = 0;
+    for (int j = 0; j < nws; j++)
+      have |= ws[j] == ss[i]->bytes;
+    if (!have && nws < 8)
+      ws[nws++] = ss[i]->bytes;
+  }
+  qsort(ws, (size_t)nws, sizeof *ws, cmp_int_desc);
+  /* units and their groups */
+  int ustart[MAXU + 1], nu = 0, gw[MAXU][64], ng[MAXU];
+  uint8_t merge[64];
+  for (int i = 0; i < na; i++)
+    if (!i || a[i].base != a[i - 1].base) {
+      if (nu == MAXU)
+        return 0;
+      ustart[nu++] = i;
+    }
+  ustart[nu] = na;
+  for (int i = 0; i < na; i++) {
+    a[i].used = 0;
+    merge[i] = 0;
+  }
+  for (int u = 0; u < nu; u++) {
+    ng[u] = 0;
+    for (int t = 0; t < nws; t++) {
+      int W = ws[t];
+      for (int i = ustart[u]; i < ustart[u + 1]; i++) {
+        if (a[i].used || W % a[i].size)
+          continue;
+        int k = W / a[i].size, idx[4], found = 0;
+        if (k != 1 && k != 2 && k != 4)
+          continue;
+        if (a[i].base == SR_ZERO && k > 1 && a[i].off % W)
+          continue;
+        for (int j = 0; j < k; j++) {
+          idx[j] = -1;
+          for (int m = i; m < ustart[u + 1]; m++)
+            if (!a[m].used && a[m].size == a[i].size && a[m].off == a[i].off + (int64_t)j * a[i].size) {
+              idx[j] = m;
+              break;
+            }
+          found += idx[j] >= 0;
+        }
+        if (found != k && !(loads && k == 4 && found == 3 && idx[3] < 0))
+          continue;
+        for (int j = 0; j < k; j++)
+          if (idx[j] >= 0) {
+            a[idx[j]].used = 1;
+            merge[idx[j]] = k == 1 ? 0 : j == 0 ? (uint8_t)k : MERGE_FOLLOW;
+          }
+        gw[u][ng[u]++] = W;
+      }
+    }
+    for (int i = ustart[u]; i < ustart[u + 1]; i++)
+      if (!a[i].used)
+        return 0;
+    qsort(gw[u], (size_t)ng[u], sizeof(int), cmp_int_desc);
+  }
+  /* each block: m copies of one unit's groups */
+  int bu[MAXB], bm[MAXB], nbu[MAXU] = {0};
+  for (int b = 0; b < nblk; b++) {
+    int wb[64], nb = 0;
+    for (int i = 0; i < ns; i++)
+      if (ss[i]->block == blocks[b]) {
+        if (nb == 64)
+          return 0;
+        wb[nb++] = ss[i]->bytes;
+      }
+    qsort(wb, (size_t)nb, sizeof *wb, cmp_int_desc);
+    bu[b] = -1;
+    for (int u = 0; u < nu; u++) {
+      if (!ng[u] || nb % ng[u])
+        continue;
+      int m = nb / ng[u], ok = 1;
+      for (int i = 0; i < nb && ok; i++)
+        ok = wb[i] == gw[u][i / m];
+      if (!ok)
+        continue;
+      if (bu[b] >= 0)
+        return 0; /* two units fit: ambiguous */
+      bu[b] = u;
+      bm[b] = m;
+    }
+    if (bu[b] < 0 || bm[b] > 255)
+      return 0;
+    nbu[bu[b]]++;
+  }
+  for (int u = 0; u < nu; u++)
+    if (!nbu[u] || nbu[u] > USECT_MAX)
+      return 0;
+  /* apply */
+  for (int u = 0; u < nu; u++) {
+    uint8_t id = 0;
+    int plain = nbu[u] == 1;
+    for (int b = 0; b < nblk && plain; b++)
+      plain = bu[b] != u || bm[b] == 1;
+    if (!plain) {
+      if (P->nusects >= 255)
+        return 0;
+      unroll_sect *us = realloc(P->usects, (P->nusects + 1) * sizeof *us);
+      if (!us)
+        return 0;
+      P->usects = us;
+      unroll_sect *x = &us[P->nusects++];
+      memset(x, 0, sizeof *x);
+      for (int b = 0; b < nblk; b++)
+        if (bu[b] == u) {
+          x->m[x->n] = (uint8_t)bm[b];
+          x->loop[x->n++] = (uint8_t)sass_block_loops(F, blocks[b]);
+        }
+      id = (uint8_t)P->nusects;
+    }
+    for (int i = ustart[u]; i < ustart[u + 1]; i++) {
+      insn *in = &P->code[a[i].pc];
+      M->status[a[i].pc] = in->merge == merge[i] && !id ? SASS_MAP_AGREE : SASS_MAP_SET;
+      in->merge = merge[i];
+      in->usect = id;
+    }
+  }
+  name_groups(P, M, a, na, loads);
+  return 1;
+}
+
 /* Maps the accesses of pcs [lo, hi) (one function) onto F. */
 static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map *M, uint32_t lo, uint32_t hi)
 {
@@ -341,12 +501,13 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
   int *uw = malloc(fn * sizeof(int));
   const sass_insn **sat = malloc(fn * sizeof *sat), **gsat = malloc(fn * sizeof *gsat);
   const sass_insn **sm[2] = {malloc(fn * sizeof *sat), malloc(fn * sizeof *sat)};
+  const sass_insn **lss[2] = {malloc(fn * sizeof *sat), malloc(fn * sizeof *sat)};
   uint8_t *seen = calloc(n + 1, 1);
   uint8_t *sass_used = calloc(fn, 1);
   int npool[2] = {0, 0}, npool_w[2] = {0, 0}, rc = -1;
   if (!pool[0] || !pool[1] || !la[0][0] || !la[0][1] || !la[1][0] || !la[1][1] || !uni || !pool_w[0] ||
       !pool_w[1] || !lw[0][0] || !lw[0][1] || !lw[1][0] || !lw[1][1] || !uw || !sat || !gsat || !sm[0] ||
-      !sm[1] || !seen || !sass_used)
+      !sm[1] || !lss[0] || !lss[1] || !seen || !sass_used)
     goto out;
   int gen;
   for (uint32_t pc0 = lo; pc0 < hi; pc0++) {
@@ -379,6 +540,7 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
     }
     /* this line's SASS */
     int nw[2][2] = {{0, 0}, {0, 0}}, nsat = 0, ngsat = 0, votes = 0, ncast = 0, ngcas = 0, nsm[2] = {0, 0};
+    int nlss[2] = {0, 0};
     for (int i = 0; i < F->n; i++) {
       const sass_insn *s = &F->ins[i];
       if (s->line != L0->line || !same_file(P, L0->file, S, s->file))
@@ -398,6 +560,8 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
         sm[s->cls][nsm[s->cls]++] = s; /* LDSM/STSM */
       } else if (s->cls == SASS_LD || s->cls == SASS_ST) {
         lw[s->cls][s->gen][nw[s->cls][s->gen]++] = s->bytes;
+        if (!s->gen)
+          lss[s->cls][nlss[s->cls]++] = s;
       }
     }
     /* a CAS loop's load belongs to the atomic: LDS before ATOMS.CAST.SPIN,
@@ -447,6 +611,8 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
       }
       if (match_accs(P, M, uni, nu, uw, nuw, k == 0))
         continue;
+      if (!na[k][1] && !nw[k][1] && map_sections(P, M, F, uni, nu, lss[k], nlss[k], k == 0))
+        continue;
       for (int i = 0; i < nu; i++)
         pool[k][npool[k]++] = uni[i];
       for (int i = 0; i < nuw && npool_w[k] < F->n; i++)
@@ -487,6 +653,8 @@ out:
   free(gsat);
   free(sm[0]);
   free(sm[1]);
+  free(lss[0]);
+  free(lss[1]);
   free(seen);
   free(sass_used);
   return rc;
@@ -503,6 +671,12 @@ int sass_apply(program *P, const sass_text *S, const sass_func *F, sass_map *M)
     M->status = NULL;
     return -1;
   }
+  /* what an earlier mapping of this program set */
+  for (uint32_t pc = 0; pc < P->ncode; pc++)
+    P->code[pc].usect = P->code[pc].gen_atom = 0;
+  free(P->usects);
+  P->usects = NULL;
+  P->nusects = 0;
   /* the kernel, then the functions it calls: with their own SASS where
    * ptxas kept them functions, else the kernel's (where it inlined them,
    * their lines are the callee's) */

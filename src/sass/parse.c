@@ -135,6 +135,28 @@ static int ends_block(const char *op)
          !strncmp(op, "CALL", 4) || !strncmp(op, "BRX", 3) || !strncmp(op, "JMP", 3);
 }
 
+/* A label and the block it starts (self-loop detection). */
+typedef struct label {
+  char name[32];
+  int block;
+} label;
+
+/* Marks block b of f as a loop onto itself (a branch back to its start). */
+static int mark_loop(sass_func *f, int b)
+{
+  if (b >= f->nloop) {
+    int n = b + 16;
+    uint8_t *l = realloc(f->selfloop, (size_t)n);
+    if (!l)
+      return -1;
+    memset(l + f->nloop, 0, (size_t)(n - f->nloop));
+    f->selfloop = l;
+    f->nloop = n;
+  }
+  f->selfloop[b] = 1;
+  return 0;
+}
+
 int sass_parse(const char *text, size_t len, sass_text *out)
 {
   memset(out, 0, sizeof *out);
@@ -142,6 +164,8 @@ int sass_parse(const char *text, size_t len, sass_text *out)
   sass_func *cur = NULL;
   int file = -1, block = 0, fresh = 1;
   uint32_t line = 0;
+  label *labels = NULL;
+  int nlabels = 0, rc = -1;
   while (p < end) {
     const char *nl = memchr(p, '\n', (size_t)(end - p));
     const char *e = nl ? nl : end;
@@ -151,13 +175,14 @@ int sass_parse(const char *text, size_t len, sass_text *out)
     if (q == p && e - q > 7 && !strncmp(q, ".text.", 6) && e[-1] == ':') {
       sass_func *fs = realloc(out->funcs, (size_t)(out->nfuncs + 1) * sizeof *fs);
       if (!fs)
-        return -1;
+        goto out;
       out->funcs = fs;
       cur = &fs[out->nfuncs++];
       memset(cur, 0, sizeof *cur);
       size_t n = (size_t)(e - 1 - (q + 6));
       if (!(cur->name = malloc(n + 1)))
-        return -1;
+        goto out;
+      nlabels = 0;
       memcpy(cur->name, q + 6, n);
       cur->name[n] = 0;
       file = -1;
@@ -168,9 +193,19 @@ int sass_parse(const char *text, size_t len, sass_text *out)
       if (!fresh)
         block++;
       fresh = 1;
+      size_t n = (size_t)(e - 1 - q);
+      if (n < sizeof labels->name) {
+        label *l = realloc(labels, (size_t)(nlabels + 1) * sizeof *l);
+        if (!l)
+          goto out;
+        labels = l;
+        memcpy(labels[nlabels].name, q, n);
+        labels[nlabels].name[n] = 0;
+        labels[nlabels++].block = block;
+      }
     } else if (cur && e - q > 8 && !strncmp(q, "//## File", 9)) {
       if (line_info(out, q, e, &file, &line) < 0)
-        return -1;
+        goto out;
     } else if (cur && e - q > 8 && !strncmp(q, "/*", 2)) {
       char *stop;
       unsigned long addr = strtoul(q + 2, &stop, 16);
@@ -205,7 +240,20 @@ int sass_parse(const char *text, size_t len, sass_text *out)
         in.line = line;
         memcpy(in.text, op, k + 1);
         if (push(cur, &in) < 0)
-          return -1;
+          goto out;
+      }
+      if (!strncmp(op, "BRA", 3)) {
+        /* `(.L_x_8): a branch back to the start of this block makes it a loop */
+        const char *t = r + k, *lp;
+        while (t < e && *t != '(')
+          t++;
+        lp = t + 1;
+        while (t < e && *t != ')')
+          t++;
+        for (int i = 0; t < e && i < nlabels; i++)
+          if (labels[i].block == block && (size_t)(t - lp) == strlen(labels[i].name) &&
+              !strncmp(lp, labels[i].name, (size_t)(t - lp)) && mark_loop(cur, block) < 0)
+            goto out;
       }
       if (ends_block(op)) {
         block++;
@@ -216,7 +264,15 @@ int sass_parse(const char *text, size_t len, sass_text *out)
   next:
     p = nl ? nl + 1 : end;
   }
-  return 0;
+  rc = 0;
+out:
+  free(labels);
+  return rc;
+}
+
+int sass_block_loops(const sass_func *f, int block)
+{
+  return block >= 0 && block < f->nloop && f->selfloop[block];
 }
 
 void sass_free(sass_text *s)
@@ -224,6 +280,7 @@ void sass_free(sass_text *s)
   for (int i = 0; i < s->nfuncs; i++) {
     free(s->funcs[i].name);
     free(s->funcs[i].ins);
+    free(s->funcs[i].selfloop);
   }
   for (int i = 0; i < s->nfiles; i++)
     free(s->files[i]);

@@ -44,6 +44,8 @@ typedef struct sass_func {
   sass_insn *ins;      /* shared-memory instructions and votes, in address order */
   int n, cap;
   int nblocks;
+  uint8_t *selfloop;   /* per block (nloop entries): 1 when it branches back to its start */
+  int nloop;
 } sass_func;
 
 typedef struct sass_text {
@@ -58,6 +60,8 @@ typedef struct sass_text {
 int sass_parse(const char *text, size_t len, sass_text *out);
 void sass_free(sass_text *s);
 const sass_func *sass_find(const sass_text *s, const char *name);
+/* Whether basic block `block` of f loops onto itself. */
+int sass_block_loops(const sass_func *f, int block);
 
 #endif
 

@@ -133,3 +133,19 @@ extern "C" __global__ void struct_xyz(const float *in, float *out)
   int j = (t + 1) % 32;
   out[t] = p[j].x + 2 * p[j].y + 3 * p[j].z;
 }
+
+/* a loop whose trip count differs per lane: nvcc unrolls it by 4 in the
+ * PTX, ptxas again into sections of 4, 2 and 1 bodies (LDS.64 pairs) that
+ * lanes run in turn (program.h: unroll_sect) */
+extern "C" __global__ void unrolled_sum(const unsigned *in, unsigned *out)
+{
+  __shared__ unsigned rows[32][64];
+  for (int r = 0; r < 32; r++) {
+    rows[r][threadIdx.x] = in[threadIdx.x] + r;
+    rows[r][threadIdx.x + 32] = in[threadIdx.x] + 2 * r;
+  }
+  __syncwarp();
+  unsigned c = in[threadIdx.x] % 19, s = 0;
+  for (unsigned j = 0; j < c; j++) s += rows[threadIdx.x][j];
+  out[threadIdx.x] = s;
+}

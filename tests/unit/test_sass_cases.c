@@ -358,6 +358,44 @@ static void test_struct_xyz(void **state)
   assert_int_equal(bc.wavefronts[0], 4);
 }
 
+/* unrolled_sum: lane l sums c = in[l] % 64 words of its row (in[l] = 3l +
+ * 1, run1's data); ptxas runs the 4-load body (2 LDS.64) in sections of 4
+ * bodies (a loop), 2 (once) and 1 (a loop), then the c % 4 scalar loads.
+ * A lane with q = c / 4 bodies takes q / 4 rounds of the first, one of the
+ * second if 2 or 3 bodies remain, the rest in the third; the warp runs a
+ * section while any lane is in it: 8 max(q / 4) + 4 any(2nd) + 2 max(3rd)
+ * + max(c % 4) LDS per warp (the SASS's instruction counts per section;
+ * tests/programs hist_used checks the same structure against an H100). */
+static void test_unrolled_sections(void **state)
+{
+  (void)state;
+  const program *P = mapped("unrolled_sum");
+  assert_int_equal(P->nusects, 1);
+  const unroll_sect *x = &P->usects[0];
+  assert_int_equal(x->n, 3);
+  assert_int_equal(x->m[0], 4);
+  assert_int_equal(x->m[1], 2);
+  assert_int_equal(x->m[2], 1);
+  assert_int_equal(x->loop[0], 1);
+  assert_int_equal(x->loop[1], 0);
+  assert_int_equal(x->loop[2], 1);
+  uint32_t k16 = 0, b8 = 0, n4 = 0, rem = 0, qmax = 0;
+  for (uint32_t l = 0; l < 32; l++) {
+    uint32_t c = (3 * l + 1) % 19, q = c / 4, left = q % 4;
+    k16 = q / 4 > k16 ? q / 4 : k16;
+    b8 |= left >= 2;
+    left -= left >= 2 ? 2 : 0;
+    n4 = left > n4 ? left : n4;
+    rem = c % 4 > rem ? c % 4 : rem;
+    qmax = q > qmax ? q : qmax;
+  }
+  uint64_t want = 8 * k16 + 4 * b8 + 2 * n4 + rem;
+  smemu_bank_counts bc = run1(ctx, mod, "unrolled_sum", 0);
+  assert_int_equal(bc.requests[0], want);
+  /* in the PTX's order the body runs max(q) times: 2 LDS.64 each */
+  assert_true(want != 2 * qmax + rem);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -369,6 +407,7 @@ int main(void)
     cmocka_unit_test(test_generic_atom_counts),
     cmocka_unit_test(test_func_atomic),
     cmocka_unit_test(test_struct_xyz),
+    cmocka_unit_test(test_unrolled_sections),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
