@@ -250,7 +250,7 @@ static void test_pipeline(void) {
   FILE *f = open_memstream(&buf, &len);
   int n = smemu_write_pipeline_report(ctx, f);
   fclose(f);
-  CHECK(n > 0 && buf && strstr(buf, "tensor loads (TMA)                    1 copies         2048 bytes") &&
+  CHECK(n > 0 && buf && strstr(buf, "tensor loads (TMA)                    1 copy           2048 bytes") &&
             strstr(buf, "1 phase completed, 1 copy, 2048 bytes") && strstr(buf, "at most 1 copy, 2048 bytes"),
         "pipeline report:\n%s", buf ? buf : "(none)");
   free(buf);
