@@ -49,6 +49,11 @@ enum { PIPE_BULK_LOAD, PIPE_BULK_STORE, PIPE_TENSOR_LOAD, PIPE_TENSOR_STORE, PIP
  * read that needs fence.proxy.async after generic writes), and the
  * pipeline statistics count it as a copy of `kind`. */
 void async_copy_done(warp *w, const insn *in, int l, uint64_t sh, uint32_t bytes, int dir, int kind);
+/* Its two halves: the statistics of a copy of `bytes`, and the race
+ * checks' view of shared bytes [sh, sh+bytes) of it (a copy whose shared
+ * bytes are not contiguous calls this per piece). */
+void async_count(warp *w, uint32_t bytes, int dir, int kind);
+void async_race(warp *w, const insn *in, int l, uint64_t sh, uint32_t bytes, int dir);
 /* A copy's bytes completed on the mbarrier at shared offset a (before
  * mbar_complete_tx), and a barrier's phase completed / it was initialised /
  * a wait on it failed (spun) or succeeded: the pipeline statistics. */

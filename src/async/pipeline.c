@@ -39,12 +39,19 @@ static pipe_bar *bar_of(pipe_stats *p, uint64_t a) {
 }
 
 void async_copy_done(warp *w, const insn *in, int l, uint64_t sh, uint32_t bytes, int dir, int kind) {
+  async_count(w, bytes, dir, kind);
+  async_race(w, in, l, sh, bytes, dir);
+}
+
+void async_count(warp *w, uint32_t bytes, int dir, int kind) {
   pipe_stats *p = stats(w);
-  if (p) {
-    p->copies[kind]++;
-    p->bytes[kind] += bytes;
-    if (dir == ASYNC_FROM_SHARED) p->uncommitted++;
-  }
+  if (!p) return;
+  p->copies[kind]++;
+  p->bytes[kind] += bytes;
+  if (dir == ASYNC_FROM_SHARED) p->uncommitted++;
+}
+
+void async_race(warp *w, const insn *in, int l, uint64_t sh, uint32_t bytes, int dir) {
   if (!w->L->hooks || !w->blk->an || !w->blk->an->has_race) return;
   if (dir == ASYNC_FROM_SHARED) {
     race_proxy_read(w, in, l, sh, bytes);

@@ -367,8 +367,19 @@ static void h_tma(warp *w, const insn *in, uint32_t m) {
     }
     free(im.pix);
     if (bad) return;
-    async_copy_done(w, in, l, sh, span, kind == TMA_LOAD ? ASYNC_TO_SHARED : ASYNC_FROM_SHARED,
-                    kind == TMA_LOAD ? PIPE_TENSOR_LOAD : kind == TMA_STORE ? PIPE_TENSOR_STORE : PIPE_REDUCE);
+    int dir = kind == TMA_LOAD ? ASYNC_TO_SHARED : ASYNC_FROM_SHARED;
+    async_count(w, bytes, dir, kind == TMA_LOAD ? PIPE_TENSOR_LOAD : kind == TMA_STORE ? PIPE_TENSOR_STORE : PIPE_REDUCE);
+    if (span == bytes) {
+      async_race(w, in, l, sh, span, dir);
+    } else {
+      /* narrow rows under a swizzle: only their 16-byte chunks, where the
+       * swizzle puts them, are the copy's (the rest of each span is not
+       * touched) */
+      uint32_t pitch = 16u << t.swizzle, chunks = row * es / 16;
+      for (uint32_t r = 0; r < span / pitch; r++)
+        for (uint32_t k2 = 0; k2 < chunks; k2++)
+          async_race(w, in, l, tmap_swizzle(t.swizzle, (uint32_t)(sh + (uint64_t)r * pitch + 16u * k2)), 16, dir);
+    }
     if (kind == TMA_LOAD && mbar_complete_tx(w, l, w->r[in->c][l] + (uint64_t)(int64_t)(int32_t)in->v[2], bytes) < 0)
       return;
   });

@@ -47,7 +47,8 @@ int smemu_write_pipeline_report(const smemu_ctx *ctx, FILE *f) {
   }
   for (int k = 0; k < PIPE_KINDS; k++)
     if (p->copies[k]) {
-      fprintf(f, "  %-28s %10" PRIu64 " copies %12" PRIu64 " bytes\n", kind_names[k], p->copies[k], p->bytes[k]);
+      fprintf(f, "  %-28s %10" PRIu64 " %-6s %12" PRIu64 " bytes\n", kind_names[k], p->copies[k],
+              p->copies[k] == 1 ? "copy" : "copies", p->bytes[k]);
       lines++;
     }
   uint32_t stages = 0;

@@ -34,6 +34,7 @@ targets_of() { # TEST -> make targets
     cli) echo "build/smemu" ;;
     banks-examples) echo "build/smemu build/examples/reverse build/examples/dot build/examples/matmul build/examples/transpose build/examples/split" ;;
     fuzz-replay) echo "build/fuzz_replay" ;;
+    tma-hw) echo "build/smemu runtime" ;;
     *) echo "UNKNOWN-TEST-$1" ;;
   esac
 }
@@ -45,6 +46,7 @@ run_test() { # TEST, in a tree: exit status of the test
     cli) timeout "$TMO" sh tests/cli.sh build ;;
     banks-examples) timeout "$TMO" sh tests/banks_examples.sh build ;;
     fuzz-replay) timeout "$TMO" build/fuzz_replay tests/fuzz/corpus ;;
+    tma-hw) timeout "$TMO" sh tests/hw/tma/test_tma.sh build ;;
     *) return 99 ;;
   esac
 }

@@ -61,7 +61,7 @@ static void test_encode_table(void) {
  * unless mode 1, barrier, thread 0 stores the box at (0, 0) and waits for
  * its reads (wait_group.read); in modes 2 and 3 the threads then pass a
  * barrier and overwrite the tile, thread 0 waiting only after that (2) or
- * before the barrier (3). */
+ * before the barrier (3); in mode 4 the fence comes before the writes. */
 static const char *ptx =
   HEAD
   ".visible .entry load(.param .align 64 .b8 tm[128], .param .u64 out, .param .u32 mode, .param .u32 bytes) {\n"
@@ -121,6 +121,8 @@ static const char *ptx =
   "  mov.b64 %rd2, tm;\n"
   "  cvta.param.u64 %rd2, %rd2;\n"
   "  mov.u32 %r5, tile;\n"
+  "  setp.eq.u32 %p5, %r2, 4;\n"
+  "  @%p5 fence.proxy.async.shared::cta;\n"
   "  mov.u32 %r13, %r1;\n"
   "FILL:\n"
   "  shl.b32 %r14, %r13, 2;\n"
@@ -130,6 +132,7 @@ static const char *ptx =
   "  setp.lt.u32 %p7, %r13, 1024;\n"
   "  @%p7 bra FILL;\n"
   "  setp.eq.u32 %p2, %r2, 1;\n"
+  "  or.pred %p2, %p2, %p5;\n"
   "  @!%p2 fence.proxy.async.shared::cta;\n"
   "  bar.sync 0;\n"
   "  setp.ne.u32 %p1, %r1, 0;\n"
@@ -223,13 +226,13 @@ static void test_misuse(void) {
   }
   /* the store: 2 KB of the tile to global, with and without the fence,
    * overwritten before and after the copy's reads were waited for */
-  for (uint32_t mode = 0; mode < 4; mode++) {
+  for (uint32_t mode = 0; mode < 5; mode++) {
     map_u16(map, 64, 16, 0);
     smemu_memset(ctx, gsrc, 0, 4096);
     void *args[] = {map, &mode};
     int rc = launch("store", args);
     CHECK(rc == SMEMU_OK, "store mode %u: %s", mode, smemu_errmsg(ctx));
-    CHECK((smemu_hazard_count(ctx) > 0) == (mode == 1 || mode == 2), "store mode %u: %d hazards", mode,
+    CHECK((smemu_hazard_count(ctx) > 0) == (mode == 1 || mode == 2 || mode == 4), "store mode %u: %d hazards", mode,
           smemu_hazard_count(ctx));
     uint32_t w[512];
     smemu_memcpy(ctx, w, gsrc, sizeof w);
@@ -250,7 +253,7 @@ static void test_pipeline(void) {
   FILE *f = open_memstream(&buf, &len);
   int n = smemu_write_pipeline_report(ctx, f);
   fclose(f);
-  CHECK(n > 0 && buf && strstr(buf, "tensor loads (TMA)                    1 copies         2048 bytes") &&
+  CHECK(n > 0 && buf && strstr(buf, "tensor loads (TMA)                    1 copy           2048 bytes") &&
             strstr(buf, "1 phase completed, 1 copy, 2048 bytes") && strstr(buf, "at most 1 copy, 2048 bytes"),
         "pipeline report:\n%s", buf ? buf : "(none)");
   free(buf);

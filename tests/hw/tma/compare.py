@@ -185,7 +185,7 @@ hf = PROG + ".pipeline.html"
 out, err = run(["replace"], ["--report", "pipeline", "--html", hf])
 checked += 1
 text = out + err
-for want in ["== async pipeline: k_load", "tensor loads (TMA)                    1 copies         1024 bytes",
+for want in ["== async pipeline: k_load", "tensor loads (TMA)                    1 copy           1024 bytes",
              "count 1, 1 init, 1 phase completed, 1 copy, 1024 bytes", "at most 1 copy, 1024 bytes"]:
     if want not in text:
         failures.append("pipeline report: no '%s' in:\n%s" % (want, text))
