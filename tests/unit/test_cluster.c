@@ -341,6 +341,32 @@ static const char *exit_ptx =
     " barrier.cluster.arrive.aligned;\n barrier.cluster.wait.aligned;\n"
     " barrier.cluster.arrive;\n barrier.cluster.wait;\n ret;\n}\n";
 
+/* rank n of a cluster of n: the first rank past it */
+static const char *rank_ptx =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry rk(.param .u32 q)\n{\n .reg .b32 %r<5>;\n .shared .align 4 .b8 buf[64];\n"
+    " ld.param.u32 %r3, [q];\n mov.u32 %r1, buf;\n mapa.shared::cluster.u32 %r2, %r1, %r3;\n"
+    " ld.shared::cluster.u32 %r4, [%r2];\n barrier.cluster.arrive;\n barrier.cluster.wait;\n ret;\n}\n";
+
+static void test_rank_edge(void) {
+  smemu_module *m;
+  smemu_kernel *k;
+  if (smemu_module_load_data(ctx, rank_ptx, strlen(rank_ptx), "rank.ptx", &m) != SMEMU_OK ||
+      smemu_module_get_kernel(m, "rk", &k)) {
+    CHECK(0, "load rank.ptx: %s", smemu_errmsg(ctx));
+    return;
+  }
+  uint32_t g[3] = {2, 1, 1}, b[3] = {32, 1, 1}, c2[3] = {2, 1, 1}, q = 1;
+  void *args[] = {&q};
+  int rc = smemu_launch_cluster(ctx, k, g, b, c2, 0, args);
+  CHECK(rc == SMEMU_OK, "rank 1 of 2: %d %s", rc, smemu_errmsg(ctx));
+  q = 2;
+  rc = smemu_launch_cluster(ctx, k, g, b, c2, 0, args);
+  CHECK(rc == SMEMU_ERR_LAUNCH_FAILURE && strstr(smemu_errmsg(ctx), "block rank 2"), "rank 2 of 2: %d %s", rc,
+        smemu_errmsg(ctx));
+  smemu_module_unload(m);
+}
+
 static void test_deadlock(void) {
   smemu_module *m;
   CHECK(smemu_module_load_data(ctx, deadlock_ptx, strlen(deadlock_ptx), "dl.ptx", &m) == SMEMU_OK, "load: %s",
@@ -560,6 +586,7 @@ int main(void) {
   test_bad();
   test_races();
   test_deadlock();
+  test_rank_edge();
   test_config();
   test_recorded_launches();
   test_ncu_counts();
