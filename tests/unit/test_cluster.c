@@ -550,15 +550,18 @@ static void test_ncu_counts(void) {
   smemu_module *plain_mod = mod;
   uint32_t *plain_out = d_out;
   if (open_ctx(SMEMU_ANALYZE_BANKS)) return;
-  static const struct { const char *k; uint64_t v[4]; } want[] = {
-      {"_Z15k_ncu_ld_remotePj", {0, 0, 2, 2}},
-      {"_Z15k_ncu_st_remotePj", {1, 1, 2, 2}},
-      {"_Z23k_ncu_ld_stride2_remotePj", {0, 0, 4, 4}},
-      {"_Z21k_ncu_ld_self_clusterPj", {2, 2, 2, 2}},
+  /* and [dshared requests, sectors] of the load, store or atomic family
+   * (family index in d[2]) from ncu_dsmem.csv */
+  static const struct { const char *k; uint64_t v[4], d[3]; } want[] = {
+      {"_Z15k_ncu_ld_remotePj", {0, 0, 2, 2}, {1, 4, 0}},
+      {"_Z15k_ncu_st_remotePj", {1, 1, 2, 2}, {1, 4, 1}},
+      {"_Z17k_ncu_atom_remotePj", {0, 0, 2, 2}, {1, 4, 2}},
+      {"_Z23k_ncu_ld_stride2_remotePj", {0, 0, 4, 4}, {1, 8, 0}},
+      {"_Z21k_ncu_ld_self_clusterPj", {2, 2, 2, 2}, {0, 0, 0}},
   };
   void *args[] = {&d_out};
   uint32_t c2[3] = {2, 1, 1};
-  for (int i = 0; i < 4; i++) {
+  for (int i = 0; i < 5; i++) {
     int rc = launch(want[i].k, 2, 1, 1, 32, c2, 0, args);
     smemu_bank_counts bc;
     memset(&bc, 0, sizeof bc);
@@ -569,6 +572,11 @@ static void test_ncu_counts(void) {
           (unsigned long long)got[1], (unsigned long long)got[2], (unsigned long long)got[3],
           (unsigned long long)want[i].v[0], (unsigned long long)want[i].v[1], (unsigned long long)want[i].v[2],
           (unsigned long long)want[i].v[3]);
+    int f = (int)want[i].d[2];
+    uint64_t dr = bc.dshared_requests[0] + bc.dshared_requests[1] + bc.dshared_requests[2];
+    CHECK(dr == want[i].d[0] && bc.dshared_requests[f] == want[i].d[0] && bc.dshared_sectors[f] == want[i].d[1],
+          "%s: dshared %llu requests %llu sectors, H100 %llu %llu", want[i].k, (unsigned long long)dr,
+          (unsigned long long)bc.dshared_sectors[f], (unsigned long long)want[i].d[0], (unsigned long long)want[i].d[1]);
   }
   smemu_module_unload(mod);
   smemu_destroy(ctx);
