@@ -167,6 +167,12 @@ typedef struct smemu_bank_counts {
   uint64_t requests[3];    /* warp-level instructions */
   uint64_t wavefronts[3];  /* passes through the banks */
   uint64_t conflicts[3];   /* wavefronts - ideal wavefronts */
+  /* distributed shared memory: accesses to another block of the cluster,
+   * which Nsight Compute counts apart (l1tex__t_requests_pipe_lsu_mem_dshared,
+   * l1tex__t_sectors_pipe_lsu_mem_dshared): warp instructions and the
+   * 32-byte sectors they touch, per load / store / atomic */
+  uint64_t dshared_requests[3];
+  uint64_t dshared_sectors[3];
 } smemu_bank_counts;
 
 /* Figures of one launch. */

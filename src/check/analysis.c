@@ -71,9 +71,13 @@ void analysis_merge(analysis *into, const analysis *from) {
     d->ld_requests += s->ld_requests;
     d->ld_wavefronts += s->ld_wavefronts;
     d->ld_ideal += s->ld_ideal;
+    d->dsh_requests += s->dsh_requests;
+    d->dsh_sectors += s->dsh_sectors;
     if (s->worst_degree > d->worst_degree) {
       bank_stat sum = *d;
       *d = *s;
+      d->dsh_requests = sum.dsh_requests;
+      d->dsh_sectors = sum.dsh_sectors;
       d->requests = sum.requests;
       d->wavefronts = sum.wavefronts;
       d->ideal = sum.ideal;
@@ -102,9 +106,28 @@ static void remember(bank_stat *s, uint32_t sm, uint32_t size, uint32_t base, co
   s->pat_ideal = ideal;
 }
 
+/* Lanes of an access to other blocks' shared memory (distributed shared
+ * memory): one dshared request and the distinct 32-byte sectors touched
+ * (recorded on the H100: 4 for 32 lanes' consecutive words, 8 at stride 2:
+ * tests/hw/cluster, ncu_dsmem.csv). */
+static void dshared(bank_stat *s, uint32_t rm, const uint64_t rel[32], uint32_t size) {
+  uint64_t sec[64];
+  uint32_t n = 0;
+  LANES(rm, {
+    for (uint64_t x = rel[l] / 32; x <= (rel[l] + size - 1) / 32; x++) {
+      uint32_t k;
+      for (k = 0; k < n && sec[k] != x; k++) {}
+      if (k == n && n < 64) sec[n++] = x;
+    }
+  });
+  s->dsh_requests++;
+  s->dsh_sectors += n;
+}
+
 static void banks_one(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
   analysis *a = w->blk->an;
-  uint32_t sh[32], sm = 0;
+  uint32_t sh[32], sm = 0, rm = 0;
+  uint64_t remote[32];
   if (!a || !a->banks) return;
   /* accesses ptxas merges count once, as the wide access of the group's
    * first (lowest) address (ir/merge.c) */
@@ -136,11 +159,18 @@ static void banks_one(warp *w, const insn *in, uint32_t m, const uint64_t addr[3
           (in->space == PTX_SPACE_SHARED_CLUSTER && (x & 0xffffffffu) < CLUSTER_BASE)) {
         sh[l] = (uint32_t)x;
         sm |= 1u << l;
+      } else if (in->space == PTX_SPACE_SHARED_CLUSTER) {
+        remote[l] = x & 0xffffffffu;
+        rm |= 1u << l;
       } else if (in->space == PTX_SPACE_GENERIC && x - SHARED_WINDOW < CLUSTER_BASE) {
         sh[l] = (uint32_t)(x - SHARED_WINDOW);
         sm |= 1u << l;
+      } else if (in->space == PTX_SPACE_GENERIC && x - SHARED_WINDOW < WINDOW_SIZE) {
+        remote[l] = x - SHARED_WINDOW;
+        rm |= 1u << l;
       }
     });
+    if (rm) dshared(&a->banks[w->pc], rm, remote, size);
     if (!sm) {
       /* a generic ATOM whose lanes all reach global memory still takes one
        * wavefront of the shared pipe, no instruction of it (an H100:

@@ -32,6 +32,8 @@ typedef struct bank_stat {
   uint32_t pat_req, pat_waves, pat_ideal;
   uint64_t ld_requests, ld_wavefronts, ld_ideal; /* an atomic's LDS (a CAS loop's,
                                                     model/atomcost.h): load family */
+  uint64_t dsh_requests, dsh_sectors; /* accesses to other blocks' shared memory
+                                         (dshared: request, 32-byte sectors) */
 } bank_stat;
 
 /* The shared accesses of one warp at one pc of a re-unrolled loop body

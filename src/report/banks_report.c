@@ -90,6 +90,8 @@ smemu_status smemu_last_bank_counts(const smemu_ctx *ctx, smemu_bank_counts *out
     out->requests[k] += b->requests;
     out->wavefronts[k] += b->wavefronts;
     out->conflicts[k] += b->wavefronts - b->ideal;
+    out->dshared_requests[k] += b->dsh_requests;
+    out->dshared_sectors[k] += b->dsh_sectors;
     out->requests[0] += b->ld_requests; /* a CAS loop's loads (model/atomcost.h) */
     out->wavefronts[0] += b->ld_wavefronts;
     out->conflicts[0] += b->ld_wavefronts - b->ld_ideal;
@@ -238,6 +240,10 @@ int smemu_write_bank_report(const smemu_ctx *ctx, FILE *f, int max_lines) {
   for (int k = 0; k < 3; k++)
     fprintf(f, "  %s %10" PRIu64 " requests %10" PRIu64 " wavefronts %10" PRIu64 " bank conflicts\n",
             label[k], c.requests[k], c.wavefronts[k], c.conflicts[k]);
+  for (int k = 0; k < 3; k++)
+    if (c.dshared_requests[k])
+      fprintf(f, "  %s %10" PRIu64 " requests %10" PRIu64 " sectors to other blocks of the cluster (dshared)\n",
+              label[k], c.dshared_requests[k], c.dshared_sectors[k]);
   smemu_counting cn;
   if (smemu_last_counting(ctx, &cn) == SMEMU_OK && cn.sass) {
     fprintf(f, "  counting: per SASS instruction (%d of %d shared accesses mapped, %d changed from the PTX"

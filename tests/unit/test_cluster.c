@@ -341,6 +341,32 @@ static const char *exit_ptx =
     " barrier.cluster.arrive.aligned;\n barrier.cluster.wait.aligned;\n"
     " barrier.cluster.arrive;\n barrier.cluster.wait;\n ret;\n}\n";
 
+/* rank n of a cluster of n: the first rank past it */
+static const char *rank_ptx =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry rk(.param .u32 q)\n{\n .reg .b32 %r<5>;\n .shared .align 4 .b8 buf[64];\n"
+    " ld.param.u32 %r3, [q];\n mov.u32 %r1, buf;\n mapa.shared::cluster.u32 %r2, %r1, %r3;\n"
+    " ld.shared::cluster.u32 %r4, [%r2];\n barrier.cluster.arrive;\n barrier.cluster.wait;\n ret;\n}\n";
+
+static void test_rank_edge(void) {
+  smemu_module *m;
+  smemu_kernel *k;
+  if (smemu_module_load_data(ctx, rank_ptx, strlen(rank_ptx), "rank.ptx", &m) != SMEMU_OK ||
+      smemu_module_get_kernel(m, "rk", &k)) {
+    CHECK(0, "load rank.ptx: %s", smemu_errmsg(ctx));
+    return;
+  }
+  uint32_t g[3] = {2, 1, 1}, b[3] = {32, 1, 1}, c2[3] = {2, 1, 1}, q = 1;
+  void *args[] = {&q};
+  int rc = smemu_launch_cluster(ctx, k, g, b, c2, 0, args);
+  CHECK(rc == SMEMU_OK, "rank 1 of 2: %d %s", rc, smemu_errmsg(ctx));
+  q = 2;
+  rc = smemu_launch_cluster(ctx, k, g, b, c2, 0, args);
+  CHECK(rc == SMEMU_ERR_LAUNCH_FAILURE && strstr(smemu_errmsg(ctx), "block rank 2"), "rank 2 of 2: %d %s", rc,
+        smemu_errmsg(ctx));
+  smemu_module_unload(m);
+}
+
 static void test_deadlock(void) {
   smemu_module *m;
   CHECK(smemu_module_load_data(ctx, deadlock_ptx, strlen(deadlock_ptx), "dl.ptx", &m) == SMEMU_OK, "load: %s",
@@ -524,15 +550,18 @@ static void test_ncu_counts(void) {
   smemu_module *plain_mod = mod;
   uint32_t *plain_out = d_out;
   if (open_ctx(SMEMU_ANALYZE_BANKS)) return;
-  static const struct { const char *k; uint64_t v[4]; } want[] = {
-      {"_Z15k_ncu_ld_remotePj", {0, 0, 2, 2}},
-      {"_Z15k_ncu_st_remotePj", {1, 1, 2, 2}},
-      {"_Z23k_ncu_ld_stride2_remotePj", {0, 0, 4, 4}},
-      {"_Z21k_ncu_ld_self_clusterPj", {2, 2, 2, 2}},
+  /* and [dshared requests, sectors] of the load, store or atomic family
+   * (family index in d[2]) from ncu_dsmem.csv */
+  static const struct { const char *k; uint64_t v[4], d[3]; } want[] = {
+      {"_Z15k_ncu_ld_remotePj", {0, 0, 2, 2}, {1, 4, 0}},
+      {"_Z15k_ncu_st_remotePj", {1, 1, 2, 2}, {1, 4, 1}},
+      {"_Z17k_ncu_atom_remotePj", {0, 0, 2, 2}, {1, 4, 2}},
+      {"_Z23k_ncu_ld_stride2_remotePj", {0, 0, 4, 4}, {1, 8, 0}},
+      {"_Z21k_ncu_ld_self_clusterPj", {2, 2, 2, 2}, {0, 0, 0}},
   };
   void *args[] = {&d_out};
   uint32_t c2[3] = {2, 1, 1};
-  for (int i = 0; i < 4; i++) {
+  for (int i = 0; i < 5; i++) {
     int rc = launch(want[i].k, 2, 1, 1, 32, c2, 0, args);
     smemu_bank_counts bc;
     memset(&bc, 0, sizeof bc);
@@ -543,6 +572,11 @@ static void test_ncu_counts(void) {
           (unsigned long long)got[1], (unsigned long long)got[2], (unsigned long long)got[3],
           (unsigned long long)want[i].v[0], (unsigned long long)want[i].v[1], (unsigned long long)want[i].v[2],
           (unsigned long long)want[i].v[3]);
+    int f = (int)want[i].d[2];
+    uint64_t dr = bc.dshared_requests[0] + bc.dshared_requests[1] + bc.dshared_requests[2];
+    CHECK(dr == want[i].d[0] && bc.dshared_requests[f] == want[i].d[0] && bc.dshared_sectors[f] == want[i].d[1],
+          "%s: dshared %llu requests %llu sectors, H100 %llu %llu", want[i].k, (unsigned long long)dr,
+          (unsigned long long)bc.dshared_sectors[f], (unsigned long long)want[i].d[0], (unsigned long long)want[i].d[1]);
   }
   smemu_module_unload(mod);
   smemu_destroy(ctx);
@@ -560,6 +594,7 @@ int main(void) {
   test_bad();
   test_races();
   test_deadlock();
+  test_rank_edge();
   test_config();
   test_recorded_launches();
   test_ncu_counts();
