@@ -800,11 +800,45 @@ static void emit_f64(cg *g, const insn *in, const jit_form *f, uint32_t pc, uint
  * masked gather becomes a branch per lane on hosts without fast gathers). */
 static LLVMValueRef gather(cg *g, LLVMValueRef base, LLVMValueRef addr, LLVMValueRef m8, LLVMTypeRef VT, int size) {
   LLVMBuilderRef B = g->B;
+  /* Kernels mostly read consecutive elements or one element for all lanes
+   * of a chunk: one vector load or one scalar load then. */
+  LLVMValueRef e[NL];
+  for (int i = 0; i < NL; i++) e[i] = c64(g, (uint64_t)(i * size));
+  LLVMValueRef a0 = splat(g, g->v64, LLVMBuildExtractElement(B, addr, c32(g, 0), ""));
+  LLVMValueRef full = LLVMBuildICmp(B, LLVMIntEQ, m8, c8(g, 0xff), "");
+  LLVMValueRef seq = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, addr, LLVMBuildAdd(B, a0, LLVMConstVector(e, NL), ""), "")), c8(g, 0xff), "");
+  LLVMValueRef one = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, addr, a0, "")), c8(g, 0xff), "");
+  LLVMBasicBlockRef bseq = LLVMAppendBasicBlockInContext(g->C, g->fn, "ldseq");
+  LLVMBasicBlockRef bnot = LLVMAppendBasicBlockInContext(g->C, g->fn, "ldnseq");
+  LLVMBasicBlockRef bone = LLVMAppendBasicBlockInContext(g->C, g->fn, "ldone");
+  LLVMBasicBlockRef bgat = LLVMAppendBasicBlockInContext(g->C, g->fn, "ldgather");
+  LLVMBasicBlockRef bend = LLVMAppendBasicBlockInContext(g->C, g->fn, "ldend");
+  LLVMValueRef p0 = LLVMBuildGEP2(B, g->i8, base, (LLVMValueRef[]){LLVMBuildExtractElement(B, addr, c32(g, 0), "")}, 1, "");
+  LLVMBuildCondBr(B, LLVMBuildAnd(B, full, seq, ""), bseq, bnot);
+  LLVMPositionBuilderAtEnd(B, bseq);
+  LLVMValueRef vseq = LLVMBuildLoad2(B, VT, p0, "");
+  LLVMSetAlignment(vseq, (unsigned)size);
+  LLVMBuildBr(B, bend);
+  LLVMPositionBuilderAtEnd(B, bnot);
+  LLVMBuildCondBr(B, LLVMBuildAnd(B, full, one, ""), bone, bgat);
+  LLVMPositionBuilderAtEnd(B, bone);
+  LLVMValueRef s1 = LLVMBuildLoad2(B, LLVMGetElementType(VT), p0, "");
+  LLVMSetAlignment(s1, (unsigned)size);
+  LLVMValueRef vone = splat(g, VT, s1);
+  LLVMBuildBr(B, bend);
+  LLVMPositionBuilderAtEnd(B, bgat);
   LLVMValueRef ptrs = LLVMBuildGEP2(B, g->i8, base, &addr, 1, "");
   LLVMValueRef safe = LLVMBuildSelect(B, lanes(g, m8), ptrs, splat(g, LLVMTypeOf(ptrs), g->scratch), "");
   LLVMTypeRef ovl[2] = {VT, LLVMTypeOf(ptrs)};
   LLVMValueRef args[4] = {safe, c32(g, (uint64_t)size), LLVMConstAllOnes(g->v1), LLVMGetUndef(VT)};
-  return intr(g, "llvm.masked.gather", ovl, 2, args, 4);
+  LLVMValueRef vgat = intr(g, "llvm.masked.gather", ovl, 2, args, 4);
+  LLVMBuildBr(B, bend);
+  LLVMPositionBuilderAtEnd(B, bend);
+  LLVMValueRef phi = LLVMBuildPhi(B, VT, "");
+  LLVMValueRef vals[3] = {vseq, vone, vgat};
+  LLVMBasicBlockRef from[3] = {bseq, bone, bgat};
+  LLVMAddIncoming(phi, vals, from, 3);
+  return phi;
 }
 
 /* 1 when [lo, hi) lies in one of the warp's two cached global allocations
