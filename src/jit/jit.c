@@ -1008,13 +1008,12 @@ static void emit_exit(cg *g, uint32_t pc0, uint32_t n) {
 }
 
 /* The address checks of a run's loads (emit_fused): 1 (i1) when one of
- * them cannot be done here (an analysis is on, a lane's address is out of
- * bounds or misaligned, outside the cached global allocations). */
+ * them cannot be done here (a lane's address is out of bounds or
+ * misaligned, outside the cached global allocations). */
 static LLVMValueRef loads_slow(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, const jit_form **forms,
                                const int *kinds) {
   LLVMBuilderRef B = g->B;
-  LLVMValueRef L = load(g, g->ptr, g->w, offsetof(warp, L));
-  LLVMValueRef slow = LLVMBuildICmp(B, LLVMIntNE, load(g, g->i32, L, offsetof(launch, hooks)), c32(g, 0), "");
+  LLVMValueRef slow = LLVMConstInt(g->i1, 0, 0);
   LLVMValueRef blk = load(g, g->ptr, g->w, offsetof(warp, blk));
   LLVMValueRef ssize = LLVMBuildZExt(B, load(g, g->i32, blk, offsetof(block, smem_size)), g->i64, "");
   LLVMValueRef init[3] = {slow, c64(g, ~0ull), c64(g, 0)}, out[3], next[3];
@@ -1080,9 +1079,14 @@ static LLVMValueRef loads_slow(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, co
  * before the run and the interpreter takes it. */
 static void emit_fused(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, const jit_form **forms, const int *kinds) {
   LLVMBuilderRef B = g->B;
-  LLVMValueRef slow = loads_slow(g, pc0, i0, i1, forms, kinds);
   LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(g->C, g->fn, "tointerp");
+  LLVMBasicBlockRef check = LLVMAppendBasicBlockInContext(g->C, g->fn, "check");
   LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(g->C, g->fn, "fused");
+  /* an analysis on: its hooks see the loads in the interpreter, at once */
+  LLVMValueRef L = load(g, g->ptr, g->w, offsetof(warp, L));
+  LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, load(g, g->i32, L, offsetof(launch, hooks)), c32(g, 0), ""), out, check);
+  LLVMPositionBuilderAtEnd(B, check);
+  LLVMValueRef slow = loads_slow(g, pc0, i0, i1, forms, kinds);
   LLVMBuildCondBr(B, slow, out, go);
   LLVMPositionBuilderAtEnd(B, out);
   emit_exit(g, pc0, i0);
