@@ -49,7 +49,7 @@ install: $(BUILD)/smemu $(BUILD)/runtime/libcudart.so.13 $(BUILD)/runtime/libcud
 	ln -sf libsmemu.so.$(SO_VER) $(I_ROOT)/lib/libsmemu.so
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
 	  'Name: smemu' 'Description: CUDA kernels (PTX) on the CPU with a GPU shared-memory model' \
-	  'Version: $(SO_VER)' 'Libs: -L$${libdir} -lsmemu' 'Libs.private: -lm -pthread' \
+	  'Version: $(SO_VER)' 'Libs: -L$${libdir} -lsmemu' 'Libs.private: -lm -pthread $(JIT_LIBS)' \
 	  'Cflags: -I$${includedir}' > $(I_ROOT)/lib/pkgconfig/smemu.pc
 	install -m 644 $(MAN) $(I_ROOT)/share/man/man1/smemu.1
 	install -m 644 LICENSE README.md $(I_ROOT)/share/doc/smemu/

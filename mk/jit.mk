@@ -8,7 +8,9 @@ LLVM_INC := $(shell $(LLVM_CONFIG) --includedir)
 LLVM_LIBDIR := $(shell $(LLVM_CONFIG) --libdir)
 CFLAGS += -DSMEMU_HAVE_JIT
 $(BUILD)/obj/src/jit/%.o: XCF := -isystem $(LLVM_INC)
-LDLIBS += -L$(LLVM_LIBDIR) -Wl,-rpath,$(LLVM_LIBDIR) $(shell $(LLVM_CONFIG) --libs orcjit native)
+# (also what a static link of libsmemu.a needs: smemu.pc's Libs.private)
+JIT_LIBS := -L$(LLVM_LIBDIR) -Wl,-rpath,$(LLVM_LIBDIR) $(shell $(LLVM_CONFIG) --libs orcjit native)
+LDLIBS += $(JIT_LIBS)
 endif
 
 # The whole suite with every kernel compiled at its first launch (the

@@ -23,6 +23,20 @@ grep -q '"name": "staticReverse(int\*, int)"' "$T/r.json" || fail "json name: $(
 grep -q '"block": \[64, 1, 1\]' "$T/r.json" || fail "json block"
 grep -q '"shared_static_bytes": 256' "$T/r.json" || fail "json static shared"
 grep -q '"thread_instructions": [1-9]' "$T/r.json" || fail "json thread instructions"
+[ -n "$SMEMU_TIER" ] || grep -q '"tier": "interp"' "$T/r.json" || fail "json tier (a short run stays interpreted under auto)"
+
+# the tiers: the same output and counts; the JSON names the tier that ran
+if "$S" exec examples/reverse.ptx --kernel staticReverse --grid 1 --block 64 \
+     --arg buf:s32:64:iota:save="$T/out2.bin" --arg s32:64 --json "$T/r2.json" --quiet --tier jit; then
+  cmp -s "$T/out.bin" "$T/out2.bin" || fail "--tier jit output"
+  grep -q '"tier": "jit"' "$T/r2.json" || grep -q '"tier": "interp"' "$T/r2.json" || fail "json tier jit"
+  [ "$(grep -o '"warp_instructions": [0-9]*' "$T/r.json")" = "$(grep -o '"warp_instructions": [0-9]*' "$T/r2.json")" ] ||
+    fail "--tier jit warp instructions"
+else
+  fail "--tier jit"
+fi
+"$S" exec examples/reverse.ptx --kernel staticReverse --grid 1 --block 64 --arg buf:s32:64 --arg s32:64 \
+  --tier fast --quiet 2>/dev/null; [ $? -eq 2 ] || fail "--tier fast is bad usage"
 
 # the dynamic version needs its shared bytes
 "$S" exec examples/reverse.ptx --kernel dynamicReverse --grid 1 --block 64 --shared 256 \

@@ -800,11 +800,45 @@ static void emit_f64(cg *g, const insn *in, const jit_form *f, uint32_t pc, uint
  * masked gather becomes a branch per lane on hosts without fast gathers). */
 static LLVMValueRef gather(cg *g, LLVMValueRef base, LLVMValueRef addr, LLVMValueRef m8, LLVMTypeRef VT, int size) {
   LLVMBuilderRef B = g->B;
+  /* Kernels mostly read consecutive elements or one element for all lanes
+   * of a chunk: one vector load or one scalar load then. */
+  LLVMValueRef e[NL];
+  for (int i = 0; i < NL; i++) e[i] = c64(g, (uint64_t)(i * size));
+  LLVMValueRef a0 = splat(g, g->v64, LLVMBuildExtractElement(B, addr, c32(g, 0), ""));
+  LLVMValueRef full = LLVMBuildICmp(B, LLVMIntEQ, m8, c8(g, 0xff), "");
+  LLVMValueRef seq = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, addr, LLVMBuildAdd(B, a0, LLVMConstVector(e, NL), ""), "")), c8(g, 0xff), "");
+  LLVMValueRef one = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, addr, a0, "")), c8(g, 0xff), "");
+  LLVMBasicBlockRef bseq = LLVMAppendBasicBlockInContext(g->C, g->fn, "ldseq");
+  LLVMBasicBlockRef bnot = LLVMAppendBasicBlockInContext(g->C, g->fn, "ldnseq");
+  LLVMBasicBlockRef bone = LLVMAppendBasicBlockInContext(g->C, g->fn, "ldone");
+  LLVMBasicBlockRef bgat = LLVMAppendBasicBlockInContext(g->C, g->fn, "ldgather");
+  LLVMBasicBlockRef bend = LLVMAppendBasicBlockInContext(g->C, g->fn, "ldend");
+  LLVMValueRef p0 = LLVMBuildGEP2(B, g->i8, base, (LLVMValueRef[]){LLVMBuildExtractElement(B, addr, c32(g, 0), "")}, 1, "");
+  LLVMBuildCondBr(B, LLVMBuildAnd(B, full, seq, ""), bseq, bnot);
+  LLVMPositionBuilderAtEnd(B, bseq);
+  LLVMValueRef vseq = LLVMBuildLoad2(B, VT, p0, "");
+  LLVMSetAlignment(vseq, (unsigned)size);
+  LLVMBuildBr(B, bend);
+  LLVMPositionBuilderAtEnd(B, bnot);
+  LLVMBuildCondBr(B, LLVMBuildAnd(B, full, one, ""), bone, bgat);
+  LLVMPositionBuilderAtEnd(B, bone);
+  LLVMValueRef s1 = LLVMBuildLoad2(B, LLVMGetElementType(VT), p0, "");
+  LLVMSetAlignment(s1, (unsigned)size);
+  LLVMValueRef vone = splat(g, VT, s1);
+  LLVMBuildBr(B, bend);
+  LLVMPositionBuilderAtEnd(B, bgat);
   LLVMValueRef ptrs = LLVMBuildGEP2(B, g->i8, base, &addr, 1, "");
   LLVMValueRef safe = LLVMBuildSelect(B, lanes(g, m8), ptrs, splat(g, LLVMTypeOf(ptrs), g->scratch), "");
   LLVMTypeRef ovl[2] = {VT, LLVMTypeOf(ptrs)};
   LLVMValueRef args[4] = {safe, c32(g, (uint64_t)size), LLVMConstAllOnes(g->v1), LLVMGetUndef(VT)};
-  return intr(g, "llvm.masked.gather", ovl, 2, args, 4);
+  LLVMValueRef vgat = intr(g, "llvm.masked.gather", ovl, 2, args, 4);
+  LLVMBuildBr(B, bend);
+  LLVMPositionBuilderAtEnd(B, bend);
+  LLVMValueRef phi = LLVMBuildPhi(B, VT, "");
+  LLVMValueRef vals[3] = {vseq, vone, vgat};
+  LLVMBasicBlockRef from[3] = {bseq, bone, bgat};
+  LLVMAddIncoming(phi, vals, from, 3);
+  return phi;
 }
 
 /* 1 when [lo, hi) lies in one of the warp's two cached global allocations
@@ -974,13 +1008,12 @@ static void emit_exit(cg *g, uint32_t pc0, uint32_t n) {
 }
 
 /* The address checks of a run's loads (emit_fused): 1 (i1) when one of
- * them cannot be done here (an analysis is on, a lane's address is out of
- * bounds or misaligned, outside the cached global allocations). */
+ * them cannot be done here (a lane's address is out of bounds or
+ * misaligned, outside the cached global allocations). */
 static LLVMValueRef loads_slow(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, const jit_form **forms,
                                const int *kinds) {
   LLVMBuilderRef B = g->B;
-  LLVMValueRef L = load(g, g->ptr, g->w, offsetof(warp, L));
-  LLVMValueRef slow = LLVMBuildICmp(B, LLVMIntNE, load(g, g->i32, L, offsetof(launch, hooks)), c32(g, 0), "");
+  LLVMValueRef slow = LLVMConstInt(g->i1, 0, 0);
   LLVMValueRef blk = load(g, g->ptr, g->w, offsetof(warp, blk));
   LLVMValueRef ssize = LLVMBuildZExt(B, load(g, g->i32, blk, offsetof(block, smem_size)), g->i64, "");
   LLVMValueRef init[3] = {slow, c64(g, ~0ull), c64(g, 0)}, out[3], next[3];
@@ -1046,9 +1079,14 @@ static LLVMValueRef loads_slow(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, co
  * before the run and the interpreter takes it. */
 static void emit_fused(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, const jit_form **forms, const int *kinds) {
   LLVMBuilderRef B = g->B;
-  LLVMValueRef slow = loads_slow(g, pc0, i0, i1, forms, kinds);
   LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(g->C, g->fn, "tointerp");
+  LLVMBasicBlockRef check = LLVMAppendBasicBlockInContext(g->C, g->fn, "check");
   LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(g->C, g->fn, "fused");
+  /* an analysis on: its hooks see the loads in the interpreter, at once */
+  LLVMValueRef L = load(g, g->ptr, g->w, offsetof(warp, L));
+  LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, load(g, g->i32, L, offsetof(launch, hooks)), c32(g, 0), ""), out, check);
+  LLVMPositionBuilderAtEnd(B, check);
+  LLVMValueRef slow = loads_slow(g, pc0, i0, i1, forms, kinds);
   LLVMBuildCondBr(B, slow, out, go);
   LLVMPositionBuilderAtEnd(B, out);
   emit_exit(g, pc0, i0);

@@ -71,7 +71,14 @@ fi
 cc -std=c11 -o use_shared "$root/tests/install/use_lib.c" $flags -Wl,-rpath,"$I/lib" -lm -pthread || fail "link shared"
 ./use_shared reverse.ptx || fail "shared library program"
 ldd ./use_shared | grep -q "libsmemu.so.${ver%%.*} => $I/lib" || fail "not linked to the installed libsmemu.so"
-cc -std=c11 -o use_static "$root/tests/install/use_lib.c" -I"$I/include" "$I/lib/libsmemu.a" -lm -pthread || fail "link static"
+# a static link also takes the private libraries (LLVM, for the compiled tier)
+if command -v pkg-config >/dev/null 2>&1; then
+  extra=$(PKG_CONFIG_PATH="$I/lib/pkgconfig" pkg-config --define-variable=prefix="$I" --static --libs smemu | sed 's/-lsmemu//') ||
+    fail "pkg-config --static"
+else
+  extra=$(command -v llvm-config-19 >/dev/null 2>&1 && echo "-L$(llvm-config-19 --libdir) -lLLVM-19")
+fi
+cc -std=c11 -o use_static "$root/tests/install/use_lib.c" -I"$I/include" "$I/lib/libsmemu.a" $extra -lm -pthread || fail "link static"
 ./use_static reverse.ptx || fail "static library program"
 
 cd "$T" && mv "$T/moved" "$T/src"
