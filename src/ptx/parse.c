@@ -93,6 +93,7 @@ typedef struct parser {
   int depth;            /* { } scopes open in the body being read */
   uint32_t serial;      /* numbers the registers declared in inner scopes */
   vec ren;              /* scoped: registers renamed in open inner scopes */
+  vec lbl;              /* scoped_label: labels of open inner scopes */
   int in_call;          /* reading call's operands: ( ) is a list, not an expression */
   ptx_loc inl[16];      /* recent .loc with inlined_at, resolved to the outermost */
   unsigned ninl;        /* entries written to inl (a ring) */
@@ -106,6 +107,16 @@ typedef struct scoped {
   uint64_t count;       /* 0 for a single register, N for name<N> */
   int depth;            /* scope depth of the declaration */
 } scoped;
+
+/* A label declared inside a { } scope (inline asm blocks repeat theirs:
+ * CUTLASS's mbarrier waits each hold `LAB_WAIT:` and `DONE:`). It is
+ * visible only in its scope, so when the scope closes it gets a name of its
+ * own, and so do the branches inside the scope that mean it. */
+typedef struct scoped_label {
+  const char *orig;     /* name as declared */
+  size_t stmt;          /* its statement in body */
+  int depth;            /* scope depth of the declaration */
+} scoped_label;
 
 /* ---- errors ------------------------------------------------------------- */
 
@@ -1442,20 +1453,64 @@ static void parse_label(parser *P) {
     st->nops = nops;
     return;
   }
+  if (P->depth > 0) {
+    scoped_label *l = push(P, &P->lbl, sizeof *l);
+    *l = (scoped_label){name, P->body.n, P->depth};
+  }
   new_stmt(P, pos)->label = name;
+}
+
+static int cmp_label(const void *a, const void *b) {
+  return strcmp(((const scoped_label *)a)->orig, ((const scoped_label *)b)->orig);
+}
+
+/* The inner scope at depth P->depth, whose statements start at body[from],
+ * closes: its labels get unique names, and so do the label operands in it
+ * that still mean them (an inner scope's own labels were renamed, with the
+ * operands meaning them, when it closed). */
+static void close_label_scope(parser *P, size_t from) {
+  scoped_label *l = P->lbl.p;
+  size_t first = P->lbl.n;
+  while (first > 0 && l[first - 1].depth >= P->depth) first--;
+  size_t n = P->lbl.n - first;
+  if (!n) return;
+  scoped_label *own = l + first;
+  qsort(own, n, sizeof *own, cmp_label);
+  const char **fresh = alloc(P, n * sizeof *fresh);
+  ptx_stmt *body = P->body.p;
+  for (size_t i = 0; i < n; i++) {
+    if (i > 0 && !strcmp(own[i].orig, own[i - 1].orig))
+      fail_at(P, body[own[i].stmt].pos, "label '%s' is declared twice in one scope", own[i].orig);
+    size_t len = strlen(own[i].orig) + 24;
+    char *f = alloc(P, len);
+    snprintf(f, len, "%s$l%u_", own[i].orig, ++P->serial);
+    fresh[i] = f;
+    body[own[i].stmt].label = f;
+  }
+  for (size_t s = from; s < P->body.n; s++)
+    for (int k = 0; k < body[s].nops; k++) {
+      ptx_operand *o = &body[s].ops[k];
+      if (o->kind != PTX_OPD_SYM || !o->name) continue;
+      scoped_label key = {o->name, 0, 0}, *hit = bsearch(&key, own, n, sizeof *own, cmp_label);
+      if (hit) o->name = fresh[hit - own];
+    }
+  P->lbl.n = first;
 }
 
 /* { body }: statements, declarations and nested scopes, flattened. */
 static void parse_body(parser *P) {
   int depth = 0;
+  size_t start[MAX_SCOPE_DEPTH + 1]; /* first statement of each open scope */
   do {
     switch (P->tok.kind) {
     case '{':
       if (++depth > MAX_SCOPE_DEPTH) fail_at(P, P->tok.pos, "scopes nested too deeply");
       P->depth = depth - 1;
+      start[depth] = P->body.n;
       advance(P);
       break;
     case '}':
+      if (P->depth > 0) close_label_scope(P, start[depth]);
       depth--;
       P->depth = depth - 1;
       /* the scope's registers go out of sight */
@@ -1554,7 +1609,7 @@ static void parse_function(parser *P, int linkage) {
   f.is_entry = at_dir(P, "entry");
   f.linkage = linkage;
   advance(P);
-  P->params.n = P->rets.n = P->regs.n = P->fvars.n = P->body.n = P->ops.n = 0;
+  P->params.n = P->rets.n = P->regs.n = P->fvars.n = P->body.n = P->ops.n = P->lbl.n = 0;
   plain_clear(P);
   P->loc = (ptx_loc){0};
   if (!f.is_entry && P->tok.kind == '(') parse_param_list(P, &P->rets);
@@ -1666,7 +1721,7 @@ static void parse_module(parser *P) {
 
 static void free_scratch(parser *P) {
   vec *vs[] = {&P->mvars, &P->funcs, &P->files, &P->params, &P->rets, &P->regs,
-               &P->fvars, &P->body,  &P->ops,   &P->init,   &P->relocs, &P->aliases, &P->ren};
+               &P->fvars, &P->body,  &P->ops,   &P->init,   &P->relocs, &P->aliases, &P->ren, &P->lbl};
   for (size_t i = 0; i < sizeof vs / sizeof *vs; i++) free(vs[i]->p);
   free(P->plain);
 }

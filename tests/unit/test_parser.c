@@ -905,6 +905,51 @@ static void test_errors(void **state) {
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) expect_error(cases[i].src, cases[i].msg);
 }
 
+/* Labels declared in inner { } scopes (inline asm's `DONE:`, repeated in
+ * several blocks) are local: each gets a name "DONE$lN_" of its own, and the
+ * branches in its scope that mean it follow; a label of the function body
+ * keeps its name, and a branch in a nested scope means the innermost one. */
+static void test_scoped_labels(void **state) {
+  (void)state;
+  const char *src = ".entry k {\n"
+                    "{ L: bra L; @%p1 bra D; D: }\n"  /* line 2 */
+                    "{ L: { bra L; bra D; } D: }\n"   /* line 3 */
+                    "bra D; bra L;\n"                 /* line 4 */
+                    "D: L: ret;\n"
+                    "}";
+  ptx_module *m = parse_ok(src);
+  const ptx_func *f = &m->funcs[0];
+  const char *l1 = NULL, *d1 = NULL, *l2 = NULL, *d2 = NULL;
+  int nb = 0;
+  const ptx_stmt *br[6];
+  for (int i = 0; i < f->nbody; i++) {
+    const ptx_stmt *t = &f->body[i];
+    if (t->label) {
+      const char **slot = t->pos.line == 2 ? (t->label[0] == 'L' ? &l1 : &d1)
+                        : t->pos.line == 3 ? (t->label[0] == 'L' ? &l2 : &d2) : NULL;
+      if (slot) *slot = t->label;
+      else assert_true(!strcmp(t->label, "D") || !strcmp(t->label, "L"));
+    } else if (t->opcode && !strcmp(t->opcode, "bra") && nb < 6) {
+      br[nb++] = t;
+    }
+  }
+  assert_int_equal(nb, 6);
+  assert_non_null(l1);
+  assert_non_null(d2);
+  assert_memory_equal(l1, "L$l", 3);
+  assert_memory_equal(d1, "D$l", 3);
+  assert_string_not_equal(l1, l2);
+  assert_string_not_equal(d1, d2);
+  check_sym(&br[0]->ops[0], l1);
+  check_sym(&br[1]->ops[0], d1);
+  check_sym(&br[2]->ops[0], l2); /* from the nested scope: the enclosing one's */
+  check_sym(&br[3]->ops[0], d2);
+  check_sym(&br[4]->ops[0], "D");
+  check_sym(&br[5]->ops[0], "L");
+  ptx_free(m);
+  expect_error(".entry k {\n{ D: D: ret; }\n}", "t.ptx:2:6: label 'D' is declared twice in one scope");
+}
+
 /* Deep nesting of { } scopes is limited, not recursed into. */
 static void test_deep_scopes(void **state) {
   (void)state;
@@ -1005,6 +1050,7 @@ int main(void) {
       cmocka_unit_test(test_minimal_and_empty),
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_deep_scopes),
+      cmocka_unit_test(test_scoped_labels),
       cmocka_unit_test(test_error_buffer),
       cmocka_unit_test(test_truncations),
       cmocka_unit_test(test_speed),

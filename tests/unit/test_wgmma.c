@@ -264,6 +264,39 @@ static void test_misuse(void) {
   smemu_destroy(c2);
 }
 
+/* Labels local to { } scopes around wgmma (the CuTe tutorial
+ * hopper/wgmma_tma_sm90's inline asm: tests/unit/ptx/wgmma_scoped_labels.ptx
+ * says what each word must be, by arithmetic). Before labels were scoped, the
+ * first block's `bra DONE` went to the last DONE of the function, past the
+ * wgmma: D stayed 0 and the first count 1. */
+static void test_scoped_labels(void) {
+  smemu_module *mod;
+  if (smemu_module_load_file(ctx, "tests/unit/ptx/wgmma_scoped_labels.ptx", &mod)) {
+    CHECK(0, "wgmma_scoped_labels.ptx: %s", smemu_errmsg(ctx));
+    return;
+  }
+  smemu_kernel *k = kernel(mod, "scoped_labels");
+  void *d;
+  static uint32_t got[128 * 8];
+  if (k && !smemu_malloc(ctx, &d, sizeof got)) {
+    smemu_memset(ctx, d, 0, sizeof got);
+    void *args[] = {&d};
+    uint32_t grid[3] = {1, 1, 1}, block[3] = {128, 1, 1};
+    int rc = smemu_launch(ctx, k, grid, block, 0, args);
+    CHECK(rc == SMEMU_OK, "scoped_labels: launch: %s", smemu_errmsg(ctx));
+    smemu_memcpy(ctx, got, d, sizeof got);
+    smemu_free(ctx, d);
+    static const uint32_t want[7] = {0x54005400u, 0x54005400u, 0x54005400u, 0x54005400u, 3, 5, 7};
+    int bad = 0;
+    for (int t = 0; t < 128; t++)
+      for (int i = 0; i < 7; i++)
+        if (got[8 * t + i] != want[i] && bad++ < 4)
+          CHECK(0, "scoped_labels: thread %d word %d is 0x%08x, expected 0x%08x", t, i, got[8 * t + i], want[i]);
+    CHECK(bad == 0, "scoped_labels: %d words wrong", bad);
+  }
+  smemu_module_unload(mod);
+}
+
 int main(void) {
   smemu_options o;
   memset(&o, 0, sizeof o);
@@ -275,6 +308,7 @@ int main(void) {
   test_wgmma();
   test_fp8();
   test_misuse();
+  test_scoped_labels();
   smemu_destroy(ctx);
   printf("%d failures\n", failures);
   return failures ? 1 : 0;
