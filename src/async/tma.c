@@ -16,7 +16,10 @@
  * box's bytes complete on the mbarrier. The race checks see a load as the
  * issuing thread's write of the tile, released at its completion, and a
  * store as its read of the tile, which must follow a fence.proxy.async by
- * every thread that wrote those bytes (async_store_check). */
+ * every thread that wrote those bytes (async_store_check). A load into
+ * another block of the cluster, or multicast to the blocks of a ctaMask,
+ * writes (and completes on the mbarrier of) each destination block at the
+ * same CTA-relative offsets (see bulk.c). */
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
