@@ -19,8 +19,9 @@
 #include "exec/exec.h"
 #include "ir/decode.h"
 
-/* Complete `bytes` transaction bytes on the barrier at shared offset `a`
- * for lane l of w (a bulk copy finished). Returns 0, or -1 after a fault. */
+/* Complete `bytes` transaction bytes on the barrier at shared::cluster
+ * address `a` (a shared::cta offset names the own block's) for lane l of w
+ * (a bulk copy finished). Returns 0, or -1 after a fault. */
 int mbar_complete_tx(warp *w, int l, uint64_t a, uint32_t bytes);
 
 /* For the race checks: lanes of w pass a synchronisation point (an mbarrier
@@ -54,6 +55,10 @@ void async_copy_done(warp *w, const insn *in, int l, uint64_t sh, uint32_t bytes
  * bytes are not contiguous calls this per piece). */
 void async_count(warp *w, uint32_t bytes, int dir, int kind);
 void async_race(warp *w, const insn *in, int l, uint64_t sh, uint32_t bytes, int dir);
+/* (For a copy into shared memory, sh may be a shared::cluster address of
+ * another block of the cluster: the bytes are then the issuing thread's
+ * write into that block, checked by the cluster's race check, and released
+ * as for the own block.) */
 /* A copy's bytes completed on the mbarrier at shared offset a (before
  * mbar_complete_tx), and a barrier's phase completed / it was initialised /
  * a wait on it failed (spun) or succeeded: the pipeline statistics. */

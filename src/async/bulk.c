@@ -11,15 +11,79 @@
  * complete. The race checks see the copied bytes as accessed by the issuing
  * thread and, for a copy into shared memory, released at its completion: a
  * thread that reads them without a completed mbarrier wait is reported.
- * Size and addresses must be multiples of 16. Clusters are not
- * modelled: shared::cluster addresses are the block's own. */
+ * Size and addresses must be multiples of 16.
+ *
+ * Clusters: the destination is a shared::cluster address, so it may be in
+ * another block of the cluster (an address from mapa); the mbarrier must
+ * then be in that same block. With .multicast::cluster and a 16-bit
+ * ctaMask, the bytes land at the destination's CTA-relative offset in
+ * every block whose rank the mask names, and each completes them on the
+ * mbarrier at the barrier's CTA-relative offset in that block. A rank past
+ * the cluster or a block that has exited is reported as a remote access
+ * (the rank and offset named, as memcheck does). */
 #include "async/async.h"
 #include "check/race.h"
+#include "exec/cluster.h"
 #include "exec/hooks.h"
 #include "ir/decode.h"
 #include "smemu.h"
 
 enum { BULK_G2S, BULK_S2G, BULK_NOP };
+/* insn.type2 bits; v[2]: the ctaMask register of a multicast */
+enum { BF_MCAST = 1 };
+
+/* Lane l's load of n bytes from global src into shared::cluster address
+ * dst, completing on the barrier at shared::cluster address mbar (or, with
+ * multicast, into and on those CTA-relative offsets of each block of the
+ * mask). Returns 0, or -1 after a fault. */
+static int bulk_load(warp *w, const insn *in, int l, uint64_t dst, uint64_t src, uint32_t n, uint64_t mbar) {
+  /* not a shared::cluster address at all: the shared check reports it */
+  if (dst >> 32) return exec_addr(w, l, PTX_SPACE_SHARED, dst, 16, 1) ? 0 : -1;
+  if (mbar >> 32) return mbar_complete_tx(w, l, mbar, n);
+  uint64_t doff, moff;
+  uint32_t dr = cluster_rank(w, dst, &doff), mr = cluster_rank(w, mbar, &moff), mask;
+  if (in->type2 & BF_MCAST) {
+    mask = (uint32_t)w->r[in->v[2]][l] & 0xffff;
+  } else {
+    if (dr != mr) {
+      exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION,
+                 "cp.async.bulk into block rank %u of the cluster completing on an mbarrier of block rank %u: the "
+                 "mbarrier must be in the same block as the destination", dr, mr);
+      return -1;
+    }
+    if (dr >= MAX_CLUSTER) {
+      /* a rank past the cluster: reported as the remote access it is */
+      uint64_t d = dst & 0xffffffffu;
+      return exec_addr(w, l, PTX_SPACE_SHARED_CLUSTER, d, 16, 1) ? 0 : -1;
+    }
+    mask = 1u << dr;
+  }
+  /* every destination is checked before any byte lands */
+  for (uint32_t r = 0; r < MAX_CLUSTER; r++) {
+    if (!(mask >> r & 1)) continue;
+    uint64_t d = cluster_addr(w, r, doff);
+    if (!exec_addr(w, l, PTX_SPACE_SHARED_CLUSTER, d, 16, 1) ||
+        !exec_addr(w, l, PTX_SPACE_SHARED_CLUSTER, d + n - 16, 16, 1))
+      return -1;
+  }
+  for (uint32_t r = 0; r < MAX_CLUSTER; r++) {
+    if (!(mask >> r & 1)) continue;
+    uint64_t d = cluster_addr(w, r, doff);
+    /* checked and copied 16 bytes at a time: exec_addr wants natural alignment */
+    for (uint32_t o = 0; o < n; o += 16) {
+      uint8_t *dp = exec_addr(w, l, PTX_SPACE_SHARED_CLUSTER, d + o, 16, 1);
+      if (!dp) return -1;
+      const uint8_t *sp = exec_addr(w, l, PTX_SPACE_GLOBAL, src + o, 16, 0);
+      if (!sp) return -1;
+      memmove(dp, sp, 16);
+    }
+    /* the race checks (the bytes are written in block r, released at
+     * their completion on its barrier) and the pipeline statistics */
+    async_copy_done(w, in, l, d, n, ASYNC_TO_SHARED, PIPE_BULK_LOAD);
+    if (mbar_complete_tx(w, l, cluster_addr(w, r, moff), n) < 0) return -1;
+  }
+  return 0;
+}
 
 static void h_bulk(warp *w, const insn *in, uint32_t m) {
   const uint64_t *A = w->r[in->a], *B = w->r[in->b], *C = w->r[in->c];
@@ -34,19 +98,20 @@ static void h_bulk(warp *w, const insn *in, uint32_t m) {
       return;
     }
     if (!n) continue;
-    int to_shared = in->mode == BULK_G2S;
+    if (in->mode == BULK_G2S) {
+      if (bulk_load(w, in, l, dst, src, n, w->r[in->d][l] + (uint64_t)in->imm) < 0) return;
+      continue;
+    }
     /* checked and copied 16 bytes at a time: exec_addr wants natural alignment */
     for (uint32_t o = 0; o < n; o += 16) {
-      uint8_t *dp = exec_addr(w, l, to_shared ? PTX_SPACE_SHARED : PTX_SPACE_GLOBAL, dst + o, 16, 1);
+      uint8_t *dp = exec_addr(w, l, PTX_SPACE_GLOBAL, dst + o, 16, 1);
       if (!dp) return;
-      const uint8_t *sp = exec_addr(w, l, to_shared ? PTX_SPACE_GLOBAL : PTX_SPACE_SHARED, src + o, 16, 0);
+      const uint8_t *sp = exec_addr(w, l, PTX_SPACE_SHARED, src + o, 16, 0);
       if (!sp) return;
       memmove(dp, sp, 16);
     }
     /* the race checks and the pipeline statistics (pipeline.c) */
-    async_copy_done(w, in, l, to_shared ? dst : src, n, to_shared ? ASYNC_TO_SHARED : ASYNC_FROM_SHARED,
-                    to_shared ? PIPE_BULK_LOAD : PIPE_BULK_STORE);
-    if (to_shared && mbar_complete_tx(w, l, w->r[in->d][l] + (uint64_t)in->imm, n) < 0) return;
+    async_copy_done(w, in, l, src, n, ASYNC_FROM_SHARED, PIPE_BULK_STORE);
   });
 }
 
@@ -99,14 +164,16 @@ int dec_bulk(dctx *D, dstmt *S, insn *in) {
       return dec_error(D, S, -1, "cp.async.bulk to shared memory: only from .global is supported");
     if (!dec_take(S, "mbarrier::complete_tx::bytes"))
       return dec_error(D, S, -1, "cp.async.bulk to shared memory completes on an mbarrier (.mbarrier::complete_tx::bytes)");
-    if (dec_take(S, "multicast::cluster")) return dec_error(D, S, -1, "multicast to a cluster is not supported");
+    if (dec_take(S, "multicast::cluster")) in->type2 |= BF_MCAST;
     g2s = 1;
   } else {
     return dec_error(D, S, -1, "unsupported cp.async.bulk form");
   }
   dec_take(S, "L2::cache_hint");
   int n = S->st->nops;
-  if (n < (g2s ? 4 : 3)) return dec_error(D, S, -1, "cp.async.bulk takes [dst], [src], size%s", g2s ? ", [mbar]" : "");
+  int mc = in->type2 & BF_MCAST;
+  if (n < (g2s ? 4 + mc : 3))
+    return dec_error(D, S, -1, "cp.async.bulk takes [dst], [src], size%s", g2s ? mc ? ", [mbar], ctaMask" : ", [mbar]" : "");
   int space = g2s ? PTX_SPACE_SHARED : PTX_SPACE_GLOBAL;
   int64_t off;
   uint8_t fl = 0;
@@ -119,6 +186,7 @@ int dec_bulk(dctx *D, dstmt *S, insn *in) {
   if (g2s) {
     space = PTX_SPACE_SHARED;
     if (dec_addr(D, S, 3, &in->d, &in->imm, &space, &fl) < 0) return -1;
+    if (mc && dec_src(D, S, 4, PTX_T_U16, &in->v[2]) < 0) return -1;
   }
   if (fl & IF_FRAME) return dec_error(D, S, -1, "cp.async.bulk does not take local addresses");
   in->mode = g2s ? BULK_G2S : BULK_S2G;

@@ -161,8 +161,18 @@ static int overrun(warp *w, int l, uint64_t a, uint64_t s, uint32_t bytes, const
   return 1;
 }
 
-int mbar_complete_tx(warp *w, int l, uint64_t a, uint32_t bytes) {
-  uint8_t *p = exec_addr(w, l, PTX_SPACE_SHARED, a, 8, 1);
+int mbar_complete_tx(warp *w, int l, uint64_t ca, uint32_t bytes) {
+  /* a barrier of another block of the cluster (a multicast or remote
+   * copy): checked as a remote access (rank, bounds, exited block); a is
+   * then its offset in that block */
+  uint64_t a = ca;
+  uint8_t *p;
+  if (ca < CLUSTER_BASE || ca >> 32) {
+    p = exec_addr(w, l, PTX_SPACE_SHARED, ca, 8, 1);
+  } else {
+    p = exec_addr(w, l, PTX_SPACE_SHARED_CLUSTER, ca, 8, 1);
+    if (p) cluster_rank(w, ca, &a);
+  }
   if (!p) return -1;
   uint64_t s = load(p);
   if (!need_valid(w, l, a, s, "a bulk copy's complete_tx")) return -1;

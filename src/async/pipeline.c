@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include "async/async.h"
 #include "check/race.h"
+#include "exec/cluster.h"
 #include "exec/hooks.h"
 #include "smemu.h"
 
@@ -59,9 +60,16 @@ void async_race(warp *w, const insn *in, int l, uint64_t sh, uint32_t bytes, int
   }
   insn s = *in;
   uint64_t at[32] = {0};
-  s.space = PTX_SPACE_SHARED;
   at[l] = sh;
-  race_access(w, &s, 1u << l, at, bytes, ACC_WRITE);
+  if (sh >= CLUSTER_BASE) {
+    /* into another block of the cluster: a remote write, ordered before
+     * that block's readers by their completed wait on its mbarrier */
+    s.space = PTX_SPACE_SHARED_CLUSTER;
+    if (w->blk->crace) cl_race_access(w, &s, 1u << l, at, bytes, ACC_WRITE);
+  } else {
+    s.space = PTX_SPACE_SHARED;
+    race_access(w, &s, 1u << l, at, bytes, ACC_WRITE);
+  }
   mbar_race_release(w, 1u << l);
 }
 

@@ -16,13 +16,17 @@
  * box's bytes complete on the mbarrier. The race checks see a load as the
  * issuing thread's write of the tile, released at its completion, and a
  * store as its read of the tile, which must follow a fence.proxy.async by
- * every thread that wrote those bytes (async_store_check). */
+ * every thread that wrote those bytes (async_store_check). A load into
+ * another block of the cluster, or multicast to the blocks of a ctaMask,
+ * writes (and completes on the mbarrier of) each destination block at the
+ * same CTA-relative offsets (see bulk.c). */
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include "async/async.h"
 #include "async/tensormap.h"
 #include "check/race.h"
+#include "exec/cluster.h"
 #include "exec/fpsem.h"
 #include "exec/hooks.h"
 #include "ir/decode.h"
@@ -323,65 +327,93 @@ static void h_tma(warp *w, const insn *in, uint32_t m) {
                  (unsigned long long)sh);
       return;
     }
-    if (kind == TMA_LOAD && (in->type2 & TF_MCAST)) {
-      uint32_t mask = (uint32_t)w->r[xs[XS_MASK]][l] & 0xffff;
-      if (mask & ~1u) {
+    /* the blocks a load writes: the one its shared::cluster address names
+     * (the mbarrier must be in it too), or each block of the multicast
+     * mask, at the same CTA-relative offsets; a store reads its own */
+    uint64_t doff = sh, moff = 0;
+    uint32_t dmask = 1u << w->blk->rank;
+    int dspace = PTX_SPACE_SHARED;
+    if (kind == TMA_LOAD && !(sh >> 32)) {
+      uint64_t mb = w->r[in->c][l] + (uint64_t)(int64_t)(int32_t)in->v[2];
+      uint32_t dr = cluster_rank(w, sh, &doff), mr = cluster_rank(w, mb, &moff);
+      dspace = PTX_SPACE_SHARED_CLUSTER;
+      if (in->type2 & TF_MCAST) {
+        dmask = (uint32_t)w->r[xs[XS_MASK]][l] & 0xffff;
+        if (!dmask) continue; /* no destination */
+      } else if (mb >> 32) {
+        moff = mb; /* mbar_complete_tx reports it */
+        dmask = 1u << dr;
+      } else if (dr != mr) {
         exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION,
-                   "cp.async.bulk.tensor .multicast::cluster to the CTAs of mask 0x%x: multicast to other CTAs is "
-                   "not modelled yet (only a mask naming rank 0 alone, a plain load)", mask);
+                   "cp.async.bulk.tensor into block rank %u of the cluster completing on an mbarrier of block rank "
+                   "%u: the mbarrier must be in the same block as the destination", dr, mr);
         return;
+      } else if (dr >= MAX_CLUSTER) {
+        exec_addr(w, l, PTX_SPACE_SHARED_CLUSTER, sh, 16, 1); /* a rank past the cluster */
+        return;
+      } else {
+        dmask = 1u << dr;
       }
-      if (!mask) continue; /* no destination */
     }
-    /* the whole tile must lie in the block's shared memory */
-    if (!exec_addr(w, l, PTX_SPACE_SHARED, sh, 16, kind == TMA_LOAD) ||
-        !exec_addr(w, l, PTX_SPACE_SHARED, sh + ((span - 1) & ~15u), 16, kind == TMA_LOAD))
-      return;
+    /* the whole tile must lie in each block's shared memory */
+    for (uint32_t r = 0; r < 32; r++) {
+      if (!(dmask >> r & 1)) continue;
+      uint64_t d = dspace == PTX_SPACE_SHARED ? sh : cluster_addr(w, r, doff);
+      if (!exec_addr(w, l, dspace, d, 16, kind == TMA_LOAD) ||
+          !exec_addr(w, l, dspace, d + ((span - 1) & ~15u), 16, kind == TMA_LOAD))
+        return;
+    }
     if (kind == TMA_REDUCE && !reduce_ok(in->vec, t.dtype)) {
       exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION, "cp.reduce.async.bulk.tensor .%s on a tensor of type %s",
                  red_names[in->vec], dtype_name(t.dtype));
       return;
     }
-    walk k;
-    i2c im = {0};
-    walk_init(&k, &t, c);
-    if (t.im2col && i2c_init(&im, &t, c, off) < 0) {
-      exec_fault(w, l, SMEMU_ERR_OUT_OF_MEMORY, "out of memory");
-      return;
-    }
-    uint32_t nel = bytes / es, bad = 0;
-    uint8_t *smem = w->blk->smem;
-    for (uint32_t e = 0; e < nel && !bad; e++) {
-      uint64_t g = elem_at(&t, &k, &im, c[0], e), s = smem_at(&t, sh, e, row);
-      if (kind == TMA_LOAD) {
-        if (!g) { oob_fill(&t, smem + s, es); continue; }
-        const uint8_t *gp = exec_addr(w, l, PTX_SPACE_GLOBAL, g, es, 0);
-        if (!gp) { bad = 1; break; }
-        memcpy(smem + s, gp, es);
-      } else if (g) {
-        uint8_t *gp = exec_addr(w, l, PTX_SPACE_GLOBAL, g, es, 1);
-        if (!gp) { bad = 1; break; }
-        if (kind == TMA_STORE) memcpy(gp, smem + s, es);
-        else reduce_elem(in->vec, t.dtype, gp, smem + s);
+    for (uint32_t dr = 0; dr < 32; dr++) {
+      if (!(dmask >> dr & 1)) continue;
+      uint64_t d = dspace == PTX_SPACE_SHARED ? sh : cluster_addr(w, dr, doff);
+      walk k;
+      i2c im = {0};
+      walk_init(&k, &t, c);
+      if (t.im2col && i2c_init(&im, &t, c, off) < 0) {
+        exec_fault(w, l, SMEMU_ERR_OUT_OF_MEMORY, "out of memory");
+        return;
       }
+      uint32_t nel = bytes / es, bad = 0;
+      uint64_t tmp;
+      uint8_t *smem = dspace == PTX_SPACE_SHARED ? w->blk->smem : cluster_target(w, d, &tmp)->smem;
+      for (uint32_t e = 0; e < nel && !bad; e++) {
+        uint64_t g = elem_at(&t, &k, &im, c[0], e), s = smem_at(&t, doff, e, row);
+        if (kind == TMA_LOAD) {
+          if (!g) { oob_fill(&t, smem + s, es); continue; }
+          const uint8_t *gp = exec_addr(w, l, PTX_SPACE_GLOBAL, g, es, 0);
+          if (!gp) { bad = 1; break; }
+          memcpy(smem + s, gp, es);
+        } else if (g) {
+          uint8_t *gp = exec_addr(w, l, PTX_SPACE_GLOBAL, g, es, 1);
+          if (!gp) { bad = 1; break; }
+          if (kind == TMA_STORE) memcpy(gp, smem + s, es);
+          else reduce_elem(in->vec, t.dtype, gp, smem + s);
+        }
+      }
+      free(im.pix);
+      if (bad) return;
+      int dir = kind == TMA_LOAD ? ASYNC_TO_SHARED : ASYNC_FROM_SHARED;
+      async_count(w, bytes, dir, kind == TMA_LOAD ? PIPE_TENSOR_LOAD : kind == TMA_STORE ? PIPE_TENSOR_STORE : PIPE_REDUCE);
+      if (span == bytes) {
+        async_race(w, in, l, d, span, dir);
+      } else {
+        /* narrow rows under a swizzle: only their 16-byte chunks, where the
+         * swizzle puts them, are the copy's (the rest of each span is not
+         * touched) */
+        uint32_t pitch = 16u << t.swizzle, chunks = row * es / 16;
+        for (uint32_t r = 0; r < span / pitch; r++)
+          for (uint32_t k2 = 0; k2 < chunks; k2++)
+            async_race(w, in, l, d - doff + tmap_swizzle(t.swizzle, (uint32_t)(doff + (uint64_t)r * pitch + 16u * k2)),
+                       16, dir);
+      }
+      if (kind == TMA_LOAD && mbar_complete_tx(w, l, moff >> 32 ? moff : cluster_addr(w, dr, moff), bytes) < 0)
+        return;
     }
-    free(im.pix);
-    if (bad) return;
-    int dir = kind == TMA_LOAD ? ASYNC_TO_SHARED : ASYNC_FROM_SHARED;
-    async_count(w, bytes, dir, kind == TMA_LOAD ? PIPE_TENSOR_LOAD : kind == TMA_STORE ? PIPE_TENSOR_STORE : PIPE_REDUCE);
-    if (span == bytes) {
-      async_race(w, in, l, sh, span, dir);
-    } else {
-      /* narrow rows under a swizzle: only their 16-byte chunks, where the
-       * swizzle puts them, are the copy's (the rest of each span is not
-       * touched) */
-      uint32_t pitch = 16u << t.swizzle, chunks = row * es / 16;
-      for (uint32_t r = 0; r < span / pitch; r++)
-        for (uint32_t k2 = 0; k2 < chunks; k2++)
-          async_race(w, in, l, tmap_swizzle(t.swizzle, (uint32_t)(sh + (uint64_t)r * pitch + 16u * k2)), 16, dir);
-    }
-    if (kind == TMA_LOAD && mbar_complete_tx(w, l, w->r[in->c][l] + (uint64_t)(int64_t)(int32_t)in->v[2], bytes) < 0)
-      return;
   });
 }
 

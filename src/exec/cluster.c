@@ -29,6 +29,20 @@ block *cluster_target(const warp *w, uint64_t a, uint64_t *off) {
   return &b->cl->blocks[r];
 }
 
+uint32_t cluster_rank(const warp *w, uint64_t a, uint64_t *off) {
+  a &= 0xffffffffu;
+  if (a < CLUSTER_BASE) {
+    *off = a;
+    return w->blk->rank;
+  }
+  *off = (a - CLUSTER_BASE) % CLUSTER_STRIDE;
+  return (uint32_t)((a - CLUSTER_BASE) / CLUSTER_STRIDE);
+}
+
+uint64_t cluster_addr(const warp *w, uint32_t r, uint64_t off) {
+  return r == w->blk->rank ? off : CLUSTER_BASE + (uint64_t)r * CLUSTER_STRIDE + off;
+}
+
 /* ---- barrier.cluster ---- */
 enum { CB_ARRIVE, CB_WAIT };
 

@@ -24,6 +24,13 @@
  * does not have. */
 block *cluster_target(const warp *w, uint64_t a, uint64_t *off);
 
+/* The block rank a shared::cluster address a names for w (the own rank
+ * below CLUSTER_BASE; possibly past the cluster) and its CTA-relative
+ * offset in *off; and the shared::cluster address of CTA-relative offset
+ * off in the block of rank r (r < MAX_CLUSTER; the own block's: off). */
+uint32_t cluster_rank(const warp *w, uint64_t a, uint64_t *off);
+uint64_t cluster_addr(const warp *w, uint32_t r, uint64_t off);
+
 /* Complete the cluster barrier when every live thread has arrived (after
  * arrivals and exits). */
 void cluster_check(cluster *c);

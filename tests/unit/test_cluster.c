@@ -397,6 +397,143 @@ static void test_deadlock(void) {
   smemu_module_unload(m);
 }
 
+/* ---- multicast and remote bulk copies (cp.async.bulk into shared::cluster) ----
+ * mode 0: rank 0's thread 0 multicasts src[0..255] to the ranks of mask;
+ * mode 1: rank 0's thread r copies src[256r..] into rank r (mapa of buf
+ * and bar), a remote destination for r > 0; mode 2: as mode 0, but rank 1
+ * exits first; mode 3: as mode 1, but no rank waits on its mbarrier (a
+ * race). Every block inits its barrier and expects 256 bytes before the
+ * cluster barrier; every thread waits for phase 0 and copies 8 bytes of its
+ * block's buf to out[256 * ctaid + 8 * tid]. */
+static const char *mcast_ptx =
+    ".version 8.0\n.target sm_90a\n.address_size 64\n"
+    ".visible .entry mc(.param .u64 src, .param .u64 out, .param .u32 mode, .param .u32 mask)\n{\n"
+    " .reg .b32 %r<12>;\n .reg .b64 %rd<12>;\n .reg .pred %p<6>;\n .reg .b16 %h<2>;\n"
+    " .shared .align 128 .b8 buf[256];\n .shared .align 8 .b64 bar;\n"
+    " ld.param.u64 %rd1, [src];\n ld.param.u64 %rd2, [out];\n ld.param.u32 %r1, [mode];\n"
+    " ld.param.u32 %r2, [mask];\n cvt.u16.u32 %h1, %r2;\n"
+    " mov.u32 %r3, %cluster_ctarank;\n mov.u32 %r4, %tid.x;\n mov.u32 %r5, %ctaid.x;\n"
+    " mov.u32 %r6, buf;\n mov.u32 %r7, bar;\n"
+    " setp.eq.u32 %p1, %r1, 2;\n setp.eq.u32 %p2, %r3, 1;\n and.pred %p1, %p1, %p2;\n @%p1 ret;\n"
+    " setp.eq.u32 %p3, %r4, 0;\n @!%p3 bra SYNC;\n"
+    " mbarrier.init.shared::cta.b64 [%r7], 1;\n"
+    " mbarrier.arrive.expect_tx.shared::cta.b64 %rd3, [%r7], 256;\n"
+    "SYNC:\n barrier.cluster.arrive;\n barrier.cluster.wait;\n"
+    " setp.ne.u32 %p2, %r3, 0;\n @%p2 bra WAIT;\n"
+    " setp.eq.u32 %p4, %r1, 1;\n setp.eq.u32 %p5, %r1, 3;\n or.pred %p4, %p4, %p5;\n @%p4 bra REMOTE;\n"
+    " @!%p3 bra WAIT;\n"
+    " cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r6], [%rd1], 256, [%r7], %h1;\n"
+    " bra WAIT;\n"
+    "REMOTE:\n mov.u32 %r8, %cluster_nctarank;\n setp.ge.u32 %p4, %r4, %r8;\n @%p4 bra WAIT;\n"
+    " mapa.shared::cluster.u32 %r9, %r6, %r4;\n mapa.shared::cluster.u32 %r10, %r7, %r4;\n"
+    " mul.wide.u32 %rd4, %r4, 256;\n add.u64 %rd4, %rd1, %rd4;\n"
+    " cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r9], [%rd4], 256, [%r10];\n"
+    "WAIT:\n setp.eq.u32 %p4, %r1, 3;\n @%p4 bra COPY;\n"
+    "POLL:\n mbarrier.try_wait.parity.shared::cta.b64 %p5, [%r7], 0;\n @!%p5 bra POLL;\n"
+    "COPY:\n shl.b32 %r11, %r4, 3;\n add.u32 %r9, %r6, %r11;\n ld.shared.u64 %rd5, [%r9];\n"
+    " mul.wide.u32 %rd6, %r5, 256;\n cvt.u64.u32 %rd7, %r11;\n add.u64 %rd6, %rd6, %rd7;\n add.u64 %rd6, %rd2, %rd6;\n"
+    " st.global.u64 [%rd6], %rd5;\n"
+    " barrier.cluster.arrive;\n barrier.cluster.wait;\n ret;\n}\n";
+
+/* src byte i: (i * 7 + 3) & 0xff */
+static int run_mcast(smemu_kernel *k, uint32_t nblocks, uint32_t csize, uint32_t mode, uint32_t mask, uint8_t *src,
+                     uint8_t *out) {
+  uint32_t g[3] = {nblocks, 1, 1}, b[3] = {32, 1, 1}, c[3] = {csize, 1, 1};
+  memset(out, 0xee, 256u * nblocks);
+  void *args[] = {&src, &out, &mode, &mask};
+  return smemu_launch_cluster(ctx, k, g, b, c, 0, args);
+}
+
+static void test_mcast(void) {
+  smemu_module *m;
+  smemu_kernel *k;
+  if (smemu_module_load_data(ctx, mcast_ptx, strlen(mcast_ptx), "mcast.ptx", &m) != SMEMU_OK ||
+      smemu_module_get_kernel(m, "mc", &k)) {
+    CHECK(0, "load mcast.ptx: %s", smemu_errmsg(ctx));
+    return;
+  }
+  uint8_t *src, *out;
+  smemu_malloc(ctx, (void **)&src, 4 * 256);
+  smemu_malloc(ctx, (void **)&out, 8 * 256);
+  for (int i = 0; i < 4 * 256; i++) src[i] = (uint8_t)(i * 7 + 3);
+  /* multicast to all 4 ranks of each of 2 clusters: every block's buf is src[0..255] */
+  int rc = run_mcast(k, 8, 4, 0, 0xf, src, out), bad = -1;
+  for (int i = 0; i < 8 * 256 && bad < 0; i++)
+    if (out[i] != (uint8_t)((i % 256) * 7 + 3)) bad = i;
+  CHECK(rc == SMEMU_OK && bad < 0, "multicast to 4 ranks: rc %d %s, first bad byte %d", rc, smemu_errmsg(ctx), bad);
+  /* clusters of 2, mask 0x3 */
+  rc = run_mcast(k, 4, 2, 0, 0x3, src, out);
+  bad = -1;
+  for (int i = 0; i < 4 * 256 && bad < 0; i++)
+    if (out[i] != (uint8_t)((i % 256) * 7 + 3)) bad = i;
+  CHECK(rc == SMEMU_OK && bad < 0, "multicast to 2 ranks: rc %d %s, first bad byte %d", rc, smemu_errmsg(ctx), bad);
+  /* remote destinations: block of rank r holds src[256r..256r+255] */
+  rc = run_mcast(k, 8, 4, 1, 0, src, out);
+  bad = -1;
+  for (int i = 0; i < 8 * 256 && bad < 0; i++)
+    if (out[i] != (uint8_t)((i % 1024) * 7 + 3)) bad = i;
+  CHECK(rc == SMEMU_OK && bad < 0, "remote bulk copies: rc %d %s, first bad byte %d", rc, smemu_errmsg(ctx), bad);
+  /* a mask bit past the cluster (rank 4 of 4) */
+  rc = run_mcast(k, 4, 4, 0, 0x1f, src, out);
+  const char *msg = smemu_errmsg(ctx);
+  CHECK(rc == SMEMU_ERR_LAUNCH_FAILURE && strstr(msg, "block rank 4") && strstr(msg, "4 block(s)"),
+        "multicast mask past the cluster: %d %s", rc, msg);
+  /* a destination block that has exited */
+  rc = run_mcast(k, 2, 2, 2, 0x3, src, out);
+  msg = smemu_errmsg(ctx);
+  CHECK(rc == SMEMU_ERR_LAUNCH_FAILURE && strstr(msg, "block rank 1") && strstr(msg, "exited"),
+        "multicast to an exited block: %d %s", rc, msg);
+  smemu_free(ctx, src);
+  smemu_free(ctx, out);
+  smemu_module_unload(m);
+  /* races: the remote copies are ordered by the destination's mbarrier wait;
+   * reading without it races with them */
+  smemu_ctx *plain = ctx;
+  smemu_options o;
+  memset(&o, 0, sizeof o);
+  o.threads = 2;
+  o.analyses = SMEMU_ANALYZE_RACES;
+  if (smemu_create(&o, &ctx) || smemu_module_load_data(ctx, mcast_ptx, strlen(mcast_ptx), "mcast.ptx", &m) ||
+      smemu_module_get_kernel(m, "mc", &k)) {
+    CHECK(0, "race context: %s", ctx ? smemu_errmsg(ctx) : "create");
+    ctx = plain;
+    return;
+  }
+  smemu_malloc(ctx, (void **)&src, 4 * 256);
+  smemu_malloc(ctx, (void **)&out, 8 * 256);
+  for (int i = 0; i < 4 * 256; i++) src[i] = (uint8_t)(i * 7 + 3);
+  int total;
+  rc = run_mcast(k, 4, 4, 1, 0, src, out);
+  int c = count_cluster_hazards(&total);
+  CHECK(rc == SMEMU_OK && total == 0, "remote copies waited for: rc %d, %d hazards", rc, total);
+  if (total) smemu_write_race_report(ctx, stdout, 1);
+  rc = run_mcast(k, 4, 4, 0, 0xf, src, out);
+  c = count_cluster_hazards(&total);
+  CHECK(rc == SMEMU_OK && total == 0, "multicast waited for: rc %d, %d hazards", rc, total);
+  if (total) smemu_write_race_report(ctx, stdout, 1);
+  rc = run_mcast(k, 4, 4, 3, 0, src, out);
+  c = count_cluster_hazards(&total);
+  /* ranks 1..3 read without a wait: hazards in their memory; rank 0's own
+   * copy is the block's race check's */
+  /* the copy (PTX line 50) and the reads of buf (line 60) of ranks 1..3,
+   * in either order */
+  uint64_t bytes = 0;
+  for (int i = 0; i < total; i++) {
+    const smemu_hazard *h = smemu_hazard_get(ctx, i);
+    if (h->cluster && ((h->first_line == 50 && h->second_line == 60 && !strcmp(h->type, "RAW")) ||
+                       (h->first_line == 60 && h->second_line == 50 && !strcmp(h->type, "WAR"))))
+      bytes += h->count;
+  }
+  CHECK(rc == SMEMU_OK && c >= 1 && bytes >= 256, "remote copies not waited for: rc %d, %d cluster hazards of %d, %llu bytes",
+        rc, c, total, (unsigned long long)bytes);
+  if (!bytes) smemu_write_race_report(ctx, stdout, 1);
+  smemu_free(ctx, src);
+  smemu_free(ctx, out);
+  smemu_module_unload(m);
+  smemu_destroy(ctx);
+  ctx = plain;
+}
+
 /* ---- launch configurations ---- */
 static void test_config(void) {
   void *args[] = {&d_out};
@@ -595,6 +732,7 @@ int main(void) {
   test_races();
   test_deadlock();
   test_rank_edge();
+  test_mcast();
   test_config();
   test_recorded_launches();
   test_ncu_counts();

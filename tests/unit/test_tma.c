@@ -154,6 +154,68 @@ static const char *ptx =
   "  cp.async.bulk.wait_group.read 0;\n"
   "DONE:\n"
   "  ret;\n"
+  "}\n"
+  /* mcl (a cluster): every block inits its barrier expecting 2048 bytes;
+   * after the cluster barrier, rank 0's thread 0 multicasts the 64 x 16
+   * box at (0, 0) to the blocks of mask (mode 0), or (mode 1) rank 0's
+   * thread q loads the box at (0, 16q) into block rank q through mapa; each
+   * block waits and copies its tile to out + 2048 * rank */
+  ".visible .entry mcl(.param .align 64 .b8 tm[128], .param .u64 out, .param .u32 mode, .param .u32 mask) {\n"
+  "  .reg .b32 %r<24>; .reg .b64 %rd<8>; .reg .pred %p<8>; .reg .b16 %h<2>;\n"
+  "  .shared .align 8 .b64 bar;\n"
+  "  .shared .align 1024 .b8 tile[2048];\n"
+  "  mov.u32 %r1, %tid.x;\n"
+  "  ld.param.u32 %r2, [mode];\n"
+  "  ld.param.u32 %r3, [mask];\n"
+  "  cvt.u16.u32 %h1, %r3;\n"
+  "  ld.param.u64 %rd1, [out];\n"
+  "  mov.b64 %rd2, tm;\n"
+  "  cvta.param.u64 %rd2, %rd2;\n"
+  "  mov.u32 %r4, bar;\n"
+  "  mov.u32 %r5, tile;\n"
+  "  mov.u32 %r6, %cluster_ctarank;\n"
+  "  setp.ne.u32 %p1, %r1, 0;\n"
+  "  @%p1 bra SYNC;\n"
+  "  mbarrier.init.shared::cta.b64 [%r4], 1;\n"
+  "  mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r4], 2048;\n"
+  "SYNC:\n"
+  "  barrier.cluster.arrive;\n"
+  "  barrier.cluster.wait;\n"
+  "  setp.ne.u32 %p2, %r6, 0;\n"
+  "  @%p2 bra LOOP;\n"
+  "  mov.u32 %r7, %cluster_nctarank;\n"
+  "  setp.ge.u32 %p3, %r1, %r7;\n"
+  "  @%p3 bra LOOP;\n"
+  "  mov.u32 %r8, 0;\n"
+  "  setp.ne.u32 %p4, %r2, 0;\n"
+  "  @%p4 bra REMOTE;\n"
+  "  @%p1 bra LOOP;\n"
+  "  cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%r5], [%rd2, {%r8, %r8}], [%r4], %h1;\n"
+  "  bra LOOP;\n"
+  "REMOTE:\n"
+  "  mapa.shared::cluster.u32 %r9, %r5, %r1;\n"
+  "  mapa.shared::cluster.u32 %r10, %r4, %r1;\n"
+  "  shl.b32 %r11, %r1, 4;\n"
+  "  cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r9], [%rd2, {%r8, %r11}], [%r10];\n"
+  "LOOP:\n"
+  "  mbarrier.try_wait.parity.shared::cta.b64 %p6, [%r4], 0;\n"
+  "  @!%p6 bra LOOP;\n"
+  "  mul.wide.u32 %rd5, %r6, 2048;\n"
+  "  add.u64 %rd1, %rd1, %rd5;\n"
+  "  mov.u32 %r13, %r1;\n"
+  "COPY:\n"
+  "  shl.b32 %r14, %r13, 2;\n"
+  "  add.u32 %r15, %r5, %r14;\n"
+  "  ld.shared.u32 %r16, [%r15];\n"
+  "  cvt.u64.u32 %rd3, %r14;\n"
+  "  add.u64 %rd4, %rd1, %rd3;\n"
+  "  st.global.u32 [%rd4], %r16;\n"
+  "  add.u32 %r13, %r13, 128;\n"
+  "  setp.lt.u32 %p7, %r13, 512;\n"
+  "  @%p7 bra COPY;\n"
+  "  barrier.cluster.arrive;\n"
+  "  barrier.cluster.wait;\n"
+  "  ret;\n"
   "}\n";
 
 static smemu_ctx *ctx;
@@ -259,6 +321,46 @@ static void test_pipeline(void) {
   free(buf);
 }
 
+/* Multicast and remote TMA loads in a cluster of 2: each block's tile
+ * holds the box it was sent (element (r, e) of the box at row r0 is
+ * (r0 + r) * 64 + e; no swizzle, rows of 128 bytes), with no hazard; a
+ * mask naming rank 2 of 2 is a remote access past the cluster. */
+static void test_cluster(void) {
+  static uint8_t map[128] __attribute__((aligned(64)));
+  uint16_t h[2048];
+  for (int i = 0; i < 2048; i++) h[i] = (uint16_t)i; /* the store tests overwrote it */
+  smemu_memcpy(ctx, gsrc, h, sizeof h);
+  CHECK(map_u16(map, 64, 16, 0) == 0, "encode 64 x 16");
+  smemu_kernel *k;
+  if (smemu_module_get_kernel(mod, "mcl", &k)) {
+    CHECK(0, "kernel mcl: %s", smemu_errmsg(ctx));
+    return;
+  }
+  uint32_t grid[3] = {2, 1, 1}, block[3] = {128, 1, 1}, cl[3] = {2, 1, 1};
+  for (uint32_t mode = 0; mode < 3; mode++) {
+    uint32_t mask = mode == 2 ? 0x7 : 0x3, m = mode == 2 ? 0 : mode;
+    smemu_memset(ctx, gout, 0xee, 4096);
+    void *args[] = {map, &gout, &m, &mask};
+    int rc = smemu_launch_cluster(ctx, k, grid, block, cl, 0, args);
+    if (mode == 2) {
+      CHECK(rc == SMEMU_ERR_LAUNCH_FAILURE && strstr(smemu_errmsg(ctx), "block rank 2"),
+            "multicast mask 0x7 in a cluster of 2: %d %s", rc, smemu_errmsg(ctx));
+      continue;
+    }
+    CHECK(rc == SMEMU_OK && smemu_hazard_count(ctx) == 0, "%s: rc %d %s, %d hazards",
+          mode ? "remote TMA loads" : "TMA multicast", rc, smemu_errmsg(ctx), smemu_hazard_count(ctx));
+    uint16_t t[2048];
+    smemu_memcpy(ctx, t, gout, sizeof t);
+    int bad = 0;
+    for (uint32_t q = 0; q < 2; q++)
+      for (uint32_t i = 0; i < 1024; i++) {
+        uint32_t want = (mode ? 16 * q : 0) * 64 + i;
+        if (t[q * 1024 + i] != want && bad++ < 3)
+          CHECK(0, "%s: rank %u element %u is %u, want %u", mode ? "remote" : "multicast", q, i, t[q * 1024 + i], want);
+      }
+  }
+}
+
 int main(void) {
   smemu_options o;
   memset(&o, 0, sizeof o);
@@ -277,6 +379,7 @@ int main(void) {
   test_swizzled_loads();
   test_misuse();
   test_pipeline();
+  test_cluster();
   smemu_module_unload(mod);
   smemu_destroy(ctx);
   printf("%d failures\n", failures);
