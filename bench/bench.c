@@ -207,6 +207,23 @@ int main(int argc, char **argv) {
     table(atof(argv[2]), argc > 3 ? atoi(argv[3]) : 0);
     return 0;
   }
+  if (argc > 3 && !strcmp(argv[1], "--one")) {
+    /* --one BENCH ANALYSES [WORKERS [N]]: one run, for a profiler */
+    static const struct { const char *name; uint32_t an; } an[] = {
+        {"off", 0}, {"banks", SMEMU_ANALYZE_BANKS}, {"races", SMEMU_ANALYZE_RACES}, {"all", CHECK_ALL}};
+    bench b = benches[atoi(argv[2]) % NBENCH];
+    uint32_t a = 0;
+    for (size_t i = 0; i < sizeof an / sizeof *an; i++)
+      if (!strcmp(argv[3], an[i].name)) a = an[i].an;
+    if (argc > 5 && b.kind == 0) {
+      b.n = atoi(argv[5]);
+      b.grid[0] = b.grid[1] = (uint32_t)b.n / 16;
+    }
+    smemu_launch_stats st;
+    double t = run(&b, argc > 4 ? atoi(argv[4]) : 1, a, &st);
+    printf("%s %s: %.3f s, %.3f cpu s\n", b.name, argv[3], t, g_cpu);
+    return 0;
+  }
   if (argc > 2 && !strcmp(argv[1], "--dot")) {
     dot(atoi(argv[2]), argc > 3 ? atoi(argv[3]) : 0);
     return 0;
