@@ -108,6 +108,33 @@ static int cmp_int_desc(const void *x, const void *y)
   return *(const int *)y - *(const int *)x;
 }
 
+/* Takes a[i] and the k - 1 unused accesses of its base and size that follow
+ * it in a[i..end) (a load of 4 may lack its last) as one group of width
+ * k * size, marking merge[] (0 alone, k for the leader, MERGE_FOLLOW).
+ * 1 when taken. */
+static int take_group(acc *a, int i, int end, int k, int loads, uint8_t *merge)
+{
+  int idx[4], found = 0;
+  for (int j = 0; j < k; j++) {
+    idx[j] = -1;
+    for (int m = i; m < end; m++)
+      if (!a[m].used && a[m].base == a[i].base && a[m].size == a[i].size &&
+          a[m].off == a[i].off + (int64_t)j * a[i].size) {
+        idx[j] = m;
+        break;
+      }
+    found += idx[j] >= 0;
+  }
+  if (found != k && !(loads && k == 4 && found == 3 && idx[3] < 0))
+    return 0;
+  for (int j = 0; j < k; j++)
+    if (idx[j] >= 0) {
+      a[idx[j]].used = 1;
+      merge[idx[j]] = k == 1 ? 0 : j == 0 ? (uint8_t)k : MERGE_FOLLOW;
+    }
+  return 1;
+}
+
 /* Groups accs (sorted) to cover widths w[0..nw) (sorted descending); fills
  * merge[i] per acc (0 alone, 2/4 leader, MERGE_FOLLOW). 1 on success. */
 static int cover(acc *a, int na, const int *w, int nw, int loads, uint8_t *merge)
@@ -127,25 +154,7 @@ static int cover(acc *a, int na, const int *w, int nw, int loads, uint8_t *merge
       int abs = a[i].base == SR_ZERO;
       if (abs && k > 1 && a[i].off % W)
         continue;
-      int idx[4], found = 0;
-      for (int j = 0; j < k; j++) {
-        idx[j] = -1;
-        for (int m = i; m < na; m++)
-          if (!a[m].used && a[m].base == a[i].base && a[m].size == a[i].size &&
-              a[m].off == a[i].off + (int64_t)j * a[i].size) {
-            idx[j] = m;
-            break;
-          }
-        found += idx[j] >= 0;
-      }
-      if (found != k && !(loads && k == 4 && found == 3 && idx[3] < 0))
-        continue;
-      for (int j = 0; j < k; j++)
-        if (idx[j] >= 0) {
-          a[idx[j]].used = 1;
-          merge[idx[j]] = k == 1 ? 0 : j == 0 ? (uint8_t)k : MERGE_FOLLOW;
-        }
-      done = 1;
+      done = take_group(a, i, na, k, loads, merge);
     }
     if (!done)
       return 0;
@@ -390,28 +399,13 @@ static int map_sections(program *P, sass_map *M, const sass_func *F, acc *a, int
       for (int i = ustart[u]; i < ustart[u + 1]; i++) {
         if (a[i].used || W % a[i].size)
           continue;
-        int k = W / a[i].size, idx[4], found = 0;
+        int k = W / a[i].size;
         if (k != 1 && k != 2 && k != 4)
           continue;
         if (a[i].base == SR_ZERO && k > 1 && a[i].off % W)
           continue;
-        for (int j = 0; j < k; j++) {
-          idx[j] = -1;
-          for (int m = i; m < ustart[u + 1]; m++)
-            if (!a[m].used && a[m].size == a[i].size && a[m].off == a[i].off + (int64_t)j * a[i].size) {
-              idx[j] = m;
-              break;
-            }
-          found += idx[j] >= 0;
-        }
-        if (found != k && !(loads && k == 4 && found == 3 && idx[3] < 0))
-          continue;
-        for (int j = 0; j < k; j++)
-          if (idx[j] >= 0) {
-            a[idx[j]].used = 1;
-            merge[idx[j]] = k == 1 ? 0 : j == 0 ? (uint8_t)k : MERGE_FOLLOW;
-          }
-        gw[u][ng[u]++] = W;
+        if (take_group(a, i, ustart[u + 1], k, loads, merge))
+          gw[u][ng[u]++] = W;
       }
     }
     for (int i = ustart[u]; i < ustart[u + 1]; i++)
