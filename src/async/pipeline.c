@@ -94,15 +94,20 @@ void pipe_tx(warp *w, uint64_t a, uint32_t bytes) {
   if (p->cur_bytes > p->max_bytes) p->max_bytes = p->cur_bytes;
 }
 
+/* The copies b was waiting for are no longer in flight. */
+static void drop_live(pipe_stats *p, pipe_bar *b) {
+  p->cur_copies -= b->live_copies;
+  p->cur_bytes -= b->live_bytes;
+  b->live_copies = 0;
+  b->live_bytes = 0;
+}
+
 void pipe_phase(warp *w, uint64_t a) {
   pipe_stats *p = stats(w);
   pipe_bar *b;
   if (!p || !(b = bar_of(p, a))) return;
   b->phases++;
-  p->cur_copies -= b->live_copies;
-  p->cur_bytes -= b->live_bytes;
-  b->live_copies = 0;
-  b->live_bytes = 0;
+  drop_live(p, b);
 }
 
 void pipe_init(warp *w, uint64_t a, uint32_t count) {
@@ -111,10 +116,7 @@ void pipe_init(warp *w, uint64_t a, uint32_t count) {
   if (!p || !(b = bar_of(p, a))) return;
   b->inits++;
   b->expected = count;
-  p->cur_copies -= b->live_copies;
-  p->cur_bytes -= b->live_bytes;
-  b->live_copies = 0;
-  b->live_bytes = 0;
+  drop_live(p, b);
 }
 
 void pipe_wait(warp *w, uint64_t a, int done) {

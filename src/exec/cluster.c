@@ -207,22 +207,30 @@ int cluster_deadlock(cluster *c) {
 
 /* ---- mapa, getctarank, isspacep ---- */
 /* mode bit 0: generic addresses (mapa.u64 / getctarank.u64 without a space) */
+/* The 32-bit shared address of lane l's operand a (a generic address when
+ * `generic`) in *out; 0 after a fault naming `what` when a generic address
+ * is not in shared memory. */
+static int shared_operand(warp *w, int l, uint64_t a, int generic, const char *what, uint64_t *out) {
+  if (generic) {
+    if (a - SHARED_WINDOW >= WINDOW_SIZE) {
+      exec_fault(w, l, SMEMU_ERR_ILLEGAL_ADDRESS, "%s of generic address 0x%llx, which is not in shared memory", what,
+                 (unsigned long long)a);
+      return 0;
+    }
+    a -= SHARED_WINDOW;
+  }
+  *out = a & 0xffffffffu;
+  return 1;
+}
+
 static void h_mapa(warp *w, const insn *in, uint32_t m) {
   const uint64_t *A = w->r[in->a], *B = w->r[in->b];
   uint64_t *D = w->r[in->d];
   uint64_t out[32] = {0};
   int generic = in->mode & 1;
   LANES(m, {
-    uint64_t a = A[l];
-    if (generic) {
-      if (a - SHARED_WINDOW >= WINDOW_SIZE) {
-        exec_fault(w, l, SMEMU_ERR_ILLEGAL_ADDRESS,
-                   "mapa of generic address 0x%llx, which is not in shared memory", (unsigned long long)a);
-        return;
-      }
-      a -= SHARED_WINDOW;
-    }
-    a &= 0xffffffffu;
+    uint64_t a;
+    if (!shared_operand(w, l, A[l], generic, "mapa", &a)) return;
     uint64_t off = a < CLUSTER_BASE ? a : (a - CLUSTER_BASE) % CLUSTER_STRIDE;
     uint64_t r = (uint32_t)B[l];
     /* a rank past the cluster gives an address that faults when used, naming the rank */
@@ -239,16 +247,8 @@ static void h_getctarank(warp *w, const insn *in, uint32_t m) {
   uint64_t *D = w->r[in->d];
   uint32_t out[32] = {0};
   LANES(m, {
-    uint64_t a = A[l];
-    if (in->mode & 1) {
-      if (a - SHARED_WINDOW >= WINDOW_SIZE) {
-        exec_fault(w, l, SMEMU_ERR_ILLEGAL_ADDRESS,
-                   "getctarank of generic address 0x%llx, which is not in shared memory", (unsigned long long)a);
-        return;
-      }
-      a -= SHARED_WINDOW;
-    }
-    a &= 0xffffffffu;
+    uint64_t a;
+    if (!shared_operand(w, l, A[l], in->mode & 1, "getctarank", &a)) return;
     out[l] = a < CLUSTER_BASE ? w->blk->rank : (uint32_t)((a - CLUSTER_BASE) / CLUSTER_STRIDE);
   });
   LANES(m, D[l] = out[l]);
