@@ -406,15 +406,20 @@ static void race_reads(warp *mem[4], const insn *in, wg_pend *pend[4]) {
   }
 }
 
-static void mma_async(warp *w, const insn *in, uint32_t m) {
-  if (!aligned(w, m, "wgmma.mma_async")) return;
-  warp *mem[4];
-  if (!members(w, mem)) return;
+/* The checks every wgmma instruction `name` makes first (a whole, aligned
+ * warpgroup: its warps in mem) and the block's wgmma state; NULL after a
+ * fault. */
+static wg_block *wg_enter(warp *w, uint32_t m, const char *name, warp *mem[4]) {
+  if (!aligned(w, m, name) || !members(w, mem)) return NULL;
   wg_block *g = wg_get(w->blk);
-  if (!g) {
-    exec_fault(w, -1, SMEMU_ERR_OUT_OF_MEMORY, "out of host memory for wgmma state");
-    return;
-  }
+  if (!g) exec_fault(w, -1, SMEMU_ERR_OUT_OF_MEMORY, "out of host memory for wgmma state");
+  return g;
+}
+
+static void mma_async(warp *w, const insn *in, uint32_t m) {
+  warp *mem[4];
+  wg_block *g = wg_enter(w, m, "wgmma.mma_async", mem);
+  if (!g) return;
   wg_warp *me = &g->w[w->index];
   uint32_t pc = w->pc;
   me->waiting = pc + 1;
@@ -539,14 +544,9 @@ static void retire(wg_block *g, warp *w, uint32_t n) {
 
 static void wg_simple(warp *w, const insn *in, uint32_t m) {
   static const char *const names[] = {"wgmma.fence", "wgmma.commit_group", "wgmma.wait_group"};
-  if (!aligned(w, m, names[in->mode])) return;
   warp *mem[4];
-  if (!members(w, mem)) return;
-  wg_block *g = wg_get(w->blk);
-  if (!g) {
-    exec_fault(w, -1, SMEMU_ERR_OUT_OF_MEMORY, "out of host memory for wgmma state");
-    return;
-  }
+  wg_block *g = wg_enter(w, m, names[in->mode], mem);
+  if (!g) return;
   wg_warp *x = &g->w[w->index];
   /* .sync: the warp's lanes meet here, as at __syncwarp */
   if (w->L->hooks && w->blk->an && w->blk->an->has_race) race_warpsync(w, m);
