@@ -66,6 +66,9 @@ typedef struct race_state {
   shadow *wsh;           /* one per 4-byte word: the history of all its bytes
                             while they share one (split[word] == 0) */
   uint8_t *split;        /* 1: the word's bytes differ; sh holds them */
+  uint32_t nsplit;       /* words split now (0: every word uses wsh) */
+  uint32_t wgen1;        /* gen + 1 of the newest write record set (0: none):
+                            at most all_gen, no write can be a RAW's first */
   shadow *sh;            /* one per shared byte, used for split words */
   shadow_x *wshx, *shx;  /* their spilled reads, index for index */
   uint32_t sh_size;
