@@ -194,21 +194,20 @@ static inline int same_group(const acc_rec *a, const acc_rec *b) {
  * still meets another); a read pushed out of them that is of another pc
  * or warp than both goes to the cold x->r[0..1], which keep one read per
  * such (pc, warp), the newest, as long as there is room. */
-static void spill_cold(race_state *r, shadow *s, shadow_x *x, acc_rec o);
-static inline void spill_read(race_state *r, shadow *s, shadow_x *x, acc_rec o) {
-  if (!o.valid || o.gen < r->all_gen || same_group(&o, &s->r[0]) || same_group(&o, &s->r[1])) return;
-  spill_cold(r, s, x, o);
-}
-
-static void spill_cold(race_state *r, shadow *s, shadow_x *x, acc_rec o) {
+static inline void spill_cold(race_state *r, shadow *s, shadow_x *x, const acc_rec *o) {
   if (!s->spilled) {
     x->r[0].valid = x->r[1].valid = 0;
     s->spilled = 1;
   }
   acc_rec *a = &x->r[0], *b = &x->r[1];
-  if (same_group(&o, a) || !a->valid || a->gen < r->all_gen) *a = o;
-  else if (same_group(&o, b) || !b->valid || b->gen < r->all_gen) *b = o;
-  else *(a->gen <= b->gen ? a : b) = o;
+  if (same_group(o, a) || !a->valid || a->gen < r->all_gen) *a = *o;
+  else if (same_group(o, b) || !b->valid || b->gen < r->all_gen) *b = *o;
+  else *(a->gen <= b->gen ? a : b) = *o;
+}
+
+static inline void spill_read(race_state *r, shadow *s, shadow_x *x, acc_rec o) {
+  if (!o.valid || o.gen < r->all_gen || same_group(&o, &s->r[0]) || same_group(&o, &s->r[1])) return;
+  spill_cold(r, s, x, &o);
 }
 
 static inline void keep_read(race_state *r, shadow *s, shadow_x *x, uint32_t pc, uint16_t t) {
@@ -232,21 +231,24 @@ static inline void keep_read(race_state *r, shadow *s, shadow_x *x, uint32_t pc,
  * the reads they push out are spilled as keep_read spills them, in its
  * order, against the readers kept at that point. */
 static inline void keep_read2(race_state *r, shadow *s, shadow_x *x, uint32_t pc, uint16_t ta, uint16_t tb) {
-  acc_rec r0 = s->r[0], r1 = s->r[1], a = {r->gen, pc, ta, ACC_READ, 1};
-  s->r[0] = (acc_rec){r->gen, pc, tb, ACC_READ, 1};
-  s->r[1] = a;
-  if (r0.valid && r0.tid == ta) {
-    /* keep_read(ta) pushes out r0 unless it is ta's read at pc (against a
-     * and r1); keep_read(tb) pushes out r1 (against tb and a) */
-    if (r0.pc != pc && r0.gen >= r->all_gen && !same_group(&r0, &a) && !same_group(&r0, &r1))
-      spill_cold(r, s, x, r0);
-    if (r1.valid && r1.gen >= r->all_gen && !same_group(&r1, &a)) spill_cold(r, s, x, r1);
-    return;
+  const acc_rec *r0 = &s->r[0], *r1 = &s->r[1];
+  uint32_t ag = r->all_gen, wp = ta / 32u;
+  /* (spilling touches only x: r0 and r1 are replaced last) */
+  if (r0->valid && r0->tid == ta) {
+    /* keep_read(ta) pushes out r0 unless it is ta's read at pc (against ta,
+     * of another pc then, and r1); keep_read(tb) pushes out r1 (against
+     * tb and ta, of one group) */
+    if (r0->pc != pc && r0->gen >= ag && !same_group(r0, r1)) spill_cold(r, s, x, r0);
+    if (r1->valid && r1->gen >= ag && !(r1->pc == pc && r1->tid / 32u == wp)) spill_cold(r, s, x, r1);
+  } else {
+    /* keep_read(ta) pushes out r1 (against ta and r0), keep_read(tb) r0
+     * (against tb and ta) */
+    if (r1->valid && r1->gen >= ag && !(r1->pc == pc && r1->tid / 32u == wp) && !same_group(r1, r0))
+      spill_cold(r, s, x, r1);
+    if (r0->valid && r0->gen >= ag && !(r0->pc == pc && r0->tid / 32u == wp)) spill_cold(r, s, x, r0);
   }
-  /* keep_read(ta) pushes out r1 (against a and r0), keep_read(tb) r0
-   * (against tb and a) */
-  if (r1.valid && r1.gen >= r->all_gen && !same_group(&r1, &a) && !same_group(&r1, &r0)) spill_cold(r, s, x, r1);
-  if (r0.valid && r0.gen >= r->all_gen && !same_group(&r0, &a)) spill_cold(r, s, x, r0);
+  s->r[0] = (acc_rec){r->gen, pc, tb, ACC_READ, 1};
+  s->r[1] = (acc_rec){r->gen, pc, ta, ACC_READ, 1};
 }
 
 /* Check one access (a word or a byte with shadow s) and record it. For a
