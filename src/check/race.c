@@ -24,6 +24,11 @@ int race_init(race_state *r, const launch *L) {
   r->wshx = calloc(r->sh_size / 4 + 1, sizeof *r->wshx);
   r->split = calloc(r->sh_size / 4 + 1, 1);
   if (!r->wsh || !r->split || !r->shx || !r->wshx) return -1;
+  r->capruns = r->sh_size / 64 + 1;
+  r->runof = calloc(r->sh_size / 4 + 1, sizeof *r->runof);
+  r->runs = calloc(r->capruns, sizeof *r->runs);
+  r->runfree = calloc(r->capruns, sizeof *r->runfree);
+  if (!r->runof || !r->runs || !r->runfree) return -1;
   r->init = calloc(nbytes, 1);
   r->block_gen = calloc(L->nthreads_block, sizeof *r->block_gen);
   r->warp_gen = calloc(L->nthreads_block, sizeof *r->warp_gen);
@@ -41,6 +46,9 @@ void race_free(race_state *r) {
   free(r->shx);
   free(r->wshx);
   free(r->split);
+  free(r->runof);
+  free(r->runs);
+  free(r->runfree);
   free(r->init);
   free(r->block_gen);
   free(r->warp_gen);
@@ -59,6 +67,8 @@ void race_block_start(race_state *r, block *b) {
   memset(r->split, 0, r->sh_size / 4 + 1);
   r->nsplit = 0;
   r->wgen1 = 0;
+  if (r->nruns) memset(r->runof, 0, (size_t)(r->sh_size / 4 + 1) * sizeof *r->runof);
+  r->nruns = r->nrunused = r->nrunfree = 0;
   memset(r->init, 0, r->sh_size);
   memset(r->block_gen, 0, b->nthreads * sizeof *r->block_gen);
   memset(r->warp_gen, 0, b->nthreads * sizeof *r->warp_gen);
@@ -226,6 +236,31 @@ static inline void keep_read(race_state *r, shadow *s, shadow_x *x, uint32_t pc,
   if (out.valid) spill_read(r, s, x, out);
 }
 
+/* Give the words of run k their own readers again. */
+static void unrun(race_state *r, uint32_t k) {
+  const wrun *u = &r->runs[k];
+  for (uint32_t j = 0; j < 16; j++) {
+    shadow *s = &r->wsh[u->w0 + j];
+    shadow_x *x = &r->wshx[u->w0 + j];
+    s->r[0] = u->s.r[0];
+    s->r[1] = u->s.r[1];
+    s->r[0].tid = (uint16_t)(s->r[0].tid + j);
+    s->r[1].tid = (uint16_t)(s->r[1].tid + j);
+    s->spilled = u->s.spilled;
+    *x = u->x;
+    x->r[0].tid = (uint16_t)(x->r[0].tid + j);
+    x->r[1].tid = (uint16_t)(x->r[1].tid + j);
+    r->runof[u->w0 + j] = 0;
+  }
+  r->runfree[r->nrunfree++] = k;
+  r->nruns--;
+}
+
+/* Word wd's readers in wsh, wshx (out of any run). */
+static inline void own_word(race_state *r, uint64_t wd) {
+  if (r->nruns && r->runof[wd]) unrun(r, r->runof[wd] - 1);
+}
+
 /* keep_read(ta) then keep_read(tb) for two threads of one warp reading at
  * one pc (ta != tb), with the same result: r[0], r[1] end as tb, ta, and
  * the reads they push out are spilled as keep_read spills them, in its
@@ -337,6 +372,7 @@ static inline void lane_access(race_state *r, block *b, uint32_t pc, uint16_t t,
   int silent = val && !memcmp(val, cur, size);
   for (uint32_t k = 0; k < size;) {
     uint64_t at = a + k, wd = at >> 2;
+    own_word(r, wd);
     shadow *s;
     shadow_x *x;
     uint32_t step;
@@ -438,6 +474,8 @@ static int pattern_reads(warp *w, const uint64_t addr[32], race_state *r, block 
     /* each half on one word: its first two lanes, then its last two
      * (lanes 2.. each push out a read of this pc and warp: dropped) */
     uint32_t first = w0 == w1 ? 1 : 2;
+    own_word(r, w0);
+    own_word(r, w1);
     for (uint32_t h = 0; h < first; h++) {
       uint32_t wd = h ? w1 : w0, lo = h * 16, hi = first == 1 ? 31 : lo + 15;
       shadow *s = &r->wsh[wd];
@@ -449,11 +487,37 @@ static int pattern_reads(warp *w, const uint64_t addr[32], race_state *r, block 
   }
   /* consecutive words: each read by lane j (and j + 16 when the halves agree) */
   if (w0 == w1) {
+    uint32_t k = r->nruns ? r->runof[w0] : 0;
+    if (k && r->runs[k - 1].w0 == w0) {
+      /* the 16 words are one run: one history for all */
+      keep_read2(r, &r->runs[k - 1].s, &r->runs[k - 1].x, pc, tb, (uint16_t)(tb + 16));
+      return 1;
+    }
+    uint32_t fresh = 1;
+    for (uint32_t j = 0; j < 16; j++) {
+      own_word(r, w0 + j);
+      const shadow *s = &r->wsh[w0 + j];
+      fresh &= !s->r[0].valid & !s->r[1].valid & !s->spilled;
+    }
+    if (fresh && (r->nrunfree || r->nrunused < r->capruns)) {
+      /* no readers yet: after this read the words' readers are lane j's
+       * and lane 16 + j's, a run from now on */
+      k = r->nrunfree ? r->runfree[--r->nrunfree] : r->nrunused++;
+      wrun *u = &r->runs[k];
+      u->w0 = w0;
+      u->s = r->wsh[w0];
+      keep_read2(r, &u->s, &u->x, pc, tb, (uint16_t)(tb + 16));
+      for (uint32_t j = 0; j < 16; j++) r->runof[w0 + j] = k + 1;
+      r->nruns++;
+      return 1;
+    }
     for (uint32_t j = 0; j < 16; j++)
       keep_read2(r, &r->wsh[w0 + j], &r->wshx[w0 + j], pc, (uint16_t)(tb + j), (uint16_t)(tb + 16 + j));
     return 1;
   }
   for (uint32_t j = 0; j < 16; j++) {
+    own_word(r, w0 + j);
+    own_word(r, w1 + j);
     keep_read(r, &r->wsh[w0 + j], &r->wshx[w0 + j], pc, (uint16_t)(tb + j));
     keep_read(r, &r->wsh[w1 + j], &r->wshx[w1 + j], pc, (uint16_t)(tb + 16 + j));
   }
@@ -495,6 +559,9 @@ static int fast_reads(warp *w, const insn *in, uint32_t m, const uint64_t addr[3
     m &= ~skip;
   }
   raw_reads(r, b, m, wd0, nw, pc, tb);
+  if (r->nruns) LANES(m, {
+      for (uint32_t j = 0; j < nw; j++) own_word(r, wd0[l] + j);
+    });
   if (m == FULL_MASK && nw == 1) {
     uint32_t x0 = 0, x1 = 0, w0 = wd0[0], w1 = wd0[16];
     for (int l = 0; l < 16; l++) {
@@ -580,6 +647,7 @@ static int fast_stores(warp *w, const insn *in, const uint64_t addr[32], race_st
     uint32_t wd = (uint32_t)(addr[l] >> 2), cur, x;
     memcpy(&cur, b->smem + (uint64_t)wd * 4, 4);
     x = cur ^ (uint32_t)v[l];
+    own_word(r, wd);
     uint32_t changed = !!(x & 0xffu) + !!(x & 0xff00u) + !!(x & 0xff0000u) + !!(x & 0xff000000u);
     check_one(r, b, &r->wsh[wd], &r->wshx[wd], w->pc, (uint16_t)(tb + l), ACC_WRITE, (uint64_t)wd * 4, 4, changed,
               !x);
