@@ -24,6 +24,11 @@ int race_init(race_state *r, const launch *L) {
   r->wshx = calloc(r->sh_size / 4 + 1, sizeof *r->wshx);
   r->split = calloc(r->sh_size / 4 + 1, 1);
   if (!r->wsh || !r->split || !r->shx || !r->wshx) return -1;
+  r->capruns = r->sh_size / 64 + 1;
+  r->runof = calloc(r->sh_size / 4 + 1, sizeof *r->runof);
+  r->runs = calloc(r->capruns, sizeof *r->runs);
+  r->runfree = calloc(r->capruns, sizeof *r->runfree);
+  if (!r->runof || !r->runs || !r->runfree) return -1;
   r->init = calloc(nbytes, 1);
   r->block_gen = calloc(L->nthreads_block, sizeof *r->block_gen);
   r->warp_gen = calloc(L->nthreads_block, sizeof *r->warp_gen);
@@ -41,6 +46,9 @@ void race_free(race_state *r) {
   free(r->shx);
   free(r->wshx);
   free(r->split);
+  free(r->runof);
+  free(r->runs);
+  free(r->runfree);
   free(r->init);
   free(r->block_gen);
   free(r->warp_gen);
@@ -57,6 +65,10 @@ void race_free(race_state *r) {
 void race_block_start(race_state *r, block *b) {
   memset(r->wsh, 0, (size_t)(r->sh_size / 4 + 1) * sizeof *r->wsh);
   memset(r->split, 0, r->sh_size / 4 + 1);
+  r->nsplit = 0;
+  r->wgen1 = 0;
+  if (r->nruns) memset(r->runof, 0, (size_t)(r->sh_size / 4 + 1) * sizeof *r->runof);
+  r->nruns = r->nrunused = r->nrunfree = 0;
   memset(r->init, 0, r->sh_size);
   memset(r->block_gen, 0, b->nthreads * sizeof *r->block_gen);
   memset(r->warp_gen, 0, b->nthreads * sizeof *r->warp_gen);
@@ -192,21 +204,20 @@ static inline int same_group(const acc_rec *a, const acc_rec *b) {
  * still meets another); a read pushed out of them that is of another pc
  * or warp than both goes to the cold x->r[0..1], which keep one read per
  * such (pc, warp), the newest, as long as there is room. */
-static void spill_cold(race_state *r, shadow *s, shadow_x *x, acc_rec o);
-static inline void spill_read(race_state *r, shadow *s, shadow_x *x, acc_rec o) {
-  if (!o.valid || o.gen < r->all_gen || same_group(&o, &s->r[0]) || same_group(&o, &s->r[1])) return;
-  spill_cold(r, s, x, o);
-}
-
-static void spill_cold(race_state *r, shadow *s, shadow_x *x, acc_rec o) {
+static inline void spill_cold(race_state *r, shadow *s, shadow_x *x, const acc_rec *o) {
   if (!s->spilled) {
     x->r[0].valid = x->r[1].valid = 0;
     s->spilled = 1;
   }
   acc_rec *a = &x->r[0], *b = &x->r[1];
-  if (same_group(&o, a) || !a->valid || a->gen < r->all_gen) *a = o;
-  else if (same_group(&o, b) || !b->valid || b->gen < r->all_gen) *b = o;
-  else *(a->gen <= b->gen ? a : b) = o;
+  if (same_group(o, a) || !a->valid || a->gen < r->all_gen) *a = *o;
+  else if (same_group(o, b) || !b->valid || b->gen < r->all_gen) *b = *o;
+  else *(a->gen <= b->gen ? a : b) = *o;
+}
+
+static inline void spill_read(race_state *r, shadow *s, shadow_x *x, acc_rec o) {
+  if (!o.valid || o.gen < r->all_gen || same_group(&o, &s->r[0]) || same_group(&o, &s->r[1])) return;
+  spill_cold(r, s, x, &o);
 }
 
 static inline void keep_read(race_state *r, shadow *s, shadow_x *x, uint32_t pc, uint16_t t) {
@@ -223,6 +234,56 @@ static inline void keep_read(race_state *r, shadow *s, shadow_x *x, uint32_t pc,
   }
   s->r[0] = now;
   if (out.valid) spill_read(r, s, x, out);
+}
+
+/* Give the words of run k their own readers again. */
+static void unrun(race_state *r, uint32_t k) {
+  const wrun *u = &r->runs[k];
+  for (uint32_t j = 0; j < 16; j++) {
+    shadow *s = &r->wsh[u->w0 + j];
+    shadow_x *x = &r->wshx[u->w0 + j];
+    s->r[0] = u->s.r[0];
+    s->r[1] = u->s.r[1];
+    s->r[0].tid = (uint16_t)(s->r[0].tid + j);
+    s->r[1].tid = (uint16_t)(s->r[1].tid + j);
+    s->spilled = u->s.spilled;
+    *x = u->x;
+    x->r[0].tid = (uint16_t)(x->r[0].tid + j);
+    x->r[1].tid = (uint16_t)(x->r[1].tid + j);
+    r->runof[u->w0 + j] = 0;
+  }
+  r->runfree[r->nrunfree++] = k;
+  r->nruns--;
+}
+
+/* Word wd's readers in wsh, wshx (out of any run). */
+static inline void own_word(race_state *r, uint64_t wd) {
+  if (r->nruns && r->runof[wd]) unrun(r, r->runof[wd] - 1);
+}
+
+/* keep_read(ta) then keep_read(tb) for two threads of one warp reading at
+ * one pc (ta != tb), with the same result: r[0], r[1] end as tb, ta, and
+ * the reads they push out are spilled as keep_read spills them, in its
+ * order, against the readers kept at that point. */
+static inline void keep_read2(race_state *r, shadow *s, shadow_x *x, uint32_t pc, uint16_t ta, uint16_t tb) {
+  const acc_rec *r0 = &s->r[0], *r1 = &s->r[1];
+  uint32_t ag = r->all_gen, wp = ta / 32u;
+  /* (spilling touches only x: r0 and r1 are replaced last) */
+  if (r0->valid && r0->tid == ta) {
+    /* keep_read(ta) pushes out r0 unless it is ta's read at pc (against ta,
+     * of another pc then, and r1); keep_read(tb) pushes out r1 (against
+     * tb and ta, of one group) */
+    if (r0->pc != pc && r0->gen >= ag && !same_group(r0, r1)) spill_cold(r, s, x, r0);
+    if (r1->valid && r1->gen >= ag && !(r1->pc == pc && r1->tid / 32u == wp)) spill_cold(r, s, x, r1);
+  } else {
+    /* keep_read(ta) pushes out r1 (against ta and r0), keep_read(tb) r0
+     * (against tb and ta) */
+    if (r1->valid && r1->gen >= ag && !(r1->pc == pc && r1->tid / 32u == wp) && !same_group(r1, r0))
+      spill_cold(r, s, x, r1);
+    if (r0->valid && r0->gen >= ag && !(r0->pc == pc && r0->tid / 32u == wp)) spill_cold(r, s, x, r0);
+  }
+  s->r[0] = (acc_rec){r->gen, pc, tb, ACC_READ, 1};
+  s->r[1] = (acc_rec){r->gen, pc, ta, ACC_READ, 1};
 }
 
 /* Check one access (a word or a byte with shadow s) and record it. For a
@@ -276,6 +337,7 @@ static inline void check_one(race_state *r, block *b, shadow *s, shadow_x *xs, u
     }
   }
   s->w = (acc_rec){r->gen, pc, t, (uint8_t)kind, 1};
+  r->wgen1 = r->gen + 1;
   s->r[0].valid = s->r[1].valid = 0;
   s->spilled = 0;
 }
@@ -310,6 +372,7 @@ static inline void lane_access(race_state *r, block *b, uint32_t pc, uint16_t t,
   int silent = val && !memcmp(val, cur, size);
   for (uint32_t k = 0; k < size;) {
     uint64_t at = a + k, wd = at >> 2;
+    own_word(r, wd);
     shadow *s;
     shadow_x *x;
     uint32_t step;
@@ -325,6 +388,7 @@ static inline void lane_access(race_state *r, block *b, uint32_t pc, uint16_t t,
           r->shx[wd * 4 + (uint64_t)j] = r->wshx[wd];
         }
         r->split[wd] = 1;
+        r->nsplit++;
       }
       s = &r->sh[at];
       x = &r->shx[at];
@@ -345,6 +409,7 @@ static inline void lane_access(race_state *r, block *b, uint32_t pc, uint16_t t,
         r->wsh[wd] = r->sh[wd * 4];
         r->wshx[wd] = r->shx[wd * 4];
         r->split[wd] = 0;
+        r->nsplit--;
       }
 }
 
@@ -356,11 +421,115 @@ static inline void lane_access(race_state *r, block *b, uint32_t pc, uint16_t t,
  * push out the reader before the last (of this pc and warp: keep_read
  * drops it) and end with r[0], r[1] the last two; only the first two need
  * keep_read. Returns 0 (having changed nothing) where it does not apply. */
+static void raw_reads(race_state *r, block *b, uint32_t m, const uint32_t wd0[32], uint32_t nw, uint32_t pc,
+                      uint16_t tb) {
+  uint32_t maybe = 0;
+  /* a RAW is possible only on a word whose last write is not older than
+   * the last barrier everyone passed */
+  if (r->wgen1 <= r->all_gen) return;
+  LANES(m, {
+    for (uint32_t j = 0; j < nw; j++) {
+      const shadow *s = &r->wsh[wd0[l] + j];
+      maybe |= s->w.valid & (s->w.gen >= r->all_gen);
+    }
+  });
+  if (maybe)
+    LANES(m, {
+      uint16_t t = (uint16_t)(tb + (uint32_t)l);
+      for (uint32_t j = 0; j < nw; j++) {
+        const shadow *s = &r->wsh[wd0[l] + j];
+        if (s->w.valid && s->w.gen >= r->all_gen && s->w.tid != t && s->w.kind != ACC_ATOMIC &&
+            !ordered(r, &s->w, t)) {
+          uint64_t at = (uint64_t)(wd0[l] + j) * 4;
+          add_hazard(r, b, HZ_RAW, &s->w, pc, t, ACC_READ, at, 0, b->smem[at], 4);
+        }
+      }
+    });
+}
+
+/* fast_reads for a whole warp reading one word per lane, each half-warp
+ * either one word (broadcast) or 16 consecutive ones, all in bounds. */
+static int pattern_reads(warp *w, const uint64_t addr[32], race_state *r, block *b) {
+  uint64_t a0 = addr[0], a1 = addr[16], xb = 0, xc = 0;
+  for (int l = 0; l < 16; l++) {
+    xb |= (addr[l] ^ a0) | (addr[l + 16] ^ a1);
+    xc |= (addr[l] - a0 - 4 * (uint64_t)l) | (addr[l + 16] - a1 - 4 * (uint64_t)l);
+  }
+  uint32_t n = xb ? 16 : 1, w0 = (uint32_t)(a0 >> 2), w1 = (uint32_t)(a1 >> 2), pc = w->pc;
+  if ((xb && xc) || ((a0 | a1) & 3) || r->sh_size < 4 * n || a0 > r->sh_size - 4 * n || a1 > r->sh_size - 4 * n)
+    return 0;
+  if (xb && w0 != w1 && (w1 > w0 ? w1 - w0 : w0 - w1) < 16) return 0;
+  for (uint32_t j = 0; r->nsplit && j < n; j++)
+    if (r->split[w0 + j] || r->split[w1 + j]) return 0;
+  uint16_t tb = (uint16_t)(w->index * 32);
+  if (r->wgen1 > r->all_gen) {
+    uint32_t wd0[32];
+    for (uint32_t l = 0; l < 16; l++) {
+      wd0[l] = w0 + (xb ? l : 0);
+      wd0[l + 16] = w1 + (xb ? l : 0);
+    }
+    raw_reads(r, b, FULL_MASK, wd0, 1, pc, tb);
+  }
+  if (!xb) {
+    /* each half on one word: its first two lanes, then its last two
+     * (lanes 2.. each push out a read of this pc and warp: dropped) */
+    uint32_t first = w0 == w1 ? 1 : 2;
+    own_word(r, w0);
+    own_word(r, w1);
+    for (uint32_t h = 0; h < first; h++) {
+      uint32_t wd = h ? w1 : w0, lo = h * 16, hi = first == 1 ? 31 : lo + 15;
+      shadow *s = &r->wsh[wd];
+      keep_read2(r, s, &r->wshx[wd], pc, (uint16_t)(tb + lo), (uint16_t)(tb + lo + 1));
+      s->r[1] = (acc_rec){r->gen, pc, (uint16_t)(tb + hi - 1), ACC_READ, 1};
+      s->r[0] = (acc_rec){r->gen, pc, (uint16_t)(tb + hi), ACC_READ, 1};
+    }
+    return 1;
+  }
+  /* consecutive words: each read by lane j (and j + 16 when the halves agree) */
+  if (w0 == w1) {
+    uint32_t k = r->nruns ? r->runof[w0] : 0;
+    if (k && r->runs[k - 1].w0 == w0) {
+      /* the 16 words are one run: one history for all */
+      keep_read2(r, &r->runs[k - 1].s, &r->runs[k - 1].x, pc, tb, (uint16_t)(tb + 16));
+      return 1;
+    }
+    uint32_t fresh = 1;
+    for (uint32_t j = 0; j < 16; j++) {
+      own_word(r, w0 + j);
+      const shadow *s = &r->wsh[w0 + j];
+      fresh &= !s->r[0].valid & !s->r[1].valid & !s->spilled;
+    }
+    if (fresh && (r->nrunfree || r->nrunused < r->capruns)) {
+      /* no readers yet: after this read the words' readers are lane j's
+       * and lane 16 + j's, a run from now on */
+      k = r->nrunfree ? r->runfree[--r->nrunfree] : r->nrunused++;
+      wrun *u = &r->runs[k];
+      u->w0 = w0;
+      u->s = r->wsh[w0];
+      keep_read2(r, &u->s, &u->x, pc, tb, (uint16_t)(tb + 16));
+      for (uint32_t j = 0; j < 16; j++) r->runof[w0 + j] = k + 1;
+      r->nruns++;
+      return 1;
+    }
+    for (uint32_t j = 0; j < 16; j++)
+      keep_read2(r, &r->wsh[w0 + j], &r->wshx[w0 + j], pc, (uint16_t)(tb + j), (uint16_t)(tb + 16 + j));
+    return 1;
+  }
+  for (uint32_t j = 0; j < 16; j++) {
+    own_word(r, w0 + j);
+    own_word(r, w1 + j);
+    keep_read(r, &r->wsh[w0 + j], &r->wshx[w0 + j], pc, (uint16_t)(tb + j));
+    keep_read(r, &r->wsh[w1 + j], &r->wshx[w1 + j], pc, (uint16_t)(tb + 16 + j));
+  }
+  return 1;
+}
+
 static int fast_reads(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, race_state *r,
                       block *b) {
-  uint32_t wd0[32], nw = size / 4, pc = w->pc, skip = 0, maybe = 0;
+  uint32_t wd0[32], nw = size / 4, pc = w->pc, skip = 0;
   uint16_t tb = (uint16_t)(w->index * 32);
   if (size % 4 || !size || size > 32) return 0;
+  if (m == FULL_MASK && in->space == PTX_SPACE_SHARED && size == 4 && pattern_reads(w, addr, r, b)) return 1;
   if (m == FULL_MASK && in->space == PTX_SPACE_SHARED) {
     /* the whole warp in bounds and aligned: no lane skipped */
     uint64_t amax = 0, aor = 0;
@@ -389,25 +558,9 @@ static int fast_reads(warp *w, const insn *in, uint32_t m, const uint64_t addr[3
     });
     m &= ~skip;
   }
-  /* a RAW is possible only on a word whose last write is not older than
-   * the last barrier everyone passed */
-  LANES(m, {
-    for (uint32_t j = 0; j < nw; j++) {
-      const shadow *s = &r->wsh[wd0[l] + j];
-      maybe |= s->w.valid & (s->w.gen >= r->all_gen);
-    }
-  });
-  if (maybe)
-    LANES(m, {
-      uint16_t t = (uint16_t)(tb + (uint32_t)l);
-      for (uint32_t j = 0; j < nw; j++) {
-        const shadow *s = &r->wsh[wd0[l] + j];
-        if (s->w.valid && s->w.gen >= r->all_gen && s->w.tid != t && s->w.kind != ACC_ATOMIC &&
-            !ordered(r, &s->w, t)) {
-          uint64_t at = (uint64_t)(wd0[l] + j) * 4;
-          add_hazard(r, b, HZ_RAW, &s->w, pc, t, ACC_READ, at, 0, b->smem[at], 4);
-        }
-      }
+  raw_reads(r, b, m, wd0, nw, pc, tb);
+  if (r->nruns) LANES(m, {
+      for (uint32_t j = 0; j < nw; j++) own_word(r, wd0[l] + j);
     });
   if (m == FULL_MASK && nw == 1) {
     uint32_t x0 = 0, x1 = 0, w0 = wd0[0], w1 = wd0[16];
@@ -471,6 +624,37 @@ static int fast_reads(warp *w, const insn *in, uint32_t m, const uint64_t addr[3
   return 1;
 }
 
+/* A whole warp's st.shared of one 4-byte register per lane, every lane
+ * aligned and in bounds, no two lanes on one word, no word split: what
+ * lane_access does lane by lane (each lane's current bytes are memory's),
+ * with the bytes compared as words. Returns 0 (having changed nothing)
+ * where it does not apply. */
+static int fast_stores(warp *w, const insn *in, const uint64_t addr[32], race_state *r, block *b) {
+  uint64_t amax = 0, aor = 0, seen[4] = {0, 0, 0, 0};
+  for (int l = 0; l < 32; l++) {
+    amax = addr[l] > amax ? addr[l] : amax;
+    aor |= addr[l];
+  }
+  if ((aor & 3) || amax >= r->sh_size || amax + 4 > r->sh_size) return 0;
+  for (int l = 0; l < 32; l++) {
+    uint32_t wd = (uint32_t)(addr[l] >> 2), h = wd & 255;
+    if ((seen[h >> 6] >> (h & 63) & 1) || (r->nsplit && r->split[wd])) return 0;
+    seen[h >> 6] |= 1ull << (h & 63);
+  }
+  const uint64_t *v = w->r[in->v[0]];
+  uint16_t tb = (uint16_t)(w->index * 32);
+  for (int l = 0; l < 32; l++) {
+    uint32_t wd = (uint32_t)(addr[l] >> 2), cur, x;
+    memcpy(&cur, b->smem + (uint64_t)wd * 4, 4);
+    x = cur ^ (uint32_t)v[l];
+    own_word(r, wd);
+    uint32_t changed = !!(x & 0xffu) + !!(x & 0xff00u) + !!(x & 0xff0000u) + !!(x & 0xff000000u);
+    check_one(r, b, &r->wsh[wd], &r->wshx[wd], w->pc, (uint16_t)(tb + l), ACC_WRITE, (uint64_t)wd * 4, 4, changed,
+              !x);
+  }
+  return 1;
+}
+
 void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind) {
   race_state *r = &w->blk->an->race;
   block *b = w->blk;
@@ -512,6 +696,9 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
   if (!races) return;
   if (kind == ACC_READ && !r->compat && fast_reads(w, in, m, addr, size, r, b)) return;
   if (kind != ACC_READ && b->wg) wgmma_write_check(w, in, m, addr, size);
+  if (kind == ACC_WRITE && in->op == OP_ST && size == 4 && in->vec == 1 && in->c == 4 && m == FULL_MASK &&
+      in->space == PTX_SPACE_SHARED && fast_stores(w, in, addr, r, b))
+    return;
   if (kind != ACC_WRITE || in->op != OP_ST || size > 32) {
     LANES(m, {
       uint64_t a = shared_off(in, addr[l], size, r);

@@ -36,6 +36,17 @@ typedef struct shadow_x {
   acc_rec r[2];
 } shadow_x;
 
+/* The readers of 16 consecutive words w0.. kept as one: word w0 + j's
+ * r[0..1], spilled and shadow_x are these with j added to each tid (its w
+ * stays in wsh). Only reads of whole half-warps on consecutive words make
+ * and update one (race.c), so every tid here is 0 or 16 mod 32 and adding
+ * j < 16 changes no warp: the 16 words' histories are one history. */
+typedef struct wrun {
+  uint32_t w0;
+  shadow s;
+  shadow_x x;
+} wrun;
+
 /* An aggregated hazard (racecheck's analysis record) with one instance. */
 typedef struct hazard_rec {
   uint8_t type, error, global, first_kind, second_kind;
@@ -66,6 +77,13 @@ typedef struct race_state {
   shadow *wsh;           /* one per 4-byte word: the history of all its bytes
                             while they share one (split[word] == 0) */
   uint8_t *split;        /* 1: the word's bytes differ; sh holds them */
+  uint32_t nsplit;       /* words split now (0: every word uses wsh) */
+  uint32_t wgen1;        /* gen + 1 of the newest write record set (0: none):
+                            at most all_gen, no write can be a RAW's first */
+  uint32_t *runof;       /* per word: 1 + the run (wrun) holding its readers, 0: none */
+  wrun *runs;            /* capruns of them, nrunused handed out, free ones stacked */
+  uint32_t *runfree;
+  uint32_t nruns, nrunused, nrunfree, capruns;
   shadow *sh;            /* one per shared byte, used for split words */
   shadow_x *wshx, *shx;  /* their spilled reads, index for index */
   uint32_t sh_size;
