@@ -41,11 +41,24 @@ static void *gmap(size_t bytes) {
   return p == MAP_FAILED ? NULL : p;
 }
 
-global_shadow *gshadow_new(const program *P) {
-  /* records pack pc << 10 | tid into 32 bits */
-  if (P && P->ncode >= 1u << 22) return NULL;
+/* Bits for the values 0 .. n-1. */
+static uint32_t gbits(uint64_t n) {
+  uint32_t k = 0;
+  while (k < 64 && (n - 1) >> k) k++;
+  return n ? k : 0;
+}
+
+global_shadow *gshadow_new(const program *P, uint64_t nblocks, uint32_t nthreads) {
   global_shadow *g = calloc(1, sizeof *g);
   if (!g) return NULL;
+  /* tid: every lane of the last warp; pc: the program's instructions */
+  uint32_t tidb = gbits((nthreads + 31) / 32 * 32), pcb = gbits((P ? P->ncode : 0) + 1ull), blkb = gbits(nblocks);
+  /* SMEMU_GRACE_WIDE=1: wide records always (the tests run both layouts) */
+  const char *e = getenv("SMEMU_GRACE_WIDE");
+  g->wide = tidb + pcb + blkb > 32 || (e && *e == '1');
+  g->tidb = (uint8_t)tidb;
+  g->blksh = (uint8_t)(tidb + pcb);
+  g->pcmask = pcb >= 32 ? UINT32_MAX : (1u << pcb) - 1;
   g->top = gmap(GTOP * sizeof *g->top);
   g->npc = P ? P->ncode : 0;
   g->pcf = calloc(g->npc + 1, 1);
@@ -83,7 +96,10 @@ void gshadow_free(global_shadow *g) {
         gpage *pg = atomic_load(&leaf[k]);
         if (!pg) continue;
         pthread_mutex_destroy(&pg->lock);
-        free(pg->bytes);
+        free(pg->s.w);
+        free(pg->s.r);
+        free(pg->bytes.w);
+        free(pg->bytes.r);
         free(pg->bflag);
         free(pg);
       }
@@ -133,12 +149,35 @@ static gpage *gpage_of(global_shadow *g, uint64_t wd) {
   return gnode(&leaf[p & (GNODE - 1)], 0);
 }
 
-static inline uint32_t grec_pc(const grec *x) { return x->pt >> 10; }
-static inline uint16_t grec_tid(const grec *x) { return (uint16_t)(x->pt & 1023); }
+/* Stored records (grace.h): bytes of one, the k-th of array s, storing x. */
+static inline size_t gsize(const global_shadow *g) { return g->wide ? sizeof(grec) : sizeof(uint64_t); }
+
+static inline grec gget(const global_shadow *g, const void *s, size_t k) {
+  if (!s) return (grec){0, 0, 0, 0};
+  if (g->wide) return ((const grec *)s)[k];
+  uint64_t v = ((const uint64_t *)s)[k];
+  return (grec){(uint32_t)((v & UINT32_MAX) >> g->blksh), (uint32_t)(v >> 32), (uint32_t)(v >> g->tidb) & g->pcmask,
+                (uint32_t)v & ((1u << g->tidb) - 1)};
+}
+
+static inline void gput(const global_shadow *g, void *s, size_t k, grec x) {
+  if (g->wide) {
+    ((grec *)s)[k] = x;
+    return;
+  }
+  ((uint64_t *)s)[k] =
+      x.gen ? (uint64_t)x.gen << 32 | (uint64_t)x.blk << g->blksh | (uint64_t)x.pc << g->tidb | x.tid : 0;
+}
+
+/* The array *a of n records, allocated (empty) when missing; NULL: no memory. */
+static inline void *garr(const global_shadow *g, void **a, size_t n) {
+  if (!*a) *a = calloc(n, gsize(g));
+  return *a;
+}
 
 /* A record as an access (kind: its kind). */
 static inline gacc_v gunpack(const grec *x, int kind) {
-  return (gacc_v){x->blk, x->gen, grec_pc(x), grec_tid(x), (uint8_t)kind};
+  return (gacc_v){x->blk, x->gen, x->pc, (uint16_t)x->tid, (uint8_t)kind};
 }
 
 void race_fence(warp *w, uint32_t m) {
@@ -230,34 +269,57 @@ static void ghazard(global_shadow *g, race_state *r, block *b, int type, const g
   }
 }
 
-/* Check one access against a record (a word's or a byte's, whose flags are
- * *fl) and record it. */
-static void gcheck(global_shadow *g, race_state *r, block *b, gword *x, uint8_t *fl, uint32_t pc, uint16_t t, int kind,
-                   uint64_t at, uint32_t n) {
-  grec now = {b->linear, r->gen, pc << 10 | t};
-  int wkind = *fl & GW_ATOMIC ? ACC_ATOMIC : ACC_WRITE;
-  if (kind == ACC_READ) {
-    if (x->w.gen && !(x->w.blk == b->linear && grec_tid(&x->w) == t)) {
-      gacc_v a = gunpack(&x->w, wkind);
-      if (!gordered(g, r, b, &a, t)) ghazard(g, r, b, HZ_RAW, &a, pc, t, kind, at, n);
-    }
-    int same = x->r[0].gen && x->r[0].blk == b->linear && grec_tid(&x->r[0]) == t;
-    if (x->r[0].gen && !same) x->r[1] = x->r[0];
-    x->r[0] = now;
+/* Check one access against the records of word or byte i of x (n of
+ * them), whose flags are *fl, and record it. */
+static void gcheck(global_shadow *g, race_state *r, block *b, grecs *x, size_t n, size_t i, uint8_t *fl, uint32_t pc,
+                   uint16_t t, int kind, uint64_t at, uint32_t nb) {
+  grec now = {b->linear, r->gen, pc, t};
+  if (!g->wide && kind == ACC_READ && !(x->w && ((const uint64_t *)x->w)[i])) {
+    /* the common case, packed: a read of a word no one wrote */
+    uint64_t *rs = garr(g, &x->r, 2 * n), v = (uint64_t)now.gen << 32 | (uint64_t)now.blk << g->blksh |
+                                                  (uint64_t)pc << g->tidb | t;
+    if (!rs) return;
+    /* the same thread: equal but for the pc bits */
+    uint64_t r0 = rs[2 * i], thread = ~((uint64_t)g->pcmask << g->tidb) & UINT32_MAX;
+    if (r0 && (r0 ^ v) & thread) rs[2 * i + 1] = r0;
+    rs[2 * i] = v;
     return;
   }
-  if (x->w.gen && !(x->w.blk == b->linear && grec_tid(&x->w) == t) && !(kind == ACC_ATOMIC && wkind == ACC_ATOMIC)) {
-    gacc_v a = gunpack(&x->w, wkind);
-    if (!gordered(g, r, b, &a, t)) ghazard(g, r, b, HZ_WAW, &a, pc, t, kind, at, n);
-  }
-  for (int j = 0; j < 2; j++)
-    if (x->r[j].gen && !(x->r[j].blk == b->linear && grec_tid(&x->r[j]) == t)) {
-      gacc_v a = gunpack(&x->r[j], ACC_READ);
-      if (!gordered(g, r, b, &a, t)) ghazard(g, r, b, HZ_WAR, &a, pc, t, kind, at, n);
+  int wkind = *fl & GW_ATOMIC ? ACC_ATOMIC : ACC_WRITE;
+  grec w = gget(g, x->w, i);
+  if (kind == ACC_READ) {
+    if (w.gen && !(w.blk == b->linear && w.tid == t)) {
+      gacc_v a = gunpack(&w, wkind);
+      if (!gordered(g, r, b, &a, t)) ghazard(g, r, b, HZ_RAW, &a, pc, t, kind, at, nb);
     }
-  x->w = now;
+    void *rs = garr(g, &x->r, 2 * n);
+    if (!rs) return;
+    grec r0 = gget(g, rs, 2 * i);
+    int same = r0.gen && r0.blk == b->linear && r0.tid == t;
+    if (r0.gen && !same) gput(g, rs, 2 * i + 1, r0);
+    gput(g, rs, 2 * i, now);
+    return;
+  }
+  if (w.gen && !(w.blk == b->linear && w.tid == t) && !(kind == ACC_ATOMIC && wkind == ACC_ATOMIC)) {
+    gacc_v a = gunpack(&w, wkind);
+    if (!gordered(g, r, b, &a, t)) ghazard(g, r, b, HZ_WAW, &a, pc, t, kind, at, nb);
+  }
+  if (x->r)
+    for (int j = 0; j < 2; j++) {
+      grec rj = gget(g, x->r, 2 * i + (size_t)j);
+      if (rj.gen && !(rj.blk == b->linear && rj.tid == t)) {
+        gacc_v a = gunpack(&rj, ACC_READ);
+        if (!gordered(g, r, b, &a, t)) ghazard(g, r, b, HZ_WAR, &a, pc, t, kind, at, nb);
+      }
+    }
+  void *ws = garr(g, &x->w, n);
+  if (!ws) return;
+  gput(g, ws, i, now);
   *fl = (uint8_t)((*fl & ~GW_ATOMIC) | (kind == ACC_ATOMIC ? GW_ATOMIC : 0));
-  x->r[0].gen = x->r[1].gen = 0;
+  if (x->r) {
+    gput(g, x->r, 2 * i, (grec){0, 0, 0, 0});
+    gput(g, x->r, 2 * i + 1, (grec){0, 0, 0, 0});
+  }
 }
 
 void race_global(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind) {
@@ -291,38 +353,43 @@ void race_global(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
       }
       if (!pg) continue;
       uint32_t i = (uint32_t)(wd % GPAGE_WORDS);
-      gword *x = &pg->s[i];
       uint8_t *fl = &pg->flag[i];
       if (!(*fl & GW_SPLIT) && whole) {
-        gcheck(g, r, b, x, fl, w->pc, t, kind, wd * 4, 4); /* the word's bytes share one history */
+        /* the word's bytes share one history */
+        gcheck(g, r, b, &pg->s, GPAGE_WORDS, i, fl, w->pc, t, kind, wd * 4, 4);
         continue;
       }
-      if (!pg->bytes) {
-        pg->bytes = calloc(4 * GPAGE_WORDS, sizeof *pg->bytes);
+      if (!pg->bflag) {
         pg->bflag = calloc(4 * GPAGE_WORDS, 1);
-        if (!pg->bytes || !pg->bflag) {
-          free(pg->bytes);
+        if (!pg->bflag || !garr(g, &pg->bytes.w, 4 * GPAGE_WORDS) || !garr(g, &pg->bytes.r, 8 * GPAGE_WORDS)) {
           free(pg->bflag);
-          pg->bytes = NULL;
           pg->bflag = NULL;
           continue;
         }
       }
       if (!(*fl & GW_SPLIT)) {
         /* the bytes go separate ways: each starts with the word's history */
-        for (int j = 0; j < 4; j++) {
-          pg->bytes[4 * i + (uint32_t)j] = *x;
-          pg->bflag[4 * i + (uint32_t)j] = *fl & GW_ATOMIC;
+        grec ww = gget(g, pg->s.w, i), r0 = gget(g, pg->s.r, 2 * i), r1 = gget(g, pg->s.r, 2 * i + 1);
+        for (uint32_t j = 0; j < 4; j++) {
+          gput(g, pg->bytes.w, 4 * i + j, ww);
+          gput(g, pg->bytes.r, 2 * (4 * i + j), r0);
+          gput(g, pg->bytes.r, 2 * (4 * i + j) + 1, r1);
+          pg->bflag[4 * i + j] = *fl & GW_ATOMIC;
         }
         *fl |= GW_SPLIT;
       }
       for (uint64_t at = lo; at < hi; at++)
-        gcheck(g, r, b, &pg->bytes[4 * i + (at & 3)], &pg->bflag[4 * i + (at & 3)], w->pc, t, kind, at, 1);
+        gcheck(g, r, b, &pg->bytes, 4 * GPAGE_WORDS, 4 * i + (at & 3), &pg->bflag[4 * i + (at & 3)], w->pc, t, kind,
+               at, 1);
       /* a whole-word write makes the bytes agree again */
       if (whole && kind != ACC_READ) {
-        x->w = (grec){b->linear, r->gen, w->pc << 10 | t};
+        void *ws = garr(g, &pg->s.w, GPAGE_WORDS);
+        if (ws) gput(g, ws, i, (grec){b->linear, r->gen, w->pc, t});
         *fl = (uint8_t)(kind == ACC_ATOMIC ? GW_ATOMIC : 0);
-        x->r[0].gen = x->r[1].gen = 0;
+        if (pg->s.r) {
+          gput(g, pg->s.r, 2 * i, (grec){0, 0, 0, 0});
+          gput(g, pg->s.r, 2 * i + 1, (grec){0, 0, 0, 0});
+        }
       }
     }
   });

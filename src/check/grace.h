@@ -5,31 +5,36 @@
 #include "check/race.h"
 
 /* ---- global memory (SMEMU_ANALYZE_GLOBAL_RACES) ---- */
-/* An access to a global word or byte, with its block, packed to 12 bytes
- * (race.c): gen 0 marks an empty record; pt is pc << 10 | tid (blocks have
- * at most 1024 threads; programs under 4M instructions). A write's kind
- * (write or atomic) is kept in its word's flags, a read's is ACC_READ. */
+/* An access to a global word or byte, with its block, as the check reads
+ * it: gen 0 marks an empty record. A write's kind (write or atomic) is kept
+ * in its word's flags, a read's is ACC_READ. Stored packed (grace.c): in 8
+ * bytes, gen << 32 | blk << (pc bits + tid bits) | pc << tid bits | tid,
+ * where the launch's block, pc and thread indices fit 32 bits together
+ * (wide 0), else as this struct (wide 1). */
 typedef struct grec {
   uint32_t blk;      /* linear block index */
   uint32_t gen;      /* that block's generation at the access; 0: none */
-  uint32_t pt;       /* pc << 10 | tid */
+  uint32_t pc;       /* the instruction */
+  uint32_t tid;      /* linear thread index in the block */
 } grec;
 
-/* The shadow of one word (or byte): the last write and the last reads of
- * two different threads. */
-typedef struct gword {
-  grec w, r[2];
-} gword;
+/* Records of n words (or bytes), each array allocated at its first store:
+ * w the last write of each, r the last reads of two different threads
+ * (2i and 2i+1); a missing array holds empty records. Memory that is only
+ * read, or only written, costs one array. */
+typedef struct grecs {
+  void *w, *r;
+} grecs;
 
 #define GPAGE_WORDS 1024
-/* The shadow of 4 KB of global memory: a flat array of word records, and
- * once one of its words' bytes go separate ways, byte records for all. */
+/* The shadow of 4 KB of global memory: records per word, and once one of
+ * its words' bytes go separate ways, records per byte for all. */
 typedef struct gpage {
   pthread_mutex_t lock;
   uint8_t flag[GPAGE_WORDS];   /* GW_* of each word */
-  gword s[GPAGE_WORDS];
-  gword *bytes;                /* 4 per word, or NULL */
-  uint8_t *bflag;              /* GW_ATOMIC of each byte record */
+  grecs s;                     /* GPAGE_WORDS */
+  grecs bytes;                 /* 4 per word, once a word splits */
+  uint8_t *bflag;              /* GW_ATOMIC of each byte record, or NULL */
 } gpage;
 
 /* A block's last release: a gpu-scope fence by thread tid, then an atomic
@@ -52,9 +57,14 @@ typedef struct global_shadow {
   _Atomic uint64_t seq;   /* atomics on global memory so far */
   uint8_t *pcf;           /* per pc: the GP_* semantics written on it */
   uint32_t npc;
+  uint8_t wide;           /* records of 16 bytes, not 8 */
+  uint8_t tidb, blksh;    /* packed records: tid bits, blk shift (pc bits + tid bits) */
+  uint32_t pcmask;        /* packed records: (1 << pc bits) - 1 */
 } global_shadow;
 
-global_shadow *gshadow_new(const program *P);
+/* The shadow of a launch of P with nblocks blocks of nthreads threads;
+ * NULL when out of memory. */
+global_shadow *gshadow_new(const program *P, uint64_t nblocks, uint32_t nthreads);
 void gshadow_free(global_shadow *g);
 /* Lanes m of warp w executed a gpu- or system-scope fence. */
 void race_fence(warp *w, uint32_t m);
