@@ -34,6 +34,8 @@ run html sh tests/html/html_test.sh "$B"
 run numba sh tests/numba/numba_test.sh "$B"
 run readme python3 tests/readme/readme_test.py "$B"
 run odd-shared sh tests/regress/odd_shared.sh "$B"
+run races-hw-wide env SMEMU_GRACE_WIDE=1 "$B/tests/test_races_hw"
+run global-sync-wide env SMEMU_GRACE_WIDE=1 "$B/tests/test_global_sync"
 run fuzz-replay "$B/fuzz_replay" tests/fuzz/corpus
 run cli-harden sh tests/cli_harden.sh "$B"
 run fuzz-rtapi "$B/fuzz_rtapi_replay" tests/fuzz/corpus_rtapi

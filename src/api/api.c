@@ -590,13 +590,12 @@ smemu_status smemu_launch_cluster(smemu_ctx *ctx, smemu_kernel *k, const uint32_
   L->want_global_races = (ctx->opt.analyses & SMEMU_ANALYZE_GLOBAL_RACES) != 0;
   L->want_pipeline = (ctx->opt.analyses & SMEMU_ANALYZE_PIPELINE) != 0;
   if (L->want_global_races) {
-    L->gshadow = gshadow_new(L->prog);
-    /* the shadow packs pcs in 22 bits and maps its pages lazily: a program
-     * past 4M instructions, or no memory, leaves the check off, said once
-     * per launch rather than silently */
+    L->gshadow = gshadow_new(L->prog, L->nblocks, L->nthreads_block);
+    /* no memory leaves the check off, said once per launch rather than
+     * silently */
     if (!L->gshadow) {
-      fprintf(stderr, "smemu: warning: %s: global-memory race checks are off for this launch (%s)\n", k->f->name,
-              L->prog && L->prog->ncode >= 1u << 22 ? "the program has 4M or more instructions" : "out of memory");
+      fprintf(stderr, "smemu: warning: %s: global-memory race checks are off for this launch (out of memory)\n",
+              k->f->name);
       L->want_global_races = 0;
     }
   }

@@ -25,6 +25,33 @@ static size_t upper(const ginit *g, uintptr_t p) {
   return lo;
 }
 
+/* The bitmap: bit i of byte i / 8 is byte i of the region. */
+static inline int wbit(const ginit_region *r, size_t i) {
+  return atomic_load_explicit(&r->w[i >> 3], memory_order_relaxed) >> (i & 7) & 1;
+}
+
+/* Set (v 1) or clear (v 0) the bits of [off, off+len): whole bytes stored,
+ * the partial ones at the ends changed atomically (a block on another
+ * worker may set a neighbouring bit). */
+static void wbits(ginit_region *r, size_t off, size_t len, int v) {
+  size_t end = off + len;
+  while (off < end && (off & 7)) {
+    uint8_t m = (uint8_t)(1u << (off & 7));
+    if (v) atomic_fetch_or_explicit(&r->w[off >> 3], m, memory_order_relaxed);
+    else atomic_fetch_and_explicit(&r->w[off >> 3], (uint8_t)~m, memory_order_relaxed);
+    off++;
+  }
+  if (end - off >= 8) {
+    memset((void *)(r->w + (off >> 3)), v ? 0xff : 0, (end - off) >> 3);
+    off += (end - off) & ~(size_t)7;
+  }
+  if (off < end) {
+    uint8_t m = (uint8_t)((1u << (end - off)) - 1);
+    if (v) atomic_fetch_or_explicit(&r->w[off >> 3], m, memory_order_relaxed);
+    else atomic_fetch_and_explicit(&r->w[off >> 3], (uint8_t)~m, memory_order_relaxed);
+  }
+}
+
 static ginit_region *find(const ginit *g, uintptr_t p) {
   size_t i = upper(g, p);
   if (!i) return NULL;
@@ -42,9 +69,9 @@ int ginit_track(ginit *g, uintptr_t base, size_t size, int written) {
     g->r = r;
     g->cap = cap;
   }
-  _Atomic uint8_t *w = calloc(size, 1);
+  _Atomic uint8_t *w = calloc((size + 7) / 8, 1);
   if (!w) return -1;
-  if (written) memset((void *)w, 1, size);
+  if (written) memset((void *)w, 0xff, (size + 7) / 8);
   size_t i = upper(g, base);
   memmove(&g->r[i + 1], &g->r[i], (g->n - i) * sizeof *g->r);
   g->r[i] = (ginit_region){base, size, w};
@@ -82,20 +109,20 @@ void ginit_forget(ginit *g, uintptr_t base) {
 
 void ginit_mark(ginit *g, uintptr_t p, size_t n) {
   if (!g || !n) return;
-  EACH_PART(g, p, n, memset((void *)(r->w + off), 1, len));
+  EACH_PART(g, p, n, wbits(r, off, len, 1));
 }
 
 int ginit_clear(ginit *g, uintptr_t p, size_t n) {
   int any = 0;
   if (!g || !n) return -1;
-  EACH_PART(g, p, n, (memset((void *)(r->w + off), 0, len), any = 1));
+  EACH_PART(g, p, n, (wbits(r, off, len, 0), any = 1));
   return any ? 0 : -1;
 }
 
 size_t ginit_unwritten(const ginit *g, uintptr_t p, size_t n) {
   size_t z = 0;
   if (!g || !n) return 0;
-  EACH_PART(g, p, n, for (size_t k = 0; k < len; k++) z += !r->w[off + k]);
+  EACH_PART(g, p, n, for (size_t k = 0; k < len; k++) z += !wbit(r, off + k));
   return z;
 }
 
@@ -107,7 +134,7 @@ size_t ginit_sectors(const ginit *g, uintptr_t p, size_t n, uint64_t *out, size_
   EACH_PART(g, p, n, {
     for (size_t i = 0; i < len; i++) {
       uintptr_t a = r->base + off + i;
-      if (r->w[off + i] || (have && a >> 5 == last)) continue;
+      if (wbit(r, off + i) || (have && a >> 5 == last)) continue;
       if (k < max) out[k] = a;
       k++;
       last = a >> 5;
@@ -133,7 +160,8 @@ static void add_rec(ginit_an *a, const warp *w, uint32_t tid, uint64_t addr, uin
 }
 
 static void mark_lane(ginit_region *r, size_t off, size_t n) {
-  for (size_t k = 0; k < n; k++) atomic_store_explicit(&r->w[off + k], 1, memory_order_relaxed);
+  for (size_t k = off; k < off + n; k++)
+    if (!wbit(r, k)) atomic_fetch_or_explicit(&r->w[k >> 3], (uint8_t)(1u << (k & 7)), memory_order_relaxed);
 }
 
 void ginit_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind) {
@@ -153,7 +181,7 @@ void ginit_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
     if (n > r->size - off) n = r->size - off;
     if (kind != ACC_WRITE) {
       for (size_t k = 0; k < n; k++)
-        if (!atomic_load_explicit(&r->w[off + k], memory_order_relaxed)) {
+        if (!wbit(r, off + k)) {
           add_rec(a, w, w->index * 32 + (uint32_t)l, x, size);
           break;
         }

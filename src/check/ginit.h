@@ -1,5 +1,5 @@
 /* ginit.h: the initialisation check of global memory (compute-sanitizer's
- * initcheck). A context-wide shadow keeps one byte per byte of every
+ * initcheck). A context-wide shadow keeps one bit per byte of every
  * tracked allocation: 1 once something wrote it (a host copy, a fill, a
  * kernel store or atomic). A kernel read of a byte still 0 is an error,
  * kept per worker (one record per access: thread, block, pc, address,
@@ -17,8 +17,9 @@
 typedef struct ginit_region {
   uintptr_t base;        /* first byte */
   size_t size;           /* bytes */
-  _Atomic uint8_t *w;    /* per byte: 1 written (relaxed atomics: blocks on
-                            several workers may write one byte) */
+  _Atomic uint8_t *w;    /* a bit per byte (byte i: bit i % 8 of w[i / 8]):
+                            1 written (relaxed atomics: blocks on several
+                            workers may write one byte) */
 } ginit_region;
 
 /* The context's shadow, sorted by base. Changed only between launches. */

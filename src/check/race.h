@@ -169,61 +169,6 @@ void race_proxy_commit(warp *w, uint32_t m);
 void race_proxy_wait(warp *w, uint32_t m, uint32_t n);
 
 
-/* ---- global memory (SMEMU_ANALYZE_GLOBAL_RACES) ---- */
-/* An access to a global word or byte, with its block, packed to 12 bytes
- * (race.c): gen 0 marks an empty record; pt is pc << 10 | tid (blocks have
- * at most 1024 threads; programs under 4M instructions). A write's kind
- * (write or atomic) is kept in its word's flags, a read's is ACC_READ. */
-typedef struct grec {
-  uint32_t blk;      /* linear block index */
-  uint32_t gen;      /* that block's generation at the access; 0: none */
-  uint32_t pt;       /* pc << 10 | tid */
-} grec;
-
-/* The shadow of one word (or byte): the last write and the last reads of
- * two different threads. */
-typedef struct gword {
-  grec w, r[2];
-} gword;
-
-#define GPAGE_WORDS 1024
-/* The shadow of 4 KB of global memory: a flat array of word records, and
- * once one of its words' bytes go separate ways, byte records for all. */
-typedef struct gpage {
-  pthread_mutex_t lock;
-  uint8_t flag[GPAGE_WORDS];   /* GW_* of each word */
-  gword s[GPAGE_WORDS];
-  gword *bytes;                /* 4 per word, or NULL */
-  uint8_t *bflag;              /* GW_ATOMIC of each byte record */
-} gpage;
-
-/* A block's last release: a gpu-scope fence by thread tid, then an atomic
- * on addr (the seq-th atomic of the launch). */
-typedef struct grel {
-  uint64_t addr, seq;
-  uint32_t gen, bar;  /* fence_gen - 1 and fence_bar of that thread */
-  uint16_t tid;
-  uint8_t valid;
-} grel;
-
-/* The launch-wide shadow of global memory: a three-level map from a page
- * number (address >> 12) to its page, directory nodes mapped lazily. */
-#define GDIR_BITS 18
-typedef struct global_shadow {
-  _Atomic(void *) *top;   /* 2^16 second-level nodes */
-  pthread_mutex_t rel_lock;
-  grel *rel;              /* per block, allocated at the first release */
-  uint64_t nrel;
-  _Atomic uint64_t seq;   /* atomics on global memory so far */
-  uint8_t *pcf;           /* per pc: the GP_* semantics written on it */
-  uint32_t npc;
-} global_shadow;
-
-global_shadow *gshadow_new(const program *P);
-void gshadow_free(global_shadow *g);
-/* Lanes m of warp w executed a gpu- or system-scope fence. */
-void race_fence(warp *w, uint32_t m);
-/* Global accesses of a warp instruction (lanes m, size bytes each). */
-void race_global(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind);
+#include "check/grace.h"
 
 #endif
