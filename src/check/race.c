@@ -236,29 +236,57 @@ static inline void keep_read(race_state *r, shadow *s, shadow_x *x, uint32_t pc,
   if (out.valid) spill_read(r, s, x, out);
 }
 
-/* Give the words of run k their own readers again. */
-static void unrun(race_state *r, uint32_t k) {
-  const wrun *u = &r->runs[k];
-  for (uint32_t j = 0; j < 16; j++) {
-    shadow *s = &r->wsh[u->w0 + j];
-    shadow_x *x = &r->wshx[u->w0 + j];
-    s->r[0] = u->s.r[0];
-    s->r[1] = u->s.r[1];
-    s->r[0].tid = (uint16_t)(s->r[0].tid + j);
-    s->r[1].tid = (uint16_t)(s->r[1].tid + j);
-    s->spilled = u->s.spilled;
-    *x = u->x;
-    x->r[0].tid = (uint16_t)(x->r[0].tid + j);
-    x->r[1].tid = (uint16_t)(x->r[1].tid + j);
-    r->runof[u->w0 + j] = 0;
+/* Give word wd of run k its own readers again. */
+static void unrun(race_state *r, uint32_t k, uint64_t wd) {
+  wrun *u = &r->runs[k];
+  uint32_t j = (uint32_t)(wd - u->w0);
+  shadow *s = &r->wsh[wd];
+  shadow_x *x = &r->wshx[wd];
+  s->r[0] = u->s.r[0];
+  s->r[1] = u->s.r[1];
+  s->r[0].tid = (uint16_t)(s->r[0].tid + j);
+  s->r[1].tid = (uint16_t)(s->r[1].tid + j);
+  s->spilled = u->s.spilled;
+  *x = u->x;
+  x->r[0].tid = (uint16_t)(x->r[0].tid + j);
+  x->r[1].tid = (uint16_t)(x->r[1].tid + j);
+  r->runof[wd] = 0;
+  u->mask &= ~(1u << j);
+  if (!u->mask) {
+    r->runfree[r->nrunfree++] = k;
+    r->nruns--;
   }
-  r->runfree[r->nrunfree++] = k;
-  r->nruns--;
 }
 
 /* Word wd's readers in wsh, wshx (out of any run). */
 static inline void own_word(race_state *r, uint64_t wd) {
-  if (r->nruns && r->runof[wd]) unrun(r, r->runof[wd] - 1);
+  if (r->nruns && r->runof[wd]) unrun(r, r->runof[wd] - 1, wd);
+}
+
+static inline int live(const acc_rec *a, uint32_t all_gen) {
+  return a->valid && a->gen >= all_gen;
+}
+
+/* own_word for a word a write is about to record: when every reader of its
+ * run is older than the last barrier everyone passed (ordered before the
+ * write, and dropped by it), the word just leaves the run with none. */
+static inline void own_word_w(race_state *r, uint64_t wd) {
+  if (!r->nruns || !r->runof[wd]) return;
+  uint32_t k = r->runof[wd] - 1, ag = r->all_gen;
+  wrun *u = &r->runs[k];
+  if (live(&u->s.r[0], ag) || live(&u->s.r[1], ag) || (u->s.spilled && (live(&u->x.r[0], ag) || live(&u->x.r[1], ag)))) {
+    unrun(r, k, wd);
+    return;
+  }
+  shadow *s = &r->wsh[wd];
+  s->r[0].valid = s->r[1].valid = 0;
+  s->spilled = 0;
+  r->runof[wd] = 0;
+  u->mask &= ~(1u << (wd - u->w0));
+  if (!u->mask) {
+    r->runfree[r->nrunfree++] = k;
+    r->nruns--;
+  }
 }
 
 /* keep_read(ta) then keep_read(tb) for two threads of one warp reading at
@@ -320,6 +348,9 @@ static inline void check_one(race_state *r, block *b, shadow *s, shadow_x *xs, u
      * of its readers are kept. A store that changes none of its bytes is
      * no WAR for racecheck (measured: tests/hw/races, war_same_value),
      * though it is still the last write for a later read (raw_same_value) */
+    /* (a reader older than the last barrier everyone passed is ordered) */
+    uint32_t ag = r->all_gen;
+    silent |= !(live(&s->r[0], ag) || live(&s->r[1], ag) || (s->spilled && (live(&xs->r[0], ag) || live(&xs->r[1], ag))));
     const acc_rec *rd[4] = {&s->r[0], &s->r[1], s->spilled ? &xs->r[0] : NULL, s->spilled ? &xs->r[1] : NULL};
     uint32_t seen_pc[4];
     uint8_t seen_err[4];
@@ -488,7 +519,7 @@ static int pattern_reads(warp *w, const uint64_t addr[32], race_state *r, block 
   /* consecutive words: each read by lane j (and j + 16 when the halves agree) */
   if (w0 == w1) {
     uint32_t k = r->nruns ? r->runof[w0] : 0;
-    if (k && r->runs[k - 1].w0 == w0) {
+    if (k && r->runs[k - 1].w0 == w0 && r->runs[k - 1].mask == 0xffff) {
       /* the 16 words are one run: one history for all */
       keep_read2(r, &r->runs[k - 1].s, &r->runs[k - 1].x, pc, tb, (uint16_t)(tb + 16));
       return 1;
@@ -505,6 +536,7 @@ static int pattern_reads(warp *w, const uint64_t addr[32], race_state *r, block 
       k = r->nrunfree ? r->runfree[--r->nrunfree] : r->nrunused++;
       wrun *u = &r->runs[k];
       u->w0 = w0;
+      u->mask = 0xffff;
       u->s = r->wsh[w0];
       keep_read2(r, &u->s, &u->x, pc, tb, (uint16_t)(tb + 16));
       for (uint32_t j = 0; j < 16; j++) r->runof[w0 + j] = k + 1;
@@ -647,7 +679,7 @@ static int fast_stores(warp *w, const insn *in, const uint64_t addr[32], race_st
     uint32_t wd = (uint32_t)(addr[l] >> 2), cur, x;
     memcpy(&cur, b->smem + (uint64_t)wd * 4, 4);
     x = cur ^ (uint32_t)v[l];
-    own_word(r, wd);
+    own_word_w(r, wd);
     uint32_t changed = !!(x & 0xffu) + !!(x & 0xff00u) + !!(x & 0xff0000u) + !!(x & 0xff000000u);
     check_one(r, b, &r->wsh[wd], &r->wshx[wd], w->pc, (uint16_t)(tb + l), ACC_WRITE, (uint64_t)wd * 4, 4, changed,
               !x);

@@ -43,6 +43,7 @@ typedef struct shadow_x {
  * j < 16 changes no warp: the 16 words' histories are one history. */
 typedef struct wrun {
   uint32_t w0;
+  uint32_t mask;     /* bit j: word w0 + j is still in the run */
   shadow s;
   shadow_x x;
 } wrun;
