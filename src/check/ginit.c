@@ -159,7 +159,24 @@ static void add_rec(ginit_an *a, const warp *w, uint32_t tid, uint64_t addr, uin
   a->rec[a->n++] = (ginit_rec){w->pc, b->linear, {b->ctaid[0], b->ctaid[1], b->ctaid[2]}, tid, size, addr};
 }
 
+/* Are bytes [off, off+n) all written? */
+static inline int written(const ginit_region *r, size_t off, size_t n) {
+  if ((off & 7) + n <= 8) {
+    uint8_t m = (uint8_t)(((1u << n) - 1) << (off & 7));
+    return (atomic_load_explicit(&r->w[off >> 3], memory_order_relaxed) & m) == m;
+  }
+  for (size_t k = off; k < off + n; k++)
+    if (!wbit(r, k)) return 0;
+  return 1;
+}
+
 static void mark_lane(ginit_region *r, size_t off, size_t n) {
+  if ((off & 7) + n <= 8) {
+    uint8_t m = (uint8_t)(((1u << n) - 1) << (off & 7));
+    if ((atomic_load_explicit(&r->w[off >> 3], memory_order_relaxed) & m) != m)
+      atomic_fetch_or_explicit(&r->w[off >> 3], m, memory_order_relaxed);
+    return;
+  }
   for (size_t k = off; k < off + n; k++)
     if (!wbit(r, k)) atomic_fetch_or_explicit(&r->w[k >> 3], (uint8_t)(1u << (k & 7)), memory_order_relaxed);
 }
@@ -170,6 +187,7 @@ void ginit_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
   if (!g || !a || !g->n) return;
   if (in->space != PTX_SPACE_GLOBAL && in->space != PTX_SPACE_GENERIC) return;
   ginit_region *last = NULL;
+  uint64_t more = 0; /* uninitialised reads past the records kept: counted only */
   LANES(m, {
     uint64_t x = addr[l];
     if (in->space == PTX_SPACE_GENERIC && (x - SHARED_WINDOW < WINDOW_SIZE || x - LOCAL_WINDOW < WINDOW_SIZE))
@@ -179,15 +197,16 @@ void ginit_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
     last = r;
     size_t off = x - r->base, n = size;
     if (n > r->size - off) n = r->size - off;
-    if (kind != ACC_WRITE) {
-      for (size_t k = 0; k < n; k++)
-        if (!wbit(r, off + k)) {
-          add_rec(a, w, w->index * 32 + (uint32_t)l, x, size);
-          break;
-        }
+    if (kind != ACC_WRITE && !written(r, off, n)) {
+      if (a->n < GINIT_KEEP) add_rec(a, w, w->index * 32 + (uint32_t)l, x, size);
+      else more++;
     }
     if (kind == ACC_WRITE) mark_lane(r, off, n);
   });
+  if (more) {
+    a->total += more;
+    if (w->pc < a->ncode) a->per_pc[w->pc] += more;
+  }
   /* an atomic writes after every lane read: 32 lanes adding to one unwritten
    * word are 32 errors on the GPU (tests/hw/sanitizer, init_atomic) */
   if (kind == ACC_ATOMIC)

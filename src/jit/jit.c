@@ -32,6 +32,7 @@ void jit_free(jit_code *J) { (void)J; }
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
+#include "jit/llvm_dl.h"
 #include <pthread.h>
 #include <stddef.h>
 #include <time.h>
@@ -39,7 +40,7 @@ void jit_free(jit_code *J) { (void)J; }
 #include "jit/forms.h"
 #include "mem/mem.h"
 
-int jit_available(void) { return 1; }
+int jit_available(void) { return llvm_dl_present(); }
 
 static double now(void) {
   struct timespec t;
@@ -60,8 +61,10 @@ static int jit_init(char *why, size_t n) {
     snprintf(why, n, "LLVM could not start");
     return -1;
   }
-  LLVMInitializeNativeTarget();
-  LLVMInitializeNativeAsmPrinter();
+  if (llvm_dl_load(why, n) < 0) {
+    jit_failed = 1;
+    return -1;
+  }
   /* The machine schedulers cost time quadratic in a block's length and buy
    * little on out-of-order hosts; the process's LLVM is smemu's alone. */
   static const char *const argv[] = {"smemu", "-enable-misched=false", "-enable-post-misched=false",

@@ -72,6 +72,32 @@ static int run_copy(smemu_ctx *c, void *out, void *in, uint32_t grid, uint32_t b
   return s;
 }
 
+/* More unwritten reads than the records kept: 96 blocks of 128 threads
+ * copy 12288 words of which the first 1024 were set, so 11264 reads count
+ * and the first 4096 of them (in block, thread order: words 1024..5119)
+ * are kept, on one worker or two. */
+static void test_past_kept(void **state) {
+  (void)state;
+  for (int workers = 1; workers <= 2; workers++) {
+    smemu_ctx *c = new_ctx(workers);
+    void *in, *out;
+    assert_int_equal(smemu_malloc(c, &in, 4 * 12288), SMEMU_OK);
+    assert_int_equal(smemu_malloc(c, &out, 4 * 12288), SMEMU_OK);
+    assert_int_equal(smemu_memset(c, in, 0, 4 * 1024), SMEMU_OK);
+    run_copy(c, out, in, 96, 128);
+    assert_int_equal(smemu_uninit_total(c), 11264);
+    assert_int_equal(smemu_uninit_count(c), 4096);
+    for (int i = 0; i < 4096; i += 4095) {
+      smemu_uninit_read r;
+      assert_int_equal(smemu_uninit_get(c, i, &r), SMEMU_OK);
+      assert_int_equal(r.block[0], (1024 + i) / 128);
+      assert_int_equal(r.thread[0], (1024 + i) % 128);
+      assert_int_equal(r.address, (uint64_t)(uintptr_t)in + 4 * (1024 + (uint64_t)i));
+    }
+    smemu_destroy(c);
+  }
+}
+
 /* A memset of half the buffer: threads 16..31 read unwritten words. */
 static void test_memset_half(void **state) {
   (void)state;
@@ -413,7 +439,7 @@ int main(void) {
       cmocka_unit_test(test_memset_half),        cmocka_unit_test(test_copies),
       cmocka_unit_test(test_kernel_bytes),       cmocka_unit_test(test_workers_and_report),
       cmocka_unit_test(test_off_and_variables),  cmocka_unit_test(test_fault_records),
-      cmocka_unit_test(test_memcheck_all_lanes),
+      cmocka_unit_test(test_memcheck_all_lanes), cmocka_unit_test(test_past_kept),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

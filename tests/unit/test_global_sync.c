@@ -103,12 +103,74 @@ static void test_weak_flag(void **state)
                                          "ld.volatile.global.u32 %v, [%f];")), 1);
 }
 
+/* Records pack block, pc and thread into 32 bits where they fit, else take
+ * a wide layout (grace.c). A kernel of 8200 instructions (pc: 14 bits) in
+ * blocks of 1024 threads (10 bits): 256 blocks fill the 32 bits exactly,
+ * 257 need the wide layout. Thread 1023 of the first and of the last block
+ * store to out[0]: one WAW between blocks (an error, 4 bytes), reported at
+ * the last block with thread 1023 on both sides, in either layout. */
+static void check_waw_last_block(uint32_t nblocks)
+{
+  static char src[8192 * 8 + 1024];
+  int len = snprintf(src, sizeof src,
+                     ".version 8.0\n.target sm_90\n.address_size 64\n"
+                     ".visible .entry k(.param .u64 pout)\n{\n"
+                     "  .reg .b32 %%t, %%b, %%n;\n  .reg .b64 %%o;\n  .reg .pred %%p;\n"
+                     "  mov.u32 %%t, %%tid.x;\n  setp.ne.u32 %%p, %%t, 1023;\n  @%%p bra END;\n"
+                     "  mov.u32 %%b, %%ctaid.x;\n  mov.u32 %%n, %%nctaid.x;\n  sub.u32 %%n, %%n, 1;\n"
+                     "  setp.ne.u32 %%p, %%b, 0;\n  setp.ne.and.u32 %%p, %%b, %%n, %%p;\n  @%%p bra END;\n"
+                     "  ld.param.u64 %%o, [pout];\n  cvta.to.global.u64 %%o, %%o;\n  st.global.u32 [%%o], %%b;\n"
+                     "END:\n  ret;\n");
+  for (int i = 0; i < 8200; i++) len += snprintf(src + len, sizeof src - (size_t)len, "  ret;\n");
+  snprintf(src + len, sizeof src - (size_t)len, "}\n");
+  smemu_options o;
+  memset(&o, 0, sizeof o);
+  o.threads = 1;
+  o.analyses = SMEMU_ANALYZE_GLOBAL_RACES;
+  smemu_ctx *c;
+  smemu_module *m;
+  smemu_kernel *k;
+  assert_int_equal(smemu_create(&o, &c), SMEMU_OK);
+  if (smemu_module_load_data(c, src, strlen(src), "k.ptx", &m) != SMEMU_OK || smemu_module_get_kernel(m, "k", &k) != SMEMU_OK)
+    fail_msg("%s", smemu_errmsg(c));
+  void *out;
+  assert_int_equal(smemu_malloc(c, &out, 64), SMEMU_OK);
+  assert_int_equal(smemu_memset(c, out, 0, 64), SMEMU_OK);
+  void *args[] = {&out};
+  uint32_t grid[3] = {nblocks, 1, 1}, block[3] = {1024, 1, 1};
+  if (smemu_launch(c, k, grid, block, 0, args) != SMEMU_OK) fail_msg("%s", smemu_errmsg(c));
+  assert_int_equal(smemu_hazard_count(c), 1);
+  const smemu_hazard *h = smemu_hazard_get(c, 0);
+  assert_int_equal(h->global, 1);
+  assert_string_equal(h->type, "WAW");
+  assert_int_equal(h->error, 1);
+  assert_int_equal(h->count, 4);
+  assert_int_equal(h->block[0], nblocks - 1);
+  assert_int_equal(h->first_thread[0], 1023);
+  assert_int_equal(h->second_thread[0], 1023);
+  assert_int_equal(h->first_ptx_line, 20); /* the st.global */
+  assert_int_equal(h->second_ptx_line, 20);
+  smemu_destroy(c);
+}
+
+static void test_packed_full(void **state)
+{
+  (void)state;
+  check_waw_last_block(256);
+}
+
+static void test_wide_records(void **state)
+{
+  (void)state;
+  check_waw_last_block(257);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_release_acquire), cmocka_unit_test(test_fence_atomic),
       cmocka_unit_test(test_atomic_without_fence), cmocka_unit_test(test_cta_fence),
-      cmocka_unit_test(test_weak_flag),
+      cmocka_unit_test(test_weak_flag), cmocka_unit_test(test_packed_full), cmocka_unit_test(test_wide_records),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
