@@ -34,6 +34,7 @@ run html sh tests/html/html_test.sh "$B"
 run numba sh tests/numba/numba_test.sh "$B"
 run readme python3 tests/readme/readme_test.py "$B"
 run odd-shared sh tests/regress/odd_shared.sh "$B"
+run bank-cache-kepler sh tests/regress/bank_cache_kepler.sh "$B"
 run fuzz-replay "$B/fuzz_replay" tests/fuzz/corpus
 run cli-harden sh tests/cli_harden.sh "$B"
 run fuzz-rtapi "$B/fuzz_rtapi_replay" tests/fuzz/corpus_rtapi

@@ -96,11 +96,11 @@ static int bank_op(const insn *in) {
   return (f & OPF_WRITE) ? BANK_ST : BANK_LD;
 }
 
-static void remember(bank_stat *s, uint32_t sm, uint32_t size, uint32_t base, const uint32_t rel[32],
+static void remember(bank_stat *s, uint32_t period, uint32_t sm, uint32_t size, uint32_t base, const uint32_t rel[32],
                      uint32_t req, uint32_t waves, uint32_t ideal) {
   s->pat_mask = sm;
   s->pat_size = size;
-  s->pat_base = base % BANK_CACHE_PERIOD;
+  s->pat_base = base & (period - 1);
   memcpy(s->pat_rel, rel, sizeof s->pat_rel);
   s->pat_req = req;
   s->pat_waves = waves;
@@ -214,10 +214,12 @@ static void banks_one(warp *w, const insn *in, uint32_t m, const uint64_t addr[3
    * other the last one */
   uint32_t rel[32], base = sh[__builtin_ctz(sm)], abase = 0, astride = 0, agap = 0;
   int cache = bank_family(op) != BANK_ATOM, aff = 0;
+  uint32_t period = bank_cache_period(w->L->arch, w->L->bank_mode, size);
+  if (in->op == OP_LDMATRIX || in->op == OP_STMATRIX) period = BANK_CACHE_PERIOD; /* (16 would do) */
   if (cache) {
     aff = size < 65536 && bank_affine(sm, sh, &abase, &astride, &agap);
     if (aff) {
-      const bank_centry *e = bank_cache_find(&s->cache, sm, size, abase, astride, agap);
+      const bank_centry *e = bank_cache_find(&s->cache, period, sm, size, abase, astride, agap);
       if (e) {
         s->requests += e->req;
         s->wavefronts += e->waves;
@@ -228,7 +230,7 @@ static void banks_one(warp *w, const insn *in, uint32_t m, const uint64_t addr[3
       uint32_t diff = 0;
       for (int l = 0; l < 32; l++) rel[l] = (sm >> l & 1) ? sh[l] - base : 0;
       for (int l = 0; l < 32; l++) diff |= rel[l] ^ s->pat_rel[l];
-      if (s->pat_mask == sm && s->pat_size == size && s->pat_base == base % BANK_CACHE_PERIOD && !diff) {
+      if (s->pat_mask == sm && s->pat_size == size && s->pat_base == (base & (period - 1)) && !diff) {
         s->requests += s->pat_req;
         s->wavefronts += s->pat_waves;
         s->ideal += s->pat_ideal;
@@ -257,8 +259,8 @@ static void banks_one(warp *w, const insn *in, uint32_t m, const uint64_t addr[3
       s->wavefronts += waves;
       s->ideal += 1;
       counted = 1;
-      if (aff) bank_cache_put(&s->cache, sm, size, abase, astride, agap, 1, waves, 1);
-      else remember(s, sm, size, base, rel, 1, waves, 1);
+      if (aff) bank_cache_put(&s->cache, period, sm, size, abase, astride, agap, 1, waves, 1);
+      else remember(s, period, sm, size, base, rel, 1, waves, 1);
       if (waves <= s->worst_degree) return;
     }
   }
@@ -270,8 +272,8 @@ static void banks_one(warp *w, const insn *in, uint32_t m, const uint64_t addr[3
     s->requests += r.requests;
     s->wavefronts += r.wavefronts;
     s->ideal += r.ideal;
-    if (aff) bank_cache_put(&s->cache, sm, size, abase, astride, agap, r.requests, r.wavefronts, r.ideal);
-    else if (cache) remember(s, sm, size, base, rel, r.requests, r.wavefronts, r.ideal);
+    if (aff) bank_cache_put(&s->cache, period, sm, size, abase, astride, agap, r.requests, r.wavefronts, r.ideal);
+    else if (cache) remember(s, period, sm, size, base, rel, r.requests, r.wavefronts, r.ideal);
   }
 worst:;
   uint32_t deg = r.wavefronts - r.ideal + 1;
@@ -296,7 +298,8 @@ int hook_banks_halves(warp *w, const insn *in, uint64_t a0, uint64_t a1, uint32_
   bank_stat *s = &a->banks[w->pc];
   /* bank_affine's key of these lanes: lane 0's address, the stride, lane
    * 16's offset */
-  const bank_centry *e = bank_cache_find(&s->cache, FULL_MASK, size, (uint32_t)a0, stride, (uint32_t)(a1 - a0));
+  const bank_centry *e = bank_cache_find(&s->cache, bank_cache_period(w->L->arch, w->L->bank_mode, size), FULL_MASK,
+                                         size, (uint32_t)a0, stride, (uint32_t)(a1 - a0));
   if (!e) return 0;
   s->requests += e->req;
   s->wavefronts += e->waves;

@@ -3,13 +3,13 @@
 
 #include <string.h>
 
-void bank_cache_put(bank_cache *c, uint32_t mask, uint32_t size, uint32_t base, uint32_t stride, uint32_t gap,
+void bank_cache_put(bank_cache *c, uint32_t period, uint32_t mask, uint32_t size, uint32_t base, uint32_t stride, uint32_t gap,
                     uint32_t req, uint32_t waves, uint32_t ideal) {
   bank_centry *e = &c->e[c->next];
   c->next = (c->next + 1) % BANK_CACHE_WAYS;
   e->mask = mask;
   e->size = (uint16_t)size;
-  e->base = (uint8_t)(base % BANK_CACHE_PERIOD);
+  e->base = (uint8_t)(base & (period - 1));
   e->stride = stride;
   e->gap = gap;
   e->req = req;
@@ -21,8 +21,9 @@ void bank_model_cached(bank_cache *c, const arch_profile *a, int bank_mode_bytes
                        const uint32_t addr[32], int access_bytes, bank_result *out, int *hit) {
   uint32_t base, stride, gap;
   int aff = access_bytes > 0 && access_bytes < 65536 && bank_affine(active_mask, addr, &base, &stride, &gap);
+  uint32_t period = bank_cache_period(a, bank_mode_bytes, (uint32_t)access_bytes);
   if (aff) {
-    const bank_centry *e = bank_cache_find(c, active_mask, (uint32_t)access_bytes, base, stride, gap);
+    const bank_centry *e = bank_cache_find(c, period, active_mask, (uint32_t)access_bytes, base, stride, gap);
     if (e) {
       memset(out, 0, sizeof *out);
       out->worst_bank = -1;
@@ -35,6 +36,6 @@ void bank_model_cached(bank_cache *c, const arch_profile *a, int bank_mode_bytes
   }
   *hit = 0;
   bank_model(a, bank_mode_bytes, op, active_mask, addr, access_bytes, out);
-  if (aff) bank_cache_put(c, active_mask, (uint32_t)access_bytes, base, stride, gap, out->requests, out->wavefronts,
+  if (aff) bank_cache_put(c, period, active_mask, (uint32_t)access_bytes, base, stride, gap, out->requests, out->wavefronts,
                          out->ideal);
 }

@@ -5,15 +5,20 @@
  * stride (gap = 16 * stride), a broadcast (stride = gap = 0), and each
  * half-warp on its own row or its own word (the 2D tiles' As[ty][k] and
  * Bs[k][tx]). The figures bank_model gives for such a pattern depend only on
- * (kind of instruction, bytes per lane, active lanes, stride, gap, base mod
- * BANK_CACHE_PERIOD) within one architecture and bank mode: moving every
- * lane by a multiple of 256 bytes keeps every bank (banks of 4 bytes: period
- * 128; 16 banks: 64; Kepler's 8-byte mode and the 64-word segments of its
- * 4-byte mode: 256; ldmatrix's 16-byte rows: 128) and which lanes share a
- * word, a unit or a segment. A smaller period would be wrong: on 3.x in
- * 4-byte mode, words i and i + 32 of one 256-byte segment are one unit, so
- * lanes at 0 and 128 take one pass from base 0 and two from base 136 (the
- * same modulo 8); on 1.x the broadcast word is chosen by bank number.
+ * (kind of instruction, bytes per lane, active lanes, stride, gap, base
+ * modulo a period) within one architecture and bank mode; the period is
+ * what moving every lane by a multiple of it keeps (bank_cache_period):
+ *  - 2.x and 5.x+ (and ldmatrix's 16-byte rows): the bank width or the
+ *    access's alignment (4, 8 or 16 bytes), whichever is larger: it rotates
+ *    the banks, and each bank keeps its distinct words and lanes; the
+ *    worst bank's number changes, but a repeat never becomes a new worst
+ *    instance (its degree was counted when it was first seen);
+ *  - 3.x in 8-byte mode: the same with 8-byte banks;
+ *  - 3.x in 4-byte mode: 256, a 64-word segment (words i and i + 32 of one
+ *    segment are one unit, so lanes at stride 128 take 16 passes from base
+ *    0 and 17 from base 136, the same modulo 8);
+ *  - 1.x: 256 (the broadcast word is chosen by bank number, so rotating the
+ *    banks may change the passes).
  *
  * A cache belongs to one instruction (pc) of one launch and one worker, so
  * the architecture, bank mode, instruction kind and the model used (bank or
@@ -26,14 +31,25 @@
 
 #include "model/banks.h"
 
-#define BANK_CACHE_PERIOD 256u
+#define BANK_CACHE_PERIOD 256u /* the largest period */
+
+/* The period of the base in the key (see above) for bank_model on
+ * architecture a in bank mode bank_mode_bytes with bytes-wide lanes. */
+static inline uint32_t bank_cache_period(const arch_profile *a, int bank_mode_bytes, uint32_t bytes) {
+  uint32_t align = bytes <= 4 ? 4 : bytes <= 8 ? 8 : 16; /* as bank_model rounds, at least a bank */
+  switch (a->bank_rules) {
+  case BANK_RULES_CC1: return BANK_CACHE_PERIOD;
+  case BANK_RULES_CC3: return bank_mode_bytes == 8 && a->bank8_selectable ? (align < 8 ? 8 : align) : BANK_CACHE_PERIOD;
+  default: return align;
+  }
+}
 #define BANK_CACHE_WAYS 4
 
 typedef struct bank_centry {
   uint32_t stride, gap;  /* lane l at base + (l%16)*stride + (l/16)*gap */
   uint32_t mask;         /* active lanes; 0: an empty entry */
   uint16_t size;         /* bytes per lane (the merged width) */
-  uint8_t base;          /* base mod BANK_CACHE_PERIOD */
+  uint8_t base;          /* base mod the period (bank_cache_period) */
   uint8_t pad_;
   uint32_t req, waves, ideal; /* the model's figures */
 } bank_centry;
@@ -72,10 +88,11 @@ static inline int bank_affine(uint32_t mask, const uint32_t addr[32], uint32_t *
   return !diff;
 }
 
-/* The entry for this pattern, or NULL. */
-static inline const bank_centry *bank_cache_find(const bank_cache *c, uint32_t mask, uint32_t size, uint32_t base,
-                                                 uint32_t stride, uint32_t gap) {
-  uint8_t b = (uint8_t)(base % BANK_CACHE_PERIOD);
+/* The entry for this pattern, or NULL (period: bank_cache_period's for
+ * this size). */
+static inline const bank_centry *bank_cache_find(const bank_cache *c, uint32_t period, uint32_t mask, uint32_t size,
+                                                 uint32_t base, uint32_t stride, uint32_t gap) {
+  uint8_t b = (uint8_t)(base & (period - 1));
   for (int i = 0; i < BANK_CACHE_WAYS; i++) {
     const bank_centry *e = &c->e[i];
     if (e->mask == mask && e->stride == stride && e->gap == gap && e->base == b && e->size == size) return e;
@@ -84,7 +101,7 @@ static inline const bank_centry *bank_cache_find(const bank_cache *c, uint32_t m
 }
 
 /* Remembers the figures of a pattern (replacing the oldest entry). */
-void bank_cache_put(bank_cache *c, uint32_t mask, uint32_t size, uint32_t base, uint32_t stride, uint32_t gap,
+void bank_cache_put(bank_cache *c, uint32_t period, uint32_t mask, uint32_t size, uint32_t base, uint32_t stride, uint32_t gap,
                     uint32_t req, uint32_t waves, uint32_t ideal);
 
 /* bank_model through cache c (c: one per architecture, bank mode and op):

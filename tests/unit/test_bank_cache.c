@@ -8,7 +8,8 @@
  *    128 bytes apart pair up inside a 256-byte segment, so a warp at stride
  *    128 takes 16 passes from base 0 and 17 from base 136 (both 0 modulo 8,
  *    the key of the one-entry cache before); the mask, the size, the gap
- *    and the stride each change the figures of otherwise equal keys;
+ *    and the stride each change the figures of otherwise equal keys; on
+ *    1.x a move by 48 bytes changes the passes (3, then 2);
  *  - bank_affine recognises exactly the affine lanes. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -118,6 +119,51 @@ static void test_kepler_segments(void **state) {
   assert_int_equal(check_one(&c, a, 4, BANK_LD, 0xffffffffu, x, 4), 1);
 }
 
+/* 5.x+: moving the lanes by a multiple of 4 bytes rotates the banks, so a
+ * padded tile's rows (33 words: bases 132 * row) all share one entry; on
+ * 1.x and 3.x in 4-byte mode only moves by 256 bytes do. */
+static void test_periods(void **state) {
+  (void)state;
+  const arch_profile *h = arch_find("sm_90"), *k = arch_find("sm_35"), *t = arch_find("sm_13");
+  assert_int_equal(bank_cache_period(h, 4, 4), 4);
+  assert_int_equal(bank_cache_period(h, 4, 8), 8);
+  assert_int_equal(bank_cache_period(h, 4, 16), 16);
+  assert_int_equal(bank_cache_period(h, 4, 64), 16);
+  assert_int_equal(bank_cache_period(k, 4, 4), 256);
+  assert_int_equal(bank_cache_period(k, 8, 4), 8);
+  assert_int_equal(bank_cache_period(t, 4, 4), 256);
+  bank_cache c;
+  memset(&c, 0, sizeof c);
+  uint32_t addr[32];
+  int hits = 0;
+  for (uint32_t row = 0; row < 32; row++) {
+    fill(addr, 0xffffffffu, 132 * row, 132, 16 * 132); /* a column of the tile */
+    hits += check_one(&c, h, 4, BANK_LD, 0xffffffffu, addr, 4);
+  }
+  assert_int_equal(hits, 31);
+}
+
+/* 1.x: the same half-warp moved by 48 bytes (0 modulo 8, so the key of
+ * the one-entry cache before) takes 3 passes, then 2: the broadcast word
+ * is chosen by bank number, so rotating the banks changes the greedy
+ * choice. The period on 1.x is therefore 256, not a bank width. */
+static void test_tesla_rotation(void **state) {
+  (void)state;
+  const arch_profile *t = arch_find("sm_13");
+  static const uint32_t x16[16] = {32, 0, 8, 44, 68, 64, 24, 84, 24, 76, 64, 68, 92, 40, 84, 20};
+  uint32_t x[32] = {0}, y[32] = {0};
+  for (int l = 0; l < 16; l++) {
+    x[l] = x16[l];
+    y[l] = x16[l] + 48;
+  }
+  bank_result rx, ry;
+  bank_model(t, 4, BANK_LD, 0xffffu, x, 4, &rx);
+  bank_model(t, 4, BANK_LD, 0xffffu, y, 4, &ry);
+  assert_int_equal(rx.wavefronts, 3);
+  assert_int_equal(ry.wavefronts, 2);
+  assert_int_equal(bank_cache_period(t, 4, 4), 256);
+}
+
 /* Keys that differ in one part only, each with other figures on sm_90. */
 static void test_key_parts(void **state) {
   (void)state;
@@ -199,6 +245,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_random_affine),
       cmocka_unit_test(test_kepler_segments),
+      cmocka_unit_test(test_periods),
+      cmocka_unit_test(test_tesla_rotation),
       cmocka_unit_test(test_key_parts),
       cmocka_unit_test(test_affine_recognition),
   };
