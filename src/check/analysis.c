@@ -10,6 +10,7 @@
 #include <string.h>
 #include "model/atomcost.h"
 #include "model/atomsel.h"
+#include "model/bankcache.h"
 #include "model/banks.h"
 #include "model/ldsm.h"
 
@@ -95,11 +96,11 @@ static int bank_op(const insn *in) {
   return (f & OPF_WRITE) ? BANK_ST : BANK_LD;
 }
 
-static void remember(bank_stat *s, uint32_t sm, uint32_t size, uint32_t base, const uint32_t rel[32],
+static void remember(bank_stat *s, uint32_t period, uint32_t sm, uint32_t size, uint32_t base, const uint32_t rel[32],
                      uint32_t req, uint32_t waves, uint32_t ideal) {
   s->pat_mask = sm;
   s->pat_size = size;
-  s->pat_align = base & 7;
+  s->pat_base = base & (period - 1);
   memcpy(s->pat_rel, rel, sizeof s->pat_rel);
   s->pat_req = req;
   s->pat_waves = waves;
@@ -133,20 +134,10 @@ static void banks_one(warp *w, const insn *in, uint32_t m, const uint64_t addr[3
    * first (lowest) address (ir/merge.c) */
   if (in->merge == MERGE_FOLLOW) return;
   if (in->merge) size *= in->merge;
+  if (in->space != PTX_SPACE_SHARED && in->space != PTX_SPACE_SHARED_CLUSTER && in->space != PTX_SPACE_GENERIC &&
+      !in->gen_atom)
+    return; /* no lane can reach shared memory */
   if (in->space == PTX_SPACE_SHARED && m == FULL_MASK) {
-    int op = bank_op(in);
-    bank_stat *s = &a->banks[w->pc];
-    if (bank_family(op) != BANK_ATOM && s->pat_mask == FULL_MASK) {
-      /* the pattern cache below, straight from the addresses */
-      uint32_t base = (uint32_t)addr[0], diff = 0;
-      for (int l = 0; l < 32; l++) diff |= ((uint32_t)addr[l] - base) ^ s->pat_rel[l];
-      if (!diff && s->pat_size == size && s->pat_align == (base & 7)) {
-        s->requests += s->pat_req;
-        s->wavefronts += s->pat_waves;
-        s->ideal += s->pat_ideal;
-        return;
-      }
-    }
     for (int l = 0; l < 32; l++) sh[l] = (uint32_t)addr[l];
     sm = FULL_MASK;
   } else {
@@ -218,22 +209,33 @@ static void banks_one(warp *w, const insn *in, uint32_t m, const uint64_t addr[3
     s->ideal += r.ideal;
     goto worst;
   }
-  /* a pattern seen last time at this pc (loads and stores: an atomic's cost
-   * may depend on the values) */
-  uint32_t rel[32], base = sh[__builtin_ctz(sm)];
-  int cache = bank_family(op) != BANK_ATOM;
+  /* a pattern seen at this pc (loads and stores: an atomic's cost may
+   * depend on the values): lanes affine by half-warps in the cache, any
+   * other the last one */
+  uint32_t rel[32], base = sh[__builtin_ctz(sm)], abase = 0, astride = 0, agap = 0;
+  int cache = bank_family(op) != BANK_ATOM, aff = 0;
+  uint32_t period = bank_cache_period(w->L->arch, w->L->bank_mode, size);
+  if (in->op == OP_LDMATRIX || in->op == OP_STMATRIX) period = BANK_CACHE_PERIOD; /* (16 would do) */
   if (cache) {
-    uint32_t diff = 0;
-    if (sm == FULL_MASK)
-      for (int l = 0; l < 32; l++) rel[l] = sh[l] - base;
-    else
+    aff = size < 65536 && bank_affine(sm, sh, &abase, &astride, &agap);
+    if (aff) {
+      const bank_centry *e = bank_cache_find(&s->cache, period, sm, size, abase, astride, agap);
+      if (e) {
+        s->requests += e->req;
+        s->wavefronts += e->waves;
+        s->ideal += e->ideal;
+        return; /* same figures: no new worst instance */
+      }
+    } else {
+      uint32_t diff = 0;
       for (int l = 0; l < 32; l++) rel[l] = (sm >> l & 1) ? sh[l] - base : 0;
-    for (int l = 0; l < 32; l++) diff |= rel[l] ^ s->pat_rel[l];
-    if (s->pat_mask == sm && s->pat_size == size && s->pat_align == (base & 7) && !diff) {
-      s->requests += s->pat_req;
-      s->wavefronts += s->pat_waves;
-      s->ideal += s->pat_ideal;
-      return; /* same figures: no new worst instance */
+      for (int l = 0; l < 32; l++) diff |= rel[l] ^ s->pat_rel[l];
+      if (s->pat_mask == sm && s->pat_size == size && s->pat_base == (base & (period - 1)) && !diff) {
+        s->requests += s->pat_req;
+        s->wavefronts += s->pat_waves;
+        s->ideal += s->pat_ideal;
+        return;
+      }
     }
   }
   if (size <= 4 && bank_family(op) != BANK_ATOM && w->L->arch->major >= 5) {
@@ -257,7 +259,8 @@ static void banks_one(warp *w, const insn *in, uint32_t m, const uint64_t addr[3
       s->wavefronts += waves;
       s->ideal += 1;
       counted = 1;
-      remember(s, sm, size, base, rel, 1, waves, 1);
+      if (aff) bank_cache_put(&s->cache, period, sm, size, abase, astride, agap, 1, waves, 1);
+      else remember(s, period, sm, size, base, rel, 1, waves, 1);
       if (waves <= s->worst_degree) return;
     }
   }
@@ -269,7 +272,8 @@ static void banks_one(warp *w, const insn *in, uint32_t m, const uint64_t addr[3
     s->requests += r.requests;
     s->wavefronts += r.wavefronts;
     s->ideal += r.ideal;
-    if (cache) remember(s, sm, size, base, rel, r.requests, r.wavefronts, r.ideal);
+    if (aff) bank_cache_put(&s->cache, period, sm, size, abase, astride, agap, r.requests, r.wavefronts, r.ideal);
+    else if (cache) remember(s, period, sm, size, base, rel, r.requests, r.wavefronts, r.ideal);
   }
 worst:;
   uint32_t deg = r.wavefronts - r.ideal + 1;
@@ -283,6 +287,24 @@ worst:;
     s->worst_size = size;
     for (int l = 0; l < 32; l++) s->worst_addr[l] = sh[l];
   }
+}
+
+int hook_banks_halves(warp *w, const insn *in, uint64_t a0, uint64_t a1, uint32_t stride, uint32_t size) {
+  analysis *a = w->blk->an;
+  if (!a || !a->banks) return 1;
+  if (in->merge == MERGE_FOLLOW) return 1; /* counted with its group's leader */
+  if (in->usect || in->space != PTX_SPACE_SHARED || bank_family(bank_op(in)) == BANK_ATOM) return 0;
+  if (in->merge) size *= in->merge;
+  bank_stat *s = &a->banks[w->pc];
+  /* bank_affine's key of these lanes: lane 0's address, the stride, lane
+   * 16's offset */
+  const bank_centry *e = bank_cache_find(&s->cache, bank_cache_period(w->L->arch, w->L->bank_mode, size), FULL_MASK,
+                                         size, (uint32_t)a0, stride, (uint32_t)(a1 - a0));
+  if (!e) return 0;
+  s->requests += e->req;
+  s->wavefronts += e->waves;
+  s->ideal += e->ideal;
+  return 1;
 }
 
 /* The record of warp w at pc, made on first use; NULL when none can be. */
@@ -419,7 +441,13 @@ static void usect_recount(analysis *a, const launch *L, usect_state *u, uint32_t
               sh[l] = lead[g]->addr[l][start[l][i] + j * x->m[i] + (uint32_t)c];
             }
           bank_result r;
-          bank_model(L->arch, L->bank_mode, bank_op(&P->code[lpc[g]]), mask, sh, (int)lead[g]->size, &r);
+          const insn *lin = &P->code[lpc[g]];
+          int hit;
+          if (lin->op == OP_LDMATRIX || lin->op == OP_STMATRIX)
+            bank_model(L->arch, L->bank_mode, bank_op(lin), mask, sh, (int)lead[g]->size, &r);
+          else /* the pc's cache holds bank_model's figures for it */
+            bank_model_cached(&a->banks[lpc[g]].cache, L->arch, L->bank_mode, bank_op(lin), mask, sh,
+                              (int)lead[g]->size, &r, &hit);
           req[g] += r.requests;
           waves[g] += r.wavefronts;
           ideal[g] += r.ideal;

@@ -5,6 +5,7 @@
 #define SMEMU_HOOKS_H
 #include "check/race.h"
 #include "exec/exec.h"
+#include "model/bankcache.h"
 
 /* atom.cas's mode number (atom.c), which the bank model counts apart. */
 #define ATOM_MODE_CAS 5
@@ -22,13 +23,14 @@ typedef struct bank_stat {
   uint32_t worst_addr[32];/* shared addresses of the lanes of that execution */
   uint32_t worst_active;  /* active lanes of that execution */
   uint32_t worst_size;    /* bytes per lane of that execution (merged width) */
-  /* The last pattern this instruction ran with and its figures. Warps repeat
-   * a pattern from new bases, and the figures depend only on the lanes, the
-   * size, the addresses relative to the first lane's and that address modulo
-   * 8: moving every lane by a multiple of the bank width (4 or 8 bytes)
-   * rotates the banks and keeps which lanes share a bank or a word. A repeat
-   * costs a comparison instead of the model. pat_mask 0: none yet. */
-  uint32_t pat_mask, pat_size, pat_align, pat_rel[32];
+  /* Patterns seen and their figures (model/bankcache.h): lanes affine by
+   * half-warps in `cache`; any other pattern, the last one: the lanes, the
+   * size, the addresses relative to the first lane's and that address
+   * modulo BANK_CACHE_PERIOD (moving every lane by a multiple of it keeps
+   * every bank, word and segment). A repeat costs a comparison instead of
+   * the model. pat_mask 0: none yet. */
+  bank_cache cache;
+  uint32_t pat_mask, pat_size, pat_base, pat_rel[32];
   uint32_t pat_req, pat_waves, pat_ideal;
   uint64_t ld_requests, ld_wavefronts, ld_ideal; /* an atomic's LDS (a CAS loop's,
                                                     model/atomcost.h): load family */
@@ -76,6 +78,19 @@ void hook_block_end(block *b);
 
 /* A memory instruction of warp w touched addr[l] (size bytes) for lanes m. */
 void hook_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size);
+/* A full warp's shared access at pc whose lanes are at a0 + (l%16)*stride
+ * (lanes 0-15) and a1 + (l%16)*stride (lanes 16-31), made while the bank
+ * model is the only analysis (hooks_banks_only): counted from the bank
+ * cache when the pattern has been seen (1), else 0 and the caller calls
+ * hook_mem with the addresses. */
+int hook_banks_halves(warp *w, const insn *in, uint64_t a0, uint64_t a1, uint32_t stride, uint32_t size);
+
+/* The bank model is the only analysis hook_mem serves: an access to global
+ * or local memory needs no hook (the bank model counts shared memory). */
+static inline int hooks_banks_only(const warp *w) {
+  return w->L->want_banks && w->blk->an && !w->blk->an->has_race && !w->L->ginit;
+}
+
 /* An atomic (hooks see it before it runs). */
 void hook_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size);
 

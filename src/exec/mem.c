@@ -1,7 +1,8 @@
 /* mem.c: ld, ldu and st in every state space, width and vector form. The
  * shared and global 32/64-bit scalar forms have straight-line handlers;
  * everything else goes through one generic loop. Every access is checked
- * (bounds and alignment) and reported to the analysis hook when one is on. */
+ * (bounds and alignment) and reported to the analysis hook when one is on
+ * (global accesses: not when the bank model is the only one). */
 #include "exec/exec.h"
 #include "exec/hooks.h"
 #include "ir/decode.h"
@@ -124,13 +125,21 @@ static inline void half_load(uint64_t *D, const uint8_t *p0, const uint8_t *p1, 
     if (w->L->hooks && m == FULL_MASK) {                                          \
       /* the analyses see the addresses, then the loads run as without them */ \
       uint64_t addr[32];                                                          \
-      for (int l = 0; l < 32; l++) addr[l] = A[l] + imm_;            \
       int pat = half_pattern(A, sizeof(T));                                       \
       if (pat) {                                                                  \
-        uint64_t a0 = addr[0], a1 = addr[16], span = pat == 2 ? 15 * sizeof(T) : 0; \
+        uint64_t a0 = A[0] + imm_, a1 = A[16] + imm_, span = pat == 2 ? 15 * sizeof(T) : 0; \
         if (span > hi || a0 < lo || a0 > hi - span || a1 < lo || a1 > hi - span ||  \
             ((a0 | a1) & (sizeof(T) - 1))) { ld_gen(w, in, m); return; }         \
+        /* a pattern the bank model has seen: its figures from the cache */     \
+        if (!hooks_banks_only(w) ||                                               \
+            !hook_banks_halves(w, in, a0, a1, pat == 2 ? sizeof(T) : 0, sizeof(T))) { \
+          for (int l = 0; l < 32; l++) addr[l] = A[l] + imm_;                     \
+          hook_mem(w, in, m, addr, sizeof(T));                                    \
+        }                                                                         \
+        half_load(D, b->smem + a0, b->smem + a1, pat, sizeof(T));                 \
+        return;                                                                   \
       } else {                                                                    \
+        for (int l = 0; l < 32; l++) addr[l] = A[l] + imm_;                       \
         uint64_t amin = UINT64_MAX, amax = 0, aor = 0;                            \
         for (int l = 0; l < 32; l++) {                                            \
           uint64_t a = addr[l];                                                   \
@@ -139,10 +148,6 @@ static inline void half_load(uint64_t *D, const uint8_t *p0, const uint8_t *p1, 
         if (amin < lo || amax > hi || (aor & (sizeof(T) - 1))) { ld_gen(w, in, m); return; } \
       }                                                                           \
       hook_mem(w, in, m, addr, sizeof(T));                                        \
-      if (pat) {                                                                  \
-        half_load(D, b->smem + addr[0], b->smem + addr[16], pat, sizeof(T));      \
-        return;                                                                   \
-      }                                                                           \
       for (int l = 0; l < 32; l++) { T v; memcpy(&v, b->smem + addr[l], sizeof(T)); D[l] = v; } \
       return;                                                                     \
     }                                                                             \
@@ -193,6 +198,17 @@ static inline void half_load(uint64_t *D, const uint8_t *p0, const uint8_t *p1, 
     const uint64_t imm_ = (uint64_t)in->imm;                                      \
     block *b = w->blk;                                                            \
     uint64_t lo = w->L->prog->smem_reserved, hi = b->smem_size - sizeof(T);      \
+    if (w->L->hooks && m == FULL_MASK && hooks_banks_only(w)) {                   \
+      /* a pattern the bank model has seen: its figures from the cache */       \
+      int pat = half_pattern(A, sizeof(T));                                       \
+      uint64_t a0 = A[0] + imm_, a1 = A[16] + imm_, span = pat == 2 ? 15 * sizeof(T) : 0; \
+      if (pat && span <= hi && a0 >= lo && a0 <= hi - span && a1 >= lo && a1 <= hi - span && \
+          !((a0 | a1) & (sizeof(T) - 1)) &&                                      \
+          hook_banks_halves(w, in, a0, a1, pat == 2 ? sizeof(T) : 0, sizeof(T))) { \
+        for (int l = 0; l < 32; l++) { T v = (T)V[l]; memcpy(b->smem + A[l] + imm_, &v, sizeof(T)); } \
+        return;                                                                   \
+      }                                                                           \
+    }                                                                             \
     if (w->L->hooks) {                                                            \
       /* as st_gen: every lane checked, the analyses, then the stores */        \
       uint64_t addr[32] = {0};                                                    \
@@ -244,7 +260,7 @@ static inline const alloc *gpick(warp *w, uint64_t a) {
       uint64_t span = pat == 2 ? 16 * sizeof(T) : sizeof(T);                      \
       if (pat && g->size >= span && a0 >= g->base && a0 - g->base <= g->size - span && \
           a1 >= g->base && a1 - g->base <= g->size - span && !((a0 | a1) & (sizeof(T) - 1))) { \
-        if (w->L->hooks) { /* as ld_gen: every lane is in g, aligned */           \
+        if (w->L->hooks && !hooks_banks_only(w)) { /* as ld_gen: every lane is in g, aligned */ \
           uint64_t addr[32];                                                      \
           for (int l = 0; l < 32; l++) addr[l] = A[l] + imm_;        \
           hook_mem(w, in, m, addr, sizeof(T));                                    \
@@ -253,7 +269,7 @@ static inline const alloc *gpick(warp *w, uint64_t a) {
         return;                                                                   \
       }                                                                           \
     }                                                                             \
-    if (w->L->hooks) { ld_gen(w, in, m); return; }                                \
+    if (w->L->hooks && !hooks_banks_only(w)) { ld_gen(w, in, m); return; }        \
     LANES(m, {                                                                    \
       uint64_t a = A[l] + imm_;                                      \
       if (a - g->base + sizeof(T) > g->size || a < g->base || (a & (sizeof(T) - 1))) { \
@@ -266,7 +282,8 @@ static inline const alloc *gpick(warp *w, uint64_t a) {
     const uint64_t *A = w->r[in->a], *V = w->r[in->v[0]];                         \
     const uint64_t imm_ = (uint64_t)in->imm;                                      \
     const alloc *g;                                                               \
-    if (w->L->hooks || !m || !(g = gpick(w, A[__builtin_ctz(m)] + imm_)) || g->readonly) { \
+    if ((w->L->hooks && !hooks_banks_only(w)) || !m || !(g = gpick(w, A[__builtin_ctz(m)] + imm_)) || \
+        g->readonly) {                                                            \
       st_gen(w, in, m); return; }                                                 \
     LANES(m, {                                                                    \
       uint64_t a = A[l] + imm_;                                      \
