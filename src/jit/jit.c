@@ -14,8 +14,9 @@
 #ifndef SMEMU_HAVE_JIT
 
 int jit_available(void) { return 0; }
-jit_code *jit_compile(const program *P, char *why, size_t n) {
+jit_code *jit_compile(const program *P, int hooked, char *why, size_t n) {
   (void)P;
+  (void)hooked;
   snprintf(why, n, "this build has no compiled tier (LLVM 19 was not found)");
   return NULL;
 }
@@ -36,6 +37,7 @@ void jit_free(jit_code *J) { (void)J; }
 #include <stddef.h>
 #include <time.h>
 #include "exec/fpsem.h"
+#include "exec/hooks.h"
 #include "jit/forms.h"
 #include "mem/mem.h"
 
@@ -121,7 +123,10 @@ typedef struct cg {
   LLVMValueRef w, t, r, p, tmask, cnt, ninsn0, nthread0, sp0;
   LLVMValueRef coff;      /* i64: byte offset of the chunk in a register slot */
   LLVMValueRef csh;       /* i32: its first lane */
-  LLVMValueRef scratch;   /* where inactive lanes' stores go */
+  LLVMValueRef scratch;   /* where inactive lanes' stores go (16 bytes) */
+  LLVMValueRef addrs;     /* [32 x i64]: the lane addresses for hook_mem */
+  int hooked;             /* the variant for launches with analyses on */
+  int stats;              /* SMEMU_JIT_STATS: 2 names the handlers called */
   uint32_t *wreg, *wpred; /* slots / predicates written in the run being formed: == wgen */
   uint32_t wgen;
   /* Inside a chunk loop's body: each slot's current value for the chunk,
@@ -851,23 +856,98 @@ static int32_t global_ok(warp *w, uint64_t lo, uint64_t hi, int32_t write) {
   return 0;
 }
 
-/* ld/st of one 32- or 64-bit element in shared or global memory: when
- * every active lane's address is in bounds and aligned and no analysis is
- * on, the access is done here; otherwise the handler does it (and reports
- * what it must). */
+/* Load one element per lane through pointer vector ptrs (active lanes of
+ * m8; the others read a scratch slot), as gather() does. */
+static LLVMValueRef gather_p(cg *g, LLVMValueRef ptrs, LLVMValueRef m8, LLVMTypeRef VT, int size, int align) {
+  LLVMBuilderRef B = g->B;
+  LLVMValueRef addr = LLVMBuildPtrToInt(B, ptrs, g->v64, "");
+  LLVMValueRef e[NL];
+  for (int i = 0; i < NL; i++) e[i] = c64(g, (uint64_t)(i * size));
+  LLVMValueRef a0s = LLVMBuildExtractElement(B, addr, c32(g, 0), "");
+  LLVMValueRef a0 = splat(g, g->v64, a0s);
+  LLVMValueRef full = LLVMBuildICmp(B, LLVMIntEQ, m8, c8(g, 0xff), "");
+  LLVMValueRef seq = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, addr, LLVMBuildAdd(B, a0, LLVMConstVector(e, NL), ""), "")), c8(g, 0xff), "");
+  LLVMValueRef one = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, addr, a0, "")), c8(g, 0xff), "");
+  LLVMBasicBlockRef bseq = LLVMAppendBasicBlockInContext(g->C, g->fn, "pseq");
+  LLVMBasicBlockRef bnot = LLVMAppendBasicBlockInContext(g->C, g->fn, "pnseq");
+  LLVMBasicBlockRef bone = LLVMAppendBasicBlockInContext(g->C, g->fn, "pone");
+  LLVMBasicBlockRef bgat = LLVMAppendBasicBlockInContext(g->C, g->fn, "pgather");
+  LLVMBasicBlockRef bend = LLVMAppendBasicBlockInContext(g->C, g->fn, "pend");
+  LLVMValueRef p0 = LLVMBuildIntToPtr(B, a0s, g->ptr, "");
+  LLVMBuildCondBr(B, LLVMBuildAnd(B, full, seq, ""), bseq, bnot);
+  LLVMPositionBuilderAtEnd(B, bseq);
+  LLVMValueRef vseq = LLVMBuildLoad2(B, VT, p0, "");
+  LLVMSetAlignment(vseq, (unsigned)align);
+  LLVMBuildBr(B, bend);
+  LLVMPositionBuilderAtEnd(B, bnot);
+  LLVMBuildCondBr(B, LLVMBuildAnd(B, full, one, ""), bone, bgat);
+  LLVMPositionBuilderAtEnd(B, bone);
+  LLVMValueRef s1 = LLVMBuildLoad2(B, LLVMGetElementType(VT), p0, "");
+  LLVMSetAlignment(s1, (unsigned)align);
+  LLVMValueRef vone = splat(g, VT, s1);
+  LLVMBuildBr(B, bend);
+  LLVMPositionBuilderAtEnd(B, bgat);
+  LLVMValueRef safe = LLVMBuildSelect(B, lanes(g, m8), ptrs, splat(g, LLVMTypeOf(ptrs), g->scratch), "");
+  LLVMTypeRef ovl[2] = {VT, LLVMTypeOf(ptrs)};
+  LLVMValueRef args[4] = {safe, c32(g, (uint64_t)align), LLVMConstAllOnes(g->v1), LLVMGetUndef(VT)};
+  LLVMValueRef vgat = intr(g, "llvm.masked.gather", ovl, 2, args, 4);
+  LLVMBuildBr(B, bend);
+  LLVMPositionBuilderAtEnd(B, bend);
+  LLVMValueRef phi = LLVMBuildPhi(B, VT, "");
+  LLVMValueRef vals[3] = {vseq, vone, vgat};
+  LLVMBasicBlockRef from[3] = {bseq, bone, bgat};
+  LLVMAddIncoming(phi, vals, from, 3);
+  return phi;
+}
+
+/* Fill the scratch array of 32 lane addresses with this chunk's: the
+ * active lanes' addresses, 0 for the others (as the handlers pass them). */
+static void put_addrs(cg *g, LLVMValueRef addr, LLVMValueRef m8) {
+  LLVMValueRef v = LLVMBuildSelect(g->B, lanes(g, m8), addr, vconst(g, 64, 0), "");
+  LLVMValueRef st = LLVMBuildStore(g->B, v, atv(g, g->addrs, g->coff));
+  LLVMSetAlignment(st, 8);
+}
+
+/* ld/st in shared, global, local, param or const memory (forms.h): when
+ * every active lane's access is in bounds and aligned (global: within the
+ * warp's two cached allocations) the access is done here, after the
+ * analyses' hook has seen the lane addresses when this code is the hooked
+ * variant; otherwise the handler does all of it (and reports the fault). */
 static void emit_mem(cg *g, const insn *in, const jit_form *f, uint32_t pc, uint32_t i) {
   LLVMBuilderRef B = g->B;
-  int size = f->bits / 8, global = f->sub, st = f->jop == J_ST;
+  int es = f->bits / 8, nel = f->cmp ? f->cmp : 1, total = es * nel, sp = f->sub, st = f->jop == J_ST;
+  int global = sp == JS_GLOBAL || sp == JS_CONST;
+  int align = sp == JS_PARAM ? 1 : es; /* param reads are not checked for alignment (exec_addr) */
   LLVMValueRef m32 = insn_mask(g, in);
-  LLVMValueRef L = load(g, g->ptr, g->w, offsetof(warp, L));
-  LLVMValueRef slow = LLVMBuildICmp(B, LLVMIntNE, load(g, g->i32, L, offsetof(launch, hooks)), c32(g, 0), "");
-  slow = LLVMBuildOr(B, slow, LLVMBuildICmp(B, LLVMIntEQ, m32, c32(g, 0), ""), "");
-  LLVMValueRef base, ssize = NULL, blk = NULL, top = NULL;
-  if (!global) {
-    blk = load(g, g->ptr, g->w, offsetof(warp, blk));
-    ssize = LLVMBuildZExt(B, load(g, g->i32, blk, offsetof(block, smem_size)), g->i64, "");
-    slow = LLVMBuildOr(B, slow, LLVMBuildICmp(B, LLVMIntULT, ssize, c64(g, (uint64_t)size), ""), "");
-    top = splat(g, g->v64, LLVMBuildSub(B, ssize, c64(g, (uint64_t)size), ""));
+  /* no lane: the handler (which still calls the hooks) */
+  LLVMValueRef slow = LLVMBuildICmp(B, LLVMIntEQ, m32, c32(g, 0), "");
+  LLVMValueRef base = NULL, lo = NULL, top = NULL, lsize = NULL;
+  switch (sp) {
+  case JS_SHARED: {
+    LLVMValueRef blk = load(g, g->ptr, g->w, offsetof(warp, blk));
+    LLVMValueRef ssize = LLVMBuildZExt(B, load(g, g->i32, blk, offsetof(block, smem_size)), g->i64, "");
+    slow = LLVMBuildOr(B, slow, LLVMBuildICmp(B, LLVMIntULT, ssize, c64(g, (uint64_t)total), ""), "");
+    top = splat(g, g->v64, LLVMBuildSub(B, ssize, c64(g, (uint64_t)total), ""));
+    lo = vconst(g, 64, g->P->smem_reserved);
+    base = load(g, g->ptr, blk, offsetof(block, smem));
+    break;
+  }
+  case JS_LOCAL: {
+    lsize = LLVMBuildZExt(B, load(g, g->i32, g->w, offsetof(warp, local_size)), g->i64, "");
+    slow = LLVMBuildOr(B, slow, LLVMBuildICmp(B, LLVMIntULT, lsize, c64(g, (uint64_t)total), ""), "");
+    top = splat(g, g->v64, LLVMBuildSub(B, lsize, c64(g, (uint64_t)total), ""));
+    base = load(g, g->ptr, g->w, offsetof(warp, local));
+    break;
+  }
+  case JS_PARAM: {
+    uint32_t pb = g->P->param_bytes;
+    if (pb < (uint32_t)total) slow = LLVMConstInt(g->i1, 1, 0);
+    top = vconst(g, 64, pb >= (uint32_t)total ? pb - (uint32_t)total : 0);
+    LLVMValueRef L = load(g, g->ptr, g->w, offsetof(warp, L));
+    base = load(g, g->ptr, L, offsetof(launch, params));
+    break;
+  }
+  default: base = LLVMConstNull(g->ptr); break;
   }
   /* one pass over the lanes: misaligned or out-of-range lanes, and the
    * lowest and highest global address */
@@ -875,11 +955,12 @@ static void emit_mem(cg *g, const insn *in, const jit_form *f, uint32_t pc, uint
   loop lp = begin_loop(g, init, global ? 3 : 1);
   LLVMValueRef m8 = chunk_bits(g, m32);
   LLVMValueRef addr = LLVMBuildAdd(B, rd(g, in->a), vconst(g, 64, (uint64_t)in->imm), "");
-  LLVMValueRef bad = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, addr, vconst(g, 64, (uint64_t)size - 1), ""),
-                                   vconst(g, 64, 0), "");
+  LLVMValueRef bad = LLVMConstNull(g->v1);
+  if (sp != JS_PARAM)
+    bad = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, addr, vconst(g, 64, (uint64_t)total - 1), ""), vconst(g, 64, 0), "");
   LLVMValueRef next[3];
   if (!global) {
-    bad = LLVMBuildOr(B, bad, LLVMBuildICmp(B, LLVMIntULT, addr, vconst(g, 64, g->P->smem_reserved), ""), "");
+    if (lo) bad = LLVMBuildOr(B, bad, LLVMBuildICmp(B, LLVMIntULT, addr, lo, ""), "");
     bad = LLVMBuildOr(B, bad, LLVMBuildICmp(B, LLVMIntUGT, addr, top, ""), "");
   } else {
     LLVMValueRef act = lanes(g, m8);
@@ -889,19 +970,19 @@ static void emit_mem(cg *g, const insn *in, const jit_form *f, uint32_t pc, uint
     next[2] = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntUGT, h, lp.acc[2], ""), h, lp.acc[2], "");
   }
   next[0] = LLVMBuildOr(B, lp.acc[0], any_in(g, bad, m8), "");
+  if (g->hooked) put_addrs(g, addr, m8);
   end_loop(g, &lp, next, out);
   slow = out[0];
-  if (!global) {
-    base = load(g, g->ptr, blk, offsetof(block, smem));
-  } else {
-    /* the allocation check only where the rest passed */
+  if (global) {
+    /* the allocation check only where the rest passed (the highest
+     * address + total must not wrap) */
     LLVMBasicBlockRef here = LLVMGetInsertBlock(B);
     LLVMBasicBlockRef ask = LLVMAppendBasicBlockInContext(g->C, g->fn, "gask");
     LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->C, g->fn, "gdone");
     LLVMBuildCondBr(B, slow, done, ask);
     LLVMPositionBuilderAtEnd(B, ask);
     LLVMTypeRef ft = LLVMFunctionType(g->i32, (LLVMTypeRef[]){g->ptr, g->i64, g->i64, g->i32}, 4, 0);
-    LLVMValueRef args[4] = {g->w, out[1], LLVMBuildAdd(B, out[2], c64(g, (uint64_t)size), ""), c32(g, (uint64_t)st)};
+    LLVMValueRef args[4] = {g->w, out[1], LLVMBuildAdd(B, out[2], c64(g, (uint64_t)total), ""), c32(g, (uint64_t)st)};
     LLVMValueRef ok = LLVMBuildCall2(B, ft, cptr(g, (const void *)(uintptr_t)global_ok), args, 4, "");
     LLVMValueRef gbad = LLVMBuildICmp(B, LLVMIntEQ, ok, c32(g, 0), "");
     LLVMBuildBr(B, done);
@@ -911,26 +992,65 @@ static void emit_mem(cg *g, const insn *in, const jit_form *f, uint32_t pc, uint
     LLVMBasicBlockRef from[2] = {here, ask};
     LLVMAddIncoming(phi, vals, from, 2);
     slow = phi;
-    base = LLVMConstNull(g->ptr);
   }
   split s = branch(g, slow);
-  LLVMTypeRef VT = vint(g, size * 8);
+  if (g->hooked) {
+    /* the analyses see the access as the handler shows it to them: pcs
+     * and counters as warp_run leaves them, then the lane addresses */
+    store(g, c32(g, pc), g->w, offsetof(warp, pc));
+    store(g, c32(g, pc + 1), g->t, offsetof(simt_entry, pc));
+    store(g, LLVMBuildAdd(B, g->ninsn0, c64(g, i + 1), ""), g->w, offsetof(warp, ninsn));
+    store(g, LLVMBuildAdd(B, g->nthread0, LLVMBuildMul(B, g->cnt, c64(g, i + 1), ""), ""), g->w,
+          offsetof(warp, nthread));
+    LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(g->C), (LLVMTypeRef[]){g->ptr, g->ptr, g->i32, g->ptr, g->i32}, 5, 0);
+    LLVMValueRef args[5] = {g->w, cptr(g, in), m32, g->addrs, c32(g, (uint64_t)total)};
+    LLVMBuildCall2(B, ft, cptr(g, (const void *)(uintptr_t)hook_mem), args, 5, "");
+  }
+  LLVMTypeRef VT = vint(g, es * 8);
   lp = begin_loop(g, NULL, 0);
   m8 = chunk_bits(g, m32);
   addr = LLVMBuildAdd(B, rd(g, in->a), vconst(g, 64, (uint64_t)in->imm), "");
-  LLVMValueRef ptrs = LLVMBuildGEP2(B, g->i8, base, &addr, 1, "");
+  LLVMValueRef off = addr;
+  if (sp == JS_LOCAL) {
+    /* lane l's local memory starts at local + l * local_size */
+    LLVMValueRef e[NL];
+    for (int k = 0; k < NL; k++) e[k] = c64(g, (uint64_t)k);
+    LLVMValueRef lane = LLVMBuildAdd(B, LLVMConstVector(e, NL), splat(g, g->v64, LLVMBuildZExt(B, g->csh, g->i64, "")), "");
+    off = LLVMBuildAdd(B, off, LLVMBuildMul(B, lane, splat(g, g->v64, lsize), ""), "");
+  }
+  LLVMValueRef ptrs = LLVMBuildGEP2(B, g->i8, base, &off, 1, "");
   if (!st) {
-    wrz(g, in->d, gather(g, base, addr, m8, VT, size), m8);
+    /* every address is checked before a register is written (ld_gen) */
+    LLVMValueRef v[4];
+    for (int k = 0; k < nel; k++) {
+      if (in->v[k] == SLOT_SINK) continue;
+      LLVMValueRef pk = ptrs;
+      if (k) {
+        LLVMValueRef ko = vconst(g, 64, (uint64_t)(k * es));
+        pk = LLVMBuildGEP2(B, g->i8, ptrs, &ko, 1, "");
+      }
+      v[k] = gather_p(g, pk, m8, VT, es, align);
+    }
+    for (int k = 0; k < nel; k++) {
+      if (in->v[k] == SLOT_SINK) continue;
+      if (f->sgn) wrs(g, in->v[k], v[k], m8);
+      else wrz(g, in->v[k], v[k], m8);
+    }
   } else {
-    /* lane by lane, so the highest lane wins where addresses meet, as in
-     * the handler's loop; inactive lanes store to a scratch slot */
-    LLVMValueRef v = rdn(g, in->v[0], size * 8), act = lanes(g, m8);
+    /* lane by lane, element by element, so the highest lane wins where
+     * addresses meet, as in the handler's loop; inactive lanes store to a
+     * scratch slot */
+    LLVMValueRef v[4], act = lanes(g, m8);
+    for (int k = 0; k < nel; k++) v[k] = rdn(g, in->v[k], es * 8);
     for (int l = 0; l < NL; l++) {
       LLVMValueRef li = c32(g, (uint64_t)l);
       LLVMValueRef pl = LLVMBuildSelect(B, LLVMBuildExtractElement(B, act, li, ""),
                                         LLVMBuildExtractElement(B, ptrs, li, ""), g->scratch, "");
-      LLVMValueRef sv = LLVMBuildStore(B, LLVMBuildExtractElement(B, v, li, ""), pl);
-      LLVMSetAlignment(sv, (unsigned)size);
+      for (int k = 0; k < nel; k++) {
+        LLVMValueRef pk = k ? at(g, pl, (uint64_t)(k * es)) : pl;
+        LLVMValueRef sv = LLVMBuildStore(B, LLVMBuildExtractElement(B, v[k], li, ""), pk);
+        LLVMSetAlignment(sv, (unsigned)align);
+      }
     }
   }
   end_loop(g, &lp, NULL, NULL);
@@ -1082,9 +1202,8 @@ static void emit_fused(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, const jit_
   LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(g->C, g->fn, "tointerp");
   LLVMBasicBlockRef check = LLVMAppendBasicBlockInContext(g->C, g->fn, "check");
   LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(g->C, g->fn, "fused");
-  /* an analysis on: its hooks see the loads in the interpreter, at once */
-  LLVMValueRef L = load(g, g->ptr, g->w, offsetof(warp, L));
-  LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, load(g, g->i32, L, offsetof(launch, hooks)), c32(g, 0), ""), out, check);
+  /* (the variant without analyses: the hooked one loads one at a time) */
+  LLVMBuildBr(B, check);
   LLVMPositionBuilderAtEnd(B, check);
   LLVMValueRef slow = loads_slow(g, pc0, i0, i1, forms, kinds);
   LLVMBuildCondBr(B, slow, out, go);
@@ -1123,6 +1242,14 @@ static void writes(const insn *in, const jit_form *f, int kind, uint32_t *reg, u
   }
 }
 
+/* A load that a run of lane-local instructions can take in (emit_fused):
+ * one 32- or 64-bit element of shared or global memory, zero-extended, in
+ * the variant without analyses. */
+static int fusable(const cg *g, int kind, const jit_form *f) {
+  return !g->hooked && kind == K_MEM && f->jop == J_LD && f->cmp == 1 && !f->sgn &&
+         (f->sub == JS_SHARED || f->sub == JS_GLOBAL) && (f->bits == 32 || f->bits == 64);
+}
+
 /* Build the function of region [pc0, pc0 + len). */
 static void build_region(cg *g, uint32_t pc0, uint32_t len, const char *name, jit_code *J) {
   LLVMBuilderRef B = g->B;
@@ -1131,7 +1258,8 @@ static void build_region(cg *g, uint32_t pc0, uint32_t len, const char *name, ji
   LLVMPositionBuilderAtEnd(B, entry);
   g->w = LLVMGetParam(g->fn, 0);
   g->t = LLVMGetParam(g->fn, 1);
-  g->scratch = LLVMBuildAlloca(B, g->i64, "scratch");
+  g->scratch = LLVMBuildAlloca(B, LLVMArrayType(g->i64, 2), "scratch");
+  g->addrs = g->hooked ? LLVMBuildAlloca(B, LLVMArrayType(g->i64, 32), "addrs") : NULL;
   g->r = load(g, g->ptr, g->w, offsetof(warp, r));
   g->p = load(g, g->ptr, g->w, offsetof(warp, p));
   g->tmask = load(g, g->i32, g->t, offsetof(simt_entry, mask));
@@ -1145,14 +1273,14 @@ static void build_region(cg *g, uint32_t pc0, uint32_t len, const char *name, ji
   for (uint32_t i = 0; i < len;) {
     uint32_t pc = pc0 + i;
     const insn *in = &g->P->code[pc];
-    int load_here = kinds[i] == K_MEM && forms[i]->jop == J_LD;
+    int load_here = fusable(g, kinds[i], forms[i]);
     if (kinds[i] == K_LOCAL || load_here) {
       /* the run: lane-local instructions and loads whose address and
        * guard it has not written, with at most one global load */
       uint32_t j = i, nloads = 0, nglobal = 0;
       for (; j < len; j++) {
         const insn *x = &g->P->code[pc0 + j];
-        int ld = kinds[j] == K_MEM && forms[j]->jop == J_LD;
+        int ld = fusable(g, kinds[j], forms[j]);
         if (kinds[j] != K_LOCAL && !ld) break;
         if (ld) {
           int clash = (nglobal && forms[j]->sub) || g->wreg[x->a] == g->wgen ||
@@ -1177,7 +1305,12 @@ static void build_region(cg *g, uint32_t pc0, uint32_t len, const char *name, ji
     switch (kinds[i]) {
     case K_F64: emit_f64(g, in, forms[i], pc, i); J->ninsn_native++; break;
     case K_MEM: emit_mem(g, in, forms[i], pc, i); J->ninsn_native++; break;
-    default: emit_call(g, pc, i, insn_mask(g, in)); J->ninsn_called++; break;
+    default:
+      emit_call(g, pc, i, insn_mask(g, in));
+      J->ninsn_called++;
+      if (g->stats > 1)
+        fprintf(stderr, "jit %s: line %u: %s runs its handler\n", g->P->name, g->P->lines[in->src].ptx_line, op_names[in->op]);
+      break;
     }
     i++;
   }
@@ -1208,7 +1341,7 @@ static uint8_t *region_starts(const program *P) {
   return s;
 }
 
-jit_code *jit_compile(const program *P, char *why, size_t nwhy) {
+jit_code *jit_compile(const program *P, int hooked, char *why, size_t nwhy) {
   pthread_mutex_lock(&jit_lock);
   jit_code *J = NULL;
   double t0 = now(), t1 = t0, t2 = t0;
@@ -1233,6 +1366,8 @@ jit_code *jit_compile(const program *P, char *why, size_t nwhy) {
   g->M = LLVMModuleCreateWithNameInContext(mname, g->C);
   g->B = LLVMCreateBuilderInContext(g->C);
   g->P = P;
+  g->hooked = hooked;
+  g->stats = getenv("SMEMU_JIT_STATS") ? atoi(getenv("SMEMU_JIT_STATS")) : 0;
   g->i1 = LLVMInt1TypeInContext(g->C);
   g->i8 = LLVMInt8TypeInContext(g->C);
   g->i16 = LLVMInt16TypeInContext(g->C);
@@ -1318,10 +1453,11 @@ jit_code *jit_compile(const program *P, char *why, size_t nwhy) {
     J->entry[rstart[k]] = (jit_region_fn)(uintptr_t)a;
   }
   J->nregions = nr;
+  J->hooked = hooked;
   free(rstart);
   if (getenv("SMEMU_JIT_STATS"))
-    fprintf(stderr, "jit %s: %u regions, %u native, %u called; IR %.3f s, passes %.3f s, codegen %.3f s\n",
-            P->name, J->nregions, J->ninsn_native, J->ninsn_called, t1 - t0, t2 - t1, now() - t2);
+    fprintf(stderr, "jit %s%s: %u regions, %u native, %u called; IR %.3f s, passes %.3f s, codegen %.3f s\n",
+            P->name, hooked ? " (analyses)" : "", J->nregions, J->ninsn_native, J->ninsn_called, t1 - t0, t2 - t1, now() - t2);
   if (e) {
     char *m = LLVMGetErrorMessage(e);
     snprintf(why, nwhy, "LLVM: %s", m);
