@@ -36,6 +36,7 @@ void jit_free(jit_code *J) { (void)J; }
 #include <pthread.h>
 #include <stddef.h>
 #include <time.h>
+#include <unistd.h>
 #include "exec/fpsem.h"
 #include "exec/hooks.h"
 #include "jit/forms.h"
@@ -1140,11 +1141,74 @@ static LLVMValueRef loads_slow(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, co
   int gsize = 0;
   for (uint32_t i = i0; i < i1; i++)
     if (kinds[i] == K_MEM && forms[i]->sub) gsize = forms[i]->bits / 8;
+  /* Shared loads from one base register under one guard, at offsets that
+   * keep the element alignment: checked together, from the lowest and
+   * highest active lane's base and the group's lowest and highest offset
+   * (the same verdict as lane by lane, load by load). */
+  struct grp { uint32_t a, size; int32_t guard; uint32_t gx; int64_t imin, imax; } grp[16];
+  int ngrp = 0;
+  uint8_t grouped[MAX_REGION] = {0};
+  for (uint32_t i = i0; i < i1; i++) {
+    if (kinds[i] != K_MEM || forms[i]->sub) continue;
+    const insn *in = &g->P->code[pc0 + i];
+    int64_t size = forms[i]->bits / 8, imm = in->imm;
+    if (imm % size || imm >= (1ll << 31) || imm <= -(1ll << 31)) continue;
+    int k = 0;
+    while (k < ngrp && !(grp[k].a == in->a && grp[k].size == (uint32_t)size && grp[k].guard == in->guard &&
+                         grp[k].gx == in->guard_xor)) k++;
+    if (k == ngrp) {
+      if (ngrp == 16) continue;
+      grp[ngrp++] = (struct grp){in->a, (uint32_t)size, in->guard, in->guard_xor, imm, imm};
+    }
+    if (imm < grp[k].imin) grp[k].imin = imm;
+    if (imm > grp[k].imax) grp[k].imax = imm;
+    grouped[i] = 1;
+  }
+  for (int k = 0; k < ngrp; k++) {
+    insn gi;
+    memset(&gi, 0, sizeof gi);
+    gi.guard = grp[k].guard;
+    gi.guard_xor = grp[k].gx;
+    LLVMValueRef m32 = insn_mask(g, &gi);
+    LLVMValueRef lo = c64(g, ~0ull), hi = c64(g, 0), any = c64(g, 0);
+    for (int c = 0; c < NC; c++) {
+      LLVMValueRef m8 = LLVMBuildTrunc(B, LLVMBuildLShr(B, m32, c32(g, (uint64_t)(c * NL)), ""), g->i8, "");
+      LLVMValueRef act = lanes(g, m8);
+      LLVMValueRef v = LLVMBuildLoad2(B, g->v64, at(g, g->r, (uint64_t)grp[k].a * 256 + (uint64_t)c * NL * 8), "");
+      LLVMSetAlignment(v, 8);
+      if (is_const_slot(g, grp[k].a) || grp[k].a == SR_ZERO || grp[k].a == SR_ONE || grp[k].a == SR_LANEID) {
+        LLVMValueRef save = g->coff;
+        g->coff = c64(g, (uint64_t)c * NL * 8);
+        LLVMValueRef saveh = g->csh;
+        g->csh = c32(g, (uint64_t)(c * NL));
+        v = rd(g, grp[k].a);
+        g->coff = save;
+        g->csh = saveh;
+      }
+      LLVMValueRef l = intr1(g, "llvm.vector.reduce.umin", g->v64, LLVMBuildSelect(B, act, v, vconst(g, 64, ~0ull), ""));
+      LLVMValueRef h = intr1(g, "llvm.vector.reduce.umax", g->v64, LLVMBuildSelect(B, act, v, vconst(g, 64, 0), ""));
+      LLVMValueRef o = intr1(g, "llvm.vector.reduce.or", g->v64, LLVMBuildSelect(B, act, v, vconst(g, 64, 0), ""));
+      lo = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntULT, l, lo, ""), l, lo, "");
+      hi = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntUGT, h, hi, ""), h, hi, "");
+      any = LLVMBuildOr(B, any, o, "");
+    }
+    /* no active lane: nothing to check */
+    LLVMValueRef live = LLVMBuildICmp(B, LLVMIntNE, m32, c32(g, 0), "");
+    LLVMValueRef bad = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, any, c64(g, grp[k].size - 1), ""), c64(g, 0), "");
+    bad = LLVMBuildOr(B, bad, LLVMBuildICmp(B, LLVMIntUGT, hi, c64(g, 0xffffffffu), ""), "");
+    LLVMValueRef first = LLVMBuildAdd(B, lo, c64(g, (uint64_t)grp[k].imin), "");
+    LLVMValueRef last = LLVMBuildAdd(B, hi, c64(g, (uint64_t)grp[k].imax), "");
+    LLVMValueRef top = LLVMBuildSub(B, ssize, c64(g, grp[k].size), "");
+    bad = LLVMBuildOr(B, bad, LLVMBuildICmp(B, LLVMIntSLT, first, c64(g, g->P->smem_reserved), ""), "");
+    bad = LLVMBuildOr(B, bad, LLVMBuildICmp(B, LLVMIntSGT, last, top, ""), "");
+    slow = LLVMBuildOr(B, slow, LLVMBuildAnd(B, live, bad, ""), "");
+  }
+  init[0] = slow;
   loop lp = begin_loop(g, init, gsize ? 3 : 1);
   next[0] = lp.acc[0];
   if (gsize) next[1] = lp.acc[1], next[2] = lp.acc[2];
   for (uint32_t i = i0; i < i1; i++) {
-    if (kinds[i] != K_MEM) continue;
+    if (kinds[i] != K_MEM || grouped[i]) continue;
     const insn *in = &g->P->code[pc0 + i];
     int size = forms[i]->bits / 8;
     LLVMValueRef m8 = chunk_bits(g, insn_mask(g, in));
@@ -1341,6 +1405,31 @@ static uint8_t *region_starts(const program *P) {
   return s;
 }
 
+/* SMEMU_JIT_PERFMAP: name the regions in /tmp/perf-PID.map for perf
+ * (each region's size is taken up to the next region's start). */
+static int cmp_addr(const void *a, const void *b) {
+  uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+  return x < y ? -1 : x > y;
+}
+static void perf_map(const program *P, const jit_code *J, const uint32_t *rstart, uint32_t nr, int hooked) {
+  uintptr_t *sorted = malloc((nr + 1) * sizeof *sorted);
+  if (!sorted) return;
+  for (uint32_t k = 0; k < nr; k++) sorted[k] = (uintptr_t)J->entry[rstart[k]];
+  qsort(sorted, nr, sizeof *sorted, cmp_addr);
+  char path[64];
+  snprintf(path, sizeof path, "/tmp/perf-%d.map", (int)getpid());
+  FILE *f = fopen(path, "a");
+  for (uint32_t k = 0; f && k < nr; k++) {
+    uintptr_t a = (uintptr_t)J->entry[rstart[k]], size = 4096;
+    for (uint32_t j = 0; j < nr; j++)
+      if (sorted[j] == a && j + 1 < nr && sorted[j + 1] - a < 65536) size = sorted[j + 1] - a;
+    fprintf(f, "%lx %lx %s%s_pc%u_len%u\n", (unsigned long)a, (unsigned long)size, P->name, hooked ? "_hooked" : "",
+            rstart[k], J->len[rstart[k]]);
+  }
+  if (f) fclose(f);
+  free(sorted);
+}
+
 jit_code *jit_compile(const program *P, int hooked, char *why, size_t nwhy) {
   pthread_mutex_lock(&jit_lock);
   jit_code *J = NULL;
@@ -1452,6 +1541,7 @@ jit_code *jit_compile(const program *P, int hooked, char *why, size_t nwhy) {
     e = LLVMOrcLLJITLookup(lljit, &a, fname);
     J->entry[rstart[k]] = (jit_region_fn)(uintptr_t)a;
   }
+  if (!e && getenv("SMEMU_JIT_PERFMAP")) perf_map(P, J, rstart, nr, hooked);
   J->nregions = nr;
   J->hooked = hooked;
   free(rstart);
