@@ -128,6 +128,8 @@ typedef struct cg {
   LLVMValueRef addrs;     /* [32 x i64]: the lane addresses for hook_mem */
   int hooked;             /* the variant for launches with analyses on */
   int stats;              /* SMEMU_JIT_STATS: 2 names the handlers called */
+  struct liveness *live;  /* of F's registers, or NULL: all live */
+  uint32_t live_pc;       /* where the run being emitted ends */
   uint32_t *wreg, *wpred; /* slots / predicates written in the run being formed: == wgen */
   uint32_t wgen;
   /* Inside a chunk loop's body: each slot's current value for the chunk,
@@ -231,14 +233,20 @@ static LLVMValueRef rdn(cg *g, uint32_t s, int bits) {
 static LLVMValueRef rdf(cg *g, uint32_t s) { return LLVMBuildBitCast(g->B, rdn(g, s, 32), g->vf, ""); }
 static LLVMValueRef rdd(cg *g, uint32_t s) { return LLVMBuildBitCast(g->B, rd(g, s), g->vd, ""); }
 
-/* Write v (<NL x i64>) to slot s for the lanes of m8. */
+struct liveness;
+static int live_at(const struct liveness *L, uint32_t pc, uint32_t s);
+
+/* Write v (<NL x i64>) to slot s for the lanes of m8 (inside a run: to the
+ * register file only where the slot is live after the run). */
 static void wr(cg *g, uint32_t s, LLVMValueRef v, LLVMValueRef m8) {
   LLVMValueRef dst = atv(g, at(g, g->r, (uint64_t)s * 256), g->coff);
   if (g->caching) {
     /* the whole chunk, inactive lanes with the values they hold */
     LLVMValueRef nv = LLVMBuildSelect(g->B, lanes(g, m8), v, rd(g, s), "");
-    LLVMValueRef st = LLVMBuildStore(g->B, nv, dst);
-    LLVMSetAlignment(st, 8);
+    if (live_at(g->live, g->live_pc, s)) {
+      LLVMValueRef st = LLVMBuildStore(g->B, nv, dst);
+      LLVMSetAlignment(st, 8);
+    }
     g->cache[s] = nv;
     g->cgen[s] = g->gen;
     return;
@@ -804,22 +812,27 @@ static void emit_f64(cg *g, const insn *in, const jit_form *f, uint32_t pc, uint
 /* Load one element per lane from base + addr: active lanes from their
  * (checked) address, the others from a scratch slot, without branches (a
  * masked gather becomes a branch per lane on hosts without fast gathers). */
-static LLVMValueRef gather(cg *g, LLVMValueRef base, LLVMValueRef addr, LLVMValueRef m8, LLVMTypeRef VT, int size) {
+static LLVMValueRef gather(cg *g, LLVMValueRef base, LLVMValueRef areg, int64_t imm, LLVMValueRef m8, LLVMTypeRef VT,
+                           int size) {
   LLVMBuilderRef B = g->B;
   /* Kernels mostly read consecutive elements or one element for all lanes
-   * of a chunk: one vector load or one scalar load then. */
+   * of a chunk: one vector load or one scalar load then. The patterns are
+   * tested on the address register (the offset is the same for every
+   * lane), so loads from one register share the tests. */
+  LLVMValueRef addr = LLVMBuildAdd(B, areg, vconst(g, 64, (uint64_t)imm), "");
   LLVMValueRef e[NL];
   for (int i = 0; i < NL; i++) e[i] = c64(g, (uint64_t)(i * size));
-  LLVMValueRef a0 = splat(g, g->v64, LLVMBuildExtractElement(B, addr, c32(g, 0), ""));
+  LLVMValueRef r0 = LLVMBuildExtractElement(B, areg, c32(g, 0), "");
+  LLVMValueRef a0 = splat(g, g->v64, r0);
   LLVMValueRef full = LLVMBuildICmp(B, LLVMIntEQ, m8, c8(g, 0xff), "");
-  LLVMValueRef seq = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, addr, LLVMBuildAdd(B, a0, LLVMConstVector(e, NL), ""), "")), c8(g, 0xff), "");
-  LLVMValueRef one = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, addr, a0, "")), c8(g, 0xff), "");
+  LLVMValueRef seq = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, areg, LLVMBuildAdd(B, a0, LLVMConstVector(e, NL), ""), "")), c8(g, 0xff), "");
+  LLVMValueRef one = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, areg, a0, "")), c8(g, 0xff), "");
   LLVMBasicBlockRef bseq = LLVMAppendBasicBlockInContext(g->C, g->fn, "ldseq");
   LLVMBasicBlockRef bnot = LLVMAppendBasicBlockInContext(g->C, g->fn, "ldnseq");
   LLVMBasicBlockRef bone = LLVMAppendBasicBlockInContext(g->C, g->fn, "ldone");
   LLVMBasicBlockRef bgat = LLVMAppendBasicBlockInContext(g->C, g->fn, "ldgather");
   LLVMBasicBlockRef bend = LLVMAppendBasicBlockInContext(g->C, g->fn, "ldend");
-  LLVMValueRef p0 = LLVMBuildGEP2(B, g->i8, base, (LLVMValueRef[]){LLVMBuildExtractElement(B, addr, c32(g, 0), "")}, 1, "");
+  LLVMValueRef p0 = LLVMBuildGEP2(B, g->i8, base, (LLVMValueRef[]){LLVMBuildAdd(B, r0, c64(g, (uint64_t)imm), "")}, 1, "");
   LLVMBuildCondBr(B, LLVMBuildAnd(B, full, seq, ""), bseq, bnot);
   LLVMPositionBuilderAtEnd(B, bseq);
   LLVMValueRef vseq = LLVMBuildLoad2(B, VT, p0, "");
@@ -1104,6 +1117,7 @@ static void emit_local(cg *g, const insn *in, const jit_form *f, LLVMValueRef m)
 /* Instructions [i0, i1) of the region at pc0, all lane-local: one loop
  * over the chunks of the warp. */
 static void emit_run(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, const jit_form **forms) {
+  g->live_pc = pc0 + i1;
   loop lp = begin_loop(g, NULL, 0);
   g->caching = 1;
   g->gen++;
@@ -1276,6 +1290,7 @@ static void emit_fused(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, const jit_
   LLVMPositionBuilderAtEnd(B, go);
   LLVMValueRef blk = load(g, g->ptr, g->w, offsetof(warp, blk));
   LLVMValueRef smem = load(g, g->ptr, blk, offsetof(block, smem));
+  g->live_pc = pc0 + i1;
   loop lp = begin_loop(g, NULL, 0);
   g->caching = 1;
   g->gen++;
@@ -1288,8 +1303,7 @@ static void emit_fused(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, const jit_
     }
     int size = forms[i]->bits / 8;
     LLVMTypeRef VT = vint(g, size * 8);
-    LLVMValueRef addr = LLVMBuildAdd(B, rd(g, in->a), vconst(g, 64, (uint64_t)in->imm), "");
-    wrz(g, in->d, gather(g, forms[i]->sub ? LLVMConstNull(g->ptr) : smem, addr, m8, VT, size), m8);
+    wrz(g, in->d, gather(g, forms[i]->sub ? LLVMConstNull(g->ptr) : smem, rd(g, in->a), in->imm, m8, VT, size), m8);
   }
   g->caching = 0;
   end_loop(g, &lp, NULL, NULL);
@@ -1304,6 +1318,118 @@ static void writes(const insn *in, const jit_form *f, int kind, uint32_t *reg, u
   case J_MOVP: case J_PAND: case J_POR: case J_PXOR: case J_PNOT: *p1 = in->d; return;
   default: *reg = in->d; return;
   }
+}
+
+/* ---- register liveness (per thread) ----
+ * A run's results go to the register file only where a later instruction
+ * may read them: slot s written in a run is stored when s is live where
+ * the run ends. Liveness is per thread over the function's control flow:
+ * a guarded write does not kill, and an instruction the tier does not
+ * know reads every slot (handlers, calls, returns from device functions,
+ * indirect branches), so the interpreter, the handlers and any later
+ * region always find what they read. */
+struct liveness {
+  uint32_t words;     /* 64-bit words per set */
+  uint64_t *in;       /* live-in set of each pc of the function */
+  uint32_t entry, end;
+};
+typedef struct liveness liveness;
+
+static void live_uses(const program *P, const func_info *F, uint32_t pc, uint64_t *use, uint64_t *kill, uint32_t words) {
+  const insn *in = &P->code[pc];
+  memset(use, 0, words * 8);
+  memset(kill, 0, words * 8);
+  const jit_form *f;
+  int kind = kind_of(in, &f);
+  uint32_t fl = op_flags[in->op];
+  if (fl & OPF_EXIT) return;
+  int all = kind == K_CALL;
+  if ((fl & OPF_BRANCH) && in->op == OP_BRA) all = 0;
+  /* bar / barrier: the barrier number and thread count operands */
+  if ((fl & OPF_BARRIER) && (in->op == OP_BAR || in->op == OP_BARRIER)) all = 0;
+  if ((fl & OPF_RET) && F == &P->funcs[0]) return; /* the kernel's ret ends the thread */
+  if (all) {
+    memset(use, 0xff, words * 8);
+    return;
+  }
+  uint32_t u[8], nu = 0;
+  if (fl & (OPF_BRANCH | OPF_BARRIER)) {
+    u[nu++] = in->a;
+    u[nu++] = in->b;
+    u[nu++] = in->c;
+    for (uint32_t k = 0; k < nu; k++)
+      if (u[k] < F->nregs) use[u[k] / 64] |= 1ull << (u[k] % 64);
+    return;
+  }
+  if (kind == K_MEM) {
+    u[nu++] = in->a;
+    if (f->jop == J_ST)
+      for (int k = 0; k < (f->cmp ? f->cmp : 1); k++) u[nu++] = in->v[k];
+    else if (in->guard < 0)
+      for (int k = 0; k < (f->cmp ? f->cmp : 1); k++)
+        if (in->v[k] < F->nregs) kill[in->v[k] / 64] |= 1ull << (in->v[k] % 64);
+  } else {
+    u[nu++] = in->a;
+    u[nu++] = in->b;
+    u[nu++] = in->c;
+    uint32_t r, p1, p2;
+    writes(in, f, kind, &r, &p1, &p2);
+    if (r != ~0u && r < F->nregs && in->guard < 0) kill[r / 64] |= 1ull << (r % 64);
+  }
+  for (uint32_t k = 0; k < nu; k++)
+    if (u[k] < F->nregs) use[u[k] / 64] |= 1ull << (u[k] % 64);
+}
+
+/* Liveness of function F, or NULL (everything live) when too large. */
+static liveness *live_new(const program *P, const func_info *F) {
+  uint32_t n = F->end - F->entry, words = (F->nregs + 63) / 64;
+  if (!n || (uint64_t)n * words > (1u << 22)) return NULL;
+  liveness *L = calloc(1, sizeof *L);
+  uint64_t *use = malloc((size_t)n * words * 8), *kill = malloc((size_t)n * words * 8), *out = malloc(words * 8);
+  if (L) L->in = calloc((size_t)n * words, 8);
+  if (!L || !L->in || !use || !kill || !out) {
+    if (L) free(L->in);
+    free(L), free(use), free(kill), free(out);
+    return NULL;
+  }
+  L->words = words;
+  L->entry = F->entry;
+  L->end = F->end;
+  for (uint32_t i = 0; i < n; i++) live_uses(P, F, F->entry + i, use + (size_t)i * words, kill + (size_t)i * words, words);
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (uint32_t i = n; i-- > 0;) {
+      const insn *in = &P->code[F->entry + i];
+      uint32_t fl = op_flags[in->op];
+      memset(out, 0, words * 8);
+      int fall = !(fl & (OPF_EXIT | OPF_RET)) && !((fl & OPF_BRANCH) && in->op == OP_BRA && in->guard < 0);
+      if (fall && i + 1 < n)
+        for (uint32_t k = 0; k < words; k++) out[k] |= L->in[(size_t)(i + 1) * words + k];
+      if ((fl & OPF_BRANCH) && in->op == OP_BRA && in->target >= F->entry && in->target < F->end)
+        for (uint32_t k = 0; k < words; k++) out[k] |= L->in[(size_t)(in->target - F->entry) * words + k];
+      for (uint32_t k = 0; k < words; k++) {
+        size_t x = (size_t)i * words + k;
+        uint64_t v = use[x] | (out[k] & ~kill[x]);
+        if (v != L->in[x]) {
+          L->in[x] = v;
+          changed = 1;
+        }
+      }
+    }
+  }
+  free(use), free(kill), free(out);
+  return L;
+}
+
+/* 1 when slot s may be read at pc (before it runs). */
+static int live_at(const liveness *L, uint32_t pc, uint32_t s) {
+  if (!L || pc < L->entry || pc >= L->end) return 1;
+  return (L->in[(size_t)(pc - L->entry) * L->words + s / 64] >> (s % 64)) & 1;
+}
+
+static void live_free(liveness *L) {
+  if (L) free(L->in);
+  free(L);
 }
 
 /* A load that a run of lane-local instructions can take in (emit_fused):
@@ -1489,6 +1615,10 @@ jit_code *jit_compile(const program *P, int hooked, char *why, size_t nwhy) {
     if (!F || ends_region(&P->code[pc])) { pc++; continue; }
     uint32_t len = 1;
     while (pc + len < F->end && len < MAX_REGION && !starts[pc + len] && !ends_region(&P->code[pc + len])) len++;
+    if (g->F != F) {
+      live_free(g->live);
+      g->live = getenv("SMEMU_JIT_NOLIVE") ? NULL : live_new(P, F);
+    }
     g->F = F;
     char fname[64];
     snprintf(fname, sizeof fname, "smemu_k%lu_r%u", seq, pc);
@@ -1498,6 +1628,7 @@ jit_code *jit_compile(const program *P, int hooked, char *why, size_t nwhy) {
     pc += len;
   }
   free(starts);
+  live_free(g->live);
   free(g->wreg);
   free(g->wpred);
   free(g->cache);
