@@ -914,12 +914,29 @@ static LLVMValueRef gather_p(cg *g, LLVMValueRef ptrs, LLVMValueRef m8, LLVMType
   return phi;
 }
 
-/* Fill the scratch array of 32 lane addresses with this chunk's: the
- * active lanes' addresses, 0 for the others (as the handlers pass them). */
-static void put_addrs(cg *g, LLVMValueRef addr, LLVMValueRef m8) {
-  LLVMValueRef v = LLVMBuildSelect(g->B, lanes(g, m8), addr, vconst(g, 64, 0), "");
-  LLVMValueRef st = LLVMBuildStore(g->B, v, atv(g, g->addrs, g->coff));
-  LLVMSetAlignment(st, 8);
+/* The analyses' hook for memory instruction pc (index i of the region)
+ * with the lanes of m32, as its handler calls it: pcs and counters as
+ * warp_run leaves them, the active lanes' addresses (0 for the others). */
+static void emit_hook(cg *g, const insn *in, uint32_t pc, uint32_t i, LLVMValueRef m32, uint32_t total) {
+  LLVMBuilderRef B = g->B;
+  LLVMValueRef coff = g->coff, csh = g->csh;
+  for (int c = 0; c < NC; c++) {
+    g->coff = c64(g, (uint64_t)c * NL * 8);
+    g->csh = c32(g, (uint64_t)(c * NL));
+    LLVMValueRef addr = LLVMBuildAdd(B, rd(g, in->a), vconst(g, 64, (uint64_t)in->imm), "");
+    LLVMValueRef v = LLVMBuildSelect(B, lanes(g, chunk_bits(g, m32)), addr, vconst(g, 64, 0), "");
+    LLVMValueRef st = LLVMBuildStore(B, v, at(g, g->addrs, (uint64_t)c * NL * 8));
+    LLVMSetAlignment(st, 8);
+  }
+  g->coff = coff;
+  g->csh = csh;
+  store(g, c32(g, pc), g->w, offsetof(warp, pc));
+  store(g, c32(g, pc + 1), g->t, offsetof(simt_entry, pc));
+  store(g, LLVMBuildAdd(B, g->ninsn0, c64(g, i + 1), ""), g->w, offsetof(warp, ninsn));
+  store(g, LLVMBuildAdd(B, g->nthread0, LLVMBuildMul(B, g->cnt, c64(g, i + 1), ""), ""), g->w, offsetof(warp, nthread));
+  LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(g->C), (LLVMTypeRef[]){g->ptr, g->ptr, g->i32, g->ptr, g->i32}, 5, 0);
+  LLVMValueRef args[5] = {g->w, cptr(g, in), m32, g->addrs, c32(g, total)};
+  LLVMBuildCall2(B, ft, cptr(g, (const void *)(uintptr_t)hook_mem), args, 5, "");
 }
 
 /* ld/st in shared, global, local, param or const memory (forms.h): when
@@ -984,7 +1001,6 @@ static void emit_mem(cg *g, const insn *in, const jit_form *f, uint32_t pc, uint
     next[2] = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntUGT, h, lp.acc[2], ""), h, lp.acc[2], "");
   }
   next[0] = LLVMBuildOr(B, lp.acc[0], any_in(g, bad, m8), "");
-  if (g->hooked) put_addrs(g, addr, m8);
   end_loop(g, &lp, next, out);
   slow = out[0];
   if (global) {
@@ -1008,18 +1024,7 @@ static void emit_mem(cg *g, const insn *in, const jit_form *f, uint32_t pc, uint
     slow = phi;
   }
   split s = branch(g, slow);
-  if (g->hooked) {
-    /* the analyses see the access as the handler shows it to them: pcs
-     * and counters as warp_run leaves them, then the lane addresses */
-    store(g, c32(g, pc), g->w, offsetof(warp, pc));
-    store(g, c32(g, pc + 1), g->t, offsetof(simt_entry, pc));
-    store(g, LLVMBuildAdd(B, g->ninsn0, c64(g, i + 1), ""), g->w, offsetof(warp, ninsn));
-    store(g, LLVMBuildAdd(B, g->nthread0, LLVMBuildMul(B, g->cnt, c64(g, i + 1), ""), ""), g->w,
-          offsetof(warp, nthread));
-    LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(g->C), (LLVMTypeRef[]){g->ptr, g->ptr, g->i32, g->ptr, g->i32}, 5, 0);
-    LLVMValueRef args[5] = {g->w, cptr(g, in), m32, g->addrs, c32(g, (uint64_t)total)};
-    LLVMBuildCall2(B, ft, cptr(g, (const void *)(uintptr_t)hook_mem), args, 5, "");
-  }
+  if (g->hooked) emit_hook(g, in, pc, i, m32, (uint32_t)total);
   LLVMTypeRef VT = vint(g, es * 8);
   lp = begin_loop(g, NULL, 0);
   m8 = chunk_bits(g, m32);
@@ -1280,7 +1285,6 @@ static void emit_fused(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, const jit_
   LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(g->C, g->fn, "tointerp");
   LLVMBasicBlockRef check = LLVMAppendBasicBlockInContext(g->C, g->fn, "check");
   LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(g->C, g->fn, "fused");
-  /* (the variant without analyses: the hooked one loads one at a time) */
   LLVMBuildBr(B, check);
   LLVMPositionBuilderAtEnd(B, check);
   LLVMValueRef slow = loads_slow(g, pc0, i0, i1, forms, kinds);
@@ -1288,6 +1292,15 @@ static void emit_fused(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, const jit_
   LLVMPositionBuilderAtEnd(B, out);
   emit_exit(g, pc0, i0);
   LLVMPositionBuilderAtEnd(B, go);
+  if (g->hooked)
+    /* the analyses see the loads first, in order: they read addresses
+     * (no register of the run) and memory no instruction of the run
+     * writes, so this is what they see when the loads run one by one */
+    for (uint32_t i = i0; i < i1; i++)
+      if (kinds[i] == K_MEM) {
+        const insn *in = &g->P->code[pc0 + i];
+        emit_hook(g, in, pc0 + i, i, insn_mask(g, in), (uint32_t)forms[i]->bits / 8);
+      }
   LLVMValueRef blk = load(g, g->ptr, g->w, offsetof(warp, blk));
   LLVMValueRef smem = load(g, g->ptr, blk, offsetof(block, smem));
   g->live_pc = pc0 + i1;
@@ -1433,10 +1446,9 @@ static void live_free(liveness *L) {
 }
 
 /* A load that a run of lane-local instructions can take in (emit_fused):
- * one 32- or 64-bit element of shared or global memory, zero-extended, in
- * the variant without analyses. */
+ * one 32- or 64-bit element of shared or global memory, zero-extended. */
 static int fusable(const cg *g, int kind, const jit_form *f) {
-  return !g->hooked && kind == K_MEM && f->jop == J_LD && f->cmp == 1 && !f->sgn &&
+  return kind == K_MEM && f->jop == J_LD && f->cmp == 1 && !f->sgn &&
          (f->sub == JS_SHARED || f->sub == JS_GLOBAL) && (f->bits == 32 || f->bits == 64);
 }
 
