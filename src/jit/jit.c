@@ -33,8 +33,13 @@ void jit_free(jit_code *J) { (void)J; }
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "exec/fpsem.h"
@@ -53,9 +58,18 @@ static double now(void) {
 /* ---- the process's JIT ---- */
 static pthread_mutex_t jit_lock = PTHREAD_MUTEX_INITIALIZER;
 static LLVMOrcLLJITRef lljit;
-static LLVMTargetMachineRef host_tm;
+static LLVMTargetMachineRef host_tm, obj_tm;
+static uint64_t host_id;       /* build, host CPU, code generation level */
+static int no_disk_cache;
+
+#define FNV_INIT 0xcbf29ce484222325ull
+static uint64_t fnv(uint64_t h, const void *p, size_t n) {
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ull;
+  return h;
+}
+static int32_t global_ok(warp *w, uint64_t lo, uint64_t hi, int32_t write);
 static int jit_failed;
-static unsigned long module_seq;
 
 static int jit_init(char *why, size_t n) {
   if (lljit) return 0;
@@ -83,10 +97,28 @@ static int jit_init(char *why, size_t n) {
                                       LLVMCodeModelJITDefault);
     LLVMTargetMachineRef jtm = LLVMCreateTargetMachine(T, triple, cpu, feat, (LLVMCodeGenOptLevel)lvl,
                                                        LLVMRelocDefault, LLVMCodeModelJITDefault);
+    obj_tm = LLVMCreateTargetMachine(T, triple, cpu, feat, (LLVMCodeGenOptLevel)lvl, LLVMRelocDefault,
+                                     LLVMCodeModelJITDefault);
     jb = LLVMOrcCreateLLJITBuilder();
     LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(jb, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(jtm));
   }
   if (err) LLVMDisposeMessage(err);
+  /* what the code depends on besides the program: this build of smemu,
+   * the host CPU, the code generation level (the disk cache's key) */
+  host_id = fnv(FNV_INIT, cpu, strlen(cpu) + 1);
+  host_id = fnv(host_id, feat, strlen(feat) + 1);
+  host_id = fnv(host_id, triple, strlen(triple) + 1);
+  host_id = fnv(host_id, &lvl, sizeof lvl);
+  Dl_info di;
+  struct stat sb;
+  if (dladdr((void *)(uintptr_t)jit_compile, &di) && di.dli_fname && stat(di.dli_fname, &sb) == 0) {
+    host_id = fnv(host_id, di.dli_fname, strlen(di.dli_fname) + 1);
+    host_id = fnv(host_id, &sb.st_size, sizeof sb.st_size);
+    host_id = fnv(host_id, &sb.st_mtim, sizeof sb.st_mtim);
+    host_id = fnv(host_id, &sb.st_ino, sizeof sb.st_ino);
+  } else {
+    no_disk_cache = 1; /* no way to tell this build from another */
+  }
   LLVMDisposeMessage(triple);
   LLVMDisposeMessage(cpu);
   LLVMDisposeMessage(feat);
@@ -97,6 +129,21 @@ static int jit_init(char *why, size_t n) {
     LLVMDisposeErrorMessage(m);
     jit_failed = 1;
     lljit = NULL;
+    return -1;
+  }
+  /* the runtime functions the code calls, by name (code from the disk
+   * cache is linked against this process's addresses) */
+  LLVMOrcCSymbolMapPair syms[2] = {
+      {LLVMOrcLLJITMangleAndIntern(lljit, "smemu_jit_global_ok"),
+       {(LLVMOrcExecutorAddress)(uintptr_t)global_ok, {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}},
+      {LLVMOrcLLJITMangleAndIntern(lljit, "smemu_jit_hook_mem"),
+       {(LLVMOrcExecutorAddress)(uintptr_t)hook_mem, {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}}};
+  e = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(lljit), LLVMOrcAbsoluteSymbols(syms, 2));
+  if (e) {
+    char *m = LLVMGetErrorMessage(e);
+    snprintf(why, n, "LLVM: %s", m);
+    LLVMDisposeErrorMessage(m);
+    jit_failed = 1;
     return -1;
   }
   return 0;
@@ -122,6 +169,7 @@ typedef struct cg {
   LLVMTypeRef fn_region, fn_handler;
   LLVMValueRef fn;        /* the region function */
   LLVMValueRef w, t, r, p, tmask, cnt, ninsn0, nthread0, sp0;
+  LLVMValueRef code;      /* the launch's decoded instructions */
   LLVMValueRef coff;      /* i64: byte offset of the chunk in a register slot */
   LLVMValueRef csh;       /* i32: its first lane */
   LLVMValueRef scratch;   /* where inactive lanes' stores go (16 bytes) */
@@ -143,9 +191,6 @@ typedef struct cg {
 static LLVMValueRef c8(cg *g, uint64_t v) { return LLVMConstInt(g->i8, v, 0); }
 static LLVMValueRef c32(cg *g, uint64_t v) { return LLVMConstInt(g->i32, v, 0); }
 static LLVMValueRef c64(cg *g, uint64_t v) { return LLVMConstInt(g->i64, v, 0); }
-static LLVMValueRef cptr(cg *g, const void *p) {
-  return LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)p), g->ptr);
-}
 
 /* A pointer `off` bytes into base. */
 static LLVMValueRef atv(cg *g, LLVMValueRef base, LLVMValueRef off) {
@@ -157,6 +202,17 @@ static LLVMValueRef load(cg *g, LLVMTypeRef ty, LLVMValueRef base, uint64_t off)
 }
 static void store(cg *g, LLVMValueRef v, LLVMValueRef base, uint64_t off) {
   LLVMBuildStore(g->B, v, at(g, base, off));
+}
+
+/* The decoded instruction at pc, from the launch's program (no address
+ * of this process is built into the code: the disk cache keeps it). */
+static LLVMValueRef insn_ptr(cg *g, uint32_t pc) {
+  return at(g, g->code, (uint64_t)pc * sizeof(insn));
+}
+/* A runtime function the JIT links by name. */
+static LLVMValueRef extern_fn(cg *g, const char *name, LLVMTypeRef ft) {
+  LLVMValueRef f = LLVMGetNamedFunction(g->M, name);
+  return f ? f : LLVMAddFunction(g->M, name, ft);
 }
 
 /* A call of intrinsic `name` overloaded on ovl[0..novl). */
@@ -720,14 +776,14 @@ static void end_loop(cg *g, loop *lp, LLVMValueRef *next, LLVMValueRef *out) {
  * only when the warp is as it was (running, same SIMT entry, same pc, same
  * lanes), else return i + 1 instructions run. */
 static void emit_call(cg *g, uint32_t pc, uint32_t i, LLVMValueRef m) {
-  const insn *in = &g->P->code[pc];
   store(g, c32(g, pc), g->w, offsetof(warp, pc));
   store(g, c32(g, pc + 1), g->t, offsetof(simt_entry, pc));
   store(g, LLVMBuildAdd(g->B, g->ninsn0, c64(g, i + 1), ""), g->w, offsetof(warp, ninsn));
   store(g, LLVMBuildAdd(g->B, g->nthread0, LLVMBuildMul(g->B, g->cnt, c64(g, i + 1), ""), ""), g->w,
         offsetof(warp, nthread));
-  LLVMValueRef args[3] = {g->w, cptr(g, in), m};
-  LLVMBuildCall2(g->B, g->fn_handler, cptr(g, (const void *)(uintptr_t)in->fn), args, 3, "");
+  LLVMValueRef ip = insn_ptr(g, pc);
+  LLVMValueRef args[3] = {g->w, ip, m};
+  LLVMBuildCall2(g->B, g->fn_handler, load(g, g->ptr, ip, offsetof(insn, fn)), args, 3, "");
   LLVMValueRef ok = LLVMBuildICmp(g->B, LLVMIntEQ, load(g, g->i32, g->w, offsetof(warp, state)), c32(g, W_RUN), "");
   ok = LLVMBuildAnd(g->B, ok, LLVMBuildICmp(g->B, LLVMIntEQ, load(g, g->i32, g->t, offsetof(simt_entry, pc)), c32(g, pc + 1), ""), "");
   ok = LLVMBuildAnd(g->B, ok, LLVMBuildICmp(g->B, LLVMIntEQ, load(g, g->i32, g->t, offsetof(simt_entry, mask)), g->tmask, ""), "");
@@ -935,8 +991,8 @@ static void emit_hook(cg *g, const insn *in, uint32_t pc, uint32_t i, LLVMValueR
   store(g, LLVMBuildAdd(B, g->ninsn0, c64(g, i + 1), ""), g->w, offsetof(warp, ninsn));
   store(g, LLVMBuildAdd(B, g->nthread0, LLVMBuildMul(B, g->cnt, c64(g, i + 1), ""), ""), g->w, offsetof(warp, nthread));
   LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(g->C), (LLVMTypeRef[]){g->ptr, g->ptr, g->i32, g->ptr, g->i32}, 5, 0);
-  LLVMValueRef args[5] = {g->w, cptr(g, in), m32, g->addrs, c32(g, total)};
-  LLVMBuildCall2(B, ft, cptr(g, (const void *)(uintptr_t)hook_mem), args, 5, "");
+  LLVMValueRef args[5] = {g->w, insn_ptr(g, pc), m32, g->addrs, c32(g, total)};
+  LLVMBuildCall2(B, ft, extern_fn(g, "smemu_jit_hook_mem", ft), args, 5, "");
 }
 
 /* ld/st in shared, global, local, param or const memory (forms.h): when
@@ -1013,7 +1069,7 @@ static void emit_mem(cg *g, const insn *in, const jit_form *f, uint32_t pc, uint
     LLVMPositionBuilderAtEnd(B, ask);
     LLVMTypeRef ft = LLVMFunctionType(g->i32, (LLVMTypeRef[]){g->ptr, g->i64, g->i64, g->i32}, 4, 0);
     LLVMValueRef args[4] = {g->w, out[1], LLVMBuildAdd(B, out[2], c64(g, (uint64_t)total), ""), c32(g, (uint64_t)st)};
-    LLVMValueRef ok = LLVMBuildCall2(B, ft, cptr(g, (const void *)(uintptr_t)global_ok), args, 4, "");
+    LLVMValueRef ok = LLVMBuildCall2(B, ft, extern_fn(g, "smemu_jit_global_ok", ft), args, 4, "");
     LLVMValueRef gbad = LLVMBuildICmp(B, LLVMIntEQ, ok, c32(g, 0), "");
     LLVMBuildBr(B, done);
     LLVMPositionBuilderAtEnd(B, done);
@@ -1262,7 +1318,7 @@ static LLVMValueRef loads_slow(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, co
     LLVMPositionBuilderAtEnd(B, ask);
     LLVMTypeRef ft = LLVMFunctionType(g->i32, (LLVMTypeRef[]){g->ptr, g->i64, g->i64, g->i32}, 4, 0);
     LLVMValueRef args[4] = {g->w, out[1], LLVMBuildAdd(B, out[2], c64(g, (uint64_t)gsize), ""), c32(g, 0)};
-    LLVMValueRef ok = LLVMBuildCall2(B, ft, cptr(g, (const void *)(uintptr_t)global_ok), args, 4, "");
+    LLVMValueRef ok = LLVMBuildCall2(B, ft, extern_fn(g, "smemu_jit_global_ok", ft), args, 4, "");
     LLVMValueRef gbad = LLVMBuildICmp(B, LLVMIntEQ, ok, c32(g, 0), "");
     LLVMBuildBr(B, done);
     LLVMPositionBuilderAtEnd(B, done);
@@ -1469,6 +1525,8 @@ static void build_region(cg *g, uint32_t pc0, uint32_t len, const char *name, ji
   g->ninsn0 = load(g, g->i64, g->w, offsetof(warp, ninsn));
   g->nthread0 = load(g, g->i64, g->w, offsetof(warp, nthread));
   g->sp0 = load(g, g->i32, g->w, offsetof(warp, sp));
+  g->code = load(g, g->ptr, load(g, g->ptr, load(g, g->ptr, g->w, offsetof(warp, L)), offsetof(launch, prog)),
+                 offsetof(program, code));
   const jit_form *forms[MAX_REGION];
   int kinds[MAX_REGION];
   for (uint32_t i = 0; i < len; i++) kinds[i] = kind_of(&g->P->code[pc0 + i], &forms[i]);
@@ -1568,143 +1626,308 @@ static void perf_map(const program *P, const jit_code *J, const uint32_t *rstart
   free(sorted);
 }
 
+/* ---- compiled code kept: in the process and on disk ----
+ * The code of a kernel depends only on its decoded instructions (not on
+ * where they are: it reads them through the launch), on the variant, on
+ * this build of smemu and on the host CPU; a 128-bit hash of all of that
+ * names it. The process keeps each compiled kernel once (contexts that
+ * load the same kernel share it); the disk cache keeps the object files,
+ * so a program's second run links instead of compiling. The cache lies in
+ * $SMEMU_CACHE, $XDG_CACHE_HOME/smemu or ~/.cache/smemu (as smemu run's),
+ * subdirectory jit/, used only when it is the user's alone (owned, not a
+ * link, no access for others); files appear by rename, complete, and end
+ * with a hash of their contents, checked before use. SMEMU_JIT_CACHE=0
+ * turns the disk cache off. */
+typedef struct kept {
+  uint64_t key[2];
+  jit_code *J;
+  uint32_t refs;
+} kept;
+static kept *kept_list;
+static size_t nkept, capkept;
+
+static void key_of(const program *P, int hooked, uint64_t key[2]) {
+  uint64_t h[2] = {host_id, host_id ^ 0x9e3779b97f4a7c15ull};
+  uint32_t hdr[8] = {P->ncode, P->nfuncs, P->smem_reserved, P->param_bytes, P->max_regs, P->max_preds,
+                     (uint32_t)hooked, NL};
+  for (int k = 0; k < 2; k++) h[k] = fnv(h[k], hdr, sizeof hdr);
+  h[1] = fnv(h[1], getenv("SMEMU_JIT_NOLIVE") ? "n" : "l", 1);
+  for (uint32_t pc = 0; pc < P->ncode; pc++) {
+    const insn *in = &P->code[pc];
+    /* the handler as an offset in this build (it picks the native form) */
+    int64_t fo = (int64_t)((uintptr_t)in->fn - (uintptr_t)jit_compile);
+    uint32_t f32[16] = {in->op, in->type, in->type2, in->mode, in->flags, in->space, in->vec, (uint32_t)in->guard,
+                        in->guard_xor, in->d, in->a, in->b, in->c, in->d2, in->target, in->rpc};
+    for (int k = 0; k < 2; k++) {
+      h[k] = fnv(h[k], &fo, sizeof fo);
+      h[k] = fnv(h[k], f32, sizeof f32);
+      h[k] = fnv(h[k], in->v, sizeof in->v);
+      h[k] = fnv(h[k], &in->imm, sizeof in->imm);
+    }
+    h[1] = (h[1] << 7 | h[1] >> 57) ^ pc;
+  }
+  for (uint32_t i = 0; i < P->nfuncs; i++) {
+    const func_info *F = &P->funcs[i];
+    uint32_t f32[5] = {F->entry, F->end, F->nregs, F->nconsts, F->npreds};
+    for (int k = 0; k < 2; k++) {
+      h[k] = fnv(h[k], f32, sizeof f32);
+      if (F->nconsts) h[k] = fnv(h[k], F->consts, F->nconsts * sizeof *F->consts);
+    }
+  }
+  key[0] = h[0];
+  key[1] = h[1];
+}
+
+/* The disk cache's directory, or -1 (no cache) */
+static int cache_dir(char *dir, size_t n) {
+  const char *e = getenv("SMEMU_JIT_CACHE");
+  if (no_disk_cache || (e && !strcmp(e, "0"))) return -1;
+  const char *cache = getenv("SMEMU_CACHE"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+  int k;
+  if (cache && *cache) k = snprintf(dir, n, "%s/jit", cache);
+  else if (xdg && *xdg) k = snprintf(dir, n, "%s/smemu/jit", xdg);
+  else if (home && *home) k = snprintf(dir, n, "%s/.cache/smemu/jit", home);
+  else k = snprintf(dir, n, "/tmp/smemu-cache-%u/jit", (unsigned)geteuid());
+  if (k <= 0 || k >= (int)n) return -1;
+  for (char *q = dir + 1; *q; q++)
+    if (*q == '/') {
+      *q = 0;
+      if (mkdir(dir, 0700) && errno != EEXIST) return -1;
+      *q = '/';
+    }
+  if (mkdir(dir, 0700) && errno != EEXIST) return -1;
+  /* the user's alone: the cache's root and jit/ */
+  for (int level = 0; level < 2; level++) {
+    char d[PATH_MAX + 64];
+    snprintf(d, sizeof d, "%s", dir);
+    if (level) *strrchr(d, '/') = 0;
+    struct stat st;
+    if (lstat(d, &st) < 0 || S_ISLNK(st.st_mode) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+        (st.st_mode & 077))
+      return -1;
+  }
+  return 0;
+}
+
+/* The cached object for key, as a memory buffer, or NULL. */
+static LLVMMemoryBufferRef cache_read(const char *dir, const uint64_t key[2]) {
+  char path[PATH_MAX + 64];
+  snprintf(path, sizeof path, "%s/%016llx%016llx.o", dir, (unsigned long long)key[0], (unsigned long long)key[1]);
+  int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return NULL;
+  struct stat st;
+  char *data = NULL;
+  LLVMMemoryBufferRef buf = NULL;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() && st.st_size > 8 &&
+      st.st_size < (1 << 30) && (data = malloc((size_t)st.st_size))) {
+    size_t got = 0;
+    ssize_t r;
+    while (got < (size_t)st.st_size && (r = read(fd, data + got, (size_t)st.st_size - got)) > 0) got += (size_t)r;
+    uint64_t sum;
+    size_t n = (size_t)st.st_size - 8;
+    if (got == (size_t)st.st_size) {
+      memcpy(&sum, data + n, 8);
+      if (sum == fnv(FNV_INIT, data, n)) buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(data, n, "smemu-jit-cached");
+    }
+  }
+  free(data);
+  close(fd);
+  return buf;
+}
+
+static void cache_write(const char *dir, const uint64_t key[2], const char *data, size_t n) {
+  char tmp[PATH_MAX + 64], path[PATH_MAX + 64];
+  snprintf(path, sizeof path, "%s/%016llx%016llx.o", dir, (unsigned long long)key[0], (unsigned long long)key[1]);
+  snprintf(tmp, sizeof tmp, "%s/.tmp-XXXXXX", dir);
+  int fd = mkstemp(tmp);
+  if (fd < 0) return;
+  uint64_t sum = fnv(FNV_INIT, data, n);
+  int ok = 1;
+  for (size_t put = 0; ok && put < n;) {
+    ssize_t w = write(fd, data + put, n - put);
+    if (w <= 0) ok = 0;
+    else put += (size_t)w;
+  }
+  if (ok && write(fd, &sum, 8) != 8) ok = 0;
+  if (close(fd) < 0) ok = 0;
+  if (!ok || rename(tmp, path) < 0) unlink(tmp);
+}
+
 jit_code *jit_compile(const program *P, int hooked, char *why, size_t nwhy) {
   pthread_mutex_lock(&jit_lock);
   jit_code *J = NULL;
   double t0 = now(), t1 = t0, t2 = t0;
   if (jit_init(why, nwhy) < 0) goto out;
+  uint64_t key[2];
+  key_of(P, hooked, key);
+  for (size_t i = 0; i < nkept; i++)
+    if (kept_list[i].key[0] == key[0] && kept_list[i].key[1] == key[1]) {
+      kept_list[i].refs++;
+      J = kept_list[i].J;
+      goto out;
+    }
+  if (nkept == capkept) {
+    size_t cap = capkept ? capkept * 2 : 16;
+    kept *nk = realloc(kept_list, cap * sizeof *nk);
+    if (!nk) {
+      snprintf(why, nwhy, "out of memory");
+      goto out;
+    }
+    kept_list = nk;
+    capkept = cap;
+  }
   uint8_t *starts = region_starts(P);
+  uint32_t *rstart = malloc((P->ncode + 1) * sizeof *rstart);
   J = calloc(1, sizeof *J);
-  if (!starts || !J || !(J->entry = calloc(P->ncode + 1, sizeof *J->entry)) ||
+  if (!starts || !rstart || !J || !(J->entry = calloc(P->ncode + 1, sizeof *J->entry)) ||
       !(J->len = calloc(P->ncode + 1, sizeof *J->len))) {
     free(starts);
+    free(rstart);
     if (J) { free(J->entry); free(J->len); free(J); }
     J = NULL;
     snprintf(why, nwhy, "out of memory");
     goto out;
   }
-  LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
-  cg G, *g = &G;
-  memset(g, 0, sizeof G);
-  g->C = LLVMOrcThreadSafeContextGetContext(tsc);
-  char mname[64];
-  unsigned long seq = ++module_seq;
-  snprintf(mname, sizeof mname, "smemu_k%lu", seq);
-  g->M = LLVMModuleCreateWithNameInContext(mname, g->C);
-  g->B = LLVMCreateBuilderInContext(g->C);
-  g->P = P;
-  g->hooked = hooked;
-  g->stats = getenv("SMEMU_JIT_STATS") ? atoi(getenv("SMEMU_JIT_STATS")) : 0;
-  g->i1 = LLVMInt1TypeInContext(g->C);
-  g->i8 = LLVMInt8TypeInContext(g->C);
-  g->i16 = LLVMInt16TypeInContext(g->C);
-  g->i32 = LLVMInt32TypeInContext(g->C);
-  g->i64 = LLVMInt64TypeInContext(g->C);
-  g->i128 = LLVMInt128TypeInContext(g->C);
-  g->ptr = LLVMPointerTypeInContext(g->C, 0);
-  g->v1 = LLVMVectorType(g->i1, NL);
-  g->v8 = LLVMVectorType(g->i8, NL);
-  g->v16 = LLVMVectorType(g->i16, NL);
-  g->v32 = LLVMVectorType(g->i32, NL);
-  g->v64 = LLVMVectorType(g->i64, NL);
-  g->v128 = LLVMVectorType(g->i128, NL);
-  g->vf = LLVMVectorType(LLVMFloatTypeInContext(g->C), NL);
-  g->vd = LLVMVectorType(LLVMDoubleTypeInContext(g->C), NL);
-  g->fn_region = LLVMFunctionType(g->i32, (LLVMTypeRef[]){g->ptr, g->ptr}, 2, 0);
-  g->fn_handler = LLVMFunctionType(LLVMVoidTypeInContext(g->C), (LLVMTypeRef[]){g->ptr, g->ptr, g->i32}, 3, 0);
-  uint32_t *rstart = malloc((P->ncode + 1) * sizeof *rstart);
-  g->wreg = calloc(P->max_regs + SLOT_FIRST + 1, sizeof *g->wreg);
-  g->wpred = calloc(P->max_preds + PRED_FIRST + 1, sizeof *g->wpred);
-  g->wgen = 1;
-  g->cache = calloc(P->max_regs + SLOT_FIRST + 1, sizeof *g->cache);
-  g->cgen = calloc(P->max_regs + SLOT_FIRST + 1, sizeof *g->cgen);
-  g->gen = 1;
-  if (!g->cache || !g->cgen) { free(rstart); rstart = NULL; }
-  if (!g->wreg || !g->wpred) { free(rstart); rstart = NULL; }
+  J->hooked = hooked;
+  /* the regions */
   uint32_t nr = 0;
-  for (uint32_t pc = 0; rstart && pc < P->ncode;) {
+  for (uint32_t pc = 0; pc < P->ncode;) {
     const func_info *F = func_at(P, pc);
     if (!F || ends_region(&P->code[pc])) { pc++; continue; }
     uint32_t len = 1;
     while (pc + len < F->end && len < MAX_REGION && !starts[pc + len] && !ends_region(&P->code[pc + len])) len++;
-    if (g->F != F) {
-      live_free(g->live);
-      g->live = getenv("SMEMU_JIT_NOLIVE") ? NULL : live_new(P, F);
-    }
-    g->F = F;
-    char fname[64];
-    snprintf(fname, sizeof fname, "smemu_k%lu_r%u", seq, pc);
-    build_region(g, pc, len, fname, J);
     J->len[pc] = (uint16_t)len;
     rstart[nr++] = pc;
     pc += len;
   }
   free(starts);
-  live_free(g->live);
-  free(g->wreg);
-  free(g->wpred);
-  free(g->cache);
-  free(g->cgen);
-  LLVMDisposeBuilder(g->B);
-  char *verr = NULL;
-  if (LLVMVerifyModule(g->M, LLVMReturnStatusAction, &verr)) {
-    snprintf(why, nwhy, "LLVM rejected the generated code: %.200s", verr ? verr : "?");
-    LLVMDisposeMessage(verr);
+  J->nregions = nr;
+  char dir[PATH_MAX], stem[48];
+  snprintf(stem, sizeof stem, "smemu_%016llx%016llx", (unsigned long long)key[0], (unsigned long long)key[1]);
+  int cached = cache_dir(dir, sizeof dir) == 0;
+  LLVMMemoryBufferRef obj = cached ? cache_read(dir, key) : NULL;
+  int from_disk = obj != NULL;
+  if (!obj) {
+    cg G, *g = &G;
+    memset(g, 0, sizeof G);
+    g->C = LLVMContextCreate();
+    g->M = LLVMModuleCreateWithNameInContext(stem, g->C);
+    g->B = LLVMCreateBuilderInContext(g->C);
+    g->P = P;
+    g->hooked = hooked;
+    g->stats = getenv("SMEMU_JIT_STATS") ? atoi(getenv("SMEMU_JIT_STATS")) : 0;
+    g->i1 = LLVMInt1TypeInContext(g->C);
+    g->i8 = LLVMInt8TypeInContext(g->C);
+    g->i16 = LLVMInt16TypeInContext(g->C);
+    g->i32 = LLVMInt32TypeInContext(g->C);
+    g->i64 = LLVMInt64TypeInContext(g->C);
+    g->i128 = LLVMInt128TypeInContext(g->C);
+    g->ptr = LLVMPointerTypeInContext(g->C, 0);
+    g->v1 = LLVMVectorType(g->i1, NL);
+    g->v8 = LLVMVectorType(g->i8, NL);
+    g->v16 = LLVMVectorType(g->i16, NL);
+    g->v32 = LLVMVectorType(g->i32, NL);
+    g->v64 = LLVMVectorType(g->i64, NL);
+    g->v128 = LLVMVectorType(g->i128, NL);
+    g->vf = LLVMVectorType(LLVMFloatTypeInContext(g->C), NL);
+    g->vd = LLVMVectorType(LLVMDoubleTypeInContext(g->C), NL);
+    g->fn_region = LLVMFunctionType(g->i32, (LLVMTypeRef[]){g->ptr, g->ptr}, 2, 0);
+    g->fn_handler = LLVMFunctionType(LLVMVoidTypeInContext(g->C), (LLVMTypeRef[]){g->ptr, g->ptr, g->i32}, 3, 0);
+    g->wreg = calloc(P->max_regs + SLOT_FIRST + 1, sizeof *g->wreg);
+    g->wpred = calloc(P->max_preds + PRED_FIRST + 1, sizeof *g->wpred);
+    g->wgen = 1;
+    g->cache = calloc(P->max_regs + SLOT_FIRST + 1, sizeof *g->cache);
+    g->cgen = calloc(P->max_regs + SLOT_FIRST + 1, sizeof *g->cgen);
+    g->gen = 1;
+    int ok = g->wreg && g->wpred && g->cache && g->cgen;
+    for (uint32_t k = 0; ok && k < nr; k++) {
+      uint32_t pc = rstart[k];
+      const func_info *F = func_at(P, pc);
+      if (g->F != F) {
+        live_free(g->live);
+        g->live = getenv("SMEMU_JIT_NOLIVE") ? NULL : live_new(P, F);
+      }
+      g->F = F;
+      char fname[80];
+      snprintf(fname, sizeof fname, "%s_r%u", stem, pc);
+      build_region(g, pc, J->len[pc], fname, J);
+    }
+    live_free(g->live);
+    free(g->wreg);
+    free(g->wpred);
+    free(g->cache);
+    free(g->cgen);
+    LLVMDisposeBuilder(g->B);
+    char *verr = NULL;
+    if (!ok) snprintf(why, nwhy, "out of memory");
+    else if (LLVMVerifyModule(g->M, LLVMReturnStatusAction, &verr)) {
+      snprintf(why, nwhy, "LLVM rejected the generated code: %.200s", verr ? verr : "?");
+      ok = 0;
+    }
+    if (verr) LLVMDisposeMessage(verr);
+    t1 = now();
+    if (ok && host_tm) {
+      LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+      LLVMErrorRef pe = LLVMRunPasses(g->M, "function(instcombine<no-verify-fixpoint>,early-cse<memssa>,gvn,dse,instcombine<no-verify-fixpoint>,simplifycfg)", host_tm, po);
+      if (pe) LLVMConsumeError(pe);
+      LLVMDisposePassBuilderOptions(po);
+    }
+    t2 = now();
+    if (ok && getenv("SMEMU_JIT_DUMP")) {
+      char *err2 = NULL;
+      LLVMPrintModuleToFile(g->M, getenv("SMEMU_JIT_DUMP"), &err2);
+      if (err2) LLVMDisposeMessage(err2);
+    }
+    char *eerr = NULL;
+    if (ok && (!obj_tm || LLVMTargetMachineEmitToMemoryBuffer(obj_tm, g->M, LLVMObjectFile, &eerr, &obj))) {
+      snprintf(why, nwhy, "LLVM: %s", eerr ? eerr : "no target");
+      obj = NULL;
+    }
+    if (eerr) LLVMDisposeMessage(eerr);
     LLVMDisposeModule(g->M);
-    LLVMOrcDisposeThreadSafeContext(tsc);
+    LLVMContextDispose(g->C);
+    if (obj && cached) cache_write(dir, key, LLVMGetBufferStart(obj), LLVMGetBufferSize(obj));
+  }
+  if (!obj) {
     free(rstart);
     jit_free(J);
     J = NULL;
     goto out;
   }
-  LLVMDisposeMessage(verr);
-  t1 = now();
-  if (host_tm) {
-    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-    LLVMErrorRef pe = LLVMRunPasses(g->M, "function(instcombine<no-verify-fixpoint>,early-cse<memssa>,gvn,dse,instcombine<no-verify-fixpoint>,simplifycfg)", host_tm, po);
-    if (pe) LLVMConsumeError(pe);
-    LLVMDisposePassBuilderOptions(po);
-  }
-  t2 = now();
-  if (getenv("SMEMU_JIT_DUMP")) {
-    char *err2 = NULL;
-    LLVMPrintModuleToFile(g->M, getenv("SMEMU_JIT_DUMP"), &err2);
-    if (err2) LLVMDisposeMessage(err2);
-  }
   LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(lljit);
   LLVMOrcResourceTrackerRef rt = LLVMOrcJITDylibCreateResourceTracker(jd);
-  LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(g->M, tsc);
-  LLVMOrcDisposeThreadSafeContext(tsc);
-  LLVMErrorRef e = LLVMOrcLLJITAddLLVMIRModuleWithRT(lljit, rt, tsm);
   J->rt = rt;
+  LLVMErrorRef e = LLVMOrcLLJITAddObjectFileWithRT(lljit, rt, obj);
   for (uint32_t k = 0; !e && k < nr; k++) {
-    char fname[64];
-    snprintf(fname, sizeof fname, "smemu_k%lu_r%u", seq, rstart[k]);
+    char fname[80];
+    snprintf(fname, sizeof fname, "%s_r%u", stem, rstart[k]);
     LLVMOrcExecutorAddress a = 0;
     e = LLVMOrcLLJITLookup(lljit, &a, fname);
     J->entry[rstart[k]] = (jit_region_fn)(uintptr_t)a;
   }
   if (!e && getenv("SMEMU_JIT_PERFMAP")) perf_map(P, J, rstart, nr, hooked);
-  J->nregions = nr;
-  J->hooked = hooked;
   free(rstart);
   if (getenv("SMEMU_JIT_STATS"))
-    fprintf(stderr, "jit %s%s: %u regions, %u native, %u called; IR %.3f s, passes %.3f s, codegen %.3f s\n",
-            P->name, hooked ? " (analyses)" : "", J->nregions, J->ninsn_native, J->ninsn_called, t1 - t0, t2 - t1, now() - t2);
+    fprintf(stderr, "jit %s%s: %u regions, %u native, %u called; %s; IR %.3f s, passes %.3f s, codegen and link %.3f s\n",
+            P->name, hooked ? " (analyses)" : "", J->nregions, J->ninsn_native, J->ninsn_called,
+            from_disk ? "from the disk cache" : "compiled", t1 - t0, t2 - t1, now() - t2);
   if (e) {
     char *m = LLVMGetErrorMessage(e);
     snprintf(why, nwhy, "LLVM: %s", m);
     LLVMDisposeErrorMessage(m);
     jit_free(J);
     J = NULL;
+    goto out;
   }
+  J->key[0] = key[0];
+  J->key[1] = key[1];
+  kept_list[nkept++] = (kept){{key[0], key[1]}, J, 1};
 out:
   pthread_mutex_unlock(&jit_lock);
   return J;
 }
 
-void jit_free(jit_code *J) {
-  if (!J) return;
+static void jit_release(jit_code *J) {
   if (J->rt) {
     LLVMOrcResourceTrackerRef rt = J->rt;
     LLVMErrorRef e = LLVMOrcResourceTrackerRemove(rt);
@@ -1714,6 +1937,20 @@ void jit_free(jit_code *J) {
   free(J->entry);
   free(J->len);
   free(J);
+}
+
+void jit_free(jit_code *J) {
+  if (!J) return;
+  pthread_mutex_lock(&jit_lock);
+  size_t i = 0;
+  while (i < nkept && kept_list[i].J != J) i++;
+  if (i < nkept && --kept_list[i].refs) {
+    pthread_mutex_unlock(&jit_lock);
+    return;
+  }
+  if (i < nkept) kept_list[i] = kept_list[--nkept];
+  jit_release(J);
+  pthread_mutex_unlock(&jit_lock);
 }
 
 #endif

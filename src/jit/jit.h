@@ -25,6 +25,7 @@ typedef struct jit_code {
   uint32_t ninsn_native;  /* instructions compiled to native code */
   uint32_t ninsn_called;  /* instructions run through their handler */
   int hooked;             /* the variant that calls the analyses (jit_compile) */
+  uint64_t key[2];        /* what the code was made from (jit.c) */
   void *rt;               /* the LLVM resource tracker owning the code */
 } jit_code;
 
