@@ -20,6 +20,8 @@
 
 #include <cmocka.h>
 #include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -658,6 +660,82 @@ static void mem_faults(void **state) {
   assert_int_equal(compiled, 10);
 }
 
+/* ---- the disk cache of compiled code ---- */
+static int cache_files(const char *dir, char *first, size_t n) {
+  DIR *d = opendir(dir);
+  int k = 0;
+  if (!d) return 0;
+  struct dirent *de;
+  while ((de = readdir(d)))
+    if (strlen(de->d_name) > 2 && !strcmp(de->d_name + strlen(de->d_name) - 2, ".o")) {
+      if (!k && first) snprintf(first, n, "%s/%s", dir, de->d_name);
+      k++;
+    }
+  closedir(d);
+  return k;
+}
+
+/* The first run writes the kernel's object file; a damaged file is not
+ * used (the run compiles again and agrees with the interpreter); a cache
+ * directory others may write to is not used at all. (A kernel's global
+ * variables' addresses are part of its code: such kernels are kept per
+ * load.) */
+static void disk_cache(void **state) {
+  (void)state;
+  char root[] = "/tmp/smemu-jit-cache-test-XXXXXX", jdir[600], file[900];
+  assert_non_null(mkdtemp(root));
+  const char *old = getenv("SMEMU_CACHE");
+  char *saved = old ? strdup(old) : NULL;
+  setenv("SMEMU_CACHE", root, 1);
+  snprintf(jdir, sizeof jdir, "%s/jit", root);
+  /* (a kernel without global variables, whose addresses are in the code) */
+  char *ptx = random_kernel(4242, 30);
+  uint32_t grid[3] = {2, 1, 1}, block[3] = {64, 1, 1};
+  outcome a, b;
+  run(ptx, NULL, 0, SMEMU_TIER_INTERP, 0, grid, block, 8 * 5 * NR * 96, 5, &a);
+  run(ptx, NULL, 0, SMEMU_TIER_JIT, 0, grid, block, 8 * 5 * NR * 96, 5, &b);
+  assert_int_equal(compare(&a, &b, "disk cache, first run"), 0);
+  outcome_free(&b);
+  assert_int_equal(cache_files(jdir, file, sizeof file), 1);
+  /* from the cache */
+  run(ptx, NULL, 0, SMEMU_TIER_JIT, 0, grid, block, 8 * 5 * NR * 96, 5, &b);
+  assert_int_equal(compare(&a, &b, "disk cache, second run"), 0);
+  assert_string_equal(b.tier, "jit");
+  outcome_free(&b);
+  /* a damaged object: its checksum fails, the kernel is compiled again */
+  FILE *f = fopen(file, "r+b");
+  assert_non_null(f);
+  fseek(f, 100, SEEK_SET);
+  int c = fgetc(f);
+  fseek(f, 100, SEEK_SET);
+  fputc(c ^ 0x5a, f);
+  fclose(f);
+  run(ptx, NULL, 0, SMEMU_TIER_JIT, 0, grid, block, 8 * 5 * NR * 96, 5, &b);
+  assert_int_equal(compare(&a, &b, "disk cache, damaged file"), 0);
+  assert_string_equal(b.tier, "jit");
+  outcome_free(&b);
+  /* a directory others may write: not used */
+  unlink(file);
+  assert_int_equal(chmod(jdir, 0777), 0);
+  run(ptx, NULL, 0, SMEMU_TIER_JIT, 0, grid, block, 8 * 5 * NR * 96, 5, &b);
+  assert_int_equal(compare(&a, &b, "disk cache, shared directory"), 0);
+  outcome_free(&b);
+  if (cache_files(jdir, NULL, 0)) {
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "ls -la '%s'", jdir);
+    if (system(cmd)) {}
+  }
+  assert_int_equal(cache_files(jdir, NULL, 0), 0);
+  outcome_free(&a);
+  if (saved) setenv("SMEMU_CACHE", saved, 1);
+  else unsetenv("SMEMU_CACHE");
+  free(saved);
+  free(ptx);
+  char cmd[700];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+  assert_int_equal(system(cmd), 0);
+}
+
 /* ---- the corpora ---- */
 static int corpus_dir(const char *dir, int *nk, int *compiled) {
   DIR *d = opendir(dir);
@@ -712,6 +790,7 @@ int main(void) {
       cmocka_unit_test(tricky_ops),
       cmocka_unit_test(mem_forms),
       cmocka_unit_test(mem_faults),
+      cmocka_unit_test(disk_cache),
       cmocka_unit_test(fuzz_kernels),
       cmocka_unit_test(corpus),
   };
