@@ -231,7 +231,7 @@ void smemu_module_unload(smemu_module *m) {
   }
   for (int i = 0; i < m->nkernels; i++) {
     sass_kernel_free(&m->kernels[i]);
-    jit_free(m->kernels[i].jit);
+    for (int v = 0; v < 2; v++) jit_free(m->kernels[i].jit[v]);
     program_free(m->kernels[i].prog);
     free(m->kernels[i].err);
   }
@@ -480,18 +480,18 @@ static smemu_status check_config(smemu_ctx *ctx, const smemu_kernel *k, const ui
 /* The kernel's compiled code on a jit context: made at its first launch
  * and kept with the kernel; NULL (interpret) where it cannot be made. */
 static pthread_mutex_t jit_kernels = PTHREAD_MUTEX_INITIALIZER;
-static const jit_code *kernel_jit(smemu_ctx *ctx, smemu_kernel *k) {
+static const jit_code *kernel_jit(smemu_ctx *ctx, smemu_kernel *k, int hooked) {
   if (ctx->tier == SMEMU_TIER_INTERP) return NULL;
-  if (ctx->tier == SMEMU_TIER_AUTO && k->ran_insns < ctx->jit_hot && !k->jit_tried) return NULL;
+  if (ctx->tier == SMEMU_TIER_AUTO && k->ran_insns < ctx->jit_hot && !k->jit_tried[hooked]) return NULL;
   pthread_mutex_lock(&jit_kernels);
-  if (!k->jit_tried) {
+  if (!k->jit_tried[hooked]) {
     char why[256] = "";
-    k->jit_tried = 2; /* compiled now: this launch reports the time */
-    k->jit = jit_compile(k->prog, why, sizeof why);
-    if (!k->jit && getenv("SMEMU_JIT_STATS")) fprintf(stderr, "jit %s: not compiled: %s\n", k->prog->name, why);
+    k->jit_tried[hooked] = 2; /* compiled now: this launch reports the time */
+    k->jit[hooked] = jit_compile(k->prog, hooked, why, sizeof why);
+    if (!k->jit[hooked] && getenv("SMEMU_JIT_STATS")) fprintf(stderr, "jit %s: not compiled: %s\n", k->prog->name, why);
   }
   pthread_mutex_unlock(&jit_kernels);
-  return k->jit;
+  return k->jit[hooked];
 }
 
 smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3], const uint32_t blk[3],
@@ -606,9 +606,10 @@ smemu_status smemu_launch_cluster(smemu_ctx *ctx, smemu_kernel *k, const uint32_
   L->hooks = L->want_banks || L->want_races || L->want_sync || L->want_init || L->want_global_races ||
              L->want_pipeline;
   double tj = now();
-  L->jit = kernel_jit(ctx, k);
-  st->jit_seconds = L->jit && k->jit_tried == 2 ? now() - tj : 0;
-  if (k->jit_tried == 2) k->jit_tried = 1;
+  int hv = L->hooks != 0;
+  L->jit = kernel_jit(ctx, k, hv);
+  st->jit_seconds = L->jit && k->jit_tried[hv] == 2 ? now() - tj : 0;
+  if (k->jit_tried[hv] == 2) k->jit_tried[hv] = 1;
   st->tier = L->jit ? "jit" : "interp";
   pthread_mutex_init(&L->lock, NULL);
   if (L->hooks) L->result = analysis_new(L);

@@ -20,8 +20,9 @@ struct smemu_kernel {
   uint32_t req_cluster[3]; /* SMEMU_ATTR_CLUSTER_WIDTH/HEIGHT/DEPTH set at run time, 0: none */
   int cluster_policy;   /* SMEMU_ATTR_CLUSTER_POLICY (a hint) */
   struct sass_map *sass;/* SASS mapping (src/sass/use.c), or NULL: PTX counting */
-  struct jit_code *jit; /* compiled code (src/jit), made at the first jit launch */
-  int jit_tried;        /* 1 once it was made (or failed) */
+  struct jit_code *jit[2]; /* compiled code (src/jit), made at the first jit launch:
+                              [1] the variant that calls the analyses' hooks */
+  int jit_tried[2];     /* 1 once it was made (or failed) */
   uint64_t ran_insns;   /* warp instructions its launches have run */
 };
 

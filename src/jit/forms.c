@@ -230,16 +230,31 @@ static void list_forms(void) {
     add(fops[o].jop, 64, 0, 0, 0, fmt, fops[o].name);
   }
 
-  /* shared and global loads and stores of one 32- or 64-bit element */
-  static const char *const lt[] = {"u32", "b32", "f32", "u64", "b64", "f64"};
-  for (int i = 0; i < 6; i++) {
-    const char *r = i < 3 ? (i == 2 ? "%f" : "%r") : (i == 5 ? "%fd" : "%rd");
-    int bits = i < 3 ? 32 : 64;
-    add(J_LD, bits, 0, 0, 0, "ld.shared.%s %s1, [%%r2]", lt[i], r);
-    add(J_ST, bits, 0, 0, 0, "st.shared.%s [%%r2], %s1", lt[i], r);
-    add(J_LD, bits, 0, 0, 1, "ld.global.%s %s1, [%%rd2]", lt[i], r);
-    add(J_ST, bits, 0, 0, 1, "st.global.%s [%%rd2], %s1", lt[i], r);
-  }
+  /* loads and stores: shared, global, local, param and const memory, one,
+   * two or four elements of 8 to 64 bits (at most 16 bytes) */
+  static const struct { const char *name; int bits, sgn; } lt[] = {
+      {"u8", 8, 0}, {"s8", 8, 1}, {"b8", 8, 0}, {"u16", 16, 0}, {"s16", 16, 1}, {"b16", 16, 0},
+      {"f16", 16, 0}, {"bf16", 16, 0}, {"u32", 32, 0}, {"s32", 32, 1}, {"b32", 32, 0}, {"f32", 32, 0},
+      {"u64", 64, 0}, {"s64", 64, 1}, {"b64", 64, 0}, {"f64", 64, 0}};
+  static const char *const spn[] = {"shared", "global", "local", "param", "const"};
+  for (int s = 0; s < JS_COUNT; s++)
+    for (size_t i = 0; i < sizeof lt / sizeof *lt; i++)
+      for (int v = 1; v <= 4; v *= 2) {
+        int bits = lt[i].bits;
+        if (bits * v > 128) continue;
+        const char *r = reg(bits < 16 ? 16 : bits);
+        const char *a = s == JS_SHARED || s == JS_LOCAL ? "%r2" : "%rd2";
+        char vs[8] = "", ops[64];
+        if (v == 1) snprintf(ops, sizeof ops, "%s1", r);
+        else if (v == 2) snprintf(ops, sizeof ops, "{%s1, %s3}", r, r);
+        else snprintf(ops, sizeof ops, "{%s1, %s3, %s4, %s5}", r, r, r, r);
+        if (v > 1) snprintf(vs, sizeof vs, ".v%d", v);
+        add(J_LD, bits, lt[i].sgn, v, s, "ld.%s%s.%s %s, [%s]", spn[s], vs, lt[i].name, ops, a);
+        /* a kernel parameter by name */
+        if (s == JS_PARAM) add(J_LD, bits, lt[i].sgn, v, s, "ld.param%s.%s %s, [pp+16]", vs, lt[i].name, ops);
+        if (s != JS_PARAM && s != JS_CONST)
+          add(J_ST, bits, lt[i].sgn, v, s, "st.%s%s.%s [%s], %s", spn[s], vs, lt[i].name, a, ops);
+      }
 }
 
 static const char *const head =
@@ -256,7 +271,7 @@ static void decode_range(size_t i0, size_t i1, size_t per) {
     size_t cap = 256 + (k1 - k0) * 100;
     char *text = malloc(cap);
     if (!text) return;
-    size_t n = (size_t)snprintf(text, cap, "%s.visible .entry f()\n%s", head, regs);
+    size_t n = (size_t)snprintf(text, cap, "%s.visible .entry f(.param .align 16 .b8 pp[64])\n%s", head, regs);
     uint32_t first = 1;
     for (size_t i = 0; i < n; i++) first += text[i] == '\n';
     for (size_t k = k0; k < k1; k++) n += (size_t)snprintf(text + n, cap - n, "%s;\n", forms[k].text);

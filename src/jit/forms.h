@@ -29,10 +29,14 @@ enum {
   /* floating point; f32 with ftz/sat from the insn flags */
   J_FADD, J_FSUB, J_FMUL, J_FFMA, J_FDIV, J_FABS, J_FNEG, J_FMIN, J_FMAX,
   J_FSQRT, J_FRCP, J_FRCPA,
-  /* shared / global memory, 32 or 64 bits, one element */
+  /* ld/st: `bits` per element, `cmp` elements (1, 2, 4), `sub` the state
+   * space (JS_*), `sgn` sign-extending */
   J_LD, J_ST,
   J_COUNT
 };
+
+/* State spaces of J_LD / J_ST. */
+enum { JS_SHARED, JS_GLOBAL, JS_LOCAL, JS_PARAM, JS_CONST, JS_COUNT };
 
 /* Integer comparisons of J_SETP. */
 enum { JC_EQ, JC_NE, JC_LT, JC_LE, JC_GT, JC_GE };
@@ -42,7 +46,7 @@ typedef struct jit_form {
   uint8_t bits;     /* operand width */
   uint8_t sgn;      /* signed integer */
   uint8_t cmp;      /* JC_* or FP_* */
-  uint8_t sub;      /* J_CVTA: 1 subtracts; J_FFMA etc.: 1 = the generic handler */
+  uint8_t sub;      /* J_CVTA: 1 subtracts; J_LD/J_ST: the space (JS_*) */
 } jit_form;
 
 /* The native form of instruction `in`, or NULL (run its handler). */

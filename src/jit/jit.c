@@ -14,8 +14,9 @@
 #ifndef SMEMU_HAVE_JIT
 
 int jit_available(void) { return 0; }
-jit_code *jit_compile(const program *P, char *why, size_t n) {
+jit_code *jit_compile(const program *P, int hooked, char *why, size_t n) {
   (void)P;
+  (void)hooked;
   snprintf(why, n, "this build has no compiled tier (LLVM 19 was not found)");
   return NULL;
 }
@@ -32,12 +33,19 @@ void jit_free(jit_code *J) { (void)J; }
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
-#include "jit/llvm_dl.h"
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 #include "exec/fpsem.h"
+#include "exec/hooks.h"
 #include "jit/forms.h"
+#include "jit/llvm_dl.h"
 #include "mem/mem.h"
 
 int jit_available(void) { return llvm_dl_present(); }
@@ -51,9 +59,18 @@ static double now(void) {
 /* ---- the process's JIT ---- */
 static pthread_mutex_t jit_lock = PTHREAD_MUTEX_INITIALIZER;
 static LLVMOrcLLJITRef lljit;
-static LLVMTargetMachineRef host_tm;
+static LLVMTargetMachineRef host_tm, obj_tm;
+static uint64_t host_id;       /* build, host CPU, code generation level */
+static int no_disk_cache;
+
+#define FNV_INIT 0xcbf29ce484222325ull
+static uint64_t fnv(uint64_t h, const void *p, size_t n) {
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ull;
+  return h;
+}
+static int32_t global_ok(warp *w, uint64_t lo, uint64_t hi, int32_t write);
 static int jit_failed;
-static unsigned long module_seq;
 
 static int jit_init(char *why, size_t n) {
   if (lljit) return 0;
@@ -83,10 +100,28 @@ static int jit_init(char *why, size_t n) {
                                       LLVMCodeModelJITDefault);
     LLVMTargetMachineRef jtm = LLVMCreateTargetMachine(T, triple, cpu, feat, (LLVMCodeGenOptLevel)lvl,
                                                        LLVMRelocDefault, LLVMCodeModelJITDefault);
+    obj_tm = LLVMCreateTargetMachine(T, triple, cpu, feat, (LLVMCodeGenOptLevel)lvl, LLVMRelocDefault,
+                                     LLVMCodeModelJITDefault);
     jb = LLVMOrcCreateLLJITBuilder();
     LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(jb, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(jtm));
   }
   if (err) LLVMDisposeMessage(err);
+  /* what the code depends on besides the program: this build of smemu,
+   * the host CPU, the code generation level (the disk cache's key) */
+  host_id = fnv(FNV_INIT, cpu, strlen(cpu) + 1);
+  host_id = fnv(host_id, feat, strlen(feat) + 1);
+  host_id = fnv(host_id, triple, strlen(triple) + 1);
+  host_id = fnv(host_id, &lvl, sizeof lvl);
+  Dl_info di;
+  struct stat sb;
+  if (dladdr((void *)(uintptr_t)jit_compile, &di) && di.dli_fname && stat(di.dli_fname, &sb) == 0) {
+    host_id = fnv(host_id, di.dli_fname, strlen(di.dli_fname) + 1);
+    host_id = fnv(host_id, &sb.st_size, sizeof sb.st_size);
+    host_id = fnv(host_id, &sb.st_mtim, sizeof sb.st_mtim);
+    host_id = fnv(host_id, &sb.st_ino, sizeof sb.st_ino);
+  } else {
+    no_disk_cache = 1; /* no way to tell this build from another */
+  }
   LLVMDisposeMessage(triple);
   LLVMDisposeMessage(cpu);
   LLVMDisposeMessage(feat);
@@ -97,6 +132,21 @@ static int jit_init(char *why, size_t n) {
     LLVMDisposeErrorMessage(m);
     jit_failed = 1;
     lljit = NULL;
+    return -1;
+  }
+  /* the runtime functions the code calls, by name (code from the disk
+   * cache is linked against this process's addresses) */
+  LLVMOrcCSymbolMapPair syms[2] = {
+      {LLVMOrcLLJITMangleAndIntern(lljit, "smemu_jit_global_ok"),
+       {(LLVMOrcExecutorAddress)(uintptr_t)global_ok, {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}},
+      {LLVMOrcLLJITMangleAndIntern(lljit, "smemu_jit_hook_mem"),
+       {(LLVMOrcExecutorAddress)(uintptr_t)hook_mem, {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}}};
+  e = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(lljit), LLVMOrcAbsoluteSymbols(syms, 2));
+  if (e) {
+    char *m = LLVMGetErrorMessage(e);
+    snprintf(why, n, "LLVM: %s", m);
+    LLVMDisposeErrorMessage(m);
+    jit_failed = 1;
     return -1;
   }
   return 0;
@@ -122,9 +172,15 @@ typedef struct cg {
   LLVMTypeRef fn_region, fn_handler;
   LLVMValueRef fn;        /* the region function */
   LLVMValueRef w, t, r, p, tmask, cnt, ninsn0, nthread0, sp0;
+  LLVMValueRef code;      /* the launch's decoded instructions */
   LLVMValueRef coff;      /* i64: byte offset of the chunk in a register slot */
   LLVMValueRef csh;       /* i32: its first lane */
-  LLVMValueRef scratch;   /* where inactive lanes' stores go */
+  LLVMValueRef scratch;   /* where inactive lanes' stores go (16 bytes) */
+  LLVMValueRef addrs;     /* [32 x i64]: the lane addresses for hook_mem */
+  int hooked;             /* the variant for launches with analyses on */
+  int stats;              /* SMEMU_JIT_STATS: 2 names the handlers called */
+  struct liveness *live;  /* of F's registers, or NULL: all live */
+  uint32_t live_pc;       /* where the run being emitted ends */
   uint32_t *wreg, *wpred; /* slots / predicates written in the run being formed: == wgen */
   uint32_t wgen;
   /* Inside a chunk loop's body: each slot's current value for the chunk,
@@ -138,9 +194,6 @@ typedef struct cg {
 static LLVMValueRef c8(cg *g, uint64_t v) { return LLVMConstInt(g->i8, v, 0); }
 static LLVMValueRef c32(cg *g, uint64_t v) { return LLVMConstInt(g->i32, v, 0); }
 static LLVMValueRef c64(cg *g, uint64_t v) { return LLVMConstInt(g->i64, v, 0); }
-static LLVMValueRef cptr(cg *g, const void *p) {
-  return LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)p), g->ptr);
-}
 
 /* A pointer `off` bytes into base. */
 static LLVMValueRef atv(cg *g, LLVMValueRef base, LLVMValueRef off) {
@@ -152,6 +205,17 @@ static LLVMValueRef load(cg *g, LLVMTypeRef ty, LLVMValueRef base, uint64_t off)
 }
 static void store(cg *g, LLVMValueRef v, LLVMValueRef base, uint64_t off) {
   LLVMBuildStore(g->B, v, at(g, base, off));
+}
+
+/* The decoded instruction at pc, from the launch's program (no address
+ * of this process is built into the code: the disk cache keeps it). */
+static LLVMValueRef insn_ptr(cg *g, uint32_t pc) {
+  return at(g, g->code, (uint64_t)pc * sizeof(insn));
+}
+/* A runtime function the JIT links by name. */
+static LLVMValueRef extern_fn(cg *g, const char *name, LLVMTypeRef ft) {
+  LLVMValueRef f = LLVMGetNamedFunction(g->M, name);
+  return f ? f : LLVMAddFunction(g->M, name, ft);
 }
 
 /* A call of intrinsic `name` overloaded on ovl[0..novl). */
@@ -228,14 +292,20 @@ static LLVMValueRef rdn(cg *g, uint32_t s, int bits) {
 static LLVMValueRef rdf(cg *g, uint32_t s) { return LLVMBuildBitCast(g->B, rdn(g, s, 32), g->vf, ""); }
 static LLVMValueRef rdd(cg *g, uint32_t s) { return LLVMBuildBitCast(g->B, rd(g, s), g->vd, ""); }
 
-/* Write v (<NL x i64>) to slot s for the lanes of m8. */
+struct liveness;
+static int live_at(const struct liveness *L, uint32_t pc, uint32_t s);
+
+/* Write v (<NL x i64>) to slot s for the lanes of m8 (inside a run: to the
+ * register file only where the slot is live after the run). */
 static void wr(cg *g, uint32_t s, LLVMValueRef v, LLVMValueRef m8) {
   LLVMValueRef dst = atv(g, at(g, g->r, (uint64_t)s * 256), g->coff);
   if (g->caching) {
     /* the whole chunk, inactive lanes with the values they hold */
     LLVMValueRef nv = LLVMBuildSelect(g->B, lanes(g, m8), v, rd(g, s), "");
-    LLVMValueRef st = LLVMBuildStore(g->B, nv, dst);
-    LLVMSetAlignment(st, 8);
+    if (live_at(g->live, g->live_pc, s)) {
+      LLVMValueRef st = LLVMBuildStore(g->B, nv, dst);
+      LLVMSetAlignment(st, 8);
+    }
     g->cache[s] = nv;
     g->cgen[s] = g->gen;
     return;
@@ -709,14 +779,14 @@ static void end_loop(cg *g, loop *lp, LLVMValueRef *next, LLVMValueRef *out) {
  * only when the warp is as it was (running, same SIMT entry, same pc, same
  * lanes), else return i + 1 instructions run. */
 static void emit_call(cg *g, uint32_t pc, uint32_t i, LLVMValueRef m) {
-  const insn *in = &g->P->code[pc];
   store(g, c32(g, pc), g->w, offsetof(warp, pc));
   store(g, c32(g, pc + 1), g->t, offsetof(simt_entry, pc));
   store(g, LLVMBuildAdd(g->B, g->ninsn0, c64(g, i + 1), ""), g->w, offsetof(warp, ninsn));
   store(g, LLVMBuildAdd(g->B, g->nthread0, LLVMBuildMul(g->B, g->cnt, c64(g, i + 1), ""), ""), g->w,
         offsetof(warp, nthread));
-  LLVMValueRef args[3] = {g->w, cptr(g, in), m};
-  LLVMBuildCall2(g->B, g->fn_handler, cptr(g, (const void *)(uintptr_t)in->fn), args, 3, "");
+  LLVMValueRef ip = insn_ptr(g, pc);
+  LLVMValueRef args[3] = {g->w, ip, m};
+  LLVMBuildCall2(g->B, g->fn_handler, load(g, g->ptr, ip, offsetof(insn, fn)), args, 3, "");
   LLVMValueRef ok = LLVMBuildICmp(g->B, LLVMIntEQ, load(g, g->i32, g->w, offsetof(warp, state)), c32(g, W_RUN), "");
   ok = LLVMBuildAnd(g->B, ok, LLVMBuildICmp(g->B, LLVMIntEQ, load(g, g->i32, g->t, offsetof(simt_entry, pc)), c32(g, pc + 1), ""), "");
   ok = LLVMBuildAnd(g->B, ok, LLVMBuildICmp(g->B, LLVMIntEQ, load(g, g->i32, g->t, offsetof(simt_entry, mask)), g->tmask, ""), "");
@@ -801,22 +871,27 @@ static void emit_f64(cg *g, const insn *in, const jit_form *f, uint32_t pc, uint
 /* Load one element per lane from base + addr: active lanes from their
  * (checked) address, the others from a scratch slot, without branches (a
  * masked gather becomes a branch per lane on hosts without fast gathers). */
-static LLVMValueRef gather(cg *g, LLVMValueRef base, LLVMValueRef addr, LLVMValueRef m8, LLVMTypeRef VT, int size) {
+static LLVMValueRef gather(cg *g, LLVMValueRef base, LLVMValueRef areg, int64_t imm, LLVMValueRef m8, LLVMTypeRef VT,
+                           int size) {
   LLVMBuilderRef B = g->B;
   /* Kernels mostly read consecutive elements or one element for all lanes
-   * of a chunk: one vector load or one scalar load then. */
+   * of a chunk: one vector load or one scalar load then. The patterns are
+   * tested on the address register (the offset is the same for every
+   * lane), so loads from one register share the tests. */
+  LLVMValueRef addr = LLVMBuildAdd(B, areg, vconst(g, 64, (uint64_t)imm), "");
   LLVMValueRef e[NL];
   for (int i = 0; i < NL; i++) e[i] = c64(g, (uint64_t)(i * size));
-  LLVMValueRef a0 = splat(g, g->v64, LLVMBuildExtractElement(B, addr, c32(g, 0), ""));
+  LLVMValueRef r0 = LLVMBuildExtractElement(B, areg, c32(g, 0), "");
+  LLVMValueRef a0 = splat(g, g->v64, r0);
   LLVMValueRef full = LLVMBuildICmp(B, LLVMIntEQ, m8, c8(g, 0xff), "");
-  LLVMValueRef seq = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, addr, LLVMBuildAdd(B, a0, LLVMConstVector(e, NL), ""), "")), c8(g, 0xff), "");
-  LLVMValueRef one = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, addr, a0, "")), c8(g, 0xff), "");
+  LLVMValueRef seq = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, areg, LLVMBuildAdd(B, a0, LLVMConstVector(e, NL), ""), "")), c8(g, 0xff), "");
+  LLVMValueRef one = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, areg, a0, "")), c8(g, 0xff), "");
   LLVMBasicBlockRef bseq = LLVMAppendBasicBlockInContext(g->C, g->fn, "ldseq");
   LLVMBasicBlockRef bnot = LLVMAppendBasicBlockInContext(g->C, g->fn, "ldnseq");
   LLVMBasicBlockRef bone = LLVMAppendBasicBlockInContext(g->C, g->fn, "ldone");
   LLVMBasicBlockRef bgat = LLVMAppendBasicBlockInContext(g->C, g->fn, "ldgather");
   LLVMBasicBlockRef bend = LLVMAppendBasicBlockInContext(g->C, g->fn, "ldend");
-  LLVMValueRef p0 = LLVMBuildGEP2(B, g->i8, base, (LLVMValueRef[]){LLVMBuildExtractElement(B, addr, c32(g, 0), "")}, 1, "");
+  LLVMValueRef p0 = LLVMBuildGEP2(B, g->i8, base, (LLVMValueRef[]){LLVMBuildAdd(B, r0, c64(g, (uint64_t)imm), "")}, 1, "");
   LLVMBuildCondBr(B, LLVMBuildAnd(B, full, seq, ""), bseq, bnot);
   LLVMPositionBuilderAtEnd(B, bseq);
   LLVMValueRef vseq = LLVMBuildLoad2(B, VT, p0, "");
@@ -854,23 +929,115 @@ static int32_t global_ok(warp *w, uint64_t lo, uint64_t hi, int32_t write) {
   return 0;
 }
 
-/* ld/st of one 32- or 64-bit element in shared or global memory: when
- * every active lane's address is in bounds and aligned and no analysis is
- * on, the access is done here; otherwise the handler does it (and reports
- * what it must). */
+/* Load one element per lane through pointer vector ptrs (active lanes of
+ * m8; the others read a scratch slot), as gather() does. */
+static LLVMValueRef gather_p(cg *g, LLVMValueRef ptrs, LLVMValueRef m8, LLVMTypeRef VT, int size, int align) {
+  LLVMBuilderRef B = g->B;
+  LLVMValueRef addr = LLVMBuildPtrToInt(B, ptrs, g->v64, "");
+  LLVMValueRef e[NL];
+  for (int i = 0; i < NL; i++) e[i] = c64(g, (uint64_t)(i * size));
+  LLVMValueRef a0s = LLVMBuildExtractElement(B, addr, c32(g, 0), "");
+  LLVMValueRef a0 = splat(g, g->v64, a0s);
+  LLVMValueRef full = LLVMBuildICmp(B, LLVMIntEQ, m8, c8(g, 0xff), "");
+  LLVMValueRef seq = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, addr, LLVMBuildAdd(B, a0, LLVMConstVector(e, NL), ""), "")), c8(g, 0xff), "");
+  LLVMValueRef one = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, addr, a0, "")), c8(g, 0xff), "");
+  LLVMBasicBlockRef bseq = LLVMAppendBasicBlockInContext(g->C, g->fn, "pseq");
+  LLVMBasicBlockRef bnot = LLVMAppendBasicBlockInContext(g->C, g->fn, "pnseq");
+  LLVMBasicBlockRef bone = LLVMAppendBasicBlockInContext(g->C, g->fn, "pone");
+  LLVMBasicBlockRef bgat = LLVMAppendBasicBlockInContext(g->C, g->fn, "pgather");
+  LLVMBasicBlockRef bend = LLVMAppendBasicBlockInContext(g->C, g->fn, "pend");
+  LLVMValueRef p0 = LLVMBuildIntToPtr(B, a0s, g->ptr, "");
+  LLVMBuildCondBr(B, LLVMBuildAnd(B, full, seq, ""), bseq, bnot);
+  LLVMPositionBuilderAtEnd(B, bseq);
+  LLVMValueRef vseq = LLVMBuildLoad2(B, VT, p0, "");
+  LLVMSetAlignment(vseq, (unsigned)align);
+  LLVMBuildBr(B, bend);
+  LLVMPositionBuilderAtEnd(B, bnot);
+  LLVMBuildCondBr(B, LLVMBuildAnd(B, full, one, ""), bone, bgat);
+  LLVMPositionBuilderAtEnd(B, bone);
+  LLVMValueRef s1 = LLVMBuildLoad2(B, LLVMGetElementType(VT), p0, "");
+  LLVMSetAlignment(s1, (unsigned)align);
+  LLVMValueRef vone = splat(g, VT, s1);
+  LLVMBuildBr(B, bend);
+  LLVMPositionBuilderAtEnd(B, bgat);
+  LLVMValueRef safe = LLVMBuildSelect(B, lanes(g, m8), ptrs, splat(g, LLVMTypeOf(ptrs), g->scratch), "");
+  LLVMTypeRef ovl[2] = {VT, LLVMTypeOf(ptrs)};
+  LLVMValueRef args[4] = {safe, c32(g, (uint64_t)align), LLVMConstAllOnes(g->v1), LLVMGetUndef(VT)};
+  LLVMValueRef vgat = intr(g, "llvm.masked.gather", ovl, 2, args, 4);
+  LLVMBuildBr(B, bend);
+  LLVMPositionBuilderAtEnd(B, bend);
+  LLVMValueRef phi = LLVMBuildPhi(B, VT, "");
+  LLVMValueRef vals[3] = {vseq, vone, vgat};
+  LLVMBasicBlockRef from[3] = {bseq, bone, bgat};
+  LLVMAddIncoming(phi, vals, from, 3);
+  return phi;
+}
+
+/* The analyses' hook for memory instruction pc (index i of the region)
+ * with the lanes of m32, as its handler calls it: pcs and counters as
+ * warp_run leaves them, the active lanes' addresses (0 for the others). */
+static void emit_hook(cg *g, const insn *in, uint32_t pc, uint32_t i, LLVMValueRef m32, uint32_t total) {
+  LLVMBuilderRef B = g->B;
+  LLVMValueRef coff = g->coff, csh = g->csh;
+  for (int c = 0; c < NC; c++) {
+    g->coff = c64(g, (uint64_t)c * NL * 8);
+    g->csh = c32(g, (uint64_t)(c * NL));
+    LLVMValueRef addr = LLVMBuildAdd(B, rd(g, in->a), vconst(g, 64, (uint64_t)in->imm), "");
+    LLVMValueRef v = LLVMBuildSelect(B, lanes(g, chunk_bits(g, m32)), addr, vconst(g, 64, 0), "");
+    LLVMValueRef st = LLVMBuildStore(B, v, at(g, g->addrs, (uint64_t)c * NL * 8));
+    LLVMSetAlignment(st, 8);
+  }
+  g->coff = coff;
+  g->csh = csh;
+  store(g, c32(g, pc), g->w, offsetof(warp, pc));
+  store(g, c32(g, pc + 1), g->t, offsetof(simt_entry, pc));
+  store(g, LLVMBuildAdd(B, g->ninsn0, c64(g, i + 1), ""), g->w, offsetof(warp, ninsn));
+  store(g, LLVMBuildAdd(B, g->nthread0, LLVMBuildMul(B, g->cnt, c64(g, i + 1), ""), ""), g->w, offsetof(warp, nthread));
+  LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(g->C), (LLVMTypeRef[]){g->ptr, g->ptr, g->i32, g->ptr, g->i32}, 5, 0);
+  LLVMValueRef args[5] = {g->w, insn_ptr(g, pc), m32, g->addrs, c32(g, total)};
+  LLVMBuildCall2(B, ft, extern_fn(g, "smemu_jit_hook_mem", ft), args, 5, "");
+}
+
+/* ld/st in shared, global, local, param or const memory (forms.h): when
+ * every active lane's access is in bounds and aligned (global: within the
+ * warp's two cached allocations) the access is done here, after the
+ * analyses' hook has seen the lane addresses when this code is the hooked
+ * variant; otherwise the handler does all of it (and reports the fault). */
 static void emit_mem(cg *g, const insn *in, const jit_form *f, uint32_t pc, uint32_t i) {
   LLVMBuilderRef B = g->B;
-  int size = f->bits / 8, global = f->sub, st = f->jop == J_ST;
+  int es = f->bits / 8, nel = f->cmp ? f->cmp : 1, total = es * nel, sp = f->sub, st = f->jop == J_ST;
+  int global = sp == JS_GLOBAL || sp == JS_CONST;
+  int align = sp == JS_PARAM ? 1 : es; /* param reads are not checked for alignment (exec_addr) */
   LLVMValueRef m32 = insn_mask(g, in);
-  LLVMValueRef L = load(g, g->ptr, g->w, offsetof(warp, L));
-  LLVMValueRef slow = LLVMBuildICmp(B, LLVMIntNE, load(g, g->i32, L, offsetof(launch, hooks)), c32(g, 0), "");
-  slow = LLVMBuildOr(B, slow, LLVMBuildICmp(B, LLVMIntEQ, m32, c32(g, 0), ""), "");
-  LLVMValueRef base, ssize = NULL, blk = NULL, top = NULL;
-  if (!global) {
-    blk = load(g, g->ptr, g->w, offsetof(warp, blk));
-    ssize = LLVMBuildZExt(B, load(g, g->i32, blk, offsetof(block, smem_size)), g->i64, "");
-    slow = LLVMBuildOr(B, slow, LLVMBuildICmp(B, LLVMIntULT, ssize, c64(g, (uint64_t)size), ""), "");
-    top = splat(g, g->v64, LLVMBuildSub(B, ssize, c64(g, (uint64_t)size), ""));
+  /* no lane: the handler (which still calls the hooks) */
+  LLVMValueRef slow = LLVMBuildICmp(B, LLVMIntEQ, m32, c32(g, 0), "");
+  LLVMValueRef base = NULL, lo = NULL, top = NULL, lsize = NULL;
+  switch (sp) {
+  case JS_SHARED: {
+    LLVMValueRef blk = load(g, g->ptr, g->w, offsetof(warp, blk));
+    LLVMValueRef ssize = LLVMBuildZExt(B, load(g, g->i32, blk, offsetof(block, smem_size)), g->i64, "");
+    slow = LLVMBuildOr(B, slow, LLVMBuildICmp(B, LLVMIntULT, ssize, c64(g, (uint64_t)total), ""), "");
+    top = splat(g, g->v64, LLVMBuildSub(B, ssize, c64(g, (uint64_t)total), ""));
+    lo = vconst(g, 64, g->P->smem_reserved);
+    base = load(g, g->ptr, blk, offsetof(block, smem));
+    break;
+  }
+  case JS_LOCAL: {
+    lsize = LLVMBuildZExt(B, load(g, g->i32, g->w, offsetof(warp, local_size)), g->i64, "");
+    slow = LLVMBuildOr(B, slow, LLVMBuildICmp(B, LLVMIntULT, lsize, c64(g, (uint64_t)total), ""), "");
+    top = splat(g, g->v64, LLVMBuildSub(B, lsize, c64(g, (uint64_t)total), ""));
+    base = load(g, g->ptr, g->w, offsetof(warp, local));
+    break;
+  }
+  case JS_PARAM: {
+    uint32_t pb = g->P->param_bytes;
+    if (pb < (uint32_t)total) slow = LLVMConstInt(g->i1, 1, 0);
+    top = vconst(g, 64, pb >= (uint32_t)total ? pb - (uint32_t)total : 0);
+    LLVMValueRef L = load(g, g->ptr, g->w, offsetof(warp, L));
+    base = load(g, g->ptr, L, offsetof(launch, params));
+    break;
+  }
+  default: base = LLVMConstNull(g->ptr); break;
   }
   /* one pass over the lanes: misaligned or out-of-range lanes, and the
    * lowest and highest global address */
@@ -878,11 +1045,12 @@ static void emit_mem(cg *g, const insn *in, const jit_form *f, uint32_t pc, uint
   loop lp = begin_loop(g, init, global ? 3 : 1);
   LLVMValueRef m8 = chunk_bits(g, m32);
   LLVMValueRef addr = LLVMBuildAdd(B, rd(g, in->a), vconst(g, 64, (uint64_t)in->imm), "");
-  LLVMValueRef bad = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, addr, vconst(g, 64, (uint64_t)size - 1), ""),
-                                   vconst(g, 64, 0), "");
+  LLVMValueRef bad = LLVMConstNull(g->v1);
+  if (sp != JS_PARAM)
+    bad = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, addr, vconst(g, 64, (uint64_t)total - 1), ""), vconst(g, 64, 0), "");
   LLVMValueRef next[3];
   if (!global) {
-    bad = LLVMBuildOr(B, bad, LLVMBuildICmp(B, LLVMIntULT, addr, vconst(g, 64, g->P->smem_reserved), ""), "");
+    if (lo) bad = LLVMBuildOr(B, bad, LLVMBuildICmp(B, LLVMIntULT, addr, lo, ""), "");
     bad = LLVMBuildOr(B, bad, LLVMBuildICmp(B, LLVMIntUGT, addr, top, ""), "");
   } else {
     LLVMValueRef act = lanes(g, m8);
@@ -894,18 +1062,17 @@ static void emit_mem(cg *g, const insn *in, const jit_form *f, uint32_t pc, uint
   next[0] = LLVMBuildOr(B, lp.acc[0], any_in(g, bad, m8), "");
   end_loop(g, &lp, next, out);
   slow = out[0];
-  if (!global) {
-    base = load(g, g->ptr, blk, offsetof(block, smem));
-  } else {
-    /* the allocation check only where the rest passed */
+  if (global) {
+    /* the allocation check only where the rest passed (the highest
+     * address + total must not wrap) */
     LLVMBasicBlockRef here = LLVMGetInsertBlock(B);
     LLVMBasicBlockRef ask = LLVMAppendBasicBlockInContext(g->C, g->fn, "gask");
     LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->C, g->fn, "gdone");
     LLVMBuildCondBr(B, slow, done, ask);
     LLVMPositionBuilderAtEnd(B, ask);
     LLVMTypeRef ft = LLVMFunctionType(g->i32, (LLVMTypeRef[]){g->ptr, g->i64, g->i64, g->i32}, 4, 0);
-    LLVMValueRef args[4] = {g->w, out[1], LLVMBuildAdd(B, out[2], c64(g, (uint64_t)size), ""), c32(g, (uint64_t)st)};
-    LLVMValueRef ok = LLVMBuildCall2(B, ft, cptr(g, (const void *)(uintptr_t)global_ok), args, 4, "");
+    LLVMValueRef args[4] = {g->w, out[1], LLVMBuildAdd(B, out[2], c64(g, (uint64_t)total), ""), c32(g, (uint64_t)st)};
+    LLVMValueRef ok = LLVMBuildCall2(B, ft, extern_fn(g, "smemu_jit_global_ok", ft), args, 4, "");
     LLVMValueRef gbad = LLVMBuildICmp(B, LLVMIntEQ, ok, c32(g, 0), "");
     LLVMBuildBr(B, done);
     LLVMPositionBuilderAtEnd(B, done);
@@ -914,26 +1081,54 @@ static void emit_mem(cg *g, const insn *in, const jit_form *f, uint32_t pc, uint
     LLVMBasicBlockRef from[2] = {here, ask};
     LLVMAddIncoming(phi, vals, from, 2);
     slow = phi;
-    base = LLVMConstNull(g->ptr);
   }
   split s = branch(g, slow);
-  LLVMTypeRef VT = vint(g, size * 8);
+  if (g->hooked) emit_hook(g, in, pc, i, m32, (uint32_t)total);
+  LLVMTypeRef VT = vint(g, es * 8);
   lp = begin_loop(g, NULL, 0);
   m8 = chunk_bits(g, m32);
   addr = LLVMBuildAdd(B, rd(g, in->a), vconst(g, 64, (uint64_t)in->imm), "");
-  LLVMValueRef ptrs = LLVMBuildGEP2(B, g->i8, base, &addr, 1, "");
+  LLVMValueRef off = addr;
+  if (sp == JS_LOCAL) {
+    /* lane l's local memory starts at local + l * local_size */
+    LLVMValueRef e[NL];
+    for (int k = 0; k < NL; k++) e[k] = c64(g, (uint64_t)k);
+    LLVMValueRef lane = LLVMBuildAdd(B, LLVMConstVector(e, NL), splat(g, g->v64, LLVMBuildZExt(B, g->csh, g->i64, "")), "");
+    off = LLVMBuildAdd(B, off, LLVMBuildMul(B, lane, splat(g, g->v64, lsize), ""), "");
+  }
+  LLVMValueRef ptrs = LLVMBuildGEP2(B, g->i8, base, &off, 1, "");
   if (!st) {
-    wrz(g, in->d, gather(g, base, addr, m8, VT, size), m8);
+    /* every address is checked before a register is written (ld_gen) */
+    LLVMValueRef v[4];
+    for (int k = 0; k < nel; k++) {
+      if (in->v[k] == SLOT_SINK) continue;
+      LLVMValueRef pk = ptrs;
+      if (k) {
+        LLVMValueRef ko = vconst(g, 64, (uint64_t)(k * es));
+        pk = LLVMBuildGEP2(B, g->i8, ptrs, &ko, 1, "");
+      }
+      v[k] = gather_p(g, pk, m8, VT, es, align);
+    }
+    for (int k = 0; k < nel; k++) {
+      if (in->v[k] == SLOT_SINK) continue;
+      if (f->sgn) wrs(g, in->v[k], v[k], m8);
+      else wrz(g, in->v[k], v[k], m8);
+    }
   } else {
-    /* lane by lane, so the highest lane wins where addresses meet, as in
-     * the handler's loop; inactive lanes store to a scratch slot */
-    LLVMValueRef v = rdn(g, in->v[0], size * 8), act = lanes(g, m8);
+    /* lane by lane, element by element, so the highest lane wins where
+     * addresses meet, as in the handler's loop; inactive lanes store to a
+     * scratch slot */
+    LLVMValueRef v[4], act = lanes(g, m8);
+    for (int k = 0; k < nel; k++) v[k] = rdn(g, in->v[k], es * 8);
     for (int l = 0; l < NL; l++) {
       LLVMValueRef li = c32(g, (uint64_t)l);
       LLVMValueRef pl = LLVMBuildSelect(B, LLVMBuildExtractElement(B, act, li, ""),
                                         LLVMBuildExtractElement(B, ptrs, li, ""), g->scratch, "");
-      LLVMValueRef sv = LLVMBuildStore(B, LLVMBuildExtractElement(B, v, li, ""), pl);
-      LLVMSetAlignment(sv, (unsigned)size);
+      for (int k = 0; k < nel; k++) {
+        LLVMValueRef pk = k ? at(g, pl, (uint64_t)(k * es)) : pl;
+        LLVMValueRef sv = LLVMBuildStore(B, LLVMBuildExtractElement(B, v[k], li, ""), pk);
+        LLVMSetAlignment(sv, (unsigned)align);
+      }
     }
   }
   end_loop(g, &lp, NULL, NULL);
@@ -986,6 +1181,7 @@ static void emit_local(cg *g, const insn *in, const jit_form *f, LLVMValueRef m)
 /* Instructions [i0, i1) of the region at pc0, all lane-local: one loop
  * over the chunks of the warp. */
 static void emit_run(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, const jit_form **forms) {
+  g->live_pc = pc0 + i1;
   loop lp = begin_loop(g, NULL, 0);
   g->caching = 1;
   g->gen++;
@@ -1023,11 +1219,74 @@ static LLVMValueRef loads_slow(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, co
   int gsize = 0;
   for (uint32_t i = i0; i < i1; i++)
     if (kinds[i] == K_MEM && forms[i]->sub) gsize = forms[i]->bits / 8;
+  /* Shared loads from one base register under one guard, at offsets that
+   * keep the element alignment: checked together, from the lowest and
+   * highest active lane's base and the group's lowest and highest offset
+   * (the same verdict as lane by lane, load by load). */
+  struct grp { uint32_t a, size; int32_t guard; uint32_t gx; int64_t imin, imax; } grp[16];
+  int ngrp = 0;
+  uint8_t grouped[MAX_REGION] = {0};
+  for (uint32_t i = i0; i < i1; i++) {
+    if (kinds[i] != K_MEM || forms[i]->sub) continue;
+    const insn *in = &g->P->code[pc0 + i];
+    int64_t size = forms[i]->bits / 8, imm = in->imm;
+    if (imm % size || imm >= (1ll << 31) || imm <= -(1ll << 31)) continue;
+    int k = 0;
+    while (k < ngrp && !(grp[k].a == in->a && grp[k].size == (uint32_t)size && grp[k].guard == in->guard &&
+                         grp[k].gx == in->guard_xor)) k++;
+    if (k == ngrp) {
+      if (ngrp == 16) continue;
+      grp[ngrp++] = (struct grp){in->a, (uint32_t)size, in->guard, in->guard_xor, imm, imm};
+    }
+    if (imm < grp[k].imin) grp[k].imin = imm;
+    if (imm > grp[k].imax) grp[k].imax = imm;
+    grouped[i] = 1;
+  }
+  for (int k = 0; k < ngrp; k++) {
+    insn gi;
+    memset(&gi, 0, sizeof gi);
+    gi.guard = grp[k].guard;
+    gi.guard_xor = grp[k].gx;
+    LLVMValueRef m32 = insn_mask(g, &gi);
+    LLVMValueRef lo = c64(g, ~0ull), hi = c64(g, 0), any = c64(g, 0);
+    for (int c = 0; c < NC; c++) {
+      LLVMValueRef m8 = LLVMBuildTrunc(B, LLVMBuildLShr(B, m32, c32(g, (uint64_t)(c * NL)), ""), g->i8, "");
+      LLVMValueRef act = lanes(g, m8);
+      LLVMValueRef v = LLVMBuildLoad2(B, g->v64, at(g, g->r, (uint64_t)grp[k].a * 256 + (uint64_t)c * NL * 8), "");
+      LLVMSetAlignment(v, 8);
+      if (is_const_slot(g, grp[k].a) || grp[k].a == SR_ZERO || grp[k].a == SR_ONE || grp[k].a == SR_LANEID) {
+        LLVMValueRef save = g->coff;
+        g->coff = c64(g, (uint64_t)c * NL * 8);
+        LLVMValueRef saveh = g->csh;
+        g->csh = c32(g, (uint64_t)(c * NL));
+        v = rd(g, grp[k].a);
+        g->coff = save;
+        g->csh = saveh;
+      }
+      LLVMValueRef l = intr1(g, "llvm.vector.reduce.umin", g->v64, LLVMBuildSelect(B, act, v, vconst(g, 64, ~0ull), ""));
+      LLVMValueRef h = intr1(g, "llvm.vector.reduce.umax", g->v64, LLVMBuildSelect(B, act, v, vconst(g, 64, 0), ""));
+      LLVMValueRef o = intr1(g, "llvm.vector.reduce.or", g->v64, LLVMBuildSelect(B, act, v, vconst(g, 64, 0), ""));
+      lo = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntULT, l, lo, ""), l, lo, "");
+      hi = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntUGT, h, hi, ""), h, hi, "");
+      any = LLVMBuildOr(B, any, o, "");
+    }
+    /* no active lane: nothing to check */
+    LLVMValueRef live = LLVMBuildICmp(B, LLVMIntNE, m32, c32(g, 0), "");
+    LLVMValueRef bad = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, any, c64(g, grp[k].size - 1), ""), c64(g, 0), "");
+    bad = LLVMBuildOr(B, bad, LLVMBuildICmp(B, LLVMIntUGT, hi, c64(g, 0xffffffffu), ""), "");
+    LLVMValueRef first = LLVMBuildAdd(B, lo, c64(g, (uint64_t)grp[k].imin), "");
+    LLVMValueRef last = LLVMBuildAdd(B, hi, c64(g, (uint64_t)grp[k].imax), "");
+    LLVMValueRef top = LLVMBuildSub(B, ssize, c64(g, grp[k].size), "");
+    bad = LLVMBuildOr(B, bad, LLVMBuildICmp(B, LLVMIntSLT, first, c64(g, g->P->smem_reserved), ""), "");
+    bad = LLVMBuildOr(B, bad, LLVMBuildICmp(B, LLVMIntSGT, last, top, ""), "");
+    slow = LLVMBuildOr(B, slow, LLVMBuildAnd(B, live, bad, ""), "");
+  }
+  init[0] = slow;
   loop lp = begin_loop(g, init, gsize ? 3 : 1);
   next[0] = lp.acc[0];
   if (gsize) next[1] = lp.acc[1], next[2] = lp.acc[2];
   for (uint32_t i = i0; i < i1; i++) {
-    if (kinds[i] != K_MEM) continue;
+    if (kinds[i] != K_MEM || grouped[i]) continue;
     const insn *in = &g->P->code[pc0 + i];
     int size = forms[i]->bits / 8;
     LLVMValueRef m8 = chunk_bits(g, insn_mask(g, in));
@@ -1062,7 +1321,7 @@ static LLVMValueRef loads_slow(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, co
     LLVMPositionBuilderAtEnd(B, ask);
     LLVMTypeRef ft = LLVMFunctionType(g->i32, (LLVMTypeRef[]){g->ptr, g->i64, g->i64, g->i32}, 4, 0);
     LLVMValueRef args[4] = {g->w, out[1], LLVMBuildAdd(B, out[2], c64(g, (uint64_t)gsize), ""), c32(g, 0)};
-    LLVMValueRef ok = LLVMBuildCall2(B, ft, cptr(g, (const void *)(uintptr_t)global_ok), args, 4, "");
+    LLVMValueRef ok = LLVMBuildCall2(B, ft, extern_fn(g, "smemu_jit_global_ok", ft), args, 4, "");
     LLVMValueRef gbad = LLVMBuildICmp(B, LLVMIntEQ, ok, c32(g, 0), "");
     LLVMBuildBr(B, done);
     LLVMPositionBuilderAtEnd(B, done);
@@ -1085,17 +1344,25 @@ static void emit_fused(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, const jit_
   LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(g->C, g->fn, "tointerp");
   LLVMBasicBlockRef check = LLVMAppendBasicBlockInContext(g->C, g->fn, "check");
   LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(g->C, g->fn, "fused");
-  /* an analysis on: its hooks see the loads in the interpreter, at once */
-  LLVMValueRef L = load(g, g->ptr, g->w, offsetof(warp, L));
-  LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, load(g, g->i32, L, offsetof(launch, hooks)), c32(g, 0), ""), out, check);
+  LLVMBuildBr(B, check);
   LLVMPositionBuilderAtEnd(B, check);
   LLVMValueRef slow = loads_slow(g, pc0, i0, i1, forms, kinds);
   LLVMBuildCondBr(B, slow, out, go);
   LLVMPositionBuilderAtEnd(B, out);
   emit_exit(g, pc0, i0);
   LLVMPositionBuilderAtEnd(B, go);
+  if (g->hooked)
+    /* the analyses see the loads first, in order: they read addresses
+     * (no register of the run) and memory no instruction of the run
+     * writes, so this is what they see when the loads run one by one */
+    for (uint32_t i = i0; i < i1; i++)
+      if (kinds[i] == K_MEM) {
+        const insn *in = &g->P->code[pc0 + i];
+        emit_hook(g, in, pc0 + i, i, insn_mask(g, in), (uint32_t)forms[i]->bits / 8);
+      }
   LLVMValueRef blk = load(g, g->ptr, g->w, offsetof(warp, blk));
   LLVMValueRef smem = load(g, g->ptr, blk, offsetof(block, smem));
+  g->live_pc = pc0 + i1;
   loop lp = begin_loop(g, NULL, 0);
   g->caching = 1;
   g->gen++;
@@ -1108,8 +1375,7 @@ static void emit_fused(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, const jit_
     }
     int size = forms[i]->bits / 8;
     LLVMTypeRef VT = vint(g, size * 8);
-    LLVMValueRef addr = LLVMBuildAdd(B, rd(g, in->a), vconst(g, 64, (uint64_t)in->imm), "");
-    wrz(g, in->d, gather(g, forms[i]->sub ? LLVMConstNull(g->ptr) : smem, addr, m8, VT, size), m8);
+    wrz(g, in->d, gather(g, forms[i]->sub ? LLVMConstNull(g->ptr) : smem, rd(g, in->a), in->imm, m8, VT, size), m8);
   }
   g->caching = 0;
   end_loop(g, &lp, NULL, NULL);
@@ -1126,6 +1392,125 @@ static void writes(const insn *in, const jit_form *f, int kind, uint32_t *reg, u
   }
 }
 
+/* ---- register liveness (per thread) ----
+ * A run's results go to the register file only where a later instruction
+ * may read them: slot s written in a run is stored when s is live where
+ * the run ends. Liveness is per thread over the function's control flow:
+ * a guarded write does not kill, and an instruction the tier does not
+ * know reads every slot (handlers, calls, returns from device functions,
+ * indirect branches), so the interpreter, the handlers and any later
+ * region always find what they read. */
+struct liveness {
+  uint32_t words;     /* 64-bit words per set */
+  uint64_t *in;       /* live-in set of each pc of the function */
+  uint32_t entry, end;
+};
+typedef struct liveness liveness;
+
+static void live_uses(const program *P, const func_info *F, uint32_t pc, uint64_t *use, uint64_t *kill, uint32_t words) {
+  const insn *in = &P->code[pc];
+  memset(use, 0, words * 8);
+  memset(kill, 0, words * 8);
+  const jit_form *f;
+  int kind = kind_of(in, &f);
+  uint32_t fl = op_flags[in->op];
+  if (fl & OPF_EXIT) return;
+  int all = kind == K_CALL;
+  if ((fl & OPF_BRANCH) && in->op == OP_BRA) all = 0;
+  /* bar / barrier: the barrier number and thread count operands */
+  if ((fl & OPF_BARRIER) && (in->op == OP_BAR || in->op == OP_BARRIER)) all = 0;
+  if ((fl & OPF_RET) && F == &P->funcs[0]) return; /* the kernel's ret ends the thread */
+  if (all) {
+    memset(use, 0xff, words * 8);
+    return;
+  }
+  uint32_t u[8], nu = 0;
+  if (fl & (OPF_BRANCH | OPF_BARRIER)) {
+    u[nu++] = in->a;
+    u[nu++] = in->b;
+    u[nu++] = in->c;
+    for (uint32_t k = 0; k < nu; k++)
+      if (u[k] < F->nregs) use[u[k] / 64] |= 1ull << (u[k] % 64);
+    return;
+  }
+  if (kind == K_MEM) {
+    u[nu++] = in->a;
+    if (f->jop == J_ST)
+      for (int k = 0; k < (f->cmp ? f->cmp : 1); k++) u[nu++] = in->v[k];
+    else if (in->guard < 0)
+      for (int k = 0; k < (f->cmp ? f->cmp : 1); k++)
+        if (in->v[k] < F->nregs) kill[in->v[k] / 64] |= 1ull << (in->v[k] % 64);
+  } else {
+    u[nu++] = in->a;
+    u[nu++] = in->b;
+    u[nu++] = in->c;
+    uint32_t r, p1, p2;
+    writes(in, f, kind, &r, &p1, &p2);
+    if (r != ~0u && r < F->nregs && in->guard < 0) kill[r / 64] |= 1ull << (r % 64);
+  }
+  for (uint32_t k = 0; k < nu; k++)
+    if (u[k] < F->nregs) use[u[k] / 64] |= 1ull << (u[k] % 64);
+}
+
+/* Liveness of function F, or NULL (everything live) when too large. */
+static liveness *live_new(const program *P, const func_info *F) {
+  uint32_t n = F->end - F->entry, words = (F->nregs + 63) / 64;
+  if (!n || (uint64_t)n * words > (1u << 22)) return NULL;
+  liveness *L = calloc(1, sizeof *L);
+  uint64_t *use = malloc((size_t)n * words * 8), *kill = malloc((size_t)n * words * 8), *out = malloc(words * 8);
+  if (L) L->in = calloc((size_t)n * words, 8);
+  if (!L || !L->in || !use || !kill || !out) {
+    if (L) free(L->in);
+    free(L), free(use), free(kill), free(out);
+    return NULL;
+  }
+  L->words = words;
+  L->entry = F->entry;
+  L->end = F->end;
+  for (uint32_t i = 0; i < n; i++) live_uses(P, F, F->entry + i, use + (size_t)i * words, kill + (size_t)i * words, words);
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (uint32_t i = n; i-- > 0;) {
+      const insn *in = &P->code[F->entry + i];
+      uint32_t fl = op_flags[in->op];
+      memset(out, 0, words * 8);
+      int fall = !(fl & (OPF_EXIT | OPF_RET)) && !((fl & OPF_BRANCH) && in->op == OP_BRA && in->guard < 0);
+      if (fall && i + 1 < n)
+        for (uint32_t k = 0; k < words; k++) out[k] |= L->in[(size_t)(i + 1) * words + k];
+      if ((fl & OPF_BRANCH) && in->op == OP_BRA && in->target >= F->entry && in->target < F->end)
+        for (uint32_t k = 0; k < words; k++) out[k] |= L->in[(size_t)(in->target - F->entry) * words + k];
+      for (uint32_t k = 0; k < words; k++) {
+        size_t x = (size_t)i * words + k;
+        uint64_t v = use[x] | (out[k] & ~kill[x]);
+        if (v != L->in[x]) {
+          L->in[x] = v;
+          changed = 1;
+        }
+      }
+    }
+  }
+  free(use), free(kill), free(out);
+  return L;
+}
+
+/* 1 when slot s may be read at pc (before it runs). */
+static int live_at(const liveness *L, uint32_t pc, uint32_t s) {
+  if (!L || pc < L->entry || pc >= L->end) return 1;
+  return (L->in[(size_t)(pc - L->entry) * L->words + s / 64] >> (s % 64)) & 1;
+}
+
+static void live_free(liveness *L) {
+  if (L) free(L->in);
+  free(L);
+}
+
+/* A load that a run of lane-local instructions can take in (emit_fused):
+ * one 32- or 64-bit element of shared or global memory, zero-extended. */
+static int fusable(const cg *g, int kind, const jit_form *f) {
+  return kind == K_MEM && f->jop == J_LD && f->cmp == 1 && !f->sgn &&
+         (f->sub == JS_SHARED || f->sub == JS_GLOBAL) && (f->bits == 32 || f->bits == 64);
+}
+
 /* Build the function of region [pc0, pc0 + len). */
 static void build_region(cg *g, uint32_t pc0, uint32_t len, const char *name, jit_code *J) {
   LLVMBuilderRef B = g->B;
@@ -1134,7 +1519,8 @@ static void build_region(cg *g, uint32_t pc0, uint32_t len, const char *name, ji
   LLVMPositionBuilderAtEnd(B, entry);
   g->w = LLVMGetParam(g->fn, 0);
   g->t = LLVMGetParam(g->fn, 1);
-  g->scratch = LLVMBuildAlloca(B, g->i64, "scratch");
+  g->scratch = LLVMBuildAlloca(B, LLVMArrayType(g->i64, 2), "scratch");
+  g->addrs = g->hooked ? LLVMBuildAlloca(B, LLVMArrayType(g->i64, 32), "addrs") : NULL;
   g->r = load(g, g->ptr, g->w, offsetof(warp, r));
   g->p = load(g, g->ptr, g->w, offsetof(warp, p));
   g->tmask = load(g, g->i32, g->t, offsetof(simt_entry, mask));
@@ -1142,20 +1528,22 @@ static void build_region(cg *g, uint32_t pc0, uint32_t len, const char *name, ji
   g->ninsn0 = load(g, g->i64, g->w, offsetof(warp, ninsn));
   g->nthread0 = load(g, g->i64, g->w, offsetof(warp, nthread));
   g->sp0 = load(g, g->i32, g->w, offsetof(warp, sp));
+  g->code = load(g, g->ptr, load(g, g->ptr, load(g, g->ptr, g->w, offsetof(warp, L)), offsetof(launch, prog)),
+                 offsetof(program, code));
   const jit_form *forms[MAX_REGION];
   int kinds[MAX_REGION];
   for (uint32_t i = 0; i < len; i++) kinds[i] = kind_of(&g->P->code[pc0 + i], &forms[i]);
   for (uint32_t i = 0; i < len;) {
     uint32_t pc = pc0 + i;
     const insn *in = &g->P->code[pc];
-    int load_here = kinds[i] == K_MEM && forms[i]->jop == J_LD;
+    int load_here = fusable(g, kinds[i], forms[i]);
     if (kinds[i] == K_LOCAL || load_here) {
       /* the run: lane-local instructions and loads whose address and
        * guard it has not written, with at most one global load */
       uint32_t j = i, nloads = 0, nglobal = 0;
       for (; j < len; j++) {
         const insn *x = &g->P->code[pc0 + j];
-        int ld = kinds[j] == K_MEM && forms[j]->jop == J_LD;
+        int ld = fusable(g, kinds[j], forms[j]);
         if (kinds[j] != K_LOCAL && !ld) break;
         if (ld) {
           int clash = (nglobal && forms[j]->sub) || g->wreg[x->a] == g->wgen ||
@@ -1180,7 +1568,12 @@ static void build_region(cg *g, uint32_t pc0, uint32_t len, const char *name, ji
     switch (kinds[i]) {
     case K_F64: emit_f64(g, in, forms[i], pc, i); J->ninsn_native++; break;
     case K_MEM: emit_mem(g, in, forms[i], pc, i); J->ninsn_native++; break;
-    default: emit_call(g, pc, i, insn_mask(g, in)); J->ninsn_called++; break;
+    default:
+      emit_call(g, pc, i, insn_mask(g, in));
+      J->ninsn_called++;
+      if (g->stats > 1)
+        fprintf(stderr, "jit %s: line %u: %s runs its handler\n", g->P->name, g->P->lines[in->src].ptx_line, op_names[in->op]);
+      break;
     }
     i++;
   }
@@ -1211,134 +1604,333 @@ static uint8_t *region_starts(const program *P) {
   return s;
 }
 
-jit_code *jit_compile(const program *P, char *why, size_t nwhy) {
+/* SMEMU_JIT_PERFMAP: name the regions in /tmp/perf-PID.map for perf
+ * (each region's size is taken up to the next region's start). */
+static int cmp_addr(const void *a, const void *b) {
+  uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+  return x < y ? -1 : x > y;
+}
+static void perf_map(const program *P, const jit_code *J, const uint32_t *rstart, uint32_t nr, int hooked) {
+  uintptr_t *sorted = malloc((nr + 1) * sizeof *sorted);
+  if (!sorted) return;
+  for (uint32_t k = 0; k < nr; k++) sorted[k] = (uintptr_t)J->entry[rstart[k]];
+  qsort(sorted, nr, sizeof *sorted, cmp_addr);
+  char path[64];
+  snprintf(path, sizeof path, "/tmp/perf-%d.map", (int)getpid());
+  FILE *f = fopen(path, "a");
+  for (uint32_t k = 0; f && k < nr; k++) {
+    uintptr_t a = (uintptr_t)J->entry[rstart[k]], size = 4096;
+    for (uint32_t j = 0; j < nr; j++)
+      if (sorted[j] == a && j + 1 < nr && sorted[j + 1] - a < 65536) size = sorted[j + 1] - a;
+    fprintf(f, "%lx %lx %s%s_pc%u_len%u\n", (unsigned long)a, (unsigned long)size, P->name, hooked ? "_hooked" : "",
+            rstart[k], J->len[rstart[k]]);
+  }
+  if (f) fclose(f);
+  free(sorted);
+}
+
+/* ---- compiled code kept: in the process and on disk ----
+ * The code of a kernel depends only on its decoded instructions (not on
+ * where they are: it reads them through the launch), on the variant, on
+ * this build of smemu and on the host CPU; a 128-bit hash of all of that
+ * names it. The process keeps each compiled kernel once (contexts that
+ * load the same kernel share it); the disk cache keeps the object files,
+ * so a program's second run links instead of compiling. The cache lies in
+ * $SMEMU_CACHE, $XDG_CACHE_HOME/smemu or ~/.cache/smemu (as smemu run's),
+ * subdirectory jit/, used only when it is the user's alone (owned, not a
+ * link, no access for others); files appear by rename, complete, and end
+ * with a hash of their contents, checked before use. SMEMU_JIT_CACHE=0
+ * turns the disk cache off. */
+typedef struct kept {
+  uint64_t key[2];
+  jit_code *J;
+  uint32_t refs;
+} kept;
+static kept *kept_list;
+static size_t nkept, capkept;
+
+static void key_of(const program *P, int hooked, uint64_t key[2]) {
+  uint64_t h[2] = {host_id, host_id ^ 0x9e3779b97f4a7c15ull};
+  uint32_t hdr[8] = {P->ncode, P->nfuncs, P->smem_reserved, P->param_bytes, P->max_regs, P->max_preds,
+                     (uint32_t)hooked, NL};
+  for (int k = 0; k < 2; k++) h[k] = fnv(h[k], hdr, sizeof hdr);
+  h[1] = fnv(h[1], getenv("SMEMU_JIT_NOLIVE") ? "n" : "l", 1);
+  for (uint32_t pc = 0; pc < P->ncode; pc++) {
+    const insn *in = &P->code[pc];
+    /* the handler as an offset in this build (it picks the native form) */
+    int64_t fo = (int64_t)((uintptr_t)in->fn - (uintptr_t)jit_compile);
+    uint32_t f32[16] = {in->op, in->type, in->type2, in->mode, in->flags, in->space, in->vec, (uint32_t)in->guard,
+                        in->guard_xor, in->d, in->a, in->b, in->c, in->d2, in->target, in->rpc};
+    for (int k = 0; k < 2; k++) {
+      h[k] = fnv(h[k], &fo, sizeof fo);
+      h[k] = fnv(h[k], f32, sizeof f32);
+      h[k] = fnv(h[k], in->v, sizeof in->v);
+      h[k] = fnv(h[k], &in->imm, sizeof in->imm);
+    }
+    h[1] = (h[1] << 7 | h[1] >> 57) ^ pc;
+  }
+  for (uint32_t i = 0; i < P->nfuncs; i++) {
+    const func_info *F = &P->funcs[i];
+    uint32_t f32[5] = {F->entry, F->end, F->nregs, F->nconsts, F->npreds};
+    for (int k = 0; k < 2; k++) {
+      h[k] = fnv(h[k], f32, sizeof f32);
+      if (F->nconsts) h[k] = fnv(h[k], F->consts, F->nconsts * sizeof *F->consts);
+    }
+  }
+  key[0] = h[0];
+  key[1] = h[1];
+}
+
+/* The disk cache's directory, or -1 (no cache) */
+static int cache_dir(char *dir, size_t n) {
+  const char *e = getenv("SMEMU_JIT_CACHE");
+  if (no_disk_cache || (e && !strcmp(e, "0"))) return -1;
+  const char *cache = getenv("SMEMU_CACHE"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+  int k;
+  if (cache && *cache) k = snprintf(dir, n, "%s/jit", cache);
+  else if (xdg && *xdg) k = snprintf(dir, n, "%s/smemu/jit", xdg);
+  else if (home && *home) k = snprintf(dir, n, "%s/.cache/smemu/jit", home);
+  else k = snprintf(dir, n, "/tmp/smemu-cache-%u/jit", (unsigned)geteuid());
+  if (k <= 0 || k >= (int)n) return -1;
+  for (char *q = dir + 1; *q; q++)
+    if (*q == '/') {
+      *q = 0;
+      if (mkdir(dir, 0700) && errno != EEXIST) return -1;
+      *q = '/';
+    }
+  if (mkdir(dir, 0700) && errno != EEXIST) return -1;
+  /* the user's alone: the cache's root and jit/ */
+  for (int level = 0; level < 2; level++) {
+    char d[PATH_MAX + 64];
+    snprintf(d, sizeof d, "%s", dir);
+    if (level) *strrchr(d, '/') = 0;
+    struct stat st;
+    if (lstat(d, &st) < 0 || S_ISLNK(st.st_mode) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+        (st.st_mode & 077))
+      return -1;
+  }
+  return 0;
+}
+
+/* The cached object for key, as a memory buffer, or NULL. */
+static LLVMMemoryBufferRef cache_read(const char *dir, const uint64_t key[2]) {
+  char path[PATH_MAX + 64];
+  snprintf(path, sizeof path, "%s/%016llx%016llx.o", dir, (unsigned long long)key[0], (unsigned long long)key[1]);
+  int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return NULL;
+  struct stat st;
+  char *data = NULL;
+  LLVMMemoryBufferRef buf = NULL;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() && st.st_size > 8 &&
+      st.st_size < (1 << 30) && (data = malloc((size_t)st.st_size))) {
+    size_t got = 0;
+    ssize_t r;
+    while (got < (size_t)st.st_size && (r = read(fd, data + got, (size_t)st.st_size - got)) > 0) got += (size_t)r;
+    uint64_t sum;
+    size_t n = (size_t)st.st_size - 8;
+    if (got == (size_t)st.st_size) {
+      memcpy(&sum, data + n, 8);
+      if (sum == fnv(FNV_INIT, data, n)) buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(data, n, "smemu-jit-cached");
+    }
+  }
+  free(data);
+  close(fd);
+  return buf;
+}
+
+static void cache_write(const char *dir, const uint64_t key[2], const char *data, size_t n) {
+  char tmp[PATH_MAX + 64], path[PATH_MAX + 64];
+  snprintf(path, sizeof path, "%s/%016llx%016llx.o", dir, (unsigned long long)key[0], (unsigned long long)key[1]);
+  snprintf(tmp, sizeof tmp, "%s/.tmp-XXXXXX", dir);
+  int fd = mkstemp(tmp);
+  if (fd < 0) return;
+  uint64_t sum = fnv(FNV_INIT, data, n);
+  int ok = 1;
+  for (size_t put = 0; ok && put < n;) {
+    ssize_t w = write(fd, data + put, n - put);
+    if (w <= 0) ok = 0;
+    else put += (size_t)w;
+  }
+  if (ok && write(fd, &sum, 8) != 8) ok = 0;
+  if (close(fd) < 0) ok = 0;
+  if (!ok || rename(tmp, path) < 0) unlink(tmp);
+}
+
+jit_code *jit_compile(const program *P, int hooked, char *why, size_t nwhy) {
   pthread_mutex_lock(&jit_lock);
   jit_code *J = NULL;
   double t0 = now(), t1 = t0, t2 = t0;
   if (jit_init(why, nwhy) < 0) goto out;
+  uint64_t key[2];
+  key_of(P, hooked, key);
+  for (size_t i = 0; i < nkept; i++)
+    if (kept_list[i].key[0] == key[0] && kept_list[i].key[1] == key[1]) {
+      kept_list[i].refs++;
+      J = kept_list[i].J;
+      goto out;
+    }
+  if (nkept == capkept) {
+    size_t cap = capkept ? capkept * 2 : 16;
+    kept *nk = realloc(kept_list, cap * sizeof *nk);
+    if (!nk) {
+      snprintf(why, nwhy, "out of memory");
+      goto out;
+    }
+    kept_list = nk;
+    capkept = cap;
+  }
   uint8_t *starts = region_starts(P);
+  uint32_t *rstart = malloc((P->ncode + 1) * sizeof *rstart);
   J = calloc(1, sizeof *J);
-  if (!starts || !J || !(J->entry = calloc(P->ncode + 1, sizeof *J->entry)) ||
+  if (!starts || !rstart || !J || !(J->entry = calloc(P->ncode + 1, sizeof *J->entry)) ||
       !(J->len = calloc(P->ncode + 1, sizeof *J->len))) {
     free(starts);
+    free(rstart);
     if (J) { free(J->entry); free(J->len); free(J); }
     J = NULL;
     snprintf(why, nwhy, "out of memory");
     goto out;
   }
-  LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
-  cg G, *g = &G;
-  memset(g, 0, sizeof G);
-  g->C = LLVMOrcThreadSafeContextGetContext(tsc);
-  char mname[64];
-  unsigned long seq = ++module_seq;
-  snprintf(mname, sizeof mname, "smemu_k%lu", seq);
-  g->M = LLVMModuleCreateWithNameInContext(mname, g->C);
-  g->B = LLVMCreateBuilderInContext(g->C);
-  g->P = P;
-  g->i1 = LLVMInt1TypeInContext(g->C);
-  g->i8 = LLVMInt8TypeInContext(g->C);
-  g->i16 = LLVMInt16TypeInContext(g->C);
-  g->i32 = LLVMInt32TypeInContext(g->C);
-  g->i64 = LLVMInt64TypeInContext(g->C);
-  g->i128 = LLVMInt128TypeInContext(g->C);
-  g->ptr = LLVMPointerTypeInContext(g->C, 0);
-  g->v1 = LLVMVectorType(g->i1, NL);
-  g->v8 = LLVMVectorType(g->i8, NL);
-  g->v16 = LLVMVectorType(g->i16, NL);
-  g->v32 = LLVMVectorType(g->i32, NL);
-  g->v64 = LLVMVectorType(g->i64, NL);
-  g->v128 = LLVMVectorType(g->i128, NL);
-  g->vf = LLVMVectorType(LLVMFloatTypeInContext(g->C), NL);
-  g->vd = LLVMVectorType(LLVMDoubleTypeInContext(g->C), NL);
-  g->fn_region = LLVMFunctionType(g->i32, (LLVMTypeRef[]){g->ptr, g->ptr}, 2, 0);
-  g->fn_handler = LLVMFunctionType(LLVMVoidTypeInContext(g->C), (LLVMTypeRef[]){g->ptr, g->ptr, g->i32}, 3, 0);
-  uint32_t *rstart = malloc((P->ncode + 1) * sizeof *rstart);
-  g->wreg = calloc(P->max_regs + SLOT_FIRST + 1, sizeof *g->wreg);
-  g->wpred = calloc(P->max_preds + PRED_FIRST + 1, sizeof *g->wpred);
-  g->wgen = 1;
-  g->cache = calloc(P->max_regs + SLOT_FIRST + 1, sizeof *g->cache);
-  g->cgen = calloc(P->max_regs + SLOT_FIRST + 1, sizeof *g->cgen);
-  g->gen = 1;
-  if (!g->cache || !g->cgen) { free(rstart); rstart = NULL; }
-  if (!g->wreg || !g->wpred) { free(rstart); rstart = NULL; }
+  J->hooked = hooked;
+  /* the regions */
   uint32_t nr = 0;
-  for (uint32_t pc = 0; rstart && pc < P->ncode;) {
+  for (uint32_t pc = 0; pc < P->ncode;) {
     const func_info *F = func_at(P, pc);
     if (!F || ends_region(&P->code[pc])) { pc++; continue; }
     uint32_t len = 1;
     while (pc + len < F->end && len < MAX_REGION && !starts[pc + len] && !ends_region(&P->code[pc + len])) len++;
-    g->F = F;
-    char fname[64];
-    snprintf(fname, sizeof fname, "smemu_k%lu_r%u", seq, pc);
-    build_region(g, pc, len, fname, J);
     J->len[pc] = (uint16_t)len;
     rstart[nr++] = pc;
     pc += len;
   }
   free(starts);
-  free(g->wreg);
-  free(g->wpred);
-  free(g->cache);
-  free(g->cgen);
-  LLVMDisposeBuilder(g->B);
-  char *verr = NULL;
-  if (LLVMVerifyModule(g->M, LLVMReturnStatusAction, &verr)) {
-    snprintf(why, nwhy, "LLVM rejected the generated code: %.200s", verr ? verr : "?");
-    LLVMDisposeMessage(verr);
+  J->nregions = nr;
+  char dir[PATH_MAX], stem[48];
+  snprintf(stem, sizeof stem, "smemu_%016llx%016llx", (unsigned long long)key[0], (unsigned long long)key[1]);
+  int cached = cache_dir(dir, sizeof dir) == 0;
+  LLVMMemoryBufferRef obj = cached ? cache_read(dir, key) : NULL;
+  int from_disk = obj != NULL;
+  if (!obj) {
+    cg G, *g = &G;
+    memset(g, 0, sizeof G);
+    g->C = LLVMContextCreate();
+    g->M = LLVMModuleCreateWithNameInContext(stem, g->C);
+    g->B = LLVMCreateBuilderInContext(g->C);
+    g->P = P;
+    g->hooked = hooked;
+    g->stats = getenv("SMEMU_JIT_STATS") ? atoi(getenv("SMEMU_JIT_STATS")) : 0;
+    g->i1 = LLVMInt1TypeInContext(g->C);
+    g->i8 = LLVMInt8TypeInContext(g->C);
+    g->i16 = LLVMInt16TypeInContext(g->C);
+    g->i32 = LLVMInt32TypeInContext(g->C);
+    g->i64 = LLVMInt64TypeInContext(g->C);
+    g->i128 = LLVMInt128TypeInContext(g->C);
+    g->ptr = LLVMPointerTypeInContext(g->C, 0);
+    g->v1 = LLVMVectorType(g->i1, NL);
+    g->v8 = LLVMVectorType(g->i8, NL);
+    g->v16 = LLVMVectorType(g->i16, NL);
+    g->v32 = LLVMVectorType(g->i32, NL);
+    g->v64 = LLVMVectorType(g->i64, NL);
+    g->v128 = LLVMVectorType(g->i128, NL);
+    g->vf = LLVMVectorType(LLVMFloatTypeInContext(g->C), NL);
+    g->vd = LLVMVectorType(LLVMDoubleTypeInContext(g->C), NL);
+    g->fn_region = LLVMFunctionType(g->i32, (LLVMTypeRef[]){g->ptr, g->ptr}, 2, 0);
+    g->fn_handler = LLVMFunctionType(LLVMVoidTypeInContext(g->C), (LLVMTypeRef[]){g->ptr, g->ptr, g->i32}, 3, 0);
+    g->wreg = calloc(P->max_regs + SLOT_FIRST + 1, sizeof *g->wreg);
+    g->wpred = calloc(P->max_preds + PRED_FIRST + 1, sizeof *g->wpred);
+    g->wgen = 1;
+    g->cache = calloc(P->max_regs + SLOT_FIRST + 1, sizeof *g->cache);
+    g->cgen = calloc(P->max_regs + SLOT_FIRST + 1, sizeof *g->cgen);
+    g->gen = 1;
+    int ok = g->wreg && g->wpred && g->cache && g->cgen;
+    for (uint32_t k = 0; ok && k < nr; k++) {
+      uint32_t pc = rstart[k];
+      const func_info *F = func_at(P, pc);
+      if (g->F != F) {
+        live_free(g->live);
+        g->live = getenv("SMEMU_JIT_NOLIVE") ? NULL : live_new(P, F);
+      }
+      g->F = F;
+      char fname[80];
+      snprintf(fname, sizeof fname, "%s_r%u", stem, pc);
+      build_region(g, pc, J->len[pc], fname, J);
+    }
+    live_free(g->live);
+    free(g->wreg);
+    free(g->wpred);
+    free(g->cache);
+    free(g->cgen);
+    LLVMDisposeBuilder(g->B);
+    char *verr = NULL;
+    if (!ok) snprintf(why, nwhy, "out of memory");
+    else if (LLVMVerifyModule(g->M, LLVMReturnStatusAction, &verr)) {
+      snprintf(why, nwhy, "LLVM rejected the generated code: %.200s", verr ? verr : "?");
+      ok = 0;
+    }
+    if (verr) LLVMDisposeMessage(verr);
+    t1 = now();
+    if (ok && host_tm) {
+      LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+      LLVMErrorRef pe = LLVMRunPasses(g->M, "function(instcombine<no-verify-fixpoint>,early-cse<memssa>,gvn,dse,instcombine<no-verify-fixpoint>,simplifycfg)", host_tm, po);
+      if (pe) LLVMConsumeError(pe);
+      LLVMDisposePassBuilderOptions(po);
+    }
+    t2 = now();
+    if (ok && getenv("SMEMU_JIT_DUMP")) {
+      char *err2 = NULL;
+      LLVMPrintModuleToFile(g->M, getenv("SMEMU_JIT_DUMP"), &err2);
+      if (err2) LLVMDisposeMessage(err2);
+    }
+    char *eerr = NULL;
+    if (ok && (!obj_tm || LLVMTargetMachineEmitToMemoryBuffer(obj_tm, g->M, LLVMObjectFile, &eerr, &obj))) {
+      snprintf(why, nwhy, "LLVM: %s", eerr ? eerr : "no target");
+      obj = NULL;
+    }
+    if (eerr) LLVMDisposeMessage(eerr);
     LLVMDisposeModule(g->M);
-    LLVMOrcDisposeThreadSafeContext(tsc);
+    LLVMContextDispose(g->C);
+    if (obj && cached) cache_write(dir, key, LLVMGetBufferStart(obj), LLVMGetBufferSize(obj));
+  }
+  if (!obj) {
     free(rstart);
     jit_free(J);
     J = NULL;
     goto out;
   }
-  LLVMDisposeMessage(verr);
-  t1 = now();
-  if (host_tm) {
-    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-    LLVMErrorRef pe = LLVMRunPasses(g->M, "function(instcombine<no-verify-fixpoint>,early-cse<memssa>,gvn,dse,instcombine<no-verify-fixpoint>,simplifycfg)", host_tm, po);
-    if (pe) LLVMConsumeError(pe);
-    LLVMDisposePassBuilderOptions(po);
-  }
-  t2 = now();
-  if (getenv("SMEMU_JIT_DUMP")) {
-    char *err2 = NULL;
-    LLVMPrintModuleToFile(g->M, getenv("SMEMU_JIT_DUMP"), &err2);
-    if (err2) LLVMDisposeMessage(err2);
-  }
   LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(lljit);
   LLVMOrcResourceTrackerRef rt = LLVMOrcJITDylibCreateResourceTracker(jd);
-  LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(g->M, tsc);
-  LLVMOrcDisposeThreadSafeContext(tsc);
-  LLVMErrorRef e = LLVMOrcLLJITAddLLVMIRModuleWithRT(lljit, rt, tsm);
   J->rt = rt;
+  LLVMErrorRef e = LLVMOrcLLJITAddObjectFileWithRT(lljit, rt, obj);
   for (uint32_t k = 0; !e && k < nr; k++) {
-    char fname[64];
-    snprintf(fname, sizeof fname, "smemu_k%lu_r%u", seq, rstart[k]);
+    char fname[80];
+    snprintf(fname, sizeof fname, "%s_r%u", stem, rstart[k]);
     LLVMOrcExecutorAddress a = 0;
     e = LLVMOrcLLJITLookup(lljit, &a, fname);
     J->entry[rstart[k]] = (jit_region_fn)(uintptr_t)a;
   }
-  J->nregions = nr;
+  if (!e && getenv("SMEMU_JIT_PERFMAP")) perf_map(P, J, rstart, nr, hooked);
   free(rstart);
   if (getenv("SMEMU_JIT_STATS"))
-    fprintf(stderr, "jit %s: %u regions, %u native, %u called; IR %.3f s, passes %.3f s, codegen %.3f s\n",
-            P->name, J->nregions, J->ninsn_native, J->ninsn_called, t1 - t0, t2 - t1, now() - t2);
+    fprintf(stderr, "jit %s%s: %u regions, %u native, %u called; %s; IR %.3f s, passes %.3f s, codegen and link %.3f s\n",
+            P->name, hooked ? " (analyses)" : "", J->nregions, J->ninsn_native, J->ninsn_called,
+            from_disk ? "from the disk cache" : "compiled", t1 - t0, t2 - t1, now() - t2);
   if (e) {
     char *m = LLVMGetErrorMessage(e);
     snprintf(why, nwhy, "LLVM: %s", m);
     LLVMDisposeErrorMessage(m);
     jit_free(J);
     J = NULL;
+    goto out;
   }
+  J->key[0] = key[0];
+  J->key[1] = key[1];
+  kept_list[nkept++] = (kept){{key[0], key[1]}, J, 1};
 out:
   pthread_mutex_unlock(&jit_lock);
   return J;
 }
 
-void jit_free(jit_code *J) {
-  if (!J) return;
+static void jit_release(jit_code *J) {
   if (J->rt) {
     LLVMOrcResourceTrackerRef rt = J->rt;
     LLVMErrorRef e = LLVMOrcResourceTrackerRemove(rt);
@@ -1348,6 +1940,20 @@ void jit_free(jit_code *J) {
   free(J->entry);
   free(J->len);
   free(J);
+}
+
+void jit_free(jit_code *J) {
+  if (!J) return;
+  pthread_mutex_lock(&jit_lock);
+  size_t i = 0;
+  while (i < nkept && kept_list[i].J != J) i++;
+  if (i < nkept && --kept_list[i].refs) {
+    pthread_mutex_unlock(&jit_lock);
+    return;
+  }
+  if (i < nkept) kept_list[i] = kept_list[--nkept];
+  jit_release(J);
+  pthread_mutex_unlock(&jit_lock);
 }
 
 #endif

@@ -24,6 +24,8 @@ typedef struct jit_code {
   uint32_t nregions;      /* regions compiled */
   uint32_t ninsn_native;  /* instructions compiled to native code */
   uint32_t ninsn_called;  /* instructions run through their handler */
+  int hooked;             /* the variant that calls the analyses (jit_compile) */
+  uint64_t key[2];        /* what the code was made from (jit.c) */
   void *rt;               /* the LLVM resource tracker owning the code */
 } jit_code;
 
@@ -31,9 +33,11 @@ typedef struct jit_code {
 int jit_available(void);
 
 /* Compile program P (once; thread-safe when each P's caller holds its own
- * lock). Returns NULL when nothing could be compiled or LLVM failed (the
+ * lock): `hooked` 1 gives the variant for launches with analyses on (its
+ * memory instructions call hook_mem, as the handlers do), 0 the variant
+ * for launches without (no analysis code at all). Returns NULL when nothing could be compiled or LLVM failed (the
  * interpreter then runs everything); `why` gets a reason. */
-jit_code *jit_compile(const program *P, char *why, size_t n);
+jit_code *jit_compile(const program *P, int hooked, char *why, size_t n);
 void jit_free(jit_code *J);
 
 /* Run the region at pc (J->entry[pc] != NULL) with `budget` (>= 1)

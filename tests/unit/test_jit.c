@@ -20,6 +20,8 @@
 
 #include <cmocka.h>
 #include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -481,6 +483,259 @@ static void fuzz_kernels(void **state) {
   assert_int_equal(compiled, 2 * n);
 }
 
+/* ---- memory forms: every space, widths 8 to 64 bits, vectors ---- */
+static const char mem_ptx[] =
+    ".version 8.0\n"
+    ".target sm_90\n"
+    ".address_size 64\n"
+    ".const .align 8 .b32 ctab[8] = {1, -2, 3, -4, 5, 6, 7, 8};\n"
+    ".visible .entry mem(.param .u64 po, .param .u64 pi, .param .u32 n, .param .u16 h, .param .u8 b)\n"
+    "{\n"
+    ".reg .b16 %h<8>;\n"
+    ".reg .b32 %r<24>;\n"
+    ".reg .b64 %rd<24>;\n"
+    ".reg .f32 %f<8>;\n"
+    ".reg .f64 %fd<4>;\n"
+    ".reg .pred %p<4>;\n"
+    ".local .align 16 .b8 loc[64];\n"
+    ".shared .align 16 .b8 sm[2048];\n"
+    "ld.param.u64 %rd1, [po];\n"
+    "ld.param.u64 %rd2, [pi];\n"
+    "ld.param.u32 %r1, [n];\n"
+    "ld.param.u16 %h1, [h];\n"
+    "ld.param.s8 %r20, [b];\n"
+    "mov.u32 %r2, %tid.x;\n"
+    "mul.wide.u32 %rd3, %r2, 16;\n"
+    "add.s64 %rd4, %rd2, %rd3;\n"
+    "ld.global.v4.u32 {%r3, %r4, %r5, %r6}, [%rd4];\n"
+    "ld.global.v2.u64 {%rd5, %rd6}, [%rd4];\n"
+    "ld.global.s8 %r7, [%rd4+3];\n"
+    "ld.global.s16 %r8, [%rd4+6];\n"
+    "ld.global.u8 %h2, [%rd4+5];\n"
+    "ld.global.v2.f32 {%f1, %f2}, [%rd4+8];\n"
+    "ld.global.s32 %rd7, [%rd4+4];\n"
+    "shl.b32 %r9, %r2, 4;\n"
+    "mov.u32 %r10, sm;\n"
+    "add.s32 %r9, %r9, %r10;\n"
+    "st.shared.v4.u32 [%r9], {%r6, %r5, %r4, %r3};\n"
+    "st.shared.u8 [%r9+1], %h2;\n"
+    "st.shared.u16 [%r9+6], %h1;\n"
+    "bar.sync 0;\n"
+    "xor.b32 %r11, %r9, 16;\n"
+    "ld.shared.v4.u32 {%r12, %r13, %r14, %r15}, [%r11];\n"
+    "ld.shared.v2.u64 {%rd8, %rd9}, [%r11];\n"
+    "ld.shared.s8 %r16, [%r11+1];\n"
+    "mov.u64 %rd10, loc;\n"
+    "cvta.local.u64 %rd11, %rd10;\n"
+    "cvta.to.local.u64 %rd12, %rd11;\n"
+    "cvt.u32.u64 %r17, %rd12;\n"
+    "and.b32 %r18, %r2, 3;\n"
+    "shl.b32 %r18, %r18, 4;\n"
+    "add.s32 %r17, %r17, %r18;\n"
+    "st.local.v4.u32 [%r17], {%r2, %r3, %r12, %r13};\n"
+    "st.local.u16 [%r17+2], %h1;\n"
+    "ld.local.v2.u64 {%rd13, %rd14}, [%r17];\n"
+    "ld.local.s16 %r19, [%r17+2];\n"
+    "and.b32 %r21, %r2, 7;\n"
+    "mul.wide.u32 %rd15, %r21, 4;\n"
+    "mov.u64 %rd16, ctab;\n"
+    "add.s64 %rd16, %rd16, %rd15;\n"
+    "ld.const.s32 %rd17, [%rd16];\n"
+    "ld.const.v2.u32 {%r22, %r23}, [ctab+8];\n"
+    "mul.wide.u32 %rd18, %r2, 128;\n"
+    "add.s64 %rd19, %rd1, %rd18;\n"
+    "st.global.v4.u32 [%rd19], {%r12, %r13, %r14, %r15};\n"
+    "st.global.v2.u64 [%rd19+16], {%rd8, %rd9};\n"
+    "st.global.v2.u64 [%rd19+32], {%rd13, %rd14};\n"
+    "st.global.v2.u64 [%rd19+48], {%rd5, %rd6};\n"
+    "st.global.v4.u32 [%rd19+64], {%r7, %r8, %r16, %r19};\n"
+    "st.global.v2.u64 [%rd19+80], {%rd7, %rd17};\n"
+    "st.global.v2.u32 [%rd19+96], {%r22, %r23};\n"
+    "st.global.v2.f32 [%rd19+104], {%f2, %f1};\n"
+    "st.global.u32 [%rd19+112], %r1;\n"
+    "st.global.u32 [%rd19+116], %r20;\n"
+    "st.global.u16 [%rd19+120], %h2;\n"
+    "st.global.u8 [%rd19+122], %h1;\n"
+    "st.global.u32 [%rd1], %r2;\n"
+    "ret;\n"
+    "}\n"
+;
+
+/* The memory forms compiled natively agree with the interpreter, with
+ * checks off and with analyses on, and give the values stated here from
+ * the input buffer, the constant table and the parameters. */
+static void mem_forms(void **state) {
+  (void)state;
+  int compiled = 0;
+  uint32_t grid[3] = {2, 1, 1}, block[3] = {64, 1, 1};
+  assert_int_equal(both(mem_ptx, NULL, 0, grid, block, 1 << 14, 5, "memory forms", &compiled, 2), 0);
+  assert_int_equal(compiled, 2);
+  for (int tier = SMEMU_TIER_INTERP; tier <= SMEMU_TIER_JIT; tier++) {
+    outcome o;
+    run(mem_ptx, NULL, 0, tier, 0, grid, block, 1 << 14, 5, &o);
+    assert_int_equal(o.status, 0);
+    const unsigned char *in = o.buf[1], *out = o.buf[0];
+    /* (the kernel does not write its input: read back, it is what the
+     * launch started with) */
+    for (uint32_t t = 0; t < 64; t++) {
+      const unsigned char *x = in + 16 * t, *y = out + 128 * t;
+      uint64_t a, b;
+      memcpy(&a, y + 48, 8);
+      memcpy(&b, x, 8);
+      assert_true(a == b); /* ld.global.v2.u64 */
+      int32_t s8, s16, c0, c1, n, pb;
+      memcpy(&s8, y + 64, 4);
+      assert_int_equal(s8, (int32_t)(int8_t)x[3]); /* ld.global.s8 */
+      int16_t h;
+      memcpy(&h, x + 6, 2);
+      memcpy(&s16, y + 68, 4);
+      assert_int_equal(s16, (int32_t)h); /* ld.global.s16 */
+      int64_t c;
+      memcpy(&c, y + 88, 8);
+      static const int32_t ctab[8] = {1, -2, 3, -4, 5, 6, 7, 8};
+      assert_true(c == (int64_t)ctab[t & 7]); /* ld.const.s32 into 64 bits */
+      memcpy(&c0, y + 96, 4);
+      memcpy(&c1, y + 100, 4);
+      assert_int_equal(c0, 3); /* ld.const.v2.u32 [ctab+8] */
+      assert_int_equal(c1, -4);
+      memcpy(&n, y + 112, 4);
+      memcpy(&pb, y + 116, 4);
+      assert_int_equal(n, 1 + (2 * 7 % 13)); /* ld.param.u32 */
+      assert_int_equal(pb, 1 + (4 * 7 % 13)); /* ld.param.s8 */
+      assert_int_equal(y[122], 1 + (3 * 7 % 13)); /* ld.param.u16, st.global.u8 */
+      assert_int_equal(y[120], x[5]); /* ld.global.u8, st.global.u16 */
+    }
+    outcome_free(&o);
+  }
+}
+
+/* Faults in compiled memory instructions: each kernel has lanes at a bad
+ * address (out of bounds, misaligned) on one access; both tiers report
+ * the same kernel, block, thread, instruction and address. */
+static const char fault_ptx[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    /* 0: shared, the last lanes past the end of the block's shared memory */
+    ".visible .entry f_shared(.param .u64 po, .param .u64 pi)\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+    ".shared .align 8 .b8 sm[2048];\n"
+    "mov.u32 %r1, %tid.x;\nshl.b32 %r2, %r1, 5;\nmov.u32 %r3, sm;\nadd.s32 %r2, %r2, %r3;\n"
+    "ld.shared.v2.u32 {%r4, %r5}, [%r2];\nld.param.u64 %rd1, [po];\nmul.wide.u32 %rd2, %r1, 8;\n"
+    "add.s64 %rd1, %rd1, %rd2;\nst.global.v2.u32 [%rd1], {%r4, %r5};\nret;\n}\n"
+    /* 1: global, a misaligned 16-bit store on odd lanes */
+    ".visible .entry f_misaligned(.param .u64 po, .param .u64 pi)\n{\n.reg .b16 %h<4>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+    "mov.u32 %r1, %tid.x;\nld.param.u64 %rd1, [po];\ncvt.u64.u32 %rd2, %r1;\nadd.s64 %rd1, %rd1, %rd2;\n"
+    "cvt.u16.u32 %h1, %r1;\nst.global.u16 [%rd1], %h1;\nret;\n}\n"
+    /* 2: global, a vector load past the end of the buffer in the second block */
+    ".visible .entry f_global(.param .u64 po, .param .u64 pi)\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+    "mov.u32 %r1, %tid.x;\nmov.u32 %r2, %ctaid.x;\nmad.lo.s32 %r1, %r2, 8128, %r1;\nld.param.u64 %rd1, [pi];\n"
+    "mul.wide.u32 %rd2, %r1, 16;\nadd.s64 %rd1, %rd1, %rd2;\nld.global.v4.u32 {%r4, %r5, %r6, %r7}, [%rd1];\n"
+    "ld.param.u64 %rd3, [po];\nst.global.u32 [%rd3], %r6;\nret;\n}\n"
+    /* 3: local, one lane past its thread's local memory */
+    ".visible .entry f_local(.param .u64 po, .param .u64 pi)\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+    ".reg .pred %p<2>;\n.local .align 8 .b8 loc[32];\n"
+    "mov.u32 %r1, %tid.x;\nmov.u64 %rd1, loc;\ncvta.local.u64 %rd2, %rd1;\ncvta.to.local.u64 %rd3, %rd2;\n"
+    "cvt.u32.u64 %r2, %rd3;\nsetp.eq.u32 %p1, %r1, 37;\nselp.u32 %r3, 65536, 0, %p1;\nadd.s32 %r2, %r2, %r3;\n"
+    "st.local.u32 [%r2], %r1;\nld.local.u32 %r4, [%r2];\nld.param.u64 %rd4, [po];\nst.global.u32 [%rd4], %r4;\nret;\n}\n"
+    /* 4: a read-only global (the constant bank) is not written */
+    ".visible .entry f_guarded(.param .u64 po, .param .u64 pi)\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+    ".reg .pred %p<2>;\n.shared .align 4 .b8 sm2[256];\n"
+    "mov.u32 %r1, %tid.x;\nshl.b32 %r2, %r1, 2;\nmov.u32 %r3, sm2;\nadd.s32 %r2, %r2, %r3;\n"
+    "setp.gt.u32 %p1, %r1, 70;\n@%p1 ld.shared.u32 %r4, [%r2];\n@!%p1 st.shared.u32 [%r2], %r1;\nret;\n}\n";
+
+static void mem_faults(void **state) {
+  (void)state;
+  int compiled = 0;
+  uint32_t grid[3] = {2, 1, 1}, block[3] = {96, 1, 1};
+  for (int k = 0; k < 5; k++) {
+    char what[64];
+    snprintf(what, sizeof what, "fault kernel %d", k);
+    assert_int_equal(both(fault_ptx, NULL, k, grid, block, 1 << 14, 9, what, &compiled, 2), 0);
+    /* it does fault, on both tiers */
+    outcome o;
+    run(fault_ptx, NULL, k, SMEMU_TIER_JIT, 0, grid, block, 1 << 14, 9, &o);
+    if (!o.status) printf("%s: no fault\n", what);
+    assert_int_not_equal(o.status, 0);
+    assert_non_null(strstr(o.msg, "block"));
+    outcome_free(&o);
+  }
+  assert_int_equal(compiled, 10);
+}
+
+/* ---- the disk cache of compiled code ---- */
+static int cache_files(const char *dir, char *first, size_t n) {
+  DIR *d = opendir(dir);
+  int k = 0;
+  if (!d) return 0;
+  struct dirent *de;
+  while ((de = readdir(d)))
+    if (strlen(de->d_name) > 2 && !strcmp(de->d_name + strlen(de->d_name) - 2, ".o")) {
+      if (!k && first) snprintf(first, n, "%s/%s", dir, de->d_name);
+      k++;
+    }
+  closedir(d);
+  return k;
+}
+
+/* The first run writes the kernel's object file; a damaged file is not
+ * used (the run compiles again and agrees with the interpreter); a cache
+ * directory others may write to is not used at all. (A kernel's global
+ * variables' addresses are part of its code: such kernels are kept per
+ * load.) */
+static void disk_cache(void **state) {
+  (void)state;
+  char root[] = "/tmp/smemu-jit-cache-test-XXXXXX", jdir[600], file[900];
+  assert_non_null(mkdtemp(root));
+  const char *old = getenv("SMEMU_CACHE");
+  char *saved = old ? strdup(old) : NULL;
+  setenv("SMEMU_CACHE", root, 1);
+  snprintf(jdir, sizeof jdir, "%s/jit", root);
+  /* (a kernel without global variables, whose addresses are in the code) */
+  char *ptx = random_kernel(4242, 30);
+  uint32_t grid[3] = {2, 1, 1}, block[3] = {64, 1, 1};
+  outcome a, b;
+  run(ptx, NULL, 0, SMEMU_TIER_INTERP, 0, grid, block, 8 * 5 * NR * 96, 5, &a);
+  run(ptx, NULL, 0, SMEMU_TIER_JIT, 0, grid, block, 8 * 5 * NR * 96, 5, &b);
+  assert_int_equal(compare(&a, &b, "disk cache, first run"), 0);
+  outcome_free(&b);
+  assert_int_equal(cache_files(jdir, file, sizeof file), 1);
+  /* from the cache */
+  run(ptx, NULL, 0, SMEMU_TIER_JIT, 0, grid, block, 8 * 5 * NR * 96, 5, &b);
+  assert_int_equal(compare(&a, &b, "disk cache, second run"), 0);
+  assert_string_equal(b.tier, "jit");
+  outcome_free(&b);
+  /* a damaged object: its checksum fails, the kernel is compiled again */
+  FILE *f = fopen(file, "r+b");
+  assert_non_null(f);
+  fseek(f, 100, SEEK_SET);
+  int c = fgetc(f);
+  fseek(f, 100, SEEK_SET);
+  fputc(c ^ 0x5a, f);
+  fclose(f);
+  run(ptx, NULL, 0, SMEMU_TIER_JIT, 0, grid, block, 8 * 5 * NR * 96, 5, &b);
+  assert_int_equal(compare(&a, &b, "disk cache, damaged file"), 0);
+  assert_string_equal(b.tier, "jit");
+  outcome_free(&b);
+  /* a directory others may write: not used */
+  unlink(file);
+  assert_int_equal(chmod(jdir, 0777), 0);
+  run(ptx, NULL, 0, SMEMU_TIER_JIT, 0, grid, block, 8 * 5 * NR * 96, 5, &b);
+  assert_int_equal(compare(&a, &b, "disk cache, shared directory"), 0);
+  outcome_free(&b);
+  if (cache_files(jdir, NULL, 0)) {
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "ls -la '%s'", jdir);
+    if (system(cmd)) {}
+  }
+  assert_int_equal(cache_files(jdir, NULL, 0), 0);
+  outcome_free(&a);
+  if (saved) setenv("SMEMU_CACHE", saved, 1);
+  else unsetenv("SMEMU_CACHE");
+  free(saved);
+  free(ptx);
+  char cmd[700];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+  assert_int_equal(system(cmd), 0);
+}
+
 /* ---- the corpora ---- */
 static int corpus_dir(const char *dir, int *nk, int *compiled) {
   DIR *d = opendir(dir);
@@ -533,6 +788,9 @@ int main(void) {
   }
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(tricky_ops),
+      cmocka_unit_test(mem_forms),
+      cmocka_unit_test(mem_faults),
+      cmocka_unit_test(disk_cache),
       cmocka_unit_test(fuzz_kernels),
       cmocka_unit_test(corpus),
   };
