@@ -35,6 +35,7 @@ run numba sh tests/numba/numba_test.sh "$B"
 run readme python3 tests/readme/readme_test.py "$B"
 run odd-shared sh tests/regress/odd_shared.sh "$B"
 run fuzz-replay "$B/fuzz_replay" tests/fuzz/corpus
+run fuzz-tiers "$B/fuzz_tiers_replay" tests/fuzz/corpus_tiers
 run cli-harden sh tests/cli_harden.sh "$B"
 run fuzz-rtapi "$B/fuzz_rtapi_replay" tests/fuzz/corpus_rtapi
 run fuzz-fatbin "$B/fuzz_fatbin_replay" tests/fuzz/corpus_fatbin
