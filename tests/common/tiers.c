@@ -629,7 +629,16 @@ char *kgen_kernel(const uint8_t *bytes, size_t nbytes, uint64_t seed, const kgen
           "mul.wide.u32 %%ra2, %%r%d, %d;\nadd.s64 %%ra1, %%ra1, %%ra2;\nadd.s64 %%ra0, %%ra0, %%ra2;\n"
           "shl.b32 %%r9, %%r10, 2;\nadd.s32 %%r9, %%r9, %%r11;\n",
        o->full ? 12 : 10, KGEN_IN_BYTES);
-  for (int i = 0; i < NR; i++) {
+  if (o->full) {
+    /* vector loads (fewer instructions to compile) */
+    emit(g, "ld.global.v4.u32 {%%r0, %%r1, %%r2, %%r3}, [%%ra1];\nld.global.v4.u32 {%%r4, %%r5, %%r6, %%r7}, [%%ra1+16];\n");
+    for (int i = 0; i < NR; i += 2) emit(g, "ld.global.v2.u64 {%%rd%d, %%rd%d}, [%%ra1+%d];\n", i, i + 1, 64 + 8 * i);
+    emit(g, "ld.global.v4.f32 {%%f0, %%f1, %%f2, %%f3}, [%%ra1+128];\nld.global.v4.f32 {%%f4, %%f5, %%f6, %%f7}, [%%ra1+144];\n");
+    for (int i = 0; i < NR; i += 2) emit(g, "ld.global.v2.f64 {%%fd%d, %%fd%d}, [%%ra1+%d];\n", i, i + 1, 192 + 8 * i);
+    emit(g, "ld.global.v4.u16 {%%h0, %%h1, %%h2, %%h3}, [%%ra1+256];\nld.global.v4.u16 {%%h4, %%h5, %%h6, %%h7}, [%%ra1+264];\n");
+    for (int i = 1; i < NR; i++) emit(g, "setp.ne.u32 %%p%d, %%r%d, %d;\n", i, i, i);
+  }
+  for (int i = 0; i < NR && !o->full; i++) {
     emit(g, "ld.global.u32 %%r%d, [%%ra1+%d];\n", i, 8 * i);
     emit(g, "ld.global.u64 %%rd%d, [%%ra1+%d];\n", i, 8 * (NR + i));
     emit(g, "ld.global.f32 %%f%d, [%%ra1+%d];\n", i, 8 * (2 * NR + i));
@@ -638,7 +647,15 @@ char *kgen_kernel(const uint8_t *bytes, size_t nbytes, uint64_t seed, const kgen
     if (i) emit(g, "setp.ne.u32 %%p%d, %%r%d, %d;\n", i, i, i);
   }
   for (int i = 0; i < o->len; i++) random_insn(g, 0);
-  for (int i = 0; i < NR; i++) {
+  if (o->full) {
+    emit(g, "st.global.v4.u32 [%%ra0], {%%r0, %%r1, %%r2, %%r3};\nst.global.v4.u32 [%%ra0+16], {%%r4, %%r5, %%r6, %%r7};\n");
+    for (int i = 0; i < NR; i += 2) emit(g, "st.global.v2.u64 [%%ra0+%d], {%%rd%d, %%rd%d};\n", 64 + 8 * i, i, i + 1);
+    emit(g, "st.global.v4.f32 [%%ra0+128], {%%f0, %%f1, %%f2, %%f3};\nst.global.v4.f32 [%%ra0+144], {%%f4, %%f5, %%f6, %%f7};\n");
+    for (int i = 0; i < NR; i += 2) emit(g, "st.global.v2.f64 [%%ra0+%d], {%%fd%d, %%fd%d};\n", 192 + 8 * i, i, i + 1);
+    emit(g, "st.global.v4.u16 [%%ra0+256], {%%h0, %%h1, %%h2, %%h3};\nst.global.v4.u16 [%%ra0+264], {%%h4, %%h5, %%h6, %%h7};\n");
+    for (int i = 1; i < NR; i++) emit(g, "selp.u32 %%r0, 1, 0, %%p%d;\nst.global.u32 [%%ra0+%d], %%r0;\n", i, 288 + 4 * i);
+  }
+  for (int i = 0; i < NR && !o->full; i++) {
     emit(g, "st.global.u32 [%%ra0+%d], %%r%d;\n", 8 * i, i);
     emit(g, "st.global.u64 [%%ra0+%d], %%rd%d;\n", 8 * (NR + i), i);
     emit(g, "st.global.f32 [%%ra0+%d], %%f%d;\n", 8 * (2 * NR + i), i);
