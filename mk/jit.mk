@@ -34,3 +34,28 @@ endif
 .PHONY: test-jit
 test-jit:
 	SMEMU_TIER=jit $(MAKE) --no-print-directory test
+
+# The differential fuzz target of the two tiers (tests/fuzz/fuzz_tiers.c,
+# its generator in tests/common/tiers.c): the replay binary runs
+# tests/fuzz/corpus_tiers/ in `make test` (it skips where this build has no
+# compiled tier); `make fuzz` (or `make fuzz-tiers`) builds the libFuzzer
+# binary build/fuzz_tiers, e.g.
+#   nice build/fuzz_tiers -max_total_time=1800 build/corpus_tiers tests/fuzz/corpus_tiers
+# The interpreter is built as in the library (-ffp-contract=off: no fused
+# multiply-adds the compiled tier would not make).
+$(BUILD)/fuzz_tiers_replay: tests/fuzz/fuzz_tiers.c tests/fuzz/replay.c tests/common/tiers.c tests/common/tiers.h $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/common -o $@ tests/fuzz/fuzz_tiers.c tests/fuzz/replay.c tests/common/tiers.c $(LIB) $(LDFLAGS) $(LDLIBS)
+TEST_DEPS += $(BUILD)/fuzz_tiers_replay
+
+.PHONY: fuzz-tiers
+fuzz: fuzz-tiers
+fuzz-tiers:
+ifneq ($(LLVM_CONFIG),)
+	@mkdir -p $(BUILD)
+	clang-14 -std=c11 -D_GNU_SOURCE -ffp-contract=off -frounding-math -Iinclude -Isrc -Itests/common -g -O1 \
+	  -fsanitize=fuzzer,address,undefined -DSMEMU_HAVE_JIT -isystem $(LLVM_INC) \
+	  -o $(BUILD)/fuzz_tiers tests/fuzz/fuzz_tiers.c tests/common/tiers.c $(LIB_SRC) $(JIT_LIBS) -lm -pthread
+else
+	@echo "fuzz-tiers: no llvm-config-19, no compiled tier to compare"
+endif

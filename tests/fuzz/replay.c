@@ -10,6 +10,9 @@
 #include <sys/stat.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+/* A target may define this: nonzero when it cannot run in this build (the
+ * replay then exits 77, a skip). */
+int fuzz_replay_skip(void) __attribute__((weak));
 
 /* Replays one file; returns 0, or -1 if it cannot be read. */
 static int replay_file(const char *path) {
@@ -92,6 +95,10 @@ int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: %s FILE|DIR...\n", argv[0]);
     return 2;
+  }
+  if (fuzz_replay_skip && fuzz_replay_skip()) {
+    printf("SKIP: this target cannot run in this build\n");
+    return 77;
   }
   long count = 0;
   int rc = 0;

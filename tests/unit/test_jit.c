@@ -5,7 +5,9 @@
  *    the PTX ISA's definitions) and the interpreter's.
  *  - fuzz_kernels: random straight-line and branchy kernels over the
  *    compiled forms, the forms that go through handlers, shared memory,
- *    guards and divergence, run on both tiers with checks off and with the
+ *    guards and divergence (odd seeds: the full mix of tests/common/tiers.c:
+ *    barriers, loops, vectors, sub-word sizes, atomics, warp collectives),
+ *    run on both tiers with checks off and with the
  *    bank model and race checks on; outputs, counters, bank figures,
  *    hazards and error reports must agree.
  *  - corpus: every kernel of the examples and of the e2e and control-flow
@@ -29,187 +31,7 @@
 
 #include "smemu.h"
 
-#define MAXBUF 8
-
-/* What a launch left behind. */
-typedef struct outcome {
-  int status;
-  char msg[4096];
-  uint64_t winsn, tinsn;
-  const char *tier;
-  int has_bc;
-  smemu_bank_counts bc;
-  char hz[8192];           /* hazards and sync errors, as text */
-  size_t nbufs, size[MAXBUF];
-  unsigned char *buf[MAXBUF];
-} outcome;
-
-static uint64_t splitmix(uint64_t *s) {
-  uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-/* Interesting 32-bit patterns: float specials, integer edges, shifts. */
-static const uint32_t special32[] = {
-    0, 1, 2, 31, 32, 33, 63, 64, 0xffffffffu, 0x80000000u, 0x7fffffffu, 0x3f800000u, 0xbf800000u,
-    0x7f800000u, 0xff800000u, 0x7fc00000u, 0xffc00001u, 0x7f800001u, 0x00000001u, 0x80000001u,
-    0x007fffffu, 0x00800000u, 0x4f000000u, 0xcf000000u, 0x4f800000u, 0x5f000000u, 0x3f000000u,
-    0xbf000000u, 0x40490fdbu, 0x0000ffffu, 0xffff8000u, 0x00010000u};
-static const uint64_t special64[] = {
-    0, 1, 0xffffffffffffffffull, 0x8000000000000000ull, 0x7fffffffffffffffull, 0x3ff0000000000000ull,
-    0x7ff0000000000000ull, 0xfff0000000000000ull, 0x7ff8000000000000ull, 0x7ff4000000000001ull,
-    0xfff8000000000000ull, 0x0000000000000001ull, 0x43e0000000000000ull, 0xc3e0000000000000ull,
-    0x41e0000000000000ull, 0x3fe0000000000000ull, 0x00000000ffffffffull, 0x0000000080000000ull};
-
-/* A random input word: a special value or random bits. */
-static uint64_t input_word(uint64_t *s) {
-  uint64_t r = splitmix(s);
-  switch (r % 4) {
-  case 0: return special32[(r >> 8) % (sizeof special32 / 4)] | ((uint64_t)special32[(r >> 20) % (sizeof special32 / 4)] << 32);
-  case 1: return special64[(r >> 8) % (sizeof special64 / 8)];
-  case 2: return (r >> 8) & 0xff;
-  default: return splitmix(s);
-  }
-}
-
-/* Run kernel `kname` (or the kernel at index ki) of the PTX text on tier
- * `tier` with `analyses`; pointer parameters get buffers of `bufbytes`
- * filled from `seed`, scalars small values. */
-static void run(const char *ptx, const char *file, int ki, int tier, uint32_t analyses, const uint32_t grid[3],
-                const uint32_t block[3], size_t bufbytes, uint64_t seed, outcome *o) {
-  memset(o, 0, sizeof *o);
-  smemu_options opt = {0};
-  opt.threads = 1;
-  opt.tier = tier;
-  opt.analyses = analyses;
-  opt.max_warp_instructions = 2000000;
-  smemu_ctx *c = NULL;
-  assert_int_equal(smemu_create(&opt, &c), SMEMU_OK);
-  smemu_module *m = NULL;
-  smemu_status s = file ? smemu_module_load_file(c, file, &m) : smemu_module_load_data(c, ptx, strlen(ptx), "fuzz.ptx", &m);
-  if (s != SMEMU_OK) {
-    o->status = -1000 - (int)s;
-    snprintf(o->msg, sizeof o->msg, "%s", smemu_errmsg(c));
-    smemu_destroy(c);
-    return;
-  }
-  smemu_kernel *k = smemu_module_kernel(m, ki);
-  if (!k) {
-    o->status = -2000;
-    smemu_destroy(c);
-    return;
-  }
-  int np = smemu_kernel_param_count(k);
-  void *args[32];
-  uint64_t scal[32];
-  void *ptrs[32];
-  uint64_t st = seed;
-  for (int i = 0; i < np && i < 32; i++) {
-    smemu_param_info pi;
-    smemu_kernel_param(k, i, &pi);
-    if (pi.is_pointer && o->nbufs < MAXBUF) {
-      void *d = NULL;
-      assert_int_equal(smemu_malloc(c, &d, bufbytes), SMEMU_OK);
-      unsigned char *h = malloc(bufbytes);
-      for (size_t b = 0; b + 8 <= bufbytes; b += 8) {
-        uint64_t w = input_word(&st);
-        memcpy(h + b, &w, 8);
-      }
-      smemu_memcpy(c, d, h, bufbytes);
-      o->buf[o->nbufs] = h;
-      o->size[o->nbufs] = bufbytes;
-      ptrs[o->nbufs] = d;
-      scal[i] = (uint64_t)(uintptr_t)d;
-      o->nbufs++;
-    } else {
-      scal[i] = 1 + (uint64_t)(i * 7 % 13);
-    }
-    args[i] = &scal[i];
-  }
-  o->status = smemu_launch(c, k, grid, block, 0, args);
-  snprintf(o->msg, sizeof o->msg, "%s", o->status ? smemu_errmsg(c) : "");
-  const smemu_launch_stats *ls = smemu_last_stats(c);
-  o->winsn = ls->warp_instructions;
-  o->tinsn = ls->thread_instructions;
-  o->tier = ls->tier;
-  o->has_bc = smemu_last_bank_counts(c, &o->bc) == SMEMU_OK;
-  size_t n = 0;
-  for (int i = 0; i < smemu_hazard_count(c) && n < sizeof o->hz - 512; i++) {
-    const smemu_hazard *h = smemu_hazard_get(c, i);
-    n += (size_t)snprintf(o->hz + n, sizeof o->hz - n, "%s %d %s %s %u %u %llu %llx %u,%u,%u %llx %llx;", h->type,
-                          h->error, h->first_access, h->second_access, h->first_ptx_line, h->second_ptx_line,
-                          (unsigned long long)h->count, (unsigned long long)h->address, h->first_thread[0],
-                          h->second_thread[0], h->block[0], (unsigned long long)h->first_value,
-                          (unsigned long long)h->second_value);
-  }
-  snprintf(o->hz + n, sizeof o->hz - n, " sync %d", smemu_sync_error_count(c));
-  for (size_t b = 0; b < o->nbufs; b++) smemu_memcpy(c, o->buf[b], ptrs[b], bufbytes);
-  smemu_destroy(c);
-}
-
-static void outcome_free(outcome *o) {
-  for (size_t b = 0; b < o->nbufs; b++) free(o->buf[b]);
-}
-
-/* A message with its host addresses (allocations differ between two
- * contexts) replaced by "0x?". */
-static void no_addresses(const char *in, char *out, size_t n) {
-  size_t k = 0;
-  for (const char *p = in; *p && k + 4 < n;) {
-    if (p[0] == '0' && p[1] == 'x') {
-      const char *q = p + 2;
-      while ((*q >= '0' && *q <= '9') || (*q >= 'a' && *q <= 'f')) q++;
-      if (q - p > 8) {
-        memcpy(out + k, "0x?", 3);
-        k += 3;
-        p = q;
-        continue;
-      }
-    }
-    out[k++] = *p++;
-  }
-  out[k] = 0;
-}
-
-/* The two outcomes agree bit for bit; `what` names the case. Returns the
- * number of differences (each printed). */
-static int compare(const outcome *a, const outcome *b, const char *what) {
-  int bad = 0;
-  char ma[4096], mb[4096];
-  no_addresses(a->msg, ma, sizeof ma);
-  no_addresses(b->msg, mb, sizeof mb);
-  if (a->status != b->status || strcmp(ma, mb)) {
-    printf("%s: status %d vs %d\n  interp: %s\n  jit:    %s\n", what, a->status, b->status, a->msg, b->msg);
-    bad++;
-  }
-  if (a->winsn != b->winsn || a->tinsn != b->tinsn) {
-    printf("%s: instructions %llu/%llu vs %llu/%llu\n", what, (unsigned long long)a->winsn,
-           (unsigned long long)a->tinsn, (unsigned long long)b->winsn, (unsigned long long)b->tinsn);
-    bad++;
-  }
-  if (a->has_bc != b->has_bc || (a->has_bc && memcmp(&a->bc, &b->bc, sizeof a->bc))) {
-    printf("%s: bank counts differ\n", what);
-    bad++;
-  }
-  if (strcmp(a->hz, b->hz)) {
-    printf("%s: hazards differ\n  interp: %s\n  jit:    %s\n", what, a->hz, b->hz);
-    bad++;
-  }
-  for (size_t i = 0; i < a->nbufs && i < b->nbufs; i++)
-    for (size_t k = 0; k < a->size[i]; k += 8)
-      if (memcmp(a->buf[i] + k, b->buf[i] + k, 8)) {
-        uint64_t x, y;
-        memcpy(&x, a->buf[i] + k, 8);
-        memcpy(&y, b->buf[i] + k, 8);
-        printf("%s: buffer %zu word %zu: %016llx vs %016llx\n", what, i, k / 8, (unsigned long long)x,
-               (unsigned long long)y);
-        bad++;
-        break;
-      }
-  return bad;
-}
+#include "tiers.h"
 
 /* Both tiers on one case; with checks off and with banks and races. */
 static int both(const char *ptx, const char *file, int ki, const uint32_t grid[3], const uint32_t block[3],
@@ -217,16 +39,16 @@ static int both(const char *ptx, const char *file, int ki, const uint32_t grid[3
   static const uint32_t modes[] = {0, SMEMU_ANALYZE_BANKS | SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_SYNC};
   int bad = 0;
   for (int m = 0; m < nmodes; m++) {
-    outcome a, b;
-    run(ptx, file, ki, SMEMU_TIER_INTERP, modes[m], grid, block, bytes, seed, &a);
-    run(ptx, file, ki, SMEMU_TIER_JIT, modes[m], grid, block, bytes, seed, &b);
-    char w[600];
+    tiers_launch L;
+    memset(&L, 0, sizeof L);
+    memcpy(L.grid, grid, sizeof L.grid);
+    memcpy(L.block, block, sizeof L.block);
+    L.bytes = bytes;
+    L.seed = seed;
+    L.analyses = modes[m];
+    char w[1400];
     snprintf(w, sizeof w, "%s%s", what, m ? " (banks+races+sync)" : "");
-    bad += compare(&a, &b, w);
-    if (b.tier && !strcmp(b.tier, "jit")) (*compiled)++;
-    else printf("%s: not run compiled: status %d %s\n", w, b.status, b.msg);
-    outcome_free(&a);
-    outcome_free(&b);
+    bad += tiers_both(ptx, file, ki, &L, w, compiled);
   }
   return bad;
 }
@@ -296,9 +118,9 @@ static void tricky_ops(void **state) {
              "st.global.u64 [%%rd8], %%rd9;\nret;\n}\n",
              (unsigned long long)cases[i].a, (unsigned long long)cases[i].b, cases[i].body);
     for (int tier = SMEMU_TIER_INTERP; tier <= SMEMU_TIER_JIT; tier++) {
-      outcome o;
-      uint32_t g[3] = {1, 1, 1}, b[3] = {1, 1, 1};
-      run(ptx, NULL, 0, tier, 0, g, b, 8, 1, &o);
+      tiers_outcome o;
+      tiers_launch L = {{1, 1, 1}, {1, 1, 1}, 8, 0, 1, 0, 0, 0, 0};
+      tiers_run(ptx, NULL, 0, tier, &L, &o);
       uint64_t got = 0;
       if (o.nbufs) memcpy(&got, o.buf[0], 8);
       if (o.status || got != cases[i].want) {
@@ -308,161 +130,14 @@ static void tricky_ops(void **state) {
         bad++;
       }
       if (tier == SMEMU_TIER_JIT && o.tier && !strcmp(o.tier, "jit")) compiled++;
-      outcome_free(&o);
+      tiers_free(&o);
     }
   }
   assert_int_equal(bad, 0);
   assert_int_equal(compiled, (int)(sizeof cases / sizeof *cases));
 }
 
-/* ---- random kernels ---- */
-typedef struct gen {
-  char *s;
-  size_t n, cap;
-  uint64_t rng;
-  int label;
-} gen;
-
-static void emit(gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void emit(gen *g, const char *fmt, ...) {
-  va_list ap;
-  for (;;) {
-    va_start(ap, fmt);
-    int k = vsnprintf(g->s + g->n, g->cap - g->n, fmt, ap);
-    va_end(ap);
-    if ((size_t)k < g->cap - g->n) {
-      g->n += (size_t)k;
-      return;
-    }
-    g->cap = g->cap * 2 + (size_t)k + 64;
-    g->s = realloc(g->s, g->cap);
-  }
-}
-static unsigned rnd(gen *g, unsigned n) { return (unsigned)(splitmix(&g->rng) % n); }
-
-#define NR 8  /* registers of each kind */
-static const char *guard(gen *g) {
-  static char b[16];
-  unsigned r = rnd(g, 10);
-  if (r >= 3) return "";
-  snprintf(b, sizeof b, "@%s%%p%u ", r == 0 ? "!" : "", 1 + rnd(g, NR - 1));
-  return b;
-}
-
-/* One random instruction. */
-static void random_insn(gen *g, int depth) {
-  static const char *const ib[] = {"add", "sub", "mul.lo", "min", "max", "mul.hi"};
-  static const char *const it[] = {"u32", "s32"};
-  static const char *const lt[] = {"u64", "s64"};
-  static const char *const fo[] = {"add", "sub", "mul", "add.ftz", "mul.sat", "sub.ftz.sat", "min", "max", "div.rn", "div.approx.ftz"};
-  static const char *const cmp[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "hs"};
-  static const char *const fcmp[] = {"eq", "ne", "lt", "ge", "equ", "neu", "ltu", "geu", "num", "nan"};
-  static const char *const bop[] = {"", ".and", ".or", ".xor"};
-  unsigned d = 1 + rnd(g, NR - 1), a = rnd(g, NR), b = rnd(g, NR), c = rnd(g, NR);
-  const char *gd = guard(g);
-  switch (rnd(g, 30)) {
-  case 0: case 1: emit(g, "%s%s.%s %%r%u, %%r%u, %%r%u;\n", gd, ib[rnd(g, 6)], it[rnd(g, 2)], d, a, b); break;
-  case 2: emit(g, "%s%s.%s %%rd%u, %%rd%u, %%rd%u;\n", gd, ib[rnd(g, 6)], lt[rnd(g, 2)], d, a, b); break;
-  case 3: emit(g, "%s%s.b32 %%r%u, %%r%u, %%r%u;\n", gd, rnd(g, 2) ? "and" : rnd(g, 2) ? "or" : "xor", d, a, b); break;
-  case 4:
-    if (rnd(g, 2)) emit(g, "%sshl.b32 %%r%u, %%r%u, %%r%u;\n", gd, d, a, b);
-    else emit(g, "%sshr.%s %%r%u, %%r%u, %%r%u;\n", gd, rnd(g, 2) ? "u32" : "s32", d, a, b);
-    break;
-  case 5: emit(g, "%sshr.s64 %%rd%u, %%rd%u, %%r%u;\n", gd, d, a, b); break;
-  case 6: emit(g, "%smad.lo.s32 %%r%u, %%r%u, %%r%u, %%r%u;\n", gd, d, a, b, c); break;
-  case 7: emit(g, "%smul.wide.%s %%rd%u, %%r%u, %%r%u;\n", gd, it[rnd(g, 2)], d, a, b); break;
-  case 8: emit(g, "%s%s.b32 %%r%u, %%r%u;\n", gd, rnd(g, 2) ? "not" : rnd(g, 2) ? "popc" : "brev", d, a); break;
-  case 9: emit(g, "%ssetp.%s%s.%s %%p%u|%%p%u, %%r%u, %%r%u%s;\n", gd, cmp[rnd(g, 8)], bop[c % 4], it[rnd(g, 2)], d,
-               1 + (d % (NR - 1)), a, b, c % 4 ? (rnd(g, 2) ? ", %p1" : ", !%p2") : "");
-    break;
-  case 10: emit(g, "%ssetp.%s%s.f32 %%p%u, %%f%u, %%f%u;\n", gd, fcmp[rnd(g, 10)], rnd(g, 2) ? ".ftz" : "", d, a, b); break;
-  case 11: emit(g, "%sselp.b32 %%r%u, %%r%u, %%r%u, %%p%u;\n", gd, d, a, b, c); break;
-  case 12: case 13: emit(g, "%s%s.f32 %%f%u, %%f%u, %%f%u;\n", gd, fo[rnd(g, 10)], d, a, b); break;
-  case 14: emit(g, "%sfma.rn%s.f32 %%f%u, %%f%u, %%f%u, %%f%u;\n", gd, rnd(g, 2) ? ".ftz" : "", d, a, b, c); break;
-  case 15: emit(g, "%s%s.f64 %%fd%u, %%fd%u, %%fd%u;\n", gd, rnd(g, 2) ? "add" : rnd(g, 2) ? "mul" : "min", d, a, b); break;
-  case 16: emit(g, "%sfma.rn.f64 %%fd%u, %%fd%u, %%fd%u, %%fd%u;\n", gd, d, a, b, c); break;
-  case 17: {
-    static const char *const cv[] = {"cvt.rn.f32.s32 %%f%u, %%r%u", "cvt.rzi.s32.f32 %%r%u, %%f%u", "cvt.rni.u32.f32 %%r%u, %%f%u",
-                                     "cvt.f64.f32 %%fd%u, %%f%u", "cvt.rn.f32.f64 %%f%u, %%fd%u", "cvt.s64.s32 %%rd%u, %%r%u",
-                                     "cvt.u32.u64 %%r%u, %%rd%u", "cvt.sat.s16.s32 %%h%u, %%r%u", "cvt.rmi.s64.f64 %%rd%u, %%fd%u",
-                                     "cvt.rpi.f32.f32 %%f%u, %%f%u", "cvt.rz.f32.s32 %%f%u, %%r%u", "cvt.s32.s16 %%r%u, %%h%u"};
-    char f[64];
-    snprintf(f, sizeof f, "%%s%s;\n", cv[rnd(g, 12)]);
-    emit(g, f, gd, d, a);
-    break;
-  }
-  case 18: emit(g, "%s%s.f32 %%f%u, %%f%u;\n", gd, rnd(g, 2) ? "abs" : rnd(g, 2) ? "neg" : rnd(g, 2) ? "sqrt.rn" : "rcp.approx.ftz", d, a);
-    break;
-  case 19: emit(g, "%smov.b32 %%f%u, %%r%u;\n", gd, d, a); break;
-  case 20: emit(g, "%smov.b32 %%r%u, %%f%u;\n", gd, d, a); break;
-  case 21: emit(g, "%s%s.pred %%p%u, %%p%u, %%p%u;\n", gd, rnd(g, 2) ? "and" : rnd(g, 2) ? "or" : "xor", d, a, b); break;
-  /* through handlers */
-  case 22: emit(g, "%sbfe.u32 %%r%u, %%r%u, %%r%u, %%r%u;\n", gd, d, a, b, c); break;
-  case 23: emit(g, "%sprmt.b32 %%r%u, %%r%u, %%r%u, %%r%u;\n", gd, d, a, b, c); break;
-  case 24:
-    if (depth) emit(g, "%sbfi.b32 %%r%u, %%r%u, %%r%u, 3, 5;\n", gd, d, a, b);
-    else emit(g, "shfl.sync.bfly.b32 %%r%u, %%r%u, %u, 31, -1;\n", d, a, 1u << rnd(g, 5));
-    break;
-  /* shared memory: aligned in-range addresses from the thread index */
-  case 25: case 26: {
-    unsigned off = 4 * rnd(g, 64);
-    emit(g, "and.b32 %%r0, %%r%u, 252;\nadd.s32 %%r0, %%r0, %%r9;\n", a);
-    if (rnd(g, 2)) emit(g, "%sld.shared.u32 %%r%u, [%%r0+%u];\n", gd, d, off);
-    else emit(g, "%sst.shared.u32 [%%r0+%u], %%r%u;\n", gd, off, b);
-    break;
-  }
-  case 27: emit(g, "%sld.shared.u32 %%r%u, [%%r9+%u];\n", gd, d, 4 * rnd(g, 32)); break;
-  case 28: emit(g, "%sst.shared.u32 [%%r9+%u], %%r%u;\n", gd, 4 * rnd(g, 32), a); break;
-  default:
-    if (depth < 2) {
-      /* a divergent forward branch */
-      int l = g->label++;
-      emit(g, "setp.%s.u32 %%p%u, %%r9, %u;\n", rnd(g, 2) ? "lt" : "ne", 1 + rnd(g, NR - 1), 4 * rnd(g, 64));
-      emit(g, "@%%p%u bra L%d;\n", 1 + rnd(g, NR - 1), l);
-      unsigned k = 1 + rnd(g, 6);
-      for (unsigned i = 0; i < k; i++) random_insn(g, depth + 1);
-      emit(g, "L%d:\n", l);
-    } else {
-      emit(g, "%sadd.s32 %%r%u, %%r%u, 1;\n", gd, d, a);
-    }
-  }
-}
-
-/* A kernel: loads every register from in[], runs `len` random
- * instructions, stores every register to out[]. */
-static char *random_kernel(uint64_t seed, int len) {
-  gen G = {0}, *g = &G;
-  g->rng = seed;
-  emit(g, ".version 8.0\n.target sm_90\n.address_size 64\n"
-          ".visible .entry fz(.param .u64 po, .param .u64 pi)\n{\n"
-          ".reg .b16 %%h<%d>;\n.reg .b32 %%r<%d>;\n.reg .b64 %%rd<%d>;\n.reg .f32 %%f<%d>;\n.reg .f64 %%fd<%d>;\n"
-          ".reg .pred %%p<%d>;\n.reg .b64 %%ra<4>;\n.shared .align 8 .b8 sm[1280];\n",
-       NR, NR + 2, NR, NR, NR, NR);
-  emit(g, "ld.param.u64 %%ra0, [po];\nld.param.u64 %%ra1, [pi];\nmov.u32 %%r9, %%tid.x;\n"
-          "mul.wide.u32 %%ra2, %%r9, %d;\nadd.s64 %%ra1, %%ra1, %%ra2;\nadd.s64 %%ra0, %%ra0, %%ra2;\n"
-          "shl.b32 %%r9, %%r9, 2;\nmov.u32 %%r8, sm;\nadd.s32 %%r9, %%r9, %%r8;\n",
-       8 * 5 * NR);
-  for (int i = 0; i < NR; i++) {
-    emit(g, "ld.global.u32 %%r%d, [%%ra1+%d];\n", i, 8 * i);
-    emit(g, "ld.global.u64 %%rd%d, [%%ra1+%d];\n", i, 8 * (NR + i));
-    emit(g, "ld.global.f32 %%f%d, [%%ra1+%d];\n", i, 8 * (2 * NR + i));
-    emit(g, "ld.global.f64 %%fd%d, [%%ra1+%d];\n", i, 8 * (3 * NR + i));
-    emit(g, "ld.global.u16 %%h%d, [%%ra1+%d];\n", i, 8 * (4 * NR + i));
-    if (i) emit(g, "setp.ne.u32 %%p%d, %%r%d, %d;\n", i, i, i);
-  }
-  for (int i = 0; i < len; i++) random_insn(g, 0);
-  for (int i = 0; i < NR; i++) {
-    emit(g, "st.global.u32 [%%ra0+%d], %%r%d;\n", 8 * i, i);
-    emit(g, "st.global.u64 [%%ra0+%d], %%rd%d;\n", 8 * (NR + i), i);
-    emit(g, "st.global.f32 [%%ra0+%d], %%f%d;\n", 8 * (2 * NR + i), i);
-    emit(g, "st.global.f64 [%%ra0+%d], %%fd%d;\n", 8 * (3 * NR + i), i);
-    emit(g, "st.global.u16 [%%ra0+%d], %%h%d;\n", 8 * (4 * NR + i), i);
-    if (i) emit(g, "selp.u32 %%r0, 1, 0, %%p%d;\nst.global.u32 [%%ra0+%d], %%r0;\n", i, 8 * (4 * NR + i) + 4);
-  }
-  emit(g, "ret;\n}\n");
-  return g->s;
-}
-
+/* ---- random kernels (tests/common/tiers.c) ---- */
 static void fuzz_kernels(void **state) {
   (void)state;
   const char *e = getenv("SMEMU_JIT_FUZZ"), *sd = getenv("SMEMU_JIT_SEED");
@@ -470,11 +145,13 @@ static void fuzz_kernels(void **state) {
   uint64_t seed0 = sd ? strtoull(sd, NULL, 0) : 1;
   for (int i = 0; i < n; i++) {
     uint64_t seed = seed0 + (uint64_t)i;
-    char *ptx = random_kernel(seed * 7919, 20 + (int)(seed % 40));
+    /* odd seeds: the full mix (barriers, loops, vectors, atomics, ...) */
+    kgen_opts ko = {20 + (int)(seed % 40), (int)(seed & 1), 0};
+    char *ptx = kgen_kernel(NULL, 0, seed * 7919, &ko, NULL);
     uint32_t grid[3] = {2, 1, 1}, block[3] = {48 + 16 * (uint32_t)(seed % 3), 1, 1};
     char what[64];
     snprintf(what, sizeof what, "random kernel, seed %llu", (unsigned long long)seed);
-    int b = both(ptx, NULL, 0, grid, block, 8 * 5 * NR * 96, seed, what, &compiled, 2);
+    int b = both(ptx, NULL, 0, grid, block, KGEN_IN_BYTES * 2 * 96, seed, what, &compiled, 2);
     if (b) printf("%s", ptx);
     bad += b;
     free(ptx);
