@@ -481,6 +481,27 @@ static void raw_reads(race_state *r, block *b, uint32_t m, const uint32_t wd0[32
     });
 }
 
+/* The shape of a whole warp's 4-byte access of shared offsets addr, every
+ * lane aligned and in bounds: each half-warp on one word (n 1) or on 16
+ * consecutive ones (n 16), from words w0 and w1, the halves' words the
+ * same or apart. Returns 0 for any other. */
+typedef struct wshape {
+  uint32_t w0, w1, n;
+} wshape;
+
+static inline int warp_shape(const uint64_t addr[32], uint32_t sh_size, wshape *ws) {
+  uint64_t a0 = addr[0], a1 = addr[16], xb = 0, xc = 0;
+  for (int l = 0; l < 16; l++) {
+    xb |= (addr[l] ^ a0) | (addr[l + 16] ^ a1);
+    xc |= (addr[l] - a0 - 4 * (uint64_t)l) | (addr[l + 16] - a1 - 4 * (uint64_t)l);
+  }
+  uint32_t n = xb ? 16 : 1, w0 = (uint32_t)(a0 >> 2), w1 = (uint32_t)(a1 >> 2);
+  if ((xb && xc) || ((a0 | a1) & 3) || sh_size < 4 * n || a0 > sh_size - 4 * n || a1 > sh_size - 4 * n) return 0;
+  if (xb && w0 != w1 && (w1 > w0 ? w1 - w0 : w0 - w1) < 16) return 0;
+  *ws = (wshape){w0, w1, n};
+  return 1;
+}
+
 /* Words w0..w0+15 read by threads ta+j (and then tb+j when two): through
  * their run when they are one, else word by word, making them one when
  * none has readers yet (ta, tb are 0 or 16 mod 32). */
@@ -520,16 +541,8 @@ static void run_reads(race_state *r, uint32_t w0, uint32_t pc, uint16_t ta, uint
 
 /* fast_reads for a whole warp reading one word per lane, each half-warp
  * either one word (broadcast) or 16 consecutive ones, all in bounds. */
-static int pattern_reads(warp *w, const uint64_t addr[32], race_state *r, block *b) {
-  uint64_t a0 = addr[0], a1 = addr[16], xb = 0, xc = 0;
-  for (int l = 0; l < 16; l++) {
-    xb |= (addr[l] ^ a0) | (addr[l + 16] ^ a1);
-    xc |= (addr[l] - a0 - 4 * (uint64_t)l) | (addr[l + 16] - a1 - 4 * (uint64_t)l);
-  }
-  uint32_t n = xb ? 16 : 1, w0 = (uint32_t)(a0 >> 2), w1 = (uint32_t)(a1 >> 2), pc = w->pc;
-  if ((xb && xc) || ((a0 | a1) & 3) || r->sh_size < 4 * n || a0 > r->sh_size - 4 * n || a1 > r->sh_size - 4 * n)
-    return 0;
-  if (xb && w0 != w1 && (w1 > w0 ? w1 - w0 : w0 - w1) < 16) return 0;
+static int pattern_reads(warp *w, const wshape *ws, race_state *r, block *b) {
+  uint32_t n = ws->n, w0 = ws->w0, w1 = ws->w1, pc = w->pc, xb = n > 1;
   for (uint32_t j = 0; r->nsplit && j < n; j++)
     if (r->split[w0 + j] || r->split[w1 + j]) return 0;
   uint16_t tb = (uint16_t)(w->index * 32);
@@ -568,11 +581,11 @@ static int pattern_reads(warp *w, const uint64_t addr[32], race_state *r, block 
 }
 
 static int fast_reads(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, race_state *r,
-                      block *b) {
+                      block *b, const wshape *ws) {
   uint32_t wd0[32], nw = size / 4, pc = w->pc, skip = 0;
   uint16_t tb = (uint16_t)(w->index * 32);
   if (size % 4 || !size || size > 32) return 0;
-  if (m == FULL_MASK && in->space == PTX_SPACE_SHARED && size == 4 && pattern_reads(w, addr, r, b)) return 1;
+  if (ws && pattern_reads(w, ws, r, b)) return 1;
   if (m == FULL_MASK && in->space == PTX_SPACE_SHARED) {
     /* the whole warp in bounds and aligned: no lane skipped */
     uint64_t amax = 0, aor = 0;
@@ -716,8 +729,30 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
   block *b = w->blk;
   int races = w->L->want_races, init = w->L->want_init;
   if (!races && !init) return;
+  wshape shape;
+  const wshape *ws = NULL;
+  if (m == FULL_MASK && in->space == PTX_SPACE_SHARED && size == 4 && (init || kind == ACC_READ) &&
+      warp_shape(addr, r->sh_size, &shape))
+    ws = &shape;
   uint64_t amax = UINT64_MAX;
-  if (init && m == FULL_MASK && in->space == PTX_SPACE_SHARED && size == 4) {
+  if (init && ws) {
+    /* a word of init bytes per half-warp or per lane of each half */
+    const uint32_t ones = 0x01010101u;
+    uint32_t n = ws->n;
+    if (kind == ACC_READ) {
+      uint32_t bad = 0;
+      for (uint32_t l = 0; l < 16; l++) {
+        uint32_t v0, v1;
+        memcpy(&v0, r->init + (uint64_t)(ws->w0 + (n > 1 ? l : 0)) * 4, 4);
+        memcpy(&v1, r->init + (uint64_t)(ws->w1 + (n > 1 ? l : 0)) * 4, 4);
+        bad |= (uint32_t)(v0 != ones) << l | (uint32_t)(v1 != ones) << (l + 16);
+      }
+      for (; bad; bad &= bad - 1) race_add_sync(r, b, SYNC_UNINIT, w->pc, w->index, bad & -bad);
+    } else {
+      memset(r->init + (uint64_t)ws->w0 * 4, 1, 4 * n);
+      memset(r->init + (uint64_t)ws->w1 * 4, 1, 4 * n);
+    }
+  } else if (init && m == FULL_MASK && in->space == PTX_SPACE_SHARED && size == 4) {
     amax = 0;
     for (int l = 0; l < 32; l++) amax = addr[l] > amax ? addr[l] : amax;
   }
@@ -735,7 +770,7 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
     } else {
       for (int l = 0; l < 32; l++) memcpy(r->init + addr[l], &ones, 4);
     }
-  } else if (init) {
+  } else if (init && !ws) {
     LANES(m, {
       uint64_t a = shared_off(in, addr[l], size, r);
       if (a == ~0ull) continue;
@@ -750,7 +785,7 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
     });
   }
   if (!races) return;
-  if (kind == ACC_READ && !r->compat && fast_reads(w, in, m, addr, size, r, b)) return;
+  if (kind == ACC_READ && !r->compat && fast_reads(w, in, m, addr, size, r, b, ws)) return;
   if (kind != ACC_READ && b->wg) wgmma_write_check(w, in, m, addr, size);
   if (kind == ACC_WRITE && in->op == OP_ST && size == 4 && in->vec == 1 && in->c == 4 && m == FULL_MASK &&
       in->space == PTX_SPACE_SHARED && fast_stores(w, in, addr, r, b))
