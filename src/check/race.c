@@ -66,7 +66,7 @@ void race_block_start(race_state *r, block *b) {
   memset(r->wsh, 0, (size_t)(r->sh_size / 4 + 1) * sizeof *r->wsh);
   memset(r->split, 0, r->sh_size / 4 + 1);
   r->nsplit = 0;
-  r->wgen1 = 0;
+  r->wgen1 = r->rgen1 = 0;
   if (r->nruns) memset(r->runof, 0, (size_t)(r->sh_size / 4 + 1) * sizeof *r->runof);
   r->nruns = r->nrunused = r->nrunfree = 0;
   memset(r->init, 0, r->sh_size);
@@ -222,6 +222,7 @@ static inline void spill_read(race_state *r, shadow *s, shadow_x *x, acc_rec o) 
 
 static inline void keep_read(race_state *r, shadow *s, shadow_x *x, uint32_t pc, uint16_t t) {
   acc_rec now = {r->gen, pc, t, ACC_READ, 1}, out;
+  r->rgen1 = r->gen + 1;
   if (s->r[0].valid && s->r[0].tid == t) {
     if (s->r[0].pc == pc) {
       s->r[0].gen = r->gen;
@@ -296,6 +297,7 @@ static inline void own_word_w(race_state *r, uint64_t wd) {
 static inline void keep_read2(race_state *r, shadow *s, shadow_x *x, uint32_t pc, uint16_t ta, uint16_t tb) {
   const acc_rec *r0 = &s->r[0], *r1 = &s->r[1];
   uint32_t ag = r->all_gen, wp = ta / 32u;
+  r->rgen1 = r->gen + 1;
   /* (spilling touches only x: r0 and r1 are replaced last) */
   if (r0->valid && r0->tid == ta) {
     /* keep_read(ta) pushes out r0 unless it is ta's read at pc (against ta,
@@ -330,6 +332,7 @@ static inline void check_one(race_state *r, block *b, shadow *s, shadow_x *xs, u
       if (!(s->w.valid && s->w.tid == t)) {
         s->w.valid = 0;
         s->r[0] = (acc_rec){r->gen, pc, t, ACC_READ, 1};
+        r->rgen1 = r->gen + 1;
       }
       return;
     }
@@ -478,18 +481,68 @@ static void raw_reads(race_state *r, block *b, uint32_t m, const uint32_t wd0[32
     });
 }
 
-/* fast_reads for a whole warp reading one word per lane, each half-warp
- * either one word (broadcast) or 16 consecutive ones, all in bounds. */
-static int pattern_reads(warp *w, const uint64_t addr[32], race_state *r, block *b) {
+/* The shape of a whole warp's 4-byte access of shared offsets addr, every
+ * lane aligned and in bounds: each half-warp on one word (n 1) or on 16
+ * consecutive ones (n 16), from words w0 and w1, the halves' words the
+ * same or apart. Returns 0 for any other. */
+typedef struct wshape {
+  uint32_t w0, w1, n;
+} wshape;
+
+static inline int warp_shape(const uint64_t addr[32], uint32_t sh_size, wshape *ws) {
   uint64_t a0 = addr[0], a1 = addr[16], xb = 0, xc = 0;
   for (int l = 0; l < 16; l++) {
     xb |= (addr[l] ^ a0) | (addr[l + 16] ^ a1);
     xc |= (addr[l] - a0 - 4 * (uint64_t)l) | (addr[l + 16] - a1 - 4 * (uint64_t)l);
   }
-  uint32_t n = xb ? 16 : 1, w0 = (uint32_t)(a0 >> 2), w1 = (uint32_t)(a1 >> 2), pc = w->pc;
-  if ((xb && xc) || ((a0 | a1) & 3) || r->sh_size < 4 * n || a0 > r->sh_size - 4 * n || a1 > r->sh_size - 4 * n)
-    return 0;
+  uint32_t n = xb ? 16 : 1, w0 = (uint32_t)(a0 >> 2), w1 = (uint32_t)(a1 >> 2);
+  if ((xb && xc) || ((a0 | a1) & 3) || sh_size < 4 * n || a0 > sh_size - 4 * n || a1 > sh_size - 4 * n) return 0;
   if (xb && w0 != w1 && (w1 > w0 ? w1 - w0 : w0 - w1) < 16) return 0;
+  *ws = (wshape){w0, w1, n};
+  return 1;
+}
+
+/* Words w0..w0+15 read by threads ta+j (and then tb+j when two): through
+ * their run when they are one, else word by word, making them one when
+ * none has readers yet (ta, tb are 0 or 16 mod 32). */
+static void run_reads(race_state *r, uint32_t w0, uint32_t pc, uint16_t ta, uint16_t tb, int two) {
+  uint32_t k = r->nruns ? r->runof[w0] : 0;
+  if (k && r->runs[k - 1].w0 == w0 && r->runs[k - 1].mask == 0xffff) {
+    /* the 16 words are one run: one history for all */
+    wrun *u = &r->runs[k - 1];
+    if (two) keep_read2(r, &u->s, &u->x, pc, ta, tb);
+    else keep_read(r, &u->s, &u->x, pc, ta);
+    return;
+  }
+  uint32_t fresh = 1;
+  for (uint32_t j = 0; j < 16; j++) {
+    own_word(r, w0 + j);
+    const shadow *s = &r->wsh[w0 + j];
+    fresh &= !s->r[0].valid & !s->r[1].valid & !s->spilled;
+  }
+  if (fresh && (r->nrunfree || r->nrunused < r->capruns)) {
+    /* no readers yet: after this read the words' readers differ by j
+     * alone, a run from now on */
+    k = r->nrunfree ? r->runfree[--r->nrunfree] : r->nrunused++;
+    wrun *u = &r->runs[k];
+    u->w0 = w0;
+    u->mask = 0xffff;
+    u->s = r->wsh[w0];
+    if (two) keep_read2(r, &u->s, &u->x, pc, ta, tb);
+    else keep_read(r, &u->s, &u->x, pc, ta);
+    for (uint32_t j = 0; j < 16; j++) r->runof[w0 + j] = k + 1;
+    r->nruns++;
+    return;
+  }
+  for (uint32_t j = 0; j < 16; j++)
+    if (two) keep_read2(r, &r->wsh[w0 + j], &r->wshx[w0 + j], pc, (uint16_t)(ta + j), (uint16_t)(tb + j));
+    else keep_read(r, &r->wsh[w0 + j], &r->wshx[w0 + j], pc, (uint16_t)(ta + j));
+}
+
+/* fast_reads for a whole warp reading one word per lane, each half-warp
+ * either one word (broadcast) or 16 consecutive ones, all in bounds. */
+static int pattern_reads(warp *w, const wshape *ws, race_state *r, block *b) {
+  uint32_t n = ws->n, w0 = ws->w0, w1 = ws->w1, pc = w->pc, xb = n > 1;
   for (uint32_t j = 0; r->nsplit && j < n; j++)
     if (r->split[w0 + j] || r->split[w1 + j]) return 0;
   uint16_t tb = (uint16_t)(w->index * 32);
@@ -518,50 +571,21 @@ static int pattern_reads(warp *w, const uint64_t addr[32], race_state *r, block 
   }
   /* consecutive words: each read by lane j (and j + 16 when the halves agree) */
   if (w0 == w1) {
-    uint32_t k = r->nruns ? r->runof[w0] : 0;
-    if (k && r->runs[k - 1].w0 == w0 && r->runs[k - 1].mask == 0xffff) {
-      /* the 16 words are one run: one history for all */
-      keep_read2(r, &r->runs[k - 1].s, &r->runs[k - 1].x, pc, tb, (uint16_t)(tb + 16));
-      return 1;
-    }
-    uint32_t fresh = 1;
-    for (uint32_t j = 0; j < 16; j++) {
-      own_word(r, w0 + j);
-      const shadow *s = &r->wsh[w0 + j];
-      fresh &= !s->r[0].valid & !s->r[1].valid & !s->spilled;
-    }
-    if (fresh && (r->nrunfree || r->nrunused < r->capruns)) {
-      /* no readers yet: after this read the words' readers are lane j's
-       * and lane 16 + j's, a run from now on */
-      k = r->nrunfree ? r->runfree[--r->nrunfree] : r->nrunused++;
-      wrun *u = &r->runs[k];
-      u->w0 = w0;
-      u->mask = 0xffff;
-      u->s = r->wsh[w0];
-      keep_read2(r, &u->s, &u->x, pc, tb, (uint16_t)(tb + 16));
-      for (uint32_t j = 0; j < 16; j++) r->runof[w0 + j] = k + 1;
-      r->nruns++;
-      return 1;
-    }
-    for (uint32_t j = 0; j < 16; j++)
-      keep_read2(r, &r->wsh[w0 + j], &r->wshx[w0 + j], pc, (uint16_t)(tb + j), (uint16_t)(tb + 16 + j));
+    run_reads(r, w0, pc, tb, (uint16_t)(tb + 16), 1);
     return 1;
   }
-  for (uint32_t j = 0; j < 16; j++) {
-    own_word(r, w0 + j);
-    own_word(r, w1 + j);
-    keep_read(r, &r->wsh[w0 + j], &r->wshx[w0 + j], pc, (uint16_t)(tb + j));
-    keep_read(r, &r->wsh[w1 + j], &r->wshx[w1 + j], pc, (uint16_t)(tb + 16 + j));
-  }
+  /* (the halves' words are apart: in either order) */
+  run_reads(r, w0, pc, tb, 0, 0);
+  run_reads(r, w1, pc, (uint16_t)(tb + 16), 0, 0);
   return 1;
 }
 
 static int fast_reads(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, race_state *r,
-                      block *b) {
+                      block *b, const wshape *ws) {
   uint32_t wd0[32], nw = size / 4, pc = w->pc, skip = 0;
   uint16_t tb = (uint16_t)(w->index * 32);
   if (size % 4 || !size || size > 32) return 0;
-  if (m == FULL_MASK && in->space == PTX_SPACE_SHARED && size == 4 && pattern_reads(w, addr, r, b)) return 1;
+  if (ws && pattern_reads(w, ws, r, b)) return 1;
   if (m == FULL_MASK && in->space == PTX_SPACE_SHARED) {
     /* the whole warp in bounds and aligned: no lane skipped */
     uint64_t amax = 0, aor = 0;
@@ -675,11 +699,24 @@ static int fast_stores(warp *w, const insn *in, const uint64_t addr[32], race_st
   }
   const uint64_t *v = w->r[in->v[0]];
   uint16_t tb = (uint16_t)(w->index * 32);
+  /* every read so far is ordered before these (older than the last barrier
+   * everyone passed)? */
+  int rdead = r->rgen1 <= r->all_gen;
   for (int l = 0; l < 32; l++) {
     uint32_t wd = (uint32_t)(addr[l] >> 2), cur, x;
+    shadow *s = &r->wsh[wd];
+    own_word_w(r, wd);
+    if (rdead && !live(&s->w, r->all_gen)) {
+      /* and the last write too: no hazard whatever the values, the word's
+       * only record is now this write (check_one's end) */
+      s->w = (acc_rec){r->gen, w->pc, (uint16_t)(tb + l), ACC_WRITE, 1};
+      s->r[0].valid = s->r[1].valid = 0;
+      s->spilled = 0;
+      r->wgen1 = r->gen + 1;
+      continue;
+    }
     memcpy(&cur, b->smem + (uint64_t)wd * 4, 4);
     x = cur ^ (uint32_t)v[l];
-    own_word_w(r, wd);
     uint32_t changed = !!(x & 0xffu) + !!(x & 0xff00u) + !!(x & 0xff0000u) + !!(x & 0xff000000u);
     check_one(r, b, &r->wsh[wd], &r->wshx[wd], w->pc, (uint16_t)(tb + l), ACC_WRITE, (uint64_t)wd * 4, 4, changed,
               !x);
@@ -692,8 +729,30 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
   block *b = w->blk;
   int races = w->L->want_races, init = w->L->want_init;
   if (!races && !init) return;
+  wshape shape;
+  const wshape *ws = NULL;
+  if (m == FULL_MASK && in->space == PTX_SPACE_SHARED && size == 4 && (init || kind == ACC_READ) &&
+      warp_shape(addr, r->sh_size, &shape))
+    ws = &shape;
   uint64_t amax = UINT64_MAX;
-  if (init && m == FULL_MASK && in->space == PTX_SPACE_SHARED && size == 4) {
+  if (init && ws) {
+    /* a word of init bytes per half-warp or per lane of each half */
+    const uint32_t ones = 0x01010101u;
+    uint32_t n = ws->n;
+    if (kind == ACC_READ) {
+      uint32_t bad = 0;
+      for (uint32_t l = 0; l < 16; l++) {
+        uint32_t v0, v1;
+        memcpy(&v0, r->init + (uint64_t)(ws->w0 + (n > 1 ? l : 0)) * 4, 4);
+        memcpy(&v1, r->init + (uint64_t)(ws->w1 + (n > 1 ? l : 0)) * 4, 4);
+        bad |= (uint32_t)(v0 != ones) << l | (uint32_t)(v1 != ones) << (l + 16);
+      }
+      for (; bad; bad &= bad - 1) race_add_sync(r, b, SYNC_UNINIT, w->pc, w->index, bad & -bad);
+    } else {
+      memset(r->init + (uint64_t)ws->w0 * 4, 1, 4 * n);
+      memset(r->init + (uint64_t)ws->w1 * 4, 1, 4 * n);
+    }
+  } else if (init && m == FULL_MASK && in->space == PTX_SPACE_SHARED && size == 4) {
     amax = 0;
     for (int l = 0; l < 32; l++) amax = addr[l] > amax ? addr[l] : amax;
   }
@@ -711,7 +770,7 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
     } else {
       for (int l = 0; l < 32; l++) memcpy(r->init + addr[l], &ones, 4);
     }
-  } else if (init) {
+  } else if (init && !ws) {
     LANES(m, {
       uint64_t a = shared_off(in, addr[l], size, r);
       if (a == ~0ull) continue;
@@ -726,7 +785,7 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
     });
   }
   if (!races) return;
-  if (kind == ACC_READ && !r->compat && fast_reads(w, in, m, addr, size, r, b)) return;
+  if (kind == ACC_READ && !r->compat && fast_reads(w, in, m, addr, size, r, b, ws)) return;
   if (kind != ACC_READ && b->wg) wgmma_write_check(w, in, m, addr, size);
   if (kind == ACC_WRITE && in->op == OP_ST && size == 4 && in->vec == 1 && in->c == 4 && m == FULL_MASK &&
       in->space == PTX_SPACE_SHARED && fast_stores(w, in, addr, r, b))

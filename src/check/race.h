@@ -81,6 +81,8 @@ typedef struct race_state {
   uint32_t nsplit;       /* words split now (0: every word uses wsh) */
   uint32_t wgen1;        /* gen + 1 of the newest write record set (0: none):
                             at most all_gen, no write can be a RAW's first */
+  uint32_t rgen1;        /* the same for read records: with both at most
+                            all_gen, every record is ordered before what comes */
   uint32_t *runof;       /* per word: 1 + the run (wrun) holding its readers, 0: none */
   wrun *runs;            /* capruns of them, nrunused handed out, free ones stacked */
   uint32_t *runfree;
