@@ -105,47 +105,70 @@ void exec_fill_specials(warp *w, uint64_t (*r)[32], const func_info *f) {
    * cap at its end. */
   uint32_t rsv = L->prog->smem_reserved, rsv_end = rsv < 288 ? rsv : 288;
   uint32_t total_smem = (L->smem_aggr - rsv + 127) / 128 * 128;
+  /* the values every lane shares, computed once (no divisions per lane) */
+  uint64_t u[SR_COUNT] = {0};
+  u[SR_NTID_X] = bx;
+  u[SR_NTID_Y] = by;
+  u[SR_NTID_Z] = L->block[2];
+  u[SR_CTAID_X] = b->ctaid[0];
+  u[SR_CTAID_Y] = b->ctaid[1];
+  u[SR_CTAID_Z] = b->ctaid[2];
+  u[SR_NCTAID_X] = L->grid[0];
+  u[SR_NCTAID_Y] = L->grid[1];
+  u[SR_NCTAID_Z] = L->grid[2];
+  u[SR_WARPID] = w->index;
+  u[SR_NWARPID] = (uint32_t)L->arch->max_warps_per_sm;
+  u[SR_SMID] = (uint32_t)(b->linear % L->nsm);
+  u[SR_NSMID] = L->nsm;
+  u[SR_GRIDID] = 1;
+  u[SR_DYN_SMEM] = L->dyn_smem;
+  u[SR_TOTAL_SMEM] = total_smem;
+  u[SR_AGGR_SMEM] = L->smem_aggr;
+  u[SR_RSV_BEGIN] = 0;
+  u[SR_RSV_END] = rsv_end;
+  u[SR_RSV_CAP] = rsv;
+  u[SR_ZERO] = 0;
+  u[SR_ONE] = 1;
+  for (int i = 0; i < 3; i++) {
+    u[SR_CLUSTER_CTAID_X + i] = b->cctaid[i];
+    u[SR_CLUSTER_NCTAID_X + i] = L->cdim[i];
+    u[SR_CLUSTERID_X + i] = b->cl->cid[i];
+    u[SR_NCLUSTERID_X + i] = L->grid[i] / L->cdim[i];
+  }
+  u[SR_CLUSTER_CTARANK] = b->rank;
+  u[SR_CLUSTER_NCTARANK] = L->csize;
+  /* the uniform ones: [NTID_X, NCTAID_Z], [WARPID, GRIDID], [DYN_SMEM, end) */
+  static const int ranges[3][2] = {{SR_NTID_X, SR_NCTAID_Z + 1}, {SR_WARPID, SR_GRIDID + 1}, {SR_DYN_SMEM, SR_COUNT}};
+  for (int k = 0; k < 3; k++)
+    for (int i = ranges[k][0]; i < ranges[k][1]; i++) {
+      uint64_t v = u[i], *d = r[i];
+      for (int l = 0; l < 32; l += 4) {
+        d[l] = v;
+        d[l + 1] = v;
+        d[l + 2] = v;
+        d[l + 3] = v;
+      }
+    }
+  /* %tid of lane l is that of thread t = 32 * warp + l: t % bx, t / bx %
+   * by, t / (bx * by), stepped lane by lane from the first */
+  uint32_t t0 = w->index * 32, tx = t0 % bx, ty = t0 / bx % by, tz = t0 / (bx * by);
   for (int l = 0; l < 32; l++) {
-    uint32_t t = w->index * 32 + (uint32_t)l;
-    r[SR_TID_X][l] = t % bx;
-    r[SR_TID_Y][l] = t / bx % by;
-    r[SR_TID_Z][l] = t / (bx * by);
-    r[SR_NTID_X][l] = bx;
-    r[SR_NTID_Y][l] = by;
-    r[SR_NTID_Z][l] = L->block[2];
-    r[SR_CTAID_X][l] = b->ctaid[0];
-    r[SR_CTAID_Y][l] = b->ctaid[1];
-    r[SR_CTAID_Z][l] = b->ctaid[2];
-    r[SR_NCTAID_X][l] = L->grid[0];
-    r[SR_NCTAID_Y][l] = L->grid[1];
-    r[SR_NCTAID_Z][l] = L->grid[2];
+    r[SR_TID_X][l] = tx;
+    r[SR_TID_Y][l] = ty;
+    r[SR_TID_Z][l] = tz;
+    if (++tx == bx) {
+      tx = 0;
+      if (++ty == by) {
+        ty = 0;
+        tz++;
+      }
+    }
     r[SR_LANEID][l] = (uint32_t)l;
-    r[SR_WARPID][l] = w->index;
-    r[SR_NWARPID][l] = (uint32_t)L->arch->max_warps_per_sm;
-    r[SR_SMID][l] = (uint32_t)(b->linear % L->nsm);
-    r[SR_NSMID][l] = L->nsm;
-    r[SR_GRIDID][l] = 1;
     r[SR_LANEMASK_EQ][l] = 1u << l;
     r[SR_LANEMASK_LT][l] = (1u << l) - 1;
     r[SR_LANEMASK_LE][l] = l == 31 ? FULL_MASK : (2u << l) - 1;
     r[SR_LANEMASK_GT][l] = l == 31 ? 0 : ~((2u << l) - 1);
     r[SR_LANEMASK_GE][l] = ~((1u << l) - 1);
-    r[SR_DYN_SMEM][l] = L->dyn_smem;
-    r[SR_TOTAL_SMEM][l] = total_smem;
-    r[SR_AGGR_SMEM][l] = L->smem_aggr;
-    r[SR_RSV_BEGIN][l] = 0;
-    r[SR_RSV_END][l] = rsv_end;
-    r[SR_RSV_CAP][l] = rsv;
-    r[SR_ZERO][l] = 0;
-    r[SR_ONE][l] = 1;
-    for (int i = 0; i < 3; i++) {
-      r[SR_CLUSTER_CTAID_X + i][l] = b->cctaid[i];
-      r[SR_CLUSTER_NCTAID_X + i][l] = L->cdim[i];
-      r[SR_CLUSTERID_X + i][l] = b->cl->cid[i];
-      r[SR_NCLUSTERID_X + i][l] = L->grid[i] / L->cdim[i];
-    }
-    r[SR_CLUSTER_CTARANK][l] = b->rank;
-    r[SR_CLUSTER_NCTARANK][l] = L->csize;
   }
   uint32_t c0 = f->nregs - f->nconsts;
   for (uint32_t c = 0; c < f->nconsts; c++)
