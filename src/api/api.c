@@ -482,7 +482,11 @@ static smemu_status check_config(smemu_ctx *ctx, const smemu_kernel *k, const ui
 static pthread_mutex_t jit_kernels = PTHREAD_MUTEX_INITIALIZER;
 static const jit_code *kernel_jit(smemu_ctx *ctx, smemu_kernel *k, int hooked) {
   if (ctx->tier == SMEMU_TIER_INTERP) return NULL;
-  if (ctx->tier == SMEMU_TIER_AUTO && k->ran_insns < ctx->jit_hot && !k->jit_tried[hooked]) return NULL;
+  /* auto: a kernel that has run jit_hot warp instructions, or whose code
+   * an earlier run left in the disk cache (nothing to compile) */
+  if (ctx->tier == SMEMU_TIER_AUTO && k->ran_insns < ctx->jit_hot && !k->jit_tried[hooked] &&
+      !jit_cached(k->prog, hooked))
+    return NULL;
   pthread_mutex_lock(&jit_kernels);
   if (!k->jit_tried[hooked]) {
     char why[256] = "";

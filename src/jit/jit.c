@@ -21,6 +21,11 @@ jit_code *jit_compile(const program *P, int hooked, char *why, size_t n) {
   return NULL;
 }
 void jit_free(jit_code *J) { (void)J; }
+int jit_cached(const program *P, int hooked) {
+  (void)P;
+  (void)hooked;
+  return 0;
+}
 
 #else
 
@@ -1928,6 +1933,24 @@ jit_code *jit_compile(const program *P, int hooked, char *why, size_t nwhy) {
 out:
   pthread_mutex_unlock(&jit_lock);
   return J;
+}
+
+int jit_cached(const program *P, int hooked) {
+  pthread_mutex_lock(&jit_lock);
+  int r = 0;
+  char why[64], dir[PATH_MAX], path[PATH_MAX + 64];
+  uint64_t key[2];
+  if (jit_init(why, sizeof why) == 0) {
+    key_of(P, hooked, key);
+    for (size_t i = 0; i < nkept && !r; i++) r = kept_list[i].key[0] == key[0] && kept_list[i].key[1] == key[1];
+    struct stat st;
+    if (!r && cache_dir(dir, sizeof dir) == 0) {
+      snprintf(path, sizeof path, "%s/%016llx%016llx.o", dir, (unsigned long long)key[0], (unsigned long long)key[1]);
+      r = lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+    }
+  }
+  pthread_mutex_unlock(&jit_lock);
+  return r;
 }
 
 static void jit_release(jit_code *J) {

@@ -40,6 +40,10 @@ int jit_available(void);
 jit_code *jit_compile(const program *P, int hooked, char *why, size_t n);
 void jit_free(jit_code *J);
 
+/* 1 when P's code (of that variant) is at hand without compiling: this
+ * process has it, or the disk cache does (jit.c). */
+int jit_cached(const program *P, int hooked);
+
 /* Run the region at pc (J->entry[pc] != NULL) with `budget` (>= 1)
  * instructions left to the warp; returns the instructions run, 0 when the
  * region does not fit the budget or holds the entry's reconvergence point
