@@ -34,12 +34,18 @@ TEST_DEPS += $(BUILD)/fuzz_tiers_replay
 
 .PHONY: fuzz-tiers
 fuzz: fuzz-tiers
-fuzz-tiers:
 ifneq ($(LLVM_CONFIG),)
-	@mkdir -p $(BUILD)
+FUZZ_T_SRC := tests/fuzz/fuzz_tiers.c tests/common/tiers.c $(LIB_SRC)
+FUZZ_T_OBJ := $(FUZZ_T_SRC:%.c=$(BUILD)/fuzzobj/%.o)
+$(BUILD)/fuzzobj/%.o: %.c
+	@mkdir -p $(dir $@)
 	clang-14 -std=c11 -D_GNU_SOURCE -ffp-contract=off -frounding-math -Iinclude -Isrc -Itests/common -g -O1 \
-	  -fsanitize=fuzzer,address,undefined -DSMEMU_HAVE_JIT -isystem $(LLVM_INC) \
-	  -o $(BUILD)/fuzz_tiers tests/fuzz/fuzz_tiers.c tests/common/tiers.c $(LIB_SRC) $(JIT_LIBS) -lm -pthread
+	  -fsanitize=fuzzer,address,undefined -DSMEMU_HAVE_JIT -isystem $(LLVM_INC) -MMD -MP -c $< -o $@
+$(BUILD)/fuzz_tiers: $(FUZZ_T_OBJ)
+	clang-14 -fsanitize=fuzzer,address,undefined -o $@ $^ $(JIT_LIBS) -lm -pthread
+fuzz-tiers: $(BUILD)/fuzz_tiers
+-include $(FUZZ_T_OBJ:.o=.d)
 else
+fuzz-tiers:
 	@echo "fuzz-tiers: no llvm-config-19, no compiled tier to compare"
 endif
