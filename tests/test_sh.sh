@@ -2,7 +2,8 @@
 # test_sh.sh: checks scripts/test_run.sh, the counting in `make test`: a
 # test exiting 77 is a SKIP (not a PASS), "[  SKIPPED ] CASE" lines name
 # skipped cases of a passing test, every skip lands in the skip list, and
-# SMEMU_CI_NO_SKIP=1 turns each skip into a failure.
+# SMEMU_CI_NO_SKIP=1 turns each skip into a failure, SMEMU_TEST_OMIT leaves
+# tests out and says so.
 here=$(cd "$(dirname "$0")/.." && pwd)
 T=$(mktemp -d /tmp/smemu-test-sh.XXXXXX) || exit 1
 trap 'rm -rf "$T"' EXIT
@@ -35,5 +36,9 @@ out=$(SMEMU_CI_NO_SKIP=1 sh "$T/cases.sh" "$T" "$here")
 check "strict summary" "tests: 1 passed, 3 failed, 0 skipped (and 2 skipped cases inside passing tests); skips listed in $T/test-skips.txt" \
   "$(echo "$out" | grep '^tests:')"
 check "strict skip" "1" "$(echo "$out" | grep -c '^FAIL s (skipped, and SMEMU_CI_NO_SKIP is set')"
+out=$(env -u SMEMU_CI_NO_SKIP SMEMU_TEST_OMIT="f s" sh "$T/cases.sh" "$T" "$here")
+check "omit summary" "tests: 2 passed, 0 failed, 0 skipped (and 2 skipped cases inside passing tests); 2 left out (SMEMU_TEST_OMIT); skips listed in $T/test-skips.txt" \
+  "$(echo "$out" | grep '^tests:')"
+check "omit exit" "rc 0" "$(echo "$out" | tail -n 1)"
 [ $bad = 0 ] && echo "test_sh: ok"
 exit $bad

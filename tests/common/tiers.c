@@ -42,14 +42,23 @@ typedef struct bufs {
   uint64_t base[TIERS_MAXBUF], size[TIERS_MAXBUF];
 } bufs;
 
-/* An address as text: "bI+OFF" inside buffer I, else hex. */
+/* An address as text: "bI+OFF" inside buffer I (or just past it),
+ * "bI+-OFF" relative to the nearest buffer within 256 MB (a fault past
+ * the end), else hex. */
 static void addr_text(const bufs *B, uint64_t a, char *out, size_t n) {
   for (size_t i = 0; i < B->n; i++)
     if (a >= B->base[i] && a < B->base[i] + B->size[i] + 64) {
       snprintf(out, n, "b%zu+%llu", i, (unsigned long long)(a - B->base[i]));
       return;
     }
-  snprintf(out, n, "0x%llx", (unsigned long long)a);
+  size_t best = B->n;
+  uint64_t bd = 1ull << 28;
+  for (size_t i = 0; i < B->n; i++) {
+    uint64_t d = a > B->base[i] ? a - B->base[i] : B->base[i] - a;
+    if (d < bd) bd = d, best = i;
+  }
+  if (best < B->n) snprintf(out, n, "b%zu%+lld", best, (long long)(a - B->base[best]));
+  else snprintf(out, n, "0x%llx", (unsigned long long)a);
 }
 
 /* A message with its host addresses made buffer-relative; long hex
