@@ -43,8 +43,11 @@ typedef struct bufs {
 } bufs;
 
 /* An address as text: "bI+OFF" inside buffer I (or just past it),
- * "bI+-OFF" relative to the nearest buffer within 256 MB (a fault past
- * the end), else hex. */
+ * "bI+-OFF" relative to the nearest buffer within 1 MB (a fault past
+ * the end), else "0x?": further away it is in another allocation, such as
+ * a module's global variable, whose distance from the buffers differs
+ * between two contexts (the message names that allocation and the offset
+ * in it). */
 static void addr_text(const bufs *B, uint64_t a, char *out, size_t n) {
   for (size_t i = 0; i < B->n; i++)
     if (a >= B->base[i] && a < B->base[i] + B->size[i] + 64) {
@@ -52,13 +55,13 @@ static void addr_text(const bufs *B, uint64_t a, char *out, size_t n) {
       return;
     }
   size_t best = B->n;
-  uint64_t bd = 1ull << 28;
+  uint64_t bd = 1ull << 20;
   for (size_t i = 0; i < B->n; i++) {
     uint64_t d = a > B->base[i] ? a - B->base[i] : B->base[i] - a;
     if (d < bd) bd = d, best = i;
   }
   if (best < B->n) snprintf(out, n, "b%zu%+lld", best, (long long)(a - B->base[best]));
-  else snprintf(out, n, "0x%llx", (unsigned long long)a);
+  else snprintf(out, n, "0x?");
 }
 
 /* A message with its host addresses made buffer-relative; long hex
@@ -73,7 +76,6 @@ static void norm_msg(const bufs *B, const char *in, char *out, size_t n) {
         uint64_t a = strtoull(p + 2, NULL, 16);
         char t[40];
         addr_text(B, a, t, sizeof t);
-        if (t[0] == '0') snprintf(t, sizeof t, "0x?");
         k += (size_t)snprintf(out + k, n - k, "%s", t);
         p = q;
         continue;

@@ -53,6 +53,30 @@ static int both(const char *ptx, const char *file, int ki, const uint32_t grid[3
   return bad;
 }
 
+/* One run on one tier (the generator's run, with the old names the memory,
+ * fault and cache tests use). */
+typedef tiers_outcome outcome;
+#define NR KGEN_NR
+#define outcome_free tiers_free
+#define compare tiers_compare
+static void run(const char *ptx, const char *file, int ki, int tier, uint32_t analyses, const uint32_t grid[3],
+                const uint32_t block[3], size_t bytes, uint64_t seed, outcome *o) {
+  tiers_launch L;
+  memset(&L, 0, sizeof L);
+  memcpy(L.grid, grid, sizeof L.grid);
+  memcpy(L.block, block, sizeof L.block);
+  L.bytes = bytes;
+  L.seed = seed;
+  L.analyses = analyses;
+  tiers_run(ptx, file, ki, tier, &L, o);
+}
+
+/* A kernel of test_jit's original mix, len instructions. */
+static char *random_kernel(uint64_t seed, int len) {
+  kgen_opts ko = {len, 0, 0};
+  return kgen_kernel(NULL, 0, seed, &ko, NULL);
+}
+
 /* ---- tricky forms with stated results ---- */
 typedef struct tricky {
   const char *body;  /* PTX computing %rd9 (64-bit result) from %rd1 / %rd2 inputs */
