@@ -430,6 +430,8 @@ static void usect_recount(analysis *a, const launch *L, usect_state *u, uint32_t
   }
   if (!any) return;
   uint64_t req[UREC_PCS] = {0}, waves[UREC_PCS] = {0}, ideal[UREC_PCS] = {0};
+  bank_cache rc[UREC_PCS];
+  memset(rc, 0, sizeof rc);
   for (int i = 0; i < x->n; i++)
     for (uint32_t j = 0; j < most[i]; j++)
       for (int c = 0; c < x->m[i]; c++)
@@ -445,9 +447,9 @@ static void usect_recount(analysis *a, const launch *L, usect_state *u, uint32_t
           int hit;
           if (lin->op == OP_LDMATRIX || lin->op == OP_STMATRIX)
             bank_model(L->arch, L->bank_mode, bank_op(lin), mask, sh, (int)lead[g]->size, &r);
-          else /* the pc's cache holds bank_model's figures for it */
-            bank_model_cached(&a->banks[lpc[g]].cache, L->arch, L->bank_mode, bank_op(lin), mask, sh,
-                              (int)lead[g]->size, &r, &hit);
+          else /* a cache of this recount's own: a pattern put in the pc's
+                * would skip the worst-instance test when it runs */
+            bank_model_cached(&rc[g], L->arch, L->bank_mode, bank_op(lin), mask, sh, (int)lead[g]->size, &r, &hit);
           req[g] += r.requests;
           waves[g] += r.wavefronts;
           ideal[g] += r.ideal;
