@@ -77,6 +77,53 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n) {
 static int32_t global_ok(warp *w, uint64_t lo, uint64_t hi, int32_t write);
 static int jit_failed;
 
+/* Code generation level (SMEMU_JIT_OPT, default 2): 0 saves little
+ * compile time here and its code runs about 1.6 times slower. */
+static int opt_level(void) {
+  const char *ol = getenv("SMEMU_JIT_OPT");
+  return ol && *ol >= '0' && *ol <= '3' ? *ol - '0' : 2;
+}
+
+/* What compiled code depends on besides the program (the disk cache's key),
+ * found without loading LLVM, because the cache is looked up at launches
+ * that may compile nothing: the host CPU as /proc/cpuinfo describes it
+ * (vendor, family, model, stepping and flags, which LLVM's host CPU name
+ * and features are derived from), the LLVM library, the code generation
+ * level and this build of smemu. Without a way to tell this build or CPU
+ * from another there is no disk cache. Under jit_lock. */
+static void host_ident(void) {
+  static int done;
+  if (done) return;
+  done = 1;
+  static const char *const keep[] = {"vendor_id", "cpu family", "model", "stepping", "flags",
+                                     "CPU implementer", "CPU architecture", "CPU variant", "CPU part", "Features"};
+  uint64_t h = FNV_INIT;
+  char line[16384];
+  int lines = 0, lvl = opt_level();
+  FILE *f = fopen("/proc/cpuinfo", "r");
+  while (f && fgets(line, sizeof line, f) && line[0] != '\n')
+    for (size_t i = 0; i < sizeof keep / sizeof *keep; i++)
+      if (!strncmp(line, keep[i], strlen(keep[i]))) {
+        h = fnv(h, line, strlen(line));
+        lines++;
+        break;
+      }
+  if (f) fclose(f);
+  h = fnv(h, SMEMU_LLVM_LIB, sizeof SMEMU_LLVM_LIB);
+  h = fnv(h, &lvl, sizeof lvl);
+  Dl_info di;
+  struct stat sb;
+  if (lines && dladdr((void *)(uintptr_t)jit_compile, &di) && di.dli_fname && stat(di.dli_fname, &sb) == 0) {
+    h = fnv(h, di.dli_fname, strlen(di.dli_fname) + 1);
+    h = fnv(h, &sb.st_size, sizeof sb.st_size);
+    h = fnv(h, &sb.st_mtim, sizeof sb.st_mtim);
+    h = fnv(h, &sb.st_ino, sizeof sb.st_ino);
+  } else {
+    no_disk_cache = 1;
+  }
+  host_id = h;
+}
+
 static int jit_init(char *why, size_t n) {
   if (lljit) return 0;
   if (jit_failed) {
@@ -92,10 +139,7 @@ static int jit_init(char *why, size_t n) {
   static const char *const argv[] = {"smemu", "-enable-misched=false", "-enable-post-misched=false",
                                      "-post-RA-scheduler=false"};
   LLVMParseCommandLineOptions(4, argv, NULL);
-  /* Code generation level (SMEMU_JIT_OPT, default 2): 0 saves little
-   * compile time here and its code runs about 1.6 times slower. */
-  const char *ol = getenv("SMEMU_JIT_OPT");
-  int lvl = ol && *ol >= '0' && *ol <= '3' ? *ol - '0' : 2;
+  int lvl = opt_level();
   char *triple = LLVMGetDefaultTargetTriple(), *cpu = LLVMGetHostCPUName(), *feat = LLVMGetHostCPUFeatures();
   LLVMTargetRef T;
   char *err = NULL;
@@ -111,22 +155,7 @@ static int jit_init(char *why, size_t n) {
     LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(jb, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(jtm));
   }
   if (err) LLVMDisposeMessage(err);
-  /* what the code depends on besides the program: this build of smemu,
-   * the host CPU, the code generation level (the disk cache's key) */
-  host_id = fnv(FNV_INIT, cpu, strlen(cpu) + 1);
-  host_id = fnv(host_id, feat, strlen(feat) + 1);
-  host_id = fnv(host_id, triple, strlen(triple) + 1);
-  host_id = fnv(host_id, &lvl, sizeof lvl);
-  Dl_info di;
-  struct stat sb;
-  if (dladdr((void *)(uintptr_t)jit_compile, &di) && di.dli_fname && stat(di.dli_fname, &sb) == 0) {
-    host_id = fnv(host_id, di.dli_fname, strlen(di.dli_fname) + 1);
-    host_id = fnv(host_id, &sb.st_size, sizeof sb.st_size);
-    host_id = fnv(host_id, &sb.st_mtim, sizeof sb.st_mtim);
-    host_id = fnv(host_id, &sb.st_ino, sizeof sb.st_ino);
-  } else {
-    no_disk_cache = 1; /* no way to tell this build from another */
-  }
+  host_ident();
   LLVMDisposeMessage(triple);
   LLVMDisposeMessage(cpu);
   LLVMDisposeMessage(feat);
@@ -1938,9 +1967,11 @@ out:
 int jit_cached(const program *P, int hooked) {
   pthread_mutex_lock(&jit_lock);
   int r = 0;
-  char why[64], dir[PATH_MAX], path[PATH_MAX + 64];
+  char dir[PATH_MAX], path[PATH_MAX + 64];
   uint64_t key[2];
-  if (jit_init(why, sizeof why) == 0) {
+  /* (without loading LLVM: most launches compile nothing) */
+  if (!jit_failed && llvm_dl_present()) {
+    host_ident();
     key_of(P, hooked, key);
     for (size_t i = 0; i < nkept && !r; i++) r = kept_list[i].key[0] == key[0] && kept_list[i].key[1] == key[1];
     struct stat st;

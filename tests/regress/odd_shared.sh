@@ -4,7 +4,7 @@
 # (it was a silent heap overflow). Exit 77 without valgrind.
 B=${1:-build}
 command -v valgrind >/dev/null 2>&1 || { echo "odd_shared.sh: valgrind not found"; exit 77; }
-out=$(valgrind -q --error-exitcode=99 "$B/smemu" exec tests/regress/odd_shared.ptx --kernel oddShared \
+out=$(valgrind -q --error-exitcode=99 --suppressions=tests/regress/valgrind.supp "$B/smemu" exec tests/regress/odd_shared.ptx --kernel oddShared \
   --grid 1 --block 64 --arg buf:s32:64:print --check all 2>&1)
 rc=$?
 echo "$out"
