@@ -1,7 +1,8 @@
 #!/bin/bash
-# host16.sh OUTDIR: on a many-core host without LLVM (the device tool's GPU host, 16 cores),
+# host16.sh OUTDIR: on a many-core host without LLVM (the device tool's GPU
+# host, 16 cores): worker scaling of the interpreter tier and the whole
+# programs of bench/programs on 2 and 16 workers (bench/results/).
 OUT=${1:?usage: host16.sh OUTDIR}; mkdir -p "$OUT"
-# worker scaling of the interpreter tier and the whole programs of bench/programs on 2 and 16 workers (bench/results/)
 set -x
 nproc; lscpu | grep -E "Model name|^CPU\(s\)|Thread" ; uname -a
 sh bench/scaling.sh 1,2,4,8,16 > $OUT/scaling.txt 2>&1
