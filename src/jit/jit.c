@@ -1508,7 +1508,8 @@ static liveness *live_new(const program *P, const func_info *F) {
       const insn *in = &P->code[F->entry + i];
       uint32_t fl = op_flags[in->op];
       memset(out, 0, words * 8);
-      int fall = !(fl & (OPF_EXIT | OPF_RET)) && !((fl & OPF_BRANCH) && in->op == OP_BRA && in->guard < 0);
+      /* (a guarded exit, ret or bra falls through where its guard is false) */
+      int fall = in->guard >= 0 || !((fl & (OPF_EXIT | OPF_RET)) || ((fl & OPF_BRANCH) && in->op == OP_BRA));
       if (fall && i + 1 < n)
         for (uint32_t k = 0; k < words; k++) out[k] |= L->in[(size_t)(i + 1) * words + k];
       if ((fl & OPF_BRANCH) && in->op == OP_BRA && in->target >= F->entry && in->target < F->end)

@@ -85,6 +85,10 @@ typedef struct tricky {
 } tricky;
 
 static const tricky cases[] = {
+    /* a guarded ret falls through: %rd5, written before it, is read after it */
+    {"add.u64 %rd5, %rd1, %rd2; setp.eq.u64 %p3, %rd1, 12345; @%p3 ret; mov.u64 %rd9, %rd5;", 40, 2, 42},
+    /* the same with a guarded exit */
+    {"add.u64 %rd5, %rd1, %rd2; setp.eq.u64 %p3, %rd1, 12345; @%p3 exit; mul.lo.u64 %rd9, %rd5, 3;", 40, 2, 126},
     /* shifts by the width and beyond: 0 for shl/shr.u, the sign for shr.s */
     {"cvt.u32.u64 %r1, %rd1; cvt.u32.u64 %r2, %rd2; shl.b32 %r3, %r1, %r2; cvt.u64.u32 %rd9, %r3;", 0xffffffff, 32, 0},
     {"cvt.u32.u64 %r1, %rd1; cvt.u32.u64 %r2, %rd2; shl.b32 %r3, %r1, %r2; cvt.u64.u32 %rd9, %r3;", 1, 31, 0x80000000},
