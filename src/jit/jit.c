@@ -902,6 +902,46 @@ static void emit_f64(cg *g, const insn *in, const jit_form *f, uint32_t pc, uint
   finish(g, &s, pc, i, m32);
 }
 
+/* The loads gather() and gather_p() choose between: one vector load at p0
+ * where the whole chunk is active and consecutive (full && seq), one
+ * scalar load splat where it all reads p0 (full && one), else a masked
+ * gather from the lanes' pointers (base + at, or the pointer vector at
+ * when base is NULL), inactive lanes reading a scratch slot. */
+static LLVMValueRef load_by_pattern(cg *g, LLVMValueRef full, LLVMValueRef seq, LLVMValueRef one, LLVMValueRef p0,
+                                    LLVMValueRef base, LLVMValueRef at, LLVMValueRef m8, LLVMTypeRef VT, int align) {
+  LLVMBuilderRef B = g->B;
+  LLVMBasicBlockRef bseq = LLVMAppendBasicBlockInContext(g->C, g->fn, "ldseq");
+  LLVMBasicBlockRef bnot = LLVMAppendBasicBlockInContext(g->C, g->fn, "ldnseq");
+  LLVMBasicBlockRef bone = LLVMAppendBasicBlockInContext(g->C, g->fn, "ldone");
+  LLVMBasicBlockRef bgat = LLVMAppendBasicBlockInContext(g->C, g->fn, "ldgather");
+  LLVMBasicBlockRef bend = LLVMAppendBasicBlockInContext(g->C, g->fn, "ldend");
+  LLVMBuildCondBr(B, LLVMBuildAnd(B, full, seq, ""), bseq, bnot);
+  LLVMPositionBuilderAtEnd(B, bseq);
+  LLVMValueRef vseq = LLVMBuildLoad2(B, VT, p0, "");
+  LLVMSetAlignment(vseq, (unsigned)align);
+  LLVMBuildBr(B, bend);
+  LLVMPositionBuilderAtEnd(B, bnot);
+  LLVMBuildCondBr(B, LLVMBuildAnd(B, full, one, ""), bone, bgat);
+  LLVMPositionBuilderAtEnd(B, bone);
+  LLVMValueRef s1 = LLVMBuildLoad2(B, LLVMGetElementType(VT), p0, "");
+  LLVMSetAlignment(s1, (unsigned)align);
+  LLVMValueRef vone = splat(g, VT, s1);
+  LLVMBuildBr(B, bend);
+  LLVMPositionBuilderAtEnd(B, bgat);
+  LLVMValueRef ptrs = base ? LLVMBuildGEP2(B, g->i8, base, &at, 1, "") : at;
+  LLVMValueRef safe = LLVMBuildSelect(B, lanes(g, m8), ptrs, splat(g, LLVMTypeOf(ptrs), g->scratch), "");
+  LLVMTypeRef ovl[2] = {VT, LLVMTypeOf(ptrs)};
+  LLVMValueRef args[4] = {safe, c32(g, (uint64_t)align), LLVMConstAllOnes(g->v1), LLVMGetUndef(VT)};
+  LLVMValueRef vgat = intr(g, "llvm.masked.gather", ovl, 2, args, 4);
+  LLVMBuildBr(B, bend);
+  LLVMPositionBuilderAtEnd(B, bend);
+  LLVMValueRef phi = LLVMBuildPhi(B, VT, "");
+  LLVMValueRef vals[3] = {vseq, vone, vgat};
+  LLVMBasicBlockRef from[3] = {bseq, bone, bgat};
+  LLVMAddIncoming(phi, vals, from, 3);
+  return phi;
+}
+
 /* Load one element per lane from base + addr: active lanes from their
  * (checked) address, the others from a scratch slot, without branches (a
  * masked gather becomes a branch per lane on hosts without fast gathers). */
@@ -920,37 +960,8 @@ static LLVMValueRef gather(cg *g, LLVMValueRef base, LLVMValueRef areg, int64_t 
   LLVMValueRef full = LLVMBuildICmp(B, LLVMIntEQ, m8, c8(g, 0xff), "");
   LLVMValueRef seq = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, areg, LLVMBuildAdd(B, a0, LLVMConstVector(e, NL), ""), "")), c8(g, 0xff), "");
   LLVMValueRef one = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, areg, a0, "")), c8(g, 0xff), "");
-  LLVMBasicBlockRef bseq = LLVMAppendBasicBlockInContext(g->C, g->fn, "ldseq");
-  LLVMBasicBlockRef bnot = LLVMAppendBasicBlockInContext(g->C, g->fn, "ldnseq");
-  LLVMBasicBlockRef bone = LLVMAppendBasicBlockInContext(g->C, g->fn, "ldone");
-  LLVMBasicBlockRef bgat = LLVMAppendBasicBlockInContext(g->C, g->fn, "ldgather");
-  LLVMBasicBlockRef bend = LLVMAppendBasicBlockInContext(g->C, g->fn, "ldend");
   LLVMValueRef p0 = LLVMBuildGEP2(B, g->i8, base, (LLVMValueRef[]){LLVMBuildAdd(B, r0, c64(g, (uint64_t)imm), "")}, 1, "");
-  LLVMBuildCondBr(B, LLVMBuildAnd(B, full, seq, ""), bseq, bnot);
-  LLVMPositionBuilderAtEnd(B, bseq);
-  LLVMValueRef vseq = LLVMBuildLoad2(B, VT, p0, "");
-  LLVMSetAlignment(vseq, (unsigned)size);
-  LLVMBuildBr(B, bend);
-  LLVMPositionBuilderAtEnd(B, bnot);
-  LLVMBuildCondBr(B, LLVMBuildAnd(B, full, one, ""), bone, bgat);
-  LLVMPositionBuilderAtEnd(B, bone);
-  LLVMValueRef s1 = LLVMBuildLoad2(B, LLVMGetElementType(VT), p0, "");
-  LLVMSetAlignment(s1, (unsigned)size);
-  LLVMValueRef vone = splat(g, VT, s1);
-  LLVMBuildBr(B, bend);
-  LLVMPositionBuilderAtEnd(B, bgat);
-  LLVMValueRef ptrs = LLVMBuildGEP2(B, g->i8, base, &addr, 1, "");
-  LLVMValueRef safe = LLVMBuildSelect(B, lanes(g, m8), ptrs, splat(g, LLVMTypeOf(ptrs), g->scratch), "");
-  LLVMTypeRef ovl[2] = {VT, LLVMTypeOf(ptrs)};
-  LLVMValueRef args[4] = {safe, c32(g, (uint64_t)size), LLVMConstAllOnes(g->v1), LLVMGetUndef(VT)};
-  LLVMValueRef vgat = intr(g, "llvm.masked.gather", ovl, 2, args, 4);
-  LLVMBuildBr(B, bend);
-  LLVMPositionBuilderAtEnd(B, bend);
-  LLVMValueRef phi = LLVMBuildPhi(B, VT, "");
-  LLVMValueRef vals[3] = {vseq, vone, vgat};
-  LLVMBasicBlockRef from[3] = {bseq, bone, bgat};
-  LLVMAddIncoming(phi, vals, from, 3);
-  return phi;
+  return load_by_pattern(g, full, seq, one, p0, base, addr, m8, VT, size);
 }
 
 /* 1 when [lo, hi) lies in one of the warp's two cached global allocations
@@ -975,36 +986,8 @@ static LLVMValueRef gather_p(cg *g, LLVMValueRef ptrs, LLVMValueRef m8, LLVMType
   LLVMValueRef full = LLVMBuildICmp(B, LLVMIntEQ, m8, c8(g, 0xff), "");
   LLVMValueRef seq = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, addr, LLVMBuildAdd(B, a0, LLVMConstVector(e, NL), ""), "")), c8(g, 0xff), "");
   LLVMValueRef one = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, addr, a0, "")), c8(g, 0xff), "");
-  LLVMBasicBlockRef bseq = LLVMAppendBasicBlockInContext(g->C, g->fn, "pseq");
-  LLVMBasicBlockRef bnot = LLVMAppendBasicBlockInContext(g->C, g->fn, "pnseq");
-  LLVMBasicBlockRef bone = LLVMAppendBasicBlockInContext(g->C, g->fn, "pone");
-  LLVMBasicBlockRef bgat = LLVMAppendBasicBlockInContext(g->C, g->fn, "pgather");
-  LLVMBasicBlockRef bend = LLVMAppendBasicBlockInContext(g->C, g->fn, "pend");
   LLVMValueRef p0 = LLVMBuildIntToPtr(B, a0s, g->ptr, "");
-  LLVMBuildCondBr(B, LLVMBuildAnd(B, full, seq, ""), bseq, bnot);
-  LLVMPositionBuilderAtEnd(B, bseq);
-  LLVMValueRef vseq = LLVMBuildLoad2(B, VT, p0, "");
-  LLVMSetAlignment(vseq, (unsigned)align);
-  LLVMBuildBr(B, bend);
-  LLVMPositionBuilderAtEnd(B, bnot);
-  LLVMBuildCondBr(B, LLVMBuildAnd(B, full, one, ""), bone, bgat);
-  LLVMPositionBuilderAtEnd(B, bone);
-  LLVMValueRef s1 = LLVMBuildLoad2(B, LLVMGetElementType(VT), p0, "");
-  LLVMSetAlignment(s1, (unsigned)align);
-  LLVMValueRef vone = splat(g, VT, s1);
-  LLVMBuildBr(B, bend);
-  LLVMPositionBuilderAtEnd(B, bgat);
-  LLVMValueRef safe = LLVMBuildSelect(B, lanes(g, m8), ptrs, splat(g, LLVMTypeOf(ptrs), g->scratch), "");
-  LLVMTypeRef ovl[2] = {VT, LLVMTypeOf(ptrs)};
-  LLVMValueRef args[4] = {safe, c32(g, (uint64_t)align), LLVMConstAllOnes(g->v1), LLVMGetUndef(VT)};
-  LLVMValueRef vgat = intr(g, "llvm.masked.gather", ovl, 2, args, 4);
-  LLVMBuildBr(B, bend);
-  LLVMPositionBuilderAtEnd(B, bend);
-  LLVMValueRef phi = LLVMBuildPhi(B, VT, "");
-  LLVMValueRef vals[3] = {vseq, vone, vgat};
-  LLVMBasicBlockRef from[3] = {bseq, bone, bgat};
-  LLVMAddIncoming(phi, vals, from, 3);
-  return phi;
+  return load_by_pattern(g, full, seq, one, p0, NULL, ptrs, m8, VT, align);
 }
 
 /* The analyses' hook for memory instruction pc (index i of the region)
