@@ -39,8 +39,9 @@ static char *kernel(const char *pub, const char *acq)
   return src;
 }
 
-/* Global hazards found. */
-static int global_hazards(const char *src)
+/* A context that has run kernel k of src on nblocks x nthreads with the
+ * global race check on, its one argument a zeroed buffer of `bytes`. */
+static smemu_ctx *launch_global(const char *src, uint32_t nblocks, uint32_t nthreads, size_t bytes)
 {
   smemu_options o;
   memset(&o, 0, sizeof o);
@@ -53,11 +54,18 @@ static int global_hazards(const char *src)
   if (smemu_module_load_data(c, src, strlen(src), "k.ptx", &m) != SMEMU_OK || smemu_module_get_kernel(m, "k", &k) != SMEMU_OK)
     fail_msg("%s", smemu_errmsg(c));
   void *out;
-  assert_int_equal(smemu_malloc(c, &out, 4096), SMEMU_OK);
-  assert_int_equal(smemu_memset(c, out, 0, 4096), SMEMU_OK);
+  assert_int_equal(smemu_malloc(c, &out, bytes), SMEMU_OK);
+  assert_int_equal(smemu_memset(c, out, 0, bytes), SMEMU_OK);
   void *args[] = {&out};
-  uint32_t grid[3] = {2, 1, 1}, block[3] = {32, 1, 1};
+  uint32_t grid[3] = {nblocks, 1, 1}, block[3] = {nthreads, 1, 1};
   if (smemu_launch(c, k, grid, block, 0, args) != SMEMU_OK) fail_msg("%s", smemu_errmsg(c));
+  return c;
+}
+
+/* Global hazards found. */
+static int global_hazards(const char *src)
+{
+  smemu_ctx *c = launch_global(src, 2, 32, 4096);
   int n = 0;
   for (int i = 0; i < smemu_hazard_count(c); i++) n += smemu_hazard_get(c, i)->global;
   smemu_destroy(c);
@@ -123,22 +131,7 @@ static void check_waw_last_block(uint32_t nblocks)
                      "END:\n  ret;\n");
   for (int i = 0; i < 8200; i++) len += snprintf(src + len, sizeof src - (size_t)len, "  ret;\n");
   snprintf(src + len, sizeof src - (size_t)len, "}\n");
-  smemu_options o;
-  memset(&o, 0, sizeof o);
-  o.threads = 1;
-  o.analyses = SMEMU_ANALYZE_GLOBAL_RACES;
-  smemu_ctx *c;
-  smemu_module *m;
-  smemu_kernel *k;
-  assert_int_equal(smemu_create(&o, &c), SMEMU_OK);
-  if (smemu_module_load_data(c, src, strlen(src), "k.ptx", &m) != SMEMU_OK || smemu_module_get_kernel(m, "k", &k) != SMEMU_OK)
-    fail_msg("%s", smemu_errmsg(c));
-  void *out;
-  assert_int_equal(smemu_malloc(c, &out, 64), SMEMU_OK);
-  assert_int_equal(smemu_memset(c, out, 0, 64), SMEMU_OK);
-  void *args[] = {&out};
-  uint32_t grid[3] = {nblocks, 1, 1}, block[3] = {1024, 1, 1};
-  if (smemu_launch(c, k, grid, block, 0, args) != SMEMU_OK) fail_msg("%s", smemu_errmsg(c));
+  smemu_ctx *c = launch_global(src, nblocks, 1024, 64);
   assert_int_equal(smemu_hazard_count(c), 1);
   const smemu_hazard *h = smemu_hazard_get(c, 0);
   assert_int_equal(h->global, 1);
