@@ -50,6 +50,7 @@ int jit_cached(const program *P, int hooked) {
 #include "exec/fpsem.h"
 #include "exec/hooks.h"
 #include "jit/forms.h"
+#include "jit/jcache.h"
 #include "jit/llvm_dl.h"
 #include "mem/mem.h"
 
@@ -1658,7 +1659,8 @@ static void perf_map(const program *P, const jit_code *J, const uint32_t *rstart
  * subdirectory jit/, used only when it is the user's alone (owned, not a
  * link, no access for others); files appear by rename, complete, and end
  * with a hash of their contents, checked before use. SMEMU_JIT_CACHE=0
- * turns the disk cache off. */
+ * turns the disk cache off; SMEMU_JIT_CACHE_MAX bounds its size (jcache.h:
+ * least recently used removed first, a hit counting as a use). */
 typedef struct kept {
   uint64_t key[2];
   jit_code *J;
@@ -1751,6 +1753,7 @@ static LLVMMemoryBufferRef cache_read(const char *dir, const uint64_t key[2]) {
       if (sum == fnv(FNV_INIT, data, n)) buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(data, n, "smemu-jit-cached");
     }
   }
+  if (buf) futimens(fd, NULL); /* used now: trimmed last (jcache.h) */
   free(data);
   close(fd);
   return buf;
@@ -1771,7 +1774,14 @@ static void cache_write(const char *dir, const uint64_t key[2], const char *data
   }
   if (ok && write(fd, &sum, 8) != 8) ok = 0;
   if (close(fd) < 0) ok = 0;
-  if (!ok || rename(tmp, path) < 0) unlink(tmp);
+  if (!ok || rename(tmp, path) < 0) {
+    unlink(tmp);
+    return;
+  }
+  /* the size limit, looked at by the first write of a process and one
+   * write in 16 after it (a look reads the whole directory) */
+  static _Atomic int writes;
+  if (!atomic_fetch_add(&writes, 1) || !(key[0] & 15)) jit_cache_trim(dir, jit_cache_limit());
 }
 
 jit_code *jit_compile(const program *P, int hooked, char *why, size_t nwhy) {
