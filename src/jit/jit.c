@@ -960,7 +960,14 @@ static LLVMValueRef gather(cg *g, LLVMValueRef base, LLVMValueRef areg, int64_t 
   LLVMValueRef full = LLVMBuildICmp(B, LLVMIntEQ, m8, c8(g, 0xff), "");
   LLVMValueRef seq = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, areg, LLVMBuildAdd(B, a0, LLVMConstVector(e, NL), ""), "")), c8(g, 0xff), "");
   LLVMValueRef one = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, areg, a0, "")), c8(g, 0xff), "");
-  LLVMValueRef p0 = LLVMBuildGEP2(B, g->i8, base, (LLVMValueRef[]){LLVMBuildAdd(B, r0, c64(g, (uint64_t)imm), "")}, 1, "");
+  LLVMValueRef a0i = LLVMBuildAdd(B, r0, c64(g, (uint64_t)imm), "");
+  if (!base) {
+    /* global: the address is the host pointer (inttoptr, not an offset
+     * from null, which LLVM takes for a load that cannot happen) */
+    LLVMValueRef ptrs = LLVMBuildIntToPtr(B, addr, LLVMVectorType(g->ptr, NL), "");
+    return load_by_pattern(g, full, seq, one, LLVMBuildIntToPtr(B, a0i, g->ptr, ""), NULL, ptrs, m8, VT, size);
+  }
+  LLVMValueRef p0 = LLVMBuildGEP2(B, g->i8, base, &a0i, 1, "");
   return load_by_pattern(g, full, seq, one, p0, base, addr, m8, VT, size);
 }
 
@@ -1054,7 +1061,7 @@ static void emit_mem(cg *g, const insn *in, const jit_form *f, uint32_t pc, uint
     base = load(g, g->ptr, L, offsetof(launch, params));
     break;
   }
-  default: base = LLVMConstNull(g->ptr); break;
+  default: base = NULL; break; /* global: addresses are host pointers */
   }
   /* one pass over the lanes: misaligned or out-of-range lanes, and the
    * lowest and highest global address */
@@ -1113,7 +1120,7 @@ static void emit_mem(cg *g, const insn *in, const jit_form *f, uint32_t pc, uint
     LLVMValueRef lane = LLVMBuildAdd(B, LLVMConstVector(e, NL), splat(g, g->v64, LLVMBuildZExt(B, g->csh, g->i64, "")), "");
     off = LLVMBuildAdd(B, off, LLVMBuildMul(B, lane, splat(g, g->v64, lsize), ""), "");
   }
-  LLVMValueRef ptrs = LLVMBuildGEP2(B, g->i8, base, &off, 1, "");
+  LLVMValueRef ptrs = base ? LLVMBuildGEP2(B, g->i8, base, &off, 1, "") : LLVMBuildIntToPtr(B, off, LLVMVectorType(g->ptr, NL), "");
   if (!st) {
     /* every address is checked before a register is written (ld_gen) */
     LLVMValueRef v[4];
@@ -1392,7 +1399,7 @@ static void emit_fused(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, const jit_
     }
     int size = forms[i]->bits / 8;
     LLVMTypeRef VT = vint(g, size * 8);
-    wrz(g, in->d, gather(g, forms[i]->sub ? LLVMConstNull(g->ptr) : smem, rd(g, in->a), in->imm, m8, VT, size), m8);
+    wrz(g, in->d, gather(g, forms[i]->sub ? NULL : smem, rd(g, in->a), in->imm, m8, VT, size), m8);
   }
   g->caching = 0;
   end_loop(g, &lp, NULL, NULL);
