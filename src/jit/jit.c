@@ -213,6 +213,7 @@ typedef struct cg {
   LLVMValueRef addrs;     /* [32 x i64]: the lane addresses for hook_mem */
   int hooked;             /* the variant for launches with analyses on */
   int stats;              /* SMEMU_JIT_STATS: 2 names the handlers called */
+  int nofull;             /* SMEMU_JIT_NOFULL: no full-warp bodies (full_begin) */
   struct liveness *live;  /* of F's registers, or NULL: all live */
   uint32_t live_pc;       /* where the run being emitted ends */
   uint32_t *wreg, *wpred; /* slots / predicates written in the run being formed: == wgen */
@@ -1536,6 +1537,38 @@ static int fusable(const cg *g, int kind, const jit_form *f) {
          (f->sub == JS_SHARED || f->sub == JS_GLOBAL) && (f->bits == 32 || f->bits == 64);
 }
 
+/* Full-warp specialisation: a run, memory or f64 step is emitted twice,
+ * once for a region entered with all 32 lanes (the entry mask a constant,
+ * so lane masks, blends with old register values and the pattern tests
+ * of loads fold away) and once for any mask; a branch on the entry mask
+ * picks one. Only the checks-off variant (the hooked one keeps one body:
+ * its hooks dominate). SMEMU_JIT_NOFULL=1 emits the general body alone.
+ *   for (pass = full_begin(g, &fs); pass >= 0; pass = full_next(g, &fs, pass)) emit...; */
+typedef struct full_split {
+  LLVMBasicBlockRef part, join;
+  LLVMValueRef tmask;
+} full_split;
+static int full_begin(cg *g, full_split *fs) {
+  if (g->hooked || g->nofull) return 1;
+  LLVMBuilderRef B = g->B;
+  LLVMBasicBlockRef full = LLVMAppendBasicBlockInContext(g->C, g->fn, "fullwarp");
+  fs->part = LLVMAppendBasicBlockInContext(g->C, g->fn, "partwarp");
+  fs->join = LLVMAppendBasicBlockInContext(g->C, g->fn, "warpjoin");
+  fs->tmask = g->tmask;
+  LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntEQ, g->tmask, c32(g, FULL_MASK), ""), full, fs->part);
+  LLVMPositionBuilderAtEnd(B, full);
+  g->tmask = c32(g, FULL_MASK);
+  return 0;
+}
+/* pass 0 (full) done: emit the general body; pass 1 done: join (-1). */
+static int full_next(cg *g, full_split *fs, int pass) {
+  if (g->hooked || g->nofull) return -1;
+  LLVMBuildBr(g->B, fs->join);
+  g->tmask = fs->tmask;
+  LLVMPositionBuilderAtEnd(g->B, pass == 0 ? fs->part : fs->join);
+  return pass == 0 ? 1 : -1;
+}
+
 /* Build the function of region [pc0, pc0 + len). */
 static void build_region(cg *g, uint32_t pc0, uint32_t len, const char *name, jit_code *J) {
   LLVMBuilderRef B = g->B;
@@ -1557,6 +1590,7 @@ static void build_region(cg *g, uint32_t pc0, uint32_t len, const char *name, ji
                  offsetof(program, code));
   const jit_form *forms[MAX_REGION];
   int kinds[MAX_REGION];
+  full_split fs;
   for (uint32_t i = 0; i < len; i++) kinds[i] = kind_of(&g->P->code[pc0 + i], &forms[i]);
   for (uint32_t i = 0; i < len;) {
     uint32_t pc = pc0 + i;
@@ -1584,15 +1618,23 @@ static void build_region(cg *g, uint32_t pc0, uint32_t len, const char *name, ji
         if (p2 != ~0u) g->wpred[p2] = g->wgen;
       }
       g->wgen++;
-      if (nloads) emit_fused(g, pc0, i, j, forms, kinds);
-      else emit_run(g, pc0, i, j, forms);
+      for (int pass = full_begin(g, &fs); pass >= 0; pass = full_next(g, &fs, pass)) {
+        if (nloads) emit_fused(g, pc0, i, j, forms, kinds);
+        else emit_run(g, pc0, i, j, forms);
+      }
       J->ninsn_native += j - i;
       i = j;
       continue;
     }
     switch (kinds[i]) {
-    case K_F64: emit_f64(g, in, forms[i], pc, i); J->ninsn_native++; break;
-    case K_MEM: emit_mem(g, in, forms[i], pc, i); J->ninsn_native++; break;
+    case K_F64:
+      for (int pass = full_begin(g, &fs); pass >= 0; pass = full_next(g, &fs, pass)) emit_f64(g, in, forms[i], pc, i);
+      J->ninsn_native++;
+      break;
+    case K_MEM:
+      for (int pass = full_begin(g, &fs); pass >= 0; pass = full_next(g, &fs, pass)) emit_mem(g, in, forms[i], pc, i);
+      J->ninsn_native++;
+      break;
     default:
       emit_call(g, pc, i, insn_mask(g, in));
       J->ninsn_called++;
@@ -1680,6 +1722,7 @@ static void key_of(const program *P, int hooked, uint64_t key[2]) {
                      (uint32_t)hooked, NL};
   for (int k = 0; k < 2; k++) h[k] = fnv(h[k], hdr, sizeof hdr);
   h[1] = fnv(h[1], getenv("SMEMU_JIT_NOLIVE") ? "n" : "l", 1);
+  h[1] = fnv(h[1], getenv("SMEMU_JIT_NOFULL") && atoi(getenv("SMEMU_JIT_NOFULL")) ? "n" : "f", 1);
   for (uint32_t pc = 0; pc < P->ncode; pc++) {
     const insn *in = &P->code[pc];
     /* the handler as an offset in this build (it picks the native form) */
@@ -1844,6 +1887,7 @@ jit_code *jit_compile(const program *P, int hooked, char *why, size_t nwhy) {
     g->P = P;
     g->hooked = hooked;
     g->stats = getenv("SMEMU_JIT_STATS") ? atoi(getenv("SMEMU_JIT_STATS")) : 0;
+    g->nofull = getenv("SMEMU_JIT_NOFULL") && atoi(getenv("SMEMU_JIT_NOFULL"));
     g->i1 = LLVMInt1TypeInContext(g->C);
     g->i8 = LLVMInt8TypeInContext(g->C);
     g->i16 = LLVMInt16TypeInContext(g->C);
