@@ -214,6 +214,7 @@ typedef struct cg {
   LLVMValueRef addrs;     /* [32 x i64]: the lane addresses for hook_mem */
   int hooked;             /* the variant for launches with analyses on */
   int stats;              /* SMEMU_JIT_STATS: 2 names the handlers called */
+  int nofull;             /* SMEMU_JIT_NOFULL: no full-warp bodies (full_begin) */
   struct liveness *live;  /* of F's registers, or NULL: all live */
   uint32_t live_pc;       /* where the run being emitted ends */
   uint32_t *wreg, *wpred; /* slots / predicates written in the run being formed: == wgen */
@@ -961,7 +962,14 @@ static LLVMValueRef gather(cg *g, LLVMValueRef base, LLVMValueRef areg, int64_t 
   LLVMValueRef full = LLVMBuildICmp(B, LLVMIntEQ, m8, c8(g, 0xff), "");
   LLVMValueRef seq = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, areg, LLVMBuildAdd(B, a0, LLVMConstVector(e, NL), ""), "")), c8(g, 0xff), "");
   LLVMValueRef one = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, areg, a0, "")), c8(g, 0xff), "");
-  LLVMValueRef p0 = LLVMBuildGEP2(B, g->i8, base, (LLVMValueRef[]){LLVMBuildAdd(B, r0, c64(g, (uint64_t)imm), "")}, 1, "");
+  LLVMValueRef a0i = LLVMBuildAdd(B, r0, c64(g, (uint64_t)imm), "");
+  if (!base) {
+    /* global: the address is the host pointer (inttoptr, not an offset
+     * from null, which LLVM takes for a load that cannot happen) */
+    LLVMValueRef ptrs = LLVMBuildIntToPtr(B, addr, LLVMVectorType(g->ptr, NL), "");
+    return load_by_pattern(g, full, seq, one, LLVMBuildIntToPtr(B, a0i, g->ptr, ""), NULL, ptrs, m8, VT, size);
+  }
+  LLVMValueRef p0 = LLVMBuildGEP2(B, g->i8, base, &a0i, 1, "");
   return load_by_pattern(g, full, seq, one, p0, base, addr, m8, VT, size);
 }
 
@@ -1055,7 +1063,7 @@ static void emit_mem(cg *g, const insn *in, const jit_form *f, uint32_t pc, uint
     base = load(g, g->ptr, L, offsetof(launch, params));
     break;
   }
-  default: base = LLVMConstNull(g->ptr); break;
+  default: base = NULL; break; /* global: addresses are host pointers */
   }
   /* one pass over the lanes: misaligned or out-of-range lanes, and the
    * lowest and highest global address */
@@ -1114,7 +1122,7 @@ static void emit_mem(cg *g, const insn *in, const jit_form *f, uint32_t pc, uint
     LLVMValueRef lane = LLVMBuildAdd(B, LLVMConstVector(e, NL), splat(g, g->v64, LLVMBuildZExt(B, g->csh, g->i64, "")), "");
     off = LLVMBuildAdd(B, off, LLVMBuildMul(B, lane, splat(g, g->v64, lsize), ""), "");
   }
-  LLVMValueRef ptrs = LLVMBuildGEP2(B, g->i8, base, &off, 1, "");
+  LLVMValueRef ptrs = base ? LLVMBuildGEP2(B, g->i8, base, &off, 1, "") : LLVMBuildIntToPtr(B, off, LLVMVectorType(g->ptr, NL), "");
   if (!st) {
     /* every address is checked before a register is written (ld_gen) */
     LLVMValueRef v[4];
@@ -1393,7 +1401,7 @@ static void emit_fused(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, const jit_
     }
     int size = forms[i]->bits / 8;
     LLVMTypeRef VT = vint(g, size * 8);
-    wrz(g, in->d, gather(g, forms[i]->sub ? LLVMConstNull(g->ptr) : smem, rd(g, in->a), in->imm, m8, VT, size), m8);
+    wrz(g, in->d, gather(g, forms[i]->sub ? NULL : smem, rd(g, in->a), in->imm, m8, VT, size), m8);
   }
   g->caching = 0;
   end_loop(g, &lp, NULL, NULL);
@@ -1530,6 +1538,38 @@ static int fusable(const cg *g, int kind, const jit_form *f) {
          (f->sub == JS_SHARED || f->sub == JS_GLOBAL) && (f->bits == 32 || f->bits == 64);
 }
 
+/* Full-warp specialisation: a run, memory or f64 step is emitted twice,
+ * once for a region entered with all 32 lanes (the entry mask a constant,
+ * so lane masks, blends with old register values and the pattern tests
+ * of loads fold away) and once for any mask; a branch on the entry mask
+ * picks one. Only the checks-off variant (the hooked one keeps one body:
+ * its hooks dominate). SMEMU_JIT_NOFULL=1 emits the general body alone.
+ *   for (pass = full_begin(g, &fs); pass >= 0; pass = full_next(g, &fs, pass)) emit...; */
+typedef struct full_split {
+  LLVMBasicBlockRef part, join;
+  LLVMValueRef tmask;
+} full_split;
+static int full_begin(cg *g, full_split *fs) {
+  if (g->hooked || g->nofull) return 1;
+  LLVMBuilderRef B = g->B;
+  LLVMBasicBlockRef full = LLVMAppendBasicBlockInContext(g->C, g->fn, "fullwarp");
+  fs->part = LLVMAppendBasicBlockInContext(g->C, g->fn, "partwarp");
+  fs->join = LLVMAppendBasicBlockInContext(g->C, g->fn, "warpjoin");
+  fs->tmask = g->tmask;
+  LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntEQ, g->tmask, c32(g, FULL_MASK), ""), full, fs->part);
+  LLVMPositionBuilderAtEnd(B, full);
+  g->tmask = c32(g, FULL_MASK);
+  return 0;
+}
+/* pass 0 (full) done: emit the general body; pass 1 done: join (-1). */
+static int full_next(cg *g, full_split *fs, int pass) {
+  if (g->hooked || g->nofull) return -1;
+  LLVMBuildBr(g->B, fs->join);
+  g->tmask = fs->tmask;
+  LLVMPositionBuilderAtEnd(g->B, pass == 0 ? fs->part : fs->join);
+  return pass == 0 ? 1 : -1;
+}
+
 /* Build the function of region [pc0, pc0 + len). */
 static void build_region(cg *g, uint32_t pc0, uint32_t len, const char *name, jit_code *J) {
   LLVMBuilderRef B = g->B;
@@ -1551,6 +1591,7 @@ static void build_region(cg *g, uint32_t pc0, uint32_t len, const char *name, ji
                  offsetof(program, code));
   const jit_form *forms[MAX_REGION];
   int kinds[MAX_REGION];
+  full_split fs;
   for (uint32_t i = 0; i < len; i++) kinds[i] = kind_of(&g->P->code[pc0 + i], &forms[i]);
   for (uint32_t i = 0; i < len;) {
     uint32_t pc = pc0 + i;
@@ -1578,15 +1619,23 @@ static void build_region(cg *g, uint32_t pc0, uint32_t len, const char *name, ji
         if (p2 != ~0u) g->wpred[p2] = g->wgen;
       }
       g->wgen++;
-      if (nloads) emit_fused(g, pc0, i, j, forms, kinds);
-      else emit_run(g, pc0, i, j, forms);
+      for (int pass = full_begin(g, &fs); pass >= 0; pass = full_next(g, &fs, pass)) {
+        if (nloads) emit_fused(g, pc0, i, j, forms, kinds);
+        else emit_run(g, pc0, i, j, forms);
+      }
       J->ninsn_native += j - i;
       i = j;
       continue;
     }
     switch (kinds[i]) {
-    case K_F64: emit_f64(g, in, forms[i], pc, i); J->ninsn_native++; break;
-    case K_MEM: emit_mem(g, in, forms[i], pc, i); J->ninsn_native++; break;
+    case K_F64:
+      for (int pass = full_begin(g, &fs); pass >= 0; pass = full_next(g, &fs, pass)) emit_f64(g, in, forms[i], pc, i);
+      J->ninsn_native++;
+      break;
+    case K_MEM:
+      for (int pass = full_begin(g, &fs); pass >= 0; pass = full_next(g, &fs, pass)) emit_mem(g, in, forms[i], pc, i);
+      J->ninsn_native++;
+      break;
     default:
       emit_call(g, pc, i, insn_mask(g, in));
       J->ninsn_called++;
@@ -1675,6 +1724,7 @@ static void key_of(const program *P, int hooked, uint64_t key[2]) {
                      (uint32_t)hooked, NL};
   for (int k = 0; k < 2; k++) h[k] = fnv(h[k], hdr, sizeof hdr);
   h[1] = fnv(h[1], getenv("SMEMU_JIT_NOLIVE") ? "n" : "l", 1);
+  h[1] = fnv(h[1], getenv("SMEMU_JIT_NOFULL") && atoi(getenv("SMEMU_JIT_NOFULL")) ? "n" : "f", 1);
   for (uint32_t pc = 0; pc < P->ncode; pc++) {
     const insn *in = &P->code[pc];
     /* the handler as an offset in this build (it picks the native form) */
@@ -1847,6 +1897,7 @@ jit_code *jit_compile(const program *P, int hooked, char *why, size_t nwhy) {
     g->P = P;
     g->hooked = hooked;
     g->stats = getenv("SMEMU_JIT_STATS") ? atoi(getenv("SMEMU_JIT_STATS")) : 0;
+    g->nofull = getenv("SMEMU_JIT_NOFULL") && atoi(getenv("SMEMU_JIT_NOFULL"));
     g->i1 = LLVMInt1TypeInContext(g->C);
     g->i8 = LLVMInt8TypeInContext(g->C);
     g->i16 = LLVMInt16TypeInContext(g->C);
