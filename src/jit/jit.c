@@ -49,6 +49,7 @@ int jit_cached(const program *P, int hooked) {
 #include <unistd.h>
 #include "exec/fpsem.h"
 #include "exec/hooks.h"
+#include "ir/merge.h"
 #include "jit/forms.h"
 #include "jit/llvm_dl.h"
 #include "mem/mem.h"
@@ -170,12 +171,15 @@ static int jit_init(char *why, size_t n) {
   }
   /* the runtime functions the code calls, by name (code from the disk
    * cache is linked against this process's addresses) */
-  LLVMOrcCSymbolMapPair syms[2] = {
+  LLVMOrcCSymbolMapPair syms[3] = {
       {LLVMOrcLLJITMangleAndIntern(lljit, "smemu_jit_global_ok"),
        {(LLVMOrcExecutorAddress)(uintptr_t)global_ok, {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}},
       {LLVMOrcLLJITMangleAndIntern(lljit, "smemu_jit_hook_mem"),
-       {(LLVMOrcExecutorAddress)(uintptr_t)hook_mem, {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}}};
-  e = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(lljit), LLVMOrcAbsoluteSymbols(syms, 2));
+       {(LLVMOrcExecutorAddress)(uintptr_t)hook_mem, {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}},
+      {LLVMOrcLLJITMangleAndIntern(lljit, "smemu_jit_banks_pattern"),
+       {(LLVMOrcExecutorAddress)(uintptr_t)hook_banks_pattern,
+        {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}}};
+  e = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(lljit), LLVMOrcAbsoluteSymbols(syms, 3));
   if (e) {
     char *m = LLVMGetErrorMessage(e);
     snprintf(why, n, "LLVM: %s", m);
@@ -211,6 +215,7 @@ typedef struct cg {
   LLVMValueRef csh;       /* i32: its first lane */
   LLVMValueRef scratch;   /* where inactive lanes' stores go (16 bytes) */
   LLVMValueRef addrs;     /* [32 x i64]: the lane addresses for hook_mem */
+  LLVMValueRef bonly;     /* i1: the bank model is the only analysis (hooks_banks_only) */
   int hooked;             /* the variant for launches with analyses on */
   int stats;              /* SMEMU_JIT_STATS: 2 names the handlers called */
   struct liveness *live;  /* of F's registers, or NULL: all live */
@@ -993,7 +998,73 @@ static LLVMValueRef gather_p(cg *g, LLVMValueRef ptrs, LLVMValueRef m8, LLVMType
 /* The analyses' hook for memory instruction pc (index i of the region)
  * with the lanes of m32, as its handler calls it: pcs and counters as
  * warp_run leaves them, the active lanes' addresses (0 for the others). */
+static void emit_hook_mem(cg *g, const insn *in, uint32_t pc, uint32_t i, LLVMValueRef m32, uint32_t total);
+/* As hook_mem with the bank model the only analysis: nothing for a space
+ * the bank model does not count or an access merged into its group's
+ * leader; a full warp's shared access whose lanes are affine by halves
+ * (bank_affine's pattern) through the bank cache (hook_banks_pattern) when
+ * it has seen the pattern. Anything else, and any other analysis, goes
+ * through hook_mem. */
 static void emit_hook(cg *g, const insn *in, uint32_t pc, uint32_t i, LLVMValueRef m32, uint32_t total) {
+  LLVMBuilderRef B = g->B;
+  uint32_t f = op_flags[in->op];
+  int shared = in->space == PTX_SPACE_SHARED;
+  int none = !in->gen_atom && !(f & OPF_ATOMIC) &&
+             (in->merge == MERGE_FOLLOW || in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_LOCAL ||
+              in->space == PTX_SPACE_PARAM || in->space == PTX_SPACE_CONST);
+  int pattern = shared && !in->usect && !(f & OPF_ATOMIC) && in->op != OP_LDMATRIX && in->op != OP_STMATRIX;
+  if (!none && !pattern) {
+    emit_hook_mem(g, in, pc, i, m32, total);
+    return;
+  }
+  LLVMBasicBlockRef full = LLVMAppendBasicBlockInContext(g->C, g->fn, "hookmem");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->C, g->fn, "hooked");
+  if (none) {
+    LLVMBuildCondBr(B, g->bonly, done, full);
+  } else {
+    LLVMBasicBlockRef pat = LLVMAppendBasicBlockInContext(g->C, g->fn, "hookpat");
+    LLVMBasicBlockRef call = LLVMAppendBasicBlockInContext(g->C, g->fn, "hookcache");
+    LLVMBuildCondBr(B, LLVMBuildAnd(B, g->bonly, LLVMBuildICmp(B, LLVMIntEQ, m32, c32(g, FULL_MASK), ""), ""), pat, full);
+    LLVMPositionBuilderAtEnd(B, pat);
+    /* lane l at a0 + (l%16)*s (lanes 0-15) and a1 + (l%16)*s (16-31),
+     * s from lanes 0 and 1 (bank_affine's key); in 64 bits, which implies
+     * it in the 32 the bank model sees */
+    LLVMValueRef coff = g->coff, csh = g->csh, v[NC], x = NULL, e[NL];
+    for (int c = 0; c < NC; c++) {
+      g->coff = c64(g, (uint64_t)c * NL * 8);
+      g->csh = c32(g, (uint64_t)(c * NL));
+      v[c] = LLVMBuildAdd(B, rd(g, in->a), vconst(g, 64, (uint64_t)in->imm), "");
+    }
+    g->coff = coff;
+    g->csh = csh;
+    LLVMValueRef a0 = LLVMBuildExtractElement(B, v[0], c32(g, 0), "");
+    LLVMValueRef a1 = LLVMBuildExtractElement(B, v[16 / NL], c32(g, 0), "");
+    LLVMValueRef st = LLVMBuildSub(B, LLVMBuildExtractElement(B, v[0], c32(g, 1), ""), a0, "");
+    for (int k = 0; k < NL; k++) e[k] = c64(g, (uint64_t)k);
+    LLVMValueRef step = LLVMBuildMul(B, LLVMConstVector(e, NL), splat(g, g->v64, st), "");
+    for (int c = 0; c < NC; c++) {
+      uint32_t l0 = (uint32_t)(c * NL);
+      LLVMValueRef b = LLVMBuildAdd(B, l0 < 16 ? a0 : a1, LLVMBuildMul(B, st, c64(g, l0 % 16), ""), "");
+      LLVMValueRef d = LLVMBuildXor(B, v[c], LLVMBuildAdd(B, splat(g, g->v64, b), step, ""), "");
+      x = x ? LLVMBuildOr(B, x, d, "") : d;
+    }
+    LLVMValueRef ok = LLVMBuildICmp(B, LLVMIntEQ, intr1(g, "llvm.vector.reduce.or", g->v64, x), c64(g, 0), "");
+    LLVMBuildCondBr(B, ok, call, full);
+    LLVMPositionBuilderAtEnd(B, call);
+    LLVMTypeRef ft = LLVMFunctionType(g->i32, (LLVMTypeRef[]){g->ptr, g->i32, g->i32, g->i32, g->i32, g->i32}, 6, 0);
+    LLVMValueRef args[6] = {g->w, c32(g, pc), LLVMBuildTrunc(B, a0, g->i32, ""), LLVMBuildTrunc(B, st, g->i32, ""),
+                            LLVMBuildTrunc(B, LLVMBuildSub(B, a1, a0, ""), g->i32, ""), c32(g, total)};
+    LLVMValueRef hit = LLVMBuildCall2(B, ft, extern_fn(g, "smemu_jit_banks_pattern", ft), args, 6, "");
+    LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, hit, c32(g, 0), ""), done, full);
+  }
+  LLVMPositionBuilderAtEnd(B, full);
+  emit_hook_mem(g, in, pc, i, m32, total);
+  LLVMBuildBr(B, done);
+  LLVMPositionBuilderAtEnd(B, done);
+}
+
+/* hook_mem for the instruction, as its handler calls it. */
+static void emit_hook_mem(cg *g, const insn *in, uint32_t pc, uint32_t i, LLVMValueRef m32, uint32_t total) {
   LLVMBuilderRef B = g->B;
   LLVMValueRef coff = g->coff, csh = g->csh;
   for (int c = 0; c < NC; c++) {
@@ -1539,6 +1610,26 @@ static void build_region(cg *g, uint32_t pc0, uint32_t len, const char *name, ji
   g->t = LLVMGetParam(g->fn, 1);
   g->scratch = LLVMBuildAlloca(B, LLVMArrayType(g->i64, 2), "scratch");
   g->addrs = g->hooked ? LLVMBuildAlloca(B, LLVMArrayType(g->i64, 32), "addrs") : NULL;
+  g->bonly = NULL;
+  if (g->hooked) {
+    /* hooks_banks_only(w) */
+    LLVMValueRef L = load(g, g->ptr, g->w, offsetof(warp, L));
+    LLVMValueRef an = load(g, g->ptr, load(g, g->ptr, g->w, offsetof(warp, blk)), offsetof(block, an));
+    LLVMBasicBlockRef here = LLVMGetInsertBlock(B);
+    LLVMBasicBlockRef has = LLVMAppendBasicBlockInContext(g->C, g->fn, "hasan");
+    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->C, g->fn, "body");
+    LLVMBuildCondBr(B, LLVMBuildIsNull(B, an, ""), body, has);
+    LLVMPositionBuilderAtEnd(B, has);
+    LLVMValueRef ok = LLVMBuildAnd(B, LLVMBuildICmp(B, LLVMIntNE, load(g, g->i32, L, offsetof(launch, want_banks)), c32(g, 0), ""),
+                                   LLVMBuildICmp(B, LLVMIntEQ, load(g, g->i32, an, offsetof(analysis, has_race)), c32(g, 0), ""), "");
+    ok = LLVMBuildAnd(B, ok, LLVMBuildIsNull(B, load(g, g->ptr, L, offsetof(launch, ginit)), ""), "");
+    LLVMBuildBr(B, body);
+    LLVMPositionBuilderAtEnd(B, body);
+    g->bonly = LLVMBuildPhi(B, g->i1, "bonly");
+    LLVMValueRef vals[2] = {LLVMConstInt(g->i1, 0, 0), ok};
+    LLVMBasicBlockRef from[2] = {here, has};
+    LLVMAddIncoming(g->bonly, vals, from, 2);
+  }
   g->r = load(g, g->ptr, g->w, offsetof(warp, r));
   g->p = load(g, g->ptr, g->w, offsetof(warp, p));
   g->tmask = load(g, g->i32, g->t, offsetof(simt_entry, mask));
