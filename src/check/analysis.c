@@ -507,27 +507,11 @@ void hook_copy(warp *w, const insn *in, uint32_t m, const uint64_t src[32], cons
   if (w->L->want_global_races) race_global(w, &ld, m, src, size, ACC_READ);
 }
 
-/* hook_banks_halves for compiled code (jit.c): the instruction by pc, the
- * pattern as bank_affine's key of a full warp (lane l at base + (l%16) *
- * stride + (l/16) * gap), counted from the cache when seen (1), else 0 and
- * the caller calls hook_mem. An instruction the bank model does not count
- * alone (merged into its group's leader) counts nothing: 1. */
-int hook_banks_pattern(warp *w, uint32_t pc, uint32_t base, uint32_t stride, uint32_t gap, uint32_t size) {
-  analysis *a = w->blk->an;
-  const insn *in = &w->L->prog->code[pc];
-  if (!a || !a->banks) return 0;
-  if (in->merge == MERGE_FOLLOW) return 1; /* counted with its group's leader */
-  if (in->usect || in->space != PTX_SPACE_SHARED || in->op == OP_LDMATRIX || in->op == OP_STMATRIX ||
-      bank_family(bank_op(in)) == BANK_ATOM)
-    return 0;
-  if (in->merge) size *= in->merge;
-  if (size >= 65536) return 0;
-  bank_stat *s = &a->banks[pc];
-  const bank_centry *e =
-      bank_cache_find(&s->cache, bank_cache_period(w->L->arch, w->L->bank_mode, size), FULL_MASK, size, base, stride, gap);
-  if (!e) return 0;
-  s->requests += e->req;
-  s->wavefronts += e->waves;
-  s->ideal += e->ideal;
-  return 1;
+/* bank_cache_period(...) - 1 of warp w's launch for accesses of 4, 8 and
+ * 16 or more bytes per lane (merged widths), in bytes 0, 1 and 2: compiled
+ * code (jit.c) looks its patterns up in the bank cache itself. */
+uint32_t hook_banks_masks(const warp *w) {
+  const launch *L = w->L;
+  return (bank_cache_period(L->arch, L->bank_mode, 4) - 1) | (bank_cache_period(L->arch, L->bank_mode, 8) - 1) << 8 |
+         (bank_cache_period(L->arch, L->bank_mode, 16) - 1) << 16;
 }

@@ -176,8 +176,8 @@ static int jit_init(char *why, size_t n) {
        {(LLVMOrcExecutorAddress)(uintptr_t)global_ok, {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}},
       {LLVMOrcLLJITMangleAndIntern(lljit, "smemu_jit_hook_mem"),
        {(LLVMOrcExecutorAddress)(uintptr_t)hook_mem, {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}},
-      {LLVMOrcLLJITMangleAndIntern(lljit, "smemu_jit_banks_pattern"),
-       {(LLVMOrcExecutorAddress)(uintptr_t)hook_banks_pattern,
+      {LLVMOrcLLJITMangleAndIntern(lljit, "smemu_jit_bank_masks"),
+       {(LLVMOrcExecutorAddress)(uintptr_t)hook_banks_masks,
         {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}}};
   e = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(lljit), LLVMOrcAbsoluteSymbols(syms, 3));
   if (e) {
@@ -216,6 +216,8 @@ typedef struct cg {
   LLVMValueRef scratch;   /* where inactive lanes' stores go (16 bytes) */
   LLVMValueRef addrs;     /* [32 x i64]: the lane addresses for hook_mem */
   LLVMValueRef bonly;     /* i1: the bank model is the only analysis (hooks_banks_only) */
+  LLVMValueRef banks;     /* the worker's bank_stat array (where bonly) */
+  LLVMValueRef bmasks;    /* i32: hook_banks_masks (where bonly) */
   int hooked;             /* the variant for launches with analyses on */
   int stats;              /* SMEMU_JIT_STATS: 2 names the handlers called */
   struct liveness *live;  /* of F's registers, or NULL: all live */
@@ -999,6 +1001,11 @@ static LLVMValueRef gather_p(cg *g, LLVMValueRef ptrs, LLVMValueRef m8, LLVMType
  * with the lanes of m32, as its handler calls it: pcs and counters as
  * warp_run leaves them, the active lanes' addresses (0 for the others). */
 static void emit_hook_mem(cg *g, const insn *in, uint32_t pc, uint32_t i, LLVMValueRef m32, uint32_t total);
+/* the bank cache entry's key as emit_hook reads it: 15 bytes at its start */
+_Static_assert(offsetof(bank_centry, stride) == 0 && offsetof(bank_centry, gap) == 4 &&
+                   offsetof(bank_centry, mask) == 8 && offsetof(bank_centry, size) == 12 &&
+                   offsetof(bank_centry, base) == 14 && offsetof(bank_centry, req) >= 16,
+               "bank_centry layout");
 /* As hook_mem with the bank model the only analysis: nothing for a space
  * the bank model does not count or an access merged into its group's
  * leader; a full warp's shared access whose lanes are affine by halves
@@ -1051,11 +1058,39 @@ static void emit_hook(cg *g, const insn *in, uint32_t pc, uint32_t i, LLVMValueR
     LLVMValueRef ok = LLVMBuildICmp(B, LLVMIntEQ, intr1(g, "llvm.vector.reduce.or", g->v64, x), c64(g, 0), "");
     LLVMBuildCondBr(B, ok, call, full);
     LLVMPositionBuilderAtEnd(B, call);
-    LLVMTypeRef ft = LLVMFunctionType(g->i32, (LLVMTypeRef[]){g->ptr, g->i32, g->i32, g->i32, g->i32, g->i32}, 6, 0);
-    LLVMValueRef args[6] = {g->w, c32(g, pc), LLVMBuildTrunc(B, a0, g->i32, ""), LLVMBuildTrunc(B, st, g->i32, ""),
-                            LLVMBuildTrunc(B, LLVMBuildSub(B, a1, a0, ""), g->i32, ""), c32(g, total)};
-    LLVMValueRef hit = LLVMBuildCall2(B, ft, extern_fn(g, "smemu_jit_banks_pattern", ft), args, 6, "");
-    LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, hit, c32(g, 0), ""), done, full);
+    /* bank_cache_find(&banks[pc].cache, period, FULL_MASK, size, a0, s,
+     * a1 - a0) on the entries' first 15 bytes (stride, gap, mask, size,
+     * base mod the period) as one integer; a hit adds its figures as
+     * banks_one does (a repeat is never a new worst instance) */
+    uint32_t size = total * (in->merge ? in->merge : 1u);
+    LLVMValueRef pm = LLVMBuildAnd(B, LLVMBuildLShr(B, g->bmasks, c32(g, size <= 4 ? 0 : size <= 8 ? 8 : 16), ""),
+                                   c32(g, 0xff), "");
+    LLVMValueRef b8 = LLVMBuildAnd(B, LLVMBuildTrunc(B, a0, g->i32, ""), pm, "");
+    LLVMValueRef w3 = LLVMBuildOr(B, c32(g, size), LLVMBuildShl(B, b8, c32(g, 16), ""), "");
+    LLVMValueRef key = LLVMBuildZExt(B, LLVMBuildAnd(B, st, c64(g, 0xffffffffu), ""), g->i128, "");
+    LLVMValueRef gap = LLVMBuildAnd(B, LLVMBuildSub(B, a1, a0, ""), c64(g, 0xffffffffu), "");
+    key = LLVMBuildOr(B, key, LLVMBuildShl(B, LLVMBuildZExt(B, gap, g->i128, ""), LLVMConstInt(g->i128, 32, 0), ""), "");
+    key = LLVMBuildOr(B, key, LLVMConstIntOfArbitraryPrecision(g->i128, 2, (const uint64_t[]){0, FULL_MASK}), "");
+    key = LLVMBuildOr(B, key, LLVMBuildShl(B, LLVMBuildZExt(B, w3, g->i128, ""), LLVMConstInt(g->i128, 96, 0), ""), "");
+    LLVMValueRef keep = LLVMConstIntOfArbitraryPrecision(g->i128, 2, (const uint64_t[]){~0ull, ~0ull >> 8});
+    LLVMValueRef sp = at(g, g->banks, (uint64_t)pc * sizeof(bank_stat)), ep = LLVMConstNull(g->ptr);
+    for (int k = BANK_CACHE_WAYS - 1; k >= 0; k--) {
+      LLVMValueRef pe = at(g, sp, offsetof(bank_stat, cache) + (uint64_t)k * sizeof(bank_centry));
+      LLVMValueRef ent = LLVMBuildLoad2(B, g->i128, pe, "");
+      LLVMSetAlignment(ent, 4);
+      LLVMValueRef hit = LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildAnd(B, ent, keep, ""), key, "");
+      ep = LLVMBuildSelect(B, hit, pe, ep, "");
+    }
+    LLVMBasicBlockRef add = LLVMAppendBasicBlockInContext(g->C, g->fn, "bankhit");
+    LLVMBuildCondBr(B, LLVMBuildIsNull(B, ep, ""), full, add);
+    LLVMPositionBuilderAtEnd(B, add);
+    static const size_t from[3] = {offsetof(bank_centry, req), offsetof(bank_centry, waves), offsetof(bank_centry, ideal)};
+    static const size_t to[3] = {offsetof(bank_stat, requests), offsetof(bank_stat, wavefronts), offsetof(bank_stat, ideal)};
+    for (int k = 0; k < 3; k++) {
+      LLVMValueRef fig = LLVMBuildZExt(B, load(g, g->i32, ep, from[k]), g->i64, "");
+      store(g, LLVMBuildAdd(B, load(g, g->i64, sp, to[k]), fig, ""), sp, to[k]);
+    }
+    LLVMBuildBr(B, done);
   }
   LLVMPositionBuilderAtEnd(B, full);
   emit_hook_mem(g, in, pc, i, m32, total);
@@ -1623,12 +1658,26 @@ static void build_region(cg *g, uint32_t pc0, uint32_t len, const char *name, ji
     LLVMValueRef ok = LLVMBuildAnd(B, LLVMBuildICmp(B, LLVMIntNE, load(g, g->i32, L, offsetof(launch, want_banks)), c32(g, 0), ""),
                                    LLVMBuildICmp(B, LLVMIntEQ, load(g, g->i32, an, offsetof(analysis, has_race)), c32(g, 0), ""), "");
     ok = LLVMBuildAnd(B, ok, LLVMBuildIsNull(B, load(g, g->ptr, L, offsetof(launch, ginit)), ""), "");
+    LLVMValueRef banks = load(g, g->ptr, an, offsetof(analysis, banks)), masks = c32(g, 0);
+    int shared = 0; /* (the periods only where a shared access may use them) */
+    for (uint32_t k = 0; k < len; k++) shared |= g->P->code[pc0 + k].space == PTX_SPACE_SHARED;
+    if (shared) {
+      LLVMTypeRef ft = LLVMFunctionType(g->i32, (LLVMTypeRef[]){g->ptr}, 1, 0);
+      masks = LLVMBuildCall2(B, ft, extern_fn(g, "smemu_jit_bank_masks", ft), (LLVMValueRef[]){g->w}, 1, "");
+    }
+    LLVMBasicBlockRef has_end = LLVMGetInsertBlock(B);
     LLVMBuildBr(B, body);
     LLVMPositionBuilderAtEnd(B, body);
     g->bonly = LLVMBuildPhi(B, g->i1, "bonly");
     LLVMValueRef vals[2] = {LLVMConstInt(g->i1, 0, 0), ok};
-    LLVMBasicBlockRef from[2] = {here, has};
+    LLVMBasicBlockRef from[2] = {here, has_end};
     LLVMAddIncoming(g->bonly, vals, from, 2);
+    g->banks = LLVMBuildPhi(B, g->ptr, "banks");
+    LLVMValueRef bv[2] = {LLVMConstNull(g->ptr), banks};
+    LLVMAddIncoming(g->banks, bv, from, 2);
+    g->bmasks = LLVMBuildPhi(B, g->i32, "bmasks");
+    LLVMValueRef mv[2] = {c32(g, 0), masks};
+    LLVMAddIncoming(g->bmasks, mv, from, 2);
   }
   g->r = load(g, g->ptr, g->w, offsetof(warp, r));
   g->p = load(g, g->ptr, g->w, offsetof(warp, p));
