@@ -218,6 +218,12 @@ typedef struct cg {
   LLVMValueRef bonly;     /* i1: the bank model is the only analysis (hooks_banks_only) */
   LLVMValueRef banks;     /* the worker's bank_stat array (where bonly) */
   LLVMValueRef bmasks;    /* i32: hook_banks_masks (where bonly) */
+  /* Lane patterns of address slots (emit_hook), shared by the hooks of one
+   * fused run, which all see the slots' values at its start: pm_ok i1
+   * (bonly and lane l at a0 + (l%16)*st, a1 + (l%16)*st), a0, a1, st (i64,
+   * without the instruction's offset). */
+  uint32_t pm_slot[8], npm;
+  LLVMValueRef pm_ok[8], pm_a0[8], pm_a1[8], pm_st[8];
   int hooked;             /* the variant for launches with analyses on */
   int stats;              /* SMEMU_JIT_STATS: 2 names the handlers called */
   struct liveness *live;  /* of F's registers, or NULL: all live */
@@ -1000,6 +1006,40 @@ static LLVMValueRef gather_p(cg *g, LLVMValueRef ptrs, LLVMValueRef m8, LLVMType
 /* The analyses' hook for memory instruction pc (index i of the region)
  * with the lanes of m32, as its handler calls it: pcs and counters as
  * warp_run leaves them, the active lanes' addresses (0 for the others). */
+/* Are slot s's lanes at a0 + (l%16)*st (lanes 0-15) and a1 + (l%16)*st
+ * (16-31), st from lanes 0 and 1 (bank_affine's key of a full warp)? In 64
+ * bits, which implies it in the 32 the bank model sees. */
+static LLVMValueRef lane_pattern(cg *g, uint32_t s, LLVMValueRef *a0, LLVMValueRef *a1, LLVMValueRef *st) {
+  LLVMBuilderRef B = g->B;
+  LLVMValueRef coff = g->coff, csh = g->csh, v[NC], x = NULL, e[NL];
+  for (int c = 0; c < NC; c++) {
+    g->coff = c64(g, (uint64_t)c * NL * 8);
+    g->csh = c32(g, (uint64_t)(c * NL));
+    v[c] = rd(g, s);
+  }
+  g->coff = coff;
+  g->csh = csh;
+  *a0 = LLVMBuildExtractElement(B, v[0], c32(g, 0), "");
+  *a1 = LLVMBuildExtractElement(B, v[16 / NL], c32(g, 0), "");
+  *st = LLVMBuildSub(B, LLVMBuildExtractElement(B, v[0], c32(g, 1), ""), *a0, "");
+  for (int k = 0; k < NL; k++) e[k] = c64(g, (uint64_t)k);
+  LLVMValueRef step = LLVMBuildMul(B, LLVMConstVector(e, NL), splat(g, g->v64, *st), "");
+  for (int c = 0; c < NC; c++) {
+    uint32_t l0 = (uint32_t)(c * NL);
+    LLVMValueRef b = LLVMBuildAdd(B, l0 < 16 ? *a0 : *a1, LLVMBuildMul(B, *st, c64(g, l0 % 16), ""), "");
+    LLVMValueRef d = LLVMBuildXor(B, v[c], LLVMBuildAdd(B, splat(g, g->v64, b), step, ""), "");
+    x = x ? LLVMBuildOr(B, x, d, "") : d;
+  }
+  return LLVMBuildICmp(B, LLVMIntEQ, intr1(g, "llvm.vector.reduce.or", g->v64, x), c64(g, 0), "");
+}
+
+/* Does emit_hook look instruction in up in the bank cache (where the bank
+ * model is the only analysis)? */
+static int hook_pattern(const insn *in) {
+  return in->space == PTX_SPACE_SHARED && !in->usect && in->merge != MERGE_FOLLOW &&
+         !(op_flags[in->op] & OPF_ATOMIC) && in->op != OP_LDMATRIX && in->op != OP_STMATRIX;
+}
+
 static void emit_hook_mem(cg *g, const insn *in, uint32_t pc, uint32_t i, LLVMValueRef m32, uint32_t total);
 /* the bank cache entry's key as emit_hook reads it: 15 bytes at its start */
 _Static_assert(offsetof(bank_centry, stride) == 0 && offsetof(bank_centry, gap) == 4 &&
@@ -1019,7 +1059,7 @@ static void emit_hook(cg *g, const insn *in, uint32_t pc, uint32_t i, LLVMValueR
   int none = !in->gen_atom && !(f & OPF_ATOMIC) &&
              (in->merge == MERGE_FOLLOW || in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_LOCAL ||
               in->space == PTX_SPACE_PARAM || in->space == PTX_SPACE_CONST);
-  int pattern = shared && !in->usect && !(f & OPF_ATOMIC) && in->op != OP_LDMATRIX && in->op != OP_STMATRIX;
+  int pattern = shared && hook_pattern(in);
   if (!none && !pattern) {
     emit_hook_mem(g, in, pc, i, m32, total);
     return;
@@ -1029,33 +1069,21 @@ static void emit_hook(cg *g, const insn *in, uint32_t pc, uint32_t i, LLVMValueR
   if (none) {
     LLVMBuildCondBr(B, g->bonly, done, full);
   } else {
-    LLVMBasicBlockRef pat = LLVMAppendBasicBlockInContext(g->C, g->fn, "hookpat");
     LLVMBasicBlockRef call = LLVMAppendBasicBlockInContext(g->C, g->fn, "hookcache");
-    LLVMBuildCondBr(B, LLVMBuildAnd(B, g->bonly, LLVMBuildICmp(B, LLVMIntEQ, m32, c32(g, FULL_MASK), ""), ""), pat, full);
-    LLVMPositionBuilderAtEnd(B, pat);
-    /* lane l at a0 + (l%16)*s (lanes 0-15) and a1 + (l%16)*s (16-31),
-     * s from lanes 0 and 1 (bank_affine's key); in 64 bits, which implies
-     * it in the 32 the bank model sees */
-    LLVMValueRef coff = g->coff, csh = g->csh, v[NC], x = NULL, e[NL];
-    for (int c = 0; c < NC; c++) {
-      g->coff = c64(g, (uint64_t)c * NL * 8);
-      g->csh = c32(g, (uint64_t)(c * NL));
-      v[c] = LLVMBuildAdd(B, rd(g, in->a), vconst(g, 64, (uint64_t)in->imm), "");
+    LLVMValueRef ok, a0, a1, st, full32 = LLVMBuildICmp(B, LLVMIntEQ, m32, c32(g, FULL_MASK), "");
+    uint32_t m;
+    for (m = 0; m < g->npm && g->pm_slot[m] != in->a; m++) {}
+    if (m < g->npm) { /* the fused run's */
+      ok = LLVMBuildAnd(B, g->pm_ok[m], full32, "");
+      a0 = g->pm_a0[m], a1 = g->pm_a1[m], st = g->pm_st[m];
+    } else {
+      LLVMBasicBlockRef pat = LLVMAppendBasicBlockInContext(g->C, g->fn, "hookpat");
+      LLVMBuildCondBr(B, LLVMBuildAnd(B, g->bonly, full32, ""), pat, full);
+      LLVMPositionBuilderAtEnd(B, pat);
+      ok = lane_pattern(g, in->a, &a0, &a1, &st);
     }
-    g->coff = coff;
-    g->csh = csh;
-    LLVMValueRef a0 = LLVMBuildExtractElement(B, v[0], c32(g, 0), "");
-    LLVMValueRef a1 = LLVMBuildExtractElement(B, v[16 / NL], c32(g, 0), "");
-    LLVMValueRef st = LLVMBuildSub(B, LLVMBuildExtractElement(B, v[0], c32(g, 1), ""), a0, "");
-    for (int k = 0; k < NL; k++) e[k] = c64(g, (uint64_t)k);
-    LLVMValueRef step = LLVMBuildMul(B, LLVMConstVector(e, NL), splat(g, g->v64, st), "");
-    for (int c = 0; c < NC; c++) {
-      uint32_t l0 = (uint32_t)(c * NL);
-      LLVMValueRef b = LLVMBuildAdd(B, l0 < 16 ? a0 : a1, LLVMBuildMul(B, st, c64(g, l0 % 16), ""), "");
-      LLVMValueRef d = LLVMBuildXor(B, v[c], LLVMBuildAdd(B, splat(g, g->v64, b), step, ""), "");
-      x = x ? LLVMBuildOr(B, x, d, "") : d;
-    }
-    LLVMValueRef ok = LLVMBuildICmp(B, LLVMIntEQ, intr1(g, "llvm.vector.reduce.or", g->v64, x), c64(g, 0), "");
+    a0 = LLVMBuildAdd(B, a0, c64(g, (uint64_t)in->imm), "");
+    a1 = LLVMBuildAdd(B, a1, c64(g, (uint64_t)in->imm), "");
     LLVMBuildCondBr(B, ok, call, full);
     LLVMPositionBuilderAtEnd(B, call);
     /* bank_cache_find(&banks[pc].cache, period, FULL_MASK, size, a0, s,
@@ -1474,15 +1502,49 @@ static void emit_fused(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, const jit_
   LLVMPositionBuilderAtEnd(B, out);
   emit_exit(g, pc0, i0);
   LLVMPositionBuilderAtEnd(B, go);
-  if (g->hooked)
+  if (g->hooked) {
     /* the analyses see the loads first, in order: they read addresses
      * (no register of the run) and memory no instruction of the run
-     * writes, so this is what they see when the loads run one by one */
+     * writes, so this is what they see when the loads run one by one.
+     * Where the bank model is the only analysis, each address slot's lane
+     * pattern is found once for them all (the tiled product's 16 loads
+     * from one row pointer). */
+    g->npm = 0;
+    for (uint32_t i = i0; i < i1; i++) {
+      const insn *in = &g->P->code[pc0 + i];
+      uint32_t k;
+      for (k = 0; k < g->npm && g->pm_slot[k] != in->a; k++) {}
+      if (kinds[i] == K_MEM && hook_pattern(in) && k == g->npm && g->npm < 8) g->pm_slot[g->npm++] = in->a;
+    }
+    if (g->npm) {
+      LLVMBasicBlockRef here = LLVMGetInsertBlock(B);
+      LLVMBasicBlockRef pat = LLVMAppendBasicBlockInContext(g->C, g->fn, "runpat");
+      LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(g->C, g->fn, "runpats");
+      LLVMBuildCondBr(B, g->bonly, pat, join);
+      LLVMPositionBuilderAtEnd(B, pat);
+      LLVMValueRef ok[8], a0[8], a1[8], st[8];
+      for (uint32_t k = 0; k < g->npm; k++) ok[k] = lane_pattern(g, g->pm_slot[k], &a0[k], &a1[k], &st[k]);
+      LLVMBasicBlockRef pat_end = LLVMGetInsertBlock(B);
+      LLVMBuildBr(B, join);
+      LLVMPositionBuilderAtEnd(B, join);
+      LLVMBasicBlockRef from[2] = {here, pat_end};
+      for (uint32_t k = 0; k < g->npm; k++) {
+        LLVMValueRef *dst[4] = {&g->pm_ok[k], &g->pm_a0[k], &g->pm_a1[k], &g->pm_st[k]};
+        LLVMValueRef src[4] = {ok[k], a0[k], a1[k], st[k]};
+        for (int j = 0; j < 4; j++) {
+          *dst[j] = LLVMBuildPhi(B, j ? g->i64 : g->i1, "");
+          LLVMValueRef vals[2] = {j ? c64(g, 0) : LLVMConstInt(g->i1, 0, 0), src[j]};
+          LLVMAddIncoming(*dst[j], vals, from, 2);
+        }
+      }
+    }
     for (uint32_t i = i0; i < i1; i++)
       if (kinds[i] == K_MEM) {
         const insn *in = &g->P->code[pc0 + i];
         emit_hook(g, in, pc0 + i, i, insn_mask(g, in), (uint32_t)forms[i]->bits / 8);
       }
+    g->npm = 0;
+  }
   LLVMValueRef blk = load(g, g->ptr, g->w, offsetof(warp, blk));
   LLVMValueRef smem = load(g, g->ptr, blk, offsetof(block, smem));
   g->live_pc = pc0 + i1;
@@ -1646,6 +1708,7 @@ static void build_region(cg *g, uint32_t pc0, uint32_t len, const char *name, ji
   g->scratch = LLVMBuildAlloca(B, LLVMArrayType(g->i64, 2), "scratch");
   g->addrs = g->hooked ? LLVMBuildAlloca(B, LLVMArrayType(g->i64, 32), "addrs") : NULL;
   g->bonly = NULL;
+  g->npm = 0;
   if (g->hooked) {
     /* hooks_banks_only(w) */
     LLVMValueRef L = load(g, g->ptr, g->w, offsetof(warp, L));
