@@ -506,3 +506,12 @@ void hook_copy(warp *w, const insn *in, uint32_t m, const uint64_t src[32], cons
   race_access(w, &st, m, dst, size, ACC_WRITE);
   if (w->L->want_global_races) race_global(w, &ld, m, src, size, ACC_READ);
 }
+
+/* bank_cache_period(...) - 1 of warp w's launch for accesses of 4, 8 and
+ * 16 or more bytes per lane (merged widths), in bytes 0, 1 and 2: compiled
+ * code (jit.c) looks its patterns up in the bank cache itself. */
+uint32_t hook_banks_masks(const warp *w) {
+  const launch *L = w->L;
+  return (bank_cache_period(L->arch, L->bank_mode, 4) - 1) | (bank_cache_period(L->arch, L->bank_mode, 8) - 1) << 8 |
+         (bank_cache_period(L->arch, L->bank_mode, 16) - 1) << 16;
+}

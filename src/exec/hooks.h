@@ -85,6 +85,10 @@ void hook_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint
  * hook_mem with the addresses. */
 int hook_banks_halves(warp *w, const insn *in, uint64_t a0, uint64_t a1, uint32_t stride, uint32_t size);
 
+/* bank_cache_period(w's launch, bytes) - 1 for 4, 8 and 16 bytes in bytes
+ * 0, 1 and 2 (compiled code looks the bank cache up itself: jit.c) */
+uint32_t hook_banks_masks(const warp *w);
+
 /* The bank model is the only analysis hook_mem serves: an access to global
  * or local memory needs no hook (the bank model counts shared memory). */
 static inline int hooks_banks_only(const warp *w) {

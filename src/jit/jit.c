@@ -49,6 +49,7 @@ int jit_cached(const program *P, int hooked) {
 #include <unistd.h>
 #include "exec/fpsem.h"
 #include "exec/hooks.h"
+#include "ir/merge.h"
 #include "jit/forms.h"
 #include "jit/jcache.h"
 #include "jit/llvm_dl.h"
@@ -171,12 +172,15 @@ static int jit_init(char *why, size_t n) {
   }
   /* the runtime functions the code calls, by name (code from the disk
    * cache is linked against this process's addresses) */
-  LLVMOrcCSymbolMapPair syms[2] = {
+  LLVMOrcCSymbolMapPair syms[3] = {
       {LLVMOrcLLJITMangleAndIntern(lljit, "smemu_jit_global_ok"),
        {(LLVMOrcExecutorAddress)(uintptr_t)global_ok, {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}},
       {LLVMOrcLLJITMangleAndIntern(lljit, "smemu_jit_hook_mem"),
-       {(LLVMOrcExecutorAddress)(uintptr_t)hook_mem, {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}}};
-  e = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(lljit), LLVMOrcAbsoluteSymbols(syms, 2));
+       {(LLVMOrcExecutorAddress)(uintptr_t)hook_mem, {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}},
+      {LLVMOrcLLJITMangleAndIntern(lljit, "smemu_jit_bank_masks"),
+       {(LLVMOrcExecutorAddress)(uintptr_t)hook_banks_masks,
+        {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}}};
+  e = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(lljit), LLVMOrcAbsoluteSymbols(syms, 3));
   if (e) {
     char *m = LLVMGetErrorMessage(e);
     snprintf(why, n, "LLVM: %s", m);
@@ -212,6 +216,15 @@ typedef struct cg {
   LLVMValueRef csh;       /* i32: its first lane */
   LLVMValueRef scratch;   /* where inactive lanes' stores go (16 bytes) */
   LLVMValueRef addrs;     /* [32 x i64]: the lane addresses for hook_mem */
+  LLVMValueRef bonly;     /* i1: the bank model is the only analysis (hooks_banks_only) */
+  LLVMValueRef banks;     /* the worker's bank_stat array (where bonly) */
+  LLVMValueRef bmasks;    /* i32: hook_banks_masks (where bonly) */
+  /* Lane patterns of address slots (emit_hook), shared by the hooks of one
+   * fused run, which all see the slots' values at its start: pm_ok i1
+   * (bonly and lane l at a0 + (l%16)*st, a1 + (l%16)*st), a0, a1, st (i64,
+   * without the instruction's offset). */
+  uint32_t pm_slot[8], npm;
+  LLVMValueRef pm_ok[8], pm_a0[8], pm_a1[8], pm_st[8];
   int hooked;             /* the variant for launches with analyses on */
   int stats;              /* SMEMU_JIT_STATS: 2 names the handlers called */
   int nofull;             /* SMEMU_JIT_NOFULL: no full-warp bodies (full_begin) */
@@ -1002,7 +1015,128 @@ static LLVMValueRef gather_p(cg *g, LLVMValueRef ptrs, LLVMValueRef m8, LLVMType
 /* The analyses' hook for memory instruction pc (index i of the region)
  * with the lanes of m32, as its handler calls it: pcs and counters as
  * warp_run leaves them, the active lanes' addresses (0 for the others). */
+/* Are slot s's lanes at a0 + (l%16)*st (lanes 0-15) and a1 + (l%16)*st
+ * (16-31), st from lanes 0 and 1 (bank_affine's key of a full warp)? In 64
+ * bits, which implies it in the 32 the bank model sees. */
+static LLVMValueRef lane_pattern(cg *g, uint32_t s, LLVMValueRef *a0, LLVMValueRef *a1, LLVMValueRef *st) {
+  LLVMBuilderRef B = g->B;
+  LLVMValueRef coff = g->coff, csh = g->csh, v[NC], x = NULL, e[NL];
+  for (int c = 0; c < NC; c++) {
+    g->coff = c64(g, (uint64_t)c * NL * 8);
+    g->csh = c32(g, (uint64_t)(c * NL));
+    v[c] = rd(g, s);
+  }
+  g->coff = coff;
+  g->csh = csh;
+  *a0 = LLVMBuildExtractElement(B, v[0], c32(g, 0), "");
+  *a1 = LLVMBuildExtractElement(B, v[16 / NL], c32(g, 0), "");
+  *st = LLVMBuildSub(B, LLVMBuildExtractElement(B, v[0], c32(g, 1), ""), *a0, "");
+  for (int k = 0; k < NL; k++) e[k] = c64(g, (uint64_t)k);
+  LLVMValueRef step = LLVMBuildMul(B, LLVMConstVector(e, NL), splat(g, g->v64, *st), "");
+  for (int c = 0; c < NC; c++) {
+    uint32_t l0 = (uint32_t)(c * NL);
+    LLVMValueRef b = LLVMBuildAdd(B, l0 < 16 ? *a0 : *a1, LLVMBuildMul(B, *st, c64(g, l0 % 16), ""), "");
+    LLVMValueRef d = LLVMBuildXor(B, v[c], LLVMBuildAdd(B, splat(g, g->v64, b), step, ""), "");
+    x = x ? LLVMBuildOr(B, x, d, "") : d;
+  }
+  return LLVMBuildICmp(B, LLVMIntEQ, intr1(g, "llvm.vector.reduce.or", g->v64, x), c64(g, 0), "");
+}
+
+/* Does emit_hook look instruction in up in the bank cache (where the bank
+ * model is the only analysis)? */
+static int hook_pattern(const insn *in) {
+  return in->space == PTX_SPACE_SHARED && !in->usect && in->merge != MERGE_FOLLOW &&
+         !(op_flags[in->op] & OPF_ATOMIC) && in->op != OP_LDMATRIX && in->op != OP_STMATRIX;
+}
+
+static void emit_hook_mem(cg *g, const insn *in, uint32_t pc, uint32_t i, LLVMValueRef m32, uint32_t total);
+/* the bank cache entry's key as emit_hook reads it: 15 bytes at its start */
+_Static_assert(offsetof(bank_centry, stride) == 0 && offsetof(bank_centry, gap) == 4 &&
+                   offsetof(bank_centry, mask) == 8 && offsetof(bank_centry, size) == 12 &&
+                   offsetof(bank_centry, base) == 14 && offsetof(bank_centry, req) >= 16,
+               "bank_centry layout");
+/* As hook_mem with the bank model the only analysis: nothing for a space
+ * the bank model does not count or an access merged into its group's
+ * leader; a full warp's shared access whose lanes are affine by halves
+ * (bank_affine's pattern) through the bank cache (hook_banks_pattern) when
+ * it has seen the pattern. Anything else, and any other analysis, goes
+ * through hook_mem. */
 static void emit_hook(cg *g, const insn *in, uint32_t pc, uint32_t i, LLVMValueRef m32, uint32_t total) {
+  LLVMBuilderRef B = g->B;
+  uint32_t f = op_flags[in->op];
+  int shared = in->space == PTX_SPACE_SHARED;
+  int none = !in->gen_atom && !(f & OPF_ATOMIC) &&
+             (in->merge == MERGE_FOLLOW || in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_LOCAL ||
+              in->space == PTX_SPACE_PARAM || in->space == PTX_SPACE_CONST);
+  int pattern = shared && hook_pattern(in);
+  if (!none && !pattern) {
+    emit_hook_mem(g, in, pc, i, m32, total);
+    return;
+  }
+  LLVMBasicBlockRef full = LLVMAppendBasicBlockInContext(g->C, g->fn, "hookmem");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->C, g->fn, "hooked");
+  if (none) {
+    LLVMBuildCondBr(B, g->bonly, done, full);
+  } else {
+    LLVMBasicBlockRef call = LLVMAppendBasicBlockInContext(g->C, g->fn, "hookcache");
+    LLVMValueRef ok, a0, a1, st, full32 = LLVMBuildICmp(B, LLVMIntEQ, m32, c32(g, FULL_MASK), "");
+    uint32_t m;
+    for (m = 0; m < g->npm && g->pm_slot[m] != in->a; m++) {}
+    if (m < g->npm) { /* the fused run's */
+      ok = LLVMBuildAnd(B, g->pm_ok[m], full32, "");
+      a0 = g->pm_a0[m], a1 = g->pm_a1[m], st = g->pm_st[m];
+    } else {
+      LLVMBasicBlockRef pat = LLVMAppendBasicBlockInContext(g->C, g->fn, "hookpat");
+      LLVMBuildCondBr(B, LLVMBuildAnd(B, g->bonly, full32, ""), pat, full);
+      LLVMPositionBuilderAtEnd(B, pat);
+      ok = lane_pattern(g, in->a, &a0, &a1, &st);
+    }
+    a0 = LLVMBuildAdd(B, a0, c64(g, (uint64_t)in->imm), "");
+    a1 = LLVMBuildAdd(B, a1, c64(g, (uint64_t)in->imm), "");
+    LLVMBuildCondBr(B, ok, call, full);
+    LLVMPositionBuilderAtEnd(B, call);
+    /* bank_cache_find(&banks[pc].cache, period, FULL_MASK, size, a0, s,
+     * a1 - a0) on the entries' first 15 bytes (stride, gap, mask, size,
+     * base mod the period) as one integer; a hit adds its figures as
+     * banks_one does (a repeat is never a new worst instance) */
+    uint32_t size = total * (in->merge ? in->merge : 1u);
+    LLVMValueRef pm = LLVMBuildAnd(B, LLVMBuildLShr(B, g->bmasks, c32(g, size <= 4 ? 0 : size <= 8 ? 8 : 16), ""),
+                                   c32(g, 0xff), "");
+    LLVMValueRef b8 = LLVMBuildAnd(B, LLVMBuildTrunc(B, a0, g->i32, ""), pm, "");
+    LLVMValueRef w3 = LLVMBuildOr(B, c32(g, size), LLVMBuildShl(B, b8, c32(g, 16), ""), "");
+    LLVMValueRef key = LLVMBuildZExt(B, LLVMBuildAnd(B, st, c64(g, 0xffffffffu), ""), g->i128, "");
+    LLVMValueRef gap = LLVMBuildAnd(B, LLVMBuildSub(B, a1, a0, ""), c64(g, 0xffffffffu), "");
+    key = LLVMBuildOr(B, key, LLVMBuildShl(B, LLVMBuildZExt(B, gap, g->i128, ""), LLVMConstInt(g->i128, 32, 0), ""), "");
+    key = LLVMBuildOr(B, key, LLVMConstIntOfArbitraryPrecision(g->i128, 2, (const uint64_t[]){0, FULL_MASK}), "");
+    key = LLVMBuildOr(B, key, LLVMBuildShl(B, LLVMBuildZExt(B, w3, g->i128, ""), LLVMConstInt(g->i128, 96, 0), ""), "");
+    LLVMValueRef keep = LLVMConstIntOfArbitraryPrecision(g->i128, 2, (const uint64_t[]){~0ull, ~0ull >> 8});
+    LLVMValueRef sp = at(g, g->banks, (uint64_t)pc * sizeof(bank_stat)), ep = LLVMConstNull(g->ptr);
+    for (int k = BANK_CACHE_WAYS - 1; k >= 0; k--) {
+      LLVMValueRef pe = at(g, sp, offsetof(bank_stat, cache) + (uint64_t)k * sizeof(bank_centry));
+      LLVMValueRef ent = LLVMBuildLoad2(B, g->i128, pe, "");
+      LLVMSetAlignment(ent, 4);
+      LLVMValueRef hit = LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildAnd(B, ent, keep, ""), key, "");
+      ep = LLVMBuildSelect(B, hit, pe, ep, "");
+    }
+    LLVMBasicBlockRef add = LLVMAppendBasicBlockInContext(g->C, g->fn, "bankhit");
+    LLVMBuildCondBr(B, LLVMBuildIsNull(B, ep, ""), full, add);
+    LLVMPositionBuilderAtEnd(B, add);
+    static const size_t from[3] = {offsetof(bank_centry, req), offsetof(bank_centry, waves), offsetof(bank_centry, ideal)};
+    static const size_t to[3] = {offsetof(bank_stat, requests), offsetof(bank_stat, wavefronts), offsetof(bank_stat, ideal)};
+    for (int k = 0; k < 3; k++) {
+      LLVMValueRef fig = LLVMBuildZExt(B, load(g, g->i32, ep, from[k]), g->i64, "");
+      store(g, LLVMBuildAdd(B, load(g, g->i64, sp, to[k]), fig, ""), sp, to[k]);
+    }
+    LLVMBuildBr(B, done);
+  }
+  LLVMPositionBuilderAtEnd(B, full);
+  emit_hook_mem(g, in, pc, i, m32, total);
+  LLVMBuildBr(B, done);
+  LLVMPositionBuilderAtEnd(B, done);
+}
+
+/* hook_mem for the instruction, as its handler calls it. */
+static void emit_hook_mem(cg *g, const insn *in, uint32_t pc, uint32_t i, LLVMValueRef m32, uint32_t total) {
   LLVMBuilderRef B = g->B;
   LLVMValueRef coff = g->coff, csh = g->csh;
   for (int c = 0; c < NC; c++) {
@@ -1377,15 +1511,49 @@ static void emit_fused(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, const jit_
   LLVMPositionBuilderAtEnd(B, out);
   emit_exit(g, pc0, i0);
   LLVMPositionBuilderAtEnd(B, go);
-  if (g->hooked)
+  if (g->hooked) {
     /* the analyses see the loads first, in order: they read addresses
      * (no register of the run) and memory no instruction of the run
-     * writes, so this is what they see when the loads run one by one */
+     * writes, so this is what they see when the loads run one by one.
+     * Where the bank model is the only analysis, each address slot's lane
+     * pattern is found once for them all (the tiled product's 16 loads
+     * from one row pointer). */
+    g->npm = 0;
+    for (uint32_t i = i0; i < i1; i++) {
+      const insn *in = &g->P->code[pc0 + i];
+      uint32_t k;
+      for (k = 0; k < g->npm && g->pm_slot[k] != in->a; k++) {}
+      if (kinds[i] == K_MEM && hook_pattern(in) && k == g->npm && g->npm < 8) g->pm_slot[g->npm++] = in->a;
+    }
+    if (g->npm) {
+      LLVMBasicBlockRef here = LLVMGetInsertBlock(B);
+      LLVMBasicBlockRef pat = LLVMAppendBasicBlockInContext(g->C, g->fn, "runpat");
+      LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(g->C, g->fn, "runpats");
+      LLVMBuildCondBr(B, g->bonly, pat, join);
+      LLVMPositionBuilderAtEnd(B, pat);
+      LLVMValueRef ok[8], a0[8], a1[8], st[8];
+      for (uint32_t k = 0; k < g->npm; k++) ok[k] = lane_pattern(g, g->pm_slot[k], &a0[k], &a1[k], &st[k]);
+      LLVMBasicBlockRef pat_end = LLVMGetInsertBlock(B);
+      LLVMBuildBr(B, join);
+      LLVMPositionBuilderAtEnd(B, join);
+      LLVMBasicBlockRef from[2] = {here, pat_end};
+      for (uint32_t k = 0; k < g->npm; k++) {
+        LLVMValueRef *dst[4] = {&g->pm_ok[k], &g->pm_a0[k], &g->pm_a1[k], &g->pm_st[k]};
+        LLVMValueRef src[4] = {ok[k], a0[k], a1[k], st[k]};
+        for (int j = 0; j < 4; j++) {
+          *dst[j] = LLVMBuildPhi(B, j ? g->i64 : g->i1, "");
+          LLVMValueRef vals[2] = {j ? c64(g, 0) : LLVMConstInt(g->i1, 0, 0), src[j]};
+          LLVMAddIncoming(*dst[j], vals, from, 2);
+        }
+      }
+    }
     for (uint32_t i = i0; i < i1; i++)
       if (kinds[i] == K_MEM) {
         const insn *in = &g->P->code[pc0 + i];
         emit_hook(g, in, pc0 + i, i, insn_mask(g, in), (uint32_t)forms[i]->bits / 8);
       }
+    g->npm = 0;
+  }
   LLVMValueRef blk = load(g, g->ptr, g->w, offsetof(warp, blk));
   LLVMValueRef smem = load(g, g->ptr, blk, offsetof(block, smem));
   g->live_pc = pc0 + i1;
@@ -1580,6 +1748,41 @@ static void build_region(cg *g, uint32_t pc0, uint32_t len, const char *name, ji
   g->t = LLVMGetParam(g->fn, 1);
   g->scratch = LLVMBuildAlloca(B, LLVMArrayType(g->i64, 2), "scratch");
   g->addrs = g->hooked ? LLVMBuildAlloca(B, LLVMArrayType(g->i64, 32), "addrs") : NULL;
+  g->bonly = NULL;
+  g->npm = 0;
+  if (g->hooked) {
+    /* hooks_banks_only(w) */
+    LLVMValueRef L = load(g, g->ptr, g->w, offsetof(warp, L));
+    LLVMValueRef an = load(g, g->ptr, load(g, g->ptr, g->w, offsetof(warp, blk)), offsetof(block, an));
+    LLVMBasicBlockRef here = LLVMGetInsertBlock(B);
+    LLVMBasicBlockRef has = LLVMAppendBasicBlockInContext(g->C, g->fn, "hasan");
+    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->C, g->fn, "body");
+    LLVMBuildCondBr(B, LLVMBuildIsNull(B, an, ""), body, has);
+    LLVMPositionBuilderAtEnd(B, has);
+    LLVMValueRef ok = LLVMBuildAnd(B, LLVMBuildICmp(B, LLVMIntNE, load(g, g->i32, L, offsetof(launch, want_banks)), c32(g, 0), ""),
+                                   LLVMBuildICmp(B, LLVMIntEQ, load(g, g->i32, an, offsetof(analysis, has_race)), c32(g, 0), ""), "");
+    ok = LLVMBuildAnd(B, ok, LLVMBuildIsNull(B, load(g, g->ptr, L, offsetof(launch, ginit)), ""), "");
+    LLVMValueRef banks = load(g, g->ptr, an, offsetof(analysis, banks)), masks = c32(g, 0);
+    int shared = 0; /* (the periods only where a shared access may use them) */
+    for (uint32_t k = 0; k < len; k++) shared |= g->P->code[pc0 + k].space == PTX_SPACE_SHARED;
+    if (shared) {
+      LLVMTypeRef ft = LLVMFunctionType(g->i32, (LLVMTypeRef[]){g->ptr}, 1, 0);
+      masks = LLVMBuildCall2(B, ft, extern_fn(g, "smemu_jit_bank_masks", ft), (LLVMValueRef[]){g->w}, 1, "");
+    }
+    LLVMBasicBlockRef has_end = LLVMGetInsertBlock(B);
+    LLVMBuildBr(B, body);
+    LLVMPositionBuilderAtEnd(B, body);
+    g->bonly = LLVMBuildPhi(B, g->i1, "bonly");
+    LLVMValueRef vals[2] = {LLVMConstInt(g->i1, 0, 0), ok};
+    LLVMBasicBlockRef from[2] = {here, has_end};
+    LLVMAddIncoming(g->bonly, vals, from, 2);
+    g->banks = LLVMBuildPhi(B, g->ptr, "banks");
+    LLVMValueRef bv[2] = {LLVMConstNull(g->ptr), banks};
+    LLVMAddIncoming(g->banks, bv, from, 2);
+    g->bmasks = LLVMBuildPhi(B, g->i32, "bmasks");
+    LLVMValueRef mv[2] = {c32(g, 0), masks};
+    LLVMAddIncoming(g->bmasks, mv, from, 2);
+  }
   g->r = load(g, g->ptr, g->w, offsetof(warp, r));
   g->p = load(g, g->ptr, g->w, offsetof(warp, p));
   g->tmask = load(g, g->i32, g->t, offsetof(simt_entry, mask));

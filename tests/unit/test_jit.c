@@ -36,7 +36,10 @@
 /* Both tiers on one case; with checks off and with banks and races. */
 static int both(const char *ptx, const char *file, int ki, const uint32_t grid[3], const uint32_t block[3],
                 size_t bytes, uint64_t seed, const char *what, int *compiled, int nmodes) {
-  static const uint32_t modes[] = {0, SMEMU_ANALYZE_BANKS | SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_SYNC};
+  /* (the third: the bank model alone, where compiled code counts a
+   * pattern it has seen from the bank cache and hooks no global access) */
+  static const uint32_t modes[] = {0, SMEMU_ANALYZE_BANKS | SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_SYNC,
+                                   SMEMU_ANALYZE_BANKS};
   int bad = 0;
   for (int m = 0; m < nmodes; m++) {
     tiers_launch L;
@@ -47,7 +50,7 @@ static int both(const char *ptx, const char *file, int ki, const uint32_t grid[3
     L.seed = seed;
     L.analyses = modes[m];
     char w[1400];
-    snprintf(w, sizeof w, "%s%s", what, m ? " (banks+races+sync)" : "");
+    snprintf(w, sizeof w, "%s%s", what, m == 2 ? " (banks)" : m ? " (banks+races+sync)" : "");
     bad += tiers_both(ptx, file, ki, &L, w, compiled);
   }
   return bad;
@@ -486,17 +489,111 @@ static void corpus(void **state) {
   assert_int_equal(compiled, nk);
 }
 
+/* ---- shared access patterns under the bank model ----
+ * Compiled code counts a full warp's shared access whose lanes are affine
+ * by halves (lane l at a0 + (l%16)*s, a1 + (l%16)*s) from the bank cache
+ * once the pc has seen that pattern. Each access below changes its
+ * pattern between loop iterations in one part of the key (stride, gap,
+ * base, the upper half alone, the lanes) or is one the cache must not
+ * serve (partial masks, merged pairs, vectors), so a key that left a part
+ * out, or a pattern test that passed a non-affine warp, counts a figure
+ * the interpreter does not. */
+static const char pat_ptx[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry pats(.param .u64 po, .param .u64 pi)\n{\n"
+    ".reg .b32 %r<40>;\n.reg .b64 %rd<8>;\n.reg .pred %p<4>;\n"
+    ".shared .align 16 .b8 sm[8448];\n"
+    "mov.u32 %r1, %tid.x;\nmov.u32 %r2, sm;\nmov.u32 %r3, 0;\nmov.u32 %r30, 0;\n"
+    "ld.param.u64 %rd1, [pi];\nmul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\nld.global.u32 %r4, [%rd3];\n"
+    "mov.u32 %r13, %laneid;\nshl.b32 %r16, %r1, 3;\nadd.u32 %r16, %r16, %r2;\n"
+    "LOOP:\n"
+    "bar.sync 0;\n"
+    "and.b32 %r5, %r3, 1;\n"
+    /* stores: stride 4 or 8 by iteration, stride 128 (32 ways) */
+    "mov.u32 %r7, 4;\nshl.b32 %r6, %r7, %r5;\nmul.lo.u32 %r8, %r1, %r6;\nadd.u32 %r8, %r8, %r2;\n"
+    "add.u32 %r9, %r4, %r3;\nst.shared.u32 [%r8+4096], %r9;\n"
+    "shl.b32 %r10, %r1, 7;\nadd.u32 %r10, %r10, %r2;\nst.shared.u32 [%r10], %r9;\n"
+    "bar.sync 0;\n"
+    /* A: stride 4 or 8 */
+    "ld.shared.u32 %r9, [%r8];\nadd.u32 %r30, %r30, %r9;\n"
+    /* B: halves on 16 words each, 128 bytes apart (both on banks 0-15: 2
+     * wavefronts) or on the same words (1) */
+    "and.b32 %r10, %r1, 15;\nshl.b32 %r10, %r10, 2;\nshr.u32 %r11, %r1, 4;\nxor.b32 %r12, %r5, 1;\nshl.b32 %r12, %r12, 7;\n"
+    "mul.lo.u32 %r11, %r11, %r12;\nadd.u32 %r10, %r10, %r11;\nadd.u32 %r10, %r10, %r2;\n"
+    "ld.shared.u32 %r9, [%r10];\nadd.u32 %r30, %r30, %r9;\n"
+    /* C: lane l at word l; on odd iterations lane 31 at word 32 instead
+     * (bank 0 twice: 2 wavefronts), which lanes 0, 1 and 16 do not show */
+    "setp.eq.u32 %p1, %r13, 31;\nsetp.ne.and.u32 %p1, %r5, 0, %p1;\n"
+    "selp.u32 %r14, 32, %r13, %p1;\nshl.b32 %r14, %r14, 2;\nadd.u32 %r14, %r14, %r2;\n"
+    "ld.shared.u32 %r9, [%r14];\nadd.u32 %r30, %r30, %r9;\n"
+    /* D: a broadcast moving by a word each iteration */
+    "shl.b32 %r15, %r3, 2;\nadd.u32 %r15, %r15, %r2;\nld.shared.u32 %r9, [%r15];\nadd.u32 %r30, %r30, %r9;\n"
+    /* E: each half on one word, the halves 64 bytes apart, moving */
+    "shr.u32 %r17, %r1, 4;\nshl.b32 %r17, %r17, 6;\nadd.u32 %r17, %r17, %r15;\n"
+    "ld.shared.u32 %r9, [%r17];\nadd.u32 %r30, %r30, %r9;\n"
+    /* F: a negative stride */
+    "sub.u32 %r18, 63, %r1;\nshl.b32 %r18, %r18, 2;\nadd.u32 %r18, %r18, %r2;\n"
+    "ld.shared.u32 %r9, [%r18];\nadd.u32 %r30, %r30, %r9;\n"
+    /* G: vectors and 64-bit elements at stride 8 or 16 */
+    "ld.shared.v2.u32 {%r19, %r20}, [%r16];\nadd.u32 %r30, %r30, %r19;\nadd.u32 %r30, %r30, %r20;\n"
+    "shl.b32 %r21, %r1, 4;\nadd.u32 %r21, %r21, %r2;\n"
+    "ld.shared.v4.u32 {%r22, %r23, %r24, %r25}, [%r21];\nadd.u32 %r30, %r30, %r25;\n"
+    "mul.lo.u32 %r26, %r6, 2;\nmul.lo.u32 %r26, %r26, %r1;\nadd.u32 %r26, %r26, %r2;\n"
+    "ld.shared.u64 %rd4, [%r26];\ncvt.u32.u64 %r27, %rd4;\nadd.u32 %r30, %r30, %r27;\n"
+    /* H: a pair ptxas merges into one 8-byte access */
+    "ld.shared.u32 %r28, [%r16];\nld.shared.u32 %r29, [%r16+4];\nadd.u32 %r30, %r30, %r28;\nadd.u32 %r30, %r30, %r29;\n"
+    /* I: the full warp but on the third iteration (threads 0-19) */
+    "setp.ne.u32 %p2, %r3, 2;\nsetp.lt.or.u32 %p2, %r1, 20, %p2;\n"
+    "@%p2 ld.shared.u32 %r9, [%r8+4096];\nadd.u32 %r30, %r30, %r9;\n"
+    "add.u32 %r3, %r3, 1;\nsetp.lt.u32 %p3, %r3, 6;\n@%p3 bra LOOP;\n"
+    "ld.param.u64 %rd5, [po];\nadd.s64 %rd5, %rd5, %rd2;\nst.global.u32 [%rd5], %r30;\nret;\n}\n"
+    /* 1: one access whose halves are 128 bytes apart on even iterations
+     * (both halves on banks 0-15: 2 wavefronts) and 64 on odd ones (1) */
+    ".visible .entry gapalt(.param .u64 po, .param .u64 pi)\n{\n"
+    ".reg .b32 %r<16>;\n.reg .b64 %rd<4>;\n.reg .pred %p<2>;\n"
+    ".shared .align 16 .b8 g[512];\n"
+    "mov.u32 %r1, %tid.x;\nmov.u32 %r2, g;\nmov.u32 %r3, 0;\nmov.u32 %r9, 0;\n"
+    "and.b32 %r10, %r1, 15;\nshl.b32 %r10, %r10, 2;\nshr.u32 %r11, %r1, 4;\n"
+    "GL:\n"
+    "and.b32 %r5, %r3, 1;\nmov.u32 %r12, 128;\nshr.u32 %r12, %r12, %r5;\nmul.lo.u32 %r12, %r11, %r12;\n"
+    "add.u32 %r12, %r12, %r10;\nadd.u32 %r12, %r12, %r2;\nld.shared.u32 %r4, [%r12];\nadd.u32 %r9, %r9, %r4;\n"
+    "add.u32 %r3, %r3, 1;\nsetp.lt.u32 %p1, %r3, 6;\n@%p1 bra GL;\n"
+    "ld.param.u64 %rd1, [po];\nmul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd1, %rd1, %rd2;\nst.global.u32 [%rd1], %r9;\nret;\n}\n";
+
+static void bank_patterns(void **state) {
+  (void)state;
+  int compiled = 0;
+  uint32_t grid[3] = {2, 1, 1}, block[3] = {64, 1, 1}, one[3] = {1, 1, 1}, warp[3] = {32, 1, 1};
+  assert_int_equal(both(pat_ptx, NULL, 0, grid, block, 1 << 12, 3, "bank patterns", &compiled, 3), 0);
+  assert_int_equal(both(pat_ptx, NULL, 1, one, warp, 1 << 12, 3, "gap by iteration", &compiled, 3), 0);
+  assert_int_equal(compiled, 6);
+  /* the stated figures of gapalt: 6 requests, 3 x 2 + 3 x 1 wavefronts */
+  for (int tier = SMEMU_TIER_INTERP; tier <= SMEMU_TIER_JIT; tier++) {
+    outcome o;
+    run(pat_ptx, NULL, 1, tier, SMEMU_ANALYZE_BANKS, one, warp, 1 << 12, 3, &o);
+    assert_int_equal(o.status, 0);
+    assert_true(o.has_bc);
+    assert_int_equal(o.bc.requests[0], 6);
+    assert_int_equal(o.bc.wavefronts[0], 9);
+    assert_int_equal(o.bc.conflicts[0], 3);
+    outcome_free(&o);
+  }
+}
+
 int main(void) {
   if (!smemu_jit_available()) {
     printf("SKIP: this build has no compiled tier (llvm-config-19 missing)\n");
     return 77;
   }
+  /* SMEMU_JIT_TEST=name runs that test alone */
+  if (getenv("SMEMU_JIT_TEST")) cmocka_set_test_filter(getenv("SMEMU_JIT_TEST"));
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(tricky_ops),
       cmocka_unit_test(mem_forms),
       cmocka_unit_test(mem_faults),
       cmocka_unit_test(disk_cache),
       cmocka_unit_test(fuzz_kernels),
+      cmocka_unit_test(bank_patterns),
       cmocka_unit_test(corpus),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
