@@ -777,26 +777,19 @@ static inline void drop_dead_run(race_state *r, uint32_t w0) {
   r->nruns--;
 }
 
-/* The race and init checks of a whole warp's 4-byte st or ld.shared of
- * shape ws (in bounds): reads as pattern_reads, stores of 32 different
- * words as fast_stores. Returns 0 (having changed nothing) where that does
- * not apply; with `probe` only says whether it would. */
-static int race_shape(warp *w, const insn *in, const wshape *ws, int kind, int probe) {
-  block *b = w->blk;
-  race_state *r = &b->an->race;
-  int races = w->L->want_races, init = w->L->want_init;
-  if (races && !pattern_fits(r, ws)) return 0;
-  if (races && (kind == ACC_READ ? r->compat
-                                 : kind != ACC_WRITE || in->op != OP_ST || in->vec != 1 || in->c != 4 || ws->n != 16 ||
-                                       ws->w0 == ws->w1 || b->wg))
-    return 0;
-  if (probe) return 1;
-  if (init) init_shape(w, r, b, ws, kind);
-  if (!races) return 1;
-  if (kind == ACC_READ) {
-    pattern_reads(w, ws, r, b);
-    return 1;
-  }
+/* Do the race checks of a whole warp's 4-byte st or ld.shared of shape ws
+ * (in bounds) take the shape paths: reads as pattern_reads, stores of 32
+ * different words as fast_stores? */
+static inline int shape_fits(const warp *w, const insn *in, const wshape *ws, int kind, const race_state *r) {
+  if (!w->L->want_races) return 1;
+  if (!pattern_fits(r, ws)) return 0;
+  if (kind == ACC_READ) return !r->compat;
+  return kind == ACC_WRITE && in->op == OP_ST && in->vec == 1 && in->c == 4 && ws->n == 16 && ws->w0 != ws->w1 &&
+         !w->blk->wg;
+}
+
+/* The stores of shape_fits. */
+static void shape_stores(warp *w, const insn *in, const wshape *ws, race_state *r, block *b) {
   uint32_t wdv[32];
   for (uint32_t l = 0; l < 16; l++) {
     wdv[l] = ws->w0 + l;
@@ -807,7 +800,14 @@ static int race_shape(warp *w, const insn *in, const wshape *ws, int kind, int p
     drop_dead_run(r, ws->w1);
   }
   store_words(w, in, wdv, r, b);
-  return 1;
+}
+
+/* The race and init checks of an access shape_fits passed. */
+static inline void shape_checks(warp *w, const insn *in, const wshape *ws, int kind, race_state *r, block *b) {
+  if (w->L->want_init) init_shape(w, r, b, ws, kind);
+  if (!w->L->want_races) return;
+  if (kind == ACC_READ) pattern_reads(w, ws, r, b);
+  else shape_stores(w, in, ws, r, b);
 }
 
 int race_halves(warp *w, const insn *in, uint64_t a0, uint64_t a1, int pat, uint32_t size) {
@@ -824,9 +824,9 @@ int race_halves(warp *w, const insn *in, uint64_t a0, uint64_t a1, int pat, uint
   if (((a0 | a1) & 3) || sz < 4 * n || a0 > sz - 4 * n || a1 > sz - 4 * n) return 0;
   wshape ws = {(uint32_t)(a0 >> 2), (uint32_t)(a1 >> 2), n};
   if (n > 1 && ws.w0 != ws.w1 && (ws.w1 > ws.w0 ? ws.w1 - ws.w0 : ws.w0 - ws.w1) < 16) return 0;
-  if (!race_shape(w, in, &ws, kind, 1)) return 0;
+  if (!shape_fits(w, in, &ws, kind, r)) return 0;
   if (w->L->want_banks && !hook_banks_halves(w, in, a0, a1, pat == 2 ? size : 0, size)) return 0;
-  race_shape(w, in, &ws, kind, 0);
+  shape_checks(w, in, &ws, kind, r, b);
   return 1;
 }
 
@@ -840,7 +840,10 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
   wshape shape;
   const wshape *ws = NULL;
   if (m == FULL_MASK && in->space == PTX_SPACE_SHARED && size == 4 && warp_shape(addr, r->sh_size, &shape)) {
-    if (race_shape(w, in, &shape, kind, 0)) return;
+    if (shape_fits(w, in, &shape, kind, r)) {
+      shape_checks(w, in, &shape, kind, r, b);
+      return;
+    }
     ws = &shape;
   }
   uint64_t amax = UINT64_MAX;
