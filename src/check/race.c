@@ -539,12 +539,18 @@ static void run_reads(race_state *r, uint32_t w0, uint32_t pc, uint16_t ta, uint
     else keep_read(r, &r->wsh[w0 + j], &r->wshx[w0 + j], pc, (uint16_t)(ta + j));
 }
 
+/* No word of shape ws is split (pattern_reads applies). */
+static inline int pattern_fits(const race_state *r, const wshape *ws) {
+  for (uint32_t j = 0; r->nsplit && j < ws->n; j++)
+    if (r->split[ws->w0 + j] || r->split[ws->w1 + j]) return 0;
+  return 1;
+}
+
 /* fast_reads for a whole warp reading one word per lane, each half-warp
  * either one word (broadcast) or 16 consecutive ones, all in bounds. */
 static int pattern_reads(warp *w, const wshape *ws, race_state *r, block *b) {
   uint32_t n = ws->n, w0 = ws->w0, w1 = ws->w1, pc = w->pc, xb = n > 1;
-  for (uint32_t j = 0; r->nsplit && j < n; j++)
-    if (r->split[w0 + j] || r->split[w1 + j]) return 0;
+  if (!pattern_fits(r, ws)) return 0;
   uint16_t tb = (uint16_t)(w->index * 32);
   if (r->wgen1 > r->all_gen) {
     uint32_t wd0[32];
@@ -680,30 +686,18 @@ static int fast_reads(warp *w, const insn *in, uint32_t m, const uint64_t addr[3
   return 1;
 }
 
-/* A whole warp's st.shared of one 4-byte register per lane, every lane
- * aligned and in bounds, no two lanes on one word, no word split: what
- * lane_access does lane by lane (each lane's current bytes are memory's),
- * with the bytes compared as words. Returns 0 (having changed nothing)
- * where it does not apply. */
-static int fast_stores(warp *w, const insn *in, const uint64_t addr[32], race_state *r, block *b) {
-  uint64_t amax = 0, aor = 0, seen[4] = {0, 0, 0, 0};
-  for (int l = 0; l < 32; l++) {
-    amax = addr[l] > amax ? addr[l] : amax;
-    aor |= addr[l];
-  }
-  if ((aor & 3) || amax >= r->sh_size || amax + 4 > r->sh_size) return 0;
-  for (int l = 0; l < 32; l++) {
-    uint32_t wd = (uint32_t)(addr[l] >> 2), h = wd & 255;
-    if ((seen[h >> 6] >> (h & 63) & 1) || (r->nsplit && r->split[wd])) return 0;
-    seen[h >> 6] |= 1ull << (h & 63);
-  }
+/* A whole warp's st.shared of one 4-byte register per lane, lane l on
+ * word wdv[l], no two lanes on one word, no word split: what lane_access
+ * does lane by lane (each lane's current bytes are memory's), with the
+ * bytes compared as words. */
+static void store_words(warp *w, const insn *in, const uint32_t wdv[32], race_state *r, block *b) {
   const uint64_t *v = w->r[in->v[0]];
   uint16_t tb = (uint16_t)(w->index * 32);
   /* every read so far is ordered before these (older than the last barrier
    * everyone passed)? */
   int rdead = r->rgen1 <= r->all_gen;
   for (int l = 0; l < 32; l++) {
-    uint32_t wd = (uint32_t)(addr[l] >> 2), cur, x;
+    uint32_t wd = wdv[l], cur, x;
     shadow *s = &r->wsh[wd];
     own_word_w(r, wd);
     if (rdead && !live(&s->w, r->all_gen)) {
@@ -721,6 +715,118 @@ static int fast_stores(warp *w, const insn *in, const uint64_t addr[32], race_st
     check_one(r, b, &r->wsh[wd], &r->wshx[wd], w->pc, (uint16_t)(tb + l), ACC_WRITE, (uint64_t)wd * 4, 4, changed,
               !x);
   }
+}
+
+/* store_words for a whole warp's 4-byte st.shared of lane addresses addr,
+ * every lane aligned and in bounds and no word split; returns 0 (having
+ * changed nothing) where it does not apply. */
+static int fast_stores(warp *w, const insn *in, const uint64_t addr[32], race_state *r, block *b) {
+  uint64_t amax = 0, aor = 0, seen[4] = {0, 0, 0, 0};
+  uint32_t wdv[32];
+  for (int l = 0; l < 32; l++) {
+    amax = addr[l] > amax ? addr[l] : amax;
+    aor |= addr[l];
+  }
+  if ((aor & 3) || amax >= r->sh_size || amax + 4 > r->sh_size) return 0;
+  for (int l = 0; l < 32; l++) {
+    uint32_t wd = wdv[l] = (uint32_t)(addr[l] >> 2), h = wd & 255;
+    if ((seen[h >> 6] >> (h & 63) & 1) || (r->nsplit && r->split[wd])) return 0;
+    seen[h >> 6] |= 1ull << (h & 63);
+  }
+  store_words(w, in, wdv, r, b);
+  return 1;
+}
+
+/* The init check of a whole warp's 4-byte access of shape ws: a word of
+ * init bytes per half-warp or per lane of each half. */
+static inline void init_shape(warp *w, race_state *r, block *b, const wshape *ws, int kind) {
+  const uint32_t ones = 0x01010101u;
+  uint32_t n = ws->n;
+  if (kind == ACC_READ) {
+    uint32_t bad = 0;
+    for (uint32_t l = 0; l < 16; l++) {
+      uint32_t v0, v1;
+      memcpy(&v0, r->init + (uint64_t)(ws->w0 + (n > 1 ? l : 0)) * 4, 4);
+      memcpy(&v1, r->init + (uint64_t)(ws->w1 + (n > 1 ? l : 0)) * 4, 4);
+      bad |= (uint32_t)(v0 != ones) << l | (uint32_t)(v1 != ones) << (l + 16);
+    }
+    for (; bad; bad &= bad - 1) race_add_sync(r, b, SYNC_UNINIT, w->pc, w->index, bad & -bad);
+  } else {
+    memset(r->init + (uint64_t)ws->w0 * 4, 1, 4 * n);
+    memset(r->init + (uint64_t)ws->w1 * 4, 1, 4 * n);
+  }
+}
+
+/* Run k of 16 words from w0 read only before the last barrier every
+ * thread passed: the words leave it with no readers (own_word_w on each). */
+static inline void drop_dead_run(race_state *r, uint32_t w0) {
+  uint32_t k = r->runof[w0], ag = r->all_gen;
+  if (!k) return;
+  wrun *u = &r->runs[k - 1];
+  if (u->w0 != w0 || u->mask != 0xffff || live(&u->s.r[0], ag) || live(&u->s.r[1], ag) ||
+      (u->s.spilled && (live(&u->x.r[0], ag) || live(&u->x.r[1], ag))))
+    return;
+  for (uint32_t j = 0; j < 16; j++) {
+    shadow *s = &r->wsh[w0 + j];
+    s->r[0].valid = s->r[1].valid = 0;
+    s->spilled = 0;
+    r->runof[w0 + j] = 0;
+  }
+  u->mask = 0;
+  r->runfree[r->nrunfree++] = k - 1;
+  r->nruns--;
+}
+
+/* Do the race checks of a whole warp's 4-byte st or ld.shared of shape ws
+ * (in bounds) take the shape paths: reads as pattern_reads, stores of 32
+ * different words as fast_stores? */
+static inline int shape_fits(const warp *w, const insn *in, const wshape *ws, int kind, const race_state *r) {
+  if (!w->L->want_races) return 1;
+  if (!pattern_fits(r, ws)) return 0;
+  if (kind == ACC_READ) return !r->compat;
+  return kind == ACC_WRITE && in->op == OP_ST && in->vec == 1 && in->c == 4 && ws->n == 16 && ws->w0 != ws->w1 &&
+         !w->blk->wg;
+}
+
+/* The stores of shape_fits. */
+static void shape_stores(warp *w, const insn *in, const wshape *ws, race_state *r, block *b) {
+  uint32_t wdv[32];
+  for (uint32_t l = 0; l < 16; l++) {
+    wdv[l] = ws->w0 + l;
+    wdv[l + 16] = ws->w1 + l;
+  }
+  if (r->nruns) {
+    drop_dead_run(r, ws->w0);
+    drop_dead_run(r, ws->w1);
+  }
+  store_words(w, in, wdv, r, b);
+}
+
+/* The race and init checks of an access shape_fits passed. */
+static inline void shape_checks(warp *w, const insn *in, const wshape *ws, int kind, race_state *r, block *b) {
+  if (w->L->want_init) init_shape(w, r, b, ws, kind);
+  if (!w->L->want_races) return;
+  if (kind == ACC_READ) pattern_reads(w, ws, r, b);
+  else shape_stores(w, in, ws, r, b);
+}
+
+int race_halves(warp *w, const insn *in, uint64_t a0, uint64_t a1, int pat, uint32_t size) {
+  block *b = w->blk;
+  analysis *an = b->an;
+  /* (the global race and init checks pass shared memory by; the cluster
+   * check needs the lanes) */
+  if (!an || !an->has_race || b->crace || size != 4 || in->space != PTX_SPACE_SHARED) return 0;
+  if (!w->L->want_races && !w->L->want_init) return 0;
+  race_state *r = &an->race;
+  int kind = (op_flags[in->op] & OPF_WRITE) ? ACC_WRITE : ACC_READ;
+  uint32_t n = pat == 2 ? 16 : 1, sz = r->sh_size;
+  if (pat != 1 && pat != 2) return 0;
+  if (((a0 | a1) & 3) || sz < 4 * n || a0 > sz - 4 * n || a1 > sz - 4 * n) return 0;
+  wshape ws = {(uint32_t)(a0 >> 2), (uint32_t)(a1 >> 2), n};
+  if (n > 1 && ws.w0 != ws.w1 && (ws.w1 > ws.w0 ? ws.w1 - ws.w0 : ws.w0 - ws.w1) < 16) return 0;
+  if (!shape_fits(w, in, &ws, kind, r)) return 0;
+  if (w->L->want_banks && !hook_banks_halves(w, in, a0, a1, pat == 2 ? size : 0, size)) return 0;
+  shape_checks(w, in, &ws, kind, r, b);
   return 1;
 }
 
@@ -729,29 +835,20 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
   block *b = w->blk;
   int races = w->L->want_races, init = w->L->want_init;
   if (!races && !init) return;
+  /* global, local and other spaces are not shared memory */
+  if (in->space != PTX_SPACE_SHARED && in->space != PTX_SPACE_GENERIC) return;
   wshape shape;
   const wshape *ws = NULL;
-  if (m == FULL_MASK && in->space == PTX_SPACE_SHARED && size == 4 && (init || kind == ACC_READ) &&
-      warp_shape(addr, r->sh_size, &shape))
+  if (m == FULL_MASK && in->space == PTX_SPACE_SHARED && size == 4 && warp_shape(addr, r->sh_size, &shape)) {
+    if (shape_fits(w, in, &shape, kind, r)) {
+      shape_checks(w, in, &shape, kind, r, b);
+      return;
+    }
     ws = &shape;
+  }
   uint64_t amax = UINT64_MAX;
   if (init && ws) {
-    /* a word of init bytes per half-warp or per lane of each half */
-    const uint32_t ones = 0x01010101u;
-    uint32_t n = ws->n;
-    if (kind == ACC_READ) {
-      uint32_t bad = 0;
-      for (uint32_t l = 0; l < 16; l++) {
-        uint32_t v0, v1;
-        memcpy(&v0, r->init + (uint64_t)(ws->w0 + (n > 1 ? l : 0)) * 4, 4);
-        memcpy(&v1, r->init + (uint64_t)(ws->w1 + (n > 1 ? l : 0)) * 4, 4);
-        bad |= (uint32_t)(v0 != ones) << l | (uint32_t)(v1 != ones) << (l + 16);
-      }
-      for (; bad; bad &= bad - 1) race_add_sync(r, b, SYNC_UNINIT, w->pc, w->index, bad & -bad);
-    } else {
-      memset(r->init + (uint64_t)ws->w0 * 4, 1, 4 * n);
-      memset(r->init + (uint64_t)ws->w1 * 4, 1, 4 * n);
-    }
+    init_shape(w, r, b, ws, kind);
   } else if (init && m == FULL_MASK && in->space == PTX_SPACE_SHARED && size == 4) {
     amax = 0;
     for (int l = 0; l < 32; l++) amax = addr[l] > amax ? addr[l] : amax;

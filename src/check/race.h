@@ -130,6 +130,11 @@ int race_init(race_state *r, const launch *L);
 void race_free(race_state *r);
 void race_block_start(race_state *r, block *b);
 void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind);
+/* hook_mem for a whole warp's shared read whose lanes are at a0 + (l%16)*size
+ * (pat 2) or a0 (pat 1), a1 the same for lanes 16-31, in bounds of the
+ * shared window: every analysis served without the lane addresses (1), or
+ * nothing done (0: the caller calls hook_mem). */
+int race_halves(warp *w, const insn *in, uint64_t a0, uint64_t a1, int pat, uint32_t size);
 /* Lane `lane` of warp w writes shared byte `at` while an asynchronous read
  * (wgmma.mma_async at read_pc, issued by thread read_tid) is in flight. */
 void race_async_war(warp *w, int lane, uint64_t at, uint32_t read_pc, uint16_t read_tid);

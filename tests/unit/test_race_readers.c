@@ -41,7 +41,18 @@ static const char *ptx = PTX_HEAD ".shared .align 4 .b32 sh[64];\n"
     "  @%p1 st.shared.u32 [%r5], %r1;\n  ret;\n}\n"
     /* thread 96 writes byte 1 of word 5, then thread 97 all of word 6 */
     KHEAD("split") "  setp.eq.u32 %p1, %r1, 96;\n  mov.u32 %r7, 255;\n  @%p1 st.shared.u8 [sh+21], %r7;\n"
-    "  setp.eq.u32 %p2, %r1, 97;\n  @%p2 st.shared.u32 [sh+24], %r7;\n  ret;\n}\n";
+    "  setp.eq.u32 %p2, %r1, 97;\n  @%p2 st.shared.u32 [sh+24], %r7;\n  ret;\n}\n"
+    /* a barrier; warp 3 (the last to arrive, the first to go on) reads
+     * sh[tid % 16] again (the run's readers of before the barrier are
+     * ordered, these are not), then warp 0 writes sh[tid % 32] whole */
+    KHEAD("epoch") "  bar.sync 0;\n  setp.ge.u32 %p1, %r1, 96;\n  @%p1 ld.shared.u32 %r9, [%r5];\n"
+    "  setp.lt.u32 %p2, %r1, 32;\n  and.b32 %r7, %r1, 31;\n  shl.b32 %r7, %r7, 2;\n  add.u32 %r8, %r4, %r7;\n"
+    "  @%p2 st.shared.u32 [%r8], %r1;\n  ret;\n}\n"
+    /* a barrier; warp 3 writes sh[tid % 32] whole (every reader so far
+     * ordered before it), then warp 0 reads sh[tid % 16] */
+    KHEAD("rawdrop") "  bar.sync 0;\n  setp.ge.u32 %p1, %r1, 96;\n  and.b32 %r7, %r1, 31;\n  shl.b32 %r7, %r7, 2;\n"
+    "  add.u32 %r8, %r4, %r7;\n  @%p1 st.shared.u32 [%r8], %r1;\n  setp.lt.u32 %p2, %r1, 32;\n"
+    "  @%p2 ld.shared.u32 %r9, [%r5];\n  ret;\n}\n";
 
 /* Runs kernel k on 128 threads with the race check; returns the context. */
 static smemu_ctx *run(const char *k) {
@@ -105,11 +116,48 @@ static void test_byte_then_word(void **state) {
   smemu_destroy(c);
 }
 
+/* Words 0..15's run holds warp 3's reads of after the barrier (r[0] lane
+ * 16, r[1] lane 0, both of one pc and warp) and older ones: warp 0's
+ * store of word j (thread j) meets one reader per pc and class, thread
+ * 112 + j, an error (another warp): 4 bytes a word in one record, except
+ * word 0, where thread 0 stores the 0 it holds (no WAR: race.c), so 15
+ * words from word 1 (readers 113, writer 1); the words 16..31 nobody read
+ * none. A store that dropped the run as if all its readers were ordered
+ * would report nothing. */
+static void test_read_after_barrier(void **state) {
+  (void)state;
+  smemu_ctx *c = run("epoch");
+  assert_int_equal(smemu_hazard_count(c), 1);
+  war(c, 0, 60, 4, 113, 1);
+  smemu_destroy(c);
+}
+
+/* The store drops the run (its readers all ordered) and stays the words'
+ * last write: warp 0's lanes l read word l % 16, written by thread
+ * 96 + l % 16 with no barrier between: a RAW error of 32 lanes x 4 bytes,
+ * the first instance thread 96's write and thread 0's read of word 0. */
+static void test_raw_after_dropped_run(void **state) {
+  (void)state;
+  smemu_ctx *c = run("rawdrop");
+  assert_int_equal(smemu_hazard_count(c), 1);
+  const smemu_hazard *h = smemu_hazard_get(c, 0);
+  assert_non_null(h);
+  assert_string_equal(h->type, "RAW");
+  assert_int_equal(h->error, 1);
+  assert_int_equal(h->count, 128);
+  assert_int_equal(h->var_offset, 0);
+  assert_int_equal(h->first_thread[0], 96);
+  assert_int_equal(h->second_thread[0], 0);
+  smemu_destroy(c);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_whole_warp_store),
       cmocka_unit_test(test_half_warp_store),
       cmocka_unit_test(test_byte_then_word),
+      cmocka_unit_test(test_read_after_barrier),
+      cmocka_unit_test(test_raw_after_dropped_run),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
