@@ -471,8 +471,19 @@ void hook_block_end(block *b) {
     for (uint32_t id = 1; id <= L->prog->nusects; id++) usect_flush(a, L, wi, (int)id);
 }
 
+/* A full warp's shared access whose lanes are affine by half-warps (lane
+ * l at a0 + (l % 16) * stride + (l / 16) * gap, bank_affine's key) counted
+ * from the pc's bank cache through hook_banks_halves: 1 when it was. */
+static inline int banks_affine_hit(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
+  if (m != FULL_MASK || in->space != PTX_SPACE_SHARED || in->usect || in->op == OP_LDMATRIX || in->op == OP_STMATRIX)
+    return 0;
+  uint32_t b = (uint32_t)addr[0], s = (uint32_t)(addr[1] - addr[0]), g = (uint32_t)(addr[16] - addr[0]), diff = 0;
+  for (uint32_t l = 0; l < 32; l++) diff |= (uint32_t)addr[l] - (b + (l & 15) * s + (l >> 4) * g);
+  return !diff && hook_banks_halves(w, in, addr[0], addr[16], s, size);
+}
+
 void hook_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
-  if (w->L->want_banks) banks(w, in, m, addr, size);
+  if (w->L->want_banks && !banks_affine_hit(w, in, m, addr, size)) banks(w, in, m, addr, size);
   if (w->blk->an->has_race) {
     int kind = (op_flags[in->op] & OPF_WRITE) ? ACC_WRITE : ACC_READ;
     race_access(w, in, m, addr, size, kind);
