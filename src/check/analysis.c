@@ -483,14 +483,17 @@ static inline int banks_affine_hit(warp *w, const insn *in, uint32_t m, const ui
 }
 
 void hook_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
-  if (w->L->want_banks && !banks_affine_hit(w, in, m, addr, size)) banks(w, in, m, addr, size);
+  const launch *L = w->L;
+  int kind = (op_flags[in->op] & OPF_WRITE) ? ACC_WRITE : ACC_READ;
+  /* (the global checks see nothing of a shared-memory instruction) */
+  int shared = in->space == PTX_SPACE_SHARED;
+  if (L->want_banks && !banks_affine_hit(w, in, m, addr, size)) banks(w, in, m, addr, size);
   if (w->blk->an->has_race) {
-    int kind = (op_flags[in->op] & OPF_WRITE) ? ACC_WRITE : ACC_READ;
     race_access(w, in, m, addr, size, kind);
     if (w->blk->crace) cl_race_access(w, in, m, addr, size, kind);
-    if (w->L->want_global_races) race_global(w, in, m, addr, size, kind);
+    if (L->want_global_races && !shared) race_global(w, in, m, addr, size, kind);
   }
-  if (w->L->ginit) ginit_access(w, in, m, addr, size, (op_flags[in->op] & OPF_WRITE) ? ACC_WRITE : ACC_READ);
+  if (L->ginit && !shared) ginit_access(w, in, m, addr, size, kind);
 }
 
 void hook_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
