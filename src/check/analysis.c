@@ -482,18 +482,29 @@ static inline int banks_affine_hit(warp *w, const insn *in, uint32_t m, const ui
   return !diff && hook_banks_halves(w, in, addr[0], addr[16], s, size);
 }
 
-void hook_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
+/* hook_mem's analyses but the bank model. */
+static inline void hook_mem_rest(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
   const launch *L = w->L;
   int kind = (op_flags[in->op] & OPF_WRITE) ? ACC_WRITE : ACC_READ;
   /* (the global checks see nothing of a shared-memory instruction) */
   int shared = in->space == PTX_SPACE_SHARED;
-  if (L->want_banks && !banks_affine_hit(w, in, m, addr, size)) banks(w, in, m, addr, size);
   if (w->blk->an->has_race) {
     race_access(w, in, m, addr, size, kind);
     if (w->blk->crace) cl_race_access(w, in, m, addr, size, kind);
     if (L->want_global_races && !shared) race_global(w, in, m, addr, size, kind);
   }
   if (L->ginit && !shared) ginit_access(w, in, m, addr, size, kind);
+}
+
+void hook_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
+  if (w->L->want_banks && !banks_affine_hit(w, in, m, addr, size)) banks(w, in, m, addr, size);
+  hook_mem_rest(w, in, m, addr, size);
+}
+
+void hook_mem_halves(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0, uint64_t a1,
+                     uint32_t stride) {
+  if (w->L->want_banks && !hook_banks_halves(w, in, a0, a1, stride, size)) banks(w, in, FULL_MASK, addr, size);
+  hook_mem_rest(w, in, FULL_MASK, addr, size);
 }
 
 void hook_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
