@@ -123,8 +123,12 @@ static void *gnode(_Atomic(void *) *slot, size_t bytes) {
   if (bytes) {
     n = gmap(bytes);
   } else {
-    gpage *pg = calloc(1, sizeof *pg);
-    if (pg) pthread_mutex_init(&pg->lock, NULL);
+    /* cache-line aligned: the fields a read touches share two lines */
+    gpage *pg = aligned_alloc(64, (sizeof *pg + 63) / 64 * 64);
+    if (pg) {
+      memset(pg, 0, sizeof *pg);
+      pthread_mutex_init(&pg->lock, NULL);
+    }
     n = pg;
   }
   if (!n) return NULL;
@@ -355,11 +359,13 @@ static inline int gchunk_out(const global_shadow *g, gpage *pg, uint32_t k) {
  * of the chunk is split or was written; 0 when done, else the caller goes
  * word by word. thread: the record bits that name the thread. */
 static inline int gchunk_read(gpage *pg, uint32_t k, uint64_t v, uint64_t thread) {
-  const uint8_t *fl = &pg->flag[k * GCHUNK];
-  uint64_t f0, f1;
-  memcpy(&f0, fl, 8);
-  memcpy(&f1, fl + 8, 8);
-  if ((f0 | f1) & 0x0101010101010101ull * GW_SPLIT) return 1;
+  if (pg->split) {
+    const uint8_t *fl = &pg->flag[k * GCHUNK];
+    uint64_t f0, f1;
+    memcpy(&f0, fl, 8);
+    memcpy(&f1, fl + 8, 8);
+    if ((f0 | f1) & 0x0101010101010101ull * GW_SPLIT) return 1;
+  }
   if (pg->s.w) {
     const uint64_t *ws = (const uint64_t *)pg->s.w + k * GCHUNK;
     uint64_t any = 0;
@@ -445,6 +451,7 @@ static void glane(gwarp *x, int l, uint64_t a, uint32_t size) {
         pg->bflag[4 * i + j] = *fl & GW_ATOMIC;
       }
       *fl |= GW_SPLIT;
+      pg->split = 1;
     }
     for (uint64_t at = lo; at < hi; at++)
       gcheck(g, r, b, &pg->bytes, 4 * GPAGE_WORDS, 4 * i + (at & 3), &pg->bflag[4 * i + (at & 3)], w->pc, t, kind,
