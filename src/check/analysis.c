@@ -471,15 +471,40 @@ void hook_block_end(block *b) {
     for (uint32_t id = 1; id <= L->prog->nusects; id++) usect_flush(a, L, wi, (int)id);
 }
 
-void hook_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
-  if (w->L->want_banks) banks(w, in, m, addr, size);
+/* A full warp's shared access whose lanes are affine by half-warps (lane
+ * l at a0 + (l % 16) * stride + (l / 16) * gap, bank_affine's key) counted
+ * from the pc's bank cache through hook_banks_halves: 1 when it was. */
+static inline int banks_affine_hit(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
+  if (m != FULL_MASK || in->space != PTX_SPACE_SHARED || in->usect || in->op == OP_LDMATRIX || in->op == OP_STMATRIX)
+    return 0;
+  uint32_t b = (uint32_t)addr[0], s = (uint32_t)(addr[1] - addr[0]), g = (uint32_t)(addr[16] - addr[0]), diff = 0;
+  for (uint32_t l = 0; l < 32; l++) diff |= (uint32_t)addr[l] - (b + (l & 15) * s + (l >> 4) * g);
+  return !diff && hook_banks_halves(w, in, addr[0], addr[16], s, size);
+}
+
+/* hook_mem's analyses but the bank model. */
+static inline void hook_mem_rest(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
+  const launch *L = w->L;
+  int kind = (op_flags[in->op] & OPF_WRITE) ? ACC_WRITE : ACC_READ;
+  /* (the global checks see nothing of a shared-memory instruction) */
+  int shared = in->space == PTX_SPACE_SHARED;
   if (w->blk->an->has_race) {
-    int kind = (op_flags[in->op] & OPF_WRITE) ? ACC_WRITE : ACC_READ;
     race_access(w, in, m, addr, size, kind);
     if (w->blk->crace) cl_race_access(w, in, m, addr, size, kind);
-    if (w->L->want_global_races) race_global(w, in, m, addr, size, kind);
+    if (L->want_global_races && !shared) race_global(w, in, m, addr, size, kind);
   }
-  if (w->L->ginit) ginit_access(w, in, m, addr, size, (op_flags[in->op] & OPF_WRITE) ? ACC_WRITE : ACC_READ);
+  if (L->ginit && !shared) ginit_access(w, in, m, addr, size, kind);
+}
+
+void hook_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
+  if (w->L->want_banks && !banks_affine_hit(w, in, m, addr, size)) banks(w, in, m, addr, size);
+  hook_mem_rest(w, in, m, addr, size);
+}
+
+void hook_mem_halves(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0, uint64_t a1,
+                     uint32_t stride) {
+  if (w->L->want_banks && !hook_banks_halves(w, in, a0, a1, stride, size)) banks(w, in, FULL_MASK, addr, size);
+  hook_mem_rest(w, in, FULL_MASK, addr, size);
 }
 
 void hook_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {

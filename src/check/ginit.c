@@ -181,6 +181,48 @@ static void mark_lane(ginit_region *r, size_t off, size_t n) {
     if (!wbit(r, k)) atomic_fetch_or_explicit(&r->w[k >> 3], (uint8_t)(1u << (k & 7)), memory_order_relaxed);
 }
 
+/* The n bytes from off on: 1 all written, 0 none, -1 some (bytes of
+ * bits at a time). */
+static int range_state(const ginit_region *r, size_t off, size_t n) {
+  size_t k = off;
+  uint8_t any = 0, all = 0xff;
+  for (; k < off + n && (k & 7); k++) {
+    uint8_t b = (uint8_t)wbit(r, k);
+    any |= b, all &= (uint8_t)-b;
+  }
+  for (; k + 8 <= off + n; k += 8) {
+    uint8_t b = atomic_load_explicit(&r->w[k >> 3], memory_order_relaxed);
+    any |= b, all &= b;
+  }
+  for (; k < off + n; k++) {
+    uint8_t b = (uint8_t)wbit(r, k);
+    any |= b, all &= (uint8_t)-b;
+  }
+  return all == 0xff ? 1 : any ? -1 : 0;
+}
+
+/* The half-warps of a full warp's read whose 16 lanes are consecutive
+ * elements of one tracked allocation, settled by whole bytes of bits:
+ * those all written (lanes without a record) in *done, those with no byte
+ * written (a record each) in *none. */
+static void read_runs(const ginit *g, const insn *in, const uint64_t addr[32], uint32_t size, uint32_t *done,
+                      uint32_t *none) {
+  *done = *none = 0;
+  for (int h = 0; h < 32; h += 16) {
+    uint64_t a0 = addr[h], d = 0, win = 0;
+    for (int k = 0; k < 16; k++) {
+      d |= addr[h + k] - a0 - (uint64_t)k * size;
+      win |= (uint64_t)(addr[h + k] - SHARED_WINDOW < WINDOW_SIZE) | (uint64_t)(addr[h + k] - LOCAL_WINDOW < WINDOW_SIZE);
+    }
+    if (d || (win && in->space == PTX_SPACE_GENERIC)) continue;
+    const ginit_region *r = find(g, (uintptr_t)a0);
+    if (!r || r->size - (a0 - r->base) < 16ull * size) continue;
+    int st = range_state(r, a0 - r->base, 16ull * size);
+    if (st == 1) *done |= 0xffffu << h;
+    if (st == 0) *none |= 0xffffu << h;
+  }
+}
+
 void ginit_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind) {
   ginit *g = w->L->ginit;
   ginit_an *a = w->blk->an ? w->blk->an->gin : NULL;
@@ -188,6 +230,17 @@ void ginit_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
   if (in->space != PTX_SPACE_GLOBAL && in->space != PTX_SPACE_GENERIC) return;
   ginit_region *last = NULL;
   uint64_t more = 0; /* uninitialised reads past the records kept: counted only */
+  if (kind == ACC_READ && m == FULL_MASK && size && size <= 16) {
+    /* runs of consecutive elements: all written, nothing to record; none
+     * written once the records are full, a count */
+    uint32_t done, none;
+    read_runs(g, in, addr, size, &done, &none);
+    if (a->n >= GINIT_KEEP) {
+      more = (uint64_t)__builtin_popcount(none);
+      done |= none;
+    }
+    m &= ~done;
+  }
   LANES(m, {
     uint64_t x = addr[l];
     if (in->space == PTX_SPACE_GENERIC && (x - SHARED_WINDOW < WINDOW_SIZE || x - LOCAL_WINDOW < WINDOW_SIZE))

@@ -123,8 +123,12 @@ static void *gnode(_Atomic(void *) *slot, size_t bytes) {
   if (bytes) {
     n = gmap(bytes);
   } else {
-    gpage *pg = calloc(1, sizeof *pg);
-    if (pg) pthread_mutex_init(&pg->lock, NULL);
+    /* cache-line aligned: the fields a read touches share two lines */
+    gpage *pg = aligned_alloc(64, (sizeof *pg + 63) / 64 * 64);
+    if (pg) {
+      memset(pg, 0, sizeof *pg);
+      pthread_mutex_init(&pg->lock, NULL);
+    }
     n = pg;
   }
   if (!n) return NULL;
@@ -322,6 +326,160 @@ static void gcheck(global_shadow *g, race_state *r, block *b, grecs *x, size_t n
   }
 }
 
+/* ---- runs of 16 words read by 16 consecutive lanes ----
+ * A half-warp reading 16 consecutive words (a row of a tile) records each
+ * word's read with the same block, generation and pc and the thread
+ * indices t0 .. t0+15. While every read of a chunk (16 words at a multiple
+ * of 16) comes so, the chunk keeps its two read records as two summaries,
+ * word k's records being summary + k (+k lands in the thread bits: those
+ * threads exist), instead of 16 pairs in the page's array: large arrays
+ * read by every block then cost a sixteenth of the memory traffic. Any
+ * other access to the chunk writes the summaries out (gchunk_out) first,
+ * so every other path sees the records as if stored word by word. Packed
+ * records only. */
+
+/* Chunk k of page pg is about to be seen word by word. */
+static inline int gchunk_out(const global_shadow *g, gpage *pg, uint32_t k) {
+  uint8_t st = pg->cst[k];
+  if (st == GC_WORDS) return 0;
+  pg->cst[k] = GC_WORDS;
+  if (st == GC_EMPTY) return 0; /* the array's records of it are empty */
+  uint64_t *rs = garr(g, &pg->s.r, 2 * GPAGE_WORDS);
+  if (!rs) return -1;
+  uint64_t s0 = pg->csum[k][0], s1 = pg->csum[k][1];
+  for (uint32_t j = 0; j < GCHUNK; j++) {
+    rs[2 * (k * GCHUNK + j)] = s0 + j;
+    rs[2 * (k * GCHUNK + j) + 1] = s1 ? s1 + j : 0;
+  }
+  return 0;
+}
+
+/* The read of chunk k of pg by 16 consecutive lanes whose first lane's
+ * record is v (its thread index t0: word j read by t0 + j), when no word
+ * of the chunk is split or was written; 0 when done, else the caller goes
+ * word by word. thread: the record bits that name the thread. */
+static inline int gchunk_read(gpage *pg, uint32_t k, uint64_t v, uint64_t thread) {
+  if (pg->split) {
+    const uint8_t *fl = &pg->flag[k * GCHUNK];
+    uint64_t f0, f1;
+    memcpy(&f0, fl, 8);
+    memcpy(&f1, fl + 8, 8);
+    if ((f0 | f1) & 0x0101010101010101ull * GW_SPLIT) return 1;
+  }
+  if (pg->s.w) {
+    const uint64_t *ws = (const uint64_t *)pg->s.w + k * GCHUNK;
+    uint64_t any = 0;
+    for (uint32_t j = 0; j < GCHUNK; j++) any |= ws[j];
+    if (any) return 1;
+  }
+  uint8_t st = pg->cst[k];
+  if (st == GC_WORDS) return 1;
+  if (st == GC_EMPTY) {
+    pg->cst[k] = GC_SUM;
+    pg->csum[k][0] = v;
+    pg->csum[k][1] = 0;
+    return 0;
+  }
+  /* word j: r0 + j and v + j name the same thread iff r0 and v do */
+  uint64_t r0 = pg->csum[k][0];
+  if ((r0 ^ v) & thread) pg->csum[k][1] = r0;
+  pg->csum[k][0] = v;
+  return 0;
+}
+
+/* A lane's global access, word by word. */
+typedef struct gwarp {
+  global_shadow *g;
+  race_state *r;
+  block *b;
+  warp *w;
+  gpage *held;     /* locked across lanes on one page */
+  uint64_t held_p; /* its page number */
+  int kind, sem_rel, sem_acq;
+} gwarp;
+
+/* The page of word wd, locked (the one held before unlocked). */
+static inline gpage *glock(gwarp *x, uint64_t wd) {
+  gpage *pg = x->held && wd / GPAGE_WORDS == x->held_p ? x->held : gpage_of(x->g, wd);
+  x->held_p = wd / GPAGE_WORDS;
+  if (pg != x->held) {
+    if (x->held) pthread_mutex_unlock(&x->held->lock);
+    x->held = pg;
+    if (pg) pthread_mutex_lock(&pg->lock);
+  }
+  return pg;
+}
+
+static void glane(gwarp *x, int l, uint64_t a, uint32_t size) {
+  global_shadow *g = x->g;
+  race_state *r = x->r;
+  block *b = x->b;
+  warp *w = x->w;
+  int kind = x->kind;
+  uint16_t t = (uint16_t)(w->index * 32 + (uint32_t)l);
+  if (kind == ACC_ATOMIC || x->sem_rel || x->sem_acq)
+    gsync(g, r, b, w->L->nblocks, t, a, (kind == ACC_ATOMIC && r->fence_gen[t]) || x->sem_rel,
+          kind == ACC_ATOMIC || x->sem_acq);
+  for (uint64_t wd = a >> 2; wd <= (a + size - 1) >> 2; wd++) {
+    uint64_t lo = wd * 4 > a ? wd * 4 : a, hi = wd * 4 + 4 < a + size ? wd * 4 + 4 : a + size;
+    int whole = lo == wd * 4 && hi == wd * 4 + 4;
+    gpage *pg = glock(x, wd);
+    if (!pg) continue;
+    uint32_t i = (uint32_t)(wd % GPAGE_WORDS);
+    if (!g->wide && gchunk_out(g, pg, i / GCHUNK) < 0) continue;
+    uint8_t *fl = &pg->flag[i];
+    if (!(*fl & GW_SPLIT) && whole) {
+      /* the word's bytes share one history */
+      gcheck(g, r, b, &pg->s, GPAGE_WORDS, i, fl, w->pc, t, kind, wd * 4, 4);
+      continue;
+    }
+    if (!pg->bflag) {
+      pg->bflag = calloc(4 * GPAGE_WORDS, 1);
+      if (!pg->bflag || !garr(g, &pg->bytes.w, 4 * GPAGE_WORDS) || !garr(g, &pg->bytes.r, 8 * GPAGE_WORDS)) {
+        free(pg->bflag);
+        pg->bflag = NULL;
+        continue;
+      }
+    }
+    if (!(*fl & GW_SPLIT)) {
+      /* the bytes go separate ways: each starts with the word's history */
+      grec ww = gget(g, pg->s.w, i), r0 = gget(g, pg->s.r, 2 * i), r1 = gget(g, pg->s.r, 2 * i + 1);
+      for (uint32_t j = 0; j < 4; j++) {
+        gput(g, pg->bytes.w, 4 * i + j, ww);
+        gput(g, pg->bytes.r, 2 * (4 * i + j), r0);
+        gput(g, pg->bytes.r, 2 * (4 * i + j) + 1, r1);
+        pg->bflag[4 * i + j] = *fl & GW_ATOMIC;
+      }
+      *fl |= GW_SPLIT;
+      pg->split = 1;
+    }
+    for (uint64_t at = lo; at < hi; at++)
+      gcheck(g, r, b, &pg->bytes, 4 * GPAGE_WORDS, 4 * i + (at & 3), &pg->bflag[4 * i + (at & 3)], w->pc, t, kind,
+             at, 1);
+    /* a whole-word write makes the bytes agree again */
+    if (whole && kind != ACC_READ) {
+      void *ws = garr(g, &pg->s.w, GPAGE_WORDS);
+      if (ws) gput(g, ws, i, (grec){b->linear, r->gen, w->pc, t});
+      *fl = (uint8_t)(kind == ACC_ATOMIC ? GW_ATOMIC : 0);
+      if (pg->s.r) {
+        gput(g, pg->s.r, 2 * i, (grec){0, 0, 0, 0});
+        gput(g, pg->s.r, 2 * i + 1, (grec){0, 0, 0, 0});
+      }
+    }
+  }
+}
+
+/* Are the 16 lanes from A[0] on consecutive 4-byte words starting a
+ * chunk, all in global memory? */
+static inline int grun16(const uint64_t *A) {
+  uint64_t a0 = A[0], d = 0, win = 0;
+  for (int l = 0; l < 16; l++) {
+    d |= A[l] - a0 - 4 * (uint64_t)l;
+    win |= (uint64_t)(A[l] - SHARED_WINDOW < WINDOW_SIZE) | (uint64_t)(A[l] - LOCAL_WINDOW < WINDOW_SIZE);
+  }
+  return !d && !win && !(a0 & (4 * GCHUNK - 1));
+}
+
 void race_global(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind) {
   block *b = w->blk;
   race_state *r = &b->an->race;
@@ -330,68 +488,29 @@ void race_global(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
   if (in->space == PTX_SPACE_SHARED || in->space == PTX_SPACE_LOCAL || in->space == PTX_SPACE_PARAM) return;
   /* release/acquire semantics written on the instruction */
   uint8_t pf = w->pc < g->npc ? g->pcf[w->pc] : 0;
-  int sem_rel = kind != ACC_READ && (pf & GP_REL);
-  int sem_acq = kind != ACC_WRITE && (pf & GP_ACQ);
-  gpage *held = NULL; /* locked across lanes on one page */
-  uint64_t held_p = 0; /* its page number */
-  LANES(m, {
-    uint64_t a = addr[l];
-    if (a - SHARED_WINDOW < WINDOW_SIZE || a - LOCAL_WINDOW < WINDOW_SIZE) continue;
-    uint16_t t = (uint16_t)(w->index * 32 + (uint32_t)l);
-    if (kind == ACC_ATOMIC || sem_rel || sem_acq)
-      gsync(g, r, b, w->L->nblocks, t, a, (kind == ACC_ATOMIC && r->fence_gen[t]) || sem_rel,
-            kind == ACC_ATOMIC || sem_acq);
-    for (uint64_t wd = a >> 2; wd <= (a + size - 1) >> 2; wd++) {
-      uint64_t lo = wd * 4 > a ? wd * 4 : a, hi = wd * 4 + 4 < a + size ? wd * 4 + 4 : a + size;
-      int whole = lo == wd * 4 && hi == wd * 4 + 4;
-      gpage *pg = held && wd / GPAGE_WORDS == held_p ? held : gpage_of(g, wd);
-      held_p = wd / GPAGE_WORDS;
-      if (pg != held) {
-        if (held) pthread_mutex_unlock(&held->lock);
-        held = pg;
-        if (pg) pthread_mutex_lock(&pg->lock);
-      }
-      if (!pg) continue;
-      uint32_t i = (uint32_t)(wd % GPAGE_WORDS);
-      uint8_t *fl = &pg->flag[i];
-      if (!(*fl & GW_SPLIT) && whole) {
-        /* the word's bytes share one history */
-        gcheck(g, r, b, &pg->s, GPAGE_WORDS, i, fl, w->pc, t, kind, wd * 4, 4);
-        continue;
-      }
-      if (!pg->bflag) {
-        pg->bflag = calloc(4 * GPAGE_WORDS, 1);
-        if (!pg->bflag || !garr(g, &pg->bytes.w, 4 * GPAGE_WORDS) || !garr(g, &pg->bytes.r, 8 * GPAGE_WORDS)) {
-          free(pg->bflag);
-          pg->bflag = NULL;
+  gwarp x = {g, r, b, w, NULL, 0, kind, kind != ACC_READ && (pf & GP_REL), kind != ACC_WRITE && (pf & GP_ACQ)};
+  if (m == FULL_MASK && !g->wide && kind == ACC_READ && !x.sem_acq && size == 4) {
+    /* half-warps on runs of 16 words: a chunk's summaries (lane order kept:
+     * the run's words are its own) */
+    uint64_t vpc = (uint64_t)r->gen << 32 | (uint64_t)b->linear << g->blksh | (uint64_t)w->pc << g->tidb,
+             thread = ~((uint64_t)g->pcmask << g->tidb) & UINT32_MAX;
+    for (int h = 0; h < 32; h += 16) {
+      if (grun16(addr + h)) {
+        uint64_t wd = addr[h] >> 2;
+        gpage *pg = glock(&x, wd);
+        if (pg && !gchunk_read(pg, (uint32_t)(wd % GPAGE_WORDS) / GCHUNK, vpc | (w->index * 32u + (uint32_t)h), thread))
           continue;
-        }
+        if (!pg) continue;
       }
-      if (!(*fl & GW_SPLIT)) {
-        /* the bytes go separate ways: each starts with the word's history */
-        grec ww = gget(g, pg->s.w, i), r0 = gget(g, pg->s.r, 2 * i), r1 = gget(g, pg->s.r, 2 * i + 1);
-        for (uint32_t j = 0; j < 4; j++) {
-          gput(g, pg->bytes.w, 4 * i + j, ww);
-          gput(g, pg->bytes.r, 2 * (4 * i + j), r0);
-          gput(g, pg->bytes.r, 2 * (4 * i + j) + 1, r1);
-          pg->bflag[4 * i + j] = *fl & GW_ATOMIC;
-        }
-        *fl |= GW_SPLIT;
-      }
-      for (uint64_t at = lo; at < hi; at++)
-        gcheck(g, r, b, &pg->bytes, 4 * GPAGE_WORDS, 4 * i + (at & 3), &pg->bflag[4 * i + (at & 3)], w->pc, t, kind,
-               at, 1);
-      /* a whole-word write makes the bytes agree again */
-      if (whole && kind != ACC_READ) {
-        void *ws = garr(g, &pg->s.w, GPAGE_WORDS);
-        if (ws) gput(g, ws, i, (grec){b->linear, r->gen, w->pc, t});
-        *fl = (uint8_t)(kind == ACC_ATOMIC ? GW_ATOMIC : 0);
-        if (pg->s.r) {
-          gput(g, pg->s.r, 2 * i, (grec){0, 0, 0, 0});
-          gput(g, pg->s.r, 2 * i + 1, (grec){0, 0, 0, 0});
-        }
-      }
+      for (int l = h; l < h + 16; l++)
+        if (addr[l] - SHARED_WINDOW >= WINDOW_SIZE && addr[l] - LOCAL_WINDOW >= WINDOW_SIZE) glane(&x, l, addr[l], size);
     }
-  });
-  if (held) pthread_mutex_unlock(&held->lock);
+  } else {
+    LANES(m, {
+      uint64_t a = addr[l];
+      if (a - SHARED_WINDOW < WINDOW_SIZE || a - LOCAL_WINDOW < WINDOW_SIZE) continue;
+      glane(&x, l, a, size);
+    });
+  }
+  if (x.held) pthread_mutex_unlock(&x.held->lock);
 }

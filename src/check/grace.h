@@ -27,12 +27,21 @@ typedef struct grecs {
 } grecs;
 
 #define GPAGE_WORDS 1024
+/* Chunks of 16 words whose read records may be kept as two summaries
+ * (grace.c, gchunk_read): GC_EMPTY no record yet, GC_SUM the summaries,
+ * GC_WORDS the words' records in the page's array. */
+#define GCHUNK 16
+enum { GC_EMPTY, GC_SUM, GC_WORDS };
 /* The shadow of 4 KB of global memory: records per word, and once one of
  * its words' bytes go separate ways, records per byte for all. */
 typedef struct gpage {
+  /* (what a read by half-warps touches first, in the first two cache lines) */
   pthread_mutex_t lock;
-  uint8_t flag[GPAGE_WORDS];   /* GW_* of each word */
   grecs s;                     /* GPAGE_WORDS */
+  uint8_t split;               /* 1 once a word has split (GW_SPLIT) */
+  uint8_t cst[GPAGE_WORDS / GCHUNK];           /* GC_* of each chunk */
+  uint64_t csum[GPAGE_WORDS / GCHUNK][2];      /* GC_SUM: word j's reads are these + j */
+  uint8_t flag[GPAGE_WORDS];   /* GW_* of each word */
   grecs bytes;                 /* 4 per word, once a word splits */
   uint8_t *bflag;              /* GW_ATOMIC of each byte record, or NULL */
 } gpage;

@@ -78,6 +78,11 @@ void hook_block_end(block *b);
 
 /* A memory instruction of warp w touched addr[l] (size bytes) for lanes m. */
 void hook_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size);
+/* hook_mem of a full warp whose lanes are at a0 + (l%16)*stride (lanes
+ * 0-15) and a1 + (l%16)*stride (lanes 16-31): the bank model takes its
+ * figures from the cache when it has them (as hook_banks_halves). */
+void hook_mem_halves(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0, uint64_t a1,
+                     uint32_t stride);
 /* A full warp's shared access at pc whose lanes are at a0 + (l%16)*stride
  * (lanes 0-15) and a1 + (l%16)*stride (lanes 16-31), made while the bank
  * model is the only analysis (hooks_banks_only): counted from the bank

@@ -135,7 +135,7 @@ static inline void half_load(uint64_t *D, const uint8_t *p0, const uint8_t *p1, 
                 ? !hook_banks_halves(w, in, a0, a1, pat == 2 ? sizeof(T) : 0, sizeof(T)) \
                 : !race_halves(w, in, a0, a1, pat, sizeof(T))) {                  \
           for (int l = 0; l < 32; l++) addr[l] = A[l] + imm_;                     \
-          hook_mem(w, in, m, addr, sizeof(T));                                    \
+          hook_mem_halves(w, in, addr, sizeof(T), a0, a1, pat == 2 ? sizeof(T) : 0); \
         }                                                                         \
         half_load(D, b->smem + a0, b->smem + a1, pat, sizeof(T));                 \
         return;                                                                   \

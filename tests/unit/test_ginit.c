@@ -98,6 +98,53 @@ static void test_past_kept(void **state) {
   }
 }
 
+/* Half-warps reading 16 consecutive words are settled by whole bytes of
+ * the bitmap when all or none of their bytes are written (ginit.c); a run
+ * with some written goes lane by lane. 22 bytes set: words 0..4 and half
+ * of word 5 are written, so threads 5..31 of one warp read unwritten bytes
+ * (27 records, thread 5's 4-byte read counts though 2 bytes were set). */
+static void test_partial_run(void **state) {
+  (void)state;
+  smemu_ctx *c = new_ctx(1);
+  void *in, *out;
+  assert_int_equal(smemu_malloc(c, &in, 128), SMEMU_OK);
+  assert_int_equal(smemu_malloc(c, &out, 128), SMEMU_OK);
+  assert_int_equal(smemu_memset(c, in, 0, 22), SMEMU_OK);
+  run_copy(c, out, in, 1, 32);
+  assert_int_equal(smemu_uninit_total(c), 27);
+  assert_int_equal(smemu_uninit_count(c), 27);
+  for (int i = 0; i < 27; i++) {
+    smemu_uninit_read r;
+    assert_int_equal(smemu_uninit_get(c, i, &r), SMEMU_OK);
+    assert_int_equal(r.thread[0], 5 + i);
+    assert_int_equal(r.address, (uint64_t)(uintptr_t)in + 4 * (5 + (uint64_t)i));
+  }
+  smemu_destroy(c);
+}
+
+/* Past the records kept, runs are counted: 300 blocks of 32 threads copy
+ * 9600 words of which every 16th from word 7 on (7, 23, ...) was set, so
+ * every half-warp's run is partly written: 9000 reads count, and the
+ * 4096th (15 per run, 4095 in runs 0..272: run 273's first, word
+ * 273 * 16 = 4368) is thread 16 of block 136. */
+static void test_partial_runs_past_kept(void **state) {
+  (void)state;
+  smemu_ctx *c = new_ctx(1);
+  void *in, *out;
+  assert_int_equal(smemu_malloc(c, &in, 4 * 9600), SMEMU_OK);
+  assert_int_equal(smemu_malloc(c, &out, 4 * 9600), SMEMU_OK);
+  for (int j = 0; j < 600; j++) assert_int_equal(smemu_memset(c, (char *)in + 4 * (16 * j + 7), 1, 4), SMEMU_OK);
+  run_copy(c, out, in, 300, 32);
+  assert_int_equal(smemu_uninit_total(c), 9000);
+  assert_int_equal(smemu_uninit_count(c), 4096);
+  smemu_uninit_read r;
+  assert_int_equal(smemu_uninit_get(c, 4095, &r), SMEMU_OK);
+  assert_int_equal(r.block[0], 136);
+  assert_int_equal(r.thread[0], 16);
+  assert_int_equal(r.address, (uint64_t)(uintptr_t)in + 4 * 4368);
+  smemu_destroy(c);
+}
+
 /* A memset of half the buffer: threads 16..31 read unwritten words. */
 static void test_memset_half(void **state) {
   (void)state;
@@ -439,7 +486,8 @@ int main(void) {
       cmocka_unit_test(test_memset_half),        cmocka_unit_test(test_copies),
       cmocka_unit_test(test_kernel_bytes),       cmocka_unit_test(test_workers_and_report),
       cmocka_unit_test(test_off_and_variables),  cmocka_unit_test(test_fault_records),
-      cmocka_unit_test(test_memcheck_all_lanes), cmocka_unit_test(test_past_kept),
+      cmocka_unit_test(test_memcheck_all_lanes), cmocka_unit_test(test_past_kept), cmocka_unit_test(test_partial_run),
+      cmocka_unit_test(test_partial_runs_past_kept),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

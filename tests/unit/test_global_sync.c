@@ -158,12 +158,98 @@ static void test_wide_records(void **state)
   check_waw_last_block(257);
 }
 
+/* Half-warps reading 16 consecutive words keep their read records as
+ * summaries per 16-word chunk (grace.c): the reports must be those of the
+ * word-by-word records (SMEMU_GRACE_WIDE=1, which make test also runs,
+ * takes that path). Kernel k(out), 32 threads (tid t) per block, one
+ * worker (blocks in order): block 0 stores out[3] (thread 3, line 19)
+ * when w; blocks 0 and 1 load out[t] at line 20 and again at line 22;
+ * block 2's thread 7 stores out[7] (line 27). */
+static const char *chunk_kernel(int w)
+{
+  static char src[2048];
+  snprintf(src, sizeof src,
+           ".version 8.0\n.target sm_90\n.address_size 64\n"
+           ".visible .entry k(.param .u64 pout)\n{\n"
+           "  .reg .b32 %%t, %%b, %%v;\n  .reg .b64 %%o, %%a;\n  .reg .pred %%p, %%q;\n"
+           "  ld.param.u64 %%o, [pout];\n  cvta.to.global.u64 %%o, %%o;\n"
+           "  mov.u32 %%t, %%tid.x;\n  mov.u32 %%b, %%ctaid.x;\n"
+           "  mul.wide.u32 %%a, %%t, 4;\n  add.s64 %%a, %%o, %%a;\n"
+           "  setp.eq.u32 %%p, %%b, 2;\n  @%%p bra WRITE;\n"
+           "  setp.eq.u32 %%p, %%b, 0;\n  setp.eq.and.u32 %%q, %%t, %d, %%p;\n"
+           "  @%%q st.global.u32 [%%a], %%t;\n" /* line 19 */
+           "  ld.global.u32 %%v, [%%a];\n"       /* line 20 */
+           "  add.u32 %%v, %%v, 1;\n"
+           "  ld.global.u32 %%v, [%%a];\n"       /* line 22 */
+           "  bra.uni END;\n"
+           "WRITE:\n  setp.ne.u32 %%q, %%t, 7;\n  @%%q bra END;\n"
+           "  st.global.u32 [%%a], %%t;\n"       /* line 27 */
+           "END:\n  ret;\n}\n",
+           w ? 3 : 99);
+  return src;
+}
+
+/* The hazard between lines first and second, or NULL. */
+static const smemu_hazard *find_hazard(smemu_ctx *c, uint32_t first, uint32_t second)
+{
+  for (int i = 0; i < smemu_hazard_count(c); i++) {
+    const smemu_hazard *h = smemu_hazard_get(c, i);
+    if (h->first_ptx_line == first && h->second_ptx_line == second) return h;
+  }
+  return NULL;
+}
+
+/* The last reads of out[7] by two threads: block 1's thread 7 at line
+ * 22, and block 0's thread 7 at line 22 (a thread's second read replaces
+ * its first, so neither read at line 20 is kept). Block 2's store races
+ * with both: one WAR of lines 22 and 27, 2 x 4 bytes, thread 7 on both
+ * sides. */
+static void test_chunk_readers(void **state)
+{
+  (void)state;
+  smemu_ctx *c = launch_global(chunk_kernel(0), 3, 32, 4096);
+  assert_int_equal(smemu_hazard_count(c), 1);
+  const smemu_hazard *h = find_hazard(c, 22, 27);
+  assert_non_null(h);
+  assert_string_equal(h->type, "WAR");
+  assert_int_equal(h->global, 1);
+  assert_int_equal(h->error, 1);
+  assert_int_equal(h->count, 8);
+  assert_int_equal(h->block[0], 2);
+  assert_int_equal(h->first_thread[0], 7);
+  assert_int_equal(h->second_thread[0], 7);
+  smemu_destroy(c);
+}
+
+/* Block 0's thread 3 stores out[3] first: its own reads of it follow in
+ * program order, block 1's read of out[3] races with it (RAW between
+ * blocks, thread 3; its read at line 22 a second pair); the other words
+ * of that chunk keep their readers: block 2's store to out[7] still
+ * races with both reads of thread 7. */
+static void test_chunk_written_word(void **state)
+{
+  (void)state;
+  smemu_ctx *c = launch_global(chunk_kernel(1), 3, 32, 4096);
+  assert_int_equal(smemu_hazard_count(c), 3);
+  const smemu_hazard *h = find_hazard(c, 19, 20);
+  assert_non_null(h);
+  assert_string_equal(h->type, "RAW");
+  assert_int_equal(h->count, 4);
+  assert_int_equal(h->block[0], 1);
+  assert_int_equal(h->first_thread[0], 3);
+  assert_int_equal(h->second_thread[0], 3);
+  assert_int_equal(find_hazard(c, 19, 22)->count, 4);
+  assert_int_equal(find_hazard(c, 22, 27)->count, 8);
+  smemu_destroy(c);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_release_acquire), cmocka_unit_test(test_fence_atomic),
       cmocka_unit_test(test_atomic_without_fence), cmocka_unit_test(test_cta_fence),
       cmocka_unit_test(test_weak_flag), cmocka_unit_test(test_packed_full), cmocka_unit_test(test_wide_records),
+      cmocka_unit_test(test_chunk_readers), cmocka_unit_test(test_chunk_written_word),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
