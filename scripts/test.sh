@@ -37,6 +37,7 @@ run odd-shared sh tests/regress/odd_shared.sh "$B"
 run races-hw-wide env SMEMU_GRACE_WIDE=1 "$B/tests/test_races_hw"
 run global-sync-wide env SMEMU_GRACE_WIDE=1 "$B/tests/test_global_sync"
 run bank-cache-kepler sh tests/regress/bank_cache_kepler.sh "$B"
+run sass-retry sh tests/regress/sass_retry.sh "$B"
 run fuzz-replay "$B/fuzz_replay" tests/fuzz/corpus
 run fuzz-tiers "$B/fuzz_tiers_replay" tests/fuzz/corpus_tiers
 run cli-harden sh tests/cli_harden.sh "$B"
