@@ -293,8 +293,8 @@ smemu_status smemu_module_use_sass(smemu_module *mod, const char *text, size_t l
 /* The same with the SASS made here: `ptx` (the module's text) is compiled
  * by ptxas for the context's architecture with line info and disassembled
  * by nvdisasm, both cached (src/sass/tool.c). SMEMU_ERR_NOT_FOUND, with the
- * reason in smemu_errmsg, when a tool is missing or fails; the module then
- * stays on PTX rules. */
+ * reason in smemu_errmsg, when a tool is missing; SMEMU_ERR_IO when one was
+ * found but failed (3 tries); the module then stays on PTX rules. */
 smemu_status smemu_module_count_sass(smemu_module *mod, const char *ptx, size_t len);
 /* The same from the module's cubin (a fatbinary's ELF for the context's
  * architecture): only nvdisasm runs. */

@@ -130,8 +130,11 @@ static void sass_counting(rt_module *m, smemu_ctx *ctx) {
   smemu_status s = m->img.cubin && m->img.cubin_arch == rt.arch.major * 10 + rt.arch.minor
                        ? smemu_module_count_sass_cubin(m->mod, m->img.cubin, m->img.cubin_len)
                        : smemu_module_count_sass(m->mod, m->img.ptx, m->img.ptx_len);
-  if (s != SMEMU_OK && c && !strcmp(c, "sass"))
-    rt_msg("--counting sass: %s; %s is counted by PTX rules", smemu_errmsg(ctx), m->label);
+  /* a missing tool falls back quietly unless sass was asked for; a tool
+   * that is there but failed is said, since the counts change */
+  if (s != SMEMU_OK && ((c && !strcmp(c, "sass")) || s == SMEMU_ERR_IO))
+    rt_msg("%s: %s; %s is counted by PTX rules", s == SMEMU_ERR_IO ? "SASS counting" : "--counting sass",
+           smemu_errmsg(ctx), m->label);
 }
 
 cudaError_t rt_module_load(rt_module *m) {

@@ -38,6 +38,7 @@ run races-hw-wide env SMEMU_GRACE_WIDE=1 "$B/tests/test_races_hw"
 run global-sync-wide env SMEMU_GRACE_WIDE=1 "$B/tests/test_global_sync"
 run bank-cache-kepler sh tests/regress/bank_cache_kepler.sh "$B"
 run jit-cache-limit sh tests/regress/jit_cache_limit.sh "$B"
+run sass-retry sh tests/regress/sass_retry.sh "$B"
 run fuzz-replay "$B/fuzz_replay" tests/fuzz/corpus
 run fuzz-tiers "$B/fuzz_tiers_replay" tests/fuzz/corpus_tiers
 run cli-harden sh tests/cli_harden.sh "$B"

@@ -442,13 +442,16 @@ static char *read_file(const char *path, size_t *len) {
 
 /* --counting: map the module onto its SASS (ptxas + nvdisasm, cached)
  * unless PTX rules were asked for or banks are off; an explicit `sass`
- * that cannot be had is said, the default falls back quietly (the
- * summary says which counting ran). */
+ * that cannot be had is said, the default falls back quietly when a tool
+ * is missing (the summary says which counting ran) and says so when one
+ * is there but failed. */
 static void sass_counting(smemu_ctx *ctx, smemu_module *mod, const char *ptx, size_t len, int counting,
                           uint32_t analyses) {
   if (counting == 2 || !(analyses & SMEMU_ANALYZE_BANKS)) return;
-  if (smemu_module_count_sass(mod, ptx, len) != SMEMU_OK && counting == 1)
-    fprintf(stderr, "smemu: note: --counting sass: %s; counting by PTX rules\n", smemu_errmsg(ctx));
+  smemu_status s = smemu_module_count_sass(mod, ptx, len);
+  if (s != SMEMU_OK && (counting == 1 || s == SMEMU_ERR_IO))
+    fprintf(stderr, "smemu: note: %s: %s; counting by PTX rules\n",
+            s == SMEMU_ERR_IO ? "SASS counting" : "--counting sass", smemu_errmsg(ctx));
 }
 
 /* CUDA C to PTX: nvcc -arch=ARCH -O3 -lineinfo -ptx, run without a shell

@@ -20,6 +20,7 @@ typedef struct worker {
   cluster cl;     /* their cluster */
   uint64_t ninsn, nthread;
   int oom;
+  int filled; /* its warps' special registers hold the launch's values */
 } worker;
 
 static int block_init(block *b, launch *L) {
@@ -175,8 +176,25 @@ void exec_fill_specials(warp *w, uint64_t (*r)[32], const func_info *f) {
     for (int l = 0; l < 32; l++) r[c0 + c][l] = f->consts[c];
 }
 
-/* Block b (rank b->rank) of cluster c, whose %clusterid is set. */
-static void block_reset(launch *L, cluster *c, block *b) {
+/* The special registers that differ between the blocks a warp runs in one
+ * launch (a warp keeps its index and rank, so %tid, %laneid, the masks and
+ * the launch's sizes stay as exec_fill_specials set them; no instruction
+ * writes a special register or a constant slot: decode.c rejects it). */
+static void refill_block_specials(warp *w) {
+  const block *b = w->blk;
+  uint64_t (*r)[32] = w->r;
+  uint64_t v[7] = {b->ctaid[0], b->ctaid[1], b->ctaid[2], (uint32_t)(b->linear % w->L->nsm),
+                   b->cl->cid[0], b->cl->cid[1], b->cl->cid[2]};
+  static const int slot[7] = {SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z, SR_SMID, SR_CLUSTERID_X, SR_CLUSTERID_Y,
+                              SR_CLUSTERID_Z};
+  for (int k = 0; k < 7; k++)
+    for (int l = 0; l < 32; l++) r[slot[k]][l] = v[k];
+}
+
+/* Block b (rank b->rank) of cluster c, whose %clusterid is set; `refill`:
+ * the block's warps ran a block of this launch before, so only the
+ * block-dependent special registers are set again. */
+static void block_reset(launch *L, cluster *c, block *b, int refill) {
   const program *P = L->prog;
   uint32_t r = b->rank;
   b->cctaid[0] = r % L->cdim[0];
@@ -212,7 +230,10 @@ static void block_reset(launch *L, cluster *c, block *b) {
     w->p[PRED_TRUE] = FULL_MASK;
     w->p[PRED_FALSE] = 0;
     w->p[PRED_EXPLICIT] = L->cluster_explicit ? FULL_MASK : 0;
-    exec_fill_specials(w, w->r, &P->funcs[0]);
+    if (refill)
+      refill_block_specials(w);
+    else
+      exec_fill_specials(w, w->r, &P->funcs[0]);
   }
 }
 
@@ -234,9 +255,10 @@ static void *worker_main(void *arg) {
     c->arrived = 0;
     c->seq = 0;
     for (uint32_t r = 0; r < c->n; r++) {
-      block_reset(L, c, &k->bs[r]);
+      block_reset(L, c, &k->bs[r], k->filled);
       if (L->hooks) hook_block_start(&k->bs[r]);
     }
+    k->filled = 1;
     cluster_run(c);
     if (L->hooks)
       for (uint32_t r = 0; r < c->n; r++) hook_block_end(&k->bs[r]);

@@ -100,11 +100,14 @@ const char *sass_op_of(const sass_map *m, uint32_t pc);
  * ("sm_90"; NULL: sm_90) with line info, both cached under
  * $SMEMU_CACHE, else $XDG_CACHE_HOME/smemu, else ~/.cache/smemu, keyed by a
  * hash of the text and the architecture. Returns malloc'd text (*len
- * bytes), or NULL with err set (a tool missing or failing). */
+ * bytes), or NULL with err set (a tool missing or failing). A tool that
+ * fails is run again (3 tries in all, see run()); *broken (may be NULL) is
+ * set when one was found but failed every time, 0 when one is missing. */
 char *sass_from_ptx(const char *ptx, size_t len, const char *arch, size_t *out_len, char *err,
-                    size_t errsz);
+                    size_t errsz, int *broken);
 /* The same for a cubin image. */
-char *sass_from_cubin(const void *cubin, size_t len, size_t *out_len, char *err, size_t errsz);
+char *sass_from_cubin(const void *cubin, size_t len, size_t *out_len, char *err, size_t errsz,
+                      int *broken);
 /* The nvdisasm to run: $SMEMU_NVDISASM, the PATH, the CUDA toolkit
  * (/usr/local/cuda/bin), or the PyPI wheel installed into the build tree
  * (scripts/deps.sh: build/pydeps). NULL when none is found; the string is

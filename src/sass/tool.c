@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sass/sass.h"
@@ -110,8 +111,9 @@ static int cache_dir(char *out, size_t n)
   return mkdir(out, 0700) == 0 || errno == EEXIST ? 0 : -1;
 }
 
-/* Runs argv with stdout to `out` (NULL: inherited) and stderr discarded. */
-static int run(char *const argv[], const char *out)
+/* Runs argv once with stdout to `out` (NULL: inherited) and stderr
+ * discarded. */
+static int run_once(char *const argv[], const char *out)
 {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
@@ -128,6 +130,24 @@ static int run(char *const argv[], const char *out)
     if (errno != EINTR)
       return -1;
   return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+/* run_once, tried again after a pause when it fails: on a loaded machine a
+ * spawn can fail (EAGAIN, ENOMEM) or the tool be killed or run out of
+ * memory, and one such failure must not change how a program is counted.
+ * A tool that fails every time (bad input) costs TOOL_TRIES runs. */
+#define TOOL_TRIES 3
+static int run(char *const argv[], const char *out)
+{
+  for (int i = 0;; i++) {
+    if (run_once(argv, out) == 0)
+      return 0;
+    if (i + 1 == TOOL_TRIES)
+      return -1;
+    struct timespec ts = {0, 100000000L << (2 * i)}; /* 0.1 s, 0.4 s */
+    while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+      ;
+  }
 }
 
 static char *read_all(const char *path, size_t *len)
@@ -172,7 +192,7 @@ static int write_all(const char *path, const void *p, size_t n)
 }
 
 /* Disassembles cubin file `cubin` into `sass` (cached) and reads it. */
-static char *disasm(const char *cubin, const char *sass, size_t *len, char *err, size_t en)
+static char *disasm(const char *cubin, const char *sass, size_t *len, char *err, size_t en, int *broken)
 {
   char *t = read_all(sass, len);
   if (t && *len > 0)
@@ -188,7 +208,8 @@ static char *disasm(const char *cubin, const char *sass, size_t *len, char *err,
   char *argv[] = {(char *)nv, "-c", "-gi", (char *)cubin, NULL};
   if (run(argv, tmp) < 0 || rename(tmp, sass) != 0) {
     remove(tmp);
-    snprintf(err, en, "nvdisasm failed on %s", cubin);
+    *broken = 1;
+    snprintf(err, en, "%s failed on %s (%d tries)", nv, cubin, TOOL_TRIES);
     return NULL;
   }
   t = read_all(sass, len);
@@ -198,8 +219,12 @@ static char *disasm(const char *cubin, const char *sass, size_t *len, char *err,
 }
 
 char *sass_from_ptx(const char *ptx, size_t len, const char *arch, size_t *out_len, char *err,
-                    size_t errsz)
+                    size_t errsz, int *broken)
 {
+  int b = 0;
+  if (!broken)
+    broken = &b;
+  *broken = 0;
   char dir[PATH_MAX - 64], ptxf[PATH_MAX], cubin[PATH_MAX], sass[PATH_MAX];
   if (!arch)
     arch = "sm_90";
@@ -208,12 +233,14 @@ char *sass_from_ptx(const char *ptx, size_t len, const char *arch, size_t *out_l
     snprintf(err, errsz, "cannot create the cache directory %s", dir);
     return NULL;
   }
-  snprintf(ptxf, sizeof ptxf, "%s/%016llx.ptx", dir, (unsigned long long)h);
+  /* the PTX file is this process's own: another smemu compiling the same
+   * text must not remove it under our ptxas */
+  snprintf(ptxf, sizeof ptxf, "%s/%016llx.%d.ptx", dir, (unsigned long long)h, (int)getpid());
   snprintf(cubin, sizeof cubin, "%s/%016llx.cubin", dir, (unsigned long long)h);
   snprintf(sass, sizeof sass, "%s/%016llx.sass", dir, (unsigned long long)h);
   struct stat sb;
   if (stat(sass, &sb) == 0 && sb.st_size > 0)
-    return disasm(cubin, sass, out_len, err, errsz);
+    return disasm(cubin, sass, out_len, err, errsz, broken);
   if (stat(cubin, &sb) != 0 || sb.st_size == 0) {
     const char *ptxas = find_tool("SMEMU_PTXAS", "ptxas");
     if (!ptxas) {
@@ -232,15 +259,21 @@ char *sass_from_ptx(const char *ptx, size_t len, const char *arch, size_t *out_l
     remove(ptxf);
     if (rc < 0 || rename(tmp, cubin) != 0) {
       remove(tmp);
-      snprintf(err, errsz, "ptxas -arch=%s failed on the PTX", arch);
+      *broken = 1;
+      snprintf(err, errsz, "%s -arch=%s failed on the PTX (%d tries)", ptxas, arch, TOOL_TRIES);
       return NULL;
     }
   }
-  return disasm(cubin, sass, out_len, err, errsz);
+  return disasm(cubin, sass, out_len, err, errsz, broken);
 }
 
-char *sass_from_cubin(const void *cubin, size_t len, size_t *out_len, char *err, size_t errsz)
+char *sass_from_cubin(const void *cubin, size_t len, size_t *out_len, char *err, size_t errsz,
+                      int *broken)
 {
+  int b = 0;
+  if (!broken)
+    broken = &b;
+  *broken = 0;
   char dir[PATH_MAX - 64], cf[PATH_MAX], sass[PATH_MAX];
   uint64_t h = fnv(cubin, len, 0xcbf29ce484222325ull);
   if (cache_dir(dir, sizeof dir) < 0) {
@@ -254,5 +287,5 @@ char *sass_from_cubin(const void *cubin, size_t len, size_t *out_len, char *err,
     snprintf(err, errsz, "cannot write %s", cf);
     return NULL;
   }
-  return disasm(cf, sass, out_len, err, errsz);
+  return disasm(cf, sass, out_len, err, errsz, broken);
 }

@@ -50,9 +50,10 @@ smemu_status smemu_module_count_sass(smemu_module *mod, const char *ptx, size_t 
     return SMEMU_ERR_INVALID_VALUE;
   char err[512];
   size_t n = 0;
-  char *text = sass_from_ptx(ptx, len, mod->ctx->arch->name, &n, err, sizeof err);
+  int broken = 0;
+  char *text = sass_from_ptx(ptx, len, mod->ctx->arch->name, &n, err, sizeof err, &broken);
   if (!text)
-    return ctx_error(mod->ctx, SMEMU_ERR_NOT_FOUND, "%s", err);
+    return ctx_error(mod->ctx, broken ? SMEMU_ERR_IO : SMEMU_ERR_NOT_FOUND, "%s", err);
   smemu_status st = smemu_module_use_sass(mod, text, n);
   free(text);
   return st;
@@ -64,9 +65,10 @@ smemu_status smemu_module_count_sass_cubin(smemu_module *mod, const void *cubin,
     return SMEMU_ERR_INVALID_VALUE;
   char err[512];
   size_t n = 0;
-  char *text = sass_from_cubin(cubin, len, &n, err, sizeof err);
+  int broken = 0;
+  char *text = sass_from_cubin(cubin, len, &n, err, sizeof err, &broken);
   if (!text)
-    return ctx_error(mod->ctx, SMEMU_ERR_NOT_FOUND, "%s", err);
+    return ctx_error(mod->ctx, broken ? SMEMU_ERR_IO : SMEMU_ERR_NOT_FOUND, "%s", err);
   smemu_status st = smemu_module_use_sass(mod, text, n);
   free(text);
   return st;

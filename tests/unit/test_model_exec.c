@@ -300,7 +300,7 @@ static char *disasm_text(size_t *len, int *made)
 {
   size_t plen;
   char *ptx = slurp("model.ptx", &plen), err[512];
-  char *t = getenv("SMEMU_TEST_NO_PTXAS") ? NULL : sass_from_ptx(ptx, plen, "sm_90", len, err, sizeof err);
+  char *t = getenv("SMEMU_TEST_NO_PTXAS") ? NULL : sass_from_ptx(ptx, plen, "sm_90", len, err, sizeof err, NULL);
   free(ptx);
   *made = t != NULL;
   if (!t)
