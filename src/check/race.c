@@ -29,6 +29,8 @@ int race_init(race_state *r, const launch *L) {
   r->runs = calloc(r->capruns, sizeof *r->runs);
   r->runfree = calloc(r->capruns, sizeof *r->runfree);
   if (!r->runof || !r->runs || !r->runfree) return -1;
+  r->plog = malloc(PLOG * sizeof *r->plog);
+  if (!r->plog) return -1;
   r->init = calloc(nbytes, 1);
   r->block_gen = calloc(L->nthreads_block, sizeof *r->block_gen);
   r->warp_gen = calloc(L->nthreads_block, sizeof *r->warp_gen);
@@ -49,6 +51,7 @@ void race_free(race_state *r) {
   free(r->runof);
   free(r->runs);
   free(r->runfree);
+  free(r->plog);
   free(r->init);
   free(r->block_gen);
   free(r->warp_gen);
@@ -69,6 +72,7 @@ void race_block_start(race_state *r, block *b) {
   r->wgen1 = r->rgen1 = 0;
   if (r->nruns) memset(r->runof, 0, (size_t)(r->sh_size / 4 + 1) * sizeof *r->runof);
   r->nruns = r->nrunused = r->nrunfree = 0;
+  r->nplog = 0;
   memset(r->init, 0, r->sh_size);
   memset(r->block_gen, 0, b->nthreads * sizeof *r->block_gen);
   memset(r->warp_gen, 0, b->nthreads * sizeof *r->warp_gen);
@@ -548,19 +552,9 @@ static inline int pattern_fits(const race_state *r, const wshape *ws) {
 
 /* fast_reads for a whole warp reading one word per lane, each half-warp
  * either one word (broadcast) or 16 consecutive ones, all in bounds. */
-static int pattern_reads(warp *w, const wshape *ws, race_state *r, block *b) {
-  uint32_t n = ws->n, w0 = ws->w0, w1 = ws->w1, pc = w->pc, xb = n > 1;
-  if (!pattern_fits(r, ws)) return 0;
-  uint16_t tb = (uint16_t)(w->index * 32);
-  if (r->wgen1 > r->all_gen) {
-    uint32_t wd0[32];
-    for (uint32_t l = 0; l < 16; l++) {
-      wd0[l] = w0 + (xb ? l : 0);
-      wd0[l + 16] = w1 + (xb ? l : 0);
-    }
-    raw_reads(r, b, FULL_MASK, wd0, 1, pc, tb);
-  }
-  if (!xb) {
+/* The readers pattern_reads keeps for warp tb / 32 at pc (read at r->gen). */
+static void keep_shape(race_state *r, uint32_t w0, uint32_t w1, uint32_t n, uint32_t pc, uint16_t tb) {
+  if (n == 1) {
     /* each half on one word: its first two lanes, then its last two
      * (lanes 2.. each push out a read of this pc and warp: dropped) */
     uint32_t first = w0 == w1 ? 1 : 2;
@@ -573,16 +567,53 @@ static int pattern_reads(warp *w, const wshape *ws, race_state *r, block *b) {
       s->r[1] = (acc_rec){r->gen, pc, (uint16_t)(tb + hi - 1), ACC_READ, 1};
       s->r[0] = (acc_rec){r->gen, pc, (uint16_t)(tb + hi), ACC_READ, 1};
     }
-    return 1;
+    return;
   }
   /* consecutive words: each read by lane j (and j + 16 when the halves agree) */
   if (w0 == w1) {
     run_reads(r, w0, pc, tb, (uint16_t)(tb + 16), 1);
-    return 1;
+    return;
   }
   /* (the halves' words are apart: in either order) */
   run_reads(r, w0, pc, tb, 0, 0);
   run_reads(r, w1, pc, (uint16_t)(tb + 16), 0, 0);
+}
+
+/* Keep the readers of the shape reads put off (pattern_reads), in order,
+ * each as of its generation: before anything else looks at or changes a
+ * shadow's readers. */
+static void flush_reads(race_state *r) {
+  uint32_t g = r->gen, rg = r->rgen1;
+  for (uint32_t i = 0; i < r->nplog; i++) {
+    const struct pend_shape *e = &r->plog[i];
+    r->gen = e->gen;
+    keep_shape(r, e->w0, e->w1, e->n, e->pc, e->tb);
+  }
+  r->gen = g;
+  r->rgen1 = rg;
+  r->nplog = 0;
+}
+
+/* A whole warp's read of shape ws: RAW checks now; the readers are kept
+ * later (flush_reads), or never: a barrier every thread passes makes them
+ * all older than it, ordered before every later access, and such readers
+ * change no check's outcome (a shadow whose readers all are keeps and
+ * reports as one with none), so they are dropped then. */
+static int pattern_reads(warp *w, const wshape *ws, race_state *r, block *b) {
+  uint32_t n = ws->n, w0 = ws->w0, w1 = ws->w1, pc = w->pc, xb = n > 1;
+  if (!pattern_fits(r, ws)) return 0;
+  uint16_t tb = (uint16_t)(w->index * 32);
+  if (r->wgen1 > r->all_gen) {
+    uint32_t wd0[32];
+    for (uint32_t l = 0; l < 16; l++) {
+      wd0[l] = w0 + (xb ? l : 0);
+      wd0[l + 16] = w1 + (xb ? l : 0);
+    }
+    raw_reads(r, b, FULL_MASK, wd0, 1, pc, tb);
+  }
+  if (r->nplog == PLOG) flush_reads(r);
+  r->plog[r->nplog++] = (struct pend_shape){w0, w1, pc, r->gen, tb, (uint8_t)n};
+  r->rgen1 = r->gen + 1;
   return 1;
 }
 
@@ -791,6 +822,7 @@ static inline int shape_fits(const warp *w, const insn *in, const wshape *ws, in
 /* The stores of shape_fits. */
 static void shape_stores(warp *w, const insn *in, const wshape *ws, race_state *r, block *b) {
   uint32_t wdv[32];
+  flush_reads(r);
   for (uint32_t l = 0; l < 16; l++) {
     wdv[l] = ws->w0 + l;
     wdv[l + 16] = ws->w1 + l;
@@ -846,6 +878,7 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
     }
     ws = &shape;
   }
+  if (races) flush_reads(r);
   uint64_t amax = UINT64_MAX;
   if (init && ws) {
     init_shape(w, r, b, ws, kind);
@@ -950,7 +983,10 @@ void race_barrier(block *b, warp *w, uint32_t lanes) {
 void race_bar_released(block *b, uint32_t id, int all) {
   race_state *r = &b->an->race;
   r->gen++;
-  if (all) r->all_gen = r->gen;
+  if (all) {
+    r->all_gen = r->gen;
+    r->nplog = 0; /* (pattern_reads) */
+  }
   r->bar_pc[id] = 0;
 }
 
@@ -958,6 +994,7 @@ void race_cluster_released(block *b) {
   race_state *r = &b->an->race;
   r->gen++;
   r->all_gen = r->gen;
+  r->nplog = 0;
 }
 
 void race_warpsync(warp *w, uint32_t lanes) {

@@ -87,6 +87,12 @@ typedef struct race_state {
   wrun *runs;            /* capruns of them, nrunused handed out, free ones stacked */
   uint32_t *runfree;
   uint32_t nruns, nrunused, nrunfree, capruns;
+  struct pend_shape {    /* whole-warp shape reads whose readers are not kept yet */
+    uint32_t w0, w1, pc, gen;
+    uint16_t tb;
+    uint8_t n;
+  } *plog;               /* PLOG of them, nplog used (race.c: pattern_reads) */
+  uint32_t nplog;
   shadow *sh;            /* one per shared byte, used for split words */
   shadow_x *wshx, *shx;  /* their spilled reads, index for index */
   uint32_t sh_size;
@@ -125,6 +131,7 @@ typedef struct race_state {
   uint32_t npend, cappend;
 } race_state;
 #define GACQ 8
+#define PLOG 512
 
 int race_init(race_state *r, const launch *L);
 void race_free(race_state *r);
