@@ -1145,6 +1145,26 @@ static void emit_mem(cg *g, const insn *in, const jit_form *f, uint32_t pc, uint
      * scratch slot */
     LLVMValueRef v[4], act = lanes(g, m8);
     for (int k = 0; k < nel; k++) v[k] = rdn(g, in->v[k], es * 8);
+    LLVMBasicBlockRef lanewise = NULL, stored = NULL;
+    if (nel == 1) {
+      /* a whole chunk at consecutive addresses: one vector store (no two
+       * lanes meet, so the order does not matter) */
+      LLVMValueRef e[NL];
+      for (int l = 0; l < NL; l++) e[l] = c64(g, (uint64_t)(l * es));
+      LLVMValueRef o0 = LLVMBuildExtractElement(B, off, c32(g, 0), "");
+      LLVMValueRef seq = LLVMBuildICmp(B, LLVMIntEQ, off, LLVMBuildAdd(B, splat(g, g->v64, o0), LLVMConstVector(e, NL), ""), "");
+      seq = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, seq), c8(g, 0xff), "");
+      LLVMValueRef whole = LLVMBuildAnd(B, seq, LLVMBuildICmp(B, LLVMIntEQ, m8, c8(g, 0xff), ""), "");
+      LLVMBasicBlockRef vec = LLVMAppendBasicBlockInContext(g->C, g->fn, "stvec");
+      lanewise = LLVMAppendBasicBlockInContext(g->C, g->fn, "stlanes");
+      stored = LLVMAppendBasicBlockInContext(g->C, g->fn, "stored");
+      LLVMBuildCondBr(B, whole, vec, lanewise);
+      LLVMPositionBuilderAtEnd(B, vec);
+      LLVMValueRef sv = LLVMBuildStore(B, v[0], LLVMBuildExtractElement(B, ptrs, c32(g, 0), ""));
+      LLVMSetAlignment(sv, (unsigned)align);
+      LLVMBuildBr(B, stored);
+      LLVMPositionBuilderAtEnd(B, lanewise);
+    }
     for (int l = 0; l < NL; l++) {
       LLVMValueRef li = c32(g, (uint64_t)l);
       LLVMValueRef pl = LLVMBuildSelect(B, LLVMBuildExtractElement(B, act, li, ""),
@@ -1154,6 +1174,10 @@ static void emit_mem(cg *g, const insn *in, const jit_form *f, uint32_t pc, uint
         LLVMValueRef sv = LLVMBuildStore(B, LLVMBuildExtractElement(B, v[k], li, ""), pk);
         LLVMSetAlignment(sv, (unsigned)align);
       }
+    }
+    if (stored) {
+      LLVMBuildBr(B, stored);
+      LLVMPositionBuilderAtEnd(B, stored);
     }
   }
   end_loop(g, &lp, NULL, NULL);
