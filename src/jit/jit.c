@@ -834,6 +834,17 @@ static void emit_call(cg *g, uint32_t pc, uint32_t i, LLVMValueRef m) {
   LLVMPositionBuilderAtEnd(g->B, go);
 }
 
+/* A conditional branch to `cold` (taken rarely: the handler, the
+ * interpreter, a gather) or `hot`, weighted so that LLVM lays out and
+ * allocates registers for the hot path. */
+static void cold_br(cg *g, LLVMValueRef cond, LLVMBasicBlockRef cold, LLVMBasicBlockRef hot) {
+  LLVMValueRef br = LLVMBuildCondBr(g->B, cond, cold, hot);
+  LLVMMetadataRef md[3] = {LLVMMDStringInContext2(g->C, "branch_weights", 14),
+                           LLVMValueAsMetadata(c32(g, 1)), LLVMValueAsMetadata(c32(g, 2000))};
+  LLVMSetMetadata(br, LLVMGetMDKindIDInContext(g->C, "prof", 4),
+                  LLVMMetadataAsValue(g->C, LLVMMDNodeInContext2(g->C, md, 3)));
+}
+
 /* Native code when `slow` is false, else the handler: the builder is left
  * in the native block; finish() emits the handler side and joins. */
 typedef struct split {
@@ -844,7 +855,7 @@ static split branch(cg *g, LLVMValueRef slow) {
   s.fast = LLVMAppendBasicBlockInContext(g->C, g->fn, "fast");
   s.slow = LLVMAppendBasicBlockInContext(g->C, g->fn, "slow");
   s.join = LLVMAppendBasicBlockInContext(g->C, g->fn, "join");
-  LLVMBuildCondBr(g->B, slow, s.slow, s.fast);
+  cold_br(g, slow, s.slow, s.fast);
   LLVMPositionBuilderAtEnd(g->B, s.fast);
   return s;
 }
@@ -922,7 +933,7 @@ static LLVMValueRef load_by_pattern(cg *g, LLVMValueRef full, LLVMValueRef seq, 
   LLVMSetAlignment(vseq, (unsigned)align);
   LLVMBuildBr(B, bend);
   LLVMPositionBuilderAtEnd(B, bnot);
-  LLVMBuildCondBr(B, LLVMBuildAnd(B, full, one, ""), bone, bgat);
+  cold_br(g, LLVMBuildNot(B, LLVMBuildAnd(B, full, one, ""), ""), bgat, bone);
   LLVMPositionBuilderAtEnd(B, bone);
   LLVMValueRef s1 = LLVMBuildLoad2(B, LLVMGetElementType(VT), p0, "");
   LLVMSetAlignment(s1, (unsigned)align);
@@ -1396,7 +1407,7 @@ static void emit_fused(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, const jit_
   LLVMBuildBr(B, check);
   LLVMPositionBuilderAtEnd(B, check);
   LLVMValueRef slow = loads_slow(g, pc0, i0, i1, forms, kinds);
-  LLVMBuildCondBr(B, slow, out, go);
+  cold_br(g, slow, out, go);
   LLVMPositionBuilderAtEnd(B, out);
   emit_exit(g, pc0, i0);
   LLVMPositionBuilderAtEnd(B, go);
