@@ -214,6 +214,8 @@ typedef struct cg {
   int hooked;             /* the variant for launches with analyses on */
   int stats;              /* SMEMU_JIT_STATS: 2 names the handlers called */
   int nofull;             /* SMEMU_JIT_NOFULL: no full-warp bodies (full_begin) */
+  LLVMBasicBlockRef part; /* in a full-warp body: the general body's start */
+  int nogather;           /* fused loads are known consecutive or uniform per chunk */
   struct liveness *live;  /* of F's registers, or NULL: all live */
   uint32_t live_pc;       /* where the run being emitted ends */
   uint32_t *wreg, *wpred; /* slots / predicates written in the run being formed: == wgen */
@@ -973,6 +975,24 @@ static LLVMValueRef gather(cg *g, LLVMValueRef base, LLVMValueRef areg, int64_t 
   LLVMValueRef seq = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, areg, LLVMBuildAdd(B, a0, LLVMConstVector(e, NL), ""), "")), c8(g, 0xff), "");
   LLVMValueRef one = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, areg, a0, "")), c8(g, 0xff), "");
   LLVMValueRef a0i = LLVMBuildAdd(B, r0, c64(g, (uint64_t)imm), "");
+  if (g->nogather) {
+    /* (emit_fused checked: every chunk consecutive or uniform, all lanes)
+     * without branches (a diamond per load makes LLVM sink the arithmetic
+     * below all the loads and spill them): a masked load of the whole
+     * chunk, or of lane 0 only, then lane 0 broadcast where uniform */
+    LLVMValueRef p0 = base ? LLVMBuildGEP2(B, g->i8, base, &a0i, 1, "") : LLVMBuildIntToPtr(B, a0i, g->ptr, "");
+    LLVMValueRef sv = splat(g, g->v1, seq), first[NL], zeros[NL];
+    for (int l = 0; l < NL; l++) {
+      first[l] = LLVMConstInt(g->i1, l == 0, 0);
+      zeros[l] = c32(g, 0);
+    }
+    LLVMTypeRef ovl[2] = {VT, g->ptr};
+    LLVMValueRef args[4] = {p0, c32(g, (uint64_t)size), LLVMBuildOr(B, sv, LLVMConstVector(first, NL), ""),
+                            LLVMGetUndef(VT)};
+    LLVMValueRef v = intr(g, "llvm.masked.load", ovl, 2, args, 4);
+    LLVMValueRef b0 = LLVMBuildShuffleVector(B, v, LLVMGetUndef(VT), LLVMConstVector(zeros, NL), "");
+    return LLVMBuildSelect(B, sv, v, b0, "");
+  }
   if (!base) {
     /* global: the address is the host pointer (inttoptr, not an offset
      * from null, which LLVM takes for a load that cannot happen) */
@@ -1411,6 +1431,43 @@ static void emit_fused(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, const jit_
   LLVMPositionBuilderAtEnd(B, out);
   emit_exit(g, pc0, i0);
   LLVMPositionBuilderAtEnd(B, go);
+  int guarded = 0;
+  for (uint32_t i = i0; i < i1; i++) guarded |= kinds[i] == K_MEM && g->P->code[pc0 + i].guard >= 0;
+  if (g->part && !g->hooked && !guarded) {
+    /* a full-warp body, no load guarded: when every load's address
+     * register is, in every chunk, consecutive elements or one address,
+     * the loads need no gather
+     * path (which costs the whole body registers); else the general body */
+    LLVMValueRef ok = LLVMConstInt(g->i1, 1, 0);
+    LLVMValueRef coff = g->coff, csh = g->csh;
+    for (uint32_t i = i0; i < i1; i++) {
+      if (kinds[i] != K_MEM) continue;
+      const insn *in = &g->P->code[pc0 + i];
+      int size = forms[i]->bits / 8, dup = 0;
+      for (uint32_t k = i0; k < i; k++)
+        dup |= kinds[k] == K_MEM && g->P->code[pc0 + k].a == in->a && forms[k]->bits == forms[i]->bits;
+      if (dup) continue;
+      LLVMValueRef e[NL];
+      for (int l = 0; l < NL; l++) e[l] = c64(g, (uint64_t)(l * size));
+      for (int c = 0; c < NC; c++) {
+        g->coff = c64(g, (uint64_t)c * NL * 8);
+        g->csh = c32(g, (uint64_t)(c * NL));
+        LLVMValueRef v = rd(g, in->a);
+        LLVMValueRef a0 = splat(g, g->v64, LLVMBuildExtractElement(B, v, c32(g, 0), ""));
+        LLVMValueRef seq = LLVMBuildICmp(B, LLVMIntEQ, v, LLVMBuildAdd(B, a0, LLVMConstVector(e, NL), ""), "");
+        LLVMValueRef one = LLVMBuildICmp(B, LLVMIntEQ, v, a0, "");
+        LLVMValueRef both = LLVMBuildOr(B, LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, seq), c8(g, 0xff), ""),
+                                        LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, one), c8(g, 0xff), ""), "");
+        ok = LLVMBuildAnd(B, ok, both, "");
+      }
+    }
+    g->coff = coff;
+    g->csh = csh;
+    LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(g->C, g->fn, "nogather");
+    cold_br(g, LLVMBuildNot(B, ok, ""), g->part, fast);
+    LLVMPositionBuilderAtEnd(B, fast);
+    g->nogather = 1;
+  }
   if (g->hooked)
     /* the analyses see the loads first, in order: they read addresses
      * (no register of the run) and memory no instruction of the run
@@ -1438,6 +1495,7 @@ static void emit_fused(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, const jit_
     wrz(g, in->d, gather(g, forms[i]->sub ? NULL : smem, rd(g, in->a), in->imm, m8, VT, size), m8);
   }
   g->caching = 0;
+  g->nogather = 0;
   end_loop(g, &lp, NULL, NULL);
 }
 
@@ -1593,6 +1651,7 @@ static int full_begin(cg *g, full_split *fs) {
   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntEQ, g->tmask, c32(g, FULL_MASK), ""), full, fs->part);
   LLVMPositionBuilderAtEnd(B, full);
   g->tmask = c32(g, FULL_MASK);
+  g->part = fs->part;
   return 0;
 }
 /* pass 0 (full) done: emit the general body; pass 1 done: join (-1). */
@@ -1600,6 +1659,7 @@ static int full_next(cg *g, full_split *fs, int pass) {
   if (g->hooked || g->nofull) return -1;
   LLVMBuildBr(g->B, fs->join);
   g->tmask = fs->tmask;
+  g->part = NULL;
   LLVMPositionBuilderAtEnd(g->B, pass == 0 ? fs->part : fs->join);
   return pass == 0 ? 1 : -1;
 }
