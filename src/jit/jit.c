@@ -228,6 +228,8 @@ typedef struct cg {
   int hooked;             /* the variant for launches with analyses on */
   int stats;              /* SMEMU_JIT_STATS: 2 names the handlers called */
   int nofull;             /* SMEMU_JIT_NOFULL: no full-warp bodies (full_begin) */
+  LLVMBasicBlockRef part; /* in a full-warp body: the general body's start */
+  int nogather;           /* fused loads are known consecutive or uniform per chunk */
   struct liveness *live;  /* of F's registers, or NULL: all live */
   uint32_t live_pc;       /* where the run being emitted ends */
   uint32_t *wreg, *wpred; /* slots / predicates written in the run being formed: == wgen */
@@ -848,6 +850,17 @@ static void emit_call(cg *g, uint32_t pc, uint32_t i, LLVMValueRef m) {
   LLVMPositionBuilderAtEnd(g->B, go);
 }
 
+/* A conditional branch to `cold` (taken rarely: the handler, the
+ * interpreter, a gather) or `hot`, weighted so that LLVM lays out and
+ * allocates registers for the hot path. */
+static void cold_br(cg *g, LLVMValueRef cond, LLVMBasicBlockRef cold, LLVMBasicBlockRef hot) {
+  LLVMValueRef br = LLVMBuildCondBr(g->B, cond, cold, hot);
+  LLVMMetadataRef md[3] = {LLVMMDStringInContext2(g->C, "branch_weights", 14),
+                           LLVMValueAsMetadata(c32(g, 1)), LLVMValueAsMetadata(c32(g, 2000))};
+  LLVMSetMetadata(br, LLVMGetMDKindIDInContext(g->C, "prof", 4),
+                  LLVMMetadataAsValue(g->C, LLVMMDNodeInContext2(g->C, md, 3)));
+}
+
 /* Native code when `slow` is false, else the handler: the builder is left
  * in the native block; finish() emits the handler side and joins. */
 typedef struct split {
@@ -858,7 +871,7 @@ static split branch(cg *g, LLVMValueRef slow) {
   s.fast = LLVMAppendBasicBlockInContext(g->C, g->fn, "fast");
   s.slow = LLVMAppendBasicBlockInContext(g->C, g->fn, "slow");
   s.join = LLVMAppendBasicBlockInContext(g->C, g->fn, "join");
-  LLVMBuildCondBr(g->B, slow, s.slow, s.fast);
+  cold_br(g, slow, s.slow, s.fast);
   LLVMPositionBuilderAtEnd(g->B, s.fast);
   return s;
 }
@@ -936,7 +949,7 @@ static LLVMValueRef load_by_pattern(cg *g, LLVMValueRef full, LLVMValueRef seq, 
   LLVMSetAlignment(vseq, (unsigned)align);
   LLVMBuildBr(B, bend);
   LLVMPositionBuilderAtEnd(B, bnot);
-  LLVMBuildCondBr(B, LLVMBuildAnd(B, full, one, ""), bone, bgat);
+  cold_br(g, LLVMBuildNot(B, LLVMBuildAnd(B, full, one, ""), ""), bgat, bone);
   LLVMPositionBuilderAtEnd(B, bone);
   LLVMValueRef s1 = LLVMBuildLoad2(B, LLVMGetElementType(VT), p0, "");
   LLVMSetAlignment(s1, (unsigned)align);
@@ -976,6 +989,24 @@ static LLVMValueRef gather(cg *g, LLVMValueRef base, LLVMValueRef areg, int64_t 
   LLVMValueRef seq = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, areg, LLVMBuildAdd(B, a0, LLVMConstVector(e, NL), ""), "")), c8(g, 0xff), "");
   LLVMValueRef one = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, areg, a0, "")), c8(g, 0xff), "");
   LLVMValueRef a0i = LLVMBuildAdd(B, r0, c64(g, (uint64_t)imm), "");
+  if (g->nogather) {
+    /* (emit_fused checked: every chunk consecutive or uniform, all lanes)
+     * without branches (a diamond per load makes LLVM sink the arithmetic
+     * below all the loads and spill them): a masked load of the whole
+     * chunk, or of lane 0 only, then lane 0 broadcast where uniform */
+    LLVMValueRef p0 = base ? LLVMBuildGEP2(B, g->i8, base, &a0i, 1, "") : LLVMBuildIntToPtr(B, a0i, g->ptr, "");
+    LLVMValueRef sv = splat(g, g->v1, seq), first[NL], zeros[NL];
+    for (int l = 0; l < NL; l++) {
+      first[l] = LLVMConstInt(g->i1, l == 0, 0);
+      zeros[l] = c32(g, 0);
+    }
+    LLVMTypeRef ovl[2] = {VT, g->ptr};
+    LLVMValueRef args[4] = {p0, c32(g, (uint64_t)size), LLVMBuildOr(B, sv, LLVMConstVector(first, NL), ""),
+                            LLVMGetUndef(VT)};
+    LLVMValueRef v = intr(g, "llvm.masked.load", ovl, 2, args, 4);
+    LLVMValueRef b0 = LLVMBuildShuffleVector(B, v, LLVMGetUndef(VT), LLVMConstVector(zeros, NL), "");
+    return LLVMBuildSelect(B, sv, v, b0, "");
+  }
   if (!base) {
     /* global: the address is the host pointer (inttoptr, not an offset
      * from null, which LLVM takes for a load that cannot happen) */
@@ -1280,6 +1311,26 @@ static void emit_mem(cg *g, const insn *in, const jit_form *f, uint32_t pc, uint
      * scratch slot */
     LLVMValueRef v[4], act = lanes(g, m8);
     for (int k = 0; k < nel; k++) v[k] = rdn(g, in->v[k], es * 8);
+    LLVMBasicBlockRef lanewise = NULL, stored = NULL;
+    if (nel == 1) {
+      /* a whole chunk at consecutive addresses: one vector store (no two
+       * lanes meet, so the order does not matter) */
+      LLVMValueRef e[NL];
+      for (int l = 0; l < NL; l++) e[l] = c64(g, (uint64_t)(l * es));
+      LLVMValueRef o0 = LLVMBuildExtractElement(B, off, c32(g, 0), "");
+      LLVMValueRef seq = LLVMBuildICmp(B, LLVMIntEQ, off, LLVMBuildAdd(B, splat(g, g->v64, o0), LLVMConstVector(e, NL), ""), "");
+      seq = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, seq), c8(g, 0xff), "");
+      LLVMValueRef whole = LLVMBuildAnd(B, seq, LLVMBuildICmp(B, LLVMIntEQ, m8, c8(g, 0xff), ""), "");
+      LLVMBasicBlockRef vec = LLVMAppendBasicBlockInContext(g->C, g->fn, "stvec");
+      lanewise = LLVMAppendBasicBlockInContext(g->C, g->fn, "stlanes");
+      stored = LLVMAppendBasicBlockInContext(g->C, g->fn, "stored");
+      LLVMBuildCondBr(B, whole, vec, lanewise);
+      LLVMPositionBuilderAtEnd(B, vec);
+      LLVMValueRef sv = LLVMBuildStore(B, v[0], LLVMBuildExtractElement(B, ptrs, c32(g, 0), ""));
+      LLVMSetAlignment(sv, (unsigned)align);
+      LLVMBuildBr(B, stored);
+      LLVMPositionBuilderAtEnd(B, lanewise);
+    }
     for (int l = 0; l < NL; l++) {
       LLVMValueRef li = c32(g, (uint64_t)l);
       LLVMValueRef pl = LLVMBuildSelect(B, LLVMBuildExtractElement(B, act, li, ""),
@@ -1289,6 +1340,10 @@ static void emit_mem(cg *g, const insn *in, const jit_form *f, uint32_t pc, uint
         LLVMValueRef sv = LLVMBuildStore(B, LLVMBuildExtractElement(B, v[k], li, ""), pk);
         LLVMSetAlignment(sv, (unsigned)align);
       }
+    }
+    if (stored) {
+      LLVMBuildBr(B, stored);
+      LLVMPositionBuilderAtEnd(B, stored);
     }
   }
   end_loop(g, &lp, NULL, NULL);
@@ -1507,10 +1562,47 @@ static void emit_fused(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, const jit_
   LLVMBuildBr(B, check);
   LLVMPositionBuilderAtEnd(B, check);
   LLVMValueRef slow = loads_slow(g, pc0, i0, i1, forms, kinds);
-  LLVMBuildCondBr(B, slow, out, go);
+  cold_br(g, slow, out, go);
   LLVMPositionBuilderAtEnd(B, out);
   emit_exit(g, pc0, i0);
   LLVMPositionBuilderAtEnd(B, go);
+  int guarded = 0;
+  for (uint32_t i = i0; i < i1; i++) guarded |= kinds[i] == K_MEM && g->P->code[pc0 + i].guard >= 0;
+  if (g->part && !g->hooked && !guarded) {
+    /* a full-warp body, no load guarded: when every load's address
+     * register is, in every chunk, consecutive elements or one address,
+     * the loads need no gather
+     * path (which costs the whole body registers); else the general body */
+    LLVMValueRef ok = LLVMConstInt(g->i1, 1, 0);
+    LLVMValueRef coff = g->coff, csh = g->csh;
+    for (uint32_t i = i0; i < i1; i++) {
+      if (kinds[i] != K_MEM) continue;
+      const insn *in = &g->P->code[pc0 + i];
+      int size = forms[i]->bits / 8, dup = 0;
+      for (uint32_t k = i0; k < i; k++)
+        dup |= kinds[k] == K_MEM && g->P->code[pc0 + k].a == in->a && forms[k]->bits == forms[i]->bits;
+      if (dup) continue;
+      LLVMValueRef e[NL];
+      for (int l = 0; l < NL; l++) e[l] = c64(g, (uint64_t)(l * size));
+      for (int c = 0; c < NC; c++) {
+        g->coff = c64(g, (uint64_t)c * NL * 8);
+        g->csh = c32(g, (uint64_t)(c * NL));
+        LLVMValueRef v = rd(g, in->a);
+        LLVMValueRef a0 = splat(g, g->v64, LLVMBuildExtractElement(B, v, c32(g, 0), ""));
+        LLVMValueRef seq = LLVMBuildICmp(B, LLVMIntEQ, v, LLVMBuildAdd(B, a0, LLVMConstVector(e, NL), ""), "");
+        LLVMValueRef one = LLVMBuildICmp(B, LLVMIntEQ, v, a0, "");
+        LLVMValueRef both = LLVMBuildOr(B, LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, seq), c8(g, 0xff), ""),
+                                        LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, one), c8(g, 0xff), ""), "");
+        ok = LLVMBuildAnd(B, ok, both, "");
+      }
+    }
+    g->coff = coff;
+    g->csh = csh;
+    LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(g->C, g->fn, "nogather");
+    cold_br(g, LLVMBuildNot(B, ok, ""), g->part, fast);
+    LLVMPositionBuilderAtEnd(B, fast);
+    g->nogather = 1;
+  }
   if (g->hooked) {
     /* the analyses see the loads first, in order: they read addresses
      * (no register of the run) and memory no instruction of the run
@@ -1572,6 +1664,7 @@ static void emit_fused(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, const jit_
     wrz(g, in->d, gather(g, forms[i]->sub ? NULL : smem, rd(g, in->a), in->imm, m8, VT, size), m8);
   }
   g->caching = 0;
+  g->nogather = 0;
   end_loop(g, &lp, NULL, NULL);
 }
 
@@ -1727,6 +1820,7 @@ static int full_begin(cg *g, full_split *fs) {
   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntEQ, g->tmask, c32(g, FULL_MASK), ""), full, fs->part);
   LLVMPositionBuilderAtEnd(B, full);
   g->tmask = c32(g, FULL_MASK);
+  g->part = fs->part;
   return 0;
 }
 /* pass 0 (full) done: emit the general body; pass 1 done: join (-1). */
@@ -1734,6 +1828,7 @@ static int full_next(cg *g, full_split *fs, int pass) {
   if (g->hooked || g->nofull) return -1;
   LLVMBuildBr(g->B, fs->join);
   g->tmask = fs->tmask;
+  g->part = NULL;
   LLVMPositionBuilderAtEnd(g->B, pass == 0 ? fs->part : fs->join);
   return pass == 0 ? 1 : -1;
 }

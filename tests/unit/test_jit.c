@@ -10,6 +10,8 @@
  *    run on both tiers with checks off and with the
  *    bank model and race checks on; outputs, counters, bank figures,
  *    hazards and error reports must agree.
+ *  - full_warp: a kernel whose warps enter with all lanes and with some
+ *    (jit.c's full-warp and general bodies), against stated results.
  *  - corpus: every kernel of the examples and of the e2e and control-flow
  *    corpora with generated arguments, on both tiers (checks off, so the
  *    compiled memory paths run), compared the same way.
@@ -317,6 +319,50 @@ static void mem_forms(void **state) {
   }
 }
 
+/* ---- full-warp and general bodies (jit.c full_begin) ----
+ * 48 threads: warp 0 enters every region with all 32 lanes (the full-warp
+ * bodies), warp 1 with 16 (the general ones). Run A loads shared memory
+ * at consecutive addresses and at one address per 8 lanes, and global
+ * memory at consecutive addresses (the full-warp body's loads without
+ * gather paths); run B loads shared memory at scattered addresses (the
+ * full-warp body falls back to the general one). */
+static const char spec_ptx[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry spec(.param .u64 po, .param .u64 pi)\n{\n"
+    ".reg .b32 %r<32>;\n.reg .b64 %rd<16>;\n.shared .align 16 .b8 sm[256];\n"
+    "ld.param.u64 %rd1, [po];\nld.param.u64 %rd2, [pi];\n"
+    "mov.u32 %r1, %tid.x;\nmul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd2, %rd3;\n"
+    "ld.global.u32 %r2, [%rd4];\nmov.u32 %r3, sm;\nshl.b32 %r4, %r1, 2;\nadd.s32 %r5, %r3, %r4;\n"
+    "st.shared.u32 [%r5], %r2;\nbar.sync 0;\n"
+    "and.b32 %r6, %r1, -8;\nshl.b32 %r7, %r6, 2;\nadd.s32 %r8, %r3, %r7;\n"
+    "ld.shared.u32 %r9, [%r5];\nld.shared.u32 %r10, [%r8+4];\nld.global.u32 %r11, [%rd4+192];\n"
+    "mul.lo.u32 %r12, %r9, 3;\nmad.lo.u32 %r13, %r10, 5, %r12;\nadd.u32 %r14, %r13, %r11;\n"
+    "add.s64 %rd6, %rd1, %rd3;\nst.global.u32 [%rd6], %r14;\n"
+    "mul.lo.u32 %r15, %r1, 7;\nand.b32 %r16, %r15, 31;\nshl.b32 %r17, %r16, 2;\nadd.s32 %r18, %r3, %r17;\n"
+    "ld.shared.u32 %r19, [%r18];\nld.shared.u32 %r20, [%r5];\nmad.lo.u32 %r21, %r19, 9, %r20;\n"
+    "st.global.u32 [%rd6+192], %r21;\nret;\n}\n";
+
+static void full_warp(void **state) {
+  (void)state;
+  int compiled = 0;
+  uint32_t grid[3] = {1, 1, 1}, block[3] = {48, 1, 1};
+  assert_int_equal(both(spec_ptx, NULL, 0, grid, block, 1024, 11, "full-warp bodies", &compiled, 2), 0);
+  assert_int_equal(compiled, 2);
+  for (int tier = SMEMU_TIER_INTERP; tier <= SMEMU_TIER_JIT; tier++) {
+    outcome o;
+    run(spec_ptx, NULL, 0, tier, 0, grid, block, 1024, 11, &o);
+    assert_int_equal(o.status, 0);
+    uint32_t in[96], out[96];
+    memcpy(in, o.buf[1], sizeof in);
+    memcpy(out, o.buf[0], sizeof out);
+    for (uint32_t t = 0; t < 48; t++) {
+      assert_int_equal(out[t], in[t] * 3u + in[(t & ~7u) + 1] * 5u + in[t + 48]);
+      assert_int_equal(out[48 + t], in[(t * 7) & 31] * 9u + in[t]);
+    }
+    outcome_free(&o);
+  }
+}
+
 /* Faults in compiled memory instructions: each kernel has lanes at a bad
  * address (out of bounds, misaligned) on one access; both tiers report
  * the same kernel, block, thread, instruction and address. */
@@ -590,6 +636,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(tricky_ops),
       cmocka_unit_test(mem_forms),
+      cmocka_unit_test(full_warp),
       cmocka_unit_test(mem_faults),
       cmocka_unit_test(disk_cache),
       cmocka_unit_test(fuzz_kernels),
