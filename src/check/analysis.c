@@ -507,6 +507,12 @@ void hook_mem_halves(warp *w, const insn *in, const uint64_t addr[32], uint32_t 
   hook_mem_rest(w, in, FULL_MASK, addr, size);
 }
 
+void hook_mem_pattern(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0, uint64_t a1,
+                      uint64_t stride) {
+  if ((stride == 0 || stride == size) && race_halves(w, in, a0, a1, stride ? 2 : 1, size)) return;
+  hook_mem_halves(w, in, addr, size, a0, a1, (uint32_t)stride);
+}
+
 void hook_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
   if (w->L->want_banks) banks(w, in, m, addr, size);
   if (w->blk->an->has_race) {

@@ -83,6 +83,12 @@ void hook_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint
  * figures from the cache when it has them (as hook_banks_halves). */
 void hook_mem_halves(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0, uint64_t a1,
                      uint32_t stride);
+/* hook_mem_halves for the compiled tier (any stride, any analyses): a
+ * whole-warp shape of the race and init checks (stride 0 or size: a
+ * half-warp broadcast or consecutive elements) is checked from the halves
+ * (race_halves), anything else as hook_mem_halves. */
+void hook_mem_pattern(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0, uint64_t a1,
+                      uint64_t stride);
 /* A full warp's shared access at pc whose lanes are at a0 + (l%16)*stride
  * (lanes 0-15) and a1 + (l%16)*stride (lanes 16-31), made while the bank
  * model is the only analysis (hooks_banks_only): counted from the bank
@@ -98,6 +104,14 @@ uint32_t hook_banks_masks(const warp *w);
  * or local memory needs no hook (the bank model counts shared memory). */
 static inline int hooks_banks_only(const warp *w) {
   return w->L->want_banks && w->blk->an && !w->blk->an->has_race && !w->L->ginit;
+}
+/* No analysis looks at a global (or local, param, const) access: the
+ * global race and init checks are off (the shared race, init and bank
+ * checks pass such accesses by). */
+static inline int hooks_global_none(const warp *w) { return !w->L->want_global_races && !w->L->ginit; }
+/* A global access needs the analyses' hook. */
+static inline int hooks_see_global(const warp *w) {
+  return w->L->hooks && !hooks_banks_only(w) && !hooks_global_none(w);
 }
 
 /* An atomic (hooks see it before it runs). */

@@ -271,7 +271,7 @@ static inline const alloc *gpick(warp *w, uint64_t a) {
       uint64_t span = pat == 2 ? 16 * sizeof(T) : sizeof(T);                      \
       if (pat && g->size >= span && a0 >= g->base && a0 - g->base <= g->size - span && \
           a1 >= g->base && a1 - g->base <= g->size - span && !((a0 | a1) & (sizeof(T) - 1))) { \
-        if (w->L->hooks && !hooks_banks_only(w)) { /* as ld_gen: every lane is in g, aligned */ \
+        if (hooks_see_global(w)) { /* as ld_gen: every lane is in g, aligned */ \
           uint64_t addr[32];                                                      \
           for (int l = 0; l < 32; l++) addr[l] = A[l] + imm_;        \
           hook_mem(w, in, m, addr, sizeof(T));                                    \
@@ -280,7 +280,7 @@ static inline const alloc *gpick(warp *w, uint64_t a) {
         return;                                                                   \
       }                                                                           \
     }                                                                             \
-    if (w->L->hooks && !hooks_banks_only(w)) { ld_gen(w, in, m); return; }        \
+    if (hooks_see_global(w)) { ld_gen(w, in, m); return; }                       \
     LANES(m, {                                                                    \
       uint64_t a = A[l] + imm_;                                      \
       if (a - g->base + sizeof(T) > g->size || a < g->base || (a & (sizeof(T) - 1))) { \
@@ -293,7 +293,7 @@ static inline const alloc *gpick(warp *w, uint64_t a) {
     const uint64_t *A = w->r[in->a], *V = w->r[in->v[0]];                         \
     const uint64_t imm_ = (uint64_t)in->imm;                                      \
     const alloc *g;                                                               \
-    if ((w->L->hooks && !hooks_banks_only(w)) || !m || !(g = gpick(w, A[__builtin_ctz(m)] + imm_)) || \
+    if (hooks_see_global(w) || !m || !(g = gpick(w, A[__builtin_ctz(m)] + imm_)) ||  \
         g->readonly) {                                                            \
       st_gen(w, in, m); return; }                                                 \
     LANES(m, {                                                                    \

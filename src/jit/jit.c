@@ -172,15 +172,18 @@ static int jit_init(char *why, size_t n) {
   }
   /* the runtime functions the code calls, by name (code from the disk
    * cache is linked against this process's addresses) */
-  LLVMOrcCSymbolMapPair syms[3] = {
+  LLVMOrcCSymbolMapPair syms[4] = {
       {LLVMOrcLLJITMangleAndIntern(lljit, "smemu_jit_global_ok"),
        {(LLVMOrcExecutorAddress)(uintptr_t)global_ok, {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}},
       {LLVMOrcLLJITMangleAndIntern(lljit, "smemu_jit_hook_mem"),
        {(LLVMOrcExecutorAddress)(uintptr_t)hook_mem, {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}},
       {LLVMOrcLLJITMangleAndIntern(lljit, "smemu_jit_bank_masks"),
        {(LLVMOrcExecutorAddress)(uintptr_t)hook_banks_masks,
+        {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}},
+      {LLVMOrcLLJITMangleAndIntern(lljit, "smemu_jit_hook_pattern"),
+       {(LLVMOrcExecutorAddress)(uintptr_t)hook_mem_pattern,
         {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}}};
-  e = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(lljit), LLVMOrcAbsoluteSymbols(syms, 3));
+  e = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(lljit), LLVMOrcAbsoluteSymbols(syms, 4));
   if (e) {
     char *m = LLVMGetErrorMessage(e);
     snprintf(why, n, "LLVM: %s", m);
@@ -217,11 +220,12 @@ typedef struct cg {
   LLVMValueRef scratch;   /* where inactive lanes' stores go (16 bytes) */
   LLVMValueRef addrs;     /* [32 x i64]: the lane addresses for hook_mem */
   LLVMValueRef bonly;     /* i1: the bank model is the only analysis (hooks_banks_only) */
+  LLVMValueRef gnone;     /* i1: no analysis looks at global memory (hooks_global_none) */
   LLVMValueRef banks;     /* the worker's bank_stat array (where bonly) */
   LLVMValueRef bmasks;    /* i32: hook_banks_masks (where bonly) */
   /* Lane patterns of address slots (emit_hook), shared by the hooks of one
    * fused run, which all see the slots' values at its start: pm_ok i1
-   * (bonly and lane l at a0 + (l%16)*st, a1 + (l%16)*st), a0, a1, st (i64,
+   * (lane l at a0 + (l%16)*st, a1 + (l%16)*st), a0, a1, st (i64,
    * without the instruction's offset). */
   uint32_t pm_slot[8], npm;
   LLVMValueRef pm_ok[8], pm_a0[8], pm_a1[8], pm_st[8];
@@ -1080,7 +1084,8 @@ static int hook_pattern(const insn *in) {
          !(op_flags[in->op] & OPF_ATOMIC) && in->op != OP_LDMATRIX && in->op != OP_STMATRIX;
 }
 
-static void emit_hook_mem(cg *g, const insn *in, uint32_t pc, uint32_t i, LLVMValueRef m32, uint32_t total);
+static void emit_hook_mem(cg *g, const insn *in, uint32_t pc, uint32_t i, LLVMValueRef m32, uint32_t total,
+                          const LLVMValueRef *pat);
 /* the bank cache entry's key as emit_hook reads it: 15 bytes at its start */
 _Static_assert(offsetof(bank_centry, stride) == 0 && offsetof(bank_centry, gap) == 4 &&
                    offsetof(bank_centry, mask) == 8 && offsetof(bank_centry, size) == 12 &&
@@ -1090,8 +1095,9 @@ _Static_assert(offsetof(bank_centry, stride) == 0 && offsetof(bank_centry, gap) 
  * the bank model does not count or an access merged into its group's
  * leader; a full warp's shared access whose lanes are affine by halves
  * (bank_affine's pattern) through the bank cache (hook_banks_pattern) when
- * it has seen the pattern. Anything else, and any other analysis, goes
- * through hook_mem. */
+ * it has seen the pattern. With other analyses on, such an access goes to
+ * hook_mem_pattern (the race and init checks from the halves). Anything
+ * else goes through hook_mem. */
 static void emit_hook(cg *g, const insn *in, uint32_t pc, uint32_t i, LLVMValueRef m32, uint32_t total) {
   LLVMBuilderRef B = g->B;
   uint32_t f = op_flags[in->op];
@@ -1101,13 +1107,16 @@ static void emit_hook(cg *g, const insn *in, uint32_t pc, uint32_t i, LLVMValueR
               in->space == PTX_SPACE_PARAM || in->space == PTX_SPACE_CONST);
   int pattern = shared && hook_pattern(in);
   if (!none && !pattern) {
-    emit_hook_mem(g, in, pc, i, m32, total);
+    emit_hook_mem(g, in, pc, i, m32, total, NULL);
     return;
   }
   LLVMBasicBlockRef full = LLVMAppendBasicBlockInContext(g->C, g->fn, "hookmem");
   LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->C, g->fn, "hooked");
   if (none) {
-    LLVMBuildCondBr(B, g->bonly, done, full);
+    /* a space only the global checks see: no hook without them */
+    int global = in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_LOCAL || in->space == PTX_SPACE_PARAM ||
+                 in->space == PTX_SPACE_CONST;
+    LLVMBuildCondBr(B, global ? LLVMBuildOr(B, g->bonly, g->gnone, "") : g->bonly, done, full);
   } else {
     LLVMBasicBlockRef call = LLVMAppendBasicBlockInContext(g->C, g->fn, "hookcache");
     LLVMValueRef ok, a0, a1, st, full32 = LLVMBuildICmp(B, LLVMIntEQ, m32, c32(g, FULL_MASK), "");
@@ -1118,13 +1127,20 @@ static void emit_hook(cg *g, const insn *in, uint32_t pc, uint32_t i, LLVMValueR
       a0 = g->pm_a0[m], a1 = g->pm_a1[m], st = g->pm_st[m];
     } else {
       LLVMBasicBlockRef pat = LLVMAppendBasicBlockInContext(g->C, g->fn, "hookpat");
-      LLVMBuildCondBr(B, LLVMBuildAnd(B, g->bonly, full32, ""), pat, full);
+      LLVMBuildCondBr(B, full32, pat, full);
       LLVMPositionBuilderAtEnd(B, pat);
       ok = lane_pattern(g, in->a, &a0, &a1, &st);
     }
     a0 = LLVMBuildAdd(B, a0, c64(g, (uint64_t)in->imm), "");
     a1 = LLVMBuildAdd(B, a1, c64(g, (uint64_t)in->imm), "");
-    LLVMBuildCondBr(B, ok, call, full);
+    LLVMBasicBlockRef which = LLVMAppendBasicBlockInContext(g->C, g->fn, "hookwhich");
+    LLVMBasicBlockRef halves = LLVMAppendBasicBlockInContext(g->C, g->fn, "hookhalves");
+    LLVMBuildCondBr(B, ok, which, full);
+    LLVMPositionBuilderAtEnd(B, which);
+    LLVMBuildCondBr(B, g->bonly, call, halves);
+    LLVMPositionBuilderAtEnd(B, halves);
+    emit_hook_mem(g, in, pc, i, m32, total, (LLVMValueRef[]){a0, a1, st});
+    LLVMBuildBr(B, done);
     LLVMPositionBuilderAtEnd(B, call);
     /* bank_cache_find(&banks[pc].cache, period, FULL_MASK, size, a0, s,
      * a1 - a0) on the entries' first 15 bytes (stride, gap, mask, size,
@@ -1161,13 +1177,15 @@ static void emit_hook(cg *g, const insn *in, uint32_t pc, uint32_t i, LLVMValueR
     LLVMBuildBr(B, done);
   }
   LLVMPositionBuilderAtEnd(B, full);
-  emit_hook_mem(g, in, pc, i, m32, total);
+  emit_hook_mem(g, in, pc, i, m32, total, NULL);
   LLVMBuildBr(B, done);
   LLVMPositionBuilderAtEnd(B, done);
 }
 
-/* hook_mem for the instruction, as its handler calls it. */
-static void emit_hook_mem(cg *g, const insn *in, uint32_t pc, uint32_t i, LLVMValueRef m32, uint32_t total) {
+/* hook_mem for the instruction, as its handler calls it; with pat (a0, a1
+ * and the stride of a full warp's lanes affine by halves), hook_mem_pattern. */
+static void emit_hook_mem(cg *g, const insn *in, uint32_t pc, uint32_t i, LLVMValueRef m32, uint32_t total,
+                          const LLVMValueRef *pat) {
   LLVMBuilderRef B = g->B;
   LLVMValueRef coff = g->coff, csh = g->csh;
   for (int c = 0; c < NC; c++) {
@@ -1184,6 +1202,13 @@ static void emit_hook_mem(cg *g, const insn *in, uint32_t pc, uint32_t i, LLVMVa
   store(g, c32(g, pc + 1), g->t, offsetof(simt_entry, pc));
   store(g, LLVMBuildAdd(B, g->ninsn0, c64(g, i + 1), ""), g->w, offsetof(warp, ninsn));
   store(g, LLVMBuildAdd(B, g->nthread0, LLVMBuildMul(B, g->cnt, c64(g, i + 1), ""), ""), g->w, offsetof(warp, nthread));
+  if (pat) {
+    LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(g->C),
+                                      (LLVMTypeRef[]){g->ptr, g->ptr, g->ptr, g->i32, g->i64, g->i64, g->i64}, 7, 0);
+    LLVMValueRef args[7] = {g->w, insn_ptr(g, pc), g->addrs, c32(g, total), pat[0], pat[1], pat[2]};
+    LLVMBuildCall2(B, ft, extern_fn(g, "smemu_jit_hook_pattern", ft), args, 7, "");
+    return;
+  }
   LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(g->C), (LLVMTypeRef[]){g->ptr, g->ptr, g->i32, g->ptr, g->i32}, 5, 0);
   LLVMValueRef args[5] = {g->w, insn_ptr(g, pc), m32, g->addrs, c32(g, total)};
   LLVMBuildCall2(B, ft, extern_fn(g, "smemu_jit_hook_mem", ft), args, 5, "");
@@ -1607,9 +1632,8 @@ static void emit_fused(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, const jit_
     /* the analyses see the loads first, in order: they read addresses
      * (no register of the run) and memory no instruction of the run
      * writes, so this is what they see when the loads run one by one.
-     * Where the bank model is the only analysis, each address slot's lane
-     * pattern is found once for them all (the tiled product's 16 loads
-     * from one row pointer). */
+     * Each address slot's lane pattern is found once for them all (the
+     * tiled product's 16 loads from one row pointer). */
     g->npm = 0;
     for (uint32_t i = i0; i < i1; i++) {
       const insn *in = &g->P->code[pc0 + i];
@@ -1617,28 +1641,8 @@ static void emit_fused(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, const jit_
       for (k = 0; k < g->npm && g->pm_slot[k] != in->a; k++) {}
       if (kinds[i] == K_MEM && hook_pattern(in) && k == g->npm && g->npm < 8) g->pm_slot[g->npm++] = in->a;
     }
-    if (g->npm) {
-      LLVMBasicBlockRef here = LLVMGetInsertBlock(B);
-      LLVMBasicBlockRef pat = LLVMAppendBasicBlockInContext(g->C, g->fn, "runpat");
-      LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(g->C, g->fn, "runpats");
-      LLVMBuildCondBr(B, g->bonly, pat, join);
-      LLVMPositionBuilderAtEnd(B, pat);
-      LLVMValueRef ok[8], a0[8], a1[8], st[8];
-      for (uint32_t k = 0; k < g->npm; k++) ok[k] = lane_pattern(g, g->pm_slot[k], &a0[k], &a1[k], &st[k]);
-      LLVMBasicBlockRef pat_end = LLVMGetInsertBlock(B);
-      LLVMBuildBr(B, join);
-      LLVMPositionBuilderAtEnd(B, join);
-      LLVMBasicBlockRef from[2] = {here, pat_end};
-      for (uint32_t k = 0; k < g->npm; k++) {
-        LLVMValueRef *dst[4] = {&g->pm_ok[k], &g->pm_a0[k], &g->pm_a1[k], &g->pm_st[k]};
-        LLVMValueRef src[4] = {ok[k], a0[k], a1[k], st[k]};
-        for (int j = 0; j < 4; j++) {
-          *dst[j] = LLVMBuildPhi(B, j ? g->i64 : g->i1, "");
-          LLVMValueRef vals[2] = {j ? c64(g, 0) : LLVMConstInt(g->i1, 0, 0), src[j]};
-          LLVMAddIncoming(*dst[j], vals, from, 2);
-        }
-      }
-    }
+    for (uint32_t k = 0; k < g->npm; k++)
+      g->pm_ok[k] = lane_pattern(g, g->pm_slot[k], &g->pm_a0[k], &g->pm_a1[k], &g->pm_st[k]);
     for (uint32_t i = i0; i < i1; i++)
       if (kinds[i] == K_MEM) {
         const insn *in = &g->P->code[pc0 + i];
@@ -1843,11 +1847,13 @@ static void build_region(cg *g, uint32_t pc0, uint32_t len, const char *name, ji
   g->t = LLVMGetParam(g->fn, 1);
   g->scratch = LLVMBuildAlloca(B, LLVMArrayType(g->i64, 2), "scratch");
   g->addrs = g->hooked ? LLVMBuildAlloca(B, LLVMArrayType(g->i64, 32), "addrs") : NULL;
-  g->bonly = NULL;
+  g->bonly = g->gnone = NULL;
   g->npm = 0;
   if (g->hooked) {
-    /* hooks_banks_only(w) */
+    /* hooks_banks_only(w), hooks_global_none(w) */
     LLVMValueRef L = load(g, g->ptr, g->w, offsetof(warp, L));
+    g->gnone = LLVMBuildAnd(B, LLVMBuildICmp(B, LLVMIntEQ, load(g, g->i32, L, offsetof(launch, want_global_races)), c32(g, 0), ""),
+                            LLVMBuildIsNull(B, load(g, g->ptr, L, offsetof(launch, ginit)), ""), "");
     LLVMValueRef an = load(g, g->ptr, load(g, g->ptr, g->w, offsetof(warp, blk)), offsetof(block, an));
     LLVMBasicBlockRef here = LLVMGetInsertBlock(B);
     LLVMBasicBlockRef has = LLVMAppendBasicBlockInContext(g->C, g->fn, "hasan");
