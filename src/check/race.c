@@ -729,6 +729,21 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
   block *b = w->blk;
   int races = w->L->want_races, init = w->L->want_init;
   if (!races && !init) return;
+  /* The reserved shared memory is the system's (a kernel addresses it only
+   * when it reads %reserved_smem_offset_0/1: cooperative groups' barriers
+   * and exchange slots of tiles wider than a warp, ordered by their own
+   * release/acquire protocol). Neither race- nor init-checked: README,
+   * reserved shared memory. */
+  const uint32_t user_lo = w->L->prog->smem_reserved;
+  if (w->L->prog->smem_lo < user_lo) {
+    uint32_t keep = m;
+    LANES(m, {
+      uint64_t a = shared_off(in, addr[l], size, r);
+      if (a != ~0ull && a < user_lo) keep &= ~(1u << l);
+    });
+    if (!keep) return;
+    m = keep;
+  }
   wshape shape;
   const wshape *ws = NULL;
   if (m == FULL_MASK && in->space == PTX_SPACE_SHARED && size == 4 && (init || kind == ACC_READ) &&
