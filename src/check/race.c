@@ -872,6 +872,27 @@ void race_bar_released(block *b, uint32_t id, int all) {
   r->bar_pc[id] = 0;
 }
 
+void race_rsv_release(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], const uint64_t *B) {
+  block *b = w->blk;
+  race_state *r = &b->an->race;
+  const uint32_t user_lo = w->L->prog->smem_reserved;
+  if (w->L->prog->smem_lo >= user_lo) return;
+  LANES(m, {
+    uint64_t a = shared_off(in, addr[l], 4, r);
+    if (a == ~0ull || a >= user_lo) continue;
+    /* the bits of warp i clear with the operand's bit i: the tile's warps,
+     * whose last one has seen all of them arrive (atom.or.acq_rel) */
+    uint32_t clr = ~(uint32_t)B[l];
+    if (b->nwarps < 32) clr &= (1u << b->nwarps) - 1;
+    if (__builtin_popcount(clr) < 2) continue; /* a warp resets its own bit */
+    for (uint32_t c = clr; c; c &= c - 1) {
+      warp *x = &b->warps[__builtin_ctz(c)];
+      race_barrier(b, x, x->valid & ~x->exited);
+    }
+    r->gen++;
+  });
+}
+
 void race_cluster_released(block *b) {
   race_state *r = &b->an->race;
   r->gen++;
