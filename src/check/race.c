@@ -854,6 +854,9 @@ int race_halves(warp *w, const insn *in, uint64_t a0, uint64_t a1, int pat, uint
   uint32_t n = pat == 2 ? 16 : 1, sz = r->sh_size;
   if (pat != 1 && pat != 2) return 0;
   if (((a0 | a1) & 3) || sz < 4 * n || a0 > sz - 4 * n || a1 > sz - 4 * n) return 0;
+  /* (the reserved area's words: race_access leaves them out) */
+  if (w->L->prog->smem_lo < w->L->prog->smem_reserved && (a0 < w->L->prog->smem_reserved || a1 < w->L->prog->smem_reserved))
+    return 0;
   wshape ws = {(uint32_t)(a0 >> 2), (uint32_t)(a1 >> 2), n};
   if (n > 1 && ws.w0 != ws.w1 && (ws.w1 > ws.w0 ? ws.w1 - ws.w0 : ws.w0 - ws.w1) < 16) return 0;
   if (!shape_fits(w, in, &ws, kind, r)) return 0;
@@ -869,6 +872,21 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
   if (!races && !init) return;
   /* global, local and other spaces are not shared memory */
   if (in->space != PTX_SPACE_SHARED && in->space != PTX_SPACE_GENERIC) return;
+  /* The reserved shared memory is the system's (a kernel addresses it only
+   * when it reads %reserved_smem_offset_0/1: cooperative groups' barriers
+   * and exchange slots of tiles wider than a warp, ordered by their own
+   * release/acquire protocol). Neither race- nor init-checked: README,
+   * reserved shared memory. */
+  const uint32_t user_lo = w->L->prog->smem_reserved;
+  if (w->L->prog->smem_lo < user_lo) {
+    uint32_t keep = m;
+    LANES(m, {
+      uint64_t a = shared_off(in, addr[l], size, r);
+      if (a != ~0ull && a < user_lo) keep &= ~(1u << l);
+    });
+    if (!keep) return;
+    m = keep;
+  }
   wshape shape;
   const wshape *ws = NULL;
   if (m == FULL_MASK && in->space == PTX_SPACE_SHARED && size == 4 && warp_shape(addr, r->sh_size, &shape)) {
@@ -988,6 +1006,27 @@ void race_bar_released(block *b, uint32_t id, int all) {
     r->nplog = 0; /* (pattern_reads) */
   }
   r->bar_pc[id] = 0;
+}
+
+void race_rsv_release(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], const uint64_t *B) {
+  block *b = w->blk;
+  race_state *r = &b->an->race;
+  const uint32_t user_lo = w->L->prog->smem_reserved;
+  if (w->L->prog->smem_lo >= user_lo) return;
+  LANES(m, {
+    uint64_t a = shared_off(in, addr[l], 4, r);
+    if (a == ~0ull || a >= user_lo) continue;
+    /* the bits of warp i clear with the operand's bit i: the tile's warps,
+     * whose last one has seen all of them arrive (atom.or.acq_rel) */
+    uint32_t clr = ~(uint32_t)B[l];
+    if (b->nwarps < 32) clr &= (1u << b->nwarps) - 1;
+    if (__builtin_popcount(clr) < 2) continue; /* a warp resets its own bit */
+    for (uint32_t c = clr; c; c &= c - 1) {
+      warp *x = &b->warps[__builtin_ctz(c)];
+      race_barrier(b, x, x->valid & ~x->exited);
+    }
+    r->gen++;
+  });
 }
 
 void race_cluster_released(block *b) {

@@ -157,6 +157,11 @@ void race_warpsync_masks(warp *w, uint32_t m, const uint64_t *mask);
 /* A warp arrives at barrier id at instruction pc (divergence checks). */
 void race_bar_arrive(warp *w, uint32_t id, uint32_t m);
 void race_bar_released(block *b, uint32_t id, int all);
+/* Lanes m of warp w did an atomic and.b32 of operand bits B[l] on the
+ * words at addr[l]: on a reserved shared word it is cooperative groups'
+ * release of a tile wider than a warp (README: reserved shared memory),
+ * a barrier of the warps whose bits it clears when they are two or more. */
+void race_rsv_release(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], const uint64_t *B);
 void race_merge(race_state *into, const race_state *from);
 /* A barrier.cluster phase completed: for the block's own checks it is a
  * barrier all of its live threads passed (accesses between a thread's

@@ -103,7 +103,11 @@ void exec_fill_specials(warp *w, uint64_t (*r)[32], const func_info *f) {
    * sregs.txt): %total_smem_size is the static and dynamic bytes without
    * the reserved area, in 128-byte units; the reserved 1 KB has
    * %reserved_smem_offset_end at 288 (what the system uses of it) and the
-   * cap at its end. */
+   * cap at its end. %reserved_smem_offset_0/1 (where cooperative groups
+   * keeps the barriers and the exchange slots of tiles wider than a warp,
+   * 288 bytes: cooperative_groups/details/memory.h) are the start of that
+   * system part, as the offsets of a recorded GPU are (README: reserved
+   * shared memory; tests/hw/rsvsmem/record.sh records an H100's). */
   uint32_t rsv = L->prog->smem_reserved, rsv_end = rsv < 288 ? rsv : 288;
   uint32_t total_smem = (L->smem_aggr - rsv + 127) / 128 * 128;
   /* the values every lane shares, computed once (no divisions per lane) */
@@ -128,6 +132,7 @@ void exec_fill_specials(warp *w, uint64_t (*r)[32], const func_info *f) {
   u[SR_RSV_BEGIN] = 0;
   u[SR_RSV_END] = rsv_end;
   u[SR_RSV_CAP] = rsv;
+  u[SR_RSV_OFF] = 0;
   u[SR_ZERO] = 0;
   u[SR_ONE] = 1;
   for (int i = 0; i < 3; i++) {

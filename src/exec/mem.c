@@ -121,7 +121,7 @@ static inline void half_load(uint64_t *D, const uint8_t *p0, const uint8_t *p1, 
     uint64_t *D = w->r[in->d];                                                    \
     const uint64_t imm_ = (uint64_t)in->imm;                                      \
     block *b = w->blk;                                                            \
-    uint64_t lo = w->L->prog->smem_reserved, hi = b->smem_size - sizeof(T);      \
+    uint64_t lo = w->L->prog->smem_lo, hi = b->smem_size - sizeof(T);      \
     if (w->L->hooks && m == FULL_MASK) {                                          \
       /* the analyses see the addresses, then the loads run as without them */ \
       uint64_t addr[32];                                                          \
@@ -198,7 +198,7 @@ static inline void half_load(uint64_t *D, const uint8_t *p0, const uint8_t *p1, 
     const uint64_t *A = w->r[in->a], *V = w->r[in->v[0]];                         \
     const uint64_t imm_ = (uint64_t)in->imm;                                      \
     block *b = w->blk;                                                            \
-    uint64_t lo = w->L->prog->smem_reserved, hi = b->smem_size - sizeof(T);      \
+    uint64_t lo = w->L->prog->smem_lo, hi = b->smem_size - sizeof(T);      \
     if (w->L->hooks && m == FULL_MASK && hooks_banks_only(w)) {                   \
       /* a pattern the bank model has seen: its figures from the cache */       \
       int pat = half_pattern(A, sizeof(T));                                       \

@@ -158,10 +158,10 @@ static uint8_t *bad(warp *w, int l, const char *space, uint64_t addr, uint32_t s
 static uint8_t *shared_ptr(warp *w, int l, uint64_t a, uint32_t size, int write) {
   block *b = w->blk;
   if (a & (size - 1)) return bad(w, l, "shared", a, size, write, SMEMU_ERR_MISALIGNED, "");
-  if (a < w->L->prog->smem_reserved || a + size > b->smem_size) {
+  if (a < w->L->prog->smem_lo || a + size > b->smem_size) {
     char why[160];
     snprintf(why, sizeof why, " (the block has shared bytes 0x%x..0x%x)",
-             w->L->prog->smem_reserved, b->smem_size);
+             w->L->prog->smem_lo, b->smem_size);
     return bad(w, l, "shared", a, size, write, SMEMU_ERR_ILLEGAL_ADDRESS, why);
   }
   return b->smem + a;
@@ -184,9 +184,9 @@ static uint8_t *cluster_ptr(warp *w, int l, uint64_t a, uint32_t size, int write
     return bad_at(w, l, "remote_shared", off, size, write, SMEMU_ERR_LAUNCH_FAILURE, why, (int)r);
   }
   if (a & (size - 1)) return bad_at(w, l, "remote_shared", off, size, write, SMEMU_ERR_MISALIGNED, "", (int)r);
-  if (off < w->L->prog->smem_reserved || off + size > t->smem_size) {
+  if (off < w->L->prog->smem_lo || off + size > t->smem_size) {
     snprintf(why, sizeof why, " (block (%u,%u,%u), which has shared bytes 0x%x..0x%x)", t->ctaid[0], t->ctaid[1],
-             t->ctaid[2], w->L->prog->smem_reserved, t->smem_size);
+             t->ctaid[2], w->L->prog->smem_lo, t->smem_size);
     return bad_at(w, l, "remote_shared", off, size, write, SMEMU_ERR_ILLEGAL_ADDRESS, why, (int)r);
   }
   if (t != w->blk && t->exited_threads == t->nthreads) {

@@ -221,7 +221,7 @@ static int desc_check(warp *w, const wg_desc *d, const char *which, int trans, u
 static int desc_read(warp *w, const wg_desc *d, const char *which, int trans, uint32_t esize, uint32_t i, uint32_t k,
                      uint64_t *x) {
   block *b = w->blk;
-  uint32_t a = desc_addr(d, trans, esize, i, k), lo = w->L->prog->smem_reserved;
+  uint32_t a = desc_addr(d, trans, esize, i, k), lo = w->L->prog->smem_lo;
   if (a < lo || a + esize > b->smem_size) {
     exec_fault(w, -1, SMEMU_ERR_ILLEGAL_ADDRESS,
                "wgmma.mma_async: the %s descriptor (0x%016llx: start 0x%x, LBO %u, SBO %u, %s) addresses element "

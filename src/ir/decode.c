@@ -119,6 +119,7 @@ struct dctx {
   uint64_t *consts;
   uint32_t nconsts, capconsts;
   uint32_t nregs_decl, npreds;
+  int reads_rsv_off; /* the kernel reads %reserved_smem_offset_0/1 */
   char namebuf[128];
 };
 
@@ -279,6 +280,7 @@ static const struct { const char *name; int slot; } specials[] = {
     {"%total_smem_size", SR_TOTAL_SMEM}, {"%aggr_smem_size", SR_AGGR_SMEM},
     {"%reserved_smem_offset_begin", SR_RSV_BEGIN}, {"%reserved_smem_offset_end", SR_RSV_END},
     {"%reserved_smem_offset_cap", SR_RSV_CAP},
+    {"%reserved_smem_offset_0", SR_RSV_OFF}, {"%reserved_smem_offset_1", SR_RSV_OFF},
     /* thread-block clusters (a launch without cluster dimensions has
      * clusters of one block) */
     {"%nclusterid.x", SR_NCLUSTERID_X}, {"%nclusterid.y", SR_NCLUSTERID_Y}, {"%nclusterid.z", SR_NCLUSTERID_Z},
@@ -309,6 +311,7 @@ int dec_src_opd(dctx *D, const ptx_operand *o, int t, uint32_t *slot) {
       return perr(D, o->pos, "predicate '%s' used where a value is expected", o->name);
     {
       int s = special_slot(o->name);
+      if (s == SR_RSV_OFF) D->reads_rsv_off = 1;
       if (s >= 0) { *slot = (uint32_t)s; return 0; }
     }
     if (!strncmp(o->name, "%clock", 6) || !strncmp(o->name, "%globaltimer", 12))
@@ -434,7 +437,11 @@ int dec_addr(dctx *D, dstmt *S, int i, uint32_t *base, int64_t *off, int *space,
     return 0;
   }
   if (smap_get(&D->preds, o->name, &v)) return dec_error(D, S, i, "predicate '%s' used as an address", o->name);
-  if (special_slot(o->name) >= 0) { *base = (uint32_t)special_slot(o->name); return 0; }
+  if (special_slot(o->name) >= 0) {
+    *base = (uint32_t)special_slot(o->name);
+    if (*base == SR_RSV_OFF) D->reads_rsv_off = 1;
+    return 0;
+  }
   return dec_error(D, S, i, "unknown symbol or register '%s' in address", o->name);
 }
 
@@ -995,6 +1002,10 @@ int decode_kernel(const ptx_module *m, const ptx_func *k, const decode_env *env,
   P->nfuncs = D.nf;
   for (uint32_t i = 0; i < D.nf; i++)
     if (decode_func(&D, P, i) < 0) goto done;
+  /* a kernel that asks where the system's part of the reserved shared
+   * memory is (cooperative groups' tiles of more than 32 threads keep
+   * their barriers there) may address the reserved bytes */
+  P->smem_lo = D.reads_rsv_off ? 0 : P->smem_reserved;
   P->code = D.code;
   P->lines = D.lines;
   P->ncode = P->nlines = D.ncode;

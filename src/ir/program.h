@@ -84,6 +84,7 @@ enum {
   SR_LANEMASK_EQ, SR_LANEMASK_LT, SR_LANEMASK_LE, SR_LANEMASK_GT, SR_LANEMASK_GE,
   SR_DYN_SMEM, SR_TOTAL_SMEM, SR_AGGR_SMEM,
   SR_RSV_BEGIN, SR_RSV_END, SR_RSV_CAP, /* %reserved_smem_offset_* */
+  SR_RSV_OFF,   /* %reserved_smem_offset_0 and _1 */
   SR_ZERO, SR_ONE,
   /* thread-block clusters (exec/cluster.c) */
   SR_CLUSTER_CTAID_X, SR_CLUSTER_CTAID_Y, SR_CLUSTER_CTAID_Z,
@@ -221,6 +222,10 @@ typedef struct program {
   uint32_t nparams;
   uint32_t param_bytes;   /* size of the parameter buffer */
   uint32_t smem_reserved; /* reserved shared bytes at offset 0 */
+  uint32_t smem_lo;       /* the lowest shared offset the kernel may address:
+                           * smem_reserved, or 0 when it reads
+                           * %reserved_smem_offset_0/1 (README: reserved
+                           * shared memory) */
   uint32_t smem_static;   /* static shared bytes (after the reserved ones) */
   uint32_t smem_dyn_align;/* alignment of the dynamic array */
   placed_var *vars;       /* shared and global variables, for reports */

@@ -1234,7 +1234,7 @@ static void emit_mem(cg *g, const insn *in, const jit_form *f, uint32_t pc, uint
     LLVMValueRef ssize = LLVMBuildZExt(B, load(g, g->i32, blk, offsetof(block, smem_size)), g->i64, "");
     slow = LLVMBuildOr(B, slow, LLVMBuildICmp(B, LLVMIntULT, ssize, c64(g, (uint64_t)total), ""), "");
     top = splat(g, g->v64, LLVMBuildSub(B, ssize, c64(g, (uint64_t)total), ""));
-    lo = vconst(g, 64, g->P->smem_reserved);
+    lo = vconst(g, 64, g->P->smem_lo);
     base = load(g, g->ptr, blk, offsetof(block, smem));
     break;
   }
@@ -1517,7 +1517,7 @@ static LLVMValueRef loads_slow(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, co
     LLVMValueRef first = LLVMBuildAdd(B, lo, c64(g, (uint64_t)grp[k].imin), "");
     LLVMValueRef last = LLVMBuildAdd(B, hi, c64(g, (uint64_t)grp[k].imax), "");
     LLVMValueRef top = LLVMBuildSub(B, ssize, c64(g, grp[k].size), "");
-    bad = LLVMBuildOr(B, bad, LLVMBuildICmp(B, LLVMIntSLT, first, c64(g, g->P->smem_reserved), ""), "");
+    bad = LLVMBuildOr(B, bad, LLVMBuildICmp(B, LLVMIntSLT, first, c64(g, g->P->smem_lo), ""), "");
     bad = LLVMBuildOr(B, bad, LLVMBuildICmp(B, LLVMIntSGT, last, top, ""), "");
     slow = LLVMBuildOr(B, slow, LLVMBuildAnd(B, live, bad, ""), "");
   }
@@ -1535,7 +1535,7 @@ static LLVMValueRef loads_slow(cg *g, uint32_t pc0, uint32_t i0, uint32_t i1, co
                                      vconst(g, 64, 0), "");
     if (!forms[i]->sub) {
       LLVMValueRef top = splat(g, g->v64, LLVMBuildSub(B, ssize, c64(g, (uint64_t)size), ""));
-      bad = LLVMBuildOr(B, bad, LLVMBuildICmp(B, LLVMIntULT, addr, vconst(g, 64, g->P->smem_reserved), ""), "");
+      bad = LLVMBuildOr(B, bad, LLVMBuildICmp(B, LLVMIntULT, addr, vconst(g, 64, g->P->smem_lo), ""), "");
       bad = LLVMBuildOr(B, bad, LLVMBuildICmp(B, LLVMIntUGT, addr, top, ""), "");
       /* shared memory smaller than the access: every address is out */
       next[0] = LLVMBuildOr(B, next[0], LLVMBuildAnd(B, LLVMBuildICmp(B, LLVMIntULT, ssize, c64(g, (uint64_t)size), ""),
@@ -2024,8 +2024,8 @@ static size_t nkept, capkept;
 
 static void key_of(const program *P, int hooked, uint64_t key[2]) {
   uint64_t h[2] = {host_id, host_id ^ 0x9e3779b97f4a7c15ull};
-  uint32_t hdr[8] = {P->ncode, P->nfuncs, P->smem_reserved, P->param_bytes, P->max_regs, P->max_preds,
-                     (uint32_t)hooked, NL};
+  uint32_t hdr[9] = {P->ncode, P->nfuncs, P->smem_reserved, P->param_bytes, P->max_regs, P->max_preds,
+                     (uint32_t)hooked, NL, P->smem_lo};
   for (int k = 0; k < 2; k++) h[k] = fnv(h[k], hdr, sizeof hdr);
   h[1] = fnv(h[1], getenv("SMEMU_JIT_NOLIVE") ? "n" : "l", 1);
   h[1] = fnv(h[1], getenv("SMEMU_JIT_NOFULL") && atoi(getenv("SMEMU_JIT_NOFULL")) ? "n" : "f", 1);

@@ -250,7 +250,7 @@ static void test_run_reports(void **state) {
 static void test_run_checks_clean(void **state) {
   (void)state;
   need_progs();
-  static const char *const progs[] = {"scan", "histogram", "matmul", "warp_reduce", "templates"};
+  static const char *const progs[] = {"scan", "histogram", "matmul", "warp_reduce", "templates", "cg_tiles"};
   for (size_t i = 0; i < sizeof progs / sizeof progs[0]; i++) {
     char *bin = path_in_build("runtime/progs/");
     char path[PATH_MAX];
@@ -264,6 +264,33 @@ static void test_run_checks_clean(void **state) {
       fprintf(stderr, "%s with --check all:\n%s", progs[i], r.out + strlen(want));
     assert_non_null(strstr(r.out + strlen(want), " 0 hazards, 0 barrier errors, 0 uninitialized shared reads"));
     free(want);
+    tu_run_free(&r);
+  }
+}
+
+/* Cooperative groups' tiles of 64 and 128 threads keep their barriers in
+ * the block's reserved shared memory: no hazard across tile.sync() (the
+ * clean kernels, test_run_checks_clean), but a read of the other warp's
+ * half of a tile before tile.sync() is one, and both tiers agree. */
+static void test_run_cg_tile_race(void **state) {
+  (void)state;
+  need_progs();
+  char *bin = path_in_build("runtime/progs/cg_tiles");
+  static const char *const tiers[] = {"SMEMU_TIER=interp", "SMEMU_TIER=jit"};
+  for (int i = 0; i < 2; i++) {
+    char *args[] = {"--check", "races", "--", bin, "race", NULL};
+    char *env[] = {(char *)tiers[i], NULL};
+    tu_run r;
+    smemu_run(args, env, &r);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "cg_tiles PASS"));
+    const char *chk = strstr(r.out, "== checks of tile_race(int const*, int*)");
+    assert_non_null(chk);
+    assert_non_null(strstr(chk, "Error: Race reported between Write access at "));
+    assert_non_null(strstr(chk, "cg_tiles.cu:53\n    and Read access at "));
+    assert_non_null(strstr(chk, "cg_tiles.cu:54 ["));
+    /* the clean kernels before it: no hazard */
+    assert_non_null(strstr(r.out, "== smemu checks: 3 launches checked, 1 hazard, 0 barrier errors"));
     tu_run_free(&r);
   }
 }
@@ -340,6 +367,7 @@ int main(void) {
   tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_run_reports);
   tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_run_arch);
   tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_run_checks_clean);
+  tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_run_cg_tile_race);
   tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_run_usage);
   int rc = _cmocka_run_group_tests("runtime programs", tests, (size_t)n, NULL, NULL);
   free(list);
