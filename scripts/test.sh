@@ -52,6 +52,7 @@ run modern-cute sh tests/hw/modern/test_cute.sh "$B"
 run cute-tma sh tests/hw/tma/test_cute_tma.sh "$B"
 run tma-hw sh tests/hw/tma/test_tma.sh "$B"
 run cluster-program sh tests/hw/cluster/test_program.sh "$B"
+run rsvsmem-hw sh tests/hw/rsvsmem/test.sh "$B"
 run qa sh tests/qa/run.sh "$B"
 run test-sh-counting sh tests/test_sh.sh
 summary
