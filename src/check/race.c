@@ -37,8 +37,9 @@ int race_init(race_state *r, const launch *L) {
   r->proxy_gen = calloc(L->nthreads_block, sizeof *r->proxy_gen);
   r->groups = calloc(L->nthreads_block, sizeof *r->groups);
   r->cp_groups = calloc(L->nthreads_block, sizeof *r->cp_groups);
+  r->cp_npend = calloc(L->nthreads_block, sizeof *r->cp_npend);
   return r->sh && r->init && r->block_gen && r->warp_gen && r->fence_gen && r->fence_bar && r->proxy_gen && r->groups &&
-                 r->cp_groups
+                 r->cp_groups && r->cp_npend
              ? 0 : -1;
 }
 
@@ -59,6 +60,7 @@ void race_free(race_state *r) {
   free(r->proxy_gen);
   free(r->groups);
   free(r->cp_groups);
+  free(r->cp_npend);
   free(r->pcp);
   free(r->pend);
   free(r->hz);
@@ -82,6 +84,7 @@ void race_block_start(race_state *r, block *b) {
   memset(r->groups, 0, b->nthreads * sizeof *r->groups);
   r->npend = 0;
   memset(r->cp_groups, 0, b->nthreads * sizeof *r->cp_groups);
+  memset(r->cp_npend, 0, b->nthreads * sizeof *r->cp_npend);
   r->npcp = 0;
   r->nacq = 0;
   memset(r->bar_pc, 0, sizeof r->bar_pc);
@@ -730,11 +733,14 @@ static int fast_stores(warp *w, const insn *in, const uint64_t addr[32], race_st
   return 1;
 }
 
+static void cp_own_reads(race_state *r, warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size);
+
 void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind) {
   race_state *r = &w->blk->an->race;
   block *b = w->blk;
   int races = w->L->want_races, init = w->L->want_init;
   if (!races && !init) return;
+  if (r->npcp && races && kind == ACC_READ) cp_own_reads(r, w, in, m, addr, size);
   wshape shape;
   const wshape *ws = NULL;
   if (m == FULL_MASK && in->space == PTX_SPACE_SHARED && size == 4 && (init || kind == ACC_READ) &&
@@ -996,7 +1002,10 @@ void race_proxy_wait(warp *w, uint32_t m, uint32_t n) {
  * issue, which clears the byte's readers; at completion, a reader still
  * kept, or a write other than the copy's, by another thread came while the
  * copy was in flight: whatever barrier lay between, it may have seen (or
- * been overwritten by) the copy's bytes landing. The copy's write record
+ * been overwritten by) the copy's bytes landing (an H100 shows both:
+ * tests/hw/async_f, rd and wr). A read by the issuing thread itself before
+ * its wait is reported too, as racecheck does (a warning); racecheck does
+ * not report the other threads' accesses, smemu does. The copy's write record
  * then takes the completion's generation, so that only what is ordered
  * after the completion is ordered after the write. (Readers pushed out of
  * the shadow by later reads are missed; a read in flight followed by a
@@ -1016,6 +1025,27 @@ void race_cp_issue(warp *w, uint32_t m, const uint64_t dst[32], uint32_t size) {
     }
     uint16_t t = (uint16_t)(w->index * 32 + (uint32_t)l);
     r->pcp[r->npcp++] = (struct pend_cp){(uint32_t)a, w->pc, r->gen, r->cp_groups[t], t, (uint8_t)size};
+    r->cp_npend[t]++;
+  });
+}
+
+/* Reads by lanes m of bytes their own thread's cp.async is still copying:
+ * undefined (the bytes land at any time until the wait). racecheck reports
+ * them as warnings, "Potential RAW hazard detected (invalid memcpy_async
+ * synchronization)", one per byte (tests/hw/async_f san_racecheck_rd). */
+static void cp_own_reads(race_state *r, warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
+  LANES(m, {
+    uint16_t t = (uint16_t)(w->index * 32 + (uint32_t)l);
+    if (!r->cp_npend[t]) continue;
+    uint64_t a = shared_off(in, addr[l], size, r);
+    if (a == ~0ull) continue;
+    for (uint32_t i = 0; i < r->npcp; i++) {
+      const struct pend_cp *p = &r->pcp[i];
+      if (p->tid != t || a >= p->a + p->n || p->a >= a + size) continue;
+      acc_rec cp = {p->gen, p->pc, p->tid, ACC_WRITE, 1};
+      for (uint64_t at = a > p->a ? a : p->a; at < a + size && at < p->a + p->n; at++)
+        add_hazard(r, w->blk, HZ_RAW, &cp, w->pc, t, ACC_READ, at, 0, w->blk->smem[at], 1);
+    }
   });
 }
 
@@ -1041,6 +1071,7 @@ static void cp_complete(race_state *r, block *b, const struct pend_cp *p) {
     int ns = 0;
     for (int j = 0; j < 4 && rd[j]; j++) {
       const acc_rec *y = rd[j];
+      /* (the issuing thread's own reads were checked as they came) */
       if (!y->valid || y->tid == p->tid || y->gen < p->gen) continue;
       int dup = 0;
       for (int k = 0; k < ns; k++) dup |= seen_pc[k] == y->pc;
@@ -1068,6 +1099,7 @@ void race_cp_wait(warp *w, uint32_t m, uint32_t n) {
       r->pcp[keep++] = p;
       continue;
     }
+    r->cp_npend[p.tid]--;
     if (w->L->want_races) cp_complete(r, w->blk, &p);
   }
   r->npcp = keep;

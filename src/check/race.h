@@ -127,6 +127,7 @@ typedef struct race_state {
    * bytes were written (recorded) at issue and complete at the issuing
    * thread's cp.async.wait_group / wait_all or cp.async.mbarrier.arrive */
   uint32_t *cp_groups;   /* per thread: cp.async groups committed */
+  uint32_t *cp_npend;    /* per thread: its copies in pcp */
   struct pend_cp {
     uint32_t a, pc, gen, group;
     uint16_t tid;
