@@ -304,10 +304,14 @@ static void h_mbarrier(warp *w, const insn *in, uint32_t m) {
 static void h_cp_arrive(warp *w, const insn *in, uint32_t m) {
   uint32_t arrived = 0;
   if (w->L->hooks) race_cp_wait(w, m, RACE_CP_ALL);
+  /* (the decoder keeps a .shared address space in type2: sass/map.c takes
+   * a cp instruction of .shared space for a copy) */
+  insn at = *in;
+  at.space = in->type2 ? PTX_SPACE_SHARED : PTX_SPACE_GENERIC;
   LANES(m, {
     uint64_t a;
     uint8_t *p;
-    if (!(p = bar_ptr(w, in, l, &a))) return;
+    if (!(p = bar_ptr(w, &at, l, &a))) return;
     uint64_t s = load(p);
     if (!need_valid(w, l, a, s, in->mode ? "cp.async.mbarrier.arrive.noinc" : "cp.async.mbarrier.arrive")) return;
     if (in->mode) {
@@ -338,7 +342,8 @@ int dec_cp_mbarrier(dctx *D, dstmt *S, insn *in) {
   if (dec_nops(D, S, 1) < 0) return -1;
   if (dec_addr(D, S, 0, &in->a, &in->imm, &space, &in->flags) < 0) return -1;
   if (in->flags & IF_FRAME) return dec_error(D, S, 0, "an mbarrier lives in shared memory");
-  in->space = (uint8_t)space;
+  in->type2 = space == PTX_SPACE_SHARED;
+  in->space = PTX_SPACE_GENERIC;
   in->fn = h_cp_arrive;
   return 0;
 }
