@@ -43,6 +43,22 @@ for tier in interp jit; do
   done
   "$B/smemu" run -- "$T/pipe1" > "$T/o" 2>&1
   grep -q "^pipe1: sync=no error mismatches=0 -> PASS" "$T/o" || { bad "pipe1:"; cat "$T/o"; }
+  # PTX level (counts.ptx): .noinc counts as an arrival, the default nets none
+  for m in 0 1; do
+    out=$("$B/smemu" exec "$HERE/counts.ptx" --kernel k --grid 1 --block 1 --arg buf:s32:2:print \
+      --arg buf:s32:1:fill=42 --arg u32:$m 2>&1 | tr '\n' ' ')
+    case "$m:$out" in
+      "0:arg 0 (s32[2]): 0 42"*|"1:arg 0 (s32[2]): 1 42"*) ;;
+      *) bad "counts.ptx mode $m: $out" ;;
+    esac
+  done
+  # an arrive-on on a barrier never initialised is a fault naming it
+  sed -e '/mbarrier.init/d' "$HERE/counts.ptx" > "$T/noinit.ptx"
+  out=$("$B/smemu" exec "$T/noinit.ptx" --kernel k --grid 1 --block 1 --arg buf:s32:2 --arg buf:s32:1 --arg u32:1 2>&1)
+  case "$out" in
+    *"cp.async.mbarrier.arrive.noinc on the mbarrier at shared 0x"*"(bar), which is not initialised"*"PTX line"*) ;;
+    *) bad "noinit: $out" ;;
+  esac
   # checks: clean where racecheck/synccheck/memcheck found nothing on these
   # (synccheck's "Missing wait" on mt/pipe is not modelled: known_differences.txt)
   for c in "af init" "af cnt" "af mt" "pipe unified" "pipe partitioned" pipe1; do
