@@ -39,6 +39,10 @@ void mbar_deadlock(block *b);
  * sake) of fewer iterations ends by itself. */
 #define MBAR_SPIN_ROUNDS 65536
 
+/* cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [addr] (from
+ * dec_cp, after "cp.async.mbarrier"). */
+int dec_cp_mbarrier(dctx *D, dstmt *S, insn *in);
+
 /* ---- the async pipeline (pipeline.c) ---- */
 enum { ASYNC_TO_SHARED, ASYNC_FROM_SHARED };
 /* Kinds of copy for the pipeline statistics. */

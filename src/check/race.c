@@ -38,7 +38,10 @@ int race_init(race_state *r, const launch *L) {
   r->fence_bar = calloc(L->nthreads_block, sizeof *r->fence_bar);
   r->proxy_gen = calloc(L->nthreads_block, sizeof *r->proxy_gen);
   r->groups = calloc(L->nthreads_block, sizeof *r->groups);
-  return r->sh && r->init && r->block_gen && r->warp_gen && r->fence_gen && r->fence_bar && r->proxy_gen && r->groups
+  r->cp_groups = calloc(L->nthreads_block, sizeof *r->cp_groups);
+  r->cp_npend = calloc(L->nthreads_block, sizeof *r->cp_npend);
+  return r->sh && r->init && r->block_gen && r->warp_gen && r->fence_gen && r->fence_bar && r->proxy_gen && r->groups &&
+                 r->cp_groups && r->cp_npend
              ? 0 : -1;
 }
 
@@ -59,6 +62,9 @@ void race_free(race_state *r) {
   free(r->fence_bar);
   free(r->proxy_gen);
   free(r->groups);
+  free(r->cp_groups);
+  free(r->cp_npend);
+  free(r->pcp);
   free(r->pend);
   free(r->hz);
   free(r->sy);
@@ -81,6 +87,9 @@ void race_block_start(race_state *r, block *b) {
   memset(r->proxy_gen, 0, b->nthreads * sizeof *r->proxy_gen);
   memset(r->groups, 0, b->nthreads * sizeof *r->groups);
   r->npend = 0;
+  memset(r->cp_groups, 0, b->nthreads * sizeof *r->cp_groups);
+  memset(r->cp_npend, 0, b->nthreads * sizeof *r->cp_npend);
+  r->npcp = 0;
   r->nacq = 0;
   memset(r->bar_pc, 0, sizeof r->bar_pc);
   r->sync_stopped = 0;
@@ -854,6 +863,8 @@ int race_halves(warp *w, const insn *in, uint64_t a0, uint64_t a1, int pat, uint
   uint32_t n = pat == 2 ? 16 : 1, sz = r->sh_size;
   if (pat != 1 && pat != 2) return 0;
   if (((a0 | a1) & 3) || sz < 4 * n || a0 > sz - 4 * n || a1 > sz - 4 * n) return 0;
+  /* (copies in flight: race_access sees the copier's own reads) */
+  if (r->npcp) return 0;
   /* (the reserved area's words: race_access leaves them out) */
   if (w->L->prog->smem_lo < w->L->prog->smem_reserved && (a0 < w->L->prog->smem_reserved || a1 < w->L->prog->smem_reserved))
     return 0;
@@ -864,6 +875,8 @@ int race_halves(warp *w, const insn *in, uint64_t a0, uint64_t a1, int pat, uint
   shape_checks(w, in, &ws, kind, r, b);
   return 1;
 }
+
+static void cp_own_reads(race_state *r, warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size);
 
 void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind) {
   race_state *r = &w->blk->an->race;
@@ -887,10 +900,14 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
     if (!keep) return;
     m = keep;
   }
+  if (r->npcp && races && kind == ACC_READ) cp_own_reads(r, w, in, m, addr, size);
   wshape shape;
   const wshape *ws = NULL;
+  /* (the shape path keeps reads in a log a barrier may drop: not while a
+   * cp.async is in flight, whose completion looks for the reads that came
+   * meanwhile, barriers or not) */
   if (m == FULL_MASK && in->space == PTX_SPACE_SHARED && size == 4 && warp_shape(addr, r->sh_size, &shape)) {
-    if (shape_fits(w, in, &shape, kind, r)) {
+    if (!r->npcp && shape_fits(w, in, &shape, kind, r)) {
       shape_checks(w, in, &shape, kind, r, b);
       return;
     }
@@ -1153,4 +1170,115 @@ void race_proxy_wait(warp *w, uint32_t m, uint32_t n) {
     w->pc = pc;
   }
   r->npend = keep;
+}
+
+/* ---- cp.async ----
+ * smemu copies at issue (finishing early is one of the orders allowed), so
+ * a program sees the bytes at once; the race checks keep each lane's copy
+ * as in flight until the issuing thread waits for it (or a
+ * cp.async.mbarrier.arrive completes it). The copy's write is recorded at
+ * issue, which clears the byte's readers; at completion, a reader still
+ * kept, or a write other than the copy's, by another thread came while the
+ * copy was in flight: whatever barrier lay between, it may have seen (or
+ * been overwritten by) the copy's bytes landing (an H100 shows both:
+ * tests/hw/async_f, rd and wr). A read by the issuing thread itself before
+ * its wait is reported too, as racecheck does (a warning); racecheck does
+ * not report the other threads' accesses, smemu does. The copy's write record
+ * then takes the completion's generation, so that only what is ordered
+ * after the completion is ordered after the write. (Readers pushed out of
+ * the shadow by later reads are missed; a read in flight followed by a
+ * write of another thread is checked only as that write's WAR.) */
+void race_cp_issue(warp *w, uint32_t m, const uint64_t dst[32], uint32_t size) {
+  if (!w->blk->an || !w->blk->an->has_race || !w->L->want_races) return;
+  race_state *r = &w->blk->an->race;
+  LANES(m, {
+    uint64_t a = dst[l];
+    if (a >= r->sh_size || a + size > r->sh_size) continue;
+    if (r->npcp == r->cappcp) {
+      uint32_t cap = r->cappcp ? r->cappcp * 2 : 32;
+      struct pend_cp *p = realloc(r->pcp, cap * sizeof *p);
+      if (!p) return;
+      r->pcp = p;
+      r->cappcp = cap;
+    }
+    uint16_t t = (uint16_t)(w->index * 32 + (uint32_t)l);
+    r->pcp[r->npcp++] = (struct pend_cp){(uint32_t)a, w->pc, r->gen, r->cp_groups[t], t, (uint8_t)size};
+    r->cp_npend[t]++;
+  });
+}
+
+/* Reads by lanes m of bytes their own thread's cp.async is still copying:
+ * undefined (the bytes land at any time until the wait). racecheck reports
+ * them as warnings, "Potential RAW hazard detected (invalid memcpy_async
+ * synchronization)", one per byte (tests/hw/async_f san_racecheck_rd). */
+static void cp_own_reads(race_state *r, warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
+  LANES(m, {
+    uint16_t t = (uint16_t)(w->index * 32 + (uint32_t)l);
+    if (!r->cp_npend[t]) continue;
+    uint64_t a = shared_off(in, addr[l], size, r);
+    if (a == ~0ull) continue;
+    for (uint32_t i = 0; i < r->npcp; i++) {
+      const struct pend_cp *p = &r->pcp[i];
+      if (p->tid != t || a >= p->a + p->n || p->a >= a + size) continue;
+      acc_rec cp = {p->gen, p->pc, p->tid, ACC_WRITE, 1};
+      for (uint64_t at = a > p->a ? a : p->a; at < a + size && at < p->a + p->n; at++)
+        add_hazard(r, w->blk, HZ_RAW, &cp, w->pc, t, ACC_READ, at, 0, w->blk->smem[at], 1);
+    }
+  });
+}
+
+void race_cp_commit(warp *w, uint32_t m) {
+  if (!w->blk->an || !w->blk->an->has_race) return;
+  race_state *r = &w->blk->an->race;
+  LANES(m, r->cp_groups[w->index * 32 + (uint32_t)l]++);
+}
+
+/* Copy p completes now: check and re-date its bytes. */
+static void cp_complete(race_state *r, block *b, const struct pend_cp *p) {
+  acc_rec cp = {p->gen, p->pc, p->tid, ACC_WRITE, 1};
+  for (uint32_t at = p->a; at < p->a + p->n; at++) {
+    uint64_t wd = at >> 2;
+    own_word(r, wd);
+    shadow *s = r->split[wd] ? &r->sh[at] : &r->wsh[wd];
+    shadow_x *x = r->split[wd] ? &r->shx[at] : &r->wshx[wd];
+    int mine = s->w.valid && s->w.pc == p->pc && s->w.tid == p->tid && s->w.gen == p->gen && s->w.kind == ACC_WRITE;
+    if (s->w.valid && !mine && s->w.tid != p->tid && s->w.kind != ACC_ATOMIC && s->w.gen >= p->gen)
+      add_hazard(r, b, HZ_WAW, &cp, s->w.pc, s->w.tid, s->w.kind, at, 0, b->smem[at], 1);
+    const acc_rec *rd[4] = {&s->r[0], &s->r[1], s->spilled ? &x->r[0] : NULL, s->spilled ? &x->r[1] : NULL};
+    uint32_t seen_pc[4];
+    int ns = 0;
+    for (int j = 0; j < 4 && rd[j]; j++) {
+      const acc_rec *y = rd[j];
+      /* (the issuing thread's own reads were checked as they came) */
+      if (!y->valid || y->tid == p->tid || y->gen < p->gen) continue;
+      int dup = 0;
+      for (int k = 0; k < ns; k++) dup |= seen_pc[k] == y->pc;
+      if (dup) continue;
+      seen_pc[ns++] = y->pc;
+      add_hazard(r, b, HZ_RAW, &cp, y->pc, y->tid, ACC_READ, at, 0, b->smem[at], 1);
+    }
+    if (mine) {
+      s->w.gen = r->gen;
+      r->wgen1 = r->gen + 1;
+    }
+  }
+}
+
+void race_cp_wait(warp *w, uint32_t m, uint32_t n) {
+  if (!w->blk->an || !w->blk->an->has_race) return;
+  race_state *r = &w->blk->an->race;
+  uint32_t keep = 0;
+  for (uint32_t i = 0; i < r->npcp; i++) {
+    struct pend_cp p = r->pcp[i];
+    uint32_t lane = p.tid % 32u;
+    int done = p.tid / 32u == w->index && (m >> lane & 1) &&
+               (n == RACE_CP_ALL || p.group + n < r->cp_groups[p.tid]);
+    if (!done) {
+      r->pcp[keep++] = p;
+      continue;
+    }
+    r->cp_npend[p.tid]--;
+    if (w->L->want_races) cp_complete(r, w->blk, &p);
+  }
+  r->npcp = keep;
 }

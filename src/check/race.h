@@ -129,6 +129,17 @@ typedef struct race_state {
     uint16_t tid;
   } *pend;
   uint32_t npend, cappend;
+  /* cp.async (non-bulk) copies into shared memory still in flight: their
+   * bytes were written (recorded) at issue and complete at the issuing
+   * thread's cp.async.wait_group / wait_all or cp.async.mbarrier.arrive */
+  uint32_t *cp_groups;   /* per thread: cp.async groups committed */
+  uint32_t *cp_npend;    /* per thread: its copies in pcp */
+  struct pend_cp {
+    uint32_t a, pc, gen, group;
+    uint16_t tid;
+    uint8_t n;
+  } *pcp;
+  uint32_t npcp, cappcp;
 } race_state;
 #define GACQ 8
 #define PLOG 512
@@ -187,6 +198,20 @@ void race_proxy_read(warp *w, const insn *in, int l, uint64_t a, uint32_t n);
  * most recent groups, when their pending reads are checked again. */
 void race_proxy_commit(warp *w, uint32_t m);
 void race_proxy_wait(warp *w, uint32_t m, uint32_t n);
+
+/* ---- cp.async (src/exec/mem.c) ----
+ * Lanes m of warp w issued cp.async writing size shared bytes at dst[l]
+ * (already recorded as their writes): the copies are in flight. */
+void race_cp_issue(warp *w, uint32_t m, const uint64_t dst[32], uint32_t size);
+/* cp.async.commit_group by lanes m. */
+void race_cp_commit(warp *w, uint32_t m);
+/* Lanes m complete their copies of all but the n most recent committed
+ * groups (cp.async.wait_group n), or all of them with n == RACE_CP_ALL
+ * (cp.async.wait_all, cp.async.mbarrier.arrive): an access by another
+ * thread to a byte while its copy was in flight is a hazard, and the copy's
+ * write counts from now on for the ordering of later accesses. */
+#define RACE_CP_ALL UINT32_MAX
+void race_cp_wait(warp *w, uint32_t m, uint32_t n);
 
 
 #include "check/grace.h"

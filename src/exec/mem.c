@@ -5,6 +5,8 @@
  * (global accesses: not when the bank model is the only one). */
 #include "exec/exec.h"
 #include "exec/hooks.h"
+#include "async/async.h"
+#include "check/race.h"
 #include "ir/decode.h"
 
 /* Effective address of lane l. */
@@ -352,8 +354,10 @@ int dec_ldst(dctx *D, dstmt *S, insn *in) {
  * smemu copies at once; cp.async.commit_group / wait_group / wait_all then
  * have nothing to wait for (finishing early is one of the orders the
  * asynchronous copy allows). The race checker sees a read of global and a
- * write of shared memory at this instruction; the bank counters do not,
- * as Nsight Compute's do not (hooks.h). */
+ * write of shared memory at this instruction, in flight until the thread's
+ * wait_group / wait_all (or cp.async.mbarrier.arrive) completes it: another
+ * thread's access before that is a hazard (check/race.c race_cp_wait). The
+ * bank counters do not see the copy, as Nsight Compute's do not (hooks.h). */
 static void cp_async(warp *w, const insn *in, uint32_t m) {
   const uint64_t *A = w->r[in->a], *B = w->r[in->b], *C = w->r[in->c];
   uint32_t size = (uint32_t)in->imm;
@@ -368,7 +372,10 @@ static void cp_async(warp *w, const insn *in, uint32_t m) {
     sp[l] = NULL;
     if (n && !(sp[l] = exec_addr(w, l, PTX_SPACE_GLOBAL, src[l], size, 0))) return;
   });
-  if (w->L->hooks) hook_copy(w, in, m, src, dst, size);
+  if (w->L->hooks) {
+    hook_copy(w, in, m, src, dst, size);
+    race_cp_issue(w, m, dst, size);
+  }
   LANES(m, {
     uint32_t n = (uint32_t)C[l] < size ? (uint32_t)C[l] : size;
     if (n) memcpy(dp[l], sp[l], n);
@@ -376,20 +383,37 @@ static void cp_async(warp *w, const insn *in, uint32_t m) {
   });
 }
 
-static void cp_nop(warp *w, const insn *in, uint32_t m) { (void)w; (void)in; (void)m; }
+/* commit_group, wait_group n, wait_all: only the race checks' view of the
+ * copies in flight changes */
+static void cp_commit(warp *w, const insn *in, uint32_t m) {
+  (void)in;
+  if (w->L->hooks) race_cp_commit(w, m);
+}
+static void cp_wait_group(warp *w, const insn *in, uint32_t m) {
+  if (w->L->hooks) race_cp_wait(w, m, (uint32_t)in->imm);
+}
+static void cp_wait_all(warp *w, const insn *in, uint32_t m) {
+  (void)in;
+  if (w->L->hooks) race_cp_wait(w, m, RACE_CP_ALL);
+}
 
 int dec_cp(dctx *D, dstmt *S, insn *in) {
   if (dec_take(S, "reduce")) return dec_bulk_reduce(D, S, in);
   if (!dec_take(S, "async")) return dec_error(D, S, -1, "only cp.async is supported");
   if (dec_take(S, "bulk")) return dec_bulk(D, S, in);
-  if (dec_take(S, "commit_group") || dec_take(S, "wait_all")) {
+  if (dec_take(S, "mbarrier")) return dec_cp_mbarrier(D, S, in);
+  int commit = dec_take(S, "commit_group");
+  if (commit || dec_take(S, "wait_all")) {
     if (dec_nops(D, S, 0) < 0) return -1;
-    in->fn = cp_nop;
+    in->fn = commit ? cp_commit : cp_wait_all;
     return 0;
   }
   if (dec_take(S, "wait_group")) {
     if (dec_nops(D, S, 1) < 0) return -1;
-    in->fn = cp_nop;
+    const ptx_operand *g = &S->st->ops[0];
+    if (g->kind != PTX_OPD_INT || g->ival < 0) return dec_error(D, S, 0, "cp.async.wait_group takes a constant group count");
+    in->imm = g->ival;
+    in->fn = cp_wait_group;
     return 0;
   }
   if (!dec_take(S, "ca")) dec_take(S, "cg");

@@ -159,9 +159,22 @@ static int is_async_copy(const program *P, uint32_t n) {
   return 0;
 }
 
+/* 1 when the instruction at PTX line n is a (non-bulk) cp.async copy. */
+static int is_cp_async(const program *P, uint32_t n) {
+  for (uint32_t i = 0; P && i < P->nlines; i++)
+    if (P->lines[i].ptx_line == n && P->lines[i].text)
+      return !strncmp(P->lines[i].text, "cp.async.ca.", 12) || !strncmp(P->lines[i].text, "cp.async.cg.", 12);
+  return 0;
+}
+
 /* A hint under a hazard one of whose accesses is an asynchronous copy:
- * what orders it (src/async/pipeline.c). */
+ * what orders it (src/async/pipeline.c, check/race.c race_cp_wait). */
 static void async_note(FILE *f, const program *P, const smemu_hazard *h) {
+  if (is_cp_async(P, h->first_ptx_line) || is_cp_async(P, h->second_ptx_line)) {
+    fprintf(f, "    (the write is a cp.async copy: its bytes land at any time until the issuing thread's "
+               "cp.async.wait_group / wait_all, or the phase its cp.async.mbarrier.arrive arrives on, completes)\n");
+    return;
+  }
   int first = is_async_copy(P, h->first_ptx_line), second = is_async_copy(P, h->second_ptx_line);
   if (!first && !second) return;
   const char *acc = first ? h->first_access : h->second_access;

@@ -146,7 +146,8 @@ static int cover(acc *a, int na, const int *w, int nw, int loads, uint8_t *merge
   for (int t = 0; t < nw; t++) {
     int W = w[t], done = 0;
     for (int i = 0; i < na && !done; i++) {
-      if (a[i].used || W % a[i].size)
+      /* (an access of no size, an mbarrier or a copy, covers no width) */
+      if (a[i].used || !a[i].size || W % a[i].size)
         continue;
       int k = W / a[i].size;
       if (k != 1 && k != 2 && k != 4)
@@ -397,7 +398,7 @@ static int map_sections(program *P, sass_map *M, const sass_func *F, acc *a, int
     for (int t = 0; t < nws; t++) {
       int W = ws[t];
       for (int i = ustart[u]; i < ustart[u + 1]; i++) {
-        if (a[i].used || W % a[i].size)
+        if (a[i].used || !a[i].size || W % a[i].size)
           continue;
         int k = W / a[i].size;
         if (k != 1 && k != 2 && k != 4)
