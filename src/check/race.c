@@ -950,7 +950,7 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
     });
   }
   if (!races) return;
-  if (kind == ACC_READ && !r->compat && fast_reads(w, in, m, addr, size, r, b, ws)) return;
+  if (kind == ACC_READ && !r->compat && fast_reads(w, in, m, addr, size, r, b, r->npcp ? NULL : ws)) return;
   if (kind != ACC_READ && b->wg) wgmma_write_check(w, in, m, addr, size);
   if (kind == ACC_WRITE && in->op == OP_ST && size == 4 && in->vec == 1 && in->c == 4 && m == FULL_MASK &&
       in->space == PTX_SPACE_SHARED && fast_stores(w, in, addr, r, b))

@@ -1,6 +1,7 @@
 /* use.c: smemu_module_use_sass and smemu_last_counting (smemu.h): the
  * disassembly is parsed once and every decoded kernel of the module gets
  * its mapping (map.c), kept with the kernel for the reports. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,14 +45,40 @@ smemu_status smemu_module_use_sass(smemu_module *mod, const char *text, size_t l
   return st;
 }
 
+/* The ptxas architecture for PTX written for arch: the PTX's own .target
+ * where it is arch's architecture-specific ("sm_90a") or family ("sm_100f")
+ * form, which ptxas accepts only under that name; else arch. */
+static const char *ptxas_arch(const char *ptx, size_t len, const char *arch, char *buf, size_t n)
+{
+  size_t al = strlen(arch);
+  for (size_t i = 0; i + 8 < len; i++) {
+    if (memcmp(ptx + i, ".target", 7) || (i && ptx[i - 1] != '\n'))
+      continue;
+    size_t j = i + 7;
+    while (j < len && (ptx[j] == ' ' || ptx[j] == '\t'))
+      j++;
+    size_t k = j;
+    while (k < len && (isalnum((unsigned char)ptx[k]) || ptx[k] == '_'))
+      k++;
+    if (k - j == al + 1 && !memcmp(ptx + j, arch, al) && (ptx[k - 1] == 'a' || ptx[k - 1] == 'f') && k - j < n) {
+      memcpy(buf, ptx + j, k - j);
+      buf[k - j] = 0;
+      return buf;
+    }
+    break;
+  }
+  return arch;
+}
+
 smemu_status smemu_module_count_sass(smemu_module *mod, const char *ptx, size_t len)
 {
   if (!mod || !ptx)
     return SMEMU_ERR_INVALID_VALUE;
-  char err[512];
+  char err[512], tb[32];
   size_t n = 0;
   int broken = 0;
-  char *text = sass_from_ptx(ptx, len, mod->ctx->arch->name, &n, err, sizeof err, &broken);
+  const char *arch = ptxas_arch(ptx, len, mod->ctx->arch->name, tb, sizeof tb);
+  char *text = sass_from_ptx(ptx, len, arch, &n, err, sizeof err, &broken);
   if (!text)
     return ctx_error(mod->ctx, broken ? SMEMU_ERR_IO : SMEMU_ERR_NOT_FOUND, "%s", err);
   smemu_status st = smemu_module_use_sass(mod, text, n);
