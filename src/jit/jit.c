@@ -2033,8 +2033,13 @@ static void key_of(const program *P, int hooked, uint64_t key[2]) {
     const insn *in = &P->code[pc];
     /* the handler as an offset in this build (it picks the native form) */
     int64_t fo = (int64_t)((uintptr_t)in->fn - (uintptr_t)jit_compile);
-    uint32_t f32[16] = {in->op, in->type, in->type2, in->mode, in->flags, in->space, in->vec, (uint32_t)in->guard,
-                        in->guard_xor, in->d, in->a, in->b, in->c, in->d2, in->target, in->rpc};
+    /* (merge, usect, gen_atom, atom_form: the SASS mapping's, which the
+     * hooked variant's code depends on and a context counting by PTX rules
+     * has otherwise) */
+    uint32_t f32[17] = {in->op, in->type, in->type2, in->mode, in->flags, in->space, in->vec, (uint32_t)in->guard,
+                        in->guard_xor, in->d, in->a, in->b, in->c, in->d2, in->target, in->rpc,
+                        (uint32_t)in->merge | (uint32_t)in->usect << 8 | (uint32_t)in->gen_atom << 16 |
+                            (uint32_t)in->atom_form << 24};
     for (int k = 0; k < 2; k++) {
       h[k] = fnv(h[k], &fo, sizeof fo);
       h[k] = fnv(h[k], f32, sizeof f32);
