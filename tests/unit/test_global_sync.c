@@ -199,6 +199,20 @@ static const smemu_hazard *find_hazard(smemu_ctx *c, uint32_t first, uint32_t se
   return NULL;
 }
 
+/* h: a global-memory error hazard of that type and byte count, found in
+ * block blk, thread t on both sides. */
+static void expect_global(const smemu_hazard *h, const char *type, int count, int blk, int t)
+{
+  assert_non_null(h);
+  assert_string_equal(h->type, type);
+  assert_int_equal(h->global, 1);
+  assert_int_equal(h->error, 1);
+  assert_int_equal(h->count, count);
+  assert_int_equal(h->block[0], blk);
+  assert_int_equal(h->first_thread[0], t);
+  assert_int_equal(h->second_thread[0], t);
+}
+
 /* The last reads of out[7] by two threads: block 1's thread 7 at line
  * 22, and block 0's thread 7 at line 22 (a thread's second read replaces
  * its first, so neither read at line 20 is kept). Block 2's store races
@@ -209,15 +223,7 @@ static void test_chunk_readers(void **state)
   (void)state;
   smemu_ctx *c = launch_global(chunk_kernel(0), 3, 32, 4096);
   assert_int_equal(smemu_hazard_count(c), 1);
-  const smemu_hazard *h = find_hazard(c, 22, 27);
-  assert_non_null(h);
-  assert_string_equal(h->type, "WAR");
-  assert_int_equal(h->global, 1);
-  assert_int_equal(h->error, 1);
-  assert_int_equal(h->count, 8);
-  assert_int_equal(h->block[0], 2);
-  assert_int_equal(h->first_thread[0], 7);
-  assert_int_equal(h->second_thread[0], 7);
+  expect_global(find_hazard(c, 22, 27), "WAR", 8, 2, 7);
   smemu_destroy(c);
 }
 
@@ -231,13 +237,7 @@ static void test_chunk_written_word(void **state)
   (void)state;
   smemu_ctx *c = launch_global(chunk_kernel(1), 3, 32, 4096);
   assert_int_equal(smemu_hazard_count(c), 3);
-  const smemu_hazard *h = find_hazard(c, 19, 20);
-  assert_non_null(h);
-  assert_string_equal(h->type, "RAW");
-  assert_int_equal(h->count, 4);
-  assert_int_equal(h->block[0], 1);
-  assert_int_equal(h->first_thread[0], 3);
-  assert_int_equal(h->second_thread[0], 3);
+  expect_global(find_hazard(c, 19, 20), "RAW", 4, 1, 3);
   assert_int_equal(find_hazard(c, 19, 22)->count, 4);
   assert_int_equal(find_hazard(c, 22, 27)->count, 8);
   smemu_destroy(c);

@@ -58,14 +58,19 @@
 static const char rsv_ptx[] = PTX_HEAD KERNEL("rsv", "add.u32 %r15, %r6, 16;");
 static const char user_ptx[] = PTX_HEAD KERNEL("usr", "add.u32 %r15, %r10, 256;");
 
+/* Two blocks of 64 threads, 4 KB of global buffer, the analyses given. */
+static void launch_of(tiers_launch *L, uint32_t analyses) {
+  memset(L, 0, sizeof *L);
+  L->grid[0] = 2, L->grid[1] = L->grid[2] = 1;
+  L->block[0] = 64, L->block[1] = L->block[2] = 1;
+  L->bytes = 128 * 32;
+  L->seed = 1;
+  L->analyses = analyses;
+}
+
 static void launch(const char *ptx, int tier, uint32_t analyses, tiers_outcome *o) {
   tiers_launch L;
-  memset(&L, 0, sizeof L);
-  L.grid[0] = 2, L.grid[1] = L.grid[2] = 1;
-  L.block[0] = 64, L.block[1] = L.block[2] = 1;
-  L.bytes = 128 * 32;
-  L.seed = 1;
-  L.analyses = analyses;
+  launch_of(&L, analyses);
   assert_int_equal(tiers_run(ptx, NULL, 0, tier, &L, o), 0);
 }
 
@@ -113,12 +118,7 @@ static void test_values_and_checks(void **state) {
   }
   /* and both tiers agree on everything, with the checks */
   tiers_launch L;
-  memset(&L, 0, sizeof L);
-  L.grid[0] = 2, L.grid[1] = L.grid[2] = 1;
-  L.block[0] = 64, L.block[1] = L.block[2] = 1;
-  L.bytes = 128 * 32;
-  L.seed = 1;
-  L.analyses = an;
+  launch_of(&L, an);
   int compiled = 0;
   assert_int_equal(tiers_both(rsv_ptx, NULL, 0, &L, "rsv", &compiled), 0);
   assert_int_equal(tiers_both(user_ptx, NULL, 0, &L, "usr", &compiled), 0);
