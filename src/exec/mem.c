@@ -201,23 +201,15 @@ static inline void half_load(uint64_t *D, const uint8_t *p0, const uint8_t *p1, 
     const uint64_t imm_ = (uint64_t)in->imm;                                      \
     block *b = w->blk;                                                            \
     uint64_t lo = w->L->prog->smem_lo, hi = b->smem_size - sizeof(T);      \
-    if (w->L->hooks && m == FULL_MASK && hooks_banks_only(w)) {                   \
-      /* a pattern the bank model has seen: its figures from the cache */       \
+    if (w->L->hooks && m == FULL_MASK) {                                          \
+      /* halves the bank model has seen (its figures from the cache) or the  \
+       * race and init checks take from the halves' addresses */              \
       int pat = half_pattern(A, sizeof(T));                                       \
       uint64_t a0 = A[0] + imm_, a1 = A[16] + imm_, span = pat == 2 ? 15 * sizeof(T) : 0; \
       if (pat && span <= hi && a0 >= lo && a0 <= hi - span && a1 >= lo && a1 <= hi - span && \
           !((a0 | a1) & (sizeof(T) - 1)) &&                                      \
-          hook_banks_halves(w, in, a0, a1, pat == 2 ? sizeof(T) : 0, sizeof(T))) { \
-        for (int l = 0; l < 32; l++) { T v = (T)V[l]; memcpy(b->smem + A[l] + imm_, &v, sizeof(T)); } \
-        return;                                                                   \
-      }                                                                           \
-    }                                                                             \
-    if (w->L->hooks && m == FULL_MASK && !hooks_banks_only(w)) {                  \
-      /* the race and init checks from the halves' addresses */                 \
-      int pat = half_pattern(A, sizeof(T));                                       \
-      uint64_t a0 = A[0] + imm_, a1 = A[16] + imm_, span = pat == 2 ? 15 * sizeof(T) : 0; \
-      if (pat && span <= hi && a0 >= lo && a0 <= hi - span && a1 >= lo && a1 <= hi - span && \
-          !((a0 | a1) & (sizeof(T) - 1)) && race_halves(w, in, a0, a1, pat, sizeof(T))) { \
+          (hooks_banks_only(w) ? hook_banks_halves(w, in, a0, a1, pat == 2 ? sizeof(T) : 0, sizeof(T)) \
+                               : race_halves(w, in, a0, a1, pat, sizeof(T)))) {   \
         for (int l = 0; l < 32; l++) { T v = (T)V[l]; memcpy(b->smem + A[l] + imm_, &v, sizeof(T)); } \
         return;                                                                   \
       }                                                                           \
