@@ -611,12 +611,7 @@ smemu_status smemu_launch_cluster(smemu_ctx *ctx, smemu_kernel *k, const uint32_
              L->want_pipeline;
   double tj = now();
   int hv = L->hooks != 0;
-  /* auto: checks that look at every shared access (races, init, global)
-   * run interpreted, whose per-warp shapes cost less than the compiled
-   * code's calls (matmul N=512, 2 workers: races 0.41 against 0.48 s,
-   * all 0.63 against 0.74 s); --tier jit compiles them still */
-  int slow_hooks = L->want_races || L->want_init || L->want_global_races;
-  L->jit = ctx->tier == SMEMU_TIER_AUTO && slow_hooks ? NULL : kernel_jit(ctx, k, hv);
+  L->jit = kernel_jit(ctx, k, hv);
   st->jit_seconds = L->jit && k->jit_tried[hv] == 2 ? now() - tj : 0;
   if (k->jit_tried[hv] == 2) k->jit_tried[hv] = 1;
   st->tier = L->jit ? "jit" : "interp";

@@ -1807,15 +1807,15 @@ static int fusable(const cg *g, int kind, const jit_form *f) {
  * once for a region entered with all 32 lanes (the entry mask a constant,
  * so lane masks, blends with old register values and the pattern tests
  * of loads fold away) and once for any mask; a branch on the entry mask
- * picks one. Only the checks-off variant (the hooked one keeps one body:
- * its hooks dominate). SMEMU_JIT_NOFULL=1 emits the general body alone.
+ * picks one, in both variants. SMEMU_JIT_NOFULL=1 emits the general body
+ * alone.
  *   for (pass = full_begin(g, &fs); pass >= 0; pass = full_next(g, &fs, pass)) emit...; */
 typedef struct full_split {
   LLVMBasicBlockRef part, join;
   LLVMValueRef tmask;
 } full_split;
 static int full_begin(cg *g, full_split *fs) {
-  if (g->hooked || g->nofull) return 1;
+  if (g->nofull) return 1;
   LLVMBuilderRef B = g->B;
   LLVMBasicBlockRef full = LLVMAppendBasicBlockInContext(g->C, g->fn, "fullwarp");
   fs->part = LLVMAppendBasicBlockInContext(g->C, g->fn, "partwarp");
@@ -1829,7 +1829,7 @@ static int full_begin(cg *g, full_split *fs) {
 }
 /* pass 0 (full) done: emit the general body; pass 1 done: join (-1). */
 static int full_next(cg *g, full_split *fs, int pass) {
-  if (g->hooked || g->nofull) return -1;
+  if (g->nofull) return -1;
   LLVMBuildBr(g->B, fs->join);
   g->tmask = fs->tmask;
   g->part = NULL;
