@@ -977,6 +977,19 @@ static LLVMValueRef load_by_pattern(cg *g, LLVMValueRef full, LLVMValueRef seq, 
 /* Load one element per lane from base + addr: active lanes from their
  * (checked) address, the others from a scratch slot, without branches (a
  * masked gather becomes a branch per lane on hosts without fast gathers). */
+/* The shape of a chunk's addresses v (i64 lanes) for elements of size
+ * bytes: lane 0's (*a0), all lanes consecutive from it (*seq), all equal
+ * (*one); i1 each. */
+static void chunk_shape(cg *g, LLVMValueRef v, int size, LLVMValueRef *a0, LLVMValueRef *seq, LLVMValueRef *one) {
+  LLVMBuilderRef B = g->B;
+  LLVMValueRef e[NL];
+  for (int i = 0; i < NL; i++) e[i] = c64(g, (uint64_t)(i * size));
+  *a0 = LLVMBuildExtractElement(B, v, c32(g, 0), "");
+  LLVMValueRef s0 = splat(g, g->v64, *a0);
+  *seq = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, v, LLVMBuildAdd(B, s0, LLVMConstVector(e, NL), ""), "")), c8(g, 0xff), "");
+  *one = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, v, s0, "")), c8(g, 0xff), "");
+}
+
 static LLVMValueRef gather(cg *g, LLVMValueRef base, LLVMValueRef areg, int64_t imm, LLVMValueRef m8, LLVMTypeRef VT,
                            int size) {
   LLVMBuilderRef B = g->B;
@@ -985,13 +998,9 @@ static LLVMValueRef gather(cg *g, LLVMValueRef base, LLVMValueRef areg, int64_t 
    * tested on the address register (the offset is the same for every
    * lane), so loads from one register share the tests. */
   LLVMValueRef addr = LLVMBuildAdd(B, areg, vconst(g, 64, (uint64_t)imm), "");
-  LLVMValueRef e[NL];
-  for (int i = 0; i < NL; i++) e[i] = c64(g, (uint64_t)(i * size));
-  LLVMValueRef r0 = LLVMBuildExtractElement(B, areg, c32(g, 0), "");
-  LLVMValueRef a0 = splat(g, g->v64, r0);
+  LLVMValueRef r0, seq, one;
+  chunk_shape(g, areg, size, &r0, &seq, &one);
   LLVMValueRef full = LLVMBuildICmp(B, LLVMIntEQ, m8, c8(g, 0xff), "");
-  LLVMValueRef seq = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, areg, LLVMBuildAdd(B, a0, LLVMConstVector(e, NL), ""), "")), c8(g, 0xff), "");
-  LLVMValueRef one = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, areg, a0, "")), c8(g, 0xff), "");
   LLVMValueRef a0i = LLVMBuildAdd(B, r0, c64(g, (uint64_t)imm), "");
   if (g->nogather) {
     /* (emit_fused checked: every chunk consecutive or uniform, all lanes)
@@ -1036,13 +1045,9 @@ static int32_t global_ok(warp *w, uint64_t lo, uint64_t hi, int32_t write) {
 static LLVMValueRef gather_p(cg *g, LLVMValueRef ptrs, LLVMValueRef m8, LLVMTypeRef VT, int size, int align) {
   LLVMBuilderRef B = g->B;
   LLVMValueRef addr = LLVMBuildPtrToInt(B, ptrs, g->v64, "");
-  LLVMValueRef e[NL];
-  for (int i = 0; i < NL; i++) e[i] = c64(g, (uint64_t)(i * size));
-  LLVMValueRef a0s = LLVMBuildExtractElement(B, addr, c32(g, 0), "");
-  LLVMValueRef a0 = splat(g, g->v64, a0s);
+  LLVMValueRef a0s, seq, one;
+  chunk_shape(g, addr, size, &a0s, &seq, &one);
   LLVMValueRef full = LLVMBuildICmp(B, LLVMIntEQ, m8, c8(g, 0xff), "");
-  LLVMValueRef seq = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, addr, LLVMBuildAdd(B, a0, LLVMConstVector(e, NL), ""), "")), c8(g, 0xff), "");
-  LLVMValueRef one = LLVMBuildICmp(B, LLVMIntEQ, bits_of(g, LLVMBuildICmp(B, LLVMIntEQ, addr, a0, "")), c8(g, 0xff), "");
   LLVMValueRef p0 = LLVMBuildIntToPtr(B, a0s, g->ptr, "");
   return load_by_pattern(g, full, seq, one, p0, NULL, ptrs, m8, VT, align);
 }
