@@ -13,7 +13,7 @@ W=${1:-1,2,4,8,16}
 j=$(nproc 2>/dev/null || echo 2)
 make -s -j"$j" BUILD=$B $B/libsmemu.a >/dev/null || exit 1
 mkdir -p $B/bench
-${CC:-cc} -std=c11 -ffp-contract=off -D_GNU_SOURCE -Iinclude -Isrc -O3 -march=native -pthread \
+${CC:-cc} -std=c11 -ffp-contract=off -D_GNU_SOURCE -Iinclude -Isrc -O3 -pthread \
   -o $B/bench/bench bench/bench.c $B/libsmemu.a -pthread -lm 2>/dev/null ||
   ${CC:-cc} -std=c11 -ffp-contract=off -D_GNU_SOURCE -Iinclude -Isrc -O3 -pthread \
     -o $B/bench/bench bench/bench.c $B/libsmemu.a -pthread -lm || exit 1
