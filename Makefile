@@ -106,8 +106,10 @@ T_COMMON := $(sort $(wildcard tests/common/*.c))
 $(BUILD)/tests/%: tests/unit/%.c $(T_COMMON) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/common -o $@ $< $(T_COMMON) $(LIB) $(LDFLAGS) $(LDLIBS) -lcmocka
+# (the build uses every core unless make was given -j itself)
+NPROC := $(shell nproc 2>/dev/null || echo 1)
 test: deps
-	@$(MAKE) --no-print-directory $(BUILD)/smemu $(T_BIN) $(EX_BIN) $(BUILD)/fuzz_replay $(TEST_DEPS)
+	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC)) $(BUILD)/smemu $(T_BIN) $(EX_BIN) $(BUILD)/fuzz_replay $(TEST_DEPS)
 	@sh scripts/test.sh $(BUILD)
 
 # The fuzz target: replayed over its corpus by the tests; `make fuzz` builds

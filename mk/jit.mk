@@ -38,12 +38,20 @@ endif
 .PHONY: test-jit test-jit-ci
 test-jit:
 	SMEMU_TIER=jit $(MAKE) --no-print-directory test
-# What CI (.ci/run) runs compiled after `make test`: the same suite less
-# JIT_CI_OMIT, the tests whose time is almost all compiling; test_jit and
-# the fuzz_tiers corpus compare both tiers in `make test` itself.
+# What CI (.ci/run) runs compiled after `make test`: the tests that run
+# kernels and compare them with recordings, references or the other tier
+# (the unit tests, the examples, the differential fuzz corpus, the program
+# corpora and the hardware recordings), less JIT_CI_OMIT, the tests whose
+# time is almost all compiling; test_jit and the fuzz_tiers corpus compare
+# both tiers in `make test` itself. The suites of the tool around the
+# kernels (install, HTML, README, the fuzz replays of the parsers, the
+# valgrind runs, ...) do not depend on the tier and run once, in `make test`.
 JIT_CI_OMIT ?= test_wgmma
+JIT_CI_ONLY ?= test_* example-* cli banks-examples bank-hints warpsize counting sanitizer-hw \
+  races-hw-wide global-sync-wide fuzz-tiers programs sass-cases sass2 modern-arch modern-cute \
+  async-f-hw cute-tma tma-hw cluster-program rsvsmem-hw portable
 test-jit-ci:
-	SMEMU_TIER=jit SMEMU_TEST_OMIT="$(JIT_CI_OMIT)" $(MAKE) --no-print-directory test
+	SMEMU_TIER=jit SMEMU_TEST_OMIT="$(JIT_CI_OMIT)" SMEMU_TEST_ONLY="$(JIT_CI_ONLY)" $(MAKE) --no-print-directory test
 
 # The differential fuzz target of the two tiers (tests/fuzz/fuzz_tiers.c,
 # its generator in tests/common/tiers.c): the replay binary runs

@@ -25,4 +25,8 @@ command -v llvm-config-19 >/dev/null 2>&1 || need="$need llvm-19-dev"
 [ -z "$need" ] && exit 0
 echo "deps: installing$need" >&2
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
-$SUDO apt-get update -qq >/dev/null && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >/dev/null
+# Where the packages cannot be had (no network, no root), the tests that
+# need them skip and say so (CI, SMEMU_CI_NO_SKIP=1, counts each as failed).
+$SUDO apt-get update -qq >/dev/null 2>&1 && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >/dev/null ||
+  echo "deps: could not install$need: the tests that need them will skip" >&2
+exit 0

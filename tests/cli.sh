@@ -13,7 +13,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 "$S" archs | grep -q 'sm_90' || fail "archs"
 
 # reversal: element i becomes 63 - i
-"$S" exec examples/reverse.ptx --kernel staticReverse --grid 1 --block 64 \
+SMEMU_CACHE="$T/cache" "$S" exec examples/reverse.ptx --kernel staticReverse --grid 1 --block 64 \
   --arg buf:s32:64:iota:save="$T/out.bin" --arg s32:64 --json "$T/r.json" --quiet || fail "exec reverse"
 exp=$(seq 63 -1 0 | tr '\n' ' ')
 got=$(od -An -v -t d4 -w4 "$T/out.bin" | tr -s ' \n' '  ' | sed 's/^ //')

@@ -37,8 +37,29 @@ check "strict summary" "tests: 1 passed, 3 failed, 0 skipped (and 2 skipped case
   "$(echo "$out" | grep '^tests:')"
 check "strict skip" "1" "$(echo "$out" | grep -c '^FAIL s (skipped, and SMEMU_CI_NO_SKIP is set')"
 out=$(env -u SMEMU_CI_NO_SKIP SMEMU_TEST_OMIT="f s" sh "$T/cases.sh" "$T" "$here")
-check "omit summary" "tests: 2 passed, 0 failed, 0 skipped (and 2 skipped cases inside passing tests); 2 left out (SMEMU_TEST_OMIT); skips listed in $T/test-skips.txt" \
+check "omit summary" "tests: 2 passed, 0 failed, 0 skipped (and 2 skipped cases inside passing tests); 2 left out (SMEMU_TEST_OMIT, SMEMU_TEST_ONLY); skips listed in $T/test-skips.txt" \
   "$(echo "$out" | grep '^tests:')"
 check "omit exit" "rc 0" "$(echo "$out" | tail -n 1)"
+out=$(env -u SMEMU_CI_NO_SKIP SMEMU_TEST_ONLY="p c*" sh "$T/cases.sh" "$T" "$here")
+check "only summary" "tests: 2 passed, 0 failed, 0 skipped (and 2 skipped cases inside passing tests); 2 left out (SMEMU_TEST_OMIT, SMEMU_TEST_ONLY); skips listed in $T/test-skips.txt" \
+  "$(echo "$out" | grep '^tests:')"
+# in parallel the results still come in the order the tests were given,
+# each judged on its own exit status, a slow first test included
+cat > "$T/par.sh" <<'EOS'
+slow() { sleep 1; echo "slow $1"; return "$1"; }
+B=$1
+. "$2/scripts/test_run.sh"
+run a slow 1
+run b slow 0
+run c slow 77
+run d slow 0
+summary
+EOS
+t0=$(date +%s)
+out=$(env -u SMEMU_CI_NO_SKIP SMEMU_TEST_JOBS=4 sh "$T/par.sh" "$T" "$here")
+t=$(($(date +%s) - t0))
+check "parallel order" "FAIL a;PASS b;SKIP c;PASS d" "$(echo "$out" | grep -E '^(PASS|FAIL|SKIP)' | cut -d' ' -f1,2 | tr '\n' ';' | sed 's/;$//')"
+check "parallel summary" "tests: 2 passed, 1 failed, 1 skipped; skips listed in $T/test-skips.txt" "$(echo "$out" | grep '^tests:')"
+[ $t -le 3 ] || { echo "test_sh: 4 jobs of 1 s took $t s (not in parallel)"; bad=1; }
 [ $bad = 0 ] && echo "test_sh: ok"
 exit $bad

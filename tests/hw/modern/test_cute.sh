@@ -8,14 +8,19 @@ B=${1:-build}
 HERE=$(dirname "$0")
 command -v nvcc > /dev/null 2>&1 || { echo "nvcc not on the PATH: skipped"; exit 77; }
 W="$B/cutlass-wheel"
-if [ ! -d "$W/cutlass_library/source/include/cute" ]; then
-  python3 -m pip install --quiet --no-deps --target "$W" nvidia-cutlass==4.2.0.0 > "$B/cutlass-pip.log" 2>&1 ||
-    { echo "pip could not install nvidia-cutlass (log: $B/cutlass-pip.log): skipped"; exit 77; }
-fi
+# (both CuTe suites install the wheel here: one at a time, the other waits)
+flock "$B/cutlass.lock" sh -c '[ -d "$1/cutlass_library/source/include/cute" ] ||
+  python3 -m pip install --quiet --no-deps --target "$1" nvidia-cutlass==4.2.0.0 > "$2" 2>&1' sh "$W" "$B/cutlass-pip.log" ||
+  { echo "pip could not install nvidia-cutlass (log: $B/cutlass-pip.log): skipped"; exit 77; }
 S="$W/cutlass_library/source"
-nvcc -std=c++17 -cudart shared -O2 -gencode=arch=compute_90a,code=compute_90a -I"$S/include" \
-  -I"$S/tools/util/include" -I"$S/examples/cute/tutorial" -o "$B/cute_sgemm_sm80_check" \
-  "$HERE/cute_sgemm_sm80_check.cu" || exit 1
+# build PROGRAM: BUILD/PROGRAM from HERE/PROGRAM.cu, unless it is newer than
+# the source (the compiled-tier pass of CI reuses the first pass's build)
+build() {
+  [ -x "$B/$1" ] && [ ! "$HERE/$1.cu" -nt "$B/$1" ] && return 0
+  nvcc -std=c++17 -cudart shared -O2 -gencode=arch=compute_90a,code=compute_90a -I"$S/include" \
+    -I"$S/tools/util/include" -I"$S/examples/cute/tutorial" -o "$B/$1" "$HERE/$1.cu"
+}
+build cute_sgemm_sm80_check || exit 1
 out=$("$B/smemu" run --report banks "$B/cute_sgemm_sm80_check" 128 128 64 2>&1)
 rc=$?
 echo "$out" | grep -v "^  *|" | cut -c1-200
@@ -28,9 +33,7 @@ echo "$out" | grep -q "^  loads .* 0 bank conflicts" || { echo "the swizzled ldm
 # cp.async into a 3-stage pipeline, wgmma.mma_async from 128-byte swizzled
 # descriptors, MN-major (NT) and K-major (TN), checked against a CPU GEMM;
 # with the race and barrier checks on, which must find nothing
-nvcc -std=c++17 -cudart shared -O2 -gencode=arch=compute_90a,code=compute_90a -I"$S/include" \
-  -I"$S/tools/util/include" -I"$S/examples/cute/tutorial" -o "$B/cute_wgmma_sm90_check" \
-  "$HERE/cute_wgmma_sm90_check.cu" || exit 1
+build cute_wgmma_sm90_check || exit 1
 out=$("$B/smemu" run --check races,sync -- "$B/cute_wgmma_sm90_check" 128 128 128 2>&1)
 rc=$?
 echo "$out" | cut -c1-200

@@ -13,10 +13,10 @@ B=${1:-build}
 HERE=$(dirname "$0")
 command -v nvcc > /dev/null 2>&1 || { echo "nvcc not on the PATH: skipped"; exit 77; }
 W="$B/cutlass-wheel"
-if [ ! -d "$W/cutlass_library/source/include/cute" ]; then
-  python3 -m pip install --quiet --no-deps --target "$W" nvidia-cutlass==4.2.0.0 > "$B/cutlass-pip.log" 2>&1 ||
-    { echo "pip could not install nvidia-cutlass (log: $B/cutlass-pip.log): skipped"; exit 77; }
-fi
+# (both CuTe suites install the wheel here: one at a time, the other waits)
+flock "$B/cutlass.lock" sh -c '[ -d "$1/cutlass_library/source/include/cute" ] ||
+  python3 -m pip install --quiet --no-deps --target "$1" nvidia-cutlass==4.2.0.0 > "$2" 2>&1' sh "$W" "$B/cutlass-pip.log" ||
+  { echo "pip could not install nvidia-cutlass (log: $B/cutlass-pip.log): skipped"; exit 77; }
 S="$W/cutlass_library/source"
 P="$B/cute_wgmma_tma_check"
 if [ ! -x "$P" ] || [ "$HERE/cute_wgmma_tma_check.cu" -nt "$P" ]; then
