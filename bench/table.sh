@@ -1,8 +1,10 @@
 #!/bin/sh
 # table.sh BUILD: the speed table of issue 11, side by side in one run
 # (`make bench` builds BUILD/bench/bench and runs this):
-#  1. tiled matmul N=512: PoCL (examples/cl/matmul_tiled.cl on the CPU's
-#     OpenCL, bench/pocl_matmul.c) against smemu with the checks off, the
+#  1. tiled matmul N=512: the same kernel as C + OpenMP built for this CPU
+#     (bench/omp_matmul.c, the targets' baseline) and PoCL
+#     (examples/cl/matmul_tiled.cl on the CPU's OpenCL, bench/pocl_matmul.c)
+#     against smemu with the checks off, the
 #     bank model, --check races and --check all, with the ratios and
 #     targets; the peak RSS at N=1024 under --check all;
 #  2. the dot product of examples/dot.ptx (32 blocks x 256 threads) against
@@ -29,7 +31,17 @@ if [ -f /usr/include/CL/cl.h ]; then
     echo "PoCL: $line"
 fi
 [ "$pocl" = 0 ] && echo "PoCL: not available (pocl-opencl-icd, ocl-icd-opencl-dev): ratios not computed"
-"$BENCH" --table "$pocl" "${TABLE_WORKERS:-0}"
+# the same kernel as C + OpenMP for this CPU: the baseline of the targets
+omp=0
+w=${TABLE_WORKERS:-0}
+[ "$w" = 0 ] && w=$(nproc)
+if ${CC:-cc} -O3 -march=native -fopenmp -o "$B/bench/omp_matmul" bench/omp_matmul.c -lm 2>/dev/null &&
+   line=$(OMP_NUM_THREADS=$w "$B/bench/omp_matmul" 512) && omp=$(echo "$line" | awk '{print $4}'); then
+  echo "C+OpenMP: $line"
+else
+  echo "C+OpenMP: could not build or run bench/omp_matmul.c"
+fi
+"$BENCH" --table "$pocl" "${TABLE_WORKERS:-0}" "$omp"
 
 # 2. dot against Numba's simulator
 n=${DOT_N:-65536}
