@@ -87,8 +87,10 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 TOOL_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(sort $(wildcard tools/*.c)))
+# (linked aside and renamed: a test running the old smemu meanwhile, as the
+# README's test's `make` may relink it, never sees a half-written file)
 $(BUILD)/smemu: $(TOOL_OBJ) $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@.tmp $^ $(LDLIBS) && mv -f $@.tmp $@
 
 # ---- examples -------------------------------------------------------------
 EX_SRC := $(sort $(wildcard examples/*.c))
