@@ -11,7 +11,7 @@
 #include "check/ginit.h"
 #include "check/race.h"
 #include "exec/hooks.h"
-#include "ir/decode.h"
+#include "exec/dispatch.h"
 #include "jit/jit.h"
 #include "api/kernel_name.h"
 #include "report/demangle.h"
