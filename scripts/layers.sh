@@ -15,7 +15,8 @@
 # table names every family's decoder) may use async; no other arrow
 # between the folders of a floor. Arrows within a folder are not this
 # test's business.
-# Usage: layers.sh [BUILD]   (the objects are BUILD/obj/...)
+# Usage: layers.sh [BUILD]   (from the source root; the objects are
+# BUILD/obj/..., each with its source beside the root's path)
 B=${1:-build}
 O="$B/obj"
 command -v nm >/dev/null 2>&1 || { echo "SKIP: no nm"; exit 77; }
@@ -27,6 +28,8 @@ trap 'rm -f "$tab"' EXIT INT TERM
 # read-only data, bss, common, weak) or U (undefined: used).
 find "$O/src" "$O/runtime" "$O/tools" -name '*.o' 2>/dev/null | LC_ALL=C sort | while read -r f; do
   rel=${f#"$O"/}
+  # an object left from a source since moved or removed is not the code
+  [ -f "${rel%.o}.c" ] || [ ! -d src ] || continue
   nm -P "$f" 2>/dev/null | awk -v f="$rel" '
     $2 ~ /^[TDRBCWV]$/ { print f, "D", $1; next }
     $2 == "U" { print f, "U", $1 }'

@@ -15,7 +15,6 @@
 #include <string.h>
 #include "../runtime/run_cmd.h"
 #include "clc.h"
-#include "report/html.h"
 #include "../runtime/run_num.h"
 #include "smemu.h"
 

@@ -14,7 +14,7 @@
 #include "exec/dispatch.h"
 #include "jit/jit.h"
 #include "api/kernel_name.h"
-#include "report/demangle.h"
+#include "api/demangle.h"
 
 static const char *const status_names[SMEMU_ERR_COUNT] = {
     "SMEMU_OK", "SMEMU_ERR_INVALID_VALUE", "SMEMU_ERR_OUT_OF_MEMORY", "SMEMU_ERR_PARSE",
