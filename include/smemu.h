@@ -283,7 +283,7 @@ smemu_status smemu_kernel_cluster_dims(smemu_kernel *k, const uint32_t grid[3], 
 /* Figures of the last launch on ctx (also after a failed one). */
 const smemu_launch_stats *smemu_last_stats(const smemu_ctx *ctx);
 
-/* SASS-informed counting (issue 14, src/sass): `text` is NVIDIA's
+/* SASS-informed counting (src/sass): `text` is NVIDIA's
  * disassembly (nvdisasm -c -gi) of the module's cubin for the profile's
  * architecture. Each kernel's shared accesses are mapped onto its SASS so
  * that merged accesses, aggregated atomics and CAS loops are counted as the
