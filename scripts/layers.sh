@@ -6,7 +6,7 @@
 # above it (or another folder of its own floor) defines, printing each
 # arrow as
 #   src/exec/foo.o -> src/check/bar.o: race_access, race_begin
-# The floors, lowest first (a folder of runtime/ is the runtime's floor):
+# The floors, lowest first (runtime/ with all its areas is one folder):
 #   1 src/mem  2 src/ptx  3 src/model  4 src/ir  5 src/exec, src/async
 #   6 src/check, src/jit  7 src/sass  8 src/api  9 src/report
 #   10 runtime  11 tools
@@ -17,9 +17,55 @@
 # test's business.
 # Usage: layers.sh [BUILD]   (from the source root; the objects are
 # BUILD/obj/..., each with its source beside the root's path)
+#        layers.sh --self-test  (builds small trees with cc: one with
+#        arrows up the floors, which must fail with exactly those arrows,
+#        and one without, which must pass)
+command -v nm >/dev/null 2>&1 || { echo "SKIP: no nm"; exit 77; }
+
+if [ "${1:-}" = --self-test ]; then
+  command -v cc >/dev/null 2>&1 || { echo "SKIP: no cc"; exit 77; }
+  self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
+  T=$(mktemp -d) || exit 1
+  trap 'rm -rf "$T"' EXIT INT TERM
+  # unit FILE 'C source': the source and its object under build/obj
+  unit() {
+    mkdir -p "$T/$(dirname "$1")" "$T/build/obj/$(dirname "$1")"
+    printf '%s\n' "$2" >"$T/$1"
+    cc -c -o "$T/build/obj/${1%.c}.o" "$T/$1" || exit 1
+  }
+  unit src/mem/m.c 'int m_fn(void) { return 1; }'
+  unit src/exec/core.c 'int m_fn(void); int core_fn(void) { return m_fn(); }'
+  unit src/exec/dispatch.c 'int fam_fn(void); int disp_fn(void) { return fam_fn(); }'
+  unit src/async/fam.c 'int core_fn(void); int fam_fn(void) { return core_fn(); }'
+  unit src/check/chk.c 'int core_fn(void); int chk_fn(void) { return core_fn(); }'
+  unit runtime/core/st.c 'int disp_fn(void); int st_fn(void) { return disp_fn(); }'
+  unit runtime/cudart/dev.c 'int st_fn(void); int dev_fn(void) { return st_fn(); }'
+  unit tools/t.c 'int dev_fn(void); int main(void) { return dev_fn(); }'
+  (cd "$T" && sh "$self" build) >"$T/good.txt" 2>&1 || { echo "layers self-test: a tree without arrows failed:"; cat "$T/good.txt"; exit 1; }
+  unit src/ir/ir.c 'int core_fn(void); int chk_fn(void); int ir_fn(void) { return core_fn() + chk_fn(); }'
+  unit src/exec/up.c 'int chk_fn(void); int fam_fn(void); int up_fn(void) { return chk_fn() + fam_fn(); }'
+  unit src/check/side.c 'extern int jit_var; int side_fn(void) { return jit_var; }'
+  unit src/jit/j.c 'int jit_var = 1;'
+  unit runtime/core/tl.c 'int main(void); int tl_fn(void) { return main(); }'
+  if (cd "$T" && sh "$self" build) >"$T/bad.txt" 2>&1; then
+    echo "layers self-test: a tree with arrows up the floors passed:"; cat "$T/bad.txt"; exit 1
+  fi
+  cat >"$T/want.txt" <<'WANT'
+runtime/core/tl.o -> tools/t.o: main
+src/check/side.o -> src/jit/j.o: jit_var
+src/exec/up.o -> src/async/fam.o: fam_fn
+src/exec/up.o -> src/check/chk.o: chk_fn
+src/ir/ir.o -> src/check/chk.o: chk_fn
+src/ir/ir.o -> src/exec/core.o: core_fn
+layers: 6 arrow(s) up the floors (shared/DESIGN.md, Layout)
+WANT
+  diff "$T/want.txt" "$T/bad.txt" || { echo "layers self-test: not the arrows expected"; exit 1; }
+  echo "layers self-test: passed"
+  exit 0
+fi
+
 B=${1:-build}
 O="$B/obj"
-command -v nm >/dev/null 2>&1 || { echo "SKIP: no nm"; exit 77; }
 [ -d "$O/src" ] || { echo "layers: no objects under $O/src (build first)"; exit 1; }
 
 tab=$(mktemp) || exit 1
@@ -50,7 +96,13 @@ LC_ALL=C awk '
     if (p ~ /^tools\//) return 11
     return 0
   }
-  function folder_of(p) { sub(/\/[^\/]*$/, "", p); return p }
+  # the runtime is one folder here, its areas (core, cudart, driver, ...)
+  # included
+  function folder_of(p) {
+    if (p ~ /^runtime\//) return "runtime"
+    sub(/\/[^\/]*$/, "", p)
+    return p
+  }
   # 1 when file a (floor fa) may use file b (floor fb)
   function allowed(a, fa, b, fb) {
     if (folder_of(a) == folder_of(b)) return 1
