@@ -26,7 +26,7 @@ typedef struct jit_code {
   uint32_t ninsn_native;  /* instructions compiled to native code */
   uint32_t ninsn_called;  /* instructions run through their handler */
   int hooked;             /* the variant that calls the analyses (jit_compile) */
-  uint64_t key[2];        /* what the code was made from (jit.c) */
+  uint64_t key[2];        /* what the code was made from (src/jit) */
   void *rt;               /* the LLVM resource tracker owning the code */
 } jit_code;
 
@@ -42,7 +42,7 @@ jit_code *jit_compile(const program *P, int hooked, char *why, size_t n);
 void jit_free(jit_code *J);
 
 /* 1 when P's code (of that variant) is at hand without compiling: this
- * process has it, or the disk cache does (jit.c). */
+ * process has it, or the disk cache does (src/jit/code_cache.inc). */
 int jit_cached(const program *P, int hooked);
 
 /* Run the region at pc (J->entry[pc] != NULL) with `budget` (>= 1)
