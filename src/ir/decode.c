@@ -13,18 +13,6 @@
 #include "ir/merge.h"
 #include "model/atomsel.h"
 
-const char *const op_names[OP_ALL] = {
-#define OP(id, name, dec, flags) name,
-#include "ir/ops.def"
-#undef OP
-    "rdclock", "localaddr", "nop"};
-
-const uint32_t op_flags[OP_ALL] = {
-#define OP(id, name, dec, flags) flags,
-#include "ir/ops.def"
-#undef OP
-    0, 0, 0};
-
 /* ---- a small string map (open addressing; keys live in the module) ---- */
 typedef struct smap {
   const char **k;
