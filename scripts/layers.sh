@@ -112,7 +112,11 @@ LC_ALL=C awk '
     # the family dispatch tops floor 5: its table names every decoder
     return a == "src/exec/dispatch.o" && b ~ /^src\/async\//
   }
-  $2 == "D" { def[$3] = ($3 in def) ? def[$3] " " $1 : $1; next }
+  $2 == "D" {
+    if ($3 in def) def[$3] = def[$3] " " $1
+    else def[$3] = $1
+    next
+  }
   { use[++n] = $1 " " $3 }
   END {
     bad = 0
