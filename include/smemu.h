@@ -283,7 +283,7 @@ smemu_status smemu_kernel_cluster_dims(smemu_kernel *k, const uint32_t grid[3], 
 /* Figures of the last launch on ctx (also after a failed one). */
 const smemu_launch_stats *smemu_last_stats(const smemu_ctx *ctx);
 
-/* SASS-informed counting (issue 14, src/sass): `text` is NVIDIA's
+/* SASS-informed counting (src/sass): `text` is NVIDIA's
  * disassembly (nvdisasm -c -gi) of the module's cubin for the profile's
  * architecture. Each kernel's shared accesses are mapped onto its SASS so
  * that merged accesses, aggregated atomics and CAS loops are counted as the
@@ -341,6 +341,20 @@ int smemu_write_race_json(const smemu_ctx *ctx, FILE *f);
 int smemu_write_launch_json(const smemu_ctx *ctx, FILE *f);
 /* Write s as a JSON string literal (quotes, escapes); NULL writes "". */
 void smemu_json_string(FILE *f, const char *s);
+
+/* The HTML report (`smemu exec --html FILE`, `smemu run --html FILE`). A
+ * collector notes each finished launch (its figures, the bank model's
+ * per-line counters and worst instances, the checkers' hazards and barrier
+ * errors, a fault's message) while the context still holds them, and
+ * writes one self-contained page (inline style, no network) at the end. */
+typedef struct smemu_html smemu_html;
+/* A collector; `title` heads the page (the command line, say). */
+smemu_html *smemu_html_new(const char *title);
+/* Note the last launch on ctx, whose smemu_launch returned s. */
+void smemu_html_add(smemu_html *h, const smemu_ctx *ctx, smemu_status s);
+/* Write the page; 0 on success, -1 when the file cannot be written. */
+int smemu_html_write(const smemu_html *h, const char *path);
+void smemu_html_free(smemu_html *h);
 
 /* Print the table of architecture profiles; returns < 0 on an output error. */
 int smemu_print_archs(FILE *f);

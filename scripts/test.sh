@@ -57,4 +57,5 @@ run cluster-program sh tests/hw/cluster/test_program.sh "$B"
 run rsvsmem-hw sh tests/hw/rsvsmem/test.sh "$B"
 run qa sh tests/qa/run.sh "$B"
 run test-sh-counting sh tests/test_sh.sh
+run layers sh -c 'sh scripts/layers.sh --self-test && sh scripts/layers.sh "$0"' "$B"
 summary

@@ -1,7 +1,7 @@
 /* smemu.c: the command-line tool. `smemu exec` loads a PTX file, builds the
  * kernel's arguments (buffers it allocates and fills, scalars), launches,
  * prints or saves buffers, and writes launch figures as JSON. Uses only the
- * public interface, smemu.h. */
+ * public interface, smemu.h, and the tool's own files (clc.h, run_*.h). */
 #include <errno.h>
 #include <float.h>
 #include <math.h>
@@ -15,7 +15,6 @@
 #include <string.h>
 #include "../runtime/run_cmd.h"
 #include "clc.h"
-#include "report/html.h"
 #include "../runtime/run_num.h"
 #include "smemu.h"
 

@@ -1,7 +1,6 @@
 /* api.c: the public interface (smemu.h): contexts, modules, device memory
  * and launches, with CUDA's launch checks and an error message kept on
  * the context after every failed call. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,35 +10,10 @@
 #include "check/ginit.h"
 #include "check/race.h"
 #include "exec/hooks.h"
-#include "ir/decode.h"
+#include "exec/dispatch.h"
 #include "jit/jit.h"
 #include "api/kernel_name.h"
-#include "report/demangle.h"
-
-static const char *const status_names[SMEMU_ERR_COUNT] = {
-    "SMEMU_OK", "SMEMU_ERR_INVALID_VALUE", "SMEMU_ERR_OUT_OF_MEMORY", "SMEMU_ERR_PARSE",
-    "SMEMU_ERR_UNSUPPORTED", "SMEMU_ERR_NOT_FOUND", "SMEMU_ERR_INVALID_CONFIG",
-    "SMEMU_ERR_OUT_OF_RESOURCES", "SMEMU_ERR_ILLEGAL_ADDRESS", "SMEMU_ERR_MISALIGNED",
-    "SMEMU_ERR_TRAP", "SMEMU_ERR_DEADLOCK", "SMEMU_ERR_ILLEGAL_INSTRUCTION", "SMEMU_ERR_IO",
-    "SMEMU_ERR_LIMIT", "SMEMU_ERR_HANG", "SMEMU_ERR_CLUSTER_CONFIG", "SMEMU_ERR_NOT_PERMITTED",
-    "SMEMU_ERR_LAUNCH_FAILURE"};
-
-const char *smemu_status_name(smemu_status s) {
-  return (unsigned)s < SMEMU_ERR_COUNT ? status_names[s] : "SMEMU_ERR_UNKNOWN";
-}
-
-const char *smemu_version(void) { return SMEMU_VERSION; }
-
-smemu_status ctx_error(smemu_ctx *ctx, smemu_status s, const char *fmt, ...) {
-  if (!ctx) return s;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(ctx->err, sizeof ctx->err, fmt, ap);
-  va_end(ap);
-  return s;
-}
-
-const char *smemu_errmsg(const smemu_ctx *ctx) { return ctx ? ctx->err : "no context"; }
+#include "api/demangle.h"
 
 smemu_status smemu_create(const smemu_options *opt, smemu_ctx **out) {
   if (!out) return SMEMU_ERR_INVALID_VALUE;

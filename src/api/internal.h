@@ -19,7 +19,7 @@ struct smemu_kernel {
   int nonportable;      /* SMEMU_ATTR_NON_PORTABLE_CLUSTER */
   uint32_t req_cluster[3]; /* SMEMU_ATTR_CLUSTER_WIDTH/HEIGHT/DEPTH set at run time, 0: none */
   int cluster_policy;   /* SMEMU_ATTR_CLUSTER_POLICY (a hint) */
-  struct sass_map *sass;/* SASS mapping (src/sass/use.c), or NULL: PTX counting */
+  struct sass_map *sass;/* SASS mapping (src/api/sass_use.c), or NULL: PTX counting */
   struct jit_code *jit[2]; /* compiled code (src/jit), made at the first jit launch:
                               [1] the variant that calls the analyses' hooks */
   int jit_tried[2];     /* 1 once it was made (or failed) */
@@ -82,7 +82,7 @@ struct smemu_ctx {
   char err[4096];           /* message of the last failed call */
 };
 
-/* Frees a kernel's SASS mapping (src/sass/use.c). */
+/* Frees a kernel's SASS mapping (src/api/sass_use.c). */
 void sass_kernel_free(struct smemu_kernel *k);
 /* Device memory as cudaMalloc lays it out (pool.c): NULL when out of
  * memory; pool_free (with the size asked) after the allocation left ctx->mem. */

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/demangle.h"
+#include "api/demangle.h"
 
 /* The qualified name inside a demangled signature: the text before the
  * top-level '(' less a template's return type (`void reduce<256>(int*)` ->

@@ -12,7 +12,7 @@
 #include "exec/hooks.h"
 #include "exec/sched.h"
 #include "exec/wgmma.h"
-#include "jit/jit.h"
+#include "exec/tier.h"
 #include "async/async.h"
 #include "smemu.h"
 

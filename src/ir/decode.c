@@ -1,7 +1,8 @@
 /* decode.c: from a parsed kernel to a program. Finds the functions the
  * kernel reaches, lays out shared memory and call frames, resolves every
  * operand to a register slot, constant slot or address, and hands each
- * instruction to its family decoder (ops.def) to pick a handler. */
+ * instruction to the family decoder its caller's table names (the
+ * executor's dispatch, exec/dispatch.c) to pick a handler. */
 #include "ir/decode.h"
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,26 +12,6 @@
 #include "ir/cfg.h"
 #include "ir/merge.h"
 #include "model/atomsel.h"
-#include "exec/sched.h"
-#include "exec/wgmma.h"
-
-const char *const op_names[OP_ALL] = {
-#define OP(id, name, dec, flags) name,
-#include "ir/ops.def"
-#undef OP
-    "rdclock", "localaddr", "nop"};
-
-const uint32_t op_flags[OP_ALL] = {
-#define OP(id, name, dec, flags) flags,
-#include "ir/ops.def"
-#undef OP
-    0, 0, 0};
-
-static const dec_fn op_decoders[OP_COUNT] = {
-#define OP(id, name, dec, flags) dec,
-#include "ir/ops.def"
-#undef OP
-};
 
 /* ---- a small string map (open addressing; keys live in the module) ---- */
 typedef struct smap {
@@ -91,6 +72,7 @@ enum { FS_LOCAL = 1, FS_PARAM = 2 };
 struct dctx {
   const ptx_module *m;
   const decode_env *env;
+  const decode_families *fam;
   char *err;
   size_t errsize;
   int failed;
@@ -772,7 +754,7 @@ static int decode_stmt(dctx *D, const ptx_stmt *st, uint32_t pc) {
     in->guard = (int32_t)p;
     in->guard_xor = st->guard_neg ? ~0u : 0;
   }
-  if (op_decoders[op](D, &S, in) < 0 || D->failed) {
+  if (D->fam->decoders[op](D, &S, in) < 0 || D->failed) {
     if (!D->failed) perr(D, st->pos, "cannot decode '%s'", text);
     free((char *)ln->text);
     return -1;
@@ -898,7 +880,7 @@ static int call_arg_of(dctx *D, dstmt *S, const ptx_operand *o, uint32_t size, c
   return 0;
 }
 
-int dec_call(dctx *D, dstmt *S, insn *in) {
+int dec_callsite(dctx *D, dstmt *S, insn *in) {
   const ptx_stmt *st = S->st;
   const ptx_operand *rets = NULL, *args = NULL, *callee = NULL;
   int k = 0;
@@ -933,7 +915,6 @@ int dec_call(dctx *D, dstmt *S, insn *in) {
     if (call_arg_of(D, S, &rets->elems[i], (uint32_t)var_bytes(&g->rets[i]), &ci->rets[i], 1) < 0) return -1;
   in->target = (uint32_t)idx;
   in->imm = (int64_t)(D->ncalls - 1);
-  in->fn = ctrl_call_handler;
   return 0;
 }
 
@@ -982,12 +963,13 @@ void program_free(program *p) {
   free(p);
 }
 
-int decode_kernel(const ptx_module *m, const ptx_func *k, const decode_env *env, program **out,
-                  char *err, size_t errsize) {
+int ir_decode(const ptx_module *m, const ptx_func *k, const decode_env *env, const decode_families *fam,
+              program **out, char *err, size_t errsize) {
   dctx D;
   memset(&D, 0, sizeof D);
   D.m = m;
   D.env = env;
+  D.fam = fam;
   D.err = err;
   D.errsize = errsize;
   if (errsize) err[0] = 0;
@@ -1037,7 +1019,7 @@ int decode_kernel(const ptx_module *m, const ptx_func *k, const decode_env *env,
     if (P->lines[i].file != ~0u && (P->lines[i].file >= maxf || !P->files[P->lines[i].file]))
       P->lines[i].file = ~0u;
   if (cfg_reconvergence(P, err, errsize) < 0) goto done;
-  if (wgmma_guard_pass(P) < 0) goto done;
+  if (fam->finish && fam->finish(P) < 0) goto done;
   rc = 0;
 done:
   if (D.failed || rc < 0) {

@@ -1,8 +1,10 @@
 /* decode.h: turning a parsed kernel into a program (program.h), and the
  * helpers the instruction families use to decode their own instructions.
- * Each family file in src/exec/ has a `dec_<family>` that reads the
- * statement's modifiers and operands through these helpers and picks the
- * handler; ops.def says which decoder an opcode goes to. */
+ * Each family file in src/exec/ and src/async/ has a `dec_<family>` that
+ * reads the statement's modifiers and operands through these helpers and
+ * picks the handler; ops.def says which decoder an opcode goes to. The
+ * table of decoders is the executor's (exec/dispatch.c: decode_kernel):
+ * this floor only calls through the table it is given. */
 #ifndef SMEMU_DECODE_H
 #define SMEMU_DECODE_H
 
@@ -16,23 +18,36 @@ typedef struct decode_env {
   void **var_addr;             /* host address of each module variable (by index), or NULL */
 } decode_env;
 
-/* Decode kernel `k` of module `m` into a new program. Returns 0, or -1 with
- * "file:line:col: message" in err. */
-int decode_kernel(const ptx_module *m, const ptx_func *k, const decode_env *env,
-                  program **out, char *err, size_t errsize);
+typedef struct dctx dctx;
+typedef struct dstmt dstmt;
+/* A family decoder: reads statement S into instruction `in` (its handler,
+ * operands and flags). Returns 0, or -1 after dec_error. */
+typedef int (*dec_fn)(dctx *D, dstmt *S, insn *in);
+
+/* The instruction families, as the executor hands them to the decoder. */
+typedef struct decode_families {
+  const dec_fn *decoders;     /* OP_COUNT entries: the decoder of each opcode */
+  int (*finish)(program *P);  /* a pass over the whole decoded program, or NULL;
+                                 returns 0, or -1 when out of memory */
+} decode_families;
+
+/* Decode kernel `k` of module `m` into a new program with the families
+ * `fam` (exec/dispatch.h: decode_kernel hands the executor's). Returns 0,
+ * or -1 with "file:line:col: message" in err. */
+int ir_decode(const ptx_module *m, const ptx_func *k, const decode_env *env, const decode_families *fam,
+              program **out, char *err, size_t errsize);
 void program_free(program *p);
 
 /* ---- for the family decoders ---- */
-typedef struct dctx dctx;
 
 /* A statement under decode. */
-typedef struct dstmt {
+struct dstmt {
   const ptx_stmt *st;
   int types[4];      /* type modifiers, in order */
   int ntypes;
   uint64_t used;     /* modifiers consumed (bit i for mods[i]) */
   uint32_t pc;       /* pc of the instruction */
-} dstmt;
+};
 
 /* 1 if modifier `mod` is present (and mark it used). */
 int dec_take(dstmt *S, const char *mod);
@@ -76,24 +91,24 @@ int dec_error(dctx *D, dstmt *S, int i, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* Decode context queries used by control-flow families. */
 int dec_label(dctx *D, dstmt *S, int i, uint32_t *pc);
-int dec_call(dctx *D, dstmt *S, insn *in);
+/* A call site: its argument and result slots (program.calls) and callee;
+ * sets in->target and in->imm. The handler is the call family's
+ * (exec/dispatch.c: dec_call). */
+int dec_callsite(dctx *D, dstmt *S, insn *in);
 const char *dec_opcode_text(dstmt *S, char *buf, size_t n);
 /* Append n slots to the program's slot lists (program.xslots); *index gets
  * the position of the first. Returns 0, or -1 when out of memory. */
 int dec_xslots(dctx *D, const uint32_t *slots, uint32_t n, int64_t *index);
 
-/* Family decoders (ops.def). */
-typedef int (*dec_fn)(dctx *D, dstmt *S, insn *in);
-#define DEC(name) int name(dctx *D, dstmt *S, insn *in);
-DEC(dec_int) DEC(dec_setp) DEC(dec_float) DEC(dec_mov) DEC(dec_cvt) DEC(dec_cvta)
-DEC(dec_ldst) DEC(dec_atom) DEC(dec_nop) DEC(dec_fence) DEC(dec_bra)
-DEC(dec_unsupported) DEC(dec_call) DEC(dec_ret) DEC(dec_trap) DEC(dec_bar)
-DEC(dec_warp) DEC(dec_cp) DEC(dec_video) DEC(dec_matrix) DEC(dec_mma) DEC(dec_wgmma) DEC(dec_mbarrier)
-DEC(dec_bulk) /* cp.async.bulk (src/async/bulk.c), from dec_cp */
-DEC(dec_tensormap) /* tensormap.replace (src/async/tma.c) */
-DEC(dec_bulk_reduce) /* cp.reduce.async.bulk(.tensor) (src/async/tma.c), from dec_cp */
-DEC(dec_mapa) DEC(dec_getctarank) /* src/exec/cluster.c */
-#undef DEC
+/* The family decoders, one per decoder named in ops.def (a decoder that
+ * several rows name is declared once per row), defined by the families in
+ * src/exec/ and src/async/: a new family is its file and its ops.def rows. */
+#define OP(id, name, dec, flags) int dec(dctx *D, dstmt *S, insn *in);
+#include "ir/ops.def"
+#undef OP
+/* Decoders the families call from their own (not in ops.def). */
+int dec_bulk(dctx *D, dstmt *S, insn *in);        /* cp.async.bulk (src/async/bulk.c), from dec_cp */
+int dec_bulk_reduce(dctx *D, dstmt *S, insn *in); /* cp.reduce.async.bulk(.tensor) (src/async/tma.c), from dec_cp */
 
 /* Integer type classes for handler tables. */
 enum { IT_U8, IT_U16, IT_U32, IT_U64, IT_S8, IT_S16, IT_S32, IT_S64, IT_NONE };

@@ -15,7 +15,7 @@
  * whatever the symbol: their addresses are known (the decoder's layout,
  * declaration order with each variable's alignment, is the one ptxas uses:
  * tests/hw/model run.txt, kernels lay_*), so neighbouring __shared__
- * scalars merge as ptxas merges them (issue 9 item 5, measured on an
+ * scalars merge as ptxas merges them (measured on an
  * H200): six u32 stored by one thread -> STS.128 + STS.64 and loaded ->
  * LDS.128 + LDS.64 (lay_six_u32, _rev), an array's tail and the next
  * scalar (lay_arr_scalar), u32/f32/s32 alike (lay_mixed, lay_four_f32);

@@ -191,7 +191,7 @@ typedef struct call_info {
   uint32_t nrets;
 } call_info;
 
-/* How ptxas unrolled a PTX loop body again (src/sass, issue 14): the
+/* How ptxas unrolled a PTX loop body again (src/sass): the
  * body's shared accesses run in sections of m[i] bodies, in this order; a
  * section that loops takes as many of a lane's remaining bodies as fit, the
  * others take m[i] bodies once when that many remain (each lane greedily,

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "exec/fpsem.h"
-#include "ir/decode.h"
+#include "exec/dispatch.h"
 #include "ptx/ptx.h"
 
 /* The decoded shape of an instruction: every field a handler reads that is

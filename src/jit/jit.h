@@ -3,55 +3,11 @@
  * once; the SIMT scheduler, barriers, memory model and analyses stay the
  * interpreter's. Instructions the tier does not compile itself are called
  * through their interpreter handler from the compiled code, so both tiers
- * see the same events. Built only with SMEMU_HAVE_JIT (mk/jit.mk). */
+ * see the same events. Built only with SMEMU_HAVE_JIT (mk/jit.mk). It
+ * implements the executor's contract with a compiled tier (exec/tier.h). */
 #ifndef SMEMU_JIT_H
 #define SMEMU_JIT_H
 
-#include <stdint.h>
-#include "exec/exec.h"
-
-/* A compiled region: runs its instructions from its first pc with the
- * warp's top SIMT entry t, exactly as warp_run would (counters, t->pc,
- * w->pc), and returns how many it ran: all of them, or fewer when a
- * handler it called changed the warp's state (a fault, a wait). */
-typedef uint32_t (*jit_region_fn)(warp *w, simt_entry *t);
-
-/* A kernel's compiled code: entry[pc] is the region starting at pc, NULL
- * where none starts (the interpreter runs those pcs). */
-typedef struct jit_code {
-  jit_region_fn *entry;   /* one per pc of the program */
-  uint16_t *len;          /* instructions of the region at each pc */
-  uint32_t nregions;      /* regions compiled */
-  uint32_t ninsn_native;  /* instructions compiled to native code */
-  uint32_t ninsn_called;  /* instructions run through their handler */
-  int hooked;             /* the variant that calls the analyses (jit_compile) */
-  uint64_t key[2];        /* what the code was made from (jit.c) */
-  void *rt;               /* the LLVM resource tracker owning the code */
-} jit_code;
-
-/* 1 when this build has the compiled tier. */
-int jit_available(void);
-
-/* Compile program P (once; thread-safe when each P's caller holds its own
- * lock): `hooked` 1 gives the variant for launches with analyses on (its
- * memory instructions call hook_mem, as the handlers do), 0 the variant
- * for launches without (no analysis code at all). Returns NULL when nothing could be compiled or LLVM failed (the
- * interpreter then runs everything); `why` gets a reason. */
-jit_code *jit_compile(const program *P, int hooked, char *why, size_t n);
-void jit_free(jit_code *J);
-
-/* 1 when P's code (of that variant) is at hand without compiling: this
- * process has it, or the disk cache does (jit.c). */
-int jit_cached(const program *P, int hooked);
-
-/* Run the region at pc (J->entry[pc] != NULL) with `budget` (>= 1)
- * instructions left to the warp; returns the instructions run, 0 when the
- * region does not fit the budget or holds the entry's reconvergence point
- * (warp_run must pop the entry there): the interpreter goes on then. */
-static inline uint32_t jit_enter(const jit_code *J, warp *w, simt_entry *t, uint32_t pc, uint64_t budget) {
-  uint32_t n = J->len[pc];
-  if (budget < n || (t->rpc > pc && t->rpc - pc < n)) return 0;
-  return J->entry[pc](w, t);
-}
+#include "exec/tier.h"
 
 #endif

@@ -3,7 +3,7 @@
  * memory (its relocations and static constructors) before anything runs;
  * most runs never compile a kernel (the default tier compiles only kernels
  * that ran long). Included once, by jit.c, after the LLVM-C headers: the
- * generated llvm_syms.h (mk/jit.mk, from the LLVM functions jit.c names)
+ * generated llvm_syms.h (mk/jit.mk, from the LLVM functions src/jit names)
  * declares a pointer per function, the table that fills them, and renames
  * each call to go through its pointer. */
 #ifndef SMEMU_LLVM_DL_H

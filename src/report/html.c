@@ -5,7 +5,7 @@
  * needs is copied when a launch is noted, because the context keeps only
  * its last launch. The page has no script beyond a marker that it loaded
  * and no reference to anything outside itself. */
-#include "report/html.h"
+#include "smemu.h"
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>

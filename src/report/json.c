@@ -1,17 +1,7 @@
-/* json.c: the one JSON string writer the reports, the CLI and the runtime
- * share. */
+/* json.c: the last launch as one JSON object's members, from the report
+ * writers' parts (strings through json_string.c). */
 #include <stdio.h>
 #include "smemu.h"
-
-void smemu_json_string(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; s && *s; s++) {
-    if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
-    else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", (unsigned)(unsigned char)*s);
-    else fputc(*s, f);
-  }
-  fputc('"', f);
-}
 
 /* The members of the last launch's JSON object: kernel, name, grid, block,
  * shared bytes, instruction counts and time, then the bank figures and the

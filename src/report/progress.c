@@ -3,7 +3,7 @@
  * return, erased when the launch ends. Callers install it only when the
  * stream is a terminal. */
 #include <stdio.h>
-#include "report/demangle.h"
+#include "api/demangle.h"
 #include "smemu.h"
 
 void smemu_progress_print(const smemu_progress *p, void *user) {

@@ -1,6 +1,6 @@
 /* sass.h: the shared-memory instructions of a kernel's SASS, read from
  * NVIDIA's disassembler (nvdisasm -c -gi), and their mapping onto the PTX
- * accesses smemu executes (issue 14: count what the hardware executes).
+ * accesses smemu executes, to count what the hardware executes.
  *
  * Nsight Compute counts SASS instructions; smemu runs PTX. ptxas merges
  * scalar accesses into LDS.64/.128, turns atomics into POPC.INC reductions,

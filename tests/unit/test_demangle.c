@@ -1,4 +1,4 @@
-/* test_demangle.c: unit tests of the Itanium C++ ABI demangler (src/report/demangle.c). Expected
+/* test_demangle.c: unit tests of the Itanium C++ ABI demangler (src/api/demangle.c). Expected
  * strings are c++filt's output, written out; c++filt itself, when installed, is only an extra check.
  * Malformed and randomly mutated names must return 0 with a copy, never crash or overrun. */
 #include <setjmp.h>
@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "report/demangle.h"
+#include "api/demangle.h"
 
 typedef struct pair { const char *mangled, *want; } pair;
 

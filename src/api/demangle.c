@@ -1,7 +1,7 @@
 /* demangle.c: an Itanium C++ ABI demangler, written from the ABI's mangling grammar, for what
  * CUDA kernel names use. It parses into a node graph (shared through substitutions), then
  * prints that in c++filt's format (see demangle.h); anything else is refused. */
-#include "report/demangle.h"
+#include "api/demangle.h"
 
 #include <stdlib.h>
 #include <string.h>

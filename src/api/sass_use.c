@@ -1,6 +1,6 @@
-/* use.c: smemu_module_use_sass and smemu_last_counting (smemu.h): the
+/* sass_use.c: smemu_module_use_sass and smemu_last_counting (smemu.h): the
  * disassembly is parsed once and every decoded kernel of the module gets
- * its mapping (map.c), kept with the kernel for the reports. */
+ * its mapping (sass/map.c), kept with the kernel for the reports. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
