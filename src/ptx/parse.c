@@ -20,6 +20,7 @@ enum {
   MAX_DIMS = 16,           /* array dimensions of one declaration */
   MAX_REG_COUNT = 1000000, /* N of %r<N> */
   MAX_ALIGN = 1 << 16,     /* .align N */
+  MAX_FILE_INDEX = 65535,  /* N of .file N and .loc N: the decoder indexes a table by it */
   MAX_LIST = INT_MAX / 4   /* entries of any one list, bytes of an initializer */
 };
 /* Largest variable, in bytes. */
@@ -513,7 +514,7 @@ static void string_text(const ptx_token *t, char *buf, size_t *n) {
  * kept as "dir/name" (just "name" when it is absolute). */
 static void parse_file(parser *P) {
   advance(P);
-  uint32_t idx = (uint32_t)expect_uint(P, "a file number", UINT32_MAX);
+  uint32_t idx = (uint32_t)expect_uint(P, "a file number", MAX_FILE_INDEX);
   if (P->tok.kind != PTX_TK_STRING) expected(P, "a file name string");
   ptx_token dir = P->tok;
   advance(P);
@@ -547,7 +548,7 @@ static void parse_file(parser *P) {
 static void parse_loc(parser *P) {
   advance(P);
   ptx_loc l = {0};
-  l.file = (uint32_t)expect_uint(P, "a file number", UINT32_MAX);
+  l.file = (uint32_t)expect_uint(P, "a file number", MAX_FILE_INDEX);
   l.line = (uint32_t)expect_uint(P, "a line number", UINT32_MAX);
   l.col = (uint32_t)expect_uint(P, "a column number", UINT32_MAX);
   while (P->tok.kind == ',') {
@@ -561,7 +562,7 @@ static void parse_loc(parser *P) {
       }
     } else if (text_is(&P->tok, "inlined_at")) {
       advance(P);
-      l.inl_file = (uint32_t)expect_uint(P, "a file number", UINT32_MAX);
+      l.inl_file = (uint32_t)expect_uint(P, "a file number", MAX_FILE_INDEX);
       l.inl_line = (uint32_t)expect_uint(P, "a line number", UINT32_MAX);
       l.inl_col = (uint32_t)expect_uint(P, "a column number", UINT32_MAX);
     } else {
