@@ -420,7 +420,11 @@ static void set_h(warp *w, const insn *in, uint32_t m) {
   LANES(m, Dst[l] = (r >> l & 1) ? one : 0);
 }
 
+int dec_setp_half2(dctx *D, dstmt *S, insn *in, int fpcmp, int is_set);
+
 int dec_setp(dctx *D, dstmt *S, insn *in) {
+  static const int fmap[C_COUNT] = {FP_EQ, FP_NE, FP_LT, FP_LE, FP_GT, FP_GE, -1, -1, -1, -1,
+                                    FP_EQU, FP_NEU, FP_LTU, FP_LEU, FP_GTU, FP_GEU, FP_NUM, FP_NANP};
   static const char *const bools[] = {"and", "or", "xor", NULL};
   int cmp = dec_take_any(S, cmp_names);
   if (cmp < 0) return dec_error(D, S, -1, "%s needs a comparison (.eq, .lt, ...)", S->st->opcode);
@@ -463,9 +467,9 @@ int dec_setp(dctx *D, dstmt *S, insn *in) {
     const exec_fn *tab = sgn ? (bytes == 2 ? cs16_tab : bytes == 4 ? cs32_tab : cs64_tab)
                              : (bytes == 2 ? cu16_tab : bytes == 4 ? cu32_tab : cu64_tab);
     fn = tab[k];
+  } else if (t == PTX_T_F16X2 || t == PTX_T_BF16X2) {
+    return dec_setp_half2(D, S, in, fmap[cmp], is_set); /* half2cmp.c */
   } else if (t == PTX_T_F32 || t == PTX_T_F64 || t == PTX_T_F16 || t == PTX_T_BF16) {
-    static const int fmap[C_COUNT] = {FP_EQ, FP_NE, FP_LT, FP_LE, FP_GT, FP_GE, -1, -1, -1, -1,
-                                      FP_EQU, FP_NEU, FP_LTU, FP_LEU, FP_GTU, FP_GEU, FP_NUM, FP_NANP};
     if (fmap[cmp] < 0) return dec_error(D, S, -1, "'.%s' is an unsigned integer comparison", cmp_names[cmp]);
     in->type2 = (uint8_t)fmap[cmp];
     fn = setp_fgen;
