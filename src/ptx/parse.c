@@ -1295,6 +1295,20 @@ static ptx_operand parse_operand(parser *P, int ctx) {
   case '~':
   case PTX_TK_INT:
   expression:
+    if (P->tok.kind == '-' && peek_ahead(P)->kind == PTX_TK_IDENT && peek_ahead(P)->s[0] == '%') {
+      /* -%r: a negated register (vmad's operands); the '-' stays in the
+       * name, so an instruction that negates nothing finds no register */
+      advance(P);
+      ptx_operand r = parse_operand(P, ctx);
+      if (r.kind != PTX_OPD_REG) fail_at(P, at, "'-' applies to a register here");
+      size_t n = strlen(r.name);
+      char *s = alloc(P, n + 2);
+      s[0] = '-';
+      memcpy(s + 1, r.name, n + 1);
+      r.name = s;
+      r.pos = at;
+      return r;
+    }
     if (P->tok.kind == '-') {
       const ptx_token *n = peek_ahead(P);
       int k = n->kind;
