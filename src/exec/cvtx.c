@@ -13,20 +13,24 @@ enum { X_RELU = 1, X_SATF = 2 };
 
 /* f32 -> tf32: an f32 bit pattern whose low 13 mantissa bits are zero,
  * rounded on the magnitude bits (a carry walks into the exponent, up to
- * infinity). NaN gives the canonical NaN; infinities stay. .satfinite
- * clamps to the largest tf32 value; .relu makes negatives +0. */
+ * infinity); .relu makes negatives +0. As an H200 gives them
+ * (tests/hw/ptx_forms): .rn/.rz turn every NaN into 0x7fffe000; .rna
+ * truncates a NaN's bits (0x7f800001 becomes infinity), and .satfinite
+ * then takes one tf32 step off any result with the exponent all ones
+ * (infinity gives the largest finite value, a NaN a smaller NaN). */
 static uint32_t to_tf32(uint32_t u, int rm, int x) {
-  if ((u & 0x7fffffffu) > 0x7f800000u) return FP_CANON_NAN32;
-  if ((x & X_RELU) && (u & 0x80000000u)) return 0;
-  if ((u & 0x7fffffffu) == 0x7f800000u)
-    return (x & X_SATF) ? (u & 0x80000000u) | 0x7f7fe000u : u;
   uint32_t drop = u & 0x1fffu, r = u & ~0x1fffu;
-  if (rm == FP_RN) {
-    if (drop > 0x1000u || (drop == 0x1000u && (r & 0x2000u))) r += 0x2000u;
-  } else if (rm == -2 /* rna */) {
-    if (drop >= 0x1000u) r += 0x2000u;
+  if ((u & 0x7fffffffu) > 0x7f800000u) {
+    if (rm != -2) return 0x7fffe000u;
+  } else {
+    if ((x & X_RELU) && (u & 0x80000000u)) return 0;
+    if (rm == FP_RN) {
+      if (drop > 0x1000u || (drop == 0x1000u && (r & 0x2000u))) r += 0x2000u;
+    } else if (rm == -2 /* rna */) {
+      if (drop >= 0x1000u && (r & 0x7fffffffu) != 0x7f800000u) r += 0x2000u;
+    }
   }
-  if ((x & X_SATF) && (r & 0x7fffffffu) == 0x7f800000u) r = (r & 0x80000000u) | 0x7f7fe000u;
+  if ((x & X_SATF) && (r & 0x7f800000u) == 0x7f800000u) r -= 0x2000u;
   return r;
 }
 

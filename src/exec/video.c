@@ -45,17 +45,21 @@ static int64_t part(uint32_t x, int sel, int sgn) {
 static i128 clamp(i128 v, i128 lo, i128 hi) { return v < lo ? lo : v > hi ? hi : v; }
 
 /* .sat: clamp to the range of the destination (its selected part when
- * there is a merge), signed or unsigned by the destination type. */
+ * there is a merge), signed or unsigned by the destination type. An
+ * unsigned 32-bit destination is clamped at 0 only: a sum above the
+ * largest u32 wraps (as an H200 gives it, tests/hw/ptx_forms). */
 static i128 saturate(i128 v, int dsel, int sgn) {
   int bits = dsel >= 5 ? 16 : dsel >= 1 ? 8 : 32;
   i128 one = 1;
   if (sgn) return clamp(v, -(one << (bits - 1)), (one << (bits - 1)) - 1);
+  if (bits == 32) return v < 0 ? 0 : v;
   return clamp(v, 0, (one << bits) - 1);
 }
 
 /* The secondary operation with c, or the merge into c; 32 bits out. */
 static uint32_t finish(i128 t, uint32_t c, uint64_t f, int dsgn) {
   int dsel = VF_DSEL(f);
+  if (dsel == 6) return c & 0xffffu; /* .h1: the H200 leaves the upper half 0 (measured, tests/hw/ptx_forms) */
   if (dsel) {
     int sh = dsel >= 5 ? 16 * (dsel - 5) : 8 * (dsel - 1);
     uint32_t mk = (dsel >= 5 ? 0xffffu : 0xffu) << sh;
@@ -92,6 +96,10 @@ static void video_h(warp *w, const insn *in, uint32_t m) {
       uint64_t n = (uint64_t)tb;
       n = (f & VF_CLAMP) ? (n > 32 ? 32 : n) : (n & 31);
       t = op == OP_VSHL ? (i128)ta * ((i128)1 << n) : (i128)(ta >> n);
+      /* the shifter is 34 bits wide: what .sat sees of a left shift is
+       * its low 34 bits, signed (measured: 0x56 << 32 saturates to
+       * INT32_MIN) */
+      if (op == OP_VSHL) t = (i128)(int64_t)((uint64_t)t << 30) >> 30;
       break;
     }
     case OP_VSET: {
