@@ -101,6 +101,8 @@ typedef struct warp {
   uint32_t arrive_mask[MAX_BARRIERS]; /* lanes that did bar.arrive on each barrier this round */
   uint32_t spin_pc;       /* the mbarrier wait it last failed (W_SPIN) */
   uint32_t spin_addr;     /* that barrier's shared offset */
+  uint16_t nreg_count;    /* setmaxnreg instructions executed (sm90ctl.c) */
+  uint16_t nreg_last;     /* the last one: 0x8000 for .inc | the count */
 } warp;
 
 typedef struct barrier_state {

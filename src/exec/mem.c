@@ -302,7 +302,11 @@ GLOBAL_LD(ld_global_64, uint64_t)
 GLOBAL_ST(st_global_32, uint32_t)
 GLOBAL_ST(st_global_64, uint64_t)
 
+int dec_cache_hint(dctx *D, dstmt *S, ptx_stmt *copy); /* sm90ctl.c */
+
 int dec_ldst(dctx *D, dstmt *S, insn *in) {
+  ptx_stmt nohint;
+  if (dec_cache_hint(D, S, &nohint) < 0) return -1;
   int st = in->op == OP_ST;
   int sp = dec_space(S);
   int vec = dec_vec(S);
