@@ -96,7 +96,7 @@ void ctrl_return(warp *w) {
   const program *P = w->L->prog;
   frame *f = &w->frames[w->nframes - 1], *c = &w->frames[w->nframes - 2];
   const func_info *g = &P->funcs[f->func];
-  const call_info *ci = &P->calls[P->code[f->call_pc].imm];
+  const call_info *ci = &P->calls[ctrl_call_info(P, f->call_pc, f->func)];
   uint64_t (*cr)[32] = w->regstack + c->reg_base;
   uint32_t lanes = w->stack[w->sp - 1].mask & ~w->exited;
   for (uint32_t i = 0; i < ci->nrets; i++) {

@@ -21,6 +21,10 @@ int simt_run_sibling(warp *w);
 void ctrl_return(warp *w);
 /* The handler of call instructions (decoded in ir/decode.c). */
 void ctrl_call_handler(warp *w, const insn *in, uint32_t m);
+/* The handler of indirect calls (icall.c), and the call_info a return
+ * from function `func` to the call at call_pc uses. */
+void ctrl_icall_handler(warp *w, const insn *in, uint32_t m);
+int64_t ctrl_call_info(const program *P, uint32_t call_pc, uint32_t func);
 /* Fill a frame's special registers and constants. */
 void exec_fill_specials(warp *w, uint64_t (*r)[32], const func_info *f);
 /* Run warp w until it waits, exits or has run `budget` instructions. */
