@@ -342,6 +342,16 @@ int smemu_write_launch_json(const smemu_ctx *ctx, FILE *f);
 /* Write s as a JSON string literal (quotes, escapes); NULL writes "". */
 void smemu_json_string(FILE *f, const char *s);
 
+/* Decode every kernel of PTX text without running any (smemu lint): fn
+ * gets each problem, "NAME:LINE:COL: message" with the kernel it stops
+ * (NULL when the text does not parse). Every problem of a kernel is
+ * listed, each statement once. Returns the number of problems (0: every
+ * kernel decodes), or -1 when out of memory; *nkernels (may be NULL) gets
+ * the number of kernels. */
+typedef void (*smemu_lint_fn)(void *user, const char *kernel, const char *message);
+int smemu_lint_ptx(const char *ptx, size_t len, const char *name, smemu_lint_fn fn, void *user,
+                   int *nkernels);
+
 /* Print the table of architecture profiles; returns < 0 on an output error. */
 int smemu_print_archs(FILE *f);
 

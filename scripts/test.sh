@@ -55,6 +55,7 @@ run tma-hw sh tests/hw/tma/test_tma.sh "$B"
 run cluster-program sh tests/hw/cluster/test_program.sh "$B"
 run rsvsmem-hw sh tests/hw/rsvsmem/test.sh "$B"
 run ptx-forms-hw sh tests/hw/ptx_forms/test.sh "$B"
+run ptx-isa sh tests/ptx_isa/test.sh "$B"
 run qa sh tests/qa/run.sh "$B"
 run test-sh-counting sh tests/test_sh.sh
 summary
