@@ -1572,10 +1572,15 @@ static void parse_body(parser *P) {
 /* Reads up to three comma-separated dimensions (.maxntid 256, 1, 1); the
  * ones left out are 1. */
 static void read_dims(parser *P, uint32_t out[3]) {
+  int n = (int)P->tok.len;
+  const char *dname = P->tok.s;
   advance(P);
   out[0] = out[1] = out[2] = 1;
   for (int i = 0; i < 3; i++) {
+    ptx_pos pos = P->tok.pos;
     out[i] = (uint32_t)expect_uint_expr(P, "a number", UINT32_MAX);
+    /* as ptxas: a dimension of 0 is an error, not "no limit" */
+    if (!out[i]) fail_at(P, pos, "%.*s needs positive dimensions, not 0", n, dname);
     if (P->tok.kind != ',') break;
     advance(P);
   }
@@ -1593,7 +1598,9 @@ static void function_directives(parser *P, ptx_func *f) {
       if (min) f->minnctapersm = v;
     } else if (at_dir(P, "maxnreg")) {
       advance(P);
+      ptx_pos pos = P->tok.pos;
       f->maxnreg = (uint32_t)expect_uint(P, "a number", UINT32_MAX);
+      if (!f->maxnreg) fail_at(P, pos, ".maxnreg needs a positive register count, not 0");
     } else if (at_dir(P, "maxclusterrank")) {
       advance(P);
       f->maxclusterrank = (uint32_t)expect_uint(P, "a number", UINT32_MAX);

@@ -28,6 +28,11 @@ done
 out=$("$S" exec "$C/loc_inlined_file.ptx" --kernel k --grid 1 --block 1 2>&1)
 expect "inlined_at file" "loc_inlined_file.ptx:7:24: a file number 4294967295 is too large" "$out"
 
+for d in reqntid maxntid maxnreg; do
+  out=$("$S" lint "$C/${d}_zero.ptx" 2>&1)
+  expect ".$d 0" "${d}_zero.ptx:5:43: .$d needs positive" "$out"
+done
+
 # --- smemu lint ---
 "$S" help | grep -q "lint FILE" || bad "smemu help does not list lint"
 "$S" help lint | grep -q "exit status" || bad "smemu help lint"
