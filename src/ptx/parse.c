@@ -1580,7 +1580,7 @@ static void read_dims(parser *P, uint32_t out[3]) {
     ptx_pos pos = P->tok.pos;
     out[i] = (uint32_t)expect_uint_expr(P, "a number", UINT32_MAX);
     /* as ptxas: a dimension of 0 is an error, not "no limit" */
-    if (!out[i]) fail_at(P, pos, "%.*s needs positive dimensions, not 0", n, dname);
+    if (!out[i]) fail_at(P, pos, "%.*s needs a positive dimension, not 0", n, dname);
     if (P->tok.kind != ',') break;
     advance(P);
   }

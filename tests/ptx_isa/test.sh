@@ -30,7 +30,7 @@ expect "inlined_at file" "loc_inlined_file.ptx:7:24: a file number 4294967295 is
 
 for d in reqntid maxntid maxnreg; do
   out=$("$S" lint "$C/${d}_zero.ptx" 2>&1)
-  expect ".$d 0" "${d}_zero.ptx:5:43: .$d needs positive" "$out"
+  expect ".$d 0" "${d}_zero.ptx:5:43: .$d needs a positive" "$out"
 done
 
 # --- smemu lint ---
