@@ -166,7 +166,7 @@ void ctrl_call_handler(warp *w, const insn *in, uint32_t m) {
     exec_fault(w, -1, SMEMU_ERR_OUT_OF_MEMORY, "out of host memory for the call stack calling %s", g->name);
     return;
   }
-  if ((uint64_t)lb + g->frame_bytes > w->local_size) {
+  if ((uint64_t)lb + g->frame_bytes > (w->alloca_low ? w->alloca_low : w->local_size)) {
     exec_fault(w, __builtin_ctz(m), SMEMU_ERR_ILLEGAL_ADDRESS,
                "stack overflow calling %s: frames need %u bytes, each thread has %u (raise the stack size)",
                g->name, lb + g->frame_bytes, w->local_size);

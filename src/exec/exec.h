@@ -103,6 +103,8 @@ typedef struct warp {
   uint32_t spin_addr;     /* that barrier's shared offset */
   uint16_t nreg_count;    /* setmaxnreg instructions executed (sm90ctl.c) */
   uint16_t nreg_last;     /* the last one: 0x8000 for .inc | the count */
+  uint32_t alloca_low;    /* lowest local offset alloca gave any lane, or 0 (stack.c) */
+  uint32_t alloca_used[32]; /* per lane: local bytes alloca holds, from the top down */
 } warp;
 
 typedef struct barrier_state {

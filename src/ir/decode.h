@@ -95,6 +95,7 @@ DEC(dec_bulk_reduce) /* cp.reduce.async.bulk(.tensor) (src/async/tma.c), from de
 DEC(dec_mapa) DEC(dec_getctarank) /* src/exec/cluster.c */
 DEC(dec_vscalar) DEC(dec_szext) /* src/exec/video.c */
 DEC(dec_griddep) DEC(dec_setmaxnreg) DEC(dec_hint) DEC(dec_multimem) /* src/exec/sm90ctl.c */
+DEC(dec_stack) /* src/exec/stack.c */
 #undef DEC
 
 /* Integer type classes for handler tables. */
