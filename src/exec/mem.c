@@ -303,8 +303,10 @@ GLOBAL_ST(st_global_32, uint32_t)
 GLOBAL_ST(st_global_64, uint64_t)
 
 int dec_cache_hint(dctx *D, dstmt *S, ptx_stmt *copy); /* sm90ctl.c */
+int dec_st_async(dctx *D, dstmt *S, insn *in);           /* stasync.c */
 
 int dec_ldst(dctx *D, dstmt *S, insn *in) {
+  if (in->op == OP_ST && dec_take(S, "async")) return dec_st_async(D, S, in);
   ptx_stmt nohint;
   if (dec_cache_hint(D, S, &nohint) < 0) return -1;
   int st = in->op == OP_ST;

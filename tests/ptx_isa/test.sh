@@ -45,7 +45,7 @@ expect "lint helper 2" "(kernel calls_helper)" "$out"
 expect "lint summary" "3 kernels, 3 problems" "$out"
 case "$out" in *"(kernel fine)"*) bad "lint lists the kernel that decodes" ;; esac
 out=$("$S" lint "$H/sm90.ptx" 2>&1) || bad "lint sm90.ptx: $out"
-expect "lint clean" "6 kernels, 0 problems" "$out"
+expect "lint clean" "7 kernels, 0 problems" "$out"
 printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k( {\n' > "$T/broken.ptx"
 out=$("$S" lint "$T/broken.ptx" 2>&1); rc=$?
 [ $rc = 1 ] || bad "lint of unparsable PTX: exit $rc"
@@ -82,6 +82,9 @@ for tier in interp jit; do
   [ "$out" = "0 165 330 495 660 825 990 1155" ] || bad "alloca.cu ($tier): $out"
   out=$("$S" exec "$H/alloca.ptx" --kernel va --grid 1 --block 8 --arg buf:s32:8 --arg s32:300 2>&1)
   expect "alloca overflow ($tier)" "stack overflow in alloca of 1200 bytes" "$out"
+  # st.async / red.async into the other block of a cluster of 2
+  out=$("$S" exec "$H/sm90.ptx" --kernel sasync --grid 2 --block 32 --arg buf:s32:16:print 2>&1 | sed -n 2,3p | tr '\n' ' ')
+  [ "$out" = "101 102 103 104 15 0 0 0 1 2 3 4 15 0 0 0 " ] || bad "st.async/red.async ($tier): $out"
   # function pointers: warp w of block b calls op[(w + pick) % 3] = add, mul,
   # sub (in[i] = i, the other operand 7), chosen in the kernel or read from
   # a .global table of function addresses
