@@ -26,6 +26,8 @@ static int push(warp *w, uint32_t pc, uint32_t rpc, uint32_t mask) {
   return 0;
 }
 
+int simt_push(warp *w, uint32_t pc, uint32_t rpc, uint32_t mask) { return push(w, pc, rpc, mask); }
+
 /* ---- bra ---- */
 static void h_bra(warp *w, const insn *in, uint32_t m) {
   simt_entry *t = top(w);

@@ -8,6 +8,9 @@
 void simt_remove(warp *w, uint32_t lanes, uint32_t from);
 /* Pop empty entries and finished frames; marks the warp done when empty. */
 void simt_cleanup(warp *w);
+/* Push a path (pc, reconvergence pc, lanes) on w's SIMT stack; -1 after
+ * a fault (ctrl.c). */
+int simt_push(warp *w, uint32_t pc, uint32_t rpc, uint32_t mask);
 /* Arrive at barrier id with `lanes` (count 0: all threads of the block).
  * predmask holds the lanes whose bar.red predicate is true. Returns 1 when
  * this arrival completed the barrier, 0 when it must wait, -1 on a fault. */

@@ -449,6 +449,8 @@ int dec_addr(dctx *D, dstmt *S, int i, uint32_t *base, int64_t *off, int *space,
   return dec_error(D, S, i, "unknown symbol or register '%s' in address", o->name);
 }
 
+const ptx_func *dec_cur_func(dctx *D) { return D->f; }
+
 int dec_label(dctx *D, dstmt *S, int i, uint32_t *pc) {
   if (i >= S->st->nops) return dec_error(D, S, -1, "missing branch target");
   const ptx_operand *o = &S->st->ops[i];

@@ -76,6 +76,8 @@ int dec_error(dctx *D, dstmt *S, int i, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* Decode context queries used by control-flow families. */
 int dec_label(dctx *D, dstmt *S, int i, uint32_t *pc);
+/* The function under decode (its statements: .branchtargets lists). */
+const ptx_func *dec_cur_func(dctx *D);
 int dec_call(dctx *D, dstmt *S, insn *in);
 const char *dec_opcode_text(dstmt *S, char *buf, size_t n);
 /* Append n slots to the program's slot lists (program.xslots); *index gets
@@ -96,6 +98,7 @@ DEC(dec_mapa) DEC(dec_getctarank) /* src/exec/cluster.c */
 DEC(dec_vscalar) DEC(dec_szext) /* src/exec/video.c */
 DEC(dec_griddep) DEC(dec_setmaxnreg) DEC(dec_hint) DEC(dec_multimem) /* src/exec/sm90ctl.c */
 DEC(dec_stack) /* src/exec/stack.c */
+DEC(dec_brx) /* src/exec/brx.c */
 #undef DEC
 
 /* Integer type classes for handler tables. */

@@ -45,7 +45,7 @@ expect "lint helper 2" "(kernel calls_helper)" "$out"
 expect "lint summary" "3 kernels, 3 problems" "$out"
 case "$out" in *"(kernel fine)"*) bad "lint lists the kernel that decodes" ;; esac
 out=$("$S" lint "$H/sm90.ptx" 2>&1) || bad "lint sm90.ptx: $out"
-expect "lint clean" "7 kernels, 0 problems" "$out"
+expect "lint clean" "8 kernels, 0 problems" "$out"
 printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k( {\n' > "$T/broken.ptx"
 out=$("$S" lint "$T/broken.ptx" 2>&1); rc=$?
 [ $rc = 1 ] || bad "lint of unparsable PTX: exit $rc"
@@ -85,6 +85,13 @@ for tier in interp jit; do
   # st.async / red.async into the other block of a cluster of 2
   out=$("$S" exec "$H/sm90.ptx" --kernel sasync --grid 2 --block 32 --arg buf:s32:16:print 2>&1 | sed -n 2,3p | tr '\n' ' ')
   [ "$out" = "101 102 103 104 15 0 0 0 1 2 3 4 15 0 0 0 " ] || bad "st.async/red.async ($tier): $out"
+  # brx.idx: a divergent jump table, reconverged after it
+  want=$(awk 'BEGIN { for (i = 0; i < 40; i++) { v = i % 4; r = v == 0 ? 10 : v == 1 ? 11 : v == 2 ? 1000 + i : 13;
+    printf "%d %s ", r, i < 32 ? "4294967295" : "255" } }')
+  out=$("$S" exec "$H/sm90.ptx" --kernel brx --grid 1 --block 40 --arg buf:u32:80:print --arg u32:0 2>&1 | sed -n 2,11p | tr '\n' ' ')
+  [ "$out" = "$want" ] || bad "brx.idx ($tier): $out"
+  out=$("$S" exec "$H/sm90.ptx" --kernel brx --grid 1 --block 40 --arg buf:u32:80 --arg u32:5 2>&1)
+  expect "brx.idx past the list ($tier)" "brx.idx with index 8: the target list has 4 labels" "$out"
   # function pointers: warp w of block b calls op[(w + pick) % 3] = add, mul,
   # sub (in[i] = i, the other operand 7), chosen in the kernel or read from
   # a .global table of function addresses
