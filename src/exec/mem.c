@@ -414,6 +414,8 @@ int dec_cp(dctx *D, dstmt *S, insn *in) {
     in->fn = cp_wait_group;
     return 0;
   }
+  ptx_stmt nohint;
+  if (dec_cache_hint(D, S, &nohint) < 0) return -1;
   if (!dec_take(S, "ca")) dec_take(S, "cg");
   if (!(dec_take(S, "shared") || dec_take(S, "shared::cta")) || !dec_take(S, "global"))
     return dec_error(D, S, -1, "cp.async copies .global to .shared");
