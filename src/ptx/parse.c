@@ -483,7 +483,17 @@ static void parse_version(parser *P) {
 
 static void parse_target(parser *P) {
   advance(P);
+  ptx_pos tpos = P->tok.pos;
   P->m->target = expect_ident(P, "a target like sm_90");
+  {
+    /* sm_NN{a,f}: a number of at most three digits */
+    const char *t = P->m->target;
+    if (!strncmp(t, "sm_", 3)) {
+      size_t d = strspn(t + 3, "0123456789");
+      if (d == 0 || d > 3 || strlen(t + 3 + d) > 1)
+        fail_at(P, tpos, "'%s' is no target (sm_ and a number of up to three digits, as sm_90 or sm_90a)", t);
+    }
+  }
   for (;;) {
     if (strcmp(P->m->target, "texmode_independent") == 0) P->m->texmode_independent = 1;
     if (P->tok.kind != ',') break;

@@ -28,6 +28,8 @@ done
 out=$("$S" exec "$C/loc_inlined_file.ptx" --kernel k --grid 1 --block 1 2>&1)
 expect "inlined_at file" "loc_inlined_file.ptx:7:24: a file number 4294967295 is too large" "$out"
 
+out=$("$S" lint "$C/target_huge.ptx" 2>&1)
+expect ".target sm_4294967296" "target_huge.ptx:2:9: 'sm_4294967296' is no target" "$out"
 for d in reqntid maxntid maxnreg; do
   out=$("$S" lint "$C/${d}_zero.ptx" 2>&1)
   expect ".$d 0" "${d}_zero.ptx:5:43: .$d needs a positive" "$out"
