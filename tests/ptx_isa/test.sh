@@ -120,6 +120,15 @@ if command -v nvcc > /dev/null 2>&1; then
   out=$("$S" run -- "$T/lint_prog" 2>&1)
   expect "run good" "good: no error" "$out"
   expect "run points to lint" "smemu lint PROGRAM" "$out"
+  # programmatic dependent launch (griddepcontrol from the CUDA intrinsics)
+  # shellcheck disable=SC2086
+  nvcc $G -o "$T/pdl" "$H/pdl.cu" > "$T/log" 2>&1 || { cat "$T/log"; exit 1; }
+  "$S" lint --save-ptx "$T" "$T/pdl" > /dev/null 2>&1 || bad "lint pdl"
+  grep -q griddepcontrol.wait "$T/pdl.1.ptx" || bad "pdl.cu has no griddepcontrol.wait"
+  for tier in interp jit; do
+    out=$(SMEMU_TIER=$tier "$S" run -- "$T/pdl" 2>&1)
+    expect "pdl ($tier)" "pdl: launch no error, 0 wrong -> PASS" "$out"
+  done
   out=$("$S" lint "$H/lint_prog.cu" 2>&1); rc=$?
   [ $rc = 1 ] || bad "lint of a .cu: exit $rc"
   expect "lint .cu" "2 kernels, 1 problem" "$out"
