@@ -124,7 +124,7 @@ static void video_h(warp *w, const insn *in, uint32_t m) {
       cc = sfinal ? (i128)(int32_t)c : (i128)c;
       if (f & VF_PO) lsb = 1;
       else if (f & VF_NEGAB) { p = ~p; lsb = 1; }
-      else if (f & VF_NEGC) { cc = sfinal ? (i128)(int32_t)~c : (i128)(uint32_t)~c; lsb = 1; }
+      else if (f & VF_NEGC) { cc = (i128)(int32_t)~c; lsb = 1; }
       t = p + cc + lsb;
       if (VF_SCALE(f)) t >>= VF_SCALE(f);
       if (f & VF_SAT) {
@@ -242,6 +242,7 @@ int dec_vscalar(dctx *D, dstmt *S, insn *in) {
   if ((na || nb || nc) && !is_mad) return dec_error(D, S, -1, "only vmad negates its operands");
   if (is_mad) {
     if ((f & VF_PO) && (na || nb || nc)) return dec_error(D, S, -1, "vmad.po takes no negated operand");
+    if ((na ^ nb) && nc) return dec_error(D, S, -1, "vmad negates the product a*b or c, not both");
     if (na ^ nb) f |= VF_NEGAB;
     if (nc) f |= VF_NEGC;
   }
