@@ -129,6 +129,11 @@ if command -v nvcc > /dev/null 2>&1; then
     out=$(SMEMU_TIER=$tier "$S" run -- "$T/pdl" 2>&1)
     expect "pdl ($tier)" "pdl: launch no error, 0 wrong -> PASS" "$out"
   done
+  # shellcheck disable=SC2086
+  nvcc -gencode=arch=compute_90a,code=sm_90a -cudart shared -o "$T/sass_only" "$H/pdl.cu" > "$T/log" 2>&1 || { cat "$T/log"; exit 1; }
+  out=$("$S" lint "$T/sass_only" 2>&1); rc=$?
+  [ $rc = 1 ] || bad "lint of a SASS-only program: exit $rc"
+  expect "lint SASS only" "holds no PTX smemu can read" "$out"
   out=$("$S" lint "$H/lint_prog.cu" 2>&1); rc=$?
   [ $rc = 1 ] || bad "lint of a .cu: exit $rc"
   expect "lint .cu" "2 kernels, 1 problem" "$out"
