@@ -3,8 +3,9 @@
  * list them all, the statement it names is turned into a no-op in this
  * private copy of the module and the kernel is decoded again, until it
  * decodes or the problem is not a statement's (a declaration, a missing
- * function): then the kernel's list ends there. A statement in a function
- * that several kernels call is listed once. */
+ * function): then the kernel's list ends there. The next kernel gets a
+ * fresh copy, so a statement in a function several kernels call is listed
+ * for each (and counted once). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,44 +71,42 @@ int smemu_lint_ptx(const char *ptx, size_t len, const char *name, smemu_lint_fn 
    * here and no operands */
   static const char *const nop = "nanosleep";
   char **msgs = NULL;
-  int nmsgs = 0, rc = 0;
-  void **addr = NULL;
+  int nmsgs = 0, rc = 0, dirty = 0;
+  /* variables get no storage, only distinct addresses: the decoder takes
+   * their addresses and nothing runs */
+  void **addr = calloc((size_t)m->nvars + 1, sizeof *addr);
+  if (!addr) rc = -1;
+  for (int v = 0; addr && v < m->nvars; v++) addr[v] = (void *)(uintptr_t)(0x10000 + 0x100 * (uint64_t)v);
+  decode_env env = {0, addr};
   for (int i = 0; rc == 0 && i < m->nfuncs; i++) {
     if (!m->funcs[i].is_entry || !m->funcs[i].has_body) continue;
     if (nkernels) (*nkernels)++;
-    /* each kernel on a fresh copy, so that a function it shares with a
-     * kernel listed before is listed for it too */
-    ptx_module *c = NULL;
-    if (ptx_parse(ptx, len, name, &c, err, sizeof err) < 0 || c->nfuncs != m->nfuncs) {
-      ptx_free(c);
-      rc = -1;
-      break;
+    if (dirty) {
+      /* statements were turned into no-ops for the kernel before: a
+       * fresh copy, so a function this kernel shares is listed for it too */
+      ptx_free(m);
+      m = NULL;
+      if (ptx_parse(ptx, len, name, &m, err, sizeof err) < 0) { rc = -1; break; }
+      dirty = 0;
     }
-    /* variables get no storage, only distinct addresses: the decoder
-     * takes their addresses and nothing runs */
-    void **a = realloc(addr, ((size_t)c->nvars + 1) * sizeof *a);
-    if (!a) { ptx_free(c); rc = -1; break; }
-    addr = a;
-    for (int v = 0; v < c->nvars; v++) addr[v] = (void *)(uintptr_t)(0x10000 + 0x100 * (uint64_t)v);
-    decode_env env = {0, addr};
-    const ptx_func *k = &c->funcs[i];
+    const ptx_func *k = &m->funcs[i];
     for (int round = 0; round < LINT_MAX_ROUNDS; round++) {
       program *p = NULL;
-      if (decode_kernel(c, k, &env, &p, err, sizeof err) == 0) {
+      if (decode_kernel(m, k, &env, &p, err, sizeof err) == 0) {
         program_free(p);
         break;
       }
       seen(&msgs, &nmsgs, err);
       fn(user, k->name, err);
       uint32_t line, col;
-      ptx_stmt *st = position(err, name, &line, &col) ? statement_at(c, line, col) : NULL;
+      ptx_stmt *st = position(err, name, &line, &col) ? statement_at(m, line, col) : NULL;
       if (!st || !strcmp(st->opcode, nop)) break;
       st->opcode = nop;
       st->nmods = 0;
       st->nops = 0;
       st->guard = NULL;
+      dirty = 1;
     }
-    ptx_free(c);
   }
   for (int i = 0; i < nmsgs; i++) free(msgs[i]);
   free(msgs);
