@@ -87,10 +87,6 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 TOOL_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(sort $(wildcard tools/*.c)))
-# (linked aside and renamed: a test running the old smemu meanwhile, as the
-# README's test's `make` may relink it, never sees a half-written file)
-$(BUILD)/smemu: $(TOOL_OBJ) $(LIB)
-	$(CC) $(LDFLAGS) -o $@.tmp $^ $(LDLIBS) && mv -f $@.tmp $@
 
 # ---- examples -------------------------------------------------------------
 EX_SRC := $(sort $(wildcard examples/*.c))
@@ -136,6 +132,13 @@ clean:
 # each mk/*.mk may add targets and append to TEST_DEPS / DEMO_DEPS.
 -include $(sort $(wildcard mk/*.mk))
 
+# The tool: tools/*.c and what mk/*.mk add to SMEMU_OBJ (the `smemu run`
+# command's objects, the OpenCL C front end), which come before the library
+# on the link line. Linked aside and renamed: a test running the old smemu
+# meanwhile (the README's test's `make` may relink it) never sees a
+# half-written file.
+$(BUILD)/smemu: $(TOOL_OBJ) $(SMEMU_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) -o $@.tmp $^ $(LDLIBS) $(LIB) && mv -f $@.tmp $@
 ifeq ($(DUAL),1)
 # The same objects with every ifunc choosing the baseline copy, whatever
 # the CPU: tests/regress/portable.sh runs the examples on it.
@@ -143,8 +146,8 @@ $(BUILD)/dual/dispatch_base.o: $(BUILD)/dual/dispatch.c
 	$(CC) $(CFLAGS) -DSMEMU_DISPATCH_BASE -c $< -o $@
 $(BUILD)/libsmemu-base.a: $(filter-out $(BUILD)/dual/dispatch.o,$(LIB_OBJ)) $(BUILD)/dual/dispatch_base.o
 	rm -f $@ && ar rcs $@ $^
-$(BUILD)/smemu-base: $(TOOL_OBJ) $(RUN_OBJ) $(CLC_OBJ) $(BUILD)/libsmemu-base.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/smemu-base: $(TOOL_OBJ) $(SMEMU_OBJ) $(BUILD)/libsmemu-base.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(BUILD)/libsmemu-base.a
 TEST_DEPS += $(BUILD)/smemu-base
 endif
 

@@ -356,6 +356,16 @@ void smemu_html_add(smemu_html *h, const smemu_ctx *ctx, smemu_status s);
 int smemu_html_write(const smemu_html *h, const char *path);
 void smemu_html_free(smemu_html *h);
 
+/* Decode every kernel of PTX text without running any (smemu lint): fn
+ * gets each problem, "NAME:LINE:COL: message" with the kernel it stops
+ * (NULL when the text does not parse). Every problem of a kernel is
+ * listed, each statement once. Returns the number of problems (0: every
+ * kernel decodes), or -1 when out of memory; *nkernels (may be NULL) gets
+ * the number of kernels. */
+typedef void (*smemu_lint_fn)(void *user, const char *kernel, const char *message);
+int smemu_lint_ptx(const char *ptx, size_t len, const char *name, smemu_lint_fn fn, void *user,
+                   int *nkernels);
+
 /* Print the table of architecture profiles; returns < 0 on an output error. */
 int smemu_print_archs(FILE *f);
 

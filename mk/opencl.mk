@@ -19,7 +19,7 @@ $(BUILD)/examples/cl_%: examples/cl/%.c $(CL_EX_HDR) $(CLC_OBJ) $(LIB)
 
 # `smemu exec FILE.cl` (tools/smemu.c calls clc_compile): the tool's link
 # rule takes every prerequisite ($^)
-$(BUILD)/smemu: $(CLC_OBJ)
+SMEMU_OBJ += $(CLC_OBJ)
 
 # the unit test needs clc.o beside the library, so it has its own rule
 $(BUILD)/tests/test_opencl: tests/unit/test_opencl.c $(CL_EX_HDR) $(T_COMMON) $(CLC_OBJ) $(LIB)

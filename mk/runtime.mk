@@ -44,8 +44,7 @@ $(RT_DIR)/abi_smemu: tests/runtime/abi_check.c tests/runtime/abi_fields.h runtim
 # `smemu run` lives in run_cmd.o; linking it into build/smemu lets
 # tools/smemu.c call smemu_cmd_run (runtime/run_cmd.h). It comes after
 # libsmemu.a on the link line, hence the library once more after it.
-$(BUILD)/smemu: $(RUN_OBJ)
-$(BUILD)/smemu: LDLIBS += $(LIB)
+SMEMU_OBJ += $(RUN_OBJ) $(BUILD)/obj/runtime/fatbin.o
 
 $(RT_PROGS): $(wildcard tests/runtime/corpus/*.cu tests/runtime/corpus/*/*.cu examples/programs/*.cu \
                examples/programs/*.cpp examples/*.cu tests/hw/rtapi/*.cu) tests/runtime/build.sh tests/runtime/programs.txt

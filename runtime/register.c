@@ -149,7 +149,8 @@ cudaError_t rt_module_load(rt_module *m) {
   smemu_status s = smemu_module_load_data(ctx, m->img.ptx, m->img.ptx_len, m->label, &m->mod);
   if (s != SMEMU_OK) {
     rt_msg("cannot load the PTX of %s: %s (%s)%s", m->label, smemu_errmsg(ctx), smemu_status_name(s),
-           m->from_driver ? "" : "; line:col of the PTX embedded in the program: cuobjdump -ptx shows it");
+           m->from_driver ? "" : "; `smemu lint PROGRAM` lists every form smemu cannot run, at the line:col of "
+                                  "the program's embedded PTX (`--save-ptx DIR` writes that PTX out)");
     m->mod = NULL;
     return m->load_err = cudaErrorInvalidPtx;
   }
@@ -190,7 +191,8 @@ void rt_modules_unload(void) {
 void rt_func_warn(rt_func *f) {
   if (f->warned++) return;
   rt_msg("kernel %s cannot run: %s%s", f->name, f->why,
-         f->m->from_driver ? "" : " (line:col of the PTX embedded in the program: cuobjdump -ptx shows it)");
+         f->m->from_driver ? "" : " (`smemu lint PROGRAM` lists every form smemu cannot run, at the line:col of "
+                                  "the program's embedded PTX; `--save-ptx DIR` writes that PTX out)");
 }
 
 cudaError_t rt_func_kernel(rt_func *f, smemu_kernel **k) {

@@ -55,6 +55,8 @@ run cute-tma sh tests/hw/tma/test_cute_tma.sh "$B"
 run tma-hw sh tests/hw/tma/test_tma.sh "$B"
 run cluster-program sh tests/hw/cluster/test_program.sh "$B"
 run rsvsmem-hw sh tests/hw/rsvsmem/test.sh "$B"
+run ptx-forms-hw sh tests/hw/ptx_forms/test.sh "$B"
+run ptx-isa sh tests/ptx_isa/test.sh "$B"
 run qa sh tests/qa/run.sh "$B"
 run test-sh-counting sh tests/test_sh.sh
 run layers sh -c 'sh scripts/layers.sh --self-test && sh scripts/layers.sh "$0"' "$B"

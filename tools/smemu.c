@@ -16,6 +16,7 @@
 #include "../runtime/run_cmd.h"
 #include "clc.h"
 #include "../runtime/run_num.h"
+#include "lint.h"
 #include "smemu.h"
 
 static const char *const usage_main =
@@ -29,6 +30,9 @@ static const char *const usage_main =
     "                   run a whole CUDA program (built with nvcc -cudart shared,\n"
     "                   or compiled from FILE.cu) on the drop-in runtime\n"
     "                   (see `smemu help run`)\n"
+    "  lint FILE        decode every kernel of FILE (.ptx, .cu or a program\n"
+    "                   built with nvcc) without running it and list what\n"
+    "                   smemu cannot run, with file:line:col (see `smemu help lint`)\n"
     "  archs            list the architecture profiles\n"
     "  help [COMMAND]   this text, or a command's\n"
     "  --version        print the version\n"
@@ -39,6 +43,7 @@ static const char *const usage_main =
     "     CUDA would refuse, an unreadable file\n"
     "  2  bad usage: an unknown option, a malformed number or argument\n"
     "  3  the kernel ran but --check found errors\n"
+    "exit status of smemu lint: 0 when every kernel decodes, 1 when some do not\n"
     "exit status of smemu run: the program's own; 2 for bad usage or a program\n"
     "smemu cannot run; 127 when it cannot be started; 128+N when signal N killed\n"
     "it; --error-exitcode N: N when the checks or a kernel fault found errors\n";
@@ -456,7 +461,7 @@ static void sass_counting(smemu_ctx *ctx, smemu_module *mod, const char *ptx, si
 /* CUDA C to PTX: nvcc -arch=ARCH -O3 -lineinfo -ptx, run without a shell
  * into a temporary file. Returns the PTX (malloc'd, *len bytes) or NULL
  * with err telling why (nvcc missing: the CUDA toolkit is needed for .cu). */
-static char *cu_to_ptx(const char *cu, const char *arch, size_t *len, char *err, size_t en) {
+char *cu_to_ptx(const char *cu, const char *arch, size_t *len, char *err, size_t en) {
   char out[] = "/tmp/smemu-cu-XXXXXX";
   int fd = mkstemp(out);
   if (fd < 0) { snprintf(err, en, "cannot make a temporary file: %s", strerror(errno)); return NULL; }
@@ -816,7 +821,10 @@ int main(int argc, char **argv) {
   if (!strcmp(c, "--version") || !strcmp(c, "version")) { printf("smemu %s\n", smemu_version()); return 0; }
   if (!strcmp(c, "help") || !strcmp(c, "--help") || !strcmp(c, "-h")) {
     if (argc > 2 && !strcmp(argv[2], "exec")) fputs(usage_exec, stdout);
-    else if (argc > 2 && !strcmp(argv[2], "run")) {
+    else if (argc > 2 && !strcmp(argv[2], "lint")) {
+      char *h[] = {"--help"};
+      return smemu_cmd_lint(1, h);
+    } else if (argc > 2 && !strcmp(argv[2], "run")) {
       char *h[] = {"--help"};
       return smemu_cmd_run(1, h);
     }
@@ -825,6 +833,7 @@ int main(int argc, char **argv) {
   }
   if (!strcmp(c, "exec")) return cmd_exec(argc - 2, argv + 2);
   if (!strcmp(c, "run")) return smemu_cmd_run(argc - 2, argv + 2);
+  if (!strcmp(c, "lint")) return smemu_cmd_lint(argc - 2, argv + 2);
   if (!strcmp(c, "archs")) return smemu_print_archs(stdout) < 0;
   fprintf(stderr, "smemu: unknown command '%s'\n%s", c, usage_main);
   return 2;

@@ -96,6 +96,12 @@ static smemu_status place_globals(smemu_ctx *ctx, smemu_module *m) {
           a = (uint64_t)(uintptr_t)m->var_addr[j];
           found = 1;
         }
+      /* a function's address: FUNC_ADDR_BASE + its module index (the body's) */
+      for (int j = 0; !found && j < p->nfuncs; j++)
+        if (!strcmp(p->funcs[j].name, rl->symbol) && p->funcs[j].has_body) {
+          a = FUNC_ADDR_BASE + (uint64_t)j;
+          found = 1;
+        }
       if (!found) continue;
       a += (uint64_t)rl->addend;
       if (rl->offset + (uint64_t)rl->size <= var_size(v))

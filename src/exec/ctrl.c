@@ -26,6 +26,8 @@ static int push(warp *w, uint32_t pc, uint32_t rpc, uint32_t mask) {
   return 0;
 }
 
+int simt_push(warp *w, uint32_t pc, uint32_t rpc, uint32_t mask) { return push(w, pc, rpc, mask); }
+
 /* ---- bra ---- */
 static void h_bra(warp *w, const insn *in, uint32_t m) {
   simt_entry *t = top(w);
@@ -96,7 +98,7 @@ void ctrl_return(warp *w) {
   const program *P = w->L->prog;
   frame *f = &w->frames[w->nframes - 1], *c = &w->frames[w->nframes - 2];
   const func_info *g = &P->funcs[f->func];
-  const call_info *ci = &P->calls[P->code[f->call_pc].imm];
+  const call_info *ci = &P->calls[ctrl_call_info(P, f->call_pc, f->func)];
   uint64_t (*cr)[32] = w->regstack + c->reg_base;
   uint32_t lanes = w->stack[w->sp - 1].mask & ~w->exited;
   for (uint32_t i = 0; i < ci->nrets; i++) {
@@ -166,7 +168,7 @@ void ctrl_call_handler(warp *w, const insn *in, uint32_t m) {
     exec_fault(w, -1, SMEMU_ERR_OUT_OF_MEMORY, "out of host memory for the call stack calling %s", g->name);
     return;
   }
-  if ((uint64_t)lb + g->frame_bytes > w->local_size) {
+  if ((uint64_t)lb + g->frame_bytes > (w->alloca_low ? w->alloca_low : w->local_size)) {
     exec_fault(w, __builtin_ctz(m), SMEMU_ERR_ILLEGAL_ADDRESS,
                "stack overflow calling %s: frames need %u bytes, each thread has %u (raise the stack size)",
                g->name, lb + g->frame_bytes, w->local_size);

@@ -15,8 +15,9 @@ static const dec_fn op_decoders[OP_COUNT] = {
 /* call: the call site's slots and callee from the IR helper, the
  * handler from the control family. */
 int dec_call(dctx *D, dstmt *S, insn *in) {
-  if (dec_callsite(D, S, in) < 0) return -1;
-  in->fn = ctrl_call_handler;
+  int r = dec_callsite(D, S, in);
+  if (r < 0) return -1;
+  in->fn = r ? ctrl_icall_handler : ctrl_call_handler;
   return 0;
 }
 

@@ -101,6 +101,10 @@ typedef struct warp {
   uint32_t arrive_mask[MAX_BARRIERS]; /* lanes that did bar.arrive on each barrier this round */
   uint32_t spin_pc;       /* the mbarrier wait it last failed (W_SPIN) */
   uint32_t spin_addr;     /* that barrier's shared offset */
+  uint16_t nreg_count;    /* setmaxnreg instructions executed (sm90ctl.c) */
+  uint16_t nreg_last;     /* the last one: 0x8000 for .inc | the count */
+  uint32_t alloca_low;    /* lowest local offset alloca gave any lane, or 0 (stack.c) */
+  uint32_t alloca_used[32]; /* per lane: local bytes alloca holds, from the top down */
 } warp;
 
 typedef struct barrier_state {

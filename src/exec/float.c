@@ -171,19 +171,30 @@ static uint16_t op16(int op, uint16_t a, uint16_t b, uint16_t c, int rm, int bf)
   }
 }
 
+/* insn.imm bits of the float handlers: .relu (fma on halves) and
+ * min/max .xorsign.abs (the larger/smaller magnitude, its sign the xor of
+ * the operands' signs; a NaN result keeps its own) */
+enum { FX_RELU = 1, FX_XORSIGN = 2 };
+
 static void gen_f32(warp *w, const insn *in, uint32_t m) {
   REGS3;
   int op = in->type2, rm = in->mode, ftz = in->flags & IF_FTZ, sat = in->flags & IF_SAT;
+  int xs = (int)(in->imm & FX_XORSIGN);
   LANES(m, {
     float a = f32(A[l]), b = f32(B[l]), c = f32(C[l]);
     if (ftz) { a = fp_ftz32(a); b = fp_ftz32(b); c = fp_ftz32(c); }
+    uint32_t sx = xs ? (fp_bits32(a) ^ fp_bits32(b)) & 0x80000000u : 0;
+    if (xs) { a = fabsf(a); b = fabsf(b); }
     float r = op32(op, a, b, c, rm);
+    if (xs && r == r) r = fp_from_bits32((fp_bits32(r) & 0x7fffffffu) | sx);
     if (ftz) r = fp_ftz32(r);
     if (sat) r = fp_sat32(r);
     /* min/max of two NaNs give the first (measured), like abs/neg keep bits */
     D[l] = (op == F_ABS || op == F_NEG || op == F_COPYSIGN || op == F_MIN || op == F_MAX) ? fp_bits32(r) : b32(r);
   });
 }
+
+static void gen_f32_xorsign(warp *w, const insn *in, uint32_t m) { gen_f32(w, in, m); }
 
 static void gen_f64(warp *w, const insn *in, uint32_t m) {
   REGS3;
@@ -206,7 +217,15 @@ static void gen_f16(warp *w, const insn *in, uint32_t m) {
       uint16_t a = (uint16_t)(A[l] >> (16 * h)), b = (uint16_t)(B[l] >> (16 * h)),
                c = (uint16_t)(C[l] >> (16 * h));
       if (ftz && !bf) { a = fp_ftz16(a); b = fp_ftz16(b); c = fp_ftz16(c); }
+      uint16_t sx = 0;
+      if (in->imm & FX_XORSIGN) {
+        sx = (a ^ b) & 0x8000;
+        a &= 0x7fff;
+        b &= 0x7fff;
+      }
       uint16_t r = op16(op, a, b, c, rm, bf);
+      if ((in->imm & FX_XORSIGN) && (r & 0x7fff) <= (bf ? 0x7f80 : 0x7c00)) r = (uint16_t)((r & 0x7fff) | sx);
+      if (in->imm & FX_RELU) r = bf ? fp_relubf16(r) : fp_relu16(r);
       if (ftz && !bf) r = fp_ftz16(r);
       if (sat) r = bf ? fp_f32_to_bf16(fp_sat32(fp_bf16_to_f32(r)), FP_RN) : fp_sat16(r);
       d |= (uint32_t)r << (16 * h);
@@ -294,10 +313,17 @@ int dec_float_arith(dctx *D, dstmt *S, insn *in) {
   case OP_NEG: return pick(D, S, in, F_NEG, 1, -1, 0);
   case OP_MIN: case OP_MAX: {
     int nan = dec_take(S, "NaN");
-    dec_take(S, "xorsign");
-    dec_take(S, "abs");
+    int xs = dec_take(S, "xorsign"), ab = dec_take(S, "abs");
+    if (xs != ab) return dec_error(D, S, -1, "'.xorsign' and '.abs' go together");
     int op = in->op == OP_MIN ? (nan ? F_MIN_NAN : F_MIN) : (nan ? F_MAX_NAN : F_MAX);
-    return pick(D, S, in, op, 2, -1, 0);
+    if (pick(D, S, in, op, 2, -1, 0) < 0) return -1;
+    if (xs) {
+      in->imm |= FX_XORSIGN;
+      /* a handler of its own, so the compiled tier's plain f32 min/max does not take it */
+      if (in->fn == gen_f32) in->fn = gen_f32_xorsign;
+      else if (in->fn != gen_f16) return dec_error(D, S, -1, "'.xorsign.abs' takes .f32, .f16, .bf16 and their pairs");
+    }
+    return 0;
   }
   default:
     return dec_error(D, S, -1, "'%s' has no floating-point form", S->st->opcode);
@@ -327,7 +353,12 @@ int dec_float(dctx *D, dstmt *S, insn *in) {
     if (rm < 0 && S->types[0] != PTX_T_F16 && S->types[0] != PTX_T_F16X2 && S->types[0] != PTX_T_BF16 &&
         S->types[0] != PTX_T_BF16X2)
       return dec_error(D, S, -1, "fma needs a rounding modifier (.rn, .rz, .rm, .rp)");
-    dec_take(S, "relu");
+    if (dec_take(S, "relu")) {
+      if (pick(D, S, in, F_FMA, 3, rm, 0) < 0) return -1;
+      if (in->fn != gen_f16) return dec_error(D, S, -1, "fma.relu takes .f16, .bf16 and their pairs");
+      in->imm |= FX_RELU;
+      return 0;
+    }
     return pick(D, S, in, F_FMA, 3, rm, 0);
   case OP_RCP: return pick(D, S, in, approx ? F_RCP_APPROX : F_RCP, 1, rm, approx);
   case OP_SQRT: return pick(D, S, in, approx ? F_SQRT_APPROX : F_SQRT, 1, rm, approx);
@@ -420,7 +451,11 @@ static void set_h(warp *w, const insn *in, uint32_t m) {
   LANES(m, Dst[l] = (r >> l & 1) ? one : 0);
 }
 
+int dec_setp_half2(dctx *D, dstmt *S, insn *in, int fpcmp, int is_set);
+
 int dec_setp(dctx *D, dstmt *S, insn *in) {
+  static const int fmap[C_COUNT] = {FP_EQ, FP_NE, FP_LT, FP_LE, FP_GT, FP_GE, -1, -1, -1, -1,
+                                    FP_EQU, FP_NEU, FP_LTU, FP_LEU, FP_GTU, FP_GEU, FP_NUM, FP_NANP};
   static const char *const bools[] = {"and", "or", "xor", NULL};
   int cmp = dec_take_any(S, cmp_names);
   if (cmp < 0) return dec_error(D, S, -1, "%s needs a comparison (.eq, .lt, ...)", S->st->opcode);
@@ -463,9 +498,9 @@ int dec_setp(dctx *D, dstmt *S, insn *in) {
     const exec_fn *tab = sgn ? (bytes == 2 ? cs16_tab : bytes == 4 ? cs32_tab : cs64_tab)
                              : (bytes == 2 ? cu16_tab : bytes == 4 ? cu32_tab : cu64_tab);
     fn = tab[k];
+  } else if (t == PTX_T_F16X2 || t == PTX_T_BF16X2) {
+    return dec_setp_half2(D, S, in, fmap[cmp], is_set); /* half2cmp.c */
   } else if (t == PTX_T_F32 || t == PTX_T_F64 || t == PTX_T_F16 || t == PTX_T_BF16) {
-    static const int fmap[C_COUNT] = {FP_EQ, FP_NE, FP_LT, FP_LE, FP_GT, FP_GE, -1, -1, -1, -1,
-                                      FP_EQU, FP_NEU, FP_LTU, FP_LEU, FP_GTU, FP_GEU, FP_NUM, FP_NANP};
     if (fmap[cmp] < 0) return dec_error(D, S, -1, "'.%s' is an unsigned integer comparison", cmp_names[cmp]);
     in->type2 = (uint8_t)fmap[cmp];
     fn = setp_fgen;

@@ -302,7 +302,13 @@ GLOBAL_LD(ld_global_64, uint64_t)
 GLOBAL_ST(st_global_32, uint32_t)
 GLOBAL_ST(st_global_64, uint64_t)
 
+int dec_cache_hint(dctx *D, dstmt *S, ptx_stmt *copy); /* sm90ctl.c */
+int dec_st_async(dctx *D, dstmt *S, insn *in);           /* stasync.c */
+
 int dec_ldst(dctx *D, dstmt *S, insn *in) {
+  if (in->op == OP_ST && dec_take(S, "async")) return dec_st_async(D, S, in);
+  ptx_stmt nohint;
+  if (dec_cache_hint(D, S, &nohint) < 0) return -1;
   int st = in->op == OP_ST;
   int sp = dec_space(S);
   int vec = dec_vec(S);
@@ -408,6 +414,8 @@ int dec_cp(dctx *D, dstmt *S, insn *in) {
     in->fn = cp_wait_group;
     return 0;
   }
+  ptx_stmt nohint;
+  if (dec_cache_hint(D, S, &nohint) < 0) return -1;
   if (!dec_take(S, "ca")) dec_take(S, "cg");
   if (!(dec_take(S, "shared") || dec_take(S, "shared::cta")) || !dec_take(S, "global"))
     return dec_error(D, S, -1, "cp.async copies .global to .shared");

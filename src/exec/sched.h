@@ -8,6 +8,9 @@
 void simt_remove(warp *w, uint32_t lanes, uint32_t from);
 /* Pop empty entries and finished frames; marks the warp done when empty. */
 void simt_cleanup(warp *w);
+/* Push a path (pc, reconvergence pc, lanes) on w's SIMT stack; -1 after
+ * a fault (ctrl.c). */
+int simt_push(warp *w, uint32_t pc, uint32_t rpc, uint32_t mask);
 /* Arrive at barrier id with `lanes` (count 0: all threads of the block).
  * predmask holds the lanes whose bar.red predicate is true. Returns 1 when
  * this arrival completed the barrier, 0 when it must wait, -1 on a fault. */
@@ -21,6 +24,10 @@ int simt_run_sibling(warp *w);
 void ctrl_return(warp *w);
 /* The handler of call instructions (decoded in ir/decode.c). */
 void ctrl_call_handler(warp *w, const insn *in, uint32_t m);
+/* The handler of indirect calls (icall.c), and the call_info a return
+ * from function `func` to the call at call_pc uses. */
+void ctrl_icall_handler(warp *w, const insn *in, uint32_t m);
+int64_t ctrl_call_info(const program *P, uint32_t call_pc, uint32_t func);
 /* Fill a frame's special registers and constants. */
 void exec_fill_specials(warp *w, uint64_t (*r)[32], const func_info *f);
 /* Run warp w until it waits, exits or has run `budget` instructions. */

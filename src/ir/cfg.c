@@ -7,10 +7,17 @@
 #include <stdlib.h>
 
 /* Successors of instruction i (local index) in a function of n nodes;
- * n stands for the exit. Returns the count (0..2). */
-static int succs(const program *p, uint32_t base, uint32_t n, uint32_t i, uint32_t s[2]) {
+ * n stands for the exit. Returns the count (up to max_succs(p)). brx.idx
+ * lists its targets in program.xslots (exec/brx.c). */
+static int succs(const program *p, uint32_t base, uint32_t n, uint32_t i, uint32_t *s) {
   const insn *in = &p->code[base + i];
   uint32_t f = op_flags[in->op];
+  if (in->op == OP_BRX) {
+    int k = 0;
+    for (uint32_t j = 0; j < in->c; j++) s[k++] = p->xslots[in->target + j] - base;
+    if (in->guard >= 0) s[k++] = i + 1 < n ? i + 1 : n;
+    return k;
+  }
   if (f & (OPF_RET | OPF_EXIT)) {
     if (in->guard < 0) { s[0] = n; return 1; }
     s[0] = n;
@@ -37,17 +44,20 @@ static uint32_t intersect(const uint32_t *ipdom, const uint32_t *order, uint32_t
 }
 
 static int func_pdom(program *p, uint32_t base, uint32_t n) {
+  uint32_t ms = 2;
+  for (uint32_t i = 0; i < n; i++)
+    if (p->code[base + i].op == OP_BRX && p->code[base + i].c + 1 > ms) ms = p->code[base + i].c + 1;
+  uint32_t *s = malloc(ms * sizeof *s);
   uint32_t N = n + 1, *npred = calloc(N + 1, sizeof *npred);
   uint32_t *pstart = calloc(N + 1, sizeof *pstart), *plist = NULL;
   uint32_t *order = calloc(N, sizeof *order), *post = calloc(N, sizeof *post);
   uint32_t *ipdom = malloc(N * sizeof *ipdom), *stack = malloc(2 * N * sizeof *stack);
   uint8_t *seen = calloc(N, 1);
   int rc = -1;
-  if (!npred || !pstart || !order || !post || !ipdom || !stack || !seen) goto out;
+  if (!s || !npred || !pstart || !order || !post || !ipdom || !stack || !seen) goto out;
   /* reversed graph: predecessors of v in the reverse graph = successors in the CFG;
    * a DFS from the exit over reverse edges needs, for each node, its CFG predecessors */
   for (uint32_t i = 0; i < n; i++) {
-    uint32_t s[2];
     int k = succs(p, base, n, i, s);
     for (int j = 0; j < k; j++) npred[s[j]]++;
   }
@@ -56,7 +66,6 @@ static int func_pdom(program *p, uint32_t base, uint32_t n) {
   if (!plist) goto out;
   for (uint32_t v = 0; v < N; v++) npred[v] = 0;
   for (uint32_t i = 0; i < n; i++) {
-    uint32_t s[2];
     int k = succs(p, base, n, i, s);
     for (int j = 0; j < k; j++) plist[pstart[s[j]] + npred[s[j]]++] = i;
   }
@@ -85,7 +94,7 @@ static int func_pdom(program *p, uint32_t base, uint32_t n) {
     for (uint32_t k = np; k-- > 0;) {
       uint32_t v = post[k];
       if (v == n) continue;
-      uint32_t s[2], nd = UINT32_MAX;
+      uint32_t nd = UINT32_MAX;
       int c = succs(p, base, n, v, s);
       for (int j = 0; j < c; j++) {
         if (ipdom[s[j]] == UINT32_MAX) continue;
@@ -102,7 +111,7 @@ static int func_pdom(program *p, uint32_t base, uint32_t n) {
   rc = 0;
 out:
   free(npred); free(pstart); free(plist); free(order); free(post);
-  free(ipdom); free(stack); free(seen);
+  free(ipdom); free(stack); free(seen); free(s);
   return rc;
 }
 

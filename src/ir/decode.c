@@ -316,6 +316,10 @@ int dec_src_opd(dctx *D, const ptx_operand *o, int t, uint32_t *slot) {
       *slot = const_slot(D, v + (uint64_t)o->ival);
       return 0;
     }
+    if (smap_get(&D->funcs, o->name, &v)) { /* a function's address: its index in the module */
+      *slot = const_slot(D, FUNC_ADDR_BASE + (uint64_t)(D->fl[v] - D->m->funcs));
+      return 0;
+    }
     return perr(D, o->pos, "unknown symbol '%s'", o->name);
   case PTX_OPD_SINK:
     return perr(D, o->pos, "'_' is not a source operand");
@@ -427,6 +431,8 @@ int dec_addr(dctx *D, dstmt *S, int i, uint32_t *base, int64_t *off, int *space,
   return dec_error(D, S, i, "unknown symbol or register '%s' in address", o->name);
 }
 
+const ptx_func *dec_cur_func(dctx *D) { return D->f; }
+
 int dec_label(dctx *D, dstmt *S, int i, uint32_t *pc) {
   if (i >= S->st->nops) return dec_error(D, S, -1, "missing branch target");
   const ptx_operand *o = &S->st->ops[i];
@@ -467,17 +473,38 @@ static int add_func(dctx *D, const ptx_func *f) {
   return (int)D->nf++;
 }
 
+/* Functions whose address an operand takes (mov.u64 %rd, f; .calltargets
+ * f, g) are reachable through indirect calls. */
+static int add_taken(dctx *D, const ptx_operand *ops, int n) {
+  for (int j = 0; j < n; j++) {
+    const ptx_operand *o = &ops[j];
+    if (o->kind == PTX_OPD_SYM) {
+      const ptx_func *g = find_func(D->m, o->name);
+      if (g && g->has_body && add_func(D, g) < 0) return -1;
+    }
+    if (o->nelems && add_taken(D, o->elems, o->nelems) < 0) return -1;
+  }
+  return 0;
+}
+
 static int collect_funcs(dctx *D, const ptx_func *k) {
   if (add_func(D, k) < 0) return -1;
+  /* function addresses in initializers (a table of function pointers) */
+  for (int i = 0; i < D->m->nvars; i++)
+    for (int r = 0; r < D->m->vars[i].nrelocs; r++) {
+      const ptx_func *g = find_func(D->m, D->m->vars[i].relocs[r].symbol);
+      if (g && g->has_body && add_func(D, g) < 0) return -1;
+    }
   for (uint32_t i = 0; i < D->nf; i++) {
     const ptx_func *f = D->fl[i];
     if (!f->has_body) continue;
     for (int s = 0; s < f->nbody; s++) {
       const ptx_stmt *st = &f->body[s];
+      if (st->opcode && strcmp(st->opcode, "call") && add_taken(D, st->ops, st->nops) < 0) return -1;
       if (!st->opcode || strcmp(st->opcode, "call")) continue;
-      const ptx_operand *callee = NULL;
-      for (int j = 0; j < st->nops; j++)
-        if (st->ops[j].kind == PTX_OPD_SYM) { callee = &st->ops[j]; break; }
+      /* call [(r),] f, ...: an indirect call has a register there */
+      int j = st->nops > 0 && st->ops[0].kind == PTX_OPD_LIST;
+      const ptx_operand *callee = j < st->nops && st->ops[j].kind == PTX_OPD_SYM ? &st->ops[j] : NULL;
       if (!callee) continue;
       const ptx_func *g = find_func(D->m, callee->name);
       if (!g) return perr(D, callee->pos, "call to unknown function '%s'", callee->name);
@@ -880,18 +907,8 @@ static int call_arg_of(dctx *D, dstmt *S, const ptx_operand *o, uint32_t size, c
   return 0;
 }
 
-int dec_callsite(dctx *D, dstmt *S, insn *in) {
-  const ptx_stmt *st = S->st;
-  const ptx_operand *rets = NULL, *args = NULL, *callee = NULL;
-  int k = 0;
-  dec_take(S, "uni");
-  if (k < st->nops && st->ops[k].kind == PTX_OPD_LIST) rets = &st->ops[k++];
-  if (k < st->nops && st->ops[k].kind == PTX_OPD_SYM) callee = &st->ops[k++];
-  else return dec_error(D, S, k, "indirect calls are not supported");
-  if (k < st->nops && st->ops[k].kind == PTX_OPD_LIST) args = &st->ops[k++];
-  uint64_t idx;
-  if (!smap_get(&D->funcs, callee->name, &idx)) return dec_error(D, S, -1, "unknown function '%s'", callee->name);
-  const ptx_func *g = D->fl[idx];
+/* A call_info for calling g with these operands; its index, or -1. */
+static int64_t add_call_info(dctx *D, dstmt *S, const ptx_func *g, const ptx_operand *rets, const ptx_operand *args) {
   int nargs = args ? args->nelems : 0, nrets = rets ? rets->nelems : 0;
   if (nargs != g->nparams || nrets != g->nrets)
     return dec_error(D, S, -1, "call of '%s' with %d argument(s) and %d result(s); it takes %d and %d",
@@ -913,8 +930,59 @@ int dec_callsite(dctx *D, dstmt *S, insn *in) {
     if (call_arg_of(D, S, &args->elems[i], (uint32_t)var_bytes(&g->params[i]), &ci->args[i], 0) < 0) return -1;
   for (int i = 0; i < nrets; i++)
     if (call_arg_of(D, S, &rets->elems[i], (uint32_t)var_bytes(&g->rets[i]), &ci->rets[i], 1) < 0) return -1;
+  return (int64_t)(D->ncalls - 1);
+}
+
+/* call (r), %rd, (a), prototype-or-targets: one call_info per function of
+ * the kernel with as many parameters and results; xslots get their
+ * (program index, module index) pairs (exec/icall.c picks at run time). */
+static int dec_call_indirect(dctx *D, dstmt *S, insn *in, const ptx_operand *rets, int k) {
+  const ptx_stmt *st = S->st;
+  const ptx_operand *args = NULL;
+  if (dec_src_opd(D, &st->ops[k], PTX_T_B64, &in->a)) return dec_error(D, S, k, "bad function pointer");
+  k++;
+  if (k < st->nops && st->ops[k].kind == PTX_OPD_LIST) args = &st->ops[k++];
+  if (k != st->nops - 1 || st->ops[k].kind != PTX_OPD_SYM)
+    return dec_error(D, S, -1, "an indirect call ends with a .callprototype or .calltargets label");
+  int nargs = args ? args->nelems : 0, nrets = rets ? rets->nelems : 0;
+  uint32_t n = 0, *pairs = calloc(2 * (size_t)D->nf + 1, sizeof *pairs);
+  if (!pairs) return -1;
+  in->imm = -1;
+  for (uint32_t i = 1; i < D->nf; i++) {
+    const ptx_func *g = D->fl[i];
+    if (!g->has_body || g->nparams != nargs || g->nrets != nrets) continue;
+    int64_t c = add_call_info(D, S, g, rets, args);
+    if (c < 0) { free(pairs); return -1; }
+    if (in->imm < 0) in->imm = c;
+    pairs[2 * n] = i;
+    pairs[2 * n + 1] = (uint32_t)(g - D->m->funcs);
+    n++;
+  }
+  int64_t x = 0;
+  int rc = n ? dec_xslots(D, pairs, 2 * n, &x) : 0;
+  free(pairs);
+  if (rc < 0) return -1;
+  in->target = (uint32_t)x;
+  in->c = n;
+  return 1;
+}
+
+int dec_callsite(dctx *D, dstmt *S, insn *in) {
+  const ptx_stmt *st = S->st;
+  const ptx_operand *rets = NULL, *args = NULL, *callee = NULL;
+  int k = 0;
+  dec_take(S, "uni");
+  if (k < st->nops && st->ops[k].kind == PTX_OPD_LIST) rets = &st->ops[k++];
+  if (k < st->nops && st->ops[k].kind == PTX_OPD_SYM) callee = &st->ops[k++];
+  else if (k < st->nops && st->ops[k].kind == PTX_OPD_REG) return dec_call_indirect(D, S, in, rets, k);
+  else return dec_error(D, S, k, "a call needs a function or a function pointer");
+  if (k < st->nops && st->ops[k].kind == PTX_OPD_LIST) args = &st->ops[k++];
+  uint64_t idx;
+  if (!smap_get(&D->funcs, callee->name, &idx)) return dec_error(D, S, -1, "unknown function '%s'", callee->name);
+  int64_t c = add_call_info(D, S, D->fl[idx], rets, args);
+  if (c < 0) return -1;
   in->target = (uint32_t)idx;
-  in->imm = (int64_t)(D->ncalls - 1);
+  in->imm = c;
   return 0;
 }
 

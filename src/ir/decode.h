@@ -92,9 +92,13 @@ int dec_error(dctx *D, dstmt *S, int i, const char *fmt, ...)
 /* Decode context queries used by control-flow families. */
 int dec_label(dctx *D, dstmt *S, int i, uint32_t *pc);
 /* A call site: its argument and result slots (program.calls) and callee;
- * sets in->target and in->imm. The handler is the call family's
- * (exec/dispatch.c: dec_call). */
+ * sets in->target and in->imm. Returns 0 for a direct call, 1 for a call
+ * through a function pointer (in->a the pointer, in->c candidates whose
+ * (program index, module index) pairs are in xslots at in->target), -1 on
+ * error. The handler is the call family's (exec/dispatch.c: dec_call). */
 int dec_callsite(dctx *D, dstmt *S, insn *in);
+/* The function under decode (its statements: .branchtargets lists). */
+const ptx_func *dec_cur_func(dctx *D);
 const char *dec_opcode_text(dstmt *S, char *buf, size_t n);
 /* Append n slots to the program's slot lists (program.xslots); *index gets
  * the position of the first. Returns 0, or -1 when out of memory. */
@@ -109,6 +113,7 @@ int dec_xslots(dctx *D, const uint32_t *slots, uint32_t n, int64_t *index);
 /* Decoders the families call from their own (not in ops.def). */
 int dec_bulk(dctx *D, dstmt *S, insn *in);        /* cp.async.bulk (src/async/bulk.c), from dec_cp */
 int dec_bulk_reduce(dctx *D, dstmt *S, insn *in); /* cp.reduce.async.bulk(.tensor) (src/async/tma.c), from dec_cp */
+int dec_unsupported(dctx *D, dstmt *S, insn *in); /* an ops.def row of forms not run yet (src/exec/ctrl.c) */
 
 /* Integer type classes for handler tables. */
 enum { IT_U8, IT_U16, IT_U32, IT_U64, IT_S8, IT_S16, IT_S32, IT_S64, IT_NONE };

@@ -101,6 +101,9 @@ enum { PRED_TRUE = 0, PRED_FALSE = 1, PRED_SINK = 2, PRED_CARRY = 3, PRED_SCRATC
 #define SLOT_SINK SR_COUNT
 #define SLOT_FIRST (SR_COUNT + 1)
 #define NO_RPC 0xffffffffu
+/* The value of a function's address (mov.u64 %rd, f): this plus the
+ * function's index in the module (exec/icall.c). */
+#define FUNC_ADDR_BASE 0xffffb00000000000ull
 
 typedef struct insn {
   exec_fn fn;        /* handler */

@@ -20,6 +20,7 @@ enum {
   MAX_DIMS = 16,           /* array dimensions of one declaration */
   MAX_REG_COUNT = 1000000, /* N of %r<N> */
   MAX_ALIGN = 1 << 16,     /* .align N */
+  MAX_FILE_INDEX = 65535,  /* N of .file N and .loc N: the decoder indexes a table by it */
   MAX_LIST = INT_MAX / 4   /* entries of any one list, bytes of an initializer */
 };
 /* Largest variable, in bytes. */
@@ -482,7 +483,17 @@ static void parse_version(parser *P) {
 
 static void parse_target(parser *P) {
   advance(P);
+  ptx_pos tpos = P->tok.pos;
   P->m->target = expect_ident(P, "a target like sm_90");
+  {
+    /* sm_NN{a,f}: a number of at most three digits */
+    const char *t = P->m->target;
+    if (!strncmp(t, "sm_", 3)) {
+      size_t d = strspn(t + 3, "0123456789");
+      if (d == 0 || d > 3 || strlen(t + 3 + d) > 1)
+        fail_at(P, tpos, "'%s' is no target (sm_ and a number of up to three digits, as sm_90 or sm_90a)", t);
+    }
+  }
   for (;;) {
     if (strcmp(P->m->target, "texmode_independent") == 0) P->m->texmode_independent = 1;
     if (P->tok.kind != ',') break;
@@ -513,7 +524,7 @@ static void string_text(const ptx_token *t, char *buf, size_t *n) {
  * kept as "dir/name" (just "name" when it is absolute). */
 static void parse_file(parser *P) {
   advance(P);
-  uint32_t idx = (uint32_t)expect_uint(P, "a file number", UINT32_MAX);
+  uint32_t idx = (uint32_t)expect_uint(P, "a file number", MAX_FILE_INDEX);
   if (P->tok.kind != PTX_TK_STRING) expected(P, "a file name string");
   ptx_token dir = P->tok;
   advance(P);
@@ -547,7 +558,7 @@ static void parse_file(parser *P) {
 static void parse_loc(parser *P) {
   advance(P);
   ptx_loc l = {0};
-  l.file = (uint32_t)expect_uint(P, "a file number", UINT32_MAX);
+  l.file = (uint32_t)expect_uint(P, "a file number", MAX_FILE_INDEX);
   l.line = (uint32_t)expect_uint(P, "a line number", UINT32_MAX);
   l.col = (uint32_t)expect_uint(P, "a column number", UINT32_MAX);
   while (P->tok.kind == ',') {
@@ -561,7 +572,7 @@ static void parse_loc(parser *P) {
       }
     } else if (text_is(&P->tok, "inlined_at")) {
       advance(P);
-      l.inl_file = (uint32_t)expect_uint(P, "a file number", UINT32_MAX);
+      l.inl_file = (uint32_t)expect_uint(P, "a file number", MAX_FILE_INDEX);
       l.inl_line = (uint32_t)expect_uint(P, "a line number", UINT32_MAX);
       l.inl_col = (uint32_t)expect_uint(P, "a column number", UINT32_MAX);
     } else {
@@ -1294,6 +1305,20 @@ static ptx_operand parse_operand(parser *P, int ctx) {
   case '~':
   case PTX_TK_INT:
   expression:
+    if (P->tok.kind == '-' && peek_ahead(P)->kind == PTX_TK_IDENT && peek_ahead(P)->s[0] == '%') {
+      /* -%r: a negated register (vmad's operands); the '-' stays in the
+       * name, so an instruction that negates nothing finds no register */
+      advance(P);
+      ptx_operand r = parse_operand(P, ctx);
+      if (r.kind != PTX_OPD_REG) fail_at(P, at, "'-' applies to a register here");
+      size_t n = strlen(r.name);
+      char *s = alloc(P, n + 2);
+      s[0] = '-';
+      memcpy(s + 1, r.name, n + 1);
+      r.name = s;
+      r.pos = at;
+      return r;
+    }
     if (P->tok.kind == '-') {
       const ptx_token *n = peek_ahead(P);
       int k = n->kind;
@@ -1557,10 +1582,15 @@ static void parse_body(parser *P) {
 /* Reads up to three comma-separated dimensions (.maxntid 256, 1, 1); the
  * ones left out are 1. */
 static void read_dims(parser *P, uint32_t out[3]) {
+  int n = (int)P->tok.len;
+  const char *dname = P->tok.s;
   advance(P);
   out[0] = out[1] = out[2] = 1;
   for (int i = 0; i < 3; i++) {
+    ptx_pos pos = P->tok.pos;
     out[i] = (uint32_t)expect_uint_expr(P, "a number", UINT32_MAX);
+    /* as ptxas: a dimension of 0 is an error, not "no limit" */
+    if (!out[i]) fail_at(P, pos, "%.*s needs a positive dimension, not 0", n, dname);
     if (P->tok.kind != ',') break;
     advance(P);
   }
@@ -1578,7 +1608,9 @@ static void function_directives(parser *P, ptx_func *f) {
       if (min) f->minnctapersm = v;
     } else if (at_dir(P, "maxnreg")) {
       advance(P);
+      ptx_pos pos = P->tok.pos;
       f->maxnreg = (uint32_t)expect_uint(P, "a number", UINT32_MAX);
+      if (!f->maxnreg) fail_at(P, pos, ".maxnreg needs a positive register count, not 0");
     } else if (at_dir(P, "maxclusterrank")) {
       advance(P);
       f->maxclusterrank = (uint32_t)expect_uint(P, "a number", UINT32_MAX);

@@ -1,0 +1,116 @@
+/* cvtx.c: the cvt forms of the tensor-core era that the plain float <-> int
+ * table of mov.c does not hold: f32 to tf32 (.rn/.rz/.rna, .relu,
+ * .satfinite) and the packed f32 pairs to .f16x2/.bf16x2 with .relu and
+ * .satfinite. dec_cvt (mov.c) asks dec_cvt_ext first. */
+#include <string.h>
+#include "exec/exec.h"
+#include "exec/fpsem.h"
+#include "ir/decode.h"
+
+int dec_cvt_ext(dctx *D, dstmt *S, insn *in, int *rc);
+
+enum { X_RELU = 1, X_SATF = 2 };
+
+/* f32 -> tf32: an f32 bit pattern whose low 13 mantissa bits are zero,
+ * rounded on the magnitude bits (a carry walks into the exponent, up to
+ * infinity); .relu makes negatives +0. As an H200 gives them
+ * (tests/hw/ptx_forms): .rn/.rz turn every NaN into 0x7fffe000; .rna
+ * truncates a NaN's bits (0x7f800001 becomes infinity), and .satfinite
+ * then takes one tf32 step off any result with the exponent all ones
+ * (infinity gives the largest finite value, a NaN a smaller NaN). */
+static uint32_t to_tf32(uint32_t u, int rm, int x) {
+  uint32_t drop = u & 0x1fffu, r = u & ~0x1fffu;
+  if ((u & 0x7fffffffu) > 0x7f800000u) {
+    if (rm != -2) return 0x7fffe000u;
+  } else {
+    if ((x & X_RELU) && (u & 0x80000000u)) return 0;
+    if (rm == FP_RN) {
+      if (drop > 0x1000u || (drop == 0x1000u && (r & 0x2000u))) r += 0x2000u;
+    } else if (rm == -2 /* rna */) {
+      if (drop >= 0x1000u && (r & 0x7fffffffu) != 0x7f800000u) r += 0x2000u;
+    }
+  }
+  if ((x & X_SATF) && (r & 0x7f800000u) == 0x7f800000u) r -= 0x2000u;
+  return r;
+}
+
+static void cvt_tf32_h(warp *w, const insn *in, uint32_t m) {
+  uint64_t *Dd = w->r[in->d];
+  const uint64_t *A = w->r[in->a];
+  int rm = in->mode == 0xff ? -2 : in->mode, x = in->vec;
+  LANES(m, Dd[l] = to_tf32((uint32_t)A[l], rm, x));
+}
+
+/* One half of a packed conversion: round, then .satfinite clamps an
+ * infinite or overflowed result to the largest finite value of its sign,
+ * and .relu makes negatives +0 (NaN stays NaN). */
+static uint16_t pack_half(float v, int bf, int rm, int x) {
+  uint16_t h = bf ? fp_f32_to_bf16(v, rm) : fp_f32_to_f16(v, rm);
+  uint16_t inf = bf ? 0x7f80 : 0x7c00, mx = bf ? 0x7f7f : 0x7bff;
+  int nan = (h & 0x7fff) > inf;
+  if ((x & X_SATF) && (h & 0x7fff) == inf) h = (uint16_t)((h & 0x8000) | mx);
+  if ((x & X_RELU) && !nan && (h & 0x8000)) h = 0;
+  return h;
+}
+
+/* cvt.frnd{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b: a goes to the
+ * upper half, b to the lower. */
+static void cvt_pack2x_h(warp *w, const insn *in, uint32_t m) {
+  uint64_t *Dd = w->r[in->d];
+  const uint64_t *A = w->r[in->a], *B = w->r[in->b];
+  int bf = in->type == PTX_T_BF16X2, rm = in->mode, x = in->vec;
+  LANES(m, {
+    uint32_t hi = pack_half(fp_from_bits32((uint32_t)A[l]), bf, rm, x);
+    uint32_t lo = pack_half(fp_from_bits32((uint32_t)B[l]), bf, rm, x);
+    Dd[l] = hi << 16 | lo;
+  });
+}
+
+static int has_mod(const dstmt *S, const char *m) {
+  for (int i = 0; i < S->st->nmods; i++)
+    if (!strcmp(S->st->mods[i], m)) return 1;
+  return 0;
+}
+
+/* 1 when the cvt is one of this file's forms (decoded, or an error
+ * reported: *rc), 0 to leave it to the general decoder. */
+int dec_cvt_ext(dctx *D, dstmt *S, insn *in, int *rc) {
+  int tf32 = has_mod(S, "tf32");
+  int packed = S->ntypes == 2 && (S->types[0] == PTX_T_F16X2 || S->types[0] == PTX_T_BF16X2) &&
+               (has_mod(S, "relu") || has_mod(S, "satfinite"));
+  if (!tf32 && !packed) return 0;
+  *rc = -1;
+  int x = (dec_take(S, "relu") ? X_RELU : 0) | (dec_take(S, "satfinite") ? X_SATF : 0);
+  int rna = dec_take(S, "rna"), rm = dec_round(S, 0);
+  in->vec = (uint8_t)x;
+  if (tf32) {
+    dec_take(S, "tf32");
+    if (S->ntypes != 1 || S->types[0] != PTX_T_F32)
+      return dec_error(D, S, -1, "cvt to .tf32 converts from .f32"), 1;
+    if (rna) {
+      if (x & X_RELU) return dec_error(D, S, -1, "cvt.rna.tf32.f32 takes no .relu"), 1;
+      in->mode = 0xff;
+    } else if (rm == FP_RN || rm == FP_RZ) {
+      in->mode = (uint8_t)rm;
+    } else {
+      return dec_error(D, S, -1, "cvt to .tf32 needs .rn, .rz or .rna"), 1;
+    }
+    if (dec_nops(D, S, 2) < 0 || dec_dst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, PTX_T_B32, &in->a) < 0)
+      return 1;
+    in->type = PTX_T_B32;
+    in->fn = cvt_tf32_h;
+    *rc = 0;
+    return 1;
+  }
+  if (S->types[1] != PTX_T_F32) return dec_error(D, S, -1, "cvt to .f16x2/.bf16x2 takes two .f32 sources"), 1;
+  if (rna || (rm != FP_RN && rm != FP_RZ)) return dec_error(D, S, -1, "cvt to a packed half pair needs .rn or .rz"), 1;
+  in->type = (uint8_t)S->types[0];
+  in->type2 = PTX_T_F32;
+  in->mode = (uint8_t)rm;
+  if (dec_nops(D, S, 3) < 0 || dec_dst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, PTX_T_F32, &in->a) < 0 ||
+      dec_src(D, S, 2, PTX_T_F32, &in->b) < 0)
+    return 1;
+  in->fn = cvt_pack2x_h;
+  *rc = 0;
+  return 1;
+}
