@@ -93,6 +93,7 @@ DEC(dec_bulk) /* cp.async.bulk (src/async/bulk.c), from dec_cp */
 DEC(dec_tensormap) /* tensormap.replace (src/async/tma.c) */
 DEC(dec_bulk_reduce) /* cp.reduce.async.bulk(.tensor) (src/async/tma.c), from dec_cp */
 DEC(dec_mapa) DEC(dec_getctarank) /* src/exec/cluster.c */
+DEC(dec_tex) /* src/exec/tex.c */
 #undef DEC
 
 /* Integer type classes for handler tables. */

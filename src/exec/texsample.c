@@ -1,0 +1,238 @@
+/* texsample.c: what a texture unit returns for one lookup (tex.h), as the
+ * H200 gives it (tests/hw/textures records every rule used here):
+ * - texels convert to float as unorm v / (2^n - 1), snorm max(v / (2^(n-1)
+ *   - 1), -1), half exactly; channels the format lacks read 0, and a fetch
+ *   outside linear memory reads (0, 0, 0, 0);
+ * - normalized coordinates scale by the size; the address mode maps each
+ *   texel index (wrap, clamp, mirror) or gives the border colour;
+ * - linear filtering weighs the texels around u - 0.5 with the fraction
+ *   rounded to 8 bits (1.8 fixed point: a = floor(256 f + 0.5) / 256),
+ *   not with an IEEE lerp. */
+#include <math.h>
+#include <string.h>
+#include "exec/fpsem.h"
+#include "exec/tex.h"
+
+/* One texel's four channels: floats, or raw integers for integer reads. */
+typedef struct texel {
+  float f[4];
+  uint32_t u[4];
+} texel;
+
+static int float_read(const smemu_tex_desc *d) { return d->kind == SMEMU_TEX_FLOAT || d->read_norm; }
+
+/* Channel c of the texel at p. */
+static void decode(const smemu_tex_desc *d, const uint8_t *p, texel *t) {
+  memset(t, 0, sizeof *t);
+  for (int c = 0; c < d->nch; c++) {
+    uint32_t raw = 0;
+    memcpy(&raw, p + c * (d->bits / 8), (size_t)d->bits / 8);
+    if (d->kind == SMEMU_TEX_FLOAT) {
+      t->f[c] = d->bits == 16 ? fp_f16_to_f32((uint16_t)raw) : fp_from_bits32(raw);
+      t->u[c] = fp_bits32(t->f[c]);
+      continue;
+    }
+    int32_t s = d->bits == 8 ? (int8_t)raw : d->bits == 16 ? (int16_t)raw : (int32_t)raw;
+    t->u[c] = d->kind == SMEMU_TEX_SIGNED ? (uint32_t)s : raw;
+    if (!d->read_norm) continue;
+    if (d->kind == SMEMU_TEX_UNSIGNED) {
+      t->f[c] = (float)raw / (float)((1u << d->bits) - 1);
+    } else {
+      float v = (float)s / (float)((1u << (d->bits - 1)) - 1);
+      t->f[c] = v < -1.f ? -1.f : v;
+    }
+    t->u[c] = fp_bits32(t->f[c]);
+  }
+}
+
+/* The texel index i of a dimension of n texels after the address mode;
+ * -1 for the border. */
+static int64_t address(int mode, int64_t i, int64_t n) {
+  switch (mode) {
+  case SMEMU_ADDR_WRAP: return ((i % n) + n) % n;
+  case SMEMU_ADDR_MIRROR: {
+    int64_t m = ((i % (2 * n)) + 2 * n) % (2 * n);
+    return m < n ? m : 2 * n - 1 - m;
+  }
+  case SMEMU_ADDR_BORDER: return i < 0 || i >= n ? -1 : i;
+  default: return i < 0 ? 0 : i >= n ? n - 1 : i;
+  }
+}
+
+static void border(const smemu_tex_desc *d, texel *t) {
+  for (int c = 0; c < 4; c++) {
+    t->f[c] = d->border[c];
+    t->u[c] = float_read(d) ? fp_bits32(d->border[c]) : (uint32_t)(int32_t)d->border[c];
+  }
+}
+
+/* The texel (x, y, z) of level l, layer `layer`, after the address modes. */
+static void texel_at(const smemu_tex_desc *d, const smemu_tex_level *l, int64_t x, int64_t y, int64_t z,
+                     int64_t layer, int unnorm, texel *t) {
+  int64_t n[3] = {l->width, l->height, l->depth}, c[3] = {x, y, z};
+  for (int k = 0; k < d->dims; k++) {
+    int mode = d->addr[k];
+    /* wrap and mirror need normalized coordinates; otherwise they clamp */
+    if (unnorm && (mode == SMEMU_ADDR_WRAP || mode == SMEMU_ADDR_MIRROR)) mode = SMEMU_ADDR_CLAMP;
+    c[k] = address(mode, c[k], n[k]);
+    if (c[k] < 0) {
+      border(d, t);
+      return;
+    }
+  }
+  const uint8_t *p = l->base + (size_t)layer * l->slice + (size_t)c[1] * l->pitch +
+                     (size_t)c[0] * (size_t)(d->nch * d->bits / 8);
+  if (d->dims == 3) p += (size_t)c[2] * l->slice;
+  decode(d, p, t);
+}
+
+/* The 1.8 fixed-point weight of a fraction in [0, 1). */
+static float weight(float f) { return floorf(f * 256.f + 0.5f) / 256.f; }
+
+/* Cube map face and face coordinates in [0, 1] of a direction. */
+static int cube_face(const float v[3], float *s, float *t) {
+  float ax = fabsf(v[0]), ay = fabsf(v[1]), az = fabsf(v[2]);
+  float ma, sc, tc;
+  int face;
+  if (ax >= ay && ax >= az) {
+    face = v[0] >= 0 ? 0 : 1;
+    ma = ax, sc = v[0] >= 0 ? -v[2] : v[2], tc = -v[1];
+  } else if (ay >= az) {
+    face = v[1] >= 0 ? 2 : 3;
+    ma = ay, sc = v[0], tc = v[1] >= 0 ? v[2] : -v[2];
+  } else {
+    face = v[2] >= 0 ? 4 : 5;
+    ma = az, sc = v[2] >= 0 ? v[0] : -v[0], tc = -v[1];
+  }
+  *s = ma > 0 ? (sc / ma + 1.f) * 0.5f : 0.5f;
+  *t = ma > 0 ? (tc / ma + 1.f) * 0.5f : 0.5f;
+  return face;
+}
+
+/* Sample level l. */
+static void sample_level(const smemu_tex_desc *d, int li, const tex_query *q, texel *out) {
+  const smemu_tex_level *l = &d->level[li];
+  int64_t layer = 0;
+  float u[3] = {0, 0, 0};
+  int norm = d->norm_coords, dims = d->dims;
+  if (d->layered || d->cube) {
+    int64_t nl = d->cube ? (int64_t)d->layers / 6 : (int64_t)d->layers;
+    layer = q->layer < 0 ? 0 : q->layer >= nl ? nl - 1 : q->layer;
+    if (d->cube) layer *= 6;
+  }
+  if (q->geom == TG_CUBE || q->geom == TG_ACUBE) {
+    float s, t;
+    layer += cube_face(q->f, &s, &t);
+    u[0] = s * (float)l->width, u[1] = t * (float)l->height;
+    norm = 1;
+    dims = 2;
+  } else {
+    float n[3] = {(float)l->width, (float)l->height, (float)l->depth};
+    for (int k = 0; k < dims; k++) u[k] = norm ? q->f[k] * n[k] : q->f[k];
+  }
+  int unnorm = !norm;
+  if (!d->filter || !float_read(d)) {
+    int64_t c[3] = {0, 0, 0};
+    for (int k = 0; k < dims; k++) c[k] = (int64_t)floorf(u[k]);
+    texel_at(d, l, c[0], c[1], c[2], layer, unnorm, out);
+    return;
+  }
+  int64_t i0[3] = {0, 0, 0};
+  float a[3] = {0, 0, 0};
+  for (int k = 0; k < dims; k++) {
+    float x = u[k] - 0.5f, fl = floorf(x);
+    i0[k] = (int64_t)fl;
+    a[k] = weight(x - fl);
+  }
+  memset(out, 0, sizeof *out);
+  int corners = 1 << dims;
+  for (int m = 0; m < corners; m++) {
+    float w = 1.f;
+    int64_t c[3] = {0, 0, 0};
+    for (int k = 0; k < 3; k++) {
+      int hi = k < dims && (m >> k & 1);
+      c[k] = i0[k] + hi;
+      if (k < dims) w *= hi ? a[k] : 1.f - a[k];
+    }
+    texel t;
+    texel_at(d, l, c[0], c[1], c[2], layer, unnorm, &t);
+    for (int ch = 0; ch < 4; ch++) out->f[ch] += w * t.f[ch];
+  }
+  for (int ch = 0; ch < 4; ch++) out->u[ch] = fp_bits32(out->f[ch]);
+}
+
+/* tld4: component `comp` of the 2x2 texels linear filtering would weigh,
+ * in the order (i0, j1), (i1, j1), (i1, j0), (i0, j0). */
+static void gather(const smemu_tex_desc *d, const tex_query *q, texel *out) {
+  const smemu_tex_level *l = &d->level[0];
+  float u[2];
+  for (int k = 0; k < 2; k++) {
+    float n = (float)(k ? l->height : l->width);
+    u[k] = d->norm_coords ? q->f[k] * n : q->f[k];
+  }
+  int64_t i = (int64_t)floorf(u[0] - 0.5f), j = (int64_t)floorf(u[1] - 0.5f);
+  static const int dx[4] = {0, 1, 1, 0}, dy[4] = {1, 1, 0, 0};
+  for (int k = 0; k < 4; k++) {
+    texel t;
+    texel_at(d, l, i + dx[k], j + dy[k], 0, 0, !d->norm_coords, &t);
+    out->f[k] = t.f[q->gather];
+    out->u[k] = t.u[q->gather];
+  }
+}
+
+float tex_grad_lod(const smemu_tex_desc *d, int geom, const float dx[3], const float dy[3]) {
+  int dims = geom == TG_1D || geom == TG_A1D ? 1 : geom == TG_3D ? 3 : 2;
+  const smemu_tex_level *l = &d->level[0];
+  float n[3] = {(float)l->width, (float)l->height, (float)l->depth};
+  float sx = 0, sy = 0;
+  for (int k = 0; k < dims; k++) {
+    sx += dx[k] * n[k] * dx[k] * n[k];
+    sy += dy[k] * n[k] * dy[k] * n[k];
+  }
+  float m = sx > sy ? sx : sy;
+  return m > 0 ? 0.5f * log2f(m) : -INFINITY;
+}
+
+void tex_sample(const smemu_tex_desc *d, const tex_query *q, uint32_t out[4], int *float_out) {
+  texel t;
+  *float_out = float_read(d);
+  if (d->linear) {
+    /* linear memory: integer texel indices, zero outside */
+    int64_t i = q->int_coords ? q->i[0] : (int64_t)floorf(q->f[0]);
+    int64_t n = d->level[0].width;
+    if (i < 0 || i >= n) memset(&t, 0, sizeof t);
+    else decode(d, d->level[0].base + (size_t)i * (size_t)(d->nch * d->bits / 8), &t);
+  } else if (q->gather >= 0) {
+    gather(d, q, &t);
+  } else if (q->int_coords) {
+    /* integer coordinates: texel indices with the address mode, no filter */
+    int64_t layer = 0;
+    if (d->layered) layer = q->layer < 0 ? 0 : q->layer >= (int64_t)d->layers ? (int64_t)d->layers - 1 : q->layer;
+    texel_at(d, &d->level[0], q->i[0], q->i[1], q->i[2], layer, 0, &t);
+  } else if (d->nlevels > 1) {
+    float lod = q->lod + d->lod_bias;
+    if (lod < d->min_lod) lod = d->min_lod;
+    if (lod > d->max_lod) lod = d->max_lod;
+    if (lod < 0 || lod != lod) lod = 0;
+    float top = (float)(d->nlevels - 1);
+    if (lod > top) lod = top;
+    if (!d->mip_filter) {
+      sample_level(d, (int)floorf(lod + 0.5f), q, &t);
+    } else {
+      int l0 = (int)floorf(lod);
+      float a = weight(lod - (float)l0);
+      sample_level(d, l0, q, &t);
+      if (a > 0 && l0 + 1 < d->nlevels) {
+        texel t1;
+        sample_level(d, l0 + 1, q, &t1);
+        for (int c = 0; c < 4; c++) {
+          t.f[c] = (1.f - a) * t.f[c] + a * t1.f[c];
+          t.u[c] = fp_bits32(t.f[c]);
+        }
+      }
+    }
+  } else {
+    sample_level(d, 0, q, &t);
+  }
+  for (int c = 0; c < 4; c++) out[c] = t.u[c];
+}
