@@ -287,6 +287,9 @@ size_t rt_span(size_t pitch, size_t w, size_t h);
  * cudaErrorInvalidMemcpyDirection, cudaErrorInvalidValue). */
 cudaError_t rt_check_copy(void *dst, const void *src, size_t n, int kind);
 
+/* cudaMemcpy3D with a cudaArray on a side (array.c). */
+cudaError_t rt_copy3d_array(const struct cudaMemcpy3DParms *p);
+
 /* ---- reports (report.c) ---- */
 /* Note a finished launch (with its status) for SMEMU_REPORT / SMEMU_JSON. */
 void rt_report_launch(const rt_func *f, smemu_status s);

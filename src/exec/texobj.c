@@ -27,7 +27,8 @@ static int valid(const smemu_tex_desc *d) {
     if (d->addr[i] < SMEMU_ADDR_WRAP || d->addr[i] > SMEMU_ADDR_BORDER) return 0;
   for (int i = 0; i < d->nlevels; i++) {
     const smemu_tex_level *l = &d->level[i];
-    if (!l->base || !l->width || !l->height || !l->depth) return 0;
+    /* (linear memory may be empty: every fetch reads 0) */
+    if (!l->base || (!l->width && !d->linear) || !l->height || !l->depth) return 0;
   }
   return 1;
 }
