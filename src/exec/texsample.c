@@ -86,8 +86,8 @@ static void texel_at(const smemu_tex_desc *d, const smemu_tex_level *l, int64_t 
   decode(d, p, t);
 }
 
-/* The 1.8 fixed-point weight of a fraction in [0, 1). */
-static float weight(float f) { return floorf(f * 256.f + 0.5f) / 256.f; }
+/* The 1.8 fixed-point weight (0 to 256) of a fraction in [0, 1). */
+static uint32_t weight(float f) { return (uint32_t)floorf(f * 256.f + 0.5f); }
 
 /* Cube map face and face coordinates in [0, 1] of a direction. */
 static int cube_face(const float v[3], float *s, float *t) {
@@ -138,26 +138,39 @@ static void sample_level(const smemu_tex_desc *d, int li, const tex_query *q, te
     return;
   }
   int64_t i0[3] = {0, 0, 0};
-  float a[3] = {0, 0, 0};
+  uint32_t a[3] = {0, 0, 0};
   for (int k = 0; k < dims; k++) {
     float x = u[k] - 0.5f, fl = floorf(x);
     i0[k] = (int64_t)fl;
     a[k] = weight(x - fl);
   }
-  memset(out, 0, sizeof *out);
+  /* Corner weights in 1/256: the product P(S) of the 1.8 weights of the
+   * dimensions in S, rounded to 1/256 after each multiplication, for the
+   * corner whose high dimensions are all of S; the other corners take the
+   * differences (inclusion-exclusion), so the weights sum to 1 exactly.
+   * In 2D: w11 = round(a b), w10 = a - w11, w01 = b - w11, w00 = 1 - a -
+   * b + w11, as the H200's bilinear sweep shows (tests/hw/textures). */
   int corners = 1 << dims;
+  int32_t prod[8];
   for (int m = 0; m < corners; m++) {
-    float w = 1.f;
+    uint32_t p = 256;
+    for (int k = 0; k < dims; k++)
+      if (m >> k & 1) p = (p * a[k] + 128) >> 8;
+    prod[m] = (int32_t)p;
+  }
+  double acc[4] = {0, 0, 0, 0};
+  for (int m = 0; m < corners; m++) {
+    int32_t wq = 0;
+    for (int s2 = 0; s2 < corners; s2++)
+      if ((s2 & m) == m) wq += (__builtin_popcount((unsigned)(s2 ^ m)) & 1) ? -prod[s2] : prod[s2];
     int64_t c[3] = {0, 0, 0};
-    for (int k = 0; k < 3; k++) {
-      int hi = k < dims && (m >> k & 1);
-      c[k] = i0[k] + hi;
-      if (k < dims) w *= hi ? a[k] : 1.f - a[k];
-    }
+    for (int k = 0; k < dims; k++) c[k] = i0[k] + (m >> k & 1);
+    if (!wq) continue;
     texel t;
     texel_at(d, l, c[0], c[1], c[2], layer, unnorm, &t);
-    for (int ch = 0; ch < 4; ch++) out->f[ch] += w * t.f[ch];
+    for (int ch = 0; ch < 4; ch++) acc[ch] += (double)wq / 256.0 * t.f[ch];
   }
+  for (int ch = 0; ch < 4; ch++) out->f[ch] = (float)acc[ch];
   for (int ch = 0; ch < 4; ch++) out->u[ch] = fp_bits32(out->f[ch]);
 }
 
@@ -220,7 +233,7 @@ void tex_sample(const smemu_tex_desc *d, const tex_query *q, uint32_t out[4], in
       sample_level(d, (int)floorf(lod + 0.5f), q, &t);
     } else {
       int l0 = (int)floorf(lod);
-      float a = weight(lod - (float)l0);
+      float a = (float)weight(lod - (float)l0) / 256.f;
       sample_level(d, l0, q, &t);
       if (a > 0 && l0 + 1 < d->nlevels) {
         texel t1;
