@@ -67,10 +67,10 @@ static void border(const smemu_tex_desc *d, texel *t) {
 }
 
 /* The texel (x, y, z) of level l, layer `layer`, after the address modes. */
-static void texel_at(const smemu_tex_desc *d, const smemu_tex_level *l, int64_t x, int64_t y, int64_t z,
+static void texel_at(const smemu_tex_desc *d, const smemu_tex_level *l, int dims, int64_t x, int64_t y, int64_t z,
                      int64_t layer, int unnorm, texel *t) {
   int64_t n[3] = {l->width, l->height, l->depth}, c[3] = {x, y, z};
-  for (int k = 0; k < d->dims; k++) {
+  for (int k = 0; k < dims; k++) {
     int mode = d->addr[k];
     /* wrap and mirror need normalized coordinates; otherwise they clamp */
     if (unnorm && (mode == SMEMU_ADDR_WRAP || mode == SMEMU_ADDR_MIRROR)) mode = SMEMU_ADDR_CLAMP;
@@ -129,12 +129,16 @@ static void sample_level(const smemu_tex_desc *d, int li, const tex_query *q, te
   } else {
     float n[3] = {(float)l->width, (float)l->height, (float)l->depth};
     for (int k = 0; k < dims; k++) u[k] = norm ? q->f[k] * n[k] : q->f[k];
+    /* a 1D array is an image of one row sampled at y = 0: linear filtering
+     * weighs row -1 (the address mode's) and row 0 half each, which shows
+     * with a border (the H200's "mode1d_*_linear_border") */
+    if (dims == 1) dims = 2;
   }
   int unnorm = !norm;
   if (!d->filter || !float_read(d)) {
     int64_t c[3] = {0, 0, 0};
     for (int k = 0; k < dims; k++) c[k] = (int64_t)floorf(u[k]);
-    texel_at(d, l, c[0], c[1], c[2], layer, unnorm, out);
+    texel_at(d, l, dims, c[0], c[1], c[2], layer, unnorm, out);
     return;
   }
   int64_t i0[3] = {0, 0, 0};
@@ -167,7 +171,7 @@ static void sample_level(const smemu_tex_desc *d, int li, const tex_query *q, te
     for (int k = 0; k < dims; k++) c[k] = i0[k] + (m >> k & 1);
     if (!wq) continue;
     texel t;
-    texel_at(d, l, c[0], c[1], c[2], layer, unnorm, &t);
+    texel_at(d, l, dims, c[0], c[1], c[2], layer, unnorm, &t);
     for (int ch = 0; ch < 4; ch++) acc[ch] += (double)wq / 256.0 * t.f[ch];
   }
   for (int ch = 0; ch < 4; ch++) out->f[ch] = (float)acc[ch];
@@ -187,7 +191,7 @@ static void gather(const smemu_tex_desc *d, const tex_query *q, texel *out) {
   static const int dx[4] = {0, 1, 1, 0}, dy[4] = {1, 1, 0, 0};
   for (int k = 0; k < 4; k++) {
     texel t;
-    texel_at(d, l, i + dx[k], j + dy[k], 0, 0, !d->norm_coords, &t);
+    texel_at(d, l, 2, i + dx[k], j + dy[k], 0, 0, !d->norm_coords, &t);
     out->f[k] = t.f[q->gather];
     out->u[k] = t.u[q->gather];
   }
@@ -221,7 +225,7 @@ void tex_sample(const smemu_tex_desc *d, const tex_query *q, uint32_t out[4], in
     /* integer coordinates: texel indices with the address mode, no filter */
     int64_t layer = 0;
     if (d->layered) layer = q->layer < 0 ? 0 : q->layer >= (int64_t)d->layers ? (int64_t)d->layers - 1 : q->layer;
-    texel_at(d, &d->level[0], q->i[0], q->i[1], q->i[2], layer, 0, &t);
+    texel_at(d, &d->level[0], d->dims, q->i[0], q->i[1], q->i[2], layer, 0, &t);
   } else if (d->nlevels > 1) {
     float lod = q->lod + d->lod_bias;
     if (lod < d->min_lod) lod = d->min_lod;
