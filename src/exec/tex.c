@@ -15,6 +15,7 @@
  * txq, suq: d the result, a the handle, mode the query; istypep: d the
  * predicate, a the handle, mode the type. */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 #include "exec/exec.h"
 #include "exec/fpsem.h"
@@ -236,6 +237,14 @@ static void format(const smemu_tex_desc *d, uint32_t v, uint8_t *p, int ch) {
     double max = d->kind == SMEMU_TEX_UNSIGNED ? (double)((1u << d->bits) - 1) : (double)((1u << (d->bits - 1)) - 1);
     double lo = d->kind == SMEMU_TEX_UNSIGNED ? 0 : -1, x = f != f ? 0 : f < lo ? lo : f > 1 ? 1 : f;
     raw = (uint32_t)(int32_t)lrint(x * max);
+  } else if (d->kind == SMEMU_TEX_UNSIGNED) {
+    /* integer formats saturate the value (a float's bits as well: the
+     * H200's "sustp_rgba8") */
+    uint32_t max = d->bits == 32 ? ~0u : (1u << d->bits) - 1;
+    raw = v > max ? max : v;
+  } else {
+    int32_t s = (int32_t)v, hi = d->bits == 32 ? INT32_MAX : (1 << (d->bits - 1)) - 1;
+    raw = (uint32_t)(s > hi ? hi : s < -hi - 1 ? -hi - 1 : s);
   }
   memcpy(p + ch * (d->bits / 8), &raw, (size_t)d->bits / 8);
 }

@@ -59,10 +59,20 @@ static int64_t address(int mode, int64_t i, int64_t n) {
   }
 }
 
+/* The border colour, stored in the texel format first: a normalized
+ * format keeps round-half-down(c * max) / max of it (0.5 reads 127/255 from
+ * an 8-bit texture, 0.25 reads 64/255: tests/hw/textures). */
 static void border(const smemu_tex_desc *d, texel *t) {
   for (int c = 0; c < 4; c++) {
-    t->f[c] = d->border[c];
-    t->u[c] = float_read(d) ? fp_bits32(d->border[c]) : (uint32_t)(int32_t)d->border[c];
+    float v = d->border[c];
+    if (d->read_norm) {
+      int uns = d->kind == SMEMU_TEX_UNSIGNED;
+      double max = uns ? (double)((1u << d->bits) - 1) : (double)((1u << (d->bits - 1)) - 1);
+      double x = v != v ? 0 : v < (uns ? 0 : -1) ? (uns ? 0 : -1) : v > 1 ? 1 : v;
+      v = (float)(ceil(x * max - 0.5) / max) + 0.0f; /* (never -0) */
+    }
+    t->f[c] = v;
+    t->u[c] = float_read(d) ? fp_bits32(v) : (uint32_t)(int32_t)v;
   }
 }
 
@@ -84,6 +94,13 @@ static void texel_at(const smemu_tex_desc *d, const smemu_tex_level *l, int dims
                      (size_t)c[0] * (size_t)(d->nch * d->bits / 8);
   if (d->dims == 3) p += (size_t)c[2] * l->slice;
   decode(d, p, t);
+}
+
+/* Channel ch of a normalized texel as a 16-bit fixed-point value (from
+ * its float: n / max exactly recovers n). */
+static int32_t unorm16(const smemu_tex_desc *d, const texel *t, int ch) {
+  double max = d->kind == SMEMU_TEX_UNSIGNED ? 65535.0 : 32767.0;
+  return (int32_t)lrint((double)t->f[ch] * max);
 }
 
 /* The 1.8 fixed-point weight (0 to 256) of a fraction in [0, 1). */
@@ -163,6 +180,12 @@ static void sample_level(const smemu_tex_desc *d, int li, const tex_query *q, te
     prod[m] = (int32_t)p;
   }
   double acc[4] = {0, 0, 0, 0};
+  /* normalized 8- and 16-bit integers filter as 16-bit fixed point: an
+   * 8-bit unsigned texel widens to v * 257, and the weighted sum rounds to
+   * a 16-bit value before it becomes a float (the H200's uchar4 sweeps read
+   * n / 65535) */
+  int fixed16 = d->read_norm && d->bits <= 16 && (d->kind == SMEMU_TEX_UNSIGNED || d->bits == 16);
+  int64_t iacc[4] = {0, 0, 0, 0};
   for (int m = 0; m < corners; m++) {
     int32_t wq = 0;
     for (int s2 = 0; s2 < corners; s2++)
@@ -172,9 +195,21 @@ static void sample_level(const smemu_tex_desc *d, int li, const tex_query *q, te
     if (!wq) continue;
     texel t;
     texel_at(d, l, dims, c[0], c[1], c[2], layer, unnorm, &t);
-    for (int ch = 0; ch < 4; ch++) acc[ch] += (double)wq / 256.0 * t.f[ch];
+    for (int ch = 0; ch < 4; ch++) {
+      acc[ch] += (double)wq / 256.0 * t.f[ch];
+      if (fixed16) iacc[ch] += (int64_t)wq * (int64_t)unorm16(d, &t, ch);
+    }
   }
-  for (int ch = 0; ch < 4; ch++) out->f[ch] = (float)acc[ch];
+  for (int ch = 0; ch < 4; ch++) {
+    out->f[ch] = (float)acc[ch];
+    if (fixed16) {
+      int64_t r = (iacc[ch] + 128) >> 8; /* arithmetic shift: floor */
+      out->f[ch] = (float)r / (d->kind == SMEMU_TEX_UNSIGNED ? 65535.f : 32767.f);
+      if (out->f[ch] < -1.f) out->f[ch] = -1.f;
+    }
+    /* half textures filter at half precision (the H200's "half2_linear") */
+    if (d->kind == SMEMU_TEX_FLOAT && d->bits == 16) out->f[ch] = fp_f16_to_f32(fp_f32_to_f16(out->f[ch], FP_RN));
+  }
   for (int ch = 0; ch < 4; ch++) out->u[ch] = fp_bits32(out->f[ch]);
 }
 
