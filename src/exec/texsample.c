@@ -17,6 +17,7 @@
 typedef struct texel {
   float f[4];
   uint32_t u[4];
+  int32_t n[4];   /* a normalized integer texel's channels in 16-bit fixed point */
 } texel;
 
 static int float_read(const smemu_tex_desc *d) { return d->kind == SMEMU_TEX_FLOAT || d->read_norm; }
@@ -35,6 +36,7 @@ static void decode(const smemu_tex_desc *d, const uint8_t *p, texel *t) {
     int32_t s = d->bits == 8 ? (int8_t)raw : d->bits == 16 ? (int16_t)raw : (int32_t)raw;
     t->u[c] = d->kind == SMEMU_TEX_SIGNED ? (uint32_t)s : raw;
     if (!d->read_norm) continue;
+    t->n[c] = d->bits == 8 && d->kind == SMEMU_TEX_UNSIGNED ? (int32_t)raw * 257 : s;
     if (d->kind == SMEMU_TEX_UNSIGNED) {
       t->f[c] = (float)raw / (float)((1u << d->bits) - 1);
     } else {
@@ -69,7 +71,9 @@ static void border(const smemu_tex_desc *d, texel *t) {
       int uns = d->kind == SMEMU_TEX_UNSIGNED;
       double max = uns ? (double)((1u << d->bits) - 1) : (double)((1u << (d->bits - 1)) - 1);
       double x = v != v ? 0 : v < (uns ? 0 : -1) ? (uns ? 0 : -1) : v > 1 ? 1 : v;
-      v = (float)(ceil(x * max - 0.5) / max) + 0.0f; /* (never -0) */
+      double q = ceil(x * max - 0.5) + 0.0; /* (never -0) */
+      v = (float)(q / max);
+      t->n[c] = (int32_t)q * (uns && d->bits == 8 ? 257 : 1);
     }
     t->f[c] = v;
     t->u[c] = float_read(d) ? fp_bits32(v) : (uint32_t)(int32_t)v;
@@ -94,13 +98,6 @@ static void texel_at(const smemu_tex_desc *d, const smemu_tex_level *l, int dims
                      (size_t)c[0] * (size_t)(d->nch * d->bits / 8);
   if (d->dims == 3) p += (size_t)c[2] * l->slice;
   decode(d, p, t);
-}
-
-/* Channel ch of a normalized texel as a 16-bit fixed-point value (from
- * its float: n / max exactly recovers n). */
-static int32_t unorm16(const smemu_tex_desc *d, const texel *t, int ch) {
-  double max = d->kind == SMEMU_TEX_UNSIGNED ? 65535.0 : 32767.0;
-  return (int32_t)lrint((double)t->f[ch] * max);
 }
 
 /* The 1.8 fixed-point weight (0 to 256) of a fraction in [0, 1). */
@@ -197,13 +194,13 @@ static void sample_level(const smemu_tex_desc *d, int li, const tex_query *q, te
     texel_at(d, l, dims, c[0], c[1], c[2], layer, unnorm, &t);
     for (int ch = 0; ch < 4; ch++) {
       acc[ch] += (double)wq / 256.0 * t.f[ch];
-      if (fixed16) iacc[ch] += (int64_t)wq * (int64_t)unorm16(d, &t, ch);
+      if (fixed16) iacc[ch] += (int64_t)wq * (int64_t)t.n[ch];
     }
   }
   for (int ch = 0; ch < 4; ch++) {
     out->f[ch] = (float)acc[ch];
     if (fixed16) {
-      int64_t r = (iacc[ch] + 128) >> 8; /* arithmetic shift: floor */
+      int64_t s = iacc[ch], r = s >= 0 ? (s + 128) >> 8 : -((-s + 128) >> 8); /* halves away from 0 */
       out->f[ch] = (float)r / (d->kind == SMEMU_TEX_UNSIGNED ? 65535.f : 32767.f);
       if (out->f[ch] < -1.f) out->f[ch] = -1.f;
     }
