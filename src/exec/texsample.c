@@ -108,15 +108,17 @@ static int cube_face(const float v[3], float *s, float *t) {
   float ax = fabsf(v[0]), ay = fabsf(v[1]), az = fabsf(v[2]);
   float ma, sc, tc;
   int face;
-  if (ax >= ay && ax >= az) {
-    face = v[0] >= 0 ? 0 : 1;
-    ma = ax, sc = v[0] >= 0 ? -v[2] : v[2], tc = -v[1];
-  } else if (ay >= az) {
+  /* ties go to z, then y (the H200 samples face +z for (1, 1, 1) and for
+   * (0, 0, 0), face +y for (-1, 1, 0.5)) */
+  if (az >= ax && az >= ay) {
+    face = v[2] >= 0 ? 4 : 5;
+    ma = az, sc = v[2] >= 0 ? v[0] : -v[0], tc = -v[1];
+  } else if (ay >= ax) {
     face = v[1] >= 0 ? 2 : 3;
     ma = ay, sc = v[0], tc = v[1] >= 0 ? v[2] : -v[2];
   } else {
-    face = v[2] >= 0 ? 4 : 5;
-    ma = az, sc = v[2] >= 0 ? v[0] : -v[0], tc = -v[1];
+    face = v[0] >= 0 ? 0 : 1;
+    ma = ax, sc = v[0] >= 0 ? -v[2] : v[2], tc = -v[1];
   }
   *s = ma > 0 ? (sc / ma + 1.f) * 0.5f : 0.5f;
   *t = ma > 0 ? (tc / ma + 1.f) * 0.5f : 0.5f;
