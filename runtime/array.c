@@ -26,8 +26,7 @@ struct cudaMipmappedArray *rt_mipmap_get(const void *p) {
   return NULL;
 }
 
-RT_EXPORT struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f);
-struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f) {
+RT_EXPORT struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f) {
   struct cudaChannelFormatDesc d = {x, y, z, w, f};
   return d;
 }
@@ -214,15 +213,7 @@ RT_EXPORT cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t mipmap) {
 
 /* ---- copies ---- */
 
-/* One side of a copy: an array at (x bytes, y, z), or linear memory with
- * rows `pitch` apart and `rows` rows a slice. */
-typedef struct side {
-  struct cudaArray *a;
-  size_t x, y, z;
-  uint8_t *p;
-  size_t pitch, rows;
-  int device;       /* linear memory the kind says is on the device */
-} side;
+typedef rt_side side;
 
 /* Whether a region of w bytes x h rows x d slices fits the side. */
 static int side_ok(const side *s, size_t w, size_t h, size_t d) {
@@ -248,16 +239,24 @@ static uint8_t *row(const side *s, size_t y, size_t z) {
 static cudaError_t copy_region(side *dst, side *src, size_t w, size_t h, size_t d, int kind, cudaStream_t stream,
                                int async) {
   if (async && !rt_stream_get(stream)) return cudaErrorInvalidResourceHandle;
-  if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return cudaErrorInvalidMemcpyDirection;
+  if (kind != RT_KIND_SIDES && (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault))
+    return cudaErrorInvalidMemcpyDirection;
   if (!w || !h || !d) return cudaSuccess;
-  dst->device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
-  src->device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+  if (kind != RT_KIND_SIDES) {
+    dst->device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+    src->device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+  }
   if (!side_ok(dst, w, h, d) || !side_ok(src, w, h, d)) return cudaErrorInvalidValue;
   rt_drain();
   if (rt.sticky) return rt.sticky;
   for (size_t z = 0; z < d; z++)
     for (size_t y = 0; y < h; y++) memmove(row(dst, y, z), row(src, y, z), w);
   return cudaSuccess;
+}
+
+cudaError_t rt_copy_sides(rt_side *dst, rt_side *src, size_t w, size_t h, size_t d, cudaStream_t stream,
+                          int async) {
+  return copy_region(dst, src, w, h, d, RT_KIND_SIDES, stream, async);
 }
 
 static cudaError_t arr_side(const void *a, size_t x, size_t y, side *s) {

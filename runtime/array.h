@@ -99,6 +99,20 @@ struct cudaMipmappedArray {
 };
 #define MIPMAP_MAGIC 0x4d49504du
 
+/* One side of a copy: an array at (x bytes, y, z), or linear memory at p
+ * with rows `pitch` apart and `rows` rows a slice. */
+typedef struct rt_side {
+  struct cudaArray *a;
+  size_t x, y, z;
+  uint8_t *p;
+  size_t pitch, rows;
+  int device;       /* linear memory that must be device memory */
+} rt_side;
+#define RT_KIND_SIDES (-1)
+/* Copy w bytes x h rows x d slices between two sides (their device flags
+ * set) after the queued work, every range checked first (array.c). */
+cudaError_t rt_copy_sides(rt_side *dst, rt_side *src, size_t w, size_t h, size_t d, cudaStream_t stream, int async);
+
 /* The live array a handle names, or NULL. */
 struct cudaArray *rt_array_get(const void *a);
 struct cudaMipmappedArray *rt_mipmap_get(const void *m);
@@ -109,6 +123,7 @@ int rt_channel_format(const struct cudaChannelFormatDesc *d, int *nch, int *bits
 void rt_array_image(const struct cudaArray *a, smemu_tex_desc *d);
 
 /* The entry points (array.c, texture.c). */
+struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f);
 cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width, size_t height, unsigned int flags);
 cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, struct cudaExtent extent, unsigned int flags);
 cudaError_t cudaFreeArray(cudaArray_t array);
