@@ -1,7 +1,7 @@
 /* tex.c: the texture and surface family on texture and surface objects
  * (the .u64 handles smemu_tex_register gives): tex (1d, 2d, 3d, a1d, a2d,
- * cube, acube; plain, .level, .grad), tld4, txq, suld.b, sust.b, sust.p,
- * suq and istypep. Sampling itself is texsample.c's; this file decodes the
+ * cube, acube; plain, .level, .grad), tld4 (2d, a2d), txq, suld.b,
+ * sust.b, sust.p, sured, suq and istypep. Sampling itself is texsample.c's; this file decodes the
  * operands, looks the handles up (texobj.c) and moves the values.
  *
  * insn fields: mode = geometry (TG_*); type = destination (tex, tld4,
@@ -273,6 +273,53 @@ static void sust_exec(warp *w, const insn *in, uint32_t m) {
   }
 }
 
+/* sured: an atomic read-modify-write of one element (insn.mode's geometry
+ * in su_addr; insn.type the element type; insn.c the operation). Blocks run
+ * on several workers, so the update is a real atomic. */
+enum { RED_ADD, RED_MIN, RED_MAX, RED_AND, RED_OR };
+
+static void sured_exec(warp *w, const insn *in, uint32_t m) {
+  const uint32_t *xs = w->L->prog->xslots + in->imm;
+  uint32_t n = (uint32_t)ptx_type_size(in->type);
+  int sgn = in->type == PTX_T_S32 || in->type == PTX_T_S64;
+  hcache c = {0};
+  for (uint32_t mm = m; mm; mm &= mm - 1) {
+    int l = __builtin_ctz(mm);
+    const smemu_tex_desc *d = lookup(w, l, w->r[xs[XS_H]][l], &c, "sured");
+    if (!d) return;
+    int zero;
+    uint8_t *p = su_addr(w, l, d, in, xs, n, &zero);
+    if (!p) {
+      if (zero) continue;
+      return;
+    }
+    uint64_t v = w->r[xs[XS_D]][l];
+    if (n == 4) {
+      uint32_t *a = (uint32_t *)(void *)p, x = (uint32_t)v, old = __atomic_load_n(a, __ATOMIC_RELAXED), nv;
+      do {
+        switch (in->c) {
+        case RED_ADD: nv = old + x; break;
+        case RED_MIN: nv = sgn ? ((int32_t)x < (int32_t)old ? x : old) : (x < old ? x : old); break;
+        case RED_MAX: nv = sgn ? ((int32_t)x > (int32_t)old ? x : old) : (x > old ? x : old); break;
+        case RED_AND: nv = old & x; break;
+        default: nv = old | x; break;
+        }
+      } while (!__atomic_compare_exchange_n(a, &old, nv, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    } else {
+      uint64_t *a = (uint64_t *)(void *)p, old = __atomic_load_n(a, __ATOMIC_RELAXED), nv;
+      do {
+        switch (in->c) {
+        case RED_ADD: nv = old + v; break;
+        case RED_MIN: nv = sgn ? ((int64_t)v < (int64_t)old ? v : old) : (v < old ? v : old); break;
+        case RED_MAX: nv = sgn ? ((int64_t)v > (int64_t)old ? v : old) : (v > old ? v : old); break;
+        case RED_AND: nv = old & v; break;
+        default: nv = old | v; break;
+        }
+      } while (!__atomic_compare_exchange_n(a, &old, nv, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    }
+  }
+}
+
 /* ---- decoding ---- */
 
 /* The handle and coordinates of address operand i ([h, {c...}] or [h]):
@@ -345,8 +392,8 @@ static int dec_texop(dctx *D, dstmt *S, insn *in) {
     in->target = (uint32_t)variant;
   }
   if (dec_geom(D, S, in) < 0) return -1;
-  if (tld4 && in->mode != TG_2D)
-    return dec_error(D, S, -1, "tld4 on .a2d, .cube and .acube textures is not supported");
+  if (tld4 && in->mode != TG_2D && in->mode != TG_A2D)
+    return dec_error(D, S, -1, "tld4 on .cube and .acube textures is not supported");
   if (!dec_take(S, "v4")) return dec_error(D, S, -1, "%s returns .v4 vectors", S->st->opcode);
   if (S->ntypes != 2) return dec_error(D, S, -1, "%s needs a result type and a coordinate type", S->st->opcode);
   int dt = S->types[0], ct = S->types[1];
@@ -452,12 +499,49 @@ static int dec_istypep(dctx *D, dstmt *S, insn *in) {
   return 0;
 }
 
+static int dec_sured(dctx *D, dstmt *S, insn *in) {
+  uint32_t xs[XS_N];
+  for (int k = 0; k < XS_N; k++) xs[k] = k < 4 ? SLOT_SINK : SR_ZERO;
+  int p = dec_take(S, "p");
+  if (!p && !dec_take(S, "b")) return dec_error(D, S, -1, "sured needs .b or .p");
+  static const char *const ops[] = {"add", "min", "max", "and", "or", NULL};
+  int op = dec_take_any(S, ops);
+  if (op < 0) return dec_error(D, S, -1, "sured needs .add, .min, .max, .and or .or");
+  if (dec_geom(D, S, in) < 0) return -1;
+  if (in->mode != TG_1D && in->mode != TG_2D && in->mode != TG_3D)
+    return dec_error(D, S, -1, "sured takes .1d, .2d or .3d");
+  static const char *const modes[] = {"trap", "clamp", "zero", NULL};
+  int mode = dec_take_any(S, modes);
+  if (mode < 0) return dec_error(D, S, -1, "sured needs .trap, .clamp or .zero");
+  if (S->ntypes != 1) return dec_error(D, S, -1, "sured needs one element type");
+  int t = S->types[0];
+  int ok = op == RED_ADD ? (t == PTX_T_U32 || t == PTX_T_S32 || t == PTX_T_U64)
+           : op <= RED_MAX ? (t == PTX_T_U32 || t == PTX_T_S32 || t == PTX_T_U64 || t == PTX_T_S64)
+                           : (t == PTX_T_B32 || t == PTX_T_B64);
+  if (!ok) return dec_error(D, S, -1, "sured.%s does not take .%s", ops[op], ptx_type_name(t));
+  in->type = (uint8_t)t;
+  in->c = (uint32_t)op;
+  in->vec = 1;
+  in->target = (uint32_t)mode | (p ? SU_P : 0);
+  if (dec_nops(D, S, 2) < 0) return -1;
+  int nc;
+  if (dec_handle(D, S, 0, xs, &nc, PTX_T_S32) < 0) return -1;
+  if (nc != geom_elems[in->mode])
+    return dec_error(D, S, 0, "%s takes %d coordinate element%s", geoms[in->mode], geom_elems[in->mode],
+                     geom_elems[in->mode] > 1 ? "s" : "");
+  if (dec_src(D, S, 1, t, &xs[XS_D]) < 0) return -1;
+  if (dec_xslots(D, xs, XS_N, &in->imm) < 0) return dec_error(D, S, -1, "out of memory");
+  in->fn = sured_exec;
+  return 0;
+}
+
 int dec_tex(dctx *D, dstmt *S, insn *in) {
   switch (in->op) {
   case OP_TEX: case OP_TLD4: return dec_texop(D, S, in);
   case OP_SULD: case OP_SUST: return dec_su(D, S, in);
   case OP_TXQ: case OP_SUQ: return dec_query(D, S, in);
   case OP_ISTYPEP: return dec_istypep(D, S, in);
+  case OP_SURED: return dec_sured(D, S, in);
   default: return dec_error(D, S, -1, "'%s' is not supported", S->st->opcode);
   }
 }

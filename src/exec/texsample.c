@@ -221,11 +221,12 @@ static void gather(const smemu_tex_desc *d, const tex_query *q, texel *out) {
     float n = (float)(k ? l->height : l->width);
     u[k] = d->norm_coords ? q->f[k] * n : q->f[k];
   }
-  int64_t i = (int64_t)floorf(u[0] - 0.5f), j = (int64_t)floorf(u[1] - 0.5f);
+  int64_t i = (int64_t)floorf(u[0] - 0.5f), j = (int64_t)floorf(u[1] - 0.5f), layer = 0;
+  if (d->layered) layer = q->layer < 0 ? 0 : q->layer >= (int64_t)d->layers ? (int64_t)d->layers - 1 : q->layer;
   static const int dx[4] = {0, 1, 1, 0}, dy[4] = {1, 1, 0, 0};
   for (int k = 0; k < 4; k++) {
     texel t;
-    texel_at(d, l, 2, i + dx[k], j + dy[k], 0, 0, !d->norm_coords, &t);
+    texel_at(d, l, 2, i + dx[k], j + dy[k], 0, layer, !d->norm_coords, &t);
     out->f[k] = t.f[q->gather];
     out->u[k] = t.u[q->gather];
   }

@@ -131,6 +131,38 @@ static void test_surface_modes(void **state) {
   smemu_tex_unregister(s);
 }
 
+/* sured: 64 threads add their index into element tid % 4 (.b: byte
+ * offsets) and take the maximum of 1000 - tid into element tid % 2 of
+ * another (.p: element offsets): sums 480 + 16 k, maxima 1000 and 999. */
+static void test_sured(void **state) {
+  (void)state;
+  static uint32_t sum[4], mx[2];
+  smemu_tex_desc d;
+  memset(&d, 0, sizeof d);
+  d.surface = 1, d.dims = 1, d.nlevels = 1, d.nch = 1, d.bits = 32, d.kind = SMEMU_TEX_SIGNED;
+  d.level[0] = (smemu_tex_level){(uint8_t *)sum, 4, 1, 1, 16, 16};
+  uint64_t s1 = smemu_tex_register(&d);
+  d.level[0] = (smemu_tex_level){(uint8_t *)mx, 2, 1, 1, 8, 8};
+  uint64_t s2 = smemu_tex_register(&d);
+  static const char *k = PTX_HEAD
+      ".visible .entry k(.param .u64 a, .param .u64 b)\n{\n"
+      "  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n"
+      "  ld.param.u64 %rd1, [a];\n  ld.param.u64 %rd2, [b];\n"
+      "  mov.u32 %r1, %tid.x;\n  and.b32 %r2, %r1, 3;\n  shl.b32 %r3, %r2, 2;\n"
+      "  sured.b.add.1d.u32.trap [%rd1, {%r3}], %r1;\n"
+      "  and.b32 %r4, %r1, 1;\n  sub.s32 %r5, 1000, %r1;\n"
+      "  sured.p.max.1d.s32.trap [%rd2, {%r4}], %r5;\n"
+      "  ret;\n}\n";
+  void *args[] = {&s1, &s2};
+  char err[512];
+  PTX_OK(ptxrun(k, "k", 1, 64, 0, args, err, sizeof err), err);
+  for (int i = 0; i < 4; i++) assert_int_equal(sum[i], 480 + 16 * i);
+  assert_int_equal(mx[0], 1000);
+  assert_int_equal(mx[1], 999);
+  smemu_tex_unregister(s1);
+  smemu_tex_unregister(s2);
+}
+
 /* Malformed forms are decode errors naming line and column. */
 static void test_decode_errors(void **state) {
   (void)state;
@@ -140,7 +172,8 @@ static void test_decode_errors(void **state) {
       {"tex.2d.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}];", ".v4"},
       {"suld.b.2d.b32 {%r1}, [%rd1, {%r1, %r1}];", ".trap, .clamp or .zero"},
       {"txq.bogus.b32 %r1, [%rd1];", "unknown txq query"},
-      {"tld4.r.3d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2, %f3, %f4}];", "not supported"},
+      {"tld4.r.cube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2, %f3, %f4}];", "not supported"},
+      {"sured.b.add.2d.b32.trap [%rd1, {%r1, %r1}], %r2;", "does not take .b32"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     char src[1024], err[512];
@@ -158,6 +191,7 @@ int main(void) {
       cmocka_unit_test(test_queries),
       cmocka_unit_test(test_sample),
       cmocka_unit_test(test_surface_modes),
+      cmocka_unit_test(test_sured),
       cmocka_unit_test(test_decode_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
