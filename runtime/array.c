@@ -86,6 +86,7 @@ static cudaError_t array_new(const struct cudaChannelFormatDesc *desc, size_t w,
 }
 
 static void array_free(struct cudaArray *a) {
+  rt_tex_forget(a->data, a->bytes);
   for (struct cudaArray **p = &arrays; *p; p = &(*p)->next)
     if (*p == a) {
       *p = a->next;

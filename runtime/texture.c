@@ -16,6 +16,8 @@ typedef struct rt_texobj {
   struct cudaTextureDesc tex;
   struct cudaResourceViewDesc view;
   int has_view;
+  int live;                       /* 0 once its memory was freed (rt_tex_forget) */
+  smemu_tex_desc img;             /* the image, for rt_tex_forget */
   struct rt_texobj *next;
 } rt_texobj;
 
@@ -108,10 +110,10 @@ static cudaError_t image_of(const struct cudaResourceDesc *r, smemu_tex_desc *d,
 }
 
 static cudaError_t add_obj(uint64_t h, int surface, const struct cudaResourceDesc *r, const struct cudaTextureDesc *t,
-                           const struct cudaResourceViewDesc *v) {
+                           const struct cudaResourceViewDesc *v, const smemu_tex_desc *img) {
   rt_texobj *o = calloc(1, sizeof *o);
   if (!o) return cudaErrorMemoryAllocation;
-  o->h = h, o->surface = surface, o->res = *r;
+  o->h = h, o->surface = surface, o->res = *r, o->live = 1, o->img = *img;
   if (t) o->tex = *t;
   if (v) o->view = *v, o->has_view = 1;
   o->next = objs;
@@ -156,7 +158,7 @@ RT_EXPORT cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject, c
   d.max_lod = t->maxMipmapLevelClamp;
   uint64_t h = smemu_tex_register(&d);
   if (!h) return rt_end(cudaErrorMemoryAllocation);
-  if ((e = add_obj(h, 0, pResDesc, pTexDesc, NULL))) {
+  if ((e = add_obj(h, 0, pResDesc, pTexDesc, NULL, &d))) {
     smemu_tex_unregister(h);
     return rt_end(e);
   }
@@ -176,9 +178,26 @@ static cudaError_t destroy(uint64_t h, int surface) {
       *p = o->next;
       break;
     }
-  smemu_tex_unregister(o->h);
+  if (o->live) smemu_tex_unregister(o->h);
   free(o);
   return rt_end(cudaSuccess);
+}
+
+void rt_tex_forget(const void *p, size_t n) {
+  uintptr_t lo = (uintptr_t)p, hi = n > UINTPTR_MAX - lo ? UINTPTR_MAX : lo + n;
+  for (rt_texobj *o = objs; o; o = o->next) {
+    if (!o->live) continue;
+    for (int l = 0; l < o->img.nlevels; l++) {
+      const smemu_tex_level *v = &o->img.level[l];
+      size_t count = o->img.layered || o->img.cube ? o->img.layers : v->depth;
+      uintptr_t b = (uintptr_t)v->base, e = b + v->slice * (count ? count : 1);
+      if (b < hi && lo < e) {
+        smemu_tex_unregister(o->h);
+        o->live = 0;
+        break;
+      }
+    }
+  }
 }
 
 RT_EXPORT cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject) { return destroy(texObject, 0); }
@@ -196,7 +215,7 @@ RT_EXPORT cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject, 
   for (int k = 0; k < 3; k++) d.addr[k] = SMEMU_ADDR_CLAMP;
   uint64_t h = smemu_tex_register(&d);
   if (!h) return rt_end(cudaErrorMemoryAllocation);
-  if ((e = add_obj(h, 1, pResDesc, NULL, NULL))) {
+  if ((e = add_obj(h, 1, pResDesc, NULL, NULL, &d))) {
     smemu_tex_unregister(h);
     return rt_end(e);
   }

@@ -2,8 +2,8 @@
  * (smemu.h). The runtime registers a descriptor and hands the program the
  * handle; the tex/suld/sust/txq/suq handlers (tex.c) look handles up while
  * kernels run on worker threads, so the table is under a lock and a lookup
- * copies the descriptor out. Handles are small integers from 1, reused
- * after unregistering, as the GPU's are. */
+ * copies the descriptor out. Handles are small integers from 1, never
+ * reused, so a stale handle can never name a newer object. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +12,7 @@
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static smemu_tex_desc **slots; /* slot i holds handle i + 1, NULL when free */
-static uint32_t nslots;
+static uint32_t nslots, nused; /* slots allocated, handed out */
 
 /* The checks a descriptor must pass before a handler may trust it. */
 static int valid(const smemu_tex_desc *d) {
@@ -39,8 +39,7 @@ uint64_t smemu_tex_register(const smemu_tex_desc *d) {
   if (!c) return 0;
   *c = *d;
   pthread_mutex_lock(&lock);
-  uint32_t i = 0;
-  while (i < nslots && slots[i]) i++;
+  uint32_t i = nused;
   if (i == nslots) {
     uint32_t cap = nslots ? nslots * 2 : 64;
     smemu_tex_desc **s = realloc(slots, cap * sizeof *s);
@@ -54,6 +53,7 @@ uint64_t smemu_tex_register(const smemu_tex_desc *d) {
     nslots = cap;
   }
   slots[i] = c;
+  nused++;
   pthread_mutex_unlock(&lock);
   return (uint64_t)i + 1;
 }

@@ -176,6 +176,20 @@ static void test_driver_textures(void **state) {
   assert_int_equal(CU(cuSurfObjectDestroy, unsigned long long)(surf), 0);
   assert_int_equal(CU(cuArrayDestroy, void *)(arr), 0);
   assert_int_equal(CU(cuArrayDestroy, void *)(arr), 1);
+
+  /* an object whose array was freed reads nothing: the launch faults
+   * (an illegal address, sticky), the process does not crash */
+  assert_int_equal(CU(cuArray3DCreate, void **, const A3D *)(&arr, &ad), 0);
+  r.res.hArray = arr;
+  assert_int_equal(CU(cuTexObjectCreate, unsigned long long *, const RES *, const TEX *, const void *)(&tex, &r, &td, NULL),
+                   0);
+  assert_int_equal(CU(cuSurfObjectCreate, unsigned long long *, const RES *)(&surf, &r), 0);
+  assert_int_equal(CU(cuArrayDestroy, void *)(arr), 0);
+  assert_int_equal(CU(cuLaunchKernel, void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                      void *, void **, void **)(f, 1, 1, 1, 4, 1, 1, 0, NULL, params, NULL),
+                   0);
+  assert_int_equal(CU(cuCtxSynchronize, void)(), 700);
+  assert_int_equal(CU(cuTexObjectDestroy, unsigned long long)(tex), 700); /* the sticky error */
 }
 
 int main(void) {
