@@ -7,9 +7,9 @@
  * checks its region against the array and the linear side against the
  * allocation it lies in (bounds.c) before it touches anything, and runs
  * after the queued work, as the CUDA copies do. */
+#include "array.h"
 #include <stdlib.h>
 #include <string.h>
-#include "array.h"
 
 static struct cudaArray *arrays;
 static struct cudaMipmappedArray *mipmaps;
@@ -26,7 +26,8 @@ struct cudaMipmappedArray *rt_mipmap_get(const void *p) {
   return NULL;
 }
 
-RT_EXPORT struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f) {
+RT_EXPORT struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
+                                                             enum cudaChannelFormatKind f) {
   struct cudaChannelFormatDesc d = {x, y, z, w, f};
   return d;
 }
@@ -34,7 +35,8 @@ RT_EXPORT struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z
 int rt_channel_format(const struct cudaChannelFormatDesc *d, int *nch, int *bits) {
   int b = d->x, n = 1;
   if (b != 8 && b != 16 && b != 32) return -1;
-  if (d->f != cudaChannelFormatKindSigned && d->f != cudaChannelFormatKindUnsigned && d->f != cudaChannelFormatKindFloat)
+  if (d->f != cudaChannelFormatKindSigned && d->f != cudaChannelFormatKindUnsigned &&
+      d->f != cudaChannelFormatKindFloat)
     return -1;
   if (d->f == cudaChannelFormatKindFloat && b == 8) return -1;
   const int more[3] = {d->y, d->z, d->w};
@@ -54,11 +56,12 @@ int rt_channel_format(const struct cudaChannelFormatDesc *d, int *nch, int *bits
 }
 
 /* A new array of the given extent (texels) and flags, or an error. */
-static cudaError_t array_new(const struct cudaChannelFormatDesc *desc, size_t w, size_t h, size_t d, unsigned flags,
-                             struct cudaArray **out) {
+static cudaError_t array_new(const struct cudaChannelFormatDesc *desc, size_t w, size_t h, size_t d,
+                             unsigned flags, struct cudaArray **out) {
   int nch, bits;
   if (!desc || rt_channel_format(desc, &nch, &bits) < 0) return cudaErrorInvalidChannelDescriptor;
-  if (flags & ~(unsigned)(cudaArrayLayered | cudaArraySurfaceLoadStore | cudaArrayCubemap | cudaArrayTextureGather))
+  if (flags &
+      ~(unsigned)(cudaArrayLayered | cudaArraySurfaceLoadStore | cudaArrayCubemap | cudaArrayTextureGather))
     return cudaErrorInvalidValue;
   if (!w || (d && !h && !(flags & cudaArrayLayered))) return cudaErrorInvalidValue;
   if ((flags & cudaArrayCubemap) && (w != h || !d || d % 6)) return cudaErrorInvalidValue;
@@ -97,8 +100,8 @@ static void array_free(struct cudaArray *a) {
   free(a);
 }
 
-RT_EXPORT cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width,
-                                      size_t height, unsigned int flags) {
+RT_EXPORT cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
+                                      size_t width, size_t height, unsigned int flags) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   if (!array) return rt_end(cudaErrorInvalidValue);
@@ -149,8 +152,10 @@ RT_EXPORT cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cud
 
 /* ---- mipmapped arrays ---- */
 
-RT_EXPORT cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *mipmap, const struct cudaChannelFormatDesc *desc,
-                                               struct cudaExtent extent, unsigned int numLevels, unsigned int flags) {
+RT_EXPORT cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *mipmap,
+                                               const struct cudaChannelFormatDesc *desc,
+                                               struct cudaExtent extent, unsigned int numLevels,
+                                               unsigned int flags) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   if (!mipmap || !extent.width) return rt_end(cudaErrorInvalidValue);
@@ -221,7 +226,8 @@ static int side_ok(const side *s, size_t w, size_t h, size_t d) {
   if (s->a) {
     const struct cudaArray *a = s->a;
     size_t H = a->height ? a->height : 1, D = a->depth ? a->depth : 1;
-    return s->x <= a->pitch && w <= a->pitch - s->x && s->y <= H && h <= H - s->y && s->z <= D && d <= D - s->z;
+    return s->x <= a->pitch && w <= a->pitch - s->x && s->y <= H && h <= H - s->y && s->z <= D &&
+           d <= D - s->z;
   }
   if (!s->p || w > s->pitch || (d > 1 && s->rows < h)) return 0;
   size_t hi, a1, a2;
@@ -237,8 +243,8 @@ static uint8_t *row(const side *s, size_t y, size_t z) {
 }
 
 /* Copy w bytes x h rows x d slices from src to dst after the queued work. */
-static cudaError_t copy_region(side *dst, side *src, size_t w, size_t h, size_t d, int kind, cudaStream_t stream,
-                               int async) {
+static cudaError_t copy_region(side *dst, side *src, size_t w, size_t h, size_t d, int kind,
+                               cudaStream_t stream, int async) {
   if (async && !rt_stream_get(stream)) return cudaErrorInvalidResourceHandle;
   if (kind != RT_KIND_SIDES && (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault))
     return cudaErrorInvalidMemcpyDirection;
@@ -274,8 +280,8 @@ static void lin_side(const void *p, size_t pitch, side *s) {
   s->rows = 1;
 }
 
-static cudaError_t to2d(cudaArray_t dst, size_t wo, size_t ho, const void *src, size_t spitch, size_t w, size_t h,
-                        int kind, cudaStream_t stream, int async) {
+static cudaError_t to2d(cudaArray_t dst, size_t wo, size_t ho, const void *src, size_t spitch, size_t w,
+                        size_t h, int kind, cudaStream_t stream, int async) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   side d, s;
@@ -285,8 +291,8 @@ static cudaError_t to2d(cudaArray_t dst, size_t wo, size_t ho, const void *src, 
   return rt_end(copy_region(&d, &s, w, h, 1, kind, stream, async));
 }
 
-static cudaError_t from2d(void *dst, size_t dpitch, cudaArray_const_t src, size_t wo, size_t ho, size_t w, size_t h,
-                          int kind, cudaStream_t stream, int async) {
+static cudaError_t from2d(void *dst, size_t dpitch, cudaArray_const_t src, size_t wo, size_t ho, size_t w,
+                          size_t h, int kind, cudaStream_t stream, int async) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   side d, s;
@@ -297,20 +303,22 @@ static cudaError_t from2d(void *dst, size_t dpitch, cudaArray_const_t src, size_
 }
 
 RT_EXPORT cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
-                                          size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind) {
+                                          size_t spitch, size_t width, size_t height,
+                                          enum cudaMemcpyKind kind) {
   return to2d(dst, wOffset, hOffset, src, spitch, width, height, kind, 0, 0);
 }
-RT_EXPORT cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
-                                               size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind,
-                                               cudaStream_t stream) {
+RT_EXPORT cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                               const void *src, size_t spitch, size_t width, size_t height,
+                                               enum cudaMemcpyKind kind, cudaStream_t stream) {
   return to2d(dst, wOffset, hOffset, src, spitch, width, height, kind, stream, 1);
 }
 RT_EXPORT cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset,
-                                            size_t hOffset, size_t width, size_t height, enum cudaMemcpyKind kind) {
+                                            size_t hOffset, size_t width, size_t height,
+                                            enum cudaMemcpyKind kind) {
   return from2d(dst, dpitch, src, wOffset, hOffset, width, height, kind, 0, 0);
 }
-RT_EXPORT cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset,
-                                                 size_t hOffset, size_t width, size_t height,
+RT_EXPORT cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_const_t src,
+                                                 size_t wOffset, size_t hOffset, size_t width, size_t height,
                                                  enum cudaMemcpyKind kind, cudaStream_t stream) {
   return from2d(dst, dpitch, src, wOffset, hOffset, width, height, kind, stream, 1);
 }
@@ -323,14 +331,15 @@ RT_EXPORT cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDs
   side d, s;
   if ((e = arr_side(dst, wOffsetDst, hOffsetDst, &d)) || (e = arr_side(src, wOffsetSrc, hOffsetSrc, &s)))
     return rt_end(e);
-  if (kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault) return rt_end(cudaErrorInvalidMemcpyDirection);
+  if (kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+    return rt_end(cudaErrorInvalidMemcpyDirection);
   return rt_end(copy_region(&d, &s, width, height, 1, kind, 0, 0));
 }
 
 /* The linear copies (deprecated API): count bytes from (wOffset, hOffset)
  * on, row after row; a copy that runs past a row goes on in the next. */
-static cudaError_t linear_copy(struct cudaArray *a, size_t wo, size_t ho, void *mem, size_t count, int to_array,
-                               int kind, cudaStream_t stream, int async) {
+static cudaError_t linear_copy(struct cudaArray *a, size_t wo, size_t ho, void *mem, size_t count,
+                               int to_array, int kind, cudaStream_t stream, int async) {
   if (async && !rt_stream_get(stream)) return cudaErrorInvalidResourceHandle;
   if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return cudaErrorInvalidMemcpyDirection;
   size_t H = a->height ? a->height : 1, off;
@@ -342,8 +351,10 @@ static cudaError_t linear_copy(struct cudaArray *a, size_t wo, size_t ho, void *
   if (!rt_side_ok(mem, count, dev)) return cudaErrorInvalidValue;
   rt_drain();
   if (rt.sticky) return rt.sticky;
-  if (to_array) memmove(a->data + off, mem, count);
-  else memmove(mem, a->data + off, count);
+  if (to_array)
+    memmove(a->data + off, mem, count);
+  else
+    memmove(mem, a->data + off, count);
   return cudaSuccess;
 }
 
@@ -368,8 +379,9 @@ RT_EXPORT cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size
                                           size_t count, enum cudaMemcpyKind kind) {
   return lin(src, wOffset, hOffset, dst, count, 0, kind, 0, 0);
 }
-RT_EXPORT cudaError_t cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t src, size_t wOffset, size_t hOffset,
-                                               size_t count, enum cudaMemcpyKind kind, cudaStream_t stream) {
+RT_EXPORT cudaError_t cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t src, size_t wOffset,
+                                               size_t hOffset, size_t count, enum cudaMemcpyKind kind,
+                                               cudaStream_t stream) {
   return lin(src, wOffset, hOffset, dst, count, 0, kind, stream, 1);
 }
 
@@ -416,8 +428,9 @@ cudaError_t rt_copy3d_array(const struct cudaMemcpy3DParms *p) {
       sd[k]->rows = pp[k]->ysize;
       size_t off;
       /* the linear side's position: (pos.z * ysize + pos.y) * pitch + pos.x bytes */
-      if (__builtin_mul_overflow(pos[k]->z, pp[k]->ysize, &off) || __builtin_add_overflow(off, pos[k]->y, &off) ||
-          __builtin_mul_overflow(off, pp[k]->pitch, &off) || __builtin_add_overflow(off, x, &off))
+      if (__builtin_mul_overflow(pos[k]->z, pp[k]->ysize, &off) ||
+          __builtin_add_overflow(off, pos[k]->y, &off) || __builtin_mul_overflow(off, pp[k]->pitch, &off) ||
+          __builtin_add_overflow(off, x, &off))
         return cudaErrorInvalidValue;
       if (pp[k]->ptr) sd[k]->p += off;
     }
@@ -432,7 +445,7 @@ void rt_array_image(const struct cudaArray *a, smemu_tex_desc *d) {
   rt_channel_format(&a->desc, &nch, &bits);
   d->nch = nch;
   d->bits = bits;
-  d->kind = a->desc.f == cudaChannelFormatKindSigned ? SMEMU_TEX_SIGNED
+  d->kind = a->desc.f == cudaChannelFormatKindSigned     ? SMEMU_TEX_SIGNED
             : a->desc.f == cudaChannelFormatKindUnsigned ? SMEMU_TEX_UNSIGNED
                                                          : SMEMU_TEX_FLOAT;
   int layered = (a->flags & cudaArrayLayered) != 0, cube = (a->flags & cudaArrayCubemap) != 0;

@@ -4,8 +4,8 @@
  * as CUarray_format and a channel count, flags instead of read modes) into
  * the runtime's and runs the runtime's implementation (array.c,
  * texture.c), so both APIs share one set of arrays and objects. */
-#include <string.h>
 #include "array.h"
+#include <string.h>
 
 typedef int CUresult;
 typedef unsigned long long CUdeviceptr;
@@ -19,7 +19,7 @@ enum { CU_TRSF_READ_AS_INTEGER = 1, CU_TRSF_NORMALIZED_COORDINATES = 2, CU_TRSF_
 
 typedef struct CUDA_ARRAY_DESCRIPTOR {
   size_t Width, Height;
-  int Format;               /* CUarray_format */
+  int Format; /* CUarray_format */
   unsigned int NumChannels;
 } CUDA_ARRAY_DESCRIPTOR;
 
@@ -65,18 +65,29 @@ typedef struct CUDA_MEMCPY3D {
 } CUDA_MEMCPY3D;
 
 typedef struct CUDA_RESOURCE_DESC {
-  int resType;              /* CUresourcetype: array, mipmapped array, linear, pitch2D */
+  int resType; /* CUresourcetype: array, mipmapped array, linear, pitch2D */
   union {
-    struct { CUarray hArray; } array;
-    struct { CUmipmappedArray hMipmappedArray; } mipmap;
-    struct { CUdeviceptr devPtr; int format; unsigned int numChannels; size_t sizeInBytes; } linear;
+    struct {
+      CUarray hArray;
+    } array;
+    struct {
+      CUmipmappedArray hMipmappedArray;
+    } mipmap;
+    struct {
+      CUdeviceptr devPtr;
+      int format;
+      unsigned int numChannels;
+      size_t sizeInBytes;
+    } linear;
     struct {
       CUdeviceptr devPtr;
       int format;
       unsigned int numChannels;
       size_t width, height, pitchInBytes;
     } pitch2D;
-    struct { int reserved[32]; } reserved;
+    struct {
+      int reserved[32];
+    } reserved;
   } res;
   unsigned int flags;
 } CUDA_RESOURCE_DESC;
@@ -98,8 +109,10 @@ static CUresult cu(cudaError_t e) {
   case cudaErrorInvalidChannelDescriptor:
   case cudaErrorInvalidFilterSetting:
   case cudaErrorInvalidPitchValue:
-  case cudaErrorInvalidMemcpyDirection: return 1; /* CUDA_ERROR_INVALID_VALUE */
-  default: return (CUresult)e;
+  case cudaErrorInvalidMemcpyDirection:
+    return 1; /* CUDA_ERROR_INVALID_VALUE */
+  default:
+    return (CUresult)e;
   }
 }
 
@@ -107,15 +120,32 @@ static CUresult cu(cudaError_t e) {
 static int desc_of(int format, unsigned nch, struct cudaChannelFormatDesc *d) {
   int bits, kind;
   switch (format) {
-  case 0x01: bits = 8, kind = cudaChannelFormatKindUnsigned; break;
-  case 0x02: bits = 16, kind = cudaChannelFormatKindUnsigned; break;
-  case 0x03: bits = 32, kind = cudaChannelFormatKindUnsigned; break;
-  case 0x08: bits = 8, kind = cudaChannelFormatKindSigned; break;
-  case 0x09: bits = 16, kind = cudaChannelFormatKindSigned; break;
-  case 0x0a: bits = 32, kind = cudaChannelFormatKindSigned; break;
-  case 0x10: bits = 16, kind = cudaChannelFormatKindFloat; break;
-  case 0x20: bits = 32, kind = cudaChannelFormatKindFloat; break;
-  default: return -1;
+  case 0x01:
+    bits = 8, kind = cudaChannelFormatKindUnsigned;
+    break;
+  case 0x02:
+    bits = 16, kind = cudaChannelFormatKindUnsigned;
+    break;
+  case 0x03:
+    bits = 32, kind = cudaChannelFormatKindUnsigned;
+    break;
+  case 0x08:
+    bits = 8, kind = cudaChannelFormatKindSigned;
+    break;
+  case 0x09:
+    bits = 16, kind = cudaChannelFormatKindSigned;
+    break;
+  case 0x0a:
+    bits = 32, kind = cudaChannelFormatKindSigned;
+    break;
+  case 0x10:
+    bits = 16, kind = cudaChannelFormatKindFloat;
+    break;
+  case 0x20:
+    bits = 32, kind = cudaChannelFormatKindFloat;
+    break;
+  default:
+    return -1;
   }
   if (nch != 1 && nch != 2 && nch != 4) return -1;
   *d = cudaCreateChannelDesc(bits, nch > 1 ? bits : 0, nch > 2 ? bits : 0, nch > 3 ? bits : 0,
@@ -128,7 +158,7 @@ static void format_of(const struct cudaChannelFormatDesc *d, int *format, unsign
   int n = 1, bits = 8;
   rt_channel_format(d, &n, &bits);
   int b = bits == 8 ? 0 : bits == 16 ? 1 : 2;
-  *format = d->f == cudaChannelFormatKindFloat ? (bits == 16 ? 0x10 : 0x20)
+  *format = d->f == cudaChannelFormatKindFloat    ? (bits == 16 ? 0x10 : 0x20)
             : d->f == cudaChannelFormatKindSigned ? 0x08 + b
                                                   : 0x01 + b;
   *nch = (unsigned)n;
@@ -184,7 +214,8 @@ CUresult cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR *p, CUarray h) {
 
 RT_EXPORT CUresult cuMipmappedArrayCreate(CUmipmappedArray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *p,
                                           unsigned int numLevels);
-CUresult cuMipmappedArrayCreate(CUmipmappedArray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *p, unsigned int numLevels) {
+CUresult cuMipmappedArrayCreate(CUmipmappedArray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *p,
+                                unsigned int numLevels) {
   struct cudaChannelFormatDesc d;
   if (!p || desc_of(p->Format, p->NumChannels, &d)) return 1;
   struct cudaExtent ex = {p->Width, p->Height, p->Depth};
@@ -206,8 +237,8 @@ CUresult cuMipmappedArrayDestroy(CUmipmappedArray h) {
 
 /* A side of cuMemcpy2D/3D. Host and unified memory may be any memory the
  * program owns; device memory must be a tracked allocation. */
-static CUresult side_of(int type, const void *host, CUdeviceptr dev, CUarray arr, size_t x, size_t y, size_t z,
-                        size_t pitch, size_t rows, rt_side *s) {
+static CUresult side_of(int type, const void *host, CUdeviceptr dev, CUarray arr, size_t x, size_t y,
+                        size_t z, size_t pitch, size_t rows, rt_side *s) {
   memset(s, 0, sizeof *s);
   switch (type) {
   case CU_MEMORYTYPE_ARRAY:
@@ -229,7 +260,8 @@ static CUresult side_of(int type, const void *host, CUdeviceptr dev, CUarray arr
     s->device = type == CU_MEMORYTYPE_DEVICE;
     return 0;
   }
-  default: return 1;
+  default:
+    return 1;
   }
 }
 
@@ -272,7 +304,8 @@ static CUresult copy3d(const CUDA_MEMCPY3D *c, cudaStream_t stream, int async) {
                    c->dstPitch, c->dstHeight, &d)))
     return r;
   if (c->Depth > 1 && ((!s.a && c->srcHeight < c->Height) || (!d.a && c->dstHeight < c->Height))) return 1;
-  if ((!s.a && c->Height > 1 && c->srcPitch < c->WidthInBytes) || (!d.a && c->Height > 1 && c->dstPitch < c->WidthInBytes))
+  if ((!s.a && c->Height > 1 && c->srcPitch < c->WidthInBytes) ||
+      (!d.a && c->Height > 1 && c->dstPitch < c->WidthInBytes))
     return 1;
   if (c->Height <= 1 && c->Depth <= 1) {
     if (!s.a) s.pitch = c->WidthInBytes;
@@ -319,8 +352,12 @@ static CUresult res_of(const CUDA_RESOURCE_DESC *r, struct cudaResourceDesc *o) 
   if (r->flags) return 1;
   o->resType = (enum cudaResourceType)r->resType;
   switch (r->resType) {
-  case cudaResourceTypeArray: o->res.array.array = r->res.array.hArray; return 0;
-  case cudaResourceTypeMipmappedArray: o->res.mipmap.mipmap = r->res.mipmap.hMipmappedArray; return 0;
+  case cudaResourceTypeArray:
+    o->res.array.array = r->res.array.hArray;
+    return 0;
+  case cudaResourceTypeMipmappedArray:
+    o->res.mipmap.mipmap = r->res.mipmap.hMipmappedArray;
+    return 0;
   case cudaResourceTypeLinear:
     o->res.linear.devPtr = (void *)(uintptr_t)r->res.linear.devPtr;
     o->res.linear.sizeInBytes = r->res.linear.sizeInBytes;
@@ -331,7 +368,8 @@ static CUresult res_of(const CUDA_RESOURCE_DESC *r, struct cudaResourceDesc *o) 
     o->res.pitch2D.height = r->res.pitch2D.height;
     o->res.pitch2D.pitchInBytes = r->res.pitch2D.pitchInBytes;
     return desc_of(r->res.pitch2D.format, r->res.pitch2D.numChannels, &o->res.pitch2D.desc) ? 1 : 0;
-  default: return 1;
+  default:
+    return 1;
   }
 }
 
@@ -339,8 +377,12 @@ static void res_back(const struct cudaResourceDesc *o, CUDA_RESOURCE_DESC *r) {
   memset(r, 0, sizeof *r);
   r->resType = o->resType;
   switch (o->resType) {
-  case cudaResourceTypeArray: r->res.array.hArray = o->res.array.array; break;
-  case cudaResourceTypeMipmappedArray: r->res.mipmap.hMipmappedArray = o->res.mipmap.mipmap; break;
+  case cudaResourceTypeArray:
+    r->res.array.hArray = o->res.array.array;
+    break;
+  case cudaResourceTypeMipmappedArray:
+    r->res.mipmap.hMipmappedArray = o->res.mipmap.mipmap;
+    break;
   case cudaResourceTypeLinear:
     r->res.linear.devPtr = (CUdeviceptr)(uintptr_t)o->res.linear.devPtr;
     r->res.linear.sizeInBytes = o->res.linear.sizeInBytes;
@@ -402,8 +444,8 @@ CUresult cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *p, CUtexObject t) {
   memset(p, 0, sizeof *p);
   for (int k = 0; k < 3; k++) p->addressMode[k] = d.addressMode[k];
   p->filterMode = d.filterMode;
-  p->flags = (d.readMode ? 0 : CU_TRSF_READ_AS_INTEGER) | (d.normalizedCoords ? CU_TRSF_NORMALIZED_COORDINATES : 0) |
-             (d.sRGB ? CU_TRSF_SRGB : 0);
+  p->flags = (d.readMode ? 0 : CU_TRSF_READ_AS_INTEGER) |
+             (d.normalizedCoords ? CU_TRSF_NORMALIZED_COORDINATES : 0) | (d.sRGB ? CU_TRSF_SRGB : 0);
   p->maxAnisotropy = d.maxAnisotropy;
   p->mipmapFilterMode = d.mipmapFilterMode;
   p->mipmapLevelBias = d.mipmapLevelBias;

@@ -5,19 +5,19 @@
  * handle it gets is what kernels pass to tex/suld/sust. The descriptors as
  * given are kept for the cudaGet*Object*Desc queries. Destroying an object
  * waits for the queued work first, which may still sample it. */
+#include "array.h"
 #include <stdlib.h>
 #include <string.h>
-#include "array.h"
 
 typedef struct rt_texobj {
-  uint64_t h;                     /* smemu handle */
+  uint64_t h; /* smemu handle */
   int surface;
   struct cudaResourceDesc res;
   struct cudaTextureDesc tex;
   struct cudaResourceViewDesc view;
   int has_view;
-  int live;                       /* 0 once its memory was freed (rt_tex_forget) */
-  smemu_tex_desc img;             /* the image, for rt_tex_forget */
+  int live;           /* 0 once its memory was freed (rt_tex_forget) */
+  smemu_tex_desc img; /* the image, for rt_tex_forget */
   struct rt_texobj *next;
 } rt_texobj;
 
@@ -30,7 +30,7 @@ static rt_texobj *obj_get(uint64_t h, int surface) {
 }
 
 static int kind_of(enum cudaChannelFormatKind f) {
-  return f == cudaChannelFormatKindSigned ? SMEMU_TEX_SIGNED
+  return f == cudaChannelFormatKindSigned     ? SMEMU_TEX_SIGNED
          : f == cudaChannelFormatKindUnsigned ? SMEMU_TEX_UNSIGNED
                                               : SMEMU_TEX_FLOAT;
 }
@@ -109,8 +109,9 @@ static cudaError_t image_of(const struct cudaResourceDesc *r, smemu_tex_desc *d,
   return cudaSuccess;
 }
 
-static cudaError_t add_obj(uint64_t h, int surface, const struct cudaResourceDesc *r, const struct cudaTextureDesc *t,
-                           const struct cudaResourceViewDesc *v, const smemu_tex_desc *img) {
+static cudaError_t add_obj(uint64_t h, int surface, const struct cudaResourceDesc *r,
+                           const struct cudaTextureDesc *t, const struct cudaResourceViewDesc *v,
+                           const smemu_tex_desc *img) {
   rt_texobj *o = calloc(1, sizeof *o);
   if (!o) return cudaErrorMemoryAllocation;
   o->h = h, o->surface = surface, o->res = *r, o->live = 1, o->img = *img;
@@ -121,7 +122,8 @@ static cudaError_t add_obj(uint64_t h, int surface, const struct cudaResourceDes
   return cudaSuccess;
 }
 
-RT_EXPORT cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject, const struct cudaResourceDesc *pResDesc,
+RT_EXPORT cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
+                                              const struct cudaResourceDesc *pResDesc,
                                               const struct cudaTextureDesc *pTexDesc,
                                               const struct cudaResourceViewDesc *pResViewDesc) {
   cudaError_t e = rt_begin(1);
@@ -200,10 +202,15 @@ void rt_tex_forget(const void *p, size_t n) {
   }
 }
 
-RT_EXPORT cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject) { return destroy(texObject, 0); }
-RT_EXPORT cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject) { return destroy(surfObject, 1); }
+RT_EXPORT cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject) {
+  return destroy(texObject, 0);
+}
+RT_EXPORT cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject) {
+  return destroy(surfObject, 1);
+}
 
-RT_EXPORT cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject, const struct cudaResourceDesc *pResDesc) {
+RT_EXPORT cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
+                                              const struct cudaResourceDesc *pResDesc) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   if (!pSurfObject || !pResDesc) return rt_end(cudaErrorInvalidValue);
@@ -230,7 +237,8 @@ static cudaError_t get(uint64_t h, int surface, rt_texobj **o) {
   return *o ? cudaSuccess : cudaErrorInvalidValue;
 }
 
-RT_EXPORT cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc, cudaTextureObject_t t) {
+RT_EXPORT cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc,
+                                                       cudaTextureObject_t t) {
   rt_texobj *o;
   cudaError_t e = get(t, 0, &o);
   if (!e && !pResDesc) e = cudaErrorInvalidValue;
@@ -238,7 +246,8 @@ RT_EXPORT cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *
   return rt_end(e);
 }
 
-RT_EXPORT cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc, cudaTextureObject_t t) {
+RT_EXPORT cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc,
+                                                      cudaTextureObject_t t) {
   rt_texobj *o;
   cudaError_t e = get(t, 0, &o);
   if (!e && !pTexDesc) e = cudaErrorInvalidValue;
@@ -252,13 +261,16 @@ RT_EXPORT cudaError_t cudaGetTextureObjectResourceViewDesc(struct cudaResourceVi
   cudaError_t e = get(t, 0, &o);
   if (!e && !pResViewDesc) e = cudaErrorInvalidValue;
   if (!e) {
-    if (o->has_view) *pResViewDesc = o->view;
-    else memset(pResViewDesc, 0, sizeof *pResViewDesc);
+    if (o->has_view)
+      *pResViewDesc = o->view;
+    else
+      memset(pResViewDesc, 0, sizeof *pResViewDesc);
   }
   return rt_end(e);
 }
 
-RT_EXPORT cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc, cudaSurfaceObject_t s) {
+RT_EXPORT cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc,
+                                                       cudaSurfaceObject_t s) {
   rt_texobj *o;
   cudaError_t e = get(s, 1, &o);
   if (!e && !pResDesc) e = cudaErrorInvalidValue;

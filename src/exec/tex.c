@@ -14,13 +14,13 @@
  *   [10..12] d/dx, [13..15] d/dy (unused: SR_ZERO / SLOT_SINK).
  * txq, suq: d the result, a the handle, mode the query; istypep: d the
  * predicate, a the handle, mode the type. */
+#include "exec/tex.h"
+#include "exec/exec.h"
+#include "exec/fpsem.h"
+#include "ir/decode.h"
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
-#include "exec/exec.h"
-#include "exec/fpsem.h"
-#include "exec/tex.h"
-#include "ir/decode.h"
 
 enum { XS_D = 0, XS_H = 4, XS_C = 5, XS_LOD = 9, XS_DX = 10, XS_DY = 13, XS_N = 16 };
 enum { SU_TRAP, SU_CLAMP, SU_ZERO, SU_P = 4 };
@@ -46,8 +46,8 @@ static const smemu_tex_desc *lookup(warp *w, int l, uint64_t h, hcache *c, const
     c->h = h;
   }
   if (!c->ok) {
-    exec_fault(w, l, SMEMU_ERR_ILLEGAL_ADDRESS, "%s: 0x%llx is no live %s object", what, (unsigned long long)h,
-               what[0] == 't' ? "texture" : "surface");
+    exec_fault(w, l, SMEMU_ERR_ILLEGAL_ADDRESS, "%s: 0x%llx is no live %s object", what,
+               (unsigned long long)h, what[0] == 't' ? "texture" : "surface");
     return NULL;
   }
   return &c->d;
@@ -103,31 +103,73 @@ static void tex_exec(warp *w, const insn *in, uint32_t m) {
 }
 
 /* ---- txq, suq, istypep ---- */
-enum { Q_WIDTH, Q_HEIGHT, Q_DEPTH, Q_CH_TYPE, Q_CH_ORDER, Q_NORM, Q_FILTER, Q_ADDR0, Q_ADDR1, Q_ADDR2,
-       Q_LEVELS, Q_SAMPLES, Q_ARRAY, Q_LAYOUT, Q_FORCE_UNNORM };
-static const char *const queries[] = {"width", "height", "depth", "channel_data_type", "channel_order",
-                                      "normalized_coords", "filter_mode", "addr_mode_0", "addr_mode_1",
-                                      "addr_mode_2", "num_mipmap_levels", "num_samples", "array_size",
-                                      "memory_layout", "force_unnormalized_coords", NULL};
+enum {
+  Q_WIDTH,
+  Q_HEIGHT,
+  Q_DEPTH,
+  Q_CH_TYPE,
+  Q_CH_ORDER,
+  Q_NORM,
+  Q_FILTER,
+  Q_ADDR0,
+  Q_ADDR1,
+  Q_ADDR2,
+  Q_LEVELS,
+  Q_SAMPLES,
+  Q_ARRAY,
+  Q_LAYOUT,
+  Q_FORCE_UNNORM
+};
+static const char *const queries[] = {"width",
+                                      "height",
+                                      "depth",
+                                      "channel_data_type",
+                                      "channel_order",
+                                      "normalized_coords",
+                                      "filter_mode",
+                                      "addr_mode_0",
+                                      "addr_mode_1",
+                                      "addr_mode_2",
+                                      "num_mipmap_levels",
+                                      "num_samples",
+                                      "array_size",
+                                      "memory_layout",
+                                      "force_unnormalized_coords",
+                                      NULL};
 
 /* The channel order txq/suq give: CU_AD_FORMAT-style counts as the
  * PTX cudaChannelOrder values (R, RG, RGB, RGBA are 0xb0 + channels - 1). */
 static uint32_t query(const smemu_tex_desc *d, int qi) {
   const smemu_tex_level *l = &d->level[0];
   switch (qi) {
-  case Q_WIDTH: return l->width;
-  case Q_HEIGHT: return l->height;
-  case Q_DEPTH: return l->depth;
-  case Q_CH_TYPE: return (uint32_t)d->channel_type;
-  case Q_CH_ORDER: return 0xb0 + (uint32_t)d->nch - 1;
-  case Q_NORM: return (uint32_t)d->norm_coords;
-  case Q_FILTER: return (uint32_t)d->filter;
-  case Q_ADDR0: case Q_ADDR1: case Q_ADDR2: return (uint32_t)d->addr[qi - Q_ADDR0];
-  case Q_LEVELS: return (uint32_t)d->nlevels;
-  case Q_SAMPLES: return 1;
-  case Q_ARRAY: return d->layered ? (d->cube ? d->layers / 6 : d->layers) : 1;
-  case Q_LAYOUT: return 0;
-  default: return 0;
+  case Q_WIDTH:
+    return l->width;
+  case Q_HEIGHT:
+    return l->height;
+  case Q_DEPTH:
+    return l->depth;
+  case Q_CH_TYPE:
+    return (uint32_t)d->channel_type;
+  case Q_CH_ORDER:
+    return 0xb0 + (uint32_t)d->nch - 1;
+  case Q_NORM:
+    return (uint32_t)d->norm_coords;
+  case Q_FILTER:
+    return (uint32_t)d->filter;
+  case Q_ADDR0:
+  case Q_ADDR1:
+  case Q_ADDR2:
+    return (uint32_t)d->addr[qi - Q_ADDR0];
+  case Q_LEVELS:
+    return (uint32_t)d->nlevels;
+  case Q_SAMPLES:
+    return 1;
+  case Q_ARRAY:
+    return d->layered ? (d->cube ? d->layers / 6 : d->layers) : 1;
+  case Q_LAYOUT:
+    return 0;
+  default:
+    return 0;
   }
 }
 
@@ -162,8 +204,8 @@ static void istypep_exec(warp *w, const insn *in, uint32_t m) {
 /* The byte address of an access of n bytes at (x bytes, y, z | layer) of a
  * surface, or NULL when it is outside: then *zero says the value reads 0
  * (SU_ZERO) and otherwise the lane faulted (SU_TRAP). */
-static uint8_t *su_addr(warp *w, int l, const smemu_tex_desc *d, const insn *in, const uint32_t *xs, uint32_t n,
-                        int *zero) {
+static uint8_t *su_addr(warp *w, int l, const smemu_tex_desc *d, const insn *in, const uint32_t *xs,
+                        uint32_t n, int *zero) {
   const smemu_tex_level *lv = &d->level[0];
   int geom = in->mode, lay = geom_layered[geom], dims = geom_dims[geom];
   int sp = (in->target & SU_P) != 0, mode = (int)(in->target & 3);
@@ -234,7 +276,8 @@ static void format(const smemu_tex_desc *d, uint32_t v, uint8_t *p, int ch) {
   if (d->kind == SMEMU_TEX_FLOAT) {
     raw = d->bits == 16 ? fp_f32_to_f16(f, FP_RN) : v;
   } else if (d->read_norm) {
-    double max = d->kind == SMEMU_TEX_UNSIGNED ? (double)((1u << d->bits) - 1) : (double)((1u << (d->bits - 1)) - 1);
+    double max =
+        d->kind == SMEMU_TEX_UNSIGNED ? (double)((1u << d->bits) - 1) : (double)((1u << (d->bits - 1)) - 1);
     double lo = d->kind == SMEMU_TEX_UNSIGNED ? 0 : -1, x = f != f ? 0 : f < lo ? lo : f > 1 ? 1 : f;
     raw = (uint32_t)(int32_t)lrint(x * max);
   } else if (d->kind == SMEMU_TEX_UNSIGNED) {
@@ -267,8 +310,10 @@ static void sust_exec(warp *w, const insn *in, uint32_t m) {
     }
     for (int k = 0; k < in->vec; k++) {
       uint64_t v = w->r[xs[XS_D + k]][l];
-      if (!sp) memcpy(p + k * eb, &v, eb);
-      else if (k < d->nch) format(d, (uint32_t)v, p, k);
+      if (!sp)
+        memcpy(p + k * eb, &v, eb);
+      else if (k < d->nch)
+        format(d, (uint32_t)v, p, k);
     }
   }
 }
@@ -298,22 +343,42 @@ static void sured_exec(warp *w, const insn *in, uint32_t m) {
       uint32_t *a = (uint32_t *)(void *)p, x = (uint32_t)v, old = __atomic_load_n(a, __ATOMIC_RELAXED), nv;
       do {
         switch (in->c) {
-        case RED_ADD: nv = old + x; break;
-        case RED_MIN: nv = sgn ? ((int32_t)x < (int32_t)old ? x : old) : (x < old ? x : old); break;
-        case RED_MAX: nv = sgn ? ((int32_t)x > (int32_t)old ? x : old) : (x > old ? x : old); break;
-        case RED_AND: nv = old & x; break;
-        default: nv = old | x; break;
+        case RED_ADD:
+          nv = old + x;
+          break;
+        case RED_MIN:
+          nv = sgn ? ((int32_t)x < (int32_t)old ? x : old) : (x < old ? x : old);
+          break;
+        case RED_MAX:
+          nv = sgn ? ((int32_t)x > (int32_t)old ? x : old) : (x > old ? x : old);
+          break;
+        case RED_AND:
+          nv = old & x;
+          break;
+        default:
+          nv = old | x;
+          break;
         }
       } while (!__atomic_compare_exchange_n(a, &old, nv, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
     } else {
       uint64_t *a = (uint64_t *)(void *)p, old = __atomic_load_n(a, __ATOMIC_RELAXED), nv;
       do {
         switch (in->c) {
-        case RED_ADD: nv = old + v; break;
-        case RED_MIN: nv = sgn ? ((int64_t)v < (int64_t)old ? v : old) : (v < old ? v : old); break;
-        case RED_MAX: nv = sgn ? ((int64_t)v > (int64_t)old ? v : old) : (v > old ? v : old); break;
-        case RED_AND: nv = old & v; break;
-        default: nv = old | v; break;
+        case RED_ADD:
+          nv = old + v;
+          break;
+        case RED_MIN:
+          nv = sgn ? ((int64_t)v < (int64_t)old ? v : old) : (v < old ? v : old);
+          break;
+        case RED_MAX:
+          nv = sgn ? ((int64_t)v > (int64_t)old ? v : old) : (v > old ? v : old);
+          break;
+        case RED_AND:
+          nv = old & v;
+          break;
+        default:
+          nv = old | v;
+          break;
         }
       } while (!__atomic_compare_exchange_n(a, &old, nv, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
     }
@@ -330,15 +395,18 @@ static int dec_handle(dctx *D, dstmt *S, int i, uint32_t *xs, int *nc, int ctype
   if (o->kind != PTX_OPD_ADDR || !o->name)
     return dec_error(D, S, i, "expected [handle] or [handle, {coordinates}]");
   if (o->name[0] != '%')
-    return dec_error(D, S, i, "'%s': smemu runs textures and surfaces through object handles (.u64 "
-                              "registers); module-scope .texref/.surfref are not supported", o->name);
+    return dec_error(D, S, i,
+                     "'%s': smemu runs textures and surfaces through object handles (.u64 "
+                     "registers); module-scope .texref/.surfref are not supported",
+                     o->name);
   ptx_operand h = {.kind = PTX_OPD_REG, .name = o->name, .pos = o->pos};
   uint32_t hs;
   if (dec_src_opd(D, &h, PTX_T_U64, &hs)) return -1;
   xs[XS_H] = hs;
   *nc = 0;
   if (!o->nelems) return 0;
-  if (o->nelems != 1) return dec_error(D, S, i, "separate samplers ([tex, sampler, {...}]) are not supported");
+  if (o->nelems != 1)
+    return dec_error(D, S, i, "separate samplers ([tex, sampler, {...}]) are not supported");
   const ptx_operand *v = &o->elems[0];
   int n = v->kind == PTX_OPD_VEC ? v->nelems : 1;
   if (n > 4) return dec_error(D, S, i, "at most four coordinates");
@@ -369,8 +437,10 @@ static int dec_geom(dctx *D, dstmt *S, insn *in) {
   int g = dec_take_any(S, geoms);
   if (g < 0) {
     if (dec_take(S, "2dms") || dec_take(S, "a2dms"))
-      return dec_error(D, S, -1, "multisample textures (.2dms, .a2dms) cannot be created through CUDA; not supported");
-    return dec_error(D, S, -1, "%s needs a geometry (.1d, .2d, .3d, .a1d, .a2d, .cube, .acube)", S->st->opcode);
+      return dec_error(D, S, -1,
+                       "multisample textures (.2dms, .a2dms) cannot be created through CUDA; not supported");
+    return dec_error(D, S, -1, "%s needs a geometry (.1d, .2d, .3d, .a1d, .a2d, .cube, .acube)",
+                     S->st->opcode);
   }
   in->mode = (uint8_t)g;
   return 0;
@@ -395,7 +465,8 @@ static int dec_texop(dctx *D, dstmt *S, insn *in) {
   if (tld4 && in->mode != TG_2D && in->mode != TG_A2D)
     return dec_error(D, S, -1, "tld4 on .cube and .acube textures is not supported");
   if (!dec_take(S, "v4")) return dec_error(D, S, -1, "%s returns .v4 vectors", S->st->opcode);
-  if (S->ntypes != 2) return dec_error(D, S, -1, "%s needs a result type and a coordinate type", S->st->opcode);
+  if (S->ntypes != 2)
+    return dec_error(D, S, -1, "%s needs a result type and a coordinate type", S->st->opcode);
   int dt = S->types[0], ct = S->types[1];
   if (dt != PTX_T_F32 && dt != PTX_T_S32 && dt != PTX_T_U32 && dt != PTX_T_F16)
     return dec_error(D, S, -1, "result type must be .f32, .s32, .u32 or .f16");
@@ -475,8 +546,10 @@ static int dec_query(dctx *D, dstmt *S, insn *in) {
   static const int tx_ok[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1};
   if (q < 0 || !(txq ? tx_ok : su_ok)[q]) return dec_error(D, S, -1, "unknown %s query", S->st->opcode);
   if (q == Q_FORCE_UNNORM || q == Q_FILTER || (q >= Q_ADDR0 && q <= Q_ADDR2))
-    return dec_error(D, S, -1, "sampler queries (.%s) need a separate sampler, which smemu does not support", queries[q]);
-  if (S->ntypes != 1 || S->types[0] != PTX_T_B32) return dec_error(D, S, -1, "%s results are .b32", S->st->opcode);
+    return dec_error(D, S, -1, "sampler queries (.%s) need a separate sampler, which smemu does not support",
+                     queries[q]);
+  if (S->ntypes != 1 || S->types[0] != PTX_T_B32)
+    return dec_error(D, S, -1, "%s results are .b32", S->st->opcode);
   in->mode = (uint8_t)q;
   in->type = PTX_T_B32;
   if (dec_nops(D, S, 2) < 0 || dec_dst(D, S, 0, &in->d) < 0) return -1;
@@ -494,7 +567,8 @@ static int dec_istypep(dctx *D, dstmt *S, insn *in) {
   int t = dec_take_any(S, types);
   if (t < 0) return dec_error(D, S, -1, "istypep needs .texref, .samplerref or .surfref");
   in->mode = (uint8_t)t;
-  if (dec_nops(D, S, 2) < 0 || dec_pdst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, PTX_T_U64, &in->a) < 0) return -1;
+  if (dec_nops(D, S, 2) < 0 || dec_pdst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, PTX_T_U64, &in->a) < 0)
+    return -1;
   in->fn = istypep_exec;
   return 0;
 }
@@ -515,7 +589,7 @@ static int dec_sured(dctx *D, dstmt *S, insn *in) {
   if (mode < 0) return dec_error(D, S, -1, "sured needs .trap, .clamp or .zero");
   if (S->ntypes != 1) return dec_error(D, S, -1, "sured needs one element type");
   int t = S->types[0];
-  int ok = op == RED_ADD ? (t == PTX_T_U32 || t == PTX_T_S32 || t == PTX_T_U64)
+  int ok = op == RED_ADD   ? (t == PTX_T_U32 || t == PTX_T_S32 || t == PTX_T_U64)
            : op <= RED_MAX ? (t == PTX_T_U32 || t == PTX_T_S32 || t == PTX_T_U64 || t == PTX_T_S64)
                            : (t == PTX_T_B32 || t == PTX_T_B64);
   if (!ok) return dec_error(D, S, -1, "sured.%s does not take .%s", ops[op], ptx_type_name(t));
@@ -537,11 +611,20 @@ static int dec_sured(dctx *D, dstmt *S, insn *in) {
 
 int dec_tex(dctx *D, dstmt *S, insn *in) {
   switch (in->op) {
-  case OP_TEX: case OP_TLD4: return dec_texop(D, S, in);
-  case OP_SULD: case OP_SUST: return dec_su(D, S, in);
-  case OP_TXQ: case OP_SUQ: return dec_query(D, S, in);
-  case OP_ISTYPEP: return dec_istypep(D, S, in);
-  case OP_SURED: return dec_sured(D, S, in);
-  default: return dec_error(D, S, -1, "'%s' is not supported", S->st->opcode);
+  case OP_TEX:
+  case OP_TLD4:
+    return dec_texop(D, S, in);
+  case OP_SULD:
+  case OP_SUST:
+    return dec_su(D, S, in);
+  case OP_TXQ:
+  case OP_SUQ:
+    return dec_query(D, S, in);
+  case OP_ISTYPEP:
+    return dec_istypep(D, S, in);
+  case OP_SURED:
+    return dec_sured(D, S, in);
+  default:
+    return dec_error(D, S, -1, "'%s' is not supported", S->st->opcode);
   }
 }

@@ -4,8 +4,8 @@
 #ifndef SMEMU_TEX_H
 #define SMEMU_TEX_H
 
-#include <stdint.h>
 #include "smemu.h"
+#include <stdint.h>
 
 /* Geometries of tex and the surface instructions (insn.mode). */
 enum { TG_1D, TG_2D, TG_3D, TG_A1D, TG_A2D, TG_CUBE, TG_ACUBE };
@@ -14,13 +14,13 @@ enum { TG_1D, TG_2D, TG_3D, TG_A1D, TG_A2D, TG_CUBE, TG_ACUBE };
  * forms), the layer of layered geometries, the level of detail, and for
  * tld4 the component gathered (-1: a plain sample). */
 typedef struct tex_query {
-  int geom;           /* TG_* */
-  int int_coords;     /* the coordinates are .s32 texel indices */
-  float f[3];         /* float coordinates */
-  int32_t i[3];       /* integer coordinates */
-  int32_t layer;      /* layer (or cube array element) */
-  float lod;          /* level of detail (tex.level, or from tex.grad) */
-  int gather;         /* tld4 component 0-3, or -1 */
+  int geom;       /* TG_* */
+  int int_coords; /* the coordinates are .s32 texel indices */
+  float f[3];     /* float coordinates */
+  int32_t i[3];   /* integer coordinates */
+  int32_t layer;  /* layer (or cube array element) */
+  float lod;      /* level of detail (tex.level, or from tex.grad) */
+  int gather;     /* tld4 component 0-3, or -1 */
 } tex_query;
 
 /* Sample d as tex does; out gets four 32-bit results, floats as their bits

@@ -4,11 +4,11 @@
  * kernels run on worker threads, so the table is under a lock and a lookup
  * copies the descriptor out. Handles are small integers from 1, never
  * reused, so a stale handle can never name a newer object. */
+#include "exec/tex.h"
+#include "smemu.h"
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include "exec/tex.h"
-#include "smemu.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static smemu_tex_desc **slots; /* slot i holds handle i + 1, NULL when free */

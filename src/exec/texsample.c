@@ -8,16 +8,16 @@
  * - linear filtering weighs the texels around u - 0.5 with the fraction
  *   rounded to 8 bits (1.8 fixed point: a = floor(256 f + 0.5) / 256),
  *   not with an IEEE lerp. */
-#include <math.h>
-#include <string.h>
 #include "exec/fpsem.h"
 #include "exec/tex.h"
+#include <math.h>
+#include <string.h>
 
 /* One texel's four channels: floats, or raw integers for integer reads. */
 typedef struct texel {
   float f[4];
   uint32_t u[4];
-  int32_t n[4];   /* a normalized integer texel's channels in 16-bit fixed point */
+  int32_t n[4]; /* a normalized integer texel's channels in 16-bit fixed point */
 } texel;
 
 static int float_read(const smemu_tex_desc *d) { return d->kind == SMEMU_TEX_FLOAT || d->read_norm; }
@@ -51,13 +51,16 @@ static void decode(const smemu_tex_desc *d, const uint8_t *p, texel *t) {
  * -1 for the border. */
 static int64_t address(int mode, int64_t i, int64_t n) {
   switch (mode) {
-  case SMEMU_ADDR_WRAP: return ((i % n) + n) % n;
+  case SMEMU_ADDR_WRAP:
+    return ((i % n) + n) % n;
   case SMEMU_ADDR_MIRROR: {
     int64_t m = ((i % (2 * n)) + 2 * n) % (2 * n);
     return m < n ? m : 2 * n - 1 - m;
   }
-  case SMEMU_ADDR_BORDER: return i < 0 || i >= n ? -1 : i;
-  default: return i < 0 ? 0 : i >= n ? n - 1 : i;
+  case SMEMU_ADDR_BORDER:
+    return i < 0 || i >= n ? -1 : i;
+  default:
+    return i < 0 ? 0 : i >= n ? n - 1 : i;
   }
 }
 
@@ -81,8 +84,8 @@ static void border(const smemu_tex_desc *d, texel *t) {
 }
 
 /* The texel (x, y, z) of level l, layer `layer`, after the address modes. */
-static void texel_at(const smemu_tex_desc *d, const smemu_tex_level *l, int dims, int64_t x, int64_t y, int64_t z,
-                     int64_t layer, int unnorm, texel *t) {
+static void texel_at(const smemu_tex_desc *d, const smemu_tex_level *l, int dims, int64_t x, int64_t y,
+                     int64_t z, int64_t layer, int unnorm, texel *t) {
   int64_t n[3] = {l->width, l->height, l->depth}, c[3] = {x, y, z};
   for (int k = 0; k < dims; k++) {
     int mode = d->addr[k];
@@ -207,7 +210,8 @@ static void sample_level(const smemu_tex_desc *d, int li, const tex_query *q, te
       if (out->f[ch] < -1.f) out->f[ch] = -1.f;
     }
     /* half textures filter at half precision (the H200's "half2_linear") */
-    if (d->kind == SMEMU_TEX_FLOAT && d->bits == 16) out->f[ch] = fp_f16_to_f32(fp_f32_to_f16(out->f[ch], FP_RN));
+    if (d->kind == SMEMU_TEX_FLOAT && d->bits == 16)
+      out->f[ch] = fp_f16_to_f32(fp_f32_to_f16(out->f[ch], FP_RN));
   }
   for (int ch = 0; ch < 4; ch++) out->u[ch] = fp_bits32(out->f[ch]);
 }
@@ -222,7 +226,8 @@ static void gather(const smemu_tex_desc *d, const tex_query *q, texel *out) {
     u[k] = d->norm_coords ? q->f[k] * n : q->f[k];
   }
   int64_t i = (int64_t)floorf(u[0] - 0.5f), j = (int64_t)floorf(u[1] - 0.5f), layer = 0;
-  if (d->layered) layer = q->layer < 0 ? 0 : q->layer >= (int64_t)d->layers ? (int64_t)d->layers - 1 : q->layer;
+  if (d->layered)
+    layer = q->layer < 0 ? 0 : q->layer >= (int64_t)d->layers ? (int64_t)d->layers - 1 : q->layer;
   static const int dx[4] = {0, 1, 1, 0}, dy[4] = {1, 1, 0, 0};
   for (int k = 0; k < 4; k++) {
     texel t;
@@ -252,14 +257,17 @@ void tex_sample(const smemu_tex_desc *d, const tex_query *q, uint32_t out[4], in
     /* linear memory: integer texel indices, zero outside */
     int64_t i = q->int_coords ? q->i[0] : (int64_t)floorf(q->f[0]);
     int64_t n = d->level[0].width;
-    if (i < 0 || i >= n) memset(&t, 0, sizeof t);
-    else decode(d, d->level[0].base + (size_t)i * (size_t)(d->nch * d->bits / 8), &t);
+    if (i < 0 || i >= n)
+      memset(&t, 0, sizeof t);
+    else
+      decode(d, d->level[0].base + (size_t)i * (size_t)(d->nch * d->bits / 8), &t);
   } else if (q->gather >= 0) {
     gather(d, q, &t);
   } else if (q->int_coords) {
     /* integer coordinates: texel indices with the address mode, no filter */
     int64_t layer = 0;
-    if (d->layered) layer = q->layer < 0 ? 0 : q->layer >= (int64_t)d->layers ? (int64_t)d->layers - 1 : q->layer;
+    if (d->layered)
+      layer = q->layer < 0 ? 0 : q->layer >= (int64_t)d->layers ? (int64_t)d->layers - 1 : q->layer;
     texel_at(d, &d->level[0], d->dims, q->i[0], q->i[1], q->i[2], layer, 0, &t);
   } else if (d->nlevels > 1) {
     float lod = q->lod + d->lod_bias;

@@ -34,18 +34,18 @@ static uint64_t reg2d(float *data, uint32_t w, uint32_t h, int surface, int filt
   return smemu_tex_register(&d);
 }
 
-static const char *kq = PTX_HEAD
-    ".visible .entry k(.param .u64 t, .param .u64 s, .param .u64 out)\n{\n"
-    "  .reg .b32 %r<12>;\n  .reg .b64 %rd<4>;\n  .reg .pred %p<4>;\n"
-    "  ld.param.u64 %rd1, [t];\n  ld.param.u64 %rd2, [s];\n  ld.param.u64 %rd3, [out];\n"
-    "  txq.width.b32 %r1, [%rd1];\n  txq.height.b32 %r2, [%rd1];\n"
-    "  txq.normalized_coords.b32 %r3, [%rd1];\n  txq.num_mipmap_levels.b32 %r4, [%rd1];\n"
-    "  suq.width.b32 %r5, [%rd2];\n  suq.channel_data_type.b32 %r6, [%rd2];\n"
-    "  istypep.texref %p1, %rd1;\n  istypep.surfref %p2, %rd1;\n  istypep.surfref %p3, %rd2;\n"
-    "  selp.u32 %r7, 1, 0, %p1;\n  selp.u32 %r8, 1, 0, %p2;\n  selp.u32 %r9, 1, 0, %p3;\n"
-    "  st.global.v4.u32 [%rd3], {%r1, %r2, %r3, %r4};\n"
-    "  st.global.v4.u32 [%rd3+16], {%r5, %r6, %r7, %r8};\n  st.global.u32 [%rd3+32], %r9;\n"
-    "  ret;\n}\n";
+static const char *kq =
+    PTX_HEAD ".visible .entry k(.param .u64 t, .param .u64 s, .param .u64 out)\n{\n"
+             "  .reg .b32 %r<12>;\n  .reg .b64 %rd<4>;\n  .reg .pred %p<4>;\n"
+             "  ld.param.u64 %rd1, [t];\n  ld.param.u64 %rd2, [s];\n  ld.param.u64 %rd3, [out];\n"
+             "  txq.width.b32 %r1, [%rd1];\n  txq.height.b32 %r2, [%rd1];\n"
+             "  txq.normalized_coords.b32 %r3, [%rd1];\n  txq.num_mipmap_levels.b32 %r4, [%rd1];\n"
+             "  suq.width.b32 %r5, [%rd2];\n  suq.channel_data_type.b32 %r6, [%rd2];\n"
+             "  istypep.texref %p1, %rd1;\n  istypep.surfref %p2, %rd1;\n  istypep.surfref %p3, %rd2;\n"
+             "  selp.u32 %r7, 1, 0, %p1;\n  selp.u32 %r8, 1, 0, %p2;\n  selp.u32 %r9, 1, 0, %p3;\n"
+             "  st.global.v4.u32 [%rd3], {%r1, %r2, %r3, %r4};\n"
+             "  st.global.v4.u32 [%rd3+16], {%r5, %r6, %r7, %r8};\n  st.global.u32 [%rd3+32], %r9;\n"
+             "  ret;\n}\n";
 
 static void test_queries(void **state) {
   (void)state;
@@ -77,15 +77,15 @@ static void test_sample(void **state) {
   (void)state;
   static float img[4] = {0.f, 256.f, 512.f, 1024.f}; /* (0,0) (1,0) (0,1) (1,1) */
   uint64_t t = reg2d(img, 2, 2, 0, 1, 0);
-  static const char *ks = PTX_HEAD
-      ".visible .entry k(.param .u64 t, .param .u64 in, .param .u64 out)\n{\n"
-      "  .reg .b32 %r<4>;\n  .reg .f32 %f<8>;\n  .reg .b64 %rd<8>;\n"
-      "  ld.param.u64 %rd1, [t];\n  ld.param.u64 %rd2, [in];\n  ld.param.u64 %rd3, [out];\n"
-      "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd4, %r1, 8;\n  add.s64 %rd5, %rd2, %rd4;\n"
-      "  ld.global.v2.f32 {%f1, %f2}, [%rd5];\n"
-      "  tex.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd1, {%f1, %f2}];\n"
-      "  mul.wide.u32 %rd4, %r1, 4;\n  add.s64 %rd6, %rd3, %rd4;\n  st.global.f32 [%rd6], %f3;\n"
-      "  ret;\n}\n";
+  static const char *ks =
+      PTX_HEAD ".visible .entry k(.param .u64 t, .param .u64 in, .param .u64 out)\n{\n"
+               "  .reg .b32 %r<4>;\n  .reg .f32 %f<8>;\n  .reg .b64 %rd<8>;\n"
+               "  ld.param.u64 %rd1, [t];\n  ld.param.u64 %rd2, [in];\n  ld.param.u64 %rd3, [out];\n"
+               "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd4, %r1, 8;\n  add.s64 %rd5, %rd2, %rd4;\n"
+               "  ld.global.v2.f32 {%f1, %f2}, [%rd5];\n"
+               "  tex.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd1, {%f1, %f2}];\n"
+               "  mul.wide.u32 %rd4, %r1, 4;\n  add.s64 %rd6, %rd3, %rd4;\n  st.global.f32 [%rd6], %f3;\n"
+               "  ret;\n}\n";
   float xy[8] = {0.5f, 0.5f, 1.5f, 1.5f, 1.f, 1.f, 0.75f, 0.75f};
   float *in = dev_in(xy, sizeof xy), *out = dev_alloc(16, 0);
   void *args[] = {&t, &in, &out};
@@ -108,13 +108,14 @@ static void test_surface_modes(void **state) {
   char src[1024];
   const char *modes[3] = {"zero", "clamp", "trap"};
   for (int m = 0; m < 3; m++) {
-    snprintf(src, sizeof src, PTX_HEAD
-             ".visible .entry k(.param .u64 s, .param .u64 out)\n{\n"
-             "  .reg .b32 %%r<4>;\n  .reg .b64 %%rd<4>;\n"
-             "  ld.param.u64 %%rd1, [s];\n  ld.param.u64 %%rd2, [out];\n"
-             "  mov.u32 %%r1, 16;\n  mov.u32 %%r2, 0;\n"
-             "  suld.b.2d.b32.%s {%%r3}, [%%rd1, {%%r1, %%r2}];\n"
-             "  st.global.u32 [%%rd2], %%r3;\n  ret;\n}\n", modes[m]);
+    snprintf(src, sizeof src,
+             PTX_HEAD ".visible .entry k(.param .u64 s, .param .u64 out)\n{\n"
+                      "  .reg .b32 %%r<4>;\n  .reg .b64 %%rd<4>;\n"
+                      "  ld.param.u64 %%rd1, [s];\n  ld.param.u64 %%rd2, [out];\n"
+                      "  mov.u32 %%r1, 16;\n  mov.u32 %%r2, 0;\n"
+                      "  suld.b.2d.b32.%s {%%r3}, [%%rd1, {%%r1, %%r2}];\n"
+                      "  st.global.u32 [%%rd2], %%r3;\n  ret;\n}\n",
+             modes[m]);
     uint32_t *out = dev_alloc(4, 0x55);
     void *args[] = {&s, &out};
     char err[512];
@@ -144,15 +145,14 @@ static void test_sured(void **state) {
   uint64_t s1 = smemu_tex_register(&d);
   d.level[0] = (smemu_tex_level){(uint8_t *)mx, 2, 1, 1, 8, 8};
   uint64_t s2 = smemu_tex_register(&d);
-  static const char *k = PTX_HEAD
-      ".visible .entry k(.param .u64 a, .param .u64 b)\n{\n"
-      "  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n"
-      "  ld.param.u64 %rd1, [a];\n  ld.param.u64 %rd2, [b];\n"
-      "  mov.u32 %r1, %tid.x;\n  and.b32 %r2, %r1, 3;\n  shl.b32 %r3, %r2, 2;\n"
-      "  sured.b.add.1d.u32.trap [%rd1, {%r3}], %r1;\n"
-      "  and.b32 %r4, %r1, 1;\n  sub.s32 %r5, 1000, %r1;\n"
-      "  sured.p.max.1d.s32.trap [%rd2, {%r4}], %r5;\n"
-      "  ret;\n}\n";
+  static const char *k = PTX_HEAD ".visible .entry k(.param .u64 a, .param .u64 b)\n{\n"
+                                  "  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n"
+                                  "  ld.param.u64 %rd1, [a];\n  ld.param.u64 %rd2, [b];\n"
+                                  "  mov.u32 %r1, %tid.x;\n  and.b32 %r2, %r1, 3;\n  shl.b32 %r3, %r2, 2;\n"
+                                  "  sured.b.add.1d.u32.trap [%rd1, {%r3}], %r1;\n"
+                                  "  and.b32 %r4, %r1, 1;\n  sub.s32 %r5, 1000, %r1;\n"
+                                  "  sured.p.max.1d.s32.trap [%rd2, {%r4}], %r5;\n"
+                                  "  ret;\n}\n";
   void *args[] = {&s1, &s2};
   char err[512];
   PTX_OK(ptxrun(k, "k", 1, 64, 0, args, err, sizeof err), err);
@@ -177,9 +177,11 @@ static void test_decode_errors(void **state) {
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     char src[1024], err[512];
-    snprintf(src, sizeof src, PTX_HEAD
+    snprintf(src, sizeof src,
+             PTX_HEAD
              ".visible .entry k()\n{\n  .reg .b32 %%r<4>;\n  .reg .f32 %%f<8>;\n  .reg .b64 %%rd<4>;\n"
-             "  %s\n  ret;\n}\n", bad[i][0]);
+             "  %s\n  ret;\n}\n",
+             bad[i][0]);
     int st = ptxrun(src, "k", 1, 1, 0, NULL, err, sizeof err);
     assert_int_not_equal(st, SMEMU_OK);
     if (!strstr(err, bad[i][1]) || !strstr(err, "test.ptx:9:")) fail_msg("%s: %s", bad[i][0], err);
@@ -188,10 +190,8 @@ static void test_decode_errors(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_queries),
-      cmocka_unit_test(test_sample),
-      cmocka_unit_test(test_surface_modes),
-      cmocka_unit_test(test_sured),
+      cmocka_unit_test(test_queries),       cmocka_unit_test(test_sample),
+      cmocka_unit_test(test_surface_modes), cmocka_unit_test(test_sured),
       cmocka_unit_test(test_decode_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,13 +5,13 @@
  * PTX kernel through cuTexObjectCreate (texel centres give the texels
  * back; the point between four centres their mean), and written through a
  * surface object; descriptors round-trip and bad arguments are refused. */
+#include "../runtime/test_util.h"
+#include <cmocka.h>
 #include <dlfcn.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
-#include "../runtime/test_util.h"
 
 typedef int CUresult;
 typedef unsigned long long CUdeviceptr;
@@ -67,7 +67,12 @@ typedef struct {
   int resType;
   union {
     void *hArray;
-    struct { CUdeviceptr devPtr; int format; unsigned numChannels; size_t sizeInBytes; } linear;
+    struct {
+      CUdeviceptr devPtr;
+      int format;
+      unsigned numChannels;
+      size_t sizeInBytes;
+    } linear;
     int reserved[32];
   } res;
   unsigned flags;
@@ -112,8 +117,8 @@ static void test_driver_textures(void **state) {
   assert_int_equal(CU(cuArray3DCreate, void **, const A3D *)(&arr, &ad), 0);
   A3D back;
   assert_int_equal(CU(cuArray3DGetDescriptor, A3D *, void *)(&back, arr), 0);
-  assert_true(back.Width == 4 && back.Height == 2 && back.Depth == 0 && back.Format == 0x20 && back.NumChannels == 1 &&
-              back.Flags == 2);
+  assert_true(back.Width == 4 && back.Height == 2 && back.Depth == 0 && back.Format == 0x20 &&
+              back.NumChannels == 1 && back.Flags == 2);
   A3D bad = {4, 2, 0, 0x77, 1, 0};
   void *none = NULL;
   assert_int_equal(CU(cuArray3DCreate, void **, const A3D *)(&none, &bad), 1);
@@ -140,7 +145,8 @@ static void test_driver_textures(void **state) {
   td.addressMode[0] = td.addressMode[1] = 1; /* clamp */
   td.filterMode = 1;                         /* linear */
   unsigned long long tex = 0, surf = 0;
-  assert_int_equal(CU(cuTexObjectCreate, unsigned long long *, const RES *, const TEX *, const void *)(&tex, &r, &td, NULL),
+  assert_int_equal(CU(cuTexObjectCreate, unsigned long long *, const RES *, const TEX *,
+                      const void *)(&tex, &r, &td, NULL),
                    0);
   assert_int_equal(CU(cuSurfObjectCreate, unsigned long long *, const RES *)(&surf, &r), 0);
   RES rb;
@@ -160,8 +166,8 @@ static void test_driver_textures(void **state) {
   assert_int_equal(CU(cuMemAlloc, CUdeviceptr *, size_t)(&dout, 16), 0);
   assert_int_equal(CU(cuMemcpyHtoD, CUdeviceptr, const void *, size_t)(din, xy, sizeof xy), 0);
   void *params[] = {&tex, &surf, &din, &dout};
-  assert_int_equal(CU(cuLaunchKernel, void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                      void *, void **, void **)(f, 1, 1, 1, 4, 1, 1, 0, NULL, params, NULL),
+  assert_int_equal(CU(cuLaunchKernel, void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                      unsigned, void *, void **, void **)(f, 1, 1, 1, 4, 1, 1, 0, NULL, params, NULL),
                    0);
   float out[4];
   assert_int_equal(CU(cuMemcpyDtoH, void *, CUdeviceptr, size_t)(out, dout, sizeof out), 0);
@@ -181,12 +187,13 @@ static void test_driver_textures(void **state) {
    * (an illegal address, sticky), the process does not crash */
   assert_int_equal(CU(cuArray3DCreate, void **, const A3D *)(&arr, &ad), 0);
   r.res.hArray = arr;
-  assert_int_equal(CU(cuTexObjectCreate, unsigned long long *, const RES *, const TEX *, const void *)(&tex, &r, &td, NULL),
+  assert_int_equal(CU(cuTexObjectCreate, unsigned long long *, const RES *, const TEX *,
+                      const void *)(&tex, &r, &td, NULL),
                    0);
   assert_int_equal(CU(cuSurfObjectCreate, unsigned long long *, const RES *)(&surf, &r), 0);
   assert_int_equal(CU(cuArrayDestroy, void *)(arr), 0);
-  assert_int_equal(CU(cuLaunchKernel, void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                      void *, void **, void **)(f, 1, 1, 1, 4, 1, 1, 0, NULL, params, NULL),
+  assert_int_equal(CU(cuLaunchKernel, void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                      unsigned, void *, void **, void **)(f, 1, 1, 1, 4, 1, 1, 0, NULL, params, NULL),
                    0);
   assert_int_equal(CU(cuCtxSynchronize, void)(), 700);
   assert_int_equal(CU(cuTexObjectDestroy, unsigned long long)(tex), 700); /* the sticky error */
