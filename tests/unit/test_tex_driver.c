@@ -5,13 +5,14 @@
  * PTX kernel through cuTexObjectCreate (texel centres give the texels
  * back; the point between four centres their mean), and written through a
  * surface object; descriptors round-trip and bad arguments are refused. */
-#include "../runtime/test_util.h"
-#include <cmocka.h>
 #include <dlfcn.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+/* (cmocka needs the headers above first) */
+#include <cmocka.h>
+#include "../runtime/test_util.h"
 
 typedef int CUresult;
 typedef unsigned long long CUdeviceptr;
