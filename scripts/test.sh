@@ -43,6 +43,7 @@ run fuzz-replay "$B/fuzz_replay" tests/fuzz/corpus
 run fuzz-tiers "$B/fuzz_tiers_replay" tests/fuzz/corpus_tiers
 run cli-harden sh tests/cli_harden.sh "$B"
 run fuzz-rtapi "$B/fuzz_rtapi_replay" tests/fuzz/corpus_rtapi
+run fuzz-rtarray "$B/fuzz_rtarray_replay" tests/fuzz/corpus_rtarray
 run fuzz-fatbin "$B/fuzz_fatbin_replay" tests/fuzz/corpus_fatbin
 run programs sh tests/programs/test.sh "$B"
 run sass-cases sh tests/sass/test.sh "$B"
