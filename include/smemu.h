@@ -520,7 +520,8 @@ typedef struct smemu_tex_desc {
   int srgb;               /* sRGB to linear on read */
   float border[4];        /* SMEMU_ADDR_BORDER's colour */
   float lod_bias, min_lod, max_lod; /* mipmap level selection */
-  int channel_type;       /* what txq/suq .channel_data_type give (CU_AD_FORMAT_*) */
+  int channel_type;       /* the texels' CU_AD_FORMAT_* code (for reports; sm_90 refuses txq
+                             .channel_data_type on objects) */
 } smemu_tex_desc;
 /* Register a copy of d; returns its handle (never 0), or 0 when d is
  * malformed or memory ran out. */
