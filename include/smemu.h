@@ -524,7 +524,8 @@ typedef struct smemu_tex_desc {
                              .channel_data_type on objects) */
 } smemu_tex_desc;
 /* Register a copy of d; returns its handle (never 0), or 0 when d is
- * malformed or memory ran out. */
+ * malformed or memory ran out. The library trusts the levels' base,
+ * pitch and slice: the memory must hold the image while the handle lives. */
 uint64_t smemu_tex_register(const smemu_tex_desc *d);
 /* Forget a handle; 0 when it was live, -1 otherwise. */
 int smemu_tex_unregister(uint64_t handle);

@@ -104,7 +104,19 @@ static void texel_at(const smemu_tex_desc *d, const smemu_tex_level *l, int dims
 }
 
 /* The 1.8 fixed-point weight (0 to 256) of a fraction in [0, 1). */
-static uint32_t weight(float f) { return (uint32_t)floorf(f * 256.f + 0.5f); }
+static uint32_t weight(float f) {
+  float w = floorf(f * 256.f + 0.5f);
+  return w >= 0 && w <= 256 ? (uint32_t)w : 0; /* (NaN: 0) */
+}
+
+/* floor(x) as a texel index; NaN reads texel 0 and the infinities stay far
+ * outside any image (the conversion of such floats is undefined in C). */
+static int64_t ifloor(float x) {
+  if (x != x) return 0;
+  if (x > 1e15f) return (int64_t)1e15;
+  if (x < -1e15f) return -(int64_t)1e15;
+  return (int64_t)floorf(x);
+}
 
 /* Cube map face and face coordinates in [0, 1] of a direction. */
 static int cube_face(const float v[3], float *s, float *t) {
@@ -156,7 +168,7 @@ static void sample_level(const smemu_tex_desc *d, int li, const tex_query *q, te
   int unnorm = !norm;
   if (!d->filter || !float_read(d)) {
     int64_t c[3] = {0, 0, 0};
-    for (int k = 0; k < dims; k++) c[k] = (int64_t)floorf(u[k]);
+    for (int k = 0; k < dims; k++) c[k] = ifloor(u[k]);
     texel_at(d, l, dims, c[0], c[1], c[2], layer, unnorm, out);
     return;
   }
@@ -164,7 +176,7 @@ static void sample_level(const smemu_tex_desc *d, int li, const tex_query *q, te
   uint32_t a[3] = {0, 0, 0};
   for (int k = 0; k < dims; k++) {
     float x = u[k] - 0.5f, fl = floorf(x);
-    i0[k] = (int64_t)fl;
+    i0[k] = ifloor(x);
     a[k] = weight(x - fl);
   }
   /* Corner weights in 1/256: the product P(S) of the 1.8 weights of the
@@ -225,7 +237,7 @@ static void gather(const smemu_tex_desc *d, const tex_query *q, texel *out) {
     float n = (float)(k ? l->height : l->width);
     u[k] = d->norm_coords ? q->f[k] * n : q->f[k];
   }
-  int64_t i = (int64_t)floorf(u[0] - 0.5f), j = (int64_t)floorf(u[1] - 0.5f), layer = 0;
+  int64_t i = ifloor(u[0] - 0.5f), j = ifloor(u[1] - 0.5f), layer = 0;
   if (d->layered)
     layer = q->layer < 0 ? 0 : q->layer >= (int64_t)d->layers ? (int64_t)d->layers - 1 : q->layer;
   static const int dx[4] = {0, 1, 1, 0}, dy[4] = {1, 1, 0, 0};
@@ -255,7 +267,7 @@ void tex_sample(const smemu_tex_desc *d, const tex_query *q, uint32_t out[4], in
   *float_out = float_read(d);
   if (d->linear) {
     /* linear memory: integer texel indices, zero outside */
-    int64_t i = q->int_coords ? q->i[0] : (int64_t)floorf(q->f[0]);
+    int64_t i = q->int_coords ? q->i[0] : ifloor(q->f[0]);
     int64_t n = d->level[0].width;
     if (i < 0 || i >= n)
       memset(&t, 0, sizeof t);

@@ -87,11 +87,13 @@ static void test_sample(void **state) {
                "  tex.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd1, {%f1, %f2}];\n"
                "  mul.wide.u32 %rd4, %r1, 4;\n  add.s64 %rd6, %rd3, %rd4;\n  st.global.f32 [%rd6], %f3;\n"
                "  ret;\n}\n";
-  float xy[8] = {0.5f, 0.5f, 1.5f, 1.5f, 1.f, 1.f, 0.75f, 0.75f};
-  float *in = dev_in(xy, sizeof xy), *out = dev_alloc(16, 0);
+  /* (the fifth: x NaN reads column 0, y infinite the clamped last row) */
+  float xy[10] = {0.5f, 0.5f, 1.5f, 1.5f, 1.f, 1.f, 0.75f, 0.75f, u2f(0x7fc00000u), u2f(0x7f800000u)};
+  float *in = dev_in(xy, sizeof xy), *out = dev_alloc(20, 0);
   void *args[] = {&t, &in, &out};
   char err[512];
-  PTX_OK(ptxrun(ks, "k", 1, 4, 0, args, err, sizeof err), err);
+  PTX_OK(ptxrun(ks, "k", 1, 5, 0, args, err, sizeof err), err);
+  assert_true(out[4] == 512.f);
   assert_true(out[0] == 0.f);
   assert_true(out[1] == 1024.f);
   assert_true(out[2] == (0.f + 256.f + 512.f + 1024.f) / 4);
