@@ -509,6 +509,53 @@ int smemu_tensormap_replace_address(void *map, void *addr, char *msg, size_t msg
 int smemu_write_pipeline_report(const smemu_ctx *ctx, FILE *f);
 int smemu_write_pipeline_json(const smemu_ctx *ctx, FILE *f);
 
+/* ---- Texture and surface objects (src/exec/texobj.c) ----
+ * The runtime describes an image (a CUDA array, a mipmapped array, linear
+ * or pitched memory) with its sampling state and registers it; the 64-bit
+ * handle it gets is what tex, tld4, txq, suld, sust and suq take. Handles
+ * are process-wide, stay valid until unregistered, and may be looked up
+ * while kernels run on other threads. */
+enum { SMEMU_TEX_SIGNED = 0, SMEMU_TEX_UNSIGNED = 1, SMEMU_TEX_FLOAT = 2 }; /* channel kinds */
+enum { SMEMU_ADDR_WRAP = 0, SMEMU_ADDR_CLAMP, SMEMU_ADDR_MIRROR, SMEMU_ADDR_BORDER };
+#define SMEMU_TEX_MAX_LEVELS 16
+typedef struct smemu_tex_level {
+  uint8_t *base;          /* texel (0, 0, 0) of the level */
+  uint32_t width, height, depth; /* texels; height/depth 1 when the geometry has none */
+  size_t pitch;           /* bytes between rows */
+  size_t slice;           /* bytes between 2D slices (3D depth, or layers) */
+} smemu_tex_level;
+typedef struct smemu_tex_desc {
+  int surface;            /* 1: a surface object, 0: a texture object */
+  int dims;               /* 1, 2 or 3 */
+  int layered;            /* a layered image: layers follow one another, slice apart */
+  int cube;               /* a cubemap (6 faces, or 6 a layer when layered) */
+  int linear;             /* linear memory (tex1Dfetch / tex.1d with integer coordinates) */
+  uint32_t layers;        /* layers (cubemaps: faces) when layered or cube */
+  int nlevels;            /* mipmap levels, at least 1 */
+  smemu_tex_level level[SMEMU_TEX_MAX_LEVELS];
+  int nch;                /* channels, 1 to 4 */
+  int bits;               /* bits of every channel: 8, 16 or 32 */
+  int kind;               /* SMEMU_TEX_SIGNED / UNSIGNED / FLOAT */
+  int read_norm;          /* integer channels read as normalized floats */
+  int addr[3];            /* SMEMU_ADDR_* per dimension */
+  int filter;             /* 0 point, 1 linear */
+  int mip_filter;         /* 0 point, 1 linear between levels */
+  int norm_coords;        /* coordinates in [0, 1) */
+  int srgb;               /* sRGB to linear on read */
+  float border[4];        /* SMEMU_ADDR_BORDER's colour */
+  float lod_bias, min_lod, max_lod; /* mipmap level selection */
+  int channel_type;       /* the texels' CU_AD_FORMAT_* code (for reports; sm_90 refuses txq
+                             .channel_data_type on objects) */
+} smemu_tex_desc;
+/* Register a copy of d; returns its handle (never 0), or 0 when d is
+ * malformed or memory ran out. The library trusts the levels' base,
+ * pitch and slice: the memory must hold the image while the handle lives. */
+uint64_t smemu_tex_register(const smemu_tex_desc *d);
+/* Forget a handle; 0 when it was live, -1 otherwise. */
+int smemu_tex_unregister(uint64_t handle);
+/* A copy of the descriptor of a live handle into *out; 0, or -1. */
+int smemu_tex_lookup(uint64_t handle, smemu_tex_desc *out);
+
 #ifdef __cplusplus
 }
 #endif

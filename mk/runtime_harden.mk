@@ -13,7 +13,10 @@ TEST_DEPS += $(CRASH_MAIN)
 # tests/fuzz/fuzz_fatbin.c: the fatbinary / cubin reader), replayed over
 # their corpora by `make test`; `make fuzz-runtime` builds the libFuzzer
 # binaries with clang.
-FUZZ_RT := $(BUILD)/fuzz_rtapi_replay $(BUILD)/fuzz_fatbin_replay
+FUZZ_RT := $(BUILD)/fuzz_rtapi_replay $(BUILD)/fuzz_fatbin_replay $(BUILD)/fuzz_rtarray_replay
+$(BUILD)/fuzz_rtarray_replay: tests/fuzz/fuzz_rtarray.c tests/fuzz/replay.c $(RT_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ tests/fuzz/fuzz_rtarray.c tests/fuzz/replay.c $(RT_OBJ) $(LIB) $(LDFLAGS) $(LDLIBS) -ldl
 $(BUILD)/fuzz_rtapi_replay: tests/fuzz/fuzz_rtapi.c tests/fuzz/replay.c $(RT_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ tests/fuzz/fuzz_rtapi.c tests/fuzz/replay.c $(RT_OBJ) $(LIB) $(LDFLAGS) $(LDLIBS) -ldl
@@ -28,3 +31,4 @@ fuzz-runtime:
 	@mkdir -p $(BUILD)
 	$(FUZZ_CC) -o $(BUILD)/fuzz_fatbin tests/fuzz/fuzz_fatbin.c runtime/fatbin.c -ldl
 	$(FUZZ_CC) -pthread -o $(BUILD)/fuzz_rtapi tests/fuzz/fuzz_rtapi.c $(RT_SRC) $(LIB_SRC) -lm -ldl
+	$(FUZZ_CC) -pthread -o $(BUILD)/fuzz_rtarray tests/fuzz/fuzz_rtarray.c $(RT_SRC) $(LIB_SRC) -lm -ldl

@@ -4,7 +4,7 @@
  * slices of height rows of width bytes; row y of slice z of a pitched
  * pointer starts at ((pos.z + z) * ysize + pos.y + y) * pitch + pos.x. The
  * whole span a region covers is range-checked (bounds.c) before anything
- * is touched; arrays (cudaArray_t) are not supported. */
+ * is touched; copies with an array on a side are array.c's. */
 #include <string.h>
 #include "rt.h"
 
@@ -35,11 +35,8 @@ static cudaError_t copy3d(const struct cudaMemcpy3DParms *p, cudaStream_t stream
   if (e) return rt_end(e);
   if (async && !rt_stream_get(stream)) return rt_end(cudaErrorInvalidResourceHandle);
   if (!p) return rt_end(cudaErrorInvalidValue);
-  if (p->srcArray || p->dstArray) {
-    rt_msg("cudaMemcpy3D with a cudaArray is not supported by smemu's runtime");
-    return rt_end(cudaErrorNotSupported);
-  }
   if (p->kind < cudaMemcpyHostToHost || p->kind > cudaMemcpyDefault) return rt_end(cudaErrorInvalidMemcpyDirection);
+  if (p->srcArray || p->dstArray) return rt_end(rt_copy3d_array(p)); /* array.c */
   const struct cudaExtent *ex = &p->extent;
   if (!ex->width || !ex->height || !ex->depth) return rt_end(cudaSuccess);
   if (!p->srcPtr.ptr || !p->dstPtr.ptr || ex->width > p->srcPtr.pitch || ex->width > p->dstPtr.pitch ||

@@ -287,6 +287,12 @@ size_t rt_span(size_t pitch, size_t w, size_t h);
  * cudaErrorInvalidMemcpyDirection, cudaErrorInvalidValue). */
 cudaError_t rt_check_copy(void *dst, const void *src, size_t n, int kind);
 
+/* Texture and surface objects whose image overlaps [p, p+n) stop reading
+ * it: their handles fault from now on (texture.c; the memory is freed). */
+void rt_tex_forget(const void *p, size_t n);
+/* cudaMemcpy3D with a cudaArray on a side (array.c). */
+cudaError_t rt_copy3d_array(const struct cudaMemcpy3DParms *p);
+
 /* ---- reports (report.c) ---- */
 /* Note a finished launch (with its status) for SMEMU_REPORT / SMEMU_JSON. */
 void rt_report_launch(const rt_func *f, smemu_status s);

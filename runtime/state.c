@@ -275,6 +275,7 @@ void rt_alloc_remove(void *p) {
   size_t i = alloc_upper(p);
   if (i == 0 || rt.allocs[i - 1].p != p) return;
   i--;
+  rt_tex_forget(p, rt.allocs[i].size); /* texture objects on it read nothing any more */
   if (rt.allocs[i].kind == ALLOC_DEVICE || rt.allocs[i].kind == ALLOC_MANAGED) rt.allocated -= rt.allocs[i].size;
   memmove(&rt.allocs[i], &rt.allocs[i + 1], (rt.nallocs - i - 1) * sizeof *rt.allocs);
   rt.nallocs--;
@@ -287,6 +288,7 @@ void rt_reset(void) {
   rt_san_reset();
   rt_streams_reset();
   rt_modules_unload();
+  rt_tex_forget(NULL, SIZE_MAX); /* every texture and surface object goes with the context */
   if (rt.ctx) smemu_destroy(rt.ctx);
   rt.ctx = NULL;
   /* smemu_destroy freed every allocation but registered host ranges,

@@ -1,5 +1,5 @@
 /* unsupported.c: entry points of NVIDIA's runtime that smemu does not
- * implement (graphs, stream capture, arrays and textures, peer and IPC
+ * implement (graphs, stream capture, peer and IPC
  * memory, cooperative launches, memory pools), so that a program calling one
  * gets a message naming it and cudaErrorNotSupported instead of the dynamic
  * linker's "undefined symbol". Also the few calls that are no-ops here
@@ -29,19 +29,7 @@ UNSUPPORTED(cudaGraphAddMemcpyNode)
 UNSUPPORTED(cudaStreamBeginCapture)
 UNSUPPORTED(cudaStreamEndCapture)
 UNSUPPORTED(cudaStreamIsCapturing)
-UNSUPPORTED(cudaMallocArray)
 UNSUPPORTED(cudaMalloc3D)
-UNSUPPORTED(cudaMalloc3DArray)
-UNSUPPORTED(cudaFreeArray)
-UNSUPPORTED(cudaMemcpy2DToArray)
-UNSUPPORTED(cudaMemcpy2DFromArray)
-UNSUPPORTED(cudaMemcpyToArray)
-UNSUPPORTED(cudaMemcpyFromArray)
-UNSUPPORTED(cudaCreateChannelDesc)
-UNSUPPORTED(cudaCreateTextureObject)
-UNSUPPORTED(cudaDestroyTextureObject)
-UNSUPPORTED(cudaCreateSurfaceObject)
-UNSUPPORTED(cudaDestroySurfaceObject)
 UNSUPPORTED(cudaDeviceEnablePeerAccess)
 UNSUPPORTED(cudaDeviceDisablePeerAccess)
 UNSUPPORTED(cudaIpcGetMemHandle)

@@ -44,6 +44,7 @@ run fuzz-replay "$B/fuzz_replay" tests/fuzz/corpus
 run fuzz-tiers "$B/fuzz_tiers_replay" tests/fuzz/corpus_tiers
 run cli-harden sh tests/cli_harden.sh "$B"
 run fuzz-rtapi "$B/fuzz_rtapi_replay" tests/fuzz/corpus_rtapi
+run fuzz-rtarray "$B/fuzz_rtarray_replay" tests/fuzz/corpus_rtarray
 run fuzz-fatbin "$B/fuzz_fatbin_replay" tests/fuzz/corpus_fatbin
 run programs sh tests/programs/test.sh "$B"
 run sass-cases sh tests/sass/test.sh "$B"
@@ -57,6 +58,7 @@ run cluster-program sh tests/hw/cluster/test_program.sh "$B"
 run rsvsmem-hw sh tests/hw/rsvsmem/test.sh "$B"
 run ptx-forms-hw sh tests/hw/ptx_forms/test.sh "$B"
 run ptx-isa sh tests/ptx_isa/test.sh "$B"
+run textures-hw sh tests/hw/textures/test.sh "$B"
 run qa sh tests/qa/run.sh "$B"
 run test-sh-counting sh tests/test_sh.sh
 run layers sh -c 'sh scripts/layers.sh --self-test && sh scripts/layers.sh "$0"' "$B"
