@@ -7,9 +7,9 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include "check/checks.h"
 #include "check/race.h"
 #include "exec/hooks.h"
-#include "exec/wgmma.h"
 
 int race_init(race_state *r, const launch *L) {
   memset(r, 0, sizeof *r);
@@ -68,6 +68,7 @@ void race_free(race_state *r) {
   free(r->pend);
   free(r->hz);
   free(r->sy);
+  race_async_free(r);
   memset(r, 0, sizeof *r);
 }
 
@@ -95,6 +96,7 @@ void race_block_start(race_state *r, block *b) {
   r->sync_stopped = 0;
   r->gen = 1;
   r->all_gen = 0;
+  race_async_reset(r);
 }
 
 /* Is the earlier access `a` ordered before an access by thread t now? */
@@ -825,7 +827,7 @@ static inline int shape_fits(const warp *w, const insn *in, const wshape *ws, in
   if (!pattern_fits(r, ws)) return 0;
   if (kind == ACC_READ) return !r->compat;
   return kind == ACC_WRITE && in->op == OP_ST && in->vec == 1 && in->c == 4 && ws->n == 16 && ws->w0 != ws->w1 &&
-         !w->blk->wg;
+         !r->ar;
 }
 
 /* The stores of shape_fits. */
@@ -851,12 +853,12 @@ static inline void shape_checks(warp *w, const insn *in, const wshape *ws, int k
   else shape_stores(w, in, ws, r, b);
 }
 
-int race_halves(warp *w, const insn *in, uint64_t a0, uint64_t a1, int pat, uint32_t size) {
+int hook_mem_shape(warp *w, const insn *in, uint64_t a0, uint64_t a1, int pat, uint32_t size) {
   block *b = w->blk;
   analysis *an = b->an;
   /* (the global race and init checks pass shared memory by; the cluster
    * check needs the lanes) */
-  if (!an || !an->has_race || b->crace || size != 4 || in->space != PTX_SPACE_SHARED) return 0;
+  if (!an || !an->has_race || an->crace || size != 4 || in->space != PTX_SPACE_SHARED) return 0;
   if (!w->L->want_races && !w->L->want_init) return 0;
   race_state *r = &an->race;
   int kind = (op_flags[in->op] & OPF_WRITE) ? ACC_WRITE : ACC_READ;
@@ -951,7 +953,7 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
   }
   if (!races) return;
   if (kind == ACC_READ && !r->compat && fast_reads(w, in, m, addr, size, r, b, r->npcp ? NULL : ws)) return;
-  if (kind != ACC_READ && b->wg) wgmma_write_check(w, in, m, addr, size);
+  if (kind != ACC_READ && r->ar) race_async_write(w, in, m, addr, size);
   if (kind == ACC_WRITE && in->op == OP_ST && size == 4 && in->vec == 1 && in->c == 4 && m == FULL_MASK &&
       in->space == PTX_SPACE_SHARED && fast_stores(w, in, addr, r, b))
     return;
@@ -1282,3 +1284,56 @@ void race_cp_wait(warp *w, uint32_t m, uint32_t n) {
   }
   r->npcp = keep;
 }
+
+/* ---- the row ---- */
+
+static int race_wanted(const launch *L) {
+  return L->want_races || L->want_sync || L->want_init || L->want_global_races;
+}
+
+static int race_new(analysis *a, const launch *L) {
+  if (race_init(&a->race, L) < 0) return -1;
+  a->has_race = 1;
+  return 0;
+}
+
+static void race_drop(analysis *a) { race_free(&a->race); }
+static void race_merge_an(analysis *into, const analysis *from) { race_merge(&into->race, &from->race); }
+static void race_start(block *b) { race_block_start(&b->an->race, b); }
+
+/* cp.async: the shared write, in flight until the thread waits for it */
+static void race_copy(warp *w, const insn *ld, const insn *st, uint32_t m, const uint64_t src[32],
+                      const uint64_t dst[32], uint32_t size) {
+  race_access(w, st, m, dst, size, ACC_WRITE);
+  race_cp_issue(w, m, dst, size);
+}
+
+static void race_event(const hook_ev *e) {
+  switch (e->kind) {
+  case HEV_BAR_ARRIVE: race_bar_arrive(e->w, e->id, e->m); break;
+  case HEV_BAR_PASS: race_barrier(e->b, e->w, e->m); break;
+  case HEV_BAR_RELEASED: race_bar_released(e->b, e->id, (int)e->n); break;
+  case HEV_WARPSYNC: race_warpsync(e->w, e->m); break;
+  case HEV_WARPSYNC_MASKS: race_warpsync_masks(e->w, e->m, e->v); break;
+  case HEV_SYNC_ERROR: race_sync_error(e->w, (int)e->n, e->m); break;
+  case HEV_CLUSTER_RELEASED: race_cluster_released(e->b); break;
+  case HEV_RSV_RELEASE: race_rsv_release(e->w, e->in, e->m, e->a, e->v); break;
+  case HEV_WGMMA_EARLY:
+    race_add_sync(&e->b->an->race, e->b, SYNC_WGMMA_EARLY, e->w->pc, e->w->index, e->m);
+    break;
+  default: race_async_event(e); break;
+  }
+}
+
+const check_row check_race = {
+    .name = "races",
+    .bit = CHECK_RACE,
+    .wanted = race_wanted,
+    .make = race_new,
+    .drop = race_drop,
+    .merge = race_merge_an,
+    .block_start = race_start,
+    .mem = race_access,
+    .copy = race_copy,
+    .event = race_event,
+};
