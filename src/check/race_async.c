@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check/race.h"
+#include "check/race_int.h"
 #include "exec/addr.h"
 #include "exec/hooks.h"
 
@@ -193,6 +194,207 @@ void race_async_write(warp *w, const insn *in, uint32_t m, const uint64_t addr[3
     }
   });
 }
+
+/* A write to bytes an asynchronous read is still reading. */
+void race_async_war(warp *w, int lane, uint64_t at, uint32_t read_pc, uint16_t read_tid) {
+  race_state *r = &w->blk->an->race;
+  acc_rec first = {r->gen, read_pc, read_tid, ACC_READ, 1};
+  race_add_hazard(r, w->blk, HZ_WAR, &first, w->pc, (uint16_t)(w->index * 32 + (uint32_t)lane), ACC_WRITE, at,
+             w->blk->smem[at], 0, 1);
+  /* an error even within the issuing warp: no program order covers it */
+  hazard_rec *h = race_find_pair(r, read_pc, ACC_READ, w->pc, ACC_WRITE);
+  if (h) h->error = 1;
+}
+
+/* ---- the async proxy ----
+ * A fence.proxy.async advances the block's generation (a clock: no thread's
+ * barrier generation moves, so nothing becomes ordered by it) and stamps the
+ * thread: a generic write it made before carries an older generation. */
+void race_proxy_fence(warp *w, uint32_t m) {
+  if (!w->blk->an || !w->blk->an->has_race) return;
+  race_state *r = &w->blk->an->race;
+  r->gen++;
+  LANES(m, r->proxy_gen[w->index * 32 + (uint32_t)l] = r->gen);
+}
+
+void race_proxy_read(warp *w, const insn *in, int l, uint64_t a, uint32_t n) {
+  if (!w->blk->an || !w->blk->an->has_race || !w->L->want_races) return;
+  race_state *r = &w->blk->an->race;
+  block *b = w->blk;
+  uint16_t t = (uint16_t)(w->index * 32 + (uint32_t)l);
+  const program *P = w->L->prog;
+  if (a + n > r->sh_size) return;
+  for (uint64_t at = a; at < a + n; at++) {
+    uint64_t wd = at >> 2;
+    const shadow *s = r->split[wd] ? &r->sh[at] : &r->wsh[wd];
+    const acc_rec *x = &s->w;
+    /* a barrier does not order generic writes before async-proxy reads:
+     * only the writer's fence.proxy.async does */
+    if (!x->valid || x->kind != ACC_WRITE) continue;
+    /* a write by the async proxy itself (a TMA load) needs no fence */
+    if (x->pc < P->ncode && P->code[x->pc].op == OP_CP) continue;
+    if (r->proxy_gen[x->tid] > x->gen) continue;
+    /* the generic write is not visible to the async proxy: the copy may
+     * read the old bytes (or the new), whatever barrier lies between */
+    race_add_hazard(r, b, HZ_RAW, x, w->pc, t, ACC_READ, at, 0, b->smem[at], 1);
+  }
+  uint64_t addr[32] = {0};
+  addr[l] = a;
+  insn sh = *in;
+  sh.space = PTX_SPACE_SHARED;
+  race_access(w, &sh, 1u << l, addr, n, ACC_READ);
+  /* the copy reads until its group is waited for: check it again then */
+  if (r->npend == r->cappend) {
+    uint32_t cap = r->cappend ? r->cappend * 2 : 16;
+    struct pend_read *p = realloc(r->pend, cap * sizeof *p);
+    if (!p) return;
+    r->pend = p;
+    r->cappend = cap;
+  }
+  r->pend[r->npend++] = (struct pend_read){a, n, w->pc, r->groups[t], t};
+}
+
+void race_proxy_commit(warp *w, uint32_t m) {
+  if (!w->blk->an || !w->blk->an->has_race) return;
+  race_state *r = &w->blk->an->race;
+  LANES(m, r->groups[w->index * 32 + (uint32_t)l]++);
+}
+
+void race_proxy_wait(warp *w, uint32_t m, uint32_t n) {
+  if (!w->blk->an || !w->blk->an->has_race) return;
+  race_state *r = &w->blk->an->race;
+  uint32_t keep = 0, pc = w->pc;
+  for (uint32_t i = 0; i < r->npend; i++) {
+    struct pend_read p = r->pend[i];
+    uint32_t lane = p.tid % 32;
+    if (p.tid / 32 != w->index || !(m >> lane & 1) || p.group + n >= r->groups[p.tid]) {
+      r->pend[keep++] = p;
+      continue;
+    }
+    /* the read as of now, reported at the copy's instruction: a write since
+     * the copy was issued that no barrier orders after this wait raced */
+    uint64_t addr[32] = {0};
+    addr[lane] = p.a;
+    insn sh = w->L->prog->code[p.pc];
+    sh.space = PTX_SPACE_SHARED;
+    w->pc = p.pc;
+    race_access(w, &sh, 1u << lane, addr, p.n, ACC_READ);
+    w->pc = pc;
+  }
+  r->npend = keep;
+}
+
+/* ---- cp.async ----
+ * smemu copies at issue (finishing early is one of the orders allowed), so
+ * a program sees the bytes at once; the race checks keep each lane's copy
+ * as in flight until the issuing thread waits for it (or a
+ * cp.async.mbarrier.arrive completes it). The copy's write is recorded at
+ * issue, which clears the byte's readers; at completion, a reader still
+ * kept, or a write other than the copy's, by another thread came while the
+ * copy was in flight: whatever barrier lay between, it may have seen (or
+ * been overwritten by) the copy's bytes landing (an H100 shows both:
+ * tests/hw/async_f, rd and wr). A read by the issuing thread itself before
+ * its wait is reported too, as racecheck does (a warning); racecheck does
+ * not report the other threads' accesses, smemu does. The copy's write record
+ * then takes the completion's generation, so that only what is ordered
+ * after the completion is ordered after the write. (Readers pushed out of
+ * the shadow by later reads are missed; a read in flight followed by a
+ * write of another thread is checked only as that write's WAR.) */
+void race_cp_issue(warp *w, uint32_t m, const uint64_t dst[32], uint32_t size) {
+  if (!w->blk->an || !w->blk->an->has_race || !w->L->want_races) return;
+  race_state *r = &w->blk->an->race;
+  LANES(m, {
+    uint64_t a = dst[l];
+    if (a >= r->sh_size || a + size > r->sh_size) continue;
+    if (r->npcp == r->cappcp) {
+      uint32_t cap = r->cappcp ? r->cappcp * 2 : 32;
+      struct pend_cp *p = realloc(r->pcp, cap * sizeof *p);
+      if (!p) return;
+      r->pcp = p;
+      r->cappcp = cap;
+    }
+    uint16_t t = (uint16_t)(w->index * 32 + (uint32_t)l);
+    r->pcp[r->npcp++] = (struct pend_cp){(uint32_t)a, w->pc, r->gen, r->cp_groups[t], t, (uint8_t)size};
+    r->cp_npend[t]++;
+  });
+}
+
+/* Reads by lanes m of bytes their own thread's cp.async is still copying:
+ * undefined (the bytes land at any time until the wait). racecheck reports
+ * them as warnings, "Potential RAW hazard detected (invalid memcpy_async
+ * synchronization)", one per byte (tests/hw/async_f san_racecheck_rd). */
+void race_cp_own_reads(race_state *r, warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
+  LANES(m, {
+    uint16_t t = (uint16_t)(w->index * 32 + (uint32_t)l);
+    if (!r->cp_npend[t]) continue;
+    uint64_t a = shared_off(in, addr[l], size, r);
+    if (a == ~0ull) continue;
+    for (uint32_t i = 0; i < r->npcp; i++) {
+      const struct pend_cp *p = &r->pcp[i];
+      if (p->tid != t || a >= p->a + p->n || p->a >= a + size) continue;
+      acc_rec cp = {p->gen, p->pc, p->tid, ACC_WRITE, 1};
+      for (uint64_t at = a > p->a ? a : p->a; at < a + size && at < p->a + p->n; at++)
+        race_add_hazard(r, w->blk, HZ_RAW, &cp, w->pc, t, ACC_READ, at, 0, w->blk->smem[at], 1);
+    }
+  });
+}
+
+void race_cp_commit(warp *w, uint32_t m) {
+  if (!w->blk->an || !w->blk->an->has_race) return;
+  race_state *r = &w->blk->an->race;
+  LANES(m, r->cp_groups[w->index * 32 + (uint32_t)l]++);
+}
+
+/* Copy p completes now: check and re-date its bytes. */
+static void cp_complete(race_state *r, block *b, const struct pend_cp *p) {
+  acc_rec cp = {p->gen, p->pc, p->tid, ACC_WRITE, 1};
+  for (uint32_t at = p->a; at < p->a + p->n; at++) {
+    uint64_t wd = at >> 2;
+    own_word(r, wd);
+    shadow *s = r->split[wd] ? &r->sh[at] : &r->wsh[wd];
+    shadow_x *x = r->split[wd] ? &r->shx[at] : &r->wshx[wd];
+    int mine = s->w.valid && s->w.pc == p->pc && s->w.tid == p->tid && s->w.gen == p->gen && s->w.kind == ACC_WRITE;
+    if (s->w.valid && !mine && s->w.tid != p->tid && s->w.kind != ACC_ATOMIC && s->w.gen >= p->gen)
+      race_add_hazard(r, b, HZ_WAW, &cp, s->w.pc, s->w.tid, s->w.kind, at, 0, b->smem[at], 1);
+    const acc_rec *rd[4] = {&s->r[0], &s->r[1], s->spilled ? &x->r[0] : NULL, s->spilled ? &x->r[1] : NULL};
+    uint32_t seen_pc[4];
+    int ns = 0;
+    for (int j = 0; j < 4 && rd[j]; j++) {
+      const acc_rec *y = rd[j];
+      /* (the issuing thread's own reads were checked as they came) */
+      if (!y->valid || y->tid == p->tid || y->gen < p->gen) continue;
+      int dup = 0;
+      for (int k = 0; k < ns; k++) dup |= seen_pc[k] == y->pc;
+      if (dup) continue;
+      seen_pc[ns++] = y->pc;
+      race_add_hazard(r, b, HZ_RAW, &cp, y->pc, y->tid, ACC_READ, at, 0, b->smem[at], 1);
+    }
+    if (mine) {
+      s->w.gen = r->gen;
+      r->wgen1 = r->gen + 1;
+    }
+  }
+}
+
+void race_cp_wait(warp *w, uint32_t m, uint32_t n) {
+  if (!w->blk->an || !w->blk->an->has_race) return;
+  race_state *r = &w->blk->an->race;
+  uint32_t keep = 0;
+  for (uint32_t i = 0; i < r->npcp; i++) {
+    struct pend_cp p = r->pcp[i];
+    uint32_t lane = p.tid % 32u;
+    int done = p.tid / 32u == w->index && (m >> lane & 1) &&
+               (n == RACE_CP_ALL || p.group + n < r->cp_groups[p.tid]);
+    if (!done) {
+      r->pcp[keep++] = p;
+      continue;
+    }
+    r->cp_npend[p.tid]--;
+    if (w->L->want_races) cp_complete(r, w->blk, &p);
+  }
+  r->npcp = keep;
+}
+
 
 /* ---- mbarriers and asynchronous copies ---- */
 

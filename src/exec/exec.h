@@ -201,7 +201,7 @@ typedef struct launch {
   int want_sync;           /* barrier misuse */
   int want_init;           /* uninitialised shared reads */
   int want_global_races;   /* hazards on global memory */
-  int want_pipeline;       /* async pipeline statistics (src/async/pipeline.c) */
+  int want_pipeline;       /* async pipeline statistics (src/check/pipe.c) */
   struct global_shadow *gshadow; /* their launch-wide shadow */
   struct ginit *ginit;     /* global initialisation shadow (init check), or NULL */
   int schedule_random;     /* seeded random warp order */
