@@ -4,7 +4,7 @@
 #include "check/checks.h"
 
 const check_row *const check_table[] = {
-    &check_banks,    /* first: it reads shared memory as the access finds it */
+    &check_banks,
     &check_race,
     &check_cluster,
     &check_global,

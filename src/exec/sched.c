@@ -1,7 +1,9 @@
 /* sched.c: running a launch. Blocks are taken from a shared counter by a
  * pool of worker threads; inside a block, warps run in a fixed order, each
  * until it exits or waits at a barrier, round after round. A round in
- * which no warp can run while some wait is a deadlock. */
+ * which no warp can run while some wait is a deadlock; what a family that
+ * holds warps says of it comes through the waits it registered (sched.h). Faults, block barriers and the warp
+ * loop are here; the SIMT stack is simt.c's, addresses addr.c's. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -359,7 +361,7 @@ void cluster_run(cluster *c) {
   hang_init(&hs);
   for (uint32_t bi = 0; bi < c->n; bi++)
     for (uint32_t i = 0; i < b0->nwarps; i++) order[bi][i] = i;
-  uint64_t idle = 0; /* rounds in which only mbarrier waits ran, without a change */
+  uint64_t idle = 0; /* rounds in which only spinning waits ran, without a change */
   for (;;) {
     int ran = 0, alive = 0, spin = 0, busy = 0;
     uint64_t progress = 0;

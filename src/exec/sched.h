@@ -1,5 +1,7 @@
-/* sched.h: what the scheduler offers instruction handlers: the SIMT stack,
- * barriers, call frames and source positions. */
+/* sched.h: what the scheduler offers instruction handlers: the SIMT stack
+ * (simt.c), barriers, call frames and source positions (sched.c), and the
+ * registration of what the families that make warps wait report
+ * (sched_waits: the scheduler names no family). */
 #ifndef SMEMU_SCHED_H
 #define SMEMU_SCHED_H
 #include "exec/exec.h"
