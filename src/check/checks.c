@@ -4,12 +4,7 @@
 #include "check/checks.h"
 
 const check_row *const check_table[] = {
-    &check_banks,
-    &check_race,
-    &check_cluster,
-    &check_global,
-    &check_ginit,
-    &check_pipeline,
+    &check_banks, &check_race, &check_cluster, &check_global, &check_ginit, &check_pipeline,
 };
 const uint32_t check_count = sizeof check_table / sizeof *check_table;
 

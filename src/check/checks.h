@@ -10,8 +10,9 @@
 #include "exec/hooks.h"
 
 enum {
-  CHECK_BANKS = 1u << 0,    /* the bank model's statistics per instruction (bankstat.c) */
-  CHECK_RACE = 1u << 1,     /* shared-memory races, barrier errors, uninitialised shared reads (race*.c, sync.c) */
+  CHECK_BANKS = 1u << 0, /* the bank model's statistics per instruction (bankstat.c) */
+  CHECK_RACE =
+      1u << 1, /* shared-memory races, barrier errors, uninitialised shared reads (race*.c, sync.c) */
   CHECK_CLUSTER = 1u << 2,  /* races between the blocks of a cluster (crace.c) */
   CHECK_GLOBAL = 1u << 3,   /* global-memory races (grace.c) */
   CHECK_GINIT = 1u << 4,    /* uninitialised global reads (ginit.c) */
@@ -20,7 +21,7 @@ enum {
 
 typedef struct check_row {
   const char *name;
-  uint32_t bit;  /* CHECK_* */
+  uint32_t bit; /* CHECK_* */
   /* the launch asks for it */
   int (*wanted)(const launch *L);
   /* its state in a (0, or -1 out of memory: analysis_new frees a), freed
@@ -36,12 +37,12 @@ typedef struct check_row {
   void (*mem)(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind);
   /* the same of a full warp whose lanes are at a0 + (l%16)*stride and
    * a1 + (l%16)*stride (hook_mem_halves); NULL: mem */
-  void (*mem_halves)(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0, uint64_t a1,
-                     uint32_t stride, int kind);
+  void (*mem_halves)(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0,
+                     uint64_t a1, uint32_t stride, int kind);
   /* cp.async (hook_copy): ld reads global src[l], st writes shared dst[l];
    * NULL: the check does not see copies */
-  void (*copy)(warp *w, const insn *ld, const insn *st, uint32_t m, const uint64_t src[32], const uint64_t dst[32],
-               uint32_t size);
+  void (*copy)(warp *w, const insn *ld, const insn *st, uint32_t m, const uint64_t src[32],
+               const uint64_t dst[32], uint32_t size);
   /* a synchronisation or asynchronous event (hooks.h, HEV_*); NULL: none */
   void (*event)(const hook_ev *e);
 } check_row;

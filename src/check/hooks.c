@@ -2,9 +2,9 @@
  * (checks.h): a launch's per-worker state is made, merged and freed row by
  * row, and every memory access and event goes to the rows the launch
  * enabled (analysis.mem, analysis.ev), in table order. */
-#include <stdlib.h>
-#include "check/checks.h"
 #include "exec/hooks.h"
+#include "check/checks.h"
+#include <stdlib.h>
 
 analysis *analysis_new(const launch *L) {
   analysis *a = calloc(1, sizeof *a);
@@ -58,19 +58,21 @@ void hook_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint
   for (uint32_t i = 0; i < a->nmem; i++) a->mem[i]->mem(w, in, m, addr, size, kind);
 }
 
-void hook_mem_halves(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0, uint64_t a1,
-                     uint32_t stride) {
+void hook_mem_halves(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0,
+                     uint64_t a1, uint32_t stride) {
   const analysis *a = w->blk->an;
   int kind = (op_flags[in->op] & OPF_WRITE) ? ACC_WRITE : ACC_READ;
   for (uint32_t i = 0; i < a->nmem; i++) {
     const check_row *c = a->mem[i];
-    if (c->mem_halves) c->mem_halves(w, in, addr, size, a0, a1, stride, kind);
-    else c->mem(w, in, FULL_MASK, addr, size, kind);
+    if (c->mem_halves)
+      c->mem_halves(w, in, addr, size, a0, a1, stride, kind);
+    else
+      c->mem(w, in, FULL_MASK, addr, size, kind);
   }
 }
 
-void hook_mem_pattern(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0, uint64_t a1,
-                      uint64_t stride) {
+void hook_mem_pattern(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0,
+                      uint64_t a1, uint64_t stride) {
   if ((stride == 0 || stride == size) && hook_mem_shape(w, in, a0, a1, stride ? 2 : 1, size)) return;
   hook_mem_halves(w, in, addr, size, a0, a1, (uint32_t)stride);
 }
@@ -80,7 +82,8 @@ void hook_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uin
   for (uint32_t i = 0; i < a->nmem; i++) a->mem[i]->mem(w, in, m, addr, size, ACC_ATOMIC);
 }
 
-void hook_copy(warp *w, const insn *in, uint32_t m, const uint64_t src[32], const uint64_t dst[32], uint32_t size) {
+void hook_copy(warp *w, const insn *in, uint32_t m, const uint64_t src[32], const uint64_t dst[32],
+               uint32_t size) {
   const analysis *a = w->blk->an;
   insn ld = *in, st = *in;
   ld.space = PTX_SPACE_GLOBAL;

@@ -7,10 +7,10 @@
  * as the program sees them: smemu copies at issue, the program may use the
  * bytes only after the phase); the most bulk groups committed and not
  * waited for. */
-#include <stdlib.h>
-#include <string.h>
 #include "check/checks.h"
 #include "exec/hooks.h"
+#include <stdlib.h>
+#include <string.h>
 
 _Static_assert(PIPE_NKINDS == PIPE_KINDS, "pipe.h's copy kinds are hooks.h's");
 
@@ -45,7 +45,9 @@ static void pipe_event(const hook_ev *e) {
     p->bytes[e->k] += e->n;
     if (e->id == ASYNC_FROM_SHARED) p->uncommitted++;
     break;
-  case HEV_PROXY_FENCE: p->fences++; break;
+  case HEV_PROXY_FENCE:
+    p->fences++;
+    break;
   case HEV_MBAR_TX:
     if (!(b = bar_of(p, e->x))) return;
     b->copies++;
@@ -70,8 +72,10 @@ static void pipe_event(const hook_ev *e) {
     break;
   case HEV_MBAR_WAIT:
     if (!(b = bar_of(p, e->x))) return;
-    if (e->n) b->waits++;
-    else b->spins++;
+    if (e->n)
+      b->waits++;
+    else
+      b->spins++;
     break;
   case HEV_BULK_COMMIT:
     if (!e->m) return;
@@ -85,7 +89,8 @@ static void pipe_event(const hook_ev *e) {
     p->group_waits++;
     if (p->cur_groups > e->n) p->cur_groups = e->n;
     break;
-  default: break;
+  default:
+    break;
   }
 }
 

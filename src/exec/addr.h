@@ -13,7 +13,7 @@
 
 #define CLUSTER_BASE 0x1000000u
 #define CLUSTER_STRIDE 0x1000000u
-#define MAX_CLUSTER 16          /* blocks per cluster (sm_90, non-portable) */
+#define MAX_CLUSTER 16 /* blocks per cluster (sm_90, non-portable) */
 #define MAX_CLUSTER_PORTABLE 8
 
 /* The block an address of the shared window (a shared::cluster address)
