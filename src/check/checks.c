@@ -9,3 +9,4 @@ const check_row *const check_table[] = {
 const uint32_t check_count = sizeof check_table / sizeof *check_table;
 
 _Static_assert(sizeof check_table / sizeof *check_table <= CHECK_ROWS_MAX, "analysis.h: CHECK_ROWS_MAX");
+_Static_assert(HEV_COUNT <= 32, "checks.h: check_row.events");

@@ -43,9 +43,14 @@ typedef struct check_row {
    * NULL: the check does not see copies */
   void (*copy)(warp *w, const insn *ld, const insn *st, uint32_t m, const uint64_t src[32],
                const uint64_t dst[32], uint32_t size);
-  /* a synchronisation or asynchronous event (hooks.h, HEV_*); NULL: none */
+  /* a synchronisation or asynchronous event (hooks.h) of one of the kinds
+   * in `events` (bit 1 << HEV_*) */
   void (*event)(const hook_ev *e);
+  uint32_t events;
 } check_row;
+
+/* The bit of an event kind in check_row.events. */
+#define HEV_BIT(k) (1u << (k))
 
 /* The rows, in the order the hooks run them (checks.c). */
 extern const check_row *const check_table[];

@@ -195,4 +195,5 @@ const check_row check_cluster = {
     .block_start = cl_race_reset,
     .mem = cl_race_access,
     .event = cl_event,
+    .events = HEV_BIT(HEV_FENCE) | HEV_BIT(HEV_MBAR_RELEASE) | HEV_BIT(HEV_ASYNC_RACE),
 };

@@ -543,4 +543,5 @@ const check_row check_global = {
     .mem = grace_mem,
     .copy = grace_copy,
     .event = grace_event,
+    .events = HEV_BIT(HEV_FENCE),
 };

@@ -94,5 +94,6 @@ void hook_copy(warp *w, const insn *in, uint32_t m, const uint64_t src[32], cons
 
 void hook_event(const hook_ev *e) {
   const analysis *a = e->b->an;
-  for (uint32_t i = 0; i < a->nev; i++) a->ev[i]->event(e);
+  for (uint32_t i = 0; i < a->nev; i++)
+    if (a->ev[i]->events >> e->kind & 1) a->ev[i]->event(e);
 }

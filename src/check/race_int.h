@@ -302,14 +302,43 @@ static inline int shape_fits(const warp *w, const insn *in, const wshape *ws, in
 void race_flush_reads(race_state *r);
 int race_fast_reads(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, race_state *r, block *b, const wshape *ws);
 int race_fast_stores(warp *w, const insn *in, const uint64_t addr[32], race_state *r, block *b);
-void race_shape_checks(warp *w, const insn *in, const wshape *ws, int kind, race_state *r, block *b);
+/* The reads (as a log of shapes) and the stores of shape_fits. */
+int race_pattern_reads(warp *w, const wshape *ws, race_state *r, block *b);
+void race_shape_stores(warp *w, const insn *in, const wshape *ws, race_state *r, block *b);
 
 /* ---- the shared init check (sinit.c) ---- */
-/* A whole warp's 4-byte access of shape ws. */
-void sinit_shape(warp *w, race_state *r, block *b, const wshape *ws, int kind);
+/* (inline: the shape paths' share of it) */
+/* The init check of a whole warp's 4-byte access of shape ws: a word of
+ * init bytes per half-warp or per lane of each half. */
+static inline void sinit_shape(warp *w, race_state *r, block *b, const wshape *ws, int kind) {
+  const uint32_t ones = 0x01010101u;
+  uint32_t n = ws->n;
+  if (kind == ACC_READ) {
+    uint32_t bad = 0;
+    for (uint32_t l = 0; l < 16; l++) {
+      uint32_t v0, v1;
+      memcpy(&v0, r->init + (uint64_t)(ws->w0 + (n > 1 ? l : 0)) * 4, 4);
+      memcpy(&v1, r->init + (uint64_t)(ws->w1 + (n > 1 ? l : 0)) * 4, 4);
+      bad |= (uint32_t)(v0 != ones) << l | (uint32_t)(v1 != ones) << (l + 16);
+    }
+    for (; bad; bad &= bad - 1) race_add_sync(r, b, SYNC_UNINIT, w->pc, w->index, bad & -bad);
+  } else {
+    memset(r->init + (uint64_t)ws->w0 * 4, 1, 4 * n);
+    memset(r->init + (uint64_t)ws->w1 * 4, 1, 4 * n);
+  }
+}
+
 /* Any access of lanes m (race_access's, ws its shape or NULL). */
 void sinit_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind,
                   const wshape *ws);
+
+/* The race and init checks of an access shape_fits passed. */
+static inline void race_shape_checks(warp *w, const insn *in, const wshape *ws, int kind, race_state *r, block *b) {
+  if (w->L->want_init) sinit_shape(w, r, b, ws, kind);
+  if (!w->L->want_races) return;
+  if (kind == ACC_READ) race_pattern_reads(w, ws, r, b);
+  else race_shape_stores(w, in, ws, r, b);
+}
 
 /* ---- cp.async (race_async.c) ---- */
 /* Reads by lanes m of bytes their own thread's cp.async is still copying. */

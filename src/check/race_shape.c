@@ -129,7 +129,7 @@ void race_flush_reads(race_state *r) {
  * all older than it, ordered before every later access, and such readers
  * change no check's outcome (a shadow whose readers all are keeps and
  * reports as one with none), so they are dropped then. */
-static int pattern_reads(warp *w, const wshape *ws, race_state *r, block *b) {
+int race_pattern_reads(warp *w, const wshape *ws, race_state *r, block *b) {
   uint32_t n = ws->n, w0 = ws->w0, w1 = ws->w1, pc = w->pc, xb = n > 1;
   if (!pattern_fits(r, ws)) return 0;
   uint16_t tb = (uint16_t)(w->index * 32);
@@ -152,7 +152,7 @@ int race_fast_reads(warp *w, const insn *in, uint32_t m, const uint64_t addr[32]
   uint32_t wd0[32], nw = size / 4, pc = w->pc, skip = 0;
   uint16_t tb = (uint16_t)(w->index * 32);
   if (size % 4 || !size || size > 32) return 0;
-  if (ws && pattern_reads(w, ws, r, b)) return 1;
+  if (ws && race_pattern_reads(w, ws, r, b)) return 1;
   if (m == FULL_MASK && in->space == PTX_SPACE_SHARED) {
     /* the whole warp in bounds and aligned: no lane skipped */
     uint64_t amax = 0, aor = 0;
@@ -319,7 +319,7 @@ static inline void drop_dead_run(race_state *r, uint32_t w0) {
 }
 
 /* The stores of shape_fits. */
-static void shape_stores(warp *w, const insn *in, const wshape *ws, race_state *r, block *b) {
+void race_shape_stores(warp *w, const insn *in, const wshape *ws, race_state *r, block *b) {
   uint32_t wdv[32];
   race_flush_reads(r);
   for (uint32_t l = 0; l < 16; l++) {
@@ -331,14 +331,6 @@ static void shape_stores(warp *w, const insn *in, const wshape *ws, race_state *
     drop_dead_run(r, ws->w1);
   }
   store_words(w, in, wdv, r, b);
-}
-
-/* The race and init checks of an access shape_fits passed. */
-void race_shape_checks(warp *w, const insn *in, const wshape *ws, int kind, race_state *r, block *b) {
-  if (w->L->want_init) sinit_shape(w, r, b, ws, kind);
-  if (!w->L->want_races) return;
-  if (kind == ACC_READ) pattern_reads(w, ws, r, b);
-  else shape_stores(w, in, ws, r, b);
 }
 
 int hook_mem_shape(warp *w, const insn *in, uint64_t a0, uint64_t a1, int pat, uint32_t size) {

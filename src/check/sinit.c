@@ -4,26 +4,6 @@
 #include <string.h>
 #include "check/race_int.h"
 
-/* The init check of a whole warp's 4-byte access of shape ws: a word of
- * init bytes per half-warp or per lane of each half. */
-void sinit_shape(warp *w, race_state *r, block *b, const wshape *ws, int kind) {
-  const uint32_t ones = 0x01010101u;
-  uint32_t n = ws->n;
-  if (kind == ACC_READ) {
-    uint32_t bad = 0;
-    for (uint32_t l = 0; l < 16; l++) {
-      uint32_t v0, v1;
-      memcpy(&v0, r->init + (uint64_t)(ws->w0 + (n > 1 ? l : 0)) * 4, 4);
-      memcpy(&v1, r->init + (uint64_t)(ws->w1 + (n > 1 ? l : 0)) * 4, 4);
-      bad |= (uint32_t)(v0 != ones) << l | (uint32_t)(v1 != ones) << (l + 16);
-    }
-    for (; bad; bad &= bad - 1) race_add_sync(r, b, SYNC_UNINIT, w->pc, w->index, bad & -bad);
-  } else {
-    memset(r->init + (uint64_t)ws->w0 * 4, 1, 4 * n);
-    memset(r->init + (uint64_t)ws->w1 * 4, 1, 4 * n);
-  }
-}
-
 /* The init check of race_access's access (lanes m; ws its whole-warp
  * shape or NULL). */
 void sinit_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind,

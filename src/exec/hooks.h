@@ -112,7 +112,7 @@ enum {
   HEV_WGMMA_COMMIT,    /* lanes m of w: wgmma.commit_group */
   HEV_WGMMA_WAIT,      /* lanes m of w: wgmma.wait_group n; k: the warp has issued an mma_async */
   HEV_WGMMA_EARLY,     /* lanes m of w touched registers of an mma_async not waited for */
-  HEV_COUNT
+  HEV_COUNT /* (at most 32: check_row.events) */
 };
 
 /* Directions and kinds of asynchronous copies (HEV_ASYNC_*). */
