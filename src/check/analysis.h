@@ -72,7 +72,8 @@ typedef struct analysis {
   uint32_t on;            /* the checks enabled (CHECK_* bits of check/checks.h) */
   /* the enabled checks that take memory accesses and events, in table order */
   const struct check_row *mem[CHECK_ROWS_MAX], *ev[CHECK_ROWS_MAX];
-  uint32_t nmem, nev;
+  const struct check_row *mem_sh[CHECK_ROWS_MAX]; /* those of mem that see .shared instructions */
+  uint32_t nmem, nev, nmem_sh;
 } analysis;
 
 

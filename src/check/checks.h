@@ -33,8 +33,11 @@ typedef struct check_row {
   /* block b starts / has run on this worker */
   void (*block_start)(block *b);
   void (*block_end)(block *b);
-  /* lanes m of w accessed addr[l] (size bytes each) as kind (ACC_*) */
+  /* lanes m of w accessed addr[l] (size bytes each) as kind (ACC_*);
+   * not_shared: the check sees nothing of a .shared instruction (the
+   * hooks skip it there) */
   void (*mem)(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind);
+  int not_shared;
   /* the same of a full warp whose lanes are at a0 + (l%16)*stride and
    * a1 + (l%16)*stride (hook_mem_halves); NULL: mem */
   void (*mem_halves)(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0,

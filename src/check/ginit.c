@@ -326,11 +326,6 @@ static int gin_new(analysis *a, const launch *L) { return (a->gin = ginit_an_new
 static void gin_drop(analysis *a) { ginit_an_free(a->gin); }
 static void gin_merge(analysis *into, const analysis *from) { ginit_an_merge(into->gin, from->gin); }
 
-/* (the global check sees nothing of a shared-memory instruction) */
-static void gin_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind) {
-  if (in->space != PTX_SPACE_SHARED) ginit_access(w, in, m, addr, size, kind);
-}
-
 /* cp.async: the global read */
 static void gin_copy(warp *w, const insn *ld, const insn *st, uint32_t m, const uint64_t src[32],
                      const uint64_t dst[32], uint32_t size) {
@@ -344,6 +339,7 @@ const check_row check_ginit = {
     .make = gin_new,
     .drop = gin_drop,
     .merge = gin_merge,
-    .mem = gin_mem,
+    .mem = ginit_access,
+    .not_shared = 1,
     .copy = gin_copy,
 };

@@ -520,11 +520,6 @@ void race_global(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
 
 static int grace_wanted(const launch *L) { return L->want_global_races; }
 
-/* (the global check sees nothing of a shared-memory instruction) */
-static void grace_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind) {
-  if (in->space != PTX_SPACE_SHARED) race_global(w, in, m, addr, size, kind);
-}
-
 /* cp.async: the global read */
 static void grace_copy(warp *w, const insn *ld, const insn *st, uint32_t m, const uint64_t src[32],
                        const uint64_t dst[32], uint32_t size) {
@@ -540,7 +535,8 @@ const check_row check_global = {
     .name = "global races",
     .bit = CHECK_GLOBAL,
     .wanted = grace_wanted,
-    .mem = grace_mem,
+    .mem = race_global,
+    .not_shared = 1,
     .copy = grace_copy,
     .event = grace_event,
     .events = HEV_BIT(HEV_FENCE),

@@ -19,6 +19,7 @@ analysis *analysis_new(const launch *L) {
       return NULL;
     }
     if (c->mem) a->mem[a->nmem++] = c;
+    if (c->mem && !c->not_shared) a->mem_sh[a->nmem_sh++] = c;
     if (c->event) a->ev[a->nev++] = c;
   }
   return a;
@@ -52,18 +53,27 @@ void hook_block_end(block *b) {
     if ((a->on & check_table[i]->bit) && check_table[i]->block_end) check_table[i]->block_end(b);
 }
 
+/* The rows that see instruction in's accesses, and their number. */
+static inline const check_row *const *rows_for(const analysis *a, const insn *in, uint32_t *n) {
+  int sh = in->space == PTX_SPACE_SHARED;
+  *n = sh ? a->nmem_sh : a->nmem;
+  return sh ? a->mem_sh : a->mem;
+}
+
 void hook_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
-  const analysis *a = w->blk->an;
+  uint32_t n;
+  const check_row *const *rows = rows_for(w->blk->an, in, &n);
   int kind = (op_flags[in->op] & OPF_WRITE) ? ACC_WRITE : ACC_READ;
-  for (uint32_t i = 0; i < a->nmem; i++) a->mem[i]->mem(w, in, m, addr, size, kind);
+  for (uint32_t i = 0; i < n; i++) rows[i]->mem(w, in, m, addr, size, kind);
 }
 
 void hook_mem_halves(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0,
                      uint64_t a1, uint32_t stride) {
-  const analysis *a = w->blk->an;
+  uint32_t n;
+  const check_row *const *rows = rows_for(w->blk->an, in, &n);
   int kind = (op_flags[in->op] & OPF_WRITE) ? ACC_WRITE : ACC_READ;
-  for (uint32_t i = 0; i < a->nmem; i++) {
-    const check_row *c = a->mem[i];
+  for (uint32_t i = 0; i < n; i++) {
+    const check_row *c = rows[i];
     if (c->mem_halves)
       c->mem_halves(w, in, addr, size, a0, a1, stride, kind);
     else
@@ -78,8 +88,9 @@ void hook_mem_pattern(warp *w, const insn *in, const uint64_t addr[32], uint32_t
 }
 
 void hook_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
-  const analysis *a = w->blk->an;
-  for (uint32_t i = 0; i < a->nmem; i++) a->mem[i]->mem(w, in, m, addr, size, ACC_ATOMIC);
+  uint32_t n;
+  const check_row *const *rows = rows_for(w->blk->an, in, &n);
+  for (uint32_t i = 0; i < n; i++) rows[i]->mem(w, in, m, addr, size, ACC_ATOMIC);
 }
 
 void hook_copy(warp *w, const insn *in, uint32_t m, const uint64_t src[32], const uint64_t dst[32],
