@@ -74,6 +74,7 @@ typedef struct analysis {
   const struct check_row *mem[CHECK_ROWS_MAX], *ev[CHECK_ROWS_MAX];
   const struct check_row *mem_sh[CHECK_ROWS_MAX]; /* those of mem that see .shared instructions */
   uint32_t nmem, nev, nmem_sh;
+  uint32_t evmask;        /* the event kinds (1 << HEV_*) some enabled check takes */
 } analysis;
 
 

@@ -21,6 +21,7 @@ analysis *analysis_new(const launch *L) {
     if (c->mem) a->mem[a->nmem++] = c;
     if (c->mem && !c->not_shared) a->mem_sh[a->nmem_sh++] = c;
     if (c->event) a->ev[a->nev++] = c;
+    if (c->event) a->evmask |= c->events;
   }
   return a;
 }

@@ -3,9 +3,10 @@
  * what happens (memory accesses, barriers, warp syncs, fences, async copies
  * and their completion, mbarrier and cluster barrier events) only through
  * these functions; the analyses, their state and the table of checks
- * (check/checks.h) are behind them. Every event is tested first against
- * one flag (the block has analyses: launch.hooks), inline, so with every
- * analysis off an instruction pays that test only. */
+ * (check/checks.h) are behind them. Every event is tested first, inline,
+ * against one flag (the block has analyses, launch.hooks, and one of them
+ * takes events of its kind, analysis.evmask), so with every analysis off
+ * an instruction pays that test only. */
 #ifndef SMEMU_HOOKS_H
 #define SMEMU_HOOKS_H
 #include "check/analysis.h"
@@ -139,27 +140,29 @@ typedef struct hook_ev {
 
 /* Hand e to the enabled checks (check/hooks.c). */
 void hook_event(const hook_ev *e);
+/* Does an enabled check of block b take events of this kind? */
+static inline int hooks_take(const block *b, int kind) { return b->an && (b->an->evmask >> kind & 1); }
 
 static inline void hook_ev_w(int kind, warp *w, uint32_t m, uint32_t id, uint32_t n) {
-  if (!w->blk->an) return;
+  if (!hooks_take(w->blk, kind)) return;
   hook_ev e = {.kind = kind, .b = w->blk, .w = w, .m = m, .id = id, .n = n};
   hook_event(&e);
 }
 
 static inline void hook_bar_arrive(warp *w, uint32_t id, uint32_t m) { hook_ev_w(HEV_BAR_ARRIVE, w, m, id, 0); }
 static inline void hook_bar_pass(block *b, warp *w, uint32_t m) {
-  if (!b->an) return;
+  if (!hooks_take(b, HEV_BAR_PASS)) return;
   hook_ev e = {.kind = HEV_BAR_PASS, .b = b, .w = w, .m = m};
   hook_event(&e);
 }
 static inline void hook_bar_released(block *b, uint32_t id, int all) {
-  if (!b->an) return;
+  if (!hooks_take(b, HEV_BAR_RELEASED)) return;
   hook_ev e = {.kind = HEV_BAR_RELEASED, .b = b, .id = id, .n = (uint32_t)all};
   hook_event(&e);
 }
 static inline void hook_warpsync(warp *w, uint32_t m) { hook_ev_w(HEV_WARPSYNC, w, m, 0, 0); }
 static inline void hook_warpsync_masks(warp *w, uint32_t m, const uint64_t *mask) {
-  if (!w->blk->an) return;
+  if (!hooks_take(w->blk, HEV_WARPSYNC_MASKS)) return;
   hook_ev e = {.kind = HEV_WARPSYNC_MASKS, .b = w->blk, .w = w, .m = m, .v = mask};
   hook_event(&e);
 }
@@ -169,19 +172,19 @@ static inline void hook_sync_error(warp *w, int kind, uint32_t m) {
 static inline void hook_fence(warp *w, uint32_t m) { hook_ev_w(HEV_FENCE, w, m, 0, 0); }
 static inline void hook_proxy_fence(warp *w, uint32_t m) { hook_ev_w(HEV_PROXY_FENCE, w, m, 0, 0); }
 static inline void hook_cluster_released(block *b) {
-  if (!b->an) return;
+  if (!hooks_take(b, HEV_CLUSTER_RELEASED)) return;
   hook_ev e = {.kind = HEV_CLUSTER_RELEASED, .b = b};
   hook_event(&e);
 }
 static inline void hook_rsv_release(warp *w, const insn *in, uint32_t m, const uint64_t addr[32],
                                     const uint64_t *B) {
-  if (!w->blk->an) return;
+  if (!hooks_take(w->blk, HEV_RSV_RELEASE)) return;
   hook_ev e = {.kind = HEV_RSV_RELEASE, .b = w->blk, .w = w, .in = in, .m = m, .a = addr, .v = B};
   hook_event(&e);
 }
 static inline void hook_mbar_release(warp *w, uint32_t m) { hook_ev_w(HEV_MBAR_RELEASE, w, m, 0, 0); }
 static inline void hook_mbar_at(int kind, warp *w, uint64_t a, uint32_t n) {
-  if (!w->blk->an) return;
+  if (!hooks_take(w->blk, kind)) return;
   hook_ev e = {.kind = kind, .b = w->blk, .w = w, .n = n, .x = a};
   hook_event(&e);
 }
@@ -196,7 +199,7 @@ static inline void hook_cp_wait(warp *w, uint32_t m, uint32_t n) { hook_ev_w(HEV
 /* A copy of `bytes` in direction dir (ASYNC_*) of kind (PIPE_*), for the
  * pipeline statistics. */
 static inline void hook_async_count(warp *w, uint32_t bytes, int dir, int kind) {
-  if (!w->blk->an) return;
+  if (!hooks_take(w->blk, HEV_ASYNC_COUNT)) return;
   hook_ev e = {.kind = HEV_ASYNC_COUNT, .b = w->blk, .w = w, .id = (uint32_t)dir, .n = bytes, .k = kind};
   hook_event(&e);
 }
@@ -207,7 +210,7 @@ static inline void hook_async_count(warp *w, uint32_t bytes, int dir, int kind) 
  * For a copy into shared memory, sh may be a shared::cluster address of
  * another block of the cluster (the cluster's race check sees it). */
 static inline void hook_async_race(warp *w, const insn *in, int l, uint64_t sh, uint32_t bytes, int dir) {
-  if (!w->blk->an) return;
+  if (!hooks_take(w->blk, HEV_ASYNC_RACE)) return;
   hook_ev e = {.kind = HEV_ASYNC_RACE, .b = w->blk, .w = w, .in = in, .id = (uint32_t)dir, .n = bytes, .l = l,
                .x = sh};
   hook_event(&e);
@@ -219,13 +222,13 @@ static inline void hook_async_copy(warp *w, const insn *in, int l, uint64_t sh, 
 }
 static inline void hook_wgmma_issue(warp *w, warp *const ws[4], const insn *in, uint16_t *const ck[4],
                                     const uint32_t nck[4]) {
-  if (!w->blk->an) return;
+  if (!hooks_take(w->blk, HEV_WGMMA_ISSUE)) return;
   hook_ev e = {.kind = HEV_WGMMA_ISSUE, .b = w->blk, .w = w, .in = in, .ws = ws, .ck = ck, .nck = nck};
   hook_event(&e);
 }
 static inline void hook_wgmma_commit(warp *w, uint32_t m) { hook_ev_w(HEV_WGMMA_COMMIT, w, m, 0, 0); }
 static inline void hook_wgmma_wait(warp *w, uint32_t m, uint32_t n, int issued) {
-  if (!w->blk->an) return;
+  if (!hooks_take(w->blk, HEV_WGMMA_WAIT)) return;
   hook_ev e = {.kind = HEV_WGMMA_WAIT, .b = w->blk, .w = w, .m = m, .n = n, .k = issued};
   hook_event(&e);
 }
