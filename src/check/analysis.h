@@ -75,6 +75,7 @@ typedef struct analysis {
   const struct check_row *mem_sh[CHECK_ROWS_MAX]; /* those of mem that see .shared instructions */
   uint32_t nmem, nev, nmem_sh;
   uint32_t evmask;        /* the event kinds (1 << HEV_*) some enabled check takes */
+  const struct check_row *ev1[32]; /* per kind: the one enabled check taking it, NULL: none or several */
 } analysis;
 
 

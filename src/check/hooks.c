@@ -23,6 +23,12 @@ analysis *analysis_new(const launch *L) {
     if (c->event) a->ev[a->nev++] = c;
     if (c->event) a->evmask |= c->events;
   }
+  for (uint32_t k = 0; k < HEV_COUNT; k++) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < a->nev; i++) n += a->ev[i]->events >> k & 1;
+    for (uint32_t i = 0; i < a->nev && n == 1; i++)
+      if (a->ev[i]->events >> k & 1) a->ev1[k] = a->ev[i];
+  }
   return a;
 }
 
@@ -106,6 +112,11 @@ void hook_copy(warp *w, const insn *in, uint32_t m, const uint64_t src[32], cons
 
 void hook_event(const hook_ev *e) {
   const analysis *a = e->b->an;
+  const check_row *one = a->ev1[e->kind];
+  if (one) {
+    one->event(e);
+    return;
+  }
   for (uint32_t i = 0; i < a->nev; i++)
     if (a->ev[i]->events >> e->kind & 1) a->ev[i]->event(e);
 }
