@@ -22,7 +22,6 @@
  * the cluster or a block that has exited is reported as a remote access
  * (the rank and offset named, as memcheck does). */
 #include "async/async.h"
-#include "check/race.h"
 #include "exec/cluster.h"
 #include "exec/hooks.h"
 #include "ir/decode.h"
@@ -79,7 +78,7 @@ static int bulk_load(warp *w, const insn *in, int l, uint64_t dst, uint64_t src,
     }
     /* the race checks (the bytes are written in block r, released at
      * their completion on its barrier) and the pipeline statistics */
-    async_copy_done(w, in, l, d, n, ASYNC_TO_SHARED, PIPE_BULK_LOAD);
+    hook_async_copy(w, in, l, d, n, ASYNC_TO_SHARED, PIPE_BULK_LOAD);
     if (mbar_complete_tx(w, l, cluster_addr(w, r, moff), n) < 0) return -1;
   }
   return 0;
@@ -110,8 +109,8 @@ static void h_bulk(warp *w, const insn *in, uint32_t m) {
       if (!sp) return;
       memmove(dp, sp, 16);
     }
-    /* the race checks and the pipeline statistics (pipeline.c) */
-    async_copy_done(w, in, l, src, n, ASYNC_FROM_SHARED, PIPE_BULK_STORE);
+    /* the race checks and the pipeline statistics (hooks.h) */
+    hook_async_copy(w, in, l, src, n, ASYNC_FROM_SHARED, PIPE_BULK_STORE);
   });
 }
 
@@ -119,14 +118,14 @@ static void h_nop(warp *w, const insn *in, uint32_t m) { (void)w; (void)in; (voi
 /* copies complete when issued: commit and wait only feed the statistics */
 static void h_commit(warp *w, const insn *in, uint32_t m) {
   (void)in;
-  if (!w->L->hooks) return;
-  pipe_commit(w, m);
-  race_proxy_commit(w, m);
+  hook_bulk_commit(w, m);
 }
-static void h_wait_group(warp *w, const insn *in, uint32_t m) {
-  if (!w->L->hooks) return;
-  pipe_wait_group(w, m, (uint32_t)in->imm);
-  race_proxy_wait(w, m, (uint32_t)in->imm);
+static void h_wait_group(warp *w, const insn *in, uint32_t m) { hook_bulk_wait(w, m, (uint32_t)in->imm); }
+
+/* fence.proxy.async: the checks' business only (the copies are done) */
+void async_proxy_fence(warp *w, const insn *in, uint32_t m) {
+  (void)in;
+  hook_proxy_fence(w, m);
 }
 
 int dec_bulk(dctx *D, dstmt *S, insn *in) {

@@ -14,7 +14,6 @@
  * its pending arrivals and transaction bytes. */
 #include <stdio.h>
 #include "async/async.h"
-#include "check/race.h"
 #include "exec/cluster.h"
 #include "exec/hooks.h"
 #include "exec/sched.h"
@@ -96,7 +95,7 @@ static void store(warp *w, uint8_t *p, uint64_t s) {
 static void store_at(warp *w, uint8_t *p, uint64_t a, uint64_t s) {
   uint64_t old = load(p);
   store(w, p, s);
-  if (w->L->hooks && (old >> 63 & 1) && (s >> 63 & 1) && ((old ^ s) >> 61 & 1)) pipe_phase(w, a);
+  if ((old >> 63 & 1) && (s >> 63 & 1) && ((old ^ s) >> 61 & 1)) hook_mbar_phase(w, a);
 }
 
 /* A phase whose arrivals are all in completes once its transaction count
@@ -105,21 +104,6 @@ static void store_at(warp *w, uint8_t *p, uint64_t a, uint64_t s) {
 static uint64_t settle(uint64_t s) {
   if (F_PENDING(s) == 0 && f_tx(s) <= 0) return pack(F_EXPECTED(s), F_EXPECTED(s), 0, F_PHASE(s) ^ 1);
   return s;
-}
-
-/* The race checker's view (check/race.h): an arrival releases the
- * arriving threads' earlier accesses, a successful wait acquires them. Both
- * are modelled as the thread passing a synchronisation point, as at
- * bar.sync; this orders an arriving thread's accesses before a waiter's
- * later ones (and, approximately, before any thread's that later completes
- * a wait on any barrier: hazards across two unrelated mbarriers can be
- * missed, none are invented). */
-void mbar_race_release(warp *w, uint32_t lanes) {
-  if (w->blk->crace) cl_race_sync(w, lanes, 0);
-  if (!lanes || !w->blk->an || !w->blk->an->has_race) return;
-  race_state *r = &w->blk->an->race;
-  LANES(lanes, r->block_gen[w->index * 32 + (uint32_t)l] = r->gen + 1);
-  r->gen++;
 }
 
 static int need_valid(warp *w, int l, uint64_t a, uint64_t s, const char *what) {
@@ -180,7 +164,7 @@ int mbar_complete_tx(warp *w, int l, uint64_t ca, uint32_t bytes) {
   if (!need_valid(w, l, a, s, "a bulk copy's complete_tx")) return -1;
   if (overrun(w, l, a, s, bytes, "a bulk copy completing")) return -1;
   if (!add_tx(w, l, a, &s, -(int64_t)bytes, "complete_tx")) return -1;
-  if (w->L->hooks) pipe_tx(w, a, bytes);
+  hook_mbar_tx(w, a, bytes);
   store_at(w, p, a, settle(s));
   return 0;
 }
@@ -225,7 +209,7 @@ static void h_mbarrier(warp *w, const insn *in, uint32_t m) {
         return;
       }
       store(w, p, pack(n, n, 0, 0));
-      if (w->L->hooks) pipe_init(w, a, n);
+      hook_mbar_init(w, a, n);
       break;
     }
     case MB_INVAL:
@@ -275,12 +259,14 @@ static void h_mbarrier(warp *w, const insn *in, uint32_t m) {
       uint32_t asked = (uint32_t)(B[l] & 1);
       if (F_PHASE(s) != asked) done |= 1u << l;
       else { waited = 1; wait_addr = a; }
-      if (w->L->hooks) pipe_wait(w, a, F_PHASE(s) != asked);
+      hook_mbar_wait(w, a, F_PHASE(s) != asked);
       break;
     }
     }
   });
-  mbar_race_release(w, arrived | done);
+  /* for the race checks an arrival releases the arriving threads' earlier
+   * accesses and a completed wait acquires them (hooks.h) */
+  hook_mbar_release(w, arrived | done);
   if (in->mode == MB_TEST || in->mode == MB_TRY) {
     w->p[in->d] = (w->p[in->d] & ~m) | done;
     if (waited) {
@@ -299,11 +285,11 @@ static void h_mbarrier(warp *w, const insn *in, uint32_t m) {
  * producer_commit does); with .noinc it is one of the arrivals the phase
  * expects. smemu's cp.async copies are complete at issue, so the arrive-on
  * happens at this instruction; the race checks complete the thread's copies
- * here (check/race.c race_cp_wait) and release them at the barrier, so a
+ * here (hook_cp_wait) and release them at the barrier, so a
  * thread that completes a wait on the phase sees their bytes. */
 static void h_cp_arrive(warp *w, const insn *in, uint32_t m) {
   uint32_t arrived = 0;
-  if (w->L->hooks) race_cp_wait(w, m, RACE_CP_ALL);
+  hook_cp_wait(w, m, HOOK_CP_ALL);
   /* (the decoder keeps a .shared address space in type2: sass/map.c takes
    * a cp instruction of .shared space for a copy) */
   insn at = *in;
@@ -330,7 +316,7 @@ static void h_cp_arrive(warp *w, const insn *in, uint32_t m) {
     }
     arrived |= 1u << l;
   });
-  mbar_race_release(w, arrived);
+  hook_mbar_release(w, arrived);
 }
 
 int dec_cp_mbarrier(dctx *D, dstmt *S, insn *in) {
@@ -348,7 +334,10 @@ int dec_cp_mbarrier(dctx *D, dstmt *S, insn *in) {
   return 0;
 }
 
-void mbar_deadlock(block *b) {
+/* The scheduler found every live warp of b spinning on mbarrier waits (or
+ * at bar.sync) with no barrier changing for a long time: report the
+ * deadlock with each barrier's state. */
+static void mbar_deadlock(block *b) {
   warp *w0 = NULL;
   char lines[1400];
   size_t k = 0;
@@ -435,3 +424,8 @@ int dec_mbarrier(dctx *D, dstmt *S, insn *in) {
   int r = dec_dst(D, S, 0, &in->d);
   return r ? (r < 0 ? -1 : dec_error(D, S, 0, "expected a .b64 register for the state")) : 0;
 }
+
+/* Warps spinning on mbarrier waits with no barrier changing: the
+ * scheduler's spin deadlock is mbar_deadlock's report. */
+static const sched_waits mbar_waits = {.spin_deadlock = mbar_deadlock};
+SCHED_REGISTER(mbar_waits)

@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include "async/async.h"
 #include "async/tensormap.h"
-#include "check/race.h"
 #include "exec/cluster.h"
 #include "exec/fpsem.h"
 #include "exec/hooks.h"
@@ -398,9 +397,9 @@ static void h_tma(warp *w, const insn *in, uint32_t m) {
       free(im.pix);
       if (bad) return;
       int dir = kind == TMA_LOAD ? ASYNC_TO_SHARED : ASYNC_FROM_SHARED;
-      async_count(w, bytes, dir, kind == TMA_LOAD ? PIPE_TENSOR_LOAD : kind == TMA_STORE ? PIPE_TENSOR_STORE : PIPE_REDUCE);
+      hook_async_count(w, bytes, dir, kind == TMA_LOAD ? PIPE_TENSOR_LOAD : kind == TMA_STORE ? PIPE_TENSOR_STORE : PIPE_REDUCE);
       if (span == bytes) {
-        async_race(w, in, l, d, span, dir);
+        hook_async_race(w, in, l, d, span, dir);
       } else {
         /* narrow rows under a swizzle: only their 16-byte chunks, where the
          * swizzle puts them, are the copy's (the rest of each span is not
@@ -408,7 +407,7 @@ static void h_tma(warp *w, const insn *in, uint32_t m) {
         uint32_t pitch = 16u << t.swizzle, chunks = row * es / 16;
         for (uint32_t r = 0; r < span / pitch; r++)
           for (uint32_t k2 = 0; k2 < chunks; k2++)
-            async_race(w, in, l, d - doff + tmap_swizzle(t.swizzle, (uint32_t)(doff + (uint64_t)r * pitch + 16u * k2)),
+            hook_async_race(w, in, l, d - doff + tmap_swizzle(t.swizzle, (uint32_t)(doff + (uint64_t)r * pitch + 16u * k2)),
                        16, dir);
       }
       if (kind == TMA_LOAD && mbar_complete_tx(w, l, moff >> 32 ? moff : cluster_addr(w, dr, moff), bytes) < 0)
@@ -581,9 +580,9 @@ static void h_bulk_reduce(warp *w, const insn *in, uint32_t m) {
       if (!sp) return;
       for (uint32_t e = 0; e < 16; e += es) reduce_elem(in->vec, in->type2, dp + e, sp + e);
     }
-    if (n && !to_shared) async_copy_done(w, in, l, src, n, ASYNC_FROM_SHARED, PIPE_REDUCE);
+    if (n && !to_shared) hook_async_copy(w, in, l, src, n, ASYNC_FROM_SHARED, PIPE_REDUCE);
     if (n && to_shared) {
-      async_copy_done(w, in, l, dst, n, ASYNC_TO_SHARED, PIPE_REDUCE);
+      hook_async_copy(w, in, l, dst, n, ASYNC_TO_SHARED, PIPE_REDUCE);
       if (mbar_complete_tx(w, l, w->r[in->d][l] + (uint64_t)in->imm, n) < 0) return;
     }
   });

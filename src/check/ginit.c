@@ -2,6 +2,7 @@
 #include "check/ginit.h"
 #include <stdlib.h>
 #include <string.h>
+#include "check/checks.h"
 #include "check/race.h"
 #include "exec/hooks.h"
 
@@ -317,3 +318,28 @@ void ginit_an_finish(ginit_an *a) {
   qsort(a->rec, a->n, sizeof *a->rec, cmp_rec);
   if (a->n > GINIT_KEEP) a->n = GINIT_KEEP;
 }
+
+/* ---- the row ---- */
+
+static int gin_wanted(const launch *L) { return L->ginit != NULL; }
+static int gin_new(analysis *a, const launch *L) { return (a->gin = ginit_an_new(a->ncode)) ? 0 : -1; }
+static void gin_drop(analysis *a) { ginit_an_free(a->gin); }
+static void gin_merge(analysis *into, const analysis *from) { ginit_an_merge(into->gin, from->gin); }
+
+/* cp.async: the global read */
+static void gin_copy(warp *w, const insn *ld, const insn *st, uint32_t m, const uint64_t src[32],
+                     const uint64_t dst[32], uint32_t size) {
+  ginit_access(w, ld, m, src, size, ACC_READ);
+}
+
+const check_row check_ginit = {
+    .name = "global init",
+    .bit = CHECK_GINIT,
+    .wanted = gin_wanted,
+    .make = gin_new,
+    .drop = gin_drop,
+    .merge = gin_merge,
+    .mem = ginit_access,
+    .not_shared = 1,
+    .copy = gin_copy,
+};

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include "check/checks.h"
 #include "check/race.h"
 #include "exec/hooks.h"
 
@@ -514,3 +515,29 @@ void race_global(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
   }
   if (x.held) pthread_mutex_unlock(&x.held->lock);
 }
+
+/* ---- the row ---- */
+
+static int grace_wanted(const launch *L) { return L->want_global_races; }
+
+/* cp.async: the global read */
+static void grace_copy(warp *w, const insn *ld, const insn *st, uint32_t m, const uint64_t src[32],
+                       const uint64_t dst[32], uint32_t size) {
+  race_global(w, ld, m, src, size, ACC_READ);
+}
+
+/* a gpu/system-scope fence: the global check's release point */
+static void grace_event(const hook_ev *e) {
+  if (e->kind == HEV_FENCE && e->w->L->gshadow) race_fence(e->w, e->m);
+}
+
+const check_row check_global = {
+    .name = "global races",
+    .bit = CHECK_GLOBAL,
+    .wanted = grace_wanted,
+    .mem = race_global,
+    .not_shared = 1,
+    .copy = grace_copy,
+    .event = grace_event,
+    .events = HEV_BIT(HEV_FENCE),
+};

@@ -140,6 +140,7 @@ typedef struct race_state {
     uint8_t n;
   } *pcp;
   uint32_t npcp, cappcp;
+  struct aread_block *ar;/* wgmma.mma_async reads in flight (race_async.c), NULL until the first */
 } race_state;
 #define GACQ 8
 #define PLOG 512
@@ -148,11 +149,6 @@ int race_init(race_state *r, const launch *L);
 void race_free(race_state *r);
 void race_block_start(race_state *r, block *b);
 void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind);
-/* hook_mem for a whole warp's shared read whose lanes are at a0 + (l%16)*size
- * (pat 2) or a0 (pat 1), a1 the same for lanes 16-31, in bounds of the
- * shared window: every analysis served without the lane addresses (1), or
- * nothing done (0: the caller calls hook_mem). */
-int race_halves(warp *w, const insn *in, uint64_t a0, uint64_t a1, int pat, uint32_t size);
 /* Lane `lane` of warp w writes shared byte `at` while an asynchronous read
  * (wgmma.mma_async at read_pc, issued by thread read_tid) is in flight. */
 void race_async_war(warp *w, int lane, uint64_t at, uint32_t read_pc, uint16_t read_tid);
@@ -179,10 +175,23 @@ void race_merge(race_state *into, const race_state *from);
  * arrive and its wait count as before it: hazards there can be missed). */
 void race_cluster_released(block *b);
 /* n byte hazards between threads of two blocks (ranks) of a cluster at
- * shared::cluster address addr (exec/cluster.c); block0: the cluster's
+ * shared::cluster address addr (check/crace.c); block0: the cluster's
  * rank-0 block. */
 void race_add_cluster(race_state *r, int type, uint32_t pc1, int kind1, uint16_t tid1, uint32_t rank1, uint32_t pc2,
                       int kind2, uint16_t tid2, uint32_t rank2, const uint32_t block0[3], uint64_t addr, uint32_t n);
+
+/* ---- asynchronous accesses (race_async.c) ---- */
+/* The events of the async proxy, cp.async, mbarriers and wgmma (hooks.h). */
+struct hook_ev;
+void race_async_event(const struct hook_ev *e);
+/* A shared write of lanes m (size bytes at addr[l]): a WAR hazard when a
+ * wgmma.mma_async that reads those bytes is still in flight (no
+ * wgmma.wait_group has retired it). */
+void race_async_write(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size);
+/* A new block: no read in flight; the state freed. */
+void race_async_reset(race_state *r);
+void race_async_free(race_state *r);
+typedef struct aread_block aread_block;
 
 /* ---- the async proxy (src/async) ---- */
 /* Lanes m of warp w executed fence.proxy.async: their earlier generic

@@ -5,7 +5,6 @@
 #include "exec/exec.h"
 #include "exec/fpsem.h"
 #include "exec/hooks.h"
-#include "check/race.h"
 #include "ir/decode.h"
 #include "smemu.h"
 
@@ -105,9 +104,8 @@ static void atom_h(warp *w, const insn *in, uint32_t m) {
     if (in->d != SLOT_SINK) D[l] = bytes == 8 ? old : old & mask_bits(bytes);
   });
   /* cooperative groups' multi-warp barriers in the reserved shared memory */
-  if (op == A_AND && bytes == 4 && w->L->hooks && w->blk->an && w->blk->an->has_race &&
-      w->L->prog->smem_lo < w->L->prog->smem_reserved)
-    race_rsv_release(w, in, m, addr, w->r[in->b]);
+  if (op == A_AND && bytes == 4 && w->L->prog->smem_lo < w->L->prog->smem_reserved)
+    hook_rsv_release(w, in, m, addr, w->r[in->b]);
 }
 
 int dec_cache_hint(dctx *D, dstmt *S, ptx_stmt *copy); /* sm90ctl.c */

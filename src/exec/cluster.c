@@ -1,8 +1,8 @@
 /* cluster.c: thread-block clusters (sm_90). barrier.cluster.arrive/wait
  * across the blocks of a cluster, mapa and getctarank on shared::cluster
  * addresses (layout in cluster.h), isspacep for the cluster window, the
- * deadlock report of a cluster barrier that can never complete, and the
- * race check between blocks of a cluster (distributed shared memory).
+ * deadlock report of a cluster barrier that can never complete (the race
+ * check between blocks of a cluster is check/crace.c's).
  *
  * The barrier: each thread arrives once per phase and waits for the phase
  * it arrived in; a phase completes when every thread of the cluster has
@@ -12,36 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "exec/cluster.h"
-#include "check/race.h"
 #include "exec/hooks.h"
 #include "exec/sched.h"
 #include "smemu.h"
-
-block *cluster_target(const warp *w, uint64_t a, uint64_t *off) {
-  block *b = w->blk;
-  if (a < CLUSTER_BASE) {
-    *off = a;
-    return b;
-  }
-  uint64_t r = (a - CLUSTER_BASE) / CLUSTER_STRIDE;
-  *off = (a - CLUSTER_BASE) % CLUSTER_STRIDE;
-  if (r >= b->cl->n) return NULL;
-  return &b->cl->blocks[r];
-}
-
-uint32_t cluster_rank(const warp *w, uint64_t a, uint64_t *off) {
-  a &= 0xffffffffu;
-  if (a < CLUSTER_BASE) {
-    *off = a;
-    return w->blk->rank;
-  }
-  *off = (a - CLUSTER_BASE) % CLUSTER_STRIDE;
-  return (uint32_t)((a - CLUSTER_BASE) / CLUSTER_STRIDE);
-}
-
-uint64_t cluster_addr(const warp *w, uint32_t r, uint64_t off) {
-  return r == w->blk->rank ? off : CLUSTER_BASE + (uint64_t)r * CLUSTER_STRIDE + off;
-}
 
 /* ---- barrier.cluster ---- */
 enum { CB_ARRIVE, CB_WAIT };
@@ -54,7 +27,7 @@ static void complete(cluster *c) {
   c->arrived = 0;
   for (uint32_t i = 0; i < c->n; i++) {
     block *b = &c->blocks[i];
-    if (b->an && b->an->has_race) race_cluster_released(b);
+    hook_cluster_released(b);
     for (uint32_t j = 0; j < b->nwarps; j++) {
       warp *w = &b->warps[j];
       int any = 0;
@@ -70,7 +43,9 @@ static void complete(cluster *c) {
   }
 }
 
-void cluster_check(cluster *c) {
+/* Complete the cluster barrier when every live thread has arrived (after
+ * arrivals and exits). */
+static void cluster_check(cluster *c) {
   if (!c || !c->arrived) return;
   uint32_t ex = 0;
   for (uint32_t i = 0; i < c->n; i++) ex += c->blocks[i].exited_threads;
@@ -163,7 +138,7 @@ static uint32_t cbar_waiters(const warp *w) {
   return m;
 }
 
-int cluster_deadlock(cluster *c) {
+static int cluster_deadlock(cluster *c) {
   warp *w0 = NULL;
   uint32_t waiting = 0, exited = 0, elsewhere = 0;
   char lines[1200];
@@ -292,150 +267,7 @@ int cluster_isspacep(const warp *w, uint64_t a, int cluster_space) {
   return r == w->blk->rank;
 }
 
-/* ---- races between the blocks of a cluster ----
- * Each block keeps, per 4-byte word of its shared memory, the last write
- * and the last read by any thread of the cluster (rank, thread, pc), with
- * the accessing thread's barrier.cluster arrivals at the time and the
- * cluster's release count. Accesses of one block to its own memory are the
- * block's race check's (race.c); here only pairs of threads of different
- * blocks are checked. Two such accesses are ordered when the later thread
- * has completed a wait on a cluster-barrier phase the earlier one arrived
- * at after its access, or when, since the earlier access, its thread has
- * passed a release (a fence at cluster scope or wider, an mbarrier arrival)
- * and the later thread an acquire (such a fence, a completed mbarrier
- * wait). The second rule can miss hazards (it does not check that the
- * acquire saw that release); it never invents one. */
-typedef struct crec {
-  uint32_t arr;    /* the thread's barrier.cluster arrivals at the access */
-  uint32_t seq;    /* cluster.seq at the access */
-  uint32_t pc;
-  uint16_t tid;
-  uint8_t rank, valid;
-  uint8_t kind;
-  uint8_t strong;  /* an atomic, or a .volatile/.relaxed/.acquire/.release access */
-} crec;
-
-typedef struct cl_race {
-  crec *w, *r;       /* per word: last write (or atomic), last read */
-  uint32_t nwords;
-  uint32_t *rel;     /* per thread: cluster.seq after its last release, 0: none */
-  uint32_t *acq;     /* per thread: cluster.seq at its last acquire */
-} cl_race;
-
-cl_race *cl_race_new(const launch *L) {
-  cl_race *r = calloc(1, sizeof *r);
-  if (!r) return NULL;
-  r->nwords = L->smem_size / 4 + 1;
-  r->w = calloc(r->nwords, sizeof *r->w);
-  r->r = calloc(r->nwords, sizeof *r->r);
-  r->rel = calloc(L->nthreads_block, sizeof *r->rel);
-  r->acq = calloc(L->nthreads_block, sizeof *r->acq);
-  if (!r->w || !r->r || !r->rel || !r->acq) {
-    cl_race_free(r);
-    return NULL;
-  }
-  return r;
-}
-
-void cl_race_free(cl_race *r) {
-  if (!r) return;
-  free(r->w);
-  free(r->r);
-  free(r->rel);
-  free(r->acq);
-  free(r);
-}
-
-void cl_race_reset(block *b) {
-  cl_race *r = b->crace;
-  if (!r) return;
-  memset(r->w, 0, r->nwords * sizeof *r->w);
-  memset(r->r, 0, r->nwords * sizeof *r->r);
-  memset(r->rel, 0, b->nthreads * sizeof *r->rel);
-  memset(r->acq, 0, b->nthreads * sizeof *r->acq);
-}
-
-void cl_race_sync(warp *w, uint32_t m, int fence) {
-  block *b = w->blk;
-  cl_race *r = b->crace;
-  if (!r || !m) return;
-  /* racecheck orders nothing by fences: it reports a fence-and-flag
-   * handoff (recorded, tests/hw/cluster dsmem); the compat mode does too */
-  if (fence && w->L->racecheck_compat) return;
-  uint32_t s = (uint32_t)++b->cl->seq;
-  LANES(m, {
-    r->rel[w->index * 32 + (uint32_t)l] = s;
-    r->acq[w->index * 32 + (uint32_t)l] = s;
-  });
-}
-
-/* Is access a (earlier) ordered before one by thread t of block bt now? */
-static int c_ordered(const cluster *c, const crec *a, const block *bt, uint32_t t) {
-  if (bt->c_wait[t] > a->arr) return 1;
-  const block *ba = &c->blocks[a->rank];
-  const cl_race *ra = ba->crace, *rt = bt->crace;
-  return ra->rel[a->tid] > a->seq && rt->acq[t] > a->seq;
-}
-
-/* n byte hazards at offset off of owner's memory; reported as racecheck
- * shows them (race.h: hazard_rec.cluster) */
-static void c_hazard(warp *w, const block *owner, int type, const crec *first, uint32_t t, int kind, uint64_t off,
-                     uint32_t n) {
-  block *b = w->blk;
-  if (!b->an || !b->an->has_race) return;
-  race_add_cluster(&b->an->race, type, first->pc, first->kind, first->tid, first->rank, w->pc, kind, (uint16_t)t,
-                   b->rank, b->cl->blocks[0].ctaid, (uint64_t)owner->rank << 24 | off, n);
-}
-
-/* Strong accesses (atomics, and loads and stores with a memory order at
- * cluster scope or wider) do not race with each other. */
-static int strong_access(const warp *w, int kind) {
-  if (kind == ACC_ATOMIC) return 1;
-  /* racecheck (compat) sees plain accesses in them (recorded) */
-  if (w->L->racecheck_compat) return 0;
-  const program *P = w->L->prog;
-  const char *t = w->pc < P->nlines ? P->lines[w->pc].text : NULL;
-  if (!t) return 0;
-  if (strstr(t, ".volatile")) return 1;
-  return (strstr(t, ".relaxed") || strstr(t, ".acquire") || strstr(t, ".release")) && !strstr(t, ".cta");
-}
-
-void cl_race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind) {
-  block *b = w->blk;
-  cluster *c = b->cl;
-  if (!b->crace || !w->L->want_races) return;
-  int strong = strong_access(w, kind);
-  LANES(m, {
-    uint64_t a = addr[l];
-    if (in->space == PTX_SPACE_GENERIC) {
-      if (a - SHARED_WINDOW >= WINDOW_SIZE) continue;
-      a -= SHARED_WINDOW;
-    } else if (in->space != PTX_SPACE_SHARED && in->space != PTX_SPACE_SHARED_CLUSTER) {
-      continue;
-    }
-    uint64_t off;
-    block *o = cluster_target(w, a, &off);
-    if (!o || off + size > o->smem_size) continue;
-    cl_race *r = o->crace;
-    uint32_t t = w->index * 32 + (uint32_t)l;
-    crec now = {b->c_arr[t], (uint32_t)c->seq, w->pc, (uint16_t)t, (uint8_t)b->rank, 1, (uint8_t)kind, (uint8_t)strong};
-    for (uint64_t wd = off / 4; wd <= (off + size - 1) / 4 && wd < r->nwords; wd++) {
-      crec *pw = &r->w[wd], *pr = &r->r[wd];
-      /* bytes of this word the access covers (racecheck counts bytes) */
-      uint64_t lo = wd * 4 > off ? wd * 4 : off, hi = wd * 4 + 4 < off + size ? wd * 4 + 4 : off + size;
-      uint32_t nb = (uint32_t)(hi - lo);
-      /* atomics do not race with atomics (as racecheck) */
-      if (pw->valid && pw->rank != b->rank && !(strong && pw->strong) && !c_ordered(c, pw, b, t))
-        c_hazard(w, o, kind == ACC_READ ? HZ_RAW : HZ_WAW, pw, t, kind, lo, nb);
-      if (kind != ACC_READ && pr->valid && pr->rank != b->rank && !(strong && pr->strong) && !c_ordered(c, pr, b, t))
-        c_hazard(w, o, HZ_WAR, pr, t, kind, lo, nb);
-      if (kind == ACC_READ) {
-        /* keep a read of another block over one of the owner's */
-        if (!pr->valid || pr->rank == b->rank || c_ordered(c, pr, b, t) || b->rank != o->rank) *pr = now;
-      } else {
-        *pw = now;
-        pr->valid = 0;
-      }
-    }
-  });
-}
+/* The scheduler completes the cluster barrier after arrivals and exits,
+ * and asks it first when every warp waits. */
+static const sched_waits cluster_waits = {.check = cluster_check, .deadlock = cluster_deadlock};
+SCHED_REGISTER(cluster_waits)

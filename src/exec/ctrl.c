@@ -220,8 +220,7 @@ int dec_nop(dctx *D, dstmt *S, insn *in) {
 
 /* A gpu/system-scope fence: the global race check's release point. */
 static void h_fence(warp *w, const insn *in, uint32_t m) {
-  if (!in->mode && w->L->gshadow && w->blk->an && w->blk->an->has_race) race_fence(w, m);
-  if (!in->mode && w->blk->crace) cl_race_sync(w, m, 1);
+  if (!in->mode) hook_fence(w, m);
 }
 
 int dec_fence(dctx *D, dstmt *S, insn *in) {
@@ -317,7 +316,7 @@ static void h_bar(warp *w, const insn *in, uint32_t m) {
                count, w->blk->nthreads);
     return;
   }
-  if (w->blk->an && w->blk->an->has_race && in->mode != BAR_ARRIVE) race_bar_arrive(w, id, m);
+  if (in->mode != BAR_ARRIVE) hook_bar_arrive(w, id, m);
   uint32_t predmask = 0;
   if (in->mode == BAR_RED) predmask = w->p[in->c] ^ ((in->flags & IF_NEGC) ? FULL_MASK : 0);
   if (in->mode == BAR_ARRIVE) {
@@ -349,7 +348,7 @@ static void h_warpsync(warp *w, const insn *in, uint32_t m) {
    * tests/hw/races sync_warp_mask_half reports the read after it), so it
    * does here with --check races. */
   const uint64_t *M = w->r[in->a];
-  if (w->blk->an && w->blk->an->has_race) race_warpsync_masks(w, m, M);
+  hook_warpsync_masks(w, m, M);
   uint32_t bad = 0;
   LANES(m, bad |= (uint32_t)(~M[l] >> l & 1) << l);
   if (bad && !w->L->want_races) {

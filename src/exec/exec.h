@@ -134,7 +134,6 @@ typedef struct block {
   uint32_t cctaid[3];   /* %cluster_ctaid */
   uint32_t *c_arr;      /* per thread: barrier.cluster arrivals so far */
   uint32_t *c_wait;     /* per thread: barrier.cluster waits completed */
-  struct cl_race *crace;/* cross-block race state (exec/cluster.c), or NULL */
 } block;
 typedef struct wg_block wg_block;
 
@@ -206,7 +205,7 @@ typedef struct launch {
   int want_sync;           /* barrier misuse */
   int want_init;           /* uninitialised shared reads */
   int want_global_races;   /* hazards on global memory */
-  int want_pipeline;       /* async pipeline statistics (src/async/pipeline.c) */
+  int want_pipeline;       /* async pipeline statistics (src/check/pipe.c) */
   struct global_shadow *gshadow; /* their launch-wide shadow */
   struct ginit *ginit;     /* global initialisation shadow (init check), or NULL */
   int schedule_random;     /* seeded random warp order */
@@ -227,6 +226,10 @@ typedef struct launch {
  * instruction: records the first error of the launch and stops the warp. */
 void exec_fault(warp *w, int lane, int status, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* exec_fault of a bad address described by fi (addr.c): memcheck's way
+ * (SMEMU_ANALYZE_MEMCHECK) keeps its record and ends only the lane. */
+void exec_fault_access(warp *w, int lane, const fault_info *fi, int status, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
 /* The .sync warp operations' membermasks (register slot mask_slot) of the
  * executing lanes m: grp[l] = lane l's mask limited to m. A lane outside its

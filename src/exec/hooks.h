@@ -1,75 +1,23 @@
-/* hooks.h: the analyses' entry points on the executor's memory path. They
- * are called only when launch.hooks is set, so with every analysis off the
- * memory handlers pay one test of a flag. */
+/* hooks.h: the one road from the executor (src/exec, src/async) to the
+ * analyses (src/check). The executor and the instruction families report
+ * what happens (memory accesses, barriers, warp syncs, fences, async copies
+ * and their completion, mbarrier and cluster barrier events) only through
+ * these functions; the analyses, their state and the table of checks
+ * (check/checks.h) are behind them. Every event is tested first, inline,
+ * against one flag (the block has analyses, launch.hooks, and one of them
+ * takes events of its kind, analysis.evmask), so with every analysis off
+ * an instruction pays that test only. */
 #ifndef SMEMU_HOOKS_H
 #define SMEMU_HOOKS_H
-#include "check/race.h"
+#include "check/analysis.h"
 #include "exec/exec.h"
-#include "model/bankcache.h"
 
 /* atom.cas's mode number (atom.c), which the bank model counts apart. */
 #define ATOM_MODE_CAS 5
 #define ATOM_MODE_MIN 1 /* (model/atomcost.h: min/max CAS loops skip the CAS) */
 #define ATOM_MODE_MAX 2
 
-/* Bank statistics of one shared-memory instruction (by pc). */
-typedef struct bank_stat {
-  uint64_t requests, wavefronts, ideal; /* summed over executions */
-  uint32_t worst_degree;  /* largest wavefronts - ideal of one execution, +1 */
-  uint32_t worst_waves;   /* wavefronts of that execution */
-  uint32_t worst_lanes;   /* lanes on its most loaded bank */
-  int32_t worst_bank;     /* that bank */
-  uint32_t bank_degree;   /* distinct words that bank served in it */
-  uint32_t worst_addr[32];/* shared addresses of the lanes of that execution */
-  uint32_t worst_active;  /* active lanes of that execution */
-  uint32_t worst_size;    /* bytes per lane of that execution (merged width) */
-  /* Patterns seen and their figures (model/bankcache.h): lanes affine by
-   * half-warps in `cache`; any other pattern, the last one: the lanes, the
-   * size, the addresses relative to the first lane's and that address
-   * modulo BANK_CACHE_PERIOD (moving every lane by a multiple of it keeps
-   * every bank, word and segment). A repeat costs a comparison instead of
-   * the model. pat_mask 0: none yet. */
-  bank_cache cache;
-  uint32_t pat_mask, pat_size, pat_base, pat_rel[32];
-  uint32_t pat_req, pat_waves, pat_ideal;
-  uint64_t ld_requests, ld_wavefronts, ld_ideal; /* an atomic's LDS (a CAS loop's,
-                                                    model/atomcost.h): load family */
-  uint64_t dsh_requests, dsh_sectors; /* accesses to other blocks' shared memory
-                                         (dshared: request, 32-byte sectors) */
-} bank_stat;
-
-/* The shared accesses of one warp at one pc of a re-unrolled loop body
- * (program.h, unroll_sect), kept until the block ends and then counted
- * again in the order the SASS's sections run them. */
-typedef struct urec {
-  uint32_t cnt[32];       /* executions per lane */
-  uint32_t *addr[32];     /* the lane's shared address at each execution */
-  uint32_t cap[32];       /* entries allocated in addr[l] */
-  uint32_t size;          /* bytes per lane (the merged width) */
-  int bad;                /* too many executions, or out of memory: no recount */
-  uint32_t last_mask;     /* lanes of the last execution (a new loop instance
-                             brings back lanes that had left) */
-  uint64_t req, waves, ideal; /* what counting in PTX order gave */
-} urec;
-
-#define UREC_PCS 16
-typedef struct usect_state {
-  uint32_t pcs[UREC_PCS]; /* the pcs recorded (group leaders of re-unrolled bodies) */
-  int npcs;
-  uint32_t nwarps;        /* warps per block */
-  urec *rec;              /* [warp * UREC_PCS + slot] */
-} usect_state;
-
-/* Per-worker analysis state; merged into the launch's at the end. */
-typedef struct analysis {
-  bank_stat *banks;       /* one per pc, or NULL when banks are off */
-  usect_state *us;        /* re-unrolled loop bodies being recorded, or NULL */
-  uint32_t ncode;
-  int has_race;           /* race / sync / init checks on: `race` is live */
-  race_state race;
-  struct ginit_an *gin;   /* uninitialised global reads, or NULL (check/ginit.h) */
-  struct pipe_stats *pipe;/* async pipeline statistics, or NULL (async/async.h) */
-} analysis;
+/* ---- memory ---- */
 
 /* A block starts on this worker. */
 void hook_block_start(block *b);
@@ -86,9 +34,14 @@ void hook_mem_halves(warp *w, const insn *in, const uint64_t addr[32], uint32_t 
 /* hook_mem_halves for the compiled tier (any stride, any analyses): a
  * whole-warp shape of the race and init checks (stride 0 or size: a
  * half-warp broadcast or consecutive elements) is checked from the halves
- * (race_halves), anything else as hook_mem_halves. */
+ * (hook_mem_shape), anything else as hook_mem_halves. */
 void hook_mem_pattern(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0, uint64_t a1,
                       uint64_t stride);
+/* hook_mem for a whole warp's shared read or write whose lanes are at
+ * a0 + (l%16)*size (pat 2) or a0 (pat 1), a1 the same for lanes 16-31, in
+ * bounds of the shared window: every analysis served without the lane
+ * addresses (1), or nothing done (0: the caller calls hook_mem). */
+int hook_mem_shape(warp *w, const insn *in, uint64_t a0, uint64_t a1, int pat, uint32_t size);
 /* A full warp's shared access at pc whose lanes are at a0 + (l%16)*stride
  * (lanes 0-15) and a1 + (l%16)*stride (lanes 16-31), made while the bank
  * model is the only analysis (hooks_banks_only): counted from the bank
@@ -119,11 +72,168 @@ void hook_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uin
 
 /* cp.async: a read of global and a write of shared memory that Nsight
  * Compute does not count as shared-memory requests (LDGSTS; measured on an
- * H200, tests/hw/extra): the race checks see it, the bank model does not. */
+ * H200, tests/hw/extra): the race checks see it, the bank model does not;
+ * the copies are in flight until the issuing threads wait for them
+ * (hook_cp_commit, hook_cp_wait). */
 void hook_copy(warp *w, const insn *in, uint32_t m, const uint64_t src[32], const uint64_t dst[32], uint32_t size);
 
+/* The per-worker state of the analyses a launch asks for (the table of
+ * checks), merged into the launch's at its end. */
 analysis *analysis_new(const launch *L);
 void analysis_merge(analysis *into, const analysis *from);
 void analysis_free(analysis *a);
+
+/* ---- synchronisation and asynchronous events ----
+ * One record per event, handed to every enabled check that takes events
+ * (check/checks.h); the inline functions below fill it. */
+enum {
+  HEV_BAR_ARRIVE,      /* lanes m of w arrive at barrier id (not bar.arrive) */
+  HEV_BAR_PASS,        /* lanes m of w (block b) passed a completed block barrier */
+  HEV_BAR_RELEASED,    /* barrier id of b completed; n: 1 when it waited for every live thread */
+  HEV_WARPSYNC,        /* lanes m of w met (bar.warp.sync, .sync warp operations) */
+  HEV_WARPSYNC_MASKS,  /* lanes m of w executed bar.warp.sync, lane l with mask v[l] */
+  HEV_SYNC_ERROR,      /* lanes m of w: a barrier error of kind n (SYNC_*) */
+  HEV_FENCE,           /* lanes m of w: a fence at gpu/system scope */
+  HEV_PROXY_FENCE,     /* lanes m of w: fence.proxy.async */
+  HEV_CLUSTER_RELEASED,/* a barrier.cluster phase completed for block b */
+  HEV_RSV_RELEASE,     /* lanes m of w: atom.and.b32 of bits v[l] on words a[l] (reserved shared memory) */
+  HEV_MBAR_RELEASE,    /* lanes m of w passed an mbarrier arrival or completed wait */
+  HEV_MBAR_TX,         /* n transaction bytes completed on the mbarrier at shared offset x */
+  HEV_MBAR_PHASE,      /* the mbarrier at x completed a phase */
+  HEV_MBAR_INIT,       /* the mbarrier at x was initialised with count n */
+  HEV_MBAR_WAIT,       /* a wait on the mbarrier at x: n 1 succeeded, 0 failed */
+  HEV_BULK_COMMIT,     /* lanes m of w: cp.async.bulk.commit_group */
+  HEV_BULK_WAIT,       /* lanes m of w: cp.async.bulk.wait_group n */
+  HEV_CP_COMMIT,       /* lanes m of w: cp.async.commit_group */
+  HEV_CP_WAIT,         /* lanes m of w: cp.async.wait_group n (HOOK_CP_ALL: all) */
+  HEV_ASYNC_COUNT,     /* an asynchronous copy of n bytes, direction id, kind k (statistics) */
+  HEV_ASYNC_RACE,      /* lane l of w's asynchronous copy (in) wrote or read (id) shared bytes [x, x+n) */
+  HEV_WGMMA_ISSUE,     /* the warps ws[0..3] of w's warpgroup issued wgmma.mma_async (in): warp j reads
+                          the 16-byte chunks ck[j][0..nck[j]) of shared memory until it waits */
+  HEV_WGMMA_COMMIT,    /* lanes m of w: wgmma.commit_group */
+  HEV_WGMMA_WAIT,      /* lanes m of w: wgmma.wait_group n; k: the warp has issued an mma_async */
+  HEV_WGMMA_EARLY,     /* lanes m of w touched registers of an mma_async not waited for */
+  HEV_COUNT /* (at most 32: check_row.events) */
+};
+
+/* Directions and kinds of asynchronous copies (HEV_ASYNC_*). */
+enum { ASYNC_TO_SHARED, ASYNC_FROM_SHARED };
+enum { PIPE_BULK_LOAD, PIPE_BULK_STORE, PIPE_TENSOR_LOAD, PIPE_TENSOR_STORE, PIPE_REDUCE, PIPE_KINDS };
+#define HOOK_CP_ALL UINT32_MAX
+
+typedef struct hook_ev {
+  int kind;            /* HEV_* */
+  block *b;            /* the block */
+  warp *w;             /* the warp, or NULL for block events */
+  const insn *in;      /* the instruction, where the event has one */
+  uint32_t m;          /* lanes */
+  uint32_t id;         /* barrier id, or the copy's direction */
+  uint32_t n;          /* count, group or bytes (as the kind says) */
+  int l, k;            /* lane; copy kind or flag */
+  uint64_t x;          /* address */
+  const uint64_t *a;   /* per-lane addresses */
+  const uint64_t *v;   /* per-lane operand values */
+  warp *const *ws;     /* HEV_WGMMA_ISSUE: the warpgroup's warps */
+  uint16_t *const *ck; /* their chunks */
+  const uint32_t *nck;
+} hook_ev;
+
+/* Hand e to the enabled checks (check/hooks.c). */
+void hook_event(const hook_ev *e);
+/* Does an enabled check of block b take events of this kind? */
+static inline int hooks_take(const block *b, int kind) { return b->an && (b->an->evmask >> kind & 1); }
+
+static inline void hook_ev_w(int kind, warp *w, uint32_t m, uint32_t id, uint32_t n) {
+  if (!hooks_take(w->blk, kind)) return;
+  hook_ev e = {.kind = kind, .b = w->blk, .w = w, .m = m, .id = id, .n = n};
+  hook_event(&e);
+}
+
+static inline void hook_bar_arrive(warp *w, uint32_t id, uint32_t m) { hook_ev_w(HEV_BAR_ARRIVE, w, m, id, 0); }
+static inline void hook_bar_pass(block *b, warp *w, uint32_t m) {
+  if (!hooks_take(b, HEV_BAR_PASS)) return;
+  hook_ev e = {.kind = HEV_BAR_PASS, .b = b, .w = w, .m = m};
+  hook_event(&e);
+}
+static inline void hook_bar_released(block *b, uint32_t id, int all) {
+  if (!hooks_take(b, HEV_BAR_RELEASED)) return;
+  hook_ev e = {.kind = HEV_BAR_RELEASED, .b = b, .id = id, .n = (uint32_t)all};
+  hook_event(&e);
+}
+static inline void hook_warpsync(warp *w, uint32_t m) { hook_ev_w(HEV_WARPSYNC, w, m, 0, 0); }
+static inline void hook_warpsync_masks(warp *w, uint32_t m, const uint64_t *mask) {
+  if (!hooks_take(w->blk, HEV_WARPSYNC_MASKS)) return;
+  hook_ev e = {.kind = HEV_WARPSYNC_MASKS, .b = w->blk, .w = w, .m = m, .v = mask};
+  hook_event(&e);
+}
+static inline void hook_sync_error(warp *w, int kind, uint32_t m) {
+  hook_ev_w(HEV_SYNC_ERROR, w, m, 0, (uint32_t)kind);
+}
+static inline void hook_fence(warp *w, uint32_t m) { hook_ev_w(HEV_FENCE, w, m, 0, 0); }
+static inline void hook_proxy_fence(warp *w, uint32_t m) { hook_ev_w(HEV_PROXY_FENCE, w, m, 0, 0); }
+static inline void hook_cluster_released(block *b) {
+  if (!hooks_take(b, HEV_CLUSTER_RELEASED)) return;
+  hook_ev e = {.kind = HEV_CLUSTER_RELEASED, .b = b};
+  hook_event(&e);
+}
+static inline void hook_rsv_release(warp *w, const insn *in, uint32_t m, const uint64_t addr[32],
+                                    const uint64_t *B) {
+  if (!hooks_take(w->blk, HEV_RSV_RELEASE)) return;
+  hook_ev e = {.kind = HEV_RSV_RELEASE, .b = w->blk, .w = w, .in = in, .m = m, .a = addr, .v = B};
+  hook_event(&e);
+}
+static inline void hook_mbar_release(warp *w, uint32_t m) { hook_ev_w(HEV_MBAR_RELEASE, w, m, 0, 0); }
+static inline void hook_mbar_at(int kind, warp *w, uint64_t a, uint32_t n) {
+  if (!hooks_take(w->blk, kind)) return;
+  hook_ev e = {.kind = kind, .b = w->blk, .w = w, .n = n, .x = a};
+  hook_event(&e);
+}
+static inline void hook_mbar_tx(warp *w, uint64_t a, uint32_t bytes) { hook_mbar_at(HEV_MBAR_TX, w, a, bytes); }
+static inline void hook_mbar_phase(warp *w, uint64_t a) { hook_mbar_at(HEV_MBAR_PHASE, w, a, 0); }
+static inline void hook_mbar_init(warp *w, uint64_t a, uint32_t count) { hook_mbar_at(HEV_MBAR_INIT, w, a, count); }
+static inline void hook_mbar_wait(warp *w, uint64_t a, int done) { hook_mbar_at(HEV_MBAR_WAIT, w, a, (uint32_t)done); }
+static inline void hook_bulk_commit(warp *w, uint32_t m) { hook_ev_w(HEV_BULK_COMMIT, w, m, 0, 0); }
+static inline void hook_bulk_wait(warp *w, uint32_t m, uint32_t n) { hook_ev_w(HEV_BULK_WAIT, w, m, 0, n); }
+static inline void hook_cp_commit(warp *w, uint32_t m) { hook_ev_w(HEV_CP_COMMIT, w, m, 0, 0); }
+static inline void hook_cp_wait(warp *w, uint32_t m, uint32_t n) { hook_ev_w(HEV_CP_WAIT, w, m, 0, n); }
+/* A copy of `bytes` in direction dir (ASYNC_*) of kind (PIPE_*), for the
+ * pipeline statistics. */
+static inline void hook_async_count(warp *w, uint32_t bytes, int dir, int kind) {
+  if (!hooks_take(w->blk, HEV_ASYNC_COUNT)) return;
+  hook_ev e = {.kind = HEV_ASYNC_COUNT, .b = w->blk, .w = w, .id = (uint32_t)dir, .n = bytes, .k = kind};
+  hook_event(&e);
+}
+/* The race checks' view of shared bytes [sh, sh+bytes) of lane l's copy
+ * (a copy whose shared bytes are not contiguous reports each piece): a
+ * write (ASYNC_TO_SHARED) released at its completion on the mbarrier, or
+ * an async-proxy read that needs fence.proxy.async after generic writes.
+ * For a copy into shared memory, sh may be a shared::cluster address of
+ * another block of the cluster (the cluster's race check sees it). */
+static inline void hook_async_race(warp *w, const insn *in, int l, uint64_t sh, uint32_t bytes, int dir) {
+  if (!hooks_take(w->blk, HEV_ASYNC_RACE)) return;
+  hook_ev e = {.kind = HEV_ASYNC_RACE, .b = w->blk, .w = w, .in = in, .id = (uint32_t)dir, .n = bytes, .l = l,
+               .x = sh};
+  hook_event(&e);
+}
+/* Both: lane l's copy (instruction in) is done. */
+static inline void hook_async_copy(warp *w, const insn *in, int l, uint64_t sh, uint32_t bytes, int dir, int kind) {
+  hook_async_count(w, bytes, dir, kind);
+  hook_async_race(w, in, l, sh, bytes, dir);
+}
+static inline void hook_wgmma_issue(warp *w, warp *const ws[4], const insn *in, uint16_t *const ck[4],
+                                    const uint32_t nck[4]) {
+  if (!hooks_take(w->blk, HEV_WGMMA_ISSUE)) return;
+  hook_ev e = {.kind = HEV_WGMMA_ISSUE, .b = w->blk, .w = w, .in = in, .ws = ws, .ck = ck, .nck = nck};
+  hook_event(&e);
+}
+static inline void hook_wgmma_commit(warp *w, uint32_t m) { hook_ev_w(HEV_WGMMA_COMMIT, w, m, 0, 0); }
+static inline void hook_wgmma_wait(warp *w, uint32_t m, uint32_t n, int issued) {
+  if (!hooks_take(w->blk, HEV_WGMMA_WAIT)) return;
+  hook_ev e = {.kind = HEV_WGMMA_WAIT, .b = w->blk, .w = w, .m = m, .n = n, .k = issued};
+  hook_event(&e);
+}
+/* Does the sync check want HEV_WGMMA_EARLY (worth looking for)? */
+static inline int hooks_want_sync(const warp *w) { return w->blk->an && w->L->want_sync; }
+static inline void hook_wgmma_early(warp *w, uint32_t m) { hook_ev_w(HEV_WGMMA_EARLY, w, m, 0, 0); }
 
 #endif

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "exec/cluster.h"
 #include "exec/exec.h"
 #include "model/arch.h"
 #include "exec/hooks.h"
@@ -34,7 +33,6 @@ static int block_init(block *b, launch *L) {
   b->c_wait = calloc(b->nthreads, sizeof *b->c_wait);
   if (!b->smem || !b->warps || !b->c_arr || !b->c_wait) return -1;
   if (L->hooks && !(b->an = analysis_new(L))) return -1;
-  if (L->csize > 1 && L->want_races && !(b->crace = cl_race_new(L))) return -1;
   uint32_t depth = P->has_calls ? MAX_CALL_DEPTH : 1;
   for (uint32_t i = 0; i < b->nwarps; i++) {
     warp *w = &b->warps[i];
@@ -84,7 +82,6 @@ static void block_free(block *b) {
   free(b->smem);
   free(b->c_arr);
   free(b->c_wait);
-  cl_race_free(b->crace);
   analysis_free(b->an);
   wgmma_block_free(b);
 }
@@ -211,7 +208,6 @@ static void block_reset(launch *L, cluster *c, block *b, int refill) {
   b->async_progress = 0;
   memset(b->c_arr, 0, b->nthreads * sizeof *b->c_arr);
   memset(b->c_wait, 0, b->nthreads * sizeof *b->c_wait);
-  cl_race_reset(b);
   b->fault = 0;
   memset(b->bar, 0, sizeof b->bar);
   for (int i = 0; i < MAX_BARRIERS; i++) b->bar[i].red_and = 1;

@@ -54,7 +54,7 @@ static int rows(warp *w, const insn *in, int write, uint64_t addr[32], uint8_t *
  * order their earlier accesses before the move (racecheck on an H100
  * reports no intra-warp hazard for it: tests/hw/modern san_racecheck_ldsm0). */
 static void warp_sync(warp *w, uint32_t m) {
-  if (w->L->hooks && w->blk->an && w->blk->an->has_race) race_warpsync(w, m);
+  hook_warpsync(w, m);
 }
 
 static inline uint16_t rd16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }

@@ -6,7 +6,6 @@
 #include "exec/exec.h"
 #include "exec/hooks.h"
 #include "async/async.h"
-#include "check/race.h"
 #include "ir/decode.h"
 
 /* Effective address of lane l. */
@@ -135,7 +134,7 @@ static inline void half_load(uint64_t *D, const uint8_t *p0, const uint8_t *p1, 
         /* a pattern the bank model has seen: its figures from the cache */     \
         if (hooks_banks_only(w)                                                   \
                 ? !hook_banks_halves(w, in, a0, a1, pat == 2 ? sizeof(T) : 0, sizeof(T)) \
-                : !race_halves(w, in, a0, a1, pat, sizeof(T))) {                  \
+                : !hook_mem_shape(w, in, a0, a1, pat, sizeof(T))) {                  \
           for (int l = 0; l < 32; l++) addr[l] = A[l] + imm_;                     \
           hook_mem_halves(w, in, addr, sizeof(T), a0, a1, pat == 2 ? sizeof(T) : 0); \
         }                                                                         \
@@ -209,7 +208,7 @@ static inline void half_load(uint64_t *D, const uint8_t *p0, const uint8_t *p1, 
       if (pat && span <= hi && a0 >= lo && a0 <= hi - span && a1 >= lo && a1 <= hi - span && \
           !((a0 | a1) & (sizeof(T) - 1)) &&                                      \
           (hooks_banks_only(w) ? hook_banks_halves(w, in, a0, a1, pat == 2 ? sizeof(T) : 0, sizeof(T)) \
-                               : race_halves(w, in, a0, a1, pat, sizeof(T)))) {   \
+                               : hook_mem_shape(w, in, a0, a1, pat, sizeof(T)))) {   \
         for (int l = 0; l < 32; l++) { T v = (T)V[l]; memcpy(b->smem + A[l] + imm_, &v, sizeof(T)); } \
         return;                                                                   \
       }                                                                           \
@@ -354,7 +353,7 @@ int dec_ldst(dctx *D, dstmt *S, insn *in) {
  * asynchronous copy allows). The race checker sees a read of global and a
  * write of shared memory at this instruction, in flight until the thread's
  * wait_group / wait_all (or cp.async.mbarrier.arrive) completes it: another
- * thread's access before that is a hazard (check/race.c race_cp_wait). The
+ * thread's access before that is a hazard (hook_cp_wait). The
  * bank counters do not see the copy, as Nsight Compute's do not (hooks.h). */
 static void cp_async(warp *w, const insn *in, uint32_t m) {
   const uint64_t *A = w->r[in->a], *B = w->r[in->b], *C = w->r[in->c];
@@ -370,10 +369,7 @@ static void cp_async(warp *w, const insn *in, uint32_t m) {
     sp[l] = NULL;
     if (n && !(sp[l] = exec_addr(w, l, PTX_SPACE_GLOBAL, src[l], size, 0))) return;
   });
-  if (w->L->hooks) {
-    hook_copy(w, in, m, src, dst, size);
-    race_cp_issue(w, m, dst, size);
-  }
+  if (w->L->hooks) hook_copy(w, in, m, src, dst, size);
   LANES(m, {
     uint32_t n = (uint32_t)C[l] < size ? (uint32_t)C[l] : size;
     if (n) memcpy(dp[l], sp[l], n);
@@ -385,14 +381,14 @@ static void cp_async(warp *w, const insn *in, uint32_t m) {
  * copies in flight changes */
 static void cp_commit(warp *w, const insn *in, uint32_t m) {
   (void)in;
-  if (w->L->hooks) race_cp_commit(w, m);
+  hook_cp_commit(w, m);
 }
 static void cp_wait_group(warp *w, const insn *in, uint32_t m) {
-  if (w->L->hooks) race_cp_wait(w, m, (uint32_t)in->imm);
+  hook_cp_wait(w, m, (uint32_t)in->imm);
 }
 static void cp_wait_all(warp *w, const insn *in, uint32_t m) {
   (void)in;
-  if (w->L->hooks) race_cp_wait(w, m, RACE_CP_ALL);
+  hook_cp_wait(w, m, HOOK_CP_ALL);
 }
 
 int dec_cp(dctx *D, dstmt *S, insn *in) {

@@ -1,20 +1,36 @@
 /* sched.c: running a launch. Blocks are taken from a shared counter by a
  * pool of worker threads; inside a block, warps run in a fixed order, each
  * until it exits or waits at a barrier, round after round. A round in
- * which no warp can run while some wait is a deadlock. */
+ * which no warp can run while some wait is a deadlock; what a family that
+ * holds warps says of it comes through the waits it registered (sched.h). Faults, block barriers and the warp
+ * loop are here; the SIMT stack is simt.c's, addresses addr.c's. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "exec/cluster.h"
+#include "exec/addr.h"
 #include "exec/exec.h"
 #include "exec/hang.h"
 #include "exec/hooks.h"
 #include "exec/sched.h"
-#include "exec/wgmma.h"
 #include "exec/tier.h"
-#include "async/async.h"
 #include "smemu.h"
+
+/* ---- the families' waits ---- */
+#define MAX_WAITS 8
+static const sched_waits *waits[MAX_WAITS];
+static int nwaits;
+
+void sched_register(const sched_waits *f) {
+  if (nwaits < MAX_WAITS) waits[nwaits++] = f;
+}
+
+/* The family holding warps blocked with tag `blocked` and describing them. */
+static const sched_waits *waits_of(uint32_t blocked) {
+  for (int i = 0; i < nwaits; i++)
+    if (waits[i]->blocked == blocked && waits[i]->blocked_text) return waits[i];
+  return NULL;
+}
 
 /* Describe the source position of instruction pc: "t.cu:12:5 (t.ptx:57)". */
 void exec_where(const program *P, uint32_t pc, char *buf, size_t n) {
@@ -70,7 +86,7 @@ static void end_lane(warp *w, uint32_t m) {
   barrier_check_all(b);
 }
 
-void exec_fault(warp *w, int lane, int status, const char *fmt, ...) {
+static void vfault(warp *w, int lane, int status, const char *fmt, va_list ap) {
   launch *L = w->L;
   block *b = w->blk;
   int keep = L->fault_all && pending_access && lane >= 0;
@@ -83,10 +99,7 @@ void exec_fault(warp *w, int lane, int status, const char *fmt, ...) {
   if (!L->status) {
     const program *P = L->prog;
     char where[512], what[768];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
     if (pending_access) L->fault = *pending_access;
     else memset(&L->fault, 0, sizeof L->fault);
     L->fault.pc = w->pc;
@@ -113,166 +126,20 @@ void exec_fault(warp *w, int lane, int status, const char *fmt, ...) {
   if (keep) end_lane(w, 1u << lane);
 }
 
-/* ---- addresses ---- */
-/* A bad address; remote_cta >= 0: an access to the shared memory of that
- * block rank of the cluster (memcheck's __remote_shared__, at offset addr). */
-static uint8_t *bad_at(warp *w, int l, const char *space, uint64_t addr, uint32_t size, int write,
-                       int status, const char *why, int remote_cta) {
-  fault_info fi = {0};
-  fi.remote_cta = remote_cta;
-  fi.access = 1;
-  fi.write = (uint8_t)write;
-  fi.misaligned = status == SMEMU_ERR_MISALIGNED;
-  fi.space = space;
-  fi.addr = addr;
-  fi.size = size;
-  if (!strcmp(space, "global") || !strcmp(space, "constant")) {
-    /* memcheck's nearest allocation: one past the end is 1 byte after it,
-     * so between two allocations the next one wins a tie (recorded) */
-    const mem_table *t = w->L->mem;
-    uint64_t best = UINT64_MAX;
-    for (size_t i = 0; i < t->n; i++) {
-      const alloc *n = &t->a[i];
-      uint64_t d = addr < n->base ? n->base - addr : addr - n->base < n->size ? 0 : addr - (n->base + n->size) + 1;
-      if (d < best) best = d, fi.near_base = n->base, fi.near_size = n->size;
-    }
-  }
-  pending_access = &fi;
-  if (remote_cta >= 0)
-    exec_fault(w, l, status, "%s %s of %u byte%s at offset 0x%" PRIx64 " in the shared memory of block rank %d of the "
-               "cluster%s", status == SMEMU_ERR_MISALIGNED ? "misaligned" : "out-of-bounds",
-               write ? "write" : "read", size, size == 1 ? "" : "s", addr, remote_cta, why);
-  else
-    exec_fault(w, l, status, "%s %s of %u byte%s at %s address 0x%" PRIx64 "%s",
-               status == SMEMU_ERR_MISALIGNED ? "misaligned" : "out-of-bounds",
-               write ? "write" : "read", size, size == 1 ? "" : "s", space, addr, why);
+void exec_fault(warp *w, int lane, int status, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vfault(w, lane, status, fmt, ap);
+  va_end(ap);
+}
+
+void exec_fault_access(warp *w, int lane, const fault_info *fi, int status, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  pending_access = fi;
+  vfault(w, lane, status, fmt, ap);
   pending_access = NULL;
-  return NULL;
-}
-
-static uint8_t *bad(warp *w, int l, const char *space, uint64_t addr, uint32_t size, int write,
-                    int status, const char *why) {
-  return bad_at(w, l, space, addr, size, write, status, why, -1);
-}
-
-static uint8_t *shared_ptr(warp *w, int l, uint64_t a, uint32_t size, int write) {
-  block *b = w->blk;
-  if (a & (size - 1)) return bad(w, l, "shared", a, size, write, SMEMU_ERR_MISALIGNED, "");
-  if (a < w->L->prog->smem_lo || a + size > b->smem_size) {
-    char why[160];
-    snprintf(why, sizeof why, " (the block has shared bytes 0x%x..0x%x)",
-             w->L->prog->smem_lo, b->smem_size);
-    return bad(w, l, "shared", a, size, write, SMEMU_ERR_ILLEGAL_ADDRESS, why);
-  }
-  return b->smem + a;
-}
-
-/* A shared::cluster address (or a generic one past the own window): the
- * block of the rank it names, checked as for shared::cta, and that block
- * must not have exited (the GPU frees its shared memory then). */
-static uint8_t *cluster_ptr(warp *w, int l, uint64_t a, uint32_t size, int write) {
-  if (a < CLUSTER_BASE) return shared_ptr(w, l, a, size, write);
-  uint64_t off, r = (a - CLUSTER_BASE) / CLUSTER_STRIDE;
-  block *t = cluster_target(w, a, &off);
-  char why[256];
-  /* the H100 ends such launches with "unspecified launch failure" (rank
-   * past the cluster, exited block) or an illegal / misaligned address;
-   * memcheck names the rank and the offset (tests/hw/cluster) */
-  if (!t) {
-    snprintf(why, sizeof why, " (shared::cluster address 0x%llx; the cluster has %u block(s))", (unsigned long long)a,
-             w->blk->cl->n);
-    return bad_at(w, l, "remote_shared", off, size, write, SMEMU_ERR_LAUNCH_FAILURE, why, (int)r);
-  }
-  if (a & (size - 1)) return bad_at(w, l, "remote_shared", off, size, write, SMEMU_ERR_MISALIGNED, "", (int)r);
-  if (off < w->L->prog->smem_lo || off + size > t->smem_size) {
-    snprintf(why, sizeof why, " (block (%u,%u,%u), which has shared bytes 0x%x..0x%x)", t->ctaid[0], t->ctaid[1],
-             t->ctaid[2], w->L->prog->smem_lo, t->smem_size);
-    return bad_at(w, l, "remote_shared", off, size, write, SMEMU_ERR_ILLEGAL_ADDRESS, why, (int)r);
-  }
-  if (t != w->blk && t->exited_threads == t->nthreads) {
-    snprintf(why, sizeof why, " (block (%u,%u,%u) has exited and its shared memory with it: a barrier.cluster "
-             "arrive/wait before it exits keeps it for the others)", t->ctaid[0], t->ctaid[1], t->ctaid[2]);
-    return bad_at(w, l, "remote_shared", off, size, write, SMEMU_ERR_LAUNCH_FAILURE, why, (int)r);
-  }
-  return t->smem + off;
-}
-
-static uint8_t *local_ptr(warp *w, int l, uint64_t a, uint32_t size, int write) {
-  if (a & (size - 1)) return bad(w, l, "local", a, size, write, SMEMU_ERR_MISALIGNED, "");
-  if (a + size > w->local_size || a >= w->local_size) {
-    char why[96];
-    snprintf(why, sizeof why, " (each thread has %u local bytes)", w->local_size);
-    return bad(w, l, "local", a, size, write, SMEMU_ERR_ILLEGAL_ADDRESS, why);
-  }
-  return w->local + (size_t)l * w->local_size + a;
-}
-
-static uint8_t *global_ptr(warp *w, int l, uint64_t a, uint32_t size, int write) {
-  const alloc *g = w->gcache;
-  if (a & (size - 1)) return bad(w, l, "global", a, size, write, SMEMU_ERR_MISALIGNED, "");
-  if (!g || a - g->base + size > g->size || a < g->base) {
-    const alloc *g2 = w->gcache2;
-    if (g2 && a - g2->base + size <= g2->size && a >= g2->base)
-      g = g2;
-    else
-      g = mem_find(w->L->mem, (uintptr_t)a, size);
-    if (!g) {
-      char why[256] = "";
-      const alloc *n = mem_nearest(w->L->mem, (uintptr_t)a);
-      if (n) {
-        long long d = (long long)(a - n->base);
-        snprintf(why, sizeof why, " (nearest allocation: %s%s%s0x%" PRIxPTR ", %zu bytes; offset %lld)",
-                 n->name ? "'" : "", n->name ? n->name : "", n->name ? "' at " : "", n->base,
-                 n->size, d);
-      }
-      return bad(w, l, "global", a, size, write, SMEMU_ERR_ILLEGAL_ADDRESS, why);
-    }
-    w->gcache2 = w->gcache;
-    w->gcache = g;
-  }
-  if (write && g->readonly)
-    return bad(w, l, "constant", a, size, write, SMEMU_ERR_ILLEGAL_ADDRESS, " (read-only)");
-  return (uint8_t *)(uintptr_t)a;
-}
-
-uint8_t *exec_addr(warp *w, int l, int space, uint64_t a, uint32_t size, int write) {
-  switch (space) {
-  case PTX_SPACE_SHARED: return shared_ptr(w, l, a, size, write);
-  case PTX_SPACE_LOCAL: return local_ptr(w, l, a, size, write);
-  case PTX_SPACE_PARAM:
-    if (write || a + size > w->L->prog->param_bytes)
-      return bad(w, l, "param", a, size, write, SMEMU_ERR_ILLEGAL_ADDRESS, "");
-    return (uint8_t *)w->L->params + a;
-  case PTX_SPACE_GLOBAL:
-  case PTX_SPACE_CONST: return global_ptr(w, l, a, size, write);
-  case PTX_SPACE_SHARED_CLUSTER: return cluster_ptr(w, l, a & 0xffffffffu, size, write);
-  default:
-    if (a - SHARED_WINDOW < WINDOW_SIZE) return cluster_ptr(w, l, a - SHARED_WINDOW, size, write);
-    if (a - LOCAL_WINDOW < WINDOW_SIZE) return local_ptr(w, l, a - LOCAL_WINDOW, size, write);
-    if (a - PARAM_WINDOW < WINDOW_SIZE) return exec_addr(w, l, PTX_SPACE_PARAM, a - PARAM_WINDOW, size, write);
-    return global_ptr(w, l, a, size, write);
-  }
-}
-
-/* ---- SIMT stack and frames ---- */
-
-/* Drop empty entries from the top; return from frames whose entries are
- * all gone; the warp is done when nothing is left. */
-void simt_cleanup(warp *w) {
-  for (;;) {
-    while (w->sp > 0 && w->stack[w->sp - 1].mask == 0) w->sp--;
-    if (w->sp == 0) { w->state = W_DONE; return; }
-    frame *f = &w->frames[w->nframes - 1];
-    if (w->nframes > 1 && w->sp <= f->stack_base) {
-      ctrl_return(w);
-      continue;
-    }
-    return;
-  }
-}
-
-void simt_remove(warp *w, uint32_t lanes, uint32_t from) {
-  for (uint32_t i = from; i < w->sp; i++) w->stack[i].mask &= ~lanes;
+  va_end(ap);
 }
 
 /* ---- barriers ---- */
@@ -282,7 +149,7 @@ static void release(block *b, uint32_t id) {
     warp *w = &b->warps[i];
     int any = 0;
     if (w->arrive_mask[id]) {
-      if (b->an && b->an->has_race) race_barrier(b, w, w->arrive_mask[id]);
+      hook_bar_pass(b, w, w->arrive_mask[id]);
       w->arrive_mask[id] = 0;
     }
     for (uint32_t k = 0; k < w->sp; k++) {
@@ -290,7 +157,7 @@ static void release(block *b, uint32_t id) {
       if (e->blocked != id + 1) continue;
       e->blocked = 0;
       any = 1;
-      if (b->an && b->an->has_race) race_barrier(b, w, e->mask);
+      hook_bar_pass(b, w, e->mask);
       if (e->red_dst != ~0u) {
         uint64_t v = e->red_kind == 0 ? bs->red_popc
                    : e->red_kind == 1 ? bs->red_and : bs->red_or;
@@ -307,7 +174,7 @@ static void release(block *b, uint32_t id) {
     if (any && w->state == W_BAR && !w->stack[w->sp - 1].blocked) w->state = W_RUN;
   }
   /* a barrier without a thread count waits for every live thread */
-  if (b->an && b->an->has_race) race_bar_released(b, id, bs->expected == 0);
+  hook_bar_released(b, id, bs->expected == 0);
   bs->arrived = 0;
   bs->expected = 0;
   bs->red_popc = 0;
@@ -324,7 +191,8 @@ static int complete(block *b, uint32_t id) {
 void barrier_check_all(block *b) {
   for (uint32_t id = 0; id < MAX_BARRIERS; id++)
     if (b->bar[id].arrived && complete(b, id)) release(b, id);
-  cluster_check(b->cl);
+  for (int i = 0; i < nwaits; i++)
+    if (waits[i]->check) waits[i]->check(b->cl);
 }
 
 int barrier_arrive(warp *w, uint32_t id, uint32_t count, uint32_t lanes, uint32_t predmask, int wait) {
@@ -410,8 +278,9 @@ static void deadlock(block *b) {
   warp *w0 = NULL;
   uint32_t waiting = 0, npcs = 0;
   struct waiter { uint32_t pc, id, threads; } at[8];
-  char wg_lines[800] = "";
-  size_t wg_k = 0;
+  char held_lines[800] = ""; /* the lines of warps a family holds */
+  size_t held_k = 0;
+  const sched_waits *alone = NULL;
   for (uint32_t i = 0; i < b->nwarps; i++) {
     warp *w = &b->warps[i];
     if (w->state != W_BAR) continue;
@@ -421,13 +290,15 @@ static void deadlock(block *b) {
       if (!e->blocked) continue;
       uint32_t n = (uint32_t)__builtin_popcount(e->mask), pc = e->pc - 1, j;
       waiting += n;
-      if (e->blocked == WG_BLOCKED) { /* at wgmma.mma_async, for its warpgroup */
+      const sched_waits *f = e->blocked > MAX_BARRIERS ? waits_of(e->blocked) : NULL;
+      if (f) { /* held by a family (a collective of several warps) */
         if (w == w0) w->pc = pc;
-        if (wg_k < sizeof wg_lines) {
+        if (!alone) alone = f;
+        if (held_k < sizeof held_lines) {
           char where[512], what[160];
           exec_where(L->prog, pc, where, sizeof where);
-          wgmma_blocked_text(b, w, what, sizeof what);
-          wg_k += (size_t)snprintf(wg_lines + wg_k, sizeof wg_lines - wg_k, "\n    warp %u at %s at %s", w->index,
+          f->blocked_text(b, w, what, sizeof what);
+          held_k += (size_t)snprintf(held_lines + held_k, sizeof held_lines - held_k, "\n    warp %u at %s at %s", w->index,
                                    what, where);
         }
         continue;
@@ -448,17 +319,12 @@ static void deadlock(block *b) {
                           at[j].threads, at[j].id, bs->arrived, bs->expected ? bs->expected : b->nthreads, where);
   }
   if (npcs) w0->pc = at[0].pc;
-  if (!npcs && wg_k) {
-    /* only warps at a wgmma.mma_async wait: the rest of their warpgroups
-     * has exited or passed it (the GPU: an illegal instruction, synccheck's
-     * "Warpgroup MMA sequence error", tests/hw/wgmma misuse case 2) */
-    exec_fault(w0, -1, SMEMU_ERR_ILLEGAL_INSTRUCTION,
-               "warpgroup MMA sequence error: wgmma.mma_async executed by an incomplete warpgroup (its other warps "
-               "exited or went past it):%s",
-               wg_lines);
+  if (!npcs && held_k && alone->blocked_alone) {
+    /* only warps a family holds wait: its report */
+    alone->blocked_alone(w0, held_lines);
     return;
   }
-  if (k < sizeof lines) snprintf(lines + k, sizeof lines - k, "%s", wg_lines);
+  if (k < sizeof lines) snprintf(lines + k, sizeof lines - k, "%s", held_lines);
   exec_fault(w0, -1, SMEMU_ERR_DEADLOCK,
              "deadlock: %u thread(s) wait at barriers that can never complete (%u of the block's %u threads have "
              "exited, the rest wait):%s",
@@ -495,7 +361,7 @@ void cluster_run(cluster *c) {
   hang_init(&hs);
   for (uint32_t bi = 0; bi < c->n; bi++)
     for (uint32_t i = 0; i < b0->nwarps; i++) order[bi][i] = i;
-  uint64_t idle = 0; /* rounds in which only mbarrier waits ran, without a change */
+  uint64_t idle = 0; /* rounds in which only spinning waits ran, without a change */
   for (;;) {
     int ran = 0, alive = 0, spin = 0, busy = 0;
     uint64_t progress = 0;
@@ -545,21 +411,25 @@ void cluster_run(cluster *c) {
       goto out;
     }
     if (spin && !busy && now == progress) {
-      if (++idle > MBAR_SPIN_ROUNDS) {
-        for (uint32_t bi = 0; bi < c->n; bi++)
-          for (uint32_t i = 0; i < c->blocks[bi].nwarps; i++)
-            if (c->blocks[bi].warps[i].state == W_SPIN || c->blocks[bi].warps[i].state == W_RUN) {
-              mbar_deadlock(&c->blocks[bi]);
-              goto out;
-            }
-        mbar_deadlock(b0);
+      if (++idle > SCHED_SPIN_ROUNDS) {
+        /* reported at the first block with a spinning warp */
+        block *sb = NULL;
+        for (uint32_t bi = 0; bi < c->n && !sb; bi++)
+          for (uint32_t i = 0; i < c->blocks[bi].nwarps && !sb; i++)
+            if (c->blocks[bi].warps[i].state == W_SPIN || c->blocks[bi].warps[i].state == W_RUN) sb = &c->blocks[bi];
+        if (!sb) sb = b0;
+        for (int f = 0; f < nwaits; f++)
+          if (waits[f]->spin_deadlock) waits[f]->spin_deadlock(sb);
         goto out;
       }
     } else {
       idle = 0;
     }
     if (!ran) {
-      if (!cluster_deadlock(c))
+      int told = 0;
+      for (int f = 0; f < nwaits && !told; f++)
+        if (waits[f]->deadlock) told = waits[f]->deadlock(c);
+      if (!told)
         for (uint32_t bi = 0; bi < c->n; bi++) {
           block *b = &c->blocks[bi];
           for (uint32_t i = 0; i < b->nwarps; i++)

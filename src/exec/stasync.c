@@ -11,6 +11,7 @@
  * race checks see the write as an asynchronous copy into shared memory. */
 #include <string.h>
 #include "async/async.h"
+#include "exec/hooks.h"
 #include "exec/cluster.h"
 #include "exec/exec.h"
 #include "ir/decode.h"
@@ -44,7 +45,7 @@ static void h_st_async(warp *w, const insn *in, uint32_t m) {
       uint64_t v = w->r[in->v[k]][l];
       memcpy(p + k * es, &v, es);
     }
-    async_race(w, in, l, a, n, ASYNC_TO_SHARED);
+    hook_async_race(w, in, l, a, n, ASYNC_TO_SHARED);
     if (mbar_complete_tx(w, l, mb, n) < 0) return;
   });
 }
@@ -72,7 +73,7 @@ static void h_red_async(warp *w, const insn *in, uint32_t m) {
     default: r = o ^ b; break;
     }
     memcpy(p, &r, es);
-    async_race(w, in, l, a, es, ASYNC_TO_SHARED);
+    hook_async_race(w, in, l, a, es, ASYNC_TO_SHARED);
     if (mbar_complete_tx(w, l, mb, es) < 0) return;
   });
 }

@@ -26,7 +26,7 @@ int warp_groups(warp *w, uint32_t mask_slot, uint32_t m, uint32_t grp[32], const
     if (!((uint32_t)M[l] >> l & 1)) bad |= 1u << l;
   });
   if (!bad) return 0;
-  if (w->blk->an && w->blk->an->has_race) race_sync_error(w, SYNC_WARP_MASK, m);
+  hook_sync_error(w, SYNC_WARP_MASK, m);
   int l = __builtin_ctz(bad);
   exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION, "%s: the executing thread is not in its membermask 0x%08x", what,
              (uint32_t)M[l]);

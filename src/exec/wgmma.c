@@ -80,7 +80,8 @@ typedef struct wg_pend {
                          same in the 4 warps of one collective */
   uint32_t group;     /* commit group number (the warp's count of commits when
                          it was committed), ~0u while uncommitted */
-  uint16_t *chunks;   /* 16-byte chunks of shared memory it reads */
+  uint16_t *chunks;   /* 16-byte chunks of shared memory it reads (while it
+                         is computed: the checks keep them, hooks.h) */
   uint32_t nchunks;
 } wg_pend;
 
@@ -95,18 +96,12 @@ typedef struct wg_warp {
 
 struct wg_block {
   wg_warp w[32];      /* per warp of the block */
-  uint16_t *inflight; /* per 16-byte chunk of shared memory: in-flight reads */
-  uint32_t nchunk;    /* chunks of the block's shared memory */
-  uint32_t npend;     /* in-flight mma_async of all warps */
 };
 
 static wg_block *wg_get(block *b) {
   if (b->wg) return b->wg;
   wg_block *g = calloc(1, sizeof *g);
   if (!g) return NULL;
-  g->nchunk = (b->smem_size + 15) / 16;
-  g->inflight = calloc(g->nchunk ? g->nchunk : 1, sizeof *g->inflight);
-  if (!g->inflight) { free(g); return NULL; }
   return b->wg = g;
 }
 
@@ -119,14 +114,11 @@ void wgmma_block_reset(block *b) {
     free(x->pend);
     memset(x, 0, sizeof *x);
   }
-  memset(g->inflight, 0, g->nchunk * sizeof *g->inflight);
-  g->npend = 0;
 }
 
 void wgmma_block_free(block *b) {
   if (!b->wg) return;
   wgmma_block_reset(b);
-  free(b->wg->inflight);
   free(b->wg);
   b->wg = NULL;
 }
@@ -388,24 +380,6 @@ static int compute(warp *x, warp *rep, const insn *in, wg_pend *p, const wg_desc
   return 1;
 }
 
-/* The warpgroup's shared reads as the race checks see them: the
- * collective orders what its 128 threads did before it (they all reached
- * it), then each warp reads its chunks (as its lane 0). */
-static void race_reads(warp *mem[4], const insn *in, wg_pend *pend[4]) {
-  block *b = mem[0]->blk;
-  if (!b->an || !b->an->has_race) return;
-  race_state *r = &b->an->race;
-  for (int j = 0; j < 4; j++) LANES(FULL_MASK, r->block_gen[mem[j]->index * 32 + (uint32_t)l] = r->gen + 1);
-  r->gen++;
-  for (int j = 0; j < 4; j++) {
-    uint64_t addr[32] = {0};
-    for (uint32_t c = 0; c < pend[j]->nchunks; c++) {
-      addr[0] = (uint64_t)pend[j]->chunks[c] * 16;
-      race_access(mem[j], in, 1u, addr, 16, ACC_READ);
-    }
-  }
-}
-
 /* The checks every wgmma instruction `name` makes first (a whole, aligned
  * warpgroup: its warps in mem) and the block's wgmma state; NULL after a
  * fault. */
@@ -485,21 +459,19 @@ static void mma_async(warp *w, const insn *in, uint32_t m) {
       return;
     }
   }
-  if (w->L->hooks) race_reads(mem, in, pend);
-  /* each warp's record covers the whole operation's reads (A rows of all
-   * four warps and B), until that warp waits for it */
-  uint32_t own[4], cap[4];
-  for (int j = 0; j < 4; j++) own[j] = cap[j] = pend[j]->nchunks;
-  for (int j = 0; j < 4; j++)
-    for (int o = 0; o < 4; o++)
-      for (uint32_t c = 0; o != j && c < own[o]; c++) chunk_add(pend[j], pend[o]->chunks[c], &cap[j]);
+  /* the checks: the collective orders what the 128 threads did before it,
+   * and the reads are in flight until each warp waits for them */
+  uint16_t *ck[4];
+  uint32_t nck[4];
+  for (int j = 0; j < 4; j++) ck[j] = pend[j]->chunks, nck[j] = pend[j]->nchunks;
+  hook_wgmma_issue(w, mem, in, ck, nck);
   for (int j = 0; j < 4; j++) {
     warp *o = mem[j];
     wg_warp *x = &g->w[o->index];
+    free(pend[j]->chunks);
+    pend[j]->chunks = NULL;
+    pend[j]->nchunks = 0;
     x->npend++;
-    g->npend++;
-    for (uint32_t c = 0; c < pend[j]->nchunks; c++)
-      if (pend[j]->chunks[c] < g->nchunk) g->inflight[pend[j]->chunks[c]]++;
     x->issued++;
     x->waiting = 0;
     if (o != w) {
@@ -512,34 +484,16 @@ static void mma_async(warp *w, const insn *in, uint32_t m) {
   }
 }
 
-/* Drop p from warp x's list position i (its reads are complete). */
-static void drop(wg_block *g, wg_pend *p) {
-  for (uint32_t c = 0; c < p->nchunks; c++)
-    if (p->chunks[c] < g->nchunk && g->inflight[p->chunks[c]]) g->inflight[p->chunks[c]]--;
-  free(p->chunks);
-  g->npend--;
-}
-
 /* wgmma.wait_group n by warp w: its operations of groups older than the
  * newest n are complete (for w: another warp's wait orders nothing for w). */
 static void retire(wg_block *g, warp *w, uint32_t n) {
   wg_warp *x = &g->w[w->index];
-  uint32_t base = w->index / 4 * 4, keep = 0;
+  uint32_t keep = 0;
   for (uint32_t i = 0; i < x->npend; i++) {
     /* an uncommitted operation is waited for by no wait_group: it stays */
-    if (x->pend[i].group != ~0u && x->pend[i].group + n < x->commits) drop(g, &x->pend[i]);
-    else x->pend[keep++] = x->pend[i];
+    if (!(x->pend[i].group != ~0u && x->pend[i].group + n < x->commits)) x->pend[keep++] = x->pend[i];
   }
   x->npend = keep;
-  /* for the race checks: what the warpgroup's operations read (as each
-   * warp's lane 0) is ordered before what this warp does next */
-  block *b = w->blk;
-  if (x->issued && w->L->hooks && b->an && b->an->has_race) {
-    race_state *r = &b->an->race;
-    for (uint32_t j = base; j < base + 4 && j < b->nwarps; j++) r->block_gen[j * 32] = r->gen + 1;
-    LANES(FULL_MASK, r->block_gen[w->index * 32 + (uint32_t)l] = r->gen + 1);
-    r->gen++;
-  }
 }
 
 static void wg_simple(warp *w, const insn *in, uint32_t m) {
@@ -549,46 +503,22 @@ static void wg_simple(warp *w, const insn *in, uint32_t m) {
   if (!g) return;
   wg_warp *x = &g->w[w->index];
   /* .sync: the warp's lanes meet here, as at __syncwarp */
-  if (w->L->hooks && w->blk->an && w->blk->an->has_race) race_warpsync(w, m);
+  hook_warpsync(w, m);
   switch (in->mode) {
   case WG_FENCE: x->fences++; break;
   case WG_COMMIT:
     for (uint32_t i = 0; i < x->npend; i++)
       if (x->pend[i].group == ~0u) x->pend[i].group = x->commits;
     x->commits++;
+    hook_wgmma_commit(w, m);
     break;
-  default: retire(g, w, (uint32_t)in->imm); break;
+  default:
+    retire(g, w, (uint32_t)in->imm);
+    /* the checks' view: the reads waited for are complete, and what the
+     * warpgroup's operations read is ordered before what w does next */
+    hook_wgmma_wait(w, m, (uint32_t)in->imm, x->issued != 0);
+    break;
   }
-}
-
-/* A shared write by warp w: a race with an operand read still in flight. */
-void wgmma_write_check(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
-  wg_block *g = w->blk->wg;
-  if (!g || !g->npend) return;
-  LANES(m, {
-    uint64_t a = addr[l];
-    if (in->space == PTX_SPACE_GENERIC) {
-      if (a - SHARED_WINDOW >= WINDOW_SIZE) continue;
-      a -= SHARED_WINDOW;
-    } else if (in->space != PTX_SPACE_SHARED) {
-      continue;
-    }
-    for (uint64_t c = a / 16; c <= (a + size - 1) / 16 && c < g->nchunk; c++) {
-      if (!g->inflight[c]) continue;
-      /* an operation the writing warp has not waited for reads it (another
-       * warp's write is the race checks' business: it is ordered after the
-       * reads only through a barrier) */
-      const wg_warp *x = &g->w[w->index < 32 ? w->index : 0];
-      for (uint32_t k = 0; k < x->npend; k++) {
-        const wg_pend *p = &x->pend[k];
-        for (uint32_t q = 0; q < p->nchunks; q++)
-          if (p->chunks[q] == c) {
-            race_async_war(w, l, c * 16 > a ? c * 16 : a, p->pc, (uint16_t)(w->index / 4 * 4 * 32));
-            return;
-          }
-      }
-    }
-  });
 }
 
 /* ---- registers in flight ---- */
@@ -627,8 +557,7 @@ static void acc_guard(warp *w, const insn *in, uint32_t m) {
   const program *P = w->L->prog;
   uint32_t pc = (uint32_t)(in - P->code);
   wg_block *g = w->blk->wg;
-  if (g && w->index < 32 && g->w[w->index].npend && w->nframes == 1 && w->L->want_sync && w->blk->an &&
-      w->blk->an->has_race) {
+  if (g && w->index < 32 && g->w[w->index].npend && w->nframes == 1 && hooks_want_sync(w)) {
     uint32_t f[8];
     int nf = guard_fields(in, f), hit = 0;
     const wg_warp *x = &g->w[w->index];
@@ -639,7 +568,7 @@ static void acc_guard(warp *w, const insn *in, uint32_t m) {
       for (uint32_t i = 0; i < ns && !hit; i++)
         for (int j = 0; j < nf; j++) hit |= sl[i] == f[j] && f[j] >= SLOT_FIRST;
     }
-    if (hit) race_add_sync(&w->blk->an->race, w->blk, SYNC_WGMMA_EARLY, w->pc, w->index, m);
+    if (hit) hook_wgmma_early(w, m);
   }
   P->wg_orig[pc](w, in, m);
 }
@@ -676,7 +605,8 @@ int wgmma_guard_pass(program *P) {
   return 0;
 }
 
-int wgmma_blocked_text(const block *b, const warp *w, char *buf, size_t n) {
+/* What warp w (blocked with WG_BLOCKED) waits for, for deadlock reports. */
+static int wgmma_blocked_text(const block *b, const warp *w, char *buf, size_t n) {
   const wg_block *g = b->wg;
   if (!g) return snprintf(buf, n, "a wgmma.mma_async");
   uint32_t grp = w->index / 4, k = 0;
@@ -792,3 +722,18 @@ int dec_wgmma(dctx *D, dstmt *S, insn *in) {
   in->fn = mma_async;
   return 0;
 }
+
+/* Warps at wgmma.mma_async waiting for the rest of their warpgroup, when
+ * only such warps wait: the rest of their warpgroups has exited or passed
+ * it (the GPU: an illegal instruction, synccheck's "Warpgroup MMA sequence
+ * error", tests/hw/wgmma misuse case 2). */
+static void wgmma_alone(warp *w0, const char *lines) {
+  exec_fault(w0, -1, SMEMU_ERR_ILLEGAL_INSTRUCTION,
+             "warpgroup MMA sequence error: wgmma.mma_async executed by an incomplete warpgroup (its other warps "
+             "exited or went past it):%s",
+             lines);
+}
+
+static const sched_waits wgmma_waits = {
+    .blocked = WG_BLOCKED, .blocked_text = wgmma_blocked_text, .blocked_alone = wgmma_alone};
+SCHED_REGISTER(wgmma_waits)

@@ -1,93 +1,19 @@
-/* analysis.c: the analyses behind hooks.h. The bank model counts requests,
- * wavefronts and ideal wavefronts of every shared-memory instruction per
- * pc, and keeps its worst execution for the conflict report. */
+/* bankstat.c: the bank model's statistics per instruction (the banks
+ * row of the table of checks): requests, wavefronts and ideal wavefronts
+ * of every shared-memory instruction per pc, and its worst execution for
+ * the conflict report; the accesses of re-unrolled loop bodies are
+ * recounted in the order the SASS runs them when the block ends. */
 #include <stdlib.h>
-#include "async/async.h"
-#include "check/ginit.h"
-#include "exec/cluster.h"
+#include <string.h>
+#include "check/checks.h"
+#include "exec/addr.h"
 #include "exec/hooks.h"
 #include "ir/merge.h"
-#include <string.h>
 #include "model/atomcost.h"
 #include "model/atomsel.h"
 #include "model/bankcache.h"
 #include "model/banks.h"
 #include "model/ldsm.h"
-
-analysis *analysis_new(const launch *L) {
-  analysis *a = calloc(1, sizeof *a);
-  if (!a) return NULL;
-  a->ncode = L->prog->ncode;
-  if (L->want_banks && !(a->banks = calloc(a->ncode, sizeof *a->banks))) {
-    free(a);
-    return NULL;
-  }
-  if (L->want_races || L->want_sync || L->want_init || L->want_global_races) {
-    if (race_init(&a->race, L) < 0) {
-      analysis_free(a);
-      return NULL;
-    }
-    a->has_race = 1;
-  }
-  if (L->want_pipeline && !(a->pipe = calloc(1, sizeof *a->pipe))) {
-    analysis_free(a);
-    return NULL;
-  }
-  if (L->ginit && !(a->gin = ginit_an_new(a->ncode))) {
-    analysis_free(a);
-    return NULL;
-  }
-  return a;
-}
-
-static void usect_free(usect_state *u) {
-  if (!u) return;
-  for (uint32_t i = 0; u->rec && i < u->nwarps * UREC_PCS; i++)
-    for (int l = 0; l < 32; l++) free(u->rec[i].addr[l]);
-  free(u->rec);
-  free(u);
-}
-
-void analysis_free(analysis *a) {
-  if (!a) return;
-  usect_free(a->us);
-  if (a->has_race) race_free(&a->race);
-  ginit_an_free(a->gin);
-  free(a->pipe);
-  free(a->banks);
-  free(a);
-}
-
-void analysis_merge(analysis *into, const analysis *from) {
-  if (into->has_race && from->has_race) race_merge(&into->race, &from->race);
-  if (into->gin && from->gin) ginit_an_merge(into->gin, from->gin);
-  if (into->pipe && from->pipe) pipe_merge(into->pipe, from->pipe);
-  if (!into->banks || !from->banks) return;
-  for (uint32_t i = 0; i < into->ncode; i++) {
-    bank_stat *d = &into->banks[i];
-    const bank_stat *s = &from->banks[i];
-    d->requests += s->requests;
-    d->wavefronts += s->wavefronts;
-    d->ideal += s->ideal;
-    d->ld_requests += s->ld_requests;
-    d->ld_wavefronts += s->ld_wavefronts;
-    d->ld_ideal += s->ld_ideal;
-    d->dsh_requests += s->dsh_requests;
-    d->dsh_sectors += s->dsh_sectors;
-    if (s->worst_degree > d->worst_degree) {
-      bank_stat sum = *d;
-      *d = *s;
-      d->dsh_requests = sum.dsh_requests;
-      d->dsh_sectors = sum.dsh_sectors;
-      d->requests = sum.requests;
-      d->wavefronts = sum.wavefronts;
-      d->ideal = sum.ideal;
-      d->ld_requests = sum.ld_requests;
-      d->ld_wavefronts = sum.ld_wavefronts;
-      d->ld_ideal = sum.ld_ideal;
-    }
-  }
-}
 
 /* The kind of an instruction for the bank counters. */
 static int bank_op(const insn *in) {
@@ -462,7 +388,7 @@ static void usect_recount(analysis *a, const launch *L, usect_state *u, uint32_t
   }
 }
 
-void hook_block_end(block *b) {
+static void banks_block_end(block *b) {
   analysis *a = b->an;
   usect_state *u = a ? a->us : NULL;
   if (!u || !b->nwarps) return;
@@ -482,62 +408,6 @@ static inline int banks_affine_hit(warp *w, const insn *in, uint32_t m, const ui
   return !diff && hook_banks_halves(w, in, addr[0], addr[16], s, size);
 }
 
-/* hook_mem's analyses but the bank model. */
-static inline void hook_mem_rest(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
-  const launch *L = w->L;
-  int kind = (op_flags[in->op] & OPF_WRITE) ? ACC_WRITE : ACC_READ;
-  /* (the global checks see nothing of a shared-memory instruction) */
-  int shared = in->space == PTX_SPACE_SHARED;
-  if (w->blk->an->has_race) {
-    race_access(w, in, m, addr, size, kind);
-    if (w->blk->crace) cl_race_access(w, in, m, addr, size, kind);
-    if (L->want_global_races && !shared) race_global(w, in, m, addr, size, kind);
-  }
-  if (L->ginit && !shared) ginit_access(w, in, m, addr, size, kind);
-}
-
-void hook_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
-  if (w->L->want_banks && !banks_affine_hit(w, in, m, addr, size)) banks(w, in, m, addr, size);
-  hook_mem_rest(w, in, m, addr, size);
-}
-
-void hook_mem_halves(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0, uint64_t a1,
-                     uint32_t stride) {
-  if (w->L->want_banks && !hook_banks_halves(w, in, a0, a1, stride, size)) banks(w, in, FULL_MASK, addr, size);
-  hook_mem_rest(w, in, FULL_MASK, addr, size);
-}
-
-void hook_mem_pattern(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0, uint64_t a1,
-                      uint64_t stride) {
-  if ((stride == 0 || stride == size) && race_halves(w, in, a0, a1, stride ? 2 : 1, size)) return;
-  hook_mem_halves(w, in, addr, size, a0, a1, (uint32_t)stride);
-}
-
-void hook_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
-  if (w->L->want_banks) banks(w, in, m, addr, size);
-  if (w->blk->an->has_race) {
-    race_access(w, in, m, addr, size, ACC_ATOMIC);
-    if (w->blk->crace) cl_race_access(w, in, m, addr, size, ACC_ATOMIC);
-    if (w->L->want_global_races) race_global(w, in, m, addr, size, ACC_ATOMIC);
-  }
-  if (w->L->ginit) ginit_access(w, in, m, addr, size, ACC_ATOMIC);
-}
-
-void hook_block_start(block *b) {
-  if (b->an && b->an->has_race) race_block_start(&b->an->race, b);
-  if (b->an && b->an->pipe) pipe_block_start(b->an->pipe);
-}
-
-void hook_copy(warp *w, const insn *in, uint32_t m, const uint64_t src[32], const uint64_t dst[32], uint32_t size) {
-  insn ld = *in, st = *in;
-  ld.space = PTX_SPACE_GLOBAL;
-  st.space = PTX_SPACE_SHARED;
-  if (w->L->ginit) ginit_access(w, &ld, m, src, size, ACC_READ);
-  if (!w->blk->an->has_race) return;
-  race_access(w, &st, m, dst, size, ACC_WRITE);
-  if (w->L->want_global_races) race_global(w, &ld, m, src, size, ACC_READ);
-}
-
 /* bank_cache_period(...) - 1 of warp w's launch for accesses of 4, 8 and
  * 16 or more bytes per lane (merged widths), in bytes 0, 1 and 2: compiled
  * code (jit.c) looks its patterns up in the bank cache itself. */
@@ -546,3 +416,74 @@ uint32_t hook_banks_masks(const warp *w) {
   return (bank_cache_period(L->arch, L->bank_mode, 4) - 1) | (bank_cache_period(L->arch, L->bank_mode, 8) - 1) << 8 |
          (bank_cache_period(L->arch, L->bank_mode, 16) - 1) << 16;
 }
+
+/* ---- the row ---- */
+
+static int banks_wanted(const launch *L) { return L->want_banks; }
+
+static int banks_new(analysis *a, const launch *L) {
+  return (a->banks = calloc(a->ncode, sizeof *a->banks)) ? 0 : -1;
+}
+
+static void usect_free(usect_state *u) {
+  if (!u) return;
+  for (uint32_t i = 0; u->rec && i < u->nwarps * UREC_PCS; i++)
+    for (int l = 0; l < 32; l++) free(u->rec[i].addr[l]);
+  free(u->rec);
+  free(u);
+}
+
+static void banks_free(analysis *a) {
+  usect_free(a->us);
+  free(a->banks);
+}
+
+static void banks_merge(analysis *into, const analysis *from) {
+  for (uint32_t i = 0; i < into->ncode; i++) {
+    bank_stat *d = &into->banks[i];
+    const bank_stat *s = &from->banks[i];
+    d->requests += s->requests;
+    d->wavefronts += s->wavefronts;
+    d->ideal += s->ideal;
+    d->ld_requests += s->ld_requests;
+    d->ld_wavefronts += s->ld_wavefronts;
+    d->ld_ideal += s->ld_ideal;
+    d->dsh_requests += s->dsh_requests;
+    d->dsh_sectors += s->dsh_sectors;
+    if (s->worst_degree > d->worst_degree) {
+      bank_stat sum = *d;
+      *d = *s;
+      d->dsh_requests = sum.dsh_requests;
+      d->dsh_sectors = sum.dsh_sectors;
+      d->requests = sum.requests;
+      d->wavefronts = sum.wavefronts;
+      d->ideal = sum.ideal;
+      d->ld_requests = sum.ld_requests;
+      d->ld_wavefronts = sum.ld_wavefronts;
+      d->ld_ideal = sum.ld_ideal;
+    }
+  }
+}
+
+/* hook_mem: a full warp's lanes affine by half-warps are counted from the
+ * cache without the model; an atomic's cost may depend on the values */
+static void banks_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind) {
+  if (kind == ACC_ATOMIC || !banks_affine_hit(w, in, m, addr, size)) banks(w, in, m, addr, size);
+}
+
+static void banks_mem_halves(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0, uint64_t a1,
+                             uint32_t stride, int kind) {
+  if (!hook_banks_halves(w, in, a0, a1, stride, size)) banks(w, in, FULL_MASK, addr, size);
+}
+
+const check_row check_banks = {
+    .name = "banks",
+    .bit = CHECK_BANKS,
+    .wanted = banks_wanted,
+    .make = banks_new,
+    .drop = banks_free,
+    .merge = banks_merge,
+    .block_end = banks_block_end,
+    .mem = banks_mem,
+    .mem_halves = banks_mem_halves,
+};
