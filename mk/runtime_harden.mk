@@ -17,14 +17,14 @@ FUZZ_RT := $(BUILD)/fuzz_rtapi_replay $(BUILD)/fuzz_fatbin_replay
 $(BUILD)/fuzz_rtapi_replay: tests/fuzz/fuzz_rtapi.c tests/fuzz/replay.c $(RT_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ tests/fuzz/fuzz_rtapi.c tests/fuzz/replay.c $(RT_OBJ) $(LIB) $(LDFLAGS) $(LDLIBS) -ldl
-$(BUILD)/fuzz_fatbin_replay: tests/fuzz/fuzz_fatbin.c tests/fuzz/replay.c $(BUILD)/obj/runtime/fatbin.o
+$(BUILD)/fuzz_fatbin_replay: tests/fuzz/fuzz_fatbin.c tests/fuzz/replay.c $(BUILD)/obj/runtime/core/fatbin.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS) -ldl
 TEST_DEPS += $(FUZZ_RT)
 
-FUZZ_CC := clang-14 -std=c11 -D_GNU_SOURCE -Iinclude -Isrc -g -O1 -fsanitize=fuzzer,address,undefined
+FUZZ_CC := clang-14 -std=c11 -D_GNU_SOURCE -Iinclude -Isrc -Iruntime -g -O1 -fsanitize=fuzzer,address,undefined
 .PHONY: fuzz-runtime
 fuzz-runtime:
 	@mkdir -p $(BUILD)
-	$(FUZZ_CC) -o $(BUILD)/fuzz_fatbin tests/fuzz/fuzz_fatbin.c runtime/fatbin.c -ldl
+	$(FUZZ_CC) -o $(BUILD)/fuzz_fatbin tests/fuzz/fuzz_fatbin.c runtime/core/fatbin.c -ldl
 	$(FUZZ_CC) -pthread -o $(BUILD)/fuzz_rtapi tests/fuzz/fuzz_rtapi.c $(RT_SRC) $(LIB_SRC) -lm -ldl
