@@ -121,10 +121,14 @@ typedef struct rt_op {
   cudaHostFn_t fn;        /* OP_HOSTFN */
   cudaStreamCallback_t cb;/* OP_CALLBACK */
   void *user;
+  /* OP_LAUNCH: runs it (the queue knows no launches, only this callback;
+   * not called after a sticky error) */
+  void (*run)(struct rt_op *op);
   struct rt_op *next;
 } rt_op;
 
-/* ---- the process-wide state (state.c) ---- */
+/* ---- the process-wide state (core/state.c; start-up, reset and exit:
+ * core/lifecycle.c) ---- */
 
 /* The checkers among the analyses (their reports come at exit). */
 #define RT_CHECKS (SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_SYNC | SMEMU_ANALYZE_INIT | SMEMU_ANALYZE_GLOBAL_RACES)
@@ -201,6 +205,8 @@ cudaError_t rt_begin(int need_ctx);
 cudaError_t rt_end(cudaError_t e);
 /* Record e as the last error without the lock dance (inside rt_begin/end). */
 void rt_set_last(cudaError_t e);
+/* The thread's last error; clear: reset it to cudaSuccess (state.c). */
+cudaError_t rt_last_error(int clear);
 /* The context, creating it; NULL when the architecture is unknown. */
 smemu_ctx *rt_ctx(void);
 /* Print "smemu: ..." on stderr (unless SMEMU_QUIET). */
@@ -252,6 +258,8 @@ void rt_enqueue(rt_op *op);
 /* The stream object for a handle (0, legacy and per-thread are the
  * default stream); NULL when the handle is not a live stream. */
 rt_stream *rt_stream_get(cudaStream_t s);
+/* The event object for a handle, or NULL. */
+rt_event *rt_event_get(cudaEvent_t e);
 void rt_streams_reset(void);
 
 /* ---- launches (launch.c) ---- */
@@ -265,8 +273,6 @@ const uint32_t *rt_cluster_attr(const void *attrs, unsigned n, uint32_t dims[3])
 extern _Thread_local const uint32_t *rt_cluster_request;
 /* cudaOccupancyMaxActiveClusters for f (launch.c). */
 int rt_active_clusters(rt_func *f, int block_size, size_t dyn, uint32_t csize);
-/* Run one queued launch (from rt_drain). */
-void rt_run_launch(rt_op *op);
 /* The function's figures: registers (0 unknown), max threads per block. */
 int rt_func_regs(const rt_func *f);
 int rt_func_max_threads(rt_func *f);

@@ -1,4 +1,5 @@
-/* queue.c: streams, events and the deferred work. Kernel launches, event
+/* queue.c: the deferred work and the stream and event objects it runs in
+ * (their API: cudart/stream.c, cudart/event.c). Kernel launches, event
  * records and host callbacks are queued in issue order and run at the next
  * synchronising call (device, stream or event synchronisation, a blocking
  * copy, cudaFree, a query, exit), as a GPU runs them after the launch
@@ -6,9 +7,9 @@
  * reported by the call that waits for it. One queue serves every stream;
  * running all work in issue order is one of the orders CUDA allows.
  * Events take the host's monotonic clock when the queue reaches them, so
- * cudaEventElapsedTime measures the emulation of the work between them. */
+ * cudaEventElapsedTime measures the emulation of the work between them.
+ * A launch runs through its own callback (rt_op.run). */
 #include <stdlib.h>
-#include <string.h>
 #include "rt.h"
 
 rt_stream *rt_stream_get(cudaStream_t s) {
@@ -18,7 +19,7 @@ rt_stream *rt_stream_get(cudaStream_t s) {
   return NULL;
 }
 
-static rt_event *event_get(cudaEvent_t e) {
+rt_event *rt_event_get(cudaEvent_t e) {
   for (rt_event *p = rt.events; p; p = p->next)
     if ((cudaEvent_t)p == e) return p;
   return NULL;
@@ -27,7 +28,7 @@ static rt_event *event_get(cudaEvent_t e) {
 static void run_op(rt_op *op) {
   switch (op->kind) {
   case OP_LAUNCH:
-    if (!rt.sticky) rt_run_launch(op);
+    if (!rt.sticky && op->run) op->run(op);
     break;
   case OP_EVENT:
     op->ev->t = rt_now();
@@ -77,200 +78,4 @@ void rt_streams_reset(void) {
     rt.events = e->next;
     free(e);
   }
-}
-
-/* ---- streams ---- */
-
-RT_EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority) {
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  if (!pStream || (flags & ~1u)) return rt_end(cudaErrorInvalidValue);
-  rt_stream *s = calloc(1, sizeof *s);
-  if (!s) return rt_end(cudaErrorMemoryAllocation);
-  s->flags = flags;
-  s->priority = priority > 0 ? 0 : priority < -5 ? -5 : priority;
-  s->next = rt.streams;
-  rt.streams = s;
-  *pStream = (cudaStream_t)s;
-  return rt_end(cudaSuccess);
-}
-
-RT_EXPORT cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags) {
-  return cudaStreamCreateWithPriority(pStream, flags, 0);
-}
-
-RT_EXPORT cudaError_t cudaStreamCreate(cudaStream_t *pStream) {
-  return cudaStreamCreateWithPriority(pStream, cudaStreamDefault, 0);
-}
-
-RT_EXPORT cudaError_t cudaStreamDestroy(cudaStream_t stream) {
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  rt_stream *s = rt_stream_get(stream);
-  if (!s || s == &rt.default_stream) return rt_end(cudaErrorInvalidResourceHandle);
-  rt_drain();
-  for (rt_stream **p = &rt.streams; *p; p = &(*p)->next)
-    if (*p == s) { *p = s->next; break; }
-  free(s);
-  return rt_end(rt.sticky);
-}
-
-RT_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  if (!rt_stream_get(stream)) return rt_end(cudaErrorInvalidResourceHandle);
-  rt_drain();
-  return rt_end(rt.sticky);
-}
-
-RT_EXPORT cudaError_t cudaStreamQuery(cudaStream_t stream) {
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  if (!rt_stream_get(stream)) return rt_end(cudaErrorInvalidResourceHandle);
-  rt_drain();
-  return rt_end(rt.sticky);
-}
-
-RT_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
-  (void)flags;
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  if (!rt_stream_get(stream) || !event_get(event)) return rt_end(cudaErrorInvalidResourceHandle);
-  /* issue order already puts the event's work first */
-  return rt_end(cudaSuccess);
-}
-
-RT_EXPORT cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags) {
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  rt_stream *s = rt_stream_get(stream);
-  if (!s) return rt_end(cudaErrorInvalidResourceHandle);
-  if (!flags) return rt_end(cudaErrorInvalidValue);
-  *flags = s->flags;
-  return rt_end(cudaSuccess);
-}
-
-RT_EXPORT cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority) {
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  rt_stream *s = rt_stream_get(stream);
-  if (!s) return rt_end(cudaErrorInvalidResourceHandle);
-  if (!priority) return rt_end(cudaErrorInvalidValue);
-  *priority = s->priority;
-  return rt_end(cudaSuccess);
-}
-
-static cudaError_t enqueue_host(cudaStream_t stream, cudaHostFn_t fn, cudaStreamCallback_t cb, void *user) {
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  rt_stream *s = rt_stream_get(stream);
-  if (!s) return rt_end(cudaErrorInvalidResourceHandle);
-  if (!fn && !cb) return rt_end(cudaErrorInvalidValue);
-  rt_op *op = calloc(1, sizeof *op);
-  if (!op) return rt_end(cudaErrorMemoryAllocation);
-  op->kind = fn ? OP_HOSTFN : OP_CALLBACK;
-  op->stream = s;
-  op->fn = fn;
-  op->cb = cb;
-  op->user = user;
-  rt_enqueue(op);
-  return rt_end(cudaSuccess);
-}
-
-RT_EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData) {
-  if (!fn) {
-    rt_begin(0);
-    return rt_end(cudaErrorInvalidValue);
-  }
-  return enqueue_host(stream, fn, NULL, userData);
-}
-
-RT_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *userData,
-                                            unsigned int flags) {
-  if (!callback || flags) {
-    rt_begin(0);
-    return rt_end(cudaErrorInvalidValue);
-  }
-  return enqueue_host(stream, NULL, callback, userData);
-}
-
-/* ---- events ---- */
-
-RT_EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags) {
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  if (!event || (flags & ~7u)) return rt_end(cudaErrorInvalidValue);
-  rt_event *ev = calloc(1, sizeof *ev);
-  if (!ev) return rt_end(cudaErrorMemoryAllocation);
-  ev->flags = flags;
-  ev->next = rt.events;
-  rt.events = ev;
-  *event = (cudaEvent_t)ev;
-  return rt_end(cudaSuccess);
-}
-
-RT_EXPORT cudaError_t cudaEventCreate(cudaEvent_t *event) { return cudaEventCreateWithFlags(event, 0); }
-
-RT_EXPORT cudaError_t cudaEventDestroy(cudaEvent_t event) {
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  rt_event *ev = event_get(event);
-  if (!ev) return rt_end(cudaErrorInvalidResourceHandle);
-  if (ev->pending) rt_drain();
-  for (rt_event **p = &rt.events; *p; p = &(*p)->next)
-    if (*p == ev) { *p = ev->next; break; }
-  free(ev);
-  return rt_end(cudaSuccess);
-}
-
-RT_EXPORT cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
-  (void)flags;
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  rt_event *ev = event_get(event);
-  rt_stream *s = rt_stream_get(stream);
-  if (!ev || !s) return rt_end(cudaErrorInvalidResourceHandle);
-  rt_op *op = calloc(1, sizeof *op);
-  if (!op) return rt_end(cudaErrorMemoryAllocation);
-  op->kind = OP_EVENT;
-  op->stream = s;
-  op->ev = ev;
-  ev->recorded = 1;
-  ev->pending++;
-  rt_enqueue(op);
-  return rt_end(cudaSuccess);
-}
-
-RT_EXPORT cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
-  return cudaEventRecordWithFlags(event, stream, 0);
-}
-
-RT_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t event) {
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  if (!event_get(event)) return rt_end(cudaErrorInvalidResourceHandle);
-  rt_drain();
-  return rt_end(rt.sticky);
-}
-
-RT_EXPORT cudaError_t cudaEventQuery(cudaEvent_t event) {
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  rt_event *ev = event_get(event);
-  if (!ev) return rt_end(cudaErrorInvalidResourceHandle);
-  if (ev->pending) rt_drain();
-  return rt_end(rt.sticky);
-}
-
-RT_EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) {
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  rt_event *a = event_get(start), *b = event_get(end);
-  if (!ms) return rt_end(cudaErrorInvalidValue);
-  if (!a || !b) return rt_end(cudaErrorInvalidResourceHandle);
-  if ((a->flags | b->flags) & cudaEventDisableTiming) return rt_end(cudaErrorInvalidResourceHandle);
-  if (!a->recorded || !b->recorded) return rt_end(cudaErrorInvalidResourceHandle);
-  if (a->pending || b->pending) return rt_end(cudaErrorNotReady);
-  *ms = (float)((b->t - a->t) * 1e3);
-  return rt_end(cudaSuccess);
 }

@@ -7,7 +7,7 @@
  * maximum); too many resources when the block exceeds what the kernel's
  * registers allow; invalid resource handle for a function that is no
  * registered kernel. Its argument values are copied, and it is queued;
- * rt_run_launch runs it on smemu. Also
+ * run_launch runs it on smemu. Also
  * cudaFuncGetAttributes / SetAttribute / SetCacheConfig and the occupancy
  * calculator, which uses the profile's thread, register and shared-memory
  * limits and the register counts ptxas wrote in the program's cubin. */
@@ -120,6 +120,44 @@ int rt_occupancy(rt_func *f, int block_size, size_t dyn) {
 
 /* ---- launch ---- */
 
+/* Runs one queued launch: the queue calls it through op->run. */
+static void run_launch(rt_op *op) {
+  smemu_kernel *k = op->f->k;
+  smemu_ctx *ctx = rt.ctx;
+  if (!k || !ctx) return;
+  int np = smemu_kernel_param_count(k);
+  void **argv = calloc((size_t)np + 1, sizeof *argv);
+  if (!argv) {
+    rt_set_last(cudaErrorMemoryAllocation);
+    return;
+  }
+  for (int i = 0; i < np; i++) {
+    smemu_param_info pi;
+    smemu_kernel_param(k, i, &pi);
+    argv[i] = op->params + pi.offset;
+  }
+  if (rt.arch.bank8_selectable) smemu_set_bank_mode(ctx, op->bank_mode);
+  smemu_status s = smemu_launch_cluster(ctx, k, op->grid, op->block, op->has_cluster ? op->cluster : NULL, op->shared,
+                                        argv);
+  free(argv);
+  cudaError_t e = cudaSuccess;
+  if (s != SMEMU_OK) {
+    int sticky;
+    const char *msg = smemu_errmsg(ctx);
+    e = rt_launch_error(s, msg, &sticky);
+    rt_msg("error: %s (%s)", msg, cudaGetErrorName(e));
+    /* --continue-after-error: a bad address ends this launch only */
+    int contained = 0;
+    if (sticky) e = rt_san_launch(op->f, s, e, &contained);
+    if (sticky && !contained) rt.sticky = e;
+    else if (!sticky) rt_set_last(e);
+  } else {
+    int contained;
+    rt_san_launch(op->f, s, e, &contained);
+  }
+  rt_report_launch(op->f, s);
+}
+
 cudaError_t rt_launch(rt_func *f, dim3 g, dim3 b, void **args, size_t shared, cudaStream_t stream) {
   smemu_kernel *k;
   if (!f) return cudaErrorInvalidResourceHandle;
@@ -175,6 +213,7 @@ cudaError_t rt_launch(rt_func *f, dim3 g, dim3 b, void **args, size_t shared, cu
     memcpy(params + pi.offset, args[i], pi.size);
   }
   op->kind = OP_LAUNCH;
+  op->run = run_launch;
   op->stream = s;
   op->f = f;
   op->grid[0] = g.x, op->grid[1] = g.y, op->grid[2] = g.z;
@@ -195,42 +234,6 @@ cudaError_t rt_launch(rt_func *f, dim3 g, dim3 b, void **args, size_t shared, cu
   return cudaSuccess;
 }
 
-void rt_run_launch(rt_op *op) {
-  smemu_kernel *k = op->f->k;
-  smemu_ctx *ctx = rt.ctx;
-  if (!k || !ctx) return;
-  int np = smemu_kernel_param_count(k);
-  void **argv = calloc((size_t)np + 1, sizeof *argv);
-  if (!argv) {
-    rt_set_last(cudaErrorMemoryAllocation);
-    return;
-  }
-  for (int i = 0; i < np; i++) {
-    smemu_param_info pi;
-    smemu_kernel_param(k, i, &pi);
-    argv[i] = op->params + pi.offset;
-  }
-  if (rt.arch.bank8_selectable) smemu_set_bank_mode(ctx, op->bank_mode);
-  smemu_status s = smemu_launch_cluster(ctx, k, op->grid, op->block, op->has_cluster ? op->cluster : NULL, op->shared,
-                                        argv);
-  free(argv);
-  cudaError_t e = cudaSuccess;
-  if (s != SMEMU_OK) {
-    int sticky;
-    const char *msg = smemu_errmsg(ctx);
-    e = rt_launch_error(s, msg, &sticky);
-    rt_msg("error: %s (%s)", msg, cudaGetErrorName(e));
-    /* --continue-after-error: a bad address ends this launch only */
-    int contained = 0;
-    if (sticky) e = rt_san_launch(op->f, s, e, &contained);
-    if (sticky && !contained) rt.sticky = e;
-    else if (!sticky) rt_set_last(e);
-  } else {
-    int contained;
-    rt_san_launch(op->f, s, e, &contained);
-  }
-  rt_report_launch(op->f, s);
-}
 
 /* ---- launch entry points ---- */
 

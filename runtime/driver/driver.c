@@ -7,29 +7,7 @@
  * Exported from libcudart.so.13; libcuda.so.1 depends on it. */
 #include <stdlib.h>
 #include <string.h>
-#include "rt.h"
-
-typedef int CUresult;
-typedef int CUdevice;
-typedef unsigned long long CUdeviceptr;
-typedef struct rt_ctx_st *CUcontext;
-typedef rt_module *CUmodule;
-typedef rt_func *CUfunction;
-typedef cudaStream_t CUstream;
-typedef cudaEvent_t CUevent;
-
-enum {
-  CUDA_SUCCESS = 0,
-  CUDA_ERROR_INVALID_VALUE = 1,
-  CUDA_ERROR_OUT_OF_MEMORY = 2,
-  CUDA_ERROR_NOT_INITIALIZED = 3,
-  CUDA_ERROR_INVALID_DEVICE = 101,
-  CUDA_ERROR_INVALID_IMAGE = 200,
-  CUDA_ERROR_INVALID_CONTEXT = 201,
-  CUDA_ERROR_INVALID_HANDLE = 400,
-  CUDA_ERROR_NOT_FOUND = 500,
-  CUDA_ERROR_NOT_SUPPORTED = 801
-};
+#include "cu_abi.h"
 
 /* The one context; its address is the handle. */
 struct rt_ctx_st {
@@ -43,14 +21,11 @@ static int drv_init_called;
 static _Thread_local CUcontext current;
 
 /* The exported entry points (CUDA 13 names: cuMemAlloc is cuMemAlloc_v2, ...). */
-CUresult cuGetErrorName(CUresult e, const char **s);
-CUresult cuGetErrorString(CUresult e, const char **s);
 CUresult cuInit(unsigned int flags);
 CUresult cuDriverGetVersion(int *v);
 CUresult cuDeviceGetCount(int *n);
 CUresult cuDeviceGet(CUdevice *d, int ordinal);
 CUresult cuDeviceGetName(char *name, int len, CUdevice dev);
-CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice dev);
 CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev);
 CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev);
 CUresult cuCtxCreate_v4(CUcontext *pctx, void *params, unsigned int flags, CUdevice dev);
@@ -59,20 +34,11 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev);
 CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev);
 CUresult cuCtxDestroy_v2(CUcontext ctx);
 CUresult cuCtxSetCurrent(CUcontext ctx);
-CUresult cuCtxGetCurrent(CUcontext *pctx);
 CUresult cuCtxPushCurrent_v2(CUcontext ctx);
 CUresult cuCtxPopCurrent_v2(CUcontext *pctx);
 CUresult cuCtxGetDevice(CUdevice *dev);
 CUresult cuCtxSynchronize(void);
 CUresult cuModuleLoadData(CUmodule *module, const void *image);
-CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions, int *options,
-                            void **optionValues);
-CUresult cuModuleLoad(CUmodule *module, const char *fname);
-CUresult cuModuleUnload(CUmodule m);
-CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule m, const char *name);
-CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule m, const char *name);
-CUresult cuFuncGetAttribute(int *v, int attrib, CUfunction f);
-CUresult cuFuncSetAttribute(CUfunction f, int attrib, int value);
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction f, int blockSize,
                                                      size_t dynamicSMemSize);
 CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx, unsigned int by,
@@ -123,15 +89,9 @@ static const struct {
   int code;
   const char *name;
 } cu_names[] = {
-    {0, "CUDA_SUCCESS"}, {1, "CUDA_ERROR_INVALID_VALUE"}, {2, "CUDA_ERROR_OUT_OF_MEMORY"},
-    {3, "CUDA_ERROR_NOT_INITIALIZED"}, {4, "CUDA_ERROR_DEINITIALIZED"}, {100, "CUDA_ERROR_NO_DEVICE"},
-    {101, "CUDA_ERROR_INVALID_DEVICE"}, {200, "CUDA_ERROR_INVALID_IMAGE"}, {201, "CUDA_ERROR_INVALID_CONTEXT"},
-    {209, "CUDA_ERROR_NO_BINARY_FOR_GPU"}, {218, "CUDA_ERROR_INVALID_PTX"}, {400, "CUDA_ERROR_INVALID_HANDLE"},
-    {500, "CUDA_ERROR_NOT_FOUND"}, {600, "CUDA_ERROR_NOT_READY"}, {700, "CUDA_ERROR_ILLEGAL_ADDRESS"},
-    {701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"}, {702, "CUDA_ERROR_LAUNCH_TIMEOUT"}, {710, "CUDA_ERROR_ASSERT"},
-    {715, "CUDA_ERROR_ILLEGAL_INSTRUCTION"}, {716, "CUDA_ERROR_MISALIGNED_ADDRESS"},
-    {719, "CUDA_ERROR_LAUNCH_FAILED"}, {800, "CUDA_ERROR_NOT_PERMITTED"}, {801, "CUDA_ERROR_NOT_SUPPORTED"},
-    {912, "CUDA_ERROR_INVALID_CLUSTER_SIZE"}, {999, "CUDA_ERROR_UNKNOWN"},
+#define CUERR(code, name) {code, #name},
+#include "cu_errors.def"
+#undef CUERR
 };
 
 RT_EXPORT CUresult cuGetErrorName(CUresult e, const char **s) {
@@ -313,10 +273,6 @@ RT_EXPORT CUresult cuCtxSynchronize(void) {
 
 /* ---- modules ---- */
 
-#define CU_JIT_INFO_LOG_BUFFER 3
-#define CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES 4
-#define CU_JIT_ERROR_LOG_BUFFER 5
-#define CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES 6
 
 static CUresult module_load(CUmodule *out, const void *image, const char *label, char *log, size_t logn) {
   CUresult r = enter();

@@ -13,55 +13,16 @@
  * refused with a message. */
 #include <stdlib.h>
 #include <string.h>
-#include "rt.h"
-
-typedef int CUresult;
-typedef int CUdevice;
-typedef unsigned long long CUdeviceptr;
-typedef void *CUcontext;
-typedef rt_module *CUmodule;
-typedef rt_module *CUlibrary;
-typedef rt_func *CUfunction;
-typedef rt_func *CUkernel;
-typedef cudaStream_t CUstream;
-typedef cudaEvent_t CUevent;
-
-enum {
-  CU_OK = 0,
-  CU_ERROR_INVALID_VALUE = 1,
-  CU_ERROR_OUT_OF_MEMORY = 2,
-  CU_ERROR_PEER_ACCESS_UNSUPPORTED = 217,
-  CU_ERROR_FILE_NOT_FOUND = 301,
-  CU_ERROR_INVALID_HANDLE = 400,
-  CU_ERROR_NOT_SUPPORTED = 801
-};
-
-/* driver.c's entry points this file builds on */
-CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions, int *options,
-                            void **optionValues);
-CUresult cuModuleLoad(CUmodule *module, const char *fname);
-CUresult cuModuleUnload(CUmodule m);
-CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule m, const char *name);
-CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule m, const char *name);
-CUresult cuFuncGetAttribute(int *v, int attrib, CUfunction f);
-CUresult cuFuncSetAttribute(CUfunction f, int attrib, int value);
-CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction f, int blockSize,
-                                                     size_t dynamicSMemSize);
-CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,
-                        unsigned int by, unsigned int bz, unsigned int shared, CUstream stream, void **kernelParams,
-                        void **extra);
-CUresult cuCtxGetCurrent(CUcontext *pctx);
-CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice dev);
-CUresult cuMemsetD32_v2(CUdeviceptr p, unsigned int v, size_t n);
+#include "cu_abi.h"
 
 /* Runtime errors as driver codes (the numbers agree where both exist). */
 static CUresult cu(cudaError_t e) {
   switch (e) {
   case cudaErrorInvalidConfiguration:
   case cudaErrorInvalidDevicePointer:
-  case cudaErrorInvalidHostPointer: return CU_ERROR_INVALID_VALUE;
+  case cudaErrorInvalidHostPointer: return CUDA_ERROR_INVALID_VALUE;
   case cudaErrorInvalidDeviceFunction:
-  case cudaErrorInvalidResourceHandle: return CU_ERROR_INVALID_HANDLE;
+  case cudaErrorInvalidResourceHandle: return CUDA_ERROR_INVALID_HANDLE;
   default: return (CUresult)e;
   }
 }
@@ -167,17 +128,17 @@ EXPORT cuLibraryLoadFromFile(CUlibrary *lib, const char *path, int *jitOptions, 
 EXPORT cuLibraryUnload(CUlibrary lib) { return cuModuleUnload(lib); }
 EXPORT cuLibraryGetKernel(CUkernel *k, CUlibrary lib, const char *name) { return cuModuleGetFunction(k, lib, name); }
 EXPORT cuLibraryGetModule(CUmodule *m, CUlibrary lib) {
-  if (!m || !lib) return CU_ERROR_INVALID_VALUE;
+  if (!m || !lib) return CUDA_ERROR_INVALID_VALUE;
   *m = lib;
-  return CU_OK;
+  return CUDA_SUCCESS;
 }
 EXPORT cuLibraryGetGlobal(CUdeviceptr *p, size_t *n, CUlibrary lib, const char *name) {
   return cuModuleGetGlobal_v2(p, n, lib, name);
 }
 EXPORT cuKernelGetFunction(CUfunction *f, CUkernel k) {
-  if (!f || !k) return CU_ERROR_INVALID_VALUE;
+  if (!f || !k) return CUDA_ERROR_INVALID_VALUE;
   *f = k;
-  return CU_OK;
+  return CUDA_SUCCESS;
 }
 EXPORT cuKernelGetAttribute(int *v, int attr, CUkernel k, CUdevice dev) {
   (void)dev;
@@ -194,30 +155,30 @@ EXPORT cuKernelSetCacheConfig(CUkernel k, int c, CUdevice dev) {
 EXPORT cuKernelGetName(const char **name, CUkernel k) { return cuFuncGetName(name, k); }
 EXPORT cuKernelGetLibrary(CUlibrary *lib, CUkernel k) { return cuFuncGetModule(lib, k); }
 EXPORT cuFuncGetName(const char **name, CUfunction f) {
-  if (!name || !f) return CU_ERROR_INVALID_VALUE;
+  if (!name || !f) return CUDA_ERROR_INVALID_VALUE;
   *name = f->name;
-  return CU_OK;
+  return CUDA_SUCCESS;
 }
 EXPORT cuFuncGetModule(CUmodule *m, CUfunction f) {
-  if (!m || !f) return CU_ERROR_INVALID_VALUE;
+  if (!m || !f) return CUDA_ERROR_INVALID_VALUE;
   *m = f->m;
-  return CU_OK;
+  return CUDA_SUCCESS;
 }
 EXPORT cuFuncSetCacheConfig(CUfunction f, int c) { return cu(cudaFuncSetCacheConfig(f, (enum cudaFuncCache)c)); }
 EXPORT cuFuncSetSharedMemConfig(CUfunction f, int c) {
   (void)f, (void)c;
-  return CU_OK; /* a hint the hardware since 5.x ignores */
+  return CUDA_SUCCESS; /* a hint the hardware since 5.x ignores */
 }
 EXPORT cuFuncIsLoaded(int *state, CUfunction f) {
-  if (!state || !f) return CU_ERROR_INVALID_VALUE;
+  if (!state || !f) return CUDA_ERROR_INVALID_VALUE;
   *state = 1; /* CU_FUNCTION_LOADING_STATE_LOADED */
-  return CU_OK;
+  return CUDA_SUCCESS;
 }
-EXPORT cuFuncLoad(CUfunction f) { return f ? CU_OK : CU_ERROR_INVALID_HANDLE; }
+EXPORT cuFuncLoad(CUfunction f) { return f ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE; }
 EXPORT cuModuleGetLoadingMode(int *mode) {
-  if (!mode) return CU_ERROR_INVALID_VALUE;
+  if (!mode) return CUDA_ERROR_INVALID_VALUE;
   *mode = 2; /* CU_MODULE_LAZY_LOADING: modules load on first use */
-  return CU_OK;
+  return CUDA_SUCCESS;
 }
 
 /* CUlaunchConfig and CUlaunchAttribute (CUDA 12+): the attributes are
@@ -239,11 +200,11 @@ typedef struct {
 
 EXPORT cuLaunchKernelEx(const void *config, CUfunction f, void **params, void **extra) {
   const cu_launch_config *c = config;
-  if (!c) return CU_ERROR_INVALID_VALUE;
+  if (!c) return CUDA_ERROR_INVALID_VALUE;
   for (unsigned i = 0; c->attrs && i < c->nattrs; i++)
     if (c->attrs[i].id == 2 /* CU_LAUNCH_ATTRIBUTE_COOPERATIVE */ && c->attrs[i].value.cooperative) {
       rt_msg("cuLaunchKernelEx: cooperative launches (grid.sync()) are not supported");
-      return CU_ERROR_NOT_SUPPORTED;
+      return CUDA_ERROR_NOT_SUPPORTED;
     }
   uint32_t dims[3];
   rt_cluster_request = rt_cluster_attr(c->attrs, c->nattrs, dims);
@@ -255,7 +216,7 @@ EXPORT cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigne
                                  unsigned bz, unsigned shared, CUstream s, void **params) {
   (void)f, (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz, (void)shared, (void)s, (void)params;
   rt_msg("cuLaunchCooperativeKernel: cooperative launches (grid.sync()) are not supported");
-  return CU_ERROR_NOT_SUPPORTED;
+  return CUDA_ERROR_NOT_SUPPORTED;
 }
 
 /* ---- the JIT linker: one PTX input passes through ---- */
@@ -268,34 +229,34 @@ typedef struct link_state {
 
 EXPORT cuLinkCreate_v2(unsigned n, int *options, void **values, void **state) {
   (void)n, (void)options, (void)values;
-  if (!state) return CU_ERROR_INVALID_VALUE;
+  if (!state) return CUDA_ERROR_INVALID_VALUE;
   *state = calloc(1, sizeof(link_state));
-  return *state ? CU_OK : CU_ERROR_OUT_OF_MEMORY;
+  return *state ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
 EXPORT cuLinkAddData_v2(void *state, int type, void *data, size_t size, const char *name, unsigned n, int *options,
                         void **values) {
   (void)n, (void)options, (void)values;
   link_state *l = state;
-  if (!l || !data) return CU_ERROR_INVALID_VALUE;
+  if (!l || !data) return CUDA_ERROR_INVALID_VALUE;
   if (type != CU_JIT_INPUT_PTX) {
     rt_msg("cuLinkAddData: input %s is not PTX (type %d); smemu links PTX only", name ? name : "?", type);
-    return CU_ERROR_NOT_SUPPORTED;
+    return CUDA_ERROR_NOT_SUPPORTED;
   }
   if (l->inputs++) {
     rt_msg("cuLinkAddData: a second PTX input (%s): smemu cannot link several PTX modules into one",
            name ? name : "?");
-    return CU_ERROR_NOT_SUPPORTED;
+    return CUDA_ERROR_NOT_SUPPORTED;
   }
   size_t k = strnlen(data, size);
   l->ptx = malloc(k + 1);
-  if (!l->ptx) return CU_ERROR_OUT_OF_MEMORY;
+  if (!l->ptx) return CUDA_ERROR_OUT_OF_MEMORY;
   memcpy(l->ptx, data, k);
   l->ptx[k] = 0;
-  return CU_OK;
+  return CUDA_SUCCESS;
 }
 EXPORT cuLinkAddFile_v2(void *state, int type, const char *path, unsigned n, int *options, void **values) {
   FILE *f = path ? fopen(path, "rb") : NULL;
-  if (!f) return CU_ERROR_FILE_NOT_FOUND;
+  if (!f) return CUDA_ERROR_FILE_NOT_FOUND;
   char *buf = NULL;
   size_t cap = 0, len = 0, k;
   do {
@@ -308,7 +269,7 @@ EXPORT cuLinkAddFile_v2(void *state, int type, const char *path, unsigned n, int
     len += k;
   } while (k);
   fclose(f);
-  if (!buf) return CU_ERROR_OUT_OF_MEMORY;
+  if (!buf) return CUDA_ERROR_OUT_OF_MEMORY;
   buf[len] = 0;
   CUresult r = cuLinkAddData_v2(state, type, buf, len + 1, path, n, options, values);
   free(buf);
@@ -316,83 +277,83 @@ EXPORT cuLinkAddFile_v2(void *state, int type, const char *path, unsigned n, int
 }
 EXPORT cuLinkComplete(void *state, void **image, size_t *size) {
   link_state *l = state;
-  if (!l || !image) return CU_ERROR_INVALID_VALUE;
+  if (!l || !image) return CUDA_ERROR_INVALID_VALUE;
   if (!l->ptx) {
     rt_msg("cuLinkComplete: nothing to link");
-    return CU_ERROR_INVALID_VALUE;
+    return CUDA_ERROR_INVALID_VALUE;
   }
   *image = l->ptx;
   if (size) *size = strlen(l->ptx) + 1;
-  return CU_OK;
+  return CUDA_SUCCESS;
 }
 EXPORT cuLinkDestroy(void *state) {
   link_state *l = state;
   if (l) free(l->ptx);
   free(l);
-  return CU_OK;
+  return CUDA_SUCCESS;
 }
 
 /* ---- device and context ---- */
 
 EXPORT cuDeviceGetUuid_v2(unsigned char *uuid, CUdevice dev) {
-  if (!uuid) return CU_ERROR_INVALID_VALUE;
+  if (!uuid) return CUDA_ERROR_INVALID_VALUE;
   if (dev) return 101; /* CUDA_ERROR_INVALID_DEVICE */
   /* a fixed identity: "smemu" and the device number */
   static const unsigned char id[16] = {'s', 'm', 'e', 'm', 'u', 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 0};
   memcpy(uuid, id, sizeof id);
-  return CU_OK;
+  return CUDA_SUCCESS;
 }
 EXPORT cuDeviceGetUuid(unsigned char *uuid, CUdevice dev) { return cuDeviceGetUuid_v2(uuid, dev); }
 EXPORT cuDeviceGetPCIBusId(char *id, int len, CUdevice dev) {
-  if (!id || len <= 0) return CU_ERROR_INVALID_VALUE;
+  if (!id || len <= 0) return CUDA_ERROR_INVALID_VALUE;
   if (dev) return 101;
   snprintf(id, (size_t)len, "0000:00:00.0");
-  return CU_OK;
+  return CUDA_SUCCESS;
 }
 EXPORT cuDeviceCanAccessPeer(int *can, CUdevice dev, CUdevice peer) {
   (void)dev, (void)peer;
-  if (!can) return CU_ERROR_INVALID_VALUE;
+  if (!can) return CUDA_ERROR_INVALID_VALUE;
   *can = 0; /* one device */
-  return CU_OK;
+  return CUDA_SUCCESS;
 }
 EXPORT cuDeviceGetP2PAttribute(int *v, int attr, CUdevice a, CUdevice b) {
   (void)attr, (void)a, (void)b;
-  if (!v) return CU_ERROR_INVALID_VALUE;
+  if (!v) return CUDA_ERROR_INVALID_VALUE;
   *v = 0;
-  return CU_OK;
+  return CUDA_SUCCESS;
 }
 EXPORT cuDevicePrimaryCtxGetState(CUdevice dev, unsigned *flags, int *active) {
   if (dev) return 101;
   CUcontext c = NULL;
   if (flags) *flags = 0;
-  if (active) *active = cuCtxGetCurrent(&c) == CU_OK && c;
-  return CU_OK;
+  if (active) *active = cuCtxGetCurrent(&c) == CUDA_SUCCESS && c;
+  return CUDA_SUCCESS;
 }
-EXPORT cuDevicePrimaryCtxReset_v2(CUdevice dev) { return dev ? 101 : CU_OK; }
+EXPORT cuDevicePrimaryCtxReset_v2(CUdevice dev) { return dev ? 101 : CUDA_SUCCESS; }
 EXPORT cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned flags) {
   (void)flags;
-  return dev ? 101 : CU_OK;
+  return dev ? 101 : CUDA_SUCCESS;
 }
 EXPORT cuCtxGetApiVersion(CUcontext c, unsigned *v) {
   (void)c;
-  if (!v) return CU_ERROR_INVALID_VALUE;
+  if (!v) return CUDA_ERROR_INVALID_VALUE;
   *v = 13000;
-  return CU_OK;
+  return CUDA_SUCCESS;
 }
 EXPORT cuCtxGetFlags(unsigned *flags) {
-  if (!flags) return CU_ERROR_INVALID_VALUE;
+  if (!flags) return CUDA_ERROR_INVALID_VALUE;
   *flags = 0;
-  return CU_OK;
+  return CUDA_SUCCESS;
 }
 EXPORT cuCtxSetFlags(unsigned flags) {
   (void)flags;
-  return CU_OK;
+  return CUDA_SUCCESS;
 }
 EXPORT cuCtxGetId(CUcontext c, unsigned long long *id) {
   (void)c;
-  if (!id) return CU_ERROR_INVALID_VALUE;
+  if (!id) return CUDA_ERROR_INVALID_VALUE;
   *id = 1;
-  return CU_OK;
+  return CUDA_SUCCESS;
 }
 EXPORT cuCtxGetStreamPriorityRange(int *least, int *greatest) {
   return cu(cudaDeviceGetStreamPriorityRange(least, greatest));
@@ -401,7 +362,7 @@ EXPORT cuCtxGetLimit(size_t *v, int limit) { return cu(cudaDeviceGetLimit(v, (en
 EXPORT cuCtxSetLimit(int limit, size_t v) { return cu(cudaDeviceSetLimit((enum cudaLimit)limit, v)); }
 EXPORT cuCtxGetCacheConfig(int *c) {
   enum cudaFuncCache k;
-  if (!c) return CU_ERROR_INVALID_VALUE;
+  if (!c) return CUDA_ERROR_INVALID_VALUE;
   CUresult r = cu(cudaDeviceGetCacheConfig(&k));
   *c = (int)k;
   return r;
@@ -409,11 +370,11 @@ EXPORT cuCtxGetCacheConfig(int *c) {
 EXPORT cuCtxSetCacheConfig(int c) { return cu(cudaDeviceSetCacheConfig((enum cudaFuncCache)c)); }
 EXPORT cuCtxEnablePeerAccess(CUcontext c, unsigned flags) {
   (void)c, (void)flags;
-  return CU_ERROR_PEER_ACCESS_UNSUPPORTED;
+  return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED;
 }
 EXPORT cuCtxDisablePeerAccess(CUcontext c) {
   (void)c;
-  return CU_ERROR_PEER_ACCESS_UNSUPPORTED;
+  return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED;
 }
 
 /* ---- streams and events ---- */
@@ -435,9 +396,9 @@ EXPORT cuStreamGetCtx(CUstream s, CUcontext *c) {
   return cuCtxGetCurrent(c);
 }
 EXPORT cuStreamGetId(CUstream s, unsigned long long *id) {
-  if (!id) return CU_ERROR_INVALID_VALUE;
+  if (!id) return CUDA_ERROR_INVALID_VALUE;
   *id = (unsigned long long)(uintptr_t)s;
-  return CU_OK;
+  return CUDA_SUCCESS;
 }
 EXPORT cuEventQuery(CUevent e) { return cu(cudaEventQuery(e)); }
 EXPORT cuEventRecordWithFlags(CUevent e, CUstream s, unsigned flags) {
@@ -453,7 +414,7 @@ EXPORT cuMemAllocHost_v2(void **p, size_t n) { return cu(cudaMallocHost(p, n)); 
 EXPORT cuMemFreeHost(void *p) { return cu(cudaFreeHost(p)); }
 EXPORT cuMemHostGetDevicePointer_v2(CUdeviceptr *d, void *p, unsigned flags) {
   void *q = NULL;
-  if (!d) return CU_ERROR_INVALID_VALUE;
+  if (!d) return CUDA_ERROR_INVALID_VALUE;
   CUresult r = cu(cudaHostGetDevicePointer(&q, p, flags));
   *d = (CUdeviceptr)(uintptr_t)q;
   return r;
@@ -462,7 +423,7 @@ EXPORT cuMemHostRegister_v2(void *p, size_t n, unsigned flags) { return cu(cudaH
 EXPORT cuMemHostUnregister(void *p) { return cu(cudaHostUnregister(p)); }
 EXPORT cuMemAllocManaged(CUdeviceptr *d, size_t n, unsigned flags) {
   void *p = NULL;
-  if (!d) return CU_ERROR_INVALID_VALUE;
+  if (!d) return CUDA_ERROR_INVALID_VALUE;
   CUresult r = cu(cudaMallocManaged(&p, n, flags));
   *d = (CUdeviceptr)(uintptr_t)p;
   return r;
@@ -470,7 +431,7 @@ EXPORT cuMemAllocManaged(CUdeviceptr *d, size_t n, unsigned flags) {
 EXPORT cuMemAllocAsync(CUdeviceptr *d, size_t n, CUstream s) {
   (void)s; /* ordered anyway: one queue, and the memory is fresh */
   void *p = NULL;
-  if (!d) return CU_ERROR_INVALID_VALUE;
+  if (!d) return CUDA_ERROR_INVALID_VALUE;
   CUresult r = cu(cudaMalloc(&p, n));
   *d = (CUdeviceptr)(uintptr_t)p;
   return r;
@@ -491,7 +452,7 @@ EXPORT cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdeviceptr p) {
   if (s != SMEMU_OK) return 1; /* CUDA_ERROR_INVALID_VALUE: not an allocation */
   if (base) *base = (CUdeviceptr)(uintptr_t)b;
   if (size) *size = n;
-  return CU_OK;
+  return CUDA_SUCCESS;
 }
 
 /* CUpointer_attribute values and CUmemorytype */
@@ -502,7 +463,7 @@ enum {
 };
 
 EXPORT cuPointerGetAttribute(void *data, int attr, CUdeviceptr p) {
-  if (!data) return CU_ERROR_INVALID_VALUE;
+  if (!data) return CUDA_ERROR_INVALID_VALUE;
   struct cudaPointerAttributes a;
   memset(&a, 0, sizeof a);
   CUresult r = cu(cudaPointerGetAttributes(&a, DP(p)));
@@ -510,52 +471,52 @@ EXPORT cuPointerGetAttribute(void *data, int attr, CUdeviceptr p) {
   int known = a.type != cudaMemoryTypeUnregistered;
   CUdeviceptr base = 0;
   size_t size = 0;
-  if (known && cuMemGetAddressRange_v2(&base, &size, p) != CU_OK) known = 0;
+  if (known && cuMemGetAddressRange_v2(&base, &size, p) != CUDA_SUCCESS) known = 0;
   switch (attr) {
   case PA_CONTEXT:
-    if (!known) return CU_ERROR_INVALID_VALUE;
+    if (!known) return CUDA_ERROR_INVALID_VALUE;
     return cuCtxGetCurrent(data);
   case PA_MEMORY_TYPE:
-    if (!known) return CU_ERROR_INVALID_VALUE;
+    if (!known) return CUDA_ERROR_INVALID_VALUE;
     /* CU_MEMORYTYPE_HOST 1, DEVICE 2 (managed memory reports device) */
     *(unsigned *)data = a.type == cudaMemoryTypeHost ? 1 : 2;
-    return CU_OK;
+    return CUDA_SUCCESS;
   case PA_DEVICE_POINTER:
   case PA_HOST_POINTER:
-    if (!known) return CU_ERROR_INVALID_VALUE;
+    if (!known) return CUDA_ERROR_INVALID_VALUE;
     *(void **)data = DP(p);
-    return CU_OK;
+    return CUDA_SUCCESS;
   case PA_SYNC_MEMOPS:
   case PA_MAPPED:
     *(int *)data = known;
-    return CU_OK;
+    return CUDA_SUCCESS;
   case PA_BUFFER_ID:
-    if (!known) return CU_ERROR_INVALID_VALUE;
+    if (!known) return CUDA_ERROR_INVALID_VALUE;
     *(unsigned long long *)data = base;
-    return CU_OK;
+    return CUDA_SUCCESS;
   case PA_IS_MANAGED:
     *(int *)data = a.type == cudaMemoryTypeManaged;
-    return CU_OK;
+    return CUDA_SUCCESS;
   case PA_DEVICE_ORDINAL:
-    if (!known) return CU_ERROR_INVALID_VALUE;
+    if (!known) return CUDA_ERROR_INVALID_VALUE;
     *(int *)data = 0;
-    return CU_OK;
+    return CUDA_SUCCESS;
   case PA_RANGE_START:
-    if (!known) return CU_ERROR_INVALID_VALUE;
+    if (!known) return CUDA_ERROR_INVALID_VALUE;
     *(CUdeviceptr *)data = base;
-    return CU_OK;
+    return CUDA_SUCCESS;
   case PA_RANGE_SIZE:
-    if (!known) return CU_ERROR_INVALID_VALUE;
+    if (!known) return CUDA_ERROR_INVALID_VALUE;
     *(size_t *)data = size;
-    return CU_OK;
-  default: return CU_ERROR_INVALID_VALUE;
+    return CUDA_SUCCESS;
+  default: return CUDA_ERROR_INVALID_VALUE;
   }
 }
 EXPORT cuPointerGetAttributes(unsigned n, int *attrs, void **data, CUdeviceptr p) {
-  if (!attrs || !data) return CU_ERROR_INVALID_VALUE;
+  if (!attrs || !data) return CUDA_ERROR_INVALID_VALUE;
   for (unsigned i = 0; i < n; i++) {
     /* like CUDA: an attribute that does not apply leaves its slot zeroed */
-    if (cuPointerGetAttribute(data[i], attrs[i], p) != CU_OK && data[i]) {
+    if (cuPointerGetAttribute(data[i], attrs[i], p) != CUDA_SUCCESS && data[i]) {
       size_t w = attrs[i] == PA_MEMORY_TYPE || attrs[i] == PA_DEVICE_ORDINAL || attrs[i] == PA_IS_MANAGED ||
                          attrs[i] == PA_SYNC_MEMOPS || attrs[i] == PA_MAPPED
                      ? sizeof(int)
@@ -563,7 +524,7 @@ EXPORT cuPointerGetAttributes(unsigned n, int *attrs, void **data, CUdeviceptr p
       memset(data[i], 0, w);
     }
   }
-  return CU_OK;
+  return CUDA_SUCCESS;
 }
 
 /* ---- occupancy ---- */
@@ -577,7 +538,7 @@ EXPORT cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, CUfunction f
 EXPORT cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGrid, int *blockSize, CUfunction f, size_t (*dyn_of)(int),
                                                  size_t dyn, int limit, unsigned flags) {
   (void)flags;
-  if (!minGrid || !blockSize || !f) return CU_ERROR_INVALID_VALUE;
+  if (!minGrid || !blockSize || !f) return CUDA_ERROR_INVALID_VALUE;
   int maxt = 0, sms = 0;
   CUresult r = cuFuncGetAttribute(&maxt, 0 /* MAX_THREADS_PER_BLOCK */, f);
   if (!r) r = cuDeviceGetAttribute(&sms, 16 /* MULTIPROCESSOR_COUNT */, 0);
@@ -596,7 +557,7 @@ EXPORT cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGrid, int *blockSize, C
   }
   *blockSize = best_bs;
   *minGrid = best_blocks * sms;
-  return CU_OK;
+  return CUDA_SUCCESS;
 }
 EXPORT cuOccupancyMaxPotentialBlockSize(int *minGrid, int *blockSize, CUfunction f, size_t (*dyn_of)(int), size_t dyn,
                                         int limit) {
@@ -608,19 +569,19 @@ EXPORT cuOccupancyAvailableDynamicSMemPerBlock(size_t *n, CUfunction f, int bloc
 
 /* ---- what one emulated device has no use for ---- */
 
-EXPORT cuProfilerStart(void) { return CU_OK; }
-EXPORT cuProfilerStop(void) { return CU_OK; }
+EXPORT cuProfilerStart(void) { return CUDA_SUCCESS; }
+EXPORT cuProfilerStop(void) { return CUDA_SUCCESS; }
 EXPORT cuIpcGetMemHandle(void *h, CUdeviceptr p) {
   (void)h, (void)p;
   rt_msg("cuIpcGetMemHandle: interprocess memory is not supported");
-  return CU_ERROR_NOT_SUPPORTED;
+  return CUDA_ERROR_NOT_SUPPORTED;
 }
 EXPORT cuIpcOpenMemHandle_v2(CUdeviceptr *p, const void *h, unsigned flags) {
   (void)p, (void)h, (void)flags;
   rt_msg("cuIpcOpenMemHandle: interprocess memory is not supported");
-  return CU_ERROR_NOT_SUPPORTED;
+  return CUDA_ERROR_NOT_SUPPORTED;
 }
 EXPORT cuIpcCloseMemHandle(CUdeviceptr p) {
   (void)p;
-  return CU_ERROR_NOT_SUPPORTED;
+  return CUDA_ERROR_NOT_SUPPORTED;
 }

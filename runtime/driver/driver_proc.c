@@ -10,14 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rt.h"
+#include "cu_abi.h"
 
-typedef int CUresult;
-enum { CU_SUCCESS = 0, CU_ERROR_INVALID_VALUE = 1, CU_ERROR_NOT_FOUND = 500, CU_ERROR_NOT_SUPPORTED = 801 };
 CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, unsigned long long flags, int *status);
 CUresult cuGetProcAddress(const char *symbol, void **pfn, int version, unsigned long long flags);
-/* CUdriverProcAddressQueryResult */
-enum { QUERY_SUCCESS = 0, QUERY_SYMBOL_NOT_FOUND = 1 };
 
 /* 1 when the executable has a .nv_fatbin section: device code linked into
  * it, the mark of nvcc's static runtime (a shared-runtime program registers
@@ -79,13 +75,13 @@ RT_EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int versi
                       "runtime (nvcc's default) cannot run on smemu: rebuild it with `nvcc -cudart shared`.\n",
               symbol && *symbol ? " for " : "", symbol && *symbol ? symbol : "");
     if (pfn) *pfn = NULL;
-    if (status) *status = QUERY_SYMBOL_NOT_FOUND;
-    return CU_ERROR_NOT_SUPPORTED;
+    if (status) *status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+    return CUDA_ERROR_NOT_SUPPORTED;
   }
-  if (!symbol || !pfn) return CU_ERROR_INVALID_VALUE;
+  if (!symbol || !pfn) return CUDA_ERROR_INVALID_VALUE;
   *pfn = rt_driver_symbol(symbol);
-  if (status) *status = *pfn ? QUERY_SUCCESS : QUERY_SYMBOL_NOT_FOUND;
-  return *pfn ? CU_SUCCESS : CU_ERROR_NOT_FOUND;
+  if (status) *status = *pfn ? CU_GET_PROC_ADDRESS_SUCCESS : CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+  return *pfn ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
 }
 
 RT_EXPORT CUresult cuGetProcAddress(const char *symbol, void **pfn, int version, unsigned long long flags) {

@@ -6,10 +6,7 @@
  * cuTensorMapEncodeTiled without linking libcuda. A refused map says why
  * on stderr (unless SMEMU_QUIET); the driver itself says nothing. */
 #include <stdint.h>
-#include "rt.h"
-
-typedef int CUresult;
-typedef struct { uint64_t opaque[16]; } CUtensorMap;
+#include "cu_abi.h"
 
 RT_EXPORT CUresult cuTensorMapEncodeTiled(CUtensorMap *map, int dtype, uint32_t rank, void *addr, const uint64_t *dim,
                                           const uint64_t *strides, const uint32_t *box, const uint32_t *estrides,
