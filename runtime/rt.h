@@ -219,6 +219,11 @@ double rt_now(void);
 /* cudaDeviceReset's work: drain, drop the context and everything in it. */
 void rt_reset(void);
 
+/* A generated stub's work (core/stubs.c, runtime/entries.def): message once,
+ * return not supported; rt_is_stub: whether an exported name is a stub. */
+int rt_stub(const char *name, int driver, int nodev, int *said);
+int rt_is_stub(const char *name);
+
 /* Global memory of the emulated part (device.c). */
 size_t rt_total_memory(void);
 /* A cudaDeviceAttr (= CUdevice_attribute) of the device; -1 when unknown. */

@@ -140,6 +140,22 @@ cudaError_t rt_end(cudaError_t e) {
   return e;
 }
 
+/* A stub of core/stubs.c: the error a GPU gives for a feature it lacks,
+ * recorded as the last error (runtime) or returned (driver), and a message
+ * naming the function once. */
+int rt_stub(const char *name, int driver, int nodev, int *said) {
+  rt_begin(0);
+  if (!(*said)++)
+    rt_msg("%s is %s (returns %s)", name,
+           nodev ? "not available on one emulated device" : "not supported by smemu's runtime yet",
+           driver ? "CUDA_ERROR_NOT_SUPPORTED" : "cudaErrorNotSupported");
+  if (driver) {
+    pthread_mutex_unlock(&rt.lock);
+    return 801; /* CUDA_ERROR_NOT_SUPPORTED */
+  }
+  return rt_end(cudaErrorNotSupported);
+}
+
 void rt_reset(void) {
   rt_drain();
   rt_san_reset();

@@ -51,15 +51,22 @@ static void *self(void) {
   return h;
 }
 
+/* A stub (runtime/entries.def) gives way to an implemented older version
+ * of the same function: cuCtxSynchronize before a stubbed
+ * cuCtxSynchronize_v2. A symbol with only stubs resolves to the newest, so
+ * its caller gets "not supported" rather than "not found". */
 void *rt_driver_symbol(const char *symbol) {
-  void *h = self(), *fn = NULL;
+  void *h = self(), *stub = NULL;
   static const char *const suffix[] = {"_v3", "_v2", ""};
   char name[256];
-  for (size_t i = 0; h && !fn && i < sizeof suffix / sizeof suffix[0]; i++) {
+  for (size_t i = 0; h && i < sizeof suffix / sizeof suffix[0]; i++) {
     if (snprintf(name, sizeof name, "%s%s", symbol, suffix[i]) >= (int)sizeof name) break;
-    fn = dlsym(h, name);
+    void *fn = dlsym(h, name);
+    if (!fn) continue;
+    if (!rt_is_stub(name)) return fn;
+    if (!stub) stub = fn;
   }
-  return fn;
+  return stub;
 }
 
 RT_EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, unsigned long long flags,
