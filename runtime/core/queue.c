@@ -53,6 +53,7 @@ void rt_drain(void) {
     rt.qlen--;
     run_op(op);
     free(op->params);
+    free(op->attrs);
     free(op);
   }
   rt.draining = 0;

@@ -20,8 +20,16 @@ double rt_now(void) {
 }
 
 void rt_msg(const char *fmt, ...) {
-  if (rt.quiet) return;
+  char line[1024];
   va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  if (n < 0) return;
+  size_t len = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
+  /* the log API's record (cudaLogLevelError), even when quiet */
+  rt_log_add(0, line, len);
+  if (rt.quiet) return;
   va_start(ap, fmt);
   fflush(stdout);
   fputs("smemu: ", stderr);

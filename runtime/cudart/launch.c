@@ -230,6 +230,16 @@ cudaError_t rt_launch(rt_func *f, dim3 g, dim3 b, void **args, size_t shared, cu
                   : rt.shmem_config == cudaSharedMemBankSizeEightByte ? 8
                                                                        : 4;
   op->params = params;
+  if (rt_nattrs_request) {
+    op->attrs = malloc(rt_nattrs_request * sizeof *op->attrs);
+    if (!op->attrs) {
+      free(op);
+      free(params);
+      return cudaErrorMemoryAllocation;
+    }
+    memcpy(op->attrs, rt_attrs_request, rt_nattrs_request * sizeof *op->attrs);
+    op->nattrs = rt_nattrs_request;
+  }
   rt_enqueue(op);
   return cudaSuccess;
 }
@@ -330,11 +340,15 @@ RT_EXPORT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, cons
     rt_begin(0);
     return rt_end(cudaErrorInvalidValue);
   }
+  cudaError_t e = rt_attrs_check(config->attrs, config->numAttrs);
+  if (e) {
+    rt_begin(0);
+    return rt_end(e);
+  }
   uint32_t dims[3];
-  rt_cluster_request = rt_cluster_attr(config->attrs, config->numAttrs, dims);
-  cudaError_t e = cudaLaunchKernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
-                                   config->stream);
-  rt_cluster_request = NULL;
+  rt_attrs_begin(config->attrs, config->numAttrs, dims);
+  e = cudaLaunchKernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream);
+  rt_attrs_end(e, config->stream);
   return e;
 }
 
@@ -468,6 +482,30 @@ RT_EXPORT cudaError_t cudaFuncGetName(const char **name, const void *func) {
   if (!f) return rt_end(cudaErrorInvalidResourceHandle);
   *name = f->name;
   return rt_end(e);
+}
+
+/* A parameter's offset and size in the kernel's parameter buffer (the
+ * PTX .param layout, which is the device-side one). */
+cudaError_t rt_func_param_info(rt_func *f, size_t index, size_t *offset, size_t *size) {
+  smemu_kernel *k = NULL;
+  cudaError_t e = rt_func_kernel(f, &k);
+  if (e) return e;
+  smemu_param_info pi;
+  if (index >= (size_t)smemu_kernel_param_count(k) || smemu_kernel_param(k, (int)index, &pi) != SMEMU_OK)
+    return cudaErrorInvalidValue;
+  if (offset) *offset = pi.offset;
+  if (size) *size = pi.size;
+  return cudaSuccess;
+}
+
+RT_EXPORT cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *paramOffset,
+                                           size_t *paramSize) {
+  cudaError_t e = rt_begin(1);
+  rt_func *f = NULL;
+  if (e) return rt_end(e);
+  if ((e = func_get(func, &f))) return rt_end(e);
+  if (!paramOffset && !paramSize) return rt_end(cudaErrorInvalidValue);
+  return rt_end(rt_func_param_info(f, paramIndex, paramOffset, paramSize));
 }
 
 /* ---- occupancy ---- */

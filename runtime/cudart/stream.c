@@ -1,7 +1,10 @@
 /* stream.c: the stream API over the queue (core/queue.c): creation,
  * flags and priorities, synchronisation and queries (which run the queued
- * work), waits on events and host functions in stream order. */
+ * work), waits on events, host functions in stream order, and the stream
+ * attributes (stored; one in-order queue has no use for their hints). */
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include "rt.h"
 
 RT_EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority) {
@@ -115,4 +118,82 @@ RT_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallb
     return rt_end(cudaErrorInvalidValue);
   }
   return enqueue_host(stream, NULL, callback, userData);
+}
+
+/* ---- stream attributes ---- */
+
+/* The attributes a stream takes (cudaLaunchAttributeID: "valid for
+ * streams"): access-policy window 1, synchronisation policy 3, priority 8,
+ * memory-synchronisation domain map 9 and domain 10, NVLink-centric
+ * scheduling 16. */
+static int stream_attr_ok(int id) { return id == 1 || id == 3 || id == 8 || id == 9 || id == 10 || id == 16; }
+
+enum { ATTR_SYNC_POLICY = 3, ATTR_PRIORITY = 8, SYNC_POLICY_AUTO = 1 };
+
+RT_EXPORT cudaError_t cudaStreamGetAttribute(cudaStream_t stream, int attr, void *value) {
+  cudaError_t e = rt_begin(1);
+  if (e) return rt_end(e);
+  rt_stream *s = rt_stream_get(stream);
+  if (!s) return rt_end(cudaErrorInvalidResourceHandle);
+  if (!value || !stream_attr_ok(attr)) return rt_end(cudaErrorInvalidValue);
+  memset(value, 0, 64);
+  if (attr == ATTR_PRIORITY) memcpy(value, &s->priority, sizeof s->priority);
+  else if (s->attr_set >> attr & 1) memcpy(value, s->attr[attr], 64);
+  else if (attr == ATTR_SYNC_POLICY) {
+    int auto_policy = SYNC_POLICY_AUTO;
+    memcpy(value, &auto_policy, sizeof auto_policy);
+  }
+  return rt_end(cudaSuccess);
+}
+
+RT_EXPORT cudaError_t cudaStreamSetAttribute(cudaStream_t stream, int attr, const void *value) {
+  cudaError_t e = rt_begin(1);
+  if (e) return rt_end(e);
+  rt_stream *s = rt_stream_get(stream);
+  if (!s) return rt_end(cudaErrorInvalidResourceHandle);
+  if (!value || !stream_attr_ok(attr)) return rt_end(cudaErrorInvalidValue);
+  if (attr == ATTR_PRIORITY) {
+    /* clamped to the device's range, as cudaStreamCreateWithPriority does */
+    int p;
+    memcpy(&p, value, sizeof p);
+    s->priority = p > 0 ? 0 : p < -5 ? -5 : p;
+  } else {
+    memcpy(s->attr[attr], value, 64);
+    s->attr_set |= 1u << attr;
+  }
+  return rt_end(cudaSuccess);
+}
+
+RT_EXPORT cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src) {
+  cudaError_t e = rt_begin(1);
+  if (e) return rt_end(e);
+  rt_stream *d = rt_stream_get(dst), *s = rt_stream_get(src);
+  if (!d || !s) return rt_end(cudaErrorInvalidResourceHandle);
+  if (d != s) {
+    d->priority = s->priority;
+    d->attr_set = s->attr_set;
+    memcpy(d->attr, s->attr, sizeof d->attr);
+  }
+  return rt_end(cudaSuccess);
+}
+
+/* A stream's identifier: unique among the live streams; the default
+ * stream's three handles (0, legacy, per-thread) are one stream here. */
+RT_EXPORT cudaError_t cudaStreamGetId(cudaStream_t stream, unsigned long long *id) {
+  cudaError_t e = rt_begin(1);
+  if (e) return rt_end(e);
+  rt_stream *s = rt_stream_get(stream);
+  if (!s) return rt_end(cudaErrorInvalidResourceHandle);
+  if (!id) return rt_end(cudaErrorInvalidValue);
+  *id = (unsigned long long)(uintptr_t)s;
+  return rt_end(cudaSuccess);
+}
+
+RT_EXPORT cudaError_t cudaStreamGetDevice(cudaStream_t stream, int *device) {
+  cudaError_t e = rt_begin(1);
+  if (e) return rt_end(e);
+  if (!rt_stream_get(stream)) return rt_end(cudaErrorInvalidResourceHandle);
+  if (!device) return rt_end(cudaErrorInvalidValue);
+  *device = 0;
+  return rt_end(cudaSuccess);
 }

@@ -182,7 +182,7 @@ EXPORT cuModuleGetLoadingMode(int *mode) {
 }
 
 /* CUlaunchConfig and CUlaunchAttribute (CUDA 12+): the attributes are
- * scheduling hints except cooperative launches, which smemu lacks. */
+ * checked and stored as cudaLaunchKernelEx's (cudart/launch_attr.c). */
 typedef struct {
   int id;
   char pad[4];
@@ -201,15 +201,12 @@ typedef struct {
 EXPORT cuLaunchKernelEx(const void *config, CUfunction f, void **params, void **extra) {
   const cu_launch_config *c = config;
   if (!c) return CUDA_ERROR_INVALID_VALUE;
-  for (unsigned i = 0; c->attrs && i < c->nattrs; i++)
-    if (c->attrs[i].id == 2 /* CU_LAUNCH_ATTRIBUTE_COOPERATIVE */ && c->attrs[i].value.cooperative) {
-      rt_msg("cuLaunchKernelEx: cooperative launches (grid.sync()) are not supported");
-      return CUDA_ERROR_NOT_SUPPORTED;
-    }
+  cudaError_t e = rt_attrs_check(c->attrs, c->nattrs);
+  if (e) return cu(e);
   uint32_t dims[3];
-  rt_cluster_request = rt_cluster_attr(c->attrs, c->nattrs, dims);
+  rt_attrs_begin(c->attrs, c->nattrs, dims);
   CUresult r = cuLaunchKernel(f, c->gx, c->gy, c->gz, c->bx, c->by, c->bz, c->shared, c->stream, params, extra);
-  rt_cluster_request = NULL;
+  rt_attrs_end(r == CUDA_SUCCESS ? cudaSuccess : cudaErrorLaunchFailure, c->stream);
   return r;
 }
 EXPORT cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
@@ -317,10 +314,11 @@ EXPORT cuDeviceCanAccessPeer(int *can, CUdevice dev, CUdevice peer) {
   return CUDA_SUCCESS;
 }
 EXPORT cuDeviceGetP2PAttribute(int *v, int attr, CUdevice a, CUdevice b) {
-  (void)attr, (void)a, (void)b;
-  if (!v) return CUDA_ERROR_INVALID_VALUE;
-  *v = 0;
-  return CUDA_SUCCESS;
+  /* one device: a link with itself or a device that does not exist is an
+   * invalid device (the documentation), the checks cudart/peer.c makes */
+  if (!v || attr < 1 || attr > 5) return CUDA_ERROR_INVALID_VALUE;
+  (void)a, (void)b;
+  return CUDA_ERROR_INVALID_DEVICE;
 }
 EXPORT cuDevicePrimaryCtxGetState(CUdevice dev, unsigned *flags, int *active) {
   if (dev) return 101;
