@@ -1,0 +1,364 @@
+/* test_runtime_small_api.c: the runtime's smaller API areas through
+ * build/runtime/libcudart.so.13 and libcuda.so.1: the generated stubs of
+ * runtime/entries.def, stream attributes, launch attributes, parameter
+ * layout, user objects, the log API, the library API and the peer queries
+ * of one device. Kernels come from tests/runtime/api_kernels.ptx loaded as
+ * a library; add_one(int *x, unsigned n) does x[i] += 1 for i < n. The
+ * expected error codes are the ones CUDA 13.0's header documentation
+ * states (not yet recorded on a GPU). */
+#include <dlfcn.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include "../runtime/test_util.h"
+#include "../../runtime/cuda_abi.h"
+
+static void *lib, *drv;
+static char *ptx;
+static size_t ptx_len;
+
+static void *sym(void *h, const char *name) {
+  void *p = dlsym(h, name);
+  if (!p) fail_msg("%s is not exported", name);
+  return p;
+}
+#define F(name) ((__typeof__(&name))sym(lib, #name))
+/* a function of the library by name with the given type (no declaration) */
+#define G(type, name) ((type)sym(lib, name))
+
+typedef int CUresult;
+
+static int setup(void **state) {
+  (void)state;
+  char path[PATH_MAX + 64];
+  snprintf(path, sizeof path, "%s/runtime/libcudart.so.13", tu_build_dir());
+  lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  snprintf(path, sizeof path, "%s/runtime/libcuda.so.1", tu_build_dir());
+  drv = lib ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
+  ptx = tu_read_file("tests/runtime/api_kernels.ptx", &ptx_len);
+  if (!lib || !drv || !ptx) {
+    fprintf(stderr, "needs build/runtime/libcudart.so.13, libcuda.so.1 and tests/runtime/api_kernels.ptx "
+                    "(run from the repository root)\n");
+    return -1;
+  }
+  setenv("SMEMU_QUIET", "1", 1);
+  return 0;
+}
+
+static cudaLibrary_t load_library(void) {
+  cudaLibrary_t l = NULL;
+  assert_int_equal(F(cudaLibraryLoadData)(&l, ptx, NULL, NULL, 0, NULL, NULL, 0), cudaSuccess);
+  assert_non_null(l);
+  return l;
+}
+
+/* ---- stubs ---- */
+
+static void test_stubs(void **state) {
+  (void)state;
+  F(cudaGetLastError)();
+  /* external memory cannot exist on one emulated device: not supported,
+   * recorded as the last error (not sticky) */
+  assert_int_equal(G(int (*)(void *, const void *), "cudaImportExternalMemory")(NULL, NULL), 801);
+  assert_int_equal(F(cudaPeekAtLastError)(), 801);
+  assert_int_equal(F(cudaGetLastError)(), 801);
+  assert_int_equal(F(cudaGetLastError)(), cudaSuccess);
+  int n;
+  assert_int_equal(F(cudaGetDeviceCount)(&n), cudaSuccess);
+  /* the driver's: the code, no last error */
+  assert_int_equal(((CUresult(*)(void *, void *))sym(drv, "cuIpcGetEventHandle"))(NULL, NULL), 801);
+  assert_int_equal(F(cudaGetLastError)(), cudaSuccess);
+  /* a name with only stubs resolves to the newest, which says "not supported" */
+  CUresult (*gpa)(const char *, void **, int, unsigned long long, int *) = sym(drv, "cuGetProcAddress_v2");
+  void *fn = NULL;
+  int status = -1;
+  assert_int_equal(gpa("cuGraphicsResourceGetMappedPointer", &fn, 13000, 0, &status), 0);
+  assert_ptr_equal(fn, sym(drv, "cuGraphicsResourceGetMappedPointer_v2"));
+  assert_int_equal(((CUresult(*)(void))fn)(), 801);
+  /* an implemented function keeps its newest implemented version */
+  assert_int_equal(gpa("cuCtxSynchronize", &fn, 13000, 0, &status), 0);
+  assert_ptr_equal(fn, sym(drv, "cuCtxSynchronize_v2"));
+}
+
+/* ---- stream attributes ---- */
+
+static void test_stream_attributes(void **state) {
+  (void)state;
+  cudaStream_t a, b;
+  unsigned char v[64], w[64];
+  assert_int_equal(F(cudaStreamCreateWithPriority)(&a, 0, -3), cudaSuccess);
+  assert_int_equal(F(cudaStreamCreate)(&b), cudaSuccess);
+  /* the priority attribute is the stream's priority */
+  assert_int_equal(F(cudaStreamGetAttribute)(a, 8, v), cudaSuccess);
+  assert_int_equal(*(int *)v, -3);
+  memset(v, 0, sizeof v);
+  *(int *)v = -1;
+  assert_int_equal(F(cudaStreamSetAttribute)(a, 8, v), cudaSuccess);
+  int prio = 0;
+  assert_int_equal(F(cudaStreamGetPriority)(a, &prio), cudaSuccess);
+  assert_int_equal(prio, -1);
+  /* synchronisation policy: spin (2) set, read back, copied */
+  memset(v, 0, sizeof v);
+  *(int *)v = 2;
+  assert_int_equal(F(cudaStreamSetAttribute)(a, 3, v), cudaSuccess);
+  assert_int_equal(F(cudaStreamGetAttribute)(a, 3, w), cudaSuccess);
+  assert_int_equal(*(int *)w, 2);
+  assert_int_equal(F(cudaStreamCopyAttributes)(b, a), cudaSuccess);
+  memset(w, 0, sizeof w);
+  assert_int_equal(F(cudaStreamGetAttribute)(b, 3, w), cudaSuccess);
+  assert_int_equal(*(int *)w, 2);
+  assert_int_equal(F(cudaStreamGetPriority)(b, &prio), cudaSuccess);
+  assert_int_equal(prio, -1);
+  /* the cluster dimension is a launch attribute, not a stream's */
+  assert_int_equal(F(cudaStreamGetAttribute)(a, 4, w), cudaErrorInvalidValue);
+  assert_int_equal(F(cudaStreamSetAttribute)(a, 99, v), cudaErrorInvalidValue);
+  assert_int_equal(F(cudaStreamGetAttribute)(a, 3, NULL), cudaErrorInvalidValue);
+  assert_int_equal(F(cudaStreamGetAttribute)((cudaStream_t)(uintptr_t)0x5000, 3, w), cudaErrorInvalidResourceHandle);
+  /* ids: distinct streams differ, the default stream's handles agree */
+  unsigned long long ia, ib, i0, il;
+  assert_int_equal(F(cudaStreamGetId)(a, &ia), cudaSuccess);
+  assert_int_equal(F(cudaStreamGetId)(b, &ib), cudaSuccess);
+  assert_int_equal(F(cudaStreamGetId)(0, &i0), cudaSuccess);
+  assert_int_equal(F(cudaStreamGetId)(cudaStreamLegacy, &il), cudaSuccess);
+  assert_true(ia != ib && ia != i0);
+  assert_true(i0 == il);
+  int dev = -1;
+  assert_int_equal(F(cudaStreamGetDevice)(a, &dev), cudaSuccess);
+  assert_int_equal(dev, 0);
+  /* the driver's names reach the same attributes */
+  memset(w, 0, sizeof w);
+  assert_int_equal(((CUresult(*)(cudaStream_t, int, void *))sym(drv, "cuStreamGetAttribute"))(b, 3, w), 0);
+  assert_int_equal(*(int *)w, 2);
+  F(cudaStreamDestroy)(a);
+  F(cudaStreamDestroy)(b);
+  F(cudaGetLastError)();
+}
+
+/* ---- launches through a library kernel, with attributes ---- */
+
+static void test_library_and_launch_attributes(void **state) {
+  (void)state;
+  cudaLibrary_t l = load_library();
+  unsigned count = 0;
+  assert_int_equal(F(cudaLibraryGetKernelCount)(&count, l), cudaSuccess);
+  assert_int_equal(count, 8); /* api_kernels.ptx's eight .entry */
+  cudaKernel_t ks[8];
+  assert_int_equal(F(cudaLibraryEnumerateKernels)(ks, 8, l), cudaSuccess);
+  const char *name = NULL;
+  assert_int_equal(F(cudaFuncGetName)(&name, (const void *)ks[0]), cudaSuccess);
+  assert_string_equal(name, "add_one");
+  assert_int_equal(F(cudaFuncGetName)(&name, (const void *)ks[7]), cudaSuccess);
+  assert_string_equal(name, "write_to");
+  cudaKernel_t k = NULL;
+  assert_int_equal(F(cudaLibraryGetKernel)(&k, l, "add_one"), cudaSuccess);
+  assert_ptr_equal(k, ks[0]);
+  assert_int_equal(F(cudaLibraryGetKernel)(&k, l, "nope"), cudaErrorSymbolNotFound);
+  assert_int_equal(F(cudaLibraryGetKernel)(&k, l, "add_one"), cudaSuccess);
+
+  /* parameter layout: (u64 x at 0, 8 bytes; u32 n at 8, 4 bytes) */
+  size_t off = 99, size = 99;
+  assert_int_equal(F(cudaFuncGetParamInfo)((const void *)k, 0, &off, &size), cudaSuccess);
+  assert_int_equal(off, 0);
+  assert_int_equal(size, 8);
+  assert_int_equal(F(cudaFuncGetParamInfo)((const void *)k, 1, &off, &size), cudaSuccess);
+  assert_int_equal(off, 8);
+  assert_int_equal(size, 4);
+  assert_int_equal(F(cudaFuncGetParamInfo)((const void *)k, 2, &off, &size), cudaErrorInvalidValue);
+  assert_int_equal(((CUresult(*)(void *, size_t, size_t *, size_t *))sym(drv, "cuKernelGetParamInfo"))(k, 1, &off,
+                                                                                                      &size),
+                   0);
+  assert_int_equal(off, 8);
+
+  /* a library global keeps its PTX initialiser (dev_var = 5) */
+  void *gp = NULL;
+  size_t gn = 0;
+  assert_int_equal(F(cudaLibraryGetGlobal)(&gp, &gn, l, "dev_var"), cudaSuccess);
+  assert_int_equal(gn, 4);
+  int gv = 0;
+  assert_int_equal(F(cudaMemcpy)(&gv, gp, 4, cudaMemcpyDeviceToHost), cudaSuccess);
+  assert_int_equal(gv, 5);
+  assert_int_equal(F(cudaLibraryGetManaged)(&gp, &gn, l, "dev_var"), cudaErrorSymbolNotFound);
+  void *fp;
+  assert_int_equal(F(cudaLibraryGetUnifiedFunction)(&fp, l, "add_one"), cudaErrorSymbolNotFound);
+
+  /* cudaLaunchKernelEx with a priority and a launch-completion event: the
+   * event completes with the kernel, which added 1 to each of 64 ints */
+  enum { N = 64 };
+  int host[N], *dx = NULL;
+  for (int i = 0; i < N; i++) host[i] = i;
+  assert_int_equal(F(cudaMalloc)((void **)&dx, sizeof host), cudaSuccess);
+  assert_int_equal(F(cudaMemcpy)(dx, host, sizeof host, cudaMemcpyHostToDevice), cudaSuccess);
+  cudaEvent_t start, done;
+  assert_int_equal(F(cudaEventCreate)(&start), cudaSuccess);
+  assert_int_equal(F(cudaEventCreate)(&done), cudaSuccess);
+  assert_int_equal(F(cudaEventRecord)(start, 0), cudaSuccess);
+  unsigned n = N;
+  void *args[] = {&dx, &n};
+  struct {
+    int id;
+    char pad[4];
+    union {
+      unsigned char bytes[64];
+      int i;
+      struct {
+        cudaEvent_t ev;
+        int flags;
+      } e;
+    } v;
+  } attrs[2];
+  memset(attrs, 0, sizeof attrs);
+  attrs[0].id = 8; /* priority */
+  attrs[0].v.i = -2;
+  attrs[1].id = 12; /* launch completion event */
+  attrs[1].v.e.ev = done;
+  cudaLaunchConfig_t cfg = {{1, 1, 1}, {N, 1, 1}, 0, 0, (cudaLaunchAttribute *)attrs, 2};
+  assert_int_equal(F(cudaLaunchKernelExC)(&cfg, (const void *)k, args), cudaSuccess);
+  assert_int_equal(F(cudaEventSynchronize)(done), cudaSuccess);
+  assert_int_equal(F(cudaEventQuery)(done), cudaSuccess);
+  /* only a recorded event has a time */
+  float ms = -1;
+  assert_int_equal(F(cudaEventElapsedTime)(&ms, start, done), cudaSuccess);
+  assert_true(ms >= 0);
+  assert_int_equal(F(cudaMemcpy)(host, dx, sizeof host, cudaMemcpyDeviceToHost), cudaSuccess);
+  for (int i = 0; i < N; i++) assert_int_equal(host[i], i + 1);
+  /* an unknown attribute fails the launch, which does not run */
+  attrs[0].id = 15;
+  assert_int_equal(F(cudaLaunchKernelExC)(&cfg, (const void *)k, args), cudaErrorInvalidValue);
+  assert_int_equal(F(cudaGetLastError)(), cudaErrorInvalidValue);
+  /* a cooperative launch is not supported */
+  attrs[0].id = 2;
+  attrs[0].v.i = 1;
+  assert_int_equal(F(cudaLaunchKernelExC)(&cfg, (const void *)k, args), cudaErrorNotSupported);
+  /* a plain launch of the kernel handle */
+  assert_int_equal(F(cudaLaunchKernel)((const void *)k, (dim3){1, 1, 1}, (dim3){N, 1, 1}, args, 0, 0), cudaSuccess);
+  assert_int_equal(F(cudaMemcpy)(host, dx, sizeof host, cudaMemcpyDeviceToHost), cudaSuccess);
+  for (int i = 0; i < N; i++) assert_int_equal(host[i], i + 2);
+  F(cudaGetLastError)();
+  F(cudaEventDestroy)(start);
+  F(cudaEventDestroy)(done);
+  F(cudaFree)(dx);
+
+  /* the driver's enumeration of the same library */
+  unsigned dcount = 0;
+  assert_int_equal(((CUresult(*)(unsigned *, void *))sym(drv, "cuLibraryGetKernelCount"))(&dcount, l), 0);
+  assert_int_equal(dcount, 8);
+  assert_int_equal(F(cudaLibraryUnload)(l), cudaSuccess);
+  assert_int_equal(F(cudaLibraryUnload)(l), cudaErrorInvalidResourceHandle);
+  assert_int_equal(F(cudaLibraryGetKernelCount)(&count, l), cudaErrorInvalidResourceHandle);
+  assert_int_equal(F(cudaGetKernel)(&k, (const void *)&setup), cudaErrorInvalidResourceHandle);
+  F(cudaGetLastError)();
+}
+
+/* ---- user objects ---- */
+
+static int destroyed;
+static void destroy_cb(void *p) { destroyed += *(int *)p; }
+
+static void test_user_objects(void **state) {
+  (void)state;
+  static int weight = 7;
+  cudaUserObject_t o = NULL;
+  destroyed = 0;
+  assert_int_equal(F(cudaUserObjectCreate)(&o, &weight, destroy_cb, 2, 0), cudaErrorInvalidValue); /* flags */
+  assert_int_equal(F(cudaUserObjectCreate)(&o, &weight, destroy_cb, 0, 1), cudaErrorInvalidValue); /* count */
+  assert_int_equal(F(cudaUserObjectCreate)(&o, &weight, destroy_cb, 2, 1), cudaSuccess);
+  assert_int_equal(F(cudaUserObjectRelease)(o, 1), cudaSuccess);
+  assert_int_equal(destroyed, 0);
+  assert_int_equal(F(cudaUserObjectRetain)(o, 2), cudaSuccess);
+  assert_int_equal(F(cudaUserObjectRelease)(o, 2), cudaSuccess);
+  assert_int_equal(destroyed, 0);
+  assert_int_equal(F(cudaUserObjectRelease)(o, 1), cudaSuccess); /* the last reference */
+  assert_int_equal(destroyed, 7);
+  /* the handle is gone: refused, not a crash */
+  assert_int_equal(F(cudaUserObjectRelease)(o, 1), cudaErrorInvalidValue);
+  /* the driver's names share them */
+  CUresult (*cu_create)(cudaUserObject_t *, void *, cudaHostFn_t, unsigned, unsigned) =
+      sym(drv, "cuUserObjectCreate");
+  CUresult (*cu_release)(cudaUserObject_t, unsigned) = sym(drv, "cuUserObjectRelease");
+  assert_int_equal(cu_create(&o, &weight, destroy_cb, 1, 1), 0);
+  assert_int_equal(F(cudaUserObjectRelease)(o, 1), cudaSuccess);
+  assert_int_equal(destroyed, 14);
+  assert_int_equal(cu_release(o, 1), 1);
+  F(cudaGetLastError)();
+}
+
+/* ---- the log ---- */
+
+static char seen[256];
+static void log_cb(void *data, int level, char *msg, size_t len) {
+  (void)data, (void)level;
+  snprintf(seen, sizeof seen, "%.*s", (int)len, msg);
+}
+
+static void test_logs(void **state) {
+  (void)state;
+  cudaLogIterator it = 0;
+  cudaLogsCallbackHandle h = NULL;
+  assert_int_equal(F(cudaLogsCurrent)(&it, 1), cudaErrorInvalidValue);
+  assert_int_equal(F(cudaLogsCurrent)(&it, 0), cudaSuccess);
+  assert_int_equal(F(cudaLogsRegisterCallback)(log_cb, NULL, &h), cudaSuccess);
+  /* a stub's message (the first call of it) is a log entry, quiet or not */
+  G(int (*)(void), "cudaDestroyExternalSemaphore")();
+  assert_non_null(strstr(seen, "cudaDestroyExternalSemaphore"));
+  char buf[4096];
+  size_t size = sizeof buf;
+  assert_int_equal(F(cudaLogsDumpToMemory)(&it, buf, &size, 0), cudaSuccess);
+  assert_true(size > 0 && size == strlen(buf));
+  assert_non_null(strstr(buf, "cudaDestroyExternalSemaphore"));
+  assert_int_equal(buf[size - 1], '\n');
+  /* the iterator moved on: nothing new */
+  size = sizeof buf;
+  assert_int_equal(F(cudaLogsDumpToMemory)(&it, buf, &size, 0), cudaSuccess);
+  assert_int_equal(size, 0);
+  /* a buffer too small for any message */
+  G(int (*)(void), "cudaImportExternalSemaphore")();
+  size = 8;
+  assert_int_equal(F(cudaLogsDumpToMemory)(&it, buf, &size, 0), cudaErrorInvalidValue);
+  assert_int_equal(size, 0);
+  assert_int_equal(F(cudaLogsUnregisterCallback)(h), cudaSuccess);
+  assert_int_equal(F(cudaLogsUnregisterCallback)(h), cudaErrorInvalidValue);
+  F(cudaGetLastError)();
+}
+
+/* ---- peers: one device ---- */
+
+static void test_peers(void **state) {
+  (void)state;
+  int v = -1, dev = -1;
+  assert_int_equal(F(cudaDeviceGetP2PAttribute)(&v, 1, 0, 0), cudaErrorInvalidDevice); /* the same device */
+  assert_int_equal(F(cudaDeviceGetP2PAttribute)(&v, 1, 0, 1), cudaErrorInvalidDevice); /* no device 1 */
+  assert_int_equal(F(cudaDeviceGetP2PAttribute)(&v, 9, 0, 1), cudaErrorInvalidValue);
+  assert_int_equal(F(cudaDeviceGetP2PAttribute)(NULL, 1, 0, 1), cudaErrorInvalidValue);
+  unsigned caps[1];
+  int ops[1] = {0};
+  assert_int_equal(F(cudaDeviceGetP2PAtomicCapabilities)(caps, ops, 1, 0, 0), cudaErrorInvalidDevice);
+  assert_int_equal(F(cudaDeviceGetP2PAtomicCapabilities)(caps, ops, 0, 0, 1), cudaErrorInvalidValue);
+  assert_int_equal(F(cudaDeviceEnablePeerAccess)(1, 0), cudaErrorInvalidDevice);
+  assert_int_equal(F(cudaDeviceEnablePeerAccess)(1, 1), cudaErrorInvalidValue);
+  assert_int_equal(F(cudaDeviceDisablePeerAccess)(0), cudaErrorPeerAccessNotEnabled);
+  assert_int_equal(F(cudaDeviceGetByPCIBusId)(&dev, "0000:00:00.0"), cudaSuccess);
+  assert_int_equal(dev, 0);
+  dev = -1;
+  assert_int_equal(F(cudaDeviceGetByPCIBusId)(&dev, "00:00.0"), cudaSuccess);
+  assert_int_equal(dev, 0);
+  assert_int_equal(F(cudaDeviceGetByPCIBusId)(&dev, "0000:41:00.0"), cudaErrorInvalidDevice);
+  assert_int_equal(F(cudaDeviceGetByPCIBusId)(&dev, "bus zero"), cudaErrorInvalidValue);
+  int valid[2] = {0, 1};
+  assert_int_equal(F(cudaSetValidDevices)(valid, 1), cudaSuccess);
+  assert_int_equal(F(cudaSetValidDevices)(valid + 1, 1), cudaErrorInvalidDevice);
+  assert_int_equal(F(cudaSetValidDevices)(NULL, 1), cudaErrorInvalidValue);
+  assert_int_equal(F(cudaCtxResetPersistingL2Cache)(), cudaSuccess);
+  F(cudaGetLastError)();
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_stubs),        cmocka_unit_test(test_stream_attributes),
+      cmocka_unit_test(test_library_and_launch_attributes),
+      cmocka_unit_test(test_user_objects), cmocka_unit_test(test_logs),
+      cmocka_unit_test(test_peers),
+  };
+  return cmocka_run_group_tests(tests, setup, NULL);
+}
