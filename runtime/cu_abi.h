@@ -53,8 +53,8 @@ CUresult cuFuncSetAttribute(CUfunction f, int attrib, int value);
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction f, int blockSize,
                                                      size_t dynamicSMemSize);
 CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,
-                        unsigned int by, unsigned int bz, unsigned int shared, CUstream stream, void **kernelParams,
-                        void **extra);
+                        unsigned int by, unsigned int bz, unsigned int shared, CUstream stream,
+                        void **kernelParams, void **extra);
 CUresult cuCtxGetCurrent(CUcontext *pctx);
 CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice dev);
 CUresult cuMemsetD32_v2(CUdeviceptr p, unsigned int v, size_t n);

@@ -536,6 +536,13 @@ cudaError_t cudaDeviceDisablePeerAccess(int peerDevice);
 cudaError_t cudaCtxResetPersistingL2Cache(void);
 cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId);
 cudaError_t cudaSetValidDevices(int *device_arr, int len);
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length, unsigned int flags);
+cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent);
+typedef void (*cudaAsyncCallback)(void *info, void *userData, void *callback);
+typedef struct cudaAsyncCallbackEntry *cudaAsyncCallbackHandle_t;
+cudaError_t cudaDeviceRegisterAsyncNotification(int device, cudaAsyncCallback callbackFunc, void *userData,
+                                                cudaAsyncCallbackHandle_t *callback);
+cudaError_t cudaDeviceUnregisterAsyncNotification(int device, cudaAsyncCallbackHandle_t callback);
 
 #ifdef __cplusplus
 }

@@ -73,7 +73,7 @@ AREAS = [
     (r"^Logs", "log"),
     (r"^UserObject", "userobj"),
     (r"^(Graph|DeviceGraphMem|DeviceGetGraphMem|DeviceSetGraphMem)", "graph"),
-    (r"Capture|CaptureDependencies", "capture"),
+    (r"Captur", "capture"),
     (r"^(MemPool|MallocFromPool|MemAllocFromPool|DeviceGetMemPool|DeviceSetMemPool|DeviceGetDefaultMemPool|"
      r"MemGetDefaultMemPool|MemGetMemPool|MemSetMemPool|MallocAsync|FreeAsync|MemAllocAsync|MemFreeAsync)", "pool"),
     (r"MipmappedArray|^Array|Array(Async)?(_v2)?$|ArrayToArray|ToArray|FromArray|^Memcpy(Dto|Hto|Ato)A|^MemcpyAto|"

@@ -37,8 +37,10 @@ static uint32_t parse_checks(const char *s) {
     size_t i;
     for (i = 0; i < sizeof checks / sizeof checks[0]; i++)
       if (strlen(checks[i].name) == n && !strncmp(checks[i].name, s, n)) break;
-    if (i < sizeof checks / sizeof checks[0]) bits |= checks[i].bit;
-    else if (n) rt_msg("SMEMU_CHECK: unknown check '%.*s' (ignored)", (int)n, s);
+    if (i < sizeof checks / sizeof checks[0])
+      bits |= checks[i].bit;
+    else if (n)
+      rt_msg("SMEMU_CHECK: unknown check '%.*s' (ignored)", (int)n, s);
     s += n;
     if (*s) s++;
   }
@@ -58,9 +60,11 @@ static void read_env(void) {
    * fixed order hides show up in the program's results */
   if ((v = getenv("SMEMU_SCHEDULE")) && *v && strcmp(v, "fixed")) {
     char *end = NULL;
-    if (!strncmp(v, "random", 6) && (!v[6] || (v[6] == ':' && v[7] && (rt.seed = strtoull(v + 7, &end, 0), !*end))))
+    if (!strncmp(v, "random", 6) &&
+        (!v[6] || (v[6] == ':' && v[7] && (rt.seed = strtoull(v + 7, &end, 0), !*end))))
       rt.schedule = SMEMU_SCHEDULE_RANDOM;
-    else rt_msg("SMEMU_SCHEDULE: expected fixed or random[:SEED], not '%s' (ignored)", v);
+    else
+      rt_msg("SMEMU_SCHEDULE: expected fixed or random[:SEED], not '%s' (ignored)", v);
   }
   /* per launch (smemu run checks the numbers) */
   rt.max_insns = (v = getenv("SMEMU_MAX_INSNS")) ? strtoull(v, NULL, 0) : SMEMU_DEFAULT_MAX_INSNS;
@@ -69,12 +73,19 @@ static void read_env(void) {
   if ((v = getenv("SMEMU_REPORT"))) {
     for (const char *s = v; *s;) {
       size_t n = strcspn(s, ",");
-      if (n == 5 && !strncmp(s, "banks", 5)) rt.report_banks = 1;
-      else if (n == 8 && !strncmp(s, "launches", 8)) rt.report_launches = 1;
-      else if (n == 7 && !strncmp(s, "hazards", 7)) rt.report_hazards = 1;
-      else if (n == 8 && !strncmp(s, "pipeline", 8)) rt.report_pipeline = 1;
-      else if (n == 3 && !strncmp(s, "all", 3)) rt.report_banks = rt.report_launches = 1;
-      else if (n) rt_msg("SMEMU_REPORT: unknown report '%.*s' (known: banks, launches, hazards, pipeline, all)", (int)n, s);
+      if (n == 5 && !strncmp(s, "banks", 5))
+        rt.report_banks = 1;
+      else if (n == 8 && !strncmp(s, "launches", 8))
+        rt.report_launches = 1;
+      else if (n == 7 && !strncmp(s, "hazards", 7))
+        rt.report_hazards = 1;
+      else if (n == 8 && !strncmp(s, "pipeline", 8))
+        rt.report_pipeline = 1;
+      else if (n == 3 && !strncmp(s, "all", 3))
+        rt.report_banks = rt.report_launches = 1;
+      else if (n)
+        rt_msg("SMEMU_REPORT: unknown report '%.*s' (known: banks, launches, hazards, pipeline, all)", (int)n,
+               s);
       s += n;
       if (*s) s++;
     }

@@ -53,7 +53,8 @@ void rt_log_add(int level, const char *text, size_t len) {
     bytes += len + 1;
     for (int i = 0; i < LOG_CALLBACKS; i++)
       if (callbacks[i].used) callbacks[i].fn(callbacks[i].data, level, copy, len);
-  } else free(copy);
+  } else
+    free(copy);
   pthread_mutex_unlock(&log_lock);
 }
 
@@ -121,7 +122,8 @@ size_t rt_log_dump(unsigned *iter, char *buf, size_t n) {
       start = nentries;
       while (start > first && used + entries[start - 1].len + 1 <= room) used += entries[--start].len + 1;
     }
-    if (start == nentries) out = (size_t)-1;
+    if (start == nentries)
+      out = (size_t)-1;
     else {
       if (head) memcpy(buf, head, strlen(head)), out = strlen(head);
       for (size_t i = start; i < nentries; i++) {

@@ -17,17 +17,17 @@ int rt_stub(const char *name, int driver, int nodev, int *said);
 /* Whether an exported name is one of these stubs (driver_proc.c). */
 int rt_is_stub(const char *name);
 
-#define STUB_RT(name, nodev)                                                                                    \
-  RT_EXPORT int name(void);                                                                                     \
-  int name(void) {                                                                                              \
-    static int said;                                                                                            \
-    return rt_stub(#name, 0, nodev, &said);                                                                     \
+#define STUB_RT(name, nodev)                                                                                 \
+  RT_EXPORT int name(void);                                                                                  \
+  int name(void) {                                                                                           \
+    static int said;                                                                                         \
+    return rt_stub(#name, 0, nodev, &said);                                                                  \
   }
-#define STUB_CU(name, nodev)                                                                                    \
-  RT_EXPORT int name(void);                                                                                     \
-  int name(void) {                                                                                              \
-    static int said;                                                                                            \
-    return rt_stub(#name, 1, nodev, &said);                                                                     \
+#define STUB_CU(name, nodev)                                                                                 \
+  RT_EXPORT int name(void);                                                                                  \
+  int name(void) {                                                                                           \
+    static int said;                                                                                         \
+    return rt_stub(#name, 1, nodev, &said);                                                                  \
   }
 #define ENTRY_IMPL(api, name)
 #define ENTRY_STUB(api, name) STUB_##api(name, 0)

@@ -373,3 +373,42 @@ RT_EXPORT cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *
   if (greatestPriority) *greatestPriority = cc >= 70 ? -5 : cc >= 35 ? -1 : 0;
   return rt_end(cudaSuccess);
 }
+
+/* ---- asynchronous notifications ---- */
+
+/* The notifications CUDA sends (over-budget device memory) never come on
+ * the emulated device; registering and unregistering still work, so a
+ * program that listens runs. */
+typedef struct cudaAsyncCallbackEntry {
+  cudaAsyncCallback fn;
+  void *user;
+  struct cudaAsyncCallbackEntry *next;
+} async_entry;
+static async_entry *async_entries;
+
+RT_EXPORT cudaError_t cudaDeviceRegisterAsyncNotification(int device, cudaAsyncCallback callbackFunc, void *userData,
+                                                          cudaAsyncCallbackHandle_t *callback) {
+  cudaError_t e = rt_begin(1);
+  if (e) return rt_end(e);
+  if (device != 0) return rt_end(cudaErrorInvalidDevice);
+  if (!callbackFunc || !callback) return rt_end(cudaErrorInvalidValue);
+  async_entry *a = calloc(1, sizeof *a);
+  if (!a) return rt_end(cudaErrorMemoryAllocation);
+  *a = (async_entry){callbackFunc, userData, async_entries};
+  async_entries = a;
+  *callback = a;
+  return rt_end(cudaSuccess);
+}
+
+RT_EXPORT cudaError_t cudaDeviceUnregisterAsyncNotification(int device, cudaAsyncCallbackHandle_t callback) {
+  cudaError_t e = rt_begin(1);
+  if (e) return rt_end(e);
+  if (device != 0) return rt_end(cudaErrorInvalidDevice);
+  for (async_entry **p = &async_entries; *p; p = &(*p)->next)
+    if (*p == callback) {
+      *p = callback->next;
+      free(callback);
+      return rt_end(cudaSuccess);
+    }
+  return rt_end(cudaErrorInvalidValue);
+}

@@ -26,20 +26,24 @@ RT_EXPORT cudaError_t cudaPeekAtLastError(void) {
 
 RT_EXPORT const char *cudaGetErrorName(cudaError_t e) {
   switch ((int)e) {
-#define ERR(code, name, str) \
-  case code: return #name;
+#define ERR(code, name, str)                                                                                 \
+  case code:                                                                                                 \
+    return #name;
 #include "errors.def"
 #undef ERR
-  default: return "unrecognized error code";
+  default:
+    return "unrecognized error code";
   }
 }
 
 RT_EXPORT const char *cudaGetErrorString(cudaError_t e) {
   switch ((int)e) {
-#define ERR(code, name, str) \
-  case code: return str;
+#define ERR(code, name, str)                                                                                 \
+  case code:                                                                                                 \
+    return str;
 #include "errors.def"
 #undef ERR
-  default: return "unrecognized error code";
+  default:
+    return "unrecognized error code";
   }
 }

@@ -25,7 +25,10 @@ RT_EXPORT cudaError_t cudaEventDestroy(cudaEvent_t event) {
   if (!ev) return rt_end(cudaErrorInvalidResourceHandle);
   if (ev->pending) rt_drain();
   for (rt_event **p = &rt.events; *p; p = &(*p)->next)
-    if (*p == ev) { *p = ev->next; break; }
+    if (*p == ev) {
+      *p = ev->next;
+      break;
+    }
   free(ev);
   return rt_end(cudaSuccess);
 }

@@ -38,7 +38,8 @@ cudaError_t rt_attrs_check(const void *attrs, unsigned n) {
   cudaError_t e = cudaSuccess;
   pthread_mutex_lock(&rt.lock);
   for (unsigned i = 0; i < n && !e; i++) {
-    if (a[i].id < ATTR_IGNORE || a[i].id > ATTR_LAST || a[i].id == ATTR_UNUSED_15) e = cudaErrorInvalidValue;
+    if (a[i].id < ATTR_IGNORE || a[i].id > ATTR_LAST || a[i].id == ATTR_UNUSED_15)
+      e = cudaErrorInvalidValue;
     else if (a[i].id == ATTR_COOPERATIVE) {
       int coop;
       memcpy(&coop, a[i].val, sizeof coop);

@@ -18,9 +18,12 @@ CUresult cuLibraryGetGlobal(CUdeviceptr *, size_t *, CUlibrary, const char *);
  * file that does not exist. */
 static cudaError_t from_cu(CUresult r) {
   switch (r) {
-  case CUDA_ERROR_NOT_FOUND: return cudaErrorSymbolNotFound;
-  case CUDA_ERROR_FILE_NOT_FOUND: return cudaErrorInvalidValue;
-  default: return (cudaError_t)r;
+  case CUDA_ERROR_NOT_FOUND:
+    return cudaErrorSymbolNotFound;
+  case CUDA_ERROR_FILE_NOT_FOUND:
+    return cudaErrorInvalidValue;
+  default:
+    return (cudaError_t)r;
   }
 }
 
@@ -32,8 +35,9 @@ static rt_module *library(cudaLibrary_t lib) {
 }
 
 RT_EXPORT cudaError_t cudaLibraryLoadData(cudaLibrary_t *library_out, const void *code, int *jitOptions,
-                                          void **jitOptionsValues, unsigned int numJitOptions, int *libraryOptions,
-                                          void **libraryOptionValues, unsigned int numLibraryOptions) {
+                                          void **jitOptionsValues, unsigned int numJitOptions,
+                                          int *libraryOptions, void **libraryOptionValues,
+                                          unsigned int numLibraryOptions) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   if (!library_out || !code) return rt_end(cudaErrorInvalidValue);
@@ -44,10 +48,10 @@ RT_EXPORT cudaError_t cudaLibraryLoadData(cudaLibrary_t *library_out, const void
   return rt_end(e);
 }
 
-RT_EXPORT cudaError_t cudaLibraryLoadFromFile(cudaLibrary_t *library_out, const char *fileName, int *jitOptions,
-                                              void **jitOptionsValues, unsigned int numJitOptions,
-                                              int *libraryOptions, void **libraryOptionValues,
-                                              unsigned int numLibraryOptions) {
+RT_EXPORT cudaError_t cudaLibraryLoadFromFile(cudaLibrary_t *library_out, const char *fileName,
+                                              int *jitOptions, void **jitOptionsValues,
+                                              unsigned int numJitOptions, int *libraryOptions,
+                                              void **libraryOptionValues, unsigned int numLibraryOptions) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   if (!library_out || !fileName) return rt_end(cudaErrorInvalidValue);
@@ -136,7 +140,8 @@ RT_EXPORT cudaError_t cudaLibraryGetKernelCount(unsigned int *count, cudaLibrary
   return rt_end(rt_library_kernels(m, count, NULL, 0));
 }
 
-RT_EXPORT cudaError_t cudaLibraryEnumerateKernels(cudaKernel_t *kernels, unsigned int numKernels, cudaLibrary_t lib) {
+RT_EXPORT cudaError_t cudaLibraryEnumerateKernels(cudaKernel_t *kernels, unsigned int numKernels,
+                                                  cudaLibrary_t lib) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   if (!kernels || !numKernels) return rt_end(cudaErrorInvalidValue);
@@ -145,8 +150,8 @@ RT_EXPORT cudaError_t cudaLibraryEnumerateKernels(cudaKernel_t *kernels, unsigne
   return rt_end(rt_library_kernels(m, NULL, (rt_func **)kernels, numKernels));
 }
 
-RT_EXPORT cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel, enum cudaFuncAttribute attr, int value,
-                                                      int device) {
+RT_EXPORT cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel, enum cudaFuncAttribute attr,
+                                                      int value, int device) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   if (device != 0) return rt_end(cudaErrorInvalidDevice);

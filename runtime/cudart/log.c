@@ -38,7 +38,8 @@ RT_EXPORT cudaError_t cudaLogsDumpToMemory(cudaLogIterator *iterator, char *buff
   return rt_end(cudaSuccess);
 }
 
-RT_EXPORT cudaError_t cudaLogsDumpToFile(cudaLogIterator *iterator, const char *pathToFile, unsigned int flags) {
+RT_EXPORT cudaError_t cudaLogsDumpToFile(cudaLogIterator *iterator, const char *pathToFile,
+                                         unsigned int flags) {
   rt_begin(0);
   if (!pathToFile || flags) return rt_end(cudaErrorInvalidValue);
   char *buf = malloc(LOG_BYTES + 256);

@@ -107,3 +107,18 @@ RT_EXPORT cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *
                                           cudaStream_t stream) {
   return peer(dst, dstDevice, src, srcDevice, count, stream, 1);
 }
+
+/* Pitched linear memory for width x height x depth bytes: height * depth
+ * rows of cudaMallocPitch's pitch. */
+RT_EXPORT cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent) {
+  if (!pitchedDevPtr || (extent.depth && extent.height > SIZE_MAX / extent.depth)) {
+    rt_begin(0);
+    return rt_end(cudaErrorInvalidValue);
+  }
+  void *p = NULL;
+  size_t pitch = 0;
+  cudaError_t e = cudaMallocPitch(&p, &pitch, extent.width, extent.height * extent.depth);
+  if (e) return e;
+  *pitchedDevPtr = (struct cudaPitchedPtr){p, pitch, extent.width, extent.height};
+  return cudaSuccess;
+}

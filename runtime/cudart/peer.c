@@ -58,10 +58,14 @@ RT_EXPORT cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId)
   if (!device || !pciBusId) return rt_end(cudaErrorInvalidValue);
   unsigned a, b, c, d;
   int n = 0, ok = 0;
-  if (sscanf(pciBusId, "%x:%x:%x.%x%n", &a, &b, &c, &d, &n) == 4 && !pciBusId[n]) ok = !a && !b && !c && !d;
-  else if (n = 0, sscanf(pciBusId, "%x:%x:%x%n", &a, &b, &c, &n) == 3 && !pciBusId[n]) ok = !a && !b && !c;
-  else if (n = 0, sscanf(pciBusId, "%x:%x.%x%n", &a, &b, &c, &n) == 3 && !pciBusId[n]) ok = !a && !b && !c;
-  else return rt_end(cudaErrorInvalidValue);
+  if (sscanf(pciBusId, "%x:%x:%x.%x%n", &a, &b, &c, &d, &n) == 4 && !pciBusId[n])
+    ok = !a && !b && !c && !d;
+  else if (n = 0, sscanf(pciBusId, "%x:%x:%x%n", &a, &b, &c, &n) == 3 && !pciBusId[n])
+    ok = !a && !b && !c;
+  else if (n = 0, sscanf(pciBusId, "%x:%x.%x%n", &a, &b, &c, &n) == 3 && !pciBusId[n])
+    ok = !a && !b && !c;
+  else
+    return rt_end(cudaErrorInvalidValue);
   if (!ok) return rt_end(cudaErrorInvalidDevice);
   *device = 0;
   return rt_end(cudaSuccess);

@@ -36,7 +36,10 @@ RT_EXPORT cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   if (!s || s == &rt.default_stream) return rt_end(cudaErrorInvalidResourceHandle);
   rt_drain();
   for (rt_stream **p = &rt.streams; *p; p = &(*p)->next)
-    if (*p == s) { *p = s->next; break; }
+    if (*p == s) {
+      *p = s->next;
+      break;
+    }
   free(s);
   return rt_end(rt.sticky);
 }
@@ -111,8 +114,8 @@ RT_EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, v
   return enqueue_host(stream, fn, NULL, userData);
 }
 
-RT_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *userData,
-                                            unsigned int flags) {
+RT_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
+                                            void *userData, unsigned int flags) {
   if (!callback || flags) {
     rt_begin(0);
     return rt_end(cudaErrorInvalidValue);
@@ -137,8 +140,10 @@ RT_EXPORT cudaError_t cudaStreamGetAttribute(cudaStream_t stream, int attr, void
   if (!s) return rt_end(cudaErrorInvalidResourceHandle);
   if (!value || !stream_attr_ok(attr)) return rt_end(cudaErrorInvalidValue);
   memset(value, 0, 64);
-  if (attr == ATTR_PRIORITY) memcpy(value, &s->priority, sizeof s->priority);
-  else if (s->attr_set >> attr & 1) memcpy(value, s->attr[attr], 64);
+  if (attr == ATTR_PRIORITY)
+    memcpy(value, &s->priority, sizeof s->priority);
+  else if (s->attr_set >> attr & 1)
+    memcpy(value, s->attr[attr], 64);
   else if (attr == ATTR_SYNC_POLICY) {
     int auto_policy = SYNC_POLICY_AUTO;
     memcpy(value, &auto_policy, sizeof auto_policy);
@@ -195,5 +200,22 @@ RT_EXPORT cudaError_t cudaStreamGetDevice(cudaStream_t stream, int *device) {
   if (!rt_stream_get(stream)) return rt_end(cudaErrorInvalidResourceHandle);
   if (!device) return rt_end(cudaErrorInvalidValue);
   *device = 0;
+  return rt_end(cudaSuccess);
+}
+
+/* Attaching managed memory to a stream decides which streams may touch it
+ * while the host does; one in-order queue has no such conflict, so the
+ * call checks its arguments only: a managed allocation, a length of 0 (the
+ * whole allocation) or its size, one attach flag. */
+RT_EXPORT cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length,
+                                               unsigned int flags) {
+  cudaError_t e = rt_begin(1);
+  if (e) return rt_end(e);
+  if (!rt_stream_get(stream)) return rt_end(cudaErrorInvalidResourceHandle);
+  if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost && flags != cudaMemAttachSingle)
+    return rt_end(cudaErrorInvalidValue);
+  rt_alloc *a = rt_alloc_find(devPtr);
+  if (!a || a->kind != ALLOC_MANAGED || a->p != devPtr || (length && length != a->size))
+    return rt_end(cudaErrorInvalidValue);
   return rt_end(cudaSuccess);
 }

@@ -26,7 +26,8 @@ static user_object *find(const void *h) {
   return NULL;
 }
 
-cudaError_t rt_userobj_create(cudaUserObject_t *out, void *ptr, cudaHostFn_t destroy, unsigned refs, unsigned flags) {
+cudaError_t rt_userobj_create(cudaUserObject_t *out, void *ptr, cudaHostFn_t destroy, unsigned refs,
+                              unsigned flags) {
   if (!out || !destroy || !refs || refs > 0x7fffffffu || flags != USER_OBJECT_NO_DESTRUCTOR_SYNC)
     return cudaErrorInvalidValue;
   user_object *o = calloc(1, sizeof *o);

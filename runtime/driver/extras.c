@@ -43,31 +43,47 @@ P(CUresult cuMemcpyPeer(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t))
 P(CUresult cuMemcpyPeerAsync(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t, CUstream))
 P(CUresult cuOccupancyMaxPotentialClusterSize(int *, CUfunction, const void *))
 P(CUresult cuOccupancyMaxActiveClusters(int *, CUfunction, const void *))
+P(CUresult cuCtxRecordEvent(CUcontext, CUevent))
+P(CUresult cuCtxWaitEvent(CUcontext, CUevent))
+P(CUresult cuCtxGetSharedMemConfig(int *))
+P(CUresult cuCtxSetSharedMemConfig(int))
+P(CUresult cuModuleLoadData(CUmodule *, const void *))
+P(CUresult cuModuleLoadFatBinary(CUmodule *, const void *))
+P(CUresult cuDeviceGetProperties(void *, CUdevice))
+P(CUresult cuDeviceRegisterAsyncNotification(CUdevice, cudaAsyncCallback, void *,
+                                             cudaAsyncCallbackHandle_t *))
+P(CUresult cuDeviceUnregisterAsyncNotification(CUdevice, cudaAsyncCallbackHandle_t))
 
 /* The runtime's error as the driver's code. */
 static CUresult cu(cudaError_t e) {
   switch (e) {
   case cudaErrorInvalidResourceHandle:
-  case cudaErrorInvalidDeviceFunction: return CUDA_ERROR_INVALID_HANDLE;
-  case cudaErrorSymbolNotFound: return CUDA_ERROR_NOT_FOUND;
-  case cudaErrorInitializationError: return CUDA_ERROR_NOT_INITIALIZED;
-  default: return (CUresult)e;
+  case cudaErrorInvalidDeviceFunction:
+    return CUDA_ERROR_INVALID_HANDLE;
+  case cudaErrorSymbolNotFound:
+    return CUDA_ERROR_NOT_FOUND;
+  case cudaErrorInitializationError:
+    return CUDA_ERROR_NOT_INITIALIZED;
+  default:
+    return (CUresult)e;
   }
 }
 
 /* Run a runtime-side helper under the lock, without touching the runtime's
  * last error (driver calls have none). */
-#define LOCKED(expr)                                                                                              \
-  do {                                                                                                            \
-    rt_begin(0);                                                                                                  \
-    cudaError_t e_ = (expr);                                                                                      \
-    pthread_mutex_unlock(&rt.lock);                                                                               \
-    return cu(e_);                                                                                                \
+#define LOCKED(expr)                                                                                         \
+  do {                                                                                                       \
+    rt_begin(0);                                                                                             \
+    cudaError_t e_ = (expr);                                                                                 \
+    pthread_mutex_unlock(&rt.lock);                                                                          \
+    return cu(e_);                                                                                           \
   } while (0)
 
 /* ---- streams ---- */
 
-EXPORT cuStreamGetAttribute(CUstream s, int attr, void *value) { return cu(cudaStreamGetAttribute(s, attr, value)); }
+EXPORT cuStreamGetAttribute(CUstream s, int attr, void *value) {
+  return cu(cudaStreamGetAttribute(s, attr, value));
+}
 EXPORT cuStreamSetAttribute(CUstream s, int attr, const void *value) {
   return cu(cudaStreamSetAttribute(s, attr, value));
 }
@@ -102,8 +118,58 @@ EXPORT cuCtxSynchronize_v2(CUcontext c) {
   return r ? r : cuCtxSynchronize();
 }
 EXPORT cuCtxResetPersistingL2Cache(void) { return cu(cudaCtxResetPersistingL2Cache()); }
+/* All work of the context is the one queue: recording in the legacy stream
+ * comes after all of it, and later work already waits for earlier work. */
+EXPORT cuCtxRecordEvent(CUcontext c, CUevent ev) {
+  CUresult r = ctx_ok(c);
+  return r ? r : cu(cudaEventRecord(ev, cudaStreamLegacy));
+}
+EXPORT cuCtxWaitEvent(CUcontext c, CUevent ev) {
+  CUresult r = ctx_ok(c);
+  if (r) return r;
+  rt_begin(0);
+  r = rt_event_get(ev) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+  pthread_mutex_unlock(&rt.lock);
+  return r;
+}
+/* CUsharedconfig is cudaSharedMemConfig (0 default, 1 four-byte, 2 eight-byte) */
+EXPORT cuCtxGetSharedMemConfig(int *config) {
+  if (!config) return CUDA_ERROR_INVALID_VALUE;
+  enum cudaSharedMemConfig c;
+  CUresult r = cu(cudaDeviceGetSharedMemConfig(&c));
+  if (!r) *config = (int)c;
+  return r;
+}
+EXPORT cuCtxSetSharedMemConfig(int config) {
+  return cu(cudaDeviceSetSharedMemConfig((enum cudaSharedMemConfig)config));
+}
+
+/* ---- devices ---- */
+
+/* CUdevprop (deprecated): ten ints of device attributes 1..14. */
+EXPORT cuDeviceGetProperties(void *prop, CUdevice dev) {
+  if (!prop) return CUDA_ERROR_INVALID_VALUE;
+  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
+  static const int attrs[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14};
+  int v[14];
+  for (int i = 0; i < 14; i++) {
+    CUresult r = cuDeviceGetAttribute(&v[i], attrs[i], dev);
+    if (r) return r;
+  }
+  memcpy(prop, v, sizeof v);
+  return CUDA_SUCCESS;
+}
+EXPORT cuDeviceRegisterAsyncNotification(CUdevice dev, cudaAsyncCallback fn, void *data,
+                                         cudaAsyncCallbackHandle_t *h) {
+  return cu(cudaDeviceRegisterAsyncNotification(dev, fn, data, h));
+}
+EXPORT cuDeviceUnregisterAsyncNotification(CUdevice dev, cudaAsyncCallbackHandle_t h) {
+  return cu(cudaDeviceUnregisterAsyncNotification(dev, h));
+}
 
 /* ---- functions, kernels, libraries ---- */
+
+EXPORT cuModuleLoadFatBinary(CUmodule *m, const void *fatCubin) { return cuModuleLoadData(m, fatCubin); }
 
 EXPORT cuFuncGetParamInfo(CUfunction f, size_t i, size_t *offset, size_t *size) {
   if (!f || (!offset && !size)) return CUDA_ERROR_INVALID_VALUE;
@@ -149,7 +215,8 @@ EXPORT cuLibraryGetUnifiedFunction(void **fptr, CUlibrary lib, const char *symbo
 
 /* ---- user objects and the log ---- */
 
-EXPORT cuUserObjectCreate(cudaUserObject_t *out, void *ptr, cudaHostFn_t destroy, unsigned refs, unsigned flags) {
+EXPORT cuUserObjectCreate(cudaUserObject_t *out, void *ptr, cudaHostFn_t destroy, unsigned refs,
+                          unsigned flags) {
   LOCKED(rt_userobj_create(out, ptr, destroy, refs, flags));
 }
 EXPORT cuUserObjectRetain(cudaUserObject_t o, unsigned count) { LOCKED(rt_userobj_retain(o, count)); }
@@ -176,7 +243,8 @@ EXPORT cuLogsDumpToMemory(cudaLogIterator *it, char *buf, size_t *size, unsigned
 
 /* ---- peers and device lookup ---- */
 
-EXPORT cuDeviceGetP2PAtomicCapabilities(unsigned *caps, const int *ops, unsigned count, CUdevice src, CUdevice dst) {
+EXPORT cuDeviceGetP2PAtomicCapabilities(unsigned *caps, const int *ops, unsigned count, CUdevice src,
+                                        CUdevice dst) {
   return cu(cudaDeviceGetP2PAtomicCapabilities(caps, ops, count, src, dst));
 }
 EXPORT cuDeviceGetByPCIBusId(CUdevice *dev, const char *id) { return cu(cudaDeviceGetByPCIBusId(dev, id)); }
@@ -188,7 +256,8 @@ EXPORT cuMemcpyPeer(CUdeviceptr dst, CUcontext dctx, CUdeviceptr src, CUcontext 
   if (!r) r = ctx_ok(sctx);
   return r ? r : cuMemcpy(dst, src, n);
 }
-EXPORT cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dctx, CUdeviceptr src, CUcontext sctx, size_t n, CUstream s) {
+EXPORT cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dctx, CUdeviceptr src, CUcontext sctx, size_t n,
+                         CUstream s) {
   if (!dctx || !sctx) return CUDA_ERROR_INVALID_CONTEXT;
   CUresult r = ctx_ok(dctx);
   if (!r) r = ctx_ok(sctx);

@@ -11,9 +11,11 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
 #include <cmocka.h>
-#include "../runtime/test_util.h"
+
 #include "../../runtime/cuda_abi.h"
+#include "../runtime/test_util.h"
 
 static void *lib, *drv;
 static char *ptx;
@@ -115,7 +117,8 @@ static void test_stream_attributes(void **state) {
   assert_int_equal(F(cudaStreamGetAttribute)(a, 4, w), cudaErrorInvalidValue);
   assert_int_equal(F(cudaStreamSetAttribute)(a, 99, v), cudaErrorInvalidValue);
   assert_int_equal(F(cudaStreamGetAttribute)(a, 3, NULL), cudaErrorInvalidValue);
-  assert_int_equal(F(cudaStreamGetAttribute)((cudaStream_t)(uintptr_t)0x5000, 3, w), cudaErrorInvalidResourceHandle);
+  assert_int_equal(F(cudaStreamGetAttribute)((cudaStream_t)(uintptr_t)0x5000, 3, w),
+                   cudaErrorInvalidResourceHandle);
   /* ids: distinct streams differ, the default stream's handles agree */
   unsigned long long ia, ib, i0, il;
   assert_int_equal(F(cudaStreamGetId)(a, &ia), cudaSuccess);
@@ -166,9 +169,9 @@ static void test_library_and_launch_attributes(void **state) {
   assert_int_equal(off, 8);
   assert_int_equal(size, 4);
   assert_int_equal(F(cudaFuncGetParamInfo)((const void *)k, 2, &off, &size), cudaErrorInvalidValue);
-  assert_int_equal(((CUresult(*)(void *, size_t, size_t *, size_t *))sym(drv, "cuKernelGetParamInfo"))(k, 1, &off,
-                                                                                                      &size),
-                   0);
+  assert_int_equal(
+      ((CUresult(*)(void *, size_t, size_t *, size_t *))sym(drv, "cuKernelGetParamInfo"))(k, 1, &off, &size),
+      0);
   assert_int_equal(off, 8);
 
   /* a library global keeps its PTX initialiser (dev_var = 5) */
@@ -232,7 +235,8 @@ static void test_library_and_launch_attributes(void **state) {
   attrs[0].v.i = 1;
   assert_int_equal(F(cudaLaunchKernelExC)(&cfg, (const void *)k, args), cudaErrorNotSupported);
   /* a plain launch of the kernel handle */
-  assert_int_equal(F(cudaLaunchKernel)((const void *)k, (dim3){1, 1, 1}, (dim3){N, 1, 1}, args, 0, 0), cudaSuccess);
+  assert_int_equal(F(cudaLaunchKernel)((const void *)k, (dim3){1, 1, 1}, (dim3){N, 1, 1}, args, 0, 0),
+                   cudaSuccess);
   assert_int_equal(F(cudaMemcpy)(host, dx, sizeof host, cudaMemcpyDeviceToHost), cudaSuccess);
   for (int i = 0; i < N; i++) assert_int_equal(host[i], i + 2);
   F(cudaGetLastError)();
@@ -353,12 +357,100 @@ static void test_peers(void **state) {
   F(cudaGetLastError)();
 }
 
+/* ---- memory: batches, pitched and 3D allocations, 2D fills ---- */
+
+static void test_memory(void **state) {
+  (void)state;
+  enum { N = 32 };
+  int a[N], b[N], back[N];
+  for (int i = 0; i < N; i++) a[i] = 3 * i + 1, b[i] = -i;
+  int *da = NULL, *db = NULL;
+  assert_int_equal(F(cudaMalloc)((void **)&da, sizeof a), cudaSuccess);
+  assert_int_equal(F(cudaMalloc)((void **)&db, sizeof b), cudaSuccess);
+  cudaStream_t s;
+  assert_int_equal(F(cudaStreamCreate)(&s), cudaSuccess);
+  /* two host-to-device copies in one batch, one attribute (stream order) */
+  void *dsts[2] = {da, db};
+  const void *srcs[2] = {a, b};
+  size_t sizes[2] = {sizeof a, sizeof b}, idx[2] = {0, 1};
+  struct {
+    int order;
+    int loc[4];
+    unsigned flags;
+  } attrs[2] = {{1, {0}, 0}, {1, {0}, 0}};
+  cudaError_t (*batch)(void *const *, const void *const *, const size_t *, size_t, void *, size_t *, size_t,
+                       cudaStream_t) = sym(lib, "cudaMemcpyBatchAsync");
+  assert_int_equal(batch(dsts, srcs, sizes, 2, attrs, idx, 1, s), cudaSuccess);
+  assert_int_equal(F(cudaStreamSynchronize)(s), cudaSuccess);
+  assert_int_equal(F(cudaMemcpy)(back, db, sizeof back, cudaMemcpyDeviceToHost), cudaSuccess);
+  for (int i = 0; i < N; i++) assert_int_equal(back[i], -i);
+  assert_int_equal(F(cudaMemcpy)(back, da, sizeof back, cudaMemcpyDeviceToHost), cudaSuccess);
+  for (int i = 0; i < N; i++) assert_int_equal(back[i], 3 * i + 1);
+  /* the documented refusals: legacy stream, first index not 0, no order */
+  assert_int_equal(batch(dsts, srcs, sizes, 2, attrs, idx, 1, 0), cudaErrorInvalidValue);
+  idx[0] = 1;
+  assert_int_equal(batch(dsts, srcs, sizes, 2, attrs, idx, 1, s), cudaErrorInvalidValue);
+  idx[0] = 0;
+  attrs[0].order = 0;
+  assert_int_equal(batch(dsts, srcs, sizes, 2, attrs, idx, 1, s), cudaErrorInvalidValue);
+  attrs[0].order = 1;
+  assert_int_equal(batch(dsts, srcs, sizes, 2, attrs, idx, 3, s),
+                   cudaErrorInvalidValue); /* numAttrs > count */
+
+  /* cudaMalloc3D: 100 bytes wide, 3 x 2 rows, pitch a multiple of 512 */
+  struct cudaPitchedPtr pp;
+  assert_int_equal(F(cudaMalloc3D)(&pp, (struct cudaExtent){100, 3, 2}), cudaSuccess);
+  assert_non_null(pp.ptr);
+  assert_int_equal(pp.pitch, 512);
+  assert_int_equal(pp.xsize, 100);
+  assert_int_equal(pp.ysize, 3);
+  /* the whole 6 rows are one allocation */
+  assert_int_equal(F(cudaMemset)(pp.ptr, 0, 6 * 512), cudaSuccess);
+
+  /* cuMemsetD2D32: 5 values in each of 6 rows; the bytes between stay 0 */
+  CUresult (*d2d32)(unsigned long long, size_t, unsigned, size_t, size_t) = sym(drv, "cuMemsetD2D32_v2");
+  assert_int_equal(d2d32((unsigned long long)(uintptr_t)pp.ptr, pp.pitch, 0xdeadbeefu, 5, 6), 0);
+  static unsigned char host[6 * 512];
+  assert_int_equal(F(cudaMemcpy)(host, pp.ptr, sizeof host, cudaMemcpyDeviceToHost), cudaSuccess);
+  for (int r = 0; r < 6; r++)
+    for (int c = 0; c < 512; c += 4) {
+      unsigned v;
+      memcpy(&v, host + r * 512 + c, 4);
+      assert_int_equal(v, c < 20 ? 0xdeadbeefu : 0u);
+    }
+  /* cuMemAllocPitch: element size 4, 8 or 16 only */
+  unsigned long long dp = 0;
+  size_t pitch = 0;
+  CUresult (*alloc_pitch)(unsigned long long *, size_t *, size_t, size_t, unsigned) =
+      sym(drv, "cuMemAllocPitch_v2");
+  assert_int_equal(alloc_pitch(&dp, &pitch, 1000, 4, 3), 1);
+  assert_int_equal(alloc_pitch(&dp, &pitch, 1000, 4, 4), 0);
+  assert_int_equal(pitch, 1024);
+  assert_int_equal(F(cudaFree)((void *)(uintptr_t)dp), cudaSuccess);
+
+  /* attaching managed memory: the allocation itself, one flag */
+  void *m = NULL;
+  assert_int_equal(F(cudaMallocManaged)(&m, 256, cudaMemAttachGlobal), cudaSuccess);
+  assert_int_equal(F(cudaStreamAttachMemAsync)(s, m, 0, cudaMemAttachSingle), cudaSuccess);
+  assert_int_equal(F(cudaStreamAttachMemAsync)(s, m, 0, 3), cudaErrorInvalidValue);
+  assert_int_equal(F(cudaStreamAttachMemAsync)(s, da, 0, cudaMemAttachSingle), cudaErrorInvalidValue);
+  F(cudaFree)(m);
+  F(cudaFree)(pp.ptr);
+  F(cudaFree)(da);
+  F(cudaFree)(db);
+  F(cudaStreamDestroy)(s);
+  F(cudaGetLastError)();
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_stubs),        cmocka_unit_test(test_stream_attributes),
+      cmocka_unit_test(test_stubs),
+      cmocka_unit_test(test_stream_attributes),
       cmocka_unit_test(test_library_and_launch_attributes),
-      cmocka_unit_test(test_user_objects), cmocka_unit_test(test_logs),
+      cmocka_unit_test(test_user_objects),
+      cmocka_unit_test(test_logs),
       cmocka_unit_test(test_peers),
+      cmocka_unit_test(test_memory),
   };
   return cmocka_run_group_tests(tests, setup, NULL);
 }
