@@ -23,6 +23,7 @@ from collections import OrderedDict
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEF = os.path.join(ROOT, "runtime", "entries.def")
+PT_DEF = os.path.join(ROOT, "runtime", "entries_pt.def")
 README = os.path.join(ROOT, "README.md")
 CUDA_INC = os.environ.get("CUDA_INC", "/usr/local/cuda/include")
 HEADERS = (("RT", "cuda_runtime_api.h"), ("CU", "cuda.h"))
@@ -31,10 +32,10 @@ TABLE_BEGIN = "<!-- entries table: scripts/gen_entries.py table -->"
 TABLE_END = "<!-- end of entries table -->"
 
 
-def declarations(header):
+def declarations(header, defines=()):
     """Function names declared by a header, in order, after preprocessing."""
-    out = subprocess.run(["cc", "-E", "-P", "-x", "c", "-I" + CUDA_INC, "-"], input="#include <%s>\n" % header,
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(["cc", "-E", "-P", "-x", "c", "-I" + CUDA_INC] + list(defines) + ["-"],
+                         input="#include <%s>\n" % header, capture_output=True, text=True, check=True).stdout
     names, depth, cur = [], 0, []
     stmts = []
     for ch in out:
@@ -166,6 +167,45 @@ def init(force):
             lines.append("ENTRY(%s, %s, %s, %s)" % (api, name, area, status))
     with open(DEF, "w") as f:
         f.write(HEAD + "\n".join(lines).lstrip("\n") + "\n")
+    with open(PT_DEF, "w") as f:
+        f.write(PT_HEAD + "".join("PT(%s, %s)\n" % (v, b) for v, b in per_thread()))
+
+
+PT = ["-DCUDA_API_PER_THREAD_DEFAULT_STREAM"]
+
+
+def per_thread():
+    """(variant, base) of every per-thread default-stream name (_ptds,
+    _ptsz) the headers declare with CUDA_API_PER_THREAD_DEFAULT_STREAM."""
+    pairs = []
+    for api, header in HEADERS:
+        plain = set(declarations(header))
+        for n in declarations(header, PT):
+            if n not in plain and re.search(r"_pt(ds|sz)$", n):
+                pairs.append((n, n[:-5]))
+    return pairs
+
+
+def read_pt():
+    pat = re.compile(r"^PT\((\w+), (\w+)\)\s*$")
+    rows = []
+    for n, line in enumerate(open(PT_DEF), 1):
+        if line.startswith("PT("):
+            m = pat.match(line)
+            if not m:
+                sys.exit("%s:%d: expected PT(variant, base)" % (PT_DEF, n))
+            rows.append(m.groups())
+    return rows
+
+
+PT_HEAD = """/* entries_pt.def: the per-thread default-stream names (_ptds, _ptsz) of
+ * CUDA 13.0's headers, which a program built with `nvcc --default-stream
+ * per-thread` (or CUDA_API_PER_THREAD_DEFAULT_STREAM) references, and the
+ * entry point each stands for: PT(variant, base). On one in-order queue the
+ * per-thread default stream is the default stream, so each variant is its
+ * base (core/per_thread.c jumps there, implemented or stub). Made by
+ * scripts/gen_entries.py init, kept by hand; checked with entries.def. */
+"""
 
 
 HEAD = """/* entries.def: every function CUDA 13.0's cuda_runtime_api.h (RT) and
@@ -232,8 +272,11 @@ def check(build):
         for n in listed:
             if n not in declared:
                 fails.append("runtime/entries.def: %s is not declared by %s" % (n, header))
+    pt = read_pt()
+    if sorted(pt) != sorted(per_thread()):
+        fails.append("runtime/entries_pt.def is not the headers' per-thread names (scripts/gen_entries.py init)")
     have = exported(build)
-    missing = [r[1] for r in rows if r[1] not in have]
+    missing = [r[1] for r in rows if r[1] not in have] + [v for v, b in pt if v not in have]
     for n in missing:
         fails.append("%s is not exported by libcudart.so.13 / libcuda.so.1" % n)
     for api in ("RT", "CU"):
@@ -243,6 +286,7 @@ def check(build):
         print("%s: %d declared, %d exported (%.1f%%), %d implemented, %d stubs, %d not on one device" % (
             dict(HEADERS)[api], len(sel), len(exp), 100.0 * len(exp) / max(1, len(sel)), len(impl),
             sum(r[3] == "STUB" for r in sel), sum(r[3] == "NODEV" for r in sel)))
+    print("per-thread default-stream names: %d declared, %d exported" % (len(pt), sum(v in have for v, b in pt)))
     readme = open(README).read()
     if table(rows) not in readme:
         fails.append("README.md's entries table is not the table's (scripts/gen_entries.py table)")

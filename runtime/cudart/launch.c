@@ -304,11 +304,6 @@ RT_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 bloc
   return launch_entry(f, gridDim, blockDim, args, sharedMem, stream);
 }
 
-RT_EXPORT cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
-                                            size_t sharedMem, cudaStream_t stream) {
-  return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
-}
-
 _Thread_local const uint32_t *rt_cluster_request;
 
 /* cudaLaunchAttribute: the id, padding to 8 bytes, a 64-byte value whose

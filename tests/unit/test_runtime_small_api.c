@@ -442,6 +442,28 @@ static void test_memory(void **state) {
   F(cudaGetLastError)();
 }
 
+/* ---- per-thread default-stream names: the same entry points ---- */
+
+static void test_per_thread_names(void **state) {
+  (void)state;
+  int in[4] = {1, 2, 3, 4}, out[4] = {0};
+  int *d = NULL;
+  assert_int_equal(F(cudaMalloc)((void **)&d, sizeof in), cudaSuccess);
+  cudaError_t (*memcpy_ptds)(void *, const void *, size_t, int) = sym(lib, "cudaMemcpy_ptds");
+  assert_int_equal(memcpy_ptds(d, in, sizeof in, cudaMemcpyHostToDevice), cudaSuccess);
+  CUresult (*dtoh)(void *, unsigned long long, size_t) = sym(drv, "cuMemcpyDtoH_v2_ptds");
+  assert_int_equal(dtoh(out, (unsigned long long)(uintptr_t)d, sizeof out), 0);
+  for (int i = 0; i < 4; i++) assert_int_equal(out[i], i + 1);
+  assert_int_equal(((cudaError_t(*)(cudaStream_t))sym(lib, "cudaStreamQuery_ptsz"))(0), cudaSuccess);
+  /* a bad handle gets the base's answer */
+  assert_int_equal(((cudaError_t(*)(cudaStream_t))sym(lib, "cudaStreamQuery_ptsz"))((cudaStream_t)(uintptr_t)0x77),
+                   cudaErrorInvalidResourceHandle);
+  /* a stub's variant is the stub */
+  assert_int_equal(((int (*)(void))sym(lib, "cudaSignalExternalSemaphoresAsync_ptsz"))(), 801);
+  F(cudaFree)(d);
+  F(cudaGetLastError)();
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_stubs),
@@ -451,6 +473,7 @@ int main(void) {
       cmocka_unit_test(test_logs),
       cmocka_unit_test(test_peers),
       cmocka_unit_test(test_memory),
+      cmocka_unit_test(test_per_thread_names),
   };
   return cmocka_run_group_tests(tests, setup, NULL);
 }
