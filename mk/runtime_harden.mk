@@ -10,13 +10,19 @@ $(CRASH_MAIN): tests/runtime/crash_main.c $(RT_CUDART)
 TEST_DEPS += $(CRASH_MAIN)
 
 # Fuzz targets of the runtime (tests/fuzz/fuzz_rtapi.c: copies and fills;
+# tests/fuzz/fuzz_rtnew.c: the smaller API areas;
 # tests/fuzz/fuzz_fatbin.c: the fatbinary / cubin reader), replayed over
 # their corpora by `make test`; `make fuzz-runtime` builds the libFuzzer
 # binaries with clang.
-FUZZ_RT := $(BUILD)/fuzz_rtapi_replay $(BUILD)/fuzz_fatbin_replay
+FUZZ_RT := $(BUILD)/fuzz_rtapi_replay $(BUILD)/fuzz_fatbin_replay $(BUILD)/fuzz_rtnew_replay
 $(BUILD)/fuzz_rtapi_replay: tests/fuzz/fuzz_rtapi.c tests/fuzz/replay.c $(RT_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ tests/fuzz/fuzz_rtapi.c tests/fuzz/replay.c $(RT_OBJ) $(LIB) $(LDFLAGS) $(LDLIBS) -ldl
+# tests/fuzz/fuzz_rtnew.c: the smaller API areas (attributes, libraries, user
+# objects, the log, peers, batches, 2D fills)
+$(BUILD)/fuzz_rtnew_replay: tests/fuzz/fuzz_rtnew.c tests/fuzz/replay.c $(RT_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ tests/fuzz/fuzz_rtnew.c tests/fuzz/replay.c $(RT_OBJ) $(LIB) $(LDFLAGS) $(LDLIBS) -ldl
 $(BUILD)/fuzz_fatbin_replay: tests/fuzz/fuzz_fatbin.c tests/fuzz/replay.c $(BUILD)/obj/runtime/core/fatbin.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS) -ldl
@@ -28,3 +34,4 @@ fuzz-runtime:
 	@mkdir -p $(BUILD)
 	$(FUZZ_CC) -o $(BUILD)/fuzz_fatbin tests/fuzz/fuzz_fatbin.c runtime/core/fatbin.c -ldl
 	$(FUZZ_CC) -pthread -o $(BUILD)/fuzz_rtapi tests/fuzz/fuzz_rtapi.c $(RT_SRC) $(LIB_SRC) -lm -ldl
+	$(FUZZ_CC) -pthread -o $(BUILD)/fuzz_rtnew tests/fuzz/fuzz_rtnew.c $(RT_SRC) $(LIB_SRC) -lm -ldl

@@ -43,6 +43,7 @@ run fuzz-replay "$B/fuzz_replay" tests/fuzz/corpus
 run fuzz-tiers "$B/fuzz_tiers_replay" tests/fuzz/corpus_tiers
 run cli-harden sh tests/cli_harden.sh "$B"
 run fuzz-rtapi "$B/fuzz_rtapi_replay" tests/fuzz/corpus_rtapi
+run fuzz-rtnew "$B/fuzz_rtnew_replay" tests/fuzz/corpus_rtnew
 run fuzz-fatbin "$B/fuzz_fatbin_replay" tests/fuzz/corpus_fatbin
 run runtime-coverage sh tests/runtime/coverage.sh "$B"
 run programs sh tests/programs/test.sh "$B"

@@ -1,7 +1,6 @@
 /* api.c: the public interface (smemu.h): contexts, modules, device memory
  * and launches, with CUDA's launch checks and an error message kept on
  * the context after every failed call. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,17 +28,6 @@ const char *smemu_status_name(smemu_status s) {
 }
 
 const char *smemu_version(void) { return SMEMU_VERSION; }
-
-smemu_status ctx_error(smemu_ctx *ctx, smemu_status s, const char *fmt, ...) {
-  if (!ctx) return s;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(ctx->err, sizeof ctx->err, fmt, ap);
-  va_end(ap);
-  return s;
-}
-
-const char *smemu_errmsg(const smemu_ctx *ctx) { return ctx ? ctx->err : "no context"; }
 
 smemu_status smemu_create(const smemu_options *opt, smemu_ctx **out) {
   if (!out) return SMEMU_ERR_INVALID_VALUE;
