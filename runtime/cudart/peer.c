@@ -1,8 +1,9 @@
-/* peer.c: peer devices, of which one emulated device has none. What the
- * documentation states for that case: a link between a device and itself,
- * or with a device that does not exist, is an invalid device for the P2P
- * queries; enabling access to a peer cudaDeviceCanAccessPeer refuses is an
- * invalid device too. Also the device-lookup odds and ends (PCI bus id,
+/* peer.c: peer devices, of which one emulated device has none. The answers
+ * are an H200's (CUDA 13.0, tests/hw/rtapi/small_api.out): a link between a
+ * device and itself, or with a device that does not exist, is an invalid
+ * device for the P2P queries, checked before the attribute; enabling access
+ * to the device itself is "peer access unsupported", to one that does not
+ * exist an invalid device (before the flags are looked at). Also the device-lookup odds and ends (PCI bus id,
  * the valid-device list, the persisting L2 lines) that only know device 0. */
 #include <stdio.h>
 #include "rt.h"
@@ -14,8 +15,8 @@ static int link_ok(int src, int dst) { return src == 0 && dst == 0 && src != dst
 
 RT_EXPORT cudaError_t cudaDeviceGetP2PAttribute(int *value, int attr, int srcDevice, int dstDevice) {
   rt_begin(0);
-  if (!value || attr < P2P_ATTR_FIRST || attr > P2P_ATTR_LAST) return rt_end(cudaErrorInvalidValue);
   if (!link_ok(srcDevice, dstDevice)) return rt_end(cudaErrorInvalidDevice);
+  if (!value || attr < P2P_ATTR_FIRST || attr > P2P_ATTR_LAST) return rt_end(cudaErrorInvalidValue);
   *value = 0;
   return rt_end(cudaSuccess);
 }
@@ -34,8 +35,9 @@ RT_EXPORT cudaError_t cudaDeviceGetP2PAtomicCapabilities(unsigned int *capabilit
 RT_EXPORT cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
+  if (peerDevice != 0) return rt_end(cudaErrorInvalidDevice);
   if (flags) return rt_end(cudaErrorInvalidValue);
-  return rt_end(cudaErrorInvalidDevice); /* cudaDeviceCanAccessPeer says 0 for every peer */
+  return rt_end(cudaErrorPeerAccessUnsupported);
 }
 
 RT_EXPORT cudaError_t cudaDeviceDisablePeerAccess(int peerDevice) {

@@ -131,7 +131,10 @@ RT_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallb
  * scheduling 16. */
 static int stream_attr_ok(int id) { return id == 1 || id == 3 || id == 8 || id == 9 || id == 10 || id == 16; }
 
-enum { ATTR_SYNC_POLICY = 3, ATTR_PRIORITY = 8, SYNC_POLICY_AUTO = 1 };
+/* What an unset attribute reads as (an H200, CUDA 13.0: tests/hw/rtapi/
+ * small_api.out): the synchronisation policy -1, the memory-synchronisation
+ * domain map default 0, remote 1; the others zero. */
+enum { ATTR_SYNC_POLICY = 3, ATTR_PRIORITY = 8, ATTR_DOMAIN_MAP = 9, SYNC_POLICY_UNSET = -1 };
 
 RT_EXPORT cudaError_t cudaStreamGetAttribute(cudaStream_t stream, int attr, void *value) {
   cudaError_t e = rt_begin(1);
@@ -145,8 +148,10 @@ RT_EXPORT cudaError_t cudaStreamGetAttribute(cudaStream_t stream, int attr, void
   else if (s->attr_set >> attr & 1)
     memcpy(value, s->attr[attr], 64);
   else if (attr == ATTR_SYNC_POLICY) {
-    int auto_policy = SYNC_POLICY_AUTO;
-    memcpy(value, &auto_policy, sizeof auto_policy);
+    int unset = SYNC_POLICY_UNSET;
+    memcpy(value, &unset, sizeof unset);
+  } else if (attr == ATTR_DOMAIN_MAP) {
+    ((unsigned char *)value)[1] = 1; /* remote domain 1 */
   }
   return rt_end(cudaSuccess);
 }

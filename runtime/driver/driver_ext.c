@@ -316,9 +316,8 @@ EXPORT cuDeviceCanAccessPeer(int *can, CUdevice dev, CUdevice peer) {
 EXPORT cuDeviceGetP2PAttribute(int *v, int attr, CUdevice a, CUdevice b) {
   /* one device: a link with itself or a device that does not exist is an
    * invalid device (the documentation), the checks cudart/peer.c makes */
-  if (!v || attr < 1 || attr > 5) return CUDA_ERROR_INVALID_VALUE;
-  (void)a, (void)b;
-  return CUDA_ERROR_INVALID_DEVICE;
+  (void)a, (void)b, (void)attr;
+  return v ? CUDA_ERROR_INVALID_DEVICE : CUDA_ERROR_INVALID_VALUE;
 }
 EXPORT cuDevicePrimaryCtxGetState(CUdevice dev, unsigned *flags, int *active) {
   if (dev) return 101;
