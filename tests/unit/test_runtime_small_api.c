@@ -473,6 +473,40 @@ static void test_per_thread_names(void **state) {
   F(cudaGetLastError)();
 }
 
+/* ---- the driver's launch API before cuLaunchKernel ---- */
+
+static void test_legacy_launch(void **state) {
+  (void)state;
+  cudaLibrary_t l = load_library();
+  cudaKernel_t k = NULL;
+  assert_int_equal(F(cudaLibraryGetKernel)(&k, l, "add_one"), cudaSuccess);
+  enum { N = 64 };
+  int host[N], *dx = NULL;
+  for (int i = 0; i < N; i++) host[i] = 10 * i;
+  assert_int_equal(F(cudaMalloc)((void **)&dx, sizeof host), cudaSuccess);
+  assert_int_equal(F(cudaMemcpy)(dx, host, sizeof host, cudaMemcpyHostToDevice), cudaSuccess);
+  CUresult (*set_size)(void *, unsigned) = sym(drv, "cuParamSetSize");
+  CUresult (*set_v)(void *, int, void *, unsigned) = sym(drv, "cuParamSetv");
+  CUresult (*set_i)(void *, int, unsigned) = sym(drv, "cuParamSeti");
+  CUresult (*shape)(void *, int, int, int) = sym(drv, "cuFuncSetBlockShape");
+  CUresult (*grid)(void *, int, int) = sym(drv, "cuLaunchGrid");
+  /* add_one(int *x, unsigned n): x at 0 (8 bytes), n at 8 (4 bytes) */
+  assert_int_equal(set_size(k, 12), 0);
+  assert_int_equal(set_v(k, 0, &dx, 8), 0);
+  assert_int_equal(set_i(k, 8, N), 0);
+  assert_int_equal(set_i(k, 10, N), 1); /* past the size set */
+  assert_int_equal(set_size(k, 5000), 1); /* above the 4 KB parameter space */
+  assert_int_equal(shape(k, 32, 1, 1), 0);
+  assert_int_equal(shape(k, 0, 1, 1), 1);
+  assert_int_equal(grid(k, 2, 1), 0); /* 2 blocks of 32: every element */
+  assert_int_equal(F(cudaMemcpy)(host, dx, sizeof host, cudaMemcpyDeviceToHost), cudaSuccess);
+  for (int i = 0; i < N; i++) assert_int_equal(host[i], 10 * i + 1);
+  assert_int_equal(grid((void *)(uintptr_t)0x1234, 1, 1), 400); /* no function */
+  F(cudaFree)(dx);
+  assert_int_equal(F(cudaLibraryUnload)(l), cudaSuccess);
+  F(cudaGetLastError)();
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_stubs),
@@ -483,6 +517,7 @@ int main(void) {
       cmocka_unit_test(test_peers),
       cmocka_unit_test(test_memory),
       cmocka_unit_test(test_per_thread_names),
+      cmocka_unit_test(test_legacy_launch),
   };
   return cmocka_run_group_tests(tests, setup, NULL);
 }
