@@ -7,6 +7,7 @@
  * asynchronous ones run in issue order too, at once. Every copy and fill is
  * range-checked first (bounds.c): out of its allocation it fails with
  * cudaErrorInvalidValue, as CUDA's does. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "rt.h"
@@ -15,7 +16,9 @@
 static int dev_range(const void *p, size_t n) { return rt_side_ok(p, n, 1); }
 
 static cudaError_t alloc_common(void **ptr, size_t size, int kind, unsigned flags) {
-  if (kind != ALLOC_HOST && rt.allocated + size > rt_total_memory()) return cudaErrorMemoryAllocation;
+  /* compared without adding: a size near SIZE_MAX must not wrap past the check */
+  if (kind != ALLOC_HOST && size > rt_total_memory() - rt.allocated) return cudaErrorMemoryAllocation;
+  if (size > SIZE_MAX / 2) return cudaErrorMemoryAllocation;
   if (smemu_malloc(rt.ctx, ptr, size) != SMEMU_OK) return cudaErrorMemoryAllocation;
   /* fresh GPU memory reads as zeros in practice; programs come to rely on it */
   memset(*ptr, 0, size);
@@ -80,7 +83,9 @@ RT_EXPORT cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   if (!devPtr || !pitch) return rt_end(cudaErrorInvalidValue);
+  if (width > SIZE_MAX - 511) return rt_end(cudaErrorMemoryAllocation);
   size_t p = (width + 511) / 512 * 512;
+  if (p && height > SIZE_MAX / p) return rt_end(cudaErrorMemoryAllocation);
   if (!p || !height) {
     *devPtr = NULL;
     *pitch = p;
