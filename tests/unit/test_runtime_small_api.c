@@ -408,6 +408,7 @@ static void test_memory(void **state) {
 
   /* cudaMalloc3D: 100 bytes wide, 3 x 2 rows, pitch a multiple of 512 */
   struct cudaPitchedPtr pp;
+  size_t pitch = 0;
   assert_int_equal(F(cudaMalloc3D)(&pp, (struct cudaExtent){100, 3, 2}), cudaSuccess);
   assert_non_null(pp.ptr);
   assert_int_equal(pp.pitch, 512);
@@ -427,9 +428,15 @@ static void test_memory(void **state) {
       memcpy(&v, host + r * 512 + c, 4);
       assert_int_equal(v, c < 20 ? 0xdeadbeefu : 0u);
     }
+  /* sizes near SIZE_MAX are too much memory, not a wrapped small request */
+  void *big = NULL;
+  assert_int_equal(F(cudaMalloc)(&big, SIZE_MAX - 100), cudaErrorMemoryAllocation);
+  assert_int_equal(F(cudaMallocPitch)(&big, &pitch, SIZE_MAX - 10, 1), cudaErrorMemoryAllocation);
+  assert_int_equal(F(cudaMallocPitch)(&big, &pitch, 1024, SIZE_MAX / 512), cudaErrorMemoryAllocation);
+  assert_int_equal(F(cudaMalloc3D)(&pp, (struct cudaExtent){1, SIZE_MAX / 1024, 1023}), cudaErrorMemoryAllocation);
+  F(cudaGetLastError)();
   /* cuMemAllocPitch: element size 4, 8 or 16 only */
   unsigned long long dp = 0;
-  size_t pitch = 0;
   CUresult (*alloc_pitch)(unsigned long long *, size_t *, size_t, size_t, unsigned) =
       sym(drv, "cuMemAllocPitch_v2");
   assert_int_equal(alloc_pitch(&dp, &pitch, 1000, 4, 3), 1);
