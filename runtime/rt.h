@@ -254,6 +254,15 @@ unsigned rt_log_current(void);
  * included); returns the bytes written or (size_t)-1 when none fits. */
 size_t rt_log_dump(unsigned *iter, char *buf, size_t n);
 
+/* Interprocess handles (cudart/ipc.c), external resources (external.c),
+ * graphics resources (interop.c): the checks both APIs share, inside
+ * rt_begin/rt_end. */
+cudaError_t rt_ipc_get_mem(void *handle, const void *p);
+cudaError_t rt_ipc_open(const void *handle);
+cudaError_t rt_ipc_get_event(void *handle, cudaEvent_t event);
+cudaError_t rt_external_import(void *out, const void *desc, int last);
+cudaError_t rt_graphics_map(int count, const void *resources);
+
 /* Global memory of the emulated part (device.c). */
 size_t rt_total_memory(void);
 /* A cudaDeviceAttr (= CUdevice_attribute) of the device; -1 when unknown. */

@@ -107,9 +107,6 @@ P(CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int *, int *, CUfunction, s
 P(CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *, CUfunction, int, int))
 P(CUresult cuProfilerStart(void))
 P(CUresult cuProfilerStop(void))
-P(CUresult cuIpcGetMemHandle(void *, CUdeviceptr))
-P(CUresult cuIpcOpenMemHandle_v2(CUdeviceptr *, const void *, unsigned))
-P(CUresult cuIpcCloseMemHandle(CUdeviceptr))
 
 /* ---- libraries and kernels ---- */
 
@@ -568,17 +565,3 @@ EXPORT cuOccupancyAvailableDynamicSMemPerBlock(size_t *n, CUfunction f, int bloc
 
 EXPORT cuProfilerStart(void) { return CUDA_SUCCESS; }
 EXPORT cuProfilerStop(void) { return CUDA_SUCCESS; }
-EXPORT cuIpcGetMemHandle(void *h, CUdeviceptr p) {
-  (void)h, (void)p;
-  rt_msg("cuIpcGetMemHandle: interprocess memory is not supported");
-  return CUDA_ERROR_NOT_SUPPORTED;
-}
-EXPORT cuIpcOpenMemHandle_v2(CUdeviceptr *p, const void *h, unsigned flags) {
-  (void)p, (void)h, (void)flags;
-  rt_msg("cuIpcOpenMemHandle: interprocess memory is not supported");
-  return CUDA_ERROR_NOT_SUPPORTED;
-}
-EXPORT cuIpcCloseMemHandle(CUdeviceptr p) {
-  (void)p;
-  return CUDA_ERROR_NOT_SUPPORTED;
-}

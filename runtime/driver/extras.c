@@ -8,6 +8,9 @@
 #include "cu_abi.h"
 
 #define EXPORT RT_EXPORT CUresult
+typedef struct {
+  char reserved[64];
+} ipc_bytes; /* CUipcMemHandle, CUipcEventHandle: passed by value */
 #define P(decl) decl;
 P(CUresult cuStreamGetAttribute(CUstream, int, void *))
 P(CUresult cuStreamSetAttribute(CUstream, int, const void *))
@@ -43,6 +46,22 @@ P(CUresult cuMemcpyPeer(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t))
 P(CUresult cuMemcpyPeerAsync(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t, CUstream))
 P(CUresult cuOccupancyMaxPotentialClusterSize(int *, CUfunction, const void *))
 P(CUresult cuOccupancyMaxActiveClusters(int *, CUfunction, const void *))
+P(CUresult cuIpcGetMemHandle(void *, CUdeviceptr))
+P(CUresult cuIpcOpenMemHandle_v2(CUdeviceptr *, ipc_bytes, unsigned))
+P(CUresult cuIpcCloseMemHandle(CUdeviceptr))
+P(CUresult cuIpcGetEventHandle(void *, CUevent))
+P(CUresult cuIpcOpenEventHandle(CUevent *, ipc_bytes))
+P(CUresult cuImportExternalMemory(void **, const void *))
+P(CUresult cuDestroyExternalMemory(void *))
+P(CUresult cuImportExternalSemaphore(void **, const void *))
+P(CUresult cuDestroyExternalSemaphore(void *))
+P(CUresult cuGraphicsUnregisterResource(void *))
+P(CUresult cuGraphicsSubResourceGetMappedArray(void **, void *, unsigned, unsigned))
+P(CUresult cuGraphicsResourceGetMappedMipmappedArray(void **, void *))
+P(CUresult cuGraphicsResourceGetMappedPointer_v2(CUdeviceptr *, size_t *, void *))
+P(CUresult cuGraphicsResourceSetMapFlags_v2(void *, unsigned))
+P(CUresult cuGraphicsMapResources(unsigned, void **, CUstream))
+P(CUresult cuGraphicsUnmapResources(unsigned, void **, CUstream))
 P(CUresult cuCtxRecordEvent(CUcontext, CUevent))
 P(CUresult cuCtxWaitEvent(CUcontext, CUevent))
 P(CUresult cuCtxGetSharedMemConfig(int *))
@@ -296,3 +315,35 @@ EXPORT cuOccupancyMaxActiveClusters(int *n, CUfunction f, const void *config) {
   if (!to_config(config, &c)) return CUDA_ERROR_INVALID_VALUE;
   return cu(cudaOccupancyMaxActiveClusters(n, f, &c));
 }
+
+/* ---- interprocess handles, external resources, graphics (cudart/ipc.c,
+ * external.c, interop.c say why these answers) ---- */
+
+#define DPTR(p) ((void *)(uintptr_t)(p))
+
+EXPORT cuIpcGetMemHandle(void *h, CUdeviceptr p) { LOCKED(rt_ipc_get_mem(h, DPTR(p))); }
+EXPORT cuIpcOpenMemHandle_v2(CUdeviceptr *p, ipc_bytes h, unsigned flags) {
+  if (!p || (flags & ~1u)) return CUDA_ERROR_INVALID_VALUE;
+  LOCKED(rt_ipc_open(&h));
+}
+EXPORT cuIpcCloseMemHandle(CUdeviceptr p) { return CUDA_ERROR_INVALID_VALUE; }
+EXPORT cuIpcGetEventHandle(void *h, CUevent ev) { LOCKED(rt_ipc_get_event(h, ev)); }
+EXPORT cuIpcOpenEventHandle(CUevent *ev, ipc_bytes h) {
+  if (!ev) return CUDA_ERROR_INVALID_VALUE;
+  LOCKED(rt_ipc_open(&h));
+}
+
+EXPORT cuImportExternalMemory(void **out, const void *desc) { return cu(rt_external_import(out, desc, 8)); }
+EXPORT cuDestroyExternalMemory(void *m) { return CUDA_ERROR_INVALID_VALUE; }
+EXPORT cuImportExternalSemaphore(void **out, const void *desc) { return cu(rt_external_import(out, desc, 10)); }
+EXPORT cuDestroyExternalSemaphore(void *s) { return CUDA_ERROR_INVALID_VALUE; }
+
+EXPORT cuGraphicsUnregisterResource(void *r) { return CUDA_ERROR_INVALID_HANDLE; }
+EXPORT cuGraphicsSubResourceGetMappedArray(void **a, void *r, unsigned i, unsigned l) {
+  return CUDA_ERROR_INVALID_HANDLE;
+}
+EXPORT cuGraphicsResourceGetMappedMipmappedArray(void **a, void *r) { return CUDA_ERROR_INVALID_HANDLE; }
+EXPORT cuGraphicsResourceGetMappedPointer_v2(CUdeviceptr *p, size_t *n, void *r) { return CUDA_ERROR_INVALID_HANDLE; }
+EXPORT cuGraphicsResourceSetMapFlags_v2(void *r, unsigned flags) { return CUDA_ERROR_INVALID_HANDLE; }
+EXPORT cuGraphicsMapResources(unsigned count, void **r, CUstream s) { return cu(rt_graphics_map((int)count, r)); }
+EXPORT cuGraphicsUnmapResources(unsigned count, void **r, CUstream s) { return cu(rt_graphics_map((int)count, r)); }

@@ -21,7 +21,8 @@ cudaError_t cudaMemcpyBatchAsync(void *const *dsts, const void *const *srcs, con
 int cuMemsetD2D32_v2(uintptr_t p, size_t pitch, unsigned v, size_t w, size_t h);
 int cuMemsetD2D16_v2(uintptr_t p, size_t pitch, unsigned short v, size_t w, size_t h);
 int cuInit(unsigned flags);
-int cudaImportExternalSemaphore(void); /* a stub of runtime/entries.def */
+/* a stub of runtime/entries.def, called with harmless arguments */
+cudaError_t cudaSignalExternalSemaphoresAsync(const void *sems, const void *params, unsigned n, cudaStream_t s);
 
 static const char ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
                           ".global .align 4 .u32 g = 3;\n"
@@ -222,8 +223,8 @@ static void one_call(reader *r) {
     if (!cudaMalloc3D(&pp, e)) cudaFree(pp.ptr);
     break;
   }
-  case 10: /* a stub, with whatever the registers hold: it reads none */
-    cudaImportExternalSemaphore();
+  case 10: /* a stub */
+    cudaSignalExternalSemaphoresAsync(NULL, NULL, (unsigned)take(r, 1), a_stream(r));
     break;
   case 11: { /* stream attach of managed memory: any pointer, length, flag */
     void *m = NULL;

@@ -95,15 +95,6 @@ static char *machine_specific(const char *name, char *want) {
   } subst[] = {
       {"illegal", "malloc after reset: cudaErrorDevicesUnavailable\n",
        "malloc after reset: cudaSuccess\nkernel after reset: cudaSuccess, value 9\n"},
-      /* what needs another process, graphics or an external API: the GPU
-       * checked the arguments (or made an IPC handle); the emulated device
-       * has none of them and says "not supported" (runtime/entries.def's
-       * NODEV entries) */
-      {"small_api", "cudaImportExternalMemory(&em, &ed) cudaErrorInvalidValue\n",
-       "cudaImportExternalMemory(&em, &ed) cudaErrorNotSupported\n"},
-      {"small_api", "cudaGraphicsUnregisterResource(0) cudaErrorInvalidResourceHandle\n",
-       "cudaGraphicsUnregisterResource(0) cudaErrorNotSupported\n"},
-      {"small_api", "cudaIpcGetMemHandle(&ih, d) cudaSuccess\n", "cudaIpcGetMemHandle(&ih, d) cudaErrorNotSupported\n"},
   };
   for (size_t i = 0; i < sizeof subst / sizeof subst[0]; i++) {
     char *at;

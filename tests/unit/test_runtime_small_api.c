@@ -62,23 +62,26 @@ static cudaLibrary_t load_library(void) {
 static void test_stubs(void **state) {
   (void)state;
   F(cudaGetLastError)();
-  /* external memory cannot exist on one emulated device: not supported,
-   * recorded as the last error (not sticky) */
-  assert_int_equal(G(int (*)(void *, const void *), "cudaImportExternalMemory")(NULL, NULL), 801);
+  /* mapping external memory cannot happen on one emulated device: not
+   * supported, recorded as the last error (not sticky) */
+  assert_int_equal(G(int (*)(void *, void *, const void *), "cudaExternalMemoryGetMappedBuffer")(NULL, NULL, NULL),
+                   801);
   assert_int_equal(F(cudaPeekAtLastError)(), 801);
   assert_int_equal(F(cudaGetLastError)(), 801);
   assert_int_equal(F(cudaGetLastError)(), cudaSuccess);
   int n;
   assert_int_equal(F(cudaGetDeviceCount)(&n), cudaSuccess);
   /* the driver's: the code, no last error */
-  assert_int_equal(((CUresult(*)(void *, void *))sym(drv, "cuIpcGetEventHandle"))(NULL, NULL), 801);
+  assert_int_equal(((CUresult(*)(void *, void *, unsigned, void *))sym(drv, "cuSignalExternalSemaphoresAsync"))(
+                       NULL, NULL, 0, NULL),
+                   801);
   assert_int_equal(F(cudaGetLastError)(), cudaSuccess);
   /* a name with only stubs resolves to the newest, which says "not supported" */
   CUresult (*gpa)(const char *, void **, int, unsigned long long, int *) = sym(drv, "cuGetProcAddress_v2");
   void *fn = NULL;
   int status = -1;
-  assert_int_equal(gpa("cuGraphicsResourceGetMappedPointer", &fn, 13000, 0, &status), 0);
-  assert_ptr_equal(fn, sym(drv, "cuGraphicsResourceGetMappedPointer_v2"));
+  assert_int_equal(gpa("cuStreamWaitValue32", &fn, 13000, 0, &status), 0);
+  assert_ptr_equal(fn, sym(drv, "cuStreamWaitValue32_v2"));
   assert_int_equal(((CUresult(*)(void))fn)(), 801);
   /* an implemented function keeps its newest implemented version */
   assert_int_equal(gpa("cuCtxSynchronize", &fn, 13000, 0, &status), 0);
@@ -312,20 +315,20 @@ static void test_logs(void **state) {
   assert_int_equal(F(cudaLogsCurrent)(&it, 0), cudaSuccess);
   assert_int_equal(F(cudaLogsRegisterCallback)(log_cb, NULL, &h), cudaSuccess);
   /* a stub's message (the first call of it) is a log entry, quiet or not */
-  G(int (*)(void), "cudaDestroyExternalSemaphore")();
-  assert_non_null(strstr(seen, "cudaDestroyExternalSemaphore"));
+  G(int (*)(void), "cudaWaitExternalSemaphoresAsync")();
+  assert_non_null(strstr(seen, "cudaWaitExternalSemaphoresAsync"));
   char buf[4096];
   size_t size = sizeof buf;
   assert_int_equal(F(cudaLogsDumpToMemory)(&it, buf, &size, 0), cudaSuccess);
   assert_true(size > 0 && size == strlen(buf));
-  assert_non_null(strstr(buf, "cudaDestroyExternalSemaphore"));
+  assert_non_null(strstr(buf, "cudaWaitExternalSemaphoresAsync"));
   assert_int_equal(buf[size - 1], '\n');
   /* the iterator moved on: nothing new */
   size = sizeof buf;
   assert_int_equal(F(cudaLogsDumpToMemory)(&it, buf, &size, 0), cudaSuccess);
   assert_int_equal(size, 0);
   /* a buffer too small for any message */
-  G(int (*)(void), "cudaImportExternalSemaphore")();
+  G(int (*)(void), "cudaExternalMemoryGetMappedMipmappedArray")();
   size = 8;
   assert_int_equal(F(cudaLogsDumpToMemory)(&it, buf, &size, 0), cudaErrorInvalidValue);
   assert_int_equal(size, 0);
@@ -514,6 +517,61 @@ static void test_legacy_launch(void **state) {
   F(cudaGetLastError)();
 }
 
+/* ---- interprocess handles, external resources, graphics: an H200's answers ---- */
+
+static void test_ipc_external_graphics(void **state) {
+  (void)state;
+  struct {
+    char b[64];
+  } h, h2;
+  void *d = NULL, *p = NULL;
+  assert_int_equal(F(cudaMalloc)(&d, 256), cudaSuccess);
+  cudaError_t (*get_mem)(void *, void *) = sym(lib, "cudaIpcGetMemHandle");
+  cudaError_t (*open_mem)(void **, __typeof__(h), unsigned) = sym(lib, "cudaIpcOpenMemHandle");
+  assert_int_equal(get_mem(&h, d), cudaSuccess);
+  /* opened in the process that made it */
+  assert_int_equal(open_mem(&p, h, 1), cudaErrorDeviceUninitialized);
+  assert_int_equal(G(cudaError_t(*)(void *), "cudaIpcCloseMemHandle")(d), cudaErrorInvalidValue);
+  assert_int_equal(get_mem(&h, (char *)d + 16), cudaErrorInvalidValue); /* not an allocation's base */
+  void *m = NULL;
+  assert_int_equal(F(cudaMallocHost)(&m, 64), cudaSuccess);
+  assert_int_equal(get_mem(&h, m), cudaErrorInvalidValue); /* pinned host memory */
+  memset(&h2, 0, sizeof h2);
+  assert_int_equal(open_mem(&p, h2, 0), cudaErrorInvalidValue); /* no handle */
+  cudaEvent_t plain, shared;
+  assert_int_equal(F(cudaEventCreate)(&plain), cudaSuccess);
+  assert_int_equal(F(cudaEventCreateWithFlags)(&shared, cudaEventInterprocess | cudaEventDisableTiming), cudaSuccess);
+  cudaError_t (*get_ev)(void *, cudaEvent_t) = sym(lib, "cudaIpcGetEventHandle");
+  assert_int_equal(get_ev(&h, plain), cudaErrorInvalidResourceHandle);
+  assert_int_equal(get_ev(&h, shared), cudaSuccess);
+  cudaEvent_t opened;
+  assert_int_equal(G(cudaError_t(*)(cudaEvent_t *, __typeof__(h)), "cudaIpcOpenEventHandle")(&opened, h),
+                   cudaErrorDeviceUninitialized);
+  /* external memory and semaphores: a descriptor without a type, a handle never made */
+  int desc[64] = {0};
+  void *ext = NULL;
+  assert_int_equal(G(cudaError_t(*)(void **, const void *), "cudaImportExternalMemory")(&ext, desc),
+                   cudaErrorInvalidValue);
+  desc[0] = 1; /* an opaque file descriptor: well formed, but nothing to import it into */
+  assert_int_equal(G(cudaError_t(*)(void **, const void *), "cudaImportExternalMemory")(&ext, desc),
+                   cudaErrorNotSupported);
+  assert_int_equal(G(cudaError_t(*)(void *), "cudaDestroyExternalMemory")(NULL), cudaErrorInvalidValue);
+  assert_int_equal(G(cudaError_t(*)(void *), "cudaDestroyExternalSemaphore")(NULL), cudaErrorInvalidValue);
+  /* graphics: no resource is ever registered */
+  assert_int_equal(G(cudaError_t(*)(void *), "cudaGraphicsUnregisterResource")(NULL), cudaErrorInvalidResourceHandle);
+  assert_int_equal(G(cudaError_t(*)(int, void **, cudaStream_t), "cudaGraphicsMapResources")(0, NULL, 0),
+                   cudaErrorInvalidValue);
+  size_t sz;
+  assert_int_equal(G(cudaError_t(*)(void **, size_t *, void *), "cudaGraphicsResourceGetMappedPointer")(&p, &sz, NULL),
+                   cudaErrorInvalidResourceHandle);
+  assert_int_equal(((CUresult(*)(void *))sym(drv, "cuGraphicsUnregisterResource"))(NULL), 400);
+  F(cudaEventDestroy)(plain);
+  F(cudaEventDestroy)(shared);
+  F(cudaFreeHost)(m);
+  F(cudaFree)(d);
+  F(cudaGetLastError)();
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_stubs),
@@ -525,6 +583,7 @@ int main(void) {
       cmocka_unit_test(test_memory),
       cmocka_unit_test(test_per_thread_names),
       cmocka_unit_test(test_legacy_launch),
+      cmocka_unit_test(test_ipc_external_graphics),
   };
   return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -78,6 +78,23 @@ int main() {
   P(cudaGraphicsUnregisterResource(0));
   cudaIpcMemHandle_t ih;
   P(cudaIpcGetMemHandle(&ih, d));
+  P(cudaIpcOpenMemHandle(&p, ih, cudaIpcMemLazyEnablePeerAccess));
+  P(cudaIpcCloseMemHandle(d));
+  cudaEvent_t ev, ev2;
+  cudaIpcEventHandle_t eh;
+  cudaEventCreate(&ev);
+  P(cudaIpcGetEventHandle(&eh, ev));
+  cudaEventCreateWithFlags(&ev, cudaEventInterprocess | cudaEventDisableTiming);
+  P(cudaIpcGetEventHandle(&eh, ev));
+  P(cudaIpcOpenEventHandle(&ev2, eh));
+  cudaExternalSemaphore_t es;
+  cudaExternalSemaphoreHandleDesc sd;
+  memset(&sd, 0, sizeof sd);
+  P(cudaImportExternalSemaphore(&es, &sd));
+  P(cudaDestroyExternalMemory(0));
+  P(cudaDestroyExternalSemaphore(0));
+  P(cudaGraphicsMapResources(0, 0, 0));
+  P(cudaGraphicsResourceGetMappedPointer(&p, &z, 0));
   P(cudaDeviceSynchronize());
   return 0;
 }
