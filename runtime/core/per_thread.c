@@ -14,10 +14,10 @@
 #error "per_thread.c: no tail jump for this architecture"
 #endif
 
-#define PT(variant, base)                                                                                         \
-  __asm__(".text\n"                                                                                               \
-          ".globl " #variant "\n"                                                                                 \
-          ".type " #variant ", %function\n"                                                                       \
-          ".p2align 4\n" #variant ":\n\t" JUMP(base) "\n"                                                         \
-          ".size " #variant ", .-" #variant "\n");
+#define PT(variant, base)                                                                                    \
+  __asm__(".text\n"                                                                                          \
+          ".globl " #variant "\n"                                                                            \
+          ".type " #variant ", %function\n"                                                                  \
+          ".p2align 4\n" #variant ":\n\t" JUMP(base) "\n"                                                    \
+                                                     ".size " #variant ", .-" #variant "\n");
 #include "entries_pt.def"

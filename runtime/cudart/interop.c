@@ -18,8 +18,8 @@ RT_EXPORT cudaError_t cudaGraphicsResourceSetMapFlags(void *resource, unsigned i
 RT_EXPORT cudaError_t cudaGraphicsMapResources(int count, void **resources, cudaStream_t stream);
 RT_EXPORT cudaError_t cudaGraphicsUnmapResources(int count, void **resources, cudaStream_t stream);
 RT_EXPORT cudaError_t cudaGraphicsResourceGetMappedPointer(void **devPtr, size_t *size, void *resource);
-RT_EXPORT cudaError_t cudaGraphicsSubResourceGetMappedArray(void **array, void *resource, unsigned int arrayIndex,
-                                                            unsigned int mipLevel);
+RT_EXPORT cudaError_t cudaGraphicsSubResourceGetMappedArray(void **array, void *resource,
+                                                            unsigned int arrayIndex, unsigned int mipLevel);
 RT_EXPORT cudaError_t cudaGraphicsResourceGetMappedMipmappedArray(void **mipmappedArray, void *resource);
 
 static cudaError_t no_resource(void) {

@@ -335,7 +335,9 @@ EXPORT cuIpcOpenEventHandle(CUevent *ev, ipc_bytes h) {
 
 EXPORT cuImportExternalMemory(void **out, const void *desc) { return cu(rt_external_import(out, desc, 8)); }
 EXPORT cuDestroyExternalMemory(void *m) { return CUDA_ERROR_INVALID_VALUE; }
-EXPORT cuImportExternalSemaphore(void **out, const void *desc) { return cu(rt_external_import(out, desc, 10)); }
+EXPORT cuImportExternalSemaphore(void **out, const void *desc) {
+  return cu(rt_external_import(out, desc, 10));
+}
 EXPORT cuDestroyExternalSemaphore(void *s) { return CUDA_ERROR_INVALID_VALUE; }
 
 EXPORT cuGraphicsUnregisterResource(void *r) { return CUDA_ERROR_INVALID_HANDLE; }
@@ -343,7 +345,13 @@ EXPORT cuGraphicsSubResourceGetMappedArray(void **a, void *r, unsigned i, unsign
   return CUDA_ERROR_INVALID_HANDLE;
 }
 EXPORT cuGraphicsResourceGetMappedMipmappedArray(void **a, void *r) { return CUDA_ERROR_INVALID_HANDLE; }
-EXPORT cuGraphicsResourceGetMappedPointer_v2(CUdeviceptr *p, size_t *n, void *r) { return CUDA_ERROR_INVALID_HANDLE; }
+EXPORT cuGraphicsResourceGetMappedPointer_v2(CUdeviceptr *p, size_t *n, void *r) {
+  return CUDA_ERROR_INVALID_HANDLE;
+}
 EXPORT cuGraphicsResourceSetMapFlags_v2(void *r, unsigned flags) { return CUDA_ERROR_INVALID_HANDLE; }
-EXPORT cuGraphicsMapResources(unsigned count, void **r, CUstream s) { return cu(rt_graphics_map((int)count, r)); }
-EXPORT cuGraphicsUnmapResources(unsigned count, void **r, CUstream s) { return cu(rt_graphics_map((int)count, r)); }
+EXPORT cuGraphicsMapResources(unsigned count, void **r, CUstream s) {
+  return cu(rt_graphics_map((int)count, r));
+}
+EXPORT cuGraphicsUnmapResources(unsigned count, void **r, CUstream s) {
+  return cu(rt_graphics_map((int)count, r));
+}

@@ -51,14 +51,14 @@ static legacy *of(CUfunction f) {
 }
 
 /* Run set() on f's settings under the lock. */
-#define WITH(f, body)                                                                                             \
-  do {                                                                                                            \
-    rt_begin(0);                                                                                                  \
-    legacy *l = of(f);                                                                                            \
-    CUresult r = l ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;                                                    \
-    if (l) body;                                                                                                  \
-    pthread_mutex_unlock(&rt.lock);                                                                               \
-    return r;                                                                                                     \
+#define WITH(f, body)                                                                                        \
+  do {                                                                                                       \
+    rt_begin(0);                                                                                             \
+    legacy *l = of(f);                                                                                       \
+    CUresult r = l ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;                                               \
+    if (l) body;                                                                                             \
+    pthread_mutex_unlock(&rt.lock);                                                                          \
+    return r;                                                                                                \
   } while (0)
 
 EXPORT cuFuncSetBlockShape(CUfunction f, int x, int y, int z) {

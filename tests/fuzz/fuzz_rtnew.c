@@ -16,13 +16,15 @@
 #include "../../runtime/cuda_abi.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-cudaError_t cudaMemcpyBatchAsync(void *const *dsts, const void *const *srcs, const size_t *sizes, size_t count,
-                                 void *attrs, size_t *attrsIdxs, size_t numAttrs, cudaStream_t stream);
+cudaError_t cudaMemcpyBatchAsync(void *const *dsts, const void *const *srcs, const size_t *sizes,
+                                 size_t count, void *attrs, size_t *attrsIdxs, size_t numAttrs,
+                                 cudaStream_t stream);
 int cuMemsetD2D32_v2(uintptr_t p, size_t pitch, unsigned v, size_t w, size_t h);
 int cuMemsetD2D16_v2(uintptr_t p, size_t pitch, unsigned short v, size_t w, size_t h);
 int cuInit(unsigned flags);
 /* a stub of runtime/entries.def, called with harmless arguments */
-cudaError_t cudaSignalExternalSemaphoresAsync(const void *sems, const void *params, unsigned n, cudaStream_t s);
+cudaError_t cudaSignalExternalSemaphoresAsync(const void *sems, const void *params, unsigned n,
+                                              cudaStream_t s);
 
 static const char ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
                           ".global .align 4 .u32 g = 3;\n"
@@ -33,7 +35,7 @@ static const char ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
 
 enum { HOST_BYTES = 1 << 16 };
 static uint8_t *host;
-static void *dev;           /* 4096 bytes of device memory */
+static void *dev; /* 4096 bytes of device memory */
 static cudaStream_t streams[2];
 static cudaLibrary_t libs[2];
 static cudaUserObject_t objs[4];
@@ -43,7 +45,8 @@ static void noop(void *p) { (void)p; }
 
 static void setup(void) {
   host = calloc(1, HOST_BYTES);
-  if (!host || cudaMalloc(&dev, 4096) || cudaStreamCreate(&streams[0]) || cudaStreamCreate(&streams[1])) abort();
+  if (!host || cudaMalloc(&dev, 4096) || cudaStreamCreate(&streams[0]) || cudaStreamCreate(&streams[1]))
+    abort();
   if (cudaLibraryLoadData(&libs[0], ptx, NULL, NULL, 0, NULL, NULL, 0)) abort();
   cuInit(0);
   ready = 1;
@@ -63,12 +66,18 @@ static uint64_t take(reader *r, int bytes) {
 /* A stream: a live one, the default, legacy, per-thread, or forged. */
 static cudaStream_t a_stream(reader *r) {
   switch (take(r, 1) % 6) {
-  case 0: return streams[0];
-  case 1: return streams[1];
-  case 2: return 0;
-  case 3: return cudaStreamLegacy;
-  case 4: return cudaStreamPerThread;
-  default: return (cudaStream_t)(uintptr_t)(take(r, 2) | 0x10000);
+  case 0:
+    return streams[0];
+  case 1:
+    return streams[1];
+  case 2:
+    return 0;
+  case 3:
+    return cudaStreamLegacy;
+  case 4:
+    return cudaStreamPerThread;
+  default:
+    return (cudaStream_t)(uintptr_t)(take(r, 2) | 0x10000);
   }
 }
 
@@ -98,8 +107,10 @@ static void one_call(reader *r) {
     int id = (int)(int8_t)take(r, 1);
     for (int i = 0; i < 64; i++) val[i] = (unsigned char)take(r, 1);
     cudaStream_t s = a_stream(r);
-    if (take(r, 1) & 1) cudaStreamSetAttribute(s, id, val);
-    else cudaStreamGetAttribute(s, id, take(r, 1) & 1 ? val : NULL);
+    if (take(r, 1) & 1)
+      cudaStreamSetAttribute(s, id, val);
+    else
+      cudaStreamGetAttribute(s, id, take(r, 1) & 1 ? val : NULL);
     cudaStreamCopyAttributes(a_stream(r), a_stream(r));
     unsigned long long sid;
     cudaStreamGetId(a_stream(r), &sid);
@@ -124,8 +135,12 @@ static void one_call(reader *r) {
       void *p = dev;
       unsigned v = 1;
       void *args[] = {&p, &v};
-      cudaLaunchConfig_t cfg = {{1 + (unsigned)take(r, 1) % 3, 1, 1}, {1 + (unsigned)take(r, 1) % 64, 1, 1}, 0,
-                                a_stream(r), (cudaLaunchAttribute *)attrs, n};
+      cudaLaunchConfig_t cfg = {{1 + (unsigned)take(r, 1) % 3, 1, 1},
+                                {1 + (unsigned)take(r, 1) % 64, 1, 1},
+                                0,
+                                a_stream(r),
+                                (cudaLaunchAttribute *)attrs,
+                                n};
       cudaLaunchKernelExC(&cfg, (const void *)k, args);
       size_t off, sz;
       cudaFuncGetParamInfo((const void *)k, take(r, 1), &off, &sz);
@@ -160,9 +175,15 @@ static void one_call(reader *r) {
     int i = (int)take(r, 1) % 4;
     unsigned count = (unsigned)take(r, 4);
     switch (take(r, 1) % 3) {
-    case 0: cudaUserObjectCreate(&objs[i], NULL, noop, count % 3, (unsigned)take(r, 1) % 3); break;
-    case 1: cudaUserObjectRetain(objs[i], count); break;
-    default: cudaUserObjectRelease(objs[i], count); break;
+    case 0:
+      cudaUserObjectCreate(&objs[i], NULL, noop, count % 3, (unsigned)take(r, 1) % 3);
+      break;
+    case 1:
+      cudaUserObjectRetain(objs[i], count);
+      break;
+    default:
+      cudaUserObjectRelease(objs[i], count);
+      break;
     }
     break;
   }
@@ -212,14 +233,17 @@ static void one_call(reader *r) {
   }
   case 8: { /* 2D fills of the device buffer: pitch, width, height fuzzed */
     size_t pitch = take(r, 2), w = take(r, 2) % 2048, h = take(r, 1) % 16;
-    if (take(r, 1) & 1) cuMemsetD2D32_v2((uintptr_t)dev + take(r, 1), pitch, 7, w, h);
-    else cuMemsetD2D16_v2((uintptr_t)dev + take(r, 1), pitch, 7, w, h);
+    if (take(r, 1) & 1)
+      cuMemsetD2D32_v2((uintptr_t)dev + take(r, 1), pitch, 7, w, h);
+    else
+      cuMemsetD2D16_v2((uintptr_t)dev + take(r, 1), pitch, 7, w, h);
     break;
   }
   case 9: { /* 3D allocations: extents up to overflow */
     struct cudaPitchedPtr pp;
     uint8_t s = (uint8_t)take(r, 1);
-    struct cudaExtent e = {take(r, 2), s & 1 ? SIZE_MAX / 2 : take(r, 1), s & 2 ? SIZE_MAX / 3 : take(r, 1) % 4};
+    struct cudaExtent e = {take(r, 2), s & 1 ? SIZE_MAX / 2 : take(r, 1),
+                           s & 2 ? SIZE_MAX / 3 : take(r, 1) % 4};
     if (!cudaMalloc3D(&pp, e)) cudaFree(pp.ptr);
     break;
   }
@@ -230,7 +254,8 @@ static void one_call(reader *r) {
     void *m = NULL;
     if (!cudaMallocManaged(&m, 256, cudaMemAttachGlobal)) {
       uint8_t s = (uint8_t)take(r, 1);
-      cudaStreamAttachMemAsync(a_stream(r), s & 1 ? m : (uint8_t *)m + (s >> 1), take(r, 2), (unsigned)take(r, 1) % 8);
+      cudaStreamAttachMemAsync(a_stream(r), s & 1 ? m : (uint8_t *)m + (s >> 1), take(r, 2),
+                               (unsigned)take(r, 1) % 8);
       cudaFree(m);
     }
     break;
