@@ -146,7 +146,9 @@ typedef struct rt_op {
 /* The checkers among the analyses (their reports come at exit). */
 #define RT_CHECKS (SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_SYNC | SMEMU_ANALYZE_INIT | SMEMU_ANALYZE_GLOBAL_RACES)
 
-enum { ALLOC_DEVICE = 1, ALLOC_HOST, ALLOC_MANAGED, ALLOC_REGISTERED };
+/* ALLOC_MAPPED: device memory mapped by cuMemMap (driver/vmm.c), counted
+ * and freed there */
+enum { ALLOC_DEVICE = 1, ALLOC_HOST, ALLOC_MANAGED, ALLOC_REGISTERED, ALLOC_MAPPED };
 
 typedef struct rt_alloc {
   void *p;

@@ -114,6 +114,12 @@ static void fill_props(struct cudaDeviceProp *p) {
 }
 
 int rt_device_attribute(int attr, int *v) {
+  /* virtual memory management (driver/vmm.c): the driver's attribute 102,
+   * which the runtime's enumeration does not name */
+  if (attr == 102) {
+    *v = 1;
+    return 0;
+  }
   struct cudaDeviceProp p;
   fill_props(&p);
   switch ((enum cudaDeviceAttr)attr) {

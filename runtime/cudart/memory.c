@@ -158,7 +158,7 @@ RT_EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *att
   memset(attr, 0, sizeof *attr);
   rt_alloc *a = rt_alloc_find(ptr);
   attr->device = 0;
-  if (a && a->kind == ALLOC_DEVICE) {
+  if (a && (a->kind == ALLOC_DEVICE || a->kind == ALLOC_MAPPED)) {
     attr->type = cudaMemoryTypeDevice;
     attr->devicePointer = (void *)ptr;
   } else if (a && a->kind == ALLOC_MANAGED) {

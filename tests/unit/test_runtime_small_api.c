@@ -572,6 +572,83 @@ static void test_ipc_external_graphics(void **state) {
   F(cudaGetLastError)();
 }
 
+/* ---- virtual memory management: one allocation mapped twice ---- */
+
+static void test_vmm(void **state) {
+  (void)state;
+  struct {
+    int type, handle_types, loc_type, loc_id;
+    void *win32;
+    unsigned char flags[8];
+  } prop = {1, 0, 1, 0, NULL, {0}};
+  struct {
+    int loc_type, loc_id, flags;
+  } rw = {1, 0, 3};
+  size_t g = 0;
+  CUresult (*gran)(size_t *, const void *, int) = sym(drv, "cuMemGetAllocationGranularity");
+  CUresult (*create)(unsigned long long *, size_t, const void *, unsigned long long) = sym(drv, "cuMemCreate");
+  CUresult (*release)(unsigned long long) = sym(drv, "cuMemRelease");
+  CUresult (*reserve)(unsigned long long *, size_t, size_t, unsigned long long, unsigned long long) =
+      sym(drv, "cuMemAddressReserve");
+  CUresult (*addr_free)(unsigned long long, size_t) = sym(drv, "cuMemAddressFree");
+  CUresult (*map)(unsigned long long, size_t, size_t, unsigned long long, unsigned long long) = sym(drv, "cuMemMap");
+  CUresult (*unmap)(unsigned long long, size_t) = sym(drv, "cuMemUnmap");
+  CUresult (*access)(unsigned long long, size_t, const void *, size_t) = sym(drv, "cuMemSetAccess");
+  assert_int_equal(gran(&g, &prop, 0), 0);
+  assert_int_equal(g, 2u << 20);
+  size_t free0, free1, total;
+  assert_int_equal(F(cudaMemGetInfo)(&free0, &total), cudaSuccess);
+  unsigned long long h = 0, base = 0;
+  assert_int_equal(create(&h, g + 1, &prop, 0), 1); /* not a multiple of the granularity */
+  assert_int_equal(create(&h, g, &prop, 0), 0);
+  assert_int_equal(F(cudaMemGetInfo)(&free1, &total), cudaSuccess);
+  assert_int_equal(free0 - free1, g); /* physical memory counts */
+  assert_int_equal(reserve(&base, 2 * g, 0, 0, 0), 0);
+  assert_int_equal(base % g, 0);
+  /* the one allocation at both halves of the reservation */
+  assert_int_equal(map(base, g, 0, h, 0), 0);
+  assert_int_equal(map(base + g, g, 0, h, 0), 0);
+  assert_int_equal(map(base, g, 0, h, 0), 1); /* already mapped */
+  assert_int_equal(access(base, 2 * g, &rw, 1), 0);
+  int vals[4] = {1, 2, 3, 4}, back[4];
+  assert_int_equal(F(cudaMemcpy)((void *)(uintptr_t)base, vals, sizeof vals, cudaMemcpyHostToDevice), cudaSuccess);
+  assert_int_equal(F(cudaMemcpy)(back, (void *)(uintptr_t)(base + g), sizeof back, cudaMemcpyDeviceToHost),
+                   cudaSuccess);
+  for (int i = 0; i < 4; i++) assert_int_equal(back[i], i + 1);
+  /* a kernel writes through one mapping, the other sees it */
+  cudaLibrary_t l = load_library();
+  cudaKernel_t k = NULL;
+  assert_int_equal(F(cudaLibraryGetKernel)(&k, l, "add_one"), cudaSuccess);
+  void *x = (void *)(uintptr_t)base;
+  unsigned n = 4;
+  void *args[] = {&x, &n};
+  assert_int_equal(F(cudaLaunchKernel)((const void *)k, (dim3){1, 1, 1}, (dim3){32, 1, 1}, args, 0, 0), cudaSuccess);
+  assert_int_equal(F(cudaMemcpy)(back, (void *)(uintptr_t)(base + g), sizeof back, cudaMemcpyDeviceToHost),
+                   cudaSuccess);
+  for (int i = 0; i < 4; i++) assert_int_equal(back[i], i + 2);
+  struct cudaPointerAttributes pa;
+  assert_int_equal(F(cudaPointerGetAttributes)(&pa, x), cudaSuccess);
+  assert_int_equal(pa.type, cudaMemoryTypeDevice);
+  assert_int_equal(F(cudaFree)(x), cudaErrorInvalidValue); /* not cudaMalloc's */
+  F(cudaGetLastError)();
+  /* freeing the range while mapped is refused; unmapped, it goes */
+  assert_int_equal(addr_free(base, 2 * g), 1);
+  assert_int_equal(unmap(base, g), 0);
+  assert_int_equal(F(cudaMemcpy)(back, x, sizeof back, cudaMemcpyDeviceToHost), cudaErrorInvalidValue);
+  F(cudaGetLastError)();
+  assert_int_equal(release(h), 0); /* the other mapping keeps it */
+  assert_int_equal(F(cudaMemcpy)(back, (void *)(uintptr_t)(base + g), sizeof back, cudaMemcpyDeviceToHost),
+                   cudaSuccess);
+  assert_int_equal(back[0], 2);
+  assert_int_equal(unmap(base + g, g), 0);
+  assert_int_equal(F(cudaMemGetInfo)(&free1, &total), cudaSuccess);
+  assert_int_equal(free1, free0); /* the last mapping gone: released */
+  assert_int_equal(addr_free(base, 2 * g), 0);
+  assert_int_equal(release(h), 1); /* gone */
+  F(cudaLibraryUnload)(l);
+  F(cudaGetLastError)();
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_stubs),
@@ -584,6 +661,7 @@ int main(void) {
       cmocka_unit_test(test_per_thread_names),
       cmocka_unit_test(test_legacy_launch),
       cmocka_unit_test(test_ipc_external_graphics),
+      cmocka_unit_test(test_vmm),
   };
   return cmocka_run_group_tests(tests, setup, NULL);
 }
