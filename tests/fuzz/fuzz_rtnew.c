@@ -1,7 +1,7 @@
 /* fuzz_rtnew.c: the libFuzzer target of the runtime's smaller API areas
  * (runtime/cudart/stream.c's attributes, launch_attr.c, library.c,
  * userobj.c, log.c, peer.c, memcpy_batch.c, memory3d.c's cudaMalloc3D,
- * driver/memory.c's 2D fills, the generated stubs). The input is a list of
+ * driver/memory.c's 2D fills, driver/vmm.c, the generated stubs). The input is a list of
  * calls, each with fuzzed handles (live, stale, forged or NULL), attribute
  * ids and values, counts, sizes, strings and buffer lengths. Every call
  * must return an error code and leave the runtime usable: no crash, no
@@ -22,6 +22,14 @@ cudaError_t cudaMemcpyBatchAsync(void *const *dsts, const void *const *srcs, con
 int cuMemsetD2D32_v2(uintptr_t p, size_t pitch, unsigned v, size_t w, size_t h);
 int cuMemsetD2D16_v2(uintptr_t p, size_t pitch, unsigned short v, size_t w, size_t h);
 int cuInit(unsigned flags);
+int cuMemCreate(unsigned long long *h, size_t size, const void *prop, unsigned long long flags);
+int cuMemRelease(unsigned long long h);
+int cuMemAddressReserve(unsigned long long *p, size_t size, size_t align, unsigned long long addr,
+                        unsigned long long flags);
+int cuMemAddressFree(unsigned long long p, size_t size);
+int cuMemMap(unsigned long long p, size_t size, size_t offset, unsigned long long h, unsigned long long flags);
+int cuMemUnmap(unsigned long long p, size_t size);
+int cuMemSetAccess(unsigned long long p, size_t size, const void *desc, size_t count);
 /* a stub of runtime/entries.def, called with harmless arguments */
 cudaError_t cudaSignalExternalSemaphoresAsync(const void *sems, const void *params, unsigned n,
                                               cudaStream_t s);
@@ -39,6 +47,7 @@ static void *dev; /* 4096 bytes of device memory */
 static cudaStream_t streams[2];
 static cudaLibrary_t libs[2];
 static cudaUserObject_t objs[4];
+static unsigned long long vhandles[4], vbase[4];
 static int ready;
 
 static void noop(void *p) { (void)p; }
@@ -99,7 +108,7 @@ static const char *a_name(reader *r, char *buf) {
 }
 
 static void one_call(reader *r) {
-  int op = (int)(take(r, 1) % 14);
+  int op = (int)(take(r, 1) % 15);
   unsigned char val[64];
   char name[16];
   switch (op) {
@@ -265,6 +274,31 @@ static void one_call(reader *r) {
     cudaGetKernel(&k, (const void *)(uintptr_t)take(r, 8));
     cudaKernelSetAttributeForDevice((cudaKernel_t)(uintptr_t)take(r, 8), (enum cudaFuncAttribute)take(r, 1),
                                     (int)take(r, 4), (int)(int8_t)take(r, 1));
+    break;
+  }
+  case 14: { /* virtual memory: reservations, allocations, mappings, access */
+    struct {
+      int type, handle_types, loc_type, loc_id;
+      void *win32;
+      unsigned char flags[8];
+    } prop = {1, 0, 1, (int)take(r, 1) % 2, NULL, {0}};
+    struct {
+      int loc_type, loc_id, flags;
+    } acc = {1, 0, (int)take(r, 1) % 5};
+    size_t g = 2u << 20, n = g * (take(r, 1) % 3) + (take(r, 1) & 1 ? 0 : take(r, 2));
+    int i = (int)take(r, 1) % 4;
+    switch (take(r, 1) % 7) {
+    case 0: cuMemCreate(&vhandles[i], n, &prop, 0); break;
+    case 1: cuMemRelease(vhandles[i]); break;
+    case 2: cuMemAddressReserve(&vbase[i], n ? n : g, g * (take(r, 1) % 3), 0, 0); break;
+    case 3: cuMemAddressFree(vbase[i], n); break;
+    case 4: cuMemMap(vbase[i] + g * (take(r, 1) % 3), n, g * (take(r, 1) % 2), vhandles[(i + 1) % 4], 0); break;
+    case 5: cuMemSetAccess(vbase[i] + g * (take(r, 1) % 2), n, &acc, 1); break;
+    default: cuMemUnmap(vbase[i] + g * (take(r, 1) % 2), n); break;
+    }
+    /* a copy into whatever is mapped there: refused unless it is device memory now */
+    int v = 7;
+    cudaMemcpy((void *)(uintptr_t)vbase[i], &v, sizeof v, cudaMemcpyHostToDevice);
     break;
   }
   default: { /* pitched allocation through the runtime, then a 2D fill in it */
