@@ -35,7 +35,8 @@ typedef struct phys {
   int fd;
   size_t size;
   mem_prop prop;
-  unsigned refs; /* the handle's own, plus one per mapping and retain */
+  unsigned handles; /* the handle's references: cuMemCreate's and each retain's */
+  unsigned maps;    /* mappings of it */
   struct phys *next;
 } phys;
 
@@ -73,8 +74,9 @@ static phys *phys_of(unsigned long long h) {
   return NULL;
 }
 
-static void phys_put(phys *p) {
-  if (--p->refs) return;
+/* Free p once no handle reference and no mapping is left. */
+static void phys_check(phys *p) {
+  if (p->handles || p->maps) return;
   for (phys **q = &allocs; *q; q = &(*q)->next)
     if (*q == p) {
       *q = p->next;
@@ -128,7 +130,7 @@ static CUresult create(unsigned long long *h, size_t size, const mem_prop *prop,
   }
   p->size = size;
   p->prop = *prop;
-  p->refs = 1;
+  p->handles = 1;
   p->next = allocs;
   allocs = p;
   rt.allocated += size;
@@ -141,8 +143,11 @@ EXPORT cuMemCreate(unsigned long long *h, size_t size, const mem_prop *prop, uns
 
 static CUresult release(unsigned long long h) {
   phys *p = phys_of(h);
-  if (!p) return CUDA_ERROR_INVALID_VALUE;
-  phys_put(p);
+  /* a handle released more often than made and retained is refused, even
+   * while mappings keep its memory */
+  if (!p || !p->handles) return CUDA_ERROR_INVALID_VALUE;
+  p->handles--;
+  phys_check(p);
   return CUDA_SUCCESS;
 }
 EXPORT cuMemRelease(unsigned long long h) { LOCKED(release(h)); }
@@ -190,7 +195,8 @@ EXPORT cuMemAddressFree(CUdeviceptr ptr, size_t size) { LOCKED(address_free(ptr,
 
 static CUresult map(CUdeviceptr ptr, size_t size, size_t offset, unsigned long long h) {
   phys *p = phys_of(h);
-  if (!p || !size || size % GRANULE || ptr % GRANULE || offset % GRANULE) return CUDA_ERROR_INVALID_VALUE;
+  if (!p || !p->handles || !size || size % GRANULE || ptr % GRANULE || offset % GRANULE)
+    return CUDA_ERROR_INVALID_VALUE;
   if (offset > p->size || size > p->size - offset) return CUDA_ERROR_INVALID_VALUE;
   if (!holding(reserved, ptr, size) || overlaps_mapping(ptr, size)) return CUDA_ERROR_INVALID_VALUE;
   region *r = calloc(1, sizeof *r);
@@ -201,7 +207,7 @@ static CUresult map(CUdeviceptr ptr, size_t size, size_t offset, unsigned long l
   }
   *r = (region){ptr, size, p, ACCESS_NONE, mapped};
   mapped = r;
-  p->refs++;
+  p->maps++;
   return CUDA_SUCCESS;
 }
 EXPORT cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, unsigned long long h, unsigned long long flags) {
@@ -235,7 +241,8 @@ static CUresult unmap(CUdeviceptr ptr, size_t size) {
       *q = r->next;
       mmap((void *)r->base, r->size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1,
            0);
-      phys_put(r->mem);
+      r->mem->maps--;
+      phys_check(r->mem);
       free(r);
     } else
       q = &r->next;
@@ -301,7 +308,7 @@ EXPORT cuMemGetAccess(unsigned long long *flags, const int *loc, CUdeviceptr ptr
 static CUresult retain(unsigned long long *h, void *addr) {
   region *r = holding(mapped, (uintptr_t)addr, 1);
   if (!h || !r) return CUDA_ERROR_INVALID_VALUE;
-  r->mem->refs++;
+  r->mem->handles++;
   *h = (unsigned long long)(uintptr_t)r->mem;
   return CUDA_SUCCESS;
 }
@@ -309,7 +316,7 @@ EXPORT cuMemRetainAllocationHandle(unsigned long long *h, void *addr) { LOCKED(r
 
 static CUresult props(mem_prop *out, unsigned long long h) {
   phys *p = phys_of(h);
-  if (!out || !p) return CUDA_ERROR_INVALID_VALUE;
+  if (!out || !p || !p->handles) return CUDA_ERROR_INVALID_VALUE;
   *out = p->prop;
   return CUDA_SUCCESS;
 }
