@@ -637,6 +637,7 @@ static void test_vmm(void **state) {
   assert_int_equal(F(cudaMemcpy)(back, x, sizeof back, cudaMemcpyDeviceToHost), cudaErrorInvalidValue);
   F(cudaGetLastError)();
   assert_int_equal(release(h), 0); /* the other mapping keeps it */
+  assert_int_equal(release(h), 1); /* released already: the mapping's reference is not the handle's */
   assert_int_equal(F(cudaMemcpy)(back, (void *)(uintptr_t)(base + g), sizeof back, cudaMemcpyDeviceToHost),
                    cudaSuccess);
   assert_int_equal(back[0], 2);
