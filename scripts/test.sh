@@ -45,7 +45,9 @@ run fuzz-tiers "$B/fuzz_tiers_replay" tests/fuzz/corpus_tiers
 run cli-harden sh tests/cli_harden.sh "$B"
 run fuzz-rtapi "$B/fuzz_rtapi_replay" tests/fuzz/corpus_rtapi
 run fuzz-rtarray "$B/fuzz_rtarray_replay" tests/fuzz/corpus_rtarray
+run fuzz-rtnew "$B/fuzz_rtnew_replay" tests/fuzz/corpus_rtnew
 run fuzz-fatbin "$B/fuzz_fatbin_replay" tests/fuzz/corpus_fatbin
+run runtime-coverage sh tests/runtime/coverage.sh "$B"
 run programs sh tests/programs/test.sh "$B"
 run sass-cases sh tests/sass/test.sh "$B"
 run sass2 sh tests/hw/sass2/test.sh "$B"

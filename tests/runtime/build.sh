@@ -25,6 +25,7 @@ common="-Xcompiler -Wno-deprecated-declarations"
 grep -v '^#' tests/runtime/programs.txt | grep -v '^ *$' | while read -r name mode srcs; do
   case $mode in
     rt|check) flags="-arch=sm_90 -cudart shared -lineinfo" ;;
+    ptds)   flags="-arch=sm_90 -cudart shared -lineinfo --default-stream per-thread" ;;
     nvrtc)  flags="-lnvrtc -lcuda" ;;
     static) flags="-arch=sm_90" ;;
     sass)   flags="-arch=compute_90 -code=sm_90 -cudart shared" ;;

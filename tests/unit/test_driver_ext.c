@@ -1,5 +1,5 @@
 /* test_driver_ext.c: the driver API Python's CUDA stacks use
- * (runtime/driver_ext.c, driver_proc.c) and the nvJitLink stand-in
+ * (runtime/driver/driver_ext.c, driver_proc.c) and the nvJitLink stand-in
  * (runtime/nvjitlink/), without Python: through build/runtime/libcuda.so.1
  * and libnvJitLink.so.13 as cuda-bindings reaches them (cuGetProcAddress),
  * on tests/runtime/api_kernels.ptx's add_one (x[i] += 1 for i < n). */

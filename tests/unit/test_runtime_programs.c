@@ -154,7 +154,12 @@ static void test_program(void **state) {
     assert_non_null(strstr(r.err, "holds no PTX"));
     assert_non_null(strstr(r.out, "cudaErrorNoKernelImageForDevice"));
   } else {
-    char *want = expected(p->name, "out"), *rc = expected(p->name, "rc");
+    /* a per-thread default-stream build prints what its rt build printed */
+    char base[64];
+    snprintf(base, sizeof base, "%s", p->name);
+    char *suffix = strstr(base, "_ptds");
+    if (!strcmp(p->mode, "ptds") && suffix && !suffix[5]) *suffix = 0;
+    char *want = expected(base, "out"), *rc = expected(base, "rc");
     assert_non_null(want);
     assert_non_null(rc);
     want = machine_specific(p->name, want);
