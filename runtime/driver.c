@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rt.h"
+#include "static_rt.h"
 
 typedef int CUresult;
 typedef int CUdevice;
@@ -103,7 +104,6 @@ CUresult cuEventSynchronize(CUevent e);
 CUresult cuEventElapsedTime_v2(float *ms, CUevent a, CUevent b);
 CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b);
 CUresult cuEventDestroy_v2(CUevent e);
-CUresult cuGetExportTable(const void **table, const void *id);
 
 /* Driver codes are the runtime's numbers where both have the error. */
 static CUresult to_cu(cudaError_t e) {
@@ -212,7 +212,8 @@ RT_EXPORT CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice dev) {
   if (r) return leave(r);
   if (!v) return leave(CUDA_ERROR_INVALID_VALUE);
   if (dev != 0) return leave(CUDA_ERROR_INVALID_DEVICE);
-  return leave(rt_device_attribute(attr, v) ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS);
+  return leave(rt_device_attribute(attr, v) && rt_device_attribute_props(attr, v) ? CUDA_ERROR_INVALID_VALUE
+                                                                               : CUDA_SUCCESS);
 }
 
 RT_EXPORT CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev) {
@@ -322,7 +323,10 @@ static CUresult module_load(CUmodule *out, const void *image, const char *label,
   CUresult r = enter();
   if (r) return leave(r);
   if (!out || !image) return leave(CUDA_ERROR_INVALID_VALUE);
-  rt_module *m = rt_module_new(image, label ? label : "cuModuleLoadData image");
+  /* nvcc's wrapper around a program's fatbinary (the static CUDA runtime
+   * passes it): code of the program, labelled as registered code is */
+  const void *inner = static_rt_unwrap(image);
+  rt_module *m = rt_module_new(inner, inner != image ? NULL : label ? label : "cuModuleLoadData image");
   if (!m) return leave(CUDA_ERROR_OUT_OF_MEMORY);
   m->from_driver = 1;
   if (!m->img.ptx) {
@@ -651,10 +655,4 @@ RT_EXPORT CUresult cuEventDestroy_v2(CUevent e) {
 
 /* cuGetProcAddress: driver_proc.c */
 
-/* NVRTC and other toolkit libraries ask the driver for private tables; there
- * are none here, which they accept. */
-RT_EXPORT CUresult cuGetExportTable(const void **table, const void *id) {
-  (void)id;
-  if (table) *table = NULL;
-  return CUDA_ERROR_NOT_SUPPORTED;
-}
+/* cuGetExportTable: export_tables.c */

@@ -1,90 +1,103 @@
 /* driver_proc.c: cuGetProcAddress, how cuda-bindings (cuda-python, hence
- * numba-cuda and CuPy) and the static CUDA runtime find every driver entry
- * point. A symbol resolves to this library's own export with the highest
- * ABI suffix (_v3, _v2, then the plain name): CUDA 13 callers ask for the
- * current versions. The static runtime cannot run on smemu (it needs the
- * driver's private tables), so a program carrying its own fatbinary in the
- * executable is told, once, to rebuild with `nvcc -cudart shared`. */
+ * numba-cuda and CuPy) and NVIDIA's static CUDA runtime (linked into every
+ * program nvcc builds by default) find every driver entry point. A symbol
+ * resolves to this library's own export with the highest ABI suffix (_v4,
+ * _v3, _v2, then the plain name) that the caller's version has: a suffix
+ * whose signature changed counts only from the CUDA version that brought
+ * it (the static runtime asks for cuCtxCreate at version 3020 and means
+ * cuCtxCreate_v2). The private tables the static runtime needs beside
+ * these are in export_tables.c. */
 #include <dlfcn.h>
-#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "rt.h"
 
 typedef int CUresult;
-enum { CU_SUCCESS = 0, CU_ERROR_INVALID_VALUE = 1, CU_ERROR_NOT_FOUND = 500, CU_ERROR_NOT_SUPPORTED = 801 };
+enum { CU_SUCCESS = 0, CU_ERROR_INVALID_VALUE = 1, CU_ERROR_NOT_FOUND = 500 };
 CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, unsigned long long flags, int *status);
 CUresult cuGetProcAddress(const char *symbol, void **pfn, int version, unsigned long long flags);
 /* CUdriverProcAddressQueryResult */
-enum { QUERY_SUCCESS = 0, QUERY_SYMBOL_NOT_FOUND = 1 };
+enum { QUERY_SUCCESS = 0, QUERY_SYMBOL_NOT_FOUND = 1, QUERY_VERSION_NOT_SUFFICIENT = 2 };
 
-/* 1 when the executable has a .nv_fatbin section: device code linked into
- * it, the mark of nvcc's static runtime (a shared-runtime program registers
- * the same section, but never calls cuGetProcAddress). */
-static int exe_has_fatbin(void) {
-  FILE *f = fopen("/proc/self/exe", "rb");
-  if (!f) return 0;
-  Elf64_Ehdr eh;
-  int found = 0;
-  if (fread(&eh, sizeof eh, 1, f) == 1 && !memcmp(eh.e_ident, ELFMAG, SELFMAG) && eh.e_ident[EI_CLASS] == ELFCLASS64 &&
-      eh.e_shentsize == sizeof(Elf64_Shdr) && eh.e_shnum && eh.e_shnum < 4096 && eh.e_shstrndx < eh.e_shnum) {
-    Elf64_Shdr *sh = calloc(eh.e_shnum, sizeof *sh);
-    if (sh && !fseek(f, (long)eh.e_shoff, SEEK_SET) && fread(sh, sizeof *sh, eh.e_shnum, f) == eh.e_shnum) {
-      const Elf64_Shdr *ss = &sh[eh.e_shstrndx];
-      char *names = ss->sh_size < (1u << 24) ? malloc(ss->sh_size + 1) : NULL;
-      if (names && !fseek(f, (long)ss->sh_offset, SEEK_SET) && fread(names, 1, ss->sh_size, f) == ss->sh_size) {
-        names[ss->sh_size] = 0;
-        for (int i = 0; i < eh.e_shnum && !found; i++)
-          found = sh[i].sh_name < ss->sh_size && !strcmp(names + sh[i].sh_name, ".nv_fatbin");
-      }
-      free(names);
-    }
-    free(sh);
-  }
-  fclose(f);
-  return found;
+/* Suffixed entry points and the CUDA version (1000 * major + 10 * minor)
+ * that introduced them, where the signature differs from the older one or
+ * the caller's version decides which one it means (cuda.h's history). */
+static const struct {
+  const char *name;
+  int since;
+} introduced[] = {
+    {"cuCtxCreate_v4", 12050},       {"cuCtxCreate_v3", 11040},        {"cuGetProcAddress_v2", 12000},
+    {"cuCtxGetDevice_v2", 13000},    {"cuDeviceGetUuid_v2", 11040},    {"cuEventElapsedTime_v2", 12080},
+    {"cuStreamGetCaptureInfo_v3", 12030}, {"cuStreamGetCaptureInfo_v2", 11030}, {"cuMemAdvise_v2", 12020},
+    {"cuMemPrefetchAsync_v2", 12020}, {"cuGraphExecUpdate_v2", 12000}, {"cuGraphGetEdges_v2", 12030},
+    {"cuGraphNodeGetDependencies_v2", 12030}, {"cuGraphNodeGetDependentNodes_v2", 12030},
+    {"cuGraphAddDependencies_v2", 12030}, {"cuGraphRemoveDependencies_v2", 12030},
+    {"cuStreamUpdateCaptureDependencies_v2", 12030}, {"cuGraphAddNode_v2", 12030},
+    {"cuStreamBeginCaptureToGraph_v2", 13000}, {"cuMemcpyBatchAsync_v2", 13000},
+    {"cuMemcpy3DBatchAsync_v2", 13000}, {"cuDevicePrimaryCtxRelease_v2", 11000},
+    {"cuDevicePrimaryCtxReset_v2", 11000}, {"cuDevicePrimaryCtxSetFlags_v2", 11000},
+    {"cuIpcOpenMemHandle_v2", 11000}, {"cuGraphInstantiate_v2", 12000}, {"cuGraphKernelNodeGetParams_v2", 12000},
+    {"cuGraphKernelNodeSetParams_v2", 12000}, {"cuGraphExecKernelNodeSetParams_v2", 12000},
+    {"cuGraphAddKernelNode_v2", 12000}, {"cuStreamWaitValue32_v2", 11070}, {"cuStreamWaitValue64_v2", 11070},
+    {"cuStreamWriteValue32_v2", 11070}, {"cuStreamWriteValue64_v2", 11070}, {"cuStreamBatchMemOp_v2", 11070},
+};
+
+/* The version that introduced a suffixed name; 0 when any caller means it. */
+static int since(const char *name) {
+  for (size_t i = 0; i < sizeof introduced / sizeof introduced[0]; i++)
+    if (!strcmp(introduced[i].name, name)) return introduced[i].since;
+  return 0;
 }
 
 /* This library, for dlsym. */
 static void *self(void) {
   static void *h;
   Dl_info info;
-  if (!h && dladdr((void *)&exe_has_fatbin, &info) && info.dli_fname)
-    h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+  if (!h && dladdr((void *)&since, &info) && info.dli_fname) h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
   return h;
 }
 
-void *rt_driver_symbol(const char *symbol) {
+/* The export for symbol as a caller of `version` means it (0: the newest);
+ * *too_old when only a newer version has it. */
+static void *lookup(const char *symbol, int version, int *too_old) {
   void *h = self(), *fn = NULL;
-  static const char *const suffix[] = {"_v3", "_v2", ""};
+  static const char *const suffix[] = {"_v4", "_v3", "_v2", ""};
   char name[256];
+  *too_old = 0;
   for (size_t i = 0; h && !fn && i < sizeof suffix / sizeof suffix[0]; i++) {
     if (snprintf(name, sizeof name, "%s%s", symbol, suffix[i]) >= (int)sizeof name) break;
-    fn = dlsym(h, name);
+    void *f = dlsym(h, name);
+    if (f && version > 0 && since(name) > version) {
+      *too_old = 1;
+      continue;
+    }
+    fn = f;
   }
+  if (fn) *too_old = 0;
   return fn;
+}
+
+void *rt_driver_symbol(const char *symbol) {
+  int too_old;
+  return lookup(symbol, 0, &too_old);
 }
 
 RT_EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, unsigned long long flags,
                                        int *status) {
-  (void)version;
+  /* flags: the per-thread default stream variants are the same functions
+   * here (one queue serves every stream) */
   (void)flags;
-  static int checked, is_static;
-  if (!checked++) is_static = exe_has_fatbin();
-  if (is_static) {
-    static int said;
-    if (!said++)
-      fprintf(stderr, "smemu: cuGetProcAddress is not available%s%s. A program linked with the static CUDA "
-                      "runtime (nvcc's default) cannot run on smemu: rebuild it with `nvcc -cudart shared`.\n",
-              symbol && *symbol ? " for " : "", symbol && *symbol ? symbol : "");
-    if (pfn) *pfn = NULL;
-    if (status) *status = QUERY_SYMBOL_NOT_FOUND;
-    return CU_ERROR_NOT_SUPPORTED;
-  }
   if (!symbol || !pfn) return CU_ERROR_INVALID_VALUE;
-  *pfn = rt_driver_symbol(symbol);
-  if (status) *status = *pfn ? QUERY_SUCCESS : QUERY_SYMBOL_NOT_FOUND;
+  if (!*symbol) {
+    /* the static runtime's first question; NVIDIA's driver answers success
+     * with no function (tests/hw/static_rt) */
+    *pfn = NULL;
+    return CU_SUCCESS;
+  }
+  int too_old;
+  *pfn = lookup(symbol, version, &too_old);
+  if (status) *status = *pfn ? QUERY_SUCCESS : too_old ? QUERY_VERSION_NOT_SUFFICIENT : QUERY_SYMBOL_NOT_FOUND;
   return *pfn ? CU_SUCCESS : CU_ERROR_NOT_FOUND;
 }
 

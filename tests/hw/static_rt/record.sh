@@ -19,8 +19,11 @@ nm -D --defined-only "$real" | awk '$2 == "T" {print $3}' | sed 's/@.*//' | sort
 cp "$w/exports.txt" "$out/exports.txt"
 sh "$here/gen_tramp.sh" 3000 "$w/exports.txt" > "$w/tramp.inc"
 cp "$here/logshim.c" "$w/"
+# the integrity answer: smemu's implementation (see logshim.c)
+rt=${RT_SRC:-$here/../../../runtime}
+cp "$rt/integrity.c" "$rt/static_rt.h" "$w/" || exit 1
 mkdir -p "$w/shim"
-gcc -O1 -fPIC -shared -fvisibility=hidden -o "$w/shim/libcuda.so.1" "$w/logshim.c" -ldl -lpthread || exit 1
+gcc -O1 -fPIC -shared -fvisibility=hidden -o "$w/shim/libcuda.so.1" "$w/logshim.c" "$w/integrity.c" -ldl -lpthread || exit 1
 ln -sf libcuda.so.1 "$w/shim/libcuda.so"
 cd "$here/progs" || exit 1
 for p in hello memcpy streams dynsmem props launchex fault; do
