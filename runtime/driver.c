@@ -262,6 +262,7 @@ RT_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev) { ret
 
 RT_EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) {
   CUresult r = enter();
+  if (r == to_cu(rt.sticky)) r = CUDA_SUCCESS; /* teardown after a fault */
   if (!r && dev != 0) r = CUDA_ERROR_INVALID_DEVICE;
   return leave(r);
 }
@@ -283,7 +284,10 @@ RT_EXPORT CUresult cuCtxSetCurrent(CUcontext ctx) {
 }
 
 RT_EXPORT CUresult cuCtxGetCurrent(CUcontext *pctx) {
+  /* a thread's current context, even after a kernel fault (the static
+   * runtime's cudaDeviceReset starts here) */
   CUresult r = enter();
+  if (r == to_cu(rt.sticky)) r = CUDA_SUCCESS;
   if (!r && !pctx) r = CUDA_ERROR_INVALID_VALUE;
   if (!r) *pctx = current;
   return leave(r);
@@ -467,6 +471,12 @@ RT_EXPORT CUresult cuFuncGetAttribute(int *v, int attrib, CUfunction f) {
   case 7: *v = a.cacheModeCA; break;
   case 8: *v = a.maxDynamicSharedSizeBytes; break;
   case 9: *v = a.preferredShmemCarveout; break;
+  case 10: *v = a.clusterDimMustBeSet; break;
+  case 11: *v = a.requiredClusterWidth; break;
+  case 12: *v = a.requiredClusterHeight; break;
+  case 13: *v = a.requiredClusterDepth; break;
+  case 14: *v = a.nonPortableClusterSizeAllowed; break;
+  case 15: *v = a.clusterSchedulingPolicyPreference; break;
   default: return CUDA_ERROR_INVALID_VALUE;
   }
   return CUDA_SUCCESS;

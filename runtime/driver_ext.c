@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rt.h"
+#include "static_rt.h"
 
 typedef int CUresult;
 typedef int CUdevice;
@@ -368,7 +369,11 @@ EXPORT cuDevicePrimaryCtxGetState(CUdevice dev, unsigned *flags, int *active) {
   if (active) *active = cuCtxGetCurrent(&c) == CU_OK && c;
   return CU_OK;
 }
-EXPORT cuDevicePrimaryCtxReset_v2(CUdevice dev) { return dev ? 101 : CU_OK; }
+EXPORT cuDevicePrimaryCtxReset_v2(CUdevice dev) {
+  if (dev) return 101;
+  static_rt_ctx_reset(); /* what cudaDeviceReset does (export_tables.c) */
+  return CU_OK;
+}
 EXPORT cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned flags) {
   (void)flags;
   return dev ? 101 : CU_OK;
@@ -561,6 +566,9 @@ EXPORT cuPointerGetAttributes(unsigned n, int *attrs, void **data, CUdeviceptr p
                      ? sizeof(int)
                      : sizeof(void *);
       memset(data[i], 0, w);
+      /* no device: CU_DEVICE_INVALID, which cudaPointerGetAttributes
+       * reports for unregistered memory (tests/hw/rtapi) */
+      if (attrs[i] == PA_DEVICE_ORDINAL) *(int *)data[i] = -2;
     }
   }
   return CU_OK;

@@ -20,28 +20,24 @@ CUresult cuGetProcAddress(const char *symbol, void **pfn, int version, unsigned 
 /* CUdriverProcAddressQueryResult */
 enum { QUERY_SUCCESS = 0, QUERY_SYMBOL_NOT_FOUND = 1, QUERY_VERSION_NOT_SUFFICIENT = 2 };
 
-/* Suffixed entry points and the CUDA version (1000 * major + 10 * minor)
- * that introduced them, where the signature differs from the older one or
- * the caller's version decides which one it means (cuda.h's history). */
+/* Suffixed entry points whose signature differs from the older name's,
+ * and the CUDA version (1000 * major + 10 * minor) that introduced them
+ * (cuda.h's history). Where only the behaviour changed (cuDevicePrimary-
+ * CtxRelease_v2, ...) the newest serves every caller. */
 static const struct {
   const char *name;
   int since;
 } introduced[] = {
     {"cuCtxCreate_v4", 12050},       {"cuCtxCreate_v3", 11040},        {"cuGetProcAddress_v2", 12000},
-    {"cuCtxGetDevice_v2", 13000},    {"cuDeviceGetUuid_v2", 11040},    {"cuEventElapsedTime_v2", 12080},
-    {"cuStreamGetCaptureInfo_v3", 12030}, {"cuStreamGetCaptureInfo_v2", 11030}, {"cuMemAdvise_v2", 12020},
+    {"cuCtxGetDevice_v2", 13000},    {"cuStreamGetCaptureInfo_v3", 12030}, {"cuStreamGetCaptureInfo_v2", 11030}, {"cuMemAdvise_v2", 12020},
     {"cuMemPrefetchAsync_v2", 12020}, {"cuGraphExecUpdate_v2", 12000}, {"cuGraphGetEdges_v2", 12030},
     {"cuGraphNodeGetDependencies_v2", 12030}, {"cuGraphNodeGetDependentNodes_v2", 12030},
     {"cuGraphAddDependencies_v2", 12030}, {"cuGraphRemoveDependencies_v2", 12030},
     {"cuStreamUpdateCaptureDependencies_v2", 12030}, {"cuGraphAddNode_v2", 12030},
     {"cuStreamBeginCaptureToGraph_v2", 13000}, {"cuMemcpyBatchAsync_v2", 13000},
-    {"cuMemcpy3DBatchAsync_v2", 13000}, {"cuDevicePrimaryCtxRelease_v2", 11000},
-    {"cuDevicePrimaryCtxReset_v2", 11000}, {"cuDevicePrimaryCtxSetFlags_v2", 11000},
-    {"cuIpcOpenMemHandle_v2", 11000}, {"cuGraphInstantiate_v2", 12000}, {"cuGraphKernelNodeGetParams_v2", 12000},
+    {"cuMemcpy3DBatchAsync_v2", 13000}, {"cuGraphInstantiate_v2", 12000}, {"cuGraphKernelNodeGetParams_v2", 12000},
     {"cuGraphKernelNodeSetParams_v2", 12000}, {"cuGraphExecKernelNodeSetParams_v2", 12000},
-    {"cuGraphAddKernelNode_v2", 12000}, {"cuStreamWaitValue32_v2", 11070}, {"cuStreamWaitValue64_v2", 11070},
-    {"cuStreamWriteValue32_v2", 11070}, {"cuStreamWriteValue64_v2", 11070}, {"cuStreamBatchMemOp_v2", 11070},
-};
+    {"cuGraphAddKernelNode_v2", 12000}, };
 
 /* The version that introduced a suffixed name; 0 when any caller means it. */
 static int since(const char *name) {

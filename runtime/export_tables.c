@@ -209,6 +209,20 @@ static CUresult cls_get(void **value, CUctx ctx, void *key) {
   return r;
 }
 
+void static_rt_ctx_reset(void) {
+  pthread_mutex_lock(&cls_mu);
+  cls_entry *all = cls_list;
+  cls_list = NULL;
+  pthread_mutex_unlock(&cls_mu);
+  while (all) {
+    cls_entry *e = all;
+    all = e->next;
+    if (e->dtor) e->dtor(e->ctx, e->key, e->value);
+    free(e);
+  }
+  cudaDeviceReset();
+}
+
 static const void *const cls_table[4] = {(void *)cls_put, (void *)cls_delete, (void *)cls_get, NULL};
 
 /* ---- {263e8860-...}: context checks ---- */

@@ -39,4 +39,9 @@ const void *static_rt_unwrap(const void *image);
  * when attr is none of them. */
 int rt_device_attribute_props(int attr, int *v);
 
+/* cuDevicePrimaryCtxReset: the context-local storage's destructors (the
+ * static runtime keeps its per-context state there), then what
+ * cudaDeviceReset does. */
+void static_rt_ctx_reset(void);
+
 #endif
