@@ -45,6 +45,7 @@ run cli-harden sh tests/cli_harden.sh "$B"
 run fuzz-rtapi "$B/fuzz_rtapi_replay" tests/fuzz/corpus_rtapi
 run fuzz-fatbin "$B/fuzz_fatbin_replay" tests/fuzz/corpus_fatbin
 run programs sh tests/programs/test.sh "$B"
+run static-rt sh tests/hw/static_rt/test.sh "$B"
 run sass-cases sh tests/sass/test.sh "$B"
 run sass2 sh tests/hw/sass2/test.sh "$B"
 run modern-arch sh tests/hw/modern/test_arch.sh "$B"
