@@ -5,11 +5,12 @@
  * cudaErrorInitializationError when the driver refuses one
  * (tests/hw/static_rt); answering from smemu's own cudaDeviceProp gives a
  * static program the properties a -cudart shared build sees. */
-#include <stddef.h>
 #include "rt.h"
 #include "static_rt.h"
+#include <stddef.h>
 
-#define F(attr, field) {attr, offsetof(struct cudaDeviceProp, field)}
+#define F(attr, field)                                                                                       \
+  { attr, offsetof(struct cudaDeviceProp, field) }
 
 /* CUdevice_attribute -> int field of cudaDeviceProp */
 static const struct {

@@ -7,15 +7,16 @@
  * it (the static runtime asks for cuCtxCreate at version 3020 and means
  * cuCtxCreate_v2). The private tables the static runtime needs beside
  * these are in export_tables.c. */
+#include "rt.h"
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rt.h"
 
 typedef int CUresult;
 enum { CU_SUCCESS = 0, CU_ERROR_INVALID_VALUE = 1, CU_ERROR_NOT_FOUND = 500 };
-CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, unsigned long long flags, int *status);
+CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, unsigned long long flags,
+                             int *status);
 CUresult cuGetProcAddress(const char *symbol, void **pfn, int version, unsigned long long flags);
 /* CUdriverProcAddressQueryResult */
 enum { QUERY_SUCCESS = 0, QUERY_SYMBOL_NOT_FOUND = 1, QUERY_VERSION_NOT_SUFFICIENT = 2 };
@@ -28,16 +29,31 @@ static const struct {
   const char *name;
   int since;
 } introduced[] = {
-    {"cuCtxCreate_v4", 12050},       {"cuCtxCreate_v3", 11040},        {"cuGetProcAddress_v2", 12000},
-    {"cuCtxGetDevice_v2", 13000},    {"cuStreamGetCaptureInfo_v3", 12030}, {"cuStreamGetCaptureInfo_v2", 11030}, {"cuMemAdvise_v2", 12020},
-    {"cuMemPrefetchAsync_v2", 12020}, {"cuGraphExecUpdate_v2", 12000}, {"cuGraphGetEdges_v2", 12030},
-    {"cuGraphNodeGetDependencies_v2", 12030}, {"cuGraphNodeGetDependentNodes_v2", 12030},
-    {"cuGraphAddDependencies_v2", 12030}, {"cuGraphRemoveDependencies_v2", 12030},
-    {"cuStreamUpdateCaptureDependencies_v2", 12030}, {"cuGraphAddNode_v2", 12030},
-    {"cuStreamBeginCaptureToGraph_v2", 13000}, {"cuMemcpyBatchAsync_v2", 13000},
-    {"cuMemcpy3DBatchAsync_v2", 13000}, {"cuGraphInstantiate_v2", 12000}, {"cuGraphKernelNodeGetParams_v2", 12000},
-    {"cuGraphKernelNodeSetParams_v2", 12000}, {"cuGraphExecKernelNodeSetParams_v2", 12000},
-    {"cuGraphAddKernelNode_v2", 12000}, };
+    {"cuCtxCreate_v4", 12050},
+    {"cuCtxCreate_v3", 11040},
+    {"cuGetProcAddress_v2", 12000},
+    {"cuCtxGetDevice_v2", 13000},
+    {"cuStreamGetCaptureInfo_v3", 12030},
+    {"cuStreamGetCaptureInfo_v2", 11030},
+    {"cuMemAdvise_v2", 12020},
+    {"cuMemPrefetchAsync_v2", 12020},
+    {"cuGraphExecUpdate_v2", 12000},
+    {"cuGraphGetEdges_v2", 12030},
+    {"cuGraphNodeGetDependencies_v2", 12030},
+    {"cuGraphNodeGetDependentNodes_v2", 12030},
+    {"cuGraphAddDependencies_v2", 12030},
+    {"cuGraphRemoveDependencies_v2", 12030},
+    {"cuStreamUpdateCaptureDependencies_v2", 12030},
+    {"cuGraphAddNode_v2", 12030},
+    {"cuStreamBeginCaptureToGraph_v2", 13000},
+    {"cuMemcpyBatchAsync_v2", 13000},
+    {"cuMemcpy3DBatchAsync_v2", 13000},
+    {"cuGraphInstantiate_v2", 12000},
+    {"cuGraphKernelNodeGetParams_v2", 12000},
+    {"cuGraphKernelNodeSetParams_v2", 12000},
+    {"cuGraphExecKernelNodeSetParams_v2", 12000},
+    {"cuGraphAddKernelNode_v2", 12000},
+};
 
 /* The version that introduced a suffixed name; 0 when any caller means it. */
 static int since(const char *name) {
@@ -50,7 +66,8 @@ static int since(const char *name) {
 static void *self(void) {
   static void *h;
   Dl_info info;
-  if (!h && dladdr((void *)&since, &info) && info.dli_fname) h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+  if (!h && dladdr((void *)&since, &info) && info.dli_fname)
+    h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
   return h;
 }
 
@@ -93,7 +110,8 @@ RT_EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int versi
   }
   int too_old;
   *pfn = lookup(symbol, version, &too_old);
-  if (status) *status = *pfn ? QUERY_SUCCESS : too_old ? QUERY_VERSION_NOT_SUFFICIENT : QUERY_SYMBOL_NOT_FOUND;
+  if (status)
+    *status = *pfn ? QUERY_SUCCESS : too_old ? QUERY_VERSION_NOT_SUFFICIENT : QUERY_SYMBOL_NOT_FOUND;
   return *pfn ? CU_SUCCESS : CU_ERROR_NOT_FOUND;
 }
 

@@ -5,11 +5,11 @@
  * managed variables of a library, parameter layouts. Each one is the
  * corresponding runtime function of smemu on the same state, so that a
  * static program sees what a -cudart shared build sees. */
+#include "rt.h"
+#include "static_rt.h"
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
-#include "rt.h"
-#include "static_rt.h"
 
 typedef int CUresult;
 typedef uintptr_t CUdeviceptr;
@@ -27,10 +27,13 @@ static CUresult cu(cudaError_t e) {
   case cudaErrorInvalidPitchValue:
   case cudaErrorInvalidMemcpyDirection:
   case cudaErrorInvalidDevicePointer:
-  case cudaErrorInvalidHostPointer: return CU_INVALID_VALUE;
+  case cudaErrorInvalidHostPointer:
+    return CU_INVALID_VALUE;
   case cudaErrorInvalidDeviceFunction:
-  case cudaErrorInvalidResourceHandle: return CU_INVALID_HANDLE;
-  default: return (CUresult)e;
+  case cudaErrorInvalidResourceHandle:
+    return CU_INVALID_HANDLE;
+  default:
+    return (CUresult)e;
   }
 }
 
@@ -96,8 +99,11 @@ enum { MT_HOST = 1, MT_DEVICE = 2, MT_ARRAY = 3, MT_UNIFIED = 4 };
 
 /* One side of a 2D copy: its first byte; 0 when the memory type is not
  * one this copy takes (arrays are another entry point's). */
-static int side(int type, const void *host, CUdeviceptr dev, size_t x, size_t y, size_t pitch, const char **p) {
-  const char *base = type == MT_HOST ? host : type == MT_DEVICE || type == MT_UNIFIED ? (const char *)dev : NULL;
+static int side(int type, const void *host, CUdeviceptr dev, size_t x, size_t y, size_t pitch,
+                const char **p) {
+  const char *base = type == MT_HOST                           ? host
+                     : type == MT_DEVICE || type == MT_UNIFIED ? (const char *)dev
+                                                               : NULL;
   if (!base) return 0;
   *p = base + y * pitch + x;
   return 1;
@@ -117,9 +123,10 @@ static CUresult copy2d(const void *params, CUstream s, int async) {
   enum cudaMemcpyKind kind = cudaMemcpyDefault;
   if (c->srcMemoryType != MT_UNIFIED && c->dstMemoryType != MT_UNIFIED)
     kind = (enum cudaMemcpyKind)((c->srcMemoryType == MT_DEVICE) * 2 + (c->dstMemoryType == MT_DEVICE));
-  cudaError_t e = async ? cudaMemcpy2DAsync((void *)dst, c->dstPitch, src, c->srcPitch, c->WidthInBytes, c->Height,
-                                            kind, (cudaStream_t)s)
-                        : cudaMemcpy2D((void *)dst, c->dstPitch, src, c->srcPitch, c->WidthInBytes, c->Height, kind);
+  cudaError_t e =
+      async ? cudaMemcpy2DAsync((void *)dst, c->dstPitch, src, c->srcPitch, c->WidthInBytes, c->Height, kind,
+                                (cudaStream_t)s)
+            : cudaMemcpy2D((void *)dst, c->dstPitch, src, c->srcPitch, c->WidthInBytes, c->Height, kind);
   return cu(e);
 }
 

@@ -10,14 +10,14 @@
  * Tables with a size word start with their size in bytes, as the driver's
  * do; slots the runtime was never seen to call report themselves once and
  * return CUDA_ERROR_NOT_SUPPORTED. */
+#include "rt.h"
+#include "static_rt.h"
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "rt.h"
-#include "static_rt.h"
 
 typedef int CUresult;
 typedef void *CUctx;
@@ -42,13 +42,15 @@ static void unknown_slot(const char *table, int slot) {
   pthread_mutex_lock(&mu);
   int first = slot >= 0 && slot < 64 && !said[t][slot]++;
   pthread_mutex_unlock(&mu);
-  if (first) rt_msg("the CUDA runtime called private driver function %s[%d], which smemu does not provide", table, slot);
+  if (first)
+    rt_msg("the CUDA runtime called private driver function %s[%d], which smemu does not provide", table,
+           slot);
 }
 
-#define UNKNOWN(tab, name, slot)                                                                                       \
-  static CUresult tab##_##slot(void) {                                                                                 \
-    unknown_slot(name, slot);                                                                                          \
-    return CU_NOT_SUPPORTED;                                                                                           \
+#define UNKNOWN(tab, name, slot)                                                                             \
+  static CUresult tab##_##slot(void) {                                                                       \
+    unknown_slot(name, slot);                                                                                \
+    return CU_NOT_SUPPORTED;                                                                                 \
   }
 
 /* ---- {6bd5fb6c-...}: the runtime's interface (module loading, primary context) ---- */
@@ -64,11 +66,14 @@ static CUresult load_image(void **module, const void *image) {
   return cuModuleLoadData(module, image);
 }
 
-static CUresult cudart_module_from_fatbin(void **module, const void *wrapper) { return load_image(module, wrapper); }
+static CUresult cudart_module_from_fatbin(void **module, const void *wrapper) {
+  return load_image(module, wrapper);
+}
 
 static CUresult cudart_primary_ctx(CUctx *pctx, int dev) { return cuDevicePrimaryCtxRetain(pctx, dev); }
 
-static CUresult cudart_module_from_fatbin_ex(void **module, const void *wrapper, void *a3, void *a4, unsigned a5) {
+static CUresult cudart_module_from_fatbin_ex(void **module, const void *wrapper, void *a3, void *a4,
+                                             unsigned a5) {
   (void)a3;
   (void)a4;
   (void)a5;
@@ -80,7 +85,8 @@ static CUresult cudart_fn7(uintptr_t a) {
   return CU_OK;
 }
 
-static CUresult cudart_module_from_fatbin_ex2(const void *fatbin, void **module, void *a3, void *a4, unsigned a5) {
+static CUresult cudart_module_from_fatbin_ex2(const void *fatbin, void **module, void *a3, void *a4,
+                                              unsigned a5) {
   (void)a3;
   (void)a4;
   (void)a5;
@@ -132,8 +138,13 @@ UNKNOWN(hooks, "{a094798c}", 4)
 UNKNOWN(hooks, "{a094798c}", 5)
 
 static const void *const hooks_table[7] = {
-    (void *)(7 * sizeof(void *)), (void *)hooks_1, (void *)hooks_buffer1, (void *)hooks_3,
-    (void *)hooks_4,              (void *)hooks_5, (void *)hooks_buffer2,
+    (void *)(7 * sizeof(void *)),
+    (void *)hooks_1,
+    (void *)hooks_buffer1,
+    (void *)hooks_3,
+    (void *)hooks_4,
+    (void *)hooks_5,
+    (void *)hooks_buffer2,
 };
 
 /* ---- {42d85a81-...}: tools thread-local state ---- */
@@ -324,13 +335,20 @@ static const struct {
   unsigned char id[16];
   const void *const *table;
 } tables[] = {
-    {{0x6b, 0xd5, 0xfb, 0x6c, 0x5b, 0xf4, 0xe7, 0x4a, 0x89, 0x87, 0xd9, 0x39, 0x12, 0xfd, 0x9d, 0xf9}, cudart_table},
-    {{0xa0, 0x94, 0x79, 0x8c, 0x2e, 0x74, 0x2e, 0x74, 0x93, 0xf2, 0x08, 0x00, 0x20, 0x0c, 0x0a, 0x66}, hooks_table},
-    {{0x42, 0xd8, 0x5a, 0x81, 0x23, 0xf6, 0xcb, 0x47, 0x82, 0x98, 0xf6, 0xe7, 0x8a, 0x3a, 0xec, 0xdc}, tls_table},
-    {{0xc6, 0x93, 0x33, 0x6e, 0x11, 0x21, 0xdf, 0x11, 0xa8, 0xc3, 0x68, 0xf3, 0x55, 0xd8, 0x95, 0x93}, cls_table},
-    {{0x26, 0x3e, 0x88, 0x60, 0x7c, 0xd2, 0x61, 0x43, 0x92, 0xf6, 0xbb, 0xd5, 0x00, 0x6d, 0xfa, 0x7e}, checks_table},
-    {{0xd4, 0x08, 0x20, 0x55, 0xbd, 0xe6, 0x70, 0x4b, 0x8d, 0x34, 0xba, 0x12, 0x3c, 0x66, 0xe1, 0xf2}, integrity_table},
-    {{0xf8, 0xcf, 0xf9, 0x51, 0x21, 0x46, 0x8b, 0x4e, 0xb9, 0xe2, 0xfb, 0x46, 0x9e, 0x7c, 0x0d, 0xd9}, first_table},
+    {{0x6b, 0xd5, 0xfb, 0x6c, 0x5b, 0xf4, 0xe7, 0x4a, 0x89, 0x87, 0xd9, 0x39, 0x12, 0xfd, 0x9d, 0xf9},
+     cudart_table},
+    {{0xa0, 0x94, 0x79, 0x8c, 0x2e, 0x74, 0x2e, 0x74, 0x93, 0xf2, 0x08, 0x00, 0x20, 0x0c, 0x0a, 0x66},
+     hooks_table},
+    {{0x42, 0xd8, 0x5a, 0x81, 0x23, 0xf6, 0xcb, 0x47, 0x82, 0x98, 0xf6, 0xe7, 0x8a, 0x3a, 0xec, 0xdc},
+     tls_table},
+    {{0xc6, 0x93, 0x33, 0x6e, 0x11, 0x21, 0xdf, 0x11, 0xa8, 0xc3, 0x68, 0xf3, 0x55, 0xd8, 0x95, 0x93},
+     cls_table},
+    {{0x26, 0x3e, 0x88, 0x60, 0x7c, 0xd2, 0x61, 0x43, 0x92, 0xf6, 0xbb, 0xd5, 0x00, 0x6d, 0xfa, 0x7e},
+     checks_table},
+    {{0xd4, 0x08, 0x20, 0x55, 0xbd, 0xe6, 0x70, 0x4b, 0x8d, 0x34, 0xba, 0x12, 0x3c, 0x66, 0xe1, 0xf2},
+     integrity_table},
+    {{0xf8, 0xcf, 0xf9, 0x51, 0x21, 0x46, 0x8b, 0x4e, 0xb9, 0xe2, 0xfb, 0x46, 0x9e, 0x7c, 0x0d, 0xd9},
+     first_table},
 };
 
 RT_EXPORT CUresult cuGetExportTable(const void **table, const void *id) {

@@ -15,8 +15,8 @@ typedef struct static_rt_integrity_in {
   uint32_t pid, tid;        /* getpid(), (uint32_t)pthread_self() */
   const void *cudart_table; /* the {6bd5fb6c} table the runtime holds */
   const void *integrity_table;
-  const void *fn;           /* the integrity function, as in its table */
-  uint64_t unix_seconds;    /* the runtime's argument */
+  const void *fn;        /* the integrity function, as in its table */
+  uint64_t unix_seconds; /* the runtime's argument */
 } static_rt_integrity_in;
 
 /* Per device (28 bytes): what cuDeviceGetUuid and the PCI attributes say. */

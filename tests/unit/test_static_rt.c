@@ -8,13 +8,13 @@
  * against RFC 1319's test vectors. Opens build/runtime/libcudart.so.13
  * like test_runtime_api.c. Whole static programs run in
  * tests/hw/static_rt/test.sh and tests/programs/test.sh. */
+#include "../runtime/test_util.h"
+#include <cmocka.h>
 #include <dlfcn.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
-#include "../runtime/test_util.h"
 /* MD2 and the handshake: the runtime's own code, compiled in */
 #include "../../runtime/integrity.c"
 
@@ -35,8 +35,13 @@ static void hex(const unsigned char *d, char *out) {
 /* RFC 1319, appendix A.5 */
 static void test_md2_vectors(void **state) {
   (void)state;
-  static const char *const in[] = {"", "a", "abc", "message digest", "abcdefghijklmnopqrstuvwxyz",
-                                   "12345678901234567890123456789012345678901234567890123456789012345678901234567890"};
+  static const char *const in[] = {
+      "",
+      "a",
+      "abc",
+      "message digest",
+      "abcdefghijklmnopqrstuvwxyz",
+      "12345678901234567890123456789012345678901234567890123456789012345678901234567890"};
   static const char *const want[] = {"8350e5a3e24c153df2275c9f80692773", "32ec01ec4a6dac72c0ab96fb34c0b5d1",
                                      "da853b0d3f88d99b30283a69e6ded6bb", "ab4f496bfb2a530b219ff33031fe06b0",
                                      "4e8ddff3650292ab5a4108c3aa47940b", "d5976f79d83d3a0dc9806c3c66f3efd8"};
@@ -95,12 +100,18 @@ static void test_export_tables(void **state) {
     unsigned char id[16];
     uintptr_t size;
   } want[] = {
-      {{0xf8, 0xcf, 0xf9, 0x51, 0x21, 0x46, 0x8b, 0x4e, 0xb9, 0xe2, 0xfb, 0x46, 0x9e, 0x7c, 0x0d, 0xd9}, 0x18},
-      {{0x6b, 0xd5, 0xfb, 0x6c, 0x5b, 0xf4, 0xe7, 0x4a, 0x89, 0x87, 0xd9, 0x39, 0x12, 0xfd, 0x9d, 0xf9}, 0x68},
-      {{0xa0, 0x94, 0x79, 0x8c, 0x2e, 0x74, 0x2e, 0x74, 0x93, 0xf2, 0x08, 0x00, 0x20, 0x0c, 0x0a, 0x66}, 0x38},
-      {{0x42, 0xd8, 0x5a, 0x81, 0x23, 0xf6, 0xcb, 0x47, 0x82, 0x98, 0xf6, 0xe7, 0x8a, 0x3a, 0xec, 0xdc}, 0x18},
-      {{0x26, 0x3e, 0x88, 0x60, 0x7c, 0xd2, 0x61, 0x43, 0x92, 0xf6, 0xbb, 0xd5, 0x00, 0x6d, 0xfa, 0x7e}, 0x78},
-      {{0xd4, 0x08, 0x20, 0x55, 0xbd, 0xe6, 0x70, 0x4b, 0x8d, 0x34, 0xba, 0x12, 0x3c, 0x66, 0xe1, 0xf2}, 0x18},
+      {{0xf8, 0xcf, 0xf9, 0x51, 0x21, 0x46, 0x8b, 0x4e, 0xb9, 0xe2, 0xfb, 0x46, 0x9e, 0x7c, 0x0d, 0xd9},
+       0x18},
+      {{0x6b, 0xd5, 0xfb, 0x6c, 0x5b, 0xf4, 0xe7, 0x4a, 0x89, 0x87, 0xd9, 0x39, 0x12, 0xfd, 0x9d, 0xf9},
+       0x68},
+      {{0xa0, 0x94, 0x79, 0x8c, 0x2e, 0x74, 0x2e, 0x74, 0x93, 0xf2, 0x08, 0x00, 0x20, 0x0c, 0x0a, 0x66},
+       0x38},
+      {{0x42, 0xd8, 0x5a, 0x81, 0x23, 0xf6, 0xcb, 0x47, 0x82, 0x98, 0xf6, 0xe7, 0x8a, 0x3a, 0xec, 0xdc},
+       0x18},
+      {{0x26, 0x3e, 0x88, 0x60, 0x7c, 0xd2, 0x61, 0x43, 0x92, 0xf6, 0xbb, 0xd5, 0x00, 0x6d, 0xfa, 0x7e},
+       0x78},
+      {{0xd4, 0x08, 0x20, 0x55, 0xbd, 0xe6, 0x70, 0x4b, 0x8d, 0x34, 0xba, 0x12, 0x3c, 0x66, 0xe1, 0xf2},
+       0x18},
   };
   for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
     const void *t = NULL;
@@ -178,12 +189,13 @@ static void test_context_storage(void **state) {
 /* The attributes the runtime read at start-up on the H200 (all answered). */
 static void test_startup_attributes(void **state) {
   (void)state;
-  static const int attrs[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10,  11,  12,  14,  16,  18,  19,  21,  22,  23,
-                              24, 25, 26, 27, 28, 29, 30, 31, 32, 33,  34,  35,  37,  38,  39,  40,  41,  42,  43,
-                              45, 46, 47, 48, 49, 50, 51, 52, 53, 54,  55,  56,  57,  58,  59,  60,  61,  62,  63,
-                              64, 65, 66, 67, 68, 70, 71, 72, 73, 74,  75,  76,  77,  78,  79,  80,  81,  82,  83,
-                              84, 85, 86, 88, 89, 90, 91, 95, 97, 99,  100, 101, 106, 108, 109, 111, 112, 113, 114,
-                              115, 116, 117, 118, 119, 120, 121, 125, 129, 130, 131, 133, 134, 139, 140, 143};
+  static const int attrs[] = {1,   2,   3,   4,   5,   6,   7,   8,   9,   10,  11,  12,  14,  16,  18,  19,
+                              21,  22,  23,  24,  25,  26,  27,  28,  29,  30,  31,  32,  33,  34,  35,  37,
+                              38,  39,  40,  41,  42,  43,  45,  46,  47,  48,  49,  50,  51,  52,  53,  54,
+                              55,  56,  57,  58,  59,  60,  61,  62,  63,  64,  65,  66,  67,  68,  70,  71,
+                              72,  73,  74,  75,  76,  77,  78,  79,  80,  81,  82,  83,  84,  85,  86,  88,
+                              89,  90,  91,  95,  97,  99,  100, 101, 106, 108, 109, 111, 112, 113, 114, 115,
+                              116, 117, 118, 119, 120, 121, 125, 129, 130, 131, 133, 134, 139, 140, 143};
   assert_int_equal(sizeof attrs / sizeof attrs[0], 111);
   int (*init)(unsigned) = (int (*)(unsigned))sym("cuInit");
   int (*attr)(int *, int, int) = (int (*)(int *, int, int))sym("cuDeviceGetAttribute");
@@ -212,9 +224,9 @@ static int setup(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_md2_vectors),         cmocka_unit_test(test_proc_address),
-      cmocka_unit_test(test_export_tables),       cmocka_unit_test(test_integrity_constants),
-      cmocka_unit_test(test_context_storage),     cmocka_unit_test(test_startup_attributes),
+      cmocka_unit_test(test_md2_vectors),     cmocka_unit_test(test_proc_address),
+      cmocka_unit_test(test_export_tables),   cmocka_unit_test(test_integrity_constants),
+      cmocka_unit_test(test_context_storage), cmocka_unit_test(test_startup_attributes),
   };
   return cmocka_run_group_tests(tests, setup, NULL);
 }
