@@ -8,13 +8,15 @@
  * against RFC 1319's test vectors. Opens build/runtime/libcudart.so.13
  * like test_runtime_api.c. Whole static programs run in
  * tests/hw/static_rt/test.sh and tests/programs/test.sh. */
-#include "../runtime/test_util.h"
-#include <cmocka.h>
 #include <dlfcn.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <cmocka.h>
+
+#include "../runtime/test_util.h"
 /* MD2 and the handshake: the runtime's own code, compiled in */
 #include "../../runtime/integrity.c"
 
