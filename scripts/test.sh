@@ -56,5 +56,6 @@ run tma-hw sh tests/hw/tma/test_tma.sh "$B"
 run cluster-program sh tests/hw/cluster/test_program.sh "$B"
 run rsvsmem-hw sh tests/hw/rsvsmem/test.sh "$B"
 run qa sh tests/qa/run.sh "$B"
+run qa-static env QA_RUNTIME=static sh tests/qa/run.sh "$B"
 run test-sh-counting sh tests/test_sh.sh
 summary
