@@ -2,7 +2,7 @@
  * for runtime functions smemu's own runtime implements directly: pitched
  * allocations, 2D copies and fills (cudaMallocPitch, cudaMemcpy2D,
  * cudaMemset2D), host allocation flags, the bank-size configuration,
- * managed variables of a library, parameter layouts. Each one is the
+ * managed variables of a library, parameter layouts, cluster occupancy. Each one is the
  * corresponding runtime function of smemu on the same state, so that a
  * static program sees what a -cudart shared build sees. */
 #include "rt.h"
@@ -51,6 +51,8 @@ P(CUresult cuMemsetD2D8Async(CUdeviceptr, size_t, unsigned char, size_t, size_t,
 P(CUresult cuMemHostGetFlags(unsigned *, void *))
 P(CUresult cuFuncGetParamInfo(void *, size_t, size_t *, size_t *))
 P(CUresult cuKernelGetParamInfo(void *, size_t, size_t *, size_t *))
+P(CUresult cuOccupancyMaxActiveClusters(int *, void *, const void *))
+P(CUresult cuOccupancyMaxPotentialClusterSize(int *, void *, const void *))
 
 /* __managed__ variables: device addresses the host uses as they are */
 EXPORT cuLibraryGetManaged(CUdeviceptr *p, size_t *n, CUlibrary lib, const char *name) {
@@ -166,4 +168,38 @@ EXPORT cuFuncGetParamInfo(void *f, size_t index, size_t *offset, size_t *size) {
 
 EXPORT cuKernelGetParamInfo(void *k, size_t index, size_t *offset, size_t *size) {
   return cuFuncGetParamInfo(k, index, offset, size);
+}
+
+/* CUlaunchConfig (cuda.h): the runtime's cudaLaunchConfig_t with the
+ * dimensions spelled out; the attributes have the same layout. */
+typedef struct {
+  unsigned gx, gy, gz, bx, by, bz, shared;
+  CUstream stream;
+  cudaLaunchAttribute *attrs;
+  unsigned nattrs;
+} cu_launch_config;
+
+static int runtime_config(const void *config, cudaLaunchConfig_t *c) {
+  const cu_launch_config *d = config;
+  if (!d) return 0;
+  memset(c, 0, sizeof *c);
+  c->gridDim = (dim3){d->gx, d->gy, d->gz};
+  c->blockDim = (dim3){d->bx, d->by, d->bz};
+  c->dynamicSmemBytes = d->shared;
+  c->stream = (cudaStream_t)d->stream;
+  c->attrs = d->attrs;
+  c->numAttrs = d->nattrs;
+  return 1;
+}
+
+EXPORT cuOccupancyMaxActiveClusters(int *n, void *f, const void *config) {
+  cudaLaunchConfig_t c;
+  if (!runtime_config(config, &c)) return CU_INVALID_VALUE;
+  return cu(cudaOccupancyMaxActiveClusters(n, f, &c));
+}
+
+EXPORT cuOccupancyMaxPotentialClusterSize(int *size, void *f, const void *config) {
+  cudaLaunchConfig_t c;
+  if (!runtime_config(config, &c)) return CU_INVALID_VALUE;
+  return cu(cudaOccupancyMaxPotentialClusterSize(size, f, &c));
 }
