@@ -6,7 +6,9 @@ sync findings, bank counters). This compares the reports of the build with
 the shared runtime (-cudart shared) and of the build with nvcc's default
 static runtime, which reaches smemu through libcuda.so.1: everything but
 the run times must be equal. Usage:
-  same_reports.py SHARED_BINS STATIC_BINS [--only NAME,...]
+  same_reports.py SHARED_BINS STATIC_BINS [--only NAME,...] [--dir CORPUS]
+(CORPUS: the folder of programs.tsv, this one by default; tests/hw/sass2
+uses it too)
 """
 import json
 import os
@@ -49,6 +51,11 @@ def first_difference(a, b, path=""):
 def main():
     args = sys.argv[1:]
     only = None
+    base = HERE
+    if "--dir" in args:
+        i = args.index("--dir")
+        base = args[i + 1]
+        del args[i:i + 2]
     if "--only" in args:
         i = args.index("--only")
         only = set(args[i + 1].split(","))
@@ -57,7 +64,7 @@ def main():
         raise SystemExit(__doc__)
     shared, static = args
     names = []
-    with open(os.path.join(HERE, "programs.tsv")) as f:
+    with open(os.path.join(base, "programs.tsv")) as f:
         for line in f:
             if line.strip() and not line.startswith("#"):
                 names.append(line.split()[0])
