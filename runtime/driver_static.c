@@ -2,7 +2,8 @@
  * for runtime functions smemu's own runtime implements directly: pitched
  * allocations, 2D copies and fills (cudaMallocPitch, cudaMemcpy2D,
  * cudaMemset2D), host allocation flags, the bank-size configuration,
- * managed variables of a library, parameter layouts, cluster occupancy. Each one is the
+ * managed variables of a library, parameter layouts, cluster occupancy,
+ * 3D copies, prefetches and advice for managed memory. Each one is the
  * corresponding runtime function of smemu on the same state, so that a
  * static program sees what a -cudart shared build sees. */
 #include "rt.h"
@@ -52,6 +53,11 @@ P(CUresult cuMemHostGetFlags(unsigned *, void *))
 P(CUresult cuFuncGetParamInfo(void *, size_t, size_t *, size_t *))
 P(CUresult cuKernelGetParamInfo(void *, size_t, size_t *, size_t *))
 P(CUresult cuOccupancyMaxActiveClusters(int *, void *, const void *))
+P(CUresult cuMemcpy3D_v2(const void *))
+P(CUresult cuMemcpy3DAsync_v2(const void *, CUstream))
+P(CUresult cuMemPrefetchAsync_v2(CUdeviceptr, size_t, struct cudaMemLocation, unsigned, CUstream))
+P(CUresult cuMemAdvise_v2(CUdeviceptr, size_t, int, struct cudaMemLocation))
+P(CUresult cuStreamAttachMemAsync(CUstream, CUdeviceptr, size_t, unsigned))
 P(CUresult cuOccupancyMaxPotentialClusterSize(int *, void *, const void *))
 
 /* __managed__ variables: device addresses the host uses as they are */
@@ -202,4 +208,75 @@ EXPORT cuOccupancyMaxPotentialClusterSize(int *size, void *f, const void *config
   cudaLaunchConfig_t c;
   if (!runtime_config(config, &c)) return CU_INVALID_VALUE;
   return cu(cudaOccupancyMaxPotentialClusterSize(size, f, &c));
+}
+
+/* CUDA_MEMCPY3D (cuda.h) */
+typedef struct {
+  size_t srcXInBytes, srcY, srcZ, srcLOD;
+  int srcMemoryType;
+  const void *srcHost;
+  CUdeviceptr srcDevice;
+  void *srcArray, *reserved0;
+  size_t srcPitch, srcHeight;
+  size_t dstXInBytes, dstY, dstZ, dstLOD;
+  int dstMemoryType;
+  void *dstHost;
+  CUdeviceptr dstDevice;
+  void *dstArray, *reserved1;
+  size_t dstPitch, dstHeight;
+  size_t WidthInBytes, Height, Depth;
+} cu_memcpy3d;
+
+/* A 3D copy between linear memories as cudaMemcpy3D's parameters. */
+static CUresult copy3d(const void *params, CUstream s, int async) {
+  const cu_memcpy3d *c = params;
+  if (!c) return CU_INVALID_VALUE;
+  if (c->srcMemoryType == MT_ARRAY || c->dstMemoryType == MT_ARRAY) {
+    rt_msg("3D copies to or from CUDA arrays are not supported");
+    return CU_NOT_SUPPORTED;
+  }
+  const char *src, *dst;
+  /* the sides' first bytes: positions go into cudaMemcpy3D's srcPos/dstPos */
+  if (!side(c->srcMemoryType, c->srcHost, c->srcDevice, 0, 0, 0, &src) ||
+      !side(c->dstMemoryType, c->dstHost, c->dstDevice, 0, 0, 0, &dst))
+    return CU_INVALID_VALUE;
+  struct cudaMemcpy3DParms p;
+  memset(&p, 0, sizeof p);
+  p.srcPos = (struct cudaPos){c->srcXInBytes, c->srcY, c->srcZ};
+  p.srcPtr = (struct cudaPitchedPtr){(void *)src, c->srcPitch, c->WidthInBytes, c->srcHeight};
+  p.dstPos = (struct cudaPos){c->dstXInBytes, c->dstY, c->dstZ};
+  p.dstPtr = (struct cudaPitchedPtr){(void *)dst, c->dstPitch, c->WidthInBytes, c->dstHeight};
+  p.extent = (struct cudaExtent){c->WidthInBytes, c->Height, c->Depth};
+  p.kind = cudaMemcpyDefault;
+  if (c->srcMemoryType != MT_UNIFIED && c->dstMemoryType != MT_UNIFIED)
+    p.kind = (enum cudaMemcpyKind)((c->srcMemoryType == MT_DEVICE) * 2 + (c->dstMemoryType == MT_DEVICE));
+  return cu(async ? cudaMemcpy3DAsync(&p, (cudaStream_t)s) : cudaMemcpy3D(&p));
+}
+
+EXPORT cuMemcpy3D_v2(const void *params) { return copy3d(params, NULL, 0); }
+EXPORT cuMemcpy3DAsync_v2(const void *params, CUstream s) { return copy3d(params, s, 1); }
+
+/* CUmemLocation and cudaMemLocation have the same layout */
+EXPORT cuMemPrefetchAsync_v2(CUdeviceptr p, size_t n, struct cudaMemLocation loc, unsigned flags,
+                             CUstream s) {
+  return cu(cudaMemPrefetchAsync((const void *)p, n, loc, flags, (cudaStream_t)s));
+}
+
+EXPORT cuMemAdvise_v2(CUdeviceptr p, size_t n, int advice, struct cudaMemLocation loc) {
+  return cu(cudaMemAdvise((const void *)p, n, advice, loc));
+}
+
+/* Which streams may touch a managed allocation: one device, one queue, so
+ * only the arguments are checked (a live stream, the start of a managed
+ * allocation, a length of 0 or the whole of it, a known flag). */
+EXPORT cuStreamAttachMemAsync(CUstream s, CUdeviceptr p, size_t length, unsigned flags) {
+  cudaError_t e = rt_begin(1);
+  CUresult r = cu(e);
+  if (!r && !rt_stream_get((cudaStream_t)s)) r = CU_INVALID_HANDLE;
+  rt_alloc *a = r ? NULL : rt_alloc_find((const void *)p);
+  if (!r && (!a || a->kind != ALLOC_MANAGED || (length && length != a->size) ||
+             (flags != 1 && flags != 2 && flags != 4)))
+    r = CU_INVALID_VALUE;
+  pthread_mutex_unlock(&rt.lock);
+  return r;
 }

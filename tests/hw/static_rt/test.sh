@@ -4,8 +4,9 @@
 # H200 (recorded/NAME.gpu: their output there; record.sh, which also
 # records what the static runtime asks of the driver); built the same way
 # here, each must print what it printed on the GPU (props: all but the
-# device's name). Then a program that dlopens libcuda.so.1 itself must find
-# smemu's (dlopen_driver.c). Exits 77 (skip) without nvcc 13.
+# device's name). selfcheck.cu checks more runtime functions itself; a
+# program that dlopens libcuda.so.1 itself must find smemu's
+# (dlopen_driver.c). Exits 77 (skip) without nvcc 13.
 B=${1:-build}
 here=$(cd "$(dirname "$0")" && pwd) || exit 2
 NVCC=${NVCC:-nvcc}
@@ -46,6 +47,17 @@ for p in hello memcpy streams dynsmem props launchex fault two; do
     fail=1
   fi
 done
+# more runtime functions, checked by the program itself (selfcheck.cu)
+if [ ! -x "$out/selfcheck" ] || [ "$here/selfcheck.cu" -nt "$out/selfcheck" ]; then
+  "$NVCC" -arch=sm_90 -lineinfo -o "$out/selfcheck" "$here/selfcheck.cu" > "$out/selfcheck.log" 2>&1 || cat "$out/selfcheck.log"
+fi
+if (cd "$out" && "$smemu" run -- ./selfcheck > selfcheck.out 2>&1) && grep -q "^selfcheck: [0-9]* checks passed" "$out/selfcheck.out"; then
+  echo "ok   selfcheck"
+else
+  echo "FAIL selfcheck:"
+  head -20 "$out/selfcheck.out"
+  fail=1
+fi
 # the driver found through dlopen
 cc -o "$out/dlopen_driver" "$here/dlopen_driver.c" -ldl || exit 2
 "$smemu" run -- "$out/dlopen_driver" > "$out/dlopen.out" 2>&1
