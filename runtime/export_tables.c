@@ -38,7 +38,9 @@ CUresult cuDeviceGetAttribute(int *v, int attr, int dev);
 static void unknown_slot(const char *table, int slot) {
   static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
   static char said[16][64];
-  int t = table[0] % 16;
+  unsigned t = 0; /* the table, by a hash of its name */
+  for (const char *c = table; *c; c++) t = t * 31 + (unsigned char)*c;
+  t %= 16;
   pthread_mutex_lock(&mu);
   int first = slot >= 0 && slot < 64 && !said[t][slot]++;
   pthread_mutex_unlock(&mu);
