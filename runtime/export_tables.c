@@ -37,12 +37,15 @@ CUresult cuDeviceGetAttribute(int *v, int attr, int dev);
 
 static void unknown_slot(const char *table, int slot) {
   static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-  static char said[16][64];
-  unsigned t = 0; /* the table, by a hash of its name */
-  for (const char *c = table; *c; c++) t = t * 31 + (unsigned char)*c;
-  t %= 16;
+  static struct {
+    const char *table;
+    int slot;
+  } said[64]; /* more than there are unknown slots */
+  static int nsaid;
+  int first = 1;
   pthread_mutex_lock(&mu);
-  int first = slot >= 0 && slot < 64 && !said[t][slot]++;
+  for (int i = 0; i < nsaid && first; i++) first = !(said[i].slot == slot && !strcmp(said[i].table, table));
+  if (first && nsaid < 64) said[nsaid].table = table, said[nsaid++].slot = slot;
   pthread_mutex_unlock(&mu);
   if (first)
     rt_msg("the CUDA runtime called private driver function %s[%d], which smemu does not provide", table,
