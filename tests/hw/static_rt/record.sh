@@ -6,6 +6,9 @@
 # OUTDIR/NAME.log (the shim's log: cuGetProcAddress requests, export-table
 # ids and slots, every call and its result), OUTDIR/NAME.out (the program's
 # output under the shim) and OUTDIR/NAME.gpu (its output without the shim).
+# The shim compiles in runtime/integrity.c (RT_SRC: that folder, when the
+# script runs from a copy). The recording in recorded/ was made before the
+# shim answered the integrity handshake itself (README.md).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:?usage: record.sh OUTDIR}
