@@ -17,7 +17,7 @@ TEST_DEPS += $(CRASH_MAIN)
 FUZZ_RT := $(BUILD)/fuzz_rtapi_replay $(BUILD)/fuzz_fatbin_replay $(BUILD)/fuzz_rtarray_replay $(BUILD)/fuzz_rtnew_replay
 $(BUILD)/fuzz_rtarray_replay: tests/fuzz/fuzz_rtarray.c tests/fuzz/replay.c $(RT_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ tests/fuzz/fuzz_rtarray.c tests/fuzz/replay.c $(RT_OBJ) $(LIB) $(LDFLAGS) $(LDLIBS) -ldl
+	$(CC) $(CFLAGS) -Iruntime -o $@ tests/fuzz/fuzz_rtarray.c tests/fuzz/replay.c $(RT_OBJ) $(LIB) $(LDFLAGS) $(LDLIBS) -ldl
 $(BUILD)/fuzz_rtapi_replay: tests/fuzz/fuzz_rtapi.c tests/fuzz/replay.c $(RT_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ tests/fuzz/fuzz_rtapi.c tests/fuzz/replay.c $(RT_OBJ) $(LIB) $(LDFLAGS) $(LDLIBS) -ldl

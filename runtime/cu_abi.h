@@ -31,7 +31,11 @@ typedef struct {
 } CUtensorMap;
 
 /* CUdriverProcAddressQueryResult */
-enum { CU_GET_PROC_ADDRESS_SUCCESS = 0, CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND = 1 };
+enum {
+  CU_GET_PROC_ADDRESS_SUCCESS = 0,
+  CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND = 1,
+  CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT = 2
+};
 
 /* The JIT options the driver reads (CUjit_option). */
 enum {

@@ -5,8 +5,9 @@
  * output; `smemu run [options] FILE.cu... [-- ARGS]` first compiles the
  * sources with nvcc (-cudart shared, -lineinfo, the architecture's PTX
  * kept) into a cache. Before starting a program it reads its ELF header:
- * a program linked with the static CUDA runtime or another CUDA version's
- * runtime gets a message saying how to rebuild it. Uses only smemu.h. */
+ * a program linked with another CUDA version's shared runtime gets a
+ * message saying how to rebuild it; one linked with the static runtime
+ * reaches smemu through libcuda.so.1. Uses only smemu.h. */
 #include "run_cmd.h"
 #include "run_cache.h"
 #include "run_num.h"
@@ -29,9 +30,10 @@ static const char usage[] =
     "usage: smemu run [options] -- PROGRAM [ARGS...]\n"
     "       smemu run [options] FILE.cu [FILE.cu...] [-- ARGS...]\n"
     "\n"
-    "Runs a CUDA program on the CPU. PROGRAM must be built with\n"
-    "`nvcc -cudart shared` and carry PTX (nvcc -arch=sm_XX embeds it); it loads\n"
-    "smemu's libcudart.so.13 (and libcuda.so.1) instead of NVIDIA's. With .cu\n"
+    "Runs a CUDA program on the CPU. PROGRAM is built by CUDA 13's nvcc, with\n"
+    "the static runtime (the default) or -cudart shared, and carries PTX (nvcc\n"
+    "-arch=sm_XX embeds it); it loads smemu's libcudart.so.13 or libcuda.so.1\n"
+    "instead of NVIDIA's. With .cu\n"
     "files, smemu compiles them first with nvcc -cudart shared -lineinfo\n"
     "-arch=sm_XX into a cache ($SMEMU_CACHE, else ~/.cache/smemu), which must be\n"
     "a private directory of yours (mode 0700); a build is reused while the\n"
@@ -396,9 +398,9 @@ int smemu_cmd_run(int argc, char **argv) {
   int rpath = 0;
   switch (program_kind(path, needed, sizeof needed, &rpath)) {
   case PROG_STATIC:
-    fprintf(stderr, "smemu run: %s is linked with the static CUDA runtime (nvcc's default), which smemu cannot "
-                    "replace: rebuild it with `nvcc -cudart shared ...`\n", args[0]);
-    return 2;
+    /* NVIDIA's static runtime, linked in: it dlopens libcuda.so.1, which is
+     * smemu's on the path set below (export_tables.c) */
+    break;
   case PROG_OLD_CUDART:
     fprintf(stderr, "smemu run: %s needs %s; smemu's drop-in is the CUDA 13 runtime (libcudart.so.13): "
                     "rebuild it with CUDA 13's nvcc and -cudart shared\n", args[0], needed);

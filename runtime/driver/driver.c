@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cu_abi.h"
+#include "static_rt.h"
 
 /* The one context; its address is the handle. */
 struct rt_ctx_st {
@@ -69,7 +70,6 @@ CUresult cuEventSynchronize(CUevent e);
 CUresult cuEventElapsedTime_v2(float *ms, CUevent a, CUevent b);
 CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b);
 CUresult cuEventDestroy_v2(CUevent e);
-CUresult cuGetExportTable(const void **table, const void *id);
 
 /* Driver codes are the runtime's numbers where both have the error. */
 static CUresult to_cu(cudaError_t e) {
@@ -172,7 +172,8 @@ RT_EXPORT CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice dev) {
   if (r) return leave(r);
   if (!v) return leave(CUDA_ERROR_INVALID_VALUE);
   if (dev != 0) return leave(CUDA_ERROR_INVALID_DEVICE);
-  return leave(rt_device_attribute(attr, v) ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS);
+  return leave(rt_device_attribute(attr, v) && rt_device_attribute_props(attr, v) ? CUDA_ERROR_INVALID_VALUE
+                                                                               : CUDA_SUCCESS);
 }
 
 RT_EXPORT CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev) {
@@ -221,6 +222,7 @@ RT_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev) { ret
 
 RT_EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) {
   CUresult r = enter();
+  if (r == to_cu(rt.sticky)) r = CUDA_SUCCESS; /* teardown after a fault */
   if (!r && dev != 0) r = CUDA_ERROR_INVALID_DEVICE;
   return leave(r);
 }
@@ -242,7 +244,10 @@ RT_EXPORT CUresult cuCtxSetCurrent(CUcontext ctx) {
 }
 
 RT_EXPORT CUresult cuCtxGetCurrent(CUcontext *pctx) {
+  /* a thread's current context, even after a kernel fault (the static
+   * runtime's cudaDeviceReset starts here) */
   CUresult r = enter();
+  if (r == to_cu(rt.sticky)) r = CUDA_SUCCESS;
   if (!r && !pctx) r = CUDA_ERROR_INVALID_VALUE;
   if (!r) *pctx = current;
   return leave(r);
@@ -278,7 +283,10 @@ static CUresult module_load(CUmodule *out, const void *image, const char *label,
   CUresult r = enter();
   if (r) return leave(r);
   if (!out || !image) return leave(CUDA_ERROR_INVALID_VALUE);
-  rt_module *m = rt_module_new(image, label ? label : "cuModuleLoadData image");
+  /* nvcc's wrapper around a program's fatbinary (the static CUDA runtime
+   * passes it): code of the program, labelled as registered code is */
+  const void *inner = static_rt_unwrap(image);
+  rt_module *m = rt_module_new(inner, inner != image ? NULL : label ? label : "cuModuleLoadData image");
   if (!m) return leave(CUDA_ERROR_OUT_OF_MEMORY);
   m->from_driver = 1;
   if (!m->img.ptx) {
@@ -419,6 +427,12 @@ RT_EXPORT CUresult cuFuncGetAttribute(int *v, int attrib, CUfunction f) {
   case 7: *v = a.cacheModeCA; break;
   case 8: *v = a.maxDynamicSharedSizeBytes; break;
   case 9: *v = a.preferredShmemCarveout; break;
+  case 10: *v = a.clusterDimMustBeSet; break;
+  case 11: *v = a.requiredClusterWidth; break;
+  case 12: *v = a.requiredClusterHeight; break;
+  case 13: *v = a.requiredClusterDepth; break;
+  case 14: *v = a.nonPortableClusterSizeAllowed; break;
+  case 15: *v = a.clusterSchedulingPolicyPreference; break;
   default: return CUDA_ERROR_INVALID_VALUE;
   }
   return CUDA_SUCCESS;
@@ -607,10 +621,4 @@ RT_EXPORT CUresult cuEventDestroy_v2(CUevent e) {
 
 /* cuGetProcAddress: driver_proc.c */
 
-/* NVRTC and other toolkit libraries ask the driver for private tables; there
- * are none here, which they accept. */
-RT_EXPORT CUresult cuGetExportTable(const void **table, const void *id) {
-  (void)id;
-  if (table) *table = NULL;
-  return CUDA_ERROR_NOT_SUPPORTED;
-}
+/* cuGetExportTable: export_tables.c */

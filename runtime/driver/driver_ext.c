@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cu_abi.h"
+#include "static_rt.h"
 
 /* Runtime errors as driver codes (the numbers agree where both exist). */
 static CUresult cu(cudaError_t e) {
@@ -323,7 +324,11 @@ EXPORT cuDevicePrimaryCtxGetState(CUdevice dev, unsigned *flags, int *active) {
   if (active) *active = cuCtxGetCurrent(&c) == CUDA_SUCCESS && c;
   return CUDA_SUCCESS;
 }
-EXPORT cuDevicePrimaryCtxReset_v2(CUdevice dev) { return dev ? 101 : CUDA_SUCCESS; }
+EXPORT cuDevicePrimaryCtxReset_v2(CUdevice dev) {
+  if (dev) return 101;
+  static_rt_ctx_reset(); /* what cudaDeviceReset does (export_tables.c) */
+  return CUDA_SUCCESS;
+}
 EXPORT cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned flags) {
   (void)flags;
   return dev ? 101 : CUDA_SUCCESS;
@@ -516,6 +521,9 @@ EXPORT cuPointerGetAttributes(unsigned n, int *attrs, void **data, CUdeviceptr p
                      ? sizeof(int)
                      : sizeof(void *);
       memset(data[i], 0, w);
+      /* no device: CU_DEVICE_INVALID, which cudaPointerGetAttributes
+       * reports for unregistered memory (tests/hw/rtapi) */
+      if (attrs[i] == PA_DEVICE_ORDINAL) *(int *)data[i] = -2;
     }
   }
   return CUDA_SUCCESS;

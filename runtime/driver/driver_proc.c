@@ -1,12 +1,14 @@
 /* driver_proc.c: cuGetProcAddress, how cuda-bindings (cuda-python, hence
- * numba-cuda and CuPy) and the static CUDA runtime find every driver entry
- * point. A symbol resolves to this library's own export with the highest
- * ABI suffix (_v3, _v2, then the plain name): CUDA 13 callers ask for the
- * current versions. The static runtime cannot run on smemu (it needs the
- * driver's private tables), so a program carrying its own fatbinary in the
- * executable is told, once, to rebuild with `nvcc -cudart shared`. */
+ * numba-cuda and CuPy) and NVIDIA's static CUDA runtime (linked into every
+ * program nvcc builds by default) find every driver entry point. A symbol
+ * resolves to this library's own export with the highest ABI suffix (_v4,
+ * _v3, _v2, then the plain name) that the caller's version has: a suffix
+ * whose signature changed counts only from the CUDA version that brought
+ * it (the static runtime asks for cuCtxCreate at version 3020 and means
+ * cuCtxCreate_v2). The private tables the static runtime needs beside
+ * these are in export_tables.c. */
+#include "rt.h"
 #include <dlfcn.h>
-#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,79 +17,108 @@
 CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, unsigned long long flags, int *status);
 CUresult cuGetProcAddress(const char *symbol, void **pfn, int version, unsigned long long flags);
 
-/* 1 when the executable has a .nv_fatbin section: device code linked into
- * it, the mark of nvcc's static runtime (a shared-runtime program registers
- * the same section, but never calls cuGetProcAddress). */
-static int exe_has_fatbin(void) {
-  FILE *f = fopen("/proc/self/exe", "rb");
-  if (!f) return 0;
-  Elf64_Ehdr eh;
-  int found = 0;
-  if (fread(&eh, sizeof eh, 1, f) == 1 && !memcmp(eh.e_ident, ELFMAG, SELFMAG) && eh.e_ident[EI_CLASS] == ELFCLASS64 &&
-      eh.e_shentsize == sizeof(Elf64_Shdr) && eh.e_shnum && eh.e_shnum < 4096 && eh.e_shstrndx < eh.e_shnum) {
-    Elf64_Shdr *sh = calloc(eh.e_shnum, sizeof *sh);
-    if (sh && !fseek(f, (long)eh.e_shoff, SEEK_SET) && fread(sh, sizeof *sh, eh.e_shnum, f) == eh.e_shnum) {
-      const Elf64_Shdr *ss = &sh[eh.e_shstrndx];
-      char *names = ss->sh_size < (1u << 24) ? malloc(ss->sh_size + 1) : NULL;
-      if (names && !fseek(f, (long)ss->sh_offset, SEEK_SET) && fread(names, 1, ss->sh_size, f) == ss->sh_size) {
-        names[ss->sh_size] = 0;
-        for (int i = 0; i < eh.e_shnum && !found; i++)
-          found = sh[i].sh_name < ss->sh_size && !strcmp(names + sh[i].sh_name, ".nv_fatbin");
-      }
-      free(names);
-    }
-    free(sh);
-  }
-  fclose(f);
-  return found;
+/* Suffixed entry points whose signature differs from the older name's,
+ * and the CUDA version (1000 * major + 10 * minor) that introduced them
+ * (cuda.h's history). Where only the behaviour changed (cuDevicePrimary-
+ * CtxRelease_v2, ...) the newest serves every caller. */
+static const struct {
+  const char *name;
+  int since;
+} introduced[] = {
+    {"cuCtxCreate_v4", 12050},
+    {"cuCtxCreate_v3", 11040},
+    {"cuGetProcAddress_v2", 12000},
+    {"cuCtxGetDevice_v2", 13000},
+    {"cuStreamGetCaptureInfo_v3", 12030},
+    {"cuStreamGetCaptureInfo_v2", 11030},
+    {"cuMemAdvise_v2", 12020},
+    {"cuMemPrefetchAsync_v2", 12020},
+    {"cuGraphExecUpdate_v2", 12000},
+    {"cuGraphGetEdges_v2", 12030},
+    {"cuGraphNodeGetDependencies_v2", 12030},
+    {"cuGraphNodeGetDependentNodes_v2", 12030},
+    {"cuGraphAddDependencies_v2", 12030},
+    {"cuGraphRemoveDependencies_v2", 12030},
+    {"cuStreamUpdateCaptureDependencies_v2", 12030},
+    {"cuGraphAddNode_v2", 12030},
+    {"cuStreamBeginCaptureToGraph_v2", 13000},
+    {"cuMemcpyBatchAsync_v2", 13000},
+    {"cuMemcpy3DBatchAsync_v2", 13000},
+    {"cuGraphInstantiate_v2", 12000},
+    {"cuGraphKernelNodeGetParams_v2", 12000},
+    {"cuGraphKernelNodeSetParams_v2", 12000},
+    {"cuGraphExecKernelNodeSetParams_v2", 12000},
+    {"cuGraphAddKernelNode_v2", 12000},
+};
+
+/* The version that introduced a suffixed name; 0 when any caller means it. */
+static int since(const char *name) {
+  for (size_t i = 0; i < sizeof introduced / sizeof introduced[0]; i++)
+    if (!strcmp(introduced[i].name, name)) return introduced[i].since;
+  return 0;
 }
 
 /* This library, for dlsym. */
 static void *self(void) {
   static void *h;
   Dl_info info;
-  if (!h && dladdr((void *)&exe_has_fatbin, &info) && info.dli_fname)
+  if (!h && dladdr((void *)&since, &info) && info.dli_fname)
     h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
   return h;
 }
 
-/* A stub (runtime/entries.def) gives way to an implemented older version
- * of the same function: cuCtxSynchronize before a stubbed
- * cuCtxSynchronize_v2. A symbol with only stubs resolves to the newest, so
- * its caller gets "not supported" rather than "not found". */
-void *rt_driver_symbol(const char *symbol) {
+/* The export for symbol as a caller of `version` means it (0: the newest);
+ * *too_old when only a newer version has it. A stub (runtime/entries.def)
+ * gives way to an implemented older version of the same function:
+ * cuCtxSynchronize before a stubbed cuCtxSynchronize_v2. A symbol with
+ * only stubs resolves to the newest, so its caller gets "not supported"
+ * rather than "not found". */
+static void *lookup(const char *symbol, int version, int *too_old) {
   void *h = self(), *stub = NULL;
-  static const char *const suffix[] = {"_v3", "_v2", ""};
+  static const char *const suffix[] = {"_v4", "_v3", "_v2", ""};
   char name[256];
+  *too_old = 0;
   for (size_t i = 0; h && i < sizeof suffix / sizeof suffix[0]; i++) {
     if (snprintf(name, sizeof name, "%s%s", symbol, suffix[i]) >= (int)sizeof name) break;
-    void *fn = dlsym(h, name);
-    if (!fn) continue;
-    if (!rt_is_stub(name)) return fn;
-    if (!stub) stub = fn;
+    void *f = dlsym(h, name);
+    if (!f) continue;
+    if (version > 0 && since(name) > version) {
+      *too_old = 1;
+      continue;
+    }
+    if (!rt_is_stub(name)) {
+      *too_old = 0;
+      return f;
+    }
+    if (!stub) stub = f;
   }
+  if (stub) *too_old = 0;
   return stub;
+}
+
+void *rt_driver_symbol(const char *symbol) {
+  int too_old;
+  return lookup(symbol, 0, &too_old);
 }
 
 RT_EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, unsigned long long flags,
                                        int *status) {
-  (void)version;
+  /* flags: the per-thread default stream variants are the same functions
+   * here (one queue serves every stream) */
   (void)flags;
-  static int checked, is_static;
-  if (!checked++) is_static = exe_has_fatbin();
-  if (is_static) {
-    static int said;
-    if (!said++)
-      fprintf(stderr, "smemu: cuGetProcAddress is not available%s%s. A program linked with the static CUDA "
-                      "runtime (nvcc's default) cannot run on smemu: rebuild it with `nvcc -cudart shared`.\n",
-              symbol && *symbol ? " for " : "", symbol && *symbol ? symbol : "");
-    if (pfn) *pfn = NULL;
-    if (status) *status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    return CUDA_ERROR_NOT_SUPPORTED;
-  }
   if (!symbol || !pfn) return CUDA_ERROR_INVALID_VALUE;
-  *pfn = rt_driver_symbol(symbol);
-  if (status) *status = *pfn ? CU_GET_PROC_ADDRESS_SUCCESS : CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+  if (!*symbol) {
+    /* the static runtime's first question; NVIDIA's driver answers success
+     * with no function (tests/hw/static_rt) */
+    *pfn = NULL;
+    return CUDA_SUCCESS;
+  }
+  int too_old;
+  *pfn = lookup(symbol, version, &too_old);
+  if (status)
+    *status = *pfn ? CU_GET_PROC_ADDRESS_SUCCESS
+              : too_old ? CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT
+                        : CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
   return *pfn ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
 }
 

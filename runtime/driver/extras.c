@@ -37,6 +37,7 @@ P(CUresult cuLibraryEnumerateKernels(CUkernel *, unsigned, CUlibrary))
 P(CUresult cuModuleGetFunctionCount(unsigned *, CUmodule))
 P(CUresult cuModuleEnumerateFunctions(CUfunction *, unsigned, CUmodule))
 P(CUresult cuLibraryGetManaged(CUdeviceptr *, size_t *, CUlibrary, const char *))
+P(CUresult cuLibraryGetGlobal(CUdeviceptr *, size_t *, CUlibrary, const char *))
 P(CUresult cuLibraryGetUnifiedFunction(void **, CUlibrary, const char *))
 P(CUresult cuDeviceGetP2PAtomicCapabilities(unsigned *, const int *, unsigned, CUdevice, CUdevice))
 P(CUresult cuDeviceGetByPCIBusId(CUdevice *, const char *))
@@ -225,8 +226,10 @@ EXPORT cuModuleGetFunctionCount(unsigned *count, CUmodule m) { return cuLibraryG
 EXPORT cuModuleEnumerateFunctions(CUfunction *f, unsigned n, CUmodule m) {
   return cuLibraryEnumerateKernels(f, n, m);
 }
+/* __managed__ variables are device addresses the host uses as they are:
+ * the static runtime asks for them here and gets the global */
 EXPORT cuLibraryGetManaged(CUdeviceptr *p, size_t *bytes, CUlibrary lib, const char *name) {
-  return cu(cudaLibraryGetManaged((void **)p, bytes, (cudaLibrary_t)lib, name));
+  return cuLibraryGetGlobal(p, bytes, lib, name);
 }
 EXPORT cuLibraryGetUnifiedFunction(void **fptr, CUlibrary lib, const char *symbol) {
   return cu(cudaLibraryGetUnifiedFunction(fptr, (cudaLibrary_t)lib, symbol));
