@@ -13,6 +13,7 @@
  * limits and the register counts ptxas wrote in the program's cubin. */
 #include <stdlib.h>
 #include <string.h>
+#include "graph.h"
 #include "rt.h"
 
 /* ---- kernel figures ---- */
@@ -191,8 +192,7 @@ cudaError_t rt_launch(rt_func *f, dim3 g, dim3 b, void **args, size_t shared, cu
                   : rt.shmem_config == cudaSharedMemBankSizeEightByte ? 8
                                                                        : 4;
   op->params = params;
-  rt_enqueue(op);
-  return cudaSuccess;
+  return rt_submit(op);
 }
 
 void rt_run_launch(rt_op *op) {

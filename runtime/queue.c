@@ -9,6 +9,7 @@
  * cudaEventElapsedTime measures the emulation of the work between them. */
 #include <stdlib.h>
 #include <string.h>
+#include "graph.h"
 #include "rt.h"
 
 rt_stream *rt_stream_get(cudaStream_t s) {
@@ -108,6 +109,7 @@ RT_EXPORT cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   if (e) return rt_end(e);
   rt_stream *s = rt_stream_get(stream);
   if (!s || s == &rt.default_stream) return rt_end(cudaErrorInvalidResourceHandle);
+  rt_capture_forget_stream(s);
   rt_drain();
   for (rt_stream **p = &rt.streams; *p; p = &(*p)->next)
     if (*p == s) { *p = s->next; break; }
@@ -119,6 +121,7 @@ RT_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   if (!rt_stream_get(stream)) return rt_end(cudaErrorInvalidResourceHandle);
+  if ((e = rt_capture_forbid(stream, 2))) return rt_end(e);
   rt_drain();
   return rt_end(rt.sticky);
 }
@@ -127,15 +130,17 @@ RT_EXPORT cudaError_t cudaStreamQuery(cudaStream_t stream) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   if (!rt_stream_get(stream)) return rt_end(cudaErrorInvalidResourceHandle);
+  if ((e = rt_capture_forbid(stream, 2))) return rt_end(e);
   rt_drain();
   return rt_end(rt.sticky);
 }
 
 RT_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
-  (void)flags;
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   if (!rt_stream_get(stream) || !event_get(event)) return rt_end(cudaErrorInvalidResourceHandle);
+  int c = rt_capture_wait_event(rt_stream_get(stream), event_get(event), flags);
+  if (c >= 0) return rt_end((cudaError_t)c);
   /* issue order already puts the event's work first */
   return rt_end(cudaSuccess);
 }
@@ -173,8 +178,7 @@ static cudaError_t enqueue_host(cudaStream_t stream, cudaHostFn_t fn, cudaStream
   op->fn = fn;
   op->cb = cb;
   op->user = user;
-  rt_enqueue(op);
-  return rt_end(cudaSuccess);
+  return rt_end(rt_submit(op));
 }
 
 RT_EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData) {
@@ -216,6 +220,7 @@ RT_EXPORT cudaError_t cudaEventDestroy(cudaEvent_t event) {
   if (e) return rt_end(e);
   rt_event *ev = event_get(event);
   if (!ev) return rt_end(cudaErrorInvalidResourceHandle);
+  rt_capture_forget_event(ev);
   if (ev->pending) rt_drain();
   for (rt_event **p = &rt.events; *p; p = &(*p)->next)
     if (*p == ev) { *p = ev->next; break; }
@@ -224,12 +229,13 @@ RT_EXPORT cudaError_t cudaEventDestroy(cudaEvent_t event) {
 }
 
 RT_EXPORT cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
-  (void)flags;
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   rt_event *ev = event_get(event);
   rt_stream *s = rt_stream_get(stream);
   if (!ev || !s) return rt_end(cudaErrorInvalidResourceHandle);
+  int c = rt_capture_event_record(ev, s, flags);
+  if (c >= 0) return rt_end((cudaError_t)c);
   rt_op *op = calloc(1, sizeof *op);
   if (!op) return rt_end(cudaErrorMemoryAllocation);
   op->kind = OP_EVENT;
@@ -249,6 +255,7 @@ RT_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   if (!event_get(event)) return rt_end(cudaErrorInvalidResourceHandle);
+  if (rt_capture_event_captured(event_get(event))) return rt_end(cudaErrorCapturedEvent);
   rt_drain();
   return rt_end(rt.sticky);
 }
@@ -258,6 +265,7 @@ RT_EXPORT cudaError_t cudaEventQuery(cudaEvent_t event) {
   if (e) return rt_end(e);
   rt_event *ev = event_get(event);
   if (!ev) return rt_end(cudaErrorInvalidResourceHandle);
+  if (rt_capture_event_captured(ev)) return rt_end(cudaErrorCapturedEvent);
   if (ev->pending) rt_drain();
   return rt_end(rt.sticky);
 }

@@ -1,10 +1,11 @@
 /* unsupported.c: entry points of NVIDIA's runtime that smemu does not
- * implement (graphs, stream capture, arrays and textures, peer and IPC
+ * implement (arrays and textures, peer and IPC
  * memory, cooperative launches, memory pools), so that a program calling one
  * gets a message naming it and cudaErrorNotSupported instead of the dynamic
  * linker's "undefined symbol". Also the few calls that are no-ops here
  * (profiler control) and the stream-ordered allocator, which maps onto the
  * ordinary one since all work runs in issue order. */
+#include "graph.h"
 #include "rt.h"
 
 /* Each stub is called with the real function's arguments and ignores them:
@@ -18,17 +19,6 @@
     return rt_end(cudaErrorNotSupported);                                          \
   }
 
-UNSUPPORTED(cudaGraphCreate)
-UNSUPPORTED(cudaGraphInstantiate)
-UNSUPPORTED(cudaGraphInstantiateWithFlags)
-UNSUPPORTED(cudaGraphLaunch)
-UNSUPPORTED(cudaGraphExecDestroy)
-UNSUPPORTED(cudaGraphDestroy)
-UNSUPPORTED(cudaGraphAddKernelNode)
-UNSUPPORTED(cudaGraphAddMemcpyNode)
-UNSUPPORTED(cudaStreamBeginCapture)
-UNSUPPORTED(cudaStreamEndCapture)
-UNSUPPORTED(cudaStreamIsCapturing)
 UNSUPPORTED(cudaMallocArray)
 UNSUPPORTED(cudaMalloc3D)
 UNSUPPORTED(cudaMalloc3DArray)
@@ -68,6 +58,8 @@ cudaError_t cudaProfilerStop(void) { return cudaSuccess; }
 cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream) {
   rt_begin(0);
   if (!rt_stream_get(stream)) return rt_end(cudaErrorInvalidResourceHandle);
+  int c = rt_capture_malloc(devPtr, size, stream);
+  if (c >= 0) return rt_end((cudaError_t)c);
   rt_end(cudaSuccess);
   return cudaMalloc(devPtr, size);
 }
@@ -75,6 +67,8 @@ cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream) {
 cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream) {
   rt_begin(0);
   if (!rt_stream_get(stream)) return rt_end(cudaErrorInvalidResourceHandle);
+  int c = rt_capture_free(devPtr, stream);
+  if (c >= 0) return rt_end((cudaError_t)c);
   rt_end(cudaSuccess);
   return cudaFree(devPtr);
 }
