@@ -54,6 +54,7 @@ run cute-tma sh tests/hw/tma/test_cute_tma.sh "$B"
 run tma-hw sh tests/hw/tma/test_tma.sh "$B"
 run cluster-program sh tests/hw/cluster/test_program.sh "$B"
 run rsvsmem-hw sh tests/hw/rsvsmem/test.sh "$B"
+run graphs sh tests/runtime/graphs/test.sh "$B"
 run qa sh tests/qa/run.sh "$B"
 run test-sh-counting sh tests/test_sh.sh
 summary
