@@ -11,7 +11,7 @@
 #                update, clone, enable/disable, DOT output
 #   illegal.cu   calls refused during capture and misuse of the capture calls
 #   driver.cu    the driver API's cuStreamBeginCapture ... cuGraphLaunch
-B=${1:-build}
+B=$(cd "${1:-build}" && pwd) || exit 2
 HERE=$(dirname "$0")
 command -v nvcc > /dev/null 2>&1 || { echo "SKIP: nvcc not on the PATH"; exit 77; }
 T=$(mktemp -d)
@@ -26,7 +26,7 @@ for n in capture explicit illegal driver; do
     fail=1
     continue
   fi
-  (cd "$T" && "$OLDPWD/$B/smemu" run --quiet -- "./$n") > "$T/$n.out" 2>&1
+  (cd "$T" && "$B/smemu" run --quiet -- "./$n") > "$T/$n.out" 2>&1
   rc=$?
   grep '^FAIL' "$T/$n.out"
   if [ $rc = 0 ] && ! grep -q '^FAIL' "$T/$n.out" && grep -q '^0 failure(s)' "$T/$n.out"; then
