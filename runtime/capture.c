@@ -299,13 +299,14 @@ int rt_capture_memcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch
   return cudaSuccess;
 }
 
-int rt_capture_memset(void *ptr, int value, size_t pitch, size_t w, size_t h, cudaStream_t stream) {
+int rt_capture_memset(void *ptr, unsigned value, unsigned elem, size_t pitch, size_t w, size_t h,
+                      cudaStream_t stream) {
   cudaError_t e;
   cap_stream *cs = target(stream, rt_stream_get(stream), &e);
   if (!cs && !e) return -1;
   if (e) return e;
   if (!w || !h) return cudaSuccess;
-  struct cudaMemsetParams p = {ptr, pitch, (unsigned)value & 0xff, 1, w, h};
+  struct cudaMemsetParams p = {ptr, pitch, elem == 1 ? value & 0xff : elem == 2 ? value & 0xffff : value, elem, w, h};
   if ((e = g_memset_check(&p))) return e;
   g_node *nd;
   if ((e = cap_node(cs, cudaGraphNodeTypeMemset, &nd))) return e;

@@ -7,6 +7,7 @@
  * Exported from libcudart.so.13; libcuda.so.1 depends on it. */
 #include <stdlib.h>
 #include <string.h>
+#include "graph.h"
 #include "rt.h"
 
 typedef int CUresult;
@@ -570,6 +571,9 @@ static CUresult memset_n(CUdeviceptr p, uint32_t v, size_t n, size_t width, CUst
   if (!n) return leave(CUDA_SUCCESS);
   if (__builtin_mul_overflow(n, width, &bytes) || (p & (width - 1)) || !rt_side_ok((void *)(uintptr_t)p, bytes, 1))
     return leave(CUDA_ERROR_INVALID_VALUE);
+  int c = async ? rt_capture_memset((void *)(uintptr_t)p, v, (unsigned)width, bytes, n, 1, s)
+                : (int)rt_capture_forbid(0, 1);
+  if (c > 0 || (async && c == 0)) return leave(to_cu((cudaError_t)c));
   rt_drain();
   if (rt.sticky) return leave(to_cu(rt.sticky));
   for (size_t i = 0; i < n; i++) memcpy((uint8_t *)(uintptr_t)p + width * i, &v, width);

@@ -275,7 +275,8 @@ cudaError_t rt_submit(rt_op *op);
 int rt_capture_memcpy(void *dst, const void *src, size_t n, int kind, cudaStream_t stream);
 int rt_capture_memcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t w, size_t h, int kind,
                         cudaStream_t stream);
-int rt_capture_memset(void *p, int value, size_t pitch, size_t w, size_t h, cudaStream_t stream);
+/* a fill of h rows of w elements of elem (1, 2, 4) bytes, pitch apart */
+int rt_capture_memset(void *p, unsigned value, unsigned elem, size_t pitch, size_t w, size_t h, cudaStream_t stream);
 int rt_capture_event_record(rt_event *ev, rt_stream *s, unsigned flags);
 int rt_capture_wait_event(rt_stream *s, rt_event *ev, unsigned flags);
 /* A call that waits for the device or stream (sync copy, synchronisation,

@@ -242,7 +242,7 @@ static cudaError_t fill(void *p, int value, size_t pitch, size_t w, size_t h, cu
   if (w > pitch) return rt_end(cudaErrorInvalidValue);
   size_t span = rt_span(pitch, w, h);
   if (span == SIZE_MAX || !dev_range(p, span)) return rt_end(cudaErrorInvalidValue);
-  int c = async ? rt_capture_memset(p, value, pitch, w, h, stream) : (int)rt_capture_forbid(0, 1);
+  int c = async ? rt_capture_memset(p, (unsigned)value, 1, pitch, w, h, stream) : (int)rt_capture_forbid(0, 1);
   if (c > 0 || (async && c == 0)) return rt_end((cudaError_t)c);
   rt_drain();
   if (rt.sticky) return rt_end(rt.sticky);
