@@ -73,6 +73,10 @@ void g_node_free_params(g_node *n) {
   n->argv = NULL;
   if (n->child) g_free(n->child);
   n->child = NULL;
+  for (unsigned i = 0; i < n->nbodies; i++) g_free(n->bodies[i]);
+  free(n->bodies);
+  n->bodies = NULL;
+  n->nbodies = 0;
   mem_release(n->mem);
   n->mem = NULL;
 }
@@ -176,6 +180,17 @@ int g_node_copy_params(g_node *dst, const g_node *src) {
   if (src->mem) {
     dst->mem = src->mem;
     src->mem->refs++;
+  }
+  dst->handle = src->handle;
+  dst->ctype = src->ctype;
+  if (src->nbodies) {
+    dst->bodies = calloc(src->nbodies, sizeof *dst->bodies);
+    if (!dst->bodies) return -1;
+    dst->nbodies = src->nbodies;
+    for (unsigned i = 0; i < src->nbodies; i++) {
+      if (!(dst->bodies[i] = g_clone(src->bodies[i]))) return -1;
+      dst->bodies[i]->is_child = 1;
+    }
   }
   return 0;
 }
@@ -813,6 +828,17 @@ RT_EXPORT cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t 
     return cudaGraphAddMemAllocNode(pGraphNode, graph, pDependencies, numDependencies, &p->u.alloc);
   case cudaGraphNodeTypeMemFree:
     return cudaGraphAddMemFreeNode(pGraphNode, graph, pDependencies, numDependencies, p->u.free.dptr);
+  case cudaGraphNodeTypeConditional: {
+    g_node *n;
+    cudaError_t e = add_begin(pGraphNode, graph, pDependencies, numDependencies, cudaGraphNodeTypeConditional, &n);
+    if (e) return rt_end(e);
+    if ((e = g_cond_init(n, &p->u.conditional))) {
+      add_undo(n);
+      return rt_end(e);
+    }
+    *pGraphNode = (cudaGraphNode_t)n;
+    return rt_end(cudaSuccess);
+  }
   default: rt_begin(0); return rt_end(cudaErrorInvalidValue);
   }
 }
@@ -1041,6 +1067,7 @@ static const char *type_name(int t) {
   case cudaGraphNodeTypeEventRecord: return "EVENT_RECORD";
   case cudaGraphNodeTypeMemAlloc: return "MEM_ALLOC";
   case cudaGraphNodeTypeMemFree: return "MEM_FREE";
+  case cudaGraphNodeTypeConditional: return "CONDITIONAL";
   default: return "UNKNOWN";
   }
 }
@@ -1072,6 +1099,10 @@ static void dot_graph(FILE *f, const rt_graph *g, int gid, int *next_gid, unsign
       if (verbose) fprintf(f, "\\ndst %p", n->set.dst);
       break;
     case cudaGraphNodeTypeMemAlloc: fprintf(f, "\\n%zu bytes", n->bytesize); break;
+    case cudaGraphNodeTypeConditional:
+      fprintf(f, "\\n%s, %u bod%s", n->ctype == cudaGraphCondTypeIf ? "if" : n->ctype == cudaGraphCondTypeWhile ? "while" : "switch",
+              n->nbodies, n->nbodies == 1 ? "y" : "ies");
+      break;
     default: break;
     }
     fprintf(f, "\"];\n");
@@ -1080,6 +1111,13 @@ static void dot_graph(FILE *f, const rt_graph *g, int gid, int *next_gid, unsign
       dot_graph(f, n->child, cid, next_gid, flags);
       fprintf(f, "\"graph_%d_node_%d\" -> \"graph_%d_node_%d\"[style=\"dotted\"];\n", gid, n->id, cid,
               n->child->n ? n->child->nodes[0]->id : 0);
+    }
+    for (unsigned b = 0; b < n->nbodies; b++) {
+      int cid = (*next_gid)++;
+      dot_graph(f, n->bodies[b], cid, next_gid, flags);
+      if (n->bodies[b]->n)
+        fprintf(f, "\"graph_%d_node_%d\" -> \"graph_%d_node_%d\"[style=\"dotted\" label=\"body %u\"];\n", gid,
+                n->id, cid, n->bodies[b]->nodes[0]->id, b);
     }
   }
   for (size_t i = 0; i < g->n; i++)

@@ -218,6 +218,11 @@ struct g_node {
   g_mem *mem;
   size_t bytesize;
   void *dptr;
+  /* conditional: the handle, if/while/switch, its body graphs */
+  cudaGraphConditionalHandle handle;
+  int ctype;
+  unsigned nbodies;
+  rt_graph **bodies;
 };
 
 struct rt_graph {
@@ -265,6 +270,18 @@ int g_freeable(rt_graph *g, void *p);
 void g_run(rt_graph *g);
 /* A live event handle. */
 rt_event *g_event(cudaEvent_t e);
+
+/* graph_cond.c */
+/* A conditional node's parameters (bodies made; p->phGraph_out set). */
+cudaError_t g_cond_init(g_node *n, struct cudaConditionalNodeParams *p);
+/* Run a conditional node: its value, then the body it selects. */
+void g_cond_run(g_node *n);
+/* At the start of a launch: handles with cudaGraphCondAssignDefault
+ * take their default value. */
+void g_cond_defaults(rt_graph *g);
+/* Give a kernel's PTX a body for cudaGraphSetConditional when it declares
+ * it (the handle is the address of the condition value). */
+void rt_graph_patch_ptx(char **ptx, size_t *len);
 
 /* capture.c */
 /* Queue op, or record it into the capture sequence its stream is in. */

@@ -71,6 +71,7 @@ static void run_node(g_node *n) {
   case cudaGraphNodeTypeMemset: run_set(&n->set); break;
   case cudaGraphNodeTypeHost: n->fn(n->user); break;
   case cudaGraphNodeTypeGraph: g_run(n->child); break;
+  case cudaGraphNodeTypeConditional: g_cond_run(n); break;
   case cudaGraphNodeTypeEventRecord:
     if (g_event((cudaEvent_t)n->ev)) {
       n->ev->t = rt_now();
@@ -121,7 +122,10 @@ static void launch_cb(cudaStream_t stream, cudaError_t status, void *user) {
   rt_gexec *x = user;
   if (x_get((cudaGraphExec_t)x)) {
     x->launches_pending--;
-    if (!status && !rt.sticky) g_run(x->g);
+    if (!status && !rt.sticky) {
+      g_cond_defaults(x->g);
+      g_run(x->g);
+    }
   }
 }
 
@@ -342,6 +346,15 @@ static int same_topology(rt_graph *a, rt_graph *b, enum cudaGraphExecUpdateResul
       return 0;
     }
     if (p->type == cudaGraphNodeTypeGraph && !same_topology(p->child, q->child, res, err)) return 0;
+    if (p->type == cudaGraphNodeTypeConditional) {
+      if (p->ctype != q->ctype || p->nbodies != q->nbodies || p->handle != q->handle) {
+        *res = cudaGraphExecUpdateErrorParametersChanged;
+        *err = q;
+        return 0;
+      }
+      for (unsigned k = 0; k < p->nbodies; k++)
+        if (!same_topology(p->bodies[k], q->bodies[k], res, err)) return 0;
+    }
   }
   return 1;
 }
@@ -352,6 +365,11 @@ static int update_params(rt_graph *a, rt_graph *b) {
     if (p->type == cudaGraphNodeTypeMemAlloc || p->type == cudaGraphNodeTypeMemFree) continue;
     if (p->type == cudaGraphNodeTypeGraph) {
       if (!update_params(p->child, q->child)) return 0;
+      continue;
+    }
+    if (p->type == cudaGraphNodeTypeConditional) {
+      for (unsigned k = 0; k < p->nbodies; k++)
+        if (!update_params(p->bodies[k], q->bodies[k])) return 0;
       continue;
     }
     if (g_node_copy_params(p, q) < 0) return 0;
