@@ -11,13 +11,15 @@
 #                update, clone, enable/disable, DOT output
 #   illegal.cu   calls refused during capture and misuse of the capture calls
 #   driver.cu    the driver API's cuStreamBeginCapture ... cuGraphLaunch
+#   cond.cu      conditional nodes (if, while, switch) set by kernels through
+#                cudaGraphSetConditional
 B=$(cd "${1:-build}" && pwd) || exit 2
 HERE=$(dirname "$0")
 command -v nvcc > /dev/null 2>&1 || { echo "SKIP: nvcc not on the PATH"; exit 77; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail=0
-for n in capture explicit illegal driver; do
+for n in capture explicit illegal driver cond; do
   extra=
   [ $n = driver ] && extra=-lcuda
   if ! nvcc -arch=sm_90 -lineinfo -cudart shared -o "$T/$n" "$HERE/$n.cu" $extra > "$T/build.log" 2>&1; then
