@@ -363,7 +363,7 @@ static void test_malloc_free(void **state) {
   assert_ok(((cudaError_t(*)(void))sym("cudaProfilerStop"))());
   int saved = dup(2), null = open("/dev/null", O_WRONLY);
   dup2(null, 2);
-  cudaError_t e = ((cudaError_t(*)(void **, unsigned))sym("cudaGraphCreate"))(&p, 0);
+  cudaError_t e = ((cudaError_t(*)(void **, unsigned))sym("cudaMallocArray"))(&p, 0);
   dup2(saved, 2);
   close(saved);
   close(null);
