@@ -149,8 +149,28 @@ void rt_capture_forget_event(rt_event *ev) {
   if (ce) ce_free(ce);
 }
 
+static void drop_node(g_node **deps, size_t *n, g_node *gone) {
+  for (size_t i = 0; i < *n;)
+    if (deps[i] == gone) deps[i] = deps[--*n];
+    else i++;
+}
+
+void rt_capture_node_gone(g_node *n) {
+  for (cap_stream *cs = cstreams; cs; cs = cs->next) drop_node(cs->deps, &cs->n, n);
+  for (cap_event *ce = cevents; ce; ce = ce->next) drop_node(ce->deps, &ce->n, n);
+}
+
+void rt_capture_graph_gone(rt_graph *g) {
+  for (cap_seq *c = seqs; c; c = c->next)
+    if (c->g == g) {
+      c->g = NULL;
+      c->invalid = 1;
+    }
+}
+
 /* a new node after the stream's dependencies; it becomes them */
 static cudaError_t cap_node(cap_stream *cs, int type, g_node **out) {
+  if (!cs->c->g) return cudaErrorStreamCaptureInvalidated;
   cudaError_t e = g_add(cs->c->g, type, (const cudaGraphNode_t *)cs->deps, cs->n, out);
   if (e) return e;
   cs->n = 0;
@@ -219,7 +239,8 @@ int rt_capture_event_captured(rt_event *ev) { return ce_of(ev) != NULL; }
 static cap_stream *target(cudaStream_t h, rt_stream *s, cudaError_t *e) {
   *e = cudaSuccess;
   if (!seqs) return NULL;
-  cap_stream *cs = is_legacy(h) ? NULL : cs_of(s);
+  /* the default stream object captures only as cudaStreamPerThread */
+  cap_stream *cs = s ? cs_of(s) : NULL;
   if (!cs) {
     *e = legacy_check(h);
     return NULL;
@@ -265,6 +286,8 @@ cudaError_t rt_submit(rt_op *op) {
     n->shared = op->shared;
     n->params = op->params;
     n->pbytes = (size_t)pbytes;
+    memcpy(n->cluster, op->cluster, sizeof n->cluster);
+    n->has_cluster = op->has_cluster;
     op->params = NULL;
   } else if (!e) {
     n->fn = op->fn;

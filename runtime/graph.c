@@ -82,6 +82,7 @@ void g_node_free_params(g_node *n) {
 }
 
 static void node_free(g_node *n) {
+  rt_capture_node_gone(n);
   g_node_free_params(n);
   free(n->deps);
   free(n);
@@ -89,6 +90,7 @@ static void node_free(g_node *n) {
 
 void g_free(rt_graph *g) {
   if (!g) return;
+  rt_capture_graph_gone(g);
   for (rt_graph **p = &graphs; *p; p = &(*p)->next)
     if (*p == g) {
       *p = g->next;
@@ -122,11 +124,17 @@ static int dep_remove(g_node *n, g_node *d) {
   return 0;
 }
 
+/* h is a node of g (newest first: captures add after the last nodes) */
+static int in_graph(const rt_graph *g, cudaGraphNode_t h) {
+  for (size_t i = g->n; i-- > 0;)
+    if ((cudaGraphNode_t)g->nodes[i] == h) return 1;
+  return 0;
+}
+
 cudaError_t g_add(rt_graph *g, int type, const cudaGraphNode_t *deps, size_t ndeps, g_node **out) {
   if (ndeps && !deps) return cudaErrorInvalidValue;
   for (size_t i = 0; i < ndeps; i++) {
-    g_node *d = g_node_get(deps[i]);
-    if (!d || d->g != g) return cudaErrorInvalidValue;
+    if (!in_graph(g, deps[i])) return cudaErrorInvalidValue;
     for (size_t j = 0; j < i; j++)
       if (deps[j] == deps[i]) return cudaErrorInvalidValue; /* a repeated dependency */
   }
@@ -144,7 +152,7 @@ cudaError_t g_add(rt_graph *g, int type, const cudaGraphNode_t *deps, size_t nde
   n->id = g->next_id++;
   n->enabled = 1;
   for (size_t i = 0; i < ndeps; i++)
-    if (dep_add(n, g_node_get(deps[i])) < 0) {
+    if (dep_add(n, (g_node *)deps[i]) < 0) {
       node_free(n);
       return cudaErrorMemoryAllocation;
     }
@@ -160,6 +168,8 @@ int g_node_copy_params(g_node *dst, const g_node *src) {
   dst->block = src->block;
   dst->shared = src->shared;
   dst->pbytes = src->pbytes;
+  memcpy(dst->cluster, src->cluster, sizeof dst->cluster);
+  dst->has_cluster = src->has_cluster;
   dst->copy = src->copy;
   dst->set = src->set;
   dst->fn = src->fn;
@@ -226,48 +236,65 @@ fail:
   return NULL;
 }
 
-g_node **g_topo(rt_graph *g) {
-  size_t n = g->n, done = 0;
-  g_node **out = malloc((n ? n : 1) * sizeof *out);
-  size_t *left = calloc(n ? n : 1, sizeof *left);
-  if (!out || !left) {
-    free(out);
-    free(left);
-    return NULL;
+/* a min-heap of node positions: the ready node made first goes first */
+static void heap_push(size_t *h, size_t *n, size_t v) {
+  size_t i = (*n)++;
+  for (; i && h[(i - 1) / 2] > v; i = (i - 1) / 2) h[i] = h[(i - 1) / 2];
+  h[i] = v;
+}
+
+static size_t heap_pop(size_t *h, size_t *n) {
+  size_t top = h[0], v = h[--*n], i = 0;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= *n) break;
+    if (c + 1 < *n && h[c + 1] < h[c]) c++;
+    if (h[c] >= v) break;
+    h[i] = h[c];
+    i = c;
   }
+  if (*n) h[i] = v;
+  return top;
+}
+
+g_node **g_topo(rt_graph *g) {
+  /* Kahn's algorithm, taking among the ready nodes the one made first:
+   * deterministic, and the order one stream issued them in when the graph
+   * was captured */
+  size_t n = g->n, done = 0, ne = 0, nh = 0;
   for (size_t i = 0; i < n; i++) {
     g->nodes[i]->tmp = i;
+    ne += g->nodes[i]->ndeps;
+  }
+  g_node **out = malloc((n ? n : 1) * sizeof *out);
+  size_t *left = calloc(n + 1, sizeof *left), *start = calloc(n + 2, sizeof *start);
+  size_t *succ = malloc((ne ? ne : 1) * sizeof *succ), *heap = malloc((n ? n : 1) * sizeof *heap);
+  g_node **res = NULL;
+  if (!out || !left || !start || !succ || !heap) goto done;
+  /* successors of each node, grouped: start[i] .. start[i+1] */
+  for (size_t i = 0; i < n; i++)
+    for (size_t k = 0; k < g->nodes[i]->ndeps; k++) start[g->nodes[i]->deps[k]->tmp + 2]++;
+  for (size_t i = 2; i < n + 2; i++) start[i] += start[i - 1];
+  for (size_t i = 0; i < n; i++) {
     left[i] = g->nodes[i]->ndeps;
+    for (size_t k = 0; k < g->nodes[i]->ndeps; k++) succ[start[g->nodes[i]->deps[k]->tmp + 1]++] = i;
   }
-  /* repeatedly take, in creation order, the nodes whose predecessors are
-   * all placed: deterministic, and the order a single stream issued them
-   * in when the graph was captured */
-  int progress = 1;
-  char *placed = calloc(n ? n : 1, 1);
-  if (!placed) {
-    free(out);
-    free(left);
-    return NULL;
+  for (size_t i = 0; i < n; i++)
+    if (!left[i]) heap_push(heap, &nh, i);
+  while (nh) {
+    size_t i = heap_pop(heap, &nh);
+    out[done++] = g->nodes[i];
+    for (size_t k = start[i]; k < start[i + 1]; k++)
+      if (!--left[succ[k]]) heap_push(heap, &nh, succ[k]);
   }
-  while (done < n && progress) {
-    progress = 0;
-    for (size_t i = 0; i < n; i++) {
-      if (placed[i] || left[i]) continue;
-      placed[i] = 1;
-      out[done++] = g->nodes[i];
-      progress = 1;
-      for (size_t j = 0; j < n; j++)
-        for (size_t k = 0; k < g->nodes[j]->ndeps; k++)
-          if (g->nodes[j]->deps[k] == g->nodes[i]) left[j]--;
-    }
-  }
+  if (done == n) res = out;
+done:
+  if (res != out) free(out);
   free(left);
-  free(placed);
-  if (done < n) {
-    free(out);
-    return NULL;
-  }
-  return out;
+  free(start);
+  free(succ);
+  free(heap);
+  return res;
 }
 
 /* ---- parameters ---- */

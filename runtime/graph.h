@@ -201,6 +201,8 @@ struct g_node {
   dim3 grid, block;
   unsigned shared;
   uint8_t *params;        /* argument values at each parameter's offset */
+  uint32_t cluster[3];    /* cluster dimensions of a captured cudaLaunchKernelEx */
+  int has_cluster;
   size_t pbytes;
   void **argv;            /* pointers into params, for GetParams */
   /* memcpy */
@@ -308,6 +310,9 @@ int rt_capture_event_captured(rt_event *ev);
 /* Stream or event destroyed: forget its capture state. */
 void rt_capture_forget_stream(rt_stream *s);
 void rt_capture_forget_event(rt_event *ev);
+/* A node or graph is destroyed: no capture may depend on or add to it. */
+void rt_capture_node_gone(g_node *n);
+void rt_capture_graph_gone(rt_graph *g);
 /* cudaMallocAsync / cudaFreeAsync in a capturing stream: allocation and
  * free nodes (-1: not capturing) */
 int rt_capture_malloc(void **p, size_t size, cudaStream_t stream);

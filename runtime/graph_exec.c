@@ -64,6 +64,10 @@ static void run_node(g_node *n) {
                    : rt.shmem_config == cudaSharedMemBankSizeEightByte   ? 8
                                                                          : 4;
     op.params = n->params;
+    if (n->has_cluster) {
+      memcpy(op.cluster, n->cluster, sizeof op.cluster);
+      op.has_cluster = 1;
+    }
     rt_run_launch(&op);
     break;
   }
