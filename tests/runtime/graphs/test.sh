@@ -13,12 +13,23 @@
 #   driver.cu    the driver API's cuStreamBeginCapture ... cuGraphLaunch
 #   cond.cu      conditional nodes (if, while, switch) set by kernels through
 #                cudaGraphSetConditional
+# and the graph structures' layout (abi_check.c, from runtime/graph.h,
+# against abi_check.cu, from NVIDIA's headers).
 B=$(cd "${1:-build}" && pwd) || exit 2
 HERE=$(dirname "$0")
 command -v nvcc > /dev/null 2>&1 || { echo "SKIP: nvcc not on the PATH"; exit 77; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail=0
+ROOT=$(cd "$HERE/../../.." && pwd)
+if ${CC:-cc} -std=c11 -D_GNU_SOURCE -I"$ROOT/include" -I"$ROOT/runtime" -o "$T/abi_smemu" "$HERE/abi_check.c" &&
+   nvcc -o "$T/abi_nvidia" "$HERE/abi_check.cu" > "$T/build.log" 2>&1 &&
+   "$T/abi_smemu" > "$T/abi_smemu.txt" && "$T/abi_nvidia" > "$T/abi_nvidia.txt"; then
+  if diff "$T/abi_nvidia.txt" "$T/abi_smemu.txt"; then echo "ok: graph structures laid out as NVIDIA's ($(wc -l < "$T/abi_nvidia.txt") sizes and offsets)"
+  else echo "FAIL: graph structures differ from NVIDIA's"; fail=1; fi
+else
+  cat "$T/build.log"; echo "FAIL: the layout check did not build"; fail=1
+fi
 for n in capture explicit illegal driver cond; do
   extra=
   [ $n = driver ] && extra=-lcuda
