@@ -28,6 +28,9 @@ static void run_copy(const struct cudaMemcpy3DParms *p) {
     for (size_t y = 0; y < ex->height; y++) {
       char *d = (char *)p->dstPtr.ptr + ((p->dstPos.z + z) * dy + p->dstPos.y + y) * dp + p->dstPos.x;
       const char *s = (const char *)p->srcPtr.ptr + ((p->srcPos.z + z) * sy + p->srcPos.y + y) * sp + p->srcPos.x;
+      /* initcheck: a copy from the device reads what kernels must have written */
+      if (p->kind != cudaMemcpyHostToDevice && p->kind != cudaMemcpyHostToHost)
+        rt_san_copy_source(s, ex->width, "cudaGraphLaunch");
       smemu_memcpy(rt.ctx, d, s, ex->width);
     }
 }
