@@ -538,3 +538,68 @@ CU_EXPORT(CUresult) cuGraphDebugDotPrint(CUgraph g, const char *path, unsigned f
 CUresult cuGraphDebugDotPrint(CUgraph g, const char *path, unsigned flags) {
   return cu(cudaGraphDebugDotPrint(g, path, flags));
 }
+
+/* ---- CUgraphNodeParams: the runtime's union, but kernel (v3, the driver
+ * kernel layout) and memcpy (a context and CUDA_MEMCPY3D) differ ---- */
+
+typedef struct cu_node_params {
+  int type;
+  int reserved0[3];
+  union {
+    long long reserved1[29];
+    cu_kernel_params kernel;
+    struct {
+      int flags, reserved;
+      CUcontext ctx;
+      cu_copy3d copy;
+    } memcpy;
+  } u;
+  long long reserved2;
+} cu_node_params;
+
+/* the sizes NVIDIA's cuda.h gives these structures (CUDA 13) */
+_Static_assert(sizeof(cu_kernel_params) == 72, "CUDA_KERNEL_NODE_PARAMS_v3");
+_Static_assert(sizeof(cu_copy3d) == 200, "CUDA_MEMCPY3D");
+_Static_assert(sizeof(cu_node_params) == 256, "CUgraphNodeParams");
+
+static int node_from_cu(const cu_node_params *c, struct cudaGraphNodeParams *p) {
+  memset(p, 0, sizeof *p);
+  if (!c) return 0;
+  p->type = (enum cudaGraphNodeType)c->type;
+  if (c->type == cudaGraphNodeTypeKernel) p->u.kernel = from_cu(&c->u.kernel);
+  else if (c->type == cudaGraphNodeTypeMemcpy) return copy_from_cu(&c->u.memcpy.copy, &p->u.memcpy.copyParams);
+  else memcpy(&p->u, &c->u, sizeof p->u);
+  return 1;
+}
+
+/* outputs of node creation: the allocation's address, the bodies */
+static void node_to_cu(const struct cudaGraphNodeParams *p, cu_node_params *c) {
+  if (c->type == cudaGraphNodeTypeMemAlloc || c->type == cudaGraphNodeTypeConditional) memcpy(&c->u, &p->u, sizeof c->u);
+}
+
+CU_EXPORT(CUresult) cuGraphAddNode_v2(CUgraphNode *out, CUgraph g, const CUgraphNode *d, const CUgraphEdgeData *e,
+                                      size_t n, cu_node_params *c);
+CUresult cuGraphAddNode_v2(CUgraphNode *out, CUgraph g, const CUgraphNode *d, const CUgraphEdgeData *e, size_t n,
+                           cu_node_params *c) {
+  struct cudaGraphNodeParams p;
+  if (!node_from_cu(c, &p)) return 1;
+  CUresult r = cu(cudaGraphAddNode(out, g, d, e, n, &p));
+  if (!r) node_to_cu(&p, c);
+  return r;
+}
+CU_EXPORT(CUresult) cuGraphAddNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n, cu_node_params *c);
+CUresult cuGraphAddNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n, cu_node_params *c) {
+  return cuGraphAddNode_v2(out, g, d, NULL, n, c);
+}
+CU_EXPORT(CUresult) cuGraphNodeSetParams(CUgraphNode node, cu_node_params *c);
+CUresult cuGraphNodeSetParams(CUgraphNode node, cu_node_params *c) {
+  struct cudaGraphNodeParams p;
+  if (!node_from_cu(c, &p)) return 1;
+  return cu(cudaGraphNodeSetParams(node, &p));
+}
+CU_EXPORT(CUresult) cuGraphExecNodeSetParams(CUgraphExec x, CUgraphNode node, cu_node_params *c);
+CUresult cuGraphExecNodeSetParams(CUgraphExec x, CUgraphNode node, cu_node_params *c) {
+  struct cudaGraphNodeParams p;
+  if (!node_from_cu(c, &p)) return 1;
+  return cu(cudaGraphExecNodeSetParams(x, node, &p));
+}

@@ -119,6 +119,36 @@ int main() {
   CU(cuGraphLaunch(ex, s));
   CU(cuStreamSynchronize(s));
   EXPECT(h[0] == 9 && calls == 3, "update from the clone restores 0*2+9");
+  // cuGraphAddNode: a kernel (v3 layout) and a copy (CUDA_MEMCPY_NODE_PARAMS)
+  // after the host node: out = 0*2+9 again, then +1 per element by a second
+  // kernel node made through the generic call
+  CUgraphNodeParams np = {};
+  np.type = CU_GRAPH_NODE_TYPE_KERNEL;
+  int k1 = 1, c1 = 1;
+  void *args4[] = {&d, &k1, &c1, &nn};
+  np.kernel.func = f;
+  np.kernel.gridDimX = n / 32;
+  np.kernel.gridDimY = np.kernel.gridDimZ = 1;
+  np.kernel.blockDimX = 32;
+  np.kernel.blockDimY = np.kernel.blockDimZ = 1;
+  np.kernel.kernelParams = args4;
+  CUgraphNode ngk, ngc;
+  CU(cuGraphAddNode(&ngk, cl, nullptr, nullptr, 0, &np));
+  CUgraphNode clhost;
+  CU(cuGraphNodeFindInClone(&clhost, nhost, cl));
+  CU(cuGraphAddDependencies(cl, &clhost, &ngk, nullptr, 1));
+  CUgraphNodeParams mp2 = {};
+  mp2.type = CU_GRAPH_NODE_TYPE_MEMCPY;
+  mp2.memcpy.copyParams = cp;
+  CU(cuGraphAddNode(&ngc, cl, &ngk, nullptr, 1, &mp2));
+  CUgraphExec ex2;
+  CU(cuGraphInstantiate(&ex2, cl, 0));
+  CU(cuGraphLaunch(ex2, s));
+  CU(cuStreamSynchronize(s));
+  ok = 1;
+  for (int i = 0; i < n; i++) ok &= h[i] == 9 * 1 + 1;
+  EXPECT(ok && calls == 4, "cuGraphAddNode kernel and copy: 9*1+1");
+  CU(cuGraphExecDestroy(ex2));
   CU(cuGraphDebugDotPrint(eg, "graphs_driver.dot", 0));
   FILE *fd = std::fopen("graphs_driver.dot", "r");
   char buf[8192] = {0};
