@@ -406,7 +406,7 @@ int rt_capture_event_record(rt_event *ev, rt_stream *s, unsigned flags) {
   }
   g_node **d = malloc((cs->n ? cs->n : 1) * sizeof *d);
   if (!d) return cudaErrorMemoryAllocation;
-  memcpy(d, cs->deps, cs->n * sizeof *d);
+  if (cs->n) memcpy(d, cs->deps, cs->n * sizeof *d);
   free(ce->deps);
   ce->deps = d;
   ce->n = cs->n;

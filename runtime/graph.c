@@ -37,17 +37,46 @@ static void mem_release(g_mem *m) {
   free(m);
 }
 
+static void usage(const rt_graph *g, unsigned pass, uint64_t *used, uint64_t *reserved) {
+  for (size_t i = 0; i < g->n; i++) {
+    g_mem *m = g->nodes[i]->mem;
+    if (m && m->seen != pass) {
+      m->seen = pass;
+      *reserved += m->size;
+      rt_alloc *a = rt_alloc_find(m->p);
+      if (m->mapped && a && a->p == m->p) *used += m->size;
+    }
+  }
+}
+
+void g_mem_usage(uint64_t *used, uint64_t *reserved) {
+  static unsigned pass;
+  *used = *reserved = 0;
+  pass++;
+  /* every graph is in the list, child graphs and executables' copies too;
+   * clones share their allocations, counted once */
+  for (rt_graph *g = graphs; g; g = g->next) usage(g, pass, used, reserved);
+}
+
 rt_graph *g_get(cudaGraph_t h) {
   if (!h) return NULL;
   for (rt_graph *g = graphs; g; g = g->next)
-    if ((cudaGraph_t)g == h) return g;
+    if ((cudaGraph_t)g == h) return g->internal ? NULL : g;
   return NULL;
+}
+
+void g_internal(rt_graph *g) {
+  g->internal = 1;
+  for (size_t i = 0; i < g->n; i++) {
+    if (g->nodes[i]->child) g_internal(g->nodes[i]->child);
+    for (unsigned b = 0; b < g->nodes[i]->nbodies; b++) g_internal(g->nodes[i]->bodies[b]);
+  }
 }
 
 g_node *g_node_get(cudaGraphNode_t h) {
   if (!h) return NULL;
   for (rt_graph *g = graphs; g; g = g->next)
-    for (size_t i = 0; i < g->n; i++)
+    for (size_t i = 0; !g->internal && i < g->n; i++)
       if ((cudaGraphNode_t)g->nodes[i] == h) return g->nodes[i];
   return NULL;
 }
@@ -69,8 +98,11 @@ rt_graph *g_new(void) {
 void g_node_free_params(g_node *n) {
   free(n->params);
   free(n->argv);
+  free(n->attrs);
   n->params = NULL;
   n->argv = NULL;
+  n->attrs = NULL;
+  n->attr_set = 0;
   if (n->child) g_free(n->child);
   n->child = NULL;
   for (unsigned i = 0; i < n->nbodies; i++) g_free(n->bodies[i]);
@@ -162,6 +194,7 @@ cudaError_t g_add(rt_graph *g, int type, const cudaGraphNode_t *deps, size_t nde
 }
 
 int g_node_copy_params(g_node *dst, const g_node *src) {
+  if (dst == src) return 0;
   g_node_free_params(dst);
   dst->f = src->f;
   dst->grid = src->grid;
@@ -170,6 +203,12 @@ int g_node_copy_params(g_node *dst, const g_node *src) {
   dst->pbytes = src->pbytes;
   memcpy(dst->cluster, src->cluster, sizeof dst->cluster);
   dst->has_cluster = src->has_cluster;
+  if (src->attrs) {
+    dst->attrs = malloc(32 * 64);
+    if (!dst->attrs) return -1;
+    memcpy(dst->attrs, src->attrs, 32 * 64);
+    dst->attr_set = src->attr_set;
+  }
   dst->copy = src->copy;
   dst->set = src->set;
   dst->fn = src->fn;

@@ -182,6 +182,7 @@ typedef struct g_mem {
   size_t size;
   int refs;
   int mapped; /* the allocation node ran and nothing freed it since */
+  unsigned seen; /* g_mem_usage's pass */
 } g_mem;
 
 typedef struct g_node g_node;
@@ -203,6 +204,8 @@ struct g_node {
   uint8_t *params;        /* argument values at each parameter's offset */
   uint32_t cluster[3];    /* cluster dimensions of a captured cudaLaunchKernelEx */
   int has_cluster;
+  uint8_t (*attrs)[64];   /* kernel node attributes set, by id (NULL: none) */
+  uint32_t attr_set;      /* which ids are set */
   size_t pbytes;
   void **argv;            /* pointers into params, for GetParams */
   /* memcpy */
@@ -231,7 +234,8 @@ struct rt_graph {
   g_node **nodes;
   size_t n, cap;
   int next_id;
-  int is_child;           /* owned by a child-graph node */
+  int is_child;           /* owned by a node (child graph, conditional body) or an executable */
+  int internal;           /* an executable's copy (or inside one): no user handle reaches it */
   rt_graph *origin;       /* cloned from, for cudaGraphNodeFindInClone */
   rt_graph *next;         /* the live graphs */
 };
@@ -248,6 +252,8 @@ typedef struct rt_gexec {
 rt_graph *g_get(cudaGraph_t h);           /* a live graph, or NULL */
 g_node *g_node_get(cudaGraphNode_t h);    /* a live node of a live graph, or NULL */
 rt_graph *g_new(void);
+/* Make g and the graphs inside it internal (an executable's copy). */
+void g_internal(rt_graph *g);
 void g_free(rt_graph *g);                 /* destroys nodes (and child graphs) */
 /* A new node of `type` in g after deps (checked: live nodes of g). */
 cudaError_t g_add(rt_graph *g, int type, const cudaGraphNode_t *deps, size_t ndeps, g_node **out);
@@ -268,6 +274,9 @@ cudaError_t g_alloc_node(g_node *n, size_t size);
 /* Whether p may be freed by a free node of g: an allocation node's memory
  * of g, or a tracked device allocation. */
 int g_freeable(rt_graph *g, void *p);
+/* Bytes of graph allocations mapped now and reserved by live nodes; the
+ * high-water marks follow them. */
+void g_mem_usage(uint64_t *used, uint64_t *reserved);
 /* Run every node of g in order (the queue's thread, lock held). */
 void g_run(rt_graph *g);
 /* A live event handle. */

@@ -194,7 +194,8 @@ static cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t graph, unsigned
     free(x);
     return cudaErrorMemoryAllocation;
   }
-  x->g->is_child = 1; /* not a user handle */
+  x->g->is_child = 1;
+  g_internal(x->g); /* no user handle reaches the executable's copy */
   x->src = g;
   x->flags = flags;
   x->next = execs;
