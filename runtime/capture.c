@@ -322,6 +322,18 @@ int rt_capture_memcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch
   return cudaSuccess;
 }
 
+int rt_capture_copy3d(const struct cudaMemcpy3DParms *p, cudaStream_t stream) {
+  cudaError_t e;
+  cap_stream *cs = target(stream, rt_stream_get(stream), &e);
+  if (!cs && !e) return -1;
+  if (e) return e;
+  if ((e = g_memcpy_check(p))) return e;
+  g_node *nd;
+  if ((e = cap_node(cs, cudaGraphNodeTypeMemcpy, &nd))) return e;
+  nd->copy = *p;
+  return cudaSuccess;
+}
+
 int rt_capture_memset(void *ptr, unsigned value, unsigned elem, size_t pitch, size_t w, size_t h,
                       cudaStream_t stream) {
   cudaError_t e;

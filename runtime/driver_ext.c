@@ -13,6 +13,7 @@
  * refused with a message. */
 #include <stdlib.h>
 #include <string.h>
+#include "graph.h"
 #include "rt.h"
 
 typedef int CUresult;
@@ -468,17 +469,14 @@ EXPORT cuMemAllocManaged(CUdeviceptr *d, size_t n, unsigned flags) {
   return r;
 }
 EXPORT cuMemAllocAsync(CUdeviceptr *d, size_t n, CUstream s) {
-  (void)s; /* ordered anyway: one queue, and the memory is fresh */
   void *p = NULL;
   if (!d) return CU_ERROR_INVALID_VALUE;
-  CUresult r = cu(cudaMalloc(&p, n));
+  /* cudaMallocAsync: an allocation node while s captures */
+  CUresult r = cu(cudaMallocAsync(&p, n, s));
   *d = (CUdeviceptr)(uintptr_t)p;
   return r;
 }
-EXPORT cuMemFreeAsync(CUdeviceptr d, CUstream s) {
-  (void)s; /* cudaFree waits for the queued work, as the stream order asks */
-  return cu(cudaFree(DP(d)));
-}
+EXPORT cuMemFreeAsync(CUdeviceptr d, CUstream s) { return cu(cudaFreeAsync(DP(d), s)); }
 /* cuMemcpy, cuMemcpyAsync, the typed async copies and cuMemsetD8/D32Async
  * are in driver.c, range-checked. */
 EXPORT cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdeviceptr p) {

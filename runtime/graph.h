@@ -303,6 +303,10 @@ cudaError_t rt_submit(rt_op *op);
 int rt_capture_memcpy(void *dst, const void *src, size_t n, int kind, cudaStream_t stream);
 int rt_capture_memcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t w, size_t h, int kind,
                         cudaStream_t stream);
+int rt_capture_copy3d(const struct cudaMemcpy3DParms *p, cudaStream_t stream);
+/* the stream-ordered allocator (unsupported.c) */
+RT_EXPORT cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream);
+RT_EXPORT cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream);
 /* a fill of h rows of w elements of elem (1, 2, 4) bytes, pitch apart */
 int rt_capture_memset(void *p, unsigned value, unsigned elem, size_t pitch, size_t w, size_t h, cudaStream_t stream);
 int rt_capture_event_record(rt_event *ev, rt_stream *s, unsigned flags);

@@ -309,6 +309,8 @@ static cudaError_t to_symbol(const void *symbol, const void *src, size_t count, 
     return rt_end(cudaErrorInvalidMemcpyDirection);
   if ((e = symbol_range(symbol, count, offset, &p))) return rt_end(e);
   if (count && !rt_side_ok(src, count, kind == cudaMemcpyDeviceToDevice)) return rt_end(cudaErrorInvalidValue);
+  int c = async ? rt_capture_memcpy(p, src, count, kind, stream) : (int)rt_capture_forbid(0, 1);
+  if (c > 0 || (async && c == 0)) return rt_end((cudaError_t)c);
   rt_drain();
   if (rt.sticky) return rt_end(rt.sticky);
   if (count) smemu_memcpy(rt.ctx, p, src, count);
@@ -325,6 +327,8 @@ static cudaError_t from_symbol(void *dst, const void *symbol, size_t count, size
     return rt_end(cudaErrorInvalidMemcpyDirection);
   if ((e = symbol_range(symbol, count, offset, &p))) return rt_end(e);
   if (count && !rt_side_ok(dst, count, kind == cudaMemcpyDeviceToDevice)) return rt_end(cudaErrorInvalidValue);
+  int c = async ? rt_capture_memcpy(dst, p, count, kind, stream) : (int)rt_capture_forbid(0, 1);
+  if (c > 0 || (async && c == 0)) return rt_end((cudaError_t)c);
   rt_drain();
   if (rt.sticky) return rt_end(rt.sticky);
   if (count) smemu_memcpy(rt.ctx, dst, p, count);

@@ -22,6 +22,13 @@ __global__ void add_into(float *y, const float *x, int n) {
 
 __global__ void incr(int *c) { atomicAdd(c, 1); }
 
+__device__ int dsym[64];
+
+__global__ void sym_twice(int *out) {
+  int i = threadIdx.x;
+  out[i] = 2 * dsym[i];
+}
+
 static void host_count(void *p) { ++*(int *)p; }
 
 int main() {
@@ -208,6 +215,57 @@ int main() {
   bad = 0;
   for (int i = 0; i < n; i++) bad += hy[i] != (hx[i] + 0.5f) + hx[i];
   EXPECT(bad == 0, "stream-ordered allocation graph equals the CPU's 2x+0.5");
+
+  // ---- the other copies and fills: symbols, 2D, 3D ----
+  {
+    int hs[64], hout[64], h2[8 * 16];
+    for (int i = 0; i < 64; i++) hs[i] = 3 * i + 1;
+    int *dout;
+    OK(cudaMalloc(&dout, sizeof hout));
+    size_t pitch;
+    unsigned char *d2;
+    OK(cudaMallocPitch((void **)&d2, &pitch, 16 * sizeof(int), 8));
+    // slices of 2 rows: the 3D fill covers rows 0-1 and 2-3
+    cudaPitchedPtr p3 = make_cudaPitchedPtr(d2, pitch, 16 * sizeof(int), 2);
+    OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    OK(cudaMemcpyToSymbolAsync(dsym, hs, sizeof hs, 0, cudaMemcpyHostToDevice, s));
+    sym_twice<<<1, 64, 0, s>>>(dout);
+    OK(cudaMemcpyFromSymbolAsync(hs, dsym, sizeof(int), 4 * sizeof(int), cudaMemcpyDeviceToHost, s));
+    OK(cudaMemcpyAsync(hout, dout, sizeof hout, cudaMemcpyDeviceToHost, s));
+    // rows 0-3 by a 3D fill (2 slices of 2 rows), rows 4-7 by a 2D fill
+    OK(cudaMemset3DAsync(p3, 0x11, make_cudaExtent(16 * sizeof(int), 2, 2), s));
+    OK(cudaMemset2DAsync(d2 + 4 * pitch, pitch, 0x22, 16 * sizeof(int), 4, s));
+    cudaMemcpy3DParms c3 = {};
+    c3.srcPtr = make_cudaPitchedPtr(d2, pitch, 16 * sizeof(int), 8);
+    c3.dstPtr = make_cudaPitchedPtr(h2, 16 * sizeof(int), 16 * sizeof(int), 8);
+    c3.extent = make_cudaExtent(16 * sizeof(int), 8, 1);
+    c3.kind = cudaMemcpyDeviceToHost;
+    OK(cudaMemcpy3DAsync(&c3, s));
+    cudaGraph_t gs;
+    OK(cudaStreamEndCapture(s, &gs));
+    size_t ns = 0;
+    OK(cudaGraphGetNodes(gs, nullptr, &ns));
+    EXPECT(ns == 8, "8 nodes: 2 symbol copies, a kernel, a copy, 2 slice fills, a 2D fill, a 3D copy");
+    std::memset(hout, 0, sizeof hout);
+    std::memset(h2, 0, sizeof h2);
+    hs[4] = -1;
+    EXPECT(hs[0] == 1, "captured symbol copies did not run");
+    for (int i = 0; i < 64; i++) hs[i] = 3 * i + 1;
+    cudaGraphExec_t xs;
+    OK(cudaGraphInstantiate(&xs, gs, 0));
+    OK(cudaGraphLaunch(xs, s));
+    OK(cudaStreamSynchronize(s));
+    int oks = 1;
+    for (int i = 0; i < 64; i++) oks &= hout[i] == 2 * (3 * i + 1);
+    EXPECT(oks, "symbol copy in, kernel 2x, copy out");
+    EXPECT(hs[0] == 3 * 4 + 1 && hs[1] == 3 * 1 + 1, "copy of one int from the symbol at offset 4 ints");
+    int ok2 = 1;
+    for (int r = 0; r < 8; r++)
+      for (int c = 0; c < 16; c++) ok2 &= (unsigned)h2[r * 16 + c] == (r < 4 ? 0x11111111u : 0x22222222u);
+    EXPECT(ok2, "3D fill of 2 slices, 2D fill, 3D copy out");
+    OK(cudaGraphExecDestroy(xs));
+    OK(cudaGraphDestroy(gs));
+  }
 
   // ---- relaxed mode lets cudaMalloc through ----
   OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed));

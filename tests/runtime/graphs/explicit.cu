@@ -45,6 +45,8 @@ static void observe(void *p) {
 
 static void count(void *p) { ++*(int *)p; }
 
+__constant__ int csym[8];
+
 int main() {
   const int n = 256;
   int *a, *b, *hp;
@@ -308,6 +310,53 @@ int main() {
   OK(cudaGraphLaunch(oe, s));
   OK(cudaStreamSynchronize(s));
   EXPECT(calls == 2, "relaunch of a graph that frees what it allocates");
+
+  // ---- graph memory figures: the allocation node's bytes are reserved;
+  // none is mapped between launches (the graph frees what it allocates) ----
+  unsigned long long used = 1, reserved = 0, high = 0;
+  OK(cudaDeviceGetGraphMemAttribute(0, cudaGraphMemAttrUsedMemCurrent, &used));
+  OK(cudaDeviceGetGraphMemAttribute(0, cudaGraphMemAttrReservedMemCurrent, &reserved));
+  OK(cudaDeviceGetGraphMemAttribute(0, cudaGraphMemAttrReservedMemHigh, &high));
+  EXPECT(used == 0 && reserved >= n * sizeof(int) && high >= reserved, "graph memory: 0 used, the node's bytes reserved");
+  unsigned long long zero64 = 0, one64 = 1;
+  OK(cudaDeviceSetGraphMemAttribute(0, cudaGraphMemAttrReservedMemHigh, &zero64));
+  EXPECT_ERR(cudaDeviceSetGraphMemAttribute(0, cudaGraphMemAttrReservedMemHigh, &one64), cudaErrorInvalidValue,
+             "a high-water mark is reset to 0 only");
+  EXPECT_ERR(cudaDeviceSetGraphMemAttribute(0, cudaGraphMemAttrUsedMemCurrent, &zero64), cudaErrorInvalidValue,
+             "the current figures cannot be set");
+
+  // ---- symbol copies and kernel node attributes ----
+  {
+    cudaGraph_t gsym;
+    OK(cudaGraphCreate(&gsym, 0));
+    int src8[8], back8[8] = {0};
+    for (int i = 0; i < 8; i++) src8[i] = 100 - i;
+    cudaGraphNode_t to, from;
+    OK(cudaGraphAddMemcpyNodeToSymbol(&to, gsym, nullptr, 0, csym, src8, sizeof src8, 0, cudaMemcpyHostToDevice));
+    OK(cudaGraphAddMemcpyNodeFromSymbol(&from, gsym, &to, 1, back8, csym, 4 * sizeof(int), 4 * sizeof(int),
+                                        cudaMemcpyDeviceToHost));
+    EXPECT_ERR(cudaGraphAddMemcpyNodeToSymbol(&bad, gsym, nullptr, 0, csym, src8, sizeof src8, 4,
+                                              cudaMemcpyHostToDevice),
+               cudaErrorInvalidValue, "a copy past the end of the symbol");
+    cudaGraphExec_t xsym;
+    OK(cudaGraphInstantiate(&xsym, gsym, 0));
+    OK(cudaGraphLaunch(xsym, s));
+    OK(cudaStreamSynchronize(s));
+    EXPECT(back8[0] == 96 && back8[3] == 93 && back8[4] == 0, "to and from a __constant__ symbol (offset 4 ints)");
+    OK(cudaGraphExecDestroy(xsym));
+    OK(cudaGraphDestroy(gsym));
+    cudaLaunchAttributeValue v = {}, r = {};
+    v.priority = 3;
+    OK(cudaGraphKernelNodeSetAttribute(k1, cudaLaunchAttributePriority, &v));
+    OK(cudaGraphKernelNodeGetAttribute(k1, cudaLaunchAttributePriority, &r));
+    EXPECT(r.priority == 3, "kernel node attribute read back");
+    OK(cudaGraphKernelNodeCopyAttributes(k2, k1));
+    r.priority = 0;
+    OK(cudaGraphKernelNodeGetAttribute(k2, cudaLaunchAttributePriority, &r));
+    EXPECT(r.priority == 3, "kernel node attributes copied");
+    EXPECT_ERR(cudaGraphKernelNodeSetAttribute(cp, cudaLaunchAttributePriority, &v), cudaErrorInvalidValue,
+               "an attribute of a memcpy node");
+  }
 
   // ---- DOT ----
   const char *dot = "graphs_explicit.dot";
