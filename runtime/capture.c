@@ -14,10 +14,10 @@
 typedef struct cap_seq {
   unsigned long long id;
   rt_graph *g;
-  int mode;               /* cudaStreamCaptureMode it began with */
-  pthread_t thread;       /* the thread that began it */
+  int mode;         /* cudaStreamCaptureMode it began with */
+  pthread_t thread; /* the thread that began it */
   int invalid;
-  int own_graph;          /* the graph was made by the capture (not ToGraph) */
+  int own_graph; /* the graph was made by the capture (not ToGraph) */
   rt_stream *origin;
   struct cap_seq *next;
 } cap_seq;
@@ -26,7 +26,7 @@ typedef struct cap_seq {
 typedef struct cap_stream {
   rt_stream *s;
   cap_seq *c;
-  g_node **deps;          /* what the stream's next node depends on */
+  g_node **deps; /* what the stream's next node depends on */
   size_t n, cap;
   cudaGraphEdgeData *edges; /* zeroed edge data for cudaStreamGetCaptureInfo */
   struct cap_stream *next;
@@ -151,8 +151,10 @@ void rt_capture_forget_event(rt_event *ev) {
 
 static void drop_node(g_node **deps, size_t *n, g_node *gone) {
   for (size_t i = 0; i < *n;)
-    if (deps[i] == gone) deps[i] = deps[--*n];
-    else i++;
+    if (deps[i] == gone)
+      deps[i] = deps[--*n];
+    else
+      i++;
 }
 
 void rt_capture_node_gone(g_node *n) {
@@ -302,8 +304,8 @@ int rt_capture_memcpy(void *dst, const void *src, size_t n, int kind, cudaStream
   return rt_capture_memcpy2d(dst, n, src, n, n, 1, kind, stream);
 }
 
-int rt_capture_memcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t w, size_t h, int kind,
-                        cudaStream_t stream) {
+int rt_capture_memcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t w, size_t h,
+                        int kind, cudaStream_t stream) {
   cudaError_t e;
   cap_stream *cs = target(stream, rt_stream_get(stream), &e);
   if (!cs && !e) return -1;
@@ -341,7 +343,8 @@ int rt_capture_memset(void *ptr, unsigned value, unsigned elem, size_t pitch, si
   if (!cs && !e) return -1;
   if (e) return e;
   if (!w || !h) return cudaSuccess;
-  struct cudaMemsetParams p = {ptr, pitch, elem == 1 ? value & 0xff : elem == 2 ? value & 0xffff : value, elem, w, h};
+  struct cudaMemsetParams p = {ptr,  pitch, elem == 1 ? value & 0xff : elem == 2 ? value & 0xffff : value,
+                               elem, w,     h};
   if ((e = g_memset_check(&p))) return e;
   g_node *nd;
   if ((e = cap_node(cs, cudaGraphNodeTypeMemset, &nd))) return e;
@@ -458,7 +461,8 @@ int rt_capture_wait_event(rt_stream *s, rt_event *ev, unsigned flags) {
 
 /* ---- entry points ---- */
 
-static cudaError_t begin(cudaStream_t stream, rt_graph *g, const cudaGraphNode_t *deps, size_t ndeps, int mode) {
+static cudaError_t begin(cudaStream_t stream, rt_graph *g, const cudaGraphNode_t *deps, size_t ndeps,
+                         int mode) {
   cudaError_t e = rt_begin(1);
   if (e) return e;
   rt_stream *s = rt_stream_get(stream);
@@ -506,8 +510,8 @@ RT_EXPORT cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream, enum cuda
 
 RT_EXPORT cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph,
                                                     const cudaGraphNode_t *dependencies,
-                                                    const cudaGraphEdgeData *dependencyData, size_t numDependencies,
-                                                    enum cudaStreamCaptureMode mode) {
+                                                    const cudaGraphEdgeData *dependencyData,
+                                                    size_t numDependencies, enum cudaStreamCaptureMode mode) {
   (void)dependencyData;
   rt_begin(0);
   rt_graph *g = g_get(graph);
@@ -518,7 +522,8 @@ RT_EXPORT cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGra
 RT_EXPORT cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream, cudaGraph_t graph,
                                                          const cudaGraphNode_t *dependencies,
                                                          const cudaGraphEdgeData *dependencyData,
-                                                         size_t numDependencies, enum cudaStreamCaptureMode mode) {
+                                                         size_t numDependencies,
+                                                         enum cudaStreamCaptureMode mode) {
   return cudaStreamBeginCaptureToGraph(stream, graph, dependencies, dependencyData, numDependencies, mode);
 }
 
@@ -575,7 +580,8 @@ RT_EXPORT cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t stream, cudaGraph_t
   return cudaStreamEndCapture(stream, pGraph);
 }
 
-RT_EXPORT cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus) {
+RT_EXPORT cudaError_t cudaStreamIsCapturing(cudaStream_t stream,
+                                            enum cudaStreamCaptureStatus *pCaptureStatus) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   rt_stream *s = rt_stream_get(stream);
@@ -588,20 +594,23 @@ RT_EXPORT cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStream
     return rt_end(cudaSuccess);
   }
   cap_stream *cs = cs_of(s);
-  *pCaptureStatus = !cs               ? cudaStreamCaptureStatusNone
+  *pCaptureStatus = !cs              ? cudaStreamCaptureStatusNone
                     : cs->c->invalid ? cudaStreamCaptureStatusInvalidated
                                      : cudaStreamCaptureStatusActive;
   return rt_end(cudaSuccess);
 }
 
-RT_EXPORT cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus) {
+RT_EXPORT cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t stream,
+                                                 enum cudaStreamCaptureStatus *pCaptureStatus) {
   return cudaStreamIsCapturing(stream, pCaptureStatus);
 }
 
-RT_EXPORT cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out,
+RT_EXPORT cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
+                                               enum cudaStreamCaptureStatus *captureStatus_out,
                                                unsigned long long *id_out, cudaGraph_t *graph_out,
                                                const cudaGraphNode_t **dependencies_out,
-                                               const cudaGraphEdgeData **edgeData_out, size_t *numDependencies_out) {
+                                               const cudaGraphEdgeData **edgeData_out,
+                                               size_t *numDependencies_out) {
   enum cudaStreamCaptureStatus st;
   cudaError_t e = cudaStreamIsCapturing(stream, &st);
   if (e) return e;
@@ -629,8 +638,8 @@ RT_EXPORT cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream,
                                                     const cudaGraphNode_t **dependencies_out,
                                                     const cudaGraphEdgeData **edgeData_out,
                                                     size_t *numDependencies_out) {
-  return cudaStreamGetCaptureInfo(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out,
-                                  numDependencies_out);
+  return cudaStreamGetCaptureInfo(stream, captureStatus_out, id_out, graph_out, dependencies_out,
+                                  edgeData_out, numDependencies_out);
 }
 
 RT_EXPORT cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t *dependencies,
@@ -650,12 +659,14 @@ RT_EXPORT cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, c
     g_node *n = g_node_get(dependencies[i]);
     if (!n || n->g != cs->c->g) return rt_end(cudaErrorInvalidValue);
   }
-  if (set_deps(cs, (g_node *const *)dependencies, numDependencies, flags == cudaStreamAddCaptureDependencies) < 0)
+  if (set_deps(cs, (g_node *const *)dependencies, numDependencies,
+               flags == cudaStreamAddCaptureDependencies) < 0)
     return rt_end(cudaErrorMemoryAllocation);
   return rt_end(cudaSuccess);
 }
 
-RT_EXPORT cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t stream, cudaGraphNode_t *dependencies,
+RT_EXPORT cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t stream,
+                                                               cudaGraphNode_t *dependencies,
                                                                const cudaGraphEdgeData *dependencyData,
                                                                size_t numDependencies, unsigned int flags) {
   return cudaStreamUpdateCaptureDependencies(stream, dependencies, dependencyData, numDependencies, flags);

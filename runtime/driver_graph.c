@@ -23,11 +23,15 @@ typedef cudaGraphEdgeData CUgraphEdgeData;
 
 static CUresult cu(cudaError_t e) {
   switch (e) {
-  case cudaErrorInvalidDeviceFunction: return 400; /* CUDA_ERROR_INVALID_HANDLE */
+  case cudaErrorInvalidDeviceFunction:
+    return 400; /* CUDA_ERROR_INVALID_HANDLE */
   case cudaErrorInvalidMemcpyDirection:
-  case cudaErrorInvalidPitchValue: return 1;       /* CUDA_ERROR_INVALID_VALUE */
-  case cudaErrorInvalidResourceHandle: return 400;
-  default: return (CUresult)e;
+  case cudaErrorInvalidPitchValue:
+    return 1; /* CUDA_ERROR_INVALID_VALUE */
+  case cudaErrorInvalidResourceHandle:
+    return 400;
+  default:
+    return (CUresult)e;
   }
 }
 
@@ -47,14 +51,16 @@ CUresult cuStreamBeginCapture(CUstream s) { return cuStreamBeginCapture_v2(s, cu
 CU_EXPORT(CUresult) cuStreamBeginCapture_ptsz(CUstream s);
 CUresult cuStreamBeginCapture_ptsz(CUstream s) { return cuStreamBeginCapture(s); }
 
-CU_EXPORT(CUresult) cuStreamBeginCaptureToGraph(CUstream s, CUgraph g, const CUgraphNode *deps,
-                                                const CUgraphEdgeData *edges, size_t n, int mode);
-CUresult cuStreamBeginCaptureToGraph(CUstream s, CUgraph g, const CUgraphNode *deps, const CUgraphEdgeData *edges,
-                                     size_t n, int mode) {
+CU_EXPORT(CUresult)
+cuStreamBeginCaptureToGraph(CUstream s, CUgraph g, const CUgraphNode *deps, const CUgraphEdgeData *edges,
+                            size_t n, int mode);
+CUresult cuStreamBeginCaptureToGraph(CUstream s, CUgraph g, const CUgraphNode *deps,
+                                     const CUgraphEdgeData *edges, size_t n, int mode) {
   return cu(cudaStreamBeginCaptureToGraph(s, g, deps, edges, n, (enum cudaStreamCaptureMode)mode));
 }
-CU_EXPORT(CUresult) cuStreamBeginCaptureToGraph_ptsz(CUstream s, CUgraph g, const CUgraphNode *deps,
-                                                     const CUgraphEdgeData *edges, size_t n, int mode);
+CU_EXPORT(CUresult)
+cuStreamBeginCaptureToGraph_ptsz(CUstream s, CUgraph g, const CUgraphNode *deps, const CUgraphEdgeData *edges,
+                                 size_t n, int mode);
 CUresult cuStreamBeginCaptureToGraph_ptsz(CUstream s, CUgraph g, const CUgraphNode *deps,
                                           const CUgraphEdgeData *edges, size_t n, int mode) {
   return cuStreamBeginCaptureToGraph(s, g, deps, edges, n, mode);
@@ -72,27 +78,30 @@ CUresult cuStreamIsCapturing(CUstream s, int *status) {
 CU_EXPORT(CUresult) cuStreamIsCapturing_ptsz(CUstream s, int *status);
 CUresult cuStreamIsCapturing_ptsz(CUstream s, int *status) { return cuStreamIsCapturing(s, status); }
 
-CU_EXPORT(CUresult) cuStreamGetCaptureInfo_v3(CUstream s, int *status, unsigned long long *id, CUgraph *g,
-                                              const CUgraphNode **deps, const CUgraphEdgeData **edges, size_t *n);
+CU_EXPORT(CUresult)
+cuStreamGetCaptureInfo_v3(CUstream s, int *status, unsigned long long *id, CUgraph *g,
+                          const CUgraphNode **deps, const CUgraphEdgeData **edges, size_t *n);
 CUresult cuStreamGetCaptureInfo_v3(CUstream s, int *status, unsigned long long *id, CUgraph *g,
                                    const CUgraphNode **deps, const CUgraphEdgeData **edges, size_t *n) {
   return cu(cudaStreamGetCaptureInfo(s, (enum cudaStreamCaptureStatus *)status, id, g, deps, edges, n));
 }
-CU_EXPORT(CUresult) cuStreamGetCaptureInfo_v3_ptsz(CUstream s, int *status, unsigned long long *id, CUgraph *g,
-                                                   const CUgraphNode **deps, const CUgraphEdgeData **edges,
-                                                   size_t *n);
+CU_EXPORT(CUresult)
+cuStreamGetCaptureInfo_v3_ptsz(CUstream s, int *status, unsigned long long *id, CUgraph *g,
+                               const CUgraphNode **deps, const CUgraphEdgeData **edges, size_t *n);
 CUresult cuStreamGetCaptureInfo_v3_ptsz(CUstream s, int *status, unsigned long long *id, CUgraph *g,
                                         const CUgraphNode **deps, const CUgraphEdgeData **edges, size_t *n) {
   return cuStreamGetCaptureInfo_v3(s, status, id, g, deps, edges, n);
 }
-CU_EXPORT(CUresult) cuStreamGetCaptureInfo_v2(CUstream s, int *status, unsigned long long *id, CUgraph *g,
-                                              const CUgraphNode **deps, size_t *n);
+CU_EXPORT(CUresult)
+cuStreamGetCaptureInfo_v2(CUstream s, int *status, unsigned long long *id, CUgraph *g,
+                          const CUgraphNode **deps, size_t *n);
 CUresult cuStreamGetCaptureInfo_v2(CUstream s, int *status, unsigned long long *id, CUgraph *g,
                                    const CUgraphNode **deps, size_t *n) {
   return cuStreamGetCaptureInfo_v3(s, status, id, g, deps, NULL, n);
 }
-CU_EXPORT(CUresult) cuStreamGetCaptureInfo_v2_ptsz(CUstream s, int *status, unsigned long long *id, CUgraph *g,
-                                                   const CUgraphNode **deps, size_t *n);
+CU_EXPORT(CUresult)
+cuStreamGetCaptureInfo_v2_ptsz(CUstream s, int *status, unsigned long long *id, CUgraph *g,
+                               const CUgraphNode **deps, size_t *n);
 CUresult cuStreamGetCaptureInfo_v2_ptsz(CUstream s, int *status, unsigned long long *id, CUgraph *g,
                                         const CUgraphNode **deps, size_t *n) {
   return cuStreamGetCaptureInfo_v3(s, status, id, g, deps, NULL, n);
@@ -106,23 +115,27 @@ CUresult cuStreamGetCaptureInfo_ptsz(CUstream s, int *status, unsigned long long
   return cuStreamGetCaptureInfo(s, status, id);
 }
 
-CU_EXPORT(CUresult) cuStreamUpdateCaptureDependencies_v2(CUstream s, CUgraphNode *deps, const CUgraphEdgeData *e,
-                                                         size_t n, unsigned flags);
-CUresult cuStreamUpdateCaptureDependencies_v2(CUstream s, CUgraphNode *deps, const CUgraphEdgeData *e, size_t n,
-                                              unsigned flags) {
+CU_EXPORT(CUresult)
+cuStreamUpdateCaptureDependencies_v2(CUstream s, CUgraphNode *deps, const CUgraphEdgeData *e, size_t n,
+                                     unsigned flags);
+CUresult cuStreamUpdateCaptureDependencies_v2(CUstream s, CUgraphNode *deps, const CUgraphEdgeData *e,
+                                              size_t n, unsigned flags) {
   return cu(cudaStreamUpdateCaptureDependencies(s, deps, e, n, flags));
 }
-CU_EXPORT(CUresult) cuStreamUpdateCaptureDependencies_v2_ptsz(CUstream s, CUgraphNode *deps,
-                                                              const CUgraphEdgeData *e, size_t n, unsigned flags);
-CUresult cuStreamUpdateCaptureDependencies_v2_ptsz(CUstream s, CUgraphNode *deps, const CUgraphEdgeData *e, size_t n,
-                                                   unsigned flags) {
+CU_EXPORT(CUresult)
+cuStreamUpdateCaptureDependencies_v2_ptsz(CUstream s, CUgraphNode *deps, const CUgraphEdgeData *e, size_t n,
+                                          unsigned flags);
+CUresult cuStreamUpdateCaptureDependencies_v2_ptsz(CUstream s, CUgraphNode *deps, const CUgraphEdgeData *e,
+                                                   size_t n, unsigned flags) {
   return cuStreamUpdateCaptureDependencies_v2(s, deps, e, n, flags);
 }
-CU_EXPORT(CUresult) cuStreamUpdateCaptureDependencies(CUstream s, CUgraphNode *deps, size_t n, unsigned flags);
+CU_EXPORT(CUresult)
+cuStreamUpdateCaptureDependencies(CUstream s, CUgraphNode *deps, size_t n, unsigned flags);
 CUresult cuStreamUpdateCaptureDependencies(CUstream s, CUgraphNode *deps, size_t n, unsigned flags) {
   return cuStreamUpdateCaptureDependencies_v2(s, deps, NULL, n, flags);
 }
-CU_EXPORT(CUresult) cuStreamUpdateCaptureDependencies_ptsz(CUstream s, CUgraphNode *deps, size_t n, unsigned flags);
+CU_EXPORT(CUresult)
+cuStreamUpdateCaptureDependencies_ptsz(CUstream s, CUgraphNode *deps, size_t n, unsigned flags);
 CUresult cuStreamUpdateCaptureDependencies_ptsz(CUstream s, CUgraphNode *deps, size_t n, unsigned flags) {
   return cuStreamUpdateCaptureDependencies_v2(s, deps, NULL, n, flags);
 }
@@ -149,12 +162,15 @@ CUresult cuGraphNodeGetType(CUgraphNode n, int *type) {
   return cu(cudaGraphNodeGetType(n, (enum cudaGraphNodeType *)type));
 }
 CU_EXPORT(CUresult) cuGraphGetNodes(CUgraph g, CUgraphNode *nodes, size_t *n);
-CUresult cuGraphGetNodes(CUgraph g, CUgraphNode *nodes, size_t *n) { return cu(cudaGraphGetNodes(g, nodes, n)); }
+CUresult cuGraphGetNodes(CUgraph g, CUgraphNode *nodes, size_t *n) {
+  return cu(cudaGraphGetNodes(g, nodes, n));
+}
 CU_EXPORT(CUresult) cuGraphGetRootNodes(CUgraph g, CUgraphNode *nodes, size_t *n);
 CUresult cuGraphGetRootNodes(CUgraph g, CUgraphNode *nodes, size_t *n) {
   return cu(cudaGraphGetRootNodes(g, nodes, n));
 }
-CU_EXPORT(CUresult) cuGraphGetEdges_v2(CUgraph g, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *e, size_t *n);
+CU_EXPORT(CUresult)
+cuGraphGetEdges_v2(CUgraph g, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *e, size_t *n);
 CUresult cuGraphGetEdges_v2(CUgraph g, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *e, size_t *n) {
   return cu(cudaGraphGetEdges(g, from, to, e, n));
 }
@@ -162,7 +178,8 @@ CU_EXPORT(CUresult) cuGraphGetEdges(CUgraph g, CUgraphNode *from, CUgraphNode *t
 CUresult cuGraphGetEdges(CUgraph g, CUgraphNode *from, CUgraphNode *to, size_t *n) {
   return cuGraphGetEdges_v2(g, from, to, NULL, n);
 }
-CU_EXPORT(CUresult) cuGraphNodeGetDependencies_v2(CUgraphNode node, CUgraphNode *d, CUgraphEdgeData *e, size_t *n);
+CU_EXPORT(CUresult)
+cuGraphNodeGetDependencies_v2(CUgraphNode node, CUgraphNode *d, CUgraphEdgeData *e, size_t *n);
 CUresult cuGraphNodeGetDependencies_v2(CUgraphNode node, CUgraphNode *d, CUgraphEdgeData *e, size_t *n) {
   return cu(cudaGraphNodeGetDependencies(node, d, e, n));
 }
@@ -170,8 +187,8 @@ CU_EXPORT(CUresult) cuGraphNodeGetDependencies(CUgraphNode node, CUgraphNode *d,
 CUresult cuGraphNodeGetDependencies(CUgraphNode node, CUgraphNode *d, size_t *n) {
   return cuGraphNodeGetDependencies_v2(node, d, NULL, n);
 }
-CU_EXPORT(CUresult) cuGraphNodeGetDependentNodes_v2(CUgraphNode node, CUgraphNode *d, CUgraphEdgeData *e,
-                                                    size_t *n);
+CU_EXPORT(CUresult)
+cuGraphNodeGetDependentNodes_v2(CUgraphNode node, CUgraphNode *d, CUgraphEdgeData *e, size_t *n);
 CUresult cuGraphNodeGetDependentNodes_v2(CUgraphNode node, CUgraphNode *d, CUgraphEdgeData *e, size_t *n) {
   return cu(cudaGraphNodeGetDependentNodes(node, d, e, n));
 }
@@ -179,23 +196,27 @@ CU_EXPORT(CUresult) cuGraphNodeGetDependentNodes(CUgraphNode node, CUgraphNode *
 CUresult cuGraphNodeGetDependentNodes(CUgraphNode node, CUgraphNode *d, size_t *n) {
   return cuGraphNodeGetDependentNodes_v2(node, d, NULL, n);
 }
-CU_EXPORT(CUresult) cuGraphAddDependencies_v2(CUgraph g, const CUgraphNode *from, const CUgraphNode *to,
-                                              const CUgraphEdgeData *e, size_t n);
+CU_EXPORT(CUresult)
+cuGraphAddDependencies_v2(CUgraph g, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *e,
+                          size_t n);
 CUresult cuGraphAddDependencies_v2(CUgraph g, const CUgraphNode *from, const CUgraphNode *to,
                                    const CUgraphEdgeData *e, size_t n) {
   return cu(cudaGraphAddDependencies(g, from, to, e, n));
 }
-CU_EXPORT(CUresult) cuGraphAddDependencies(CUgraph g, const CUgraphNode *from, const CUgraphNode *to, size_t n);
+CU_EXPORT(CUresult)
+cuGraphAddDependencies(CUgraph g, const CUgraphNode *from, const CUgraphNode *to, size_t n);
 CUresult cuGraphAddDependencies(CUgraph g, const CUgraphNode *from, const CUgraphNode *to, size_t n) {
   return cuGraphAddDependencies_v2(g, from, to, NULL, n);
 }
-CU_EXPORT(CUresult) cuGraphRemoveDependencies_v2(CUgraph g, const CUgraphNode *from, const CUgraphNode *to,
-                                                 const CUgraphEdgeData *e, size_t n);
+CU_EXPORT(CUresult)
+cuGraphRemoveDependencies_v2(CUgraph g, const CUgraphNode *from, const CUgraphNode *to,
+                             const CUgraphEdgeData *e, size_t n);
 CUresult cuGraphRemoveDependencies_v2(CUgraph g, const CUgraphNode *from, const CUgraphNode *to,
                                       const CUgraphEdgeData *e, size_t n) {
   return cu(cudaGraphRemoveDependencies(g, from, to, e, n));
 }
-CU_EXPORT(CUresult) cuGraphRemoveDependencies(CUgraph g, const CUgraphNode *from, const CUgraphNode *to, size_t n);
+CU_EXPORT(CUresult)
+cuGraphRemoveDependencies(CUgraph g, const CUgraphNode *from, const CUgraphNode *to, size_t n);
 CUresult cuGraphRemoveDependencies(CUgraph g, const CUgraphNode *from, const CUgraphNode *to, size_t n) {
   return cuGraphRemoveDependencies_v2(g, from, to, NULL, n);
 }
@@ -207,8 +228,9 @@ CUresult cuGraphAddEmptyNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, 
   return cu(cudaGraphAddEmptyNode(out, g, d, n));
 }
 /* CUDA_HOST_NODE_PARAMS has cudaHostNodeParams' layout */
-CU_EXPORT(CUresult) cuGraphAddHostNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n,
-                                       const struct cudaHostNodeParams *p);
+CU_EXPORT(CUresult)
+cuGraphAddHostNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n,
+                   const struct cudaHostNodeParams *p);
 CUresult cuGraphAddHostNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n,
                             const struct cudaHostNodeParams *p) {
   return cu(cudaGraphAddHostNode(out, g, d, n, p));
@@ -221,7 +243,8 @@ CU_EXPORT(CUresult) cuGraphHostNodeSetParams(CUgraphNode node, const struct cuda
 CUresult cuGraphHostNodeSetParams(CUgraphNode node, const struct cudaHostNodeParams *p) {
   return cu(cudaGraphHostNodeSetParams(node, p));
 }
-CU_EXPORT(CUresult) cuGraphAddChildGraphNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n, CUgraph c);
+CU_EXPORT(CUresult)
+cuGraphAddChildGraphNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n, CUgraph c);
 CUresult cuGraphAddChildGraphNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n, CUgraph c) {
   return cu(cudaGraphAddChildGraphNode(out, g, d, n, c));
 }
@@ -229,11 +252,13 @@ CU_EXPORT(CUresult) cuGraphChildGraphNodeGetGraph(CUgraphNode node, CUgraph *g);
 CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode node, CUgraph *g) {
   return cu(cudaGraphChildGraphNodeGetGraph(node, g));
 }
-CU_EXPORT(CUresult) cuGraphAddEventRecordNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n, CUevent e);
+CU_EXPORT(CUresult)
+cuGraphAddEventRecordNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n, CUevent e);
 CUresult cuGraphAddEventRecordNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n, CUevent e) {
   return cu(cudaGraphAddEventRecordNode(out, g, d, n, e));
 }
-CU_EXPORT(CUresult) cuGraphAddEventWaitNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n, CUevent e);
+CU_EXPORT(CUresult)
+cuGraphAddEventWaitNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n, CUevent e);
 CUresult cuGraphAddEventWaitNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n, CUevent e) {
   return cu(cudaGraphAddEventWaitNode(out, g, d, n, e));
 }
@@ -276,16 +301,17 @@ static struct cudaKernelNodeParams from_cu(const cu_kernel_params *p) {
   return k;
 }
 
-CU_EXPORT(CUresult) cuGraphAddKernelNode_v2(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n,
-                                            const cu_kernel_params *p);
+CU_EXPORT(CUresult)
+cuGraphAddKernelNode_v2(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n,
+                        const cu_kernel_params *p);
 CUresult cuGraphAddKernelNode_v2(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n,
                                  const cu_kernel_params *p) {
   if (!p) return 1;
   struct cudaKernelNodeParams k = from_cu(p);
   return cu(cudaGraphAddKernelNode(out, g, d, n, &k));
 }
-CU_EXPORT(CUresult) cuGraphAddKernelNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n,
-                                         const cu_kernel_params *p);
+CU_EXPORT(CUresult)
+cuGraphAddKernelNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n, const cu_kernel_params *p);
 CUresult cuGraphAddKernelNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n,
                               const cu_kernel_params *p) {
   return cuGraphAddKernelNode_v2(out, g, d, n, p);
@@ -309,7 +335,9 @@ static CUresult kernel_get(CUgraphNode node, cu_kernel_params *p, int v2) {
   return 0;
 }
 CU_EXPORT(CUresult) cuGraphKernelNodeGetParams_v2(CUgraphNode node, cu_kernel_params *p);
-CUresult cuGraphKernelNodeGetParams_v2(CUgraphNode node, cu_kernel_params *p) { return kernel_get(node, p, 1); }
+CUresult cuGraphKernelNodeGetParams_v2(CUgraphNode node, cu_kernel_params *p) {
+  return kernel_get(node, p, 1);
+}
 CU_EXPORT(CUresult) cuGraphKernelNodeGetParams(CUgraphNode node, cu_kernel_params *p);
 CUresult cuGraphKernelNodeGetParams(CUgraphNode node, cu_kernel_params *p) { return kernel_get(node, p, 0); }
 CU_EXPORT(CUresult) cuGraphKernelNodeSetParams_v2(CUgraphNode node, const cu_kernel_params *p);
@@ -322,20 +350,23 @@ CU_EXPORT(CUresult) cuGraphKernelNodeSetParams(CUgraphNode node, const cu_kernel
 CUresult cuGraphKernelNodeSetParams(CUgraphNode node, const cu_kernel_params *p) {
   return cuGraphKernelNodeSetParams_v2(node, p);
 }
-CU_EXPORT(CUresult) cuGraphExecKernelNodeSetParams_v2(CUgraphExec x, CUgraphNode node, const cu_kernel_params *p);
+CU_EXPORT(CUresult)
+cuGraphExecKernelNodeSetParams_v2(CUgraphExec x, CUgraphNode node, const cu_kernel_params *p);
 CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec x, CUgraphNode node, const cu_kernel_params *p) {
   if (!p) return 1;
   struct cudaKernelNodeParams k = from_cu(p);
   return cu(cudaGraphExecKernelNodeSetParams(x, node, &k));
 }
-CU_EXPORT(CUresult) cuGraphExecKernelNodeSetParams(CUgraphExec x, CUgraphNode node, const cu_kernel_params *p);
+CU_EXPORT(CUresult)
+cuGraphExecKernelNodeSetParams(CUgraphExec x, CUgraphNode node, const cu_kernel_params *p);
 CUresult cuGraphExecKernelNodeSetParams(CUgraphExec x, CUgraphNode node, const cu_kernel_params *p) {
   return cuGraphExecKernelNodeSetParams_v2(x, node, p);
 }
 
 /* CUDA_MEMSET_NODE_PARAMS has cudaMemsetParams' layout */
-CU_EXPORT(CUresult) cuGraphAddMemsetNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n,
-                                         const struct cudaMemsetParams *p, CUcontext ctx);
+CU_EXPORT(CUresult)
+cuGraphAddMemsetNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n,
+                     const struct cudaMemsetParams *p, CUcontext ctx);
 CUresult cuGraphAddMemsetNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n,
                               const struct cudaMemsetParams *p, CUcontext ctx) {
   (void)ctx;
@@ -349,8 +380,9 @@ CU_EXPORT(CUresult) cuGraphMemsetNodeSetParams(CUgraphNode node, const struct cu
 CUresult cuGraphMemsetNodeSetParams(CUgraphNode node, const struct cudaMemsetParams *p) {
   return cu(cudaGraphMemsetNodeSetParams(node, p));
 }
-CU_EXPORT(CUresult) cuGraphExecMemsetNodeSetParams(CUgraphExec x, CUgraphNode node, const struct cudaMemsetParams *p,
-                                                   CUcontext ctx);
+CU_EXPORT(CUresult)
+cuGraphExecMemsetNodeSetParams(CUgraphExec x, CUgraphNode node, const struct cudaMemsetParams *p,
+                               CUcontext ctx);
 CUresult cuGraphExecMemsetNodeSetParams(CUgraphExec x, CUgraphNode node, const struct cudaMemsetParams *p,
                                         CUcontext ctx) {
   (void)ctx;
@@ -390,14 +422,17 @@ static int copy_from_cu(const cu_copy3d *c, struct cudaMemcpy3DParms *p) {
   p->dstPos = (struct cudaPos){c->dstX, c->dstY, c->dstZ};
   p->extent = (struct cudaExtent){c->width, c->height ? c->height : 1, c->depth ? c->depth : 1};
   int sd = c->srcType != CU_MEMORYTYPE_HOST, dd = c->dstType != CU_MEMORYTYPE_HOST;
-  p->kind = sd && dd ? cudaMemcpyDeviceToDevice : sd ? cudaMemcpyDeviceToHost : dd ? cudaMemcpyHostToDevice
-                                                                                    : cudaMemcpyHostToHost;
+  p->kind = sd && dd ? cudaMemcpyDeviceToDevice
+            : sd     ? cudaMemcpyDeviceToHost
+            : dd     ? cudaMemcpyHostToDevice
+                     : cudaMemcpyHostToHost;
   if (c->srcType == CU_MEMORYTYPE_UNIFIED || c->dstType == CU_MEMORYTYPE_UNIFIED) p->kind = cudaMemcpyDefault;
   return 1;
 }
 
-CU_EXPORT(CUresult) cuGraphAddMemcpyNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n,
-                                         const cu_copy3d *c, CUcontext ctx);
+CU_EXPORT(CUresult)
+cuGraphAddMemcpyNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n, const cu_copy3d *c,
+                     CUcontext ctx);
 CUresult cuGraphAddMemcpyNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n, const cu_copy3d *c,
                               CUcontext ctx) {
   (void)ctx;
@@ -429,8 +464,8 @@ CUresult cuGraphMemcpyNodeGetParams(CUgraphNode node, cu_copy3d *c) {
   c->width = p.extent.width, c->height = p.extent.height, c->depth = p.extent.depth;
   return 0;
 }
-CU_EXPORT(CUresult) cuGraphExecMemcpyNodeSetParams(CUgraphExec x, CUgraphNode node, const cu_copy3d *c,
-                                                   CUcontext ctx);
+CU_EXPORT(CUresult)
+cuGraphExecMemcpyNodeSetParams(CUgraphExec x, CUgraphNode node, const cu_copy3d *c, CUcontext ctx);
 CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec x, CUgraphNode node, const cu_copy3d *c, CUcontext ctx) {
   (void)ctx;
   struct cudaMemcpy3DParms p;
@@ -439,8 +474,9 @@ CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec x, CUgraphNode node, const c
 }
 
 /* CUDA_MEM_ALLOC_NODE_PARAMS has cudaMemAllocNodeParams' layout */
-CU_EXPORT(CUresult) cuGraphAddMemAllocNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n,
-                                           struct cudaMemAllocNodeParams *p);
+CU_EXPORT(CUresult)
+cuGraphAddMemAllocNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n,
+                       struct cudaMemAllocNodeParams *p);
 CUresult cuGraphAddMemAllocNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n,
                                 struct cudaMemAllocNodeParams *p) {
   return cu(cudaGraphAddMemAllocNode(out, g, d, n, p));
@@ -449,8 +485,8 @@ CU_EXPORT(CUresult) cuGraphMemAllocNodeGetParams(CUgraphNode node, struct cudaMe
 CUresult cuGraphMemAllocNodeGetParams(CUgraphNode node, struct cudaMemAllocNodeParams *p) {
   return cu(cudaGraphMemAllocNodeGetParams(node, p));
 }
-CU_EXPORT(CUresult) cuGraphAddMemFreeNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n,
-                                          CUdeviceptr p);
+CU_EXPORT(CUresult)
+cuGraphAddMemFreeNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n, CUdeviceptr p);
 CUresult cuGraphAddMemFreeNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n, CUdeviceptr p) {
   return cu(cudaGraphAddMemFreeNode(out, g, d, n, (void *)(uintptr_t)p));
 }
@@ -466,7 +502,8 @@ CUresult cuGraphInstantiateWithFlags(CUgraphExec *x, CUgraph g, unsigned long lo
   return cu(cudaGraphInstantiateWithFlags(x, g, flags));
 }
 /* the old form: an error node and a log buffer */
-CU_EXPORT(CUresult) cuGraphInstantiate_v2(CUgraphExec *x, CUgraph g, CUgraphNode *err, char *log, size_t logn);
+CU_EXPORT(CUresult)
+cuGraphInstantiate_v2(CUgraphExec *x, CUgraph g, CUgraphNode *err, char *log, size_t logn);
 CUresult cuGraphInstantiate_v2(CUgraphExec *x, CUgraph g, CUgraphNode *err, char *log, size_t logn) {
   if (err) *err = NULL;
   if (log && logn) log[0] = 0;
@@ -480,12 +517,15 @@ CU_EXPORT(CUresult) cuGraphInstantiateWithParams(CUgraphExec *x, CUgraph g, cuda
 CUresult cuGraphInstantiateWithParams(CUgraphExec *x, CUgraph g, cudaGraphInstantiateParams *p) {
   return cu(cudaGraphInstantiateWithParams(x, g, p));
 }
-CU_EXPORT(CUresult) cuGraphInstantiateWithParams_ptsz(CUgraphExec *x, CUgraph g, cudaGraphInstantiateParams *p);
+CU_EXPORT(CUresult)
+cuGraphInstantiateWithParams_ptsz(CUgraphExec *x, CUgraph g, cudaGraphInstantiateParams *p);
 CUresult cuGraphInstantiateWithParams_ptsz(CUgraphExec *x, CUgraph g, cudaGraphInstantiateParams *p) {
   return cuGraphInstantiateWithParams(x, g, p);
 }
 CU_EXPORT(CUresult) cuGraphExecGetFlags(CUgraphExec x, unsigned long long *flags);
-CUresult cuGraphExecGetFlags(CUgraphExec x, unsigned long long *flags) { return cu(cudaGraphExecGetFlags(x, flags)); }
+CUresult cuGraphExecGetFlags(CUgraphExec x, unsigned long long *flags) {
+  return cu(cudaGraphExecGetFlags(x, flags));
+}
 CU_EXPORT(CUresult) cuGraphLaunch(CUgraphExec x, CUstream s);
 CUresult cuGraphLaunch(CUgraphExec x, CUstream s) { return cu(cudaGraphLaunch(x, s)); }
 CU_EXPORT(CUresult) cuGraphLaunch_ptsz(CUgraphExec x, CUstream s);
@@ -510,7 +550,8 @@ CUresult cuGraphExecUpdate(CUgraphExec x, CUgraph g, CUgraphNode *err, int *resu
   if (result) *result = (int)info.result;
   return r;
 }
-CU_EXPORT(CUresult) cuGraphExecHostNodeSetParams(CUgraphExec x, CUgraphNode node, const struct cudaHostNodeParams *p);
+CU_EXPORT(CUresult)
+cuGraphExecHostNodeSetParams(CUgraphExec x, CUgraphNode node, const struct cudaHostNodeParams *p);
 CUresult cuGraphExecHostNodeSetParams(CUgraphExec x, CUgraphNode node, const struct cudaHostNodeParams *p) {
   return cu(cudaGraphExecHostNodeSetParams(x, node, p));
 }
@@ -566,28 +607,34 @@ static int node_from_cu(const cu_node_params *c, struct cudaGraphNodeParams *p) 
   memset(p, 0, sizeof *p);
   if (!c) return 0;
   p->type = (enum cudaGraphNodeType)c->type;
-  if (c->type == cudaGraphNodeTypeKernel) p->u.kernel = from_cu(&c->u.kernel);
-  else if (c->type == cudaGraphNodeTypeMemcpy) return copy_from_cu(&c->u.memcpy.copy, &p->u.memcpy.copyParams);
-  else memcpy(&p->u, &c->u, sizeof p->u);
+  if (c->type == cudaGraphNodeTypeKernel)
+    p->u.kernel = from_cu(&c->u.kernel);
+  else if (c->type == cudaGraphNodeTypeMemcpy)
+    return copy_from_cu(&c->u.memcpy.copy, &p->u.memcpy.copyParams);
+  else
+    memcpy(&p->u, &c->u, sizeof p->u);
   return 1;
 }
 
 /* outputs of node creation: the allocation's address, the bodies */
 static void node_to_cu(const struct cudaGraphNodeParams *p, cu_node_params *c) {
-  if (c->type == cudaGraphNodeTypeMemAlloc || c->type == cudaGraphNodeTypeConditional) memcpy(&c->u, &p->u, sizeof c->u);
+  if (c->type == cudaGraphNodeTypeMemAlloc || c->type == cudaGraphNodeTypeConditional)
+    memcpy(&c->u, &p->u, sizeof c->u);
 }
 
-CU_EXPORT(CUresult) cuGraphAddNode_v2(CUgraphNode *out, CUgraph g, const CUgraphNode *d, const CUgraphEdgeData *e,
-                                      size_t n, cu_node_params *c);
-CUresult cuGraphAddNode_v2(CUgraphNode *out, CUgraph g, const CUgraphNode *d, const CUgraphEdgeData *e, size_t n,
-                           cu_node_params *c) {
+CU_EXPORT(CUresult)
+cuGraphAddNode_v2(CUgraphNode *out, CUgraph g, const CUgraphNode *d, const CUgraphEdgeData *e, size_t n,
+                  cu_node_params *c);
+CUresult cuGraphAddNode_v2(CUgraphNode *out, CUgraph g, const CUgraphNode *d, const CUgraphEdgeData *e,
+                           size_t n, cu_node_params *c) {
   struct cudaGraphNodeParams p;
   if (!node_from_cu(c, &p)) return 1;
   CUresult r = cu(cudaGraphAddNode(out, g, d, e, n, &p));
   if (!r) node_to_cu(&p, c);
   return r;
 }
-CU_EXPORT(CUresult) cuGraphAddNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n, cu_node_params *c);
+CU_EXPORT(CUresult)
+cuGraphAddNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n, cu_node_params *c);
 CUresult cuGraphAddNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n, cu_node_params *c) {
   return cuGraphAddNode_v2(out, g, d, NULL, n, c);
 }

@@ -344,7 +344,8 @@ extern _Thread_local int rt_op_sink_on;
 
 enum { LAUNCH_PARAM_END = 0, LAUNCH_PARAM_BUFFER_POINTER = 1, LAUNCH_PARAM_BUFFER_SIZE = 2 };
 
-cudaError_t g_kernel_set(g_node *n, rt_func *f, dim3 grid, dim3 block, unsigned shared, void **args, void **extra) {
+cudaError_t g_kernel_set(g_node *n, rt_func *f, dim3 grid, dim3 block, unsigned shared, void **args,
+                         void **extra) {
   if (!f) return cudaErrorInvalidDeviceFunction;
   smemu_kernel *k;
   cudaError_t e = rt_func_kernel(f, &k);
@@ -356,9 +357,12 @@ cudaError_t g_kernel_set(g_node *n, rt_func *f, dim3 grid, dim3 block, unsigned 
     const uint8_t *buf = NULL;
     size_t size = 0;
     for (int i = 0; extra[i] != (void *)LAUNCH_PARAM_END && i < 16; i += 2) {
-      if (extra[i] == (void *)LAUNCH_PARAM_BUFFER_POINTER) buf = extra[i + 1];
-      else if (extra[i] == (void *)LAUNCH_PARAM_BUFFER_SIZE && extra[i + 1]) size = *(size_t *)extra[i + 1];
-      else return cudaErrorInvalidValue;
+      if (extra[i] == (void *)LAUNCH_PARAM_BUFFER_POINTER)
+        buf = extra[i + 1];
+      else if (extra[i] == (void *)LAUNCH_PARAM_BUFFER_SIZE && extra[i + 1])
+        size = *(size_t *)extra[i + 1];
+      else
+        return cudaErrorInvalidValue;
     }
     int np = smemu_kernel_param_count(k);
     if (np && !buf) return cudaErrorInvalidValue;
@@ -415,7 +419,8 @@ cudaError_t g_kernel_set(g_node *n, rt_func *f, dim3 grid, dim3 block, unsigned 
 }
 
 /* where a pitched pointer's (x, y, z) is */
-static int mc_side(const struct cudaPitchedPtr *pp, const struct cudaPos *pos, const struct cudaExtent *ex, int dev) {
+static int mc_side(const struct cudaPitchedPtr *pp, const struct cudaPos *pos, const struct cudaExtent *ex,
+                   int dev) {
   if (!pp->ptr) return 0;
   size_t pitch = pp->pitch ? pp->pitch : ex->width;
   size_t ysize = pp->ysize ? pp->ysize : ex->height;
@@ -438,8 +443,10 @@ cudaError_t g_memcpy_check(const struct cudaMemcpy3DParms *p) {
   if (!ex->width || !ex->height || !ex->depth) return cudaErrorInvalidValue;
   int to_dev = p->kind == cudaMemcpyHostToDevice || p->kind == cudaMemcpyDeviceToDevice;
   int from_dev = p->kind == cudaMemcpyDeviceToHost || p->kind == cudaMemcpyDeviceToDevice;
-  if (p->dstPtr.pitch && ex->width > p->dstPtr.pitch && ex->height * ex->depth > 1) return cudaErrorInvalidPitchValue;
-  if (p->srcPtr.pitch && ex->width > p->srcPtr.pitch && ex->height * ex->depth > 1) return cudaErrorInvalidPitchValue;
+  if (p->dstPtr.pitch && ex->width > p->dstPtr.pitch && ex->height * ex->depth > 1)
+    return cudaErrorInvalidPitchValue;
+  if (p->srcPtr.pitch && ex->width > p->srcPtr.pitch && ex->height * ex->depth > 1)
+    return cudaErrorInvalidPitchValue;
   if (!mc_side(&p->dstPtr, &p->dstPos, ex, to_dev) || !mc_side(&p->srcPtr, &p->srcPos, ex, from_dev))
     return cudaErrorInvalidValue;
   return cudaSuccess;
@@ -487,8 +494,8 @@ RT_EXPORT cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
 }
 
 /* the start of every cudaGraphAdd*Node */
-static cudaError_t add_begin(cudaGraphNode_t *out, cudaGraph_t graph, const cudaGraphNode_t *deps, size_t ndeps,
-                             int type, g_node **n) {
+static cudaError_t add_begin(cudaGraphNode_t *out, cudaGraph_t graph, const cudaGraphNode_t *deps,
+                             size_t ndeps, int type, g_node **n) {
   rt_graph *g;
   cudaError_t e = begin_graph(graph, &g);
   if (e) return e;
@@ -547,7 +554,8 @@ RT_EXPORT cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, struct 
   return rt_end(cudaSuccess);
 }
 
-RT_EXPORT cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const struct cudaKernelNodeParams *p) {
+RT_EXPORT cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
+                                                   const struct cudaKernelNodeParams *p) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   g_node *n = typed(node, cudaGraphNodeTypeKernel);
@@ -591,7 +599,8 @@ static struct cudaMemcpy3DParms copy1d(void *dst, const void *src, size_t count,
 
 RT_EXPORT cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
                                                const cudaGraphNode_t *pDependencies, size_t numDependencies,
-                                               void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) {
+                                               void *dst, const void *src, size_t count,
+                                               enum cudaMemcpyKind kind) {
   struct cudaMemcpy3DParms p = copy1d(dst, src, count, kind);
   return cudaGraphAddMemcpyNode(pGraphNode, graph, pDependencies, numDependencies, &p);
 }
@@ -614,8 +623,8 @@ RT_EXPORT cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node, const s
   return rt_end(cudaSuccess);
 }
 
-RT_EXPORT cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void *dst, const void *src, size_t count,
-                                                     enum cudaMemcpyKind kind) {
+RT_EXPORT cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void *dst, const void *src,
+                                                     size_t count, enum cudaMemcpyKind kind) {
   struct cudaMemcpy3DParms p = copy1d(dst, src, count, kind);
   return cudaGraphMemcpyNodeSetParams(node, &p);
 }
@@ -701,8 +710,8 @@ RT_EXPORT cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cu
   rt_begin(0);
   rt_graph *c = g_get(childGraph);
   /* a child is cloned in; memory nodes and conditionals cannot be */
-  if (!c || c == g_get(graph) || has_type(c, cudaGraphNodeTypeMemAlloc) || has_type(c, cudaGraphNodeTypeMemFree) ||
-      has_type(c, cudaGraphNodeTypeConditional)) {
+  if (!c || c == g_get(graph) || has_type(c, cudaGraphNodeTypeMemAlloc) ||
+      has_type(c, cudaGraphNodeTypeMemFree) || has_type(c, cudaGraphNodeTypeConditional)) {
     return rt_end(cudaErrorInvalidValue);
   }
   cudaError_t e = add_begin(pGraphNode, graph, pDependencies, numDependencies, cudaGraphNodeTypeGraph, &n);
@@ -734,8 +743,8 @@ RT_EXPORT cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGra
   return rt_end(cudaSuccess);
 }
 
-static cudaError_t add_event(cudaGraphNode_t *out, cudaGraph_t graph, const cudaGraphNode_t *deps, size_t ndeps,
-                             cudaEvent_t event, int type) {
+static cudaError_t add_event(cudaGraphNode_t *out, cudaGraph_t graph, const cudaGraphNode_t *deps,
+                             size_t ndeps, cudaEvent_t event, int type) {
   g_node *n;
   rt_begin(0);
   rt_event *ev = g_event(event);
@@ -748,8 +757,8 @@ static cudaError_t add_event(cudaGraphNode_t *out, cudaGraph_t graph, const cuda
 }
 
 RT_EXPORT cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-                                                  const cudaGraphNode_t *pDependencies, size_t numDependencies,
-                                                  cudaEvent_t event) {
+                                                  const cudaGraphNode_t *pDependencies,
+                                                  size_t numDependencies, cudaEvent_t event) {
   return add_event(pGraphNode, graph, pDependencies, numDependencies, event, cudaGraphNodeTypeEventRecord);
 }
 
@@ -867,8 +876,9 @@ RT_EXPORT cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *
 
 /* cudaGraphAddNode / cudaGraphNodeSetParams: the tagged union */
 RT_EXPORT cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-                                       const cudaGraphNode_t *pDependencies, const cudaGraphEdgeData *dependencyData,
-                                       size_t numDependencies, struct cudaGraphNodeParams *p) {
+                                       const cudaGraphNode_t *pDependencies,
+                                       const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+                                       struct cudaGraphNodeParams *p) {
   (void)dependencyData;
   if (!p) {
     rt_begin(0);
@@ -885,18 +895,21 @@ RT_EXPORT cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t 
     return cudaGraphAddHostNode(pGraphNode, graph, pDependencies, numDependencies, &p->u.host);
   case cudaGraphNodeTypeGraph:
     return cudaGraphAddChildGraphNode(pGraphNode, graph, pDependencies, numDependencies, p->u.graph.graph);
-  case cudaGraphNodeTypeEmpty: return cudaGraphAddEmptyNode(pGraphNode, graph, pDependencies, numDependencies);
+  case cudaGraphNodeTypeEmpty:
+    return cudaGraphAddEmptyNode(pGraphNode, graph, pDependencies, numDependencies);
   case cudaGraphNodeTypeWaitEvent:
     return cudaGraphAddEventWaitNode(pGraphNode, graph, pDependencies, numDependencies, p->u.eventWait.event);
   case cudaGraphNodeTypeEventRecord:
-    return cudaGraphAddEventRecordNode(pGraphNode, graph, pDependencies, numDependencies, p->u.eventRecord.event);
+    return cudaGraphAddEventRecordNode(pGraphNode, graph, pDependencies, numDependencies,
+                                       p->u.eventRecord.event);
   case cudaGraphNodeTypeMemAlloc:
     return cudaGraphAddMemAllocNode(pGraphNode, graph, pDependencies, numDependencies, &p->u.alloc);
   case cudaGraphNodeTypeMemFree:
     return cudaGraphAddMemFreeNode(pGraphNode, graph, pDependencies, numDependencies, p->u.free.dptr);
   case cudaGraphNodeTypeConditional: {
     g_node *n;
-    cudaError_t e = add_begin(pGraphNode, graph, pDependencies, numDependencies, cudaGraphNodeTypeConditional, &n);
+    cudaError_t e =
+        add_begin(pGraphNode, graph, pDependencies, numDependencies, cudaGraphNodeTypeConditional, &n);
     if (e) return rt_end(e);
     if ((e = g_cond_init(n, &p->u.conditional))) {
       add_undo(n);
@@ -905,7 +918,9 @@ RT_EXPORT cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t 
     *pGraphNode = (cudaGraphNode_t)n;
     return rt_end(cudaSuccess);
   }
-  default: rt_begin(0); return rt_end(cudaErrorInvalidValue);
+  default:
+    rt_begin(0);
+    return rt_end(cudaErrorInvalidValue);
   }
 }
 
@@ -915,13 +930,21 @@ RT_EXPORT cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node, struct cudaGr
   if (!n || !p || (int)p->type != n->type) return rt_end(cudaErrorInvalidValue);
   rt_end(cudaSuccess);
   switch (p->type) {
-  case cudaGraphNodeTypeKernel: return cudaGraphKernelNodeSetParams(node, &p->u.kernel);
-  case cudaGraphNodeTypeMemcpy: return cudaGraphMemcpyNodeSetParams(node, &p->u.memcpy.copyParams);
-  case cudaGraphNodeTypeMemset: return cudaGraphMemsetNodeSetParams(node, &p->u.memset);
-  case cudaGraphNodeTypeHost: return cudaGraphHostNodeSetParams(node, &p->u.host);
-  case cudaGraphNodeTypeWaitEvent: return cudaGraphEventWaitNodeSetEvent(node, p->u.eventWait.event);
-  case cudaGraphNodeTypeEventRecord: return cudaGraphEventRecordNodeSetEvent(node, p->u.eventRecord.event);
-  default: rt_begin(0); return rt_end(cudaErrorNotSupported);
+  case cudaGraphNodeTypeKernel:
+    return cudaGraphKernelNodeSetParams(node, &p->u.kernel);
+  case cudaGraphNodeTypeMemcpy:
+    return cudaGraphMemcpyNodeSetParams(node, &p->u.memcpy.copyParams);
+  case cudaGraphNodeTypeMemset:
+    return cudaGraphMemsetNodeSetParams(node, &p->u.memset);
+  case cudaGraphNodeTypeHost:
+    return cudaGraphHostNodeSetParams(node, &p->u.host);
+  case cudaGraphNodeTypeWaitEvent:
+    return cudaGraphEventWaitNodeSetEvent(node, p->u.eventWait.event);
+  case cudaGraphNodeTypeEventRecord:
+    return cudaGraphEventRecordNodeSetEvent(node, p->u.eventRecord.event);
+  default:
+    rt_begin(0);
+    return rt_end(cudaErrorNotSupported);
   }
 }
 
@@ -952,7 +975,8 @@ RT_EXPORT cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *node
   return rt_end(cudaSuccess);
 }
 
-RT_EXPORT cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRootNodes, size_t *pNumRootNodes) {
+RT_EXPORT cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRootNodes,
+                                            size_t *pNumRootNodes) {
   rt_begin(0);
   rt_graph *g = g_get(graph);
   if (!g || !pNumRootNodes) return rt_end(cudaErrorInvalidValue);
@@ -1015,7 +1039,8 @@ RT_EXPORT cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGra
 }
 
 RT_EXPORT cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t *pDependentNodes,
-                                                     cudaGraphEdgeData *edgeData, size_t *pNumDependentNodes) {
+                                                     cudaGraphEdgeData *edgeData,
+                                                     size_t *pNumDependentNodes) {
   rt_begin(0);
   g_node *n = g_node_get(node);
   if (!n || !pNumDependentNodes) return rt_end(cudaErrorInvalidValue);
@@ -1039,8 +1064,8 @@ RT_EXPORT cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaG
   return rt_end(cudaSuccess);
 }
 
-static cudaError_t edges(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to, size_t num,
-                         int add) {
+static cudaError_t edges(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
+                         size_t num, int add) {
   rt_begin(0);
   rt_graph *g = g_get(graph);
   if (!g || (num && (!from || !to))) return rt_end(cudaErrorInvalidValue);
@@ -1071,8 +1096,8 @@ RT_EXPORT cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGrap
 }
 
 RT_EXPORT cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t *from,
-                                                  const cudaGraphNode_t *to, const cudaGraphEdgeData *edgeData,
-                                                  size_t numDependencies) {
+                                                  const cudaGraphNode_t *to,
+                                                  const cudaGraphEdgeData *edgeData, size_t numDependencies) {
   (void)edgeData;
   return edges(graph, from, to, numDependencies, 0);
 }
@@ -1123,18 +1148,30 @@ RT_EXPORT cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *pNode, cudaGraph
 
 static const char *type_name(int t) {
   switch (t) {
-  case cudaGraphNodeTypeKernel: return "KERNEL";
-  case cudaGraphNodeTypeMemcpy: return "MEMCPY";
-  case cudaGraphNodeTypeMemset: return "MEMSET";
-  case cudaGraphNodeTypeHost: return "HOST";
-  case cudaGraphNodeTypeGraph: return "CHILD_GRAPH";
-  case cudaGraphNodeTypeEmpty: return "EMPTY";
-  case cudaGraphNodeTypeWaitEvent: return "EVENT_WAIT";
-  case cudaGraphNodeTypeEventRecord: return "EVENT_RECORD";
-  case cudaGraphNodeTypeMemAlloc: return "MEM_ALLOC";
-  case cudaGraphNodeTypeMemFree: return "MEM_FREE";
-  case cudaGraphNodeTypeConditional: return "CONDITIONAL";
-  default: return "UNKNOWN";
+  case cudaGraphNodeTypeKernel:
+    return "KERNEL";
+  case cudaGraphNodeTypeMemcpy:
+    return "MEMCPY";
+  case cudaGraphNodeTypeMemset:
+    return "MEMSET";
+  case cudaGraphNodeTypeHost:
+    return "HOST";
+  case cudaGraphNodeTypeGraph:
+    return "CHILD_GRAPH";
+  case cudaGraphNodeTypeEmpty:
+    return "EMPTY";
+  case cudaGraphNodeTypeWaitEvent:
+    return "EVENT_WAIT";
+  case cudaGraphNodeTypeEventRecord:
+    return "EVENT_RECORD";
+  case cudaGraphNodeTypeMemAlloc:
+    return "MEM_ALLOC";
+  case cudaGraphNodeTypeMemFree:
+    return "MEM_FREE";
+  case cudaGraphNodeTypeConditional:
+    return "CONDITIONAL";
+  default:
+    return "UNKNOWN";
   }
 }
 
@@ -1152,8 +1189,8 @@ static void dot_graph(FILE *f, const rt_graph *g, int gid, int *next_gid, unsign
             type_name(n->type), n->id);
     switch (n->type) {
     case cudaGraphNodeTypeKernel:
-      fprintf(f, "\\n%s\\n<<<(%u,%u,%u),(%u,%u,%u),%u>>>", n->f->name, n->grid.x, n->grid.y, n->grid.z, n->block.x,
-              n->block.y, n->block.z, n->shared);
+      fprintf(f, "\\n%s\\n<<<(%u,%u,%u),(%u,%u,%u),%u>>>", n->f->name, n->grid.x, n->grid.y, n->grid.z,
+              n->block.x, n->block.y, n->block.z, n->shared);
       break;
     case cudaGraphNodeTypeMemcpy:
       fprintf(f, "\\n%s %zux%zux%zu", kind_name(n->copy.kind), n->copy.extent.width, n->copy.extent.height,
@@ -1161,15 +1198,22 @@ static void dot_graph(FILE *f, const rt_graph *g, int gid, int *next_gid, unsign
       if (verbose) fprintf(f, "\\ndst %p src %p", n->copy.dstPtr.ptr, n->copy.srcPtr.ptr);
       break;
     case cudaGraphNodeTypeMemset:
-      fprintf(f, "\\nvalue %u size %u %zux%zu", n->set.value, n->set.elementSize, n->set.width, n->set.height);
+      fprintf(f, "\\nvalue %u size %u %zux%zu", n->set.value, n->set.elementSize, n->set.width,
+              n->set.height);
       if (verbose) fprintf(f, "\\ndst %p", n->set.dst);
       break;
-    case cudaGraphNodeTypeMemAlloc: fprintf(f, "\\n%zu bytes", n->bytesize); break;
+    case cudaGraphNodeTypeMemAlloc:
+      fprintf(f, "\\n%zu bytes", n->bytesize);
+      break;
     case cudaGraphNodeTypeConditional:
-      fprintf(f, "\\n%s, %u bod%s", n->ctype == cudaGraphCondTypeIf ? "if" : n->ctype == cudaGraphCondTypeWhile ? "while" : "switch",
+      fprintf(f, "\\n%s, %u bod%s",
+              n->ctype == cudaGraphCondTypeIf      ? "if"
+              : n->ctype == cudaGraphCondTypeWhile ? "while"
+                                                   : "switch",
               n->nbodies, n->nbodies == 1 ? "y" : "ies");
       break;
-    default: break;
+    default:
+      break;
     }
     fprintf(f, "\"];\n");
     if (n->type == cudaGraphNodeTypeGraph && n->child) {

@@ -94,14 +94,21 @@ struct cudaMemAllocNodeParams {
 struct cudaMemFreeNodeParams {
   void *dptr;
 };
-enum cudaGraphConditionalNodeType { cudaGraphCondTypeIf = 0, cudaGraphCondTypeWhile = 1, cudaGraphCondTypeSwitch = 2 };
+enum cudaGraphConditionalNodeType {
+  cudaGraphCondTypeIf = 0,
+  cudaGraphCondTypeWhile = 1,
+  cudaGraphCondTypeSwitch = 2
+};
 struct cudaConditionalNodeParams {
   cudaGraphConditionalHandle handle;
   enum cudaGraphConditionalNodeType type;
   unsigned int size;
   cudaGraph_t *phGraph_out;
 };
-enum cudaGraphChildGraphNodeOwnership { cudaGraphChildGraphOwnershipClone = 0, cudaGraphChildGraphOwnershipMove = 1 };
+enum cudaGraphChildGraphNodeOwnership {
+  cudaGraphChildGraphOwnershipClone = 0,
+  cudaGraphChildGraphOwnershipMove = 1
+};
 struct cudaChildGraphNodeParams {
   cudaGraph_t graph;
   enum cudaGraphChildGraphNodeOwnership ownership;
@@ -181,7 +188,7 @@ typedef struct g_mem {
   void *p;
   size_t size;
   int refs;
-  int mapped; /* the allocation node ran and nothing freed it since */
+  int mapped;    /* the allocation node ran and nothing freed it since */
   unsigned seen; /* g_mem_usage's pass */
 } g_mem;
 
@@ -189,25 +196,25 @@ typedef struct g_node g_node;
 typedef struct rt_graph rt_graph;
 
 struct g_node {
-  int type;               /* cudaGraphNodeType */
-  rt_graph *g;            /* owning graph */
-  g_node *orig;           /* the node this one was cloned or instantiated from */
-  int id;                 /* creation order within its graph (for DOT and pairing) */
-  g_node **deps;          /* incoming edges */
+  int type;      /* cudaGraphNodeType */
+  rt_graph *g;   /* owning graph */
+  g_node *orig;  /* the node this one was cloned or instantiated from */
+  int id;        /* creation order within its graph (for DOT and pairing) */
+  g_node **deps; /* incoming edges */
   size_t ndeps, capdeps;
-  int enabled;            /* cudaGraphNodeSetEnabled (executable copies) */
-  size_t tmp;             /* scratch of g_topo */
+  int enabled; /* cudaGraphNodeSetEnabled (executable copies) */
+  size_t tmp;  /* scratch of g_topo */
   /* kernel */
   rt_func *f;
   dim3 grid, block;
   unsigned shared;
-  uint8_t *params;        /* argument values at each parameter's offset */
-  uint32_t cluster[3];    /* cluster dimensions of a captured cudaLaunchKernelEx */
+  uint8_t *params;     /* argument values at each parameter's offset */
+  uint32_t cluster[3]; /* cluster dimensions of a captured cudaLaunchKernelEx */
   int has_cluster;
-  uint8_t (*attrs)[64];   /* kernel node attributes set, by id (NULL: none) */
-  uint32_t attr_set;      /* which ids are set */
+  uint8_t (*attrs)[64]; /* kernel node attributes set, by id (NULL: none) */
+  uint32_t attr_set;    /* which ids are set */
   size_t pbytes;
-  void **argv;            /* pointers into params, for GetParams */
+  void **argv; /* pointers into params, for GetParams */
   /* memcpy */
   struct cudaMemcpy3DParms copy;
   /* memset */
@@ -234,27 +241,27 @@ struct rt_graph {
   g_node **nodes;
   size_t n, cap;
   int next_id;
-  int is_child;           /* owned by a node (child graph, conditional body) or an executable */
-  int internal;           /* an executable's copy (or inside one): no user handle reaches it */
-  rt_graph *origin;       /* cloned from, for cudaGraphNodeFindInClone */
-  rt_graph *next;         /* the live graphs */
+  int is_child;     /* owned by a node (child graph, conditional body) or an executable */
+  int internal;     /* an executable's copy (or inside one): no user handle reaches it */
+  rt_graph *origin; /* cloned from, for cudaGraphNodeFindInClone */
+  rt_graph *next;   /* the live graphs */
 };
 
 typedef struct rt_gexec {
-  rt_graph *g;            /* the executable's own copy */
-  rt_graph *src;          /* the graph it was instantiated from (may be gone) */
+  rt_graph *g;   /* the executable's own copy */
+  rt_graph *src; /* the graph it was instantiated from (may be gone) */
   unsigned long long flags;
   int launches_pending;
   struct rt_gexec *next;
 } rt_gexec;
 
 /* graph.c */
-rt_graph *g_get(cudaGraph_t h);           /* a live graph, or NULL */
-g_node *g_node_get(cudaGraphNode_t h);    /* a live node of a live graph, or NULL */
+rt_graph *g_get(cudaGraph_t h);        /* a live graph, or NULL */
+g_node *g_node_get(cudaGraphNode_t h); /* a live node of a live graph, or NULL */
 rt_graph *g_new(void);
 /* Make g and the graphs inside it internal (an executable's copy). */
 void g_internal(rt_graph *g);
-void g_free(rt_graph *g);                 /* destroys nodes (and child graphs) */
+void g_free(rt_graph *g); /* destroys nodes (and child graphs) */
 /* A new node of `type` in g after deps (checked: live nodes of g). */
 cudaError_t g_add(rt_graph *g, int type, const cudaGraphNode_t *deps, size_t ndeps, g_node **out);
 /* Deep copy; each copied node's orig is its source. NULL when out of memory. */
@@ -266,7 +273,8 @@ void g_node_free_params(g_node *n);
 g_node **g_topo(rt_graph *g);
 /* Kernel parameters for a node from a launch's arguments: validates as a
  * launch does. */
-cudaError_t g_kernel_set(g_node *n, rt_func *f, dim3 grid, dim3 block, unsigned shared, void **args, void **extra);
+cudaError_t g_kernel_set(g_node *n, rt_func *f, dim3 grid, dim3 block, unsigned shared, void **args,
+                         void **extra);
 cudaError_t g_memcpy_check(const struct cudaMemcpy3DParms *p);
 cudaError_t g_memset_check(const struct cudaMemsetParams *p);
 /* An allocation node's memory of `size` bytes (n->mem, n->dptr). */
@@ -301,14 +309,15 @@ cudaError_t rt_submit(rt_op *op);
  * returns -1 when the stream is not capturing (do the work), else the
  * call's result (recorded, or refused). */
 int rt_capture_memcpy(void *dst, const void *src, size_t n, int kind, cudaStream_t stream);
-int rt_capture_memcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t w, size_t h, int kind,
-                        cudaStream_t stream);
+int rt_capture_memcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t w, size_t h,
+                        int kind, cudaStream_t stream);
 int rt_capture_copy3d(const struct cudaMemcpy3DParms *p, cudaStream_t stream);
 /* the stream-ordered allocator (unsupported.c) */
 RT_EXPORT cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream);
 RT_EXPORT cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream);
 /* a fill of h rows of w elements of elem (1, 2, 4) bytes, pitch apart */
-int rt_capture_memset(void *p, unsigned value, unsigned elem, size_t pitch, size_t w, size_t h, cudaStream_t stream);
+int rt_capture_memset(void *p, unsigned value, unsigned elem, size_t pitch, size_t w, size_t h,
+                      cudaStream_t stream);
 int rt_capture_event_record(rt_event *ev, rt_stream *s, unsigned flags);
 int rt_capture_wait_event(rt_stream *s, rt_event *ev, unsigned flags);
 /* A call that waits for the device or stream (sync copy, synchronisation,

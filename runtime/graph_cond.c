@@ -14,9 +14,9 @@
 #define cudaGraphCondAssignDefault 1
 
 typedef struct g_cond {
-  uint32_t *value;        /* device memory of the condition */
+  uint32_t *value; /* device memory of the condition */
   unsigned dflt, flags;
-  rt_graph *g;            /* the graph it was made for */
+  rt_graph *g; /* the graph it was made for */
   struct g_cond *next;
 } g_cond;
 
@@ -28,14 +28,16 @@ static g_cond *cond_get(cudaGraphConditionalHandle h) {
   return NULL;
 }
 
-RT_EXPORT cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle_out, cudaGraph_t graph,
-                                                       unsigned int defaultLaunchValue, unsigned int flags);
+RT_EXPORT cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle_out,
+                                                       cudaGraph_t graph, unsigned int defaultLaunchValue,
+                                                       unsigned int flags);
 cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle_out, cudaGraph_t graph,
                                              unsigned int defaultLaunchValue, unsigned int flags) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   rt_graph *g = g_get(graph);
-  if (!pHandle_out || !g || (flags & ~(unsigned)cudaGraphCondAssignDefault)) return rt_end(cudaErrorInvalidValue);
+  if (!pHandle_out || !g || (flags & ~(unsigned)cudaGraphCondAssignDefault))
+    return rt_end(cudaErrorInvalidValue);
   g_cond *c = calloc(1, sizeof *c);
   void *p;
   if (!c || smemu_malloc(rt.ctx, &p, sizeof(uint32_t)) != SMEMU_OK) {
@@ -56,8 +58,8 @@ cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle
 /* CU_EXPORT form: the driver's takes a context too */
 RT_EXPORT int cuGraphConditionalHandleCreate(cudaGraphConditionalHandle *out, cudaGraph_t g, void *ctx,
                                              unsigned int dflt, unsigned int flags);
-int cuGraphConditionalHandleCreate(cudaGraphConditionalHandle *out, cudaGraph_t g, void *ctx, unsigned int dflt,
-                                   unsigned int flags) {
+int cuGraphConditionalHandleCreate(cudaGraphConditionalHandle *out, cudaGraph_t g, void *ctx,
+                                   unsigned int dflt, unsigned int flags) {
   (void)ctx;
   return (int)cudaGraphConditionalHandleCreate(out, g, dflt, flags);
 }
@@ -66,9 +68,9 @@ cudaError_t g_cond_init(g_node *n, struct cudaConditionalNodeParams *p) {
   if (!p) return cudaErrorInvalidValue;
   if (!cond_get(p->handle)) return cudaErrorInvalidValue;
   unsigned size = p->size;
-  if ((p->type == cudaGraphCondTypeIf && size != 1 && size != 2) || (p->type == cudaGraphCondTypeWhile && size != 1) ||
-      (p->type == cudaGraphCondTypeSwitch && size == 0) || p->type < cudaGraphCondTypeIf ||
-      p->type > cudaGraphCondTypeSwitch || size > 1u << 16)
+  if ((p->type == cudaGraphCondTypeIf && size != 1 && size != 2) ||
+      (p->type == cudaGraphCondTypeWhile && size != 1) || (p->type == cudaGraphCondTypeSwitch && size == 0) ||
+      p->type < cudaGraphCondTypeIf || p->type > cudaGraphCondTypeSwitch || size > 1u << 16)
     return cudaErrorInvalidValue;
   n->bodies = calloc(size, sizeof *n->bodies);
   if (!n->bodies) return cudaErrorMemoryAllocation;
@@ -108,8 +110,10 @@ void g_cond_run(g_node *n) {
   uint32_t v = value_of(n->handle);
   switch (n->ctype) {
   case cudaGraphCondTypeIf:
-    if (v) g_run(n->bodies[0]);
-    else if (n->nbodies == 2) g_run(n->bodies[1]);
+    if (v)
+      g_run(n->bodies[0]);
+    else if (n->nbodies == 2)
+      g_run(n->bodies[1]);
     break;
   case cudaGraphCondTypeSwitch:
     if (v < n->nbodies) g_run(n->bodies[v]);
@@ -134,7 +138,8 @@ static void defaults(rt_graph *g) {
     g_node *n = g->nodes[i];
     if (n->type == cudaGraphNodeTypeConditional) {
       g_cond *c = cond_get(n->handle);
-      if (c && (c->flags & cudaGraphCondAssignDefault)) smemu_memcpy(rt.ctx, c->value, &c->dflt, sizeof c->dflt);
+      if (c && (c->flags & cudaGraphCondAssignDefault))
+        smemu_memcpy(rt.ctx, c->value, &c->dflt, sizeof c->dflt);
       for (unsigned b = 0; b < n->nbodies; b++) defaults(n->bodies[b]);
     }
     if (n->child) defaults(n->child);
@@ -150,7 +155,8 @@ static const char decl[] = ".extern .func cudaGraphSetConditional";
 static const char body[] =
     ".func cudaGraphSetConditional(.param .b64 cudaGraphSetConditional_param_0, .param .b32 "
     "cudaGraphSetConditional_param_1) { .reg .b64 %smemu_ch; .reg .b32 %smemu_cv; ld.param.u64 %smemu_ch, "
-    "[cudaGraphSetConditional_param_0]; ld.param.u32 %smemu_cv, [cudaGraphSetConditional_param_1]; st.global.u32 "
+    "[cudaGraphSetConditional_param_0]; ld.param.u32 %smemu_cv, [cudaGraphSetConditional_param_1]; "
+    "st.global.u32 "
     "[%smemu_ch], %smemu_cv; ret; }";
 
 void rt_graph_patch_ptx(char **ptx, size_t *len) {

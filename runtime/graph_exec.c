@@ -22,12 +22,15 @@ static rt_gexec *x_get(cudaGraphExec_t h) {
 
 static void run_copy(const struct cudaMemcpy3DParms *p) {
   const struct cudaExtent *ex = &p->extent;
-  size_t dp = p->dstPtr.pitch ? p->dstPtr.pitch : ex->width, sp = p->srcPtr.pitch ? p->srcPtr.pitch : ex->width;
-  size_t dy = p->dstPtr.ysize ? p->dstPtr.ysize : ex->height, sy = p->srcPtr.ysize ? p->srcPtr.ysize : ex->height;
+  size_t dp = p->dstPtr.pitch ? p->dstPtr.pitch : ex->width,
+         sp = p->srcPtr.pitch ? p->srcPtr.pitch : ex->width;
+  size_t dy = p->dstPtr.ysize ? p->dstPtr.ysize : ex->height,
+         sy = p->srcPtr.ysize ? p->srcPtr.ysize : ex->height;
   for (size_t z = 0; z < ex->depth; z++)
     for (size_t y = 0; y < ex->height; y++) {
       char *d = (char *)p->dstPtr.ptr + ((p->dstPos.z + z) * dy + p->dstPos.y + y) * dp + p->dstPos.x;
-      const char *s = (const char *)p->srcPtr.ptr + ((p->srcPos.z + z) * sy + p->srcPos.y + y) * sp + p->srcPos.x;
+      const char *s =
+          (const char *)p->srcPtr.ptr + ((p->srcPos.z + z) * sy + p->srcPos.y + y) * sp + p->srcPos.x;
       /* initcheck: a copy from the device reads what kernels must have written */
       if (p->kind != cudaMemcpyHostToDevice && p->kind != cudaMemcpyHostToHost)
         rt_san_copy_source(s, ex->width, "cudaGraphLaunch");
@@ -45,7 +48,8 @@ static void run_set(const struct cudaMemsetParams *p) {
       smemu_memset(rt.ctx, row, (int)(p->value & 0xff), w);
       continue;
     }
-    for (size_t i = 0; i < p->width; i++) smemu_memcpy(rt.ctx, row + i * p->elementSize, pattern, p->elementSize);
+    for (size_t i = 0; i < p->width; i++)
+      smemu_memcpy(rt.ctx, row + i * p->elementSize, pattern, p->elementSize);
   }
 }
 
@@ -74,11 +78,21 @@ static void run_node(g_node *n) {
     rt_run_launch(&op);
     break;
   }
-  case cudaGraphNodeTypeMemcpy: run_copy(&n->copy); break;
-  case cudaGraphNodeTypeMemset: run_set(&n->set); break;
-  case cudaGraphNodeTypeHost: n->fn(n->user); break;
-  case cudaGraphNodeTypeGraph: g_run(n->child); break;
-  case cudaGraphNodeTypeConditional: g_cond_run(n); break;
+  case cudaGraphNodeTypeMemcpy:
+    run_copy(&n->copy);
+    break;
+  case cudaGraphNodeTypeMemset:
+    run_set(&n->set);
+    break;
+  case cudaGraphNodeTypeHost:
+    n->fn(n->user);
+    break;
+  case cudaGraphNodeTypeGraph:
+    g_run(n->child);
+    break;
+  case cudaGraphNodeTypeConditional:
+    g_cond_run(n);
+    break;
   case cudaGraphNodeTypeEventRecord:
     if (g_event((cudaEvent_t)n->ev)) {
       n->ev->t = rt_now();
@@ -97,7 +111,8 @@ static void run_node(g_node *n) {
     if (a && a->p == n->dptr) rt_alloc_remove(n->dptr);
     break;
   }
-  default: break; /* empty, event wait: order only */
+  default:
+    break; /* empty, event wait: order only */
   }
 }
 
@@ -176,8 +191,9 @@ static cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t graph, unsigned
   if (res) *res = cudaGraphInstantiateError;
   rt_graph *g = g_get(graph);
   if (!out || !g) return cudaErrorInvalidValue;
-  if (flags & ~(unsigned long long)(cudaGraphInstantiateFlagAutoFreeOnLaunch | cudaGraphInstantiateFlagUpload |
-                                    cudaGraphInstantiateFlagDeviceLaunch | cudaGraphInstantiateFlagUseNodePriority))
+  if (flags &
+      ~(unsigned long long)(cudaGraphInstantiateFlagAutoFreeOnLaunch | cudaGraphInstantiateFlagUpload |
+                            cudaGraphInstantiateFlagDeviceLaunch | cudaGraphInstantiateFlagUseNodePriority))
     return cudaErrorInvalidValue;
   if ((flags & cudaGraphInstantiateFlagAutoFreeOnLaunch) && (flags & cudaGraphInstantiateFlagDeviceLaunch))
     return cudaErrorInvalidValue;
@@ -214,7 +230,8 @@ RT_EXPORT cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec,
   return rt_end(instantiate(pGraphExec, graph, flags, NULL));
 }
 
-RT_EXPORT cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags) {
+RT_EXPORT cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                           unsigned long long flags) {
   return cudaGraphInstantiateWithFlags(pGraphExec, graph, flags);
 }
 
@@ -272,7 +289,6 @@ RT_EXPORT cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t st
 RT_EXPORT cudaError_t cudaGraphUpload_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream) {
   return cudaGraphUpload(graphExec, stream);
 }
-
 
 RT_EXPORT cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
   cudaError_t e = rt_begin(1);
@@ -450,8 +466,9 @@ RT_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t hGraphExe
   return rt_end(cudaSuccess);
 }
 
-RT_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, void *dst,
-                                                         const void *src, size_t count, enum cudaMemcpyKind kind) {
+RT_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                                         void *dst, const void *src, size_t count,
+                                                         enum cudaMemcpyKind kind) {
   struct cudaMemcpy3DParms p;
   memset(&p, 0, sizeof p);
   p.srcPtr = (struct cudaPitchedPtr){(void *)src, count, count, 1};
@@ -522,15 +539,23 @@ RT_EXPORT cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec, cuda
     return rt_end(cudaErrorInvalidValue);
   }
   switch (p->type) {
-  case cudaGraphNodeTypeKernel: return cudaGraphExecKernelNodeSetParams(graphExec, node, &p->u.kernel);
-  case cudaGraphNodeTypeMemcpy: return cudaGraphExecMemcpyNodeSetParams(graphExec, node, &p->u.memcpy.copyParams);
-  case cudaGraphNodeTypeMemset: return cudaGraphExecMemsetNodeSetParams(graphExec, node, &p->u.memset);
-  case cudaGraphNodeTypeHost: return cudaGraphExecHostNodeSetParams(graphExec, node, &p->u.host);
-  case cudaGraphNodeTypeGraph: return cudaGraphExecChildGraphNodeSetParams(graphExec, node, p->u.graph.graph);
+  case cudaGraphNodeTypeKernel:
+    return cudaGraphExecKernelNodeSetParams(graphExec, node, &p->u.kernel);
+  case cudaGraphNodeTypeMemcpy:
+    return cudaGraphExecMemcpyNodeSetParams(graphExec, node, &p->u.memcpy.copyParams);
+  case cudaGraphNodeTypeMemset:
+    return cudaGraphExecMemsetNodeSetParams(graphExec, node, &p->u.memset);
+  case cudaGraphNodeTypeHost:
+    return cudaGraphExecHostNodeSetParams(graphExec, node, &p->u.host);
+  case cudaGraphNodeTypeGraph:
+    return cudaGraphExecChildGraphNodeSetParams(graphExec, node, p->u.graph.graph);
   case cudaGraphNodeTypeEventRecord:
     return cudaGraphExecEventRecordNodeSetEvent(graphExec, node, p->u.eventRecord.event);
-  case cudaGraphNodeTypeWaitEvent: return cudaGraphExecEventWaitNodeSetEvent(graphExec, node, p->u.eventWait.event);
-  default: rt_begin(0); return rt_end(cudaErrorInvalidValue);
+  case cudaGraphNodeTypeWaitEvent:
+    return cudaGraphExecEventWaitNodeSetEvent(graphExec, node, p->u.eventWait.event);
+  default:
+    rt_begin(0);
+    return rt_end(cudaErrorInvalidValue);
   }
 }
 
@@ -540,7 +565,8 @@ RT_EXPORT cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec, cudaGr
   cudaError_t e = exec_node(hGraphExec, hNode, -1, &n);
   if (e) return rt_end(e);
   /* only kernel, memcpy and memset nodes can be switched off */
-  if (n->type != cudaGraphNodeTypeKernel && n->type != cudaGraphNodeTypeMemcpy && n->type != cudaGraphNodeTypeMemset)
+  if (n->type != cudaGraphNodeTypeKernel && n->type != cudaGraphNodeTypeMemcpy &&
+      n->type != cudaGraphNodeTypeMemset)
     return rt_end(cudaErrorInvalidValue);
   n->enabled = isEnabled != 0;
   return rt_end(cudaSuccess);

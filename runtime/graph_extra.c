@@ -18,8 +18,9 @@ static cudaError_t symbol_copy(struct cudaMemcpy3DParms *p, void *dst, const voi
   cudaError_t e = rt_var_addr(v, &base, &size);
   if (e) return e;
   if (offset > size || count > size - offset) return cudaErrorInvalidValue;
-  if (to_symbol ? (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
-                : (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault))
+  if (to_symbol
+          ? (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+          : (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault))
     return cudaErrorInvalidMemcpyDirection;
   char *sym = (char *)base + offset;
   memset(p, 0, sizeof *p);
@@ -33,9 +34,10 @@ static cudaError_t symbol_copy(struct cudaMemcpy3DParms *p, void *dst, const voi
 }
 
 RT_EXPORT cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-                                                     const cudaGraphNode_t *pDependencies, size_t numDependencies,
-                                                     const void *symbol, const void *src, size_t count,
-                                                     size_t offset, enum cudaMemcpyKind kind);
+                                                     const cudaGraphNode_t *pDependencies,
+                                                     size_t numDependencies, const void *symbol,
+                                                     const void *src, size_t count, size_t offset,
+                                                     enum cudaMemcpyKind kind);
 cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
                                            const cudaGraphNode_t *pDependencies, size_t numDependencies,
                                            const void *symbol, const void *src, size_t count, size_t offset,
@@ -49,12 +51,12 @@ cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *pGraphNode, cudaGrap
 }
 
 RT_EXPORT cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-                                                       const cudaGraphNode_t *pDependencies, size_t numDependencies,
-                                                       void *dst, const void *symbol, size_t count, size_t offset,
-                                                       enum cudaMemcpyKind kind);
+                                                       const cudaGraphNode_t *pDependencies,
+                                                       size_t numDependencies, void *dst, const void *symbol,
+                                                       size_t count, size_t offset, enum cudaMemcpyKind kind);
 cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-                                             const cudaGraphNode_t *pDependencies, size_t numDependencies, void *dst,
-                                             const void *symbol, size_t count, size_t offset,
+                                             const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                             void *dst, const void *symbol, size_t count, size_t offset,
                                              enum cudaMemcpyKind kind) {
   struct cudaMemcpy3DParms p;
   cudaError_t e = rt_begin(1);
@@ -64,8 +66,9 @@ cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *pGraphNode, cudaGr
   return cudaGraphAddMemcpyNode(pGraphNode, graph, pDependencies, numDependencies, &p);
 }
 
-RT_EXPORT cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node, const void *symbol, const void *src,
-                                                           size_t count, size_t offset, enum cudaMemcpyKind kind);
+RT_EXPORT cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node, const void *symbol,
+                                                           const void *src, size_t count, size_t offset,
+                                                           enum cudaMemcpyKind kind);
 cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node, const void *symbol, const void *src,
                                                  size_t count, size_t offset, enum cudaMemcpyKind kind) {
   struct cudaMemcpy3DParms p;
@@ -76,10 +79,11 @@ cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node, const voi
   return cudaGraphMemcpyNodeSetParams(node, &p);
 }
 
-RT_EXPORT cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node, void *dst, const void *symbol,
-                                                             size_t count, size_t offset, enum cudaMemcpyKind kind);
-cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node, void *dst, const void *symbol, size_t count,
-                                                   size_t offset, enum cudaMemcpyKind kind) {
+RT_EXPORT cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node, void *dst,
+                                                             const void *symbol, size_t count, size_t offset,
+                                                             enum cudaMemcpyKind kind);
+cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node, void *dst, const void *symbol,
+                                                   size_t count, size_t offset, enum cudaMemcpyKind kind) {
   struct cudaMemcpy3DParms p;
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
@@ -89,11 +93,12 @@ cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node, void *d
 }
 
 RT_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t x, cudaGraphNode_t node,
-                                                               const void *symbol, const void *src, size_t count,
-                                                               size_t offset, enum cudaMemcpyKind kind);
-cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t x, cudaGraphNode_t node, const void *symbol,
-                                                     const void *src, size_t count, size_t offset,
-                                                     enum cudaMemcpyKind kind) {
+                                                               const void *symbol, const void *src,
+                                                               size_t count, size_t offset,
+                                                               enum cudaMemcpyKind kind);
+cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t x, cudaGraphNode_t node,
+                                                     const void *symbol, const void *src, size_t count,
+                                                     size_t offset, enum cudaMemcpyKind kind) {
   struct cudaMemcpy3DParms p;
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
@@ -102,9 +107,9 @@ cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t x, cudaGrap
   return cudaGraphExecMemcpyNodeSetParams(x, node, &p);
 }
 
-RT_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t x, cudaGraphNode_t node, void *dst,
-                                                                 const void *symbol, size_t count, size_t offset,
-                                                                 enum cudaMemcpyKind kind);
+RT_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t x, cudaGraphNode_t node,
+                                                                 void *dst, const void *symbol, size_t count,
+                                                                 size_t offset, enum cudaMemcpyKind kind);
 cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t x, cudaGraphNode_t node, void *dst,
                                                        const void *symbol, size_t count, size_t offset,
                                                        enum cudaMemcpyKind kind) {
@@ -215,8 +220,10 @@ cudaError_t cudaDeviceGetGraphMemAttribute(int device, int attr, void *value) {
   if (!value || attr < MEM_USED || attr > MEM_RESERVED_HIGH) return rt_end(cudaErrorInvalidValue);
   uint64_t used, reserved;
   figures(&used, &reserved);
-  uint64_t v = attr == MEM_USED ? used : attr == MEM_USED_HIGH ? used_high : attr == MEM_RESERVED ? reserved
-                                                                                                 : reserved_high;
+  uint64_t v = attr == MEM_USED        ? used
+               : attr == MEM_USED_HIGH ? used_high
+               : attr == MEM_RESERVED  ? reserved
+                                       : reserved_high;
   memcpy(value, &v, sizeof v);
   return rt_end(cudaSuccess);
 }
@@ -233,8 +240,10 @@ cudaError_t cudaDeviceSetGraphMemAttribute(int device, int attr, void *value) {
   if (v) return rt_end(cudaErrorInvalidValue);
   uint64_t used, reserved;
   g_mem_usage(&used, &reserved);
-  if (attr == MEM_USED_HIGH) used_high = used;
-  else reserved_high = reserved;
+  if (attr == MEM_USED_HIGH)
+    used_high = used;
+  else
+    reserved_high = reserved;
   return rt_end(cudaSuccess);
 }
 
