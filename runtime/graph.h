@@ -1,7 +1,10 @@
 /* graph.h: CUDA graphs in the drop-in runtime: the graph, node and
- * executable-graph objects (graph.c, graph_exec.c), stream capture
- * (capture.c) and the parts of CUDA 13's binary interface they use, declared
- * from NVIDIA's documentation (field order and types as in driver_types.h).
+ * executable-graph objects (graph.c, graph_exec.c, conditional nodes in
+ * graph_cond.c, the rest of the node API in graph_extra.c, the driver's
+ * forms in driver_graph.c), stream capture (capture.c) with the hooks the
+ * other entry points call, and the parts of CUDA 13's binary interface they
+ * use, declared from NVIDIA's documentation (field order and types as in
+ * driver_types.h; tests/runtime/graphs/abi_check compares them).
  * A graph launch is one queued operation that runs the nodes in a
  * topological order: the runtime's single queue already runs every stream's
  * work in issue order, so one order that honours the edges is one CUDA

@@ -104,6 +104,10 @@ int main() {
   for (size_t i = 0; i < ne; i++)
     chain += (from[i] == k1 && to[i] == k2) + (from[i] == k2 && to[i] == cp) + (from[i] == cp && to[i] == hn);
   EXPECT(chain == 3, "edges k1->k2->copy->host");
+  cudaGraphNode_t f2[2], t2[2];
+  size_t ne2 = 2;
+  OK(cudaGraphGetEdges(g, f2, t2, nullptr, &ne2));
+  EXPECT(ne2 == 2 && f2[0] && t2[1], "a short buffer gets the first 2 of 3 edges");
   cudaGraphNode_t dn[2];
   size_t nd = 2;
   OK(cudaGraphNodeGetDependentNodes(k2, dn, nullptr, &nd));
