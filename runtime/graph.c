@@ -88,8 +88,10 @@ rt_event *g_event(cudaEvent_t e) {
 }
 
 rt_graph *g_new(void) {
+  static uint64_t serials;
   rt_graph *g = calloc(1, sizeof *g);
   if (!g) return NULL;
+  g->serial = ++serials;
   g->next = graphs;
   graphs = g;
   return g;

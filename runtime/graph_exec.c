@@ -186,6 +186,37 @@ static void unmap_allocs(rt_graph *g) {
 
 /* ---- instantiate ---- */
 
+static int has_mem_nodes(const rt_graph *g) {
+  for (size_t i = 0; i < g->n; i++) {
+    const g_node *n = g->nodes[i];
+    if (n->type == cudaGraphNodeTypeMemAlloc || n->type == cudaGraphNodeTypeMemFree) return 1;
+    if (n->child && has_mem_nodes(n->child)) return 1;
+  }
+  return 0;
+}
+
+/* what a graph launched from the device may hold: kernels, copies, fills
+ * and child graphs of them, at least one operation */
+static int device_ops(const rt_graph *g, int *ops) {
+  for (size_t i = 0; i < g->n; i++) {
+    const g_node *n = g->nodes[i];
+    if (n->type == cudaGraphNodeTypeGraph) {
+      if (!device_ops(n->child, ops)) return 0;
+    } else if (n->type == cudaGraphNodeTypeKernel || n->type == cudaGraphNodeTypeMemcpy ||
+               n->type == cudaGraphNodeTypeMemset) {
+      ++*ops;
+    } else {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+static int device_launchable(const rt_graph *g) {
+  int ops = 0;
+  return device_ops(g, &ops) && ops > 0;
+}
+
 static cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t graph, unsigned long long flags,
                                enum cudaGraphInstantiateResult *res) {
   if (res) *res = cudaGraphInstantiateError;
@@ -203,6 +234,14 @@ static cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t graph, unsigned
     return cudaErrorInvalidValue; /* a cycle */
   }
   free(order);
+  /* a graph with memory nodes has one executable at a time */
+  if (has_mem_nodes(g))
+    for (rt_gexec *o = execs; o; o = o->next)
+      if (o->src_serial == g->serial) return cudaErrorInvalidValue;
+  if ((flags & cudaGraphInstantiateFlagDeviceLaunch) && !device_launchable(g)) {
+    if (res) *res = cudaGraphInstantiateNodeOperationNotSupported;
+    return cudaErrorInvalidValue;
+  }
   rt_gexec *x = calloc(1, sizeof *x);
   if (!x) return cudaErrorMemoryAllocation;
   x->g = g_clone(g);
@@ -212,7 +251,7 @@ static cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t graph, unsigned
   }
   x->g->is_child = 1;
   g_internal(x->g); /* no user handle reaches the executable's copy */
-  x->src = g;
+  x->src_serial = g->serial;
   x->flags = flags;
   x->next = execs;
   execs = x;

@@ -390,6 +390,15 @@ int main() {
   big.extent = make_cudaExtent(64, 5, 1);
   EXPECT_ERR(cudaGraphAddMemcpyNode(&bad, gm, nullptr, 0, &big), cudaErrorInvalidValue,
              "a copy past its allocation");
+  cudaGraphExec_t second;
+  EXPECT_ERR(cudaGraphInstantiate(&second, outer, 0), cudaErrorInvalidValue,
+             "a second executable of a graph with memory nodes");
+  EXPECT_ERR(cudaGraphInstantiateWithFlags(&second, g, cudaGraphInstantiateFlagDeviceLaunch), cudaErrorInvalidValue,
+             "device launch of a graph with a host node");
+  EXPECT_ERR(cudaGraphInstantiateWithFlags(&second, g,
+                                           cudaGraphInstantiateFlagDeviceLaunch |
+                                               cudaGraphInstantiateFlagAutoFreeOnLaunch),
+             cudaErrorInvalidValue, "device launch with auto-free");
   unsigned long long xf = 99;
   OK(cudaGraphExecGetFlags(oe, &xf));
   EXPECT(xf == 0, "exec flags");
@@ -397,6 +406,8 @@ int main() {
   OK(cudaGraphExecDestroy(ge));
   OK(cudaGraphExecDestroy(gme));
   OK(cudaGraphExecDestroy(oe));
+  OK(cudaGraphInstantiate(&second, outer, 0));
+  OK(cudaGraphExecDestroy(second));
   for (cudaGraph_t d : {g, c, gm, outer, child}) OK(cudaGraphDestroy(d));
   OK(cudaDeviceSynchronize());
   std::printf("%d failure(s)\n", failures);
