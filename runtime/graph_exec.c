@@ -53,6 +53,11 @@ static void run_set(const struct cudaMemsetParams *p) {
   }
 }
 
+static void fault(const g_node *n, const char *what) {
+  rt_msg("error: graph %s node %d: its memory is no longer allocated (cudaErrorIllegalAddress)", what, n->id);
+  rt.sticky = cudaErrorIllegalAddress;
+}
+
 static void run_node(g_node *n) {
   switch (n->type) {
   case cudaGraphNodeTypeKernel: {
@@ -78,11 +83,15 @@ static void run_node(g_node *n) {
     rt_run_launch(&op);
     break;
   }
+  /* the memory may have been freed since the node was made: checked again,
+   * a copy or fill out of its allocation faults as on the GPU */
   case cudaGraphNodeTypeMemcpy:
-    run_copy(&n->copy);
+    if (g_memcpy_check(&n->copy)) fault(n, "memcpy");
+    else run_copy(&n->copy);
     break;
   case cudaGraphNodeTypeMemset:
-    run_set(&n->set);
+    if (g_memset_check(&n->set)) fault(n, "memset");
+    else run_set(&n->set);
     break;
   case cudaGraphNodeTypeHost:
     n->fn(n->user);

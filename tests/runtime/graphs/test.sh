@@ -15,6 +15,8 @@
 #                cudaGraphSetConditional
 #   stress.cu    a fixed pseudo-random sequence of graph and capture calls on
 #                live, destroyed and made-up handles: no crash, no hang
+#   freed.cu     copy and fill nodes whose memory was freed: a fault, not a
+#                write to freed memory
 # and the graph structures' layout (abi_check.c, from runtime/graph.h,
 # against abi_check.cu, from NVIDIA's headers).
 B=$(cd "${1:-build}" && pwd) || exit 2
@@ -32,7 +34,7 @@ if ${CC:-cc} -std=c11 -D_GNU_SOURCE -I"$ROOT/include" -I"$ROOT/runtime" -o "$T/a
 else
   cat "$T/build.log"; echo "FAIL: the layout check did not build"; fail=1
 fi
-for n in capture explicit illegal driver cond stress; do
+for n in capture explicit illegal driver cond stress freed; do
   extra=
   [ $n = driver ] && extra=-lcuda
   if ! nvcc -arch=sm_90 -lineinfo -cudart shared -o "$T/$n" "$HERE/$n.cu" $extra > "$T/build.log" 2>&1; then
