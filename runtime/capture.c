@@ -388,11 +388,16 @@ int rt_capture_graph_launch(rt_graph *g, rt_stream *s) {
   cap_stream *cs = target(s == &rt.default_stream ? 0 : (cudaStream_t)s, s, &e);
   if (!cs && !e) return -1;
   if (e) return e;
+  /* the copy is made first, so that no node is ever without its graph */
+  rt_graph *copy = g_clone(g);
+  if (!copy) return cudaErrorMemoryAllocation;
+  copy->is_child = 1;
   g_node *nd;
-  if ((e = cap_node(cs, cudaGraphNodeTypeGraph, &nd))) return e;
-  nd->child = g_clone(g);
-  if (!nd->child) return cudaErrorMemoryAllocation;
-  nd->child->is_child = 1;
+  if ((e = cap_node(cs, cudaGraphNodeTypeGraph, &nd))) {
+    g_free(copy);
+    return e;
+  }
+  nd->child = copy;
   return cudaSuccess;
 }
 

@@ -710,20 +710,25 @@ RT_EXPORT cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cu
                                                  cudaGraph_t childGraph) {
   g_node *n;
   rt_begin(0);
-  rt_graph *c = g_get(childGraph);
+  rt_graph *c = g_get(childGraph), *pg = g_get(graph);
   /* a child is cloned in; memory nodes and conditionals cannot be */
-  if (!c || c == g_get(graph) || has_type(c, cudaGraphNodeTypeMemAlloc) ||
+  if (!c || !pg || !pGraphNode || c == pg || has_type(c, cudaGraphNodeTypeMemAlloc) ||
       has_type(c, cudaGraphNodeTypeMemFree) || has_type(c, cudaGraphNodeTypeConditional)) {
     return rt_end(cudaErrorInvalidValue);
   }
-  cudaError_t e = add_begin(pGraphNode, graph, pDependencies, numDependencies, cudaGraphNodeTypeGraph, &n);
-  if (e) return rt_end(e);
-  n->child = g_clone(c);
-  if (!n->child) {
-    add_undo(n);
-    return rt_end(cudaErrorMemoryAllocation);
+  /* cloned before the node exists: the child may hold the graph the node
+   * goes into (a child graph's handle comes from
+   * cudaGraphChildGraphNodeGetGraph), and must not hold the new node */
+  rt_graph *copy = g_clone(c);
+  if (!copy) return rt_end(cudaErrorMemoryAllocation);
+  copy->is_child = 1;
+  /* pg, not the handle again: the copy may sit where a stale handle points */
+  cudaError_t e = g_add(pg, cudaGraphNodeTypeGraph, pDependencies, numDependencies, &n);
+  if (e) {
+    g_free(copy);
+    return rt_end(e);
   }
-  n->child->is_child = 1;
+  n->child = copy;
   *pGraphNode = (cudaGraphNode_t)n;
   return rt_end(cudaSuccess);
 }

@@ -417,7 +417,8 @@ static int same_topology(rt_graph *a, rt_graph *b, enum cudaGraphExecUpdateResul
       *err = q;
       return 0;
     }
-    if (p->type == cudaGraphNodeTypeGraph && !same_topology(p->child, q->child, res, err)) return 0;
+    if (p->type == cudaGraphNodeTypeGraph && (!p->child || !q->child || !same_topology(p->child, q->child, res, err)))
+      return 0;
     if (p->type == cudaGraphNodeTypeConditional) {
       if (p->ctype != q->ctype || p->nbodies != q->nbodies || p->handle != q->handle) {
         *res = cudaGraphExecUpdateErrorParametersChanged;

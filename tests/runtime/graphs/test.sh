@@ -54,4 +54,12 @@ for n in capture explicit illegal driver cond stress freed; do
     fail=1
   fi
 done
+# more sequences of the stress program (each a different seed)
+if [ -x "$T/stress" ]; then
+  bad=
+  for seed in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do
+    (cd "$T" && "$B/smemu" run --quiet -- ./stress $seed) > "$T/stress.$seed.out" 2>&1 || bad="$bad $seed"
+  done
+  if [ -z "$bad" ]; then echo "ok: stress, 30 more seeds"; else echo "FAIL: stress seeds:$bad"; fail=1; fi
+fi
 exit $fail
