@@ -267,6 +267,27 @@ int main() {
     OK(cudaGraphDestroy(gs));
   }
 
+  // ---- the per-thread default stream captures (the legacy one cannot) ----
+  {
+    OK(cudaMemset(cnt, 0, sizeof(int)));
+    OK(cudaStreamBeginCapture(cudaStreamPerThread, cudaStreamCaptureModeGlobal));
+    incr<<<4, 8, 0, cudaStreamPerThread>>>(cnt);
+    cudaGraph_t gp;
+    OK(cudaStreamEndCapture(cudaStreamPerThread, &gp));
+    size_t np = 0;
+    OK(cudaGraphGetNodes(gp, nullptr, &np));
+    EXPECT(np == 1, "per-thread stream capture: one kernel node");
+    cudaGraphExec_t xp;
+    OK(cudaGraphInstantiate(&xp, gp, 0));
+    OK(cudaGraphLaunch(xp, cudaStreamPerThread));
+    OK(cudaGraphLaunch(xp, cudaStreamPerThread));
+    OK(cudaStreamSynchronize(cudaStreamPerThread));
+    OK(cudaMemcpy(&hc, cnt, sizeof(int), cudaMemcpyDeviceToHost));
+    EXPECT(hc == 64, "two launches of 32 increments");
+    OK(cudaGraphExecDestroy(xp));
+    OK(cudaGraphDestroy(gp));
+  }
+
   // ---- relaxed mode lets cudaMalloc through ----
   OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed));
   void *scratch;
