@@ -533,12 +533,28 @@ RT_EXPORT cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream, cu
 }
 
 /* whether `a` is `n` or comes before it */
-static int reaches(g_node *a, g_node *n, int depth) {
-  if (a == n) return 1;
-  if (depth > 100000) return 0;
-  for (size_t i = 0; i < n->ndeps; i++)
-    if (reaches(a, n->deps[i], depth + 1)) return 1;
-  return 0;
+/* Mark the origin's last nodes and everything before them (g_node.visit =
+ * pass): each node once, so a chain of forks and joins costs its size,
+ * not its number of paths. 0 when out of memory. */
+static int mark_before(rt_graph *g, g_node **last, size_t n, unsigned pass) {
+  g_node **stack = malloc((g->n ? g->n : 1) * sizeof *stack);
+  if (!stack) return 0;
+  size_t top = 0;
+  for (size_t i = 0; i < n; i++)
+    if (last[i]->visit != pass) {
+      last[i]->visit = pass;
+      stack[top++] = last[i];
+    }
+  while (top) {
+    g_node *x = stack[--top];
+    for (size_t i = 0; i < x->ndeps; i++)
+      if (x->deps[i]->visit != pass) {
+        x->deps[i]->visit = pass;
+        stack[top++] = x->deps[i];
+      }
+  }
+  free(stack);
+  return 1;
 }
 
 RT_EXPORT cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph) {
@@ -564,12 +580,12 @@ RT_EXPORT cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGr
   }
   /* every stream that forked from the origin must have joined it again:
    * its last work comes before the origin's */
+  static unsigned pass;
+  if (!mark_before(c->g, cs->deps, cs->n, ++pass)) return rt_end(cudaErrorMemoryAllocation);
   for (cap_stream *o = cstreams; o; o = o->next) {
     if (o->c != c || o == cs) continue;
     for (size_t i = 0; i < o->n; i++) {
-      int joined = 0;
-      for (size_t j = 0; j < cs->n && !joined; j++) joined = reaches(o->deps[i], cs->deps[j], 0);
-      if (!joined) {
+      if (o->deps[i]->visit != pass) {
         if (c->own_graph) g_free(c->g);
         seq_end(c);
         return rt_end(cudaErrorStreamCaptureUnjoined);

@@ -206,7 +206,8 @@ struct g_node {
   g_node **deps; /* incoming edges */
   size_t ndeps, capdeps;
   int enabled; /* cudaGraphNodeSetEnabled (executable copies) */
-  size_t tmp;  /* scratch of g_topo */
+  size_t tmp;     /* scratch of g_topo */
+  unsigned visit; /* scratch of the capture's join check */
   /* kernel */
   rt_func *f;
   dim3 grid, block;
