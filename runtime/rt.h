@@ -359,6 +359,8 @@ cudaError_t rt_check_copy(void *dst, const void *src, size_t n, int kind);
 /* Texture and surface objects whose image overlaps [p, p+n) stop reading
  * it: their handles fault from now on (texture.c; the memory is freed). */
 void rt_tex_forget(const void *p, size_t n);
+/* Runs a launch now, outside the queue (cudart/launch.c; graph kernel nodes). */
+void rt_run_launch(rt_op *op);
 /* cudaMemcpy3D with a cudaArray on a side (array.c). */
 cudaError_t rt_copy3d_array(const struct cudaMemcpy3DParms *p);
 

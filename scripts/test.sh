@@ -62,6 +62,7 @@ run rsvsmem-hw sh tests/hw/rsvsmem/test.sh "$B"
 run ptx-forms-hw sh tests/hw/ptx_forms/test.sh "$B"
 run ptx-isa sh tests/ptx_isa/test.sh "$B"
 run textures-hw sh tests/hw/textures/test.sh "$B"
+run graphs sh tests/runtime/graphs/test.sh "$B"
 run qa sh tests/qa/run.sh "$B"
 run qa-static env QA_RUNTIME=static sh tests/qa/run.sh "$B"
 run test-sh-counting sh tests/test_sh.sh

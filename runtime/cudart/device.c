@@ -10,6 +10,7 @@
  * elsewhere cudaDeviceSetSharedMemConfig succeeds and changes nothing. */
 #include <stdlib.h>
 #include <string.h>
+#include "graph.h"
 #include "rt.h"
 
 #define RT_VERSION 13000
@@ -257,6 +258,7 @@ RT_EXPORT cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, in
 RT_EXPORT cudaError_t cudaDeviceSynchronize(void) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
+  if ((e = rt_capture_forbid(0, 0))) return rt_end(e);
   rt_drain();
   return rt_end(rt.sticky);
 }

@@ -1,6 +1,7 @@
 /* event.c: the event API over the queue (core/queue.c). A record is queued
  * and takes the host's monotonic clock when the queue reaches it. */
 #include <stdlib.h>
+#include "cudart/graph.h"
 #include "rt.h"
 
 RT_EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags) {
@@ -23,6 +24,7 @@ RT_EXPORT cudaError_t cudaEventDestroy(cudaEvent_t event) {
   if (e) return rt_end(e);
   rt_event *ev = rt_event_get(event);
   if (!ev) return rt_end(cudaErrorInvalidResourceHandle);
+  rt_capture_forget_event(ev);
   if (ev->pending) rt_drain();
   for (rt_event **p = &rt.events; *p; p = &(*p)->next)
     if (*p == ev) {
@@ -34,12 +36,13 @@ RT_EXPORT cudaError_t cudaEventDestroy(cudaEvent_t event) {
 }
 
 RT_EXPORT cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
-  (void)flags;
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   rt_event *ev = rt_event_get(event);
   rt_stream *s = rt_stream_get(stream);
   if (!ev || !s) return rt_end(cudaErrorInvalidResourceHandle);
+  int c = rt_capture_event_record(ev, s, flags);
+  if (c >= 0) return rt_end((cudaError_t)c);
   rt_op *op = calloc(1, sizeof *op);
   if (!op) return rt_end(cudaErrorMemoryAllocation);
   op->kind = OP_EVENT;
@@ -59,6 +62,7 @@ RT_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   if (!rt_event_get(event)) return rt_end(cudaErrorInvalidResourceHandle);
+  if (rt_capture_event_captured(rt_event_get(event))) return rt_end(cudaErrorCapturedEvent);
   rt_drain();
   return rt_end(rt.sticky);
 }
@@ -68,6 +72,7 @@ RT_EXPORT cudaError_t cudaEventQuery(cudaEvent_t event) {
   if (e) return rt_end(e);
   rt_event *ev = rt_event_get(event);
   if (!ev) return rt_end(cudaErrorInvalidResourceHandle);
+  if (rt_capture_event_captured(ev)) return rt_end(cudaErrorCapturedEvent);
   if (ev->pending) rt_drain();
   return rt_end(rt.sticky);
 }

@@ -13,6 +13,7 @@
  * limits and the register counts ptxas wrote in the program's cubin. */
 #include <stdlib.h>
 #include <string.h>
+#include "graph.h"
 #include "rt.h"
 
 /* ---- kernel figures ---- */
@@ -158,6 +159,9 @@ static void run_launch(rt_op *op) {
   rt_report_launch(op->f, s);
 }
 
+/* A launch outside the queue: a graph's kernel node (graph_exec.c). */
+void rt_run_launch(rt_op *op) { run_launch(op); }
+
 cudaError_t rt_launch(rt_func *f, dim3 g, dim3 b, void **args, size_t shared, cudaStream_t stream) {
   smemu_kernel *k;
   if (!f) return cudaErrorInvalidResourceHandle;
@@ -240,8 +244,7 @@ cudaError_t rt_launch(rt_func *f, dim3 g, dim3 b, void **args, size_t shared, cu
     memcpy(op->attrs, rt_attrs_request, rt_nattrs_request * sizeof *op->attrs);
     op->nattrs = rt_nattrs_request;
   }
-  rt_enqueue(op);
-  return cudaSuccess;
+  return rt_submit(op);
 }
 
 

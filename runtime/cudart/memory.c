@@ -10,12 +10,15 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "graph.h"
 #include "rt.h"
 
 /* [p, p+n) lies inside one allocation the device can reach. */
 static int dev_range(const void *p, size_t n) { return rt_side_ok(p, n, 1); }
 
 static cudaError_t alloc_common(void **ptr, size_t size, int kind, unsigned flags) {
+  cudaError_t e = rt_capture_forbid(0, 0);
+  if (e) return e;
   /* compared without adding: a size near SIZE_MAX must not wrap past the check */
   if (kind != ALLOC_HOST && size > rt_total_memory() - rt.allocated) return cudaErrorMemoryAllocation;
   if (size > SIZE_MAX / 2) return cudaErrorMemoryAllocation;
@@ -46,6 +49,7 @@ static cudaError_t free_kind(void *p, int kind1, int kind2) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   if (!p) return rt_end(cudaSuccess);
+  if ((e = rt_capture_forbid(0, 0))) return rt_end(e);
   rt_drain(); /* freeing waits for the work that may use the memory */
   if (rt.sticky) return rt_end(rt.sticky);
   rt_alloc *a = rt_alloc_find(p);
@@ -185,6 +189,8 @@ static cudaError_t copy(void *dst, const void *src, size_t n, int kind, cudaStre
   if (e) return rt_end(e);
   if (async && !rt_stream_get(stream)) return rt_end(cudaErrorInvalidResourceHandle);
   if ((e = rt_check_copy(dst, src, n, kind))) return rt_end(e);
+  int c = async ? rt_capture_memcpy(dst, src, n, kind, stream) : (int)rt_capture_forbid(0, 1);
+  if (c > 0 || (async && c == 0)) return rt_end((cudaError_t)c);
   rt_drain();
   if (rt.sticky) return rt_end(rt.sticky);
   if (kind != cudaMemcpyHostToDevice) rt_san_copy_source(src, n, async ? "cudaMemcpyAsync" : "cudaMemcpy");
@@ -215,6 +221,8 @@ static cudaError_t copy2d(void *dst, size_t dpitch, const void *src, size_t spit
   if (!dst || !src || dspan == SIZE_MAX || sspan == SIZE_MAX || !rt_side_ok(dst, dspan, to_dev) ||
       !rt_side_ok(src, sspan, from_dev))
     return rt_end(cudaErrorInvalidValue);
+  int c = async ? rt_capture_memcpy2d(dst, dpitch, src, spitch, w, h, kind, stream) : (int)rt_capture_forbid(0, 1);
+  if (c > 0 || (async && c == 0)) return rt_end((cudaError_t)c);
   rt_drain();
   if (rt.sticky) return rt_end(rt.sticky);
   for (size_t r = 0; r < h; r++) smemu_memcpy(rt.ctx, (char *)dst + r * dpitch, (const char *)src + r * spitch, w);
@@ -239,6 +247,8 @@ static cudaError_t fill(void *p, int value, size_t pitch, size_t w, size_t h, cu
   if (w > pitch) return rt_end(cudaErrorInvalidValue);
   size_t span = rt_span(pitch, w, h);
   if (span == SIZE_MAX || !dev_range(p, span)) return rt_end(cudaErrorInvalidValue);
+  int c = async ? rt_capture_memset(p, (unsigned)value, 1, pitch, w, h, stream) : (int)rt_capture_forbid(0, 1);
+  if (c > 0 || (async && c == 0)) return rt_end((cudaError_t)c);
   rt_drain();
   if (rt.sticky) return rt_end(rt.sticky);
   for (size_t r = 0; r < h; r++) smemu_memset(rt.ctx, (char *)p + r * pitch, value, w);
@@ -304,6 +314,8 @@ static cudaError_t to_symbol(const void *symbol, const void *src, size_t count, 
     return rt_end(cudaErrorInvalidMemcpyDirection);
   if ((e = symbol_range(symbol, count, offset, &p))) return rt_end(e);
   if (count && !rt_side_ok(src, count, kind == cudaMemcpyDeviceToDevice)) return rt_end(cudaErrorInvalidValue);
+  int c = async ? rt_capture_memcpy(p, src, count, kind, stream) : (int)rt_capture_forbid(0, 1);
+  if (c > 0 || (async && c == 0)) return rt_end((cudaError_t)c);
   rt_drain();
   if (rt.sticky) return rt_end(rt.sticky);
   if (count) smemu_memcpy(rt.ctx, p, src, count);
@@ -320,6 +332,8 @@ static cudaError_t from_symbol(void *dst, const void *symbol, size_t count, size
     return rt_end(cudaErrorInvalidMemcpyDirection);
   if ((e = symbol_range(symbol, count, offset, &p))) return rt_end(e);
   if (count && !rt_side_ok(dst, count, kind == cudaMemcpyDeviceToDevice)) return rt_end(cudaErrorInvalidValue);
+  int c = async ? rt_capture_memcpy(dst, p, count, kind, stream) : (int)rt_capture_forbid(0, 1);
+  if (c > 0 || (async && c == 0)) return rt_end((cudaError_t)c);
   rt_drain();
   if (rt.sticky) return rt_end(rt.sticky);
   if (count) smemu_memcpy(rt.ctx, dst, p, count);

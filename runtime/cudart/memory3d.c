@@ -6,6 +6,7 @@
  * whole span a region covers is range-checked (bounds.c) before anything
  * is touched; copies with an array on a side are array.c's. */
 #include <string.h>
+#include "graph.h"
 #include "rt.h"
 
 /* The byte range [*lo, *hi) of a region relative to the pointer, or -1
@@ -49,6 +50,8 @@ static cudaError_t copy3d(const struct cudaMemcpy3DParms *p, cudaStream_t stream
   if (region(&p->srcPtr, &p->srcPos, ex, &slo, &shi) < 0 || region(&p->dstPtr, &p->dstPos, ex, &dlo, &dhi) < 0 ||
       !rt_region_ok(p->srcPtr.ptr, slo, shi, from_dev) || !rt_region_ok(p->dstPtr.ptr, dlo, dhi, to_dev))
     return rt_end(cudaErrorInvalidValue);
+  int c = async ? rt_capture_copy3d(p, stream) : (int)rt_capture_forbid(0, 1);
+  if (c > 0 || (async && c == 0)) return rt_end((cudaError_t)c);
   rt_drain();
   if (rt.sticky) return rt_end(rt.sticky);
   for (size_t z = 0; z < ex->depth; z++)
@@ -72,6 +75,13 @@ static cudaError_t fill3d(struct cudaPitchedPtr pp, int value, struct cudaExtent
   if (!pp.ptr || ex.width > pp.pitch || (ex.depth > 1 && pp.ysize < ex.height) ||
       region(&pp, &origin, &ex, &lo, &hi) < 0 || !rt_region_ok(pp.ptr, lo, hi, 1))
     return rt_end(cudaErrorInvalidValue);
+  int c = 0;
+  /* a fill of depth slices: one memset node per slice, in order */
+  for (size_t z = 0; async && z < ex.depth && c <= 0; z++)
+    c = rt_capture_memset((char *)pp.ptr + z * pp.ysize * pp.pitch, (unsigned)value, 1, pp.pitch, ex.width, ex.height,
+                          stream);
+  if (!async) c = (int)rt_capture_forbid(0, 1);
+  if (c > 0 || (async && c == 0)) return rt_end((cudaError_t)c);
   rt_drain();
   if (rt.sticky) return rt_end(rt.sticky);
   for (size_t z = 0; z < ex.depth; z++)

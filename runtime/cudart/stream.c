@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cudart/graph.h"
 #include "rt.h"
 
 RT_EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority) {
@@ -34,6 +35,7 @@ RT_EXPORT cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   if (e) return rt_end(e);
   rt_stream *s = rt_stream_get(stream);
   if (!s || s == &rt.default_stream) return rt_end(cudaErrorInvalidResourceHandle);
+  rt_capture_forget_stream(s);
   rt_drain();
   for (rt_stream **p = &rt.streams; *p; p = &(*p)->next)
     if (*p == s) {
@@ -48,6 +50,7 @@ RT_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   if (!rt_stream_get(stream)) return rt_end(cudaErrorInvalidResourceHandle);
+  if ((e = rt_capture_forbid(stream, 2))) return rt_end(e);
   rt_drain();
   return rt_end(rt.sticky);
 }
@@ -56,15 +59,17 @@ RT_EXPORT cudaError_t cudaStreamQuery(cudaStream_t stream) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   if (!rt_stream_get(stream)) return rt_end(cudaErrorInvalidResourceHandle);
+  if ((e = rt_capture_forbid(stream, 2))) return rt_end(e);
   rt_drain();
   return rt_end(rt.sticky);
 }
 
 RT_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
-  (void)flags;
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   if (!rt_stream_get(stream) || !rt_event_get(event)) return rt_end(cudaErrorInvalidResourceHandle);
+  int c = rt_capture_wait_event(rt_stream_get(stream), rt_event_get(event), flags);
+  if (c >= 0) return rt_end((cudaError_t)c);
   /* issue order already puts the event's work first */
   return rt_end(cudaSuccess);
 }
@@ -102,8 +107,7 @@ static cudaError_t enqueue_host(cudaStream_t stream, cudaHostFn_t fn, cudaStream
   op->fn = fn;
   op->cb = cb;
   op->user = user;
-  rt_enqueue(op);
-  return rt_end(cudaSuccess);
+  return rt_end(rt_submit(op));
 }
 
 RT_EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData) {

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "cu_abi.h"
 #include "static_rt.h"
+#include "cudart/graph.h"
 
 /* The one context; its address is the handle. */
 struct rt_ctx_st {
@@ -540,6 +541,9 @@ static CUresult memset_n(CUdeviceptr p, uint32_t v, size_t n, size_t width, CUst
   if (!n) return leave(CUDA_SUCCESS);
   if (__builtin_mul_overflow(n, width, &bytes) || (p & (width - 1)) || !rt_side_ok((void *)(uintptr_t)p, bytes, 1))
     return leave(CUDA_ERROR_INVALID_VALUE);
+  int c = async ? rt_capture_memset((void *)(uintptr_t)p, v, (unsigned)width, bytes, n, 1, s)
+                : (int)rt_capture_forbid(0, 1);
+  if (c > 0 || (async && c == 0)) return leave(to_cu((cudaError_t)c));
   rt_drain();
   if (rt.sticky) return leave(to_cu(rt.sticky));
   for (size_t i = 0; i < n; i++) memcpy((uint8_t *)(uintptr_t)p + width * i, &v, width);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include "cu_abi.h"
 #include "static_rt.h"
+#include "cudart/graph.h"
 
 /* Runtime errors as driver codes (the numbers agree where both exist). */
 static CUresult cu(cudaError_t e) {
@@ -373,7 +374,9 @@ EXPORT cuCtxEnablePeerAccess(CUcontext c, unsigned flags) {
 }
 EXPORT cuCtxDisablePeerAccess(CUcontext c) {
   (void)c;
-  return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED;
+  /* no peer was enabled: the answer an H200 gives the runtime's
+   * cudaDeviceDisablePeerAccess (tests/hw/rtapi/small_api.out) */
+  return CUDA_ERROR_PEER_ACCESS_NOT_ENABLED;
 }
 
 /* ---- streams and events ---- */
@@ -428,17 +431,14 @@ EXPORT cuMemAllocManaged(CUdeviceptr *d, size_t n, unsigned flags) {
   return r;
 }
 EXPORT cuMemAllocAsync(CUdeviceptr *d, size_t n, CUstream s) {
-  (void)s; /* ordered anyway: one queue, and the memory is fresh */
   void *p = NULL;
   if (!d) return CUDA_ERROR_INVALID_VALUE;
   CUresult r = cu(cudaMalloc(&p, n));
+#include "cudart/graph.h"
   *d = (CUdeviceptr)(uintptr_t)p;
   return r;
 }
-EXPORT cuMemFreeAsync(CUdeviceptr d, CUstream s) {
-  (void)s; /* cudaFree waits for the queued work, as the stream order asks */
-  return cu(cudaFree(DP(d)));
-}
+EXPORT cuMemFreeAsync(CUdeviceptr d, CUstream s) { return cu(cudaFreeAsync(DP(d), s)); }
 /* cuMemcpy, cuMemcpyAsync, the typed async copies and cuMemsetD8/D32Async
  * are in driver.c, range-checked. */
 EXPORT cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdeviceptr p) {

@@ -227,9 +227,12 @@ EXPORT cuModuleEnumerateFunctions(CUfunction *f, unsigned n, CUmodule m) {
   return cuLibraryEnumerateKernels(f, n, m);
 }
 /* __managed__ variables are device addresses the host uses as they are:
- * the static runtime asks for them here and gets the global */
+ * the static runtime asks for them here and gets the global; any other
+ * variable is not found, as on the GPU */
 EXPORT cuLibraryGetManaged(CUdeviceptr *p, size_t *bytes, CUlibrary lib, const char *name) {
-  return cuLibraryGetGlobal(p, bytes, lib, name);
+  CUresult r = cuLibraryGetGlobal(p, bytes, lib, name);
+  if (r) return r;
+  return smemu_module_global_is_managed(((rt_module *)lib)->mod, name) ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
 }
 EXPORT cuLibraryGetUnifiedFunction(void **fptr, CUlibrary lib, const char *symbol) {
   return cu(cudaLibraryGetUnifiedFunction(fptr, (cudaLibrary_t)lib, symbol));
