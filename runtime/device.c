@@ -252,6 +252,7 @@ RT_EXPORT cudaError_t cudaDeviceSynchronize(void) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   rt_drain();
+  rt_pool_sync();
   return rt_end(rt.sticky);
 }
 

@@ -134,8 +134,6 @@ P(CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *, void *, unsigned))
 P(CUresult cuMemHostRegister_v2(void *, size_t, unsigned))
 P(CUresult cuMemHostUnregister(void *))
 P(CUresult cuMemAllocManaged(CUdeviceptr *, size_t, unsigned))
-P(CUresult cuMemAllocAsync(CUdeviceptr *, size_t, CUstream))
-P(CUresult cuMemFreeAsync(CUdeviceptr, CUstream))
 P(CUresult cuMemGetAddressRange_v2(CUdeviceptr *, size_t *, CUdeviceptr))
 P(CUresult cuPointerGetAttribute(void *, int, CUdeviceptr))
 P(CUresult cuPointerGetAttributes(unsigned, int *, void **, CUdeviceptr))
@@ -467,18 +465,7 @@ EXPORT cuMemAllocManaged(CUdeviceptr *d, size_t n, unsigned flags) {
   *d = (CUdeviceptr)(uintptr_t)p;
   return r;
 }
-EXPORT cuMemAllocAsync(CUdeviceptr *d, size_t n, CUstream s) {
-  (void)s; /* ordered anyway: one queue, and the memory is fresh */
-  void *p = NULL;
-  if (!d) return CU_ERROR_INVALID_VALUE;
-  CUresult r = cu(cudaMalloc(&p, n));
-  *d = (CUdeviceptr)(uintptr_t)p;
-  return r;
-}
-EXPORT cuMemFreeAsync(CUdeviceptr d, CUstream s) {
-  (void)s; /* cudaFree waits for the queued work, as the stream order asks */
-  return cu(cudaFree(DP(d)));
-}
+/* cuMemAllocAsync and cuMemFreeAsync are in driver_pool.c, with the pools. */
 /* cuMemcpy, cuMemcpyAsync, the typed async copies and cuMemsetD8/D32Async
  * are in driver.c, range-checked. */
 EXPORT cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdeviceptr p) {

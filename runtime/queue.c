@@ -120,6 +120,7 @@ RT_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   if (e) return rt_end(e);
   if (!rt_stream_get(stream)) return rt_end(cudaErrorInvalidResourceHandle);
   rt_drain();
+  rt_pool_sync();
   return rt_end(rt.sticky);
 }
 
@@ -250,6 +251,7 @@ RT_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   if (e) return rt_end(e);
   if (!event_get(event)) return rt_end(cudaErrorInvalidResourceHandle);
   rt_drain();
+  rt_pool_sync();
   return rt_end(rt.sticky);
 }
 

@@ -254,6 +254,11 @@ void rt_enqueue(rt_op *op);
 rt_stream *rt_stream_get(cudaStream_t s);
 void rt_streams_reset(void);
 
+/* ---- memory pools (pool.c) ---- */
+/* At a stream, event or device synchronisation: pools give back the
+ * reserved memory over their release threshold. */
+void rt_pool_sync(void);
+
 /* ---- launches (launch.c) ---- */
 /* Check a launch as the driver does and queue it. */
 cudaError_t rt_launch(rt_func *f, dim3 grid, dim3 block, void **args, size_t shared, cudaStream_t stream);

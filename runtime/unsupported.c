@@ -1,10 +1,9 @@
 /* unsupported.c: entry points of NVIDIA's runtime that smemu does not
  * implement (graphs, stream capture, arrays and textures, peer and IPC
- * memory, cooperative launches, memory pools), so that a program calling one
+ * memory, cooperative launches), so that a program calling one
  * gets a message naming it and cudaErrorNotSupported instead of the dynamic
  * linker's "undefined symbol". Also the few calls that are no-ops here
- * (profiler control) and the stream-ordered allocator, which maps onto the
- * ordinary one since all work runs in issue order. */
+ * (profiler control). */
 #include "rt.h"
 
 /* Each stub is called with the real function's arguments and ignores them:
@@ -50,31 +49,9 @@ UNSUPPORTED(cudaIpcCloseMemHandle)
 UNSUPPORTED(cudaIpcGetEventHandle)
 UNSUPPORTED(cudaIpcOpenEventHandle)
 UNSUPPORTED(cudaLaunchCooperativeKernel)
-UNSUPPORTED(cudaMallocFromPoolAsync)
-UNSUPPORTED(cudaMemPoolCreate)
-UNSUPPORTED(cudaDeviceGetDefaultMemPool)
-UNSUPPORTED(cudaDeviceGetMemPool)
-UNSUPPORTED(cudaMemPoolSetAttribute)
-UNSUPPORTED(cudaMemPoolTrimTo)
 
 RT_EXPORT cudaError_t cudaProfilerStart(void);
 RT_EXPORT cudaError_t cudaProfilerStop(void);
-RT_EXPORT cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream);
-RT_EXPORT cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream);
 
 cudaError_t cudaProfilerStart(void) { return cudaSuccess; }
 cudaError_t cudaProfilerStop(void) { return cudaSuccess; }
-
-cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream) {
-  rt_begin(0);
-  if (!rt_stream_get(stream)) return rt_end(cudaErrorInvalidResourceHandle);
-  rt_end(cudaSuccess);
-  return cudaMalloc(devPtr, size);
-}
-
-cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream) {
-  rt_begin(0);
-  if (!rt_stream_get(stream)) return rt_end(cudaErrorInvalidResourceHandle);
-  rt_end(cudaSuccess);
-  return cudaFree(devPtr);
-}
