@@ -94,3 +94,16 @@ EXPORT cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *d, size_t n, CUmemoryPool pool,
 }
 EXPORT cuMemAllocAsync_ptsz(CUdeviceptr *d, size_t n, CUstream s) { return cuMemAllocAsync(d, n, s); }
 EXPORT cuMemFreeAsync_ptsz(CUdeviceptr d, CUstream s) { return cuMemFreeAsync(d, s); }
+
+/* cuda-core asks whether the stream is capturing before every pool
+ * allocation. Without stream capture nothing ever is; weak, so that a
+ * capture implementation's own definition takes its place. */
+P(CUresult cuStreamIsCapturing(CUstream, int *))
+__attribute__((weak)) EXPORT cuStreamIsCapturing(CUstream s, int *status) {
+  cudaError_t e = rt_begin(1);
+  if (e) return cu(rt_end(e));
+  if (!status) return cu(rt_end(cudaErrorInvalidValue));
+  if (!rt_stream_get(s)) return cu(rt_end(cudaErrorInvalidResourceHandle));
+  *status = 0; /* CU_STREAM_CAPTURE_STATUS_NONE */
+  return cu(rt_end(cudaSuccess));
+}

@@ -15,25 +15,24 @@
  * size gets the same address back (smemu_malloc's first fit), as a pool
  * reusing a block does on the GPU.
  *
- * The pool's figures model the GPU's: each allocation is charged in
- * POOL_UNIT units (used), the pool reserves memory in POOL_GRAIN granules
- * (reserved), keeps freed granules for later allocations, and gives back
- * what exceeds its release threshold at the next synchronisation
+ * The pool's figures are an H100/H200's (tests/runtime/pools/pools.expected):
+ * used memory counts the bytes asked for; the pool reserves memory in
+ * 32 MiB granules, keeps freed granules for later allocations, and gives
+ * back what exceeds its release threshold at the next synchronisation
  * (cudaStreamSynchronize, cudaEventSynchronize, cudaDeviceSynchronize) or
- * cudaMemPoolTrimTo. Reserved bytes are bookkeeping: smemu does not hold
- * memory for them. */
+ * cudaMemPoolTrimTo. A pool allocation released by cudaFree stays counted
+ * as used (the GPU's pool never hears of it) but no longer holds reserved
+ * memory. Reserved bytes are bookkeeping: smemu holds no memory for them. */
 #include <stdlib.h>
 #include <string.h>
 #include "pool.h"
 
-#define POOL_UNIT 512ull        /* allocation sizes are charged in these */
-#define POOL_GRAIN (2ull << 20) /* the pool reserves memory in these */
+#define POOL_GRAIN (32ull << 20) /* the pool reserves memory in these */
 #define POOL_FLAG 0x80000000u  /* rt_alloc.flags of a pool block: FLAG | id */
 
 typedef struct pool_block {
   void *p;
   size_t size;
-  uint64_t charged;     /* its size in POOL_UNIT units */
   unsigned tag;         /* rt_alloc.flags it was registered with */
   struct rt_pool *pool;
   struct pool_block *next;
@@ -45,11 +44,12 @@ struct rt_pool {
   uint64_t threshold;   /* cudaMemPoolAttrReleaseThreshold */
   int reuse[3];         /* the three reuse policies (1 = allowed) */
   uint64_t reserved, reserved_high, used, used_high;
+  uint64_t live;        /* bytes of the live blocks */
   size_t max_size;      /* cudaMemPoolProps.maxSize, 0 none */
   struct rt_pool *next;
 };
 
-static rt_pool default_pool = {1, 0, 0, {1, 1, 1}, 0, 0, 0, 0, 0, NULL};
+static rt_pool default_pool = {1, 0, 0, {1, 1, 1}, 0, 0, 0, 0, 0, 0, NULL};
 static rt_pool *pools = &default_pool; /* every pool, the default first */
 static rt_pool *current = &default_pool;
 static pool_block *blocks;             /* live allocations of every pool */
@@ -66,20 +66,22 @@ rt_pool *rt_pool_get(cudaMemPool_t h) {
 /* Give back reserved memory over `keep` (rounded up to granules), never
  * what live allocations use. */
 static void trim(rt_pool *p, uint64_t keep) {
-  uint64_t floor = round_up(p->used, POOL_GRAIN);
+  uint64_t floor = round_up(p->live, POOL_GRAIN);
   keep = round_up(keep, POOL_GRAIN);
   if (keep < floor) keep = floor;
   if (p->reserved > keep) p->reserved = keep;
 }
 
-static void block_gone(pool_block **pp) {
+/* Drop a block's record; `freed` when the pool freed it (cudaFreeAsync). */
+static void block_gone(pool_block **pp, int freed) {
   pool_block *b = *pp;
   rt_pool *p = b->pool;
-  p->used -= b->charged;
+  if (freed) p->used -= b->size;
+  p->live -= b->size;
   *pp = b->next;
   free(b);
   /* a destroyed pool releases everything once nothing is left in it */
-  if (p->destroyed && !p->used) p->reserved = 0;
+  if (p->destroyed && !p->live) p->reserved = 0;
 }
 
 /* Forget blocks freed behind the pool's back: cudaFree of a pool pointer,
@@ -88,7 +90,7 @@ static void prune(void) {
   for (pool_block **pp = &blocks; *pp;) {
     rt_alloc *a = rt_alloc_find((*pp)->p);
     if (a && a->p == (*pp)->p && a->kind == ALLOC_DEVICE && a->flags == (*pp)->tag) pp = &(*pp)->next;
-    else block_gone(pp);
+    else block_gone(pp, 0);
   }
 }
 
@@ -103,13 +105,13 @@ cudaError_t rt_pool_alloc(rt_pool *pool, void **ptr, size_t size, cudaStream_t s
   if (!rt_stream_get(stream)) return cudaErrorInvalidResourceHandle;
   if (!size) {
     *ptr = NULL;
-    return cudaErrorInvalidValue;
+    return cudaSuccess;
   }
   prune();
-  uint64_t charged = round_up(size, POOL_UNIT);
-  uint64_t avail = pool->reserved - pool->used;
-  uint64_t grow = avail >= charged ? 0 : round_up(charged - avail, POOL_GRAIN);
-  if (charged < size || (pool->max_size && pool->reserved + grow > pool->max_size)) return cudaErrorMemoryAllocation;
+  uint64_t avail = pool->reserved - pool->live;
+  uint64_t need = avail >= size ? 0 : size - avail;
+  uint64_t grow = round_up(need, POOL_GRAIN);
+  if (grow < need || (pool->max_size && pool->reserved + grow > pool->max_size)) return cudaErrorMemoryAllocation;
   if (rt.allocated + size > rt_total_memory()) return cudaErrorMemoryAllocation;
   pool_block *b = calloc(1, sizeof *b);
   void *p = NULL;
@@ -119,13 +121,12 @@ cudaError_t rt_pool_alloc(rt_pool *pool, void **ptr, size_t size, cudaStream_t s
   }
   b->p = p;
   b->size = size;
-  b->charged = charged;
   b->pool = pool;
   b->tag = POOL_FLAG | (next_tag++ & ~POOL_FLAG);
   /* a stale record of the same address (freed by cudaFree) goes first */
   for (pool_block **pp = &blocks; *pp; pp = &(*pp)->next)
     if ((*pp)->p == p) {
-      block_gone(pp);
+      block_gone(pp, 0);
       break;
     }
   if (rt_alloc_add(p, size, ALLOC_DEVICE, b->tag) < 0) {
@@ -139,7 +140,8 @@ cudaError_t rt_pool_alloc(rt_pool *pool, void **ptr, size_t size, cudaStream_t s
   b->next = blocks;
   blocks = b;
   pool->reserved += grow;
-  pool->used += charged;
+  pool->used += size;
+  pool->live += size;
   if (pool->reserved > pool->reserved_high) pool->reserved_high = pool->reserved;
   if (pool->used > pool->used_high) pool->used_high = pool->used;
   *ptr = p;
@@ -148,7 +150,7 @@ cudaError_t rt_pool_alloc(rt_pool *pool, void **ptr, size_t size, cudaStream_t s
 
 cudaError_t rt_pool_free(void *ptr, cudaStream_t stream) {
   if (!rt_stream_get(stream)) return cudaErrorInvalidResourceHandle;
-  if (!ptr) return cudaErrorInvalidValue;
+  if (!ptr) return cudaSuccess;
   rt_alloc *a = rt_alloc_find(ptr);
   if (!a || a->p != ptr || a->kind != ALLOC_DEVICE) return cudaErrorInvalidValue;
   /* the queued work that may use the memory runs first */
@@ -156,7 +158,7 @@ cudaError_t rt_pool_free(void *ptr, cudaStream_t stream) {
   prune();
   for (pool_block **pp = &blocks; *pp; pp = &(*pp)->next)
     if ((*pp)->p == ptr) {
-      block_gone(pp);
+      block_gone(pp, 1);
       break;
     }
   rt_alloc_remove(ptr);
@@ -194,9 +196,9 @@ RT_EXPORT cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device) {
 RT_EXPORT cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
-  if (device != 0) return rt_end(cudaErrorInvalidDevice);
   rt_pool *p = rt_pool_get(memPool);
-  if (!p) return rt_end(cudaErrorInvalidValue);
+  /* a pool belongs to device 0: another device is an invalid value */
+  if (!p || device != 0) return rt_end(cudaErrorInvalidValue);
   current = p;
   return rt_end(cudaSuccess);
 }
@@ -242,7 +244,7 @@ RT_EXPORT cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cud
       return rt_end(cudaErrorNotSupported);
     return rt_end(cudaErrorInvalidValue);
   }
-  if (props->location.id != 0) return rt_end(cudaErrorInvalidDevice);
+  if (props->location.id != 0) return rt_end(cudaErrorInvalidValue);
   if (props->handleTypes & ~(unsigned)cudaMemHandleTypePosixFileDescriptor) return rt_end(cudaErrorInvalidValue);
   rt_pool *p = calloc(1, sizeof *p);
   if (!p) return rt_end(cudaErrorMemoryAllocation);
@@ -264,7 +266,7 @@ RT_EXPORT cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool) {
   p->destroyed = 1;
   if (current == p) current = &default_pool;
   prune();
-  if (!p->used) p->reserved = 0;
+  if (!p->live) p->reserved = 0;
   return rt_end(cudaSuccess);
 }
 
@@ -339,7 +341,7 @@ RT_EXPORT cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const struct c
     if (d->location.type != cudaMemLocationTypeDevice) return rt_end(cudaErrorInvalidValue);
     if (d->location.id != 0) return rt_end(cudaErrorInvalidDevice);
     /* the pool's own device always reads and writes it */
-    if (d->flags != cudaMemAccessFlagsProtReadWrite) return rt_end(cudaErrorInvalidValue);
+    if (d->flags != cudaMemAccessFlagsProtReadWrite) return rt_end(cudaErrorInvalidDevice);
   }
   return rt_end(cudaSuccess);
 }
@@ -349,8 +351,8 @@ RT_EXPORT cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaM
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   rt_pool *p = rt_pool_get(memPool);
-  if (!p || !flags || !location || location->type != cudaMemLocationTypeDevice) return rt_end(cudaErrorInvalidValue);
-  if (location->id != 0) return rt_end(cudaErrorInvalidDevice);
+  if (!p || !flags || !location || location->type != cudaMemLocationTypeDevice || location->id != 0)
+    return rt_end(cudaErrorInvalidValue);
   *flags = cudaMemAccessFlagsProtReadWrite;
   return rt_end(cudaSuccess);
 }
