@@ -25,8 +25,38 @@ def modules(python):
     return out.stdout.split()
 
 
-RESULT = re.compile(r"^(test\w+) \((\S+)\)(?:\n.*?)? \.\.\. (ok|FAIL|ERROR|skipped.*|expected failure|unexpected success)$",
-                    re.M)
+# a test's verdict in -v output: "test_x (mod.Class.test_x) ... ok", the
+# name line maybe followed by its docstring's first line, and the verdict
+# maybe after messages on a line of its own
+NAME = re.compile(r"^(test\w+) \((\S+)\)", re.M)
+VERDICT = re.compile(r"(?:\.\.\. |^)(ok|FAIL|ERROR|skipped\b.*|expected failure|unexpected success)$", re.M)
+SUMMARY = re.compile(r"^Ran (\d+) tests? in .*\n+(OK|FAILED)(?: \((.*)\))?", re.M)
+
+
+def verdicts(text):
+    """(name, class, verdict) of each test, in order."""
+    out = []
+    names = list(NAME.finditer(text))
+    for i, m in enumerate(names):
+        end = names[i + 1].start() if i + 1 < len(names) else len(text)
+        v = VERDICT.search(text, m.end(), end)
+        if v:
+            said = re.search(r"smemu: .*", text[m.end():v.start() + 1])
+            out.append((m.group(1), m.group(2), v.group(1), said.group(0) if said else ""))
+    return out
+
+
+def counts(text):
+    """tests, passed, failed, errors, skipped from the summary, or None."""
+    m = SUMMARY.search(text)
+    if not m:
+        return None
+    n = int(m.group(1))
+    kv = dict((k.strip(), int(v)) for k, v in (x.split("=") for x in (m.group(3) or "").split(",") if "=" in x))
+    fl = kv.get("failures", 0) + kv.get("unexpected successes", 0)
+    er = kv.get("errors", 0)
+    sk = kv.get("skipped", 0)
+    return n, n - fl - er - sk, fl, er, sk
 
 
 def run(smemu, python, mod, timeout):
@@ -53,11 +83,16 @@ def reasons(text):
         lines = [l for l in block.split("\n") if l.strip() and not l.startswith("-" * 20)]
         # the exception line: the last line that names an error
         why = ""
+        # smemu's own message says best why a call failed
+        smemu = [l for l in lines if l.startswith("smemu: ") and "cudaError" not in l]
         for l in reversed(lines):
             if re.match(r"^\s*[\w.]*(Error|Exception|Failure|error)\b", l) or l.startswith("AssertionError"):
                 why = l.strip()
                 break
-        out[m.group(1) + " (" + m.group(2) + ")"] = why[:300] or lines[-1].strip()[:300]
+        why = why or lines[-1].strip()
+        if smemu:
+            why += " [" + smemu[0] + "]"
+        out[m.group(1) + " (" + m.group(2) + ")"] = why[:400]
     return out
 
 
@@ -65,27 +100,41 @@ def main():
     smemu, python, out = sys.argv[1:4]
     mods = sys.argv[4:] or modules(python)
     timeout = int(os.environ.get("SUITE_TIMEOUT", "900"))
+    logdir = os.environ.get("SUITE_LOGS")  # each module's output, when set
+    if logdir:
+        os.makedirs(logdir, exist_ok=True)
     rows, fails = [], []
     tot = [0, 0, 0, 0, 0]
     for mod in mods:
         text, secs = run(smemu, python, mod, timeout)
-        res = RESULT.findall(text)
-        n = len(res)
-        ok = sum(1 for r in res if r[2] in ("ok", "expected failure"))
-        fl = sum(1 for r in res if r[2] in ("FAIL", "unexpected success"))
-        er = sum(1 for r in res if r[2] == "ERROR")
-        sk = sum(1 for r in res if r[2].startswith("skipped"))
+        if logdir:
+            with open(os.path.join(logdir, mod + ".log"), "w") as f:
+                f.write(text)
+        res = [r for r in verdicts(text) if not r[1].startswith("numba.") or ".tests." in r[1]]
+        c = counts(text)
         why = reasons(text)
-        if not res or ("Ran " not in text):
-            # the module did not finish: count it as one error with its tail
-            er += 1
-            n += 1
+        if c:
+            n, ok, fl, er, sk = c
+        else:
+            # the module did not finish: what finished, and one error for the rest
+            n = len(res) + 1
+            ok = sum(1 for r in res if r[2] in ("ok", "expected failure"))
+            fl = sum(1 for r in res if r[2] in ("FAIL", "unexpected success"))
+            sk = sum(1 for r in res if r[2].startswith("skipped"))
+            er = n - ok - fl - sk
             tail = [l for l in text.strip().split("\n") if l.strip()][-1:] or ["no output"]
             fails.append("%s: did not finish: %s" % (mod, tail[0][:300]))
-        for name, cls, st in res:
-            if st in ("FAIL", "ERROR", "unexpected success"):
-                key = name + " (" + cls + ")"
-                fails.append("%s.%s: %s: %s" % (mod, name, st, why.get(key, "")))
+        listed = set()
+        said = dict((r[0] + " (" + r[1] + ")", r[3]) for r in res)
+        for key, w in why.items():
+            listed.add(key)
+            if said.get(key) and "smemu: " not in w:
+                w += " [" + said[key][:200] + "]"
+            fails.append("%s.%s: %s" % (mod, key.split(" ")[0], w))
+        if c is None:
+            for name, cls, st, _ in res:
+                if st in ("FAIL", "ERROR", "unexpected success") and name + " (" + cls + ")" not in listed:
+                    fails.append("%s.%s: %s" % (mod, name, st))
         rows.append((mod, n, ok, fl, er, sk, secs))
         for i, v in enumerate((n, ok, fl, er, sk)):
             tot[i] += v
