@@ -7,12 +7,14 @@
  * this library, so there is still one device, one set of allocations and
  * one queue.
  *
- * The linker: smemu runs PTX, so "linking" one PTX input yields that PTX as
- * the image (cuLinkComplete's "cubin"), which cuModuleLoadData and
- * cuLibraryLoadData accept. More than one input cannot be merged and is
- * refused with a message. */
+ * The linker: smemu runs PTX, so "linking" PTX inputs yields PTX as the
+ * image (cuLinkComplete's "cubin"), which cuModuleLoadData and
+ * cuLibraryLoadData accept: one input as it is, several joined into one
+ * module (ptx_link.c). Other inputs (cubins, archives, LTO-IR) are refused
+ * with a message. */
 #include <stdlib.h>
 #include <string.h>
+#include "ptx_link.h"
 #include "rt.h"
 
 typedef int CUresult;
@@ -256,7 +258,7 @@ EXPORT cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigne
   return CU_ERROR_NOT_SUPPORTED;
 }
 
-/* ---- the JIT linker: one PTX input passes through ---- */
+/* ---- the JIT linker: PTX inputs joined into one module ---- */
 
 enum { CU_JIT_INPUT_PTX = 1 };
 typedef struct link_state {
@@ -279,16 +281,24 @@ EXPORT cuLinkAddData_v2(void *state, int type, void *data, size_t size, const ch
     rt_msg("cuLinkAddData: input %s is not PTX (type %d); smemu links PTX only", name ? name : "?", type);
     return CU_ERROR_NOT_SUPPORTED;
   }
-  if (l->inputs++) {
-    rt_msg("cuLinkAddData: a second PTX input (%s): smemu cannot link several PTX modules into one",
-           name ? name : "?");
-    return CU_ERROR_NOT_SUPPORTED;
-  }
   size_t k = strnlen(data, size);
-  l->ptx = malloc(k + 1);
-  if (!l->ptx) return CU_ERROR_OUT_OF_MEMORY;
-  memcpy(l->ptx, data, k);
-  l->ptx[k] = 0;
+  char *ptx = malloc(k + 1);
+  if (!ptx) return CU_ERROR_OUT_OF_MEMORY;
+  memcpy(ptx, data, k);
+  ptx[k] = 0;
+  if (l->inputs++) {
+    /* a further input joins the PTX so far (ptx_link.c) */
+    char why[256];
+    char *joined = rt_ptx_link(l->ptx, ptx, l->inputs, why, sizeof why);
+    free(ptx);
+    if (!joined) {
+      rt_msg("cuLinkAddData: cannot link PTX input %s: %s", name ? name : "?", why);
+      return CU_ERROR_NOT_SUPPORTED;
+    }
+    free(l->ptx);
+    ptx = joined;
+  }
+  l->ptx = ptx;
   return CU_OK;
 }
 EXPORT cuLinkAddFile_v2(void *state, int type, const char *path, unsigned n, int *options, void **values) {
