@@ -161,6 +161,9 @@ run atomics
 oks atomics 4
 run grid_sync
 oks grid_sync 3
+# device functions of a CUDA C++ file: the JIT linker joins two PTX inputs
+run link
+oks link 2
 run coop
 if grep -q "grid sync: not supported" "$T/coop.out"; then
   # a cooperative launch links libcudadevrt and asks for a grid barrier:
