@@ -70,7 +70,7 @@ fi
 T=$(mktemp -d) || exit 2
 trap 'rm -rf "$T"' EXIT
 bad=0
-fail() { echo "numba_test: FAIL: $*"; bad=1; }
+fail() { echo "numba_test: FAIL: ${V:+$V: }$*"; bad=1; }
 run() { # NAME ARGS...: the script under smemu run, from outside the tree
   name=$1; shift
   (cd "$T" && CUDA_HOME="$home" PYTHONWARNINGS=ignore timeout 300 \
