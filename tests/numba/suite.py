@@ -65,7 +65,7 @@ def run(smemu, python, mod, timeout):
         p = subprocess.run([smemu, "run", "--", python, "-m", "numba.runtests", "-v",
                             "numba.cuda.tests.cudapy." + mod],
                            capture_output=True, text=True, timeout=timeout,
-                           env=dict(os.environ, PYTHONWARNINGS="ignore"))
+                           env=os.environ)  # the tests look at warnings themselves
         text = p.stdout + p.stderr
     except subprocess.TimeoutExpired as e:
         text = (e.stdout or b"").decode(errors="replace") + (e.stderr or b"").decode(errors="replace")
