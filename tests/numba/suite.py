@@ -10,6 +10,7 @@ every one). Writes OUT (a table: module, tests, passed, failed, errors,
 skipped, seconds) and OUT.failures (each failing test with the first line of
 its reason), prints the totals; exit status 0 when every test that ran
 passed."""
+import json
 import os
 import re
 import subprocess
@@ -60,10 +61,13 @@ def counts(text):
 
 
 def run(smemu, python, mod, timeout):
+    return run_one(smemu, python, "numba.cuda.tests.cudapy." + mod, timeout)
+
+
+def run_one(smemu, python, test, timeout):
     t0 = time.time()
     try:
-        p = subprocess.run([smemu, "run", "--", python, "-m", "numba.runtests", "-v",
-                            "numba.cuda.tests.cudapy." + mod],
+        p = subprocess.run([smemu, "run", "--", python, "-m", "numba.runtests", "-v", test],
                            capture_output=True, text=True, timeout=timeout,
                            env=os.environ)  # the tests look at warnings themselves
         text = p.stdout + p.stderr
@@ -140,6 +144,41 @@ def main():
             fails.append("%s: did not finish: %s" % (mod, tail[0][:300]))
         listed = set()
         said = dict((r[0] + " (" + r[1] + ")", r[3]) for r in res)
+        # A kernel fault is sticky: the tests after it in the same process
+        # fail for it. Each failed test then runs again on its own, and one
+        # that passes alone counts as passed.
+        alone = {}
+        if c and why and "smemu: error: kernel" in text and len(why) <= 80:
+            rerun_file = os.path.join(replay or logdir or "", mod + ".alone.json")
+            if replay:
+                try:
+                    alone = json.load(open(rerun_file))
+                except (OSError, ValueError):
+                    alone = {}
+            else:
+                for key in why:
+                    tid = key[key.index("(") + 1:-1]
+                    t, _ = run_one(smemu, python, tid, timeout)
+                    cc = counts(t)
+                    if cc and cc[1] == cc[0] - cc[4] and cc[0]:
+                        alone[key] = "ok"
+                    else:
+                        w = list(reasons(t).values())
+                        alone[key] = "alone: " + (w[0] if w else "failed")
+                if logdir:
+                    with open(rerun_file, "w") as f:
+                        json.dump(alone, f)
+            for key, v in alone.items():
+                if v == "ok" and key in why:
+                    ok += 1
+                    if re.search(r"^FAIL: " + re.escape(key), text, re.M):
+                        fl -= 1
+                    else:
+                        er -= 1
+                    del why[key]
+        for key, v in alone.items():
+            if key in why and v != "ok":
+                why[key] = v
         for key, w in why.items():
             listed.add(key)
             if said.get(key) and "smemu: " not in w:
