@@ -168,14 +168,14 @@ def main():
                 if logdir:
                     with open(rerun_file, "w") as f:
                         json.dump(alone, f)
-            for key, v in alone.items():
-                if v == "ok" and key in why:
-                    ok += 1
-                    if re.search(r"^FAIL: " + re.escape(key), text, re.M):
-                        fl -= 1
-                    else:
-                        er -= 1
-                    del why[key]
+            if alone:
+                for key, v in alone.items():
+                    if v == "ok" and key in why:
+                        del why[key]
+                # what is left are the listed failures
+                fl = sum(1 for k in why if re.search(r"^FAIL: " + re.escape(k), text, re.M))
+                er = len(why) - fl
+                ok = n - sk - fl - er
         for key, v in alone.items():
             if key in why and v != "ok":
                 why[key] = v
