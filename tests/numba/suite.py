@@ -87,6 +87,10 @@ def reasons(text):
         lines = [l for l in block.split("\n") if l.strip() and not l.startswith("-" * 20)]
         # the exception line: the last line that names an error
         why = ""
+        skipped = [l for l in lines if l.startswith("Skipped: ")]
+        if skipped:
+            out[m.group(1) + " (" + m.group(2) + ")"] = skipped[0].strip()
+            continue
         # smemu's own message says best why a call failed
         smemu = [l for l in lines if l.startswith("smemu: ") and "cudaError" not in l]
         for l in reversed(lines):
