@@ -11,6 +11,8 @@
  *     declaration of a symbol the first module already has is dropped;
  *   - a symbol both define: weak definitions keep the first; two strong
  *     visible definitions are an error, as for nvlink;
+ *   - a function declared with a result but defined without one gets the
+ *     declared result list (nvlink does not compare them either);
  *   - the second module's own (non-visible) symbols that the first also
  *     uses get another name ($lN appended);
  *   - the second module's debug information (.file, .loc, .section) is
@@ -235,6 +237,26 @@ static void put_renamed(out *o, const char *s, size_t n, char (*ren)[256], size_
   }
 }
 
+/* The return parameter list "(...)" of a function statement, or NULL;
+ * *after_func: where its text after ".func" begins. */
+static const char *return_list(const stmt *t, size_t *len, const char **after_func) {
+  const char *e = t->s + t->n, *p = strstr(t->s, ".func");
+  if (!p || p >= e) return NULL;
+  p += 5;
+  *after_func = p;
+  while (p < e && isspace((unsigned char)*p)) p++;
+  if (p >= e || *p != '(') return NULL;
+  int depth = 0;
+  for (const char *q = p; q < e; q++) {
+    if (*q == '(') depth++;
+    else if (*q == ')' && !--depth) {
+      *len = (size_t)(q + 1 - p);
+      return p;
+    }
+  }
+  return NULL;
+}
+
 /* The version number of a ".version X.Y" statement, as X*100+Y. */
 static int version_of(const stmt *t) {
   int major = 0, minor = 0;
@@ -303,7 +325,21 @@ char *rt_ptx_link(const char *a, const char *b, int serial, char *why, size_t wh
       if (d && (!t->body || d->body)) continue;
       if (t->ext && find(&ma, t->name, 1)) continue;
     }
-    put_renamed(&o, t->s, t->n, ren, nren, suffix, 1);
+    /* A caller may declare a result the definition does not have (numba's
+     * C ABI gives void functions one): as nvlink, which does not compare
+     * the two, the call is let through, the definition taking the
+     * declared result it never writes. */
+    const stmt *d = t->body && t->name[0] ? find(&ma, t->name, 0) : NULL;
+    size_t rl = 0, tl = 0;
+    const char *af = NULL, *taf = NULL, *r = d && !d->body ? return_list(d, &rl, &af) : NULL;
+    if (r && !return_list(t, &tl, &taf) && taf) {
+      put_renamed(&o, t->s, (size_t)(taf - t->s), ren, nren, suffix, 1);
+      puts_(&o, " ");
+      put(&o, r, rl);
+      put_renamed(&o, taf, t->n - (size_t)(taf - t->s), ren, nren, suffix, 1);
+    } else {
+      put_renamed(&o, t->s, t->n, ren, nren, suffix, 1);
+    }
     puts_(&o, "\n");
   }
   if (o.oom) goto oom;
