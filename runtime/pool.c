@@ -100,6 +100,22 @@ void rt_pool_sync(void) {
     if (p->reserved > p->threshold) trim(p, p->threshold);
 }
 
+void rt_pool_reset(void) {
+  /* smemu_destroy freed the blocks' memory with the context */
+  while (blocks) {
+    pool_block *b = blocks;
+    blocks = b->next;
+    free(b);
+  }
+  for (rt_pool *p = pools; p; p = p->next) {
+    if (!p->is_default) p->destroyed = 1; /* its handle stays invalid */
+    p->reserved = p->reserved_high = p->used = p->used_high = p->live = 0;
+  }
+  default_pool.threshold = 0;
+  default_pool.reuse[0] = default_pool.reuse[1] = default_pool.reuse[2] = 1;
+  current = &default_pool;
+}
+
 cudaError_t rt_pool_alloc(rt_pool *pool, void **ptr, size_t size, cudaStream_t stream) {
   if (!ptr) return cudaErrorInvalidValue;
   if (!rt_stream_get(stream)) return cudaErrorInvalidResourceHandle;

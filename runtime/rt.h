@@ -258,6 +258,8 @@ void rt_streams_reset(void);
 /* At a stream, event or device synchronisation: pools give back the
  * reserved memory over their release threshold. */
 void rt_pool_sync(void);
+/* cudaDeviceReset: every pool as at the start, created pools gone. */
+void rt_pool_reset(void);
 
 /* ---- launches (launch.c) ---- */
 /* Check a launch as the driver does and queue it. */

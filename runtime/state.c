@@ -286,6 +286,7 @@ void rt_reset(void) {
   rt_drain();
   rt_san_reset();
   rt_streams_reset();
+  rt_pool_reset();
   rt_modules_unload();
   if (rt.ctx) smemu_destroy(rt.ctx);
   rt.ctx = NULL;

@@ -94,6 +94,23 @@ static void test_pool(void **state) {
   assert_int_equal(CU(cuMemAllocFromPoolAsync, CUdeviceptr *, size_t, void *, void *)(&a, 16, NULL, s), 1);
   assert_int_equal(CU(cuMemPoolDestroy, void *)(def), 1); /* the default pool stays */
   assert_int_equal(CU(cuStreamDestroy, void *)(s), 0);
+  /* bad input: errors, never a crash */
+  int flags = 0, loc[2] = {1, 0};
+  assert_int_equal(CU(cuMemPoolGetAccess, int *, void *, void *)(NULL, pool, loc), 1);
+  assert_int_equal(CU(cuMemPoolGetAccess, int *, void *, void *)(&flags, pool, NULL), 1);
+  assert_int_equal(CU(cuMemPoolGetAccess, int *, void *, void *)(&flags, (void *)loc, loc), 1); /* no pool */
+  assert_int_equal(CU(cuMemPoolGetAccess, int *, void *, void *)(&flags, pool, loc), 0);
+  assert_int_equal(flags, 3); /* read and write */
+  assert_int_equal(CU(cuMemPoolSetAccess, void *, const void *, size_t)(pool, NULL, 5), 1);
+  assert_int_equal(CU(cuMemPoolSetAttribute, void *, int, void *)(pool, 4, NULL), 1);
+  assert_int_equal(CU(cuMemPoolSetAttribute, void *, int, void *)(pool, 0, &flags), 1);
+  assert_int_equal(CU(cuMemPoolGetAttribute, void *, int, void *)((void *)loc, 7, &flags), 1);
+  assert_int_equal(CU(cuMemPoolTrimTo, void *, size_t)(NULL, 0), 1);
+  assert_int_equal(CU(cuMemPoolCreate, void **, const void *)(&s, NULL), 1);
+  assert_int_equal(CU(cuMemAllocAsync, CUdeviceptr *, size_t, void *)(NULL, 16, NULL), 1);
+  assert_int_equal(CU(cuMemAllocAsync, CUdeviceptr *, size_t, void *)(&a, 16, s), 400); /* s is destroyed */
+  assert_int_equal(CU(cuMemAllocAsync, CUdeviceptr *, size_t, void *)(&a, 16, (void *)loc), 400);
+  assert_int_equal(CU(cuMemFreeAsync, CUdeviceptr, void *)((CUdeviceptr)(uintptr_t)loc, NULL), 1);
 }
 
 /* The kernel's module calls triple(), which the second module defines;
