@@ -100,20 +100,12 @@ void rt_pool_sync(void) {
     if (p->reserved > p->threshold) trim(p, p->threshold);
 }
 
+/* cudaDeviceReset: pools are the device's and outlive the context, as on
+ * an H200: the current pool, created pools, attributes and figures stay
+ * (an allocation that was outstanding stays counted as used); only the
+ * blocks, whose memory went with the context, are forgotten. */
 void rt_pool_reset(void) {
-  /* smemu_destroy freed the blocks' memory with the context */
-  while (blocks) {
-    pool_block *b = blocks;
-    blocks = b->next;
-    free(b);
-  }
-  for (rt_pool *p = pools; p; p = p->next) {
-    if (!p->is_default) p->destroyed = 1; /* its handle stays invalid */
-    p->reserved = p->reserved_high = p->used = p->used_high = p->live = 0;
-  }
-  default_pool.threshold = 0;
-  default_pool.reuse[0] = default_pool.reuse[1] = default_pool.reuse[2] = 1;
-  current = &default_pool;
+  while (blocks) block_gone(&blocks, 0);
 }
 
 cudaError_t rt_pool_alloc(rt_pool *pool, void **ptr, size_t size, cudaStream_t stream) {

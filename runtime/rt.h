@@ -258,7 +258,7 @@ void rt_streams_reset(void);
 /* At a stream, event or device synchronisation: pools give back the
  * reserved memory over their release threshold. */
 void rt_pool_sync(void);
-/* cudaDeviceReset: every pool as at the start, created pools gone. */
+/* cudaDeviceReset: the pools forget their blocks (their memory is gone). */
 void rt_pool_reset(void);
 
 /* ---- launches (launch.c) ---- */

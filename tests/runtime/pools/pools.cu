@@ -221,6 +221,24 @@ int main() {
   CK(cudaStreamDestroy(s1));
   CK(cudaStreamDestroy(s2));
   CK(cudaEventDestroy(ev));
+
+  // cudaDeviceReset with an allocation outstanding in the default pool and
+  // another pool current: the pools are the device's, not the context's
+  // (the H200 keeps the current pool and the figures)
+  props.allocType = cudaMemAllocationTypePinned;
+  CK(cudaMemPoolCreate(&mine, &props));
+  CK(cudaDeviceSetMemPool(0, mine));
+  CK(cudaMallocFromPoolAsync((void **)&g, 1000, def, 0));
+  CK(cudaMallocAsync((void **)&e, 1000, 0));
+  CK(cudaDeviceReset());
+  CK(cudaDeviceGetMemPool(&cur, 0));
+  CK(cudaDeviceGetDefaultMemPool(&def, 0));
+  printf("after reset current is default %d\n", cur == def);
+  show("after reset", def);
+  CK(cudaMallocAsync((void **)&e, 1000, 0));
+  show("after reset, 1000 bytes", def);
+  CK(cudaFreeAsync(e, 0));
+  CK(cudaDeviceSynchronize());
   printf("%s\n", bad ? "FAILED" : "done");
   return bad;
 }
