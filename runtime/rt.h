@@ -312,6 +312,17 @@ rt_stream *rt_stream_get(cudaStream_t s);
 rt_event *rt_event_get(cudaEvent_t e);
 void rt_streams_reset(void);
 
+/* ---- memory pools (pool.c) ---- */
+/* At a stream, event or device synchronisation: pools give back the
+ * reserved memory over their release threshold. */
+void rt_pool_sync(void);
+/* Stream capture of the stream-ordered allocator (cudart/capture.c): a
+ * node when the stream captures (returns its status), else -1. */
+int rt_capture_malloc(void **p, size_t size, cudaStream_t stream);
+int rt_capture_free(void *p, cudaStream_t stream);
+/* cudaDeviceReset: the pools forget their blocks (their memory is gone). */
+void rt_pool_reset(void);
+
 /* ---- launches (launch.c) ---- */
 /* Check a launch as the driver does and queue it. */
 cudaError_t rt_launch(rt_func *f, dim3 grid, dim3 block, void **args, size_t shared, cudaStream_t stream);

@@ -260,6 +260,7 @@ RT_EXPORT cudaError_t cudaDeviceSynchronize(void) {
   if (e) return rt_end(e);
   if ((e = rt_capture_forbid(0, 0))) return rt_end(e);
   rt_drain();
+  rt_pool_sync();
   return rt_end(rt.sticky);
 }
 

@@ -64,6 +64,7 @@ RT_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   if (!rt_event_get(event)) return rt_end(cudaErrorInvalidResourceHandle);
   if (rt_capture_event_captured(rt_event_get(event))) return rt_end(cudaErrorCapturedEvent);
   rt_drain();
+  rt_pool_sync();
   return rt_end(rt.sticky);
 }
 

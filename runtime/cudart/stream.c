@@ -52,6 +52,7 @@ RT_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   if (!rt_stream_get(stream)) return rt_end(cudaErrorInvalidResourceHandle);
   if ((e = rt_capture_forbid(stream, 2))) return rt_end(e);
   rt_drain();
+  rt_pool_sync();
   return rt_end(rt.sticky);
 }
 

@@ -7,15 +7,17 @@
  * this library, so there is still one device, one set of allocations and
  * one queue.
  *
- * The linker: smemu runs PTX, so "linking" one PTX input yields that PTX as
- * the image (cuLinkComplete's "cubin"), which cuModuleLoadData and
- * cuLibraryLoadData accept. More than one input cannot be merged and is
- * refused with a message. */
+ * The linker: smemu runs PTX, so "linking" PTX inputs yields PTX as the
+ * image (cuLinkComplete's "cubin"), which cuModuleLoadData and
+ * cuLibraryLoadData accept: one input as it is, several joined into one
+ * module (ptx_link.c). Other inputs (cubins, archives, LTO-IR) are refused
+ * with a message. */
 #include <stdlib.h>
 #include <string.h>
 #include "cu_abi.h"
 #include "static_rt.h"
 #include "cudart/graph.h"
+#include "ptx_link.h"
 
 /* Runtime errors as driver codes (the numbers agree where both exist). */
 static CUresult cu(cudaError_t e) {
@@ -97,8 +99,6 @@ P(CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *, void *, unsigned))
 P(CUresult cuMemHostRegister_v2(void *, size_t, unsigned))
 P(CUresult cuMemHostUnregister(void *))
 P(CUresult cuMemAllocManaged(CUdeviceptr *, size_t, unsigned))
-P(CUresult cuMemAllocAsync(CUdeviceptr *, size_t, CUstream))
-P(CUresult cuMemFreeAsync(CUdeviceptr, CUstream))
 P(CUresult cuMemGetAddressRange_v2(CUdeviceptr *, size_t *, CUdeviceptr))
 P(CUresult cuPointerGetAttribute(void *, int, CUdeviceptr))
 P(CUresult cuPointerGetAttributes(unsigned, int *, void **, CUdeviceptr))
@@ -215,7 +215,7 @@ EXPORT cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigne
   return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-/* ---- the JIT linker: one PTX input passes through ---- */
+/* ---- the JIT linker: PTX inputs joined into one module ---- */
 
 enum { CU_JIT_INPUT_PTX = 1 };
 typedef struct link_state {
@@ -238,16 +238,24 @@ EXPORT cuLinkAddData_v2(void *state, int type, void *data, size_t size, const ch
     rt_msg("cuLinkAddData: input %s is not PTX (type %d); smemu links PTX only", name ? name : "?", type);
     return CUDA_ERROR_NOT_SUPPORTED;
   }
-  if (l->inputs++) {
-    rt_msg("cuLinkAddData: a second PTX input (%s): smemu cannot link several PTX modules into one",
-           name ? name : "?");
-    return CUDA_ERROR_NOT_SUPPORTED;
-  }
   size_t k = strnlen(data, size);
-  l->ptx = malloc(k + 1);
-  if (!l->ptx) return CUDA_ERROR_OUT_OF_MEMORY;
-  memcpy(l->ptx, data, k);
-  l->ptx[k] = 0;
+  char *ptx = malloc(k + 1);
+  if (!ptx) return CUDA_ERROR_OUT_OF_MEMORY;
+  memcpy(ptx, data, k);
+  ptx[k] = 0;
+  if (l->inputs++) {
+    /* a further input joins the PTX so far (ptx_link.c) */
+    char why[256];
+    char *joined = rt_ptx_link(l->ptx, ptx, l->inputs, why, sizeof why);
+    free(ptx);
+    if (!joined) {
+      rt_msg("cuLinkAddData: cannot link PTX input %s: %s", name ? name : "?", why);
+      return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    free(l->ptx);
+    ptx = joined;
+  }
+  l->ptx = ptx;
   return CUDA_SUCCESS;
 }
 EXPORT cuLinkAddFile_v2(void *state, int type, const char *path, unsigned n, int *options, void **values) {
@@ -430,15 +438,7 @@ EXPORT cuMemAllocManaged(CUdeviceptr *d, size_t n, unsigned flags) {
   *d = (CUdeviceptr)(uintptr_t)p;
   return r;
 }
-EXPORT cuMemAllocAsync(CUdeviceptr *d, size_t n, CUstream s) {
-  void *p = NULL;
-  if (!d) return CUDA_ERROR_INVALID_VALUE;
-  CUresult r = cu(cudaMalloc(&p, n));
-#include "cudart/graph.h"
-  *d = (CUdeviceptr)(uintptr_t)p;
-  return r;
-}
-EXPORT cuMemFreeAsync(CUdeviceptr d, CUstream s) { return cu(cudaFreeAsync(DP(d), s)); }
+/* cuMemAllocAsync and cuMemFreeAsync are in driver_pool.c, with the pools. */
 /* cuMemcpy, cuMemcpyAsync, the typed async copies and cuMemsetD8/D32Async
  * are in driver.c, range-checked. */
 EXPORT cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdeviceptr p) {
