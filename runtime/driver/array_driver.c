@@ -281,6 +281,15 @@ static CUresult copy2d(const CUDA_MEMCPY2D *c, cudaStream_t stream, int async) {
     if (!s.a) s.pitch = c->WidthInBytes;
     if (!d.a) d.pitch = c->WidthInBytes;
   }
+  if (!s.a && !d.a) {
+    /* linear on both sides: the runtime's copy, which the checks see
+     * (initcheck's written bytes) and stream capture records */
+    enum cudaMemcpyKind kind = (enum cudaMemcpyKind)(s.device * 2 + d.device);
+    if (c->srcMemoryType == CU_MEMORYTYPE_UNIFIED || c->dstMemoryType == CU_MEMORYTYPE_UNIFIED)
+      kind = cudaMemcpyDefault;
+    return cu(async ? cudaMemcpy2DAsync(d.p, d.pitch, s.p, s.pitch, c->WidthInBytes, c->Height, kind, stream)
+                    : cudaMemcpy2D(d.p, d.pitch, s.p, s.pitch, c->WidthInBytes, c->Height, kind));
+  }
   cudaError_t e = rt_begin(1);
   if (!e) e = rt_copy_sides(&d, &s, c->WidthInBytes, c->Height, 1, stream, async);
   rt_end(cudaSuccess);
