@@ -29,6 +29,8 @@ static const struct {
     {"cuCtxCreate_v3", 11040},
     {"cuGetProcAddress_v2", 12000},
     {"cuCtxGetDevice_v2", 13000},
+    {"cuCtxSynchronize_v2", 13000},
+    {"cuStreamGetCtx_v2", 12050},
     {"cuStreamGetCaptureInfo_v3", 12030},
     {"cuStreamGetCaptureInfo_v2", 11030},
     {"cuMemAdvise_v2", 12020},

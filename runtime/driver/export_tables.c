@@ -125,7 +125,16 @@ static const void *const cudart_table[13] = {
 
 /* ---- {a094798c-...}: tool callback hooks: two buffers the runtime reads ---- */
 
-static void *hook_buf1[0x400 / sizeof(void *)], *hook_buf2[2];
+/* The first buffer holds one 32-bit "callback enabled" word per runtime
+ * API callback id: before its driver call, the static runtime's
+ * cudaEventRecordWithFlags reads the word at byte 0x5c8, 4 * 370, 370
+ * being CUPTI_RUNTIME_TRACE_CBID_cudaEventRecordWithFlags_v11010, and a
+ * non-zero word sends it into the tool hooks. cupti_runtime_cbid.h of CUDA
+ * 13.0 has 523 ids (CUPTI_RUNTIME_TRACE_CBID_SIZE); room for 1024 keeps
+ * every read inside zeroed memory of this table's own, whatever the
+ * linker puts after it. */
+static uint32_t hook_buf1[1024];
+static void *hook_buf2[2];
 
 static void hooks_buffer1(void **ptr, size_t *size) {
   if (ptr) *ptr = hook_buf1;
