@@ -28,8 +28,7 @@ static inline void *proc(const char *name) {
  * dependency is smemu's, then libcuda.so.1 as drv; drv is NULL on failure. */
 static inline void *tu_open_driver(void) {
   char path[PATH_MAX + 64];
-  snprintf(path, sizeof path, "%s/runtime/libcudart.so.13", tu_build_dir());
-  if (!dlopen(path, RTLD_NOW | RTLD_LOCAL)) return NULL;
+  if (!tu_open_cudart()) return NULL;
   snprintf(path, sizeof path, "%s/runtime/libcuda.so.1", tu_build_dir());
   return drv = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 }
