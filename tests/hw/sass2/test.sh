@@ -11,12 +11,10 @@
 B=${1:-build}
 [ $# -gt 0 ] && shift
 here=$(cd "$(dirname "$0")" && pwd) || exit 2
-NVCC=${NVCC:-nvcc}
-command -v "$NVCC" >/dev/null 2>&1 || { echo "sass2: nvcc not found: corpus not built, test skipped"; exit 77; }
-"$NVCC" --version 2>/dev/null | grep -q "release 1[3-9]\." ||
-  { echo "sass2: $NVCC is not CUDA 13 or newer: test skipped"; exit 77; }
-command -v python3 >/dev/null 2>&1 || { echo "sass2: python3 not found: test skipped"; exit 77; }
-[ -x "$B/smemu" ] || { echo "sass2: $B/smemu not built"; exit 1; }
+. "$here/../../common/nvcc_suite.sh"
+suite_need_nvcc sass2 "corpus not built, "
+suite_need_python3 sass2
+suite_need_smemu sass2 "$B"
 [ -f "$here/recorded/ncu/all.csv" ] || { echo "sass2: no GPU recording in $here/recorded"; exit 1; }
 mkdir -p "$B/sass2" "$B/sass2_static" || exit 2
 out=$(cd "$B/sass2" && pwd)
