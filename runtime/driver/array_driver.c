@@ -414,13 +414,20 @@ CUresult cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pR
 RT_EXPORT CUresult cuTexObjectDestroy(CUtexObject t);
 CUresult cuTexObjectDestroy(CUtexObject t) { return cu(cudaDestroyTextureObject(t)); }
 
-RT_EXPORT CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *p, CUtexObject t);
-CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *p, CUtexObject t) {
+/* A texture or surface object's resource in the driver's terms, read with
+ * the runtime's query get. */
+static CUresult res_desc(CUDA_RESOURCE_DESC *p, unsigned long long h,
+                         cudaError_t (*get)(struct cudaResourceDesc *, unsigned long long)) {
   struct cudaResourceDesc r;
   if (!p) return 1;
-  cudaError_t e = cudaGetTextureObjectResourceDesc(&r, t);
+  cudaError_t e = get(&r, h);
   if (!e) res_back(&r, p);
   return cu(e);
+}
+
+RT_EXPORT CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *p, CUtexObject t);
+CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *p, CUtexObject t) {
+  return res_desc(p, t, cudaGetTextureObjectResourceDesc);
 }
 
 RT_EXPORT CUresult cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *p, CUtexObject t);
@@ -455,9 +462,5 @@ CUresult cuSurfObjectDestroy(CUsurfObject s) { return cu(cudaDestroySurfaceObjec
 
 RT_EXPORT CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *p, CUsurfObject s);
 CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *p, CUsurfObject s) {
-  struct cudaResourceDesc r;
-  if (!p) return 1;
-  cudaError_t e = cudaGetSurfaceObjectResourceDesc(&r, s);
-  if (!e) res_back(&r, p);
-  return cu(e);
+  return res_desc(p, s, cudaGetSurfaceObjectResourceDesc);
 }
