@@ -21,3 +21,22 @@ suite_need_python3() {
 suite_need_smemu() {
   [ -x "$2/smemu" ] || { echo "$1: $2/smemu not built"; exit 1; }
 }
+
+# Builds every program of HERE/programs.tsv both ways, as a user would
+# (nvcc -arch=sm_90 -lineinfo): with -cudart shared into OUT and with nvcc's
+# default static runtime into SOUT; only what is missing or older than its
+# HERE/NAME.cu or HERE/prog.h, two at a time. A failed build's log is
+# printed. Arguments: the suite's name, HERE, OUT, SOUT.
+suite_build_both() (
+  name=$1 here=$2 out=$3 sout=$4
+  progs=$(awk '!/^#/ && NF {print $1}' "$here/programs.tsv")
+  # DIR|RUNTIME FLAGS|NAME
+  for p in $progs; do
+    for v in "$out|-cudart shared" "$sout|"; do
+      d=${v%%|*}
+      if [ ! -x "$d/$p" ] || [ "$here/$p.cu" -nt "$d/$p" ] || [ "$here/prog.h" -nt "$d/$p" ]; then echo "$v|$p"; fi
+    done
+  done | while IFS='|' read -r d rtf p; do
+    echo "'$NVCC' -arch=sm_90 $rtf -lineinfo -o '$d/$p' '$here/$p.cu' > '$d/$p.log' 2>&1 || { echo '$name: $d/$p did not build:'; cat '$d/$p.log'; }"
+  done | xargs -r -P 2 -I CMD sh -c CMD
+)

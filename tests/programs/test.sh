@@ -18,17 +18,7 @@ suite_need_smemu programs "$B"
 mkdir -p "$B/programs" "$B/programs_static" || exit 2
 out=$(cd "$B/programs" && pwd)
 sout=$(cd "$B/programs_static" && pwd)
-progs=$(awk '!/^#/ && NF {print $1}' "$here/programs.tsv")
-# build what is missing or older than its source (or prog.h), two at a time:
-# DIR|RUNTIME FLAGS|NAME
-for p in $progs; do
-  for v in "$out|-cudart shared" "$sout|"; do
-    d=${v%%|*}
-    if [ ! -x "$d/$p" ] || [ "$here/$p.cu" -nt "$d/$p" ] || [ "$here/prog.h" -nt "$d/$p" ]; then echo "$v|$p"; fi
-  done
-done | while IFS='|' read -r d rtf p; do
-  echo "'$NVCC' -arch=sm_90 $rtf -lineinfo -o '$d/$p' '$here/$p.cu' > '$d/$p.log' 2>&1 || { echo 'programs: $d/$p did not build:'; cat '$d/$p.log'; }"
-done | xargs -r -P 2 -I CMD sh -c CMD
+suite_build_both programs "$here" "$out" "$sout"
 echo "== -cudart shared"
 python3 "$here/compare.py" --smemu "$B/smemu" --bins "$out" "$@"
 rc=$?

@@ -19,16 +19,7 @@ suite_need_smemu sass2 "$B"
 mkdir -p "$B/sass2" "$B/sass2_static" || exit 2
 out=$(cd "$B/sass2" && pwd)
 sout=$(cd "$B/sass2_static" && pwd)
-progs=$(awk '!/^#/ && NF {print $1}' "$here/programs.tsv")
-# DIR|RUNTIME FLAGS|NAME of what is missing or older than its source
-for p in $progs; do
-  for v in "$out|-cudart shared" "$sout|"; do
-    d=${v%%|*}
-    if [ ! -x "$d/$p" ] || [ "$here/$p.cu" -nt "$d/$p" ] || [ "$here/prog.h" -nt "$d/$p" ]; then echo "$v|$p"; fi
-  done
-done | while IFS='|' read -r d rtf p; do
-  echo "'$NVCC' -arch=sm_90 $rtf -lineinfo -o '$d/$p' '$here/$p.cu' > '$d/$p.log' 2>&1 || { echo 'sass2: $d/$p did not build:'; cat '$d/$p.log'; }"
-done | xargs -r -P 2 -I CMD sh -c CMD
+suite_build_both sass2 "$here" "$out" "$sout"
 python3 "$here/../../programs/compare.py" --dir "$here" --smemu "$B/smemu" --bins "$out" "$@"
 rc=$?
 echo "== the static runtime (nvcc's default)"
