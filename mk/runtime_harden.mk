@@ -15,15 +15,15 @@ TEST_DEPS += $(CRASH_MAIN)
 # their corpora by `make test`; `make fuzz-runtime` builds the libFuzzer
 # binaries with clang.
 FUZZ_RT := $(BUILD)/fuzz_rtapi_replay $(BUILD)/fuzz_fatbin_replay $(BUILD)/fuzz_rtarray_replay $(BUILD)/fuzz_rtnew_replay
-$(BUILD)/fuzz_rtarray_replay: tests/fuzz/fuzz_rtarray.c tests/fuzz/replay.c $(RT_OBJ) $(LIB)
+$(BUILD)/fuzz_rtarray_replay: tests/fuzz/fuzz_rtarray.c tests/fuzz/fuzz_reader.h tests/fuzz/replay.c $(RT_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Iruntime -o $@ tests/fuzz/fuzz_rtarray.c tests/fuzz/replay.c $(RT_OBJ) $(LIB) $(LDFLAGS) $(LDLIBS) -ldl
-$(BUILD)/fuzz_rtapi_replay: tests/fuzz/fuzz_rtapi.c tests/fuzz/replay.c $(RT_OBJ) $(LIB)
+$(BUILD)/fuzz_rtapi_replay: tests/fuzz/fuzz_rtapi.c tests/fuzz/fuzz_reader.h tests/fuzz/replay.c $(RT_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ tests/fuzz/fuzz_rtapi.c tests/fuzz/replay.c $(RT_OBJ) $(LIB) $(LDFLAGS) $(LDLIBS) -ldl
 # tests/fuzz/fuzz_rtnew.c: the smaller API areas (attributes, libraries, user
 # objects, the log, peers, batches, 2D fills)
-$(BUILD)/fuzz_rtnew_replay: tests/fuzz/fuzz_rtnew.c tests/fuzz/replay.c $(RT_OBJ) $(LIB)
+$(BUILD)/fuzz_rtnew_replay: tests/fuzz/fuzz_rtnew.c tests/fuzz/fuzz_reader.h tests/fuzz/replay.c $(RT_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ tests/fuzz/fuzz_rtnew.c tests/fuzz/replay.c $(RT_OBJ) $(LIB) $(LDFLAGS) $(LDLIBS) -ldl
 $(BUILD)/fuzz_fatbin_replay: tests/fuzz/fuzz_fatbin.c tests/fuzz/replay.c $(BUILD)/obj/runtime/core/fatbin.o

@@ -8,21 +8,17 @@
  * fault once and then cudaSuccess, as CUDA 13 does (measured on an H200),
  * while every call that needs the device keeps returning the fault, and so
  * records it again. */
-RT_EXPORT cudaError_t cudaGetLastError(void) {
+static cudaError_t last_error(int clear, const char *api) {
   rt_begin(0);
-  cudaError_t e = rt_last_error(1);
-  if (e != cudaSuccess && rt.san_memcheck) rt_san_api_error(e, "cudaGetLastError");
+  cudaError_t e = rt_last_error(clear);
+  if (e != cudaSuccess && rt.san_memcheck) rt_san_api_error(e, api);
   pthread_mutex_unlock(&rt.lock);
   return e;
 }
 
-RT_EXPORT cudaError_t cudaPeekAtLastError(void) {
-  rt_begin(0);
-  cudaError_t e = rt_last_error(0);
-  if (e != cudaSuccess && rt.san_memcheck) rt_san_api_error(e, "cudaPeekAtLastError");
-  pthread_mutex_unlock(&rt.lock);
-  return e;
-}
+RT_EXPORT cudaError_t cudaGetLastError(void) { return last_error(1, "cudaGetLastError"); }
+
+RT_EXPORT cudaError_t cudaPeekAtLastError(void) { return last_error(0, "cudaPeekAtLastError"); }
 
 RT_EXPORT const char *cudaGetErrorName(cudaError_t e) {
   switch ((int)e) {

@@ -12,6 +12,7 @@
 #ifndef SMEMU_GRAPH_H
 #define SMEMU_GRAPH_H
 
+#include "pool.h" /* cudaMemPoolProps of allocation nodes */
 #include "rt.h"
 
 typedef struct CUgraph_st *cudaGraph_t;
@@ -77,15 +78,6 @@ struct cudaMemcpyNodeParams {
   int flags;
   int reserved[3];
   struct cudaMemcpy3DParms copyParams;
-};
-struct cudaMemPoolProps {
-  int allocType;
-  int handleTypes;
-  struct cudaMemLocation location;
-  void *win32SecurityAttributes;
-  size_t maxSize;
-  unsigned short usage;
-  unsigned char reserved[54];
 };
 struct cudaMemAllocNodeParams {
   struct cudaMemPoolProps poolProps;

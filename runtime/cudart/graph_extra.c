@@ -33,6 +33,14 @@ static cudaError_t symbol_copy(struct cudaMemcpy3DParms *p, void *dst, const voi
   return cudaSuccess;
 }
 
+/* The copy parameters of a symbol node, worked out under the runtime's lock. */
+static cudaError_t symbol_params(struct cudaMemcpy3DParms *p, void *dst, const void *src, const void *symbol,
+                                 size_t count, size_t offset, int kind, int to_symbol) {
+  cudaError_t e = rt_begin(1);
+  if (!e) e = symbol_copy(p, dst, src, symbol, count, offset, kind, to_symbol);
+  return rt_end(e);
+}
+
 RT_EXPORT cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
                                                      const cudaGraphNode_t *pDependencies,
                                                      size_t numDependencies, const void *symbol,
@@ -43,11 +51,8 @@ cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *pGraphNode, cudaGrap
                                            const void *symbol, const void *src, size_t count, size_t offset,
                                            enum cudaMemcpyKind kind) {
   struct cudaMemcpy3DParms p;
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  if ((e = symbol_copy(&p, NULL, src, symbol, count, offset, kind, 1))) return rt_end(e);
-  rt_end(cudaSuccess);
-  return cudaGraphAddMemcpyNode(pGraphNode, graph, pDependencies, numDependencies, &p);
+  cudaError_t e = symbol_params(&p, NULL, src, symbol, count, offset, kind, 1);
+  return e ? e : cudaGraphAddMemcpyNode(pGraphNode, graph, pDependencies, numDependencies, &p);
 }
 
 RT_EXPORT cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
@@ -59,11 +64,8 @@ cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *pGraphNode, cudaGr
                                              void *dst, const void *symbol, size_t count, size_t offset,
                                              enum cudaMemcpyKind kind) {
   struct cudaMemcpy3DParms p;
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  if ((e = symbol_copy(&p, dst, NULL, symbol, count, offset, kind, 0))) return rt_end(e);
-  rt_end(cudaSuccess);
-  return cudaGraphAddMemcpyNode(pGraphNode, graph, pDependencies, numDependencies, &p);
+  cudaError_t e = symbol_params(&p, dst, NULL, symbol, count, offset, kind, 0);
+  return e ? e : cudaGraphAddMemcpyNode(pGraphNode, graph, pDependencies, numDependencies, &p);
 }
 
 RT_EXPORT cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node, const void *symbol,
@@ -72,11 +74,8 @@ RT_EXPORT cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node,
 cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node, const void *symbol, const void *src,
                                                  size_t count, size_t offset, enum cudaMemcpyKind kind) {
   struct cudaMemcpy3DParms p;
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  if ((e = symbol_copy(&p, NULL, src, symbol, count, offset, kind, 1))) return rt_end(e);
-  rt_end(cudaSuccess);
-  return cudaGraphMemcpyNodeSetParams(node, &p);
+  cudaError_t e = symbol_params(&p, NULL, src, symbol, count, offset, kind, 1);
+  return e ? e : cudaGraphMemcpyNodeSetParams(node, &p);
 }
 
 RT_EXPORT cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node, void *dst,
@@ -85,11 +84,8 @@ RT_EXPORT cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t nod
 cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node, void *dst, const void *symbol,
                                                    size_t count, size_t offset, enum cudaMemcpyKind kind) {
   struct cudaMemcpy3DParms p;
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  if ((e = symbol_copy(&p, dst, NULL, symbol, count, offset, kind, 0))) return rt_end(e);
-  rt_end(cudaSuccess);
-  return cudaGraphMemcpyNodeSetParams(node, &p);
+  cudaError_t e = symbol_params(&p, dst, NULL, symbol, count, offset, kind, 0);
+  return e ? e : cudaGraphMemcpyNodeSetParams(node, &p);
 }
 
 RT_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t x, cudaGraphNode_t node,
@@ -100,11 +96,8 @@ cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t x, cudaGrap
                                                      const void *symbol, const void *src, size_t count,
                                                      size_t offset, enum cudaMemcpyKind kind) {
   struct cudaMemcpy3DParms p;
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  if ((e = symbol_copy(&p, NULL, src, symbol, count, offset, kind, 1))) return rt_end(e);
-  rt_end(cudaSuccess);
-  return cudaGraphExecMemcpyNodeSetParams(x, node, &p);
+  cudaError_t e = symbol_params(&p, NULL, src, symbol, count, offset, kind, 1);
+  return e ? e : cudaGraphExecMemcpyNodeSetParams(x, node, &p);
 }
 
 RT_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t x, cudaGraphNode_t node,
@@ -114,11 +107,8 @@ cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t x, cudaGr
                                                        const void *symbol, size_t count, size_t offset,
                                                        enum cudaMemcpyKind kind) {
   struct cudaMemcpy3DParms p;
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  if ((e = symbol_copy(&p, dst, NULL, symbol, count, offset, kind, 0))) return rt_end(e);
-  rt_end(cudaSuccess);
-  return cudaGraphExecMemcpyNodeSetParams(x, node, &p);
+  cudaError_t e = symbol_params(&p, dst, NULL, symbol, count, offset, kind, 0);
+  return e ? e : cudaGraphExecMemcpyNodeSetParams(x, node, &p);
 }
 
 /* ---- kernel node attributes ---- */

@@ -183,22 +183,27 @@ static int location_device(const struct cudaMemLocation *l) {
   return l && l->type == cudaMemLocationTypeDevice && l->id == 0 ? 0 : -1;
 }
 
-RT_EXPORT cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device) {
+/* The pool queries: bad is the error the arguments make (checked once the
+ * runtime is up), else *memPool is the default or the current pool. */
+static cudaError_t give_pool(cudaMemPool_t *memPool, cudaError_t bad, int dflt) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
-  if (!memPool) return rt_end(cudaErrorInvalidValue);
-  if (device != 0) return rt_end(cudaErrorInvalidDevice);
-  *memPool = (cudaMemPool_t)&default_pool;
+  if (bad) return rt_end(bad);
+  *memPool = (cudaMemPool_t)(dflt ? &default_pool : current);
   return rt_end(cudaSuccess);
 }
 
+static cudaError_t device_pool(cudaMemPool_t *memPool, int device, int dflt) {
+  return give_pool(memPool, !memPool ? cudaErrorInvalidValue : device != 0 ? cudaErrorInvalidDevice : cudaSuccess,
+                   dflt);
+}
+
+RT_EXPORT cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device) {
+  return device_pool(memPool, device, 1);
+}
+
 RT_EXPORT cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device) {
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  if (!memPool) return rt_end(cudaErrorInvalidValue);
-  if (device != 0) return rt_end(cudaErrorInvalidDevice);
-  *memPool = (cudaMemPool_t)current;
-  return rt_end(cudaSuccess);
+  return device_pool(memPool, device, 0);
 }
 
 RT_EXPORT cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool) {
@@ -211,24 +216,21 @@ RT_EXPORT cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool) {
   return rt_end(cudaSuccess);
 }
 
+/* cudaMemGet(Default)MemPool: pinned allocations on the device only. */
+static cudaError_t location_pool(cudaMemPool_t *memPool, struct cudaMemLocation *location,
+                                 enum cudaMemAllocationType type, int dflt) {
+  int bad = !memPool || location_device(location) < 0 || type != cudaMemAllocationTypePinned;
+  return give_pool(memPool, bad ? cudaErrorInvalidValue : cudaSuccess, dflt);
+}
+
 RT_EXPORT cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t *memPool, struct cudaMemLocation *location,
                                                enum cudaMemAllocationType type) {
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  if (!memPool || location_device(location) < 0 || type != cudaMemAllocationTypePinned)
-    return rt_end(cudaErrorInvalidValue);
-  *memPool = (cudaMemPool_t)&default_pool;
-  return rt_end(cudaSuccess);
+  return location_pool(memPool, location, type, 1);
 }
 
 RT_EXPORT cudaError_t cudaMemGetMemPool(cudaMemPool_t *memPool, struct cudaMemLocation *location,
                                         enum cudaMemAllocationType type) {
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  if (!memPool || location_device(location) < 0 || type != cudaMemAllocationTypePinned)
-    return rt_end(cudaErrorInvalidValue);
-  *memPool = (cudaMemPool_t)current;
-  return rt_end(cudaSuccess);
+  return location_pool(memPool, location, type, 0);
 }
 
 RT_EXPORT cudaError_t cudaMemSetMemPool(struct cudaMemLocation *location, enum cudaMemAllocationType type,

@@ -116,37 +116,22 @@ static CUresult cu(cudaError_t e) {
   }
 }
 
+/* CUarray_format codes with the width and kind of their channels. */
+static const struct {
+  int format, bits, kind;
+} formats[] = {
+    {0x01, 8, cudaChannelFormatKindUnsigned}, {0x02, 16, cudaChannelFormatKindUnsigned},
+    {0x03, 32, cudaChannelFormatKindUnsigned}, {0x08, 8, cudaChannelFormatKindSigned},
+    {0x09, 16, cudaChannelFormatKindSigned},   {0x0a, 32, cudaChannelFormatKindSigned},
+    {0x10, 16, cudaChannelFormatKindFloat},    {0x20, 32, cudaChannelFormatKindFloat},
+};
+
 /* CUarray_format and a channel count as a channel descriptor. */
 static int desc_of(int format, unsigned nch, struct cudaChannelFormatDesc *d) {
-  int bits, kind;
-  switch (format) {
-  case 0x01:
-    bits = 8, kind = cudaChannelFormatKindUnsigned;
-    break;
-  case 0x02:
-    bits = 16, kind = cudaChannelFormatKindUnsigned;
-    break;
-  case 0x03:
-    bits = 32, kind = cudaChannelFormatKindUnsigned;
-    break;
-  case 0x08:
-    bits = 8, kind = cudaChannelFormatKindSigned;
-    break;
-  case 0x09:
-    bits = 16, kind = cudaChannelFormatKindSigned;
-    break;
-  case 0x0a:
-    bits = 32, kind = cudaChannelFormatKindSigned;
-    break;
-  case 0x10:
-    bits = 16, kind = cudaChannelFormatKindFloat;
-    break;
-  case 0x20:
-    bits = 32, kind = cudaChannelFormatKindFloat;
-    break;
-  default:
-    return -1;
-  }
+  size_t i = 0;
+  while (i < sizeof formats / sizeof *formats && formats[i].format != format) i++;
+  if (i == sizeof formats / sizeof *formats) return -1;
+  int bits = formats[i].bits, kind = formats[i].kind;
   if (nch != 1 && nch != 2 && nch != 4) return -1;
   *d = cudaCreateChannelDesc(bits, nch > 1 ? bits : 0, nch > 2 ? bits : 0, nch > 3 ? bits : 0,
                              (enum cudaChannelFormatKind)kind);
@@ -186,30 +171,33 @@ CUresult cuArrayDestroy(CUarray h) {
   return cu(cudaFreeArray(h));
 }
 
+/* What both descriptor queries read of an array: its extent, flags and format. */
+static CUresult array_info(CUarray h, struct cudaExtent *ex, unsigned *flags, int *format, unsigned *nch) {
+  struct cudaChannelFormatDesc d;
+  cudaError_t e = cudaArrayGetInfo(&d, ex, flags, h);
+  if (e) return cu(e);
+  format_of(&d, format, nch);
+  return 0;
+}
+
 RT_EXPORT CUresult cuArrayGetDescriptor_v2(CUDA_ARRAY_DESCRIPTOR *p, CUarray h);
 CUresult cuArrayGetDescriptor_v2(CUDA_ARRAY_DESCRIPTOR *p, CUarray h) {
-  struct cudaChannelFormatDesc d;
   struct cudaExtent ex;
   unsigned flags;
   if (!p) return 1;
-  cudaError_t e = cudaArrayGetInfo(&d, &ex, &flags, h);
-  if (e) return cu(e);
-  p->Width = ex.width, p->Height = ex.height;
-  format_of(&d, &p->Format, &p->NumChannels);
-  return 0;
+  CUresult r = array_info(h, &ex, &flags, &p->Format, &p->NumChannels);
+  if (!r) p->Width = ex.width, p->Height = ex.height;
+  return r;
 }
 
 RT_EXPORT CUresult cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR *p, CUarray h);
 CUresult cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR *p, CUarray h) {
-  struct cudaChannelFormatDesc d;
   struct cudaExtent ex;
   unsigned flags;
   if (!p) return 1;
-  cudaError_t e = cudaArrayGetInfo(&d, &ex, &flags, h);
-  if (e) return cu(e);
-  p->Width = ex.width, p->Height = ex.height, p->Depth = ex.depth, p->Flags = flags;
-  format_of(&d, &p->Format, &p->NumChannels);
-  return 0;
+  CUresult r = array_info(h, &ex, &flags, &p->Format, &p->NumChannels);
+  if (!r) p->Width = ex.width, p->Height = ex.height, p->Depth = ex.depth, p->Flags = flags;
+  return r;
 }
 
 RT_EXPORT CUresult cuMipmappedArrayCreate(CUmipmappedArray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *p,
@@ -435,13 +423,20 @@ CUresult cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pR
 RT_EXPORT CUresult cuTexObjectDestroy(CUtexObject t);
 CUresult cuTexObjectDestroy(CUtexObject t) { return cu(cudaDestroyTextureObject(t)); }
 
-RT_EXPORT CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *p, CUtexObject t);
-CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *p, CUtexObject t) {
+/* A texture or surface object's resource in the driver's terms, read with
+ * the runtime's query get. */
+static CUresult res_desc(CUDA_RESOURCE_DESC *p, unsigned long long h,
+                         cudaError_t (*get)(struct cudaResourceDesc *, unsigned long long)) {
   struct cudaResourceDesc r;
   if (!p) return 1;
-  cudaError_t e = cudaGetTextureObjectResourceDesc(&r, t);
+  cudaError_t e = get(&r, h);
   if (!e) res_back(&r, p);
   return cu(e);
+}
+
+RT_EXPORT CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *p, CUtexObject t);
+CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *p, CUtexObject t) {
+  return res_desc(p, t, cudaGetTextureObjectResourceDesc);
 }
 
 RT_EXPORT CUresult cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *p, CUtexObject t);
@@ -476,9 +471,5 @@ CUresult cuSurfObjectDestroy(CUsurfObject s) { return cu(cudaDestroySurfaceObjec
 
 RT_EXPORT CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *p, CUsurfObject s);
 CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *p, CUsurfObject s) {
-  struct cudaResourceDesc r;
-  if (!p) return 1;
-  cudaError_t e = cudaGetSurfaceObjectResourceDesc(&r, s);
-  if (!e) res_back(&r, p);
-  return cu(e);
+  return res_desc(p, s, cudaGetSurfaceObjectResourceDesc);
 }

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rt.h"
+#include "report/grouped.h"
 
 #define PFX "========= "
 
@@ -71,17 +72,6 @@ static int keep(void) {
   return 1;
 }
 
-/* "1,024": compute-sanitizer groups the digits of sizes and distances. */
-static const char *grouped(char *out, size_t n, uint64_t v) {
-  char d[32];
-  int k = snprintf(d, sizeof d, "%" PRIu64, v), o = 0;
-  for (int i = 0; i < k && (size_t)o + 2 < n; i++) {
-    out[o++] = d[i];
-    if ((k - i - 1) % 3 == 0 && i < k - 1) out[o++] = ',';
-  }
-  out[o] = 0;
-  return out;
-}
 
 static void where(FILE *f, const char *kernel, const char *file, uint32_t line, uint32_t ptx_line) {
   char name[1024];
@@ -294,8 +284,8 @@ static void leak(const rt_alloc *a, uint64_t *bytes, uint64_t *count) {
   ++*count;
   if (!keep()) return;
   char g[40];
-  fprintf(san.text_mem, PFX "Leaked %s bytes at 0x%" PRIxPTR "\n" PFX "\n", grouped(g, sizeof g, a->size),
-          (uintptr_t)a->p);
+  fprintf(san.text_mem, PFX "Leaked %s bytes at 0x%" PRIxPTR "\n" PFX "\n",
+          report_grouped(g, sizeof g, a->size), (uintptr_t)a->p);
   fprintf(san.json_mem, "\"kind\": \"leak\", \"size\": %zu, \"address\": %" PRIuPTR "}", a->size, (uintptr_t)a->p);
 }
 

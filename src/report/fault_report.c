@@ -6,19 +6,10 @@
  * and distances with grouped digits. */
 #include <inttypes.h>
 #include "smemu.h"
+#include "report/grouped.h"
 
 #define PFX "========= "
 
-static const char *grouped(char *out, size_t n, uint64_t v) {
-  char d[32];
-  int k = snprintf(d, sizeof d, "%" PRIu64, v), o = 0;
-  for (int i = 0; i < k && (size_t)o + 2 < n; i++) {
-    out[o++] = d[i];
-    if ((k - i - 1) % 3 == 0 && i < k - 1) out[o++] = ',';
-  }
-  out[o] = 0;
-  return out;
-}
 
 int smemu_write_fault_text(const smemu_fault *ft, FILE *f) {
   if (!ft || !f || !ft->access) return -1;
@@ -38,13 +29,13 @@ int smemu_write_fault_text(const smemu_fault *ft, FILE *f) {
     uint64_t a = ft->address, b = ft->near_base, end = ft->near_base + ft->near_size;
     if (a >= b && a < end)
       fprintf(f, PFX "    and is inside the nearest allocation at 0x%" PRIx64 " of size %s bytes\n", b,
-              grouped(g, sizeof g, ft->near_size));
+              report_grouped(g, sizeof g, ft->near_size));
     else if (a >= end)
       fprintf(f, PFX "    and is %s bytes after the nearest allocation at 0x%" PRIx64 " of size %" PRIu64 " bytes\n",
-              grouped(g, sizeof g, a - end + 1), b, ft->near_size);
+              report_grouped(g, sizeof g, a - end + 1), b, ft->near_size);
     else
       fprintf(f, PFX "    and is %s bytes before the nearest allocation at 0x%" PRIx64 " of size %" PRIu64 " bytes\n",
-              grouped(g, sizeof g, b - a), b, ft->near_size);
+              report_grouped(g, sizeof g, b - a), b, ft->near_size);
   }
   fputs(PFX "\n", f);
   return 0;

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fuzz_reader.h"
 #include "../../runtime/cudart/array.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -30,17 +31,6 @@ static cudaArray_t arrs[NARR]; /* live arrays (NULL: free slot) */
 static cudaMipmappedArray_t mip;
 static unsigned long long tex[NOBJ], surf[NOBJ];
 static int ntex, nsurf;
-
-typedef struct reader {
-  const uint8_t *p;
-  size_t n;
-} reader;
-
-static uint64_t take(reader *r, int bytes) {
-  uint64_t v = 0;
-  for (int i = 0; i < bytes; i++) v |= (uint64_t)(r->n ? (r->n--, *r->p++) : 0) << (8 * i);
-  return v;
-}
 
 /* A size: mostly small, sometimes huge (overflow checks). */
 static size_t a_size(reader *r) {

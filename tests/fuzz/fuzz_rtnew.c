@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fuzz_reader.h"
 #include "../../runtime/cuda_abi.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -59,17 +60,6 @@ static void setup(void) {
   if (cudaLibraryLoadData(&libs[0], ptx, NULL, NULL, 0, NULL, NULL, 0)) abort();
   cuInit(0);
   ready = 1;
-}
-
-typedef struct reader {
-  const uint8_t *p;
-  size_t n;
-} reader;
-
-static uint64_t take(reader *r, int bytes) {
-  uint64_t v = 0;
-  for (int i = 0; i < bytes; i++) v |= (uint64_t)(r->n ? (r->n--, *r->p++) : 0) << (8 * i);
-  return v;
 }
 
 /* A stream: a live one, the default, legacy, per-thread, or forged. */

@@ -10,27 +10,15 @@
 B=${1:-build}
 [ $# -gt 0 ] && shift
 here=$(cd "$(dirname "$0")" && pwd) || exit 2
-NVCC=${NVCC:-nvcc}
-command -v "$NVCC" >/dev/null 2>&1 || { echo "programs: nvcc not found: corpus not built, test skipped"; exit 77; }
-"$NVCC" --version 2>/dev/null | grep -q "release 1[3-9]\." ||
-  { echo "programs: $NVCC is not CUDA 13 or newer (smemu's runtime is CUDA 13's): test skipped"; exit 77; }
-command -v python3 >/dev/null 2>&1 || { echo "programs: python3 not found: test skipped"; exit 77; }
+. "$here/../common/nvcc_suite.sh"
+suite_need_nvcc programs "corpus not built, "
+suite_need_python3 programs
 [ -f "$here/recorded/native/reduce_tree.out" ] || { echo "programs: no GPU recording in $here/recorded: test skipped"; exit 77; }
-[ -x "$B/smemu" ] || { echo "programs: $B/smemu not built"; exit 1; }
+suite_need_smemu programs "$B"
 mkdir -p "$B/programs" "$B/programs_static" || exit 2
 out=$(cd "$B/programs" && pwd)
 sout=$(cd "$B/programs_static" && pwd)
-progs=$(awk '!/^#/ && NF {print $1}' "$here/programs.tsv")
-# build what is missing or older than its source (or prog.h), two at a time:
-# DIR|RUNTIME FLAGS|NAME
-for p in $progs; do
-  for v in "$out|-cudart shared" "$sout|"; do
-    d=${v%%|*}
-    if [ ! -x "$d/$p" ] || [ "$here/$p.cu" -nt "$d/$p" ] || [ "$here/prog.h" -nt "$d/$p" ]; then echo "$v|$p"; fi
-  done
-done | while IFS='|' read -r d rtf p; do
-  echo "'$NVCC' -arch=sm_90 $rtf -lineinfo -o '$d/$p' '$here/$p.cu' > '$d/$p.log' 2>&1 || { echo 'programs: $d/$p did not build:'; cat '$d/$p.log'; }"
-done | xargs -r -P 2 -I CMD sh -c CMD
+suite_build_both programs "$here" "$out" "$sout"
 echo "== -cudart shared"
 python3 "$here/compare.py" --smemu "$B/smemu" --bins "$out" "$@"
 rc=$?

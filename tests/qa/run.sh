@@ -19,11 +19,9 @@
 B=${1:-build}
 [ $# -gt 0 ] && shift
 here=$(cd "$(dirname "$0")" && pwd) || exit 2
-NVCC=${NVCC:-nvcc}
-command -v "$NVCC" >/dev/null 2>&1 || { echo "qa: nvcc not found: programs not built, test skipped"; exit 77; }
-"$NVCC" --version 2>/dev/null | grep -q "release 1[3-9]\." ||
-  { echo "qa: $NVCC is not CUDA 13 or newer: test skipped"; exit 77; }
-[ -x "$B/smemu" ] || { echo "qa: $B/smemu not built"; exit 1; }
+. "$here/../common/nvcc_suite.sh"
+suite_need_nvcc qa "programs not built, "
+suite_need_smemu qa "$B"
 rtflag="-cudart shared" sub=qa
 [ "${QA_RUNTIME:-}" = static ] && rtflag="" sub=qa_static
 mkdir -p "$B/$sub" || exit 2

@@ -4,6 +4,7 @@
 #ifndef SMEMU_TEST_UTIL_H
 #define SMEMU_TEST_UTIL_H
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -28,6 +29,16 @@ static inline const char *tu_build_dir(void) {
     if (s) *s = 0;
   }
   return dir;
+}
+
+/* The build's libcudart.so.13, opened with its symbols kept local; NULL,
+ * with the reason on stderr, when it cannot be. */
+static inline void *tu_open_cudart(void) {
+  char path[PATH_MAX + 64];
+  snprintf(path, sizeof path, "%s/runtime/libcudart.so.13", tu_build_dir());
+  void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!h) fprintf(stderr, "cannot open %s: %s\n", path, dlerror());
+  return h;
 }
 
 /* A malloc'd, NUL-terminated copy of a file, or NULL. */

@@ -10,34 +10,16 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include "../runtime/test_util.h"
+#include "../runtime/test_driver.h"
 
-typedef int CUresult;
-typedef unsigned long long CUdeviceptr;
-static void *drv, *jit;
+static void *jit;
 static char *ptx;
 static size_t ptx_len;
-
-/* A driver function by the name cuda-bindings asks cuGetProcAddress for. */
-static void *proc(const char *name) {
-  CUresult (*gpa)(const char *, void **, int, unsigned long long, int *) = dlsym(drv, "cuGetProcAddress_v2");
-  void *p = NULL;
-  int status = -1;
-  assert_non_null(gpa);
-  assert_int_equal(gpa(name, &p, 13000, 0, &status), 0);
-  assert_int_equal(status, 0);
-  assert_non_null(p);
-  return p;
-}
-#define CU(name, ...) ((CUresult(*)(__VA_ARGS__))proc(#name))
 
 static int setup(void **state) {
   (void)state;
   char path[PATH_MAX + 64];
-  /* libcudart.so.13 first, so libcuda.so.1's dependency is smemu's */
-  snprintf(path, sizeof path, "%s/runtime/libcudart.so.13", tu_build_dir());
-  if (!dlopen(path, RTLD_NOW | RTLD_LOCAL)) return -1;
-  snprintf(path, sizeof path, "%s/runtime/libcuda.so.1", tu_build_dir());
-  drv = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  tu_open_driver();
   snprintf(path, sizeof path, "%s/runtime/libnvJitLink.so.13", tu_build_dir());
   jit = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   ptx = tu_read_file("tests/runtime/api_kernels.ptx", &ptx_len);
@@ -46,11 +28,7 @@ static int setup(void **state) {
                     "(run from the repository root)\n");
     return -1;
   }
-  void *ctx = NULL;
-  if (CU(cuInit, unsigned)(0) || CU(cuDevicePrimaryCtxRetain, void **, int)(&ctx, 0) ||
-      CU(cuCtxSetCurrent, void *)(ctx))
-    return -1;
-  return 0;
+  return tu_driver_context() ? -1 : 0;
 }
 
 static void test_proc_address(void **state) {

@@ -12,38 +12,15 @@
 #include <string.h>
 #include <cmocka.h>
 #include "../runtime/test_util.h"
-
-typedef int CUresult;
-typedef unsigned long long CUdeviceptr;
-static void *drv;
-
-static void *proc(const char *name) {
-  CUresult (*gpa)(const char *, void **, int, unsigned long long, int *) = dlsym(drv, "cuGetProcAddress_v2");
-  void *p = NULL;
-  int status = -1;
-  assert_non_null(gpa);
-  assert_int_equal(gpa(name, &p, 13000, 0, &status), 0);
-  assert_non_null(p);
-  return p;
-}
-#define CU(name, ...) ((CUresult(*)(__VA_ARGS__))proc(#name))
+#include "../runtime/test_driver.h"
 
 static int setup(void **state) {
   (void)state;
-  char path[PATH_MAX + 64];
-  snprintf(path, sizeof path, "%s/runtime/libcudart.so.13", tu_build_dir());
-  if (!dlopen(path, RTLD_NOW | RTLD_LOCAL)) return -1;
-  snprintf(path, sizeof path, "%s/runtime/libcuda.so.1", tu_build_dir());
-  drv = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (!drv) {
+  if (!tu_open_driver()) {
     fprintf(stderr, "needs build/runtime/libcuda.so.1 (run from the repository root)\n");
     return -1;
   }
-  void *ctx = NULL;
-  if (CU(cuInit, unsigned)(0) || CU(cuDevicePrimaryCtxRetain, void **, int)(&ctx, 0) ||
-      CU(cuCtxSetCurrent, void *)(ctx))
-    return -1;
-  return 0;
+  return tu_driver_context() ? -1 : 0;
 }
 
 static uint64_t pool_attr(void *pool, int attr) {

@@ -95,12 +95,7 @@ static void reg_fun(void **h, char *stub, const char *name) {
 static int setup_lib(void **state) {
   (void)state;
   char path[PATH_MAX + 64];
-  snprintf(path, sizeof path, "%s/runtime/libcudart.so.13", tu_build_dir());
-  lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (!lib) {
-    fprintf(stderr, "cannot open %s: %s\n", path, dlerror());
-    return -1;
-  }
+  if (!(lib = tu_open_cudart())) return -1;
   snprintf(path, sizeof path, "%s/runtime/libcuda.so.1", tu_build_dir());
   drv = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   ptx_text = tu_read_file("tests/runtime/api_kernels.ptx", &ptx_len);

@@ -214,13 +214,7 @@ static void test_startup_attributes(void **state) {
 
 static int setup(void **state) {
   (void)state;
-  char path[PATH_MAX + 64];
-  snprintf(path, sizeof path, "%s/runtime/libcudart.so.13", tu_build_dir());
-  lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (!lib) {
-    fprintf(stderr, "cannot open %s: %s\n", path, dlerror());
-    return -1;
-  }
+  if (!(lib = tu_open_cudart())) return -1;
   return 0;
 }
 

@@ -13,21 +13,7 @@
 /* (cmocka needs the headers above first) */
 #include <cmocka.h>
 #include "../runtime/test_util.h"
-
-typedef int CUresult;
-typedef unsigned long long CUdeviceptr;
-static void *drv;
-
-static void *proc(const char *name) {
-  CUresult (*gpa)(const char *, void **, int, unsigned long long, int *) = dlsym(drv, "cuGetProcAddress_v2");
-  void *p = NULL;
-  int status = -1;
-  assert_non_null(gpa);
-  assert_int_equal(gpa(name, &p, 13000, 0, &status), 0);
-  assert_non_null(p);
-  return p;
-}
-#define CU(name, ...) ((CUresult(*)(__VA_ARGS__))proc(#name))
+#include "../runtime/test_driver.h"
 
 typedef struct {
   size_t Width, Height, Depth;
@@ -102,15 +88,8 @@ static const char *ptx =
 
 static void test_driver_textures(void **state) {
   (void)state;
-  char path[PATH_MAX + 64];
-  snprintf(path, sizeof path, "%s/runtime/libcudart.so.13", tu_build_dir());
-  assert_non_null(dlopen(path, RTLD_NOW | RTLD_LOCAL));
-  snprintf(path, sizeof path, "%s/runtime/libcuda.so.1", tu_build_dir());
-  assert_non_null(drv = dlopen(path, RTLD_NOW | RTLD_LOCAL));
-  void *ctx = NULL;
-  assert_int_equal(CU(cuInit, unsigned)(0), 0);
-  assert_int_equal(CU(cuDevicePrimaryCtxRetain, void **, int)(&ctx, 0), 0);
-  assert_int_equal(CU(cuCtxSetCurrent, void *)(ctx), 0);
+  assert_non_null(tu_open_driver());
+  assert_int_equal(tu_driver_context(), 0);
 
   /* a 4 x 2 float array, surface-capable */
   A3D ad = {4, 2, 0, 0x20 /* FLOAT */, 1, 0x02 /* SURFACE_LDST */};

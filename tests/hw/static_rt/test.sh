@@ -9,11 +9,9 @@
 # (dlopen_driver.c). Exits 77 (skip) without nvcc 13.
 B=${1:-build}
 here=$(cd "$(dirname "$0")" && pwd) || exit 2
-NVCC=${NVCC:-nvcc}
-command -v "$NVCC" >/dev/null 2>&1 || { echo "static_rt: nvcc not found: test skipped"; exit 77; }
-"$NVCC" --version 2>/dev/null | grep -q "release 1[3-9]\." ||
-  { echo "static_rt: $NVCC is not CUDA 13 or newer: test skipped"; exit 77; }
-[ -x "$B/smemu" ] || { echo "static_rt: $B/smemu not built"; exit 1; }
+. "$here/../../common/nvcc_suite.sh"
+suite_need_nvcc static_rt
+suite_need_smemu static_rt "$B"
 mkdir -p "$B/static_rt" || exit 2
 out=$(cd "$B/static_rt" && pwd)
 smemu=$(cd "$B" && pwd)/smemu

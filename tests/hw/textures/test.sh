@@ -6,12 +6,10 @@
 # why). Exits 77 (skip) without nvcc 13 or python3.
 B=${1:-build}
 here=$(cd "$(dirname "$0")" && pwd) || exit 2
-NVCC=${NVCC:-nvcc}
-command -v "$NVCC" >/dev/null 2>&1 || { echo "textures: nvcc not found: test skipped"; exit 77; }
-"$NVCC" --version 2>/dev/null | grep -q "release 1[3-9]\." ||
-  { echo "textures: $NVCC is not CUDA 13 or newer: test skipped"; exit 77; }
-command -v python3 >/dev/null 2>&1 || { echo "textures: python3 not found: test skipped"; exit 77; }
-[ -x "$B/smemu" ] || { echo "textures: $B/smemu not built"; exit 1; }
+. "$here/../../common/nvcc_suite.sh"
+suite_need_nvcc textures
+suite_need_python3 textures
+suite_need_smemu textures "$B"
 mkdir -p "$B/textures" || exit 2
 out=$(cd "$B/textures" && pwd)
 src="$here/textures.cu $here/textures_sustp.cu $here/textures_query.cu"
