@@ -3,7 +3,7 @@
  * are served in lane order; host atomics make global ones safe across the
  * worker threads that run other blocks at the same time. */
 #include "exec/exec.h"
-#include "exec/fpsem.h"
+#include "model/fpsem.h"
 #include "exec/hooks.h"
 #include "ir/decode.h"
 #include "smemu.h"
