@@ -142,10 +142,11 @@ $(BUILD)/smemu: $(TOOL_OBJ) $(SMEMU_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@.tmp $^ $(LDLIBS) $(LIB) && mv -f $@.tmp $@
 ifeq ($(DUAL),1)
 # The same objects with every ifunc choosing the baseline copy, whatever
-# the CPU: tests/regress/portable.sh runs the examples on it.
+# the CPU, and no x86-64-v3 copy at all (dispatch_base.o names none):
+# tests/regress/portable.sh runs the examples on it.
 $(BUILD)/dual/dispatch_base.o: $(BUILD)/dual/dispatch.c
 	$(CC) $(CFLAGS) -DSMEMU_DISPATCH_BASE -c $< -o $@
-$(BUILD)/libsmemu-base.a: $(filter-out $(BUILD)/dual/dispatch.o,$(LIB_OBJ)) $(BUILD)/dual/dispatch_base.o
+$(BUILD)/libsmemu-base.a: $(filter-out $(BUILD)/dual/dispatch.o $(BUILD)/dual/%.v3.o,$(LIB_OBJ)) $(BUILD)/dual/dispatch_base.o
 	rm -f $@ && ar rcs $@ $^
 $(BUILD)/smemu-base: $(TOOL_OBJ) $(SMEMU_OBJ) $(BUILD)/libsmemu-base.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(BUILD)/libsmemu-base.a

@@ -12,17 +12,18 @@ root=$(cd "$(dirname "$0")/.." && pwd) || exit 2
 script=${1:-$root/tests/numba/matmul.py}
 [ $# -gt 0 ] && shift
 [ $# -gt 0 ] || set -- 128
-P="$B/py/numba"
-[ -f "$P/.installed" ] || { echo "numba_bench: numba-cuda is not installed in $P (make test installs it)"; exit 77; }
+# the pinned numba-cuda environment of tests/numba/numba_test.sh
+PY="$B/py/venv-pinned/bin/python"
+[ -x "$PY" ] || { echo "numba_bench: numba-cuda is not installed in $B/py/venv-pinned (make test installs it)"; exit 77; }
 home=${CUDA_HOME:-/usr/local/cuda}
-export PYTHONPATH="$B/py/site:$P" PYTHONWARNINGS=ignore
+export PYTHONWARNINGS=ignore
 now() { python3 -c 'import time; print(time.monotonic())'; }
 t0=$(now)
 J=$(mktemp) || exit 2
 trap 'rm -f "$J"' EXIT
-CUDA_HOME="$home" "$B/smemu" run --json "$J" -- python3 "$script" "$@" || { echo "numba_bench: smemu run failed"; exit 1; }
+CUDA_HOME="$home" "$B/smemu" run --json "$J" -- "$PY" "$script" "$@" || { echo "numba_bench: smemu run failed"; exit 1; }
 t1=$(now)
-NUMBA_ENABLE_CUDASIM=1 python3 "$script" "$@" || { echo "numba_bench: the simulator failed"; exit 1; }
+NUMBA_ENABLE_CUDASIM=1 "$PY" "$script" "$@" || { echo "numba_bench: the simulator failed"; exit 1; }
 t2=$(now)
 python3 - "$t0" "$t1" "$t2" "$(basename "$script") $*" "$J" <<'PY'
 import json, sys

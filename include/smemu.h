@@ -224,6 +224,8 @@ smemu_kernel *smemu_module_kernel(smemu_module *mod, int i);
 /* Address and size of a module-scope .global or .const variable. */
 smemu_status smemu_module_get_global(smemu_module *mod, const char *name,
                                      void **ptr, size_t *bytes);
+/* 1 when the module's variable `name` is __managed__ (.attribute(.managed)). */
+int smemu_module_global_is_managed(const smemu_module *mod, const char *name);
 
 const char *smemu_kernel_name(const smemu_kernel *k);
 int smemu_kernel_param_count(const smemu_kernel *k);

@@ -7,6 +7,7 @@
 #                                      (a copy calls its own copy), and, in
 #                                      the v3 copy, its global data made weak
 #                                      (one definition, the base copy's, wins)
+#                                      and no constructors
 #   dispatch.sh source SYMS            C source of an ifunc per function that
 #                                      returns the v3 copy where the CPU has
 #                                      AVX2, FMA, BMI1/2, POPCNT, F16C, MOVBE
@@ -23,7 +24,11 @@ rename)
   map=$out.map
   awk -v v="$v" '{ print $1, $1 "__" v }' "$syms" > "$map"
   if [ "$v" = v3 ]; then
+    # one definition of each global variable (the base copy's), and the
+    # constructors run once, from the base copy: a v3 copy registering its
+    # functions would run them on a CPU without AVX2
     data=$(nm --defined-only -g "$in" | awk 'NF == 3 && $2 ~ /^[BDRGSV]$/ { printf " --weaken-symbol=%s", $3 }')
+    data="$data --remove-section=.init_array --remove-section=.rela.init_array"
   else
     data=
   fi

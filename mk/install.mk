@@ -4,7 +4,7 @@
 #     libnvJitLink.so.13 (mk/python.mk)
 #                                        the drop-in runtime; an installed
 #                                        smemu finds it from its own path
-#                                        (../lib/smemu, runtime/run_cmd.c)
+#                                        (../lib/smemu, tools/run_cmd.c)
 #   PREFIX/include/smemu.h               the library's interface
 #   PREFIX/lib/libsmemu.a, libsmemu.so.MAJOR.MINOR.PATCH (soname
 #                                        libsmemu.so.MAJOR, + .so link)

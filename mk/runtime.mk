@@ -8,9 +8,14 @@
 #   build/runtime/progs/: the example and corpus programs, built by nvcc
 #       when it is on the PATH (tests/runtime/build.sh)
 RT_DIR    := $(BUILD)/runtime
-RT_SRC    := $(filter-out runtime/run_%.c runtime/cuda_shim.c,$(sort $(wildcard runtime/*.c)))
-# `smemu run` itself: the command, the compile cache, spawning
-RUN_OBJ   := $(patsubst %.c,$(BUILD)/obj/%.o,$(sort $(wildcard runtime/run_*.c)))
+# By API area: core/ (state, lifecycle, queue, fatbin, bounds), cudart/ (the
+# runtime API), driver/ (the driver API), report/ (the end-of-program
+# reports); files still at the top are built as well. driver/cuda_shim.c is
+# libcuda.so.1's own object.
+RT_AREAS  := runtime runtime/core runtime/cudart runtime/driver runtime/report
+RT_SRC    := $(filter-out runtime/driver/cuda_shim.c,$(sort $(foreach d,$(RT_AREAS),$(wildcard $(d)/*.c))))
+# `smemu run` itself (tools/): the command, the compile cache, spawning
+RUN_OBJ   := $(patsubst %.c,$(BUILD)/obj/%.o,$(sort $(wildcard tools/run_*.c)))
 RT_OBJ    := $(RT_SRC:%.c=$(BUILD)/obj/%.o)
 RT_CUDART := $(RT_DIR)/libcudart.so.13
 RT_CUDA   := $(RT_DIR)/libcuda.so.1
@@ -18,8 +23,9 @@ RT_RUN    := $(RT_DIR)/smemu-run
 RT_PROGS  := $(RT_DIR)/progs/.built
 NVCC      ?= $(shell command -v nvcc 2>/dev/null)
 
-# Only the CUDA entry points are exported (RT_EXPORT and runtime/cudart.map).
-$(BUILD)/obj/runtime/%.o: XCF := -fvisibility=hidden
+# Only the CUDA entry points are exported (RT_EXPORT and runtime/cudart.map);
+# every area includes runtime/'s shared headers (rt.h, cuda_abi.h).
+$(BUILD)/obj/runtime/%.o: XCF := -fvisibility=hidden -Iruntime
 
 $(RT_CUDART): $(RT_OBJ) $(LIB) runtime/cudart.map
 	@mkdir -p $(dir $@)
@@ -27,24 +33,24 @@ $(RT_CUDART): $(RT_OBJ) $(LIB) runtime/cudart.map
 	  -Wl,--version-script=runtime/cudart.map -Wl,-z,defs $(LDFLAGS) $(LDLIBS)
 	ln -sf libcudart.so.13 $(RT_DIR)/libcudart.so
 
-$(RT_CUDA): $(BUILD)/obj/runtime/cuda_shim.o $(RT_CUDART)
-	$(CC) -shared -o $@ $(BUILD)/obj/runtime/cuda_shim.o -Wl,-soname,libcuda.so.1 \
+$(RT_CUDA): $(BUILD)/obj/runtime/driver/cuda_shim.o $(RT_CUDART)
+	$(CC) -shared -o $@ $(BUILD)/obj/runtime/driver/cuda_shim.o -Wl,-soname,libcuda.so.1 \
 	  -Wl,--no-as-needed -L$(RT_DIR) -l:libcudart.so.13 $(LDFLAGS)
 	ln -sf libcuda.so.1 $(RT_DIR)/libcuda.so
 
 $(RT_RUN): tests/runtime/run_main.c $(RUN_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Iruntime -o $@ $^ $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS) -Itools -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 # runtime/cuda_abi.h's structure layout, compared with NVIDIA's by the tests
 $(RT_DIR)/abi_smemu: tests/runtime/abi_check.c tests/runtime/abi_fields.h runtime/cuda_abi.h runtime/errors.def
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Iruntime -o $@ $<
 
-# `smemu run` lives in run_cmd.o; linking it into build/smemu lets
-# tools/smemu.c call smemu_cmd_run (runtime/run_cmd.h). It comes after
+# `smemu run` lives in tools/run_cmd.o; linking it into build/smemu lets
+# tools/smemu.c call smemu_cmd_run (tools/run_cmd.h). It comes after
 # libsmemu.a on the link line, hence the library once more after it.
-SMEMU_OBJ += $(RUN_OBJ) $(BUILD)/obj/runtime/fatbin.o
+SMEMU_OBJ += $(BUILD)/obj/runtime/core/fatbin.o
 
 $(RT_PROGS): $(wildcard tests/runtime/corpus/*.cu tests/runtime/corpus/*/*.cu examples/programs/*.cu \
                examples/programs/*.cpp examples/*.cu tests/hw/rtapi/*.cu) tests/runtime/build.sh tests/runtime/programs.txt

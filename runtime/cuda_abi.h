@@ -490,6 +490,60 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlock
 cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func, int numBlocks,
                                                       int blockSize);
 
+/* ---- stream and launch attributes, user objects, logs, libraries, peers ---- */
+typedef struct cudaUserObject_st *cudaUserObject_t;
+typedef struct cudaLibrary_st *cudaLibrary_t;
+typedef struct CUlogsCallbackEntry_st *cudaLogsCallbackHandle;
+typedef unsigned int cudaLogIterator;
+typedef void (*cudaLogsCallback_t)(void *data, int logLevel, char *message, size_t length);
+/* value: a cudaLaunchAttributeValue (64 bytes); attr: cudaLaunchAttributeID */
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, int attr, void *value);
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, int attr, const void *value);
+cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src);
+cudaError_t cudaStreamGetId(cudaStream_t stream, unsigned long long *id);
+cudaError_t cudaStreamGetDevice(cudaStream_t stream, int *device);
+cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *paramOffset, size_t *paramSize);
+cudaError_t cudaUserObjectCreate(cudaUserObject_t *object_out, void *ptr, cudaHostFn_t destroy,
+                                 unsigned int initialRefcount, unsigned int flags);
+cudaError_t cudaUserObjectRetain(cudaUserObject_t object, unsigned int count);
+cudaError_t cudaUserObjectRelease(cudaUserObject_t object, unsigned int count);
+cudaError_t cudaLogsRegisterCallback(cudaLogsCallback_t callbackFunc, void *userData,
+                                     cudaLogsCallbackHandle *callback_out);
+cudaError_t cudaLogsUnregisterCallback(cudaLogsCallbackHandle callback);
+cudaError_t cudaLogsCurrent(cudaLogIterator *iterator_out, unsigned int flags);
+cudaError_t cudaLogsDumpToFile(cudaLogIterator *iterator, const char *pathToFile, unsigned int flags);
+cudaError_t cudaLogsDumpToMemory(cudaLogIterator *iterator, char *buffer, size_t *size, unsigned int flags);
+cudaError_t cudaLibraryLoadData(cudaLibrary_t *library, const void *code, int *jitOptions, void **jitOptionsValues,
+                                unsigned int numJitOptions, int *libraryOptions, void **libraryOptionValues,
+                                unsigned int numLibraryOptions);
+cudaError_t cudaLibraryLoadFromFile(cudaLibrary_t *library, const char *fileName, int *jitOptions,
+                                    void **jitOptionsValues, unsigned int numJitOptions, int *libraryOptions,
+                                    void **libraryOptionValues, unsigned int numLibraryOptions);
+cudaError_t cudaLibraryUnload(cudaLibrary_t library);
+cudaError_t cudaLibraryGetKernel(cudaKernel_t *pKernel, cudaLibrary_t library, const char *name);
+cudaError_t cudaLibraryGetGlobal(void **dptr, size_t *bytes, cudaLibrary_t library, const char *name);
+cudaError_t cudaLibraryGetManaged(void **dptr, size_t *bytes, cudaLibrary_t library, const char *name);
+cudaError_t cudaLibraryGetUnifiedFunction(void **fptr, cudaLibrary_t library, const char *symbol);
+cudaError_t cudaLibraryGetKernelCount(unsigned int *count, cudaLibrary_t lib);
+cudaError_t cudaLibraryEnumerateKernels(cudaKernel_t *kernels, unsigned int numKernels, cudaLibrary_t lib);
+cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel, enum cudaFuncAttribute attr, int value, int device);
+cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr);
+cudaError_t cudaDeviceGetP2PAttribute(int *value, int attr, int srcDevice, int dstDevice);
+cudaError_t cudaDeviceGetP2PAtomicCapabilities(unsigned int *capabilities, const int *operations, unsigned int count,
+                                               int srcDevice, int dstDevice);
+cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
+cudaError_t cudaDeviceDisablePeerAccess(int peerDevice);
+cudaError_t cudaCtxResetPersistingL2Cache(void);
+cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId);
+cudaError_t cudaSetValidDevices(int *device_arr, int len);
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length, unsigned int flags);
+cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent);
+typedef void (*cudaAsyncCallback)(void *info, void *userData, void *callback);
+typedef struct cudaAsyncCallbackEntry *cudaAsyncCallbackHandle_t;
+cudaError_t cudaDeviceRegisterAsyncNotification(int device, cudaAsyncCallback callbackFunc, void *userData,
+                                                cudaAsyncCallbackHandle_t *callback);
+cudaError_t cudaDeviceUnregisterAsyncNotification(int device, cudaAsyncCallbackHandle_t callback);
+
 #ifdef __cplusplus
 }
 #endif

@@ -92,9 +92,20 @@ typedef struct rt_var {
 
 /* ---- streams, events, deferred work (queue.c) ---- */
 
+/* Launch and stream attributes: cudaLaunchAttributeID (= CUlaunchAttributeID)
+ * 0..RT_ATTR_IDS-1, each value 64 bytes (cudaLaunchAttributeValue). */
+#define RT_ATTR_IDS 17
+typedef struct rt_attr {
+  int id;
+  char pad[4];
+  unsigned char val[64];
+} rt_attr;
+
 typedef struct rt_stream {
   unsigned flags;
   int priority;
+  uint32_t attr_set;                     /* bit per attribute id set by cudaStreamSetAttribute */
+  unsigned char attr[RT_ATTR_IDS][64];   /* their values */
   struct rt_stream *next;
 } rt_stream;
 
@@ -121,15 +132,23 @@ typedef struct rt_op {
   cudaHostFn_t fn;        /* OP_HOSTFN */
   cudaStreamCallback_t cb;/* OP_CALLBACK */
   void *user;
+  /* OP_LAUNCH: runs it (the queue knows no launches, only this callback;
+   * not called after a sticky error) */
+  void (*run)(struct rt_op *op);
+  rt_attr *attrs;         /* OP_LAUNCH: the launch's attributes (cudaLaunchKernelEx), copied; freed with op */
+  unsigned nattrs;
   struct rt_op *next;
 } rt_op;
 
-/* ---- the process-wide state (state.c) ---- */
+/* ---- the process-wide state (core/state.c; start-up, reset and exit:
+ * core/lifecycle.c) ---- */
 
 /* The checkers among the analyses (their reports come at exit). */
 #define RT_CHECKS (SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_SYNC | SMEMU_ANALYZE_INIT | SMEMU_ANALYZE_GLOBAL_RACES)
 
-enum { ALLOC_DEVICE = 1, ALLOC_HOST, ALLOC_MANAGED, ALLOC_REGISTERED };
+/* ALLOC_MAPPED: device memory mapped by cuMemMap (driver/vmm.c), counted
+ * and freed there */
+enum { ALLOC_DEVICE = 1, ALLOC_HOST, ALLOC_MANAGED, ALLOC_REGISTERED, ALLOC_MAPPED };
 
 typedef struct rt_alloc {
   void *p;
@@ -201,6 +220,8 @@ cudaError_t rt_begin(int need_ctx);
 cudaError_t rt_end(cudaError_t e);
 /* Record e as the last error without the lock dance (inside rt_begin/end). */
 void rt_set_last(cudaError_t e);
+/* The thread's last error; clear: reset it to cudaSuccess (state.c). */
+cudaError_t rt_last_error(int clear);
 /* The context, creating it; NULL when the architecture is unknown. */
 smemu_ctx *rt_ctx(void);
 /* Print "smemu: ..." on stderr (unless SMEMU_QUIET). */
@@ -212,6 +233,37 @@ void *rt_driver_symbol(const char *symbol);
 double rt_now(void);
 /* cudaDeviceReset's work: drain, drop the context and everything in it. */
 void rt_reset(void);
+
+/* A generated stub's work (core/stubs.c, runtime/entries.def): message once,
+ * return not supported; rt_is_stub: whether an exported name is a stub. */
+int rt_stub(const char *name, int driver, int nodev, int *said);
+int rt_is_stub(const char *name);
+
+/* User objects (cudart/userobj.c), inside rt_begin/rt_end: the runtime's and
+ * the driver's entry points share them. */
+cudaError_t rt_userobj_create(cudaUserObject_t *out, void *ptr, cudaHostFn_t destroy, unsigned refs, unsigned flags);
+cudaError_t rt_userobj_retain(cudaUserObject_t h, unsigned count);
+cudaError_t rt_userobj_release(cudaUserObject_t h, unsigned count);
+
+/* The log the log API reads (core/log.c): every message rt_msg prints, and
+ * the registered callbacks, which see each as it comes. */
+void rt_log_add(int level, const char *text, size_t len);
+cudaError_t rt_log_register(cudaLogsCallback_t fn, void *data, cudaLogsCallbackHandle *out);
+cudaError_t rt_log_unregister(cudaLogsCallbackHandle h);
+/* The iterator of the next message. */
+unsigned rt_log_current(void);
+/* Copy the messages from *iter on (NULL: all) into buf (n bytes, NUL
+ * included); returns the bytes written or (size_t)-1 when none fits. */
+size_t rt_log_dump(unsigned *iter, char *buf, size_t n);
+
+/* Interprocess handles (cudart/ipc.c), external resources (external.c),
+ * graphics resources (interop.c): the checks both APIs share, inside
+ * rt_begin/rt_end. */
+cudaError_t rt_ipc_get_mem(void *handle, const void *p);
+cudaError_t rt_ipc_open(const void *handle);
+cudaError_t rt_ipc_get_event(void *handle, cudaEvent_t event);
+cudaError_t rt_external_import(void *out, const void *desc, int last);
+cudaError_t rt_graphics_map(int count, const void *resources);
 
 /* Global memory of the emulated part (device.c). */
 size_t rt_total_memory(void);
@@ -245,6 +297,10 @@ void rt_module_free(rt_module *m);
 /* Forget every loaded smemu object (the context is gone). */
 void rt_modules_unload(void);
 
+/* A library's kernels (cudart/library.c): their count, and up to max of
+ * them in module order into out (either may be NULL). */
+cudaError_t rt_library_kernels(rt_module *m, unsigned *count, rt_func **out, unsigned max);
+
 /* ---- queue (queue.c) ---- */
 /* Run every deferred operation now, in issue order. */
 void rt_drain(void);
@@ -252,7 +308,20 @@ void rt_enqueue(rt_op *op);
 /* The stream object for a handle (0, legacy and per-thread are the
  * default stream); NULL when the handle is not a live stream. */
 rt_stream *rt_stream_get(cudaStream_t s);
+/* The event object for a handle, or NULL. */
+rt_event *rt_event_get(cudaEvent_t e);
 void rt_streams_reset(void);
+
+/* ---- memory pools (pool.c) ---- */
+/* At a stream, event or device synchronisation: pools give back the
+ * reserved memory over their release threshold. */
+void rt_pool_sync(void);
+/* Stream capture of the stream-ordered allocator (cudart/capture.c): a
+ * node when the stream captures (returns its status), else -1. */
+int rt_capture_malloc(void **p, size_t size, cudaStream_t stream);
+int rt_capture_free(void *p, cudaStream_t stream);
+/* cudaDeviceReset: the pools forget their blocks (their memory is gone). */
+void rt_pool_reset(void);
 
 /* ---- launches (launch.c) ---- */
 /* Check a launch as the driver does and queue it. */
@@ -263,10 +332,21 @@ const uint32_t *rt_cluster_attr(const void *attrs, unsigned n, uint32_t dims[3])
 /* Cluster dimensions for the next rt_launch of this host thread (set by
  * cudaLaunchKernelEx / cuLaunchKernelEx around their launch), or NULL. */
 extern _Thread_local const uint32_t *rt_cluster_request;
+/* A launch's attributes (cudaLaunchAttribute = CUlaunchAttribute): checked,
+ * then used around rt_launch (launch_attr.c). rt_attrs_check returns the
+ * error of attributes a launch cannot take; rt_attrs_begin sets the
+ * cluster request and the attributes rt_launch stores in its operation;
+ * rt_attrs_end clears them and, after a launch that was queued, queues
+ * the records of its completion events. */
+cudaError_t rt_attrs_check(const void *attrs, unsigned n);
+void rt_attrs_begin(const void *attrs, unsigned n, uint32_t dims[3]);
+void rt_attrs_end(cudaError_t launched, cudaStream_t stream);
+extern _Thread_local const rt_attr *rt_attrs_request;
+extern _Thread_local unsigned rt_nattrs_request;
 /* cudaOccupancyMaxActiveClusters for f (launch.c). */
 int rt_active_clusters(rt_func *f, int block_size, size_t dyn, uint32_t csize);
-/* Run one queued launch (from rt_drain). */
-void rt_run_launch(rt_op *op);
+/* A parameter's offset and size (cudaFuncGetParamInfo, cuFuncGetParamInfo). */
+cudaError_t rt_func_param_info(rt_func *f, size_t index, size_t *offset, size_t *size);
 /* The function's figures: registers (0 unknown), max threads per block. */
 int rt_func_regs(const rt_func *f);
 int rt_func_max_threads(rt_func *f);
@@ -290,6 +370,8 @@ cudaError_t rt_check_copy(void *dst, const void *src, size_t n, int kind);
 /* Texture and surface objects whose image overlaps [p, p+n) stop reading
  * it: their handles fault from now on (texture.c; the memory is freed). */
 void rt_tex_forget(const void *p, size_t n);
+/* Runs a launch now, outside the queue (cudart/launch.c; graph kernel nodes). */
+void rt_run_launch(rt_op *op);
 /* cudaMemcpy3D with a cudaArray on a side (array.c). */
 cudaError_t rt_copy3d_array(const struct cudaMemcpy3DParms *p);
 

@@ -2,7 +2,7 @@
 # Installs the Debian packages the tests need, when they are missing:
 # cmocka (unit tests), clang-14 and libclc-14 (OpenCL C to PTX), PoCL and
 # the OpenCL headers (the PoCL comparison), libzstd (compressed fatbinaries),
-# python3 (README and Numba tests), chromium (the HTML report's test),
+# python3 and python3-venv (README and Numba tests), chromium (the HTML report's test),
 # llvm-19-dev (the compiled tier, mk/jit.mk).
 # NVIDIA's disassembler for SASS-informed counting (src/sass/tool.c looks in
 # build/pydeps): the PyPI wheel, when no CUDA toolkit provides it; offline,
@@ -20,6 +20,8 @@ command -v clang-14 >/dev/null 2>&1 || need="$need clang-14"
 [ -f /etc/OpenCL/vendors/pocl.icd ] || need="$need pocl-opencl-icd"
 ls /usr/lib/*/libzstd.so.1 >/dev/null 2>&1 || need="$need libzstd1"
 command -v python3 >/dev/null 2>&1 || need="$need python3"
+# the Numba tests install numba-cuda into virtual environments
+python3 -c "import venv, ensurepip" >/dev/null 2>&1 || need="$need python3-venv"
 command -v chromium >/dev/null 2>&1 || need="$need chromium"
 command -v llvm-config-19 >/dev/null 2>&1 || need="$need llvm-19-dev"
 [ -z "$need" ] && exit 0

@@ -31,6 +31,7 @@ run counting sh tests/counting.sh "$B"
 run sanitizer-hw sh -c 'command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }; exec python3 tests/hw/sanitizer/check.py "$0"' "$B"
 run install sh tests/install/install_test.sh "$B"
 run html sh tests/html/html_test.sh "$B"
+run runtime-pools sh tests/runtime/pools/test.sh "$B"
 run numba sh tests/numba/numba_test.sh "$B"
 run readme python3 tests/readme/readme_test.py "$B"
 run odd-shared sh tests/regress/odd_shared.sh "$B"
@@ -45,8 +46,11 @@ run fuzz-tiers "$B/fuzz_tiers_replay" tests/fuzz/corpus_tiers
 run cli-harden sh tests/cli_harden.sh "$B"
 run fuzz-rtapi "$B/fuzz_rtapi_replay" tests/fuzz/corpus_rtapi
 run fuzz-rtarray "$B/fuzz_rtarray_replay" tests/fuzz/corpus_rtarray
+run fuzz-rtnew "$B/fuzz_rtnew_replay" tests/fuzz/corpus_rtnew
 run fuzz-fatbin "$B/fuzz_fatbin_replay" tests/fuzz/corpus_fatbin
+run runtime-coverage sh tests/runtime/coverage.sh "$B"
 run programs sh tests/programs/test.sh "$B"
+run static-rt sh tests/hw/static_rt/test.sh "$B"
 run sass-cases sh tests/sass/test.sh "$B"
 run sass2 sh tests/hw/sass2/test.sh "$B"
 run modern-arch sh tests/hw/modern/test_arch.sh "$B"
@@ -59,7 +63,21 @@ run rsvsmem-hw sh tests/hw/rsvsmem/test.sh "$B"
 run ptx-forms-hw sh tests/hw/ptx_forms/test.sh "$B"
 run ptx-isa sh tests/ptx_isa/test.sh "$B"
 run textures-hw sh tests/hw/textures/test.sh "$B"
+run graphs sh tests/runtime/graphs/test.sh "$B"
 run qa sh tests/qa/run.sh "$B"
+run qa-static env QA_RUNTIME=static sh tests/qa/run.sh "$B"
 run test-sh-counting sh tests/test_sh.sh
+# the suites that build whole programs for the shared runtime, once more
+# with nvcc's default static runtime (programs, qa and sass2 build both
+# ways themselves; static-rt is static only)
+static_path="$(cd "$(dirname "$0")/.." && pwd)/tests/hw/static_rt/nvcc_static:$PATH"
+run warpsize-static env PATH="$static_path" sh tests/warpsize.sh "$B"
+run async-f-hw-static env PATH="$static_path" sh tests/hw/async_f/test.sh "$B"
+run cute-tma-static env PATH="$static_path" sh tests/hw/tma/test_cute_tma.sh "$B"
+run tma-hw-static env PATH="$static_path" sh tests/hw/tma/test_tma.sh "$B"
+run cluster-program-static env PATH="$static_path" sh tests/hw/cluster/test_program.sh "$B"
+run rsvsmem-hw-static env PATH="$static_path" sh tests/hw/rsvsmem/test.sh "$B"
+run modern-arch-static env PATH="$static_path" sh tests/hw/modern/test_arch.sh "$B"
+run modern-cute-static env PATH="$static_path" sh tests/hw/modern/test_cute.sh "$B"
 run layers sh -c 'sh scripts/layers.sh --self-test && sh scripts/layers.sh "$0"' "$B"
 summary

@@ -13,10 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../runtime/run_cmd.h"
+#include "run_cmd.h"
 #include "clc.h"
-#include "../runtime/run_num.h"
 #include "lint.h"
+#include "run_num.h"
 #include "smemu.h"
 
 static const char *const usage_main =

@@ -277,6 +277,13 @@ smemu_status smemu_module_get_global(smemu_module *m, const char *name, void **p
   return ctx_error(m->ctx, SMEMU_ERR_NOT_FOUND, "no .global or .const variable '%s'", name);
 }
 
+int smemu_module_global_is_managed(const smemu_module *m, const char *name) {
+  if (!m || !name) return 0;
+  for (int i = 0; i < m->ptx->nvars; i++)
+    if (!strcmp(m->ptx->vars[i].name, name)) return m->ptx->vars[i].managed;
+  return 0;
+}
+
 const char *smemu_kernel_name(const smemu_kernel *k) { return k ? k->f->name : NULL; }
 int smemu_kernel_param_count(const smemu_kernel *k) { return k && k->prog ? (int)k->prog->nparams : 0; }
 smemu_status smemu_kernel_param(const smemu_kernel *k, int i, smemu_param_info *out) {

@@ -61,6 +61,7 @@ typedef struct decl {
   int align;     /* .align N or 0 */
   int ptr_space; /* .ptr .global ... */
   int ptr_align; /* .ptr .align N */
+  int managed;   /* .attribute(.managed) */
 } decl;
 
 typedef struct parser {
@@ -686,7 +687,8 @@ static void parse_attrs(parser *P, decl *d) {
         }
       }
     } else if (at_dir(P, "attribute")) {
-      /* .attribute(.managed), .attribute(.unified(...)): nothing we keep */
+      /* .attribute(.managed) is kept (the driver answers managed variables
+       * apart); .attribute(.unified(...)) is not */
       advance(P);
       if (P->tok.kind != '(') expected(P, "'(' after .attribute");
       int depth = 0;
@@ -694,6 +696,7 @@ static void parse_attrs(parser *P, decl *d) {
         if (P->tok.kind == '(') depth++;
         if (P->tok.kind == ')') depth--;
         if (P->tok.kind == PTX_TK_EOF || P->tok.kind == ';') expected(P, "')'");
+        if (depth == 1 && at_dir(P, "managed")) d->managed = 1;
         advance(P);
       } while (depth > 0);
     } else {
@@ -943,6 +946,7 @@ static void parse_declarator(parser *P, const decl *d, vec *out, int allow_init)
   v->linkage = d->linkage;
   v->ptr_space = d->ptr_space;
   v->ptr_align = d->ptr_align;
+  v->managed = d->managed;
   v->pos = pos;
   if (P->tok.kind == '=') {
     if (!allow_init) fail_at(P, P->tok.pos, "'%s' cannot have an initializer", name);

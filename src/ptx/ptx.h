@@ -68,6 +68,7 @@ typedef struct ptx_var {
   int linkage;        /* enum ptx_linkage */
   int ptr_space;      /* .ptr .global/.shared/... on a kernel parameter, else 0 */
   int ptr_align;      /* .ptr .align N on a kernel parameter, else 0 */
+  int managed;        /* .attribute(.managed): a __managed__ variable */
   uint8_t *init;      /* initializer bytes (little-endian), or NULL */
   uint64_t init_size; /* bytes in init (may be less than the variable's size) */
   ptx_reloc *relocs;  /* addresses in the initializer */

@@ -1,5 +1,5 @@
 /* fuzz_fatbin.c: the libFuzzer target of the fatbinary and cubin (ELF)
- * reader (runtime/fatbin.c): any bytes must parse or fail with a message,
+ * reader (runtime/core/fatbin.c): any bytes must parse or fail with a message,
  * reading only the bytes there are (fb_parse_n), for the emulated
  * architecture and an older one. tests/fuzz/replay.c runs it over
  * tests/fuzz/corpus_fatbin. */

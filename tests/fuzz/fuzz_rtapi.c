@@ -1,5 +1,5 @@
 /* fuzz_rtapi.c: the libFuzzer target of the CUDA runtime drop-in's copy
- * and fill entry points (runtime/memory.c, memory3d.c, driver.c). The
+ * and fill entry points (runtime/cudart/memory.c, memory3d.c, driver/driver.c). The
  * input is a list of calls: each picks an entry point, its pointers (a
  * device, pinned, managed or registered allocation, a __device__ variable,
  * host memory or NULL, plus a signed offset), sizes, pitches and a kind.

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../runtime/array.h"
+#include "../../runtime/cudart/array.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int cuMemcpy2D_v2(const void *c);

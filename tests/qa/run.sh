@@ -13,6 +13,8 @@
 # line; other findings are then allowed). Programs listed in
 # known_failures.txt must fail
 # (an open bug); one that passes is reported so the list is kept honest.
+# With QA_RUNTIME=static the programs are built with nvcc's default static
+# runtime instead (into BUILD/qa_static; same verdicts expected).
 # Exits 77 without nvcc 13.
 B=${1:-build}
 [ $# -gt 0 ] && shift
@@ -22,8 +24,10 @@ command -v "$NVCC" >/dev/null 2>&1 || { echo "qa: nvcc not found: programs not b
 "$NVCC" --version 2>/dev/null | grep -q "release 1[3-9]\." ||
   { echo "qa: $NVCC is not CUDA 13 or newer: test skipped"; exit 77; }
 [ -x "$B/smemu" ] || { echo "qa: $B/smemu not built"; exit 1; }
-mkdir -p "$B/qa" || exit 2
-out=$(cd "$B/qa" && pwd)
+rtflag="-cudart shared" sub=qa
+[ "${QA_RUNTIME:-}" = static ] && rtflag="" sub=qa_static
+mkdir -p "$B/$sub" || exit 2
+out=$(cd "$B/$sub" && pwd)
 smemu=$(cd "$B" && pwd)/smemu
 
 directive() { sed -n "s|^// $1: *||p" "$2"; }
@@ -45,8 +49,8 @@ done | xargs -r -P 2 -I P sh -c '
   p=P; f="$0/$p.cu"
   extra=$(sed -n "s|^// qa-extra: *||p" "$f" | sed "s|[^ ][^ ]*|$0/&|g")
   flags=$(sed -n "s|^// qa-flags: *||p" "$f")
-  "$2" -arch=sm_90 -cudart shared -lineinfo $flags -o "$1/$p" "$f" $extra > "$1/$p.log" 2>&1 ||
-    { echo "qa: $p did not build:"; cat "$1/$p.log"; rm -f "$1/$p"; }' "$here" "$out" "$NVCC"
+  "$2" -arch=sm_90 $3 -lineinfo $flags -o "$1/$p" "$f" $extra > "$1/$p.log" 2>&1 ||
+    { echo "qa: $p did not build:"; cat "$1/$p.log"; rm -f "$1/$p"; }' "$here" "$out" "$NVCC" "$rtflag"
 
 known() { awk -v p="$1" '!/^#/ && $1 == p {found=1} END {exit !found}' "$here/known_failures.txt"; }
 
@@ -94,7 +98,7 @@ done
 if [ $# -eq 0 ]; then
   p=schedule_order
   if [ ! -x "$out/$p" ] || [ "$here/$p.cu" -nt "$out/$p" ]; then
-    "$NVCC" -arch=sm_90 -cudart shared -lineinfo -o "$out/$p" "$here/$p.cu" > "$out/$p.log" 2>&1 || cat "$out/$p.log"
+    "$NVCC" -arch=sm_90 $rtflag -lineinfo -o "$out/$p" "$here/$p.cu" > "$out/$p.log" 2>&1 || cat "$out/$p.log"
   fi
   sums=""
   for s in fixed random:1 random:1 random:2; do

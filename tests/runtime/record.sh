@@ -4,8 +4,8 @@
 # -arch=sm_90 -cudart shared -lineinfo ...) and runs each natively, writing
 # OUTDIR/NAME.out (stdout), NAME.err (stderr) and NAME.rc (exit status),
 # plus OUTDIR/info.txt (GPU, driver, nvcc) and OUTDIR/errors.tsv (every
-# error code's name and string from the real libcudart). The programs built
-# for smemu's refusals (static, sass) are run too, for reference. Then:
+# error code's name and string from the real libcudart). The static and
+# sass programs are run too, for reference. Then:
 #   cp OUTDIR/*.out OUTDIR/*.rc tests/runtime/expected/
 # Run from anywhere:  sh tests/runtime/record.sh /tmp/rtrec
 out=${1:?usage: record.sh OUTDIR}

@@ -1,5 +1,5 @@
 /* test_driver_ext.c: the driver API Python's CUDA stacks use
- * (runtime/driver_ext.c, driver_proc.c) and the nvJitLink stand-in
+ * (runtime/driver/driver_ext.c, driver_proc.c) and the nvJitLink stand-in
  * (runtime/nvjitlink/), without Python: through build/runtime/libcuda.so.1
  * and libnvJitLink.so.13 as cuda-bindings reaches them (cuGetProcAddress),
  * on tests/runtime/api_kernels.ptx's add_one (x[i] += 1 for i < n). */
@@ -76,7 +76,7 @@ static void test_link_library_launch(void **state) {
   assert_int_equal(CU(cuLinkAddData, void *, int, void *, size_t, const char *, unsigned, int *, void **)(
                        ls, 1 /* PTX */, ptx, ptx_len + 1, "api_kernels", 0, NULL, NULL),
                    0);
-  /* a second module cannot be merged; LTO-IR cannot run */
+  /* the same module again: add_one would be defined twice; LTO-IR cannot run */
   assert_int_equal(CU(cuLinkAddData, void *, int, void *, size_t, const char *, unsigned, int *, void **)(
                        ls, 1, ptx, ptx_len + 1, "again", 0, NULL, NULL),
                    801);

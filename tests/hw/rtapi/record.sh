@@ -1,15 +1,19 @@
 #!/bin/sh
-# record.sh OUTDIR: builds memory_edges.cu as tests/runtime builds its
-# programs (nvcc -arch=sm_90 -cudart shared -lineinfo) and runs it on the
-# GPU: OUTDIR/memory_edges.out (stdout), .err (stderr), .rc (exit status),
-# versions.txt. Copy .out and .rc to tests/runtime/expected/. Run from the
-# repository root: sh tests/hw/rtapi/record.sh OUTDIR
+# record.sh OUTDIR: builds memory_edges.cu and small_api.cu as tests/runtime
+# builds its programs (nvcc -arch=sm_90 -cudart shared -lineinfo) and runs
+# them on the GPU: OUTDIR/NAME.out (stdout), .err (stderr), .rc (exit
+# status), versions.txt. Copy .out and .rc to tests/runtime/expected/ (and
+# small_api.out here). Run from the repository root:
+#   sh tests/hw/rtapi/record.sh OUTDIR
 OUT=${1:?usage: sh tests/hw/rtapi/record.sh OUTDIR}
 [ -d /usr/local/cuda/bin ] && PATH="/usr/local/cuda/bin:$PATH"
 mkdir -p "$OUT"
 { date -u; nvcc --version | tail -2; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; } > "$OUT/versions.txt" 2>&1
-timeout 120 nvcc -arch=sm_90 -cudart shared -lineinfo -o "$OUT/memory_edges" tests/hw/rtapi/memory_edges.cu > "$OUT/build.txt" 2>&1 || cat "$OUT/build.txt"
-timeout 60 "$OUT/memory_edges" > "$OUT/memory_edges.out" 2> "$OUT/memory_edges.err"
-echo $? > "$OUT/memory_edges.rc"
-cat "$OUT/memory_edges.out"
-rm -f "$OUT/memory_edges"
+for name in memory_edges small_api; do
+  timeout 120 nvcc -arch=sm_90 -cudart shared -lineinfo -o "$OUT/$name" "tests/hw/rtapi/$name.cu" > "$OUT/$name.build.txt" 2>&1 ||
+    cat "$OUT/$name.build.txt"
+  timeout 60 "$OUT/$name" > "$OUT/$name.out" 2> "$OUT/$name.err"
+  echo $? > "$OUT/$name.rc"
+  cat "$OUT/$name.out"
+  rm -f "$OUT/$name"
+done

@@ -5,6 +5,8 @@
 # tests/programs/compare.py --dir here runs each under BUILD/smemu and
 # compares output, racecheck/synccheck findings and the ncu counters with
 # the H100 recording in recorded/ (known differences: known_differences.txt).
+# The same programs built with nvcc's default static runtime
+# (BUILD/sass2_static) must report the same (tests/programs/same_reports.py).
 # Exits 77 (skip) without nvcc 13 or python3.
 B=${1:-build}
 [ $# -gt 0 ] && shift
@@ -16,11 +18,26 @@ command -v "$NVCC" >/dev/null 2>&1 || { echo "sass2: nvcc not found: corpus not 
 command -v python3 >/dev/null 2>&1 || { echo "sass2: python3 not found: test skipped"; exit 77; }
 [ -x "$B/smemu" ] || { echo "sass2: $B/smemu not built"; exit 1; }
 [ -f "$here/recorded/ncu/all.csv" ] || { echo "sass2: no GPU recording in $here/recorded"; exit 1; }
-mkdir -p "$B/sass2" || exit 2
+mkdir -p "$B/sass2" "$B/sass2_static" || exit 2
 out=$(cd "$B/sass2" && pwd)
+sout=$(cd "$B/sass2_static" && pwd)
 progs=$(awk '!/^#/ && NF {print $1}' "$here/programs.tsv")
+# DIR|RUNTIME FLAGS|NAME of what is missing or older than its source
 for p in $progs; do
-  if [ ! -x "$out/$p" ] || [ "$here/$p.cu" -nt "$out/$p" ] || [ "$here/prog.h" -nt "$out/$p" ]; then echo "$p"; fi
-done | xargs -r -P 2 -I P sh -c \
-  "'$NVCC' -arch=sm_90 -cudart shared -lineinfo -o '$out/P' '$here/P.cu' > '$out/P.log' 2>&1 || { echo 'sass2: P did not build:'; cat '$out/P.log'; }"
-exec python3 "$here/../../programs/compare.py" --dir "$here" --smemu "$B/smemu" --bins "$out" "$@"
+  for v in "$out|-cudart shared" "$sout|"; do
+    d=${v%%|*}
+    if [ ! -x "$d/$p" ] || [ "$here/$p.cu" -nt "$d/$p" ] || [ "$here/prog.h" -nt "$d/$p" ]; then echo "$v|$p"; fi
+  done
+done | while IFS='|' read -r d rtf p; do
+  echo "'$NVCC' -arch=sm_90 $rtf -lineinfo -o '$d/$p' '$here/$p.cu' > '$d/$p.log' 2>&1 || { echo 'sass2: $d/$p did not build:'; cat '$d/$p.log'; }"
+done | xargs -r -P 2 -I CMD sh -c CMD
+python3 "$here/../../programs/compare.py" --dir "$here" --smemu "$B/smemu" --bins "$out" "$@"
+rc=$?
+echo "== the static runtime (nvcc's default)"
+python3 "$here/../../programs/compare.py" --dir "$here" --smemu "$B/smemu" --bins "$sout" "$@" > "$sout/compare.log" 2>&1
+only=
+for a in "$@"; do [ "$prev" = --only ] && only="--only $a"; prev=$a; done
+# shellcheck disable=SC2086
+python3 "$here/../../programs/same_reports.py" "$out" "$sout" --dir "$here" $only
+rc2=$?
+[ $rc = 0 ] && [ $rc2 = 0 ]

@@ -1,0 +1,335 @@
+/* register.c: what nvcc's generated host code calls before main():
+ * __cudaRegisterFatBinary with each translation unit's fatbinary, then one
+ * __cudaRegisterFunction per kernel (host stub -> mangled name) and one
+ * __cudaRegisterVar per __device__ / __constant__ variable (host shadow ->
+ * PTX name). A module's PTX is loaded into the context on first use, as
+ * CUDA's lazy loading does; kernels and variables are resolved then. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cudart/graph.h"
+#include "rt.h"
+
+#define WRAPPER_MAGIC 0x466243b1
+
+/* nvcc's wrapper around a translation unit's fatbinary. */
+typedef struct fatbin_wrapper {
+  int magic;
+  int version;            /* 1; 2 for relocatable device code (-rdc) */
+  const unsigned long long *data;
+  void *filename_or_fatbins;
+} fatbin_wrapper;
+
+static char *program_label(void) {
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return strdup("the program");
+  buf[n] = 0;
+  return strdup(buf);
+}
+
+rt_module *rt_module_new(const void *image, const char *label) {
+  rt_module *m = calloc(1, sizeof *m);
+  if (!m) return NULL;
+  int cc = rt.arch.major * 10 + rt.arch.minor;
+  if (!image) snprintf(m->img.err, sizeof m->img.err, "no image");
+  else if (fb_parse(image, cc, &m->img) < 0 && !m->img.err[0]) snprintf(m->img.err, sizeof m->img.err, "bad image");
+  m->label = label ? strdup(label) : program_label();
+  m->next = rt.mods;
+  rt.mods = m;
+  rt.nmods++;
+  return m;
+}
+
+void rt_module_free(rt_module *m) {
+  for (rt_module **p = &rt.mods; *p; p = &(*p)->next)
+    if (*p == m) { *p = m->next; break; }
+  for (rt_func **p = &rt.funcs; *p;) {
+    if ((*p)->m == m) {
+      rt_func *f = *p;
+      *p = f->next;
+      free(f->name);
+      free(f->why);
+      free(f);
+    } else {
+      p = &(*p)->next;
+    }
+  }
+  for (rt_var **p = &rt.vars; *p;) {
+    if ((*p)->m == m) {
+      rt_var *v = *p;
+      *p = v->next;
+      free(v->name);
+      free(v);
+    } else {
+      p = &(*p)->next;
+    }
+  }
+  if (m->mod) smemu_module_unload(m->mod);
+  fb_free(&m->img);
+  free(m->label);
+  free(m);
+}
+
+rt_func *rt_func_new(rt_module *m, const void *host, const char *name) {
+  rt_func *f = calloc(1, sizeof *f);
+  if (!f) return NULL;
+  f->m = m;
+  f->host = host;
+  f->name = strdup(name);
+  f->max_dyn = -1;
+  f->carveout = -1;
+  f->next = rt.funcs;
+  rt.funcs = f;
+  m->nfuncs++;
+  return f;
+}
+
+rt_func *rt_func_by_host(const void *host) {
+  if (!host) return NULL;
+  for (rt_func *f = rt.funcs; f; f = f->next)
+    if (f->host == host || (const void *)f == host) return f;
+  return NULL;
+}
+
+rt_var *rt_var_by_host(const void *host) {
+  if (!host) return NULL;
+  for (rt_var *v = rt.vars; v; v = v->next)
+    if (v->host == host) return v;
+  return NULL;
+}
+
+/* Say once, clearly, why a module cannot run and how to rebuild. */
+static void warn_no_ptx(rt_module *m) {
+  if (m->warned++) return;
+  if (m->img.ptx_too_new)
+    rt_msg("%s: the PTX targets sm_%d, newer than the emulated %s, so a GPU of that kind could not run it "
+           "either; emulate a newer architecture (smemu run --arch sm_%d) or rebuild with -arch=%s",
+           m->label, m->img.ptx_arch, rt.arch.name, m->img.ptx_arch, rt.arch.name);
+  else if (strstr(m->img.err, "relocatable"))
+    rt_msg("%s: %s", m->label, m->img.err);
+  else
+    rt_msg("%s: %s; smemu runs PTX: rebuild with nvcc -arch=sm_XX (which embeds compute_XX PTX) or add "
+           "-gencode arch=compute_XX,code=compute_XX, and link with -cudart shared",
+           m->label, m->img.err);
+}
+
+/* The module has PTX the emulated device may run. SMEMU_PTX_ANY=1 (set by
+ * `smemu run FILE.cu` for architectures nvcc no longer targets) accepts
+ * PTX for a newer architecture. */
+static int runnable(const rt_module *m) {
+  const char *any = getenv("SMEMU_PTX_ANY");
+  return m->img.ptx && (!m->img.ptx_too_new || (any && *any == '1'));
+}
+
+/* SASS-informed counting (SMEMU_COUNTING=sass|ptx, default sass when the
+ * tools exist): the fatbinary's cubin when it is for the emulated
+ * architecture, else the PTX through ptxas; nvdisasm either way. */
+static void sass_counting(rt_module *m, smemu_ctx *ctx) {
+  const char *c = getenv("SMEMU_COUNTING");
+  if (c && !strcmp(c, "ptx")) return;
+  smemu_status s = m->img.cubin && m->img.cubin_arch == rt.arch.major * 10 + rt.arch.minor
+                       ? smemu_module_count_sass_cubin(m->mod, m->img.cubin, m->img.cubin_len)
+                       : smemu_module_count_sass(m->mod, m->img.ptx, m->img.ptx_len);
+  /* a missing tool falls back quietly unless sass was asked for; a tool
+   * that is there but failed is said, since the counts change */
+  if (s != SMEMU_OK && ((c && !strcmp(c, "sass")) || s == SMEMU_ERR_IO))
+    rt_msg("%s: %s; %s is counted by PTX rules", s == SMEMU_ERR_IO ? "SASS counting" : "--counting sass",
+           smemu_errmsg(ctx), m->label);
+}
+
+cudaError_t rt_module_load(rt_module *m) {
+  if (m->mod) return cudaSuccess;
+  if (m->load_err) return m->load_err;
+  if (!runnable(m)) {
+    warn_no_ptx(m);
+    return m->load_err = cudaErrorNoKernelImageForDevice;
+  }
+  smemu_ctx *ctx = rt_ctx();
+  if (!ctx) return cudaErrorNoDevice;
+  rt_graph_patch_ptx(&m->img.ptx, &m->img.ptx_len);
+  smemu_status s = smemu_module_load_data(ctx, m->img.ptx, m->img.ptx_len, m->label, &m->mod);
+  if (s != SMEMU_OK) {
+    rt_msg("cannot load the PTX of %s: %s (%s)%s", m->label, smemu_errmsg(ctx), smemu_status_name(s),
+           m->from_driver ? "" : "; `smemu lint PROGRAM` lists every form smemu cannot run, at the line:col of "
+                                  "the program's embedded PTX (`--save-ptx DIR` writes that PTX out)");
+    m->mod = NULL;
+    return m->load_err = cudaErrorInvalidPtx;
+  }
+  sass_counting(m, ctx);
+  for (rt_func *f = rt.funcs; f; f = f->next) {
+    if (f->m != m) continue;
+    smemu_status ks = smemu_module_get_kernel(m->mod, f->name, &f->k);
+    if (ks != SMEMU_OK) {
+      f->k = NULL;
+      /* in the PTX but not decodable: keep the decoder's message */
+      if (ks != SMEMU_ERR_NOT_FOUND && !f->why) f->why = strdup(smemu_errmsg(ctx));
+      continue;
+    }
+    if (f->max_dyn >= 0) smemu_kernel_set_attribute(f->k, SMEMU_ATTR_MAX_DYNAMIC_SHARED, f->max_dyn);
+    if (f->carveout >= 0) smemu_kernel_set_attribute(f->k, SMEMU_ATTR_PREFERRED_CARVEOUT, f->carveout);
+  }
+  for (rt_var *v = rt.vars; v; v = v->next) {
+    void *p;
+    if (v->m == m && v->managed_ptr && smemu_module_get_global(m->mod, v->name, &p, NULL) == SMEMU_OK)
+      *v->managed_ptr = p;
+  }
+  return cudaSuccess;
+}
+
+void rt_modules_unload(void) {
+  for (rt_module *m = rt.mods; m; m = m->next) {
+    m->mod = NULL; /* smemu_destroy unloads it */
+    if (m->load_err != cudaErrorNoKernelImageForDevice) m->load_err = cudaSuccess;
+  }
+  for (rt_func *f = rt.funcs; f; f = f->next) {
+    f->k = NULL;
+    f->max_dyn = -1;
+    f->carveout = -1;
+  }
+}
+
+/* Says once why kernel f, which is in its module's PTX, cannot run. */
+void rt_func_warn(rt_func *f) {
+  if (f->warned++) return;
+  rt_msg("kernel %s cannot run: %s%s", f->name, f->why,
+         f->m->from_driver ? "" : " (`smemu lint PROGRAM` lists every form smemu cannot run, at the line:col of "
+                                  "the program's embedded PTX; `--save-ptx DIR` writes that PTX out)");
+}
+
+cudaError_t rt_func_kernel(rt_func *f, smemu_kernel **k) {
+  if (!f) return cudaErrorInvalidDeviceFunction;
+  cudaError_t e = rt_module_load(f->m);
+  if (e) return e;
+  if (!f->k && f->why) {
+    /* what a GPU says when its PTX JIT compiler rejects a kernel */
+    rt_func_warn(f);
+    return cudaErrorInvalidPtx;
+  }
+  if (!f->k) {
+    rt_msg("kernel %s is registered but not in the PTX of %s", f->name, f->m->label);
+    return cudaErrorInvalidDeviceFunction;
+  }
+  *k = f->k;
+  return cudaSuccess;
+}
+
+cudaError_t rt_var_addr(rt_var *v, void **p, size_t *size) {
+  if (!v) return cudaErrorInvalidSymbol;
+  cudaError_t e = rt_module_load(v->m);
+  if (e) return e;
+  size_t n;
+  if (smemu_module_get_global(v->m->mod, v->name, p, &n) != SMEMU_OK) return cudaErrorInvalidSymbol;
+  if (size) *size = v->size ? v->size : n;
+  return cudaSuccess;
+}
+
+/* ---- the entry points nvcc's host code calls ---- */
+
+RT_EXPORT void **__cudaRegisterFatBinary(void *fatCubin) {
+  rt_begin(0);
+  const fatbin_wrapper *w = fatCubin;
+  const void *image = NULL;
+  char why[160] = "";
+  if (w && w->magic == WRAPPER_MAGIC && w->version == 1) image = w->data;
+  else if (w && w->magic == WRAPPER_MAGIC)
+    snprintf(why, sizeof why, "relocatable device code (nvcc -rdc=true / -dc) is not supported: build "
+                              "each translation unit with whole-program compilation (the default)");
+  else if (w && *(const uint32_t *)w == 0xBA55ED50u) image = w;
+  else snprintf(why, sizeof why, "unknown fatbinary wrapper");
+  rt_module *m = rt_module_new(image, NULL);
+  if (m && !image) snprintf(m->img.err, sizeof m->img.err, "%s", why);
+  rt_end(cudaSuccess);
+  return (void **)m;
+}
+
+RT_EXPORT void __cudaRegisterFatBinaryEnd(void **handle) {
+  rt_begin(0);
+  rt_module *m = (rt_module *)handle;
+  /* a program built for SASS only: say so now, even if it never checks errors */
+  if (m && !runnable(m) && (m->nfuncs || m->nvars)) warn_no_ptx(m);
+  rt_end(cudaSuccess);
+}
+
+RT_EXPORT void __cudaUnregisterFatBinary(void **handle) {
+  (void)handle;
+  /* Called from atexit: finish the queued work while the program's data is
+   * still alive. Modules stay until the process ends. */
+  rt_begin(0);
+  if (!rt.unregistered++ && !rt.sticky && rt.ctx) rt_drain();
+  rt_end(cudaSuccess);
+}
+
+RT_EXPORT void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun, const char *deviceName,
+                                      int thread_limit, uint3 *tid, uint3 *bid, dim3 *bDim, dim3 *gDim,
+                                      int *wSize) {
+  (void)deviceFun;
+  (void)thread_limit;
+  (void)tid;
+  (void)bid;
+  (void)bDim;
+  (void)gDim;
+  (void)wSize;
+  rt_begin(0);
+  rt_module *m = (rt_module *)handle;
+  if (m && deviceName) rt_func_new(m, hostFun, deviceName);
+  rt_end(cudaSuccess);
+}
+
+static void register_var(rt_module *m, const void *host, void **managed, const char *name, size_t size,
+                         int constant) {
+  rt_var *v = calloc(1, sizeof *v);
+  if (!v) return;
+  v->m = m;
+  v->host = host;
+  v->name = strdup(name);
+  v->size = size;
+  v->constant = constant;
+  v->managed_ptr = managed;
+  v->next = rt.vars;
+  rt.vars = v;
+  m->nvars++;
+}
+
+RT_EXPORT void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress, const char *deviceName, int ext,
+                                 size_t size, int constant, int global) {
+  (void)deviceAddress;
+  (void)ext;
+  (void)global;
+  rt_begin(0);
+  if (handle && deviceName) register_var((rt_module *)handle, hostVar, NULL, deviceName, size, constant);
+  rt_end(cudaSuccess);
+}
+
+RT_EXPORT void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress, char *deviceAddress,
+                                        const char *deviceName, int ext, size_t size, int constant, int global) {
+  (void)deviceAddress;
+  (void)ext;
+  (void)global;
+  rt_begin(0);
+  if (handle && deviceName)
+    register_var((rt_module *)handle, hostVarPtrAddress, hostVarPtrAddress, deviceName, size, constant);
+  rt_end(cudaSuccess);
+}
+
+RT_EXPORT void __cudaRegisterHostVar(void **handle, const char *deviceName, char *hostVar, size_t size) {
+  (void)handle;
+  (void)deviceName;
+  (void)hostVar;
+  (void)size;
+}
+
+/* Managed variables need their module loaded before the host touches them. */
+RT_EXPORT char __cudaInitModule(void **handle) {
+  cudaError_t e = rt_begin(1);
+  if (!e && handle) e = rt_module_load((rt_module *)handle);
+  rt_end(cudaSuccess);
+  return e == cudaSuccess;
+}
+
+RT_EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *func) {
+  rt_begin(0);
+  rt_func *f = rt_func_by_host(func);
+  if (kernel) *kernel = (cudaKernel_t)f;
+  return rt_end(f ? cudaSuccess : cudaErrorInvalidResourceHandle);
+}
