@@ -42,8 +42,9 @@ endif
 .PHONY: all demo test bench clean deps fuzz
 all: $(BUILD)/smemu
 
-# Floating-point families change the rounding mode at run time.
-$(BUILD)/obj/src/exec/fp%.o: XCF := -frounding-math
+# The floating-point semantics (model/fpsem.c) change the rounding mode at
+# run time.
+$(BUILD)/obj/src/model/fpsem.o: XCF := -frounding-math
 # The lane loops of the hottest handlers and analyses vectorise fully only
 # at -O3 (GCC 12's -O2 cost model leaves most of them scalar): matmul N=512
 # 0.70 -> 0.52 s with the bank model (bench/).
@@ -62,7 +63,7 @@ $(BUILD)/obj/%.o: %.c $(BUILD)/opt-flags
 
 # The x86-64-v3 copies, their renamed objects and the ifuncs that choose.
 ifeq ($(DUAL),1)
-$(BUILD)/objv3/src/exec/fp%.o: XCF := -frounding-math
+$(BUILD)/objv3/src/model/fpsem.o: XCF := -frounding-math
 $(HOT_OBJ:$(BUILD)/obj/%=$(BUILD)/objv3/%): XCF := -O3
 $(BUILD)/objv3/%.o: %.c
 	@mkdir -p $(dir $@)

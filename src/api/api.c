@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "api/internal.h"
 #include "check/ginit.h"
+#include "check/install.h"
 #include "check/race.h"
 #include "exec/hooks.h"
 #include "exec/dispatch.h"
@@ -18,6 +19,8 @@
 smemu_status smemu_create(const smemu_options *opt, smemu_ctx **out) {
   if (!out) return SMEMU_ERR_INVALID_VALUE;
   *out = NULL;
+  /* the executor reaches the analyses through the table they install */
+  checks_install();
   smemu_ctx *c = calloc(1, sizeof *c);
   if (!c) return SMEMU_ERR_OUT_OF_MEMORY;
   if (opt) c->opt = *opt;

@@ -34,9 +34,14 @@ int mbar_complete_tx(warp *w, int l, uint64_t a, uint32_t bytes);
  * dec_cp, after "cp.async.mbarrier"). */
 int dec_cp_mbarrier(dctx *D, dstmt *S, insn *in);
 
+/* st.async and red.async (stasync.c), from dec_st / dec_red
+ * (exec/dispatch.c). */
+int dec_st_async(dctx *D, dstmt *S, insn *in);
+int dec_red_async(dctx *D, dstmt *S, insn *in);
+
 /* Decoders of the TMA family (tma.c), from dec_bulk / dec_cp / ops.def. */
 int dec_tma(dctx *D, dstmt *S, insn *in, int prefetch, int reduce);
-/* fence.proxy.async(.shared::cta|.global) (ctrl.c's dec_fence picks it):
+/* fence.proxy.async(.shared::cta|.global) (exec/dispatch.c's dec_fence picks it):
  * the handler (bulk.c). */
 void async_proxy_fence(warp *w, const insn *in, uint32_t m);
 

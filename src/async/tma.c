@@ -26,7 +26,7 @@
 #include "async/async.h"
 #include "async/tensormap.h"
 #include "exec/cluster.h"
-#include "exec/fpsem.h"
+#include "model/fpsem.h"
 #include "exec/hooks.h"
 #include "ir/decode.h"
 #include "smemu.h"

@@ -3,6 +3,7 @@
  * of every shared-memory instruction per pc, and its worst execution for
  * the conflict report; the accesses of re-unrolled loop bodies are
  * recounted in the order the SASS runs them when the block ends. */
+#include "check/install.h"
 #include <stdlib.h>
 #include <string.h>
 #include "check/checks.h"
@@ -215,7 +216,7 @@ worst:;
   }
 }
 
-int hook_banks_halves(warp *w, const insn *in, uint64_t a0, uint64_t a1, uint32_t stride, uint32_t size) {
+int check_banks_halves(warp *w, const insn *in, uint64_t a0, uint64_t a1, uint32_t stride, uint32_t size) {
   analysis *a = w->blk->an;
   if (!a || !a->banks) return 1;
   if (in->merge == MERGE_FOLLOW) return 1; /* counted with its group's leader */
@@ -405,13 +406,13 @@ static inline int banks_affine_hit(warp *w, const insn *in, uint32_t m, const ui
     return 0;
   uint32_t b = (uint32_t)addr[0], s = (uint32_t)(addr[1] - addr[0]), g = (uint32_t)(addr[16] - addr[0]), diff = 0;
   for (uint32_t l = 0; l < 32; l++) diff |= (uint32_t)addr[l] - (b + (l & 15) * s + (l >> 4) * g);
-  return !diff && hook_banks_halves(w, in, addr[0], addr[16], s, size);
+  return !diff && check_banks_halves(w, in, addr[0], addr[16], s, size);
 }
 
 /* bank_cache_period(...) - 1 of warp w's launch for accesses of 4, 8 and
  * 16 or more bytes per lane (merged widths), in bytes 0, 1 and 2: compiled
  * code (jit.c) looks its patterns up in the bank cache itself. */
-uint32_t hook_banks_masks(const warp *w) {
+uint32_t check_banks_masks(const warp *w) {
   const launch *L = w->L;
   return (bank_cache_period(L->arch, L->bank_mode, 4) - 1) | (bank_cache_period(L->arch, L->bank_mode, 8) - 1) << 8 |
          (bank_cache_period(L->arch, L->bank_mode, 16) - 1) << 16;
@@ -473,7 +474,7 @@ static void banks_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[3
 
 static void banks_mem_halves(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0, uint64_t a1,
                              uint32_t stride, int kind) {
-  if (!hook_banks_halves(w, in, a0, a1, stride, size)) banks(w, in, FULL_MASK, addr, size);
+  if (!check_banks_halves(w, in, a0, a1, stride, size)) banks(w, in, FULL_MASK, addr, size);
 }
 
 const check_row check_banks = {

@@ -2,11 +2,12 @@
  * (checks.h): a launch's per-worker state is made, merged and freed row by
  * row, and every memory access and event goes to the rows the launch
  * enabled (analysis.mem, analysis.ev), in table order. */
+#include "check/install.h"
 #include "exec/hooks.h"
 #include "check/checks.h"
 #include <stdlib.h>
 
-analysis *analysis_new(const launch *L) {
+analysis *check_analysis_new(const launch *L) {
   analysis *a = calloc(1, sizeof *a);
   if (!a) return NULL;
   a->ncode = L->prog->ncode;
@@ -15,7 +16,7 @@ analysis *analysis_new(const launch *L) {
     if (!c->wanted(L)) continue;
     a->on |= c->bit;
     if (c->make && c->make(a, L) < 0) {
-      analysis_free(a);
+      check_analysis_free(a);
       return NULL;
     }
     if (c->mem) a->mem[a->nmem++] = c;
@@ -32,28 +33,28 @@ analysis *analysis_new(const launch *L) {
   return a;
 }
 
-void analysis_free(analysis *a) {
+void check_analysis_free(analysis *a) {
   if (!a) return;
   for (uint32_t i = 0; i < check_count; i++)
     if ((a->on & check_table[i]->bit) && check_table[i]->drop) check_table[i]->drop(a);
   free(a);
 }
 
-void analysis_merge(analysis *into, const analysis *from) {
+void check_analysis_merge(analysis *into, const analysis *from) {
   for (uint32_t i = 0; i < check_count; i++) {
     const check_row *c = check_table[i];
     if ((into->on & from->on & c->bit) && c->merge) c->merge(into, from);
   }
 }
 
-void hook_block_start(block *b) {
+void check_block_start(block *b) {
   analysis *a = b->an;
   if (!a) return;
   for (uint32_t i = 0; i < check_count; i++)
     if ((a->on & check_table[i]->bit) && check_table[i]->block_start) check_table[i]->block_start(b);
 }
 
-void hook_block_end(block *b) {
+void check_block_end(block *b) {
   analysis *a = b->an;
   if (!a) return;
   for (uint32_t i = 0; i < check_count; i++)
@@ -67,14 +68,14 @@ static inline const check_row *const *rows_for(const analysis *a, const insn *in
   return sh ? a->mem_sh : a->mem;
 }
 
-void hook_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
+void check_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
   uint32_t n;
   const check_row *const *rows = rows_for(w->blk->an, in, &n);
   int kind = (op_flags[in->op] & OPF_WRITE) ? ACC_WRITE : ACC_READ;
   for (uint32_t i = 0; i < n; i++) rows[i]->mem(w, in, m, addr, size, kind);
 }
 
-void hook_mem_halves(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0,
+void check_mem_halves(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0,
                      uint64_t a1, uint32_t stride) {
   uint32_t n;
   const check_row *const *rows = rows_for(w->blk->an, in, &n);
@@ -88,19 +89,19 @@ void hook_mem_halves(warp *w, const insn *in, const uint64_t addr[32], uint32_t 
   }
 }
 
-void hook_mem_pattern(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0,
+void check_mem_pattern(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0,
                       uint64_t a1, uint64_t stride) {
-  if ((stride == 0 || stride == size) && hook_mem_shape(w, in, a0, a1, stride ? 2 : 1, size)) return;
-  hook_mem_halves(w, in, addr, size, a0, a1, (uint32_t)stride);
+  if ((stride == 0 || stride == size) && check_mem_shape(w, in, a0, a1, stride ? 2 : 1, size)) return;
+  check_mem_halves(w, in, addr, size, a0, a1, (uint32_t)stride);
 }
 
-void hook_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
+void check_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
   uint32_t n;
   const check_row *const *rows = rows_for(w->blk->an, in, &n);
   for (uint32_t i = 0; i < n; i++) rows[i]->mem(w, in, m, addr, size, ACC_ATOMIC);
 }
 
-void hook_copy(warp *w, const insn *in, uint32_t m, const uint64_t src[32], const uint64_t dst[32],
+void check_copy(warp *w, const insn *in, uint32_t m, const uint64_t src[32], const uint64_t dst[32],
                uint32_t size) {
   const analysis *a = w->blk->an;
   insn ld = *in, st = *in;
@@ -110,7 +111,7 @@ void hook_copy(warp *w, const insn *in, uint32_t m, const uint64_t src[32], cons
     if (a->mem[i]->copy) a->mem[i]->copy(w, &ld, &st, m, src, dst, size);
 }
 
-void hook_event(const hook_ev *e) {
+void check_event(const hook_ev *e) {
   const analysis *a = e->b->an;
   const check_row *one = a->ev1[e->kind];
   if (one) {

@@ -3,6 +3,7 @@
  * consecutive words (the common shapes of tiled kernels) is checked and
  * recorded per half-warp or per run of words, with the result lane_access
  * would give lane by lane (race_int.h), for less. */
+#include "check/install.h"
 #include <stdlib.h>
 #include <string.h>
 #include "check/race_int.h"
@@ -333,7 +334,7 @@ void race_shape_stores(warp *w, const insn *in, const wshape *ws, race_state *r,
   store_words(w, in, wdv, r, b);
 }
 
-int hook_mem_shape(warp *w, const insn *in, uint64_t a0, uint64_t a1, int pat, uint32_t size) {
+int check_mem_shape(warp *w, const insn *in, uint64_t a0, uint64_t a1, int pat, uint32_t size) {
   block *b = w->blk;
   analysis *an = b->an;
   /* (the global race and init checks pass shared memory by; the cluster
@@ -353,7 +354,7 @@ int hook_mem_shape(warp *w, const insn *in, uint64_t a0, uint64_t a1, int pat, u
   wshape ws = {(uint32_t)(a0 >> 2), (uint32_t)(a1 >> 2), n};
   if (n > 1 && ws.w0 != ws.w1 && (ws.w1 > ws.w0 ? ws.w1 - ws.w0 : ws.w0 - ws.w1) < 16) return 0;
   if (!shape_fits(w, in, &ws, kind, r)) return 0;
-  if (w->L->want_banks && !hook_banks_halves(w, in, a0, a1, pat == 2 ? size : 0, size)) return 0;
+  if (w->L->want_banks && !check_banks_halves(w, in, a0, a1, pat == 2 ? size : 0, size)) return 0;
   race_shape_checks(w, in, &ws, kind, r, b);
   return 1;
 }

@@ -3,7 +3,7 @@
  * are served in lane order; host atomics make global ones safe across the
  * worker threads that run other blocks at the same time. */
 #include "exec/exec.h"
-#include "exec/fpsem.h"
+#include "model/fpsem.h"
 #include "exec/hooks.h"
 #include "ir/decode.h"
 #include "smemu.h"
@@ -109,10 +109,9 @@ static void atom_h(warp *w, const insn *in, uint32_t m) {
 }
 
 int dec_cache_hint(dctx *D, dstmt *S, ptx_stmt *copy); /* sm90ctl.c */
-int dec_red_async(dctx *D, dstmt *S, insn *in);          /* stasync.c */
 
+/* atom, and red but red.async (async/stasync.c; dec_red, exec/dispatch.c) */
 int dec_atom(dctx *D, dstmt *S, insn *in) {
-  if (in->op == OP_RED && dec_take(S, "async")) return dec_red_async(D, S, in);
   ptx_stmt nohint;
   if (dec_cache_hint(D, S, &nohint) < 0) return -1;
   int red = in->op == OP_RED;

@@ -223,7 +223,9 @@ static void h_fence(warp *w, const insn *in, uint32_t m) {
   if (!in->mode) hook_fence(w, m);
 }
 
-int dec_fence(dctx *D, dstmt *S, insn *in) {
+/* membar and fence; 1 for fence.proxy.async, whose handler is the async
+ * family's (dec_fence, exec/dispatch.c). */
+int dec_fence_form(dctx *D, dstmt *S, insn *in) {
   static const char *const ok[] = {"cta", "gl", "gpu", "sys", "sc", "acq_rel", "cluster",
                                    "proxy", "async", "alias", "shared::cta", "shared::cluster",
                                    "global", "shared", "mbarrier_init", "tensormap::generic",
@@ -253,9 +255,8 @@ int dec_fence(dctx *D, dstmt *S, insn *in) {
     return 0;
   }
   if (dec_nops(D, S, 0) < 0) return -1;
-  /* fence.proxy.async: generic writes become visible to the async proxy */
-  in->fn = async ? async_proxy_fence : h_fence;
-  return 0;
+  in->fn = h_fence;
+  return async;
 }
 
 int dec_unsupported(dctx *D, dstmt *S, insn *in) {

@@ -4,7 +4,7 @@
  * .satfinite. dec_cvt (mov.c) asks dec_cvt_ext first. */
 #include <string.h>
 #include "exec/exec.h"
-#include "exec/fpsem.h"
+#include "model/fpsem.h"
 #include "ir/decode.h"
 
 int dec_cvt_ext(dctx *D, dstmt *S, insn *in, int *rc);

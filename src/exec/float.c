@@ -5,7 +5,7 @@
  * lane loops; every other form goes through fpsem's scalar functions. */
 #include <math.h>
 #include "exec/exec.h"
-#include "exec/fpsem.h"
+#include "model/fpsem.h"
 #include "ir/decode.h"
 
 static inline float f32(uint64_t x) { return fp_from_bits32((uint32_t)x); }

@@ -5,7 +5,7 @@
  * boolean operation (.and/.or/.xor) combines each half's result with the
  * predicate operand c. dec_setp (float.c) hands these types here. */
 #include "exec/exec.h"
-#include "exec/fpsem.h"
+#include "model/fpsem.h"
 #include "ir/decode.h"
 
 int dec_setp_half2(dctx *D, dstmt *S, insn *in, int fpcmp, int is_set);

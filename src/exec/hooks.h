@@ -17,41 +17,81 @@
 #define ATOM_MODE_MIN 1 /* (model/atomcost.h: min/max CAS loops skip the CAS) */
 #define ATOM_MODE_MAX 2
 
+/* ---- the seam ----
+ * The executor defines the interface and calls through it; the analyses
+ * (src/check) implement it and a floor above both installs the
+ * implementation (checks_install, called by the API before a launch). One
+ * indirect call per hook; the inline tests below run first, so with every
+ * analysis off nothing is called. */
+struct hook_ev;
+typedef struct exec_hooks {
+  analysis *(*analysis_new)(const launch *L);
+  void (*analysis_merge)(analysis *into, const analysis *from);
+  void (*analysis_free)(analysis *a);
+  void (*block_start)(block *b);
+  void (*block_end)(block *b);
+  void (*mem)(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size);
+  void (*mem_halves)(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0, uint64_t a1,
+                     uint32_t stride);
+  void (*mem_pattern)(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0, uint64_t a1,
+                      uint64_t stride);
+  int (*mem_shape)(warp *w, const insn *in, uint64_t a0, uint64_t a1, int pat, uint32_t size);
+  int (*banks_halves)(warp *w, const insn *in, uint64_t a0, uint64_t a1, uint32_t stride, uint32_t size);
+  uint32_t (*banks_masks)(const warp *w);
+  void (*atom)(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size);
+  void (*copy)(warp *w, const insn *in, uint32_t m, const uint64_t src[32], const uint64_t dst[32], uint32_t size);
+  void (*event)(const struct hook_ev *e);
+} exec_hooks;
+/* The installed implementation (exec/hooks_seam.c), NULL until one is:
+ * then no launch has analyses (analysis_new fails). */
+extern const exec_hooks *exec_hooks_on;
+
 /* ---- memory ---- */
 
 /* A block starts on this worker. */
-void hook_block_start(block *b);
+static inline void hook_block_start(block *b) { exec_hooks_on->block_start(b); }
 /* The block has run (all its warps are done). */
-void hook_block_end(block *b);
+static inline void hook_block_end(block *b) { exec_hooks_on->block_end(b); }
 
 /* A memory instruction of warp w touched addr[l] (size bytes) for lanes m. */
-void hook_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size);
+static inline void hook_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
+  exec_hooks_on->mem(w, in, m, addr, size);
+}
 /* hook_mem of a full warp whose lanes are at a0 + (l%16)*stride (lanes
  * 0-15) and a1 + (l%16)*stride (lanes 16-31): the bank model takes its
  * figures from the cache when it has them (as hook_banks_halves). */
-void hook_mem_halves(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0, uint64_t a1,
-                     uint32_t stride);
+static inline void hook_mem_halves(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0,
+                                   uint64_t a1, uint32_t stride) {
+  exec_hooks_on->mem_halves(w, in, addr, size, a0, a1, stride);
+}
 /* hook_mem_halves for the compiled tier (any stride, any analyses): a
  * whole-warp shape of the race and init checks (stride 0 or size: a
  * half-warp broadcast or consecutive elements) is checked from the halves
  * (hook_mem_shape), anything else as hook_mem_halves. */
-void hook_mem_pattern(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0, uint64_t a1,
-                      uint64_t stride);
+static inline void hook_mem_pattern(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0,
+                                    uint64_t a1, uint64_t stride) {
+  exec_hooks_on->mem_pattern(w, in, addr, size, a0, a1, stride);
+}
 /* hook_mem for a whole warp's shared read or write whose lanes are at
  * a0 + (l%16)*size (pat 2) or a0 (pat 1), a1 the same for lanes 16-31, in
  * bounds of the shared window: every analysis served without the lane
  * addresses (1), or nothing done (0: the caller calls hook_mem). */
-int hook_mem_shape(warp *w, const insn *in, uint64_t a0, uint64_t a1, int pat, uint32_t size);
+static inline int hook_mem_shape(warp *w, const insn *in, uint64_t a0, uint64_t a1, int pat, uint32_t size) {
+  return exec_hooks_on->mem_shape(w, in, a0, a1, pat, size);
+}
 /* A full warp's shared access at pc whose lanes are at a0 + (l%16)*stride
  * (lanes 0-15) and a1 + (l%16)*stride (lanes 16-31), made while the bank
  * model is the only analysis (hooks_banks_only): counted from the bank
  * cache when the pattern has been seen (1), else 0 and the caller calls
  * hook_mem with the addresses. */
-int hook_banks_halves(warp *w, const insn *in, uint64_t a0, uint64_t a1, uint32_t stride, uint32_t size);
+static inline int hook_banks_halves(warp *w, const insn *in, uint64_t a0, uint64_t a1, uint32_t stride,
+                                    uint32_t size) {
+  return exec_hooks_on->banks_halves(w, in, a0, a1, stride, size);
+}
 
 /* bank_cache_period(w's launch, bytes) - 1 for 4, 8 and 16 bytes in bytes
  * 0, 1 and 2 (compiled code looks the bank cache up itself: jit.c) */
-uint32_t hook_banks_masks(const warp *w);
+static inline uint32_t hook_banks_masks(const warp *w) { return exec_hooks_on->banks_masks(w); }
 
 /* The bank model is the only analysis hook_mem serves: an access to global
  * or local memory needs no hook (the bank model counts shared memory). */
@@ -68,20 +108,29 @@ static inline int hooks_see_global(const warp *w) {
 }
 
 /* An atomic (hooks see it before it runs). */
-void hook_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size);
+static inline void hook_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
+  exec_hooks_on->atom(w, in, m, addr, size);
+}
 
 /* cp.async: a read of global and a write of shared memory that Nsight
  * Compute does not count as shared-memory requests (LDGSTS; measured on an
  * H200, tests/hw/extra): the race checks see it, the bank model does not;
  * the copies are in flight until the issuing threads wait for them
  * (hook_cp_commit, hook_cp_wait). */
-void hook_copy(warp *w, const insn *in, uint32_t m, const uint64_t src[32], const uint64_t dst[32], uint32_t size);
+static inline void hook_copy(warp *w, const insn *in, uint32_t m, const uint64_t src[32], const uint64_t dst[32],
+                             uint32_t size) {
+  exec_hooks_on->copy(w, in, m, src, dst, size);
+}
 
 /* The per-worker state of the analyses a launch asks for (the table of
  * checks), merged into the launch's at its end. */
-analysis *analysis_new(const launch *L);
-void analysis_merge(analysis *into, const analysis *from);
-void analysis_free(analysis *a);
+static inline analysis *analysis_new(const launch *L) {
+  return exec_hooks_on ? exec_hooks_on->analysis_new(L) : NULL;
+}
+static inline void analysis_merge(analysis *into, const analysis *from) { exec_hooks_on->analysis_merge(into, from); }
+static inline void analysis_free(analysis *a) {
+  if (a) exec_hooks_on->analysis_free(a);
+}
 
 /* ---- synchronisation and asynchronous events ----
  * One record per event, handed to every enabled check that takes events
@@ -139,7 +188,7 @@ typedef struct hook_ev {
 } hook_ev;
 
 /* Hand e to the enabled checks (check/hooks.c). */
-void hook_event(const hook_ev *e);
+static inline void hook_event(const hook_ev *e) { exec_hooks_on->event(e); }
 /* Does an enabled check of block b take events of this kind? */
 static inline int hooks_take(const block *b, int kind) { return b->an && (b->an->evmask >> kind & 1); }
 

@@ -302,10 +302,9 @@ GLOBAL_ST(st_global_32, uint32_t)
 GLOBAL_ST(st_global_64, uint64_t)
 
 int dec_cache_hint(dctx *D, dstmt *S, ptx_stmt *copy); /* sm90ctl.c */
-int dec_st_async(dctx *D, dstmt *S, insn *in);           /* stasync.c */
 
+/* ld, and st but st.async (async/stasync.c; dec_st, exec/dispatch.c) */
 int dec_ldst(dctx *D, dstmt *S, insn *in) {
-  if (in->op == OP_ST && dec_take(S, "async")) return dec_st_async(D, S, in);
   ptx_stmt nohint;
   if (dec_cache_hint(D, S, &nohint) < 0) return -1;
   int st = in->op == OP_ST;
@@ -391,11 +390,9 @@ static void cp_wait_all(warp *w, const insn *in, uint32_t m) {
   hook_cp_wait(w, m, HOOK_CP_ALL);
 }
 
-int dec_cp(dctx *D, dstmt *S, insn *in) {
-  if (dec_take(S, "reduce")) return dec_bulk_reduce(D, S, in);
-  if (!dec_take(S, "async")) return dec_error(D, S, -1, "only cp.async is supported");
-  if (dec_take(S, "bulk")) return dec_bulk(D, S, in);
-  if (dec_take(S, "mbarrier")) return dec_cp_mbarrier(D, S, in);
+/* cp.async's own forms (the copies and their groups); the bulk, reduce and
+ * mbarrier forms are the async family's (dec_cp, exec/dispatch.c). */
+int dec_cp_async(dctx *D, dstmt *S, insn *in) {
   int commit = dec_take(S, "commit_group");
   if (commit || dec_take(S, "wait_all")) {
     if (dec_nops(D, S, 0) < 0) return -1;

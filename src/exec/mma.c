@@ -18,7 +18,7 @@
  * multiply-adds in k order (both bit-identical to the H100's). */
 #include <math.h>
 #include "exec/exec.h"
-#include "exec/fpsem.h"
+#include "model/fpsem.h"
 #include "exec/mma.h"
 #include "ir/decode.h"
 #include "smemu.h"

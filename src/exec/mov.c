@@ -6,7 +6,7 @@
 #include "exec/cluster.h"
 #include <time.h>
 #include "exec/exec.h"
-#include "exec/fpsem.h"
+#include "model/fpsem.h"
 #include "exec/mma.h"
 #include "ir/decode.h"
 

@@ -18,17 +18,21 @@
 
 /* ---- the families' waits ---- */
 #define MAX_WAITS 8
-static const sched_waits *waits[MAX_WAITS];
-static int nwaits;
+/* Global rather than file-static: the two compiled copies of this folder
+ * (Makefile, DUAL) share one registry, the base copy's (mk/dispatch.sh
+ * weakens the v3 copy's data), which the base copy's constructors fill
+ * (the v3 copy has none) and the copy the CPU runs reads. */
+const sched_waits *sched_waits_reg[MAX_WAITS];
+int sched_nwaits;
 
 void sched_register(const sched_waits *f) {
-  if (nwaits < MAX_WAITS) waits[nwaits++] = f;
+  if (sched_nwaits < MAX_WAITS) sched_waits_reg[sched_nwaits++] = f;
 }
 
 /* The family holding warps blocked with tag `blocked` and describing them. */
 static const sched_waits *waits_of(uint32_t blocked) {
-  for (int i = 0; i < nwaits; i++)
-    if (waits[i]->blocked == blocked && waits[i]->blocked_text) return waits[i];
+  for (int i = 0; i < sched_nwaits; i++)
+    if (sched_waits_reg[i]->blocked == blocked && sched_waits_reg[i]->blocked_text) return sched_waits_reg[i];
   return NULL;
 }
 
@@ -191,8 +195,8 @@ static int complete(block *b, uint32_t id) {
 void barrier_check_all(block *b) {
   for (uint32_t id = 0; id < MAX_BARRIERS; id++)
     if (b->bar[id].arrived && complete(b, id)) release(b, id);
-  for (int i = 0; i < nwaits; i++)
-    if (waits[i]->check) waits[i]->check(b->cl);
+  for (int i = 0; i < sched_nwaits; i++)
+    if (sched_waits_reg[i]->check) sched_waits_reg[i]->check(b->cl);
 }
 
 int barrier_arrive(warp *w, uint32_t id, uint32_t count, uint32_t lanes, uint32_t predmask, int wait) {
@@ -418,8 +422,8 @@ void cluster_run(cluster *c) {
           for (uint32_t i = 0; i < c->blocks[bi].nwarps && !sb; i++)
             if (c->blocks[bi].warps[i].state == W_SPIN || c->blocks[bi].warps[i].state == W_RUN) sb = &c->blocks[bi];
         if (!sb) sb = b0;
-        for (int f = 0; f < nwaits; f++)
-          if (waits[f]->spin_deadlock) waits[f]->spin_deadlock(sb);
+        for (int f = 0; f < sched_nwaits; f++)
+          if (sched_waits_reg[f]->spin_deadlock) sched_waits_reg[f]->spin_deadlock(sb);
         goto out;
       }
     } else {
@@ -427,8 +431,8 @@ void cluster_run(cluster *c) {
     }
     if (!ran) {
       int told = 0;
-      for (int f = 0; f < nwaits && !told; f++)
-        if (waits[f]->deadlock) told = waits[f]->deadlock(c);
+      for (int f = 0; f < sched_nwaits && !told; f++)
+        if (sched_waits_reg[f]->deadlock) told = sched_waits_reg[f]->deadlock(c);
       if (!told)
         for (uint32_t bi = 0; bi < c->n; bi++) {
           block *b = &c->blocks[bi];

@@ -24,7 +24,7 @@ void barrier_check_all(block *b);
 int simt_run_sibling(warp *w);
 /* Return from the current call frame to the caller. */
 void ctrl_return(warp *w);
-/* The handler of call instructions (decoded in ir/decode.c). */
+/* The handler of call instructions (decoded in exec/dispatch.c). */
 void ctrl_call_handler(warp *w, const insn *in, uint32_t m);
 /* The handler of indirect calls (icall.c), and the call_info a return
  * from function `func` to the call at call_pc uses. */

@@ -16,7 +16,7 @@
  * predicate, a the handle, mode the type. */
 #include "exec/tex.h"
 #include "exec/exec.h"
-#include "exec/fpsem.h"
+#include "model/fpsem.h"
 #include "ir/decode.h"
 #include <math.h>
 #include <stdint.h>

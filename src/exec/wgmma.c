@@ -47,7 +47,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include "exec/exec.h"
-#include "exec/fpsem.h"
+#include "model/fpsem.h"
 #include "exec/hooks.h"
 #include "exec/mma.h"
 #include "exec/sched.h"

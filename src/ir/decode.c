@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "exec/fpsem.h"
+#include "model/fpsem.h"
 #include "ir/cfg.h"
 #include "ir/merge.h"
 #include "model/atomsel.h"

@@ -113,6 +113,8 @@ int dec_xslots(dctx *D, const uint32_t *slots, uint32_t n, int64_t *index);
 /* Decoders the families call from their own (not in ops.def). */
 int dec_bulk(dctx *D, dstmt *S, insn *in);        /* cp.async.bulk (src/async/bulk.c), from dec_cp */
 int dec_bulk_reduce(dctx *D, dstmt *S, insn *in); /* cp.reduce.async.bulk(.tensor) (src/async/tma.c), from dec_cp */
+int dec_cp_async(dctx *D, dstmt *S, insn *in);    /* cp.async, its groups (src/exec/mem.c), from dec_cp */
+int dec_fence_form(dctx *D, dstmt *S, insn *in);  /* membar, fence (src/exec/ctrl.c): 1 for fence.proxy.async */
 int dec_unsupported(dctx *D, dstmt *S, insn *in); /* an ops.def row of forms not run yet (src/exec/ctrl.c) */
 
 /* Integer type classes for handler tables. */

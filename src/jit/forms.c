@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "exec/fpsem.h"
+#include "model/fpsem.h"
 #include "exec/dispatch.h"
 #include "ptx/ptx.h"
 

@@ -54,7 +54,7 @@ int jit_cached(const program *P, int hooked) {
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "exec/fpsem.h"
+#include "model/fpsem.h"
 #include "exec/hooks.h"
 #include "ir/merge.h"
 #include "jit/forms.h"

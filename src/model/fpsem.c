@@ -2,7 +2,7 @@
  * Conversions round through one integer routine (fmt_round), so every mode,
  * subnormal and overflow case takes the same path; f32/f64 arithmetic runs
  * on the host FPU under fesetround. Built with -frounding-math. */
-#include "exec/fpsem.h"
+#include "model/fpsem.h"
 
 #include <fenv.h>
 #include <math.h>

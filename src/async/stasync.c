@@ -16,9 +16,6 @@
 #include "exec/exec.h"
 #include "ir/decode.h"
 
-int dec_st_async(dctx *D, dstmt *S, insn *in);
-int dec_red_async(dctx *D, dstmt *S, insn *in);
-
 enum { RA_ADD, RA_MIN, RA_MAX, RA_INC, RA_DEC, RA_AND, RA_OR, RA_XOR };
 
 /* The mbarrier must be in the destination's block (as the GPU requires). */
