@@ -13,7 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "exec/fpsem.h"
+#include "model/fpsem.h"
 
 /* ---- helpers --------------------------------------------------------------- */
 
