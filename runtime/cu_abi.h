@@ -7,8 +7,8 @@
 #ifndef SMEMU_CU_ABI_H
 #define SMEMU_CU_ABI_H
 
-#include <stdint.h>
 #include "rt.h"
+#include <stdint.h>
 
 typedef int CUresult;
 enum {

@@ -76,12 +76,12 @@ struct cudaPos {
 };
 struct cudaPitchedPtr {
   void *ptr;
-  size_t pitch;  /* bytes per row */
-  size_t xsize;  /* logical width, elements */
-  size_t ysize;  /* rows per slice */
+  size_t pitch; /* bytes per row */
+  size_t xsize; /* logical width, elements */
+  size_t ysize; /* rows per slice */
 };
 struct cudaExtent {
-  size_t width;  /* bytes for linear memory */
+  size_t width; /* bytes for linear memory */
   size_t height, depth;
 };
 struct cudaMemcpy3DParms {
@@ -305,13 +305,13 @@ struct cudaDeviceProp {
 
 /* cudaFuncGetAttributes' structure. */
 struct cudaFuncAttributes {
-  size_t sharedSizeBytes;  /* static shared bytes */
-  size_t constSizeBytes;   /* user constant bytes */
-  size_t localSizeBytes;   /* local bytes per thread */
-  int maxThreadsPerBlock;  /* most threads a launch may use */
-  int numRegs;             /* registers per thread */
-  int ptxVersion;          /* virtual architecture, major*10+minor */
-  int binaryVersion;       /* binary architecture, major*10+minor */
+  size_t sharedSizeBytes; /* static shared bytes */
+  size_t constSizeBytes;  /* user constant bytes */
+  size_t localSizeBytes;  /* local bytes per thread */
+  int maxThreadsPerBlock; /* most threads a launch may use */
+  int numRegs;            /* registers per thread */
+  int ptxVersion;         /* virtual architecture, major*10+minor */
+  int binaryVersion;      /* binary architecture, major*10+minor */
   int cacheModeCA;
   int maxDynamicSharedSizeBytes;
   int preferredShmemCarveout;
@@ -351,10 +351,11 @@ struct cudaMemLocation {
 void **__cudaRegisterFatBinary(void *fatCubin);
 void __cudaRegisterFatBinaryEnd(void **fatCubinHandle);
 void __cudaUnregisterFatBinary(void **fatCubinHandle);
-void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *deviceFun, const char *deviceName,
-                            int thread_limit, uint3 *tid, uint3 *bid, dim3 *bDim, dim3 *gDim, int *wSize);
-void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress, const char *deviceName, int ext,
-                       size_t size, int constant, int global);
+void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *deviceFun,
+                            const char *deviceName, int thread_limit, uint3 *tid, uint3 *bid, dim3 *bDim,
+                            dim3 *gDim, int *wSize);
+void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress, const char *deviceName,
+                       int ext, size_t size, int constant, int global);
 void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAddress, char *deviceAddress,
                               const char *deviceName, int ext, size_t size, int constant, int global);
 void __cudaRegisterHostVar(void **fatCubinHandle, const char *deviceName, char *hostVar, size_t size);
@@ -362,8 +363,8 @@ char __cudaInitModule(void **fatCubinHandle);
 unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, cudaStream_t stream);
 cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem, void *stream);
 cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *func);
-cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
-                               cudaStream_t stream);
+cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
+                               size_t sharedMem, cudaStream_t stream);
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
                                     size_t sharedMem, cudaStream_t stream);
 
@@ -414,8 +415,8 @@ cudaError_t cudaMemGetInfo(size_t *free, size_t *total);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
                             cudaStream_t stream);
-cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
-                         enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                         size_t height, enum cudaMemcpyKind kind);
 cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                               size_t height, enum cudaMemcpyKind kind, cudaStream_t stream);
 cudaError_t cudaMemset(void *devPtr, int value, size_t count);
@@ -471,24 +472,26 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
 /* ---- kernels ---- */
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
                              cudaStream_t stream);
-cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
-                                  cudaStream_t stream);
+cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                  size_t sharedMem, cudaStream_t stream);
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args);
 cudaError_t cudaGetFuncBySymbol(void **functionPtr, const void *symbolPtr);
-cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters, const void *func, const cudaLaunchConfig_t *config);
-cudaError_t cudaOccupancyMaxPotentialClusterSize(int *clusterSize, const void *func, const cudaLaunchConfig_t *config);
+cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters, const void *func,
+                                           const cudaLaunchConfig_t *config);
+cudaError_t cudaOccupancyMaxPotentialClusterSize(int *clusterSize, const void *func,
+                                                 const cudaLaunchConfig_t *config);
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
 cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value);
 cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig);
 cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config);
 cudaError_t cudaFuncGetName(const char **name, const void *func);
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func, int blockSize,
-                                                         size_t dynamicSMemSize);
+                                                          size_t dynamicSMemSize);
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func,
-                                                                  int blockSize, size_t dynamicSMemSize,
-                                                                  unsigned int flags);
-cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func, int numBlocks,
-                                                      int blockSize);
+                                                                   int blockSize, size_t dynamicSMemSize,
+                                                                   unsigned int flags);
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func,
+                                                      int numBlocks, int blockSize);
 
 /* ---- stream and launch attributes, user objects, logs, libraries, peers ---- */
 typedef struct cudaUserObject_st *cudaUserObject_t;
@@ -513,9 +516,9 @@ cudaError_t cudaLogsUnregisterCallback(cudaLogsCallbackHandle callback);
 cudaError_t cudaLogsCurrent(cudaLogIterator *iterator_out, unsigned int flags);
 cudaError_t cudaLogsDumpToFile(cudaLogIterator *iterator, const char *pathToFile, unsigned int flags);
 cudaError_t cudaLogsDumpToMemory(cudaLogIterator *iterator, char *buffer, size_t *size, unsigned int flags);
-cudaError_t cudaLibraryLoadData(cudaLibrary_t *library, const void *code, int *jitOptions, void **jitOptionsValues,
-                                unsigned int numJitOptions, int *libraryOptions, void **libraryOptionValues,
-                                unsigned int numLibraryOptions);
+cudaError_t cudaLibraryLoadData(cudaLibrary_t *library, const void *code, int *jitOptions,
+                                void **jitOptionsValues, unsigned int numJitOptions, int *libraryOptions,
+                                void **libraryOptionValues, unsigned int numLibraryOptions);
 cudaError_t cudaLibraryLoadFromFile(cudaLibrary_t *library, const char *fileName, int *jitOptions,
                                     void **jitOptionsValues, unsigned int numJitOptions, int *libraryOptions,
                                     void **libraryOptionValues, unsigned int numLibraryOptions);
@@ -526,11 +529,12 @@ cudaError_t cudaLibraryGetManaged(void **dptr, size_t *bytes, cudaLibrary_t libr
 cudaError_t cudaLibraryGetUnifiedFunction(void **fptr, cudaLibrary_t library, const char *symbol);
 cudaError_t cudaLibraryGetKernelCount(unsigned int *count, cudaLibrary_t lib);
 cudaError_t cudaLibraryEnumerateKernels(cudaKernel_t *kernels, unsigned int numKernels, cudaLibrary_t lib);
-cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel, enum cudaFuncAttribute attr, int value, int device);
+cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel, enum cudaFuncAttribute attr, int value,
+                                            int device);
 cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr);
 cudaError_t cudaDeviceGetP2PAttribute(int *value, int attr, int srcDevice, int dstDevice);
-cudaError_t cudaDeviceGetP2PAtomicCapabilities(unsigned int *capabilities, const int *operations, unsigned int count,
-                                               int srcDevice, int dstDevice);
+cudaError_t cudaDeviceGetP2PAtomicCapabilities(unsigned int *capabilities, const int *operations,
+                                               unsigned int count, int srcDevice, int dstDevice);
 cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
 cudaError_t cudaDeviceDisablePeerAccess(int peerDevice);
 cudaError_t cudaCtxResetPersistingL2Cache(void);

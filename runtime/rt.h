@@ -7,11 +7,11 @@
 #ifndef SMEMU_RT_H
 #define SMEMU_RT_H
 
+#include "cuda_abi.h"
+#include "smemu.h"
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "cuda_abi.h"
-#include "smemu.h"
 
 #define RT_EXPORT __attribute__((visibility("default")))
 
@@ -19,14 +19,14 @@
 
 /* What the cubin (SASS) of a kernel says: registers, frame. */
 typedef struct fb_kinfo {
-  char *name;         /* mangled kernel name */
-  int regs;           /* registers per thread (EIATTR_REGCOUNT), -1 unknown */
-  int frame;          /* local bytes per thread (EIATTR_FRAME_SIZE), -1 unknown */
+  char *name; /* mangled kernel name */
+  int regs;   /* registers per thread (EIATTR_REGCOUNT), -1 unknown */
+  int frame;  /* local bytes per thread (EIATTR_FRAME_SIZE), -1 unknown */
 } fb_kinfo;
 
 /* The parts of a fatbinary the runtime uses. */
 typedef struct fb_image {
-  char *ptx;          /* the chosen PTX text (malloc'd, NUL-terminated), or NULL */
+  char *ptx; /* the chosen PTX text (malloc'd, NUL-terminated), or NULL */
   size_t ptx_len;
   int ptx_arch;       /* its architecture, e.g. 90 */
   int nptx;           /* PTX entries seen */
@@ -37,10 +37,10 @@ typedef struct fb_image {
   uint8_t *cubin;     /* that cubin (malloc'd), for SASS-informed counting */
   size_t cubin_len;
   uint32_t const_bytes; /* user __constant__ bytes of that cubin */
-  fb_kinfo *kinfo;    /* per kernel, from that cubin */
+  fb_kinfo *kinfo;      /* per kernel, from that cubin */
   int nkinfo;
-  int ptx_too_new;    /* every PTX targets an architecture above the emulated one */
-  char err[256];      /* why there is no PTX, when ptx is NULL */
+  int ptx_too_new; /* every PTX targets an architecture above the emulated one */
+  char err[256];   /* why there is no PTX, when ptx is NULL */
 } fb_image;
 
 /* Parse the fatbinary at data (magic 0xBA55ED50), PTX text or a cubin, and
@@ -56,37 +56,37 @@ const fb_kinfo *fb_kernel(const fb_image *img, const char *name);
 /* ---- registered code ---- */
 
 typedef struct rt_module {
-  fb_image img;           /* what the fatbinary holds */
-  char *label;            /* for messages: the program, or "module N" */
-  smemu_module *mod;      /* loaded PTX (lazily), or NULL */
-  cudaError_t load_err;   /* why loading failed, or cudaSuccess */
-  int nfuncs, nvars;      /* registered kernels and variables */
-  int warned;             /* the no-PTX message was printed */
-  int from_driver;        /* loaded by cuModuleLoadData: unloadable */
+  fb_image img;         /* what the fatbinary holds */
+  char *label;          /* for messages: the program, or "module N" */
+  smemu_module *mod;    /* loaded PTX (lazily), or NULL */
+  cudaError_t load_err; /* why loading failed, or cudaSuccess */
+  int nfuncs, nvars;    /* registered kernels and variables */
+  int warned;           /* the no-PTX message was printed */
+  int from_driver;      /* loaded by cuModuleLoadData: unloadable */
   struct rt_module *next;
 } rt_module;
 
 typedef struct rt_func {
-  rt_module *m;           /* owning module */
-  const void *host;       /* host stub (the launch handle), NULL for driver functions */
-  char *name;             /* mangled name */
-  smemu_kernel *k;        /* resolved kernel, NULL until the module is loaded */
-  int64_t max_dyn;        /* cudaFuncAttributeMaxDynamicSharedMemorySize, -1 default */
-  int carveout;           /* cudaFuncAttributePreferredSharedMemoryCarveout, -1 default */
-  int cache_config;       /* cudaFuncSetCacheConfig */
-  int shmem_config;       /* cudaFuncSetSharedMemConfig */
-  char *why;              /* why the kernel cannot run (its decode error), or NULL */
-  int warned;             /* `why` was printed */
+  rt_module *m;     /* owning module */
+  const void *host; /* host stub (the launch handle), NULL for driver functions */
+  char *name;       /* mangled name */
+  smemu_kernel *k;  /* resolved kernel, NULL until the module is loaded */
+  int64_t max_dyn;  /* cudaFuncAttributeMaxDynamicSharedMemorySize, -1 default */
+  int carveout;     /* cudaFuncAttributePreferredSharedMemoryCarveout, -1 default */
+  int cache_config; /* cudaFuncSetCacheConfig */
+  int shmem_config; /* cudaFuncSetSharedMemConfig */
+  char *why;        /* why the kernel cannot run (its decode error), or NULL */
+  int warned;       /* `why` was printed */
   struct rt_func *next;
 } rt_func;
 
 typedef struct rt_var {
   rt_module *m;
-  const void *host;       /* host shadow (the symbol handle) */
-  char *name;             /* PTX name */
-  size_t size;            /* bytes, as registered */
-  int constant;           /* __constant__ */
-  void **managed_ptr;     /* __managed__: where the host reads the address, else NULL */
+  const void *host;   /* host shadow (the symbol handle) */
+  char *name;         /* PTX name */
+  size_t size;        /* bytes, as registered */
+  int constant;       /* __constant__ */
+  void **managed_ptr; /* __managed__: where the host reads the address, else NULL */
   struct rt_var *next;
 } rt_var;
 
@@ -104,16 +104,16 @@ typedef struct rt_attr {
 typedef struct rt_stream {
   unsigned flags;
   int priority;
-  uint32_t attr_set;                     /* bit per attribute id set by cudaStreamSetAttribute */
-  unsigned char attr[RT_ATTR_IDS][64];   /* their values */
+  uint32_t attr_set;                   /* bit per attribute id set by cudaStreamSetAttribute */
+  unsigned char attr[RT_ATTR_IDS][64]; /* their values */
   struct rt_stream *next;
 } rt_stream;
 
 typedef struct rt_event {
   unsigned flags;
-  int recorded;           /* cudaEventRecord was called at least once */
-  int pending;            /* records queued, not yet reached */
-  double t;               /* host monotonic time when the last record was reached */
+  int recorded; /* cudaEventRecord was called at least once */
+  int pending;  /* records queued, not yet reached */
+  double t;     /* host monotonic time when the last record was reached */
   struct rt_event *next;
 } rt_event;
 
@@ -122,20 +122,20 @@ enum { OP_LAUNCH, OP_EVENT, OP_HOSTFN, OP_CALLBACK };
 typedef struct rt_op {
   int kind;
   rt_stream *stream;
-  rt_func *f;             /* OP_LAUNCH */
+  rt_func *f; /* OP_LAUNCH */
   uint32_t grid[3], block[3], shared;
-  uint32_t cluster[3];    /* cluster dimensions of a cudaLaunchKernelEx launch */
-  int has_cluster;        /* 1: cluster is set, 0: the kernel's own */
-  int bank_mode;          /* 4 or 8: the bank size in force when it was launched */
-  uint8_t *params;        /* copied argument values, at each parameter's offset */
-  rt_event *ev;           /* OP_EVENT */
-  cudaHostFn_t fn;        /* OP_HOSTFN */
-  cudaStreamCallback_t cb;/* OP_CALLBACK */
+  uint32_t cluster[3];     /* cluster dimensions of a cudaLaunchKernelEx launch */
+  int has_cluster;         /* 1: cluster is set, 0: the kernel's own */
+  int bank_mode;           /* 4 or 8: the bank size in force when it was launched */
+  uint8_t *params;         /* copied argument values, at each parameter's offset */
+  rt_event *ev;            /* OP_EVENT */
+  cudaHostFn_t fn;         /* OP_HOSTFN */
+  cudaStreamCallback_t cb; /* OP_CALLBACK */
   void *user;
   /* OP_LAUNCH: runs it (the queue knows no launches, only this callback;
    * not called after a sticky error) */
   void (*run)(struct rt_op *op);
-  rt_attr *attrs;         /* OP_LAUNCH: the launch's attributes (cudaLaunchKernelEx), copied; freed with op */
+  rt_attr *attrs; /* OP_LAUNCH: the launch's attributes (cudaLaunchKernelEx), copied; freed with op */
   unsigned nattrs;
   struct rt_op *next;
 } rt_op;
@@ -153,60 +153,60 @@ enum { ALLOC_DEVICE = 1, ALLOC_HOST, ALLOC_MANAGED, ALLOC_REGISTERED, ALLOC_MAPP
 typedef struct rt_alloc {
   void *p;
   size_t size;
-  int kind;               /* ALLOC_* */
+  int kind; /* ALLOC_* */
   unsigned flags;
 } rt_alloc;
 
 typedef struct rt_state {
-  pthread_mutex_t lock;   /* recursive; held by every entry point */
-  int inited;             /* environment read */
-  smemu_ctx *ctx;         /* the device's context, created on first use */
-  smemu_arch_info arch;   /* its profile */
-  int arch_ok;            /* SMEMU_ARCH names a known profile */
+  pthread_mutex_t lock; /* recursive; held by every entry point */
+  int inited;           /* environment read */
+  smemu_ctx *ctx;       /* the device's context, created on first use */
+  smemu_arch_info arch; /* its profile */
+  int arch_ok;          /* SMEMU_ARCH names a known profile */
   char arch_name[32];
 
   /* options from the environment (see runtime/README.md) */
-  int threads;            /* SMEMU_THREADS */
-  int schedule;           /* SMEMU_SCHEDULE: fixed, or random[:SEED] */
+  int threads;  /* SMEMU_THREADS */
+  int schedule; /* SMEMU_SCHEDULE: fixed, or random[:SEED] */
   uint64_t seed;
-  uint32_t analyses;      /* SMEMU_CHECK */
-  uint64_t max_insns;     /* SMEMU_MAX_INSNS */
-  double timeout;         /* SMEMU_TIMEOUT: seconds per launch, 0 none */
-  int quiet;              /* SMEMU_QUIET */
+  uint32_t analyses;                 /* SMEMU_CHECK */
+  uint64_t max_insns;                /* SMEMU_MAX_INSNS */
+  double timeout;                    /* SMEMU_TIMEOUT: seconds per launch, 0 none */
+  int quiet;                         /* SMEMU_QUIET */
   int report_banks, report_launches; /* SMEMU_REPORT */
-  int report_hazards;     /* SMEMU_REPORT=hazards: every hazard in detail */
-  int report_pipeline;    /* SMEMU_REPORT=pipeline: each kernel's async pipeline */
-  char *report_file;      /* SMEMU_REPORT_FILE */
-  char *json_file;        /* SMEMU_JSON */
-  char *html_file;        /* SMEMU_HTML (html_report.c) */
+  int report_hazards;                /* SMEMU_REPORT=hazards: every hazard in detail */
+  int report_pipeline;               /* SMEMU_REPORT=pipeline: each kernel's async pipeline */
+  char *report_file;                 /* SMEMU_REPORT_FILE */
+  char *json_file;                   /* SMEMU_JSON */
+  char *html_file;                   /* SMEMU_HTML (html_report.c) */
 
-  cudaError_t sticky;     /* a kernel fault: every later call returns it */
+  cudaError_t sticky; /* a kernel fault: every later call returns it */
   rt_module *mods;
   rt_func *funcs;
   rt_var *vars;
   int nmods;
 
-  rt_alloc *allocs;       /* the program's allocations, sorted by p */
+  rt_alloc *allocs; /* the program's allocations, sorted by p */
   size_t nallocs, cap_allocs;
-  size_t allocated;       /* bytes in cudaMalloc/Managed/Pitch allocations */
+  size_t allocated; /* bytes in cudaMalloc/Managed/Pitch allocations */
 
   rt_stream default_stream;
   rt_stream *streams;
   rt_event *events;
-  rt_op *qhead, *qtail;   /* deferred work in issue order */
+  rt_op *qhead, *qtail; /* deferred work in issue order */
   int qlen;
   int draining;
 
   /* device settings */
   unsigned device_flags;
   int cache_config;
-  int shmem_config;       /* as set; the getter reports the effective one */
+  int shmem_config; /* as set; the getter reports the effective one */
   size_t stack_limit, printf_fifo, heap_limit;
-  int unregistered;       /* __cudaUnregisterFatBinary ran (exit has begun) */
-  int san_continue;       /* SMEMU_CONTINUE_AFTER_ERROR: a fault ends its launch only */
-  int san_leaks;          /* SMEMU_LEAK_CHECK=full: unfreed allocations at exit */
-  int san_memcheck;       /* memcheck's records: every bad address, failed API calls */
-  int driver_ready;       /* a context was created: the driver API counts as initialised */
+  int unregistered; /* __cudaUnregisterFatBinary ran (exit has begun) */
+  int san_continue; /* SMEMU_CONTINUE_AFTER_ERROR: a fault ends its launch only */
+  int san_leaks;    /* SMEMU_LEAK_CHECK=full: unfreed allocations at exit */
+  int san_memcheck; /* memcheck's records: every bad address, failed API calls */
+  int driver_ready; /* a context was created: the driver API counts as initialised */
 } rt_state;
 
 extern rt_state rt;
@@ -241,7 +241,8 @@ int rt_is_stub(const char *name);
 
 /* User objects (cudart/userobj.c), inside rt_begin/rt_end: the runtime's and
  * the driver's entry points share them. */
-cudaError_t rt_userobj_create(cudaUserObject_t *out, void *ptr, cudaHostFn_t destroy, unsigned refs, unsigned flags);
+cudaError_t rt_userobj_create(cudaUserObject_t *out, void *ptr, cudaHostFn_t destroy, unsigned refs,
+                              unsigned flags);
 cudaError_t rt_userobj_retain(cudaUserObject_t h, unsigned count);
 cudaError_t rt_userobj_release(cudaUserObject_t h, unsigned count);
 
@@ -275,7 +276,7 @@ int rt_device_attribute(int attr, int *value);
 cudaError_t rt_launch_error(smemu_status s, const char *msg, int *sticky);
 
 /* Allocation table. */
-rt_alloc *rt_alloc_find(const void *p);   /* exact base */
+rt_alloc *rt_alloc_find(const void *p); /* exact base */
 int rt_alloc_add(void *p, size_t size, int kind, unsigned flags);
 void rt_alloc_remove(void *p);
 

@@ -15,6 +15,7 @@ fi
 need=""
 [ -f /usr/include/cmocka.h ] || need="$need libcmocka-dev"
 command -v clang-14 >/dev/null 2>&1 || need="$need clang-14"
+{ command -v clang-format >/dev/null 2>&1 || command -v clang-format-14 >/dev/null 2>&1; } || need="$need clang-format"
 [ -f /usr/lib/clc/nvptx64--nvidiacl.bc ] || need="$need libclc-14"
 { [ -f /usr/include/CL/cl.h ] && ls /usr/lib/*/libOpenCL.so >/dev/null 2>&1; } || need="$need ocl-icd-opencl-dev"
 [ -f /etc/OpenCL/vendors/pocl.icd ] || need="$need pocl-opencl-icd"

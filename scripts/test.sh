@@ -36,6 +36,7 @@ run numba sh tests/numba/numba_test.sh "$B"
 run readme python3 tests/readme/readme_test.py "$B"
 run odd-shared sh tests/regress/odd_shared.sh "$B"
 run portable sh tests/regress/portable.sh "$B"
+run format sh tests/regress/format.sh
 run races-hw-wide env SMEMU_GRACE_WIDE=1 "$B/tests/test_races_hw"
 run global-sync-wide env SMEMU_GRACE_WIDE=1 "$B/tests/test_global_sync"
 run bank-cache-kepler sh tests/regress/bank_cache_kepler.sh "$B"

@@ -22,8 +22,7 @@ extern char **environ;
 #define LIBCLC_FILE "nvptx64--nvidiacl.bc"
 
 /* Where Debian (and LLVM's own packages) put libclc's NVPTX library. */
-static const char *const libclc_dirs[] = {"/usr/lib/clc", "/usr/lib/llvm-14/lib/clc",
-                                          "/usr/share/clc", NULL};
+static const char *const libclc_dirs[] = {"/usr/lib/clc", "/usr/lib/llvm-14/lib/clc", "/usr/share/clc", NULL};
 
 /* What libclc-14 leaves out or cannot lower for NVPTX, linked before libclc
  * (so these definitions win):
@@ -298,8 +297,10 @@ static const char *skip_ws(const char *p) {
 static const char *skip_parens(const char *p) {
   int depth = 0;
   for (; *p; p++) {
-    if (*p == '(') depth++;
-    else if (*p == ')' && --depth == 0) return p + 1;
+    if (*p == '(')
+      depth++;
+    else if (*p == ')' && --depth == 0)
+      return p + 1;
   }
   return NULL;
 }
@@ -330,7 +331,7 @@ static void each_func(const char *ptx, func_visit fn, void *user) {
 /* Collects the functions of a PTX that are declared but never defined. */
 typedef struct undef_list {
   const char *ptx;
-  char *out;  /* "name, name" (plain names of mangled built-ins) */
+  char *out; /* "name, name" (plain names of mangled built-ins) */
   size_t cap, used;
 } undef_list;
 
@@ -375,8 +376,7 @@ static void cleanup(const char *dir, const char *const *files) {
 int clc_compile(const char *cl_path, const char *opts, char **ptx_out, size_t *len, char *err,
                 size_t errsize) {
   static const char *const files[] = {"extra.cl", "extra.bc", "kernel.ptx", "clang.log", NULL};
-  char clang[4096], libclc[4096], dir[4096], extra_cl[4200], extra_bc[4200], ptx_path[4200],
-      log_path[4200];
+  char clang[4096], libclc[4096], dir[4096], extra_cl[4200], extra_bc[4200], ptx_path[4200], log_path[4200];
   argv_t a = {0};
   int rc = CLC_ERR_SYSTEM, st;
   char *log = NULL;
@@ -411,14 +411,13 @@ int clc_compile(const char *cl_path, const char *opts, char **ptx_out, size_t *l
   }
 
   /* 1. smemu's additions to libclc, as bitcode */
-  push_all(&a, clang, "-x", "cl", "-cl-std=CL2.0", "-target", TARGET, "-emit-llvm", "-c", "-o",
-           extra_bc, "--", extra_cl, (char *)NULL);
+  push_all(&a, clang, "-x", "cl", "-cl-std=CL2.0", "-target", TARGET, "-emit-llvm", "-c", "-o", extra_bc,
+           "--", extra_cl, (char *)NULL);
   if (a.oom) goto oom;
   st = run(a.v, log_path, err, errsize);
   if (st != 0) {
     if (st > 0 && (log = slurp(log_path, NULL)) != NULL)
-      say(err, errsize, "%s failed on smemu's libclc additions (exit status %d):\n%s", clang, st,
-          log);
+      say(err, errsize, "%s failed on smemu's libclc additions (exit status %d):\n%s", clang, st, log);
     goto out;
   }
   argv_free(&a);
@@ -434,9 +433,8 @@ int clc_compile(const char *cl_path, const char *opts, char **ptx_out, size_t *l
     rc = CLC_ERR_COMPILE;
     goto out;
   }
-  push_all(&a, "-Xclang", "-mlink-builtin-bitcode", "-Xclang", extra_bc, "-Xclang",
-           "-mlink-builtin-bitcode", "-Xclang", libclc, "-S", "-o", ptx_path, "--", cl_path,
-           (char *)NULL);
+  push_all(&a, "-Xclang", "-mlink-builtin-bitcode", "-Xclang", extra_bc, "-Xclang", "-mlink-builtin-bitcode",
+           "-Xclang", libclc, "-S", "-o", ptx_path, "--", cl_path, (char *)NULL);
   if (a.oom) goto oom;
   st = run(a.v, log_path, err, errsize);
   if (st < 0) goto out;
@@ -444,8 +442,7 @@ int clc_compile(const char *cl_path, const char *opts, char **ptx_out, size_t *l
   if (st != 0) {
     char *crash = log ? strstr(log, "PLEASE submit a bug report") : NULL;
     if (crash) *crash = 0; /* a back-end failure: the message, not clang's stack */
-    say(err, errsize, "%s could not compile %s (exit status %d):\n%s", clang, cl_path, st,
-        log ? log : "");
+    say(err, errsize, "%s could not compile %s (exit status %d):\n%s", clang, cl_path, st, log ? log : "");
     rc = CLC_ERR_COMPILE;
     goto out;
   }

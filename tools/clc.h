@@ -9,12 +9,14 @@
 #include <stddef.h>
 
 /* Results of clc_compile. */
-#define CLC_OK 0           /* *ptx_out holds the PTX */
-#define CLC_ERR_MISSING 1  /* clang-14 or libclc-14 is not installed; err
-                              names the Debian package to install */
-#define CLC_ERR_COMPILE 2  /* the source did not compile (err: clang's
-                              diagnostics) or uses a built-in libclc lacks */
-#define CLC_ERR_SYSTEM 3   /* a temporary file, a process, memory */
+#define CLC_OK 0 /* *ptx_out holds the PTX */
+#define CLC_ERR_MISSING                                                                                      \
+  1 /* clang-14 or libclc-14 is not installed; err                                                           \
+       names the Debian package to install */
+#define CLC_ERR_COMPILE                                                                                      \
+  2                      /* the source did not compile (err: clang's                                         \
+                            diagnostics) or uses a built-in libclc lacks */
+#define CLC_ERR_SYSTEM 3 /* a temporary file, a process, memory */
 
 /* Compiles the OpenCL C file cl_path into PTX. opts are OpenCL build options
  * (clBuildProgram's: -D NAME[=VALUE], -I DIR, -cl-std=CL2.0,
@@ -52,14 +54,14 @@ int clc_available(char *err, size_t errsize);
  * the local:BYTES argument of a __local pointer parameter. For that argument
  * the CLI passes a pointer to a uint64_t byte count in smemu_launch's args
  * (smemu_param_info.is_local), which is how smemu sizes a __local buffer. */
-#define CLC_USAGE_EXEC                                                                     \
-  "OpenCL C (FILE.cl):\n"                                                                  \
-  "  A FILE.cl is compiled with clang-14 and libclc-14 (Debian packages) into PTX,\n"      \
-  "  then runs with the same options, checks and reports; reports name .cl lines.\n"       \
-  "  --grid counts work-groups and --block is the local size: --grid 4,4 --block 16,16\n"  \
-  "  is clEnqueueNDRangeKernel with global size 64 x 64 and local size 16 x 16.\n"         \
-  "  --cl-opts 'OPTS'   OpenCL build options, e.g. '-D TILE=16 -cl-std=CL2.0'\n"           \
-  "  local:BYTES        the --arg of a __local pointer parameter: BYTES of local\n"        \
-  "                     memory (clSetKernelArg(k, i, BYTES, NULL)), placed after the\n"    \
+#define CLC_USAGE_EXEC                                                                                       \
+  "OpenCL C (FILE.cl):\n"                                                                                    \
+  "  A FILE.cl is compiled with clang-14 and libclc-14 (Debian packages) into PTX,\n"                        \
+  "  then runs with the same options, checks and reports; reports name .cl lines.\n"                         \
+  "  --grid counts work-groups and --block is the local size: --grid 4,4 --block 16,16\n"                    \
+  "  is clEnqueueNDRangeKernel with global size 64 x 64 and local size 16 x 16.\n"                           \
+  "  --cl-opts 'OPTS'   OpenCL build options, e.g. '-D TILE=16 -cl-std=CL2.0'\n"                             \
+  "  local:BYTES        the --arg of a __local pointer parameter: BYTES of local\n"                          \
+  "                     memory (clSetKernelArg(k, i, BYTES, NULL)), placed after the\n"                      \
   "                     static __local arrays (and --shared bytes), 16-byte aligned\n"
 #endif

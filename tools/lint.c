@@ -3,14 +3,14 @@
  * FILE is PTX text, CUDA C (.cu, compiled with nvcc) or a program binary,
  * whose embedded PTX is read from its .nv_fatbin section with the
  * runtime's fatbinary reader (runtime/fatbin.c). */
+#include "lint.h"
+#include "../runtime/rt.h"
+#include "smemu.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "../runtime/rt.h"
-#include "lint.h"
-#include "smemu.h"
 
 static const char *const usage_lint =
     "usage: smemu lint [--arch sm_XX] [--save-ptx DIR] [--quiet] FILE\n"
@@ -36,8 +36,10 @@ static void report(void *user, const char *kernel, const char *msg) {
   lint_state *s = user;
   s->shown++;
   if (s->quiet) return;
-  if (kernel) printf("%s (kernel %s)\n", msg, kernel);
-  else printf("%s\n", msg);
+  if (kernel)
+    printf("%s (kernel %s)\n", msg, kernel);
+  else
+    printf("%s\n", msg);
 }
 
 static uint8_t *slurp(const char *path, size_t *len) {
@@ -49,21 +51,39 @@ static uint8_t *slurp(const char *path, size_t *len) {
     n += r;
     if (n == cap) {
       uint8_t *b = cap < ((size_t)1 << 32) ? realloc(buf, (cap *= 2) + 1) : NULL;
-      if (!b) { free(buf); buf = NULL; }
-      else buf = b;
+      if (!b) {
+        free(buf);
+        buf = NULL;
+      } else
+        buf = b;
     }
   }
   int bad = ferror(f);
   fclose(f);
-  if (!buf || bad) { free(buf); return NULL; }
+  if (!buf || bad) {
+    free(buf);
+    return NULL;
+  }
   buf[n] = 0;
   *len = n;
   return buf;
 }
 
-static uint16_t get16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
-static uint32_t get32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
-static uint64_t get64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+static uint16_t get16(const uint8_t *p) {
+  uint16_t v;
+  memcpy(&v, p, 2);
+  return v;
+}
+static uint32_t get32(const uint8_t *p) {
+  uint32_t v;
+  memcpy(&v, p, 4);
+  return v;
+}
+static uint64_t get64(const uint8_t *p) {
+  uint64_t v;
+  memcpy(&v, p, 8);
+  return v;
+}
 
 /* The .nv_fatbin section of a 64-bit little-endian ELF file: its bytes, or
  * NULL when there is none (or the headers do not fit the file). */
@@ -71,7 +91,8 @@ static const uint8_t *fatbin_section(const uint8_t *e, size_t n, size_t *size) {
   if (n < 64 || memcmp(e, "\177ELF", 4) || e[4] != 2 || e[5] != 1) return NULL;
   uint64_t shoff = get64(e + 0x28);
   uint16_t shentsize = get16(e + 0x3a), shnum = get16(e + 0x3c), shstrndx = get16(e + 0x3e);
-  if (shentsize < 64 || shstrndx >= shnum || shoff > n || (uint64_t)shnum * shentsize > n - shoff) return NULL;
+  if (shentsize < 64 || shstrndx >= shnum || shoff > n || (uint64_t)shnum * shentsize > n - shoff)
+    return NULL;
   const uint8_t *strh = e + shoff + (size_t)shstrndx * shentsize;
   uint64_t stroff = get64(strh + 0x18), strsize = get64(strh + 0x20);
   if (stroff > n || strsize > n - stroff) return NULL;
@@ -98,11 +119,14 @@ static int lint_text(const char *ptx, size_t len, const char *name, lint_state *
 }
 
 /* Each fatbinary of the section: its PTX for compute capability cc. */
-static int lint_program(const char *path, const uint8_t *fb, size_t size, int cc, const char *save, lint_state *s,
-                        int *kernels, int *modules) {
+static int lint_program(const char *path, const uint8_t *fb, size_t size, int cc, const char *save,
+                        lint_state *s, int *kernels, int *modules) {
   int problems = 0;
   for (size_t off = 0; off + 16 <= size;) {
-    if (get32(fb + off) != 0xBA55ED50u) { off += 8; continue; }
+    if (get32(fb + off) != 0xBA55ED50u) {
+      off += 8;
+      continue;
+    }
     uint16_t hdr = get16(fb + off + 6);
     uint64_t total = get64(fb + off + 8);
     fb_image img;
@@ -136,15 +160,30 @@ int smemu_cmd_lint(int argc, char **argv) {
   const char *arch = "sm_90a", *save = NULL, *file = NULL;
   lint_state s = {0, 0};
   for (int i = 0; i < argc; i++) {
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(usage_lint, stdout); return 0; }
-    if (!strcmp(argv[i], "--arch") && i + 1 < argc) arch = argv[++i];
-    else if (!strcmp(argv[i], "--save-ptx") && i + 1 < argc) save = argv[++i];
-    else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) s.quiet = 1;
-    else if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "smemu lint: unknown option '%s'\n%s", argv[i], usage_lint); return 2; }
-    else if (!file) file = argv[i];
-    else { fprintf(stderr, "smemu lint: one FILE at a time\n%s", usage_lint); return 2; }
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      fputs(usage_lint, stdout);
+      return 0;
+    }
+    if (!strcmp(argv[i], "--arch") && i + 1 < argc)
+      arch = argv[++i];
+    else if (!strcmp(argv[i], "--save-ptx") && i + 1 < argc)
+      save = argv[++i];
+    else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q"))
+      s.quiet = 1;
+    else if (argv[i][0] == '-' && argv[i][1]) {
+      fprintf(stderr, "smemu lint: unknown option '%s'\n%s", argv[i], usage_lint);
+      return 2;
+    } else if (!file)
+      file = argv[i];
+    else {
+      fprintf(stderr, "smemu lint: one FILE at a time\n%s", usage_lint);
+      return 2;
+    }
   }
-  if (!file) { fputs(usage_lint, stderr); return 2; }
+  if (!file) {
+    fputs(usage_lint, stderr);
+    return 2;
+  }
   int cc = 0;
   if (strncmp(arch, "sm_", 3) || (cc = atoi(arch + 3)) < 10 || cc > 200) {
     fprintf(stderr, "smemu lint: --arch takes sm_XX, not '%s'\n", arch);
@@ -157,7 +196,10 @@ int smemu_cmd_lint(int argc, char **argv) {
   if (fl > 3 && !strcmp(file + fl - 3, ".cu")) {
     char err[512];
     char *ptx = cu_to_ptx(file, arch, &len, err, sizeof err);
-    if (!ptx) { fprintf(stderr, "smemu lint: %s\n", err); return 2; }
+    if (!ptx) {
+      fprintf(stderr, "smemu lint: %s\n", err);
+      return 2;
+    }
     data = (uint8_t *)ptx;
   } else if (!(data = slurp(file, &len))) {
     fprintf(stderr, "smemu lint: cannot read %s: %s\n", file, strerror(errno));
@@ -168,7 +210,9 @@ int smemu_cmd_lint(int argc, char **argv) {
   if (fb) {
     problems = lint_program(file, fb, fbsize, cc, save, &s, &kernels, &modules);
     if (!modules) {
-      printf("%s: the program holds no PTX smemu can read (SASS only: build with -gencode ...,code=compute_XX)\n", file);
+      printf("%s: the program holds no PTX smemu can read (SASS only: build with -gencode "
+             "...,code=compute_XX)\n",
+             file);
       problems = 1;
     }
   } else if (len >= 4 && !memcmp(data, "\177ELF", 4)) {

@@ -14,6 +14,7 @@
  */
 #include "run_cache.h"
 
+#include "run_spawn.h"
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
@@ -22,7 +23,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "run_spawn.h"
 
 #define FNV_INIT 0xcbf29ce484222325ull
 
@@ -55,13 +55,19 @@ static int private_dir(const char *path) {
     return -1;
   }
   const char *why = NULL;
-  if (S_ISLNK(st.st_mode)) why = "it is a symbolic link";
-  else if (!S_ISDIR(st.st_mode)) why = "it is not a directory";
-  else if (st.st_uid != geteuid()) why = "it belongs to another user";
-  else if (st.st_mode & 022) why = "others may write to it";
+  if (S_ISLNK(st.st_mode))
+    why = "it is a symbolic link";
+  else if (!S_ISDIR(st.st_mode))
+    why = "it is not a directory";
+  else if (st.st_uid != geteuid())
+    why = "it belongs to another user";
+  else if (st.st_mode & 022)
+    why = "others may write to it";
   if (why) {
-    fprintf(stderr, "smemu run: refusing the compile cache %s: %s (it must be a private directory of yours, "
-                    "mode 0700; set SMEMU_CACHE to another path)\n", path, why);
+    fprintf(stderr,
+            "smemu run: refusing the compile cache %s: %s (it must be a private directory of yours, "
+            "mode 0700; set SMEMU_CACHE to another path)\n",
+            path, why);
     return -1;
   }
   if ((st.st_mode & 077) && chmod(path, 0700) < 0) return -1;
@@ -84,10 +90,14 @@ static int mkdirs(const char *path) {
 static int cache_root(char *dir, size_t n) {
   const char *cache = getenv("SMEMU_CACHE"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
   int k;
-  if (cache && *cache) k = snprintf(dir, n, "%s", cache);
-  else if (xdg && *xdg) k = snprintf(dir, n, "%s/smemu", xdg);
-  else if (home && *home) k = snprintf(dir, n, "%s/.cache/smemu", home);
-  else k = snprintf(dir, n, "/tmp/smemu-cache-%u", (unsigned)geteuid());
+  if (cache && *cache)
+    k = snprintf(dir, n, "%s", cache);
+  else if (xdg && *xdg)
+    k = snprintf(dir, n, "%s/smemu", xdg);
+  else if (home && *home)
+    k = snprintf(dir, n, "%s/.cache/smemu", home);
+  else
+    k = snprintf(dir, n, "/tmp/smemu-cache-%u", (unsigned)geteuid());
   if (k <= 0 || k >= (int)n) return -1;
   while (k > 1 && dir[k - 1] == '/') dir[--k] = 0;
   if (mkdirs(dir) < 0) {
@@ -146,12 +156,16 @@ static int deps_from_make(deps *d, const char *text) {
   s++;
   char tok[PATH_MAX];
   for (;;) {
-    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || (*s == '\\' && (s[1] == '\n' || s[1] == '\r'))) s++;
+    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' ||
+           (*s == '\\' && (s[1] == '\n' || s[1] == '\r')))
+      s++;
     if (!*s) return 0;
     size_t k = 0;
     while (*s && *s != ' ' && *s != '\t' && *s != '\n' && *s != '\r') {
-      if (*s == '\\' && s[1] == ' ') s++; /* an escaped space belongs to the name */
-      else if (*s == '\\' && (s[1] == '\n' || s[1] == '\r')) break;
+      if (*s == '\\' && s[1] == ' ')
+        s++; /* an escaped space belongs to the name */
+      else if (*s == '\\' && (s[1] == '\n' || s[1] == '\r'))
+        break;
       if (k + 1 < sizeof tok) tok[k++] = *s;
       s++;
     }
@@ -242,7 +256,8 @@ static int find_deps(const char *nvcc, const char *flag, const char *const *srcs
   return 0;
 }
 
-int rc_compile(const char *nvcc, const char *const *srcs, int nsrc, int cc, char *out, size_t n, int *ptx_any) {
+int rc_compile(const char *nvcc, const char *const *srcs, int nsrc, int cc, char *out, size_t n,
+               int *ptx_any) {
   char flag[32], dir[PATH_MAX], entry[PATH_MAX + 160];
   int have = nvcc_has_arch(nvcc, cc);
   *ptx_any = !have;
@@ -279,7 +294,8 @@ int rc_compile(const char *nvcc, const char *const *srcs, int nsrc, int cc, char
   deps d = {0};
   uint64_t h;
   if (deps_read(&d, manifest) == 0 && deps_hash(&d, &h) == 0) {
-    if (snprintf(out, n, "%s/%s-%016llx", entry, stem, (unsigned long long)h) < (int)n && access(out, X_OK) == 0) {
+    if (snprintf(out, n, "%s/%s-%016llx", entry, stem, (unsigned long long)h) < (int)n &&
+        access(out, X_OK) == 0) {
       deps_free(&d);
       return 0;
     }
@@ -316,8 +332,8 @@ int rc_compile(const char *nvcc, const char *const *srcs, int nsrc, int cc, char
     deps_free(&d);
     return -1;
   }
-  if (snprintf(out, n, "%s/%s-%016llx", entry, stem, (unsigned long long)h) >= (int)n || chmod(tmp, 0700) < 0 ||
-      rename(tmp, out) < 0 || write_atomic(manifest, &d) < 0) {
+  if (snprintf(out, n, "%s/%s-%016llx", entry, stem, (unsigned long long)h) >= (int)n ||
+      chmod(tmp, 0700) < 0 || rename(tmp, out) < 0 || write_atomic(manifest, &d) < 0) {
     fprintf(stderr, "smemu run: cannot store the program in the cache %s: %s\n", entry, strerror(errno));
     unlink(tmp);
     deps_free(&d);

@@ -8,6 +8,7 @@
  * knows the target; *ptx_any is set when it does not) unless the cache
  * holds a build of the same inputs; out receives the program's path.
  * Returns 0, or -1 after printing why. */
-int rc_compile(const char *nvcc, const char *const *srcs, int nsrc, int cc, char *out, size_t n, int *ptx_any);
+int rc_compile(const char *nvcc, const char *const *srcs, int nsrc, int cc, char *out, size_t n,
+               int *ptx_any);
 
 #endif

@@ -13,6 +13,7 @@
 #include "run_num.h"
 #include "run_spawn.h"
 
+#include "smemu.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -24,7 +25,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "smemu.h"
 
 static const char usage[] =
     "usage: smemu run [options] -- PROGRAM [ARGS...]\n"
@@ -71,12 +71,12 @@ static const char usage[] =
     "  --error-exitcode N exit with status N (1..255) when a launch failed or the\n"
     "                     checks found errors (as compute-sanitizer's option)\n"
     "  --quiet            no smemu messages (kernel faults, warnings) on stderr\n"
-  "  --continue-after-error  a kernel fault ends its launch only; the program\n"
-  "                     goes on and later calls succeed (compute-sanitizer's\n"
-  "                     --destroy-on-device-error kernel, also accepted)\n"
-  "  --leak-check full  at exit, list device allocations never freed (errors)\n"
-  "  --print-limit N    print the first N errors in compute-sanitizer's shape\n"
-  "                     (default 100, 0: all); ERROR SUMMARY counts them all\n"
+    "  --continue-after-error  a kernel fault ends its launch only; the program\n"
+    "                     goes on and later calls succeed (compute-sanitizer's\n"
+    "                     --destroy-on-device-error kernel, also accepted)\n"
+    "  --leak-check full  at exit, list device allocations never freed (errors)\n"
+    "  --print-limit N    print the first N errors in compute-sanitizer's shape\n"
+    "                     (default 100, 0: all); ERROR SUMMARY counts them all\n"
     "  --nvcc PATH        the compiler for .cu files (default: nvcc on the PATH)\n"
     "  --counting sass|ptx  count shared requests per SASS instruction (the\n"
     "                     program's sm_XX cubin, or ptxas, disassembled by nvdisasm)\n"
@@ -162,7 +162,8 @@ static int program_kind(const char *path, char *needed_cudart, size_t nn, int *r
   int kind = PROG_OTHER, fatbin = 0, cudart = 0, driver = 0;
   if (memcmp(e, "\177ELF", 4) || e[4] != 2) goto out;
   uint64_t shoff = rd(e + 0x28, 8);
-  unsigned shentsize = (unsigned)rd(e + 0x3a, 2), shnum = (unsigned)rd(e + 0x3c, 2), shstrndx = (unsigned)rd(e + 0x3e, 2);
+  unsigned shentsize = (unsigned)rd(e + 0x3a, 2), shnum = (unsigned)rd(e + 0x3c, 2),
+           shstrndx = (unsigned)rd(e + 0x3e, 2);
   if (shentsize < 64 || shoff + (uint64_t)shnum * shentsize > (uint64_t)size || shstrndx >= shnum) goto out;
   const unsigned char *shs = e + shoff + (size_t)shstrndx * shentsize;
   uint64_t stroff = rd(shs + 24, 8), strsz = rd(shs + 32, 8);
@@ -182,7 +183,7 @@ static int program_kind(const char *path, char *needed_cudart, size_t nn, int *r
     if (dso + dsz > (uint64_t)size) continue;
     for (uint64_t d = 0; d + 16 <= sz; d += 16) {
       uint64_t tag = rd(e + off + d, 8), val = rd(e + off + d + 8, 8);
-      if (tag == 15) *rpath = 1; /* DT_RPATH */
+      if (tag == 15) *rpath = 1;            /* DT_RPATH */
       if (tag != 1 || val >= dsz) continue; /* DT_NEEDED */
       const char *lib = (const char *)e + dso + val;
       if (!strncmp(lib, "libcudart.so", 12)) {
@@ -192,10 +193,14 @@ static int program_kind(const char *path, char *needed_cudart, size_t nn, int *r
       if (!strncmp(lib, "libcuda.so", 10)) driver = 1;
     }
   }
-  if (cudart == 1) kind = PROG_SHARED;
-  else if (cudart == 2) kind = PROG_OLD_CUDART;
-  else if (driver) kind = PROG_DRIVER;
-  else if (fatbin) kind = PROG_STATIC;
+  if (cudart == 1)
+    kind = PROG_SHARED;
+  else if (cudart == 2)
+    kind = PROG_OLD_CUDART;
+  else if (driver)
+    kind = PROG_DRIVER;
+  else if (fatbin)
+    kind = PROG_STATIC;
 out:
   free(e);
   return kind;
@@ -245,7 +250,8 @@ static void set_env(const char *name, const char *value) {
 }
 
 int smemu_cmd_run(int argc, char **argv) {
-  const char *arch = NULL, *check = NULL, *report = NULL, *json = NULL, *html = NULL, *threads = NULL, *max_insns = NULL;
+  const char *arch = NULL, *check = NULL, *report = NULL, *json = NULL, *html = NULL, *threads = NULL,
+             *max_insns = NULL;
   const char *nvcc = NULL, *timeout = NULL, *exitcode = NULL, *counting = NULL;
   const char *leak = NULL, *plimit = NULL, *destroy = NULL, *tier = NULL;
   int quiet = 0, cont = 0, i;
@@ -255,41 +261,56 @@ int smemu_cmd_run(int argc, char **argv) {
   for (i = 0; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define VALUE(var)                                                             \
-  do {                                                                         \
-    if (!v) {                                                                  \
-      fprintf(stderr, "smemu run: %s needs a value\n", a);                     \
-      return 2;                                                                \
-    }                                                                          \
-    var = v;                                                                   \
-    i++;                                                                       \
+#define VALUE(var)                                                                                           \
+  do {                                                                                                       \
+    if (!v) {                                                                                                \
+      fprintf(stderr, "smemu run: %s needs a value\n", a);                                                   \
+      return 2;                                                                                              \
+    }                                                                                                        \
+    var = v;                                                                                                 \
+    i++;                                                                                                     \
   } while (0)
     if (!strcmp(a, "--")) {
       prog = argv + i + 1;
       break;
-    } else if (!strcmp(a, "--arch")) VALUE(arch);
-    else if (!strcmp(a, "--check")) VALUE(check);
-    else if (!strcmp(a, "--report")) VALUE(report);
-    else if (!strcmp(a, "--json")) VALUE(json);
-    else if (!strcmp(a, "--html")) VALUE(html);
-    else if (!strcmp(a, "--threads")) VALUE(threads);
-    else if (!strcmp(a, "--tier")) VALUE(tier);
-    else if (!strcmp(a, "--max-insns")) VALUE(max_insns);
-    else if (!strcmp(a, "--nvcc")) VALUE(nvcc);
+    } else if (!strcmp(a, "--arch"))
+      VALUE(arch);
+    else if (!strcmp(a, "--check"))
+      VALUE(check);
+    else if (!strcmp(a, "--report"))
+      VALUE(report);
+    else if (!strcmp(a, "--json"))
+      VALUE(json);
+    else if (!strcmp(a, "--html"))
+      VALUE(html);
+    else if (!strcmp(a, "--threads"))
+      VALUE(threads);
+    else if (!strcmp(a, "--tier"))
+      VALUE(tier);
+    else if (!strcmp(a, "--max-insns"))
+      VALUE(max_insns);
+    else if (!strcmp(a, "--nvcc"))
+      VALUE(nvcc);
     else if (!strcmp(a, "--counting")) {
       VALUE(counting);
       if (strcmp(counting, "sass") && strcmp(counting, "ptx")) {
         fprintf(stderr, "smemu run: --counting takes sass or ptx\n");
         return 2;
       }
-    }
-    else if (!strcmp(a, "--timeout")) VALUE(timeout);
-    else if (!strcmp(a, "--error-exitcode")) VALUE(exitcode);
-    else if (!strcmp(a, "--quiet")) quiet = 1;
-    else if (!strcmp(a, "--continue-after-error")) cont = 1;
-    else if (!strcmp(a, "--destroy-on-device-error")) VALUE(destroy);
-    else if (!strcmp(a, "--leak-check")) VALUE(leak);
-    else if (!strcmp(a, "--print-limit")) VALUE(plimit);
+    } else if (!strcmp(a, "--timeout"))
+      VALUE(timeout);
+    else if (!strcmp(a, "--error-exitcode"))
+      VALUE(exitcode);
+    else if (!strcmp(a, "--quiet"))
+      quiet = 1;
+    else if (!strcmp(a, "--continue-after-error"))
+      cont = 1;
+    else if (!strcmp(a, "--destroy-on-device-error"))
+      VALUE(destroy);
+    else if (!strcmp(a, "--leak-check"))
+      VALUE(leak);
+    else if (!strcmp(a, "--print-limit"))
+      VALUE(plimit);
     else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       fputs(usage, stdout);
       return 0;
@@ -313,8 +334,9 @@ int smemu_cmd_run(int argc, char **argv) {
     return 2;
   }
   static const char *const reports[] = {"launches", "banks", "hazards", "pipeline", "all", NULL};
-  static const char *const check_names[] = {"races", "racecheck", "sync", "synccheck", "init", "initcheck",
-                                            "global-races", "banks", "memory", "memcheck", "all", NULL};
+  static const char *const check_names[] = {"races",  "racecheck", "sync",         "synccheck",
+                                            "init",   "initcheck", "global-races", "banks",
+                                            "memory", "memcheck",  "all",          NULL};
   if (bad_word(report, reports, "report") || bad_word(check, check_names, "check")) return 2;
   if (san_options(destroy, leak, plimit, &cont) < 0) return 2;
   if (tier && strcmp(tier, "interp") && strcmp(tier, "jit") && strcmp(tier, "auto")) {
@@ -324,7 +346,8 @@ int smemu_cmd_run(int argc, char **argv) {
   uint64_t num, errcode = 0;
   double secs;
   if (threads && cli_u64(threads, 1024, &num) < 0) {
-    fprintf(stderr, "smemu run: --threads: '%s' is not a thread count (1 to 1024, 0: one per core)\n", threads);
+    fprintf(stderr, "smemu run: --threads: '%s' is not a thread count (1 to 1024, 0: one per core)\n",
+            threads);
     return 2;
   }
   if (max_insns && cli_u64(max_insns, UINT64_MAX, &num) < 0) {
@@ -402,10 +425,13 @@ int smemu_cmd_run(int argc, char **argv) {
      * smemu's on the path set below (export_tables.c) */
     break;
   case PROG_OLD_CUDART:
-    fprintf(stderr, "smemu run: %s needs %s; smemu's drop-in is the CUDA 13 runtime (libcudart.so.13): "
-                    "rebuild it with CUDA 13's nvcc and -cudart shared\n", args[0], needed);
+    fprintf(stderr,
+            "smemu run: %s needs %s; smemu's drop-in is the CUDA 13 runtime (libcudart.so.13): "
+            "rebuild it with CUDA 13's nvcc and -cudart shared\n",
+            args[0], needed);
     return 2;
-  default: break;
+  default:
+    break;
   }
   /* the environment the runtime reads */
   const char *old = getenv("LD_LIBRARY_PATH");

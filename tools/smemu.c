@@ -2,22 +2,22 @@
  * kernel's arguments (buffers it allocates and fills, scalars), launches,
  * prints or saves buffers, and writes launch figures as JSON. Uses only the
  * public interface, smemu.h, and the tool's own files (clc.h, run_*.h). */
+#include "smemu.h"
+#include "clc.h"
+#include "lint.h"
+#include "run_cmd.h"
+#include "run_num.h"
 #include <errno.h>
 #include <float.h>
-#include <math.h>
-#include <sys/stat.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <inttypes.h>
+#include <math.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "run_cmd.h"
-#include "clc.h"
-#include "lint.h"
-#include "run_num.h"
-#include "smemu.h"
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static const char *const usage_main =
     "usage: smemu <command> [options]\n"
@@ -159,18 +159,19 @@ static const char *const usage_exec =
     "      --arg s32:256 --json run.json\n";
 
 enum { T_U8, T_U16, T_U32, T_U64, T_S8, T_S16, T_S32, T_S64, T_F32, T_F64, T_BAD };
-static const char *const tnames[] = {"u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "f32", "f64", NULL};
+static const char *const tnames[] = {"u8",  "u16", "u32", "u64", "s8", "s16",
+                                     "s32", "s64", "f32", "f64", NULL};
 static const int tsize[] = {1, 2, 4, 8, 1, 2, 4, 8, 4, 8};
 
 typedef struct arg {
   int is_buf;
   int type;
   uint64_t count;
-  void *ptr;          /* device buffer */
-  uint8_t scalar[8];  /* scalar value */
+  void *ptr;         /* device buffer */
+  uint8_t scalar[8]; /* scalar value */
   int print;
   const char *save;
-  int is_local;       /* local:BYTES (scalar holds the count) */
+  int is_local; /* local:BYTES (scalar holds the count) */
 } arg;
 
 static int type_of(const char *s, size_t n) {
@@ -229,26 +230,44 @@ static int fill_buffer(arg *a, const char *init, char *err, size_t en) {
       return -1;
     }
     for (uint64_t i = 0; i < a->count; i++) {
-      if (a->type == T_F32) { float f = (float)(sd + (double)i); memcpy(p + i * 4, &f, 4); }
-      else if (a->type == T_F64) { double d = sd + (double)i; memcpy(p + i * 8, &d, 8); }
-      else { uint64_t v = (uint64_t)si + i; memcpy(p + i * (uint64_t)es, &v, (size_t)es); }
+      if (a->type == T_F32) {
+        float f = (float)(sd + (double)i);
+        memcpy(p + i * 4, &f, 4);
+      } else if (a->type == T_F64) {
+        double d = sd + (double)i;
+        memcpy(p + i * 8, &d, 8);
+      } else {
+        uint64_t v = (uint64_t)si + i;
+        memcpy(p + i * (uint64_t)es, &v, (size_t)es);
+      }
     }
     return 0;
   }
   if (!strncmp(init, "fill=", 5)) {
     uint8_t v[8];
-    if (parse_value(init + 5, a->type, v) < 0) { snprintf(err, en, "bad fill value '%s' for %s", init + 5, tnames[a->type]); return -1; }
+    if (parse_value(init + 5, a->type, v) < 0) {
+      snprintf(err, en, "bad fill value '%s' for %s", init + 5, tnames[a->type]);
+      return -1;
+    }
     for (uint64_t i = 0; i < a->count; i++) memcpy(p + i * (uint64_t)es, v, (size_t)es);
     return 0;
   }
   if (!strncmp(init, "rand=", 5)) {
     uint64_t st;
-    if (cli_u64(init + 5, UINT64_MAX, &st) < 0) { snprintf(err, en, "bad seed '%s' (rand=SEED takes an unsigned integer)", init + 5); return -1; }
+    if (cli_u64(init + 5, UINT64_MAX, &st) < 0) {
+      snprintf(err, en, "bad seed '%s' (rand=SEED takes an unsigned integer)", init + 5);
+      return -1;
+    }
     for (uint64_t i = 0; i < a->count; i++) {
       uint64_t r = splitmix(&st);
-      if (a->type == T_F32) { float f = (float)((double)(r >> 40) * 0x1p-24); memcpy(p + i * 4, &f, 4); }
-      else if (a->type == T_F64) { double f = (double)(r >> 40) * 0x1p-24; memcpy(p + i * 8, &f, 8); }
-      else memcpy(p + i * (uint64_t)es, &r, (size_t)es);
+      if (a->type == T_F32) {
+        float f = (float)((double)(r >> 40) * 0x1p-24);
+        memcpy(p + i * 4, &f, 4);
+      } else if (a->type == T_F64) {
+        double f = (double)(r >> 40) * 0x1p-24;
+        memcpy(p + i * 8, &f, 8);
+      } else
+        memcpy(p + i * (uint64_t)es, &r, (size_t)es);
     }
     return 0;
   }
@@ -280,7 +299,10 @@ static int fill_buffer(arg *a, const char *init, char *err, size_t en) {
   if (!strncmp(init, "file=", 5)) {
     FILE *f = fopen(init + 5, "rb");
     struct stat sb;
-    if (!f) { snprintf(err, en, "cannot open %s: %s", init + 5, strerror(errno)); return -1; }
+    if (!f) {
+      snprintf(err, en, "cannot open %s: %s", init + 5, strerror(errno));
+      return -1;
+    }
     if (fstat(fileno(f), &sb) < 0 || !S_ISREG(sb.st_mode)) {
       snprintf(err, en, "file=%s is not a regular file", init + 5);
       fclose(f);
@@ -290,7 +312,10 @@ static int fill_buffer(arg *a, const char *init, char *err, size_t en) {
     (void)n;
     int bad = ferror(f);
     fclose(f);
-    if (bad) { snprintf(err, en, "cannot read %s", init + 5); return -1; }
+    if (bad) {
+      snprintf(err, en, "cannot read %s", init + 5);
+      return -1;
+    }
     return 0;
   }
   snprintf(err, en, "unknown initialiser '%s'", init);
@@ -329,13 +354,16 @@ static int parse_arg(smemu_ctx *ctx, const char *spec, arg *a, char *err, size_t
       return -1;
     }
     while ((tok = strtok_r(NULL, ":", &save))) {
-      if (!strcmp(tok, "print")) a->print = 1;
-      else if (!strncmp(tok, "save=", 5) && !a->save) a->save = strdup(tok + 5);
+      if (!strcmp(tok, "print"))
+        a->print = 1;
+      else if (!strncmp(tok, "save=", 5) && !a->save)
+        a->save = strdup(tok + 5);
       else if (init) {
         snprintf(err, en, "bad buffer '%s': two initialisers ('%s' and '%s')", spec, init, tok);
         free(s);
         return -1;
-      } else init = tok;
+      } else
+        init = tok;
     }
     if (smemu_malloc(ctx, &a->ptr, a->count * (uint64_t)tsize[a->type]) != SMEMU_OK) {
       snprintf(err, en, "%s", smemu_errmsg(ctx));
@@ -343,14 +371,17 @@ static int parse_arg(smemu_ctx *ctx, const char *spec, arg *a, char *err, size_t
       return -2; /* not a usage error */
     }
     /* written for the init check, unless asked to stay unwritten */
-    if (!init || strcmp(init, "uninit")) smemu_memset(ctx, a->ptr, 0, a->count * (uint64_t)tsize[a->type]);
-    else memset(a->ptr, 0, a->count * (uint64_t)tsize[a->type]);
+    if (!init || strcmp(init, "uninit"))
+      smemu_memset(ctx, a->ptr, 0, a->count * (uint64_t)tsize[a->type]);
+    else
+      memset(a->ptr, 0, a->count * (uint64_t)tsize[a->type]);
     int r = fill_buffer(a, init, err, en);
     free(s);
     return r;
   }
   const char *c = strchr(spec, ':');
-  if (!c || (a->type = type_of(spec, (size_t)(c - spec))) == T_BAD || parse_value(c + 1, a->type, a->scalar) < 0) {
+  if (!c || (a->type = type_of(spec, (size_t)(c - spec))) == T_BAD ||
+      parse_value(c + 1, a->type, a->scalar) < 0) {
     snprintf(err, en, "bad argument '%s': expected TYPE:VALUE or buf:TYPE:COUNT[...]", spec);
     return -1;
   }
@@ -363,16 +394,60 @@ static void print_buffer(int i, const arg *a) {
   for (uint64_t k = 0; k < a->count; k++) {
     const uint8_t *e = p + k * (uint64_t)tsize[a->type];
     switch (a->type) {
-    case T_U8: printf("%u", *e); break;
-    case T_S8: printf("%d", (int8_t)*e); break;
-    case T_U16: { uint16_t v; memcpy(&v, e, 2); printf("%u", v); break; }
-    case T_S16: { int16_t v; memcpy(&v, e, 2); printf("%d", v); break; }
-    case T_U32: { uint32_t v; memcpy(&v, e, 4); printf("%u", v); break; }
-    case T_S32: { int32_t v; memcpy(&v, e, 4); printf("%d", v); break; }
-    case T_U64: { uint64_t v; memcpy(&v, e, 8); printf("%" PRIu64, v); break; }
-    case T_S64: { int64_t v; memcpy(&v, e, 8); printf("%" PRId64, v); break; }
-    case T_F32: { float v; memcpy(&v, e, 4); printf("%.9g", v); break; }
-    default: { double v; memcpy(&v, e, 8); printf("%.17g", v); break; }
+    case T_U8:
+      printf("%u", *e);
+      break;
+    case T_S8:
+      printf("%d", (int8_t)*e);
+      break;
+    case T_U16: {
+      uint16_t v;
+      memcpy(&v, e, 2);
+      printf("%u", v);
+      break;
+    }
+    case T_S16: {
+      int16_t v;
+      memcpy(&v, e, 2);
+      printf("%d", v);
+      break;
+    }
+    case T_U32: {
+      uint32_t v;
+      memcpy(&v, e, 4);
+      printf("%u", v);
+      break;
+    }
+    case T_S32: {
+      int32_t v;
+      memcpy(&v, e, 4);
+      printf("%d", v);
+      break;
+    }
+    case T_U64: {
+      uint64_t v;
+      memcpy(&v, e, 8);
+      printf("%" PRIu64, v);
+      break;
+    }
+    case T_S64: {
+      int64_t v;
+      memcpy(&v, e, 8);
+      printf("%" PRId64, v);
+      break;
+    }
+    case T_F32: {
+      float v;
+      memcpy(&v, e, 4);
+      printf("%.9g", v);
+      break;
+    }
+    default: {
+      double v;
+      memcpy(&v, e, 8);
+      printf("%.17g", v);
+      break;
+    }
     }
     putchar(k + 1 == a->count || k % 8 == 7 ? '\n' : ' ');
   }
@@ -395,7 +470,6 @@ static int parse_dims(const char *s, uint32_t d[3]) {
   return -1;
 }
 
-
 static int write_json(const char *path, const smemu_ctx *ctx) {
   FILE *f = fopen(path, "w");
   if (!f) return -1;
@@ -410,16 +484,25 @@ static int parse_checks(const char *v, uint32_t *an) {
   char *s = strdup(v), *save = NULL;
   int rc = 0;
   for (char *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-    if (!strcmp(t, "races")) *an |= SMEMU_ANALYZE_RACES;
-    else if (!strcmp(t, "sync")) *an |= SMEMU_ANALYZE_SYNC;
-    else if (!strcmp(t, "init")) *an |= SMEMU_ANALYZE_INIT;
-    else if (!strcmp(t, "global-races")) *an |= SMEMU_ANALYZE_GLOBAL_RACES;
-    else if (!strcmp(t, "racecheck-compat")) *an |= SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_RACECHECK_COMPAT;
-    else if (!strcmp(t, "memory")) {}
-    else if (!strcmp(t, "memcheck")) *an |= SMEMU_ANALYZE_MEMCHECK;
+    if (!strcmp(t, "races"))
+      *an |= SMEMU_ANALYZE_RACES;
+    else if (!strcmp(t, "sync"))
+      *an |= SMEMU_ANALYZE_SYNC;
+    else if (!strcmp(t, "init"))
+      *an |= SMEMU_ANALYZE_INIT;
+    else if (!strcmp(t, "global-races"))
+      *an |= SMEMU_ANALYZE_GLOBAL_RACES;
+    else if (!strcmp(t, "racecheck-compat"))
+      *an |= SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_RACECHECK_COMPAT;
+    else if (!strcmp(t, "memory")) {
+    } else if (!strcmp(t, "memcheck"))
+      *an |= SMEMU_ANALYZE_MEMCHECK;
     else if (!strcmp(t, "all"))
       *an |= SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_SYNC | SMEMU_ANALYZE_INIT | SMEMU_ANALYZE_GLOBAL_RACES;
-    else { fprintf(stderr, "smemu exec: unknown check '%s' (races, sync, init, memory, memcheck, all)\n", t); rc = -1; }
+    else {
+      fprintf(stderr, "smemu exec: unknown check '%s' (races, sync, init, memory, memcheck, all)\n", t);
+      rc = -1;
+    }
   }
   free(s);
   return rc;
@@ -433,7 +516,8 @@ static char *read_file(const char *path, size_t *len) {
   if (!f) return NULL;
   char *b = NULL;
   long n = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-  if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (b = malloc((size_t)n + 1)) && fread(b, 1, (size_t)n, f) == (size_t)n) {
+  if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (b = malloc((size_t)n + 1)) &&
+      fread(b, 1, (size_t)n, f) == (size_t)n) {
     b[n] = 0;
     *len = (size_t)n;
   } else {
@@ -464,7 +548,10 @@ static void sass_counting(smemu_ctx *ctx, smemu_module *mod, const char *ptx, si
 char *cu_to_ptx(const char *cu, const char *arch, size_t *len, char *err, size_t en) {
   char out[] = "/tmp/smemu-cu-XXXXXX";
   int fd = mkstemp(out);
-  if (fd < 0) { snprintf(err, en, "cannot make a temporary file: %s", strerror(errno)); return NULL; }
+  if (fd < 0) {
+    snprintf(err, en, "cannot make a temporary file: %s", strerror(errno));
+    return NULL;
+  }
   close(fd);
   char archopt[64];
   snprintf(archopt, sizeof archopt, "-arch=%s", arch && !strncmp(arch, "sm_", 3) ? arch : "sm_90");
@@ -472,12 +559,15 @@ char *cu_to_ptx(const char *cu, const char *arch, size_t *len, char *err, size_t
   pid_t pid;
   int st = 0, rc = posix_spawnp(&pid, "nvcc", NULL, NULL, argv, environ);
   if (rc != 0) {
-    snprintf(err, en, "cannot run nvcc (%s): compiling .cu files needs the CUDA toolkit on the PATH; "
-                      "or give the PTX (nvcc -ptx)", strerror(rc));
+    snprintf(err, en,
+             "cannot run nvcc (%s): compiling .cu files needs the CUDA toolkit on the PATH; "
+             "or give the PTX (nvcc -ptx)",
+             strerror(rc));
     unlink(out);
     return NULL;
   }
-  while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+  while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+  }
   if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
     snprintf(err, en, "nvcc could not compile %s (its messages are above)", cu);
     unlink(out);
@@ -509,7 +599,8 @@ static int cmd_exec(int argc, char **argv) {
   smemu_options opt = {0};
   uint32_t shared = 0;
   int64_t max_dyn = -1;
-  int quiet = 0, nargs = 0, report_banks = 0, report_pipeline = 0, detailed = 0, counting = 0; /* 0 auto, 1 sass, 2 ptx */
+  int quiet = 0, nargs = 0, report_banks = 0, report_pipeline = 0, detailed = 0,
+      counting = 0; /* 0 auto, 1 sass, 2 ptx */
   uint64_t num;
   opt.analyses = SMEMU_ANALYZE_BANKS;
   opt.max_warp_instructions = SMEMU_DEFAULT_MAX_INSNS;
@@ -518,66 +609,118 @@ static int cmd_exec(int argc, char **argv) {
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEED()                                                        \
-  do {                                                                \
-    if (!v) { fprintf(stderr, "smemu exec: %s needs a value\n", a); free(specs); return 2; } \
-    i++;                                                              \
+#define NEED()                                                                                               \
+  do {                                                                                                       \
+    if (!v) {                                                                                                \
+      fprintf(stderr, "smemu exec: %s needs a value\n", a);                                                  \
+      free(specs);                                                                                           \
+      return 2;                                                                                              \
+    }                                                                                                        \
+    i++;                                                                                                     \
   } while (0)
 /* a number option: the whole value, at most MAX */
-#define NUM(MAX, WHAT)                                                \
-  do {                                                                \
-    NEED();                                                           \
-    if (cli_u64(v, (MAX), &num) < 0) {                                \
-      fprintf(stderr, "smemu exec: %s: '%s' is not %s\n", a, v, WHAT); \
-      free(specs);                                                    \
-      return 2;                                                       \
-    }                                                                 \
+#define NUM(MAX, WHAT)                                                                                       \
+  do {                                                                                                       \
+    NEED();                                                                                                  \
+    if (cli_u64(v, (MAX), &num) < 0) {                                                                       \
+      fprintf(stderr, "smemu exec: %s: '%s' is not %s\n", a, v, WHAT);                                       \
+      free(specs);                                                                                           \
+      return 2;                                                                                              \
+    }                                                                                                        \
   } while (0)
-    if (!strcmp(a, "--kernel")) { NEED(); kname = v; }
-    else if (!strcmp(a, "--grid")) { NEED(); grid_s = v; }
-    else if (!strcmp(a, "--block")) { NEED(); block_s = v; }
-    else if (!strcmp(a, "--cluster")) { NEED(); cluster_s = v; }
-    else if (!strcmp(a, "--shared")) { NUM(UINT32_MAX, "a byte count (0 to 4294967295)"); shared = (uint32_t)num; }
-    else if (!strcmp(a, "--max-dynamic-shared")) { NUM(UINT32_MAX, "a byte count (0 to 4294967295)"); max_dyn = (int64_t)num; }
-    else if (!strcmp(a, "--timeout")) {
+    if (!strcmp(a, "--kernel")) {
       NEED();
-      if (cli_double(v, &opt.timeout_seconds) < 0 || !(opt.timeout_seconds > 0) || opt.timeout_seconds > 1e9) {
+      kname = v;
+    } else if (!strcmp(a, "--grid")) {
+      NEED();
+      grid_s = v;
+    } else if (!strcmp(a, "--block")) {
+      NEED();
+      block_s = v;
+    } else if (!strcmp(a, "--cluster")) {
+      NEED();
+      cluster_s = v;
+    } else if (!strcmp(a, "--shared")) {
+      NUM(UINT32_MAX, "a byte count (0 to 4294967295)");
+      shared = (uint32_t)num;
+    } else if (!strcmp(a, "--max-dynamic-shared")) {
+      NUM(UINT32_MAX, "a byte count (0 to 4294967295)");
+      max_dyn = (int64_t)num;
+    } else if (!strcmp(a, "--timeout")) {
+      NEED();
+      if (cli_double(v, &opt.timeout_seconds) < 0 || !(opt.timeout_seconds > 0) ||
+          opt.timeout_seconds > 1e9) {
         fprintf(stderr, "smemu exec: --timeout: '%s' is not a number of seconds above 0\n", v);
         free(specs);
         return 2;
       }
-    }
-    else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(usage_exec, stdout); free(specs); return 0; }
-    else if (!strcmp(a, "--arg")) { NEED(); specs[nargs++] = v; }
-    else if (!strcmp(a, "--json")) { NEED(); json = v; }
-    else if (!strcmp(a, "--html")) { NEED(); html = v; }
-    else if (!strcmp(a, "--arch")) { NEED(); opt.arch = v; }
-    else if (!strcmp(a, "--threads")) { NUM(1024, "a thread count (1 to 1024, 0: one per core)"); opt.threads = (int)num; }
-    else if (!strcmp(a, "--stack")) { NUM(UINT32_MAX, "a byte count (0 to 4294967295)"); opt.stack_bytes = (uint32_t)num; }
-    else if (!strcmp(a, "--max-insns")) { NUM(UINT64_MAX, "an instruction count"); opt.max_warp_instructions = num; }
-    else if (!strcmp(a, "--quiet")) quiet = 1;
-    else if (!strcmp(a, "--cl-opts")) { NEED(); cl_opts = v; }
-    else if (!strcmp(a, "--report")) {
+    } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      fputs(usage_exec, stdout);
+      free(specs);
+      return 0;
+    } else if (!strcmp(a, "--arg")) {
       NEED();
-      if (!strcmp(v, "banks")) report_banks = 1;
-      else if (!strcmp(v, "hazards")) detailed = 1;
-      else if (!strcmp(v, "pipeline")) { report_pipeline = 1; opt.analyses |= SMEMU_ANALYZE_PIPELINE; }
-      else { fprintf(stderr, "smemu exec: unknown report '%s' (known: banks, hazards, pipeline)\n", v); free(specs); return 2; }
-    }
-    else if (!strcmp(a, "--check")) {
+      specs[nargs++] = v;
+    } else if (!strcmp(a, "--json")) {
       NEED();
-      if (parse_checks(v, &opt.analyses) < 0) { free(specs); return 2; }
-    }
-    else if (!strcmp(a, "--tier")) {
+      json = v;
+    } else if (!strcmp(a, "--html")) {
       NEED();
-      if (!strcmp(v, "interp")) opt.tier = SMEMU_TIER_INTERP;
-      else if (!strcmp(v, "jit")) opt.tier = SMEMU_TIER_JIT;
-      else if (!strcmp(v, "auto")) opt.tier = SMEMU_TIER_AUTO;
-      else { fprintf(stderr, "smemu exec: --tier takes interp, jit or auto\n"); free(specs); return 2; }
-    }
-    else if (!strcmp(a, "--schedule")) {
+      html = v;
+    } else if (!strcmp(a, "--arch")) {
       NEED();
-      if (!strcmp(v, "fixed")) opt.schedule = SMEMU_SCHEDULE_FIXED;
+      opt.arch = v;
+    } else if (!strcmp(a, "--threads")) {
+      NUM(1024, "a thread count (1 to 1024, 0: one per core)");
+      opt.threads = (int)num;
+    } else if (!strcmp(a, "--stack")) {
+      NUM(UINT32_MAX, "a byte count (0 to 4294967295)");
+      opt.stack_bytes = (uint32_t)num;
+    } else if (!strcmp(a, "--max-insns")) {
+      NUM(UINT64_MAX, "an instruction count");
+      opt.max_warp_instructions = num;
+    } else if (!strcmp(a, "--quiet"))
+      quiet = 1;
+    else if (!strcmp(a, "--cl-opts")) {
+      NEED();
+      cl_opts = v;
+    } else if (!strcmp(a, "--report")) {
+      NEED();
+      if (!strcmp(v, "banks"))
+        report_banks = 1;
+      else if (!strcmp(v, "hazards"))
+        detailed = 1;
+      else if (!strcmp(v, "pipeline")) {
+        report_pipeline = 1;
+        opt.analyses |= SMEMU_ANALYZE_PIPELINE;
+      } else {
+        fprintf(stderr, "smemu exec: unknown report '%s' (known: banks, hazards, pipeline)\n", v);
+        free(specs);
+        return 2;
+      }
+    } else if (!strcmp(a, "--check")) {
+      NEED();
+      if (parse_checks(v, &opt.analyses) < 0) {
+        free(specs);
+        return 2;
+      }
+    } else if (!strcmp(a, "--tier")) {
+      NEED();
+      if (!strcmp(v, "interp"))
+        opt.tier = SMEMU_TIER_INTERP;
+      else if (!strcmp(v, "jit"))
+        opt.tier = SMEMU_TIER_JIT;
+      else if (!strcmp(v, "auto"))
+        opt.tier = SMEMU_TIER_AUTO;
+      else {
+        fprintf(stderr, "smemu exec: --tier takes interp, jit or auto\n");
+        free(specs);
+        return 2;
+      }
+    } else if (!strcmp(a, "--schedule")) {
+      NEED();
+      if (!strcmp(v, "fixed"))
+        opt.schedule = SMEMU_SCHEDULE_FIXED;
       else if (!strncmp(v, "random", 6) && (v[6] == 0 || v[6] == ':')) {
         opt.schedule = SMEMU_SCHEDULE_RANDOM;
         opt.seed = 1;
@@ -586,22 +729,40 @@ static int cmd_exec(int argc, char **argv) {
           free(specs);
           return 2;
         }
-      } else { fprintf(stderr, "smemu exec: --schedule takes fixed or random[:SEED]\n"); free(specs); return 2; }
-    }
-    else if (!strcmp(a, "--bank-mode")) {
+      } else {
+        fprintf(stderr, "smemu exec: --schedule takes fixed or random[:SEED]\n");
+        free(specs);
+        return 2;
+      }
+    } else if (!strcmp(a, "--bank-mode")) {
       NEED();
       opt.bank_mode = !strcmp(v, "4") ? 4 : !strcmp(v, "8") ? 8 : 0;
-      if (!opt.bank_mode) { fprintf(stderr, "smemu exec: --bank-mode takes 4 or 8\n"); free(specs); return 2; }
-    }
-    else if (!strcmp(a, "--no-banks")) opt.analyses &= ~SMEMU_ANALYZE_BANKS;
+      if (!opt.bank_mode) {
+        fprintf(stderr, "smemu exec: --bank-mode takes 4 or 8\n");
+        free(specs);
+        return 2;
+      }
+    } else if (!strcmp(a, "--no-banks"))
+      opt.analyses &= ~SMEMU_ANALYZE_BANKS;
     else if (!strcmp(a, "--counting")) {
       NEED();
       counting = !strcmp(v, "sass") ? 1 : !strcmp(v, "ptx") ? 2 : -1;
-      if (counting < 0) { fprintf(stderr, "smemu exec: --counting takes sass or ptx\n"); free(specs); return 2; }
+      if (counting < 0) {
+        fprintf(stderr, "smemu exec: --counting takes sass or ptx\n");
+        free(specs);
+        return 2;
+      }
+    } else if (a[0] == '-') {
+      fprintf(stderr, "smemu exec: unknown option %s\n%s", a, usage_exec);
+      free(specs);
+      return 2;
+    } else if (!file)
+      file = a;
+    else {
+      fprintf(stderr, "smemu exec: unexpected argument %s\n", a);
+      free(specs);
+      return 2;
     }
-    else if (a[0] == '-' ) { fprintf(stderr, "smemu exec: unknown option %s\n%s", a, usage_exec); free(specs); return 2; }
-    else if (!file) file = a;
-    else { fprintf(stderr, "smemu exec: unexpected argument %s\n", a); free(specs); return 2; }
   }
   uint32_t grid[3], block[3], cdims[3];
   if (!file || !kname || !grid_s || !block_s) {
@@ -611,7 +772,8 @@ static int cmd_exec(int argc, char **argv) {
   }
   if (parse_dims(grid_s, grid) < 0 || parse_dims(block_s, block) < 0 ||
       (cluster_s && parse_dims(cluster_s, cdims) < 0)) {
-    fprintf(stderr, "smemu exec: bad --grid or --block%s (expected X[,Y[,Z]])\n", cluster_s ? " or --cluster" : "");
+    fprintf(stderr, "smemu exec: bad --grid or --block%s (expected X[,Y[,Z]])\n",
+            cluster_s ? " or --cluster" : "");
     free(specs);
     return 2;
   }
@@ -627,8 +789,10 @@ static int cmd_exec(int argc, char **argv) {
     return 2;
   }
   if (opt.bank_mode && smemu_bank_mode(ctx) != opt.bank_mode)
-    fprintf(stderr, "smemu: note: %s has no %d-byte bank mode; cudaDeviceSetSharedMemConfig is ignored there, "
-                    "banks stay %d bytes wide\n", opt.arch ? opt.arch : "sm_90", opt.bank_mode, smemu_bank_mode(ctx));
+    fprintf(stderr,
+            "smemu: note: %s has no %d-byte bank mode; cudaDeviceSetSharedMemConfig is ignored there, "
+            "banks stay %d bytes wide\n",
+            opt.arch ? opt.arch : "sm_90", opt.bank_mode, smemu_bank_mode(ctx));
   int rc = 1;
   smemu_module *mod;
   smemu_kernel *k;
@@ -710,14 +874,15 @@ static int cmd_exec(int argc, char **argv) {
       argv2[i] = args[i].scalar;
     } else if (args[i].is_buf) {
       if (pi.size != 8) {
-        fprintf(stderr, "smemu exec: --arg %d: parameter %s is %u bytes, not a pointer\n", i + 1, pi.name, pi.size);
+        fprintf(stderr, "smemu exec: --arg %d: parameter %s is %u bytes, not a pointer\n", i + 1, pi.name,
+                pi.size);
         goto out;
       }
       argv2[i] = &args[i].ptr;
     } else {
       if ((uint32_t)tsize[args[i].type] != pi.size) {
-        fprintf(stderr, "smemu exec: --arg %d: parameter %s is %u bytes, the value is %d\n", i + 1, pi.name, pi.size,
-                tsize[args[i].type]);
+        fprintf(stderr, "smemu exec: --arg %d: parameter %s is %u bytes, the value is %d\n", i + 1, pi.name,
+                pi.size, tsize[args[i].type]);
         goto out;
       }
       argv2[i] = args[i].scalar;
@@ -732,7 +897,8 @@ static int cmd_exec(int argc, char **argv) {
   smemu_status s = smemu_launch_cluster(ctx, k, grid, block, cluster_s ? cdims : NULL, shared, argv2);
   const smemu_launch_stats *st = smemu_last_stats(ctx);
   int found = 0;
-  if (opt.analyses & (SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_SYNC | SMEMU_ANALYZE_INIT | SMEMU_ANALYZE_GLOBAL_RACES)) {
+  if (opt.analyses &
+      (SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_SYNC | SMEMU_ANALYZE_INIT | SMEMU_ANALYZE_GLOBAL_RACES)) {
     fflush(stdout);
     smemu_write_race_report(ctx, stderr, detailed);
     found = smemu_hazard_count(ctx) + smemu_sync_error_count(ctx);
@@ -751,7 +917,8 @@ static int cmd_exec(int argc, char **argv) {
   if (s != SMEMU_OK) {
     fprintf(stderr, "smemu: error: %s (%s)\n", smemu_errmsg(ctx), smemu_status_name(s));
     if (s == SMEMU_ERR_OUT_OF_RESOURCES && max_dyn < 0)
-      fprintf(stderr, "smemu: hint: --max-dynamic-shared BYTES is the opt-in cudaFuncSetAttribute gives programs\n");
+      fprintf(stderr,
+              "smemu: hint: --max-dynamic-shared BYTES is the opt-in cudaFuncSetAttribute gives programs\n");
   } else {
     rc = 0;
     for (int i = 0; i < nargs; i++) {
@@ -770,8 +937,10 @@ static int cmd_exec(int argc, char **argv) {
     fflush(stdout);
     smemu_bank_counts bc;
     if (report_banks) {
-      if (smemu_last_bank_counts(ctx, &bc) == SMEMU_OK) smemu_write_bank_report(ctx, stdout, 10);
-      else fprintf(stderr, "smemu: --report banks needs the bank model (drop --no-banks)\n");
+      if (smemu_last_bank_counts(ctx, &bc) == SMEMU_OK)
+        smemu_write_bank_report(ctx, stdout, 10);
+      else
+        fprintf(stderr, "smemu: --report banks needs the bank model (drop --no-banks)\n");
       fflush(stdout);
     }
     if (report_pipeline) {
@@ -779,16 +948,18 @@ static int cmd_exec(int argc, char **argv) {
       fflush(stdout);
     }
     if (!quiet) {
-      fprintf(stderr, "smemu: %s grid (%u,%u,%u) block (%u,%u,%u): %" PRIu64 " warp / %" PRIu64
-                      " thread instructions in %.3f s (%s)",
+      fprintf(stderr,
+              "smemu: %s grid (%u,%u,%u) block (%u,%u,%u): %" PRIu64 " warp / %" PRIu64
+              " thread instructions in %.3f s (%s)",
               st->kernel, grid[0], grid[1], grid[2], block[0], block[1], block[2], st->warp_instructions,
               st->thread_instructions, st->seconds, st->tier ? st->tier : "interp");
       smemu_counting cn;
       if (smemu_last_bank_counts(ctx, &bc) == SMEMU_OK)
-        fprintf(stderr, "; shared ld %" PRIu64 " req %" PRIu64 " conflicts, st %" PRIu64 " req %" PRIu64
-                        " conflicts, atom %" PRIu64 " req %" PRIu64 " conflicts; counting %s",
-                bc.requests[0], bc.conflicts[0], bc.requests[1], bc.conflicts[1], bc.requests[2], bc.conflicts[2],
-                smemu_last_counting(ctx, &cn) == SMEMU_OK && cn.sass ? "sass" : "ptx");
+        fprintf(stderr,
+                "; shared ld %" PRIu64 " req %" PRIu64 " conflicts, st %" PRIu64 " req %" PRIu64
+                " conflicts, atom %" PRIu64 " req %" PRIu64 " conflicts; counting %s",
+                bc.requests[0], bc.conflicts[0], bc.requests[1], bc.conflicts[1], bc.requests[2],
+                bc.conflicts[2], smemu_last_counting(ctx, &cn) == SMEMU_OK && cn.sass ? "sass" : "ptx");
       fputc('\n', stderr);
     }
   }
@@ -816,19 +987,26 @@ out:
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2) { fputs(usage_main, stderr); return 2; }
+  if (argc < 2) {
+    fputs(usage_main, stderr);
+    return 2;
+  }
   const char *c = argv[1];
-  if (!strcmp(c, "--version") || !strcmp(c, "version")) { printf("smemu %s\n", smemu_version()); return 0; }
+  if (!strcmp(c, "--version") || !strcmp(c, "version")) {
+    printf("smemu %s\n", smemu_version());
+    return 0;
+  }
   if (!strcmp(c, "help") || !strcmp(c, "--help") || !strcmp(c, "-h")) {
-    if (argc > 2 && !strcmp(argv[2], "exec")) fputs(usage_exec, stdout);
+    if (argc > 2 && !strcmp(argv[2], "exec"))
+      fputs(usage_exec, stdout);
     else if (argc > 2 && !strcmp(argv[2], "lint")) {
       char *h[] = {"--help"};
       return smemu_cmd_lint(1, h);
     } else if (argc > 2 && !strcmp(argv[2], "run")) {
       char *h[] = {"--help"};
       return smemu_cmd_run(1, h);
-    }
-    else fputs(usage_main, stdout);
+    } else
+      fputs(usage_main, stdout);
     return 0;
   }
   if (!strcmp(c, "exec")) return cmd_exec(argc - 2, argv + 2);

@@ -16,19 +16,19 @@
  * termination request during a launch (^C) it writes the reports of the
  * launches before, and an alarm ends the process if the flush itself hangs
  * (on a lock the crashed code held, say). */
+#include "rt.h"
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-#include "rt.h"
 
 #define FLUSH_SECONDS 60 /* the alarm after a crash: queued launches may take a while */
 #define STOP_SECONDS 5   /* after a termination request: reports only */
 
-static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP,
-                                    SIGTERM, SIGINT, SIGHUP, SIGQUIT};
+static const int fatal_signals[] = {SIGSEGV, SIGBUS,  SIGFPE, SIGILL, SIGABRT,
+                                    SIGTRAP, SIGTERM, SIGINT, SIGHUP, SIGQUIT};
 static volatile sig_atomic_t flushing;
 
 /* Drop queued host callbacks, keeping launches and events in order. */

@@ -7,10 +7,10 @@
  * only ptxas knows: registers and frame size per kernel, user constant
  * bytes. The decompressors are Debian's libzstd / liblz4, opened with
  * dlopen so that building smemu needs neither's headers. */
+#include "rt.h"
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rt.h"
 
 #define FATBIN_MAGIC 0xBA55ED50u
 #define KIND_PTX 1
@@ -23,9 +23,21 @@
 #define FLAG_ARCH_SPECIFIC 0x100000u
 #define MAX_ENTRY (1ull << 28) /* a decompressed entry larger than this is corrupt */
 
-static uint16_t rd16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
-static uint32_t rd32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
-static uint64_t rd64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+static uint16_t rd16(const uint8_t *p) {
+  uint16_t v;
+  memcpy(&v, p, 2);
+  return v;
+}
+static uint32_t rd32(const uint8_t *p) {
+  uint32_t v;
+  memcpy(&v, p, 4);
+  return v;
+}
+static uint64_t rd64(const uint8_t *p) {
+  uint64_t v;
+  memcpy(&v, p, 8);
+  return v;
+}
 
 /* ---- decompression through dlopen'ed libraries ---- */
 
@@ -53,14 +65,18 @@ static const char *const lz4_libs[] = {"liblz4.so.1", "liblz4.so", NULL};
 static uint8_t *decompress(const uint8_t *src, size_t src_len, size_t out_size, uint64_t flags, char *err,
                            size_t en) {
   uint8_t *out = malloc(out_size + 1);
-  if (!out) { snprintf(err, en, "out of memory"); return NULL; }
+  if (!out) {
+    snprintf(err, en, "out of memory");
+    return NULL;
+  }
   if (flags & FLAG_ZSTD) {
     zstd_dec_fn dec = (zstd_dec_fn)lib_sym(zstd_libs, "ZSTD_decompress");
     zstd_err_fn iserr = (zstd_err_fn)lib_sym(zstd_libs, "ZSTD_isError");
     zstd_frame_fn frame = (zstd_frame_fn)lib_sym(zstd_libs, "ZSTD_findFrameCompressedSize");
     if (!dec || !iserr) {
-      snprintf(err, en, "the PTX is compressed with zstd and libzstd.so.1 cannot be loaded "
-                        "(install Debian's libzstd1, or rebuild with nvcc -Xfatbin -compress-all=false)");
+      snprintf(err, en,
+               "the PTX is compressed with zstd and libzstd.so.1 cannot be loaded "
+               "(install Debian's libzstd1, or rebuild with nvcc -Xfatbin -compress-all=false)");
       free(out);
       return NULL;
     }
@@ -80,7 +96,8 @@ static uint8_t *decompress(const uint8_t *src, size_t src_len, size_t out_size, 
   if (flags & FLAG_LZ4) {
     lz4_dec_fn dec = (lz4_dec_fn)lib_sym(lz4_libs, "LZ4_decompress_safe");
     if (!dec) {
-      snprintf(err, en, "the entry is compressed with LZ4 and liblz4.so.1 cannot be loaded (install liblz4-1)");
+      snprintf(err, en,
+               "the entry is compressed with LZ4 and liblz4.so.1 cannot be loaded (install liblz4-1)");
       free(out);
       return NULL;
     }
@@ -126,7 +143,7 @@ static void read_cubin(const uint8_t *e, size_t n, fb_image *img) {
   uint64_t shoff = rd64(e + 0x28);
   uint16_t shentsize = rd16(e + 0x3a), shnum = rd16(e + 0x3c), shstrndx = rd16(e + 0x3e);
   if (shentsize < 64 || shoff > n || (uint64_t)shnum * shentsize > n - shoff || shstrndx >= shnum) return;
-#define SH(i) (e + shoff + (size_t)(i) * shentsize)
+#define SH(i) (e + shoff + (size_t)(i)*shentsize)
   const uint8_t *shstr = SH(shstrndx);
   uint64_t stroff = rd64(shstr + 24), strsz = rd64(shstr + 32);
   if (stroff > n || strsz > n - stroff) return;
@@ -190,9 +207,7 @@ static void read_cubin(const uint8_t *e, size_t n, fb_image *img) {
 
 /* ---- the container ---- */
 
-static int looks_like_ptx(const char *s) {
-  return !strncmp(s, "//", 2) || strstr(s, ".version") != NULL;
-}
+static int looks_like_ptx(const char *s) { return !strncmp(s, "//", 2) || strstr(s, ".version") != NULL; }
 
 /* The architecture of a PTX text: its .target sm_XX (0 when absent). */
 static int ptx_target(const char *ptx) {
@@ -263,16 +278,26 @@ int fb_parse_n(const void *data, size_t avail, int cc, fb_image *out) {
        * choice: the program was built to use its features there (the
        * __CUDA_ARCH_FEAT_SM90_ALL code paths), whatever the entry order */
       if (specific && arch == cc && !best_ptx_specific) {
-        best_ptx = p; best_ptx_arch = arch; best_ptx_specific = 1;
+        best_ptx = p;
+        best_ptx_arch = arch;
+        best_ptx_specific = 1;
       } else if (!specific && arch <= cc && arch > best_ptx_arch) {
-        best_ptx = p; best_ptx_arch = arch; best_ptx_specific = 0;
+        best_ptx = p;
+        best_ptx_arch = arch;
+        best_ptx_specific = 0;
       }
-      if (arch < low_ptx_arch) { low_ptx = p; low_ptx_arch = arch; }
+      if (arch < low_ptx_arch) {
+        low_ptx = p;
+        low_ptx_arch = arch;
+      }
     } else if (kind == KIND_ELF) {
       add_arch(out->sass_archs, &out->nsass, arch);
       /* the exact architecture, else the newest one below it, else the closest above */
       int better = best_elf_arch < 0 || elf_score(arch, cc) > elf_score(best_elf_arch, cc);
-      if (better) { best_elf = p; best_elf_arch = arch; }
+      if (better) {
+        best_elf = p;
+        best_elf_arch = arch;
+      }
     }
     p += ehdr + size;
   }
@@ -296,8 +321,9 @@ int fb_parse_n(const void *data, size_t avail, int cc, fb_image *out) {
       out_len = usize ? usize : size * 16;
     }
     if (out_len > MAX_ENTRY || size > MAX_ENTRY) {
-      if (!pass) snprintf(out->err, sizeof out->err, "a fatbinary entry claims %llu bytes: corrupt",
-                          (unsigned long long)(out_len > size ? out_len : size));
+      if (!pass)
+        snprintf(out->err, sizeof out->err, "a fatbinary entry claims %llu bytes: corrupt",
+                 (unsigned long long)(out_len > size ? out_len : size));
       continue;
     }
     char err[256];
@@ -323,7 +349,8 @@ int fb_parse_n(const void *data, size_t avail, int cc, fb_image *out) {
     size_t k = 0;
     for (int i = 0; i < out->nsass && k < sizeof archs; i++)
       k += (size_t)snprintf(archs + k, sizeof archs - k, "%ssm_%d", i ? ", " : "", out->sass_archs[i]);
-    snprintf(out->err, sizeof out->err, "the fatbinary holds no PTX (SASS only: %s)", out->nsass ? archs : "none");
+    snprintf(out->err, sizeof out->err, "the fatbinary holds no PTX (SASS only: %s)",
+             out->nsass ? archs : "none");
   }
   return 0;
 }

@@ -4,10 +4,10 @@
  * rt_end; cudaDeviceReset drops everything; at exit the queued work runs
  * and the reports are written. This is the one file of core/ that calls
  * the queue, the modules and the reports. */
+#include "rt.h"
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "rt.h"
 
 /* Analyses SMEMU_CHECK can name (as `smemu exec --check` does, and
  * compute-sanitizer's tool names). memcheck (bounds of every global, shared

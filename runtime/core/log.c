@@ -6,10 +6,10 @@
  * as it is added. The log has its own lock, taken with trylock: a message
  * printed while the log is busy (a callback that prints) is not logged
  * rather than deadlocking. */
+#include "rt.h"
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rt.h"
 
 #define LOG_BYTES 25600
 #define LOG_CALLBACKS 16

@@ -9,8 +9,8 @@
  * Events take the host's monotonic clock when the queue reaches them, so
  * cudaEventElapsedTime measures the emulation of the work between them.
  * A launch runs through its own callback (rt_op.run). */
-#include <stdlib.h>
 #include "rt.h"
+#include <stdlib.h>
 
 rt_stream *rt_stream_get(cudaStream_t s) {
   if (s == 0 || s == cudaStreamLegacy || s == cudaStreamPerThread) return &rt.default_stream;
@@ -61,8 +61,10 @@ void rt_drain(void) {
 
 void rt_enqueue(rt_op *op) {
   op->next = NULL;
-  if (rt.qtail) rt.qtail->next = op;
-  else rt.qhead = op;
+  if (rt.qtail)
+    rt.qtail->next = op;
+  else
+    rt.qhead = op;
   rt.qtail = op;
   /* bound the memory a long asynchronous loop can hold */
   if (++rt.qlen > 1024) rt_drain();

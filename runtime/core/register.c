@@ -4,18 +4,18 @@
  * __cudaRegisterVar per __device__ / __constant__ variable (host shadow ->
  * PTX name). A module's PTX is loaded into the context on first use, as
  * CUDA's lazy loading does; kernels and variables are resolved then. */
+#include "cudart/graph.h"
+#include "rt.h"
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cudart/graph.h"
-#include "rt.h"
 
 #define WRAPPER_MAGIC 0x466243b1
 
 /* nvcc's wrapper around a translation unit's fatbinary. */
 typedef struct fatbin_wrapper {
   int magic;
-  int version;            /* 1; 2 for relocatable device code (-rdc) */
+  int version; /* 1; 2 for relocatable device code (-rdc) */
   const unsigned long long *data;
   void *filename_or_fatbins;
 } fatbin_wrapper;
@@ -32,8 +32,10 @@ rt_module *rt_module_new(const void *image, const char *label) {
   rt_module *m = calloc(1, sizeof *m);
   if (!m) return NULL;
   int cc = rt.arch.major * 10 + rt.arch.minor;
-  if (!image) snprintf(m->img.err, sizeof m->img.err, "no image");
-  else if (fb_parse(image, cc, &m->img) < 0 && !m->img.err[0]) snprintf(m->img.err, sizeof m->img.err, "bad image");
+  if (!image)
+    snprintf(m->img.err, sizeof m->img.err, "no image");
+  else if (fb_parse(image, cc, &m->img) < 0 && !m->img.err[0])
+    snprintf(m->img.err, sizeof m->img.err, "bad image");
   m->label = label ? strdup(label) : program_label();
   m->next = rt.mods;
   rt.mods = m;
@@ -43,7 +45,10 @@ rt_module *rt_module_new(const void *image, const char *label) {
 
 void rt_module_free(rt_module *m) {
   for (rt_module **p = &rt.mods; *p; p = &(*p)->next)
-    if (*p == m) { *p = m->next; break; }
+    if (*p == m) {
+      *p = m->next;
+      break;
+    }
   for (rt_func **p = &rt.funcs; *p;) {
     if ((*p)->m == m) {
       rt_func *f = *p;
@@ -151,8 +156,9 @@ cudaError_t rt_module_load(rt_module *m) {
   smemu_status s = smemu_module_load_data(ctx, m->img.ptx, m->img.ptx_len, m->label, &m->mod);
   if (s != SMEMU_OK) {
     rt_msg("cannot load the PTX of %s: %s (%s)%s", m->label, smemu_errmsg(ctx), smemu_status_name(s),
-           m->from_driver ? "" : "; `smemu lint PROGRAM` lists every form smemu cannot run, at the line:col of "
-                                  "the program's embedded PTX (`--save-ptx DIR` writes that PTX out)");
+           m->from_driver ? ""
+                          : "; `smemu lint PROGRAM` lists every form smemu cannot run, at the line:col of "
+                            "the program's embedded PTX (`--save-ptx DIR` writes that PTX out)");
     m->mod = NULL;
     return m->load_err = cudaErrorInvalidPtx;
   }
@@ -193,8 +199,9 @@ void rt_modules_unload(void) {
 void rt_func_warn(rt_func *f) {
   if (f->warned++) return;
   rt_msg("kernel %s cannot run: %s%s", f->name, f->why,
-         f->m->from_driver ? "" : " (`smemu lint PROGRAM` lists every form smemu cannot run, at the line:col of "
-                                  "the program's embedded PTX; `--save-ptx DIR` writes that PTX out)");
+         f->m->from_driver ? ""
+                           : " (`smemu lint PROGRAM` lists every form smemu cannot run, at the line:col of "
+                             "the program's embedded PTX; `--save-ptx DIR` writes that PTX out)");
 }
 
 cudaError_t rt_func_kernel(rt_func *f, smemu_kernel **k) {
@@ -231,12 +238,16 @@ RT_EXPORT void **__cudaRegisterFatBinary(void *fatCubin) {
   const fatbin_wrapper *w = fatCubin;
   const void *image = NULL;
   char why[160] = "";
-  if (w && w->magic == WRAPPER_MAGIC && w->version == 1) image = w->data;
+  if (w && w->magic == WRAPPER_MAGIC && w->version == 1)
+    image = w->data;
   else if (w && w->magic == WRAPPER_MAGIC)
-    snprintf(why, sizeof why, "relocatable device code (nvcc -rdc=true / -dc) is not supported: build "
-                              "each translation unit with whole-program compilation (the default)");
-  else if (w && *(const uint32_t *)w == 0xBA55ED50u) image = w;
-  else snprintf(why, sizeof why, "unknown fatbinary wrapper");
+    snprintf(why, sizeof why,
+             "relocatable device code (nvcc -rdc=true / -dc) is not supported: build "
+             "each translation unit with whole-program compilation (the default)");
+  else if (w && *(const uint32_t *)w == 0xBA55ED50u)
+    image = w;
+  else
+    snprintf(why, sizeof why, "unknown fatbinary wrapper");
   rt_module *m = rt_module_new(image, NULL);
   if (m && !image) snprintf(m->img.err, sizeof m->img.err, "%s", why);
   rt_end(cudaSuccess);
@@ -260,9 +271,9 @@ RT_EXPORT void __cudaUnregisterFatBinary(void **handle) {
   rt_end(cudaSuccess);
 }
 
-RT_EXPORT void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun, const char *deviceName,
-                                      int thread_limit, uint3 *tid, uint3 *bid, dim3 *bDim, dim3 *gDim,
-                                      int *wSize) {
+RT_EXPORT void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun,
+                                      const char *deviceName, int thread_limit, uint3 *tid, uint3 *bid,
+                                      dim3 *bDim, dim3 *gDim, int *wSize) {
   (void)deviceFun;
   (void)thread_limit;
   (void)tid;
@@ -291,8 +302,8 @@ static void register_var(rt_module *m, const void *host, void **managed, const c
   m->nvars++;
 }
 
-RT_EXPORT void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress, const char *deviceName, int ext,
-                                 size_t size, int constant, int global) {
+RT_EXPORT void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress, const char *deviceName,
+                                 int ext, size_t size, int constant, int global) {
   (void)deviceAddress;
   (void)ext;
   (void)global;
@@ -302,7 +313,8 @@ RT_EXPORT void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddre
 }
 
 RT_EXPORT void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress, char *deviceAddress,
-                                        const char *deviceName, int ext, size_t size, int constant, int global) {
+                                        const char *deviceName, int ext, size_t size, int constant,
+                                        int global) {
   (void)deviceAddress;
   (void)ext;
   (void)global;

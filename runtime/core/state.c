@@ -2,11 +2,11 @@
  * the runtime builds on: the state itself, messages, the per-thread last
  * error, the map from a failed launch to its CUDA error and the allocation
  * table. Start-up, the context, reset and exit are lifecycle.c's. */
+#include "rt.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "rt.h"
 
 rt_state rt = {.lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP};
 
@@ -51,23 +51,47 @@ cudaError_t rt_last_error(int clear) {
 cudaError_t rt_launch_error(smemu_status s, const char *msg, int *sticky) {
   *sticky = 1;
   switch (s) {
-  case SMEMU_OK: *sticky = 0; return cudaSuccess;
-  case SMEMU_ERR_ILLEGAL_ADDRESS: return cudaErrorIllegalAddress;
-  case SMEMU_ERR_MISALIGNED: return cudaErrorMisalignedAddress;
-  case SMEMU_ERR_TRAP: return msg && strstr(msg, "assertion") ? cudaErrorAssert : cudaErrorLaunchFailure;
-  case SMEMU_ERR_ILLEGAL_INSTRUCTION: return cudaErrorIllegalInstruction;
-  case SMEMU_ERR_LIMIT: return cudaErrorLaunchTimeout;
-  case SMEMU_ERR_HANG: return cudaErrorLaunchTimeout;
-  case SMEMU_ERR_DEADLOCK: return cudaErrorLaunchFailure;
-  case SMEMU_ERR_LAUNCH_FAILURE: return cudaErrorLaunchFailure;
-  case SMEMU_ERR_NOT_PERMITTED: *sticky = 0; return cudaErrorNotPermitted;
-  case SMEMU_ERR_CLUSTER_CONFIG: *sticky = 0; return cudaErrorInvalidClusterSize;
-  case SMEMU_ERR_UNSUPPORTED: return cudaErrorLaunchFailure;
-  case SMEMU_ERR_INVALID_CONFIG: *sticky = 0; return cudaErrorInvalidValue; /* CUDA 13: invalid argument */
-  case SMEMU_ERR_OUT_OF_RESOURCES: *sticky = 0; return cudaErrorInvalidValue;
-  case SMEMU_ERR_OUT_OF_MEMORY: *sticky = 0; return cudaErrorMemoryAllocation;
-  case SMEMU_ERR_INVALID_VALUE: *sticky = 0; return cudaErrorInvalidValue;
-  default: return cudaErrorLaunchFailure;
+  case SMEMU_OK:
+    *sticky = 0;
+    return cudaSuccess;
+  case SMEMU_ERR_ILLEGAL_ADDRESS:
+    return cudaErrorIllegalAddress;
+  case SMEMU_ERR_MISALIGNED:
+    return cudaErrorMisalignedAddress;
+  case SMEMU_ERR_TRAP:
+    return msg && strstr(msg, "assertion") ? cudaErrorAssert : cudaErrorLaunchFailure;
+  case SMEMU_ERR_ILLEGAL_INSTRUCTION:
+    return cudaErrorIllegalInstruction;
+  case SMEMU_ERR_LIMIT:
+    return cudaErrorLaunchTimeout;
+  case SMEMU_ERR_HANG:
+    return cudaErrorLaunchTimeout;
+  case SMEMU_ERR_DEADLOCK:
+    return cudaErrorLaunchFailure;
+  case SMEMU_ERR_LAUNCH_FAILURE:
+    return cudaErrorLaunchFailure;
+  case SMEMU_ERR_NOT_PERMITTED:
+    *sticky = 0;
+    return cudaErrorNotPermitted;
+  case SMEMU_ERR_CLUSTER_CONFIG:
+    *sticky = 0;
+    return cudaErrorInvalidClusterSize;
+  case SMEMU_ERR_UNSUPPORTED:
+    return cudaErrorLaunchFailure;
+  case SMEMU_ERR_INVALID_CONFIG:
+    *sticky = 0;
+    return cudaErrorInvalidValue; /* CUDA 13: invalid argument */
+  case SMEMU_ERR_OUT_OF_RESOURCES:
+    *sticky = 0;
+    return cudaErrorInvalidValue;
+  case SMEMU_ERR_OUT_OF_MEMORY:
+    *sticky = 0;
+    return cudaErrorMemoryAllocation;
+  case SMEMU_ERR_INVALID_VALUE:
+    *sticky = 0;
+    return cudaErrorInvalidValue;
+  default:
+    return cudaErrorLaunchFailure;
   }
 }
 
@@ -77,8 +101,10 @@ static size_t alloc_upper(const void *p) {
   size_t lo = 0, hi = rt.nallocs;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
-    if ((uintptr_t)rt.allocs[mid].p <= (uintptr_t)p) lo = mid + 1;
-    else hi = mid;
+    if ((uintptr_t)rt.allocs[mid].p <= (uintptr_t)p)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo;
 }
@@ -113,8 +139,8 @@ void rt_alloc_remove(void *p) {
   if (i == 0 || rt.allocs[i - 1].p != p) return;
   i--;
   rt_tex_forget(p, rt.allocs[i].size); /* texture objects on it read nothing any more */
-  if (rt.allocs[i].kind == ALLOC_DEVICE || rt.allocs[i].kind == ALLOC_MANAGED) rt.allocated -= rt.allocs[i].size;
+  if (rt.allocs[i].kind == ALLOC_DEVICE || rt.allocs[i].kind == ALLOC_MANAGED)
+    rt.allocated -= rt.allocs[i].size;
   memmove(&rt.allocs[i], &rt.allocs[i + 1], (rt.nallocs - i - 1) * sizeof *rt.allocs);
   rt.nallocs--;
 }
-

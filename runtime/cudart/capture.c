@@ -7,9 +7,9 @@
  * CUDA counts as unsafe while a capture sequence is open, fail as on the
  * GPU and invalidate the sequence: cudaStreamEndCapture then returns
  * cudaErrorStreamCaptureInvalidated and no graph. */
+#include "graph_api.h"
 #include <stdlib.h>
 #include <string.h>
-#include "graph_api.h"
 
 typedef struct cap_seq {
   unsigned long long id;
@@ -509,8 +509,6 @@ RT_EXPORT cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStrea
   return rt_end(begin(stream, NULL, NULL, 0, mode));
 }
 
-
-
 RT_EXPORT cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph,
                                                     const cudaGraphNode_t *dependencies,
                                                     const cudaGraphEdgeData *dependencyData,
@@ -521,8 +519,6 @@ RT_EXPORT cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGra
   if (!g) return rt_end(cudaErrorInvalidValue);
   return rt_end(begin(stream, g, dependencies, numDependencies, mode));
 }
-
-
 
 /* whether `a` is `n` or comes before it */
 /* Mark the origin's last nodes and everything before them (g_node.visit =
@@ -589,8 +585,6 @@ RT_EXPORT cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGr
   return rt_end(cudaSuccess);
 }
 
-
-
 RT_EXPORT cudaError_t cudaStreamIsCapturing(cudaStream_t stream,
                                             enum cudaStreamCaptureStatus *pCaptureStatus) {
   cudaError_t e = rt_begin(1);
@@ -610,8 +604,6 @@ RT_EXPORT cudaError_t cudaStreamIsCapturing(cudaStream_t stream,
                                      : cudaStreamCaptureStatusActive;
   return rt_end(cudaSuccess);
 }
-
-
 
 RT_EXPORT cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
                                                enum cudaStreamCaptureStatus *captureStatus_out,
@@ -640,8 +632,6 @@ RT_EXPORT cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
   return rt_end(cudaSuccess);
 }
 
-
-
 RT_EXPORT cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t *dependencies,
                                                           const cudaGraphEdgeData *dependencyData,
                                                           size_t numDependencies, unsigned int flags) {
@@ -664,8 +654,6 @@ RT_EXPORT cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, c
     return rt_end(cudaErrorMemoryAllocation);
   return rt_end(cudaSuccess);
 }
-
-
 
 RT_EXPORT cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode) {
   rt_begin(0);

@@ -8,10 +8,10 @@
  * reset, versions, limits and the cache and bank configuration, which
  * follows each generation: 8-byte banks can be chosen on 3.x only;
  * elsewhere cudaDeviceSetSharedMemConfig succeeds and changes nothing. */
-#include <stdlib.h>
-#include <string.h>
 #include "graph.h"
 #include "rt.h"
+#include <stdlib.h>
+#include <string.h>
 
 #define RT_VERSION 13000
 
@@ -19,17 +19,38 @@
 static size_t part_memory(void) {
   const size_t G = (size_t)1 << 30;
   switch (rt.arch.major * 10 + rt.arch.minor) {
-  case 90: return 80 * G;
-  case 80: return 40 * G;
-  case 86: case 89: return 24 * G;
-  case 87: return 32 * G;
-  case 75: case 70: case 72: case 60: return 16 * G;
-  case 61: return 8 * G;
-  case 62: case 53: case 50: case 52: return 4 * G;
-  case 35: case 37: return 12 * G;
-  case 30: case 32: return 2 * G;
-  case 20: case 21: return (size_t)3 << 29;
-  default: return (size_t)1 << 29;
+  case 90:
+    return 80 * G;
+  case 80:
+    return 40 * G;
+  case 86:
+  case 89:
+    return 24 * G;
+  case 87:
+    return 32 * G;
+  case 75:
+  case 70:
+  case 72:
+  case 60:
+    return 16 * G;
+  case 61:
+    return 8 * G;
+  case 62:
+  case 53:
+  case 50:
+  case 52:
+    return 4 * G;
+  case 35:
+  case 37:
+    return 12 * G;
+  case 30:
+  case 32:
+    return 2 * G;
+  case 20:
+  case 21:
+    return (size_t)3 << 29;
+  default:
+    return (size_t)1 << 29;
   }
 }
 
@@ -124,69 +145,194 @@ int rt_device_attribute(int attr, int *v) {
   struct cudaDeviceProp p;
   fill_props(&p);
   switch ((enum cudaDeviceAttr)attr) {
-  case cudaDevAttrMaxThreadsPerBlock: *v = p.maxThreadsPerBlock; break;
-  case cudaDevAttrMaxBlockDimX: *v = p.maxThreadsDim[0]; break;
-  case cudaDevAttrMaxBlockDimY: *v = p.maxThreadsDim[1]; break;
-  case cudaDevAttrMaxBlockDimZ: *v = p.maxThreadsDim[2]; break;
-  case cudaDevAttrMaxGridDimX: *v = p.maxGridSize[0]; break;
-  case cudaDevAttrMaxGridDimY: *v = p.maxGridSize[1]; break;
-  case cudaDevAttrMaxGridDimZ: *v = p.maxGridSize[2]; break;
-  case cudaDevAttrMaxSharedMemoryPerBlock: *v = (int)p.sharedMemPerBlock; break;
-  case cudaDevAttrTotalConstantMemory: *v = (int)p.totalConstMem; break;
-  case cudaDevAttrWarpSize: *v = p.warpSize; break;
-  case cudaDevAttrMaxPitch: *v = (int)p.memPitch; break;
-  case cudaDevAttrMaxRegistersPerBlock: *v = p.regsPerBlock; break;
-  case cudaDevAttrClockRate: *v = 1755000; break;
-  case cudaDevAttrTextureAlignment: *v = (int)p.textureAlignment; break;
-  case cudaDevAttrGpuOverlap: *v = 1; break;
-  case cudaDevAttrMultiProcessorCount: *v = p.multiProcessorCount; break;
-  case cudaDevAttrKernelExecTimeout: *v = 0; break;
-  case cudaDevAttrIntegrated: *v = p.integrated; break;
-  case cudaDevAttrCanMapHostMemory: *v = p.canMapHostMemory; break;
-  case cudaDevAttrComputeMode: *v = 0; break;
-  case cudaDevAttrSurfaceAlignment: *v = (int)p.surfaceAlignment; break;
-  case cudaDevAttrConcurrentKernels: *v = p.concurrentKernels; break;
-  case cudaDevAttrEccEnabled: *v = p.ECCEnabled; break;
-  case cudaDevAttrPciBusId: *v = p.pciBusID; break;
-  case cudaDevAttrPciDeviceId: *v = p.pciDeviceID; break;
-  case cudaDevAttrTccDriver: *v = 0; break;
-  case cudaDevAttrMemoryClockRate: *v = 2619000; break;
-  case cudaDevAttrGlobalMemoryBusWidth: *v = p.memoryBusWidth; break;
-  case cudaDevAttrL2CacheSize: *v = p.l2CacheSize; break;
-  case cudaDevAttrMaxThreadsPerMultiProcessor: *v = p.maxThreadsPerMultiProcessor; break;
-  case cudaDevAttrAsyncEngineCount: *v = p.asyncEngineCount; break;
-  case cudaDevAttrUnifiedAddressing: *v = p.unifiedAddressing; break;
-  case cudaDevAttrPciDomainId: *v = p.pciDomainID; break;
-  case cudaDevAttrTexturePitchAlignment: *v = (int)p.texturePitchAlignment; break;
-  case cudaDevAttrComputeCapabilityMajor: *v = p.major; break;
-  case cudaDevAttrComputeCapabilityMinor: *v = p.minor; break;
-  case cudaDevAttrStreamPrioritiesSupported: *v = p.streamPrioritiesSupported; break;
-  case cudaDevAttrGlobalL1CacheSupported: *v = p.globalL1CacheSupported; break;
-  case cudaDevAttrLocalL1CacheSupported: *v = p.localL1CacheSupported; break;
-  case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *v = (int)p.sharedMemPerMultiprocessor; break;
-  case cudaDevAttrMaxRegistersPerMultiprocessor: *v = p.regsPerMultiprocessor; break;
-  case cudaDevAttrManagedMemory: *v = p.managedMemory; break;
-  case cudaDevAttrIsMultiGpuBoard: *v = p.isMultiGpuBoard; break;
-  case cudaDevAttrMultiGpuBoardGroupID: *v = p.multiGpuBoardGroupID; break;
-  case cudaDevAttrHostNativeAtomicSupported: *v = p.hostNativeAtomicSupported; break;
-  case cudaDevAttrSingleToDoublePrecisionPerfRatio: *v = 2; break;
-  case cudaDevAttrPageableMemoryAccess: *v = p.pageableMemoryAccess; break;
-  case cudaDevAttrConcurrentManagedAccess: *v = p.concurrentManagedAccess; break;
-  case cudaDevAttrComputePreemptionSupported: *v = p.computePreemptionSupported; break;
-  case cudaDevAttrCanUseHostPointerForRegisteredMem: *v = p.canUseHostPointerForRegisteredMem; break;
-  case cudaDevAttrCooperativeLaunch: *v = p.cooperativeLaunch; break;
-  case cudaDevAttrMaxSharedMemoryPerBlockOptin: *v = (int)p.sharedMemPerBlockOptin; break;
-  case cudaDevAttrCanFlushRemoteWrites: *v = 0; break;
-  case cudaDevAttrHostRegisterSupported: *v = p.hostRegisterSupported; break;
-  case cudaDevAttrPageableMemoryAccessUsesHostPageTables: *v = 0; break;
-  case cudaDevAttrDirectManagedMemAccessFromHost: *v = 0; break;
-  case cudaDevAttrMaxBlocksPerMultiprocessor: *v = p.maxBlocksPerMultiProcessor; break;
-  case cudaDevAttrMaxPersistingL2CacheSize: *v = p.persistingL2CacheMaxSize; break;
-  case cudaDevAttrMaxAccessPolicyWindowSize: *v = p.accessPolicyMaxWindowSize; break;
-  case cudaDevAttrReservedSharedMemoryPerBlock: *v = (int)p.reservedSharedMemPerBlock; break;
-  case cudaDevAttrMemoryPoolsSupported: *v = p.memoryPoolsSupported; break;
-  case cudaDevAttrClusterLaunch: *v = p.clusterLaunch; break;
-  default: return -1;
+  case cudaDevAttrMaxThreadsPerBlock:
+    *v = p.maxThreadsPerBlock;
+    break;
+  case cudaDevAttrMaxBlockDimX:
+    *v = p.maxThreadsDim[0];
+    break;
+  case cudaDevAttrMaxBlockDimY:
+    *v = p.maxThreadsDim[1];
+    break;
+  case cudaDevAttrMaxBlockDimZ:
+    *v = p.maxThreadsDim[2];
+    break;
+  case cudaDevAttrMaxGridDimX:
+    *v = p.maxGridSize[0];
+    break;
+  case cudaDevAttrMaxGridDimY:
+    *v = p.maxGridSize[1];
+    break;
+  case cudaDevAttrMaxGridDimZ:
+    *v = p.maxGridSize[2];
+    break;
+  case cudaDevAttrMaxSharedMemoryPerBlock:
+    *v = (int)p.sharedMemPerBlock;
+    break;
+  case cudaDevAttrTotalConstantMemory:
+    *v = (int)p.totalConstMem;
+    break;
+  case cudaDevAttrWarpSize:
+    *v = p.warpSize;
+    break;
+  case cudaDevAttrMaxPitch:
+    *v = (int)p.memPitch;
+    break;
+  case cudaDevAttrMaxRegistersPerBlock:
+    *v = p.regsPerBlock;
+    break;
+  case cudaDevAttrClockRate:
+    *v = 1755000;
+    break;
+  case cudaDevAttrTextureAlignment:
+    *v = (int)p.textureAlignment;
+    break;
+  case cudaDevAttrGpuOverlap:
+    *v = 1;
+    break;
+  case cudaDevAttrMultiProcessorCount:
+    *v = p.multiProcessorCount;
+    break;
+  case cudaDevAttrKernelExecTimeout:
+    *v = 0;
+    break;
+  case cudaDevAttrIntegrated:
+    *v = p.integrated;
+    break;
+  case cudaDevAttrCanMapHostMemory:
+    *v = p.canMapHostMemory;
+    break;
+  case cudaDevAttrComputeMode:
+    *v = 0;
+    break;
+  case cudaDevAttrSurfaceAlignment:
+    *v = (int)p.surfaceAlignment;
+    break;
+  case cudaDevAttrConcurrentKernels:
+    *v = p.concurrentKernels;
+    break;
+  case cudaDevAttrEccEnabled:
+    *v = p.ECCEnabled;
+    break;
+  case cudaDevAttrPciBusId:
+    *v = p.pciBusID;
+    break;
+  case cudaDevAttrPciDeviceId:
+    *v = p.pciDeviceID;
+    break;
+  case cudaDevAttrTccDriver:
+    *v = 0;
+    break;
+  case cudaDevAttrMemoryClockRate:
+    *v = 2619000;
+    break;
+  case cudaDevAttrGlobalMemoryBusWidth:
+    *v = p.memoryBusWidth;
+    break;
+  case cudaDevAttrL2CacheSize:
+    *v = p.l2CacheSize;
+    break;
+  case cudaDevAttrMaxThreadsPerMultiProcessor:
+    *v = p.maxThreadsPerMultiProcessor;
+    break;
+  case cudaDevAttrAsyncEngineCount:
+    *v = p.asyncEngineCount;
+    break;
+  case cudaDevAttrUnifiedAddressing:
+    *v = p.unifiedAddressing;
+    break;
+  case cudaDevAttrPciDomainId:
+    *v = p.pciDomainID;
+    break;
+  case cudaDevAttrTexturePitchAlignment:
+    *v = (int)p.texturePitchAlignment;
+    break;
+  case cudaDevAttrComputeCapabilityMajor:
+    *v = p.major;
+    break;
+  case cudaDevAttrComputeCapabilityMinor:
+    *v = p.minor;
+    break;
+  case cudaDevAttrStreamPrioritiesSupported:
+    *v = p.streamPrioritiesSupported;
+    break;
+  case cudaDevAttrGlobalL1CacheSupported:
+    *v = p.globalL1CacheSupported;
+    break;
+  case cudaDevAttrLocalL1CacheSupported:
+    *v = p.localL1CacheSupported;
+    break;
+  case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
+    *v = (int)p.sharedMemPerMultiprocessor;
+    break;
+  case cudaDevAttrMaxRegistersPerMultiprocessor:
+    *v = p.regsPerMultiprocessor;
+    break;
+  case cudaDevAttrManagedMemory:
+    *v = p.managedMemory;
+    break;
+  case cudaDevAttrIsMultiGpuBoard:
+    *v = p.isMultiGpuBoard;
+    break;
+  case cudaDevAttrMultiGpuBoardGroupID:
+    *v = p.multiGpuBoardGroupID;
+    break;
+  case cudaDevAttrHostNativeAtomicSupported:
+    *v = p.hostNativeAtomicSupported;
+    break;
+  case cudaDevAttrSingleToDoublePrecisionPerfRatio:
+    *v = 2;
+    break;
+  case cudaDevAttrPageableMemoryAccess:
+    *v = p.pageableMemoryAccess;
+    break;
+  case cudaDevAttrConcurrentManagedAccess:
+    *v = p.concurrentManagedAccess;
+    break;
+  case cudaDevAttrComputePreemptionSupported:
+    *v = p.computePreemptionSupported;
+    break;
+  case cudaDevAttrCanUseHostPointerForRegisteredMem:
+    *v = p.canUseHostPointerForRegisteredMem;
+    break;
+  case cudaDevAttrCooperativeLaunch:
+    *v = p.cooperativeLaunch;
+    break;
+  case cudaDevAttrMaxSharedMemoryPerBlockOptin:
+    *v = (int)p.sharedMemPerBlockOptin;
+    break;
+  case cudaDevAttrCanFlushRemoteWrites:
+    *v = 0;
+    break;
+  case cudaDevAttrHostRegisterSupported:
+    *v = p.hostRegisterSupported;
+    break;
+  case cudaDevAttrPageableMemoryAccessUsesHostPageTables:
+    *v = 0;
+    break;
+  case cudaDevAttrDirectManagedMemAccessFromHost:
+    *v = 0;
+    break;
+  case cudaDevAttrMaxBlocksPerMultiprocessor:
+    *v = p.maxBlocksPerMultiProcessor;
+    break;
+  case cudaDevAttrMaxPersistingL2CacheSize:
+    *v = p.persistingL2CacheMaxSize;
+    break;
+  case cudaDevAttrMaxAccessPolicyWindowSize:
+    *v = p.accessPolicyMaxWindowSize;
+    break;
+  case cudaDevAttrReservedSharedMemoryPerBlock:
+    *v = (int)p.reservedSharedMemPerBlock;
+    break;
+  case cudaDevAttrMemoryPoolsSupported:
+    *v = p.memoryPoolsSupported;
+    break;
+  case cudaDevAttrClusterLaunch:
+    *v = p.clusterLaunch;
+    break;
+  default:
+    return -1;
   }
   return 0;
 }
@@ -304,14 +450,29 @@ RT_EXPORT cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit) {
   rt_begin(0);
   if (!value) return rt_end(cudaErrorInvalidValue);
   switch (limit) {
-  case cudaLimitStackSize: *value = rt.stack_limit; break;
-  case cudaLimitPrintfFifoSize: *value = rt.printf_fifo; break;
-  case cudaLimitMallocHeapSize: *value = rt.heap_limit; break;
-  case cudaLimitDevRuntimeSyncDepth: *value = 2; break;
-  case cudaLimitDevRuntimePendingLaunchCount: *value = 2048; break;
-  case cudaLimitMaxL2FetchGranularity: *value = 64; break;
-  case cudaLimitPersistingL2CacheSize: *value = 0; break;
-  default: return rt_end(cudaErrorUnsupportedLimit);
+  case cudaLimitStackSize:
+    *value = rt.stack_limit;
+    break;
+  case cudaLimitPrintfFifoSize:
+    *value = rt.printf_fifo;
+    break;
+  case cudaLimitMallocHeapSize:
+    *value = rt.heap_limit;
+    break;
+  case cudaLimitDevRuntimeSyncDepth:
+    *value = 2;
+    break;
+  case cudaLimitDevRuntimePendingLaunchCount:
+    *value = 2048;
+    break;
+  case cudaLimitMaxL2FetchGranularity:
+    *value = 64;
+    break;
+  case cudaLimitPersistingL2CacheSize:
+    *value = 0;
+    break;
+  default:
+    return rt_end(cudaErrorUnsupportedLimit);
   }
   return rt_end(cudaSuccess);
 }
@@ -324,7 +485,9 @@ RT_EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
     rt.stack_limit = value;
     smemu_set_stack_bytes(rt.ctx, (uint32_t)value);
     break;
-  case cudaLimitPrintfFifoSize: rt.printf_fifo = value; break;
+  case cudaLimitPrintfFifoSize:
+    rt.printf_fifo = value;
+    break;
   case cudaLimitMallocHeapSize:
     if (rt.ctx && smemu_set_heap_bytes(rt.ctx, value) != SMEMU_OK) return rt_end(cudaErrorInvalidValue);
     rt.heap_limit = value;
@@ -332,8 +495,10 @@ RT_EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
   case cudaLimitDevRuntimeSyncDepth:
   case cudaLimitDevRuntimePendingLaunchCount:
   case cudaLimitMaxL2FetchGranularity:
-  case cudaLimitPersistingL2CacheSize: break;
-  default: return rt_end(cudaErrorUnsupportedLimit);
+  case cudaLimitPersistingL2CacheSize:
+    break;
+  default:
+    return rt_end(cudaErrorUnsupportedLimit);
   }
   return rt_end(cudaSuccess);
 }
@@ -395,7 +560,8 @@ typedef struct cudaAsyncCallbackEntry {
 } async_entry;
 static async_entry *async_entries;
 
-RT_EXPORT cudaError_t cudaDeviceRegisterAsyncNotification(int device, cudaAsyncCallback callbackFunc, void *userData,
+RT_EXPORT cudaError_t cudaDeviceRegisterAsyncNotification(int device, cudaAsyncCallback callbackFunc,
+                                                          void *userData,
                                                           cudaAsyncCallbackHandle_t *callback) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);

@@ -1,7 +1,7 @@
 /* error.c: the runtime's error API: the thread's last error and the
  * names and strings of runtime/errors.def. */
-#include <pthread.h>
 #include "rt.h"
+#include <pthread.h>
 
 /* The last error is the thread's record of what its calls returned, apart
  * from the sticky state: after a kernel fault cudaGetLastError returns the

@@ -1,8 +1,8 @@
 /* event.c: the event API over the queue (core/queue.c). A record is queued
  * and takes the host's monotonic clock when the queue reaches it. */
-#include <stdlib.h>
 #include "cudart/graph.h"
 #include "rt.h"
+#include <stdlib.h>
 
 RT_EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags) {
   cudaError_t e = rt_begin(1);

@@ -5,9 +5,9 @@
  * made-up handle is an error code, never a crash. Node parameters are
  * checked when a node is made or changed, as CUDA does: a kernel node as a
  * launch of it is, copies and fills against the tracked allocations. */
+#include "graph_api.h"
 #include <stdlib.h>
 #include <string.h>
-#include "graph_api.h"
 
 static rt_graph *graphs; /* the live graphs, child graphs included */
 

@@ -197,7 +197,7 @@ struct g_node {
   int id;        /* creation order within its graph (for DOT and pairing) */
   g_node **deps; /* incoming edges */
   size_t ndeps, capdeps;
-  int enabled; /* cudaGraphNodeSetEnabled (executable copies) */
+  int enabled;    /* cudaGraphNodeSetEnabled (executable copies) */
   size_t tmp;     /* scratch of g_topo */
   unsigned visit; /* scratch of the capture's join check */
   /* kernel */
@@ -239,14 +239,14 @@ struct rt_graph {
   int next_id;
   int is_child;     /* owned by a node (child graph, conditional body) or an executable */
   int internal;     /* an executable's copy (or inside one): no user handle reaches it */
-  rt_graph *origin;       /* cloned from, for cudaGraphNodeFindInClone */
-  uint64_t serial;        /* unique for the process's life (handles are reused) */
+  rt_graph *origin; /* cloned from, for cudaGraphNodeFindInClone */
+  uint64_t serial;  /* unique for the process's life (handles are reused) */
   rt_graph *next;   /* the live graphs */
 };
 
 typedef struct rt_gexec {
-  rt_graph *g;   /* the executable's own copy */
-  uint64_t src_serial;    /* the serial of the graph it was instantiated from */
+  rt_graph *g;         /* the executable's own copy */
+  uint64_t src_serial; /* the serial of the graph it was instantiated from */
   unsigned long long flags;
   int launches_pending;
   struct rt_gexec *next;

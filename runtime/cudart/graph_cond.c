@@ -7,9 +7,9 @@
  * (body 0 again while non-zero), switch (body n for value n). Handles with
  * cudaGraphCondAssignDefault take their default at the start of each
  * launch. */
+#include "graph_api.h"
 #include <stdlib.h>
 #include <string.h>
-#include "graph_api.h"
 
 #define cudaGraphCondAssignDefault 1
 

@@ -5,9 +5,9 @@
  * the stream's other work and is told of a sticky error); when the queue
  * reaches it, the nodes run one after another in the order, child graphs
  * recursively. */
+#include "graph_api.h"
 #include <stdlib.h>
 #include <string.h>
-#include "graph_api.h"
 
 static rt_gexec *execs;
 
@@ -86,12 +86,16 @@ static void run_node(g_node *n) {
   /* the memory may have been freed since the node was made: checked again,
    * a copy or fill out of its allocation faults as on the GPU */
   case cudaGraphNodeTypeMemcpy:
-    if (g_memcpy_check(&n->copy)) fault(n, "memcpy");
-    else run_copy(&n->copy);
+    if (g_memcpy_check(&n->copy))
+      fault(n, "memcpy");
+    else
+      run_copy(&n->copy);
     break;
   case cudaGraphNodeTypeMemset:
-    if (g_memset_check(&n->set)) fault(n, "memset");
-    else run_set(&n->set);
+    if (g_memset_check(&n->set))
+      fault(n, "memset");
+    else
+      run_set(&n->set);
     break;
   case cudaGraphNodeTypeHost:
     n->fn(n->user);
@@ -296,8 +300,6 @@ RT_EXPORT cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec
   return rt_end(instantiate(pGraphExec, graph, p->flags, &p->result_out));
 }
 
-
-
 RT_EXPORT cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long *flags) {
   rt_begin(0);
   rt_gexec *x = x_get(graphExec);
@@ -331,8 +333,6 @@ RT_EXPORT cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t st
   return rt_end(cudaSuccess); /* nothing to move: the device is this process */
 }
 
-
-
 RT_EXPORT cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
@@ -359,8 +359,6 @@ RT_EXPORT cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t st
   rt_enqueue(op);
   return rt_end(cudaSuccess);
 }
-
-
 
 /* ---- update ---- */
 
@@ -410,7 +408,8 @@ static int same_topology(rt_graph *a, rt_graph *b, enum cudaGraphExecUpdateResul
       *err = q;
       return 0;
     }
-    if (p->type == cudaGraphNodeTypeGraph && (!p->child || !q->child || !same_topology(p->child, q->child, res, err)))
+    if (p->type == cudaGraphNodeTypeGraph &&
+        (!p->child || !q->child || !same_topology(p->child, q->child, res, err)))
       return 0;
     if (p->type == cudaGraphNodeTypeConditional) {
       if (p->ctype != q->ctype || p->nbodies != q->nbodies || p->handle != q->handle) {

@@ -3,9 +3,9 @@
  * (kept per node; a cluster dimension applies to the launch), and the
  * device's graph-memory figures (what allocation nodes have reserved and
  * what is mapped now, with their high-water marks). */
+#include "graph_api.h"
 #include <stdlib.h>
 #include <string.h>
-#include "graph_api.h"
 
 /* ---- memcpy nodes of symbols ---- */
 

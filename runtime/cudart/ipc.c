@@ -7,10 +7,10 @@
  * handle opened with invalid value. A handle from another process is
  * memory the emulated device cannot reach: not supported. The driver's
  * names (cuIpc*) share these answers (driver/extras.c). */
+#include "rt.h"
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
-#include "rt.h"
 
 #define IPC_MAGIC 0x736d656du /* "smem" */
 

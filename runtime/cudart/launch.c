@@ -11,10 +11,10 @@
  * cudaFuncGetAttributes / SetAttribute / SetCacheConfig and the occupancy
  * calculator, which uses the profile's thread, register and shared-memory
  * limits and the register counts ptxas wrote in the program's cubin. */
-#include <stdlib.h>
-#include <string.h>
 #include "graph.h"
 #include "rt.h"
+#include <stdlib.h>
+#include <string.h>
 
 /* ---- kernel figures ---- */
 
@@ -32,7 +32,9 @@ static int sub_partitions(void) {
   return 4;
 }
 static int reg_unit(void) { return rt.arch.major < 3 ? 64 : 256; }
-static int smem_unit(void) { return rt.arch.major >= 8 || rt.arch.major == 2 ? 128 : rt.arch.major == 1 ? 512 : 256; }
+static int smem_unit(void) {
+  return rt.arch.major >= 8 || rt.arch.major == 2 ? 128 : rt.arch.major == 1 ? 512 : 256;
+}
 
 static int round_up(int x, int u) { return (x + u - 1) / u * u; }
 
@@ -73,7 +75,8 @@ static int64_t max_dyn_shared(rt_func *f) {
 /* Shared bytes per multiprocessor for a preferred carveout (percent, -1
  * none): the smallest carveout the generation offers at or above it. */
 static uint32_t carveout_bytes(int percent, uint32_t at_least) {
-  uint32_t want = percent < 0 ? rt.arch.smem_per_sm : (uint32_t)((uint64_t)percent * rt.arch.smem_per_sm / 100);
+  uint32_t want =
+      percent < 0 ? rt.arch.smem_per_sm : (uint32_t)((uint64_t)percent * rt.arch.smem_per_sm / 100);
   if (want < at_least) want = at_least;
   for (int i = 0; i < rt.arch.ncarveouts; i++)
     if ((uint32_t)rt.arch.carveout_kb[i] * 1024 >= want) return (uint32_t)rt.arch.carveout_kb[i] * 1024;
@@ -97,7 +100,8 @@ int rt_occupancy(rt_func *f, int block_size, size_t dyn) {
   if (regs > 0) {
     int subs = sub_partitions();
     int rpw = round_up(regs * ws, reg_unit());
-    if ((int64_t)rpw * round_up(warps, subs) > (int64_t)rt.arch.regs_per_block || regs > rt.arch.regs_per_thread + 1)
+    if ((int64_t)rpw * round_up(warps, subs) > (int64_t)rt.arch.regs_per_block ||
+        regs > rt.arch.regs_per_thread + 1)
       return 0;
     int by_regs = reg_warps(regs) / warps;
     if (by_regs < limit) limit = by_regs;
@@ -108,7 +112,8 @@ int rt_occupancy(rt_func *f, int block_size, size_t dyn) {
   /* the per-block limit: 48 KB, or the opt-in maximum once the kernel's
    * MaxDynamicSharedMemorySize asks for more; plus the reserved bytes */
   uint64_t per_block = rt.arch.smem_per_block;
-  if (f->max_dyn >= 0 && st + (uint64_t)f->max_dyn > rt.arch.smem_per_block) per_block = rt.arch.smem_per_block_optin;
+  if (f->max_dyn >= 0 && st + (uint64_t)f->max_dyn > rt.arch.smem_per_block)
+    per_block = rt.arch.smem_per_block_optin;
   if (f->max_dyn >= 0 && dyn > (uint64_t)f->max_dyn) return 0;
   if (alloc > per_block + rt.arch.smem_reserved_per_block) return 0;
   if (alloc > 0) {
@@ -138,8 +143,8 @@ static void run_launch(rt_op *op) {
     argv[i] = op->params + pi.offset;
   }
   if (rt.arch.bank8_selectable) smemu_set_bank_mode(ctx, op->bank_mode);
-  smemu_status s = smemu_launch_cluster(ctx, k, op->grid, op->block, op->has_cluster ? op->cluster : NULL, op->shared,
-                                        argv);
+  smemu_status s = smemu_launch_cluster(ctx, k, op->grid, op->block, op->has_cluster ? op->cluster : NULL,
+                                        op->shared, argv);
   free(argv);
   cudaError_t e = cudaSuccess;
   if (s != SMEMU_OK) {
@@ -150,8 +155,10 @@ static void run_launch(rt_op *op) {
     /* --continue-after-error: a bad address ends this launch only */
     int contained = 0;
     if (sticky) e = rt_san_launch(op->f, s, e, &contained);
-    if (sticky && !contained) rt.sticky = e;
-    else if (!sticky) rt_set_last(e);
+    if (sticky && !contained)
+      rt.sticky = e;
+    else if (!sticky)
+      rt_set_last(e);
   } else {
     int contained;
     rt_san_launch(op->f, s, e, &contained);
@@ -177,7 +184,8 @@ cudaError_t rt_launch(rt_func *f, dim3 g, dim3 b, void **args, size_t shared, cu
   if (!b.x || !b.y || !b.z || b.x > (unsigned)a->max_block_dim[0] || b.y > (unsigned)a->max_block_dim[1] ||
       b.z > (unsigned)a->max_block_dim[2] || threads > (uint64_t)a->max_threads_per_block)
     return cudaErrorInvalidValue;
-  if (!g.x || !g.y || !g.z || g.x > a->max_grid_dim[0] || g.y > a->max_grid_dim[1] || g.z > a->max_grid_dim[2])
+  if (!g.x || !g.y || !g.z || g.x > a->max_grid_dim[0] || g.y > a->max_grid_dim[1] ||
+      g.z > a->max_grid_dim[2])
     return cudaErrorInvalidValue;
   if (threads > (uint64_t)bound_threads(f)) return cudaErrorInvalidValue;
   /* more threads than the registers ptxas gave the kernel allow (not
@@ -229,10 +237,10 @@ cudaError_t rt_launch(rt_func *f, dim3 g, dim3 b, void **args, size_t shared, cu
   }
   /* the kernel's cudaFuncSetSharedMemConfig wins over the device's, as on
    * compute capability 3.x; elsewhere both are 4 (no 8-byte mode) */
-  op->bank_mode = f->shmem_config == cudaSharedMemBankSizeEightByte  ? 8
-                  : f->shmem_config == cudaSharedMemBankSizeFourByte ? 4
+  op->bank_mode = f->shmem_config == cudaSharedMemBankSizeEightByte   ? 8
+                  : f->shmem_config == cudaSharedMemBankSizeFourByte  ? 4
                   : rt.shmem_config == cudaSharedMemBankSizeEightByte ? 8
-                                                                       : 4;
+                                                                      : 4;
   op->params = params;
   if (rt_nattrs_request) {
     op->attrs = malloc(rt_nattrs_request * sizeof *op->attrs);
@@ -246,7 +254,6 @@ cudaError_t rt_launch(rt_func *f, dim3 g, dim3 b, void **args, size_t shared, cu
   }
   return rt_submit(op);
 }
-
 
 /* ---- launch entry points ---- */
 
@@ -267,7 +274,8 @@ RT_EXPORT unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size
   return 0;
 }
 
-RT_EXPORT cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem, void *stream) {
+RT_EXPORT cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem,
+                                                 void *stream) {
   if (cfg_depth <= 0 || cfg_depth > 16) {
     if (cfg_depth > 0) cfg_depth--;
     return cudaErrorMissingConfiguration;
@@ -299,8 +307,8 @@ RT_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim,
   return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, stream);
 }
 
-RT_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
-                                       cudaStream_t stream) {
+RT_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                       size_t sharedMem, cudaStream_t stream) {
   rt_begin(0);
   rt_func *f = rt_func_by_host(func);
   rt_end(cudaSuccess);
@@ -345,7 +353,8 @@ RT_EXPORT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, cons
   }
   uint32_t dims[3];
   rt_attrs_begin(config->attrs, config->numAttrs, dims);
-  e = cudaLaunchKernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream);
+  e = cudaLaunchKernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                       config->stream);
   rt_attrs_end(e, config->stream);
   return e;
 }
@@ -412,7 +421,8 @@ RT_EXPORT cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttrib
     f->max_dyn = value;
     return rt_end(cudaSuccess);
   case cudaFuncAttributePreferredSharedMemoryCarveout:
-    if (value < -1 || value > 100 || smemu_kernel_set_attribute(f->k, SMEMU_ATTR_PREFERRED_CARVEOUT, value) != SMEMU_OK)
+    if (value < -1 || value > 100 ||
+        smemu_kernel_set_attribute(f->k, SMEMU_ATTR_PREFERRED_CARVEOUT, value) != SMEMU_OK)
       return rt_end(cudaErrorInvalidValue);
     f->carveout = value;
     return rt_end(cudaSuccess);
@@ -424,11 +434,11 @@ RT_EXPORT cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttrib
   case cudaFuncAttributeNonPortableClusterSizeAllowed:
   case cudaFuncAttributeClusterSchedulingPolicyPreference: {
     if (rt.arch.major < 9) return rt_end(cudaErrorNotSupported);
-    smemu_attr a = attr == cudaFuncAttributeRequiredClusterWidth    ? SMEMU_ATTR_CLUSTER_WIDTH
-                   : attr == cudaFuncAttributeRequiredClusterHeight ? SMEMU_ATTR_CLUSTER_HEIGHT
-                   : attr == cudaFuncAttributeRequiredClusterDepth  ? SMEMU_ATTR_CLUSTER_DEPTH
+    smemu_attr a = attr == cudaFuncAttributeRequiredClusterWidth            ? SMEMU_ATTR_CLUSTER_WIDTH
+                   : attr == cudaFuncAttributeRequiredClusterHeight         ? SMEMU_ATTR_CLUSTER_HEIGHT
+                   : attr == cudaFuncAttributeRequiredClusterDepth          ? SMEMU_ATTR_CLUSTER_DEPTH
                    : attr == cudaFuncAttributeNonPortableClusterSizeAllowed ? SMEMU_ATTR_NON_PORTABLE_CLUSTER
-                                                                             : SMEMU_ATTR_CLUSTER_POLICY;
+                                                                            : SMEMU_ATTR_CLUSTER_POLICY;
     smemu_status s = smemu_kernel_set_attribute(f->k, a, value);
     if (s == SMEMU_OK) return rt_end(cudaSuccess);
     /* refused, and not the thread's last error: cudaGetLastError after
@@ -509,8 +519,9 @@ RT_EXPORT cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, 
 /* ---- occupancy ---- */
 
 RT_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func,
-                                                                            int blockSize, size_t dynamicSMemSize,
-                                                                            unsigned int flags) {
+                                                                             int blockSize,
+                                                                             size_t dynamicSMemSize,
+                                                                             unsigned int flags) {
   cudaError_t e = rt_begin(1);
   rt_func *f = NULL;
   if (e) return rt_end(e);
@@ -520,9 +531,10 @@ RT_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int
   return rt_end(cudaSuccess);
 }
 
-RT_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func, int blockSize,
-                                                                   size_t dynamicSMemSize) {
-  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize, 0);
+RT_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func,
+                                                                    int blockSize, size_t dynamicSMemSize) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize,
+                                                                0);
 }
 
 RT_EXPORT cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func,
@@ -546,7 +558,8 @@ RT_EXPORT cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicS
    * measured). */
   uint32_t st = smemu_kernel_static_shared(f->k);
   uint64_t limit = rt.arch.smem_per_block;
-  if (f->max_dyn >= 0 && st + (uint64_t)f->max_dyn > rt.arch.smem_per_block) limit = rt.arch.smem_per_block_optin;
+  if (f->max_dyn >= 0 && st + (uint64_t)f->max_dyn > rt.arch.smem_per_block)
+    limit = rt.arch.smem_per_block_optin;
   uint64_t per_sm = numBlocks == 1 ? limit : carveout_bytes(f->carveout, 0);
   uint64_t per_block = per_sm / (uint32_t)numBlocks / (uint32_t)smem_unit() * (uint32_t)smem_unit();
   if (per_block > limit) per_block = limit;
@@ -567,8 +580,8 @@ RT_EXPORT cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicS
  * multiprocessors, each holding floor(16 * blocks / size) clusters. */
 static const int occ_sizes[] = {1, 2, 3, 4, 6, 8, 12, 16};
 static const int occ_h100[8][4] = {{132, 264, 396, 1056}, {66, 132, 198, 528}, {39, 79, 124, 327},
-                                   {30, 62, 92, 248},    {17, 39, 62, 163},   {15, 30, 45, 124},
-                                   {7, 16, 28, 74},      {7, 14, 21, 58}};
+                                   {30, 62, 92, 248},     {17, 39, 62, 163},   {15, 30, 45, 124},
+                                   {7, 16, 28, 74},       {7, 14, 21, 58}};
 
 /* The H100's figure for recorded size index i and b (1..8) blocks per SM. */
 static int h100_at(int i, int b) {
@@ -591,7 +604,8 @@ int rt_active_clusters(rt_func *f, int block_size, size_t dyn, uint32_t csize) {
     return h100_at(lo, per_sm) * occ_sizes[lo] / (int)csize;
   }
   int total = 0;
-  for (int left = rt.arch.sm_count; left > 0; left -= 16) total += (left < 16 ? left : 16) * per_sm / (int)csize;
+  for (int left = rt.arch.sm_count; left > 0; left -= 16)
+    total += (left < 16 ? left : 16) * per_sm / (int)csize;
   return total;
 }
 
@@ -609,11 +623,14 @@ static uint32_t config_cluster(rt_func *f, const cudaLaunchConfig_t *c, cudaErro
   if (!req && !w) return 0;
   if (req && np && (uint64_t)req[0] * req[1] * req[2] > 16) return 0;
   smemu_status s = smemu_kernel_cluster_dims(f->k, g, req, cd);
-  *e = s == SMEMU_OK ? cudaSuccess : s == SMEMU_ERR_CLUSTER_CONFIG ? cudaErrorInvalidClusterSize : cudaErrorInvalidValue;
+  *e = s == SMEMU_OK                   ? cudaSuccess
+       : s == SMEMU_ERR_CLUSTER_CONFIG ? cudaErrorInvalidClusterSize
+                                       : cudaErrorInvalidValue;
   return s == SMEMU_OK ? cd[0] * cd[1] * cd[2] : 0;
 }
 
-RT_EXPORT cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters, const void *func, const cudaLaunchConfig_t *config) {
+RT_EXPORT cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters, const void *func,
+                                                     const cudaLaunchConfig_t *config) {
   cudaError_t e = rt_begin(1);
   rt_func *f = NULL;
   if (e) return rt_end(e);

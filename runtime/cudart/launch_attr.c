@@ -10,9 +10,9 @@
  * serialisation and the preferred cluster dimension are hints with nothing
  * to act on here. A cooperative launch (grid-wide synchronisation) is not
  * supported, as cudaLaunchCooperativeKernel is not. */
+#include "rt.h"
 #include <pthread.h>
 #include <string.h>
-#include "rt.h"
 
 enum {
   ATTR_IGNORE = 0,

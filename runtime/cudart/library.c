@@ -4,8 +4,8 @@
  * cubin carrying PTX; driver/driver_ext.c), a kernel its function: the
  * handle cudaLaunchKernel, cudaFuncGetAttributes and the occupancy
  * calculator accept like a registered kernel's host stub. */
-#include <string.h>
 #include "cu_abi.h"
+#include <string.h>
 
 CUresult cuLibraryLoadData(CUlibrary *, const void *, int *, void **, unsigned, int *, void **, unsigned);
 CUresult cuLibraryLoadFromFile(CUlibrary *, const char *, int *, void **, unsigned, int *, void **, unsigned);

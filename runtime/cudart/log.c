@@ -1,9 +1,9 @@
 /* log.c: the log API (cudaLogsRegisterCallback, cudaLogsCurrent,
  * cudaLogsDumpToMemory, cudaLogsDumpToFile) over the log of core/log.c,
  * which holds smemu's messages as the driver's holds its own. */
+#include "rt.h"
 #include <stdio.h>
 #include <stdlib.h>
-#include "rt.h"
 
 #define LOG_BYTES 25600
 

@@ -6,8 +6,8 @@
  * stream. The copies then run in order, each as cudaMemcpyAsync with the
  * direction inferred (copies within a batch have no order, so any order is
  * one CUDA allows); the locations are hints with nothing to act on. */
-#include <string.h>
 #include "cu_abi.h"
+#include <string.h>
 
 typedef struct memcpy_attr {
   int src_access_order; /* cudaMemcpySrcAccessOrder: 1 stream, 2 during the call, 3 any */

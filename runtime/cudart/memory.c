@@ -7,11 +7,11 @@
  * asynchronous ones run in issue order too, at once. Every copy and fill is
  * range-checked first (bounds.c): out of its allocation it fails with
  * cudaErrorInvalidValue, as CUDA's does. */
+#include "graph.h"
+#include "rt.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "graph.h"
-#include "rt.h"
 
 /* [p, p+n) lies inside one allocation the device can reach. */
 static int dev_range(const void *p, size_t n) { return rt_side_ok(p, n, 1); }
@@ -114,7 +114,8 @@ RT_EXPORT cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   rt_alloc *a = rt_alloc_find(pHost);
-  if (!pFlags || !a || (a->kind != ALLOC_HOST && a->kind != ALLOC_REGISTERED)) return rt_end(cudaErrorInvalidValue);
+  if (!pFlags || !a || (a->kind != ALLOC_HOST && a->kind != ALLOC_REGISTERED))
+    return rt_end(cudaErrorInvalidValue);
   *pFlags = a->flags | cudaHostAllocMapped;
   return rt_end(cudaSuccess);
 }
@@ -207,8 +208,8 @@ RT_EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, 
   return copy(dst, src, count, kind, stream, 1);
 }
 
-static cudaError_t copy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t w, size_t h, int kind,
-                          cudaStream_t stream, int async) {
+static cudaError_t copy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t w, size_t h,
+                          int kind, cudaStream_t stream, int async) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   if (async && !rt_stream_get(stream)) return rt_end(cudaErrorInvalidResourceHandle);
@@ -221,11 +222,13 @@ static cudaError_t copy2d(void *dst, size_t dpitch, const void *src, size_t spit
   if (!dst || !src || dspan == SIZE_MAX || sspan == SIZE_MAX || !rt_side_ok(dst, dspan, to_dev) ||
       !rt_side_ok(src, sspan, from_dev))
     return rt_end(cudaErrorInvalidValue);
-  int c = async ? rt_capture_memcpy2d(dst, dpitch, src, spitch, w, h, kind, stream) : (int)rt_capture_forbid(0, 1);
+  int c = async ? rt_capture_memcpy2d(dst, dpitch, src, spitch, w, h, kind, stream)
+                : (int)rt_capture_forbid(0, 1);
   if (c > 0 || (async && c == 0)) return rt_end((cudaError_t)c);
   rt_drain();
   if (rt.sticky) return rt_end(rt.sticky);
-  for (size_t r = 0; r < h; r++) smemu_memcpy(rt.ctx, (char *)dst + r * dpitch, (const char *)src + r * spitch, w);
+  for (size_t r = 0; r < h; r++)
+    smemu_memcpy(rt.ctx, (char *)dst + r * dpitch, (const char *)src + r * spitch, w);
   return rt_end(cudaSuccess);
 }
 
@@ -234,12 +237,14 @@ RT_EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, si
   return copy2d(dst, dpitch, src, spitch, width, height, kind, 0, 0);
 }
 
-RT_EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
-                                        size_t height, enum cudaMemcpyKind kind, cudaStream_t stream) {
+RT_EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                        size_t width, size_t height, enum cudaMemcpyKind kind,
+                                        cudaStream_t stream) {
   return copy2d(dst, dpitch, src, spitch, width, height, kind, stream, 1);
 }
 
-static cudaError_t fill(void *p, int value, size_t pitch, size_t w, size_t h, cudaStream_t stream, int async) {
+static cudaError_t fill(void *p, int value, size_t pitch, size_t w, size_t h, cudaStream_t stream,
+                        int async) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   if (async && !rt_stream_get(stream)) return rt_end(cudaErrorInvalidResourceHandle);
@@ -247,7 +252,8 @@ static cudaError_t fill(void *p, int value, size_t pitch, size_t w, size_t h, cu
   if (w > pitch) return rt_end(cudaErrorInvalidValue);
   size_t span = rt_span(pitch, w, h);
   if (span == SIZE_MAX || !dev_range(p, span)) return rt_end(cudaErrorInvalidValue);
-  int c = async ? rt_capture_memset(p, (unsigned)value, 1, pitch, w, h, stream) : (int)rt_capture_forbid(0, 1);
+  int c =
+      async ? rt_capture_memset(p, (unsigned)value, 1, pitch, w, h, stream) : (int)rt_capture_forbid(0, 1);
   if (c > 0 || (async && c == 0)) return rt_end((cudaError_t)c);
   rt_drain();
   if (rt.sticky) return rt_end(rt.sticky);
@@ -282,7 +288,8 @@ RT_EXPORT cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, str
   return rt_end(count && !dev_range(devPtr, count) ? cudaErrorInvalidValue : cudaSuccess);
 }
 
-RT_EXPORT cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice, struct cudaMemLocation location) {
+RT_EXPORT cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice,
+                                    struct cudaMemLocation location) {
   (void)advice;
   (void)location;
   cudaError_t e = rt_begin(1);
@@ -313,7 +320,8 @@ static cudaError_t to_symbol(const void *symbol, const void *src, size_t count, 
   if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
     return rt_end(cudaErrorInvalidMemcpyDirection);
   if ((e = symbol_range(symbol, count, offset, &p))) return rt_end(e);
-  if (count && !rt_side_ok(src, count, kind == cudaMemcpyDeviceToDevice)) return rt_end(cudaErrorInvalidValue);
+  if (count && !rt_side_ok(src, count, kind == cudaMemcpyDeviceToDevice))
+    return rt_end(cudaErrorInvalidValue);
   int c = async ? rt_capture_memcpy(p, src, count, kind, stream) : (int)rt_capture_forbid(0, 1);
   if (c > 0 || (async && c == 0)) return rt_end((cudaError_t)c);
   rt_drain();
@@ -331,7 +339,8 @@ static cudaError_t from_symbol(void *dst, const void *symbol, size_t count, size
   if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
     return rt_end(cudaErrorInvalidMemcpyDirection);
   if ((e = symbol_range(symbol, count, offset, &p))) return rt_end(e);
-  if (count && !rt_side_ok(dst, count, kind == cudaMemcpyDeviceToDevice)) return rt_end(cudaErrorInvalidValue);
+  if (count && !rt_side_ok(dst, count, kind == cudaMemcpyDeviceToDevice))
+    return rt_end(cudaErrorInvalidValue);
   int c = async ? rt_capture_memcpy(dst, p, count, kind, stream) : (int)rt_capture_forbid(0, 1);
   if (c > 0 || (async && c == 0)) return rt_end((cudaError_t)c);
   rt_drain();
@@ -345,8 +354,8 @@ RT_EXPORT cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, si
   return to_symbol(symbol, src, count, offset, kind, 0, 0);
 }
 
-RT_EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
-                                              enum cudaMemcpyKind kind, cudaStream_t stream) {
+RT_EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
+                                              size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream) {
   return to_symbol(symbol, src, count, offset, kind, stream, 1);
 }
 

@@ -5,9 +5,9 @@
  * pointer starts at ((pos.z + z) * ysize + pos.y + y) * pitch + pos.x. The
  * whole span a region covers is range-checked (bounds.c) before anything
  * is touched; copies with an array on a side are array.c's. */
-#include <string.h>
 #include "graph.h"
 #include "rt.h"
+#include <string.h>
 
 /* The byte range [*lo, *hi) of a region relative to the pointer, or -1
  * when an offset overflows. */
@@ -36,7 +36,8 @@ static cudaError_t copy3d(const struct cudaMemcpy3DParms *p, cudaStream_t stream
   if (e) return rt_end(e);
   if (async && !rt_stream_get(stream)) return rt_end(cudaErrorInvalidResourceHandle);
   if (!p) return rt_end(cudaErrorInvalidValue);
-  if (p->kind < cudaMemcpyHostToHost || p->kind > cudaMemcpyDefault) return rt_end(cudaErrorInvalidMemcpyDirection);
+  if (p->kind < cudaMemcpyHostToHost || p->kind > cudaMemcpyDefault)
+    return rt_end(cudaErrorInvalidMemcpyDirection);
   if (p->srcArray || p->dstArray) return rt_end(rt_copy3d_array(p)); /* array.c */
   const struct cudaExtent *ex = &p->extent;
   if (!ex->width || !ex->height || !ex->depth) return rt_end(cudaSuccess);
@@ -47,7 +48,8 @@ static cudaError_t copy3d(const struct cudaMemcpy3DParms *p, cudaStream_t stream
   int to_dev = p->kind == cudaMemcpyHostToDevice || p->kind == cudaMemcpyDeviceToDevice;
   int from_dev = p->kind == cudaMemcpyDeviceToHost || p->kind == cudaMemcpyDeviceToDevice;
   /* the region must lie in the allocation its pointer is in */
-  if (region(&p->srcPtr, &p->srcPos, ex, &slo, &shi) < 0 || region(&p->dstPtr, &p->dstPos, ex, &dlo, &dhi) < 0 ||
+  if (region(&p->srcPtr, &p->srcPos, ex, &slo, &shi) < 0 ||
+      region(&p->dstPtr, &p->dstPos, ex, &dlo, &dhi) < 0 ||
       !rt_region_ok(p->srcPtr.ptr, slo, shi, from_dev) || !rt_region_ok(p->dstPtr.ptr, dlo, dhi, to_dev))
     return rt_end(cudaErrorInvalidValue);
   int c = async ? rt_capture_copy3d(p, stream) : (int)rt_capture_forbid(0, 1);
@@ -65,7 +67,8 @@ RT_EXPORT cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaS
   return copy3d(p, stream, 1);
 }
 
-static cudaError_t fill3d(struct cudaPitchedPtr pp, int value, struct cudaExtent ex, cudaStream_t stream, int async) {
+static cudaError_t fill3d(struct cudaPitchedPtr pp, int value, struct cudaExtent ex, cudaStream_t stream,
+                          int async) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   if (async && !rt_stream_get(stream)) return rt_end(cudaErrorInvalidResourceHandle);
@@ -78,8 +81,8 @@ static cudaError_t fill3d(struct cudaPitchedPtr pp, int value, struct cudaExtent
   int c = 0;
   /* a fill of depth slices: one memset node per slice, in order */
   for (size_t z = 0; async && z < ex.depth && c <= 0; z++)
-    c = rt_capture_memset((char *)pp.ptr + z * pp.ysize * pp.pitch, (unsigned)value, 1, pp.pitch, ex.width, ex.height,
-                          stream);
+    c = rt_capture_memset((char *)pp.ptr + z * pp.ysize * pp.pitch, (unsigned)value, 1, pp.pitch, ex.width,
+                          ex.height, stream);
   if (!async) c = (int)rt_capture_forbid(0, 1);
   if (c > 0 || (async && c == 0)) return rt_end((cudaError_t)c);
   rt_drain();
@@ -92,13 +95,14 @@ static cudaError_t fill3d(struct cudaPitchedPtr pp, int value, struct cudaExtent
 RT_EXPORT cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent) {
   return fill3d(pitchedDevPtr, value, extent, 0, 0);
 }
-RT_EXPORT cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent,
-                                        cudaStream_t stream) {
+RT_EXPORT cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value,
+                                        struct cudaExtent extent, cudaStream_t stream) {
   return fill3d(pitchedDevPtr, value, extent, stream, 1);
 }
 
 /* One device: device 0 to device 0 is an ordinary device copy. */
-static cudaError_t peer(void *dst, int dd, const void *src, int sd, size_t n, cudaStream_t stream, int async) {
+static cudaError_t peer(void *dst, int dd, const void *src, int sd, size_t n, cudaStream_t stream,
+                        int async) {
   if (dd != 0 || sd != 0) {
     rt_begin(0);
     return rt_end(cudaErrorInvalidDevice);
@@ -110,8 +114,8 @@ static cudaError_t peer(void *dst, int dd, const void *src, int sd, size_t n, cu
 RT_EXPORT cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t count) {
   return peer(dst, dstDevice, src, srcDevice, count, 0, 0);
 }
-RT_EXPORT cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice, size_t count,
-                                          cudaStream_t stream) {
+RT_EXPORT cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice,
+                                          size_t count, cudaStream_t stream) {
   return peer(dst, dstDevice, src, srcDevice, count, stream, 1);
 }
 

@@ -5,8 +5,8 @@
  * to the device itself is "peer access unsupported", to one that does not
  * exist an invalid device (before the flags are looked at). Also the device-lookup odds and ends (PCI bus id,
  * the valid-device list, the persisting L2 lines) that only know device 0. */
-#include <stdio.h>
 #include "rt.h"
+#include <stdio.h>
 
 enum { P2P_ATTR_FIRST = 1, P2P_ATTR_LAST = 5, ATOMIC_OP_LAST = 12 };
 

@@ -23,36 +23,36 @@
  * cudaMemPoolTrimTo. A pool allocation released by cudaFree stays counted
  * as used (the GPU's pool never hears of it) but no longer holds reserved
  * memory. Reserved bytes are bookkeeping: smemu holds no memory for them. */
+#include "pool.h"
 #include <stdlib.h>
 #include <string.h>
-#include "pool.h"
 
 #define POOL_GRAIN (32ull << 20) /* the pool reserves memory in these */
-#define POOL_FLAG 0x80000000u  /* rt_alloc.flags of a pool block: FLAG | id */
+#define POOL_FLAG 0x80000000u    /* rt_alloc.flags of a pool block: FLAG | id */
 
 typedef struct pool_block {
   void *p;
   size_t size;
-  unsigned tag;         /* rt_alloc.flags it was registered with */
+  unsigned tag; /* rt_alloc.flags it was registered with */
   struct rt_pool *pool;
   struct pool_block *next;
 } pool_block;
 
 struct rt_pool {
   int is_default;
-  int destroyed;        /* cudaMemPoolDestroy ran; blocks may remain */
-  uint64_t threshold;   /* cudaMemPoolAttrReleaseThreshold */
-  int reuse[3];         /* the three reuse policies (1 = allowed) */
+  int destroyed;      /* cudaMemPoolDestroy ran; blocks may remain */
+  uint64_t threshold; /* cudaMemPoolAttrReleaseThreshold */
+  int reuse[3];       /* the three reuse policies (1 = allowed) */
   uint64_t reserved, reserved_high, used, used_high;
-  uint64_t live;        /* bytes of the live blocks */
-  size_t max_size;      /* cudaMemPoolProps.maxSize, 0 none */
+  uint64_t live;   /* bytes of the live blocks */
+  size_t max_size; /* cudaMemPoolProps.maxSize, 0 none */
   struct rt_pool *next;
 };
 
 static rt_pool default_pool = {1, 0, 0, {1, 1, 1}, 0, 0, 0, 0, 0, 0, NULL};
 static rt_pool *pools = &default_pool; /* every pool, the default first */
 static rt_pool *current = &default_pool;
-static pool_block *blocks;             /* live allocations of every pool */
+static pool_block *blocks; /* live allocations of every pool */
 static unsigned next_tag;
 
 static uint64_t round_up(uint64_t n, uint64_t to) { return (n + to - 1) / to * to; }
@@ -89,8 +89,10 @@ static void block_gone(pool_block **pp, int freed) {
 static void prune(void) {
   for (pool_block **pp = &blocks; *pp;) {
     rt_alloc *a = rt_alloc_find((*pp)->p);
-    if (a && a->p == (*pp)->p && a->kind == ALLOC_DEVICE && a->flags == (*pp)->tag) pp = &(*pp)->next;
-    else block_gone(pp, 0);
+    if (a && a->p == (*pp)->p && a->kind == ALLOC_DEVICE && a->flags == (*pp)->tag)
+      pp = &(*pp)->next;
+    else
+      block_gone(pp, 0);
   }
 }
 
@@ -119,7 +121,8 @@ cudaError_t rt_pool_alloc(rt_pool *pool, void **ptr, size_t size, cudaStream_t s
   uint64_t avail = pool->reserved - pool->live;
   uint64_t need = avail >= size ? 0 : size - avail;
   uint64_t grow = round_up(need, POOL_GRAIN);
-  if (grow < need || (pool->max_size && pool->reserved + grow > pool->max_size)) return cudaErrorMemoryAllocation;
+  if (grow < need || (pool->max_size && pool->reserved + grow > pool->max_size))
+    return cudaErrorMemoryAllocation;
   if (rt.allocated + size > rt_total_memory()) return cudaErrorMemoryAllocation;
   pool_block *b = calloc(1, sizeof *b);
   void *p = NULL;
@@ -194,7 +197,10 @@ static cudaError_t give_pool(cudaMemPool_t *memPool, cudaError_t bad, int dflt) 
 }
 
 static cudaError_t device_pool(cudaMemPool_t *memPool, int device, int dflt) {
-  return give_pool(memPool, !memPool ? cudaErrorInvalidValue : device != 0 ? cudaErrorInvalidDevice : cudaSuccess,
+  return give_pool(memPool,
+                   !memPool      ? cudaErrorInvalidValue
+                   : device != 0 ? cudaErrorInvalidDevice
+                                 : cudaSuccess,
                    dflt);
 }
 
@@ -247,15 +253,18 @@ RT_EXPORT cudaError_t cudaMemSetMemPool(struct cudaMemLocation *location, enum c
 RT_EXPORT cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *props) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
-  if (!memPool || !props || props->allocType != cudaMemAllocationTypePinned) return rt_end(cudaErrorInvalidValue);
+  if (!memPool || !props || props->allocType != cudaMemAllocationTypePinned)
+    return rt_end(cudaErrorInvalidValue);
   if (props->location.type != cudaMemLocationTypeDevice) {
     /* host-located pools (cudaMemLocationTypeHost*) are not modelled */
-    if (props->location.type >= cudaMemLocationTypeHost && props->location.type <= cudaMemLocationTypeHostNumaCurrent)
+    if (props->location.type >= cudaMemLocationTypeHost &&
+        props->location.type <= cudaMemLocationTypeHostNumaCurrent)
       return rt_end(cudaErrorNotSupported);
     return rt_end(cudaErrorInvalidValue);
   }
   if (props->location.id != 0) return rt_end(cudaErrorInvalidValue);
-  if (props->handleTypes & ~(unsigned)cudaMemHandleTypePosixFileDescriptor) return rt_end(cudaErrorInvalidValue);
+  if (props->handleTypes & ~(unsigned)cudaMemHandleTypePosixFileDescriptor)
+    return rt_end(cudaErrorInvalidValue);
   rt_pool *p = calloc(1, sizeof *p);
   if (!p) return rt_end(cudaErrorMemoryAllocation);
   p->reuse[0] = p->reuse[1] = p->reuse[2] = 1;
@@ -301,7 +310,9 @@ RT_EXPORT cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMe
   case cudaMemPoolReuseAllowInternalDependencies:
     p->reuse[attr - 1] = *(const int *)value != 0;
     break;
-  case cudaMemPoolAttrReleaseThreshold: p->threshold = *(const uint64_t *)value; break;
+  case cudaMemPoolAttrReleaseThreshold:
+    p->threshold = *(const uint64_t *)value;
+    break;
   /* the high watermarks can only be reset, to the current figure */
   case cudaMemPoolAttrReservedMemHigh:
     if (*(const uint64_t *)value) return rt_end(cudaErrorInvalidValue);
@@ -313,7 +324,8 @@ RT_EXPORT cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMe
     prune();
     p->used_high = p->used;
     break;
-  default: return rt_end(cudaErrorInvalidValue);
+  default:
+    return rt_end(cudaErrorInvalidValue);
   }
   return rt_end(cudaSuccess);
 }
@@ -328,13 +340,26 @@ RT_EXPORT cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMe
   switch (attr) {
   case cudaMemPoolReuseFollowEventDependencies:
   case cudaMemPoolReuseAllowOpportunistic:
-  case cudaMemPoolReuseAllowInternalDependencies: *(int *)value = p->reuse[attr - 1]; return rt_end(cudaSuccess);
-  case cudaMemPoolAttrReleaseThreshold: v = p->threshold; break;
-  case cudaMemPoolAttrReservedMemCurrent: v = p->reserved; break;
-  case cudaMemPoolAttrReservedMemHigh: v = p->reserved_high; break;
-  case cudaMemPoolAttrUsedMemCurrent: v = p->used; break;
-  case cudaMemPoolAttrUsedMemHigh: v = p->used_high; break;
-  default: return rt_end(cudaErrorInvalidValue);
+  case cudaMemPoolReuseAllowInternalDependencies:
+    *(int *)value = p->reuse[attr - 1];
+    return rt_end(cudaSuccess);
+  case cudaMemPoolAttrReleaseThreshold:
+    v = p->threshold;
+    break;
+  case cudaMemPoolAttrReservedMemCurrent:
+    v = p->reserved;
+    break;
+  case cudaMemPoolAttrReservedMemHigh:
+    v = p->reserved_high;
+    break;
+  case cudaMemPoolAttrUsedMemCurrent:
+    v = p->used;
+    break;
+  case cudaMemPoolAttrUsedMemHigh:
+    v = p->used_high;
+    break;
+  default:
+    return rt_end(cudaErrorInvalidValue);
   }
   *(uint64_t *)value = v;
   return rt_end(cudaSuccess);
@@ -367,7 +392,8 @@ RT_EXPORT cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaM
   return rt_end(cudaSuccess);
 }
 
-RT_EXPORT cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream) {
+RT_EXPORT cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool,
+                                              cudaStream_t stream) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   rt_pool *p = rt_pool_get(memPool);

@@ -2,11 +2,11 @@
  * flags and priorities, synchronisation and queries (which run the queued
  * work), waits on events, host functions in stream order, and the stream
  * attributes (stored; one in-order queue has no use for their hints). */
+#include "cudart/graph.h"
+#include "rt.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cudart/graph.h"
-#include "rt.h"
 
 RT_EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority) {
   cudaError_t e = rt_begin(1);

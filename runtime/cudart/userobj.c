@@ -6,8 +6,8 @@
  * cudaGraphRetainUserObject (graph.c); driver/extras.c has the driver's
  * names. A handle is checked against the live
  * objects, so a stale or forged one is an invalid value, not a crash. */
-#include <stdlib.h>
 #include "rt.h"
+#include <stdlib.h>
 
 enum { USER_OBJECT_NO_DESTRUCTOR_SYNC = 1 };
 

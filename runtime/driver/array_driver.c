@@ -120,7 +120,7 @@ static CUresult cu(cudaError_t e) {
 static const struct {
   int format, bits, kind;
 } formats[] = {
-    {0x01, 8, cudaChannelFormatKindUnsigned}, {0x02, 16, cudaChannelFormatKindUnsigned},
+    {0x01, 8, cudaChannelFormatKindUnsigned},  {0x02, 16, cudaChannelFormatKindUnsigned},
     {0x03, 32, cudaChannelFormatKindUnsigned}, {0x08, 8, cudaChannelFormatKindSigned},
     {0x09, 16, cudaChannelFormatKindSigned},   {0x0a, 32, cudaChannelFormatKindSigned},
     {0x10, 16, cudaChannelFormatKindFloat},    {0x20, 32, cudaChannelFormatKindFloat},

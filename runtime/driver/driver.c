@@ -5,11 +5,11 @@
  * buffer, streams, events and error names. It shares the runtime's state,
  * so both APIs see one device, one set of allocations and one queue.
  * Exported from libcudart.so.13; libcuda.so.1 depends on it. */
+#include "cu_abi.h"
+#include "cudart/graph.h"
+#include "static_rt.h"
 #include <stdlib.h>
 #include <string.h>
-#include "cu_abi.h"
-#include "static_rt.h"
-#include "cudart/graph.h"
 
 /* The one context; its address is the handle. */
 struct rt_ctx_st {
@@ -43,8 +43,9 @@ CUresult cuCtxSynchronize(void);
 CUresult cuModuleLoadData(CUmodule *module, const void *image);
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction f, int blockSize,
                                                      size_t dynamicSMemSize);
-CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx, unsigned int by,
-                        unsigned int bz, unsigned int shared, CUstream stream, void **kernelParams, void **extra);
+CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,
+                        unsigned int by, unsigned int bz, unsigned int shared, CUstream stream,
+                        void **kernelParams, void **extra);
 CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytes);
 CUresult cuMemFree_v2(CUdeviceptr p);
 CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total);
@@ -79,10 +80,14 @@ static CUresult to_cu(cudaError_t e) {
   case cudaErrorInvalidMemcpyDirection:
   case cudaErrorInvalidPitchValue:
   case cudaErrorInvalidDevicePointer:
-  case cudaErrorInvalidHostPointer: return CUDA_ERROR_INVALID_VALUE;
-  case cudaErrorInvalidDeviceFunction: return CUDA_ERROR_INVALID_HANDLE;
-  case cudaErrorInvalidSymbol: return CUDA_ERROR_NOT_FOUND;
-  default: return (CUresult)e;
+  case cudaErrorInvalidHostPointer:
+    return CUDA_ERROR_INVALID_VALUE;
+  case cudaErrorInvalidDeviceFunction:
+    return CUDA_ERROR_INVALID_HANDLE;
+  case cudaErrorInvalidSymbol:
+    return CUDA_ERROR_NOT_FOUND;
+  default:
+    return (CUresult)e;
   }
 }
 
@@ -113,7 +118,9 @@ RT_EXPORT CUresult cuGetErrorString(CUresult e, const char **s) {
     *s = NULL;
     return CUDA_ERROR_INVALID_VALUE;
   }
-  *s = e == 201 ? "invalid device context" : e == 500 ? "named symbol not found" : cudaGetErrorString((cudaError_t)e);
+  *s = e == 201   ? "invalid device context"
+       : e == 500 ? "named symbol not found"
+                  : cudaGetErrorString((cudaError_t)e);
   return CUDA_SUCCESS;
 }
 
@@ -174,7 +181,7 @@ RT_EXPORT CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice dev) {
   if (!v) return leave(CUDA_ERROR_INVALID_VALUE);
   if (dev != 0) return leave(CUDA_ERROR_INVALID_DEVICE);
   return leave(rt_device_attribute(attr, v) && rt_device_attribute_props(attr, v) ? CUDA_ERROR_INVALID_VALUE
-                                                                               : CUDA_SUCCESS);
+                                                                                  : CUDA_SUCCESS);
 }
 
 RT_EXPORT CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev) {
@@ -280,7 +287,6 @@ RT_EXPORT CUresult cuCtxSynchronize(void) {
 
 /* ---- modules ---- */
 
-
 static CUresult module_load(CUmodule *out, const void *image, const char *label, char *log, size_t logn) {
   CUresult r = enter();
   if (r) return leave(r);
@@ -312,8 +318,8 @@ RT_EXPORT CUresult cuModuleLoadData(CUmodule *module, const void *image) {
   return module_load(module, image, NULL, NULL, 0);
 }
 
-RT_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions, int *options,
-                                      void **optionValues) {
+RT_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions,
+                                      int *options, void **optionValues) {
   char *log = NULL;
   size_t logn = 0;
   for (unsigned i = 0; options && optionValues && i < numOptions; i++) {
@@ -334,8 +340,11 @@ RT_EXPORT CUresult cuModuleLoad(CUmodule *module, const char *fname) {
     n += k;
     if (n == cap) {
       char *b = realloc(buf, (cap *= 2) + 1);
-      if (!b) { free(buf); buf = NULL; }
-      else buf = b;
+      if (!b) {
+        free(buf);
+        buf = NULL;
+      } else
+        buf = b;
     }
   }
   fclose(f);
@@ -419,23 +428,56 @@ RT_EXPORT CUresult cuFuncGetAttribute(int *v, int attrib, CUfunction f) {
   cudaError_t e = cudaFuncGetAttributes(&a, f);
   if (e) return to_cu(e);
   switch (attrib) {
-  case 0: *v = a.maxThreadsPerBlock; break;
-  case 1: *v = (int)a.sharedSizeBytes; break;
-  case 2: *v = (int)a.constSizeBytes; break;
-  case 3: *v = (int)a.localSizeBytes; break;
-  case 4: *v = a.numRegs; break;
-  case 5: *v = a.ptxVersion; break;
-  case 6: *v = a.binaryVersion; break;
-  case 7: *v = a.cacheModeCA; break;
-  case 8: *v = a.maxDynamicSharedSizeBytes; break;
-  case 9: *v = a.preferredShmemCarveout; break;
-  case 10: *v = a.clusterDimMustBeSet; break;
-  case 11: *v = a.requiredClusterWidth; break;
-  case 12: *v = a.requiredClusterHeight; break;
-  case 13: *v = a.requiredClusterDepth; break;
-  case 14: *v = a.nonPortableClusterSizeAllowed; break;
-  case 15: *v = a.clusterSchedulingPolicyPreference; break;
-  default: return CUDA_ERROR_INVALID_VALUE;
+  case 0:
+    *v = a.maxThreadsPerBlock;
+    break;
+  case 1:
+    *v = (int)a.sharedSizeBytes;
+    break;
+  case 2:
+    *v = (int)a.constSizeBytes;
+    break;
+  case 3:
+    *v = (int)a.localSizeBytes;
+    break;
+  case 4:
+    *v = a.numRegs;
+    break;
+  case 5:
+    *v = a.ptxVersion;
+    break;
+  case 6:
+    *v = a.binaryVersion;
+    break;
+  case 7:
+    *v = a.cacheModeCA;
+    break;
+  case 8:
+    *v = a.maxDynamicSharedSizeBytes;
+    break;
+  case 9:
+    *v = a.preferredShmemCarveout;
+    break;
+  case 10:
+    *v = a.clusterDimMustBeSet;
+    break;
+  case 11:
+    *v = a.requiredClusterWidth;
+    break;
+  case 12:
+    *v = a.requiredClusterHeight;
+    break;
+  case 13:
+    *v = a.requiredClusterDepth;
+    break;
+  case 14:
+    *v = a.nonPortableClusterSizeAllowed;
+    break;
+  case 15:
+    *v = a.clusterSchedulingPolicyPreference;
+    break;
+  default:
+    return CUDA_ERROR_INVALID_VALUE;
   }
   return CUDA_SUCCESS;
 }
@@ -451,9 +493,9 @@ RT_EXPORT CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, C
   return to_cu(cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, f, blockSize, dynamicSMemSize));
 }
 
-RT_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,
-                                  unsigned int by, unsigned int bz, unsigned int shared, CUstream stream,
-                                  void **kernelParams, void **extra) {
+RT_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
+                                  unsigned int bx, unsigned int by, unsigned int bz, unsigned int shared,
+                                  CUstream stream, void **kernelParams, void **extra) {
   CUresult r = enter();
   if (r) return leave(r);
   rt_func *fn = rt_func_by_host(f);
@@ -461,13 +503,17 @@ RT_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy
   void **args = kernelParams;
   void **built = NULL;
   if (!args && extra) {
-    /* extra = {CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END} */
+    /* extra = {CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END}
+     */
     const uint8_t *buf = NULL;
     size_t size = 0;
     for (int i = 0; extra[i] != (void *)0; i += 2) {
-      if (extra[i] == (void *)1) buf = extra[i + 1];
-      else if (extra[i] == (void *)2 && extra[i + 1]) size = *(size_t *)extra[i + 1];
-      else return leave(CUDA_ERROR_INVALID_VALUE);
+      if (extra[i] == (void *)1)
+        buf = extra[i + 1];
+      else if (extra[i] == (void *)2 && extra[i + 1])
+        size = *(size_t *)extra[i + 1];
+      else
+        return leave(CUDA_ERROR_INVALID_VALUE);
     }
     smemu_kernel *k;
     cudaError_t e = rt_func_kernel(fn, &k);
@@ -540,7 +586,8 @@ static CUresult memset_n(CUdeviceptr p, uint32_t v, size_t n, size_t width, CUst
   if (async && !rt_stream_get(s)) return leave(CUDA_ERROR_INVALID_HANDLE);
   size_t bytes;
   if (!n) return leave(CUDA_SUCCESS);
-  if (__builtin_mul_overflow(n, width, &bytes) || (p & (width - 1)) || !rt_side_ok((void *)(uintptr_t)p, bytes, 1))
+  if (__builtin_mul_overflow(n, width, &bytes) || (p & (width - 1)) ||
+      !rt_side_ok((void *)(uintptr_t)p, bytes, 1))
     return leave(CUDA_ERROR_INVALID_VALUE);
   int c = async ? rt_capture_memset((void *)(uintptr_t)p, v, (unsigned)width, bytes, n, 1, s)
                 : (int)rt_capture_forbid(0, 1);
@@ -552,8 +599,12 @@ static CUresult memset_n(CUdeviceptr p, uint32_t v, size_t n, size_t width, CUst
   return leave(CUDA_SUCCESS);
 }
 
-RT_EXPORT CUresult cuMemsetD32_v2(CUdeviceptr p, unsigned int v, size_t n) { return memset_n(p, v, n, 4, 0, 0); }
-RT_EXPORT CUresult cuMemsetD16_v2(CUdeviceptr p, unsigned short v, size_t n) { return memset_n(p, v, n, 2, 0, 0); }
+RT_EXPORT CUresult cuMemsetD32_v2(CUdeviceptr p, unsigned int v, size_t n) {
+  return memset_n(p, v, n, 4, 0, 0);
+}
+RT_EXPORT CUresult cuMemsetD16_v2(CUdeviceptr p, unsigned short v, size_t n) {
+  return memset_n(p, v, n, 2, 0, 0);
+}
 RT_EXPORT CUresult cuMemsetD32Async(CUdeviceptr p, unsigned int v, size_t n, CUstream s) {
   return memset_n(p, v, n, 4, s, 1);
 }
@@ -573,7 +624,8 @@ RT_EXPORT CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t n) {
 }
 RT_EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s) {
   if (!drv_inited) return CUDA_ERROR_NOT_INITIALIZED;
-  return to_cu(cudaMemcpyAsync((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n, cudaMemcpyDefault, s));
+  return to_cu(
+      cudaMemcpyAsync((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n, cudaMemcpyDefault, s));
 }
 RT_EXPORT CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t n, CUstream s) {
   if (!drv_inited) return CUDA_ERROR_NOT_INITIALIZED;
@@ -585,7 +637,8 @@ RT_EXPORT CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t n, CU
 }
 RT_EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s) {
   if (!drv_inited) return CUDA_ERROR_NOT_INITIALIZED;
-  return to_cu(cudaMemcpyAsync((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n, cudaMemcpyDeviceToDevice, s));
+  return to_cu(
+      cudaMemcpyAsync((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n, cudaMemcpyDeviceToDevice, s));
 }
 
 /* ---- streams and events ---- */
@@ -618,7 +671,9 @@ RT_EXPORT CUresult cuEventElapsedTime_v2(float *ms, CUevent a, CUevent b) {
   if (!drv_inited) return CUDA_ERROR_NOT_INITIALIZED;
   return to_cu(cudaEventElapsedTime(ms, a, b));
 }
-RT_EXPORT CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b) { return cuEventElapsedTime_v2(ms, a, b); }
+RT_EXPORT CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b) {
+  return cuEventElapsedTime_v2(ms, a, b);
+}
 RT_EXPORT CUresult cuEventDestroy_v2(CUevent e) {
   if (!drv_inited) return CUDA_ERROR_NOT_INITIALIZED;
   return to_cu(cudaEventDestroy(e));

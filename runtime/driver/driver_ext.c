@@ -12,22 +12,25 @@
  * cuLibraryLoadData accept: one input as it is, several joined into one
  * module (ptx_link.c). Other inputs (cubins, archives, LTO-IR) are refused
  * with a message. */
-#include <stdlib.h>
-#include <string.h>
 #include "cu_abi.h"
-#include "static_rt.h"
 #include "cudart/graph.h"
 #include "ptx_link.h"
+#include "static_rt.h"
+#include <stdlib.h>
+#include <string.h>
 
 /* Runtime errors as driver codes (the numbers agree where both exist). */
 static CUresult cu(cudaError_t e) {
   switch (e) {
   case cudaErrorInvalidConfiguration:
   case cudaErrorInvalidDevicePointer:
-  case cudaErrorInvalidHostPointer: return CUDA_ERROR_INVALID_VALUE;
+  case cudaErrorInvalidHostPointer:
+    return CUDA_ERROR_INVALID_VALUE;
   case cudaErrorInvalidDeviceFunction:
-  case cudaErrorInvalidResourceHandle: return CUDA_ERROR_INVALID_HANDLE;
-  default: return (CUresult)e;
+  case cudaErrorInvalidResourceHandle:
+    return CUDA_ERROR_INVALID_HANDLE;
+  default:
+    return (CUresult)e;
   }
 }
 
@@ -36,7 +39,8 @@ static CUresult cu(cudaError_t e) {
 /* the prototypes -Wmissing-prototypes asks for: these are the ABI's */
 #define P(decl) decl;
 P(CUresult cuLibraryLoadData(CUlibrary *, const void *, int *, void **, unsigned, int *, void **, unsigned))
-P(CUresult cuLibraryLoadFromFile(CUlibrary *, const char *, int *, void **, unsigned, int *, void **, unsigned))
+P(CUresult cuLibraryLoadFromFile(CUlibrary *, const char *, int *, void **, unsigned, int *, void **,
+                                 unsigned))
 P(CUresult cuLibraryUnload(CUlibrary))
 P(CUresult cuLibraryGetKernel(CUkernel *, CUlibrary, const char *))
 P(CUresult cuLibraryGetModule(CUmodule *, CUlibrary))
@@ -55,8 +59,8 @@ P(CUresult cuFuncIsLoaded(int *, CUfunction))
 P(CUresult cuFuncLoad(CUfunction))
 P(CUresult cuModuleGetLoadingMode(int *))
 P(CUresult cuLaunchKernelEx(const void *, CUfunction, void **, void **))
-P(CUresult cuLaunchCooperativeKernel(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                                     CUstream, void **))
+P(CUresult cuLaunchCooperativeKernel(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                     unsigned, CUstream, void **))
 P(CUresult cuLinkCreate_v2(unsigned, int *, void **, void **))
 P(CUresult cuLinkAddData_v2(void *, int, void *, size_t, const char *, unsigned, int *, void **))
 P(CUresult cuLinkAddFile_v2(void *, int, const char *, unsigned, int *, void **))
@@ -119,13 +123,15 @@ EXPORT cuLibraryLoadData(CUlibrary *lib, const void *code, int *jitOptions, void
   (void)numLib;
   return cuModuleLoadDataEx(lib, code, numJit, jitOptions, jitValues);
 }
-EXPORT cuLibraryLoadFromFile(CUlibrary *lib, const char *path, int *jitOptions, void **jitValues, unsigned numJit,
-                             int *libOptions, void **libValues, unsigned numLib) {
+EXPORT cuLibraryLoadFromFile(CUlibrary *lib, const char *path, int *jitOptions, void **jitValues,
+                             unsigned numJit, int *libOptions, void **libValues, unsigned numLib) {
   (void)jitOptions, (void)jitValues, (void)numJit, (void)libOptions, (void)libValues, (void)numLib;
   return cuModuleLoad(lib, path);
 }
 EXPORT cuLibraryUnload(CUlibrary lib) { return cuModuleUnload(lib); }
-EXPORT cuLibraryGetKernel(CUkernel *k, CUlibrary lib, const char *name) { return cuModuleGetFunction(k, lib, name); }
+EXPORT cuLibraryGetKernel(CUkernel *k, CUlibrary lib, const char *name) {
+  return cuModuleGetFunction(k, lib, name);
+}
 EXPORT cuLibraryGetModule(CUmodule *m, CUlibrary lib) {
   if (!m || !lib) return CUDA_ERROR_INVALID_VALUE;
   *m = lib;
@@ -163,7 +169,9 @@ EXPORT cuFuncGetModule(CUmodule *m, CUfunction f) {
   *m = f->m;
   return CUDA_SUCCESS;
 }
-EXPORT cuFuncSetCacheConfig(CUfunction f, int c) { return cu(cudaFuncSetCacheConfig(f, (enum cudaFuncCache)c)); }
+EXPORT cuFuncSetCacheConfig(CUfunction f, int c) {
+  return cu(cudaFuncSetCacheConfig(f, (enum cudaFuncCache)c));
+}
 EXPORT cuFuncSetSharedMemConfig(CUfunction f, int c) {
   (void)f, (void)c;
   return CUDA_SUCCESS; /* a hint the hardware since 5.x ignores */
@@ -204,12 +212,13 @@ EXPORT cuLaunchKernelEx(const void *config, CUfunction f, void **params, void **
   if (e) return cu(e);
   uint32_t dims[3];
   rt_attrs_begin(c->attrs, c->nattrs, dims);
-  CUresult r = cuLaunchKernel(f, c->gx, c->gy, c->gz, c->bx, c->by, c->bz, c->shared, c->stream, params, extra);
+  CUresult r =
+      cuLaunchKernel(f, c->gx, c->gy, c->gz, c->bx, c->by, c->bz, c->shared, c->stream, params, extra);
   rt_attrs_end(r == CUDA_SUCCESS ? cudaSuccess : cudaErrorLaunchFailure, c->stream);
   return r;
 }
-EXPORT cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
-                                 unsigned bz, unsigned shared, CUstream s, void **params) {
+EXPORT cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                 unsigned by, unsigned bz, unsigned shared, CUstream s, void **params) {
   (void)f, (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz, (void)shared, (void)s, (void)params;
   rt_msg("cuLaunchCooperativeKernel: cooperative launches (grid.sync()) are not supported");
   return CUDA_ERROR_NOT_SUPPORTED;
@@ -229,8 +238,8 @@ EXPORT cuLinkCreate_v2(unsigned n, int *options, void **values, void **state) {
   *state = calloc(1, sizeof(link_state));
   return *state ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
-EXPORT cuLinkAddData_v2(void *state, int type, void *data, size_t size, const char *name, unsigned n, int *options,
-                        void **values) {
+EXPORT cuLinkAddData_v2(void *state, int type, void *data, size_t size, const char *name, unsigned n,
+                        int *options, void **values) {
   (void)n, (void)options, (void)values;
   link_state *l = state;
   if (!l || !data) return CUDA_ERROR_INVALID_VALUE;
@@ -393,12 +402,16 @@ EXPORT cuStreamCreateWithPriority(CUstream *s, unsigned flags, int prio) {
   return cu(cudaStreamCreateWithPriority(s, flags, prio));
 }
 EXPORT cuStreamQuery(CUstream s) { return cu(cudaStreamQuery(s)); }
-EXPORT cuStreamWaitEvent(CUstream s, CUevent e, unsigned flags) { return cu(cudaStreamWaitEvent(s, e, flags)); }
+EXPORT cuStreamWaitEvent(CUstream s, CUevent e, unsigned flags) {
+  return cu(cudaStreamWaitEvent(s, e, flags));
+}
 EXPORT cuStreamAddCallback(CUstream s, cudaStreamCallback_t cb, void *data, unsigned flags) {
   /* CUstreamCallback has the runtime callback's shape (stream, status, data) */
   return cu(cudaStreamAddCallback(s, cb, data, flags));
 }
-EXPORT cuLaunchHostFunc(CUstream s, cudaHostFn_t fn, void *data) { return cu(cudaLaunchHostFunc(s, fn, data)); }
+EXPORT cuLaunchHostFunc(CUstream s, cudaHostFn_t fn, void *data) {
+  return cu(cudaLaunchHostFunc(s, fn, data));
+}
 EXPORT cuStreamGetPriority(CUstream s, int *p) { return cu(cudaStreamGetPriority(s, p)); }
 EXPORT cuStreamGetFlags(CUstream s, unsigned *f) { return cu(cudaStreamGetFlags(s, f)); }
 EXPORT cuStreamGetCtx(CUstream s, CUcontext *c) {
@@ -456,8 +469,16 @@ EXPORT cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdeviceptr p) {
 
 /* CUpointer_attribute values and CUmemorytype */
 enum {
-  PA_CONTEXT = 1, PA_MEMORY_TYPE = 2, PA_DEVICE_POINTER = 3, PA_HOST_POINTER = 4, PA_SYNC_MEMOPS = 6,
-  PA_BUFFER_ID = 7, PA_IS_MANAGED = 8, PA_DEVICE_ORDINAL = 9, PA_RANGE_START = 11, PA_RANGE_SIZE = 12,
+  PA_CONTEXT = 1,
+  PA_MEMORY_TYPE = 2,
+  PA_DEVICE_POINTER = 3,
+  PA_HOST_POINTER = 4,
+  PA_SYNC_MEMOPS = 6,
+  PA_BUFFER_ID = 7,
+  PA_IS_MANAGED = 8,
+  PA_DEVICE_ORDINAL = 9,
+  PA_RANGE_START = 11,
+  PA_RANGE_SIZE = 12,
   PA_MAPPED = 13
 };
 
@@ -508,7 +529,8 @@ EXPORT cuPointerGetAttribute(void *data, int attr, CUdeviceptr p) {
     if (!known) return CUDA_ERROR_INVALID_VALUE;
     *(size_t *)data = size;
     return CUDA_SUCCESS;
-  default: return CUDA_ERROR_INVALID_VALUE;
+  default:
+    return CUDA_ERROR_INVALID_VALUE;
   }
 }
 EXPORT cuPointerGetAttributes(unsigned n, int *attrs, void **data, CUdeviceptr p) {
@@ -531,14 +553,16 @@ EXPORT cuPointerGetAttributes(unsigned n, int *attrs, void **data, CUdeviceptr p
 
 /* ---- occupancy ---- */
 
-EXPORT cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, CUfunction f, int bs, size_t dyn, unsigned fl) {
+EXPORT cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, CUfunction f, int bs, size_t dyn,
+                                                            unsigned fl) {
   (void)fl;
   return cuOccupancyMaxActiveBlocksPerMultiprocessor(n, f, bs, dyn);
 }
 /* The block size with the most resident threads per SM (the largest such),
  * and the grid that fills every SM with it: CUDA's search, step one warp. */
-EXPORT cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGrid, int *blockSize, CUfunction f, size_t (*dyn_of)(int),
-                                                 size_t dyn, int limit, unsigned flags) {
+EXPORT cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGrid, int *blockSize, CUfunction f,
+                                                 size_t (*dyn_of)(int), size_t dyn, int limit,
+                                                 unsigned flags) {
   (void)flags;
   if (!minGrid || !blockSize || !f) return CUDA_ERROR_INVALID_VALUE;
   int maxt = 0, sms = 0;
@@ -561,8 +585,8 @@ EXPORT cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGrid, int *blockSize, C
   *minGrid = best_blocks * sms;
   return CUDA_SUCCESS;
 }
-EXPORT cuOccupancyMaxPotentialBlockSize(int *minGrid, int *blockSize, CUfunction f, size_t (*dyn_of)(int), size_t dyn,
-                                        int limit) {
+EXPORT cuOccupancyMaxPotentialBlockSize(int *minGrid, int *blockSize, CUfunction f, size_t (*dyn_of)(int),
+                                        size_t dyn, int limit) {
   return cuOccupancyMaxPotentialBlockSizeWithFlags(minGrid, blockSize, f, dyn_of, dyn, limit, 0);
 }
 EXPORT cuOccupancyAvailableDynamicSMemPerBlock(size_t *n, CUfunction f, int blocks, int bs) {

@@ -8,8 +8,8 @@
  * CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE = 910), except the few mapped in
  * cu(). The versioned names (_v2, _v3) are the ones cuda.h 13 binds;
  * the older ABI forms without edge data are kept for old binaries. */
-#include <string.h>
 #include "cudart/graph_api.h"
+#include <string.h>
 
 typedef int CUresult;
 typedef unsigned long long CUdeviceptr;
@@ -44,7 +44,6 @@ CUresult cuStreamBeginCapture_v2(CUstream s, int mode) {
   return cu(cudaStreamBeginCapture(s, (enum cudaStreamCaptureMode)mode));
 }
 
-
 /* the first form had no mode: global */
 CU_EXPORT(CUresult) cuStreamBeginCapture(CUstream s);
 CUresult cuStreamBeginCapture(CUstream s) { return cuStreamBeginCapture_v2(s, cudaStreamCaptureModeGlobal); }
@@ -59,19 +58,13 @@ CUresult cuStreamBeginCaptureToGraph(CUstream s, CUgraph g, const CUgraphNode *d
   return cu(cudaStreamBeginCaptureToGraph(s, g, deps, edges, n, (enum cudaStreamCaptureMode)mode));
 }
 
-
-
 CU_EXPORT(CUresult) cuStreamEndCapture(CUstream s, CUgraph *g);
 CUresult cuStreamEndCapture(CUstream s, CUgraph *g) { return cu(cudaStreamEndCapture(s, g)); }
-
-
 
 CU_EXPORT(CUresult) cuStreamIsCapturing(CUstream s, int *status);
 CUresult cuStreamIsCapturing(CUstream s, int *status) {
   return cu(cudaStreamIsCapturing(s, (enum cudaStreamCaptureStatus *)status));
 }
-
-
 
 CU_EXPORT(CUresult)
 cuStreamGetCaptureInfo_v3(CUstream s, int *status, unsigned long long *id, CUgraph *g,
@@ -80,7 +73,6 @@ CUresult cuStreamGetCaptureInfo_v3(CUstream s, int *status, unsigned long long *
                                    const CUgraphNode **deps, const CUgraphEdgeData **edges, size_t *n) {
   return cu(cudaStreamGetCaptureInfo(s, (enum cudaStreamCaptureStatus *)status, id, g, deps, edges, n));
 }
-
 
 CU_EXPORT(CUresult)
 cuStreamGetCaptureInfo_v2(CUstream s, int *status, unsigned long long *id, CUgraph *g,
@@ -112,7 +104,6 @@ CUresult cuStreamUpdateCaptureDependencies_v2(CUstream s, CUgraphNode *deps, con
                                               size_t n, unsigned flags) {
   return cu(cudaStreamUpdateCaptureDependencies(s, deps, e, n, flags));
 }
-
 
 CU_EXPORT(CUresult)
 cuStreamUpdateCaptureDependencies(CUstream s, CUgraphNode *deps, size_t n, unsigned flags);
@@ -503,7 +494,6 @@ CUresult cuGraphInstantiateWithParams(CUgraphExec *x, CUgraph g, cudaGraphInstan
   return cu(cudaGraphInstantiateWithParams(x, g, p));
 }
 
-
 CU_EXPORT(CUresult) cuGraphExecGetFlags(CUgraphExec x, unsigned long long *flags);
 CUresult cuGraphExecGetFlags(CUgraphExec x, unsigned long long *flags) {
   return cu(cudaGraphExecGetFlags(x, flags));
@@ -511,10 +501,8 @@ CUresult cuGraphExecGetFlags(CUgraphExec x, unsigned long long *flags) {
 CU_EXPORT(CUresult) cuGraphLaunch(CUgraphExec x, CUstream s);
 CUresult cuGraphLaunch(CUgraphExec x, CUstream s) { return cu(cudaGraphLaunch(x, s)); }
 
-
 CU_EXPORT(CUresult) cuGraphUpload(CUgraphExec x, CUstream s);
 CUresult cuGraphUpload(CUgraphExec x, CUstream s) { return cu(cudaGraphUpload(x, s)); }
-
 
 CU_EXPORT(CUresult) cuGraphExecDestroy(CUgraphExec x);
 CUresult cuGraphExecDestroy(CUgraphExec x) { return cu(cudaGraphExecDestroy(x)); }

@@ -39,7 +39,9 @@ P(CUresult cuMemAllocFromPoolAsync(CUdeviceptr *, size_t, CUmemoryPool, CUstream
 P(CUresult cuMemAllocAsync(CUdeviceptr *, size_t, CUstream))
 P(CUresult cuMemFreeAsync(CUdeviceptr, CUstream))
 
-EXPORT cuDeviceGetDefaultMemPool(CUmemoryPool *pool, CUdevice dev) { return cu(cudaDeviceGetDefaultMemPool(pool, dev)); }
+EXPORT cuDeviceGetDefaultMemPool(CUmemoryPool *pool, CUdevice dev) {
+  return cu(cudaDeviceGetDefaultMemPool(pool, dev));
+}
 EXPORT cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev) { return cu(cudaDeviceGetMemPool(pool, dev)); }
 EXPORT cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool) { return cu(cudaDeviceSetMemPool(dev, pool)); }
 EXPORT cuMemGetDefaultMemPool(CUmemoryPool *pool, struct cudaMemLocation *loc, int type) {

@@ -7,14 +7,15 @@
  * it (the static runtime asks for cuCtxCreate at version 3020 and means
  * cuCtxCreate_v2). The private tables the static runtime needs beside
  * these are in export_tables.c. */
+#include "cu_abi.h"
 #include "rt.h"
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cu_abi.h"
 
-CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, unsigned long long flags, int *status);
+CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, unsigned long long flags,
+                             int *status);
 CUresult cuGetProcAddress(const char *symbol, void **pfn, int version, unsigned long long flags);
 
 /* Suffixed entry points whose signature differs from the older name's,
@@ -118,7 +119,7 @@ RT_EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int versi
   int too_old;
   *pfn = lookup(symbol, version, &too_old);
   if (status)
-    *status = *pfn ? CU_GET_PROC_ADDRESS_SUCCESS
+    *status = *pfn      ? CU_GET_PROC_ADDRESS_SUCCESS
               : too_old ? CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT
                         : CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
   return *pfn ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;

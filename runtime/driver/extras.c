@@ -4,8 +4,8 @@
  * of context calls that name their context. Each is a thin layer over the
  * runtime's code, so both APIs see one set of objects; results are the
  * driver's codes (the numbers agree where both have the error). */
-#include <string.h>
 #include "cu_abi.h"
+#include <string.h>
 
 #define EXPORT RT_EXPORT CUresult
 typedef struct {

@@ -6,9 +6,9 @@
  * the buffer as its packed `extra` parameters. The settings live beside
  * the function (a list keyed by its handle), as the driver keeps them per
  * function. */
+#include "cu_abi.h"
 #include <stdlib.h>
 #include <string.h>
-#include "cu_abi.h"
 
 #define EXPORT RT_EXPORT CUresult
 #define P(decl) decl;

@@ -18,22 +18,22 @@
  *   - the second module's debug information (.file, .loc, .section) is
  *     dropped: its lines do not show in reports.
  * The result is PTX text smemu's parser reads like any module. */
+#include "ptx_link.h"
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ptx_link.h"
 
 typedef struct stmt {
-  const char *s;   /* start in the module's text */
-  size_t n;        /* length, the terminating ; or } included */
-  char name[256];  /* the symbol it declares or defines, "" none */
-  int body;        /* a definition: has a { } body or an initialiser */
-  int ext;         /* .extern */
-  int weak;        /* .weak */
-  int visible;     /* .visible or .weak or .extern: a linked name */
-  int header;      /* .version, .target, .address_size */
-  int debug;       /* .file, .section */
+  const char *s;  /* start in the module's text */
+  size_t n;       /* length, the terminating ; or } included */
+  char name[256]; /* the symbol it declares or defines, "" none */
+  int body;       /* a definition: has a { } body or an initialiser */
+  int ext;        /* .extern */
+  int weak;       /* .weak */
+  int visible;    /* .visible or .weak or .extern: a linked name */
+  int header;     /* .version, .target, .address_size */
+  int debug;      /* .file, .section */
 } stmt;
 
 typedef struct mod {
@@ -69,8 +69,10 @@ static void find_name(stmt *t) {
     if (p < e && *p == '(') { /* return parameters */
       int depth = 0;
       for (; p < e; p++) {
-        if (*p == '(') depth++;
-        else if (*p == ')' && !--depth) break;
+        if (*p == '(')
+          depth++;
+        else if (*p == ')' && !--depth)
+          break;
       }
       p++;
       while (p < e && isspace((unsigned char)*p)) p++;
@@ -79,7 +81,8 @@ static void find_name(stmt *t) {
     /* the last identifier before [, =, ; or { at depth 0 */
     const char *last = NULL;
     for (const char *q = s; q < e && *q != '=' && *q != ';' && *q != '{' && *q != '['; q++)
-      if (ident_start((unsigned char)*q) && (q == s || !ident_char((unsigned char)q[-1])) && *q != '.') last = q;
+      if (ident_start((unsigned char)*q) && (q == s || !ident_char((unsigned char)q[-1])) && *q != '.')
+        last = q;
       else if (*q == '.' && (q == s || isspace((unsigned char)q[-1]))) {
         while (q + 1 < e && ident_char((unsigned char)q[1])) q++;
       }
@@ -115,7 +118,8 @@ static int split(const char *text, mod *m) {
         const char *c = strstr(p + 2, "*/");
         if (!c) return -1;
         p = c + 2;
-      } else break;
+      } else
+        break;
     }
     if (!*p) return 0;
     stmt t = {0};
@@ -136,10 +140,12 @@ static int split(const char *text, mod *m) {
         if (*p == '"') quote = 0;
         continue;
       }
-      if (*p == '"') quote = 1;
+      if (*p == '"')
+        quote = 1;
       else if (p[0] == '/' && p[1] == '/') {
         while (p[1] && p[1] != '\n') p++;
-      } else if (*p == '{') depth++;
+      } else if (*p == '{')
+        depth++;
       else if (*p == '}') {
         if (--depth < 0) return -1;
         /* a body ends the statement; an initialiser's } comes before ; */
@@ -163,9 +169,10 @@ static int split(const char *text, mod *m) {
     t.ext = has_word(t.s, t.n, ".extern");
     t.weak = has_word(t.s, t.n, ".weak");
     t.visible = t.ext || t.weak || has_word(t.s, t.n, ".visible");
-    if (!t.body && memchr(t.s, '=', t.n) && !has_word(t.s, t.n, ".func")) t.body = 1; /* initialised variable */
-    if (!t.body && !t.ext && !t.debug && (has_word(t.s, t.n, ".global") || has_word(t.s, t.n, ".const") ||
-                                          has_word(t.s, t.n, ".shared")))
+    if (!t.body && memchr(t.s, '=', t.n) && !has_word(t.s, t.n, ".func"))
+      t.body = 1; /* initialised variable */
+    if (!t.body && !t.ext && !t.debug &&
+        (has_word(t.s, t.n, ".global") || has_word(t.s, t.n, ".const") || has_word(t.s, t.n, ".shared")))
       t.body = 1; /* a variable's definition needs no initialiser */
     find_name(&t);
     if (push(m, t) < 0) return -1;
@@ -218,7 +225,8 @@ static void put_renamed(out *o, const char *s, size_t n, char (*ren)[256], size_
         continue;
       }
     }
-    if (ident_start((unsigned char)s[i]) && (i == 0 || (!ident_char((unsigned char)s[i - 1]) && s[i - 1] != '.'))) {
+    if (ident_start((unsigned char)s[i]) &&
+        (i == 0 || (!ident_char((unsigned char)s[i - 1]) && s[i - 1] != '.'))) {
       size_t j = i + 1;
       while (j < n && ident_char((unsigned char)s[j])) j++;
       put(o, s + i, j - i);
@@ -248,7 +256,8 @@ static const char *return_list(const stmt *t, size_t *len, const char **after_fu
   if (p >= e || *p != '(') return NULL;
   int depth = 0;
   for (const char *q = p; q < e; q++) {
-    if (*q == '(') depth++;
+    if (*q == '(')
+      depth++;
     else if (*q == ')' && !--depth) {
       *len = (size_t)(q + 1 - p);
       return p;
@@ -267,7 +276,7 @@ static int version_of(const stmt *t) {
 char *rt_ptx_link(const char *a, const char *b, int serial, char *why, size_t whylen) {
   mod ma = {0}, mb = {0};
   out o = {0};
-  char (*ren)[256] = NULL;
+  char(*ren)[256] = NULL;
   size_t nren = 0;
   char *result = NULL;
   if (split(a, &ma) < 0 || split(b, &mb) < 0) {

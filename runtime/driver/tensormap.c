@@ -5,18 +5,21 @@
  * cudaGetDriverEntryPointByVersion, which CUTLASS and CuTe use to find
  * cuTensorMapEncodeTiled without linking libcuda. A refused map says why
  * on stderr (unless SMEMU_QUIET); the driver itself says nothing. */
-#include <stdint.h>
 #include "cu_abi.h"
+#include <stdint.h>
 
-RT_EXPORT CUresult cuTensorMapEncodeTiled(CUtensorMap *map, int dtype, uint32_t rank, void *addr, const uint64_t *dim,
-                                          const uint64_t *strides, const uint32_t *box, const uint32_t *estrides,
-                                          int interleave, int swizzle, int l2, int oob);
+RT_EXPORT CUresult cuTensorMapEncodeTiled(CUtensorMap *map, int dtype, uint32_t rank, void *addr,
+                                          const uint64_t *dim, const uint64_t *strides, const uint32_t *box,
+                                          const uint32_t *estrides, int interleave, int swizzle, int l2,
+                                          int oob);
 RT_EXPORT CUresult cuTensorMapEncodeIm2col(CUtensorMap *map, int dtype, uint32_t rank, void *addr,
                                            const uint64_t *dim, const uint64_t *strides, const int *lower,
-                                           const int *upper, uint32_t cpp, uint32_t ppc, const uint32_t *estrides,
-                                           int interleave, int swizzle, int l2, int oob);
+                                           const int *upper, uint32_t cpp, uint32_t ppc,
+                                           const uint32_t *estrides, int interleave, int swizzle, int l2,
+                                           int oob);
 RT_EXPORT CUresult cuTensorMapReplaceAddress(CUtensorMap *map, void *addr);
-RT_EXPORT cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **fn, unsigned long long flags, int *status);
+RT_EXPORT cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **fn, unsigned long long flags,
+                                              int *status);
 RT_EXPORT cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **fn, unsigned int version,
                                                        unsigned long long flags, int *status);
 
@@ -26,12 +29,13 @@ static CUresult said(const char *fn, CUresult rc, const char *msg) {
 }
 
 CUresult cuTensorMapEncodeTiled(CUtensorMap *map, int dtype, uint32_t rank, void *addr, const uint64_t *dim,
-                                const uint64_t *strides, const uint32_t *box, const uint32_t *estrides, int interleave,
-                                int swizzle, int l2, int oob) {
+                                const uint64_t *strides, const uint32_t *box, const uint32_t *estrides,
+                                int interleave, int swizzle, int l2, int oob) {
   char msg[256];
-  return said("cuTensorMapEncodeTiled", smemu_tensormap_encode_tiled(map, dtype, rank, addr, dim, strides, box,
-                                                                      estrides, interleave, swizzle, l2, oob, msg,
-                                                                      sizeof msg), msg);
+  return said("cuTensorMapEncodeTiled",
+              smemu_tensormap_encode_tiled(map, dtype, rank, addr, dim, strides, box, estrides, interleave,
+                                           swizzle, l2, oob, msg, sizeof msg),
+              msg);
 }
 
 CUresult cuTensorMapEncodeIm2col(CUtensorMap *map, int dtype, uint32_t rank, void *addr, const uint64_t *dim,
@@ -40,8 +44,9 @@ CUresult cuTensorMapEncodeIm2col(CUtensorMap *map, int dtype, uint32_t rank, voi
                                  int oob) {
   char msg[256];
   return said("cuTensorMapEncodeIm2col",
-              smemu_tensormap_encode_im2col(map, dtype, rank, addr, dim, strides, lower, upper, cpp, ppc, estrides,
-                                            interleave, swizzle, l2, oob, msg, sizeof msg), msg);
+              smemu_tensormap_encode_im2col(map, dtype, rank, addr, dim, strides, lower, upper, cpp, ppc,
+                                            estrides, interleave, swizzle, l2, oob, msg, sizeof msg),
+              msg);
 }
 
 CUresult cuTensorMapReplaceAddress(CUtensorMap *map, void *addr) {

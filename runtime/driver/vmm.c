@@ -8,11 +8,11 @@
  * copies and checks see (a tracked allocation of kind ALLOC_MAPPED). The
  * granularity is the H100's 2 MiB. Read-only access is granted as read and
  * write (smemu does not fault a kernel's write to it). */
+#include "cu_abi.h"
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "cu_abi.h"
 
 #define EXPORT RT_EXPORT CUresult
 #define P(decl) decl;

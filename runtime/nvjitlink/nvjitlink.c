@@ -70,8 +70,8 @@ API nvJitLinkAddData(handle h, int type, const void *data, size_t size, const ch
     return NVJITLINK_ERROR_INVALID_INPUT;
   }
   if (h->inputs++) {
-    snprintf(h->log, sizeof h->log, "smemu: a second PTX input (%s): smemu cannot link PTX modules together\n",
-             name ? name : "?");
+    snprintf(h->log, sizeof h->log,
+             "smemu: a second PTX input (%s): smemu cannot link PTX modules together\n", name ? name : "?");
     h->failed = 1;
     return NVJITLINK_ERROR_INVALID_INPUT;
   }

@@ -1,10 +1,10 @@
 /* html_report.c: `smemu run --html FILE` (SMEMU_HTML): every finished
  * launch is noted in an HTML collector (src/report/html.c) while the
  * context still holds its figures, and the page is written at exit. */
-#include <stdio.h>
-#include <string.h>
 #include "report/html.h"
 #include "rt.h"
+#include <stdio.h>
+#include <string.h>
 
 static smemu_html *page;
 

@@ -6,17 +6,17 @@
  * launch that has any; for JSON also each launch. Written at exit to
  * SMEMU_REPORT_FILE (smemu run prints it after the program's own output)
  * or stderr, and SMEMU_JSON. */
+#include "rt.h"
 #include <stdlib.h>
 #include <string.h>
-#include "rt.h"
 
 #define MAX_JSON_LAUNCHES 100000
 #define MAX_CHECK_REPORTS 100 /* launches whose findings are printed in full */
 
 typedef struct kstat {
-  char *name;              /* mangled */
+  char *name; /* mangled */
   uint64_t launches, failed;
-  uint64_t warp, thread;   /* instructions */
+  uint64_t warp, thread; /* instructions */
   double seconds;
   int have_banks;
   int sass;                /* counted per SASS instruction (smemu_last_counting) */
@@ -28,15 +28,15 @@ typedef struct kstat {
 
 static kstat *stats;
 static int nstats;
-static char *json_buf;     /* launch objects, comma-separated */
+static char *json_buf; /* launch objects, comma-separated */
 static size_t json_len;
 static FILE *json_mem;
 static uint64_t json_count, total_launches;
-static char *checks_buf;   /* the checkers' reports of launches with findings */
+static char *checks_buf; /* the checkers' reports of launches with findings */
 static size_t checks_len;
 static FILE *checks_mem;
 static uint64_t checked, check_reports, total_hazards, total_sync, total_init, total_uninit;
-static uint64_t errors;    /* failed launches, hazard errors, barrier errors: --error-exitcode */
+static uint64_t errors; /* failed launches, hazard errors, barrier errors: --error-exitcode */
 
 static kstat *stat_for(const char *name) {
   for (int i = 0; i < nstats; i++)
@@ -51,7 +51,6 @@ static kstat *stat_for(const char *name) {
   nstats++;
   return s;
 }
-
 
 static char *capture_bank_report(smemu_ctx *ctx) {
   char *buf = NULL;
@@ -73,8 +72,10 @@ static void note_checks(smemu_ctx *ctx, const smemu_launch_stats *st) {
    * count each class under its own name */
   for (int i = 0; i < ns; i++) {
     const smemu_sync_error *e = smemu_sync_error_get(ctx, i);
-    if (e && !strcmp(e->kind, "uninitialized-read")) total_init++;
-    else total_sync++;
+    if (e && !strcmp(e->kind, "uninitialized-read"))
+      total_init++;
+    else
+      total_sync++;
   }
   total_uninit += nu; /* an error of sanitizer.c's (rt_san_extra_errors) */
   errors += ns > 0 ? (uint64_t)ns : 0;
@@ -168,16 +169,21 @@ static void write_json(void) {
     smemu_json_string(f, k->name);
     fprintf(f, ", \"name\": ");
     smemu_json_string(f, name);
-    fprintf(f, ", \"launches\": %llu, \"failed\": %llu, \"warp_instructions\": %llu, \"thread_instructions\": %llu, "
-               "\"seconds\": %.6f",
-            (unsigned long long)k->launches, (unsigned long long)k->failed, (unsigned long long)k->warp,
-            (unsigned long long)k->thread, k->seconds);
+    fprintf(
+        f,
+        ", \"launches\": %llu, \"failed\": %llu, \"warp_instructions\": %llu, \"thread_instructions\": %llu, "
+        "\"seconds\": %.6f",
+        (unsigned long long)k->launches, (unsigned long long)k->failed, (unsigned long long)k->warp,
+        (unsigned long long)k->thread, k->seconds);
     if (k->have_banks) {
       static const char *const what[3] = {"ld", "st", "atom"};
       for (int j = 0; j < 3; j++)
-        fprintf(f, ", \"shared_%s_requests\": %llu, \"shared_%s_wavefronts\": %llu, \"shared_%s_bank_conflicts\": %llu",
+        fprintf(f,
+                ", \"shared_%s_requests\": %llu, \"shared_%s_wavefronts\": %llu, "
+                "\"shared_%s_bank_conflicts\": %llu",
                 what[j], (unsigned long long)k->banks.requests[j], what[j],
-                (unsigned long long)k->banks.wavefronts[j], what[j], (unsigned long long)k->banks.conflicts[j]);
+                (unsigned long long)k->banks.wavefronts[j], what[j],
+                (unsigned long long)k->banks.conflicts[j]);
       fprintf(f, ", \"counting\": \"%s\"", k->sass ? "sass" : "ptx");
     }
     fprintf(f, "}");
@@ -199,8 +205,9 @@ static void write_text(FILE *f) {
             (unsigned long long)k->launches, k->launches == 1 ? "" : "es", k->failed ? " (some failed)" : "",
             (unsigned long long)k->warp, (unsigned long long)k->thread, k->seconds);
     if (k->have_banks)
-      fprintf(f, "  shared memory: ld %llu requests %llu conflicts, st %llu requests %llu conflicts, "
-                 "atom %llu requests %llu conflicts (counting %s)\n",
+      fprintf(f,
+              "  shared memory: ld %llu requests %llu conflicts, st %llu requests %llu conflicts, "
+              "atom %llu requests %llu conflicts (counting %s)\n",
               (unsigned long long)k->banks.requests[0], (unsigned long long)k->banks.conflicts[0],
               (unsigned long long)k->banks.requests[1], (unsigned long long)k->banks.conflicts[1],
               (unsigned long long)k->banks.requests[2], (unsigned long long)k->banks.conflicts[2],
@@ -209,7 +216,8 @@ static void write_text(FILE *f) {
   for (int i = 0; rt.report_pipeline && i < nstats; i++)
     if (stats[i].pipe_report) {
       fputc('\n', f);
-      if (stats[i].launches > 1) fprintf(f, "(the last of %llu launches)\n", (unsigned long long)stats[i].launches);
+      if (stats[i].launches > 1)
+        fprintf(f, "(the last of %llu launches)\n", (unsigned long long)stats[i].launches);
       fputs(stats[i].pipe_report, f);
     }
   if (!rt.report_banks) return;
@@ -220,7 +228,8 @@ static void write_text(FILE *f) {
     smemu_demangle(k->name, name, sizeof name);
     fputc('\n', f);
     if (k->launches > 1)
-      fprintf(f, "(the launch of %s with the most bank conflicts, of %llu)\n", name, (unsigned long long)k->launches);
+      fprintf(f, "(the launch of %s with the most bank conflicts, of %llu)\n", name,
+              (unsigned long long)k->launches);
     fputs(k->worst_report, f);
   }
 }
@@ -233,13 +242,15 @@ static void write_checks(FILE *f) {
   }
   if (checks_buf) fputs(checks_buf, f);
   if (check_reports > MAX_CHECK_REPORTS)
-    fprintf(f, "(findings of %llu more launches not shown)\n", (unsigned long long)(check_reports - MAX_CHECK_REPORTS));
-  fprintf(f, "== smemu checks: %llu launch%s checked, %llu hazard%s, %llu barrier error%s", (unsigned long long)checked,
-          checked == 1 ? "" : "es", (unsigned long long)total_hazards, total_hazards == 1 ? "" : "s",
-          (unsigned long long)total_sync, total_sync == 1 ? "" : "s");
+    fprintf(f, "(findings of %llu more launches not shown)\n",
+            (unsigned long long)(check_reports - MAX_CHECK_REPORTS));
+  fprintf(f, "== smemu checks: %llu launch%s checked, %llu hazard%s, %llu barrier error%s",
+          (unsigned long long)checked, checked == 1 ? "" : "es", (unsigned long long)total_hazards,
+          total_hazards == 1 ? "" : "s", (unsigned long long)total_sync, total_sync == 1 ? "" : "s");
   if (rt.analyses & SMEMU_ANALYZE_INIT)
-    fprintf(f, ", %llu uninitialized shared read%s, %llu uninitialized global read%s", (unsigned long long)total_init,
-            total_init == 1 ? "" : "s", (unsigned long long)total_uninit, total_uninit == 1 ? "" : "s");
+    fprintf(f, ", %llu uninitialized shared read%s, %llu uninitialized global read%s",
+            (unsigned long long)total_init, total_init == 1 ? "" : "s", (unsigned long long)total_uninit,
+            total_uninit == 1 ? "" : "s");
   fputc('\n', f);
 }
 
@@ -265,6 +276,8 @@ void rt_report_finish(void) {
   if (checks) write_checks(f);
   rt_san_write(f);
   if (rt.report_banks || rt.report_launches || rt.report_pipeline) write_text(f);
-  if (f != stderr) fclose(f);
-  else fflush(f);
+  if (f != stderr)
+    fclose(f);
+  else
+    fflush(f);
 }

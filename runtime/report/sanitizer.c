@@ -14,30 +14,30 @@
  * reports each unwritten read and each 32-byte sector of a copy's source
  * nothing wrote, and no API errors; leaks are every allocation (device,
  * managed, pinned, registered) not freed, cudaDeviceReset or not. */
+#include "report/grouped.h"
+#include "rt.h"
 #include <dlfcn.h>
 #include <execinfo.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rt.h"
-#include "report/grouped.h"
 
 #define PFX "========= "
 
 static struct {
   int inited;
-  int active;             /* a section is written at exit */
-  uint64_t limit;         /* records printed (0: all) */
-  uint64_t errors;        /* every error found */
-  uint64_t faults;        /* of them kernel faults (failed launches) */
-  uint64_t printed;       /* records kept in text / json */
-  char *text;             /* the kept records, compute-sanitizer's shape */
+  int active;       /* a section is written at exit */
+  uint64_t limit;   /* records printed (0: all) */
+  uint64_t errors;  /* every error found */
+  uint64_t faults;  /* of them kernel faults (failed launches) */
+  uint64_t printed; /* records kept in text / json */
+  char *text;       /* the kept records, compute-sanitizer's shape */
   size_t text_len;
   FILE *text_mem;
-  char *json;             /* the same records as JSON objects */
+  char *json; /* the same records as JSON objects */
   size_t json_len;
   FILE *json_mem;
-  rt_alloc *reset_leaks;  /* allocations cudaDeviceReset dropped (still leaks) */
+  rt_alloc *reset_leaks; /* allocations cudaDeviceReset dropped (still leaks) */
   size_t nreset_leaks;
 } san;
 
@@ -72,12 +72,13 @@ static int keep(void) {
   return 1;
 }
 
-
 static void where(FILE *f, const char *kernel, const char *file, uint32_t line, uint32_t ptx_line) {
   char name[1024];
   smemu_demangle(kernel, name, sizeof name);
-  if (file) fprintf(f, PFX "    at %s in %s:%u\n", name, file, line);
-  else fprintf(f, PFX "    at %s in PTX line %u\n", name, ptx_line);
+  if (file)
+    fprintf(f, PFX "    at %s in %s:%u\n", name, file, line);
+  else
+    fprintf(f, PFX "    at %s in PTX line %u\n", name, ptx_line);
 }
 
 static void json_where(FILE *f, const char *kernel, const char *file, uint32_t line, uint32_t ptx_line,
@@ -86,8 +87,8 @@ static void json_where(FILE *f, const char *kernel, const char *file, uint32_t l
   smemu_json_string(f, kernel);
   fprintf(f, ", \"file\": ");
   smemu_json_string(f, file);
-  fprintf(f, ", \"line\": %u, \"ptx_line\": %u, \"block\": [%u, %u, %u], \"thread\": [%u, %u, %u]", line, ptx_line,
-          block[0], block[1], block[2], thread[0], thread[1], thread[2]);
+  fprintf(f, ", \"line\": %u, \"ptx_line\": %u, \"block\": [%u, %u, %u], \"thread\": [%u, %u, %u]", line,
+          ptx_line, block[0], block[1], block[2], thread[0], thread[1], thread[2]);
 }
 
 /* The reads of unwritten global memory of the launch that just ended. */
@@ -108,7 +109,8 @@ static void note_uninit(smemu_ctx *ctx, const char *kernel) {
             r.block[0], r.block[1], r.block[2]);
     fprintf(f, PFX "    Address 0x%" PRIx64 "\n" PFX "\n", r.address);
     f = san.json_mem;
-    fprintf(f, "\"kind\": \"uninitialized-global-read\", \"size\": %u, \"address\": %" PRIu64, r.size, r.address);
+    fprintf(f, "\"kind\": \"uninitialized-global-read\", \"size\": %u, \"address\": %" PRIu64, r.size,
+            r.address);
     json_where(f, kernel, r.file, r.line, r.ptx_line, r.block, r.thread);
     fputs("}", f);
   }
@@ -140,8 +142,8 @@ static void other_fault(const smemu_fault *ft, const char *kernel, cudaError_t e
     fprintf(f, PFX "%s\n", cudaGetErrorString(e));
     where(f, kernel, ft->file, ft->line, ft->ptx_line);
   }
-  fprintf(f, PFX "    by thread (%u,%u,%u) in block (%u,%u,%u)\n", ft->thread[0], ft->thread[1], ft->thread[2],
-          ft->block[0], ft->block[1], ft->block[2]);
+  fprintf(f, PFX "    by thread (%u,%u,%u) in block (%u,%u,%u)\n", ft->thread[0], ft->thread[1],
+          ft->thread[2], ft->block[0], ft->block[1], ft->block[2]);
   fputs(PFX "\n", f);
   f = san.json_mem;
   fprintf(f, "\"kind\": \"kernel-fault\", \"error\": ");
@@ -207,7 +209,7 @@ static const char *api_name(void) {
     if (ra[-6] == 0xff && ra[-5] == 0x15) { /* call *GOT(%rip) */
       memcpy(&rel, ra - 4, 4);
       slot = (const void *const *)(ra + rel);
-    } else if (ra[-5] == 0xe8) {            /* call rel32 */
+    } else if (ra[-5] == 0xe8) { /* call rel32 */
       memcpy(&rel, ra - 4, 4);
       const uint8_t *s = ra + rel;
       if (dladdr(s, &t) && t.dli_fbase == self.dli_fbase) return t.dli_saddr == s ? t.dli_sname : NULL;
@@ -264,8 +266,9 @@ void rt_san_copy_source(const void *src, size_t n, const char *call) {
             PFX "Host API memory access error at host access to 0x%" PRIxPTR " of size %zu bytes\n" PFX
                 "    Uninitialized access to 0x%" PRIx64 " on access by %s source\n" PFX "\n",
             (uintptr_t)src, n, at[i], call);
-    fprintf(san.json_mem, "\"kind\": \"uninitialized-copy-source\", \"address\": %" PRIu64 ", \"copy\": %" PRIuPTR
-                          ", \"size\": %zu, \"call\": \"%s\"}",
+    fprintf(san.json_mem,
+            "\"kind\": \"uninitialized-copy-source\", \"address\": %" PRIu64 ", \"copy\": %" PRIuPTR
+            ", \"size\": %zu, \"call\": \"%s\"}",
             at[i], (uintptr_t)src, n, call);
   }
 }
@@ -286,7 +289,8 @@ static void leak(const rt_alloc *a, uint64_t *bytes, uint64_t *count) {
   char g[40];
   fprintf(san.text_mem, PFX "Leaked %s bytes at 0x%" PRIxPTR "\n" PFX "\n",
           report_grouped(g, sizeof g, a->size), (uintptr_t)a->p);
-  fprintf(san.json_mem, "\"kind\": \"leak\", \"size\": %zu, \"address\": %" PRIuPTR "}", a->size, (uintptr_t)a->p);
+  fprintf(san.json_mem, "\"kind\": \"leak\", \"size\": %zu, \"address\": %" PRIuPTR "}", a->size,
+          (uintptr_t)a->p);
 }
 
 /* At exit: every allocation still live (device, managed, pinned, and host
@@ -296,7 +300,8 @@ static void leaks(void) {
   for (size_t i = 0; i < san.nreset_leaks; i++) leak(&san.reset_leaks[i], &bytes, &count);
   for (size_t i = 0; i < rt.nallocs; i++) leak(&rt.allocs[i], &bytes, &count);
   if (!san.text_mem && !(san.text_mem = open_memstream(&san.text, &san.text_len))) return;
-  fprintf(san.text_mem, PFX "LEAK SUMMARY: %" PRIu64 " bytes leaked in %" PRIu64 " allocations\n", bytes, count);
+  fprintf(san.text_mem, PFX "LEAK SUMMARY: %" PRIu64 " bytes leaked in %" PRIu64 " allocations\n", bytes,
+          count);
 }
 
 static int finished;
@@ -317,14 +322,17 @@ void rt_san_write(FILE *f) {
   if (san.text) fputs(san.text, f);
   fprintf(f, PFX "ERROR SUMMARY: %" PRIu64 " error%s\n", san.errors, san.errors == 1 ? "" : "s");
   if (san.limit && san.errors > san.printed)
-    fprintf(f, PFX "ERROR SUMMARY: %" PRIu64 " error%s not printed. Use --print-limit option to adjust the "
-                   "number of printed errors\n",
+    fprintf(f,
+            PFX "ERROR SUMMARY: %" PRIu64 " error%s not printed. Use --print-limit option to adjust the "
+                "number of printed errors\n",
             san.errors - san.printed, san.errors - san.printed == 1 ? " was" : "s were");
 }
 
 void rt_san_json(FILE *f) {
   rt_san_finish();
   if (!san.active) return;
-  fprintf(f, ",\n  \"sanitizer\": {\"error_count\": %" PRIu64 ", \"print_limit\": %" PRIu64 ", \"errors\": [%s\n  ]}",
+  fprintf(f,
+          ",\n  \"sanitizer\": {\"error_count\": %" PRIu64 ", \"print_limit\": %" PRIu64
+          ", \"errors\": [%s\n  ]}",
           san.errors, san.limit, san.json ? san.json : "");
 }

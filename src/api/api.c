@@ -1,20 +1,20 @@
 /* api.c: the public interface (smemu.h): contexts, modules, device memory
  * and launches, with CUDA's launch checks and an error message kept on
  * the context after every failed call. */
+#include "api/demangle.h"
+#include "api/internal.h"
+#include "api/kernel_name.h"
+#include "check/ginit.h"
+#include "check/install.h"
+#include "check/race.h"
+#include "exec/dispatch.h"
+#include "exec/hooks.h"
+#include "jit/jit.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "api/internal.h"
-#include "check/ginit.h"
-#include "check/install.h"
-#include "check/race.h"
-#include "exec/hooks.h"
-#include "exec/dispatch.h"
-#include "jit/jit.h"
-#include "api/kernel_name.h"
-#include "api/demangle.h"
 
 smemu_status smemu_create(const smemu_options *opt, smemu_ctx **out) {
   if (!out) return SMEMU_ERR_INVALID_VALUE;
@@ -37,8 +37,10 @@ smemu_status smemu_create(const smemu_options *opt, smemu_ctx **out) {
   c->tier = c->opt.tier;
   if (c->tier < SMEMU_TIER_INTERP || c->tier > SMEMU_TIER_AUTO) {
     const char *e = getenv("SMEMU_TIER");
-    c->tier = !e ? SMEMU_TIER_AUTO : !strcmp(e, "interp") ? SMEMU_TIER_INTERP
-            : !strcmp(e, "jit") ? SMEMU_TIER_JIT : SMEMU_TIER_AUTO;
+    c->tier = !e                     ? SMEMU_TIER_AUTO
+              : !strcmp(e, "interp") ? SMEMU_TIER_INTERP
+              : !strcmp(e, "jit")    ? SMEMU_TIER_JIT
+                                     : SMEMU_TIER_AUTO;
   }
   if (!jit_available()) c->tier = SMEMU_TIER_INTERP;
   const char *hot = getenv("SMEMU_JIT_HOT");
@@ -79,7 +81,8 @@ static smemu_status place_globals(smemu_ctx *ctx, smemu_module *m) {
     if (v->space != PTX_SPACE_GLOBAL && v->space != PTX_SPACE_CONST) continue;
     if (v->type == PTX_T_NONE) continue;
     uint64_t size = var_size(v), al = v->align > 16 ? (uint64_t)v->align : 16;
-    if (size > ((uint64_t)1 << 32)) return ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "variable %s is too large", v->name);
+    if (size > ((uint64_t)1 << 32))
+      return ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "variable %s is too large", v->name);
     void *mem = aligned_alloc(al, (size + al - 1) / al * al + al);
     if (!mem) return ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "out of memory for variable %s", v->name);
     memset(mem, 0, size + al);
@@ -149,9 +152,10 @@ smemu_status smemu_module_load_data(smemu_ctx *ctx, const char *ptx, size_t len,
     k->max_dyn_smem = -1;
     k->carveout = -1;
     if (decode_kernel(m->ptx, f, &env, &k->prog, err, sizeof err) < 0) {
-      k->status = strstr(err, "unknown instruction") || strstr(err, "not supported") || strstr(err, "unsupported")
-                      ? SMEMU_ERR_UNSUPPORTED
-                      : SMEMU_ERR_PARSE;
+      k->status =
+          strstr(err, "unknown instruction") || strstr(err, "not supported") || strstr(err, "unsupported")
+              ? SMEMU_ERR_UNSUPPORTED
+              : SMEMU_ERR_PARSE;
       k->err = strdup(err);
       if (first_bad == SMEMU_OK) {
         first_bad = (smemu_status)k->status;
@@ -185,8 +189,11 @@ smemu_status smemu_module_load_file(smemu_ctx *ctx, const char *path, smemu_modu
     n += r;
     if (n == cap) {
       char *b = realloc(buf, cap *= 2);
-      if (!b) { free(buf); buf = NULL; }
-      else buf = b;
+      if (!b) {
+        free(buf);
+        buf = NULL;
+      } else
+        buf = b;
     }
   }
   int bad = ferror(f);
@@ -204,7 +211,10 @@ void smemu_module_unload(smemu_module *m) {
   if (!m) return;
   smemu_ctx *ctx = m->ctx;
   for (smemu_module **p = &ctx->mods; *p; p = &(*p)->next)
-    if (*p == m) { *p = m->next; break; }
+    if (*p == m) {
+      *p = m->next;
+      break;
+    }
   if (ctx->last_prog_owner == m) {
     analysis_free(ctx->last_an);
     ctx->last_an = NULL;
@@ -237,11 +247,19 @@ smemu_status smemu_module_get_kernel(smemu_module *m, const char *name, smemu_ke
   int nhits = 0, best = 0;
   for (int i = 0; i < m->nkernels; i++) {
     int s = kernel_name_match(m->kernels[i].f->name, name);
-    if (s > best) { best = s; nhits = 0; }
-    if (s && s == best) { hit = &m->kernels[i]; nhits++; }
+    if (s > best) {
+      best = s;
+      nhits = 0;
+    }
+    if (s && s == best) {
+      hit = &m->kernels[i];
+      nhits++;
+    }
   }
   if (nhits == 1) {
-    if (!hit->prog) return ctx_error(m->ctx, (smemu_status)hit->status, "%s", hit->err ? hit->err : "kernel did not decode");
+    if (!hit->prog)
+      return ctx_error(m->ctx, (smemu_status)hit->status, "%s",
+                       hit->err ? hit->err : "kernel did not decode");
     *out = hit;
     return SMEMU_OK;
   }
@@ -300,35 +318,42 @@ smemu_status smemu_kernel_set_attribute(smemu_kernel *k, smemu_attr a, int64_t v
   switch (a) {
   case SMEMU_ATTR_MAX_DYNAMIC_SHARED:
     if (v < 0 || (uint64_t)v + k->prog->smem_static > ar->smem_per_block_optin)
-      return ctx_error(k->mod->ctx, SMEMU_ERR_INVALID_VALUE,
-                       "invalid argument: %lld dynamic + %u static shared bytes exceed the %s opt-in limit of %u",
-                       (long long)v, k->prog->smem_static, ar->name, ar->smem_per_block_optin);
+      return ctx_error(
+          k->mod->ctx, SMEMU_ERR_INVALID_VALUE,
+          "invalid argument: %lld dynamic + %u static shared bytes exceed the %s opt-in limit of %u",
+          (long long)v, k->prog->smem_static, ar->name, ar->smem_per_block_optin);
     k->max_dyn_smem = v;
     return SMEMU_OK;
   case SMEMU_ATTR_PREFERRED_CARVEOUT:
-    if (v < -1 || v > 100) return ctx_error(k->mod->ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument: carveout %lld", (long long)v);
+    if (v < -1 || v > 100)
+      return ctx_error(k->mod->ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument: carveout %lld", (long long)v);
     k->carveout = v;
     return SMEMU_OK;
   case SMEMU_ATTR_NON_PORTABLE_CLUSTER:
     /* any non-zero value allows them (the H100 takes 2) */
     if (v < 0)
-      return ctx_error(k->mod->ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument: non-portable cluster size %lld",
-                       (long long)v);
+      return ctx_error(k->mod->ctx, SMEMU_ERR_INVALID_VALUE,
+                       "invalid argument: non-portable cluster size %lld", (long long)v);
     k->nonportable = v != 0;
     return SMEMU_OK;
-  case SMEMU_ATTR_CLUSTER_WIDTH: case SMEMU_ATTR_CLUSTER_HEIGHT: case SMEMU_ATTR_CLUSTER_DEPTH:
+  case SMEMU_ATTR_CLUSTER_WIDTH:
+  case SMEMU_ATTR_CLUSTER_HEIGHT:
+  case SMEMU_ATTR_CLUSTER_DEPTH:
     /* the H100 answers invalid value (not "not permitted" as documented) */
     if (k->prog->reqncluster[0])
       return ctx_error(k->mod->ctx, SMEMU_ERR_INVALID_VALUE,
                        "invalid argument: kernel %s has compile-time cluster dimensions (%u,%u,%u)",
-                       k->prog->name, k->prog->reqncluster[0], k->prog->reqncluster[1], k->prog->reqncluster[2]);
+                       k->prog->name, k->prog->reqncluster[0], k->prog->reqncluster[1],
+                       k->prog->reqncluster[2]);
     if (v < 0 || v > 16)
-      return ctx_error(k->mod->ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument: cluster dimension %lld", (long long)v);
+      return ctx_error(k->mod->ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument: cluster dimension %lld",
+                       (long long)v);
     k->req_cluster[a - SMEMU_ATTR_CLUSTER_WIDTH] = (uint32_t)v;
     return SMEMU_OK;
   case SMEMU_ATTR_CLUSTER_POLICY:
     if (v < 0 || v > 2)
-      return ctx_error(k->mod->ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument: cluster scheduling policy %lld", (long long)v);
+      return ctx_error(k->mod->ctx, SMEMU_ERR_INVALID_VALUE,
+                       "invalid argument: cluster scheduling policy %lld", (long long)v);
     k->cluster_policy = (int)v;
     return SMEMU_OK;
   default:
@@ -345,28 +370,46 @@ smemu_status smemu_kernel_get_attribute(const smemu_kernel *k, smemu_attr a, int
     *v = k->max_dyn_smem >= 0 ? k->max_dyn_smem : (int64_t)ar->smem_per_block - P->smem_static;
     if (*v < 0) *v = 0;
     return SMEMU_OK;
-  case SMEMU_ATTR_PREFERRED_CARVEOUT: *v = k->carveout; return SMEMU_OK;
-  case SMEMU_ATTR_STATIC_SHARED: *v = P->smem_static; return SMEMU_OK;
+  case SMEMU_ATTR_PREFERRED_CARVEOUT:
+    *v = k->carveout;
+    return SMEMU_OK;
+  case SMEMU_ATTR_STATIC_SHARED:
+    *v = P->smem_static;
+    return SMEMU_OK;
   case SMEMU_ATTR_MAX_THREADS: {
     int64_t mx = ar->max_threads_per_block;
     if (P->maxntid[0]) {
-      int64_t t = (int64_t)P->maxntid[0] * (P->maxntid[1] ? P->maxntid[1] : 1) * (P->maxntid[2] ? P->maxntid[2] : 1);
+      int64_t t =
+          (int64_t)P->maxntid[0] * (P->maxntid[1] ? P->maxntid[1] : 1) * (P->maxntid[2] ? P->maxntid[2] : 1);
       if (t < mx) mx = t;
     }
     *v = mx;
     return SMEMU_OK;
   }
-  case SMEMU_ATTR_PARAM_BYTES: *v = P->param_bytes; return SMEMU_OK;
-  case SMEMU_ATTR_NON_PORTABLE_CLUSTER: *v = k->nonportable; return SMEMU_OK;
-  case SMEMU_ATTR_CLUSTER_WIDTH: case SMEMU_ATTR_CLUSTER_HEIGHT: case SMEMU_ATTR_CLUSTER_DEPTH: {
+  case SMEMU_ATTR_PARAM_BYTES:
+    *v = P->param_bytes;
+    return SMEMU_OK;
+  case SMEMU_ATTR_NON_PORTABLE_CLUSTER:
+    *v = k->nonportable;
+    return SMEMU_OK;
+  case SMEMU_ATTR_CLUSTER_WIDTH:
+  case SMEMU_ATTR_CLUSTER_HEIGHT:
+  case SMEMU_ATTR_CLUSTER_DEPTH: {
     int i = a - SMEMU_ATTR_CLUSTER_WIDTH;
     *v = P->reqncluster[0] ? P->reqncluster[i] : k->req_cluster[i];
     return SMEMU_OK;
   }
-  case SMEMU_ATTR_CLUSTER_MUST_BE_SET: *v = P->explicit_cluster; return SMEMU_OK;
-  case SMEMU_ATTR_CLUSTER_POLICY: *v = k->cluster_policy; return SMEMU_OK;
-  case SMEMU_ATTR_LOCAL_BYTES: *v = P->funcs[0].frame_bytes; return SMEMU_OK;
-  default: return SMEMU_ERR_INVALID_VALUE;
+  case SMEMU_ATTR_CLUSTER_MUST_BE_SET:
+    *v = P->explicit_cluster;
+    return SMEMU_OK;
+  case SMEMU_ATTR_CLUSTER_POLICY:
+    *v = k->cluster_policy;
+    return SMEMU_OK;
+  case SMEMU_ATTR_LOCAL_BYTES:
+    *v = P->funcs[0].frame_bytes;
+    return SMEMU_OK;
+  default:
+    return SMEMU_ERR_INVALID_VALUE;
   }
 }
 
@@ -403,7 +446,7 @@ smemu_status smemu_free(smemu_ctx *ctx, void *ptr) {
 }
 
 smemu_status smemu_memcpy(smemu_ctx *ctx, void *dst, const void *src, size_t bytes) {
-  if (!ctx || (!dst || !src) ) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument");
+  if (!ctx || (!dst || !src)) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument");
   memmove(dst, src, bytes);
   /* a copy writes its destination, whatever the source held (as initcheck) */
   if (ctx->ginit) ginit_mark(ctx->ginit, (uintptr_t)dst, bytes);
@@ -424,8 +467,8 @@ static double now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static smemu_status check_config(smemu_ctx *ctx, const smemu_kernel *k, const uint32_t g[3], const uint32_t b[3],
-                                 uint64_t shared) {
+static smemu_status check_config(smemu_ctx *ctx, const smemu_kernel *k, const uint32_t g[3],
+                                 const uint32_t b[3], uint64_t shared) {
   const program *P = k->prog;
   const arch_profile *a = ctx->arch;
   uint64_t nt = (uint64_t)b[0] * b[1] * b[2];
@@ -443,10 +486,13 @@ static smemu_status check_config(smemu_ctx *ctx, const smemu_kernel *k, const ui
   }
   if (P->reqntid[0] && (P->reqntid[0] != b[0] || (P->reqntid[1] ? P->reqntid[1] : 1) != b[1] ||
                         (P->reqntid[2] ? P->reqntid[2] : 1) != b[2]))
-    return ctx_error(ctx, SMEMU_ERR_INVALID_CONFIG, "invalid configuration argument: kernel %s requires a block of (%u,%u,%u) (.reqntid)",
-                     P->name, P->reqntid[0], P->reqntid[1] ? P->reqntid[1] : 1, P->reqntid[2] ? P->reqntid[2] : 1);
+    return ctx_error(ctx, SMEMU_ERR_INVALID_CONFIG,
+                     "invalid configuration argument: kernel %s requires a block of (%u,%u,%u) (.reqntid)",
+                     P->name, P->reqntid[0], P->reqntid[1] ? P->reqntid[1] : 1,
+                     P->reqntid[2] ? P->reqntid[2] : 1);
   if (P->maxntid[0]) {
-    uint64_t mx = (uint64_t)P->maxntid[0] * (P->maxntid[1] ? P->maxntid[1] : 1) * (P->maxntid[2] ? P->maxntid[2] : 1);
+    uint64_t mx =
+        (uint64_t)P->maxntid[0] * (P->maxntid[1] ? P->maxntid[1] : 1) * (P->maxntid[2] ? P->maxntid[2] : 1);
     if (nt > mx)
       return ctx_error(ctx, SMEMU_ERR_INVALID_CONFIG,
                        "too many resources requested for launch: %s allows %llu threads per block (.maxntid)",
@@ -457,13 +503,14 @@ static smemu_status check_config(smemu_ctx *ctx, const smemu_kernel *k, const ui
   int64_t maxdyn;
   smemu_kernel_get_attribute(k, SMEMU_ATTR_MAX_DYNAMIC_SHARED, &maxdyn);
   if (shared > (uint64_t)maxdyn || P->smem_static + shared > a->smem_per_block_optin)
-    return ctx_error(ctx, SMEMU_ERR_OUT_OF_RESOURCES,
-                     "too much shared memory for kernel %s: %u static + %llu dynamic bytes; the kernel allows "
-                     "%lld dynamic bytes on %s%s",
-                     P->name, P->smem_static, (unsigned long long)shared, (long long)maxdyn, a->name,
-                     k->max_dyn_smem < 0 && a->smem_per_block_optin > a->smem_per_block
-                         ? " (more than 48 KB needs the MaxDynamicSharedMemorySize attribute, up to the opt-in limit)"
-                         : "");
+    return ctx_error(
+        ctx, SMEMU_ERR_OUT_OF_RESOURCES,
+        "too much shared memory for kernel %s: %u static + %llu dynamic bytes; the kernel allows "
+        "%lld dynamic bytes on %s%s",
+        P->name, P->smem_static, (unsigned long long)shared, (long long)maxdyn, a->name,
+        k->max_dyn_smem < 0 && a->smem_per_block_optin > a->smem_per_block
+            ? " (more than 48 KB needs the MaxDynamicSharedMemorySize attribute, up to the opt-in limit)"
+            : "");
   return SMEMU_OK;
 }
 
@@ -482,7 +529,8 @@ static const jit_code *kernel_jit(smemu_ctx *ctx, smemu_kernel *k, int hooked) {
     char why[256] = "";
     k->jit_tried[hooked] = 2; /* compiled now: this launch reports the time */
     k->jit[hooked] = jit_compile(k->prog, hooked, why, sizeof why);
-    if (!k->jit[hooked] && getenv("SMEMU_JIT_STATS")) fprintf(stderr, "jit %s: not compiled: %s\n", k->prog->name, why);
+    if (!k->jit[hooked] && getenv("SMEMU_JIT_STATS"))
+      fprintf(stderr, "jit %s: not compiled: %s\n", k->prog->name, why);
   }
   pthread_mutex_unlock(&jit_kernels);
   return k->jit[hooked];
@@ -493,10 +541,12 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   return smemu_launch_cluster(ctx, k, grid, blk, NULL, shared, args);
 }
 
-smemu_status smemu_launch_cluster(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3], const uint32_t blk[3],
-                                  const uint32_t cdims[3], uint32_t shared, void **args) {
+smemu_status smemu_launch_cluster(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3],
+                                  const uint32_t blk[3], const uint32_t cdims[3], uint32_t shared,
+                                  void **args) {
   if (!ctx || !k || !grid || !blk) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument");
-  if (!k->prog) return ctx_error(ctx, (smemu_status)k->status, "%s", k->err ? k->err : "kernel did not decode");
+  if (!k->prog)
+    return ctx_error(ctx, (smemu_status)k->status, "%s", k->err ? k->err : "kernel did not decode");
   const program *P = k->prog;
   smemu_launch_stats *st = &ctx->last;
   memset(st, 0, sizeof *st);
@@ -524,7 +574,9 @@ smemu_status smemu_launch_cluster(smemu_ctx *ctx, smemu_kernel *k, const uint32_
   st->shared_dynamic_bytes = (uint32_t)((uint64_t)shared + local_total);
   struct dev_heap *heap = NULL;
   if ((s = heap_for_launch(ctx, P, &heap))) return s;
-  if (P->nparams && !args) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "kernel %s takes %u parameters; args is NULL", P->name, P->nparams);
+  if (P->nparams && !args)
+    return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "kernel %s takes %u parameters; args is NULL", P->name,
+                     P->nparams);
   uint8_t *params = calloc(1, P->param_bytes + 16);
   launch *L = calloc(1, sizeof *L);
   if (!params || !L) {
@@ -532,7 +584,8 @@ smemu_status smemu_launch_cluster(smemu_ctx *ctx, smemu_kernel *k, const uint32_
     free(L);
     return ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "out of memory");
   }
-  uint32_t dyn_base = (P->smem_reserved + P->smem_static + P->smem_dyn_align - 1) / P->smem_dyn_align * P->smem_dyn_align;
+  uint32_t dyn_base =
+      (P->smem_reserved + P->smem_static + P->smem_dyn_align - 1) / P->smem_dyn_align * P->smem_dyn_align;
   uint64_t local_at = (dyn_base + (uint64_t)shared + 15) / 16 * 16;
   for (uint32_t i = 0; i < P->nparams; i++) {
     if (!args[i]) {
@@ -588,7 +641,8 @@ smemu_status smemu_launch_cluster(smemu_ctx *ctx, smemu_kernel *k, const uint32_
     /* no memory leaves the check off, said once per launch rather than
      * silently */
     if (!L->gshadow) {
-      fprintf(stderr, "smemu: warning: %s: global-memory race checks are off for this launch (out of memory)\n",
+      fprintf(stderr,
+              "smemu: warning: %s: global-memory race checks are off for this launch (out of memory)\n",
               k->f->name);
       L->want_global_races = 0;
     }

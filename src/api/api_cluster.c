@@ -22,23 +22,25 @@ smemu_status cluster_config(smemu_ctx *ctx, const smemu_kernel *k, const uint32_
     if (fixed)
       for (int i = 0; i < 3; i++)
         if ((fixed[i] ? fixed[i] : 1) != given[i])
-          return ctx_error(ctx, SMEMU_ERR_CLUSTER_CONFIG,
-                           "cluster misconfiguration: the launch asks for clusters of (%u,%u,%u) blocks, kernel %s "
-                           "requires (%u,%u,%u)",
-                           given[0], given[1], given[2], P->name, fixed[0], fixed[1] ? fixed[1] : 1,
-                           fixed[2] ? fixed[2] : 1);
+          return ctx_error(
+              ctx, SMEMU_ERR_CLUSTER_CONFIG,
+              "cluster misconfiguration: the launch asks for clusters of (%u,%u,%u) blocks, kernel %s "
+              "requires (%u,%u,%u)",
+              given[0], given[1], given[2], P->name, fixed[0], fixed[1] ? fixed[1] : 1,
+              fixed[2] ? fixed[2] : 1);
   } else if (fixed) {
     for (int i = 0; i < 3; i++) cd[i] = fixed[i] ? fixed[i] : 1;
     *explicit_ = 1;
   } else {
     if (P->explicit_cluster)
       return ctx_error(ctx, SMEMU_ERR_CLUSTER_CONFIG,
-                       "cluster misconfiguration: kernel %s (.explicitcluster) needs cluster dimensions", P->name);
+                       "cluster misconfiguration: kernel %s (.explicitcluster) needs cluster dimensions",
+                       P->name);
     return SMEMU_OK;
   }
   if (!cd[0] || !cd[1] || !cd[2])
-    return ctx_error(ctx, SMEMU_ERR_CLUSTER_CONFIG, "cluster misconfiguration: cluster dimensions (%u,%u,%u)", cd[0],
-                     cd[1], cd[2]);
+    return ctx_error(ctx, SMEMU_ERR_CLUSTER_CONFIG, "cluster misconfiguration: cluster dimensions (%u,%u,%u)",
+                     cd[0], cd[1], cd[2]);
   uint64_t n = (uint64_t)cd[0] * cd[1] * cd[2];
   uint64_t limit = k->nonportable ? MAX_CLUSTER : MAX_CLUSTER_PORTABLE;
   if (P->maxclusterrank && P->maxclusterrank < limit) limit = P->maxclusterrank;
@@ -51,10 +53,11 @@ smemu_status cluster_config(smemu_ctx *ctx, const smemu_kernel *k, const uint32_
                          : "");
   for (int i = 0; i < 3; i++)
     if (g[i] % cd[i])
-      return ctx_error(ctx, SMEMU_ERR_CLUSTER_CONFIG,
-                       "cluster misconfiguration: the grid (%u,%u,%u) is not a multiple of the cluster dimensions "
-                       "(%u,%u,%u)",
-                       g[0], g[1], g[2], cd[0], cd[1], cd[2]);
+      return ctx_error(
+          ctx, SMEMU_ERR_CLUSTER_CONFIG,
+          "cluster misconfiguration: the grid (%u,%u,%u) is not a multiple of the cluster dimensions "
+          "(%u,%u,%u)",
+          g[0], g[1], g[2], cd[0], cd[1], cd[2]);
   return SMEMU_OK;
 }
 

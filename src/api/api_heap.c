@@ -21,7 +21,8 @@ smemu_status heap_for_launch(smemu_ctx *ctx, const program *P, struct dev_heap *
     dev_heap *h = heap_create(bytes);
     if (!h || mem_add(&ctx->mem, heap_base(h), heap_size(h), "device heap", 0) < 0) {
       heap_destroy(h);
-      return ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "out of host memory for a device heap of %zu bytes", bytes);
+      return ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "out of host memory for a device heap of %zu bytes",
+                       bytes);
     }
     ctx->heap = h;
   }
@@ -40,7 +41,8 @@ void heap_release(smemu_ctx *ctx) {
 smemu_status smemu_set_heap_bytes(smemu_ctx *ctx, size_t bytes) {
   if (!ctx) return SMEMU_ERR_INVALID_VALUE;
   /* as CUDA: the size is fixed once a kernel has used the heap */
-  if (ctx->heap) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "the device heap is in use: its size cannot change");
+  if (ctx->heap)
+    return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "the device heap is in use: its size cannot change");
   ctx->heap_bytes = bytes;
   return SMEMU_OK;
 }

@@ -2,8 +2,8 @@
  * (runtime/) needs beyond the driver-shaped core in api.c: architecture
  * figures for cudaGetDeviceProperties, pointer look-ups for cudaMemcpy's
  * checks, host registration, and settings a program changes while it runs. */
-#include <string.h>
 #include "api/internal.h"
+#include <string.h>
 
 static void fill_info(const arch_profile *a, smemu_arch_info *o) {
   memset(o, 0, sizeof *o);
@@ -50,7 +50,8 @@ smemu_status smemu_ctx_arch(const smemu_ctx *ctx, smemu_arch_info *out) {
   return SMEMU_OK;
 }
 
-smemu_status smemu_mem_lookup(const smemu_ctx *ctx, const void *ptr, void **base, size_t *bytes, int *readonly) {
+smemu_status smemu_mem_lookup(const smemu_ctx *ctx, const void *ptr, void **base, size_t *bytes,
+                              int *readonly) {
   if (!ctx) return SMEMU_ERR_INVALID_VALUE;
   const alloc *a = mem_find(&ctx->mem, (uintptr_t)ptr, 1);
   if (!a) {
@@ -73,9 +74,11 @@ smemu_status smemu_host_register(smemu_ctx *ctx, void *ptr, size_t bytes) {
   for (size_t i = 0; i < ctx->mem.n; i++) {
     const alloc *a = &ctx->mem.a[i];
     if (a->base < p + bytes && p < a->base + a->size)
-      return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "%p (+%zu bytes) overlaps a known allocation", ptr, bytes);
+      return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "%p (+%zu bytes) overlaps a known allocation", ptr,
+                       bytes);
   }
-  if (mem_add(&ctx->mem, p, bytes, host_name, 0) < 0) return ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "out of memory");
+  if (mem_add(&ctx->mem, p, bytes, host_name, 0) < 0)
+    return ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "out of memory");
   return SMEMU_OK;
 }
 
@@ -89,7 +92,8 @@ smemu_status smemu_host_unregister(smemu_ctx *ctx, void *ptr) {
 }
 
 smemu_status smemu_set_bank_mode(smemu_ctx *ctx, int bytes) {
-  if (!ctx || (bytes != 4 && bytes != 8)) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "bank mode must be 4 or 8");
+  if (!ctx || (bytes != 4 && bytes != 8))
+    return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "bank mode must be 4 or 8");
   ctx->opt.bank_mode = bytes;
   ctx->bank_mode = bytes == 8 && ctx->arch->bank8_selectable ? 8 : ctx->arch->bank_bytes;
   return SMEMU_OK;

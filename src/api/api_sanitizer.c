@@ -1,11 +1,11 @@
 /* api_sanitizer.c: the records compute-sanitizer's memcheck and initcheck
  * print, through smemu.h: the last launch's fault with its address, access
  * and nearest allocation, and its reads of unwritten global memory. */
-#include <stdlib.h>
-#include <string.h>
 #include "api/internal.h"
 #include "check/ginit.h"
 #include "exec/hooks.h"
+#include <stdlib.h>
+#include <string.h>
 
 static int cmp_fault(const void *x, const void *y) {
   const fault_info *a = x, *b = y;
@@ -62,8 +62,8 @@ int smemu_fault_count(const smemu_ctx *ctx) { return ctx && ctx->last_prog ? (in
 smemu_status smemu_fault_get(const smemu_ctx *ctx, int i, smemu_fault *out) {
   if (!ctx || !out || !ctx->last_prog || i < 0 || (uint32_t)i >= ctx->nfaults) return SMEMU_ERR_INVALID_VALUE;
   memset(out, 0, sizeof *out);
-  fill(ctx, ctx->last_prog, &ctx->faults[i], ctx->fault_bx ? ctx->fault_bx : 1, ctx->fault_by ? ctx->fault_by : 1,
-       out, &out->file);
+  fill(ctx, ctx->last_prog, &ctx->faults[i], ctx->fault_bx ? ctx->fault_bx : 1,
+       ctx->fault_by ? ctx->fault_by : 1, out, &out->file);
   out->status = out->misaligned ? SMEMU_ERR_MISALIGNED : SMEMU_ERR_ILLEGAL_ADDRESS;
   out->message = NULL;
   return SMEMU_OK;
@@ -126,7 +126,8 @@ smemu_status smemu_uninit_get(const smemu_ctx *ctx, int i, smemu_uninit_read *ou
   return SMEMU_OK;
 }
 
-size_t smemu_mem_unwritten_sectors(const smemu_ctx *ctx, const void *ptr, size_t bytes, uint64_t *out, size_t max) {
+size_t smemu_mem_unwritten_sectors(const smemu_ctx *ctx, const void *ptr, size_t bytes, uint64_t *out,
+                                   size_t max) {
   if (!ctx || !ctx->ginit) return 0;
   return ginit_sectors(ctx->ginit, (uintptr_t)ptr, bytes, out, out ? max : 0);
 }
@@ -140,6 +141,7 @@ smemu_status smemu_mem_set_written(smemu_ctx *ctx, const void *ptr, size_t bytes
   }
   /* forget: a copy from untracked memory would mark it, so clear by hand */
   if (ginit_unwritten(ctx->ginit, (uintptr_t)ptr, bytes) == bytes) return SMEMU_OK;
-  return ginit_clear(ctx->ginit, (uintptr_t)ptr, bytes) < 0 ? ctx_error(ctx, SMEMU_ERR_NOT_FOUND, "%p is not tracked", ptr)
-                                                             : SMEMU_OK;
+  return ginit_clear(ctx->ginit, (uintptr_t)ptr, bytes) < 0
+             ? ctx_error(ctx, SMEMU_ERR_NOT_FOUND, "%p is not tracked", ptr)
+             : SMEMU_OK;
 }

@@ -18,36 +18,50 @@ typedef struct node {
                        * ENC name a, FUNC b (-1 for data) */
   const char *s;      /* NAME text, ABI tag, array bound, literal digits, CV vendor qualifier */
   size_t len;
-  int h;              /* height, bounded so that recursing over the graph needs little stack */
+  int h; /* height, bounded so that recursing over the graph needs little stack */
 } node;
 
 typedef struct P {
   const char *s;
   size_t pos, end;
   node *nd;
-  int nn, cap, *sub, nsub; /* nodes; substitution candidates */
+  int nn, cap, *sub, nsub;        /* nodes; substitution candidates */
   int targs, top, in_args, depth; /* targs: LIST of the function template's arguments (T_), or -1 */
   int fq, fref;                   /* member function cv- and ref-qualifiers */
 } P;
 
-#define TRY(x) do { if ((x) < 0) return -1; } while (0)
+#define TRY(x)                                                                                               \
+  do {                                                                                                       \
+    if ((x) < 0) return -1;                                                                                  \
+  } while (0)
 #define N_OF(a) (sizeof(a) / sizeof *(a))
 
-static const char *const bts[] = {
-    "vvoid", "wwchar_t", "bbool", "cchar", "asigned char", "hunsigned char", "sshort", "tunsigned short",
-    "iint", "junsigned int", "llong", "munsigned long", "xlong long", "yunsigned long long", "n__int128",
-    "ounsigned __int128", "ffloat", "ddouble", "elong double", "g__float128", "z..."};
-static const char *const dbts[] = {"hhalf", "schar16_t", "ichar32_t", "ndecltype(nullptr)", "uchar8_t",
-                                   "fdecimal32", "ddecimal64", "edecimal128"};
+static const char *const bts[] = {"vvoid",        "wwchar_t",
+                                  "bbool",        "cchar",
+                                  "asigned char", "hunsigned char",
+                                  "sshort",       "tunsigned short",
+                                  "iint",         "junsigned int",
+                                  "llong",        "munsigned long",
+                                  "xlong long",   "yunsigned long long",
+                                  "n__int128",    "ounsigned __int128",
+                                  "ffloat",       "ddouble",
+                                  "elong double", "g__float128",
+                                  "z..."};
+static const char *const dbts[] = {"hhalf",    "schar16_t",  "ichar32_t",  "ndecltype(nullptr)",
+                                   "uchar8_t", "fdecimal32", "ddecimal64", "edecimal128"};
 static const char *const ops[] = {
-    "nw new", "na new[]", "dl delete", "da delete[]", "ps+", "ng-", "ad&", "de*", "co~", "pl+", "mi-", "ml*",
-    "dv/", "rm%", "an&", "or|", "eo^", "aS=", "pL+=", "mI-=", "mL*=", "dV/=", "rM%=", "aN&=", "oR|=", "eO^=",
-    "ls<<", "rs>>", "lS<<=", "rS>>=", "eq==", "ne!=", "lt<", "gt>", "le<=", "ge>=", "ss<=>", "nt!", "aa&&",
-    "oo||", "pp++", "mm--", "cm,", "pm->*", "pt->", "cl()", "ix[]"};
-static const char *const stds[] = { /* Sa Sb ...; c++filt prints the last four in full */
-    "aallocator", "bbasic_string", "sbasic_string<char, std::char_traits<char>, std::allocator<char> >",
-    "ibasic_istream<char, std::char_traits<char> >", "obasic_ostream<char, std::char_traits<char> >",
-    "dbasic_iostream<char, std::char_traits<char> >"};
+    "nw new", "na new[]", "dl delete", "da delete[]", "ps+",  "ng-",  "ad&",   "de*",  "co~",   "pl+",
+    "mi-",    "ml*",      "dv/",       "rm%",         "an&",  "or|",  "eo^",   "aS=",  "pL+=",  "mI-=",
+    "mL*=",   "dV/=",     "rM%=",      "aN&=",        "oR|=", "eO^=", "ls<<",  "rs>>", "lS<<=", "rS>>=",
+    "eq==",   "ne!=",     "lt<",       "gt>",         "le<=", "ge>=", "ss<=>", "nt!",  "aa&&",  "oo||",
+    "pp++",   "mm--",     "cm,",       "pm->*",       "pt->", "cl()", "ix[]"};
+static const char *const stds[] = {/* Sa Sb ...; c++filt prints the last four in full */
+                                   "aallocator",
+                                   "bbasic_string",
+                                   "sbasic_string<char, std::char_traits<char>, std::allocator<char> >",
+                                   "ibasic_istream<char, std::char_traits<char> >",
+                                   "obasic_ostream<char, std::char_traits<char> >",
+                                   "dbasic_iostream<char, std::char_traits<char> >"};
 static const char *const sfx[] = {"i", "ju", "ll", "mul", "xll", "yull"}; /* literal suffixes */
 
 /* ---- parsing: each function returns a node index, or -1 on failure ---- */
@@ -70,7 +84,11 @@ static int mkq(P *p, int k, int a, int b, int q) {
 }
 static int mks(P *p, const char *s, int q, char bt) { /* a NAME of static text */
   int t = mkq(p, K_NAME, -1, -1, q);
-  if (t >= 0) { p->nd[t].s = s; p->nd[t].len = strlen(s); p->nd[t].bt = bt; }
+  if (t >= 0) {
+    p->nd[t].s = s;
+    p->nd[t].len = strlen(s);
+    p->nd[t].bt = bt;
+  }
   return t;
 }
 static int add(P *p, int t) { /* a substitution candidate */
@@ -96,7 +114,8 @@ static int source_name(P *p) {
 static int unqualified(P *p) { /* [L] <source-name> | <operator-name>, then [B <tag>]* */
   int t = -1;
   if (peek(p, 0) == 'L' && dig(peek(p, 1))) p->pos++; /* internal linkage */
-  if (dig(peek(p, 0))) t = source_name(p);
+  if (dig(peek(p, 0)))
+    t = source_name(p);
   else
     for (size_t i = 0; i < N_OF(ops); i++)
       if (ops[i][0] == peek(p, 0) && ops[i][1] == peek(p, 1)) {
@@ -143,7 +162,11 @@ static int substitution(P *p) { /* at S, not St */
 static int template_param(P *p, int pack) { /* T_ T0_ ...; pack: must it be an argument pack */
   long i = 0;
   p->pos++;
-  if (!eat(p, '_')) { TRY(i = num(p)); if (!eat(p, '_')) return -1; i++; }
+  if (!eat(p, '_')) {
+    TRY(i = num(p));
+    if (!eat(p, '_')) return -1;
+    i++;
+  }
   for (int it = p->targs >= 0 ? p->nd[p->targs].a : -1; it >= 0; it = p->nd[it].b)
     if (i-- == 0) return !pack == (p->nd[p->nd[it].a].k == K_PACK) ? -1 : p->nd[it].a;
   return -1;
@@ -157,7 +180,10 @@ static int cdtor(P *p, int pre) { /* C1 C2 C3 D0 D1 D2, named after the class */
     pre = p->nd[pre].k == K_NEST ? p->nd[pre].b : p->nd[pre].k <= K_ABI ? p->nd[pre].a : -1; /* TMPL, ABI */
   if (pre < 0 || p->nd[pre].q) return -1;
   int t = mkq(p, K_NAME, -1, -1, F_CDTOR | (c == 'D' ? F_DTOR : 0));
-  if (t >= 0) { p->nd[t].s = p->nd[pre].s; p->nd[t].len = p->nd[pre].len; }
+  if (t >= 0) {
+    p->nd[t].s = p->nd[pre].s;
+    p->nd[t].len = p->nd[pre].len;
+  }
   return t;
 }
 
@@ -172,8 +198,11 @@ static int nested(P *p) { /* N [cv] [ref] <prefix components> E */
   p->pos++;
   q = cv(p);
   int ref = eat(p, 'R') ? 1 : eat(p, 'O') ? 2 : 0;
-  if (p->top && !p->in_args) { p->fq = q; p->fref = ref; }
-  else if (q || ref) return -1; /* only a member function has these */
+  if (p->top && !p->in_args) {
+    p->fq = q;
+    p->fref = ref;
+  } else if (q || ref)
+    return -1; /* only a member function has these */
   while (!eat(p, 'E')) {
     char c = peek(p, 0);
     int u;
@@ -186,10 +215,18 @@ static int nested(P *p) { /* N [cv] [ref] <prefix components> E */
       p->pos += 2;
       if ((t = mks(p, "std", 0, 0)) < 0 || (u = unqualified(p)) < 0) return -1;
       t = mk(p, K_NEST, t, u, NULL, 0);
-    } else if (c == 'T' && t < 0) t = template_param(p, 0);
-    else if (c == 'I' && t >= 0) { TRY(u = args(p)); t = mk(p, K_TMPL, t, u, NULL, 0); }
-    else if ((c == 'C' || c == 'D') && t >= 0) { TRY(u = cdtor(p, t)); t = mk(p, K_NEST, t, u, NULL, 0); }
-    else { TRY(u = unqualified(p)); t = t < 0 ? u : mk(p, K_NEST, t, u, NULL, 0); }
+    } else if (c == 'T' && t < 0)
+      t = template_param(p, 0);
+    else if (c == 'I' && t >= 0) {
+      TRY(u = args(p));
+      t = mk(p, K_TMPL, t, u, NULL, 0);
+    } else if ((c == 'C' || c == 'D') && t >= 0) {
+      TRY(u = cdtor(p, t));
+      t = mk(p, K_NEST, t, u, NULL, 0);
+    } else {
+      TRY(u = unqualified(p));
+      t = t < 0 ? u : mk(p, K_NEST, t, u, NULL, 0);
+    }
     TRY(t);
     sub = 0;
     if (peek(p, 0) != 'E') add(p, t); /* a prefix, not the whole name */
@@ -220,7 +257,8 @@ static int name(P *p) {
     p->pos += 2;
     if ((t = mks(p, "std", 0, 0)) < 0 || (u = unqualified(p)) < 0) return -1;
     t = mk(p, K_NEST, t, u, NULL, 0);
-  } else t = unqualified(p);
+  } else
+    t = unqualified(p);
   if (t < 0 || peek(p, 0) != 'I') return t;
   add(p, t); /* an unscoped template name */
   TRY(u = args(p));
@@ -238,7 +276,10 @@ static int literal(P *p) { /* after L: <integer type> [n] <digits> E */
   while (dig(peek(p, 0))) p->pos++;
   if (p->pos == st || !eat(p, 'E')) return -1;
   int r = mkq(p, K_LIT, t, -1, neg);
-  if (r >= 0) { p->nd[r].s = p->s + st; p->nd[r].len = p->pos - 1 - st; }
+  if (r >= 0) {
+    p->nd[r].s = p->s + st;
+    p->nd[r].len = p->pos - 1 - st;
+  }
   return r;
 }
 
@@ -258,7 +299,10 @@ static int list(P *p, int mode) {
   while (mode == 2 ? p->pos < p->end : !eat(p, 'E')) {
     int v = peek(p, 0) == 'v', t = mode == 1 ? arg(p) : type(p), it = mkq(p, K_ITEM, t, -1, v);
     if (t < 0 || it < 0) return -1;
-    if (last < 0) p->nd[l].a = it; else p->nd[last].b = it;
+    if (last < 0)
+      p->nd[l].a = it;
+    else
+      p->nd[last].b = it;
     last = it;
     if (p->nd[l].h <= p->nd[it].h) p->nd[l].h = p->nd[it].h + 1;
   }
@@ -267,7 +311,10 @@ static int list(P *p, int mode) {
 }
 
 static int cvwrap(P *p, int t, int q) { /* cv on an array qualifies its elements */
-  if (p->nd[t].k == K_CV && !p->nd[t].s) { q |= p->nd[t].q; t = p->nd[t].a; } /* T const, T = int const */
+  if (p->nd[t].k == K_CV && !p->nd[t].s) {
+    q |= p->nd[t].q;
+    t = p->nd[t].a;
+  } /* T const, T = int const */
   if (p->nd[t].k != K_ARR) return mkq(p, K_CV, t, -1, q);
   int e = cvwrap(p, p->nd[t].a, q);
   return e < 0 ? -1 : mk(p, K_ARR, e, -1, p->nd[t].s, p->nd[t].len);
@@ -279,11 +326,15 @@ static int type2(P *p) {
   for (size_t i = 0; i < N_OF(bts); i++)
     if (eat(p, bts[i][0])) return mks(p, bts[i] + 1, 0, c);
   switch (c) {
-  case 'r': case 'V': case 'K':
+  case 'r':
+  case 'V':
+  case 'K':
     u = cv(p);
     TRY(t = type(p));
     return add(p, cvwrap(p, t, u));
-  case 'P': case 'R': case 'O':
+  case 'P':
+  case 'R':
+  case 'O':
     p->pos++, u = c == 'P' ? 0 : c == 'R' ? 1 : 2;
     TRY(t = type(p));
     if (u && p->nd[t].k == K_PTR && p->nd[t].q && p->nd[t].q < 3) { /* reference collapsing */
@@ -306,7 +357,8 @@ static int type2(P *p) {
     if (!eat(p, '_') || (t = type(p)) < 0) return -1;
     return add(p, mk(p, K_ARR, t, -1, p->s + st, len));
   }
-  case 'T': case 'S':
+  case 'T':
+  case 'S':
     if (c == 'S' && d == 't') return add(p, name(p));
     TRY(t = c == 'T' ? add(p, template_param(p, 0)) : substitution(p));
     if (peek(p, 0) != 'I') return t;
@@ -340,7 +392,13 @@ static int type(P *p) {
 
 /* ---- printing in c++filt's format: a type prints as its left part, declarator, right part ---- */
 
-typedef struct W { const node *nd; char *o; size_t n, len; char last; long steps; } W;
+typedef struct W {
+  const node *nd;
+  char *o;
+  size_t n, len;
+  char last;
+  long steps;
+} W;
 
 static void put(W *w, const char *s, size_t l) {
   for (size_t i = 0; i < l && w->len + 1 < w->n; i++) w->last = w->o[w->len++] = s[i];
@@ -373,7 +431,10 @@ static void items(W *w, int l) {
     print(w, w->nd[it].a);
     if (w->len != len || it == w->nd[l].a) keep = w->len;
   }
-  if (w->len > keep) { w->len = keep; w->last = keep ? w->o[keep - 1] : 0; }
+  if (w->len > keep) {
+    w->len = keep;
+    w->last = keep ? w->o[keep - 1] : 0;
+  }
 }
 static void params(W *w, int l) {
   int it = w->nd[l].a;
@@ -386,15 +447,27 @@ static void left(W *w, int t) {
   const node *x = &w->nd[t];
   if (full(w)) return;
   switch (x->k) {
-  case K_NAME: ps(w, x->q & F_OP ? "operator" : x->q & F_DTOR ? "~" : ""); put(w, x->s, x->len); break;
-  case K_NEST: print(w, x->a); ps(w, "::"); print(w, x->b); break;
+  case K_NAME:
+    ps(w, x->q & F_OP ? "operator" : x->q & F_DTOR ? "~" : "");
+    put(w, x->s, x->len);
+    break;
+  case K_NEST:
+    print(w, x->a);
+    ps(w, "::");
+    print(w, x->b);
+    break;
   case K_TMPL:
     print(w, x->a);
     ps(w, w->last == '<' ? " <" : "<"); /* operator< <int> */
     items(w, x->b);
     ps(w, w->last == '>' ? " >" : ">");
     break;
-  case K_ABI: print(w, x->a); ps(w, "[abi:"); put(w, x->s, x->len); ps(w, "]"); break;
+  case K_ABI:
+    print(w, x->a);
+    ps(w, "[abi:");
+    put(w, x->s, x->len);
+    ps(w, "]");
+    break;
   case K_LIT: {
     char bt = w->nd[x->a].bt;
     const char *suf = NULL;
@@ -404,14 +477,23 @@ static void left(W *w, int t) {
     }
     for (size_t i = 0; i < N_OF(sfx); i++)
       if (bt == sfx[i][0]) suf = sfx[i] + 1;
-    if (!suf) { ps(w, "("); print(w, x->a); ps(w, ")"); } /* (char)65 */
+    if (!suf) {
+      ps(w, "(");
+      print(w, x->a);
+      ps(w, ")");
+    } /* (char)65 */
     ps(w, x->q ? "-" : ""), put(w, x->s, x->len), ps(w, suf ? suf : "");
     break;
   }
-  case K_PACK: items(w, x->a); break;
+  case K_PACK:
+    items(w, x->a);
+    break;
   case K_ENC: { /* [return type] name[(parameters) [cv] [ref]] */
     int f = x->b, ret = f >= 0 && x->bt ? w->nd[f].a : -1;
-    if (ret >= 0) { left(w, ret); ps(w, !has_right(w, ret) || w->nd[ret].k == K_FUNC ? " " : ""); }
+    if (ret >= 0) {
+      left(w, ret);
+      ps(w, !has_right(w, ret) || w->nd[ret].k == K_FUNC ? " " : "");
+    }
     print(w, x->a);
     if (f >= 0) {
       params(w, w->nd[f].b), quals(w, x->q & 7);
@@ -423,17 +505,28 @@ static void left(W *w, int t) {
   case K_PTR:
     left(w, x->a);
     ps(w, paren(w, x->a) ? " (" : x->q == 3 ? " " : "");
-    if (x->q == 3) { print(w, x->b); ps(w, "::*"); }
-    else ps(w, x->q == 0 ? "*" : x->q == 1 ? "&" : "&&");
+    if (x->q == 3) {
+      print(w, x->b);
+      ps(w, "::*");
+    } else
+      ps(w, x->q == 0 ? "*" : x->q == 1 ? "&" : "&&");
     break;
   case K_CV:
     left(w, x->a);
     quals(w, w->nd[x->a].k != K_FUNC ? x->q : 0);
-    if (x->s) { ps(w, " "); put(w, x->s, x->len); }
+    if (x->s) {
+      ps(w, " ");
+      put(w, x->s, x->len);
+    }
     break;
-  case K_ARR: left(w, x->a); break;
-  case K_FUNC: print(w, x->a); break;
-  default: break;
+  case K_ARR:
+    left(w, x->a);
+    break;
+  case K_FUNC:
+    print(w, x->a);
+    break;
+  default:
+    break;
   }
 }
 
@@ -441,14 +534,21 @@ static void left(W *w, int t) {
 static void right(W *w, int t, int ctx) {
   const node *x = &w->nd[t];
   if (full(w)) return;
-  if (x->k == K_PTR && paren(w, x->a)) { ps(w, ")"); right(w, x->a, 1); }
-  else if (x->k == K_PTR) right(w, x->a, ctx);
-  else if (x->k == K_CV) { right(w, x->a, ctx); quals(w, w->nd[x->a].k == K_FUNC ? x->q : 0); }
-  else if (x->k == K_ARR) {
+  if (x->k == K_PTR && paren(w, x->a)) {
+    ps(w, ")");
+    right(w, x->a, 1);
+  } else if (x->k == K_PTR)
+    right(w, x->a, ctx);
+  else if (x->k == K_CV) {
+    right(w, x->a, ctx);
+    quals(w, w->nd[x->a].k == K_FUNC ? x->q : 0);
+  } else if (x->k == K_ARR) {
     ps(w, ctx == 2 ? "[" : " [");
     put(w, x->s, x->len), ps(w, "]"), right(w, x->a, 2);
+  } else if (x->k == K_FUNC) {
+    ps(w, ctx == 0 ? " " : "");
+    params(w, x->b);
   }
-  else if (x->k == K_FUNC) { ps(w, ctx == 0 ? " " : ""); params(w, x->b); }
 }
 
 static void print(W *w, int t) { left(w, t), right(w, t, 0); }
@@ -468,7 +568,7 @@ static int encoding(P *p, int top) {
   TRY(nm = name(p));
   q = p->fq | p->fref << 3;
   p->top = 0;
-  if (p->nd[nm].k != K_TMPL) p->targs = -1; /* T_ means a function template's argument */
+  if (p->nd[nm].k != K_TMPL) p->targs = -1;   /* T_ means a function template's argument */
   if (top ? p->pos < p->end : !eat(p, 'E')) { /* _ZZ5saxpyE4tile: extern "C" saxpy::tile */
     if (has_ret(p, nm) && (ret = type(p)) < 0) return -1;
     if ((prm = list(p, top ? 2 : 0)) < 0 || (f = mk(p, K_FUNC, ret, prm, NULL, 0)) < 0) return -1;

@@ -9,77 +9,77 @@
 #include "smemu.h"
 
 struct smemu_kernel {
-  smemu_module *mod;    /* owning module */
-  const ptx_func *f;    /* its PTX */
-  program *prog;        /* decoded form, or NULL when it failed to decode */
-  char *err;            /* why it failed to decode (smemu_module_get_kernel says so) */
-  int status;           /* and the status it returns */
-  int64_t max_dyn_smem; /* SMEMU_ATTR_MAX_DYNAMIC_SHARED, or -1: default */
-  int64_t carveout;     /* SMEMU_ATTR_PREFERRED_CARVEOUT, or -1 */
-  int nonportable;      /* SMEMU_ATTR_NON_PORTABLE_CLUSTER */
+  smemu_module *mod;       /* owning module */
+  const ptx_func *f;       /* its PTX */
+  program *prog;           /* decoded form, or NULL when it failed to decode */
+  char *err;               /* why it failed to decode (smemu_module_get_kernel says so) */
+  int status;              /* and the status it returns */
+  int64_t max_dyn_smem;    /* SMEMU_ATTR_MAX_DYNAMIC_SHARED, or -1: default */
+  int64_t carveout;        /* SMEMU_ATTR_PREFERRED_CARVEOUT, or -1 */
+  int nonportable;         /* SMEMU_ATTR_NON_PORTABLE_CLUSTER */
   uint32_t req_cluster[3]; /* SMEMU_ATTR_CLUSTER_WIDTH/HEIGHT/DEPTH set at run time, 0: none */
-  int cluster_policy;   /* SMEMU_ATTR_CLUSTER_POLICY (a hint) */
-  struct sass_map *sass;/* SASS mapping (src/api/sass_use.c), or NULL: PTX counting */
+  int cluster_policy;      /* SMEMU_ATTR_CLUSTER_POLICY (a hint) */
+  struct sass_map *sass;   /* SASS mapping (src/api/sass_use.c), or NULL: PTX counting */
   struct jit_code *jit[2]; /* compiled code (src/jit), made at the first jit launch:
                               [1] the variant that calls the analyses' hooks */
-  int jit_tried[2];     /* 1 once it was made (or failed) */
-  uint64_t ran_insns;   /* warp instructions its launches have run */
+  int jit_tried[2];        /* 1 once it was made (or failed) */
+  uint64_t ran_insns;      /* warp instructions its launches have run */
 };
 
 struct smemu_module {
   smemu_ctx *ctx;
-  char *name;           /* file name, for messages */
-  ptx_module *ptx;      /* parsed text */
-  void **var_addr;      /* storage of each module variable (by index) */
+  char *name;      /* file name, for messages */
+  ptx_module *ptx; /* parsed text */
+  void **var_addr; /* storage of each module variable (by index) */
   smemu_kernel *kernels;
   int nkernels;
-  smemu_module *next;   /* the context's list */
+  smemu_module *next; /* the context's list */
 };
 
 /* A block of host memory device allocations are carved from (pool.c). */
 typedef struct pool_chunk {
-  uintptr_t base;       /* first byte */
-  size_t size;          /* bytes */
-  size_t live;          /* allocations in it */
-  size_t used;          /* their bytes, in 512-byte units */
-  uintptr_t top;        /* the end of the highest one ever placed */
-  int holes;            /* something was freed: look for gaps below top */
+  uintptr_t base; /* first byte */
+  size_t size;    /* bytes */
+  size_t live;    /* allocations in it */
+  size_t used;    /* their bytes, in 512-byte units */
+  uintptr_t top;  /* the end of the highest one ever placed */
+  int holes;      /* something was freed: look for gaps below top */
 } pool_chunk;
 
 struct smemu_ctx {
   smemu_options opt;
   const arch_profile *arch;
-  int threads;              /* workers per launch */
-  int bank_mode;            /* 4 or 8 */
-  int want_banks;           /* bank model on */
-  int tier;                 /* SMEMU_TIER_INTERP, _JIT or _AUTO, resolved */
-  uint64_t jit_hot;         /* warp instructions that make a kernel hot (auto) */
-  mem_table mem;            /* global allocations */
-  struct ginit *ginit;      /* written bytes of each allocation (SMEMU_ANALYZE_INIT), or NULL */
-  pool_chunk *chunks;       /* where smemu_malloc's allocations live (pool.c) */
-  struct dev_heap *heap;    /* device-side malloc's heap, made by the first launch that needs it */
-  size_t heap_bytes;        /* its size (smemu_set_heap_bytes; 8 MB, CUDA's default) */
+  int threads;           /* workers per launch */
+  int bank_mode;         /* 4 or 8 */
+  int want_banks;        /* bank model on */
+  int tier;              /* SMEMU_TIER_INTERP, _JIT or _AUTO, resolved */
+  uint64_t jit_hot;      /* warp instructions that make a kernel hot (auto) */
+  mem_table mem;         /* global allocations */
+  struct ginit *ginit;   /* written bytes of each allocation (SMEMU_ANALYZE_INIT), or NULL */
+  pool_chunk *chunks;    /* where smemu_malloc's allocations live (pool.c) */
+  struct dev_heap *heap; /* device-side malloc's heap, made by the first launch that needs it */
+  size_t heap_bytes;     /* its size (smemu_set_heap_bytes; 8 MB, CUDA's default) */
   size_t nchunks, capchunks;
-  smemu_fault fault;        /* the last launch's fault (fault.status 0: none) */
-  char fault_kernel[512];   /* its strings */
+  smemu_fault fault;      /* the last launch's fault (fault.status 0: none) */
+  char fault_kernel[512]; /* its strings */
   char fault_file[512];
-  fault_info *faults;       /* SMEMU_ANALYZE_MEMCHECK: every bad address of the last launch */
-  uint32_t nfaults;         /* kept (sorted by block, thread) */
-  uint64_t faults_total;    /* all */
+  fault_info *faults;          /* SMEMU_ANALYZE_MEMCHECK: every bad address of the last launch */
+  uint32_t nfaults;            /* kept (sorted by block, thread) */
+  uint64_t faults_total;       /* all */
   uint32_t fault_bx, fault_by; /* that launch's block shape */
   smemu_module *mods;
-  smemu_launch_stats last;  /* figures of the last launch */
-  char last_kernel[512];    /* its kernel's name (outlives the module) */
-  struct analysis *last_an; /* its analysis, or NULL */
-  const program *last_prog; /* its program */
+  smemu_launch_stats last;          /* figures of the last launch */
+  char last_kernel[512];            /* its kernel's name (outlives the module) */
+  struct analysis *last_an;         /* its analysis, or NULL */
+  const program *last_prog;         /* its program */
   const struct sass_map *last_sass; /* its kernel's SASS mapping, or NULL */
   smemu_module *last_prog_owner;
-  smemu_hazard *hz;         /* last launch's hazards, built on request */
+  smemu_hazard *hz; /* last launch's hazards, built on request */
   int nhz;
-  smemu_sync_error *sy;     /* and barrier errors */
+  smemu_sync_error *sy; /* and barrier errors */
   int nsy;
   const struct analysis *cached; /* the analysis hz/sy were built from */
-  char err[4096];           /* message of the last failed call */
+  char err[4096];                /* message of the last failed call */
 };
 
 /* Frees a kernel's SASS mapping (src/api/sass_use.c). */

@@ -16,18 +16,28 @@ static int qualified(const char *dem, char *out, size_t n) {
   int depth = 0;
   const char *open = NULL;
   for (const char *p = dem; *p; p++) {
-    if (*p == '<') depth++;
-    else if (*p == '>' && depth > 0) depth--;
-    else if (*p == '(' && depth == 0) { open = p; break; }
+    if (*p == '<')
+      depth++;
+    else if (*p == '>' && depth > 0)
+      depth--;
+    else if (*p == '(' && depth == 0) {
+      open = p;
+      break;
+    }
   }
   if (!open) return 0;
   const char *start = dem;
   depth = 0;
   for (const char *p = open; p > dem; p--) {
     char c = p[-1];
-    if (c == '>') depth++;
-    else if (c == '<' && depth > 0) depth--;
-    else if (c == ' ' && depth == 0) { start = p; break; }
+    if (c == '>')
+      depth++;
+    else if (c == '<' && depth > 0)
+      depth--;
+    else if (c == ' ' && depth == 0) {
+      start = p;
+      break;
+    }
   }
   size_t len = (size_t)(open - start);
   if (len == 0 || len >= n) return 0;
@@ -43,10 +53,15 @@ static void bare(char *q) {
   char *last = q;
   for (char *p = q; *p; p++) {
     if (*p == '<') {
-      if (depth == 0) { *p = 0; break; }
+      if (depth == 0) {
+        *p = 0;
+        break;
+      }
       depth++;
-    } else if (*p == '>' && depth > 0) depth--;
-    else if (depth == 0 && p[0] == ':' && p[1] == ':') last = p + 2;
+    } else if (*p == '>' && depth > 0)
+      depth--;
+    else if (depth == 0 && p[0] == ':' && p[1] == ':')
+      last = p + 2;
   }
   memmove(q, last, strlen(last) + 1);
 }
@@ -68,6 +83,8 @@ int kernel_name_match(const char *mangled, const char *name) {
 
 void kernel_name_describe(const char *mangled, char *out, size_t n) {
   char dem[512];
-  if (demangle(mangled, dem, sizeof dem)) snprintf(out, n, "%s (%s)", mangled, dem);
-  else snprintf(out, n, "%s", mangled);
+  if (demangle(mangled, dem, sizeof dem))
+    snprintf(out, n, "%s (%s)", mangled, dem);
+  else
+    snprintf(out, n, "%s", mangled);
 }

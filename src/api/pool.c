@@ -6,9 +6,9 @@
  * their own. The layout decides which allocation is "nearest" to a bad
  * address in memcheck's report. Chunks are freed when their last
  * allocation is. */
+#include "api/internal.h"
 #include <stdlib.h>
 #include <string.h>
-#include "api/internal.h"
 
 #define CHUNK (2u << 20)
 #define UNIT 512u
@@ -21,8 +21,10 @@ static size_t lower(const mem_table *t, uintptr_t p) {
   size_t lo = 0, hi = t->n;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
-    if (t->a[mid].base < p) lo = mid + 1;
-    else hi = mid;
+    if (t->a[mid].base < p)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo;
 }
@@ -62,8 +64,10 @@ void *pool_alloc(smemu_ctx *ctx, size_t bytes) {
       pool_chunk *k = &ctx->chunks[i];
       if (k->size != CHUNK || k->size - k->used < need) continue;
       /* without frees the only room is above top: no scan */
-      if (!k->holes) at = k->base + k->size - k->top >= need ? k->top : 0;
-      else at = fit(&ctx->mem, k, need);
+      if (!k->holes)
+        at = k->base + k->size - k->top >= need ? k->top : 0;
+      else
+        at = fit(&ctx->mem, k, need);
       if (at) c = k;
     }
   if (!at) {

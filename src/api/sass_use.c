@@ -8,19 +8,15 @@
 #include "api/internal.h"
 #include "sass/sass.h"
 
-void sass_kernel_free(struct smemu_kernel *k)
-{
-  if (!k->sass)
-    return;
+void sass_kernel_free(struct smemu_kernel *k) {
+  if (!k->sass) return;
   sass_map_free(k->sass);
   free(k->sass);
   k->sass = NULL;
 }
 
-smemu_status smemu_module_use_sass(smemu_module *mod, const char *text, size_t len)
-{
-  if (!mod || !text)
-    return SMEMU_ERR_INVALID_VALUE;
+smemu_status smemu_module_use_sass(smemu_module *mod, const char *text, size_t len) {
+  if (!mod || !text) return SMEMU_ERR_INVALID_VALUE;
   sass_text S;
   if (sass_parse(text, len, &S) < 0) {
     sass_free(&S);
@@ -30,8 +26,7 @@ smemu_status smemu_module_use_sass(smemu_module *mod, const char *text, size_t l
   for (int i = 0; i < mod->nkernels; i++) {
     smemu_kernel *k = &mod->kernels[i];
     const sass_func *F = k->prog ? sass_find(&S, k->prog->name) : NULL;
-    if (!F)
-      continue;
+    if (!F) continue;
     sass_kernel_free(k);
     sass_map *m = calloc(1, sizeof *m);
     if (!m || sass_apply(k->prog, &S, F, m) < 0) {
@@ -48,19 +43,16 @@ smemu_status smemu_module_use_sass(smemu_module *mod, const char *text, size_t l
 /* The ptxas architecture for PTX written for arch: the PTX's own .target
  * where it is arch's architecture-specific ("sm_90a") or family ("sm_100f")
  * form, which ptxas accepts only under that name; else arch. */
-static const char *ptxas_arch(const char *ptx, size_t len, const char *arch, char *buf, size_t n)
-{
+static const char *ptxas_arch(const char *ptx, size_t len, const char *arch, char *buf, size_t n) {
   size_t al = strlen(arch);
   for (size_t i = 0; i + 8 < len; i++) {
-    if (memcmp(ptx + i, ".target", 7) || (i && ptx[i - 1] != '\n'))
-      continue;
+    if (memcmp(ptx + i, ".target", 7) || (i && ptx[i - 1] != '\n')) continue;
     size_t j = i + 7;
-    while (j < len && (ptx[j] == ' ' || ptx[j] == '\t'))
-      j++;
+    while (j < len && (ptx[j] == ' ' || ptx[j] == '\t')) j++;
     size_t k = j;
-    while (k < len && (isalnum((unsigned char)ptx[k]) || ptx[k] == '_'))
-      k++;
-    if (k - j == al + 1 && !memcmp(ptx + j, arch, al) && (ptx[k - 1] == 'a' || ptx[k - 1] == 'f') && k - j < n) {
+    while (k < len && (isalnum((unsigned char)ptx[k]) || ptx[k] == '_')) k++;
+    if (k - j == al + 1 && !memcmp(ptx + j, arch, al) && (ptx[k - 1] == 'a' || ptx[k - 1] == 'f') &&
+        k - j < n) {
       memcpy(buf, ptx + j, k - j);
       buf[k - j] = 0;
       return buf;
@@ -70,47 +62,37 @@ static const char *ptxas_arch(const char *ptx, size_t len, const char *arch, cha
   return arch;
 }
 
-smemu_status smemu_module_count_sass(smemu_module *mod, const char *ptx, size_t len)
-{
-  if (!mod || !ptx)
-    return SMEMU_ERR_INVALID_VALUE;
+smemu_status smemu_module_count_sass(smemu_module *mod, const char *ptx, size_t len) {
+  if (!mod || !ptx) return SMEMU_ERR_INVALID_VALUE;
   char err[512], tb[32];
   size_t n = 0;
   int broken = 0;
   const char *arch = ptxas_arch(ptx, len, mod->ctx->arch->name, tb, sizeof tb);
   char *text = sass_from_ptx(ptx, len, arch, &n, err, sizeof err, &broken);
-  if (!text)
-    return ctx_error(mod->ctx, broken ? SMEMU_ERR_IO : SMEMU_ERR_NOT_FOUND, "%s", err);
+  if (!text) return ctx_error(mod->ctx, broken ? SMEMU_ERR_IO : SMEMU_ERR_NOT_FOUND, "%s", err);
   smemu_status st = smemu_module_use_sass(mod, text, n);
   free(text);
   return st;
 }
 
-smemu_status smemu_module_count_sass_cubin(smemu_module *mod, const void *cubin, size_t len)
-{
-  if (!mod || !cubin)
-    return SMEMU_ERR_INVALID_VALUE;
+smemu_status smemu_module_count_sass_cubin(smemu_module *mod, const void *cubin, size_t len) {
+  if (!mod || !cubin) return SMEMU_ERR_INVALID_VALUE;
   char err[512];
   size_t n = 0;
   int broken = 0;
   char *text = sass_from_cubin(cubin, len, &n, err, sizeof err, &broken);
-  if (!text)
-    return ctx_error(mod->ctx, broken ? SMEMU_ERR_IO : SMEMU_ERR_NOT_FOUND, "%s", err);
+  if (!text) return ctx_error(mod->ctx, broken ? SMEMU_ERR_IO : SMEMU_ERR_NOT_FOUND, "%s", err);
   smemu_status st = smemu_module_use_sass(mod, text, n);
   free(text);
   return st;
 }
 
-smemu_status smemu_last_counting(const smemu_ctx *ctx, smemu_counting *out)
-{
-  if (!ctx || !out)
-    return SMEMU_ERR_INVALID_VALUE;
+smemu_status smemu_last_counting(const smemu_ctx *ctx, smemu_counting *out) {
+  if (!ctx || !out) return SMEMU_ERR_INVALID_VALUE;
   memset(out, 0, sizeof *out);
-  if (!ctx->last_prog)
-    return SMEMU_ERR_NOT_FOUND;
+  if (!ctx->last_prog) return SMEMU_ERR_NOT_FOUND;
   const sass_map *m = ctx->last_sass;
-  if (!m)
-    return SMEMU_OK;
+  if (!m) return SMEMU_OK;
   const program *P = ctx->last_prog;
   out->sass = 1;
   out->accesses = m->accesses;

@@ -45,9 +45,11 @@ static int bulk_load(warp *w, const insn *in, int l, uint64_t dst, uint64_t src,
     mask = (uint32_t)w->r[in->v[2]][l] & 0xffff;
   } else {
     if (dr != mr) {
-      exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION,
-                 "cp.async.bulk into block rank %u of the cluster completing on an mbarrier of block rank %u: the "
-                 "mbarrier must be in the same block as the destination", dr, mr);
+      exec_fault(
+          w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION,
+          "cp.async.bulk into block rank %u of the cluster completing on an mbarrier of block rank %u: the "
+          "mbarrier must be in the same block as the destination",
+          dr, mr);
       return -1;
     }
     if (dr >= MAX_CLUSTER) {
@@ -91,9 +93,10 @@ static void h_bulk(warp *w, const insn *in, uint32_t m) {
     uint64_t src = B[l] + (uint64_t)(int64_t)(int32_t)in->v[1];
     uint32_t n = (uint32_t)C[l];
     if (n % 16 || dst % 16 || src % 16) {
-      exec_fault(w, l, SMEMU_ERR_MISALIGNED,
-                 "cp.async.bulk of %u bytes from 0x%llx to 0x%llx: size and addresses must be multiples of 16", n,
-                 (unsigned long long)src, (unsigned long long)dst);
+      exec_fault(
+          w, l, SMEMU_ERR_MISALIGNED,
+          "cp.async.bulk of %u bytes from 0x%llx to 0x%llx: size and addresses must be multiples of 16", n,
+          (unsigned long long)src, (unsigned long long)dst);
       return;
     }
     if (!n) continue;
@@ -114,7 +117,11 @@ static void h_bulk(warp *w, const insn *in, uint32_t m) {
   });
 }
 
-static void h_nop(warp *w, const insn *in, uint32_t m) { (void)w; (void)in; (void)m; }
+static void h_nop(warp *w, const insn *in, uint32_t m) {
+  (void)w;
+  (void)in;
+  (void)m;
+}
 /* copies complete when issued: commit and wait only feed the statistics */
 static void h_commit(warp *w, const insn *in, uint32_t m) {
   (void)in;
@@ -162,7 +169,9 @@ int dec_bulk(dctx *D, dstmt *S, insn *in) {
     if (!dec_take(S, "global"))
       return dec_error(D, S, -1, "cp.async.bulk to shared memory: only from .global is supported");
     if (!dec_take(S, "mbarrier::complete_tx::bytes"))
-      return dec_error(D, S, -1, "cp.async.bulk to shared memory completes on an mbarrier (.mbarrier::complete_tx::bytes)");
+      return dec_error(
+          D, S, -1,
+          "cp.async.bulk to shared memory completes on an mbarrier (.mbarrier::complete_tx::bytes)");
     if (dec_take(S, "multicast::cluster")) in->type2 |= BF_MCAST;
     g2s = 1;
   } else {
@@ -172,7 +181,8 @@ int dec_bulk(dctx *D, dstmt *S, insn *in) {
   int n = S->st->nops;
   int mc = in->type2 & BF_MCAST;
   if (n < (g2s ? 4 + mc : 3))
-    return dec_error(D, S, -1, "cp.async.bulk takes [dst], [src], size%s", g2s ? mc ? ", [mbar], ctaMask" : ", [mbar]" : "");
+    return dec_error(D, S, -1, "cp.async.bulk takes [dst], [src], size%s",
+                     g2s ? mc ? ", [mbar], ctaMask" : ", [mbar]" : "");
   int space = g2s ? PTX_SPACE_SHARED : PTX_SPACE_GLOBAL;
   int64_t off;
   uint8_t fl = 0;

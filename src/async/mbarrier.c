@@ -12,19 +12,30 @@
  * can run; when every live warp only spins and no barrier changes, the
  * scheduler calls mbar_deadlock, which names each barrier waited on with
  * its pending arrivals and transaction bytes. */
-#include <stdio.h>
 #include "async/async.h"
 #include "exec/cluster.h"
 #include "exec/hooks.h"
 #include "exec/sched.h"
 #include "ir/decode.h"
 #include "smemu.h"
+#include <stdio.h>
 
-enum { MB_INIT, MB_INVAL, MB_ARRIVE, MB_ARRIVE_TX, MB_DROP, MB_EXPECT_TX, MB_COMPLETE_TX, MB_TEST, MB_TRY, MB_PENDING };
+enum {
+  MB_INIT,
+  MB_INVAL,
+  MB_ARRIVE,
+  MB_ARRIVE_TX,
+  MB_DROP,
+  MB_EXPECT_TX,
+  MB_COMPLETE_TX,
+  MB_TEST,
+  MB_TRY,
+  MB_PENDING
+};
 /* insn.type2 bits */
 enum { MBF_PARITY = 1, MBF_NOCOMPLETE = 2, MBF_HAS_COUNT = 4 };
 
-#define F_EXPECTED(s) ((uint32_t)((s) & 0xfffff))
+#define F_EXPECTED(s) ((uint32_t)((s)&0xfffff))
 #define F_PENDING(s) ((uint32_t)(((s) >> 20) & 0xfffff))
 #define F_PHASE(s) ((uint32_t)((s) >> 61 & 1))
 #define F_INVALID(s) ((s) >> 62 & 1)
@@ -47,10 +58,13 @@ static void describe(warp *w, uint64_t a, char *buf, size_t n) {
     if (v->space == PTX_SPACE_SHARED && a >= v->addr && (v->dynamic || a < v->addr + v->size))
       if (!best || v->addr > best->addr) best = v;
   }
-  if (best && a == best->addr) snprintf(buf, n, "shared 0x%llx (%s)", (unsigned long long)a, best->name);
-  else if (best) snprintf(buf, n, "shared 0x%llx (%s + %llu)", (unsigned long long)a, best->name,
-                          (unsigned long long)(a - best->addr));
-  else snprintf(buf, n, "shared 0x%llx", (unsigned long long)a);
+  if (best && a == best->addr)
+    snprintf(buf, n, "shared 0x%llx (%s)", (unsigned long long)a, best->name);
+  else if (best)
+    snprintf(buf, n, "shared 0x%llx (%s + %llu)", (unsigned long long)a, best->name,
+             (unsigned long long)(a - best->addr));
+  else
+    snprintf(buf, n, "shared 0x%llx", (unsigned long long)a);
 }
 
 static void state_text(uint64_t s, char *buf, size_t n) {
@@ -86,7 +100,11 @@ static uint8_t *bar_ptr(warp *w, const insn *in, int l, uint64_t *off) {
   return exec_addr(w, l, PTX_SPACE_SHARED, a, 8, 1);
 }
 
-static uint64_t load(const uint8_t *p) { uint64_t s; memcpy(&s, p, 8); return s; }
+static uint64_t load(const uint8_t *p) {
+  uint64_t s;
+  memcpy(&s, p, 8);
+  return s;
+}
 static void store(warp *w, uint8_t *p, uint64_t s) {
   memcpy(p, &s, 8);
   w->blk->async_progress++;
@@ -125,7 +143,8 @@ static int add_tx(warp *w, int l, uint64_t a, uint64_t *s, int64_t delta, const 
     state_text(*s, st, sizeof st);
     exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION,
                "%s of %lld bytes on the mbarrier at %s takes its transaction count out of range "
-               "(+-(2^20-1)); it has %s", what, (long long)(delta < 0 ? -delta : delta), where, st);
+               "(+-(2^20-1)); it has %s",
+               what, (long long)(delta < 0 ? -delta : delta), where, st);
     return 0;
   }
   *s = pack(F_EXPECTED(*s), F_PENDING(*s), (int32_t)t, F_PHASE(*s));
@@ -143,7 +162,8 @@ static int overrun(warp *w, int l, uint64_t a, uint64_t s, uint32_t bytes, const
   describe(w, a, where, sizeof where);
   state_text(s, st, sizeof st);
   exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION,
-             "transaction over-run: %s of %u bytes on the mbarrier at %s, which has %s", what, bytes, where, st);
+             "transaction over-run: %s of %u bytes on the mbarrier at %s, which has %s", what, bytes, where,
+             st);
   return 1;
 }
 
@@ -187,7 +207,8 @@ static void h_mbarrier(warp *w, const insn *in, uint32_t m) {
     case MB_INIT: {
       uint32_t n = (uint32_t)B[l];
       if (n == 0 || n > 0xfffff) {
-        exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION, "mbarrier.init with count %u (it must be 1 .. 2^20-1)", n);
+        exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION,
+                   "mbarrier.init with count %u (it must be 1 .. 2^20-1)", n);
         return;
       }
       if (F_VALID(s) && s == pack(n, n, 0, 0)) {
@@ -205,7 +226,8 @@ static void h_mbarrier(warp *w, const insn *in, uint32_t m) {
         state_text(s, st, sizeof st);
         exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION,
                    "mbarrier.init on the mbarrier at %s, which is still valid (%s): invalidate it with "
-                   "mbarrier.inval before initialising it again", where, st);
+                   "mbarrier.inval before initialising it again",
+                   where, st);
         return;
       }
       store(w, p, pack(n, n, 0, 0));
@@ -215,26 +237,34 @@ static void h_mbarrier(warp *w, const insn *in, uint32_t m) {
     case MB_INVAL:
       store(w, p, 1ull << 62);
       break;
-    case MB_EXPECT_TX: case MB_COMPLETE_TX: {
-      if (!need_valid(w, l, a, s, in->mode == MB_EXPECT_TX ? "mbarrier.expect_tx" : "mbarrier.complete_tx")) return;
+    case MB_EXPECT_TX:
+    case MB_COMPLETE_TX: {
+      if (!need_valid(w, l, a, s, in->mode == MB_EXPECT_TX ? "mbarrier.expect_tx" : "mbarrier.complete_tx"))
+        return;
       int64_t n = (int64_t)(uint32_t)B[l];
       if (in->mode == MB_COMPLETE_TX && overrun(w, l, a, s, (uint32_t)n, "mbarrier.complete_tx")) return;
-      if (!add_tx(w, l, a, &s, in->mode == MB_EXPECT_TX ? n : -n, in->mode == MB_EXPECT_TX ? "expect_tx" : "complete_tx"))
+      if (!add_tx(w, l, a, &s, in->mode == MB_EXPECT_TX ? n : -n,
+                  in->mode == MB_EXPECT_TX ? "expect_tx" : "complete_tx"))
         return;
       store_at(w, p, a, settle(s));
       break;
     }
-    case MB_ARRIVE: case MB_ARRIVE_TX: case MB_DROP: {
+    case MB_ARRIVE:
+    case MB_ARRIVE_TX:
+    case MB_DROP: {
       if (!need_valid(w, l, a, s, "mbarrier.arrive")) return;
       uint32_t n = in->mode == MB_ARRIVE_TX ? 1 : (in->type2 & MBF_HAS_COUNT) ? (uint32_t)w->r[in->c][l] : 1;
-      if (in->mode == MB_ARRIVE_TX && !add_tx(w, l, a, &s, (int64_t)(uint32_t)w->r[in->c][l], "expect_tx")) return;
+      if (in->mode == MB_ARRIVE_TX && !add_tx(w, l, a, &s, (int64_t)(uint32_t)w->r[in->c][l], "expect_tx"))
+        return;
       if (n == 0 || n > F_PENDING(s)) {
         char where[96], st[200];
         describe(w, a, where, sizeof where);
         state_text(s, st, sizeof st);
-        exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION,
-                   "mbarrier.arrive with count %u on the mbarrier at %s, which has %s: more arrivals than the "
-                   "phase expects", n, where, st);
+        exec_fault(
+            w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION,
+            "mbarrier.arrive with count %u on the mbarrier at %s, which has %s: more arrivals than the "
+            "phase expects",
+            n, where, st);
         return;
       }
       uint32_t phase = F_PHASE(s), left = F_PENDING(s) - n, expected = F_EXPECTED(s);
@@ -253,12 +283,17 @@ static void h_mbarrier(warp *w, const insn *in, uint32_t m) {
       if (in->d != SLOT_SINK) w->r[in->d][l] = phase | (uint64_t)(left + n) << 1;
       break;
     }
-    case MB_TEST: case MB_TRY: {
+    case MB_TEST:
+    case MB_TRY: {
       if (!need_valid(w, l, a, s, in->mode == MB_TEST ? "mbarrier.test_wait" : "mbarrier.try_wait")) return;
       /* complete when the current phase is no longer the one asked about */
       uint32_t asked = (uint32_t)(B[l] & 1);
-      if (F_PHASE(s) != asked) done |= 1u << l;
-      else { waited = 1; wait_addr = a; }
+      if (F_PHASE(s) != asked)
+        done |= 1u << l;
+      else {
+        waited = 1;
+        wait_addr = a;
+      }
       hook_mbar_wait(w, a, F_PHASE(s) != asked);
       break;
     }
@@ -299,7 +334,8 @@ static void h_cp_arrive(warp *w, const insn *in, uint32_t m) {
     uint8_t *p;
     if (!(p = bar_ptr(w, &at, l, &a))) return;
     uint64_t s = load(p);
-    if (!need_valid(w, l, a, s, in->mode ? "cp.async.mbarrier.arrive.noinc" : "cp.async.mbarrier.arrive")) return;
+    if (!need_valid(w, l, a, s, in->mode ? "cp.async.mbarrier.arrive.noinc" : "cp.async.mbarrier.arrive"))
+      return;
     if (in->mode) {
       /* a valid barrier always has an arrival pending (a phase that
        * completes starts the next one with its expected count) */
@@ -309,9 +345,10 @@ static void h_cp_arrive(warp *w, const insn *in, uint32_t m) {
       char where[96], st[200];
       describe(w, a, where, sizeof where);
       state_text(s, st, sizeof st);
-      exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION,
-                 "cp.async.mbarrier.arrive on the mbarrier at %s, which has %s: its pending count would pass 2^20-1",
-                 where, st);
+      exec_fault(
+          w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION,
+          "cp.async.mbarrier.arrive on the mbarrier at %s, which has %s: its pending count would pass 2^20-1",
+          where, st);
       return;
     }
     arrived |= 1u << l;
@@ -324,7 +361,8 @@ int dec_cp_mbarrier(dctx *D, dstmt *S, insn *in) {
   in->mode = (uint8_t)dec_take(S, "noinc");
   int space = PTX_SPACE_GENERIC;
   if (dec_take(S, "shared") || dec_take(S, "shared::cta")) space = PTX_SPACE_SHARED;
-  if (S->ntypes != 1 || S->types[0] != PTX_T_B64) return dec_error(D, S, -1, "cp.async.mbarrier.arrive takes .b64");
+  if (S->ntypes != 1 || S->types[0] != PTX_T_B64)
+    return dec_error(D, S, -1, "cp.async.mbarrier.arrive takes .b64");
   if (dec_nops(D, S, 1) < 0) return -1;
   if (dec_addr(D, S, 0, &in->a, &in->imm, &space, &in->flags) < 0) return -1;
   if (in->flags & IF_FRAME) return dec_error(D, S, 0, "an mbarrier lives in shared memory");
@@ -348,7 +386,8 @@ static void mbar_deadlock(block *b) {
     if (!w0) w0 = w;
     threads += (uint32_t)__builtin_popcount(w->stack[w->sp - 1].mask);
     uint32_t j;
-    for (j = 0; j < nseen && seen[j] != w->spin_addr; j++) {}
+    for (j = 0; j < nseen && seen[j] != w->spin_addr; j++) {
+    }
     if (j < nseen || nseen == 8 || k >= sizeof lines) continue;
     seen[nseen++] = w->spin_addr;
     char where[96], st[200], at[512];
@@ -357,25 +396,28 @@ static void mbar_deadlock(block *b) {
     describe(w, w->spin_addr, where, sizeof where);
     state_text(s, st, sizeof st);
     exec_where(w->L->prog, w->spin_pc, at, sizeof at);
-    k += (size_t)snprintf(lines + k, sizeof lines - k, "\n    mbarrier at %s: %s; waited on at %s", where, st, at);
+    k += (size_t)snprintf(lines + k, sizeof lines - k, "\n    mbarrier at %s: %s; waited on at %s", where, st,
+                          at);
   }
   if (!w0) return;
   uint32_t at_bar = 0;
   for (uint32_t i = 0; i < b->nwarps; i++)
-    if (b->warps[i].state == W_BAR) at_bar += (uint32_t)__builtin_popcount(b->warps[i].stack[b->warps[i].sp - 1].mask);
+    if (b->warps[i].state == W_BAR)
+      at_bar += (uint32_t)__builtin_popcount(b->warps[i].stack[b->warps[i].sp - 1].mask);
   w0->pc = w0->spin_pc;
-  exec_fault(w0, -1, SMEMU_ERR_DEADLOCK,
-             "deadlock: %u thread(s) wait on mbarrier phases that can never complete (no barrier changed in %d "
-             "rounds; %u thread(s) wait at bar.sync, %u of the block's %u have exited):%s",
-             threads, MBAR_SPIN_ROUNDS, at_bar, b->exited_threads, b->nthreads, lines);
+  exec_fault(
+      w0, -1, SMEMU_ERR_DEADLOCK,
+      "deadlock: %u thread(s) wait on mbarrier phases that can never complete (no barrier changed in %d "
+      "rounds; %u thread(s) wait at bar.sync, %u of the block's %u have exited):%s",
+      threads, MBAR_SPIN_ROUNDS, at_bar, b->exited_threads, b->nthreads, lines);
 }
 
 int dec_mbarrier(dctx *D, dstmt *S, insn *in) {
-  static const char *const subs[] = {"init", "inval", "arrive", "arrive_drop", "expect_tx", "complete_tx",
-                                     "test_wait", "try_wait", "pending_count", NULL};
+  static const char *const subs[] = {"init",        "inval",     "arrive",   "arrive_drop",   "expect_tx",
+                                     "complete_tx", "test_wait", "try_wait", "pending_count", NULL};
   int sub = dec_take_any(S, subs);
-  static const int modes[] = {MB_INIT, MB_INVAL, MB_ARRIVE, MB_DROP, MB_EXPECT_TX, MB_COMPLETE_TX, MB_TEST, MB_TRY,
-                              MB_PENDING};
+  static const int modes[] = {MB_INIT,        MB_INVAL, MB_ARRIVE, MB_DROP,   MB_EXPECT_TX,
+                              MB_COMPLETE_TX, MB_TEST,  MB_TRY,    MB_PENDING};
   if (sub < 0) return dec_error(D, S, -1, "unknown mbarrier operation");
   int mode = modes[sub];
   if (mode == MB_ARRIVE && dec_take(S, "expect_tx")) mode = MB_ARRIVE_TX;
@@ -384,34 +426,43 @@ int dec_mbarrier(dctx *D, dstmt *S, insn *in) {
   if (S->ntypes != 1 || S->types[0] != PTX_T_B64) return dec_error(D, S, -1, "mbarrier operations take .b64");
   in->mode = (uint8_t)mode;
   int space = PTX_SPACE_GENERIC;
-  if (dec_take(S, "shared") || dec_take(S, "shared::cta")) space = PTX_SPACE_SHARED;
-  else if (dec_take(S, "shared::cluster")) space = PTX_SPACE_SHARED_CLUSTER;
+  if (dec_take(S, "shared") || dec_take(S, "shared::cta"))
+    space = PTX_SPACE_SHARED;
+  else if (dec_take(S, "shared::cluster"))
+    space = PTX_SPACE_SHARED_CLUSTER;
   in->fn = h_mbarrier;
   int n = S->st->nops;
   if (mode == MB_PENDING) {
-    if (dec_nops(D, S, 2) < 0 || dec_dst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, PTX_T_B64, &in->b) < 0) return -1;
+    if (dec_nops(D, S, 2) < 0 || dec_dst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, PTX_T_B64, &in->b) < 0)
+      return -1;
     return 0;
   }
-  int addr_op = (mode == MB_INIT || mode == MB_INVAL || mode == MB_EXPECT_TX || mode == MB_COMPLETE_TX) ? 0 : 1;
+  int addr_op =
+      (mode == MB_INIT || mode == MB_INVAL || mode == MB_EXPECT_TX || mode == MB_COMPLETE_TX) ? 0 : 1;
   if (dec_addr(D, S, addr_op, &in->a, &in->imm, &space, &in->flags) < 0) return -1;
   if (in->flags & IF_FRAME) return dec_error(D, S, addr_op, "an mbarrier lives in shared memory");
   in->space = (uint8_t)space;
   switch (mode) {
-  case MB_INIT: case MB_EXPECT_TX: case MB_COMPLETE_TX:
+  case MB_INIT:
+  case MB_EXPECT_TX:
+  case MB_COMPLETE_TX:
     return dec_nops(D, S, 2) < 0 || dec_src(D, S, 1, PTX_T_U32, &in->b) < 0 ? -1 : 0;
   case MB_INVAL:
     return dec_nops(D, S, 1);
   case MB_ARRIVE_TX:
     if (dec_nops(D, S, 3) < 0 || dec_src(D, S, 2, PTX_T_U32, &in->c) < 0) return -1;
     break;
-  case MB_ARRIVE: case MB_DROP:
-    if (n != 2 && n != 3) return dec_error(D, S, -1, "mbarrier.arrive takes state, [addr] and an optional count");
+  case MB_ARRIVE:
+  case MB_DROP:
+    if (n != 2 && n != 3)
+      return dec_error(D, S, -1, "mbarrier.arrive takes state, [addr] and an optional count");
     if (n == 3) {
       if (dec_src(D, S, 2, PTX_T_U32, &in->c) < 0) return -1;
       in->type2 |= MBF_HAS_COUNT;
     }
     break;
-  case MB_TEST: case MB_TRY:
+  case MB_TEST:
+  case MB_TRY:
     /* try_wait may carry a suspend-time hint: smemu does not wait in time */
     if (n != 3 && !(mode == MB_TRY && n == 4))
       return dec_error(D, S, -1, "mbarrier.%s takes a predicate, [addr] and a state or phase parity",
@@ -420,7 +471,10 @@ int dec_mbarrier(dctx *D, dstmt *S, insn *in) {
     return dec_src(D, S, 2, (in->type2 & MBF_PARITY) ? PTX_T_U32 : PTX_T_B64, &in->b) < 0 ? -1 : 0;
   }
   /* the state destination (or `_`) */
-  if (S->st->ops[0].kind == PTX_OPD_SINK) { in->d = SLOT_SINK; return 0; }
+  if (S->st->ops[0].kind == PTX_OPD_SINK) {
+    in->d = SLOT_SINK;
+    return 0;
+  }
   int r = dec_dst(D, S, 0, &in->d);
   return r ? (r < 0 ? -1 : dec_error(D, S, 0, "expected a .b64 register for the state")) : 0;
 }

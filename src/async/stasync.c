@@ -9,12 +9,12 @@
  * must be in the same block as a (async/mbarrier.c). A waiting thread sees
  * the data once the phase completes, which is what the GPU promises. The
  * race checks see the write as an asynchronous copy into shared memory. */
-#include <string.h>
 #include "async/async.h"
-#include "exec/hooks.h"
 #include "exec/cluster.h"
 #include "exec/exec.h"
+#include "exec/hooks.h"
 #include "ir/decode.h"
+#include <string.h>
 
 enum { RA_ADD, RA_MIN, RA_MAX, RA_INC, RA_DEC, RA_AND, RA_OR, RA_XOR };
 
@@ -23,10 +23,11 @@ static int same_block(warp *w, int l, uint64_t a, uint64_t mbar, const char *wha
   uint64_t o1, o2;
   uint32_t r1 = cluster_rank(w, a, &o1), r2 = cluster_rank(w, mbar, &o2);
   if (r1 == r2) return 1;
-  exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION,
-             "%s into block rank %u of the cluster completing on an mbarrier of block rank %u: the mbarrier must "
-             "be in the same block as the destination",
-             what, r1, r2);
+  exec_fault(
+      w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION,
+      "%s into block rank %u of the cluster completing on an mbarrier of block rank %u: the mbarrier must "
+      "be in the same block as the destination",
+      what, r1, r2);
   return 0;
 }
 
@@ -60,14 +61,30 @@ static void h_red_async(warp *w, const insn *in, uint32_t m) {
     memcpy(&o, p, es);
     if (es == 4) b &= 0xffffffffu;
     switch (in->mode) {
-    case RA_ADD: r = o + b; break;
-    case RA_MIN: r = sgn ? ((int32_t)o < (int32_t)b ? o : b) : (o < b ? o : b); break;
-    case RA_MAX: r = sgn ? ((int32_t)o > (int32_t)b ? o : b) : (o > b ? o : b); break;
-    case RA_INC: r = o >= b ? 0 : o + 1; break;
-    case RA_DEC: r = (o == 0 || o > b) ? b : o - 1; break;
-    case RA_AND: r = o & b; break;
-    case RA_OR: r = o | b; break;
-    default: r = o ^ b; break;
+    case RA_ADD:
+      r = o + b;
+      break;
+    case RA_MIN:
+      r = sgn ? ((int32_t)o < (int32_t)b ? o : b) : (o < b ? o : b);
+      break;
+    case RA_MAX:
+      r = sgn ? ((int32_t)o > (int32_t)b ? o : b) : (o > b ? o : b);
+      break;
+    case RA_INC:
+      r = o >= b ? 0 : o + 1;
+      break;
+    case RA_DEC:
+      r = (o == 0 || o > b) ? b : o - 1;
+      break;
+    case RA_AND:
+      r = o & b;
+      break;
+    case RA_OR:
+      r = o | b;
+      break;
+    default:
+      r = o ^ b;
+      break;
     }
     memcpy(p, &r, es);
     hook_async_race(w, in, l, a, es, ASYNC_TO_SHARED);
@@ -103,13 +120,16 @@ int dec_st_async(dctx *D, dstmt *S, insn *in) {
   int vec = dec_vec(S);
   if (dec_ntypes(D, S, 1) < 0) return -1;
   int t = S->types[0], es = ptx_type_size(t);
-  if (t != PTX_T_B32 && t != PTX_T_B64 && t != PTX_T_U32 && t != PTX_T_S32 && t != PTX_T_F32 && t != PTX_T_F64)
+  if (t != PTX_T_B32 && t != PTX_T_B64 && t != PTX_T_U32 && t != PTX_T_S32 && t != PTX_T_F32 &&
+      t != PTX_T_F64)
     return dec_error(D, S, -1, "st.async stores .b32, .b64, .u32, .s32, .f32 or .f64");
-  if (vec > 4 || (vec == 4 && es == 8)) return dec_error(D, S, -1, "st.async stores .v2 or .v4 of 32 bits, .v2 of 64");
+  if (vec > 4 || (vec == 4 && es == 8))
+    return dec_error(D, S, -1, "st.async stores .v2 or .v4 of 32 bits, .v2 of 64");
   if (addresses(D, S, in) < 0) return -1;
   const ptx_operand *v = &S->st->ops[1];
   if (vec > 1) {
-    if (v->kind != PTX_OPD_VEC || v->nelems != vec) return dec_error(D, S, 1, "expected a vector of %d registers", vec);
+    if (v->kind != PTX_OPD_VEC || v->nelems != vec)
+      return dec_error(D, S, 1, "expected a vector of %d registers", vec);
     for (int k = 0; k < vec; k++)
       if (dec_src_opd(D, &v->elems[k], t, &in->v[k])) return dec_error(D, S, 1, "bad vector element");
   } else if (dec_src(D, S, 1, t, &in->v[0]) < 0) {
@@ -128,7 +148,9 @@ int dec_red_async(dctx *D, dstmt *S, insn *in) {
   dec_take(S, "cluster");
   if (common(D, S) < 0) return -1;
   int op = dec_take_any(S, ops);
-  if (op < 0) return dec_error(D, S, -1, "red.async needs an operation (.add, .min, .max, .inc, .dec, .and, .or, .xor)");
+  if (op < 0)
+    return dec_error(D, S, -1,
+                     "red.async needs an operation (.add, .min, .max, .inc, .dec, .and, .or, .xor)");
   if (dec_ntypes(D, S, 1) < 0) return -1;
   int t = S->types[0];
   int ok = (op == RA_ADD && (t == PTX_T_U32 || t == PTX_T_S32 || t == PTX_T_U64)) ||

@@ -3,11 +3,11 @@
  * documentation, corrected by the answers an H100's driver gave for the
  * argument table tests/hw/tma/encode_cases.h), and smemu's encoding of the
  * map (tensormap.h). The runtime's libcuda entry points call these. */
+#include "async/tensormap.h"
+#include "smemu.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "async/tensormap.h"
-#include "smemu.h"
 
 enum { RC_OK = 0, RC_INVALID = 1 }; /* CUDA_SUCCESS, CUDA_ERROR_INVALID_VALUE */
 
@@ -102,15 +102,16 @@ static uint64_t inner_bytes(int dtype, uint64_t n) {
 
 /* The checks common to both kinds of map; *t gets the fields checked. */
 static int common(tmap *t, void *map, int dtype, uint32_t rank, void *addr, const uint64_t *dim,
-                  const uint64_t *strides, const uint32_t *estrides, int interleave, int swizzle, int l2, int oob,
-                  char *msg, size_t n) {
+                  const uint64_t *strides, const uint32_t *estrides, int interleave, int swizzle, int l2,
+                  int oob, char *msg, size_t n) {
   memset(t, 0, sizeof *t);
   /* the H100's driver (580) takes a map at any address (cuda.h asks for
    * 64-byte alignment) and a NULL globalAddress */
   if (!map) return fail(msg, n, "tensorMap is NULL");
   if (dtype < 0 || dtype > 15) return fail(msg, n, "tensorDataType %d is not a CUtensorMapDataType", dtype);
   if (dtype >= 13) return fail(msg, n, "tensorDataType %d (a packed 4/6-bit type) needs sm_100", dtype);
-  if (interleave < 0 || interleave > 2) return fail(msg, n, "interleave %d is not a CUtensorMapInterleave", interleave);
+  if (interleave < 0 || interleave > 2)
+    return fail(msg, n, "interleave %d is not a CUtensorMapInterleave", interleave);
   if (swizzle < 0 || swizzle > 6) return fail(msg, n, "swizzle %d is not a CUtensorMapSwizzle", swizzle);
   if (swizzle > 3) return fail(msg, n, "swizzle %d (a 128B atom mode) needs sm_100", swizzle);
   if (l2 < 0 || l2 > 3) return fail(msg, n, "l2Promotion %d is not a CUtensorMapL2promotion", l2);
@@ -118,19 +119,24 @@ static int common(tmap *t, void *map, int dtype, uint32_t rank, void *addr, cons
   if (rank < 1 || rank > 5) return fail(msg, n, "tensorRank %u: it must be 1 to 5", rank);
   if (interleave && rank < 3) return fail(msg, n, "tensorRank %u with interleave: it must be 3 to 5", rank);
   uint32_t align = interleave == 2 || dtype == 14 || dtype == 15 ? 32 : 16;
-  if ((uintptr_t)addr % align) return fail(msg, n, "globalAddress %p is not aligned to %u bytes", addr, align);
-  if (!dim || (rank > 1 && !strides) || !estrides) return fail(msg, n, "globalDim, globalStrides or elementStrides is NULL");
+  if ((uintptr_t)addr % align)
+    return fail(msg, n, "globalAddress %p is not aligned to %u bytes", addr, align);
+  if (!dim || (rank > 1 && !strides) || !estrides)
+    return fail(msg, n, "globalDim, globalStrides or elementStrides is NULL");
   for (uint32_t i = 0; i < rank; i++)
     if (!dim[i] || dim[i] > (1ull << 32))
       return fail(msg, n, "globalDim[%u] = %llu: it must be 1 to 2^32", i, (unsigned long long)dim[i]);
-  if ((dtype == 14 || dtype == 15) && dim[0] % 128) return fail(msg, n, "globalDim[0] of a 16U4/16U6 ALIGN16B type must be a multiple of 128");
+  if ((dtype == 14 || dtype == 15) && dim[0] % 128)
+    return fail(msg, n, "globalDim[0] of a 16U4/16U6 ALIGN16B type must be a multiple of 128");
   if (dtype == 13 && dim[0] % 2) return fail(msg, n, "globalDim[0] of 16U4_ALIGN8B must be even");
   uint32_t smul = interleave == 2 || dtype == 14 || dtype == 15 ? 32 : 16;
   for (uint32_t i = 0; i + 1 < rank; i++) {
     if (strides[i] % smul)
-      return fail(msg, n, "globalStrides[%u] = %llu is not a multiple of %u", i, (unsigned long long)strides[i], smul);
+      return fail(msg, n, "globalStrides[%u] = %llu is not a multiple of %u", i,
+                  (unsigned long long)strides[i], smul);
     if (strides[i] >= (1ull << 40))
-      return fail(msg, n, "globalStrides[%u] = %llu: it must be below 2^40", i, (unsigned long long)strides[i]);
+      return fail(msg, n, "globalStrides[%u] = %llu: it must be below 2^40", i,
+                  (unsigned long long)strides[i]);
   }
   for (uint32_t i = 0; i < rank; i++)
     if (!estrides[i] || estrides[i] > 8)
@@ -151,7 +157,8 @@ static int common(tmap *t, void *map, int dtype, uint32_t rank, void *addr, cons
     t->estride[i] = i < rank ? estrides[i] : 1;
     t->box[i] = 1;
   }
-  for (uint32_t i = 1; i < 5; i++) t->stride[i] = i < rank ? strides[i - 1] : t->stride[i - 1] * t->dim[i - 1];
+  for (uint32_t i = 1; i < 5; i++)
+    t->stride[i] = i < rank ? strides[i - 1] : t->stride[i - 1] * t->dim[i - 1];
   return RC_OK;
 }
 
@@ -168,7 +175,8 @@ int smemu_tensormap_encode_tiled(void *map, int dtype, uint32_t rank, void *addr
                                  const uint64_t *strides, const uint32_t *box, const uint32_t *estrides,
                                  int interleave, int swizzle, int l2, int oob, char *msg, size_t msgsize) {
   tmap t;
-  int rc = common(&t, map, dtype, rank, addr, dim, strides, estrides, interleave, swizzle, l2, oob, msg, msgsize);
+  int rc =
+      common(&t, map, dtype, rank, addr, dim, strides, estrides, interleave, swizzle, l2, oob, msg, msgsize);
   if (rc) return rc;
   if (!box) return fail(msg, msgsize, "boxDim is NULL");
   for (uint32_t i = 0; i < rank; i++)
@@ -178,7 +186,8 @@ int smemu_tensormap_encode_tiled(void *map, int dtype, uint32_t rank, void *addr
   if (inner % 16)
     return fail(msg, msgsize, "boxDim[0] x element size = %llu bytes: it must be a multiple of 16",
                 (unsigned long long)inner);
-  if ((dtype == 14 || dtype == 15) && box[0] != 128) return fail(msg, msgsize, "boxDim[0] of a packed ALIGN16B type must be 128");
+  if ((dtype == 14 || dtype == 15) && box[0] != 128)
+    return fail(msg, msgsize, "boxDim[0] of a packed ALIGN16B type must be 128");
   if ((rc = swizzle_fits(interleave, swizzle, inner, msg, msgsize))) return rc;
   for (uint32_t i = 0; i < rank; i++) t.box[i] = box[i];
   tmap_encode(&t, map);
@@ -190,7 +199,8 @@ int smemu_tensormap_encode_im2col(void *map, int dtype, uint32_t rank, void *add
                                   uint32_t ppc, const uint32_t *estrides, int interleave, int swizzle, int l2,
                                   int oob, char *msg, size_t msgsize) {
   tmap t;
-  int rc = common(&t, map, dtype, rank, addr, dim, strides, estrides, interleave, swizzle, l2, oob, msg, msgsize);
+  int rc =
+      common(&t, map, dtype, rank, addr, dim, strides, estrides, interleave, swizzle, l2, oob, msg, msgsize);
   if (rc) return rc;
   if (rank < 3) return fail(msg, msgsize, "tensorRank %u: an im2col map has 3 to 5 dimensions", rank);
   if (!lower || !upper) return fail(msg, msgsize, "pixelBoxLowerCorner or pixelBoxUpperCorner is NULL");
@@ -212,7 +222,8 @@ int smemu_tensormap_encode_im2col(void *map, int dtype, uint32_t rank, void *add
    * dimension (measured: 8 + (-4) - 4 fails) */
   for (uint32_t i = 0; i + 2 < rank; i++)
     if ((int64_t)dim[1 + i] + upper[i] - lower[i] <= 0)
-      return fail(msg, msgsize, "the pixel box is empty in spatial dimension %u (size %llu, corners %d and %d)", i,
+      return fail(msg, msgsize,
+                  "the pixel box is empty in spatial dimension %u (size %llu, corners %d and %d)", i,
                   (unsigned long long)dim[1 + i], lower[i], upper[i]);
   if ((rc = swizzle_fits(interleave, swizzle, inner, msg, msgsize))) return rc;
   t.cpp = cpp;

@@ -23,20 +23,20 @@
 #define TMAP_MAGIC 0x314d5475656d6573ull /* "smemuTM1" */
 
 typedef struct tmap {
-  uint64_t addr;       /* global address */
-  uint64_t dim[5];     /* elements per dimension */
-  uint64_t stride[5];  /* bytes; stride[0] is the element size */
-  uint32_t box[5];     /* tiled: box size per dimension (elements traversed) */
-  uint32_t estride[5]; /* traversal strides */
+  uint64_t addr;          /* global address */
+  uint64_t dim[5];        /* elements per dimension */
+  uint64_t stride[5];     /* bytes; stride[0] is the element size */
+  uint32_t box[5];        /* tiled: box size per dimension (elements traversed) */
+  uint32_t estride[5];    /* traversal strides */
   int lower[3], upper[3]; /* im2col bounding-box corners (W, H, D order) */
-  uint32_t cpp, ppc;   /* im2col channels per pixel, pixels per column */
+  uint32_t cpp, ppc;      /* im2col channels per pixel, pixels per column */
   uint32_t rank;
-  int dtype;           /* CUtensorMapDataType */
-  int interleave;      /* 0 none, 1 16B, 2 32B */
-  int swizzle;         /* 0 none, 1 32B, 2 64B, 3 128B (4..6: the 128B atom forms) */
-  int l2;              /* L2 promotion (unused) */
-  int nan_fill;        /* OOB_FILL_NAN_REQUEST_ZERO_FMA */
-  int im2col;          /* 1: an im2col map */
+  int dtype;      /* CUtensorMapDataType */
+  int interleave; /* 0 none, 1 16B, 2 32B */
+  int swizzle;    /* 0 none, 1 32B, 2 64B, 3 128B (4..6: the 128B atom forms) */
+  int l2;         /* L2 promotion (unused) */
+  int nan_fill;   /* OOB_FILL_NAN_REQUEST_ZERO_FMA */
+  int im2col;     /* 1: an im2col map */
 } tmap;
 
 /* Element size in bytes of a data type (packed types: 1), 0 if unknown. */

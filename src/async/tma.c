@@ -20,16 +20,16 @@
  * another block of the cluster, or multicast to the blocks of a ctaMask,
  * writes (and completes on the mbarrier of) each destination block at the
  * same CTA-relative offsets (see bulk.c). */
-#include <stdio.h>
-#include <math.h>
-#include <stdlib.h>
 #include "async/async.h"
 #include "async/tensormap.h"
 #include "exec/cluster.h"
-#include "model/fpsem.h"
 #include "exec/hooks.h"
 #include "ir/decode.h"
+#include "model/fpsem.h"
 #include "smemu.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 enum { TMA_LOAD, TMA_STORE, TMA_REDUCE, TMA_PREFETCH };
 /* insn.type2 bits */
@@ -114,7 +114,7 @@ static uint64_t walk_at(const walk *k, uint32_t e) {
  * strides, then the next image; the offsets shift the pixel read. */
 typedef struct i2c {
   const tmap *t;
-  uint64_t *pix;  /* per pixel: its base address, or 0 outside */
+  uint64_t *pix; /* per pixel: its base address, or 0 outside */
 } i2c;
 
 static int i2c_init(i2c *k, const tmap *t, const int64_t *c, const uint16_t *off) {
@@ -176,7 +176,8 @@ static uint32_t box_bytes(const tmap *t) {
 static uint64_t smem_at(const tmap *t, uint64_t base, uint32_t e, uint32_t row_elems) {
   uint32_t es = (uint32_t)t->stride[0];
   if (t->swizzle < 1 || t->swizzle > 3) return base + (uint64_t)e * es;
-  if (t->interleave) return tmap_swizzle(t->swizzle, (uint32_t)(base + (uint64_t)e * es)); /* packed (measured) */
+  if (t->interleave)
+    return tmap_swizzle(t->swizzle, (uint32_t)(base + (uint64_t)e * es)); /* packed (measured) */
   uint64_t off = (uint64_t)(e / row_elems) * (16u << t->swizzle) + (uint64_t)(e % row_elems) * es;
   return tmap_swizzle(t->swizzle, (uint32_t)(base + off));
 }
@@ -202,15 +203,19 @@ static void reduce_elem(int op, int dt, uint8_t *g, const uint8_t *s) {
     double a, b, r;
     if (es == 2) {
       uint16_t x, y;
-      memcpy(&x, g, 2); memcpy(&y, s, 2);
+      memcpy(&x, g, 2);
+      memcpy(&y, s, 2);
       a = dt == 6 ? fp_f16_to_f32(x) : fp_bf16_to_f32(x);
       b = dt == 6 ? fp_f16_to_f32(y) : fp_bf16_to_f32(y);
     } else if (es == 4) {
       float x, y;
-      memcpy(&x, g, 4); memcpy(&y, s, 4);
-      a = x; b = y;
+      memcpy(&x, g, 4);
+      memcpy(&y, s, 4);
+      a = x;
+      b = y;
     } else {
-      memcpy(&a, g, 8); memcpy(&b, s, 8);
+      memcpy(&a, g, 8);
+      memcpy(&b, s, 8);
     }
     /* min/max return the number when one operand is NaN (measured on an
      * H100: min.f16 of a NaN and a number gives the number) */
@@ -231,16 +236,35 @@ static void reduce_elem(int op, int dt, uint8_t *g, const uint8_t *s) {
   uint64_t a = 0, b = 0, r;
   memcpy(&a, g, es);
   memcpy(&b, s, es);
-  if (sgn && es == 4) { a = (uint64_t)(int64_t)(int32_t)a; b = (uint64_t)(int64_t)(int32_t)b; }
+  if (sgn && es == 4) {
+    a = (uint64_t)(int64_t)(int32_t)a;
+    b = (uint64_t)(int64_t)(int32_t)b;
+  }
   switch (op) {
-  case RED_ADD: r = a + b; break;
-  case RED_MIN: r = sgn ? ((int64_t)a < (int64_t)b ? a : b) : (a < b ? a : b); break;
-  case RED_MAX: r = sgn ? ((int64_t)a > (int64_t)b ? a : b) : (a > b ? a : b); break;
-  case RED_INC: r = a >= b ? 0 : a + 1; break;
-  case RED_DEC: r = a == 0 || a > b ? b : a - 1; break;
-  case RED_AND: r = a & b; break;
-  case RED_OR: r = a | b; break;
-  default: r = a ^ b; break;
+  case RED_ADD:
+    r = a + b;
+    break;
+  case RED_MIN:
+    r = sgn ? ((int64_t)a < (int64_t)b ? a : b) : (a < b ? a : b);
+    break;
+  case RED_MAX:
+    r = sgn ? ((int64_t)a > (int64_t)b ? a : b) : (a > b ? a : b);
+    break;
+  case RED_INC:
+    r = a >= b ? 0 : a + 1;
+    break;
+  case RED_DEC:
+    r = a == 0 || a > b ? b : a - 1;
+    break;
+  case RED_AND:
+    r = a & b;
+    break;
+  case RED_OR:
+    r = a | b;
+    break;
+  default:
+    r = a ^ b;
+    break;
   }
   memcpy(g, &r, es);
 }
@@ -248,19 +272,30 @@ static void reduce_elem(int op, int dt, uint8_t *g, const uint8_t *s) {
 /* Which reductions a data type allows (the PTX ISA's table). */
 static int reduce_ok(int op, int dt) {
   switch (dt) {
-  case 2: return 1;                                            /* u32: all */
-  case 3: case 4: return op != RED_INC && op != RED_DEC;      /* s32, u64 */
-  case 5: return op == RED_MIN || op == RED_MAX; /* s64: add, and, or, xor are illegal instructions on an H100 */
-  case 6: case 9: return op <= RED_MAX;                        /* f16, bf16: add, min, max */
-  case 7: case 10: case 8: return op == RED_ADD;               /* f32, f64: add */
-  default: return 0;
+  case 2:
+    return 1; /* u32: all */
+  case 3:
+  case 4:
+    return op != RED_INC && op != RED_DEC; /* s32, u64 */
+  case 5:
+    return op == RED_MIN || op == RED_MAX; /* s64: add, and, or, xor are illegal instructions on an H100 */
+  case 6:
+  case 9:
+    return op <= RED_MAX; /* f16, bf16: add, min, max */
+  case 7:
+  case 10:
+  case 8:
+    return op == RED_ADD; /* f32, f64: add */
+  default:
+    return 0;
   }
 }
 
 static const char *dtype_name(int dt) {
-  static const char *const n[] = {"UINT8", "UINT16", "UINT32", "INT32", "UINT64", "INT64", "FLOAT16", "FLOAT32",
-                                  "FLOAT64", "BFLOAT16", "FLOAT32_FTZ", "TFLOAT32", "TFLOAT32_FTZ",
-                                  "16U4_ALIGN8B", "16U4_ALIGN16B", "16U6_ALIGN16B"};
+  static const char *const n[] = {"UINT8",        "UINT16",       "UINT32",        "INT32",
+                                  "UINT64",       "INT64",        "FLOAT16",       "FLOAT32",
+                                  "FLOAT64",      "BFLOAT16",     "FLOAT32_FTZ",   "TFLOAT32",
+                                  "TFLOAT32_FTZ", "16U4_ALIGN8B", "16U4_ALIGN16B", "16U6_ALIGN16B"};
   return dt >= 0 && dt < 16 ? n[dt] : "?";
 }
 
@@ -287,7 +322,8 @@ static void h_tma(warp *w, const insn *in, uint32_t m) {
     int64_t c[5];
     uint16_t off[3];
     for (int i = 0; i < 5; i++) c[i] = i < rank ? (int64_t)(int32_t)w->r[xs[XS_COORD + i]][l] : 0;
-    for (int i = 0; i < 3; i++) off[i] = (in->type2 & TF_IM2COL) && i < rank - 2 ? (uint16_t)w->r[xs[XS_OFF + i]][l] : 0;
+    for (int i = 0; i < 3; i++)
+      off[i] = (in->type2 & TF_IM2COL) && i < rank - 2 ? (uint16_t)w->r[xs[XS_OFF + i]][l] : 0;
     uint64_t sh = w->r[in->a][l] + (uint64_t)(int64_t)(int32_t)in->v[0];
     uint32_t es = (uint32_t)t.stride[0], bytes = box_bytes(&t);
     uint32_t row = t.im2col ? t.cpp : t.box[0], span = smem_span(&t, bytes, row);
@@ -308,22 +344,26 @@ static void h_tma(warp *w, const insn *in, uint32_t m) {
           /* measured: an H100 raises an illegal instruction for a store box
            * starting before the tensor (a box past its end is clipped);
            * reductions are taken to behave as stores */
-          exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION,
-                     "a tensor store or reduction with coordinate %lld in dimension %d: a store box must not start "
-                     "before the tensor", (long long)c[i], i);
+          exec_fault(
+              w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION,
+              "a tensor store or reduction with coordinate %lld in dimension %d: a store box must not start "
+              "before the tensor",
+              (long long)c[i], i);
           return;
         }
     if (!t.im2col && !t.interleave && (c[0] * (int64_t)es) % 16) {
       /* measured: an H100 raises an illegal instruction */
       exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION,
                  "cp.async.bulk.tensor at coordinate %lld of dimension 0: the box must start on a 16-byte "
-                 "boundary (%lld elements of %u bytes are not)", (long long)c[0], (long long)c[0], es);
+                 "boundary (%lld elements of %u bytes are not)",
+                 (long long)c[0], (long long)c[0], es);
       return;
     }
     if (sh % 128) {
-      exec_fault(w, l, SMEMU_ERR_MISALIGNED,
-                 "cp.async.bulk.tensor with shared address 0x%llx: the shared tile must be aligned to 128 bytes",
-                 (unsigned long long)sh);
+      exec_fault(
+          w, l, SMEMU_ERR_MISALIGNED,
+          "cp.async.bulk.tensor with shared address 0x%llx: the shared tile must be aligned to 128 bytes",
+          (unsigned long long)sh);
       return;
     }
     /* the blocks a load writes: the one its shared::cluster address names
@@ -343,9 +383,11 @@ static void h_tma(warp *w, const insn *in, uint32_t m) {
         moff = mb; /* mbar_complete_tx reports it */
         dmask = 1u << dr;
       } else if (dr != mr) {
-        exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION,
-                   "cp.async.bulk.tensor into block rank %u of the cluster completing on an mbarrier of block rank "
-                   "%u: the mbarrier must be in the same block as the destination", dr, mr);
+        exec_fault(
+            w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION,
+            "cp.async.bulk.tensor into block rank %u of the cluster completing on an mbarrier of block rank "
+            "%u: the mbarrier must be in the same block as the destination",
+            dr, mr);
         return;
       } else if (dr >= MAX_CLUSTER) {
         exec_addr(w, l, PTX_SPACE_SHARED_CLUSTER, sh, 16, 1); /* a rank past the cluster */
@@ -363,8 +405,9 @@ static void h_tma(warp *w, const insn *in, uint32_t m) {
         return;
     }
     if (kind == TMA_REDUCE && !reduce_ok(in->vec, t.dtype)) {
-      exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION, "cp.reduce.async.bulk.tensor .%s on a tensor of type %s",
-                 red_names[in->vec], dtype_name(t.dtype));
+      exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION,
+                 "cp.reduce.async.bulk.tensor .%s on a tensor of type %s", red_names[in->vec],
+                 dtype_name(t.dtype));
       return;
     }
     for (uint32_t dr = 0; dr < 32; dr++) {
@@ -383,21 +426,35 @@ static void h_tma(warp *w, const insn *in, uint32_t m) {
       for (uint32_t e = 0; e < nel && !bad; e++) {
         uint64_t g = elem_at(&t, &k, &im, c[0], e), s = smem_at(&t, doff, e, row);
         if (kind == TMA_LOAD) {
-          if (!g) { oob_fill(&t, smem + s, es); continue; }
+          if (!g) {
+            oob_fill(&t, smem + s, es);
+            continue;
+          }
           const uint8_t *gp = exec_addr(w, l, PTX_SPACE_GLOBAL, g, es, 0);
-          if (!gp) { bad = 1; break; }
+          if (!gp) {
+            bad = 1;
+            break;
+          }
           memcpy(smem + s, gp, es);
         } else if (g) {
           uint8_t *gp = exec_addr(w, l, PTX_SPACE_GLOBAL, g, es, 1);
-          if (!gp) { bad = 1; break; }
-          if (kind == TMA_STORE) memcpy(gp, smem + s, es);
-          else reduce_elem(in->vec, t.dtype, gp, smem + s);
+          if (!gp) {
+            bad = 1;
+            break;
+          }
+          if (kind == TMA_STORE)
+            memcpy(gp, smem + s, es);
+          else
+            reduce_elem(in->vec, t.dtype, gp, smem + s);
         }
       }
       free(im.pix);
       if (bad) return;
       int dir = kind == TMA_LOAD ? ASYNC_TO_SHARED : ASYNC_FROM_SHARED;
-      hook_async_count(w, bytes, dir, kind == TMA_LOAD ? PIPE_TENSOR_LOAD : kind == TMA_STORE ? PIPE_TENSOR_STORE : PIPE_REDUCE);
+      hook_async_count(w, bytes, dir,
+                       kind == TMA_LOAD    ? PIPE_TENSOR_LOAD
+                       : kind == TMA_STORE ? PIPE_TENSOR_STORE
+                                           : PIPE_REDUCE);
       if (span == bytes) {
         hook_async_race(w, in, l, d, span, dir);
       } else {
@@ -407,10 +464,13 @@ static void h_tma(warp *w, const insn *in, uint32_t m) {
         uint32_t pitch = 16u << t.swizzle, chunks = row * es / 16;
         for (uint32_t r = 0; r < span / pitch; r++)
           for (uint32_t k2 = 0; k2 < chunks; k2++)
-            hook_async_race(w, in, l, d - doff + tmap_swizzle(t.swizzle, (uint32_t)(doff + (uint64_t)r * pitch + 16u * k2)),
-                       16, dir);
+            hook_async_race(w, in, l,
+                            d - doff +
+                                tmap_swizzle(t.swizzle, (uint32_t)(doff + (uint64_t)r * pitch + 16u * k2)),
+                            16, dir);
       }
-      if (kind == TMA_LOAD && mbar_complete_tx(w, l, moff >> 32 ? moff : cluster_addr(w, dr, moff), bytes) < 0)
+      if (kind == TMA_LOAD &&
+          mbar_complete_tx(w, l, moff >> 32 ? moff : cluster_addr(w, dr, moff), bytes) < 0)
         return;
     }
   });
@@ -423,7 +483,8 @@ static int dec_map_opd(dctx *D, dstmt *S, int i, insn *in, int rank, uint32_t *x
   if (o->kind != PTX_OPD_ADDR || o->nelems != 1 || o->elems[0].kind != PTX_OPD_VEC)
     return dec_error(D, S, i, "expected [tensorMap, {coordinates}]");
   const ptx_operand *v = &o->elems[0];
-  if (v->nelems != rank) return dec_error(D, S, i, "a %dd copy takes %d coordinates, not %d", rank, rank, v->nelems);
+  if (v->nelems != rank)
+    return dec_error(D, S, i, "a %dd copy takes %d coordinates, not %d", rank, rank, v->nelems);
   for (int k = 0; k < rank; k++)
     if (dec_src_opd(D, &v->elems[k], PTX_T_S32, &xs[XS_COORD + k]) < 0) return -1;
   /* the map's address: a register, or a kernel parameter named directly */
@@ -479,13 +540,17 @@ int dec_tma(dctx *D, dstmt *S, insn *in, int prefetch, int reduce) {
   if (prefetch) {
     kind = TMA_PREFETCH;
     dec_take(S, "L2");
-    if (!dec_take(S, "global")) return dec_error(D, S, -1, "cp.async.bulk.prefetch.tensor prefetches .global");
+    if (!dec_take(S, "global"))
+      return dec_error(D, S, -1, "cp.async.bulk.prefetch.tensor prefetches .global");
   } else if (global_first(S) && dec_take(S, "global")) {
     kind = reduce ? TMA_REDUCE : TMA_STORE;
     if (!dec_take(S, "shared::cta")) return dec_error(D, S, -1, "a tensor store copies from .shared::cta");
     if (reduce) {
       int op = dec_take_any(S, red_names);
-      if (op < 0) return dec_error(D, S, -1, "cp.reduce.async.bulk.tensor needs an operation (.add .min .max .inc .dec .and .or .xor)");
+      if (op < 0)
+        return dec_error(
+            D, S, -1,
+            "cp.reduce.async.bulk.tensor needs an operation (.add .min .max .inc .dec .and .or .xor)");
       in->vec = (uint8_t)op;
     }
     if (!dec_take(S, "bulk_group")) return dec_error(D, S, -1, "a tensor store completes in a .bulk_group");
@@ -498,8 +563,10 @@ int dec_tma(dctx *D, dstmt *S, insn *in, int prefetch, int reduce) {
   } else {
     return dec_error(D, S, -1, "unsupported cp.async.bulk.tensor form");
   }
-  if (dec_take(S, "im2col")) in->type2 |= TF_IM2COL;
-  else dec_take(S, "tile");
+  if (dec_take(S, "im2col"))
+    in->type2 |= TF_IM2COL;
+  else
+    dec_take(S, "tile");
   if ((in->type2 & TF_IM2COL) && rank < 3) return dec_error(D, S, -1, "im2col copies are 3d to 5d");
   if (dec_take(S, "im2col::w") || dec_take(S, "im2col::w::128") || dec_take(S, "tile::gather4"))
     return dec_error(D, S, -1, "this load mode is sm_100's, not supported");
@@ -534,7 +601,8 @@ int dec_tma(dctx *D, dstmt *S, insn *in, int prefetch, int reduce) {
   if (fl & IF_FRAME) return dec_error(D, S, -1, "cp.async.bulk.tensor does not take local addresses");
   if ((in->type2 & TF_IM2COL) && kind != TMA_STORE && kind != TMA_REDUCE) {
     if (i >= n || S->st->ops[i].kind != PTX_OPD_VEC || S->st->ops[i].nelems != rank - 2)
-      return dec_error(D, S, i < n ? i : -1, "a %dd im2col copy takes %d im2col offsets {...}", rank, rank - 2);
+      return dec_error(D, S, i < n ? i : -1, "a %dd im2col copy takes %d im2col offsets {...}", rank,
+                       rank - 2);
     for (int k = 0; k < rank - 2; k++)
       if (dec_src_opd(D, &S->st->ops[i].elems[k], PTX_T_U16, &xs[XS_OFF + k]) < 0) return -1;
     i++;
@@ -569,7 +637,8 @@ static void h_bulk_reduce(warp *w, const insn *in, uint32_t m) {
     uint32_t n = (uint32_t)C[l], es = tmap_esize(in->type2);
     if (n % 16 || dst % 16 || src % 16) {
       exec_fault(w, l, SMEMU_ERR_MISALIGNED,
-                 "cp.reduce.async.bulk of %u bytes from 0x%llx to 0x%llx: size and addresses must be multiples of 16",
+                 "cp.reduce.async.bulk of %u bytes from 0x%llx to 0x%llx: size and addresses must be "
+                 "multiples of 16",
                  n, (unsigned long long)src, (unsigned long long)dst);
       return;
     }
@@ -589,15 +658,18 @@ static void h_bulk_reduce(warp *w, const insn *in, uint32_t m) {
 }
 
 int dec_bulk_reduce(dctx *D, dstmt *S, insn *in) {
-  if (!dec_take(S, "async") || !dec_take(S, "bulk")) return dec_error(D, S, -1, "expected cp.reduce.async.bulk");
+  if (!dec_take(S, "async") || !dec_take(S, "bulk"))
+    return dec_error(D, S, -1, "expected cp.reduce.async.bulk");
   if (dec_take(S, "tensor")) return dec_tma(D, S, in, 0, 1);
   int to_shared = 0;
   if (dec_take(S, "shared::cluster")) {
     if (!dec_take(S, "shared::cta") || !dec_take(S, "mbarrier::complete_tx::bytes"))
-      return dec_error(D, S, -1, "cp.reduce.async.bulk.shared::cluster reduces from .shared::cta on an mbarrier");
+      return dec_error(D, S, -1,
+                       "cp.reduce.async.bulk.shared::cluster reduces from .shared::cta on an mbarrier");
     to_shared = 1;
   } else if (!dec_take(S, "global") || !dec_take(S, "shared::cta") || !dec_take(S, "bulk_group")) {
-    return dec_error(D, S, -1, "cp.reduce.async.bulk reduces .shared::cta into .global (.bulk_group) or .shared::cluster");
+    return dec_error(
+        D, S, -1, "cp.reduce.async.bulk reduces .shared::cta into .global (.bulk_group) or .shared::cluster");
   }
   int op = dec_take_any(S, red_names);
   if (op < 0) return dec_error(D, S, -1, "cp.reduce.async.bulk needs an operation");
@@ -607,20 +679,41 @@ int dec_bulk_reduce(dctx *D, dstmt *S, insn *in) {
   /* the type as a tensor-map data type, for reduce_elem */
   int dt;
   switch (S->types[0]) {
-  case PTX_T_U32: case PTX_T_B32: dt = 2; break;
-  case PTX_T_S32: dt = 3; break;
-  case PTX_T_U64: case PTX_T_B64: dt = 4; break;
-  case PTX_T_S64: dt = 5; break;
-  case PTX_T_F16: dt = 6; break;
-  case PTX_T_BF16: dt = 9; break;
-  case PTX_T_F32: dt = 7; break;
-  case PTX_T_F64: dt = 8; break;
-  default: return dec_error(D, S, -1, "cp.reduce.async.bulk: unsupported type");
+  case PTX_T_U32:
+  case PTX_T_B32:
+    dt = 2;
+    break;
+  case PTX_T_S32:
+    dt = 3;
+    break;
+  case PTX_T_U64:
+  case PTX_T_B64:
+    dt = 4;
+    break;
+  case PTX_T_S64:
+    dt = 5;
+    break;
+  case PTX_T_F16:
+    dt = 6;
+    break;
+  case PTX_T_BF16:
+    dt = 9;
+    break;
+  case PTX_T_F32:
+    dt = 7;
+    break;
+  case PTX_T_F64:
+    dt = 8;
+    break;
+  default:
+    return dec_error(D, S, -1, "cp.reduce.async.bulk: unsupported type");
   }
   if (!reduce_ok(op, dt) && !((op == RED_AND || op == RED_OR || op == RED_XOR) && (dt == 2 || dt == 4)))
     return dec_error(D, S, -1, "cp.reduce.async.bulk: .%s is not defined for this type", red_names[op]);
   int n = S->st->nops;
-  if (n != (to_shared ? 4 : 3)) return dec_error(D, S, -1, "cp.reduce.async.bulk takes [dst], [src], size%s", to_shared ? ", [mbar]" : "");
+  if (n != (to_shared ? 4 : 3))
+    return dec_error(D, S, -1, "cp.reduce.async.bulk takes [dst], [src], size%s",
+                     to_shared ? ", [mbar]" : "");
   int space = to_shared ? PTX_SPACE_SHARED : PTX_SPACE_GLOBAL;
   int64_t off;
   uint8_t fl = 0;
@@ -643,7 +736,18 @@ int dec_bulk_reduce(dctx *D, dstmt *S, insn *in) {
 }
 
 /* ---- tensormap.replace.tile.FIELD.SPACE.b1024.TYPE [addr], (ord,) value ---- */
-enum { TR_ADDR, TR_RANK, TR_BOX, TR_GDIM, TR_GSTRIDE, TR_ESTRIDE, TR_ELEMTYPE, TR_INTERLEAVE, TR_SWIZZLE, TR_FILL };
+enum {
+  TR_ADDR,
+  TR_RANK,
+  TR_BOX,
+  TR_GDIM,
+  TR_GSTRIDE,
+  TR_ESTRIDE,
+  TR_ELEMTYPE,
+  TR_INTERLEAVE,
+  TR_SWIZZLE,
+  TR_FILL
+};
 
 static void h_tmap_replace(warp *w, const insn *in, uint32_t m) {
   LANES(m, {
@@ -652,7 +756,8 @@ static void h_tmap_replace(warp *w, const insn *in, uint32_t m) {
     uint8_t raw[128];
     uint8_t *p[16];
     if (a % 64) {
-      exec_fault(w, l, SMEMU_ERR_MISALIGNED, "tensormap.replace at 0x%llx: a tensor map must be aligned to 64 bytes",
+      exec_fault(w, l, SMEMU_ERR_MISALIGNED,
+                 "tensormap.replace at 0x%llx: a tensor map must be aligned to 64 bytes",
                  (unsigned long long)a);
       return;
     }
@@ -678,19 +783,37 @@ static void h_tmap_replace(warp *w, const insn *in, uint32_t m) {
      * stride of dimension ord + 1); the other fields take the value as the
      * encode call would (not recorded) */
     switch (in->mode) {
-    case TR_ADDR: t.addr = v; break;
-    case TR_RANK: t.rank = (uint32_t)v; break;
-    case TR_BOX: t.box[ord] = (uint32_t)v; break;
-    case TR_GDIM: t.dim[ord] = (uint32_t)v; break;
+    case TR_ADDR:
+      t.addr = v;
+      break;
+    case TR_RANK:
+      t.rank = (uint32_t)v;
+      break;
+    case TR_BOX:
+      t.box[ord] = (uint32_t)v;
+      break;
+    case TR_GDIM:
+      t.dim[ord] = (uint32_t)v;
+      break;
     case TR_GSTRIDE:
       if (ord > 3) ord = 3;
       t.stride[ord + 1] = v;
       break;
-    case TR_ESTRIDE: t.estride[ord] = (uint32_t)v; break;
-    case TR_ELEMTYPE: t.dtype = (int)v; break;
-    case TR_INTERLEAVE: t.interleave = (int)v; break;
-    case TR_SWIZZLE: t.swizzle = (int)v; break;
-    case TR_FILL: t.nan_fill = (int)v; break;
+    case TR_ESTRIDE:
+      t.estride[ord] = (uint32_t)v;
+      break;
+    case TR_ELEMTYPE:
+      t.dtype = (int)v;
+      break;
+    case TR_INTERLEAVE:
+      t.interleave = (int)v;
+      break;
+    case TR_SWIZZLE:
+      t.swizzle = (int)v;
+      break;
+    case TR_FILL:
+      t.nan_fill = (int)v;
+      break;
     }
     tmap_encode(&t, raw);
     for (int k = 0; k < 16; k++) memcpy(p[k], raw + 8 * k, 8);
@@ -698,16 +821,19 @@ static void h_tmap_replace(warp *w, const insn *in, uint32_t m) {
 }
 
 int dec_tensormap(dctx *D, dstmt *S, insn *in) {
-  static const char *const fields[] = {"global_address", "rank", "box_dim", "global_dim", "global_stride",
-                                       "element_stride", "elemtype", "interleave_layout", "swizzle_mode",
-                                       "fill_mode", NULL};
+  static const char *const fields[] = {"global_address", "rank",           "box_dim",  "global_dim",
+                                       "global_stride",  "element_stride", "elemtype", "interleave_layout",
+                                       "swizzle_mode",   "fill_mode",      NULL};
   if (!dec_take(S, "replace") || !dec_take(S, "tile"))
     return dec_error(D, S, -1, "only tensormap.replace.tile is supported");
   int f = dec_take_any(S, fields);
-  if (f < 0) return dec_error(D, S, -1, "tensormap.replace: unsupported field (swizzle_atomicity is sm_100's)");
+  if (f < 0)
+    return dec_error(D, S, -1, "tensormap.replace: unsupported field (swizzle_atomicity is sm_100's)");
   int space = PTX_SPACE_GENERIC;
-  if (dec_take(S, "global")) space = PTX_SPACE_GLOBAL;
-  else if (dec_take(S, "shared::cta")) space = PTX_SPACE_SHARED;
+  if (dec_take(S, "global"))
+    space = PTX_SPACE_GLOBAL;
+  else if (dec_take(S, "shared::cta"))
+    space = PTX_SPACE_SHARED;
   if (!dec_take(S, "b1024")) return dec_error(D, S, -1, "tensormap.replace works on .b1024 objects");
   int64_t off;
   uint8_t fl = 0;
@@ -719,7 +845,8 @@ int dec_tensormap(dctx *D, dstmt *S, insn *in) {
   in->space = (uint8_t)space;
   in->b = SR_ZERO;
   if (ordinal && dec_src(D, S, 1, PTX_T_U32, &in->b) < 0) return -1;
-  if (dec_src(D, S, ordinal ? 2 : 1, f == TR_ADDR || f == TR_GSTRIDE ? PTX_T_U64 : PTX_T_U32, &in->c) < 0) return -1;
+  if (dec_src(D, S, ordinal ? 2 : 1, f == TR_ADDR || f == TR_GSTRIDE ? PTX_T_U64 : PTX_T_U32, &in->c) < 0)
+    return -1;
   in->mode = (uint8_t)f;
   in->fn = h_tmap_replace;
   return 0;

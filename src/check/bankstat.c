@@ -3,10 +3,8 @@
  * of every shared-memory instruction per pc, and its worst execution for
  * the conflict report; the accesses of re-unrolled loop bodies are
  * recounted in the order the SASS runs them when the block ends. */
-#include "check/install.h"
-#include <stdlib.h>
-#include <string.h>
 #include "check/checks.h"
+#include "check/install.h"
 #include "exec/addr.h"
 #include "exec/hooks.h"
 #include "ir/merge.h"
@@ -15,6 +13,8 @@
 #include "model/bankcache.h"
 #include "model/banks.h"
 #include "model/ldsm.h"
+#include <stdlib.h>
+#include <string.h>
 
 /* The kind of an instruction for the bank counters. */
 static int bank_op(const insn *in) {
@@ -23,8 +23,8 @@ static int bank_op(const insn *in) {
   return (f & OPF_WRITE) ? BANK_ST : BANK_LD;
 }
 
-static void remember(bank_stat *s, uint32_t period, uint32_t sm, uint32_t size, uint32_t base, const uint32_t rel[32],
-                     uint32_t req, uint32_t waves, uint32_t ideal) {
+static void remember(bank_stat *s, uint32_t period, uint32_t sm, uint32_t size, uint32_t base,
+                     const uint32_t rel[32], uint32_t req, uint32_t waves, uint32_t ideal) {
   s->pat_mask = sm;
   s->pat_size = size;
   s->pat_base = base & (period - 1);
@@ -44,7 +44,8 @@ static void dshared(bank_stat *s, uint32_t rm, const uint64_t rel[32], uint32_t 
   LANES(rm, {
     for (uint64_t x = rel[l] / 32; x <= (rel[l] + size - 1) / 32; x++) {
       uint32_t k;
-      for (k = 0; k < n && sec[k] != x; k++) {}
+      for (k = 0; k < n && sec[k] != x; k++) {
+      }
       if (k == n && n < 64) sec[n++] = x;
     }
   });
@@ -61,8 +62,8 @@ static void banks_one(warp *w, const insn *in, uint32_t m, const uint64_t addr[3
    * first (lowest) address (ir/merge.c) */
   if (in->merge == MERGE_FOLLOW) return;
   if (in->merge) size *= in->merge;
-  if (in->space != PTX_SPACE_SHARED && in->space != PTX_SPACE_SHARED_CLUSTER && in->space != PTX_SPACE_GENERIC &&
-      !in->gen_atom)
+  if (in->space != PTX_SPACE_SHARED && in->space != PTX_SPACE_SHARED_CLUSTER &&
+      in->space != PTX_SPACE_GENERIC && !in->gen_atom)
     return; /* no lane can reach shared memory */
   if (in->space == PTX_SPACE_SHARED && m == FULL_MASK) {
     for (int l = 0; l < 32; l++) sh[l] = (uint32_t)addr[l];
@@ -176,8 +177,10 @@ static void banks_one(warp *w, const insn *in, uint32_t m, const uint64_t addr[3
       for (k = 0; k < cnt[b] && k < 8; k++)
         if (words[b][k] == wd) break;
       if (k == cnt[b] || k == 8) {
-        if (k < 8) words[b][k] = wd;
-        else overflow = 1;
+        if (k < 8)
+          words[b][k] = wd;
+        else
+          overflow = 1;
         if (++cnt[b] > waves) waves = cnt[b];
       }
     });
@@ -186,8 +189,10 @@ static void banks_one(warp *w, const insn *in, uint32_t m, const uint64_t addr[3
       s->wavefronts += waves;
       s->ideal += 1;
       counted = 1;
-      if (aff) bank_cache_put(&s->cache, period, sm, size, abase, astride, agap, 1, waves, 1);
-      else remember(s, period, sm, size, base, rel, 1, waves, 1);
+      if (aff)
+        bank_cache_put(&s->cache, period, sm, size, abase, astride, agap, 1, waves, 1);
+      else
+        remember(s, period, sm, size, base, rel, 1, waves, 1);
       if (waves <= s->worst_degree) return;
     }
   }
@@ -199,8 +204,10 @@ static void banks_one(warp *w, const insn *in, uint32_t m, const uint64_t addr[3
     s->requests += r.requests;
     s->wavefronts += r.wavefronts;
     s->ideal += r.ideal;
-    if (aff) bank_cache_put(&s->cache, period, sm, size, abase, astride, agap, r.requests, r.wavefronts, r.ideal);
-    else if (cache) remember(s, period, sm, size, base, rel, r.requests, r.wavefronts, r.ideal);
+    if (aff)
+      bank_cache_put(&s->cache, period, sm, size, abase, astride, agap, r.requests, r.wavefronts, r.ideal);
+    else if (cache)
+      remember(s, period, sm, size, base, rel, r.requests, r.wavefronts, r.ideal);
   }
 worst:;
   uint32_t deg = r.wavefronts - r.ideal + 1;
@@ -225,8 +232,8 @@ int check_banks_halves(warp *w, const insn *in, uint64_t a0, uint64_t a1, uint32
   bank_stat *s = &a->banks[w->pc];
   /* bank_affine's key of these lanes: lane 0's address, the stride, lane
    * 16's offset */
-  const bank_centry *e = bank_cache_find(&s->cache, bank_cache_period(w->L->arch, w->L->bank_mode, size), FULL_MASK,
-                                         size, (uint32_t)a0, stride, (uint32_t)(a1 - a0));
+  const bank_centry *e = bank_cache_find(&s->cache, bank_cache_period(w->L->arch, w->L->bank_mode, size),
+                                         FULL_MASK, size, (uint32_t)a0, stride, (uint32_t)(a1 - a0));
   if (!e) return 0;
   s->requests += e->req;
   s->wavefronts += e->waves;
@@ -305,9 +312,12 @@ static void banks(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
   LANES(m, {
     uint64_t x = addr[l];
     uint32_t sh;
-    if (in->space == PTX_SPACE_SHARED) sh = (uint32_t)x;
-    else if (in->space == PTX_SPACE_GENERIC && x - SHARED_WINDOW < WINDOW_SIZE) sh = (uint32_t)(x - SHARED_WINDOW);
-    else continue;
+    if (in->space == PTX_SPACE_SHARED)
+      sh = (uint32_t)x;
+    else if (in->space == PTX_SPACE_GENERIC && x - SHARED_WINDOW < WINDOW_SIZE)
+      sh = (uint32_t)(x - SHARED_WINDOW);
+    else
+      continue;
     if (r->cnt[l] == r->cap[l]) {
       uint32_t cap = r->cap[l] ? r->cap[l] * 2 : 16;
       uint32_t *p = cap <= 65536 ? realloc(r->addr[l], cap * sizeof *p) : NULL;
@@ -376,7 +386,8 @@ static void usect_recount(analysis *a, const launch *L, usect_state *u, uint32_t
             bank_model(L->arch, L->bank_mode, bank_op(lin), mask, sh, (int)lead[g]->size, &r);
           else /* a cache of this recount's own: a pattern put in the pc's
                 * would skip the worst-instance test when it runs */
-            bank_model_cached(&rc[g], L->arch, L->bank_mode, bank_op(lin), mask, sh, (int)lead[g]->size, &r, &hit);
+            bank_model_cached(&rc[g], L->arch, L->bank_mode, bank_op(lin), mask, sh, (int)lead[g]->size, &r,
+                              &hit);
           req[g] += r.requests;
           waves[g] += r.wavefronts;
           ideal[g] += r.ideal;
@@ -401,10 +412,13 @@ static void banks_block_end(block *b) {
 /* A full warp's shared access whose lanes are affine by half-warps (lane
  * l at a0 + (l % 16) * stride + (l / 16) * gap, bank_affine's key) counted
  * from the pc's bank cache through hook_banks_halves: 1 when it was. */
-static inline int banks_affine_hit(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
-  if (m != FULL_MASK || in->space != PTX_SPACE_SHARED || in->usect || in->op == OP_LDMATRIX || in->op == OP_STMATRIX)
+static inline int banks_affine_hit(warp *w, const insn *in, uint32_t m, const uint64_t addr[32],
+                                   uint32_t size) {
+  if (m != FULL_MASK || in->space != PTX_SPACE_SHARED || in->usect || in->op == OP_LDMATRIX ||
+      in->op == OP_STMATRIX)
     return 0;
-  uint32_t b = (uint32_t)addr[0], s = (uint32_t)(addr[1] - addr[0]), g = (uint32_t)(addr[16] - addr[0]), diff = 0;
+  uint32_t b = (uint32_t)addr[0], s = (uint32_t)(addr[1] - addr[0]), g = (uint32_t)(addr[16] - addr[0]),
+           diff = 0;
   for (uint32_t l = 0; l < 32; l++) diff |= (uint32_t)addr[l] - (b + (l & 15) * s + (l >> 4) * g);
   return !diff && check_banks_halves(w, in, addr[0], addr[16], s, size);
 }
@@ -414,7 +428,8 @@ static inline int banks_affine_hit(warp *w, const insn *in, uint32_t m, const ui
  * code (jit.c) looks its patterns up in the bank cache itself. */
 uint32_t check_banks_masks(const warp *w) {
   const launch *L = w->L;
-  return (bank_cache_period(L->arch, L->bank_mode, 4) - 1) | (bank_cache_period(L->arch, L->bank_mode, 8) - 1) << 8 |
+  return (bank_cache_period(L->arch, L->bank_mode, 4) - 1) |
+         (bank_cache_period(L->arch, L->bank_mode, 8) - 1) << 8 |
          (bank_cache_period(L->arch, L->bank_mode, 16) - 1) << 16;
 }
 
@@ -472,8 +487,8 @@ static void banks_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[3
   if (kind == ACC_ATOMIC || !banks_affine_hit(w, in, m, addr, size)) banks(w, in, m, addr, size);
 }
 
-static void banks_mem_halves(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0, uint64_t a1,
-                             uint32_t stride, int kind) {
+static void banks_mem_halves(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0,
+                             uint64_t a1, uint32_t stride, int kind) {
   if (!check_banks_halves(w, in, a0, a1, stride, size)) banks(w, in, FULL_MASK, addr, size);
 }
 

@@ -1,10 +1,10 @@
 /* crace.c: the race check between the blocks of a cluster (distributed
  * shared memory), a row of the table of checks (checks.h). */
-#include <stdlib.h>
-#include <string.h>
 #include "check/checks.h"
 #include "exec/addr.h"
 #include "exec/hooks.h"
+#include <stdlib.h>
+#include <string.h>
 
 /* ---- races between the blocks of a cluster ----
  * Each block keeps, per 4-byte word of its shared memory, the last write
@@ -20,20 +20,20 @@
  * wait). The second rule can miss hazards (it does not check that the
  * acquire saw that release); it never invents one. */
 typedef struct crec {
-  uint32_t arr;    /* the thread's barrier.cluster arrivals at the access */
-  uint32_t seq;    /* cluster.seq at the access */
+  uint32_t arr; /* the thread's barrier.cluster arrivals at the access */
+  uint32_t seq; /* cluster.seq at the access */
   uint32_t pc;
   uint16_t tid;
   uint8_t rank, valid;
   uint8_t kind;
-  uint8_t strong;  /* an atomic, or a .volatile/.relaxed/.acquire/.release access */
+  uint8_t strong; /* an atomic, or a .volatile/.relaxed/.acquire/.release access */
 } crec;
 
 typedef struct cl_race {
-  crec *w, *r;       /* per word: last write (or atomic), last read */
+  crec *w, *r; /* per word: last write (or atomic), last read */
   uint32_t nwords;
-  uint32_t *rel;     /* per thread: cluster.seq after its last release, 0: none */
-  uint32_t *acq;     /* per thread: cluster.seq at its last acquire */
+  uint32_t *rel; /* per thread: cluster.seq after its last release, 0: none */
+  uint32_t *acq; /* per thread: cluster.seq at its last acquire */
 } cl_race;
 
 static void cl_race_free(cl_race *r);
@@ -95,12 +95,12 @@ static int c_ordered(const cluster *c, const crec *a, const block *bt, uint32_t 
 
 /* n byte hazards at offset off of owner's memory; reported as racecheck
  * shows them (race.h: hazard_rec.cluster) */
-static void c_hazard(warp *w, const block *owner, int type, const crec *first, uint32_t t, int kind, uint64_t off,
-                     uint32_t n) {
+static void c_hazard(warp *w, const block *owner, int type, const crec *first, uint32_t t, int kind,
+                     uint64_t off, uint32_t n) {
   block *b = w->blk;
   if (!b->an || !b->an->has_race) return;
-  race_add_cluster(&b->an->race, type, first->pc, first->kind, first->tid, first->rank, w->pc, kind, (uint16_t)t,
-                   b->rank, b->cl->blocks[0].ctaid, (uint64_t)owner->rank << 24 | off, n);
+  race_add_cluster(&b->an->race, type, first->pc, first->kind, first->tid, first->rank, w->pc, kind,
+                   (uint16_t)t, b->rank, b->cl->blocks[0].ctaid, (uint64_t)owner->rank << 24 | off, n);
 }
 
 /* Strong accesses (atomics, and loads and stores with a memory order at
@@ -116,7 +116,8 @@ static int strong_access(const warp *w, int kind) {
   return (strstr(t, ".relaxed") || strstr(t, ".acquire") || strstr(t, ".release")) && !strstr(t, ".cta");
 }
 
-static void cl_race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, int kind) {
+static void cl_race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size,
+                           int kind) {
   block *b = w->blk;
   cluster *c = b->cl;
   if (!b->an->crace || !w->L->want_races) return;
@@ -134,7 +135,8 @@ static void cl_race_access(warp *w, const insn *in, uint32_t m, const uint64_t a
     if (!o || off + size > o->smem_size) continue;
     cl_race *r = o->an->crace;
     uint32_t t = w->index * 32 + (uint32_t)l;
-    crec now = {b->c_arr[t], (uint32_t)c->seq, w->pc, (uint16_t)t, (uint8_t)b->rank, 1, (uint8_t)kind, (uint8_t)strong};
+    crec now = {b->c_arr[t], (uint32_t)c->seq, w->pc,          (uint16_t)t, (uint8_t)b->rank,
+                1,           (uint8_t)kind,    (uint8_t)strong};
     for (uint64_t wd = off / 4; wd <= (off + size - 1) / 4 && wd < r->nwords; wd++) {
       crec *pw = &r->w[wd], *pr = &r->r[wd];
       /* bytes of this word the access covers (racecheck counts bytes) */
@@ -143,7 +145,8 @@ static void cl_race_access(warp *w, const insn *in, uint32_t m, const uint64_t a
       /* atomics do not race with atomics (as racecheck) */
       if (pw->valid && pw->rank != b->rank && !(strong && pw->strong) && !c_ordered(c, pw, b, t))
         c_hazard(w, o, kind == ACC_READ ? HZ_RAW : HZ_WAW, pw, t, kind, lo, nb);
-      if (kind != ACC_READ && pr->valid && pr->rank != b->rank && !(strong && pr->strong) && !c_ordered(c, pr, b, t))
+      if (kind != ACC_READ && pr->valid && pr->rank != b->rank && !(strong && pr->strong) &&
+          !c_ordered(c, pr, b, t))
         c_hazard(w, o, HZ_WAR, pr, t, kind, lo, nb);
       if (kind == ACC_READ) {
         /* keep a read of another block over one of the owner's */
@@ -165,8 +168,12 @@ static void cl_drop(analysis *a) { cl_race_free(a->crace); }
 static void cl_event(const hook_ev *e) {
   warp *w = e->w;
   switch (e->kind) {
-  case HEV_FENCE: cl_race_sync(w, e->m, 1); break;
-  case HEV_MBAR_RELEASE: cl_race_sync(w, e->m, 0); break;
+  case HEV_FENCE:
+    cl_race_sync(w, e->m, 1);
+    break;
+  case HEV_MBAR_RELEASE:
+    cl_race_sync(w, e->m, 0);
+    break;
   case HEV_ASYNC_RACE: {
     if (e->id != ASYNC_TO_SHARED) break;
     if (e->x >= CLUSTER_BASE) {
@@ -182,7 +189,8 @@ static void cl_event(const hook_ev *e) {
     cl_race_sync(w, 1u << e->l, 0);
     break;
   }
-  default: break;
+  default:
+    break;
   }
 }
 

@@ -1,10 +1,10 @@
 /* ginit.c: the global-memory initialisation shadow and its check (ginit.h). */
 #include "check/ginit.h"
-#include <stdlib.h>
-#include <string.h>
 #include "check/checks.h"
 #include "check/race.h"
 #include "exec/hooks.h"
+#include <stdlib.h>
+#include <string.h>
 
 ginit *ginit_new(void) { return calloc(1, sizeof(ginit)); }
 
@@ -20,8 +20,10 @@ static size_t upper(const ginit *g, uintptr_t p) {
   size_t lo = 0, hi = g->n;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
-    if (g->r[mid].base <= p) lo = mid + 1;
-    else hi = mid;
+    if (g->r[mid].base <= p)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo;
 }
@@ -38,8 +40,10 @@ static void wbits(ginit_region *r, size_t off, size_t len, int v) {
   size_t end = off + len;
   while (off < end && (off & 7)) {
     uint8_t m = (uint8_t)(1u << (off & 7));
-    if (v) atomic_fetch_or_explicit(&r->w[off >> 3], m, memory_order_relaxed);
-    else atomic_fetch_and_explicit(&r->w[off >> 3], (uint8_t)~m, memory_order_relaxed);
+    if (v)
+      atomic_fetch_or_explicit(&r->w[off >> 3], m, memory_order_relaxed);
+    else
+      atomic_fetch_and_explicit(&r->w[off >> 3], (uint8_t)~m, memory_order_relaxed);
     off++;
   }
   if (end - off >= 8) {
@@ -48,8 +52,10 @@ static void wbits(ginit_region *r, size_t off, size_t len, int v) {
   }
   if (off < end) {
     uint8_t m = (uint8_t)((1u << (end - off)) - 1);
-    if (v) atomic_fetch_or_explicit(&r->w[off >> 3], m, memory_order_relaxed);
-    else atomic_fetch_and_explicit(&r->w[off >> 3], (uint8_t)~m, memory_order_relaxed);
+    if (v)
+      atomic_fetch_or_explicit(&r->w[off >> 3], m, memory_order_relaxed);
+    else
+      atomic_fetch_and_explicit(&r->w[off >> 3], (uint8_t)~m, memory_order_relaxed);
   }
 }
 
@@ -92,20 +98,20 @@ void ginit_forget(ginit *g, uintptr_t base) {
 
 /* Apply f to the tracked parts of [p, p+n): region, offset in it, length,
  * offset in [p, p+n). */
-#define EACH_PART(g, p, n, BODY)                                              \
-  do {                                                                        \
-    uintptr_t at_ = (p), end_ = (p) + (n);                                    \
-    size_t i_ = upper((g), at_);                                              \
-    if (i_) i_--;                                                             \
-    for (; i_ < (g)->n && (g)->r[i_].base < end_; i_++) {                     \
-      ginit_region *r = &(g)->r[i_];                                          \
-      uintptr_t lo_ = r->base > at_ ? r->base : at_;                          \
-      uintptr_t hi_ = r->base + r->size < end_ ? r->base + r->size : end_;    \
-      if (lo_ >= hi_) continue;                                               \
-      size_t off = lo_ - r->base, len = hi_ - lo_, rel = lo_ - at_;           \
-      (void)rel;                                                              \
-      BODY;                                                                   \
-    }                                                                         \
+#define EACH_PART(g, p, n, BODY)                                                                             \
+  do {                                                                                                       \
+    uintptr_t at_ = (p), end_ = (p) + (n);                                                                   \
+    size_t i_ = upper((g), at_);                                                                             \
+    if (i_) i_--;                                                                                            \
+    for (; i_ < (g)->n && (g)->r[i_].base < end_; i_++) {                                                    \
+      ginit_region *r = &(g)->r[i_];                                                                         \
+      uintptr_t lo_ = r->base > at_ ? r->base : at_;                                                         \
+      uintptr_t hi_ = r->base + r->size < end_ ? r->base + r->size : end_;                                   \
+      if (lo_ >= hi_) continue;                                                                              \
+      size_t off = lo_ - r->base, len = hi_ - lo_, rel = lo_ - at_;                                          \
+      (void)rel;                                                                                             \
+      BODY;                                                                                                  \
+    }                                                                                                        \
   } while (0)
 
 void ginit_mark(ginit *g, uintptr_t p, size_t n) {
@@ -213,7 +219,8 @@ static void read_runs(const ginit *g, const insn *in, const uint64_t addr[32], u
     uint64_t a0 = addr[h], d = 0, win = 0;
     for (int k = 0; k < 16; k++) {
       d |= addr[h + k] - a0 - (uint64_t)k * size;
-      win |= (uint64_t)(addr[h + k] - SHARED_WINDOW < WINDOW_SIZE) | (uint64_t)(addr[h + k] - LOCAL_WINDOW < WINDOW_SIZE);
+      win |= (uint64_t)(addr[h + k] - SHARED_WINDOW < WINDOW_SIZE) |
+             (uint64_t)(addr[h + k] - LOCAL_WINDOW < WINDOW_SIZE);
     }
     if (d || (win && in->space == PTX_SPACE_GENERIC)) continue;
     const ginit_region *r = find(g, (uintptr_t)a0);
@@ -252,8 +259,10 @@ void ginit_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
     size_t off = x - r->base, n = size;
     if (n > r->size - off) n = r->size - off;
     if (kind != ACC_WRITE && !written(r, off, n)) {
-      if (a->n < GINIT_KEEP) add_rec(a, w, w->index * 32 + (uint32_t)l, x, size);
-      else more++;
+      if (a->n < GINIT_KEEP)
+        add_rec(a, w, w->index * 32 + (uint32_t)l, x, size);
+      else
+        more++;
     }
     if (kind == ACC_WRITE) mark_lane(r, off, n);
   });

@@ -8,18 +8,18 @@
  * Only built when SMEMU_ANALYZE_INIT is on: with it off nothing here runs. */
 #ifndef SMEMU_GINIT_H
 #define SMEMU_GINIT_H
+#include "exec/exec.h"
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "exec/exec.h"
 
 /* One tracked allocation. */
 typedef struct ginit_region {
-  uintptr_t base;        /* first byte */
-  size_t size;           /* bytes */
-  _Atomic uint8_t *w;    /* a bit per byte (byte i: bit i % 8 of w[i / 8]):
-                            1 written (relaxed atomics: blocks on several
-                            workers may write one byte) */
+  uintptr_t base;     /* first byte */
+  size_t size;        /* bytes */
+  _Atomic uint8_t *w; /* a bit per byte (byte i: bit i % 8 of w[i / 8]):
+                         1 written (relaxed atomics: blocks on several
+                         workers may write one byte) */
 } ginit_region;
 
 /* The context's shadow, sorted by base. Changed only between launches. */
@@ -30,12 +30,12 @@ typedef struct ginit {
 
 /* One uninitialised read. */
 typedef struct ginit_rec {
-  uint32_t pc;           /* the instruction */
-  uint32_t blk;          /* linear block index */
-  uint32_t block[3];     /* block index */
-  uint32_t tid;          /* linear thread index in the block */
-  uint32_t size;         /* bytes of the access */
-  uint64_t addr;         /* its first byte */
+  uint32_t pc;       /* the instruction */
+  uint32_t blk;      /* linear block index */
+  uint32_t block[3]; /* block index */
+  uint32_t tid;      /* linear thread index in the block */
+  uint32_t size;     /* bytes of the access */
+  uint64_t addr;     /* its first byte */
 } ginit_rec;
 
 /* Per worker, then merged per launch: the first GINIT_KEEP records (in
@@ -44,8 +44,8 @@ typedef struct ginit_rec {
 typedef struct ginit_an {
   ginit_rec *rec;
   uint32_t n, cap;
-  uint64_t total;        /* all uninitialised reads, kept or not */
-  uint64_t *per_pc;      /* the same per instruction (ncode entries) */
+  uint64_t total;   /* all uninitialised reads, kept or not */
+  uint64_t *per_pc; /* the same per instruction (ncode entries) */
   uint32_t ncode;
 } ginit_an;
 

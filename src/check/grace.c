@@ -1,12 +1,12 @@
 /* grace.c: races on global memory (SMEMU_ANALYZE_GLOBAL_RACES), between
  * threads of one block and between blocks. */
+#include "check/checks.h"
+#include "check/race.h"
+#include "exec/hooks.h"
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include "check/checks.h"
-#include "check/race.h"
-#include "exec/hooks.h"
 
 /* ---- global memory ----
  * Bytes of global memory a launch touches get a shadow in a flat map of
@@ -53,7 +53,8 @@ global_shadow *gshadow_new(const program *P, uint64_t nblocks, uint32_t nthreads
   global_shadow *g = calloc(1, sizeof *g);
   if (!g) return NULL;
   /* tid: every lane of the last warp; pc: the program's instructions */
-  uint32_t tidb = gbits((nthreads + 31) / 32 * 32), pcb = gbits((P ? P->ncode : 0) + 1ull), blkb = gbits(nblocks);
+  uint32_t tidb = gbits((nthreads + 31) / 32 * 32), pcb = gbits((P ? P->ncode : 0) + 1ull),
+           blkb = gbits(nblocks);
   /* SMEMU_GRACE_WIDE=1: wide records always (the tests run both layouts) */
   const char *e = getenv("SMEMU_GRACE_WIDE");
   g->wide = tidb + pcb + blkb > 32 || (e && *e == '1');
@@ -134,7 +135,8 @@ static void *gnode(_Atomic(void *) *slot, size_t bytes) {
   }
   if (!n) return NULL;
   void *want = NULL;
-  if (atomic_compare_exchange_strong_explicit(slot, &want, n, memory_order_acq_rel, memory_order_acquire)) return n;
+  if (atomic_compare_exchange_strong_explicit(slot, &want, n, memory_order_acq_rel, memory_order_acquire))
+    return n;
   if (bytes) {
     munmap(n, bytes);
   } else {
@@ -161,8 +163,8 @@ static inline grec gget(const global_shadow *g, const void *s, size_t k) {
   if (!s) return (grec){0, 0, 0, 0};
   if (g->wide) return ((const grec *)s)[k];
   uint64_t v = ((const uint64_t *)s)[k];
-  return (grec){(uint32_t)((v & UINT32_MAX) >> g->blksh), (uint32_t)(v >> 32), (uint32_t)(v >> g->tidb) & g->pcmask,
-                (uint32_t)v & ((1u << g->tidb) - 1)};
+  return (grec){(uint32_t)((v & UINT32_MAX) >> g->blksh), (uint32_t)(v >> 32),
+                (uint32_t)(v >> g->tidb) & g->pcmask, (uint32_t)v & ((1u << g->tidb) - 1)};
 }
 
 static inline void gput(const global_shadow *g, void *s, size_t k, grec x) {
@@ -200,8 +202,8 @@ void race_fence(warp *w, uint32_t m) {
  * .release/.acq_rel semantics) publishes the block's earlier accesses; an
  * acquire (any atomic, or a load with .acquire) lets the block see what
  * releases on the same address published before it. */
-static void gsync(global_shadow *g, race_state *r, block *b, uint64_t nblocks, uint16_t t, uint64_t a, int release,
-                  int acquire) {
+static void gsync(global_shadow *g, race_state *r, block *b, uint64_t nblocks, uint16_t t, uint64_t a,
+                  int release, int acquire) {
   uint64_t seq = atomic_fetch_add(&g->seq, 1) + 1;
   if (release) {
     pthread_mutex_lock(&g->rel_lock);
@@ -219,8 +221,10 @@ static void gsync(global_shadow *g, race_state *r, block *b, uint64_t nblocks, u
   uint32_t i = 0;
   while (i < r->nacq && !(r->acq[i].addr == a && r->acq[i].tid == t)) i++;
   if (i == r->nacq) {
-    if (r->nacq < GACQ) r->nacq++;
-    else i = (uint32_t)(seq % GACQ); /* full: replace one */
+    if (r->nacq < GACQ)
+      r->nacq++;
+    else
+      i = (uint32_t)(seq % GACQ); /* full: replace one */
   }
   r->acq[i] = (struct gacq){a, seq, r->gen, t};
 }
@@ -260,8 +264,8 @@ static int gstrong(const global_shadow *g, uint32_t pc, int kind, int cross_bloc
   return 0;
 }
 
-static void ghazard(global_shadow *g, race_state *r, block *b, int type, const gacc_v *first, uint32_t pc, uint16_t t,
-                    int kind, uint64_t addr, uint32_t n) {
+static void ghazard(global_shadow *g, race_state *r, block *b, int type, const gacc_v *first, uint32_t pc,
+                    uint16_t t, int kind, uint64_t addr, uint32_t n) {
   int cross = first->blk != b->linear;
   if (gstrong(g, first->pc, first->kind, cross) && gstrong(g, pc, kind, cross)) return;
   acc_rec f = {first->gen, first->pc, first->tid, first->kind, 1};
@@ -276,13 +280,13 @@ static void ghazard(global_shadow *g, race_state *r, block *b, int type, const g
 
 /* Check one access against the records of word or byte i of x (n of
  * them), whose flags are *fl, and record it. */
-static void gcheck(global_shadow *g, race_state *r, block *b, grecs *x, size_t n, size_t i, uint8_t *fl, uint32_t pc,
-                   uint16_t t, int kind, uint64_t at, uint32_t nb) {
+static void gcheck(global_shadow *g, race_state *r, block *b, grecs *x, size_t n, size_t i, uint8_t *fl,
+                   uint32_t pc, uint16_t t, int kind, uint64_t at, uint32_t nb) {
   grec now = {b->linear, r->gen, pc, t};
   if (!g->wide && kind == ACC_READ && !(x->w && ((const uint64_t *)x->w)[i])) {
     /* the common case, packed: a read of a word no one wrote */
-    uint64_t *rs = garr(g, &x->r, 2 * n), v = (uint64_t)now.gen << 32 | (uint64_t)now.blk << g->blksh |
-                                                  (uint64_t)pc << g->tidb | t;
+    uint64_t *rs = garr(g, &x->r, 2 * n),
+             v = (uint64_t)now.gen << 32 | (uint64_t)now.blk << g->blksh | (uint64_t)pc << g->tidb | t;
     if (!rs) return;
     /* the same thread: equal but for the pc bits */
     uint64_t r0 = rs[2 * i], thread = ~((uint64_t)g->pcmask << g->tidb) & UINT32_MAX;
@@ -455,8 +459,8 @@ static void glane(gwarp *x, int l, uint64_t a, uint32_t size) {
       pg->split = 1;
     }
     for (uint64_t at = lo; at < hi; at++)
-      gcheck(g, r, b, &pg->bytes, 4 * GPAGE_WORDS, 4 * i + (at & 3), &pg->bflag[4 * i + (at & 3)], w->pc, t, kind,
-             at, 1);
+      gcheck(g, r, b, &pg->bytes, 4 * GPAGE_WORDS, 4 * i + (at & 3), &pg->bflag[4 * i + (at & 3)], w->pc, t,
+             kind, at, 1);
     /* a whole-word write makes the bytes agree again */
     if (whole && kind != ACC_READ) {
       void *ws = garr(g, &pg->s.w, GPAGE_WORDS);
@@ -489,7 +493,8 @@ void race_global(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
   if (in->space == PTX_SPACE_SHARED || in->space == PTX_SPACE_LOCAL || in->space == PTX_SPACE_PARAM) return;
   /* release/acquire semantics written on the instruction */
   uint8_t pf = w->pc < g->npc ? g->pcf[w->pc] : 0;
-  gwarp x = {g, r, b, w, NULL, 0, kind, kind != ACC_READ && (pf & GP_REL), kind != ACC_WRITE && (pf & GP_ACQ)};
+  gwarp x = {
+      g, r, b, w, NULL, 0, kind, kind != ACC_READ && (pf & GP_REL), kind != ACC_WRITE && (pf & GP_ACQ)};
   if (m == FULL_MASK && !g->wide && kind == ACC_READ && !x.sem_acq && size == 4) {
     /* half-warps on runs of 16 words: a chunk's summaries (lane order kept:
      * the run's words are its own) */
@@ -499,12 +504,14 @@ void race_global(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
       if (grun16(addr + h)) {
         uint64_t wd = addr[h] >> 2;
         gpage *pg = glock(&x, wd);
-        if (pg && !gchunk_read(pg, (uint32_t)(wd % GPAGE_WORDS) / GCHUNK, vpc | (w->index * 32u + (uint32_t)h), thread))
+        if (pg && !gchunk_read(pg, (uint32_t)(wd % GPAGE_WORDS) / GCHUNK,
+                               vpc | (w->index * 32u + (uint32_t)h), thread))
           continue;
         if (!pg) continue;
       }
       for (int l = h; l < h + 16; l++)
-        if (addr[l] - SHARED_WINDOW >= WINDOW_SIZE && addr[l] - LOCAL_WINDOW >= WINDOW_SIZE) glane(&x, l, addr[l], size);
+        if (addr[l] - SHARED_WINDOW >= WINDOW_SIZE && addr[l] - LOCAL_WINDOW >= WINDOW_SIZE)
+          glane(&x, l, addr[l], size);
     }
   } else {
     LANES(m, {

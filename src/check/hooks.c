@@ -2,9 +2,9 @@
  * (checks.h): a launch's per-worker state is made, merged and freed row by
  * row, and every memory access and event goes to the rows the launch
  * enabled (analysis.mem, analysis.ev), in table order. */
-#include "check/install.h"
 #include "exec/hooks.h"
 #include "check/checks.h"
+#include "check/install.h"
 #include <stdlib.h>
 
 analysis *check_analysis_new(const launch *L) {
@@ -76,7 +76,7 @@ void check_mem(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uin
 }
 
 void check_mem_halves(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0,
-                     uint64_t a1, uint32_t stride) {
+                      uint64_t a1, uint32_t stride) {
   uint32_t n;
   const check_row *const *rows = rows_for(w->blk->an, in, &n);
   int kind = (op_flags[in->op] & OPF_WRITE) ? ACC_WRITE : ACC_READ;
@@ -90,7 +90,7 @@ void check_mem_halves(warp *w, const insn *in, const uint64_t addr[32], uint32_t
 }
 
 void check_mem_pattern(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0,
-                      uint64_t a1, uint64_t stride) {
+                       uint64_t a1, uint64_t stride) {
   if ((stride == 0 || stride == size) && check_mem_shape(w, in, a0, a1, stride ? 2 : 1, size)) return;
   check_mem_halves(w, in, addr, size, a0, a1, (uint32_t)stride);
 }
@@ -102,7 +102,7 @@ void check_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], ui
 }
 
 void check_copy(warp *w, const insn *in, uint32_t m, const uint64_t src[32], const uint64_t dst[32],
-               uint32_t size) {
+                uint32_t size) {
   const analysis *a = w->blk->an;
   insn ld = *in, st = *in;
   ld.space = PTX_SPACE_GLOBAL;

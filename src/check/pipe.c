@@ -145,6 +145,7 @@ const check_row check_pipeline = {
     .merge = pipe_merge,
     .block_start = pipe_block_start,
     .event = pipe_event,
-    .events = HEV_BIT(HEV_ASYNC_COUNT) | HEV_BIT(HEV_PROXY_FENCE) | HEV_BIT(HEV_MBAR_TX) | HEV_BIT(HEV_MBAR_PHASE) |
-              HEV_BIT(HEV_MBAR_INIT) | HEV_BIT(HEV_MBAR_WAIT) | HEV_BIT(HEV_BULK_COMMIT) | HEV_BIT(HEV_BULK_WAIT),
+    .events = HEV_BIT(HEV_ASYNC_COUNT) | HEV_BIT(HEV_PROXY_FENCE) | HEV_BIT(HEV_MBAR_TX) |
+              HEV_BIT(HEV_MBAR_PHASE) | HEV_BIT(HEV_MBAR_INIT) | HEV_BIT(HEV_MBAR_WAIT) |
+              HEV_BIT(HEV_BULK_COMMIT) | HEV_BIT(HEV_BULK_WAIT),
 };

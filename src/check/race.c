@@ -7,13 +7,13 @@
  * completed after the first one: each access records the block's
  * generation, and each thread the generation of the last barrier it
  * passed. Atomics do not race with atomics; fences order nothing here. */
+#include "check/race.h"
+#include "check/checks.h"
+#include "check/race_int.h"
+#include "exec/hooks.h"
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include "check/checks.h"
-#include "check/race.h"
-#include "check/race_int.h"
-#include "exec/hooks.h"
 
 int race_init(race_state *r, const launch *L) {
   memset(r, 0, sizeof *r);
@@ -44,9 +44,10 @@ int race_init(race_state *r, const launch *L) {
   r->groups = calloc(L->nthreads_block, sizeof *r->groups);
   r->cp_groups = calloc(L->nthreads_block, sizeof *r->cp_groups);
   r->cp_npend = calloc(L->nthreads_block, sizeof *r->cp_npend);
-  return r->sh && r->init && r->block_gen && r->warp_gen && r->fence_gen && r->fence_bar && r->proxy_gen && r->groups &&
-                 r->cp_groups && r->cp_npend
-             ? 0 : -1;
+  return r->sh && r->init && r->block_gen && r->warp_gen && r->fence_gen && r->fence_bar && r->proxy_gen &&
+                 r->groups && r->cp_groups && r->cp_npend
+             ? 0
+             : -1;
 }
 
 void race_free(race_state *r) {
@@ -146,8 +147,8 @@ sync_rec *race_sync_at(race_state *r, int kind, uint32_t pc, int *fresh) {
 }
 
 /* Count n byte-level hazards of one kind between first and (pc, tid). */
-void race_add_hazard(race_state *r, block *b, int type, const acc_rec *first, uint32_t pc, uint16_t tid, int kind,
-                       uint64_t addr, uint64_t v1, uint64_t v2, uint32_t n) {
+void race_add_hazard(race_state *r, block *b, int type, const acc_rec *first, uint32_t pc, uint16_t tid,
+                     int kind, uint64_t addr, uint64_t v1, uint64_t v2, uint32_t n) {
   /* Between warps an error; between lanes of one warp a warning, except
    * lanes of one instruction writing one place, which racecheck calls an
    * error (measured: tests/hw/races, warn_waw_same_insn). */
@@ -173,20 +174,51 @@ void race_add_hazard(race_state *r, block *b, int type, const acc_rec *first, ui
     return;
   }
   if (!(h = race_new_hazard(r))) return;
-  *h = (hazard_rec){(uint8_t)type, (uint8_t)error, 0, first->kind, (uint8_t)kind, 0, 0, 0, first->pc, pc, n,
-                    addr, {b->ctaid[0], b->ctaid[1], b->ctaid[2]}, first->tid, tid, v1, v2};
+  *h = (hazard_rec){(uint8_t)type,
+                    (uint8_t)error,
+                    0,
+                    first->kind,
+                    (uint8_t)kind,
+                    0,
+                    0,
+                    0,
+                    first->pc,
+                    pc,
+                    n,
+                    addr,
+                    {b->ctaid[0], b->ctaid[1], b->ctaid[2]},
+                    first->tid,
+                    tid,
+                    v1,
+                    v2};
 }
 
-void race_add_cluster(race_state *r, int type, uint32_t pc1, int kind1, uint16_t tid1, uint32_t rank1, uint32_t pc2,
-                      int kind2, uint16_t tid2, uint32_t rank2, const uint32_t block0[3], uint64_t addr, uint32_t n) {
+void race_add_cluster(race_state *r, int type, uint32_t pc1, int kind1, uint16_t tid1, uint32_t rank1,
+                      uint32_t pc2, int kind2, uint16_t tid2, uint32_t rank2, const uint32_t block0[3],
+                      uint64_t addr, uint32_t n) {
   hazard_rec *h = race_find_pair(r, pc1, kind1, pc2, kind2);
   if (h) {
     h->count += n;
     return;
   }
   if (!(h = race_new_hazard(r))) return;
-  *h = (hazard_rec){(uint8_t)type, 1, 0, (uint8_t)kind1, (uint8_t)kind2, 1, (uint8_t)rank1, (uint8_t)rank2, pc1, pc2,
-                    n, addr, {block0[0], block0[1], block0[2]}, tid1, tid2, 0, 0};
+  *h = (hazard_rec){(uint8_t)type,
+                    1,
+                    0,
+                    (uint8_t)kind1,
+                    (uint8_t)kind2,
+                    1,
+                    (uint8_t)rank1,
+                    (uint8_t)rank2,
+                    pc1,
+                    pc2,
+                    n,
+                    addr,
+                    {block0[0], block0[1], block0[2]},
+                    tid1,
+                    tid2,
+                    0,
+                    0};
 }
 
 /* Record lanes of warp wi at a barrier error (kind, pc). */
@@ -196,12 +228,15 @@ void race_add_sync(race_state *r, block *b, int kind, uint32_t pc, uint32_t wi, 
   sync_rec *s = race_sync_at(r, kind, pc, &fresh);
   if (!s) return;
   if (fresh)
-    *s = (sync_rec){(uint8_t)kind, pc, 0, {b->ctaid[0], b->ctaid[1], b->ctaid[2]},
-                    (uint16_t)(wi * 32 + (uint32_t)__builtin_ctz(lanes)), {0}};
+    *s = (sync_rec){(uint8_t)kind,
+                    pc,
+                    0,
+                    {b->ctaid[0], b->ctaid[1], b->ctaid[2]},
+                    (uint16_t)(wi * 32 + (uint32_t)__builtin_ctz(lanes)),
+                    {0}};
   if (wi < 32) s->lanes[wi] |= lanes;
   s->count += (uint32_t)__builtin_popcount(lanes);
 }
-
 
 /* Give word wd of run k its own readers again. */
 void race_unrun(race_state *r, uint32_t k, uint64_t wd) {
@@ -263,7 +298,8 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
   if (races) race_flush_reads(r);
   if (init) sinit_access(w, in, m, addr, size, kind, ws);
   if (!races) return;
-  if (kind == ACC_READ && !r->compat && race_fast_reads(w, in, m, addr, size, r, b, r->npcp ? NULL : ws)) return;
+  if (kind == ACC_READ && !r->compat && race_fast_reads(w, in, m, addr, size, r, b, r->npcp ? NULL : ws))
+    return;
   if (kind != ACC_READ && r->ar) race_async_write(w, in, m, addr, size);
   if (kind == ACC_WRITE && in->op == OP_ST && size == 4 && in->vec == 1 && in->c == 4 && m == FULL_MASK &&
       in->space == PTX_SPACE_SHARED && race_fast_stores(w, in, addr, r, b))
@@ -271,7 +307,8 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
   if (kind != ACC_WRITE || in->op != OP_ST || size > 32) {
     LANES(m, {
       uint64_t a = shared_off(in, addr[l], size, r);
-      if (a != ~0ull) lane_access(r, b, w->pc, (uint16_t)(w->index * 32 + (uint32_t)l), kind, a, size, NULL, NULL);
+      if (a != ~0ull)
+        lane_access(r, b, w->pc, (uint16_t)(w->index * 32 + (uint32_t)l), kind, a, size, NULL, NULL);
     });
     return;
   }
@@ -309,7 +346,8 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
           for (uint32_t k = 0; k < size; k++)
             if (a + k >= sa[l2] && a + k < sa[l2] + size) cur[k] = val[l2][a + k - sa[l2]];
     }
-    lane_access(r, b, w->pc, (uint16_t)(w->index * 32 + (uint32_t)l), kind, a, size, known ? val[l] : NULL, cur);
+    lane_access(r, b, w->pc, (uint16_t)(w->index * 32 + (uint32_t)l), kind, a, size, known ? val[l] : NULL,
+                cur);
   });
 }
 
@@ -415,18 +453,36 @@ static void race_copy(warp *w, const insn *ld, const insn *st, uint32_t m, const
 
 static void race_event(const hook_ev *e) {
   switch (e->kind) {
-  case HEV_BAR_ARRIVE: race_bar_arrive(e->w, e->id, e->m); break;
-  case HEV_BAR_PASS: race_barrier(e->b, e->w, e->m); break;
-  case HEV_BAR_RELEASED: race_bar_released(e->b, e->id, (int)e->n); break;
-  case HEV_WARPSYNC: race_warpsync(e->w, e->m); break;
-  case HEV_WARPSYNC_MASKS: race_warpsync_masks(e->w, e->m, e->v); break;
-  case HEV_SYNC_ERROR: race_sync_error(e->w, (int)e->n, e->m); break;
-  case HEV_CLUSTER_RELEASED: race_cluster_released(e->b); break;
-  case HEV_RSV_RELEASE: race_rsv_release(e->w, e->in, e->m, e->a, e->v); break;
+  case HEV_BAR_ARRIVE:
+    race_bar_arrive(e->w, e->id, e->m);
+    break;
+  case HEV_BAR_PASS:
+    race_barrier(e->b, e->w, e->m);
+    break;
+  case HEV_BAR_RELEASED:
+    race_bar_released(e->b, e->id, (int)e->n);
+    break;
+  case HEV_WARPSYNC:
+    race_warpsync(e->w, e->m);
+    break;
+  case HEV_WARPSYNC_MASKS:
+    race_warpsync_masks(e->w, e->m, e->v);
+    break;
+  case HEV_SYNC_ERROR:
+    race_sync_error(e->w, (int)e->n, e->m);
+    break;
+  case HEV_CLUSTER_RELEASED:
+    race_cluster_released(e->b);
+    break;
+  case HEV_RSV_RELEASE:
+    race_rsv_release(e->w, e->in, e->m, e->a, e->v);
+    break;
   case HEV_WGMMA_EARLY:
     race_add_sync(&e->b->an->race, e->b, SYNC_WGMMA_EARLY, e->w->pc, e->w->index, e->m);
     break;
-  default: race_async_event(e); break;
+  default:
+    race_async_event(e);
+    break;
   }
 }
 
@@ -441,10 +497,11 @@ const check_row check_race = {
     .mem = race_access,
     .copy = race_copy,
     .event = race_event,
-    .events = HEV_BIT(HEV_BAR_ARRIVE) | HEV_BIT(HEV_BAR_PASS) | HEV_BIT(HEV_BAR_RELEASED) | HEV_BIT(HEV_WARPSYNC) |
-              HEV_BIT(HEV_WARPSYNC_MASKS) | HEV_BIT(HEV_SYNC_ERROR) | HEV_BIT(HEV_CLUSTER_RELEASED) |
-              HEV_BIT(HEV_RSV_RELEASE) | HEV_BIT(HEV_WGMMA_EARLY) | HEV_BIT(HEV_PROXY_FENCE) |
-              HEV_BIT(HEV_MBAR_RELEASE) | HEV_BIT(HEV_BULK_COMMIT) | HEV_BIT(HEV_BULK_WAIT) | HEV_BIT(HEV_CP_COMMIT) |
-              HEV_BIT(HEV_CP_WAIT) | HEV_BIT(HEV_ASYNC_RACE) | HEV_BIT(HEV_WGMMA_ISSUE) | HEV_BIT(HEV_WGMMA_COMMIT) |
+    .events = HEV_BIT(HEV_BAR_ARRIVE) | HEV_BIT(HEV_BAR_PASS) | HEV_BIT(HEV_BAR_RELEASED) |
+              HEV_BIT(HEV_WARPSYNC) | HEV_BIT(HEV_WARPSYNC_MASKS) | HEV_BIT(HEV_SYNC_ERROR) |
+              HEV_BIT(HEV_CLUSTER_RELEASED) | HEV_BIT(HEV_RSV_RELEASE) | HEV_BIT(HEV_WGMMA_EARLY) |
+              HEV_BIT(HEV_PROXY_FENCE) | HEV_BIT(HEV_MBAR_RELEASE) | HEV_BIT(HEV_BULK_COMMIT) |
+              HEV_BIT(HEV_BULK_WAIT) | HEV_BIT(HEV_CP_COMMIT) | HEV_BIT(HEV_CP_WAIT) |
+              HEV_BIT(HEV_ASYNC_RACE) | HEV_BIT(HEV_WGMMA_ISSUE) | HEV_BIT(HEV_WGMMA_COMMIT) |
               HEV_BIT(HEV_WGMMA_WAIT),
 };

@@ -6,8 +6,8 @@
  * which reads are kept). */
 #ifndef SMEMU_RACE_H
 #define SMEMU_RACE_H
-#include <stdint.h>
 #include "exec/exec.h"
+#include <stdint.h>
 
 /* Kinds of access. */
 enum { ACC_READ, ACC_WRITE, ACC_ATOMIC };
@@ -15,19 +15,19 @@ enum { HZ_RAW, HZ_WAR, HZ_WAW };
 
 /* One access remembered in the shadow. */
 typedef struct acc_rec {
-  uint32_t gen;      /* block synchronisation generation when it happened */
-  uint32_t pc;       /* the instruction */
-  uint16_t tid;      /* linear thread index in the block */
-  uint8_t kind;      /* ACC_* */
+  uint32_t gen; /* block synchronisation generation when it happened */
+  uint32_t pc;  /* the instruction */
+  uint16_t tid; /* linear thread index in the block */
+  uint8_t kind; /* ACC_* */
   uint8_t valid;
 } acc_rec;
 
 /* Shadow of one shared byte (or of a word whose bytes share a history):
  * the last write and the last reads of two different threads, kept hot. */
 typedef struct shadow {
-  acc_rec w;         /* last write (or atomic) */
-  acc_rec r[2];      /* the last reads of two different threads */
-  uint32_t spilled;  /* 1: `extra` (the matching shadow_x) holds reads too */
+  acc_rec w;        /* last write (or atomic) */
+  acc_rec r[2];     /* the last reads of two different threads */
+  uint32_t spilled; /* 1: `extra` (the matching shadow_x) holds reads too */
 } shadow;
 
 /* Reads of other pcs or warps pushed out of shadow.r since the last write,
@@ -43,7 +43,7 @@ typedef struct shadow_x {
  * j < 16 changes no warp: the 16 words' histories are one history. */
 typedef struct wrun {
   uint32_t w0;
-  uint32_t mask;     /* bit j: word w0 + j is still in the run */
+  uint32_t mask; /* bit j: word w0 + j is still in the run */
   shadow s;
   shadow_x x;
 } wrun;
@@ -51,13 +51,13 @@ typedef struct wrun {
 /* An aggregated hazard (racecheck's analysis record) with one instance. */
 typedef struct hazard_rec {
   uint8_t type, error, global, first_kind, second_kind;
-  uint8_t cluster;                  /* between threads of two blocks of a cluster: block is
-                                       the cluster's first (rank 0), address the H100's
-                                       shared::cluster address (rank << 24 | offset) */
-  uint8_t first_rank, second_rank;  /* their blocks' ranks (cluster hazards) */
+  uint8_t cluster;                 /* between threads of two blocks of a cluster: block is
+                                      the cluster's first (rank 0), address the H100's
+                                      shared::cluster address (rank << 24 | offset) */
+  uint8_t first_rank, second_rank; /* their blocks' ranks (cluster hazards) */
   uint32_t first_pc, second_pc;
   uint64_t count;
-  uint64_t address;                 /* instance */
+  uint64_t address; /* instance */
   uint32_t block[3];
   uint16_t first_tid, second_tid;
   uint64_t first_value, second_value;
@@ -65,82 +65,89 @@ typedef struct hazard_rec {
 
 /* An aggregated barrier error. */
 typedef struct sync_rec {
-  uint8_t kind;      /* SYNC_* */
+  uint8_t kind; /* SYNC_* */
   uint32_t pc;
   uint64_t count;
   uint32_t block[3];
   uint16_t tid;
-  uint32_t lanes[32];/* per warp of the block: the lanes named (all blocks) */
+  uint32_t lanes[32]; /* per warp of the block: the lanes named (all blocks) */
 } sync_rec;
-enum { SYNC_DIVERGENT_WARP, SYNC_DIVERGENT_BLOCK, SYNC_WARP_MASK, SYNC_BAR_COUNT, SYNC_UNINIT, SYNC_WGMMA_EARLY };
+enum {
+  SYNC_DIVERGENT_WARP,
+  SYNC_DIVERGENT_BLOCK,
+  SYNC_WARP_MASK,
+  SYNC_BAR_COUNT,
+  SYNC_UNINIT,
+  SYNC_WGMMA_EARLY
+};
 
 typedef struct race_state {
-  shadow *wsh;           /* one per 4-byte word: the history of all its bytes
-                            while they share one (split[word] == 0) */
-  uint8_t *split;        /* 1: the word's bytes differ; sh holds them */
-  uint32_t nsplit;       /* words split now (0: every word uses wsh) */
-  uint32_t wgen1;        /* gen + 1 of the newest write record set (0: none):
-                            at most all_gen, no write can be a RAW's first */
-  uint32_t rgen1;        /* the same for read records: with both at most
-                            all_gen, every record is ordered before what comes */
-  uint32_t *runof;       /* per word: 1 + the run (wrun) holding its readers, 0: none */
-  wrun *runs;            /* capruns of them, nrunused handed out, free ones stacked */
+  shadow *wsh;     /* one per 4-byte word: the history of all its bytes
+                      while they share one (split[word] == 0) */
+  uint8_t *split;  /* 1: the word's bytes differ; sh holds them */
+  uint32_t nsplit; /* words split now (0: every word uses wsh) */
+  uint32_t wgen1;  /* gen + 1 of the newest write record set (0: none):
+                      at most all_gen, no write can be a RAW's first */
+  uint32_t rgen1;  /* the same for read records: with both at most
+                      all_gen, every record is ordered before what comes */
+  uint32_t *runof; /* per word: 1 + the run (wrun) holding its readers, 0: none */
+  wrun *runs;      /* capruns of them, nrunused handed out, free ones stacked */
   uint32_t *runfree;
   uint32_t nruns, nrunused, nrunfree, capruns;
-  struct pend_shape {    /* whole-warp shape reads whose readers are not kept yet */
+  struct pend_shape { /* whole-warp shape reads whose readers are not kept yet */
     uint32_t w0, w1, pc, gen;
     uint16_t tb;
     uint8_t n;
-  } *plog;               /* PLOG of them, nplog used (race.c: pattern_reads) */
+  } * plog; /* PLOG of them, nplog used (race.c: pattern_reads) */
   uint32_t nplog;
-  shadow *sh;            /* one per shared byte, used for split words */
-  shadow_x *wshx, *shx;  /* their spilled reads, index for index */
+  shadow *sh;           /* one per shared byte, used for split words */
+  shadow_x *wshx, *shx; /* their spilled reads, index for index */
   uint32_t sh_size;
-  uint8_t *init;         /* 1 per shared byte written (init check) */
-  uint32_t gen;          /* block generation: +1 per barrier completion / warp sync */
-  uint32_t all_gen;      /* generation of the last barrier every live thread passed:
-                            accesses older than it are ordered for everyone */
-  uint32_t *block_gen;   /* per thread: generation of its last block barrier */
-  uint32_t *warp_gen;    /* per thread: generation of its last warp sync */
-  uint32_t bar_pc[MAX_BARRIERS]; /* pc of the first arrival of each barrier's round, +1 */
-  uint8_t bar_reported[MAX_BARRIERS]; /* a divergence of this round was reported */
+  uint8_t *init;                        /* 1 per shared byte written (init check) */
+  uint32_t gen;                         /* block generation: +1 per barrier completion / warp sync */
+  uint32_t all_gen;                     /* generation of the last barrier every live thread passed:
+                                           accesses older than it are ordered for everyone */
+  uint32_t *block_gen;                  /* per thread: generation of its last block barrier */
+  uint32_t *warp_gen;                   /* per thread: generation of its last warp sync */
+  uint32_t bar_pc[MAX_BARRIERS];        /* pc of the first arrival of each barrier's round, +1 */
+  uint8_t bar_reported[MAX_BARRIERS];   /* a divergence of this round was reported */
   uint32_t bar_lanes[MAX_BARRIERS][32]; /* per warp: the lanes arrived at that pc */
-  uint8_t sync_stopped;  /* sm_70+: synccheck stopped the kernel at a barrier error */
-  uint8_t compat;        /* SMEMU_ANALYZE_RACECHECK_COMPAT: one access per byte */
+  uint8_t sync_stopped;                 /* sm_70+: synccheck stopped the kernel at a barrier error */
+  uint8_t compat;                       /* SMEMU_ANALYZE_RACECHECK_COMPAT: one access per byte */
   hazard_rec *hz;
   uint32_t nhz, caphz;
   sync_rec *sy;
   uint32_t nsy, capsy;
   /* global memory: fences and atomics that order accesses between blocks */
-  uint32_t *fence_gen;   /* per thread: generation of its last gpu-scope fence, +1 */
-  uint32_t *fence_bar;   /* per thread: its block_gen at that fence */
-  struct gacq {          /* this block's atomics (acquires), the last GACQ */
+  uint32_t *fence_gen; /* per thread: generation of its last gpu-scope fence, +1 */
+  uint32_t *fence_bar; /* per thread: its block_gen at that fence */
+  struct gacq {        /* this block's atomics (acquires), the last GACQ */
     uint64_t addr, seq;
     uint32_t gen;
     uint16_t tid;
   } acq[8];
   uint32_t nacq;
   /* the async proxy (TMA and bulk copies, src/async) */
-  uint32_t *proxy_gen;   /* per thread: r->gen just after its last fence.proxy.async, 0: none */
-  uint32_t *groups;      /* per thread: bulk groups committed */
-  struct pend_read {     /* async reads of shared memory not yet waited for */
+  uint32_t *proxy_gen; /* per thread: r->gen just after its last fence.proxy.async, 0: none */
+  uint32_t *groups;    /* per thread: bulk groups committed */
+  struct pend_read {   /* async reads of shared memory not yet waited for */
     uint64_t a;
     uint32_t n, pc, group;
     uint16_t tid;
-  } *pend;
+  } * pend;
   uint32_t npend, cappend;
   /* cp.async (non-bulk) copies into shared memory still in flight: their
    * bytes were written (recorded) at issue and complete at the issuing
    * thread's cp.async.wait_group / wait_all or cp.async.mbarrier.arrive */
-  uint32_t *cp_groups;   /* per thread: cp.async groups committed */
-  uint32_t *cp_npend;    /* per thread: its copies in pcp */
+  uint32_t *cp_groups; /* per thread: cp.async groups committed */
+  uint32_t *cp_npend;  /* per thread: its copies in pcp */
   struct pend_cp {
     uint32_t a, pc, gen, group;
     uint16_t tid;
     uint8_t n;
-  } *pcp;
+  } * pcp;
   uint32_t npcp, cappcp;
-  struct aread_block *ar;/* wgmma.mma_async reads in flight (race_async.c), NULL until the first */
+  struct aread_block *ar; /* wgmma.mma_async reads in flight (race_async.c), NULL until the first */
 } race_state;
 #define GACQ 8
 #define PLOG 512
@@ -177,8 +184,9 @@ void race_cluster_released(block *b);
 /* n byte hazards between threads of two blocks (ranks) of a cluster at
  * shared::cluster address addr (check/crace.c); block0: the cluster's
  * rank-0 block. */
-void race_add_cluster(race_state *r, int type, uint32_t pc1, int kind1, uint16_t tid1, uint32_t rank1, uint32_t pc2,
-                      int kind2, uint16_t tid2, uint32_t rank2, const uint32_t block0[3], uint64_t addr, uint32_t n);
+void race_add_cluster(race_state *r, int type, uint32_t pc1, int kind1, uint16_t tid1, uint32_t rank1,
+                      uint32_t pc2, int kind2, uint16_t tid2, uint32_t rank2, const uint32_t block0[3],
+                      uint64_t addr, uint32_t n);
 
 /* ---- asynchronous accesses (race_async.c) ---- */
 /* The events of the async proxy, cp.async, mbarriers and wgmma (hooks.h). */
@@ -221,7 +229,6 @@ void race_cp_commit(warp *w, uint32_t m);
  * write counts from now on for the ordering of later accesses. */
 #define RACE_CP_ALL UINT32_MAX
 void race_cp_wait(warp *w, uint32_t m, uint32_t n);
-
 
 #include "check/grace.h"
 

@@ -3,28 +3,28 @@
  * copies in flight, and the operand reads of wgmma.mma_async, which go on
  * until the issuing warp's wgmma.wait_group (a write to them before it is
  * a hazard). */
-#include <stdlib.h>
-#include <string.h>
 #include "check/race.h"
 #include "check/race_int.h"
 #include "exec/addr.h"
 #include "exec/hooks.h"
+#include <stdlib.h>
+#include <string.h>
 
 /* ---- wgmma.mma_async reads ---- */
 
 /* One mma_async's reads in flight for one warp (the whole operation's:
  * A rows of all four warps of the warpgroup and B), oldest first. */
 typedef struct aread {
-  uint32_t pc;        /* the instruction */
-  uint32_t group;     /* commit group (the warp's commits then), ~0u while uncommitted */
-  uint16_t *chunks;   /* the 16-byte chunks of shared memory it reads */
+  uint32_t pc;      /* the instruction */
+  uint32_t group;   /* commit group (the warp's commits then), ~0u while uncommitted */
+  uint16_t *chunks; /* the 16-byte chunks of shared memory it reads */
   uint32_t nchunks;
 } aread;
 
 typedef struct aread_warp {
-  aread *p;           /* in flight, oldest first */
+  aread *p; /* in flight, oldest first */
   uint32_t n, cap;
-  uint32_t commits;   /* wgmma.commit_group executed */
+  uint32_t commits; /* wgmma.commit_group executed */
 } aread_warp;
 
 struct aread_block {
@@ -200,7 +200,7 @@ void race_async_war(warp *w, int lane, uint64_t at, uint32_t read_pc, uint16_t r
   race_state *r = &w->blk->an->race;
   acc_rec first = {r->gen, read_pc, read_tid, ACC_READ, 1};
   race_add_hazard(r, w->blk, HZ_WAR, &first, w->pc, (uint16_t)(w->index * 32 + (uint32_t)lane), ACC_WRITE, at,
-             w->blk->smem[at], 0, 1);
+                  w->blk->smem[at], 0, 1);
   /* an error even within the issuing warp: no program order covers it */
   hazard_rec *h = race_find_pair(r, read_pc, ACC_READ, w->pc, ACC_WRITE);
   if (h) h->error = 1;
@@ -323,7 +323,8 @@ void race_cp_issue(warp *w, uint32_t m, const uint64_t dst[32], uint32_t size) {
  * undefined (the bytes land at any time until the wait). racecheck reports
  * them as warnings, "Potential RAW hazard detected (invalid memcpy_async
  * synchronization)", one per byte (tests/hw/async_f san_racecheck_rd). */
-void race_cp_own_reads(race_state *r, warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
+void race_cp_own_reads(race_state *r, warp *w, const insn *in, uint32_t m, const uint64_t addr[32],
+                       uint32_t size) {
   LANES(m, {
     uint16_t t = (uint16_t)(w->index * 32 + (uint32_t)l);
     if (!r->cp_npend[t]) continue;
@@ -353,7 +354,8 @@ static void cp_complete(race_state *r, block *b, const struct pend_cp *p) {
     own_word(r, wd);
     shadow *s = r->split[wd] ? &r->sh[at] : &r->wsh[wd];
     shadow_x *x = r->split[wd] ? &r->shx[at] : &r->wshx[wd];
-    int mine = s->w.valid && s->w.pc == p->pc && s->w.tid == p->tid && s->w.gen == p->gen && s->w.kind == ACC_WRITE;
+    int mine =
+        s->w.valid && s->w.pc == p->pc && s->w.tid == p->tid && s->w.gen == p->gen && s->w.kind == ACC_WRITE;
     if (s->w.valid && !mine && s->w.tid != p->tid && s->w.kind != ACC_ATOMIC && s->w.gen >= p->gen)
       race_add_hazard(r, b, HZ_WAW, &cp, s->w.pc, s->w.tid, s->w.kind, at, 0, b->smem[at], 1);
     const acc_rec *rd[4] = {&s->r[0], &s->r[1], s->spilled ? &x->r[0] : NULL, s->spilled ? &x->r[1] : NULL};
@@ -383,8 +385,8 @@ void race_cp_wait(warp *w, uint32_t m, uint32_t n) {
   for (uint32_t i = 0; i < r->npcp; i++) {
     struct pend_cp p = r->pcp[i];
     uint32_t lane = p.tid % 32u;
-    int done = p.tid / 32u == w->index && (m >> lane & 1) &&
-               (n == RACE_CP_ALL || p.group + n < r->cp_groups[p.tid]);
+    int done =
+        p.tid / 32u == w->index && (m >> lane & 1) && (n == RACE_CP_ALL || p.group + n < r->cp_groups[p.tid]);
     if (!done) {
       r->pcp[keep++] = p;
       continue;
@@ -394,7 +396,6 @@ void race_cp_wait(warp *w, uint32_t m, uint32_t n) {
   }
   r->npcp = keep;
 }
-
 
 /* ---- mbarriers and asynchronous copies ---- */
 
@@ -438,16 +439,37 @@ static void async_race(const hook_ev *e) {
 void race_async_event(const hook_ev *e) {
   race_state *r = &e->b->an->race;
   switch (e->kind) {
-  case HEV_PROXY_FENCE: race_proxy_fence(e->w, e->m); break;
-  case HEV_MBAR_RELEASE: mbar_release(e->w, e->m); break;
-  case HEV_BULK_COMMIT: race_proxy_commit(e->w, e->m); break;
-  case HEV_BULK_WAIT: race_proxy_wait(e->w, e->m, e->n); break;
-  case HEV_CP_COMMIT: race_cp_commit(e->w, e->m); break;
-  case HEV_CP_WAIT: race_cp_wait(e->w, e->m, e->n); break;
-  case HEV_ASYNC_RACE: async_race(e); break;
-  case HEV_WGMMA_ISSUE: wgmma_issue(e); break;
-  case HEV_WGMMA_COMMIT: wgmma_commit(r, e->w); break;
-  case HEV_WGMMA_WAIT: wgmma_wait(r, e->w, e->n, e->k); break;
-  default: break;
+  case HEV_PROXY_FENCE:
+    race_proxy_fence(e->w, e->m);
+    break;
+  case HEV_MBAR_RELEASE:
+    mbar_release(e->w, e->m);
+    break;
+  case HEV_BULK_COMMIT:
+    race_proxy_commit(e->w, e->m);
+    break;
+  case HEV_BULK_WAIT:
+    race_proxy_wait(e->w, e->m, e->n);
+    break;
+  case HEV_CP_COMMIT:
+    race_cp_commit(e->w, e->m);
+    break;
+  case HEV_CP_WAIT:
+    race_cp_wait(e->w, e->m, e->n);
+    break;
+  case HEV_ASYNC_RACE:
+    async_race(e);
+    break;
+  case HEV_WGMMA_ISSUE:
+    wgmma_issue(e);
+    break;
+  case HEV_WGMMA_COMMIT:
+    wgmma_commit(r, e->w);
+    break;
+  case HEV_WGMMA_WAIT:
+    wgmma_wait(r, e->w, e->n, e->k);
+    break;
+  default:
+    break;
   }
 }

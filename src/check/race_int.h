@@ -4,9 +4,9 @@
  * paths use them. Private to src/check. */
 #ifndef SMEMU_RACE_INT_H
 #define SMEMU_RACE_INT_H
-#include <string.h>
 #include "check/race.h"
 #include "exec/hooks.h"
+#include <string.h>
 
 /* ---- hazard records (race.c) ---- */
 /* A new, zeroed hazard record (NULL when out of memory), the record of a
@@ -43,9 +43,12 @@ static inline void spill_cold(race_state *r, shadow *s, shadow_x *x, const acc_r
     s->spilled = 1;
   }
   acc_rec *a = &x->r[0], *b = &x->r[1];
-  if (same_group(o, a) || !a->valid || a->gen < r->all_gen) *a = *o;
-  else if (same_group(o, b) || !b->valid || b->gen < r->all_gen) *b = *o;
-  else *(a->gen <= b->gen ? a : b) = *o;
+  if (same_group(o, a) || !a->valid || a->gen < r->all_gen)
+    *a = *o;
+  else if (same_group(o, b) || !b->valid || b->gen < r->all_gen)
+    *b = *o;
+  else
+    *(a->gen <= b->gen ? a : b) = *o;
 }
 
 static inline void spill_read(race_state *r, shadow *s, shadow_x *x, acc_rec o) {
@@ -75,9 +78,7 @@ static inline void own_word(race_state *r, uint64_t wd) {
   if (r->nruns && r->runof[wd]) race_unrun(r, r->runof[wd] - 1, wd);
 }
 
-static inline int live(const acc_rec *a, uint32_t all_gen) {
-  return a->valid && a->gen >= all_gen;
-}
+static inline int live(const acc_rec *a, uint32_t all_gen) { return a->valid && a->gen >= all_gen; }
 
 /* own_word for a word a write is about to record: when every reader of its
  * run is older than the last barrier everyone passed (ordered before the
@@ -86,7 +87,8 @@ static inline void own_word_w(race_state *r, uint64_t wd) {
   if (!r->nruns || !r->runof[wd]) return;
   uint32_t k = r->runof[wd] - 1, ag = r->all_gen;
   wrun *u = &r->runs[k];
-  if (live(&u->s.r[0], ag) || live(&u->s.r[1], ag) || (u->s.spilled && (live(&u->x.r[0], ag) || live(&u->x.r[1], ag)))) {
+  if (live(&u->s.r[0], ag) || live(&u->s.r[1], ag) ||
+      (u->s.spilled && (live(&u->x.r[0], ag) || live(&u->x.r[1], ag)))) {
     race_unrun(r, k, wd);
     return;
   }
@@ -129,12 +131,13 @@ static inline void keep_read2(race_state *r, shadow *s, shadow_x *x, uint32_t pc
 
 /* Check one access (a word or a byte with shadow s) and record it. For a
  * write, `changed` is how many of its n bytes get a new value. */
-static inline void check_one(race_state *r, block *b, shadow *s, shadow_x *xs, uint32_t pc, uint16_t t, int kind,
-                             uint64_t at, uint32_t n, uint32_t changed, int silent) {
+static inline void check_one(race_state *r, block *b, shadow *s, shadow_x *xs, uint32_t pc, uint16_t t,
+                             int kind, uint64_t at, uint32_t n, uint32_t changed, int silent) {
   /* racecheck reports no hazard with an atomic on either side (measured:
    * tests/hw/races, race_atomic_read and race_write_atomic) */
   if (kind == ACC_READ) {
-    if (s->w.valid && s->w.gen >= r->all_gen && s->w.tid != t && s->w.kind != ACC_ATOMIC && !ordered(r, &s->w, t))
+    if (s->w.valid && s->w.gen >= r->all_gen && s->w.tid != t && s->w.kind != ACC_ATOMIC &&
+        !ordered(r, &s->w, t))
       race_add_hazard(r, b, HZ_RAW, &s->w, pc, t, kind, at, 0, b->smem[at], n);
     if (r->compat) {
       /* racecheck's one access per byte: a read replaces the record,
@@ -164,7 +167,8 @@ static inline void check_one(race_state *r, block *b, shadow *s, shadow_x *xs, u
      * though it is still the last write for a later read (raw_same_value) */
     /* (a reader older than the last barrier everyone passed is ordered) */
     uint32_t ag = r->all_gen;
-    silent |= !(live(&s->r[0], ag) || live(&s->r[1], ag) || (s->spilled && (live(&xs->r[0], ag) || live(&xs->r[1], ag))));
+    silent |= !(live(&s->r[0], ag) || live(&s->r[1], ag) ||
+                (s->spilled && (live(&xs->r[0], ag) || live(&xs->r[1], ag))));
     const acc_rec *rd[4] = {&s->r[0], &s->r[1], s->spilled ? &xs->r[0] : NULL, s->spilled ? &xs->r[1] : NULL};
     uint32_t seen_pc[4];
     uint8_t seen_err[4];
@@ -212,8 +216,8 @@ static inline uint64_t shared_off(const insn *in, uint64_t a, uint32_t size, con
 
 /* One lane's access at shared offset a. For a store whose bytes are known
  * (val), cur holds the bytes it overwrites. */
-static inline void lane_access(race_state *r, block *b, uint32_t pc, uint16_t t, int kind, uint64_t a, uint32_t size,
-                               const uint8_t *val, const uint8_t *cur) {
+static inline void lane_access(race_state *r, block *b, uint32_t pc, uint16_t t, int kind, uint64_t a,
+                               uint32_t size, const uint8_t *val, const uint8_t *cur) {
   int silent = val && !memcmp(val, cur, size);
   for (uint32_t k = 0; k < size;) {
     uint64_t at = a + k, wd = at >> 2;
@@ -273,7 +277,8 @@ static inline int warp_shape(const uint64_t addr[32], uint32_t sh_size, wshape *
     xc |= (addr[l] - a0 - 4 * (uint64_t)l) | (addr[l + 16] - a1 - 4 * (uint64_t)l);
   }
   uint32_t n = xb ? 16 : 1, w0 = (uint32_t)(a0 >> 2), w1 = (uint32_t)(a1 >> 2);
-  if ((xb && xc) || ((a0 | a1) & 3) || sh_size < 4 * n || a0 > sh_size - 4 * n || a1 > sh_size - 4 * n) return 0;
+  if ((xb && xc) || ((a0 | a1) & 3) || sh_size < 4 * n || a0 > sh_size - 4 * n || a1 > sh_size - 4 * n)
+    return 0;
   if (xb && w0 != w1 && (w1 > w0 ? w1 - w0 : w0 - w1) < 16) return 0;
   *ws = (wshape){w0, w1, n};
   return 1;
@@ -293,14 +298,14 @@ static inline int shape_fits(const warp *w, const insn *in, const wshape *ws, in
   if (!w->L->want_races) return 1;
   if (!pattern_fits(r, ws)) return 0;
   if (kind == ACC_READ) return !r->compat;
-  return kind == ACC_WRITE && in->op == OP_ST && in->vec == 1 && in->c == 4 && ws->n == 16 && ws->w0 != ws->w1 &&
-         !r->ar;
+  return kind == ACC_WRITE && in->op == OP_ST && in->vec == 1 && in->c == 4 && ws->n == 16 &&
+         ws->w0 != ws->w1 && !r->ar;
 }
-
 
 /* ---- whole-warp shapes (race_shape.c) ---- */
 void race_flush_reads(race_state *r);
-int race_fast_reads(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, race_state *r, block *b, const wshape *ws);
+int race_fast_reads(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size,
+                    race_state *r, block *b, const wshape *ws);
 int race_fast_stores(warp *w, const insn *in, const uint64_t addr[32], race_state *r, block *b);
 /* The reads (as a log of shapes) and the stores of shape_fits. */
 int race_pattern_reads(warp *w, const wshape *ws, race_state *r, block *b);
@@ -333,15 +338,19 @@ void sinit_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
                   const wshape *ws);
 
 /* The race and init checks of an access shape_fits passed. */
-static inline void race_shape_checks(warp *w, const insn *in, const wshape *ws, int kind, race_state *r, block *b) {
+static inline void race_shape_checks(warp *w, const insn *in, const wshape *ws, int kind, race_state *r,
+                                     block *b) {
   if (w->L->want_init) sinit_shape(w, r, b, ws, kind);
   if (!w->L->want_races) return;
-  if (kind == ACC_READ) race_pattern_reads(w, ws, r, b);
-  else race_shape_stores(w, in, ws, r, b);
+  if (kind == ACC_READ)
+    race_pattern_reads(w, ws, r, b);
+  else
+    race_shape_stores(w, in, ws, r, b);
 }
 
 /* ---- cp.async (race_async.c) ---- */
 /* Reads by lanes m of bytes their own thread's cp.async is still copying. */
-void race_cp_own_reads(race_state *r, warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size);
+void race_cp_own_reads(race_state *r, warp *w, const insn *in, uint32_t m, const uint64_t addr[32],
+                       uint32_t size);
 
 #endif

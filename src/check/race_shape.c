@@ -4,10 +4,10 @@
  * recorded per half-warp or per run of words, with the result lane_access
  * would give lane by lane (race_int.h), for less. */
 #include "check/install.h"
-#include <stdlib.h>
-#include <string.h>
 #include "check/race_int.h"
 #include "exec/hooks.h"
+#include <stdlib.h>
+#include <string.h>
 
 /* A warp's plain read of whole, unsplit words (size a multiple of 4, every
  * lane aligned): what lane_access does lane by lane, with the same result
@@ -51,8 +51,10 @@ static void run_reads(race_state *r, uint32_t w0, uint32_t pc, uint16_t ta, uint
   if (k && r->runs[k - 1].w0 == w0 && r->runs[k - 1].mask == 0xffff) {
     /* the 16 words are one run: one history for all */
     wrun *u = &r->runs[k - 1];
-    if (two) keep_read2(r, &u->s, &u->x, pc, ta, tb);
-    else keep_read(r, &u->s, &u->x, pc, ta);
+    if (two)
+      keep_read2(r, &u->s, &u->x, pc, ta, tb);
+    else
+      keep_read(r, &u->s, &u->x, pc, ta);
     return;
   }
   uint32_t fresh = 1;
@@ -69,17 +71,20 @@ static void run_reads(race_state *r, uint32_t w0, uint32_t pc, uint16_t ta, uint
     u->w0 = w0;
     u->mask = 0xffff;
     u->s = r->wsh[w0];
-    if (two) keep_read2(r, &u->s, &u->x, pc, ta, tb);
-    else keep_read(r, &u->s, &u->x, pc, ta);
+    if (two)
+      keep_read2(r, &u->s, &u->x, pc, ta, tb);
+    else
+      keep_read(r, &u->s, &u->x, pc, ta);
     for (uint32_t j = 0; j < 16; j++) r->runof[w0 + j] = k + 1;
     r->nruns++;
     return;
   }
   for (uint32_t j = 0; j < 16; j++)
-    if (two) keep_read2(r, &r->wsh[w0 + j], &r->wshx[w0 + j], pc, (uint16_t)(ta + j), (uint16_t)(tb + j));
-    else keep_read(r, &r->wsh[w0 + j], &r->wshx[w0 + j], pc, (uint16_t)(ta + j));
+    if (two)
+      keep_read2(r, &r->wsh[w0 + j], &r->wshx[w0 + j], pc, (uint16_t)(ta + j), (uint16_t)(tb + j));
+    else
+      keep_read(r, &r->wsh[w0 + j], &r->wshx[w0 + j], pc, (uint16_t)(ta + j));
 }
-
 
 /* fast_reads for a whole warp reading one word per lane, each half-warp
  * either one word (broadcast) or 16 consecutive ones, all in bounds. */
@@ -148,8 +153,8 @@ int race_pattern_reads(warp *w, const wshape *ws, race_state *r, block *b) {
   return 1;
 }
 
-int race_fast_reads(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size, race_state *r,
-                      block *b, const wshape *ws) {
+int race_fast_reads(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size,
+                    race_state *r, block *b, const wshape *ws) {
   uint32_t wd0[32], nw = size / 4, pc = w->pc, skip = 0;
   uint16_t tb = (uint16_t)(w->index * 32);
   if (size % 4 || !size || size > 32) return 0;
@@ -183,7 +188,8 @@ int race_fast_reads(warp *w, const insn *in, uint32_t m, const uint64_t addr[32]
     m &= ~skip;
   }
   raw_reads(r, b, m, wd0, nw, pc, tb);
-  if (r->nruns) LANES(m, {
+  if (r->nruns)
+    LANES(m, {
       for (uint32_t j = 0; j < nw; j++) own_word(r, wd0[l] + j);
     });
   if (m == FULL_MASK && nw == 1) {
@@ -274,8 +280,8 @@ static void store_words(warp *w, const insn *in, const uint32_t wdv[32], race_st
     memcpy(&cur, b->smem + (uint64_t)wd * 4, 4);
     x = cur ^ (uint32_t)v[l];
     uint32_t changed = !!(x & 0xffu) + !!(x & 0xff00u) + !!(x & 0xff0000u) + !!(x & 0xff000000u);
-    check_one(r, b, &r->wsh[wd], &r->wshx[wd], w->pc, (uint16_t)(tb + l), ACC_WRITE, (uint64_t)wd * 4, 4, changed,
-              !x);
+    check_one(r, b, &r->wsh[wd], &r->wshx[wd], w->pc, (uint16_t)(tb + l), ACC_WRITE, (uint64_t)wd * 4, 4,
+              changed, !x);
   }
 }
 
@@ -349,7 +355,8 @@ int check_mem_shape(warp *w, const insn *in, uint64_t a0, uint64_t a1, int pat, 
   /* (copies in flight: race_access sees the copier's own reads) */
   if (r->npcp) return 0;
   /* (the reserved area's words: race_access leaves them out) */
-  if (w->L->prog->smem_lo < w->L->prog->smem_reserved && (a0 < w->L->prog->smem_reserved || a1 < w->L->prog->smem_reserved))
+  if (w->L->prog->smem_lo < w->L->prog->smem_reserved &&
+      (a0 < w->L->prog->smem_reserved || a1 < w->L->prog->smem_reserved))
     return 0;
   wshape ws = {(uint32_t)(a0 >> 2), (uint32_t)(a1 >> 2), n};
   if (n > 1 && ws.w0 != ws.w1 && (ws.w1 > ws.w0 ? ws.w1 - ws.w0 : ws.w0 - ws.w1) < 16) return 0;
@@ -358,4 +365,3 @@ int check_mem_shape(warp *w, const insn *in, uint64_t a0, uint64_t a1, int pat, 
   race_shape_checks(w, in, &ws, kind, r, b);
   return 1;
 }
-

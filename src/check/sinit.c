@@ -1,8 +1,8 @@
 /* sinit.c: the shared-memory init check (SMEMU_ANALYZE_INIT): one byte
  * per shared byte, set by a write; a read of a byte never written is an
  * uninitialised read (race_state.init, SYNC_UNINIT records). */
-#include <string.h>
 #include "check/race_int.h"
+#include <string.h>
 
 /* The init check of race_access's access (lanes m; ws its whole-warp
  * shape or NULL). */

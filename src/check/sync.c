@@ -14,10 +14,10 @@
  *    branch's fall-through side executes first, and threads that only go on
  *    to exit have already exited; synccheck then stops the kernel, so only
  *    that first barrier error is reported. */
-#include <string.h>
 #include "check/race.h"
 #include "exec/hooks.h"
 #include "model/arch.h"
+#include <string.h>
 
 static int volta(const warp *w) { return w->L->arch && w->L->arch->major >= 7; }
 

@@ -2,12 +2,12 @@
  * a state space (or a generic address) to the host byte it names, checked
  * (bounds, alignment, read-only memory, exited blocks of a cluster), and
  * the shared::cluster window's blocks and offsets (addr.h). */
-#include <inttypes.h>
-#include <stdio.h>
-#include <string.h>
 #include "exec/addr.h"
 #include "exec/exec.h"
 #include "smemu.h"
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
 
 /* ---- shared::cluster addresses ---- */
 block *cluster_target(const warp *w, uint64_t a, uint64_t *off) {
@@ -39,8 +39,8 @@ uint64_t cluster_addr(const warp *w, uint32_t r, uint64_t off) {
 /* ---- addresses ---- */
 /* A bad address; remote_cta >= 0: an access to the shared memory of that
  * block rank of the cluster (memcheck's __remote_shared__, at offset addr). */
-static uint8_t *bad_at(warp *w, int l, const char *space, uint64_t addr, uint32_t size, int write,
-                       int status, const char *why, int remote_cta) {
+static uint8_t *bad_at(warp *w, int l, const char *space, uint64_t addr, uint32_t size, int write, int status,
+                       const char *why, int remote_cta) {
   fault_info fi = {0};
   fi.remote_cta = remote_cta;
   fi.access = 1;
@@ -56,23 +56,28 @@ static uint8_t *bad_at(warp *w, int l, const char *space, uint64_t addr, uint32_
     uint64_t best = UINT64_MAX;
     for (size_t i = 0; i < t->n; i++) {
       const alloc *n = &t->a[i];
-      uint64_t d = addr < n->base ? n->base - addr : addr - n->base < n->size ? 0 : addr - (n->base + n->size) + 1;
+      uint64_t d = addr < n->base             ? n->base - addr
+                   : addr - n->base < n->size ? 0
+                                              : addr - (n->base + n->size) + 1;
       if (d < best) best = d, fi.near_base = n->base, fi.near_size = n->size;
     }
   }
   if (remote_cta >= 0)
-    exec_fault_access(w, l, &fi, status, "%s %s of %u byte%s at offset 0x%" PRIx64 " in the shared memory of block rank %d of the "
-               "cluster%s", status == SMEMU_ERR_MISALIGNED ? "misaligned" : "out-of-bounds",
-               write ? "write" : "read", size, size == 1 ? "" : "s", addr, remote_cta, why);
+    exec_fault_access(w, l, &fi, status,
+                      "%s %s of %u byte%s at offset 0x%" PRIx64
+                      " in the shared memory of block rank %d of the "
+                      "cluster%s",
+                      status == SMEMU_ERR_MISALIGNED ? "misaligned" : "out-of-bounds",
+                      write ? "write" : "read", size, size == 1 ? "" : "s", addr, remote_cta, why);
   else
     exec_fault_access(w, l, &fi, status, "%s %s of %u byte%s at %s address 0x%" PRIx64 "%s",
-               status == SMEMU_ERR_MISALIGNED ? "misaligned" : "out-of-bounds",
-               write ? "write" : "read", size, size == 1 ? "" : "s", space, addr, why);
+                      status == SMEMU_ERR_MISALIGNED ? "misaligned" : "out-of-bounds",
+                      write ? "write" : "read", size, size == 1 ? "" : "s", space, addr, why);
   return NULL;
 }
 
-static uint8_t *bad(warp *w, int l, const char *space, uint64_t addr, uint32_t size, int write,
-                    int status, const char *why) {
+static uint8_t *bad(warp *w, int l, const char *space, uint64_t addr, uint32_t size, int write, int status,
+                    const char *why) {
   return bad_at(w, l, space, addr, size, write, status, why, -1);
 }
 
@@ -81,8 +86,7 @@ static uint8_t *shared_ptr(warp *w, int l, uint64_t a, uint32_t size, int write)
   if (a & (size - 1)) return bad(w, l, "shared", a, size, write, SMEMU_ERR_MISALIGNED, "");
   if (a < w->L->prog->smem_lo || a + size > b->smem_size) {
     char why[160];
-    snprintf(why, sizeof why, " (the block has shared bytes 0x%x..0x%x)",
-             w->L->prog->smem_lo, b->smem_size);
+    snprintf(why, sizeof why, " (the block has shared bytes 0x%x..0x%x)", w->L->prog->smem_lo, b->smem_size);
     return bad(w, l, "shared", a, size, write, SMEMU_ERR_ILLEGAL_ADDRESS, why);
   }
   return b->smem + a;
@@ -100,19 +104,22 @@ static uint8_t *cluster_ptr(warp *w, int l, uint64_t a, uint32_t size, int write
    * past the cluster, exited block) or an illegal / misaligned address;
    * memcheck names the rank and the offset (tests/hw/cluster) */
   if (!t) {
-    snprintf(why, sizeof why, " (shared::cluster address 0x%llx; the cluster has %u block(s))", (unsigned long long)a,
-             w->blk->cl->n);
+    snprintf(why, sizeof why, " (shared::cluster address 0x%llx; the cluster has %u block(s))",
+             (unsigned long long)a, w->blk->cl->n);
     return bad_at(w, l, "remote_shared", off, size, write, SMEMU_ERR_LAUNCH_FAILURE, why, (int)r);
   }
-  if (a & (size - 1)) return bad_at(w, l, "remote_shared", off, size, write, SMEMU_ERR_MISALIGNED, "", (int)r);
+  if (a & (size - 1))
+    return bad_at(w, l, "remote_shared", off, size, write, SMEMU_ERR_MISALIGNED, "", (int)r);
   if (off < w->L->prog->smem_lo || off + size > t->smem_size) {
-    snprintf(why, sizeof why, " (block (%u,%u,%u), which has shared bytes 0x%x..0x%x)", t->ctaid[0], t->ctaid[1],
-             t->ctaid[2], w->L->prog->smem_lo, t->smem_size);
+    snprintf(why, sizeof why, " (block (%u,%u,%u), which has shared bytes 0x%x..0x%x)", t->ctaid[0],
+             t->ctaid[1], t->ctaid[2], w->L->prog->smem_lo, t->smem_size);
     return bad_at(w, l, "remote_shared", off, size, write, SMEMU_ERR_ILLEGAL_ADDRESS, why, (int)r);
   }
   if (t != w->blk && t->exited_threads == t->nthreads) {
-    snprintf(why, sizeof why, " (block (%u,%u,%u) has exited and its shared memory with it: a barrier.cluster "
-             "arrive/wait before it exits keeps it for the others)", t->ctaid[0], t->ctaid[1], t->ctaid[2]);
+    snprintf(why, sizeof why,
+             " (block (%u,%u,%u) has exited and its shared memory with it: a barrier.cluster "
+             "arrive/wait before it exits keeps it for the others)",
+             t->ctaid[0], t->ctaid[1], t->ctaid[2]);
     return bad_at(w, l, "remote_shared", off, size, write, SMEMU_ERR_LAUNCH_FAILURE, why, (int)r);
   }
   return t->smem + off;
@@ -143,8 +150,7 @@ static uint8_t *global_ptr(warp *w, int l, uint64_t a, uint32_t size, int write)
       if (n) {
         long long d = (long long)(a - n->base);
         snprintf(why, sizeof why, " (nearest allocation: %s%s%s0x%" PRIxPTR ", %zu bytes; offset %lld)",
-                 n->name ? "'" : "", n->name ? n->name : "", n->name ? "' at " : "", n->base,
-                 n->size, d);
+                 n->name ? "'" : "", n->name ? n->name : "", n->name ? "' at " : "", n->base, n->size, d);
       }
       return bad(w, l, "global", a, size, write, SMEMU_ERR_ILLEGAL_ADDRESS, why);
     }
@@ -158,20 +164,24 @@ static uint8_t *global_ptr(warp *w, int l, uint64_t a, uint32_t size, int write)
 
 uint8_t *exec_addr(warp *w, int l, int space, uint64_t a, uint32_t size, int write) {
   switch (space) {
-  case PTX_SPACE_SHARED: return shared_ptr(w, l, a, size, write);
-  case PTX_SPACE_LOCAL: return local_ptr(w, l, a, size, write);
+  case PTX_SPACE_SHARED:
+    return shared_ptr(w, l, a, size, write);
+  case PTX_SPACE_LOCAL:
+    return local_ptr(w, l, a, size, write);
   case PTX_SPACE_PARAM:
     if (write || a + size > w->L->prog->param_bytes)
       return bad(w, l, "param", a, size, write, SMEMU_ERR_ILLEGAL_ADDRESS, "");
     return (uint8_t *)w->L->params + a;
   case PTX_SPACE_GLOBAL:
-  case PTX_SPACE_CONST: return global_ptr(w, l, a, size, write);
-  case PTX_SPACE_SHARED_CLUSTER: return cluster_ptr(w, l, a & 0xffffffffu, size, write);
+  case PTX_SPACE_CONST:
+    return global_ptr(w, l, a, size, write);
+  case PTX_SPACE_SHARED_CLUSTER:
+    return cluster_ptr(w, l, a & 0xffffffffu, size, write);
   default:
     if (a - SHARED_WINDOW < WINDOW_SIZE) return cluster_ptr(w, l, a - SHARED_WINDOW, size, write);
     if (a - LOCAL_WINDOW < WINDOW_SIZE) return local_ptr(w, l, a - LOCAL_WINDOW, size, write);
-    if (a - PARAM_WINDOW < WINDOW_SIZE) return exec_addr(w, l, PTX_SPACE_PARAM, a - PARAM_WINDOW, size, write);
+    if (a - PARAM_WINDOW < WINDOW_SIZE)
+      return exec_addr(w, l, PTX_SPACE_PARAM, a - PARAM_WINDOW, size, write);
     return global_ptr(w, l, a, size, write);
   }
 }
-

@@ -3,15 +3,16 @@
  * are served in lane order; host atomics make global ones safe across the
  * worker threads that run other blocks at the same time. */
 #include "exec/exec.h"
-#include "model/fpsem.h"
 #include "exec/hooks.h"
 #include "ir/decode.h"
+#include "model/fpsem.h"
 #include "smemu.h"
 
 enum { A_ADD, A_MIN, A_MAX, A_INC, A_DEC, A_CAS, A_EXCH, A_AND, A_OR, A_XOR };
 _Static_assert(A_CAS == ATOM_MODE_CAS, "hooks.h names atom.cas's mode");
 _Static_assert(A_MIN == ATOM_MODE_MIN && A_MAX == ATOM_MODE_MAX, "hooks.h names min and max");
-static const char *const aops[] = {"add", "min", "max", "inc", "dec", "cas", "exch", "and", "or", "xor", NULL};
+static const char *const aops[] = {"add",  "min", "max", "inc", "dec", "cas",
+                                   "exch", "and", "or",  "xor", NULL};
 
 /* The new value for old value o and operand b (c for cas). */
 static uint64_t apply(int op, int t, uint64_t o, uint64_t b, uint64_t c, int bytes) {
@@ -30,25 +31,35 @@ static uint64_t apply(int op, int t, uint64_t o, uint64_t b, uint64_t c, int byt
       return (uint64_t)fp_addbf16((uint16_t)o, (uint16_t)b, FP_RN) |
              (uint64_t)fp_addbf16((uint16_t)(o >> 16), (uint16_t)(b >> 16), FP_RN) << 16;
     return (o + b) & mk;
-  case A_MIN: case A_MAX: {
+  case A_MIN:
+  case A_MAX: {
     int lt;
-    if (t == PTX_T_S32 || t == PTX_T_S64) lt = (int64_t)(o << sh) < (int64_t)(b << sh);
+    if (t == PTX_T_S32 || t == PTX_T_S64)
+      lt = (int64_t)(o << sh) < (int64_t)(b << sh);
     else if (t == PTX_T_F32) {
       float x = fp_from_bits32((uint32_t)o), y = fp_from_bits32((uint32_t)b);
       return fp_bits32(op == A_MIN ? fp_min32(x, y) : fp_max32(x, y));
     } else if (t == PTX_T_F64) {
       double x = fp_from_bits64(o), y = fp_from_bits64(b);
       return fp_bits64(op == A_MIN ? fp_min64(x, y) : fp_max64(x, y));
-    } else lt = (o & mk) < (b & mk);
+    } else
+      lt = (o & mk) < (b & mk);
     return (op == A_MIN) == lt ? o : b;
   }
-  case A_INC: return (o & mk) >= (b & mk) ? 0 : (o + 1) & mk;
-  case A_DEC: return ((o & mk) == 0 || (o & mk) > (b & mk)) ? b & mk : (o - 1) & mk;
-  case A_CAS: return (o & mk) == (b & mk) ? c & mk : o;
-  case A_EXCH: return b & mk;
-  case A_AND: return o & b & mk;
-  case A_OR: return (o | b) & mk;
-  default: return (o ^ b) & mk;
+  case A_INC:
+    return (o & mk) >= (b & mk) ? 0 : (o + 1) & mk;
+  case A_DEC:
+    return ((o & mk) == 0 || (o & mk) > (b & mk)) ? b & mk : (o - 1) & mk;
+  case A_CAS:
+    return (o & mk) == (b & mk) ? c & mk : o;
+  case A_EXCH:
+    return b & mk;
+  case A_AND:
+    return o & b & mk;
+  case A_OR:
+    return (o | b) & mk;
+  default:
+    return (o ^ b) & mk;
   }
 }
 
@@ -70,13 +81,15 @@ static uint64_t rmw(uint8_t *p, int bytes, int op, int t, uint64_t b, uint64_t c
   case 4: {
     uint32_t *q = (uint32_t *)(void *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED);
     while (!__atomic_compare_exchange_n(q, &old, (uint32_t)apply(op, t, old, b, c, 4), 0, __ATOMIC_SEQ_CST,
-                                        __ATOMIC_RELAXED)) {}
+                                        __ATOMIC_RELAXED)) {
+    }
     return old;
   }
   default: {
     uint64_t *q = (uint64_t *)(void *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED);
     while (!__atomic_compare_exchange_n(q, &old, apply(op, t, old, b, c, 8), 0, __ATOMIC_SEQ_CST,
-                                        __ATOMIC_RELAXED)) {}
+                                        __ATOMIC_RELAXED)) {
+    }
     return old;
   }
   }
@@ -123,7 +136,8 @@ int dec_atom(dctx *D, dstmt *S, insn *in) {
   if (dec_vec(S) != 1) return dec_error(D, S, -1, "vector atomics are not supported");
   if (dec_ntypes(D, S, 1) < 0) return -1;
   int t = S->types[0], bytes = ptx_type_size(t);
-  if (bytes != 2 && bytes != 4 && bytes != 8) return dec_error(D, S, -1, "%s does not take .%s", S->st->opcode, ptx_type_name(t));
+  if (bytes != 2 && bytes != 4 && bytes != 8)
+    return dec_error(D, S, -1, "%s does not take .%s", S->st->opcode, ptx_type_name(t));
   int nsrc = op == A_CAS ? 2 : 1, first = red ? 0 : 1;
   if (dec_nops(D, S, first + 1 + nsrc) < 0) return -1;
   in->type = (uint8_t)t;
@@ -134,7 +148,8 @@ int dec_atom(dctx *D, dstmt *S, insn *in) {
   if (!red && dec_dst(D, S, 0, &in->d) < 0) return -1;
   int space = sp;
   if (dec_addr(D, S, first, &in->a, &in->imm, &space, &in->flags) < 0) return -1;
-  if (space == PTX_SPACE_CONST || space == PTX_SPACE_PARAM) return dec_error(D, S, -1, "atomics need .global, .shared or generic memory");
+  if (space == PTX_SPACE_CONST || space == PTX_SPACE_PARAM)
+    return dec_error(D, S, -1, "atomics need .global, .shared or generic memory");
   in->space = (uint8_t)space;
   if (dec_src(D, S, first + 1, t, &in->b) < 0) return -1;
   in->c = in->b;

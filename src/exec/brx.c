@@ -5,11 +5,11 @@
  * Lanes that pick different targets diverge as they do at bra: one path
  * per target, all rejoining at the branch's reconvergence point. An index
  * past the list is a fault (the GPU's behaviour is undefined). */
-#include <stdlib.h>
-#include <string.h>
 #include "exec/exec.h"
 #include "exec/sched.h"
 #include "ir/decode.h"
+#include <stdlib.h>
+#include <string.h>
 
 int dec_brx(dctx *D, dstmt *S, insn *in);
 
@@ -25,8 +25,8 @@ static void h_brx(warp *w, const insn *in, uint32_t m) {
     int l = __builtin_ctz(mm);
     uint32_t idx = (uint32_t)A[l];
     if (idx >= in->c) {
-      exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION, "brx.idx with index %u: the target list has %u labels", idx,
-                 in->c);
+      exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION, "brx.idx with index %u: the target list has %u labels",
+                 idx, in->c);
       return;
     }
     tgt[l] = tl[idx];
@@ -34,11 +34,16 @@ static void h_brx(warp *w, const insn *in, uint32_t m) {
   int first = __builtin_ctz(taken);
   uint32_t same = 0;
   LANES(taken, if (tgt[l] == tgt[first]) same |= 1u << l);
-  if (same == active) { t->pc = tgt[first]; return; }
+  if (same == active) {
+    t->pc = tgt[first];
+    return;
+  }
   uint32_t rpc = in->rpc, fallpc = t->pc, fall = active & ~taken;
   if (rpc == NO_RPC) rpc = t->rpc;
-  if (t->rpc == rpc) w->sp--;
-  else t->pc = rpc;
+  if (t->rpc == rpc)
+    w->sp--;
+  else
+    t->pc = rpc;
   if (fall && fallpc != rpc && simt_push(w, fallpc, rpc, fall) < 0) return;
   /* one path per target, the highest lanes' first so the lowest run first */
   uint32_t left = taken;
@@ -72,10 +77,16 @@ int dec_brx(dctx *D, dstmt *S, insn *in) {
   if (!list) return dec_error(D, S, 1, "'%s' is no .branchtargets list of this function", tl->name);
   uint32_t n = (uint32_t)list->nops - 1, *pcs = calloc(n + 1, sizeof *pcs);
   if (!pcs) return -1;
-  if (!n) { free(pcs); return dec_error(D, S, 1, "the .branchtargets list '%s' is empty", tl->name); }
+  if (!n) {
+    free(pcs);
+    return dec_error(D, S, 1, "the .branchtargets list '%s' is empty", tl->name);
+  }
   dstmt L = {.st = list};
   for (uint32_t k = 0; k < n; k++)
-    if (dec_label(D, &L, (int)k + 1, &pcs[k]) < 0) { free(pcs); return -1; }
+    if (dec_label(D, &L, (int)k + 1, &pcs[k]) < 0) {
+      free(pcs);
+      return -1;
+    }
   int64_t x;
   int rc = dec_xslots(D, pcs, n, &x);
   free(pcs);

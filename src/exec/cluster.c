@@ -8,18 +8,20 @@
  * it arrived in; a phase completes when every thread of the cluster has
  * arrived or exited (exited threads release it, as for bar.sync). Per
  * thread, block.c_arr counts arrivals and c_wait completed waits. */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include "exec/cluster.h"
 #include "exec/hooks.h"
 #include "exec/sched.h"
 #include "smemu.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* ---- barrier.cluster ---- */
 enum { CB_ARRIVE, CB_WAIT };
 
-static inline int thread_exited(const block *b, uint32_t t) { return b->warps[t / 32].exited >> (t % 32) & 1; }
+static inline int thread_exited(const block *b, uint32_t t) {
+  return b->warps[t / 32].exited >> (t % 32) & 1;
+}
 
 /* The phase completed: every waiting thread goes on. */
 static void complete(cluster *c) {
@@ -70,16 +72,18 @@ static void h_cbar(warp *w, const insn *in, uint32_t m) {
      * tests/hw/cluster bad7), so this is reported as a deadlock */
     exec_fault(w, __builtin_ctz(m), SMEMU_ERR_DEADLOCK,
                "deadlock: barrier.cluster.%s.aligned executed by lanes 0x%08x of the warp's 0x%08x: .aligned "
-               "needs the whole warp converged (use the form without .aligned in divergent code); the GPU hangs here",
+               "needs the whole warp converged (use the form without .aligned in divergent code); the GPU "
+               "hangs here",
                in->mode == CB_ARRIVE ? "arrive" : "wait", m, live);
     return;
   }
   if (in->mode == CB_ARRIVE) {
     LANES(m, bad |= (uint32_t)(b->c_arr[base + (uint32_t)l] != b->c_wait[base + (uint32_t)l]) << l);
     if (bad) {
-      exec_fault(w, __builtin_ctz(bad), SMEMU_ERR_ILLEGAL_INSTRUCTION,
-                 "barrier.cluster.arrive again before barrier.cluster.wait (each thread arrives once per phase, "
-                 "then waits)");
+      exec_fault(
+          w, __builtin_ctz(bad), SMEMU_ERR_ILLEGAL_INSTRUCTION,
+          "barrier.cluster.arrive again before barrier.cluster.wait (each thread arrives once per phase, "
+          "then waits)");
       return;
     }
     LANES(m, b->c_arr[base + (uint32_t)l]++);
@@ -89,9 +93,10 @@ static void h_cbar(warp *w, const insn *in, uint32_t m) {
   }
   LANES(m, bad |= (uint32_t)(b->c_arr[base + (uint32_t)l] == b->c_wait[base + (uint32_t)l]) << l);
   if (bad) {
-    exec_fault(w, __builtin_ctz(bad), SMEMU_ERR_ILLEGAL_INSTRUCTION,
-               "barrier.cluster.wait without a barrier.cluster.arrive before it: the thread would wait for its "
-               "own arrival");
+    exec_fault(
+        w, __builtin_ctz(bad), SMEMU_ERR_ILLEGAL_INSTRUCTION,
+        "barrier.cluster.wait without a barrier.cluster.arrive before it: the thread would wait for its "
+        "own arrival");
     return;
   }
   uint32_t done = 0;
@@ -116,8 +121,10 @@ static void h_cbar(warp *w, const insn *in, uint32_t m) {
 int dec_barrier_cluster(dctx *D, dstmt *S, insn *in) {
   if (dec_take(S, "arrive")) {
     in->mode = CB_ARRIVE;
-    if (dec_take(S, "relaxed")) in->type2 = 1;
-    else dec_take(S, "release");
+    if (dec_take(S, "relaxed"))
+      in->type2 = 1;
+    else
+      dec_take(S, "release");
   } else if (dec_take(S, "wait")) {
     in->mode = CB_WAIT;
     dec_take(S, "acquire");
@@ -162,9 +169,12 @@ static int cluster_deadlock(cluster *c) {
           char where[512];
           uint32_t pc = e->blocked ? e->pc - 1 : (w->state == W_SPIN ? w->spin_pc : e->pc);
           exec_where(w->L->prog, pc, where, sizeof where);
-          k += (size_t)snprintf(lines + k, sizeof lines - k, "\n    block rank %u (block (%u,%u,%u)) warp %u: %u thread(s) %s at %s", i,
+          k += (size_t)snprintf(lines + k, sizeof lines - k,
+                                "\n    block rank %u (block (%u,%u,%u)) warp %u: %u thread(s) %s at %s", i,
                                 b->ctaid[0], b->ctaid[1], b->ctaid[2], j, n,
-                                e->blocked ? "wait at a block barrier" : w->state == W_SPIN ? "wait on an mbarrier" : "are held",
+                                e->blocked           ? "wait at a block barrier"
+                                : w->state == W_SPIN ? "wait on an mbarrier"
+                                                     : "are held",
                                 where);
         }
       }
@@ -173,10 +183,11 @@ static int cluster_deadlock(cluster *c) {
   if (!w0) return 0;
   for (uint32_t s = 0; s < w0->sp; s++)
     if (w0->stack[s].blocked == CLUSTER_BAR + 1) w0->pc = w0->stack[s].pc - 1;
-  exec_fault(w0, -1, SMEMU_ERR_DEADLOCK,
-             "deadlock: %u thread(s) wait at barrier.cluster.wait, which can never complete: %u of the cluster's %u "
-             "threads arrived in this phase, %u have exited, %u wait elsewhere%s",
-             waiting, c->arrived, c->nthreads, exited, elsewhere, lines);
+  exec_fault(
+      w0, -1, SMEMU_ERR_DEADLOCK,
+      "deadlock: %u thread(s) wait at barrier.cluster.wait, which can never complete: %u of the cluster's %u "
+      "threads arrived in this phase, %u have exited, %u wait elsewhere%s",
+      waiting, c->arrived, c->nthreads, exited, elsewhere, lines);
   return 1;
 }
 
@@ -188,8 +199,8 @@ static int cluster_deadlock(cluster *c) {
 static int shared_operand(warp *w, int l, uint64_t a, int generic, const char *what, uint64_t *out) {
   if (generic) {
     if (a - SHARED_WINDOW >= WINDOW_SIZE) {
-      exec_fault(w, l, SMEMU_ERR_ILLEGAL_ADDRESS, "%s of generic address 0x%llx, which is not in shared memory", what,
-                 (unsigned long long)a);
+      exec_fault(w, l, SMEMU_ERR_ILLEGAL_ADDRESS,
+                 "%s of generic address 0x%llx, which is not in shared memory", what, (unsigned long long)a);
       return 0;
     }
     a -= SHARED_WINDOW;
@@ -239,7 +250,8 @@ int dec_mapa(dctx *D, dstmt *S, insn *in) {
   in->vec = (uint8_t)ptx_type_size(t);
   in->mode = (uint8_t)!sp;
   if (!sp && in->vec != 8) return dec_error(D, S, -1, "mapa of a generic address takes .u64");
-  if (dec_dst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, t, &in->a) < 0 || dec_src(D, S, 2, PTX_T_U32, &in->b) < 0)
+  if (dec_dst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, t, &in->a) < 0 ||
+      dec_src(D, S, 2, PTX_T_U32, &in->b) < 0)
     return -1;
   in->fn = h_mapa;
   return 0;

@@ -2,9 +2,6 @@
  * call/ret with per-warp frames, exit, trap, bar/barrier (sync, arrive,
  * red), bar.warp.sync, fences, and the built-in functions nvcc calls
  * (vprintf, __assertfail). */
-#include <inttypes.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include "async/async.h"
 #include "exec/cluster.h"
 #include "exec/exec.h"
@@ -13,6 +10,9 @@
 #include "exec/sched.h"
 #include "ir/decode.h"
 #include "smemu.h"
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 static simt_entry *top(warp *w) { return &w->stack[w->sp - 1]; }
 
@@ -32,12 +32,17 @@ int simt_push(warp *w, uint32_t pc, uint32_t rpc, uint32_t mask) { return push(w
 static void h_bra(warp *w, const insn *in, uint32_t m) {
   simt_entry *t = top(w);
   uint32_t active = t->mask, taken = m & active;
-  if (taken == active) { t->pc = in->target; return; }
+  if (taken == active) {
+    t->pc = in->target;
+    return;
+  }
   if (!taken) return;
   uint32_t rpc = in->rpc, fallpc = t->pc, fall = active & ~taken;
   if (rpc == NO_RPC) rpc = t->rpc;
-  if (t->rpc == rpc) w->sp--;
-  else t->pc = rpc;
+  if (t->rpc == rpc)
+    w->sp--;
+  else
+    t->pc = rpc;
   if (fallpc != rpc && push(w, fallpc, rpc, fall) < 0) return;
   if (in->target != rpc) push(w, in->target, rpc, taken);
   if (w->sp == 0 || top(w)->mask == 0) simt_cleanup(w);
@@ -67,7 +72,10 @@ static void h_exit(warp *w, const insn *in, uint32_t m) {
 
 static void h_ret(warp *w, const insn *in, uint32_t m) {
   if (!m) return;
-  if (w->nframes == 1) { do_exit(w, m); return; }
+  if (w->nframes == 1) {
+    do_exit(w, m);
+    return;
+  }
   simt_remove(w, m, w->frames[w->nframes - 1].stack_base);
   simt_cleanup(w);
 }
@@ -99,7 +107,7 @@ void ctrl_return(warp *w) {
   frame *f = &w->frames[w->nframes - 1], *c = &w->frames[w->nframes - 2];
   const func_info *g = &P->funcs[f->func];
   const call_info *ci = &P->calls[ctrl_call_info(P, f->call_pc, f->func)];
-  uint64_t (*cr)[32] = w->regstack + c->reg_base;
+  uint64_t(*cr)[32] = w->regstack + c->reg_base;
   uint32_t lanes = w->stack[w->sp - 1].mask & ~w->exited;
   for (uint32_t i = 0; i < ci->nrets; i++) {
     const call_arg *a = &ci->rets[i];
@@ -127,7 +135,7 @@ int builtin_call(warp *w, const insn *in, uint32_t m, const func_info *g, const 
 static int grow_frames(warp *w, uint32_t regs, uint32_t preds) {
   if (regs > w->reg_cap) {
     uint32_t cap = w->reg_cap * 2 > regs ? w->reg_cap * 2 : regs;
-    uint64_t (*r)[32] = realloc(w->regstack, (size_t)cap * sizeof *r);
+    uint64_t(*r)[32] = realloc(w->regstack, (size_t)cap * sizeof *r);
     if (!r) return -1;
     w->r = r + (w->r - w->regstack);
     w->regstack = r;
@@ -150,7 +158,10 @@ void ctrl_call_handler(warp *w, const insn *in, uint32_t m) {
   const call_info *ci = &P->calls[in->imm];
   simt_entry *t = top(w);
   if (!m) return;
-  if (g->builtin) { builtin_call(w, in, m, g, ci); return; }
+  if (g->builtin) {
+    builtin_call(w, in, m, g, ci);
+    return;
+  }
   if (m != t->mask) {
     /* a guarded call taken by some lanes: run it as its own path */
     push(w, w->pc, t->pc, m);
@@ -178,7 +189,7 @@ void ctrl_call_handler(warp *w, const insn *in, uint32_t m) {
     const call_arg *a = &ci->args[i];
     LANES(m, copy_arg(w, l, a, cf->local_base, lane_local(w, l, lb + g->param_offs[i]), 0));
   }
-  uint64_t (*r)[32] = w->regstack + rb;
+  uint64_t(*r)[32] = w->regstack + rb;
   exec_fill_specials(w, r, g);
   w->predstack[pb + PRED_TRUE] = FULL_MASK;
   w->predstack[pb + PRED_FALSE] = 0;
@@ -204,11 +215,16 @@ int dec_trap(dctx *D, dstmt *S, insn *in) {
 }
 
 /* ---- no-ops ---- */
-static void h_nop(warp *w, const insn *in, uint32_t m) { (void)w; (void)in; (void)m; }
+static void h_nop(warp *w, const insn *in, uint32_t m) {
+  (void)w;
+  (void)in;
+  (void)m;
+}
 
 int dec_nop(dctx *D, dstmt *S, insn *in) {
   static const char *const ok[] = {"L1", "L2", "tensormap", "global", "local", "const", "param", NULL};
-  while (dec_take_any(S, ok) >= 0) {}
+  while (dec_take_any(S, ok) >= 0) {
+  }
   for (int i = 0; i < S->st->nops; i++)
     if (S->st->ops[i].kind == PTX_OPD_REG) {
       uint32_t slot;
@@ -226,10 +242,25 @@ static void h_fence(warp *w, const insn *in, uint32_t m) {
 /* membar and fence; 1 for fence.proxy.async, whose handler is the async
  * family's (dec_fence, exec/dispatch.c). */
 int dec_fence_form(dctx *D, dstmt *S, insn *in) {
-  static const char *const ok[] = {"cta", "gl", "gpu", "sys", "sc", "acq_rel", "cluster",
-                                   "proxy", "async", "alias", "shared::cta", "shared::cluster",
-                                   "global", "shared", "mbarrier_init", "tensormap::generic",
-                                   "release", "acquire", NULL};
+  static const char *const ok[] = {"cta",
+                                   "gl",
+                                   "gpu",
+                                   "sys",
+                                   "sc",
+                                   "acq_rel",
+                                   "cluster",
+                                   "proxy",
+                                   "async",
+                                   "alias",
+                                   "shared::cta",
+                                   "shared::cluster",
+                                   "global",
+                                   "shared",
+                                   "mbarrier_init",
+                                   "tensormap::generic",
+                                   "release",
+                                   "acquire",
+                                   NULL};
   int k, async = 0, tensormap = 0;
   in->mode = 0;
   /* .cta, proxy and mbarrier_init fences order nothing between blocks */
@@ -246,7 +277,8 @@ int dec_fence_form(dctx *D, dstmt *S, insn *in) {
       int64_t off;
       int space = PTX_SPACE_GENERIC;
       uint8_t fl = 0;
-      if (dec_addr(D, S, 0, &base, &off, &space, &fl) < 0 || dec_src(D, S, 1, PTX_T_U32, &size) < 0) return -1;
+      if (dec_addr(D, S, 0, &base, &off, &space, &fl) < 0 || dec_src(D, S, 1, PTX_T_U32, &size) < 0)
+        return -1;
     } else if (dec_nops(D, S, 0) < 0) {
       return -1;
     }
@@ -312,9 +344,10 @@ static void h_bar(warp *w, const insn *in, uint32_t m) {
   if (count && (count % 32 || count > (w->blk->nthreads + 31) / 32 * 32)) {
     /* PTX requires a multiple of the warp size: an H200 stops the kernel
      * with an illegal-instruction error (tests/hw/races, sync_bar_count) */
-    exec_fault(w, l0, SMEMU_ERR_ILLEGAL_INSTRUCTION,
-               "illegal instruction: barrier thread count %u is not a multiple of 32 within the block's %u threads",
-               count, w->blk->nthreads);
+    exec_fault(
+        w, l0, SMEMU_ERR_ILLEGAL_INSTRUCTION,
+        "illegal instruction: barrier thread count %u is not a multiple of 32 within the block's %u threads",
+        count, w->blk->nthreads);
     return;
   }
   if (in->mode != BAR_ARRIVE) hook_bar_arrive(w, id, m);
@@ -394,7 +427,8 @@ int dec_bar(dctx *D, dstmt *S, insn *in) {
     first = 1;
     n--;
   }
-  if (n - first < 1 || n - first > 2) return dec_error(D, S, -1, "expected a barrier id and an optional thread count");
+  if (n - first < 1 || n - first > 2)
+    return dec_error(D, S, -1, "expected a barrier id and an optional thread count");
   if (dec_src(D, S, first, PTX_T_U32, &in->a) < 0) return -1;
   if (n - first == 2 && dec_src(D, S, first + 1, PTX_T_U32, &in->b) < 0) return -1;
   if (k == BAR_ARRIVE && in->b == ~0u) return dec_error(D, S, -1, "bar.arrive needs a thread count");
@@ -429,14 +463,24 @@ static uint64_t arg_value(warp *w, int l, const call_arg *a, uint32_t base) {
 static int format_printf(warp *w, int l, const char *fmt, uint64_t args, char *out, size_t n) {
   size_t k = 0, off = 0;
   for (const char *p = fmt; *p && k + 1 < n;) {
-    if (*p != '%') { out[k++] = *p++; continue; }
-    if (p[1] == '%') { out[k++] = '%'; p += 2; continue; }
+    if (*p != '%') {
+      out[k++] = *p++;
+      continue;
+    }
+    if (p[1] == '%') {
+      out[k++] = '%';
+      p += 2;
+      continue;
+    }
     char spec[32];
     size_t s = 0;
     spec[s++] = *p++;
     while (*p && strchr("-+ #0123456789.*", *p) && s < 20) spec[s++] = *p++;
     int longs = 0;
-    while (*p && strchr("hlLqjzt", *p)) { if (*p == 'l' || *p == 'L' || *p == 'q' || *p == 'j' || *p == 'z' || *p == 't') longs++; p++; }
+    while (*p && strchr("hlLqjzt", *p)) {
+      if (*p == 'l' || *p == 'L' || *p == 'q' || *p == 'j' || *p == 'z' || *p == 't') longs++;
+      p++;
+    }
     char conv = *p ? *p++ : 0;
     if (!conv) break;
     int size = strchr("eEfgGaA", conv) ? 8 : (conv == 's' || conv == 'p' || longs) ? 8 : 4;
@@ -450,18 +494,25 @@ static int format_printf(warp *w, int l, const char *fmt, uint64_t args, char *o
     if (strchr("eEfgGaA", conv)) {
       double d;
       memcpy(&d, &v, 8);
-      spec[s++] = conv; spec[s] = 0;
+      spec[s++] = conv;
+      spec[s] = 0;
       r = snprintf(out + k, n - k, spec, d);
     } else if (conv == 's') {
       char str[1024];
       if (dev_string(w, l, v, str, sizeof str) < 0) return -1;
-      spec[s++] = 's'; spec[s] = 0;
+      spec[s++] = 's';
+      spec[s] = 0;
       r = snprintf(out + k, n - k, spec, str);
     } else if (conv == 'p') {
       r = snprintf(out + k, n - k, "0x%" PRIx64, v);
     } else if (strchr("dicuxXo", conv)) {
-      spec[s++] = 'l'; spec[s++] = 'l'; spec[s++] = conv; spec[s] = 0;
-      long long x = size == 8 ? (long long)v : (conv == 'd' || conv == 'i') ? (long long)(int32_t)v : (long long)(uint32_t)v;
+      spec[s++] = 'l';
+      spec[s++] = 'l';
+      spec[s++] = conv;
+      spec[s] = 0;
+      long long x = size == 8                      ? (long long)v
+                    : (conv == 'd' || conv == 'i') ? (long long)(int32_t)v
+                                                   : (long long)(uint32_t)v;
       if (conv == 'c') x = (unsigned char)v;
       r = snprintf(out + k, n - k, spec, x);
     } else {
@@ -486,14 +537,20 @@ int builtin_call(warp *w, const insn *in, uint32_t m, const func_info *g, const 
       char fmt[2048];
       uint64_t fp = arg_value(w, l, &ci->args[0], base), ap = arg_value(w, l, &ci->args[1], base);
       pthread_mutex_lock(&w->L->lock);
-      int ok = dev_string(w, l, fp, fmt, sizeof fmt) == 0 && format_printf(w, l, fmt, ap, buf, sizeof buf) == 0;
-      if (ok) { fputs(buf, stdout); fflush(stdout); }
+      int ok =
+          dev_string(w, l, fp, fmt, sizeof fmt) == 0 && format_printf(w, l, fmt, ap, buf, sizeof buf) == 0;
+      if (ok) {
+        fputs(buf, stdout);
+        fflush(stdout);
+      }
       pthread_mutex_unlock(&w->L->lock);
       if (!ok) return -1;
       if (ci->nrets) {
         const call_arg *r = &ci->rets[0];
-        if (r->is_reg) w->r[r->where][l] = 0;
-        else memset(lane_local(w, l, base + r->where), 0, r->size);
+        if (r->is_reg)
+          w->r[r->where][l] = 0;
+        else
+          memset(lane_local(w, l, base + r->where), 0, r->size);
       }
     }
     return 0;
@@ -508,8 +565,8 @@ int builtin_call(warp *w, const insn *in, uint32_t m, const func_info *g, const 
     uint32_t t = w->index * 32 + (uint32_t)l;
     block *b = w->blk;
     pthread_mutex_lock(&w->L->lock);
-    fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file,
-            line, fn, b->ctaid[0], b->ctaid[1], b->ctaid[2], t % bx, t / bx % by, t / (bx * by), msg);
+    fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line,
+            fn, b->ctaid[0], b->ctaid[1], b->ctaid[2], t % bx, t / bx % by, t / (bx * by), msg);
     pthread_mutex_unlock(&w->L->lock);
     exec_fault(w, l, SMEMU_ERR_TRAP, "device-side assertion `%s` failed", msg);
     return -1;
@@ -520,15 +577,19 @@ int builtin_call(warp *w, const insn *in, uint32_t m, const func_info *g, const 
     for (uint32_t mm = m; mm; mm &= mm - 1) {
       int l = __builtin_ctz(mm);
       uint64_t a = ci->nargs ? arg_value(w, l, &ci->args[0], base) : 0, r = 0;
-      if (g->builtin == BUILTIN_MALLOC) r = h ? heap_alloc(h, a) : 0;
+      if (g->builtin == BUILTIN_MALLOC)
+        r = h ? heap_alloc(h, a) : 0;
       else if (h ? heap_free(h, a, w->L->want_global_races) : (a ? -1 : 0)) {
-        exec_fault(w, l, SMEMU_ERR_ILLEGAL_ADDRESS, "free(0x%" PRIx64 "): not a block device-side malloc returned", a);
+        exec_fault(w, l, SMEMU_ERR_ILLEGAL_ADDRESS,
+                   "free(0x%" PRIx64 "): not a block device-side malloc returned", a);
         return -1;
       }
       if (ci->nrets) {
         const call_arg *rr = &ci->rets[0];
-        if (rr->is_reg) w->r[rr->where][l] = r;
-        else memcpy(lane_local(w, l, base + rr->where), &r, rr->size < 8 ? rr->size : 8);
+        if (rr->is_reg)
+          w->r[rr->where][l] = r;
+        else
+          memcpy(lane_local(w, l, base + rr->where), &r, rr->size < 8 ? rr->size : 8);
       }
     }
     return 0;

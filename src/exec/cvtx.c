@@ -2,10 +2,10 @@
  * table of mov.c does not hold: f32 to tf32 (.rn/.rz/.rna, .relu,
  * .satfinite) and the packed f32 pairs to .f16x2/.bf16x2 with .relu and
  * .satfinite. dec_cvt (mov.c) asks dec_cvt_ext first. */
-#include <string.h>
 #include "exec/exec.h"
-#include "model/fpsem.h"
 #include "ir/decode.h"
+#include "model/fpsem.h"
+#include <string.h>
 
 int dec_cvt_ext(dctx *D, dstmt *S, insn *in, int *rc);
 
@@ -103,7 +103,8 @@ int dec_cvt_ext(dctx *D, dstmt *S, insn *in, int *rc) {
     return 1;
   }
   if (S->types[1] != PTX_T_F32) return dec_error(D, S, -1, "cvt to .f16x2/.bf16x2 takes two .f32 sources"), 1;
-  if (rna || (rm != FP_RN && rm != FP_RZ)) return dec_error(D, S, -1, "cvt to a packed half pair needs .rn or .rz"), 1;
+  if (rna || (rm != FP_RN && rm != FP_RZ))
+    return dec_error(D, S, -1, "cvt to a packed half pair needs .rn or .rz"), 1;
   in->type = (uint8_t)S->types[0];
   in->type2 = PTX_T_F32;
   in->mode = (uint8_t)rm;

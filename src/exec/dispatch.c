@@ -55,7 +55,7 @@ int dec_fence(dctx *D, dstmt *S, insn *in) {
 
 static const decode_families families = {op_decoders, wgmma_guard_pass};
 
-int decode_kernel(const ptx_module *m, const ptx_func *k, const decode_env *env, program **out,
-                  char *err, size_t errsize) {
+int decode_kernel(const ptx_module *m, const ptx_func *k, const decode_env *env, program **out, char *err,
+                  size_t errsize) {
   return ir_decode(m, k, env, &families, out, err, errsize);
 }

@@ -5,12 +5,12 @@
 #ifndef SMEMU_DISPATCH_H
 #define SMEMU_DISPATCH_H
 
-#include <stddef.h>
 #include "ir/decode.h"
+#include <stddef.h>
 
 /* Decode kernel `k` of module `m` into a new program (free it with
  * program_free). Returns 0, or -1 with "file:line:col: message" in err. */
-int decode_kernel(const ptx_module *m, const ptx_func *k, const decode_env *env,
-                  program **out, char *err, size_t errsize);
+int decode_kernel(const ptx_module *m, const ptx_func *k, const decode_env *env, program **out, char *err,
+                  size_t errsize);
 
 #endif

@@ -3,10 +3,10 @@
  * sin/cos/ex2/lg2/tanh, testp, copysign, and setp/set for every type.
  * Round-to-nearest f32/f64 arithmetic without .ftz/.sat runs in straight
  * lane loops; every other form goes through fpsem's scalar functions. */
-#include <math.h>
 #include "exec/exec.h"
-#include "model/fpsem.h"
 #include "ir/decode.h"
+#include "model/fpsem.h"
+#include <math.h>
 
 static inline float f32(uint64_t x) { return fp_from_bits32((uint32_t)x); }
 static inline double f64(uint64_t x) { return fp_from_bits64(x); }
@@ -18,29 +18,52 @@ static inline uint64_t b64(double f) {
   return b == 0xfff8000000000000ull ? FP_CANON_NAN64 : b;
 }
 
-#define REGS3                                                             \
-  uint64_t *D = w->r[in->d];                                              \
-  const uint64_t *A = w->r[in->a], *B = w->r[in->b], *C = w->r[in->c];    \
-  (void)B; (void)C
+#define REGS3                                                                                                \
+  uint64_t *D = w->r[in->d];                                                                                 \
+  const uint64_t *A = w->r[in->a], *B = w->r[in->b], *C = w->r[in->c];                                       \
+  (void)B;                                                                                                   \
+  (void)C
 
 /* Operation codes of the generic handlers (insn.type2). */
-enum { F_ADD, F_SUB, F_MUL, F_FMA, F_DIV, F_ABS, F_NEG, F_MIN, F_MAX, F_MIN_NAN, F_MAX_NAN,
-       F_RCP, F_SQRT, F_RSQRT, F_SIN, F_COS, F_EX2, F_LG2, F_TANH, F_COPYSIGN, F_DIV_APPROX,
-       F_RCP_APPROX, F_SQRT_APPROX };
+enum {
+  F_ADD,
+  F_SUB,
+  F_MUL,
+  F_FMA,
+  F_DIV,
+  F_ABS,
+  F_NEG,
+  F_MIN,
+  F_MAX,
+  F_MIN_NAN,
+  F_MAX_NAN,
+  F_RCP,
+  F_SQRT,
+  F_RSQRT,
+  F_SIN,
+  F_COS,
+  F_EX2,
+  F_LG2,
+  F_TANH,
+  F_COPYSIGN,
+  F_DIV_APPROX,
+  F_RCP_APPROX,
+  F_SQRT_APPROX
+};
 
 /* ---- fast paths ---- */
 /* D[l] = expr for lanes m; a full warp computes into a temporary first, so
  * the loop vectorises even where D is one of the sources (acc = fma(a, b,
  * acc)). */
-#define LANES_V(m, ...)                                                   \
-  do {                                                                    \
-    if ((m) == FULL_MASK) {                                               \
-      uint64_t t_[32];                                                    \
-      for (int l = 0; l < 32; l++) t_[l] = (__VA_ARGS__);                 \
-      memcpy(D, t_, sizeof t_);                                           \
-    } else {                                                              \
-      LANES(m, D[l] = (__VA_ARGS__));                                     \
-    }                                                                     \
+#define LANES_V(m, ...)                                                                                      \
+  do {                                                                                                       \
+    if ((m) == FULL_MASK) {                                                                                  \
+      uint64_t t_[32];                                                                                       \
+      for (int l = 0; l < 32; l++) t_[l] = (__VA_ARGS__);                                                    \
+      memcpy(D, t_, sizeof t_);                                                                              \
+    } else {                                                                                                 \
+      LANES(m, D[l] = (__VA_ARGS__));                                                                        \
+    }                                                                                                        \
   } while (0)
 #if defined(__AVX2__) && defined(__FMA__)
 /* A full warp's f32 arithmetic eight lanes at a time (a build for a host
@@ -49,8 +72,10 @@ enum { F_ADD, F_SUB, F_MUL, F_FMA, F_DIV, F_ABS, F_NEG, F_MIN, F_MAX, F_MIN_NAN,
 #include <immintrin.h>
 static inline __m256 v_f32(const uint64_t *A) {
   const __m256i idx = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
-  __m128i lo = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)A), idx));
-  __m128i hi = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(A + 4)), idx));
+  __m128i lo =
+      _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)A), idx));
+  __m128i hi =
+      _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(A + 4)), idx));
   return _mm256_castsi256_ps(_mm256_set_m128i(hi, lo));
 }
 static inline void v_b32(uint64_t *D, __m256 r) {
@@ -59,90 +84,176 @@ static inline void v_b32(uint64_t *D, __m256 r) {
   _mm256_storeu_si256((__m256i *)D, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(bits)));
   _mm256_storeu_si256((__m256i *)(D + 4), _mm256_cvtepu32_epi64(_mm256_extracti128_si256(bits, 1)));
 }
-#define V_F32(m, vexpr, sexpr)                                                      \
-  do {                                                                              \
-    if ((m) == FULL_MASK) {                                                         \
-      for (int l = 0; l < 32; l += 8) {                                             \
-        __m256 a_ = v_f32(A + l), b_ = v_f32(B + l), c_ = v_f32(C + l);             \
-        (void)b_; (void)c_;                                                         \
-        v_b32(D + l, vexpr);                                                        \
-      }                                                                             \
-    } else {                                                                        \
-      LANES(m, D[l] = (sexpr));                                                     \
-    }                                                                               \
+#define V_F32(m, vexpr, sexpr)                                                                               \
+  do {                                                                                                       \
+    if ((m) == FULL_MASK) {                                                                                  \
+      for (int l = 0; l < 32; l += 8) {                                                                      \
+        __m256 a_ = v_f32(A + l), b_ = v_f32(B + l), c_ = v_f32(C + l);                                      \
+        (void)b_;                                                                                            \
+        (void)c_;                                                                                            \
+        v_b32(D + l, vexpr);                                                                                 \
+      }                                                                                                      \
+    } else {                                                                                                 \
+      LANES(m, D[l] = (sexpr));                                                                              \
+    }                                                                                                        \
   } while (0)
 #else
 #define V_F32(m, vexpr, sexpr) LANES_V(m, sexpr)
 #endif
-static void add_f32(warp *w, const insn *in, uint32_t m) { REGS3; V_F32(m, _mm256_add_ps(a_, b_), b32(f32(A[l]) + f32(B[l]))); }
-static void sub_f32(warp *w, const insn *in, uint32_t m) { REGS3; V_F32(m, _mm256_sub_ps(a_, b_), b32(f32(A[l]) - f32(B[l]))); }
-static void mul_f32(warp *w, const insn *in, uint32_t m) { REGS3; V_F32(m, _mm256_mul_ps(a_, b_), b32(f32(A[l]) * f32(B[l]))); }
+static void add_f32(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  V_F32(m, _mm256_add_ps(a_, b_), b32(f32(A[l]) + f32(B[l])));
+}
+static void sub_f32(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  V_F32(m, _mm256_sub_ps(a_, b_), b32(f32(A[l]) - f32(B[l])));
+}
+static void mul_f32(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  V_F32(m, _mm256_mul_ps(a_, b_), b32(f32(A[l]) * f32(B[l])));
+}
 static void fma_f32(warp *w, const insn *in, uint32_t m) {
   REGS3;
   V_F32(m, _mm256_fmadd_ps(a_, b_, c_), b32(fmaf(f32(A[l]), f32(B[l]), f32(C[l]))));
 }
-static void div_f32(warp *w, const insn *in, uint32_t m) { REGS3; LANES_V(m, b32(f32(A[l]) / f32(B[l]))); }
-static void add_f64(warp *w, const insn *in, uint32_t m) { REGS3; LANES_V(m, b64(f64(A[l]) + f64(B[l]))); }
-static void sub_f64(warp *w, const insn *in, uint32_t m) { REGS3; LANES_V(m, b64(f64(A[l]) - f64(B[l]))); }
-static void mul_f64(warp *w, const insn *in, uint32_t m) { REGS3; LANES_V(m, b64(f64(A[l]) * f64(B[l]))); }
-static void fma_f64(warp *w, const insn *in, uint32_t m) { REGS3; LANES_V(m, b64(fma(f64(A[l]), f64(B[l]), f64(C[l])))); }
-static void div_f64(warp *w, const insn *in, uint32_t m) { REGS3; LANES_V(m, b64(f64(A[l]) / f64(B[l]))); }
-static void abs_f32(warp *w, const insn *in, uint32_t m) { REGS3; LANES_V(m, (uint32_t)A[l] & 0x7fffffffu); }
-static void neg_f32(warp *w, const insn *in, uint32_t m) { REGS3; LANES_V(m, (uint32_t)A[l] ^ 0x80000000u); }
-static void abs_f64(warp *w, const insn *in, uint32_t m) { REGS3; LANES_V(m, A[l] & 0x7fffffffffffffffull); }
-static void neg_f64(warp *w, const insn *in, uint32_t m) { REGS3; LANES_V(m, A[l] ^ 0x8000000000000000ull); }
+static void div_f32(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES_V(m, b32(f32(A[l]) / f32(B[l])));
+}
+static void add_f64(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES_V(m, b64(f64(A[l]) + f64(B[l])));
+}
+static void sub_f64(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES_V(m, b64(f64(A[l]) - f64(B[l])));
+}
+static void mul_f64(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES_V(m, b64(f64(A[l]) * f64(B[l])));
+}
+static void fma_f64(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES_V(m, b64(fma(f64(A[l]), f64(B[l]), f64(C[l]))));
+}
+static void div_f64(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES_V(m, b64(f64(A[l]) / f64(B[l])));
+}
+static void abs_f32(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES_V(m, (uint32_t)A[l] & 0x7fffffffu);
+}
+static void neg_f32(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES_V(m, (uint32_t)A[l] ^ 0x80000000u);
+}
+static void abs_f64(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES_V(m, A[l] & 0x7fffffffffffffffull);
+}
+static void neg_f64(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES_V(m, A[l] ^ 0x8000000000000000ull);
+}
 
 /* ---- generic scalar forms ---- */
 static float op32(int op, float a, float b, float c, int rm) {
   switch (op) {
-  case F_ADD: return fp_add32(a, b, rm);
-  case F_SUB: return fp_sub32(a, b, rm);
-  case F_MUL: return fp_mul32(a, b, rm);
-  case F_FMA: return fp_fma32(a, b, c, rm);
-  case F_DIV: return fp_div32(a, b, rm);
-  case F_DIV_APPROX: return a / b;
-  case F_ABS: return fabsf(a);
-  case F_NEG: return -a;
-  case F_MIN: return a != a && b != b ? a : fp_min32(a, b);
-  case F_MAX: return a != a && b != b ? a : fp_max32(a, b);
-  case F_MIN_NAN: return fp_min32_nan(a, b);
-  case F_MAX_NAN: return fp_max32_nan(a, b);
-  case F_RCP: return fp_rcp32(a, rm);
-  case F_RCP_APPROX: return fp_rcp_approx32(a);
-  case F_SQRT: return fp_sqrt32(a, rm);
-  case F_SQRT_APPROX: return sqrtf(a);
-  case F_RSQRT: return fp_rsqrt32(a);
-  case F_SIN: return fp_sin32(a);
-  case F_COS: return fp_cos32(a);
-  case F_EX2: return fp_ex2_32(a);
-  case F_LG2: return fp_lg2_32(a);
-  case F_TANH: return fp_tanh32(a);
-  case F_COPYSIGN: return fp_copysign32(a, b);
+  case F_ADD:
+    return fp_add32(a, b, rm);
+  case F_SUB:
+    return fp_sub32(a, b, rm);
+  case F_MUL:
+    return fp_mul32(a, b, rm);
+  case F_FMA:
+    return fp_fma32(a, b, c, rm);
+  case F_DIV:
+    return fp_div32(a, b, rm);
+  case F_DIV_APPROX:
+    return a / b;
+  case F_ABS:
+    return fabsf(a);
+  case F_NEG:
+    return -a;
+  case F_MIN:
+    return a != a && b != b ? a : fp_min32(a, b);
+  case F_MAX:
+    return a != a && b != b ? a : fp_max32(a, b);
+  case F_MIN_NAN:
+    return fp_min32_nan(a, b);
+  case F_MAX_NAN:
+    return fp_max32_nan(a, b);
+  case F_RCP:
+    return fp_rcp32(a, rm);
+  case F_RCP_APPROX:
+    return fp_rcp_approx32(a);
+  case F_SQRT:
+    return fp_sqrt32(a, rm);
+  case F_SQRT_APPROX:
+    return sqrtf(a);
+  case F_RSQRT:
+    return fp_rsqrt32(a);
+  case F_SIN:
+    return fp_sin32(a);
+  case F_COS:
+    return fp_cos32(a);
+  case F_EX2:
+    return fp_ex2_32(a);
+  case F_LG2:
+    return fp_lg2_32(a);
+  case F_TANH:
+    return fp_tanh32(a);
+  case F_COPYSIGN:
+    return fp_copysign32(a, b);
   }
   return a;
 }
 
 static double op64(int op, double a, double b, double c, int rm) {
   switch (op) {
-  case F_ADD: return fp_add64(a, b, rm);
-  case F_SUB: return fp_sub64(a, b, rm);
-  case F_MUL: return fp_mul64(a, b, rm);
-  case F_FMA: return fp_fma64(a, b, c, rm);
-  case F_DIV: case F_DIV_APPROX: return fp_div64(a, b, rm);
-  case F_ABS: return fabs(a);
-  case F_NEG: return -a;
-  case F_MIN: case F_MIN_NAN: return fp_min64(a, b);
-  case F_MAX: case F_MAX_NAN: return fp_max64(a, b);
-  case F_RCP: return fp_rcp64(a, rm);
-  case F_RCP_APPROX: return 1.0 / a;
-  case F_SQRT: case F_SQRT_APPROX: return fp_sqrt64(a, rm);
-  case F_RSQRT: return fp_rsqrt64(a);
-  case F_SIN: return sin(a);
-  case F_COS: return cos(a);
-  case F_EX2: return exp2(a);
-  case F_LG2: return log2(a);
-  case F_TANH: return tanh(a);
-  case F_COPYSIGN: return fp_copysign64(a, b);
+  case F_ADD:
+    return fp_add64(a, b, rm);
+  case F_SUB:
+    return fp_sub64(a, b, rm);
+  case F_MUL:
+    return fp_mul64(a, b, rm);
+  case F_FMA:
+    return fp_fma64(a, b, c, rm);
+  case F_DIV:
+  case F_DIV_APPROX:
+    return fp_div64(a, b, rm);
+  case F_ABS:
+    return fabs(a);
+  case F_NEG:
+    return -a;
+  case F_MIN:
+  case F_MIN_NAN:
+    return fp_min64(a, b);
+  case F_MAX:
+  case F_MAX_NAN:
+    return fp_max64(a, b);
+  case F_RCP:
+    return fp_rcp64(a, rm);
+  case F_RCP_APPROX:
+    return 1.0 / a;
+  case F_SQRT:
+  case F_SQRT_APPROX:
+    return fp_sqrt64(a, rm);
+  case F_RSQRT:
+    return fp_rsqrt64(a);
+  case F_SIN:
+    return sin(a);
+  case F_COS:
+    return cos(a);
+  case F_EX2:
+    return exp2(a);
+  case F_LG2:
+    return log2(a);
+  case F_TANH:
+    return tanh(a);
+  case F_COPYSIGN:
+    return fp_copysign64(a, b);
   }
   return a;
 }
@@ -150,18 +261,30 @@ static double op64(int op, double a, double b, double c, int rm) {
 /* One half (f16 when bf is 0, bf16 otherwise). */
 static uint16_t op16(int op, uint16_t a, uint16_t b, uint16_t c, int rm, int bf) {
   switch (op) {
-  case F_ADD: return bf ? fp_addbf16(a, b, rm) : fp_add16(a, b, rm);
-  case F_SUB: return bf ? fp_subbf16(a, b, rm) : fp_sub16(a, b, rm);
-  case F_MUL: return bf ? fp_mulbf16(a, b, rm) : fp_mul16(a, b, rm);
-  case F_FMA: return bf ? fp_fmabf16(a, b, c, rm) : fp_fma16(a, b, c, rm);
-  case F_ABS: return bf ? fp_absbf16(a) : fp_abs16(a);
-  case F_NEG: return bf ? fp_negbf16(a) : fp_neg16(a);
-  case F_MIN: return bf ? fp_minbf16(a, b) : fp_min16(a, b);
-  case F_MAX: return bf ? fp_maxbf16(a, b) : fp_max16(a, b);
-  case F_MIN_NAN: return bf ? fp_minbf16_nan(a, b) : fp_min16_nan(a, b);
-  case F_MAX_NAN: return bf ? fp_maxbf16_nan(a, b) : fp_max16_nan(a, b);
-  case F_EX2: return bf ? fp_ex2_bf16(a) : fp_ex2_16(a);
-  case F_TANH: return bf ? fp_tanhbf16(a) : fp_tanh16(a);
+  case F_ADD:
+    return bf ? fp_addbf16(a, b, rm) : fp_add16(a, b, rm);
+  case F_SUB:
+    return bf ? fp_subbf16(a, b, rm) : fp_sub16(a, b, rm);
+  case F_MUL:
+    return bf ? fp_mulbf16(a, b, rm) : fp_mul16(a, b, rm);
+  case F_FMA:
+    return bf ? fp_fmabf16(a, b, c, rm) : fp_fma16(a, b, c, rm);
+  case F_ABS:
+    return bf ? fp_absbf16(a) : fp_abs16(a);
+  case F_NEG:
+    return bf ? fp_negbf16(a) : fp_neg16(a);
+  case F_MIN:
+    return bf ? fp_minbf16(a, b) : fp_min16(a, b);
+  case F_MAX:
+    return bf ? fp_maxbf16(a, b) : fp_max16(a, b);
+  case F_MIN_NAN:
+    return bf ? fp_minbf16_nan(a, b) : fp_min16_nan(a, b);
+  case F_MAX_NAN:
+    return bf ? fp_maxbf16_nan(a, b) : fp_max16_nan(a, b);
+  case F_EX2:
+    return bf ? fp_ex2_bf16(a) : fp_ex2_16(a);
+  case F_TANH:
+    return bf ? fp_tanhbf16(a) : fp_tanh16(a);
   default: {
     /* through f32: sqrt, rcp, div and the like */
     float x = bf ? fp_bf16_to_f32(a) : fp_f16_to_f32(a), y = bf ? fp_bf16_to_f32(b) : fp_f16_to_f32(b);
@@ -182,15 +305,23 @@ static void gen_f32(warp *w, const insn *in, uint32_t m) {
   int xs = (int)(in->imm & FX_XORSIGN);
   LANES(m, {
     float a = f32(A[l]), b = f32(B[l]), c = f32(C[l]);
-    if (ftz) { a = fp_ftz32(a); b = fp_ftz32(b); c = fp_ftz32(c); }
+    if (ftz) {
+      a = fp_ftz32(a);
+      b = fp_ftz32(b);
+      c = fp_ftz32(c);
+    }
     uint32_t sx = xs ? (fp_bits32(a) ^ fp_bits32(b)) & 0x80000000u : 0;
-    if (xs) { a = fabsf(a); b = fabsf(b); }
+    if (xs) {
+      a = fabsf(a);
+      b = fabsf(b);
+    }
     float r = op32(op, a, b, c, rm);
     if (xs && r == r) r = fp_from_bits32((fp_bits32(r) & 0x7fffffffu) | sx);
     if (ftz) r = fp_ftz32(r);
     if (sat) r = fp_sat32(r);
     /* min/max of two NaNs give the first (measured), like abs/neg keep bits */
-    D[l] = (op == F_ABS || op == F_NEG || op == F_COPYSIGN || op == F_MIN || op == F_MAX) ? fp_bits32(r) : b32(r);
+    D[l] = (op == F_ABS || op == F_NEG || op == F_COPYSIGN || op == F_MIN || op == F_MAX) ? fp_bits32(r)
+                                                                                          : b32(r);
   });
 }
 
@@ -216,7 +347,11 @@ static void gen_f16(warp *w, const insn *in, uint32_t m) {
     for (int h = 0; h < n; h++) {
       uint16_t a = (uint16_t)(A[l] >> (16 * h)), b = (uint16_t)(B[l] >> (16 * h)),
                c = (uint16_t)(C[l] >> (16 * h));
-      if (ftz && !bf) { a = fp_ftz16(a); b = fp_ftz16(b); c = fp_ftz16(c); }
+      if (ftz && !bf) {
+        a = fp_ftz16(a);
+        b = fp_ftz16(b);
+        c = fp_ftz16(c);
+      }
       uint16_t sx = 0;
       if (in->imm & FX_XORSIGN) {
         sx = (a ^ b) & 0x8000;
@@ -238,8 +373,10 @@ static void testp_h(warp *w, const insn *in, uint32_t m) {
   const uint64_t *A = w->r[in->a];
   uint32_t r = 0;
   int what = in->mode;
-  if (in->type == PTX_T_F32) LANES(m, r |= (uint32_t)fp_testp32(f32(A[l]), what) << l);
-  else LANES(m, r |= (uint32_t)fp_testp64(f64(A[l]), what) << l);
+  if (in->type == PTX_T_F32)
+    LANES(m, r |= (uint32_t)fp_testp32(f32(A[l]), what) << l);
+  else
+    LANES(m, r |= (uint32_t)fp_testp64(f64(A[l]), what) << l);
   w->p[in->d] = (w->p[in->d] & ~m) | (r & m);
 }
 
@@ -266,22 +403,29 @@ static int pick(dctx *D, dstmt *S, insn *in, int fop, int nsrc, int rm, int appr
   int plain = rm <= FP_RN && !(in->flags & (IF_FTZ | IF_SAT));
   switch (t) {
   case PTX_T_F32: {
-    static const exec_fn fast[] = {[F_ADD] = add_f32, [F_SUB] = sub_f32, [F_MUL] = mul_f32,
-                                   [F_FMA] = fma_f32, [F_DIV] = div_f32, [F_ABS] = abs_f32,
-                                   [F_NEG] = neg_f32};
+    static const exec_fn fast[] = {[F_ADD] = add_f32, [F_SUB] = sub_f32, [F_MUL] = mul_f32, [F_FMA] = fma_f32,
+                                   [F_DIV] = div_f32, [F_ABS] = abs_f32, [F_NEG] = neg_f32};
     in->fn = plain && fop <= F_NEG && fast[fop] ? fast[fop] : gen_f32;
     return 0;
   }
   case PTX_T_F64: {
-    static const exec_fn fast[] = {[F_ADD] = add_f64, [F_SUB] = sub_f64, [F_MUL] = mul_f64,
-                                   [F_FMA] = fma_f64, [F_DIV] = div_f64, [F_ABS] = abs_f64,
-                                   [F_NEG] = neg_f64};
+    static const exec_fn fast[] = {[F_ADD] = add_f64, [F_SUB] = sub_f64, [F_MUL] = mul_f64, [F_FMA] = fma_f64,
+                                   [F_DIV] = div_f64, [F_ABS] = abs_f64, [F_NEG] = neg_f64};
     in->fn = plain && fop <= F_NEG && fast[fop] ? fast[fop] : gen_f64;
     return 0;
   }
-  case PTX_T_F16: case PTX_T_BF16: in->vec = 1; in->fn = gen_f16; return 0;
-  case PTX_T_F16X2: case PTX_T_BF16X2: in->vec = 2; in->fn = gen_f16; return 0;
-  default: return dec_error(D, S, -1, "'%s' does not take .%s", S->st->opcode, ptx_type_name(t));
+  case PTX_T_F16:
+  case PTX_T_BF16:
+    in->vec = 1;
+    in->fn = gen_f16;
+    return 0;
+  case PTX_T_F16X2:
+  case PTX_T_BF16X2:
+    in->vec = 2;
+    in->fn = gen_f16;
+    return 0;
+  default:
+    return dec_error(D, S, -1, "'%s' does not take .%s", S->st->opcode, ptx_type_name(t));
   }
 }
 
@@ -292,9 +436,12 @@ int dec_float_arith(dctx *D, dstmt *S, insn *in) {
   int rm = dec_round(S, 0);
   int t = S->types[0];
   switch (in->op) {
-  case OP_ADD: return pick(D, S, in, F_ADD, 2, rm, 0);
-  case OP_SUB: return pick(D, S, in, F_SUB, 2, rm, 0);
-  case OP_MUL: return pick(D, S, in, F_MUL, 2, rm, 0);
+  case OP_ADD:
+    return pick(D, S, in, F_ADD, 2, rm, 0);
+  case OP_SUB:
+    return pick(D, S, in, F_SUB, 2, rm, 0);
+  case OP_MUL:
+    return pick(D, S, in, F_MUL, 2, rm, 0);
   case OP_MAD:
     /* mad.f32 without rounding is a multiply-add with an intermediate
      * rounding on old targets; with a rounding modifier it is fma */
@@ -305,13 +452,17 @@ int dec_float_arith(dctx *D, dstmt *S, insn *in) {
   case OP_DIV:
     if (t == PTX_T_F32 && rm < 0) {
       int approx = dec_take(S, "approx");
-      if (!approx && !dec_take(S, "full")) return dec_error(D, S, -1, "div.f32 needs .approx, .full or a rounding modifier");
+      if (!approx && !dec_take(S, "full"))
+        return dec_error(D, S, -1, "div.f32 needs .approx, .full or a rounding modifier");
       return pick(D, S, in, F_DIV_APPROX, 2, FP_RN, 1);
     }
     return pick(D, S, in, F_DIV, 2, rm, 0);
-  case OP_ABS: return pick(D, S, in, F_ABS, 1, -1, 0);
-  case OP_NEG: return pick(D, S, in, F_NEG, 1, -1, 0);
-  case OP_MIN: case OP_MAX: {
+  case OP_ABS:
+    return pick(D, S, in, F_ABS, 1, -1, 0);
+  case OP_NEG:
+    return pick(D, S, in, F_NEG, 1, -1, 0);
+  case OP_MIN:
+  case OP_MAX: {
     int nan = dec_take(S, "NaN");
     int xs = dec_take(S, "xorsign"), ab = dec_take(S, "abs");
     if (xs != ab) return dec_error(D, S, -1, "'.xorsign' and '.abs' go together");
@@ -320,8 +471,10 @@ int dec_float_arith(dctx *D, dstmt *S, insn *in) {
     if (xs) {
       in->imm |= FX_XORSIGN;
       /* a handler of its own, so the compiled tier's plain f32 min/max does not take it */
-      if (in->fn == gen_f32) in->fn = gen_f32_xorsign;
-      else if (in->fn != gen_f16) return dec_error(D, S, -1, "'.xorsign.abs' takes .f32, .f16, .bf16 and their pairs");
+      if (in->fn == gen_f32)
+        in->fn = gen_f32_xorsign;
+      else if (in->fn != gen_f16)
+        return dec_error(D, S, -1, "'.xorsign.abs' takes .f32, .f16, .bf16 and their pairs");
     }
     return 0;
   }
@@ -332,14 +485,16 @@ int dec_float_arith(dctx *D, dstmt *S, insn *in) {
 
 int dec_float(dctx *D, dstmt *S, insn *in) {
   if (in->op == OP_TESTP) {
-    static const char *const props[] = {"finite", "infinite", "number", "notanumber", "normal", "subnormal", NULL};
+    static const char *const props[] = {"finite", "infinite",  "number", "notanumber",
+                                        "normal", "subnormal", NULL};
     int p = dec_take_any(S, props);
     if (p < 0) return dec_error(D, S, -1, "testp needs a property (.finite, .normal, ...)");
     if (dec_ntypes(D, S, 1) < 0 || dec_nops(D, S, 2) < 0 || dec_pdst(D, S, 0, &in->d) < 0 ||
         dec_src(D, S, 1, S->types[0], &in->a) < 0)
       return -1;
     in->type = (uint8_t)S->types[0];
-    if (in->type != PTX_T_F32 && in->type != PTX_T_F64) return dec_error(D, S, -1, "testp needs .f32 or .f64");
+    if (in->type != PTX_T_F32 && in->type != PTX_T_F64)
+      return dec_error(D, S, -1, "testp needs .f32 or .f64");
     in->mode = (uint8_t)p;
     in->fn = testp_h;
     return 0;
@@ -360,25 +515,53 @@ int dec_float(dctx *D, dstmt *S, insn *in) {
       return 0;
     }
     return pick(D, S, in, F_FMA, 3, rm, 0);
-  case OP_RCP: return pick(D, S, in, approx ? F_RCP_APPROX : F_RCP, 1, rm, approx);
-  case OP_SQRT: return pick(D, S, in, approx ? F_SQRT_APPROX : F_SQRT, 1, rm, approx);
-  case OP_RSQRT: return pick(D, S, in, F_RSQRT, 1, -1, 1);
-  case OP_SIN: return pick(D, S, in, F_SIN, 1, -1, 1);
-  case OP_COS: return pick(D, S, in, F_COS, 1, -1, 1);
-  case OP_EX2: return pick(D, S, in, F_EX2, 1, -1, 1);
-  case OP_LG2: return pick(D, S, in, F_LG2, 1, -1, 1);
-  case OP_TANH: return pick(D, S, in, F_TANH, 1, -1, 1);
-  case OP_COPYSIGN: return pick(D, S, in, F_COPYSIGN, 2, -1, 0);
-  default: return dec_error(D, S, -1, "unexpected float instruction");
+  case OP_RCP:
+    return pick(D, S, in, approx ? F_RCP_APPROX : F_RCP, 1, rm, approx);
+  case OP_SQRT:
+    return pick(D, S, in, approx ? F_SQRT_APPROX : F_SQRT, 1, rm, approx);
+  case OP_RSQRT:
+    return pick(D, S, in, F_RSQRT, 1, -1, 1);
+  case OP_SIN:
+    return pick(D, S, in, F_SIN, 1, -1, 1);
+  case OP_COS:
+    return pick(D, S, in, F_COS, 1, -1, 1);
+  case OP_EX2:
+    return pick(D, S, in, F_EX2, 1, -1, 1);
+  case OP_LG2:
+    return pick(D, S, in, F_LG2, 1, -1, 1);
+  case OP_TANH:
+    return pick(D, S, in, F_TANH, 1, -1, 1);
+  case OP_COPYSIGN:
+    return pick(D, S, in, F_COPYSIGN, 2, -1, 0);
+  default:
+    return dec_error(D, S, -1, "unexpected float instruction");
   }
 }
 
 /* ---- setp / set ---- */
-enum { C_EQ, C_NE, C_LT, C_LE, C_GT, C_GE, C_LO, C_LS, C_HI, C_HS, C_EQU, C_NEU, C_LTU, C_LEU,
-       C_GTU, C_GEU, C_NUM, C_NAN, C_COUNT };
-static const char *const cmp_names[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi",
-                                        "hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num",
-                                        "nan", NULL};
+enum {
+  C_EQ,
+  C_NE,
+  C_LT,
+  C_LE,
+  C_GT,
+  C_GE,
+  C_LO,
+  C_LS,
+  C_HI,
+  C_HS,
+  C_EQU,
+  C_NEU,
+  C_LTU,
+  C_LEU,
+  C_GTU,
+  C_GEU,
+  C_NUM,
+  C_NAN,
+  C_COUNT
+};
+static const char *const cmp_names[] = {"eq",  "ne",  "lt",  "le",  "gt",  "ge",  "lo",  "ls",  "hi", "hs",
+                                        "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan", NULL};
 
 /* Finish setp: combine with the optional predicate c and write d (and d2). */
 static inline void setp_finish(warp *w, const insn *in, uint32_t m, uint32_t r) {
@@ -386,27 +569,39 @@ static inline void setp_finish(warp *w, const insn *in, uint32_t m, uint32_t r) 
   if (in->mode) {
     uint32_t c = p[in->c] ^ ((in->flags & IF_NEGC) ? FULL_MASK : 0);
     switch (in->mode) {
-    case 1: r &= c; nr &= c; break;
-    case 2: r |= c; nr |= c; break;
-    case 3: r ^= c; nr ^= c; break;
+    case 1:
+      r &= c;
+      nr &= c;
+      break;
+    case 2:
+      r |= c;
+      nr |= c;
+      break;
+    case 3:
+      r ^= c;
+      nr ^= c;
+      break;
     }
   }
   p[in->d] = (p[in->d] & ~m) | (r & m);
   if (in->d2 != ~0u) p[in->d2] = (p[in->d2] & ~m) | (nr & m);
 }
 
-#define CMPS(X, T, name)                                                                      \
-  static void name##_eq(warp *w, const insn *in, uint32_t m) { X(T, a == b) }                  \
-  static void name##_ne(warp *w, const insn *in, uint32_t m) { X(T, a != b) }                  \
-  static void name##_lt(warp *w, const insn *in, uint32_t m) { X(T, a < b) }                   \
-  static void name##_le(warp *w, const insn *in, uint32_t m) { X(T, a <= b) }                  \
-  static void name##_gt(warp *w, const insn *in, uint32_t m) { X(T, a > b) }                   \
-  static void name##_ge(warp *w, const insn *in, uint32_t m) { X(T, a >= b) }                  \
+#define CMPS(X, T, name)                                                                                     \
+  static void name##_eq(warp *w, const insn *in, uint32_t m) { X(T, a == b) }                                \
+  static void name##_ne(warp *w, const insn *in, uint32_t m) { X(T, a != b) }                                \
+  static void name##_lt(warp *w, const insn *in, uint32_t m) { X(T, a < b) }                                 \
+  static void name##_le(warp *w, const insn *in, uint32_t m) { X(T, a <= b) }                                \
+  static void name##_gt(warp *w, const insn *in, uint32_t m) { X(T, a > b) }                                 \
+  static void name##_ge(warp *w, const insn *in, uint32_t m) { X(T, a >= b) }                                \
   static const exec_fn name##_tab[6] = {name##_eq, name##_ne, name##_lt, name##_le, name##_gt, name##_ge};
-#define ICMP(T, cond)                                                   \
-  const uint64_t *A = w->r[in->a], *B = w->r[in->b];                    \
-  uint32_t r = 0;                                                       \
-  LANES(m, { T a = (T)A[l], b = (T)B[l]; r |= (uint32_t)(cond) << l; }); \
+#define ICMP(T, cond)                                                                                        \
+  const uint64_t *A = w->r[in->a], *B = w->r[in->b];                                                         \
+  uint32_t r = 0;                                                                                            \
+  LANES(m, {                                                                                                 \
+    T a = (T)A[l], b = (T)B[l];                                                                              \
+    r |= (uint32_t)(cond) << l;                                                                              \
+  });                                                                                                        \
   setp_finish(w, in, m, r);
 CMPS(ICMP, uint16_t, cu16)
 CMPS(ICMP, uint32_t, cu32)
@@ -424,13 +619,22 @@ static void setp_fgen(warp *w, const insn *in, uint32_t m) {
     switch (t) {
     case PTX_T_F32: {
       float a = f32(A[l]), b = f32(B[l]);
-      if (ftz) { a = fp_ftz32(a); b = fp_ftz32(b); }
+      if (ftz) {
+        a = fp_ftz32(a);
+        b = fp_ftz32(b);
+      }
       c = fp_cmp32(a, b, cmp);
       break;
     }
-    case PTX_T_F64: c = fp_cmp64(f64(A[l]), f64(B[l]), cmp); break;
-    case PTX_T_F16: c = fp_cmp16((uint16_t)A[l], (uint16_t)B[l], cmp); break;
-    default: c = fp_cmpbf16((uint16_t)A[l], (uint16_t)B[l], cmp); break;
+    case PTX_T_F64:
+      c = fp_cmp64(f64(A[l]), f64(B[l]), cmp);
+      break;
+    case PTX_T_F16:
+      c = fp_cmp16((uint16_t)A[l], (uint16_t)B[l], cmp);
+      break;
+    default:
+      c = fp_cmpbf16((uint16_t)A[l], (uint16_t)B[l], cmp);
+      break;
     }
     r |= (uint32_t)c << l;
   });
@@ -454,8 +658,8 @@ static void set_h(warp *w, const insn *in, uint32_t m) {
 int dec_setp_half2(dctx *D, dstmt *S, insn *in, int fpcmp, int is_set);
 
 int dec_setp(dctx *D, dstmt *S, insn *in) {
-  static const int fmap[C_COUNT] = {FP_EQ, FP_NE, FP_LT, FP_LE, FP_GT, FP_GE, -1, -1, -1, -1,
-                                    FP_EQU, FP_NEU, FP_LTU, FP_LEU, FP_GTU, FP_GEU, FP_NUM, FP_NANP};
+  static const int fmap[C_COUNT] = {FP_EQ, FP_NE,  FP_LT,  FP_LE,  FP_GT,  FP_GE,  -1,     -1,     -1,
+                                    -1,    FP_EQU, FP_NEU, FP_LTU, FP_LEU, FP_GTU, FP_GEU, FP_NUM, FP_NANP};
   static const char *const bools[] = {"and", "or", "xor", NULL};
   int cmp = dec_take_any(S, cmp_names);
   if (cmp < 0) return dec_error(D, S, -1, "%s needs a comparison (.eq, .lt, ...)", S->st->opcode);
@@ -465,7 +669,8 @@ int dec_setp(dctx *D, dstmt *S, insn *in) {
   if (dec_ntypes(D, S, is_set ? 2 : 1) < 0) return -1;
   int t = S->types[is_set ? 1 : 0];
   int n = S->st->nops;
-  if (n != (bop >= 0 ? 4 : 3)) return dec_error(D, S, -1, "%s takes %d operands", S->st->opcode, bop >= 0 ? 4 : 3);
+  if (n != (bop >= 0 ? 4 : 3))
+    return dec_error(D, S, -1, "%s takes %d operands", S->st->opcode, bop >= 0 ? 4 : 3);
   if (is_set) {
     if (dec_dst(D, S, 0, &in->d) < 0) return -1;
     in->v[0] = (uint32_t)S->types[0];
@@ -486,17 +691,35 @@ int dec_setp(dctx *D, dstmt *S, insn *in) {
     int sgn = ic >= IT_S8;
     int k;
     switch (cmp) {
-    case C_LO: k = C_LT; sgn = 0; break;
-    case C_LS: k = C_LE; sgn = 0; break;
-    case C_HI: k = C_GT; sgn = 0; break;
-    case C_HS: k = C_GE; sgn = 0; break;
-    default: k = cmp; break;
+    case C_LO:
+      k = C_LT;
+      sgn = 0;
+      break;
+    case C_LS:
+      k = C_LE;
+      sgn = 0;
+      break;
+    case C_HI:
+      k = C_GT;
+      sgn = 0;
+      break;
+    case C_HS:
+      k = C_GE;
+      sgn = 0;
+      break;
+    default:
+      k = cmp;
+      break;
     }
     if (k > C_GE) return dec_error(D, S, -1, "'.%s' is a floating-point comparison", cmp_names[cmp]);
     int bytes = ptx_type_size(t);
     if (bytes == 1) return dec_error(D, S, -1, "setp does not take 8-bit types");
-    const exec_fn *tab = sgn ? (bytes == 2 ? cs16_tab : bytes == 4 ? cs32_tab : cs64_tab)
-                             : (bytes == 2 ? cu16_tab : bytes == 4 ? cu32_tab : cu64_tab);
+    const exec_fn *tab = sgn ? (bytes == 2   ? cs16_tab
+                                : bytes == 4 ? cs32_tab
+                                             : cs64_tab)
+                             : (bytes == 2   ? cu16_tab
+                                : bytes == 4 ? cu32_tab
+                                             : cu64_tab);
     fn = tab[k];
   } else if (t == PTX_T_F16X2 || t == PTX_T_BF16X2) {
     return dec_setp_half2(D, S, in, fmap[cmp], is_set); /* half2cmp.c */

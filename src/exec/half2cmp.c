@@ -5,8 +5,8 @@
  * boolean operation (.and/.or/.xor) combines each half's result with the
  * predicate operand c. dec_setp (float.c) hands these types here. */
 #include "exec/exec.h"
-#include "model/fpsem.h"
 #include "ir/decode.h"
+#include "model/fpsem.h"
 
 int dec_setp_half2(dctx *D, dstmt *S, insn *in, int fpcmp, int is_set);
 
@@ -21,16 +21,27 @@ static void cmp_pairs(warp *w, const insn *in, uint32_t m, uint32_t *lo, uint32_
   LANES(m, {
     for (int h = 0; h < 2; h++) {
       uint16_t a = (uint16_t)(A[l] >> (16 * h)), b = (uint16_t)(B[l] >> (16 * h));
-      if (ftz && !bf) { a = fp_ftz16(a); b = fp_ftz16(b); }
+      if (ftz && !bf) {
+        a = fp_ftz16(a);
+        b = fp_ftz16(b);
+      }
       uint32_t t = (uint32_t)(bf ? fp_cmpbf16(a, b, cmp) : fp_cmp16(a, b, cmp));
       uint32_t cl = c >> l & 1;
       switch (in->mode) {
-      case 1: t &= cl; break;
-      case 2: t |= cl; break;
-      case 3: t ^= cl; break;
+      case 1:
+        t &= cl;
+        break;
+      case 2:
+        t |= cl;
+        break;
+      case 3:
+        t ^= cl;
+        break;
       }
-      if (h) r1 |= t << l;
-      else r0 |= t << l;
+      if (h)
+        r1 |= t << l;
+      else
+        r0 |= t << l;
     }
   });
   *lo = r0;
@@ -56,14 +67,16 @@ static void set_half2_h(warp *w, const insn *in, uint32_t m) {
 /* The operands, the boolean operation (in->mode) and the type are decoded
  * by dec_setp; this checks the result type and picks the handler. */
 int dec_setp_half2(dctx *D, dstmt *S, insn *in, int fpcmp, int is_set) {
-  if (fpcmp < 0) return dec_error(D, S, -1, "packed half comparisons are floating-point (.eq, .ltu, .nan, ...)");
+  if (fpcmp < 0)
+    return dec_error(D, S, -1, "packed half comparisons are floating-point (.eq, .ltu, .nan, ...)");
   if ((in->flags & IF_FTZ) && in->type == PTX_T_BF16X2)
     return dec_error(D, S, -1, "'.ftz' does not apply to .bf16x2");
   in->type2 = (uint8_t)fpcmp;
   if (is_set) {
     int dt = (int)in->v[0];
     if (dt != PTX_T_U32 && dt != PTX_T_S32 && dt != in->type)
-      return dec_error(D, S, -1, "set on .%s gives .u32, .s32 or .%s", ptx_type_name(in->type), ptx_type_name(in->type));
+      return dec_error(D, S, -1, "set on .%s gives .u32, .s32 or .%s", ptx_type_name(in->type),
+                       ptx_type_name(in->type));
     in->fn = set_half2_h;
   } else {
     in->fn = setp_half2_h;

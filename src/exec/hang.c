@@ -4,10 +4,10 @@
  * more instructions and the lines it passes are listed. */
 #include "exec/hang.h"
 
+#include "exec/sched.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-#include "exec/sched.h"
 
 static double mono(void) {
   struct timespec ts;
@@ -116,7 +116,8 @@ static void report(block *b, const hang_state *h) {
     if (!w0) w0 = w;
     for (int step = 0; step < 256 && w->state == W_RUN && w->sp; step++) {
       uint32_t pc = w->stack[w->sp - 1].pc, j;
-      for (j = 0; j < npc && pcs[j] != pc; j++) {}
+      for (j = 0; j < npc && pcs[j] != pc; j++) {
+      }
       if (j == npc && npc < 64 && pc < P->ncode) pcs[npc++] = pc;
       warp_run(w, 1);
       if (b->fault) return; /* it faulted instead: that is the report */
@@ -135,8 +136,8 @@ static void report(block *b, const hang_state *h) {
     last_file = s->file;
     last_line = ln;
     if (s->file != ~0u)
-      k += (size_t)snprintf(lines + k, sizeof lines - k, "\n    %s:%u (PTX line %u): %s", P->files[s->file], s->line,
-                            s->ptx_line, s->text);
+      k += (size_t)snprintf(lines + k, sizeof lines - k, "\n    %s:%u (PTX line %u): %s", P->files[s->file],
+                            s->line, s->ptx_line, s->text);
     else
       k += (size_t)snprintf(lines + k, sizeof lines - k, "\n    PTX line %u: %s", s->ptx_line, s->text);
     shown++;
@@ -147,13 +148,16 @@ static void report(block *b, const hang_state *h) {
   uint64_t waiting = next < L->nblocks ? L->nblocks - next : 0;
   char more[256] = "";
   if (waiting)
-    snprintf(more, sizeof more, " (%llu block(s) have not started: if they would free it, run the blocks at once "
-                                "with more worker threads, --threads)", (unsigned long long)waiting);
-  exec_fault(w0, -1, SMEMU_ERR_HANG,
-             "hang: no warp can make progress: the block's %u live warp(s) return to the same state (registers, "
-             "local and shared memory, barriers) every %u round(s), spinning on values nothing else will change%s; "
-             "the loop:%s",
-             live, h->cyc_len, more, lines);
+    snprintf(more, sizeof more,
+             " (%llu block(s) have not started: if they would free it, run the blocks at once "
+             "with more worker threads, --threads)",
+             (unsigned long long)waiting);
+  exec_fault(
+      w0, -1, SMEMU_ERR_HANG,
+      "hang: no warp can make progress: the block's %u live warp(s) return to the same state (registers, "
+      "local and shared memory, barriers) every %u round(s), spinning on values nothing else will change%s; "
+      "the loop:%s",
+      live, h->cyc_len, more, lines);
 }
 
 int hang_round(block *b, hang_state *h, uint64_t insns, uint64_t rounds) {

@@ -13,16 +13,16 @@
 #define HANG_ARM (1ull << 21)
 
 typedef struct hang_state {
-  uint32_t stride;    /* hash every stride-th round (0: not yet chosen) */
-  uint32_t count;     /* rounds since the last hash */
-  uint64_t saved;     /* Brent: the hash the later ones are compared with */
-  uint32_t power;     /* rounds until `saved` moves on */
-  uint32_t lam;       /* rounds since `saved` was taken */
-  int stuck;          /* a cycle was found (counted in launch.nstuck) */
-  uint64_t cyc_hash;  /* a state of the cycle */
-  uint32_t cyc_len;   /* its length in rounds */
-  uint32_t cyc_pos;   /* rounds since cyc_hash was last seen */
-  double all_since;   /* when every worker was first seen stuck, 0: not so */
+  uint32_t stride;   /* hash every stride-th round (0: not yet chosen) */
+  uint32_t count;    /* rounds since the last hash */
+  uint64_t saved;    /* Brent: the hash the later ones are compared with */
+  uint32_t power;    /* rounds until `saved` moves on */
+  uint32_t lam;      /* rounds since `saved` was taken */
+  int stuck;         /* a cycle was found (counted in launch.nstuck) */
+  uint64_t cyc_hash; /* a state of the cycle */
+  uint32_t cyc_len;  /* its length in rounds */
+  uint32_t cyc_pos;  /* rounds since cyc_hash was last seen */
+  double all_since;  /* when every worker was first seen stuck, 0: not so */
 } hang_state;
 
 void hang_init(hang_state *h);

@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct span { size_t off, size; int held; } span; /* held: freed, not yet reusable */
+typedef struct span {
+  size_t off, size;
+  int held;
+} span; /* held: freed, not yet reusable */
 
 struct dev_heap {
   uint8_t *mem;
@@ -24,7 +27,10 @@ dev_heap *heap_create(size_t bytes) {
   h->size = (bytes + 15) & ~(size_t)15;
   if (!h->size) h->size = 16;
   h->mem = aligned_alloc(4096, (h->size + 4095) & ~(size_t)4095);
-  if (!h->mem) { free(h); return NULL; }
+  if (!h->mem) {
+    free(h);
+    return NULL;
+  }
   memset(h->mem, 0, h->size);
   pthread_mutex_init(&h->lock, NULL);
   return h;
@@ -78,11 +84,14 @@ int heap_free(dev_heap *h, uint64_t p, int hold) {
   size_t lo = 0, hi = h->n;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
-    if (h->live[mid].off < off) lo = mid + 1;
-    else hi = mid;
+    if (h->live[mid].off < off)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   if (lo < h->n && h->live[lo].off == off && !h->live[lo].held) {
-    if (hold) h->live[lo].held = 1;
+    if (hold)
+      h->live[lo].held = 1;
     else {
       memmove(&h->live[lo], &h->live[lo + 1], (h->n - lo - 1) * sizeof *h->live);
       h->n--;

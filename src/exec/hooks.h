@@ -31,15 +31,16 @@ typedef struct exec_hooks {
   void (*block_start)(block *b);
   void (*block_end)(block *b);
   void (*mem)(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size);
-  void (*mem_halves)(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0, uint64_t a1,
-                     uint32_t stride);
-  void (*mem_pattern)(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0, uint64_t a1,
-                      uint64_t stride);
+  void (*mem_halves)(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0,
+                     uint64_t a1, uint32_t stride);
+  void (*mem_pattern)(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0,
+                      uint64_t a1, uint64_t stride);
   int (*mem_shape)(warp *w, const insn *in, uint64_t a0, uint64_t a1, int pat, uint32_t size);
   int (*banks_halves)(warp *w, const insn *in, uint64_t a0, uint64_t a1, uint32_t stride, uint32_t size);
   uint32_t (*banks_masks)(const warp *w);
   void (*atom)(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size);
-  void (*copy)(warp *w, const insn *in, uint32_t m, const uint64_t src[32], const uint64_t dst[32], uint32_t size);
+  void (*copy)(warp *w, const insn *in, uint32_t m, const uint64_t src[32], const uint64_t dst[32],
+               uint32_t size);
   void (*event)(const struct hook_ev *e);
 } exec_hooks;
 /* The installed implementation (exec/hooks_seam.c), NULL until one is:
@@ -60,16 +61,16 @@ static inline void hook_mem(warp *w, const insn *in, uint32_t m, const uint64_t 
 /* hook_mem of a full warp whose lanes are at a0 + (l%16)*stride (lanes
  * 0-15) and a1 + (l%16)*stride (lanes 16-31): the bank model takes its
  * figures from the cache when it has them (as hook_banks_halves). */
-static inline void hook_mem_halves(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0,
-                                   uint64_t a1, uint32_t stride) {
+static inline void hook_mem_halves(warp *w, const insn *in, const uint64_t addr[32], uint32_t size,
+                                   uint64_t a0, uint64_t a1, uint32_t stride) {
   exec_hooks_on->mem_halves(w, in, addr, size, a0, a1, stride);
 }
 /* hook_mem_halves for the compiled tier (any stride, any analyses): a
  * whole-warp shape of the race and init checks (stride 0 or size: a
  * half-warp broadcast or consecutive elements) is checked from the halves
  * (hook_mem_shape), anything else as hook_mem_halves. */
-static inline void hook_mem_pattern(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0,
-                                    uint64_t a1, uint64_t stride) {
+static inline void hook_mem_pattern(warp *w, const insn *in, const uint64_t addr[32], uint32_t size,
+                                    uint64_t a0, uint64_t a1, uint64_t stride) {
   exec_hooks_on->mem_pattern(w, in, addr, size, a0, a1, stride);
 }
 /* hook_mem for a whole warp's shared read or write whose lanes are at
@@ -117,8 +118,8 @@ static inline void hook_atom(warp *w, const insn *in, uint32_t m, const uint64_t
  * H200, tests/hw/extra): the race checks see it, the bank model does not;
  * the copies are in flight until the issuing threads wait for them
  * (hook_cp_commit, hook_cp_wait). */
-static inline void hook_copy(warp *w, const insn *in, uint32_t m, const uint64_t src[32], const uint64_t dst[32],
-                             uint32_t size) {
+static inline void hook_copy(warp *w, const insn *in, uint32_t m, const uint64_t src[32],
+                             const uint64_t dst[32], uint32_t size) {
   exec_hooks_on->copy(w, in, m, src, dst, size);
 }
 
@@ -127,7 +128,9 @@ static inline void hook_copy(warp *w, const insn *in, uint32_t m, const uint64_t
 static inline analysis *analysis_new(const launch *L) {
   return exec_hooks_on ? exec_hooks_on->analysis_new(L) : NULL;
 }
-static inline void analysis_merge(analysis *into, const analysis *from) { exec_hooks_on->analysis_merge(into, from); }
+static inline void analysis_merge(analysis *into, const analysis *from) {
+  exec_hooks_on->analysis_merge(into, from);
+}
 static inline void analysis_free(analysis *a) {
   if (a) exec_hooks_on->analysis_free(a);
 }
@@ -136,33 +139,33 @@ static inline void analysis_free(analysis *a) {
  * One record per event, handed to every enabled check that takes events
  * (check/checks.h); the inline functions below fill it. */
 enum {
-  HEV_BAR_ARRIVE,      /* lanes m of w arrive at barrier id (not bar.arrive) */
-  HEV_BAR_PASS,        /* lanes m of w (block b) passed a completed block barrier */
-  HEV_BAR_RELEASED,    /* barrier id of b completed; n: 1 when it waited for every live thread */
-  HEV_WARPSYNC,        /* lanes m of w met (bar.warp.sync, .sync warp operations) */
-  HEV_WARPSYNC_MASKS,  /* lanes m of w executed bar.warp.sync, lane l with mask v[l] */
-  HEV_SYNC_ERROR,      /* lanes m of w: a barrier error of kind n (SYNC_*) */
-  HEV_FENCE,           /* lanes m of w: a fence at gpu/system scope */
-  HEV_PROXY_FENCE,     /* lanes m of w: fence.proxy.async */
-  HEV_CLUSTER_RELEASED,/* a barrier.cluster phase completed for block b */
-  HEV_RSV_RELEASE,     /* lanes m of w: atom.and.b32 of bits v[l] on words a[l] (reserved shared memory) */
-  HEV_MBAR_RELEASE,    /* lanes m of w passed an mbarrier arrival or completed wait */
-  HEV_MBAR_TX,         /* n transaction bytes completed on the mbarrier at shared offset x */
-  HEV_MBAR_PHASE,      /* the mbarrier at x completed a phase */
-  HEV_MBAR_INIT,       /* the mbarrier at x was initialised with count n */
-  HEV_MBAR_WAIT,       /* a wait on the mbarrier at x: n 1 succeeded, 0 failed */
-  HEV_BULK_COMMIT,     /* lanes m of w: cp.async.bulk.commit_group */
-  HEV_BULK_WAIT,       /* lanes m of w: cp.async.bulk.wait_group n */
-  HEV_CP_COMMIT,       /* lanes m of w: cp.async.commit_group */
-  HEV_CP_WAIT,         /* lanes m of w: cp.async.wait_group n (HOOK_CP_ALL: all) */
-  HEV_ASYNC_COUNT,     /* an asynchronous copy of n bytes, direction id, kind k (statistics) */
-  HEV_ASYNC_RACE,      /* lane l of w's asynchronous copy (in) wrote or read (id) shared bytes [x, x+n) */
-  HEV_WGMMA_ISSUE,     /* the warps ws[0..3] of w's warpgroup issued wgmma.mma_async (in): warp j reads
-                          the 16-byte chunks ck[j][0..nck[j]) of shared memory until it waits */
-  HEV_WGMMA_COMMIT,    /* lanes m of w: wgmma.commit_group */
-  HEV_WGMMA_WAIT,      /* lanes m of w: wgmma.wait_group n; k: the warp has issued an mma_async */
-  HEV_WGMMA_EARLY,     /* lanes m of w touched registers of an mma_async not waited for */
-  HEV_COUNT /* (at most 32: check_row.events) */
+  HEV_BAR_ARRIVE,       /* lanes m of w arrive at barrier id (not bar.arrive) */
+  HEV_BAR_PASS,         /* lanes m of w (block b) passed a completed block barrier */
+  HEV_BAR_RELEASED,     /* barrier id of b completed; n: 1 when it waited for every live thread */
+  HEV_WARPSYNC,         /* lanes m of w met (bar.warp.sync, .sync warp operations) */
+  HEV_WARPSYNC_MASKS,   /* lanes m of w executed bar.warp.sync, lane l with mask v[l] */
+  HEV_SYNC_ERROR,       /* lanes m of w: a barrier error of kind n (SYNC_*) */
+  HEV_FENCE,            /* lanes m of w: a fence at gpu/system scope */
+  HEV_PROXY_FENCE,      /* lanes m of w: fence.proxy.async */
+  HEV_CLUSTER_RELEASED, /* a barrier.cluster phase completed for block b */
+  HEV_RSV_RELEASE,      /* lanes m of w: atom.and.b32 of bits v[l] on words a[l] (reserved shared memory) */
+  HEV_MBAR_RELEASE,     /* lanes m of w passed an mbarrier arrival or completed wait */
+  HEV_MBAR_TX,          /* n transaction bytes completed on the mbarrier at shared offset x */
+  HEV_MBAR_PHASE,       /* the mbarrier at x completed a phase */
+  HEV_MBAR_INIT,        /* the mbarrier at x was initialised with count n */
+  HEV_MBAR_WAIT,        /* a wait on the mbarrier at x: n 1 succeeded, 0 failed */
+  HEV_BULK_COMMIT,      /* lanes m of w: cp.async.bulk.commit_group */
+  HEV_BULK_WAIT,        /* lanes m of w: cp.async.bulk.wait_group n */
+  HEV_CP_COMMIT,        /* lanes m of w: cp.async.commit_group */
+  HEV_CP_WAIT,          /* lanes m of w: cp.async.wait_group n (HOOK_CP_ALL: all) */
+  HEV_ASYNC_COUNT,      /* an asynchronous copy of n bytes, direction id, kind k (statistics) */
+  HEV_ASYNC_RACE,       /* lane l of w's asynchronous copy (in) wrote or read (id) shared bytes [x, x+n) */
+  HEV_WGMMA_ISSUE,      /* the warps ws[0..3] of w's warpgroup issued wgmma.mma_async (in): warp j reads
+                           the 16-byte chunks ck[j][0..nck[j]) of shared memory until it waits */
+  HEV_WGMMA_COMMIT,     /* lanes m of w: wgmma.commit_group */
+  HEV_WGMMA_WAIT,       /* lanes m of w: wgmma.wait_group n; k: the warp has issued an mma_async */
+  HEV_WGMMA_EARLY,      /* lanes m of w touched registers of an mma_async not waited for */
+  HEV_COUNT             /* (at most 32: check_row.events) */
 };
 
 /* Directions and kinds of asynchronous copies (HEV_ASYNC_*). */
@@ -198,7 +201,9 @@ static inline void hook_ev_w(int kind, warp *w, uint32_t m, uint32_t id, uint32_
   hook_event(&e);
 }
 
-static inline void hook_bar_arrive(warp *w, uint32_t id, uint32_t m) { hook_ev_w(HEV_BAR_ARRIVE, w, m, id, 0); }
+static inline void hook_bar_arrive(warp *w, uint32_t id, uint32_t m) {
+  hook_ev_w(HEV_BAR_ARRIVE, w, m, id, 0);
+}
 static inline void hook_bar_pass(block *b, warp *w, uint32_t m) {
   if (!hooks_take(b, HEV_BAR_PASS)) return;
   hook_ev e = {.kind = HEV_BAR_PASS, .b = b, .w = w, .m = m};
@@ -237,10 +242,16 @@ static inline void hook_mbar_at(int kind, warp *w, uint64_t a, uint32_t n) {
   hook_ev e = {.kind = kind, .b = w->blk, .w = w, .n = n, .x = a};
   hook_event(&e);
 }
-static inline void hook_mbar_tx(warp *w, uint64_t a, uint32_t bytes) { hook_mbar_at(HEV_MBAR_TX, w, a, bytes); }
+static inline void hook_mbar_tx(warp *w, uint64_t a, uint32_t bytes) {
+  hook_mbar_at(HEV_MBAR_TX, w, a, bytes);
+}
 static inline void hook_mbar_phase(warp *w, uint64_t a) { hook_mbar_at(HEV_MBAR_PHASE, w, a, 0); }
-static inline void hook_mbar_init(warp *w, uint64_t a, uint32_t count) { hook_mbar_at(HEV_MBAR_INIT, w, a, count); }
-static inline void hook_mbar_wait(warp *w, uint64_t a, int done) { hook_mbar_at(HEV_MBAR_WAIT, w, a, (uint32_t)done); }
+static inline void hook_mbar_init(warp *w, uint64_t a, uint32_t count) {
+  hook_mbar_at(HEV_MBAR_INIT, w, a, count);
+}
+static inline void hook_mbar_wait(warp *w, uint64_t a, int done) {
+  hook_mbar_at(HEV_MBAR_WAIT, w, a, (uint32_t)done);
+}
 static inline void hook_bulk_commit(warp *w, uint32_t m) { hook_ev_w(HEV_BULK_COMMIT, w, m, 0, 0); }
 static inline void hook_bulk_wait(warp *w, uint32_t m, uint32_t n) { hook_ev_w(HEV_BULK_WAIT, w, m, 0, n); }
 static inline void hook_cp_commit(warp *w, uint32_t m) { hook_ev_w(HEV_CP_COMMIT, w, m, 0, 0); }
@@ -260,12 +271,19 @@ static inline void hook_async_count(warp *w, uint32_t bytes, int dir, int kind) 
  * another block of the cluster (the cluster's race check sees it). */
 static inline void hook_async_race(warp *w, const insn *in, int l, uint64_t sh, uint32_t bytes, int dir) {
   if (!hooks_take(w->blk, HEV_ASYNC_RACE)) return;
-  hook_ev e = {.kind = HEV_ASYNC_RACE, .b = w->blk, .w = w, .in = in, .id = (uint32_t)dir, .n = bytes, .l = l,
+  hook_ev e = {.kind = HEV_ASYNC_RACE,
+               .b = w->blk,
+               .w = w,
+               .in = in,
+               .id = (uint32_t)dir,
+               .n = bytes,
+               .l = l,
                .x = sh};
   hook_event(&e);
 }
 /* Both: lane l's copy (instruction in) is done. */
-static inline void hook_async_copy(warp *w, const insn *in, int l, uint64_t sh, uint32_t bytes, int dir, int kind) {
+static inline void hook_async_copy(warp *w, const insn *in, int l, uint64_t sh, uint32_t bytes, int dir,
+                                   int kind) {
   hook_async_count(w, bytes, dir, kind);
   hook_async_race(w, in, l, sh, bytes, dir);
 }

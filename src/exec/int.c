@@ -10,37 +10,92 @@ typedef unsigned __int128 u128;
 typedef __int128 s128;
 
 #define MASKOF(T) (~0ull >> (64 - 8 * sizeof(T)))
-#define ZX(T, x) ((uint64_t)(T)(x) & MASKOF(T))
-#define REGS3                                                             \
-  uint64_t *D = w->r[in->d];                                              \
-  const uint64_t *A = w->r[in->a], *B = w->r[in->b], *C = w->r[in->c];    \
-  (void)B; (void)C
+#define ZX(T, x) ((uint64_t)(T)(x)&MASKOF(T))
+#define REGS3                                                                                                \
+  uint64_t *D = w->r[in->d];                                                                                 \
+  const uint64_t *A = w->r[in->a], *B = w->r[in->b], *C = w->r[in->c];                                       \
+  (void)B;                                                                                                   \
+  (void)C
 
 /* Table slots: IT_U8 .. IT_S64 (decode.h). */
 #define TAB(name) static const exec_fn name##_tab[8]
 
 /* ---- binary ops where signed and unsigned share bits ---- */
-#define DEF_UBIN(name, expr)                                                     \
-  static void name##_16(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { uint16_t a = (uint16_t)A[l], b = (uint16_t)B[l]; D[l] = ZX(uint16_t, expr); }); } \
-  static void name##_32(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l]; D[l] = ZX(uint32_t, expr); }); } \
-  static void name##_64(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { uint64_t a = A[l], b = B[l]; D[l] = (uint64_t)(expr); }); } \
+#define DEF_UBIN(name, expr)                                                                                 \
+  static void name##_16(warp *w, const insn *in, uint32_t m) {                                               \
+    REGS3;                                                                                                   \
+    LANES(m, {                                                                                               \
+      uint16_t a = (uint16_t)A[l], b = (uint16_t)B[l];                                                       \
+      D[l] = ZX(uint16_t, expr);                                                                             \
+    });                                                                                                      \
+  }                                                                                                          \
+  static void name##_32(warp *w, const insn *in, uint32_t m) {                                               \
+    REGS3;                                                                                                   \
+    LANES(m, {                                                                                               \
+      uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l];                                                       \
+      D[l] = ZX(uint32_t, expr);                                                                             \
+    });                                                                                                      \
+  }                                                                                                          \
+  static void name##_64(warp *w, const insn *in, uint32_t m) {                                               \
+    REGS3;                                                                                                   \
+    LANES(m, {                                                                                               \
+      uint64_t a = A[l], b = B[l];                                                                           \
+      D[l] = (uint64_t)(expr);                                                                               \
+    });                                                                                                      \
+  }                                                                                                          \
   TAB(name) = {NULL, name##_16, name##_32, name##_64, NULL, name##_16, name##_32, name##_64};
 
 DEF_UBIN(add, a + b)
 DEF_UBIN(sub, a - b)
-DEF_UBIN(mullo, a * b)
-DEF_UBIN(and, a & b)
+DEF_UBIN(mullo, a *b)
+DEF_UBIN(and, a &b)
 DEF_UBIN(or, a | b)
 DEF_UBIN(xor, a ^ b)
 
 /* ---- signed/unsigned distinct ---- */
-#define DEF_SBIN(name, expr)                                                     \
-  static void name##_u16(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { uint16_t a = (uint16_t)A[l], b = (uint16_t)B[l]; D[l] = ZX(uint16_t, expr); }); } \
-  static void name##_u32(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l]; D[l] = ZX(uint32_t, expr); }); } \
-  static void name##_u64(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { uint64_t a = A[l], b = B[l]; D[l] = (uint64_t)(expr); }); } \
-  static void name##_s16(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { int16_t a = (int16_t)A[l], b = (int16_t)B[l]; D[l] = ZX(uint16_t, expr); }); } \
-  static void name##_s32(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { int32_t a = (int32_t)A[l], b = (int32_t)B[l]; D[l] = ZX(uint32_t, expr); }); } \
-  static void name##_s64(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { int64_t a = (int64_t)A[l], b = (int64_t)B[l]; D[l] = (uint64_t)(expr); }); } \
+#define DEF_SBIN(name, expr)                                                                                 \
+  static void name##_u16(warp *w, const insn *in, uint32_t m) {                                              \
+    REGS3;                                                                                                   \
+    LANES(m, {                                                                                               \
+      uint16_t a = (uint16_t)A[l], b = (uint16_t)B[l];                                                       \
+      D[l] = ZX(uint16_t, expr);                                                                             \
+    });                                                                                                      \
+  }                                                                                                          \
+  static void name##_u32(warp *w, const insn *in, uint32_t m) {                                              \
+    REGS3;                                                                                                   \
+    LANES(m, {                                                                                               \
+      uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l];                                                       \
+      D[l] = ZX(uint32_t, expr);                                                                             \
+    });                                                                                                      \
+  }                                                                                                          \
+  static void name##_u64(warp *w, const insn *in, uint32_t m) {                                              \
+    REGS3;                                                                                                   \
+    LANES(m, {                                                                                               \
+      uint64_t a = A[l], b = B[l];                                                                           \
+      D[l] = (uint64_t)(expr);                                                                               \
+    });                                                                                                      \
+  }                                                                                                          \
+  static void name##_s16(warp *w, const insn *in, uint32_t m) {                                              \
+    REGS3;                                                                                                   \
+    LANES(m, {                                                                                               \
+      int16_t a = (int16_t)A[l], b = (int16_t)B[l];                                                          \
+      D[l] = ZX(uint16_t, expr);                                                                             \
+    });                                                                                                      \
+  }                                                                                                          \
+  static void name##_s32(warp *w, const insn *in, uint32_t m) {                                              \
+    REGS3;                                                                                                   \
+    LANES(m, {                                                                                               \
+      int32_t a = (int32_t)A[l], b = (int32_t)B[l];                                                          \
+      D[l] = ZX(uint32_t, expr);                                                                             \
+    });                                                                                                      \
+  }                                                                                                          \
+  static void name##_s64(warp *w, const insn *in, uint32_t m) {                                              \
+    REGS3;                                                                                                   \
+    LANES(m, {                                                                                               \
+      int64_t a = (int64_t)A[l], b = (int64_t)B[l];                                                          \
+      D[l] = (uint64_t)(expr);                                                                               \
+    });                                                                                                      \
+  }                                                                                                          \
   TAB(name) = {NULL, name##_u16, name##_u32, name##_u64, NULL, name##_s16, name##_s32, name##_s64};
 
 DEF_SBIN(min, a < b ? a : b)
@@ -51,45 +106,174 @@ DEF_SBIN(max, a > b ? a : b)
  * (tests/hw/edge). */
 #define DIVS(T, MIN) (b == 0 ? (T)-1 : (b == -1 ? (T)(0 - (uint64_t)a) : (T)(a / b)))
 #define REMS(T, MIN) (b == 0 ? (T)-1 : (b == -1 ? (T)0 : (T)(a % b)))
-static void div_u16(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { uint16_t a = (uint16_t)A[l], b = (uint16_t)B[l]; D[l] = b ? (uint16_t)(a / b) : 0xffff; }); }
-static void div_u32(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l]; D[l] = b ? a / b : 0xffffffffu; }); }
-static void div_u64(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { uint64_t a = A[l], b = B[l]; D[l] = b ? a / b : ~0ull; }); }
-static void div_s16(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { int16_t a = (int16_t)A[l], b = (int16_t)B[l]; D[l] = ZX(uint16_t, DIVS(int16_t, INT16_MIN)); }); }
-static void div_s32(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { int32_t a = (int32_t)A[l], b = (int32_t)B[l]; D[l] = ZX(uint32_t, DIVS(int32_t, INT32_MIN)); }); }
-static void div_s64(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { int64_t a = (int64_t)A[l], b = (int64_t)B[l]; D[l] = (uint64_t)DIVS(int64_t, INT64_MIN); }); }
+static void div_u16(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, {
+    uint16_t a = (uint16_t)A[l], b = (uint16_t)B[l];
+    D[l] = b ? (uint16_t)(a / b) : 0xffff;
+  });
+}
+static void div_u32(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, {
+    uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l];
+    D[l] = b ? a / b : 0xffffffffu;
+  });
+}
+static void div_u64(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, {
+    uint64_t a = A[l], b = B[l];
+    D[l] = b ? a / b : ~0ull;
+  });
+}
+static void div_s16(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, {
+    int16_t a = (int16_t)A[l], b = (int16_t)B[l];
+    D[l] = ZX(uint16_t, DIVS(int16_t, INT16_MIN));
+  });
+}
+static void div_s32(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, {
+    int32_t a = (int32_t)A[l], b = (int32_t)B[l];
+    D[l] = ZX(uint32_t, DIVS(int32_t, INT32_MIN));
+  });
+}
+static void div_s64(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, {
+    int64_t a = (int64_t)A[l], b = (int64_t)B[l];
+    D[l] = (uint64_t)DIVS(int64_t, INT64_MIN);
+  });
+}
 TAB(div) = {NULL, div_u16, div_u32, div_u64, NULL, div_s16, div_s32, div_s64};
-static void rem_u16(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { uint16_t a = (uint16_t)A[l], b = (uint16_t)B[l]; D[l] = b ? (uint16_t)(a % b) : 0xffff; }); }
-static void rem_u32(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l]; D[l] = b ? a % b : 0xffffffffu; }); }
-static void rem_u64(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { uint64_t a = A[l], b = B[l]; D[l] = b ? a % b : ~0ull; }); }
-static void rem_s16(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { int16_t a = (int16_t)A[l], b = (int16_t)B[l]; D[l] = ZX(uint16_t, REMS(int16_t, INT16_MIN)); }); }
-static void rem_s32(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { int32_t a = (int32_t)A[l], b = (int32_t)B[l]; D[l] = ZX(uint32_t, REMS(int32_t, INT32_MIN)); }); }
-static void rem_s64(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { int64_t a = (int64_t)A[l], b = (int64_t)B[l]; D[l] = (uint64_t)REMS(int64_t, INT64_MIN); }); }
+static void rem_u16(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, {
+    uint16_t a = (uint16_t)A[l], b = (uint16_t)B[l];
+    D[l] = b ? (uint16_t)(a % b) : 0xffff;
+  });
+}
+static void rem_u32(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, {
+    uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l];
+    D[l] = b ? a % b : 0xffffffffu;
+  });
+}
+static void rem_u64(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, {
+    uint64_t a = A[l], b = B[l];
+    D[l] = b ? a % b : ~0ull;
+  });
+}
+static void rem_s16(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, {
+    int16_t a = (int16_t)A[l], b = (int16_t)B[l];
+    D[l] = ZX(uint16_t, REMS(int16_t, INT16_MIN));
+  });
+}
+static void rem_s32(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, {
+    int32_t a = (int32_t)A[l], b = (int32_t)B[l];
+    D[l] = ZX(uint32_t, REMS(int32_t, INT32_MIN));
+  });
+}
+static void rem_s64(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, {
+    int64_t a = (int64_t)A[l], b = (int64_t)B[l];
+    D[l] = (uint64_t)REMS(int64_t, INT64_MIN);
+  });
+}
 TAB(rem) = {NULL, rem_u16, rem_u32, rem_u64, NULL, rem_s16, rem_s32, rem_s64};
 
 /* ---- mul.hi / mul.wide / mad ---- */
-static void mulhi_u16(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = ((uint32_t)(uint16_t)A[l] * (uint16_t)B[l]) >> 16); }
-static void mulhi_u32(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = ((uint64_t)(uint32_t)A[l] * (uint32_t)B[l]) >> 32); }
-static void mulhi_u64(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = (uint64_t)(((u128)A[l] * B[l]) >> 64)); }
-static void mulhi_s16(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = ZX(uint16_t, ((int32_t)(int16_t)A[l] * (int16_t)B[l]) >> 16)); }
-static void mulhi_s32(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = ZX(uint32_t, ((int64_t)(int32_t)A[l] * (int32_t)B[l]) >> 32)); }
-static void mulhi_s64(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = (uint64_t)(((s128)(int64_t)A[l] * (int64_t)B[l]) >> 64)); }
+static void mulhi_u16(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, D[l] = ((uint32_t)(uint16_t)A[l] * (uint16_t)B[l]) >> 16);
+}
+static void mulhi_u32(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, D[l] = ((uint64_t)(uint32_t)A[l] * (uint32_t)B[l]) >> 32);
+}
+static void mulhi_u64(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, D[l] = (uint64_t)(((u128)A[l] * B[l]) >> 64));
+}
+static void mulhi_s16(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, D[l] = ZX(uint16_t, ((int32_t)(int16_t)A[l] * (int16_t)B[l]) >> 16));
+}
+static void mulhi_s32(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, D[l] = ZX(uint32_t, ((int64_t)(int32_t)A[l] * (int32_t)B[l]) >> 32));
+}
+static void mulhi_s64(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, D[l] = (uint64_t)(((s128)(int64_t)A[l] * (int64_t)B[l]) >> 64));
+}
 TAB(mulhi) = {NULL, mulhi_u16, mulhi_u32, mulhi_u64, NULL, mulhi_s16, mulhi_s32, mulhi_s64};
-static void mulwide_u16(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = (uint32_t)(uint16_t)A[l] * (uint16_t)B[l]); }
-static void mulwide_u32(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = (uint64_t)(uint32_t)A[l] * (uint32_t)B[l]); }
-static void mulwide_s16(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = ZX(uint32_t, (int32_t)(int16_t)A[l] * (int16_t)B[l])); }
-static void mulwide_s32(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = (uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l])); }
+static void mulwide_u16(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, D[l] = (uint32_t)(uint16_t)A[l] * (uint16_t)B[l]);
+}
+static void mulwide_u32(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, D[l] = (uint64_t)(uint32_t)A[l] * (uint32_t)B[l]);
+}
+static void mulwide_s16(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, D[l] = ZX(uint32_t, (int32_t)(int16_t)A[l] * (int16_t)B[l]));
+}
+static void mulwide_s32(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, D[l] = (uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]));
+}
 TAB(mulwide) = {NULL, mulwide_u16, mulwide_u32, NULL, NULL, mulwide_s16, mulwide_s32, NULL};
 
-static void madlo_16(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = ZX(uint16_t, A[l] * B[l] + C[l])); }
-static void madlo_32(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = ZX(uint32_t, A[l] * B[l] + C[l])); }
-static void madlo_64(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = A[l] * B[l] + C[l]); }
+static void madlo_16(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, D[l] = ZX(uint16_t, A[l] * B[l] + C[l]));
+}
+static void madlo_32(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, D[l] = ZX(uint32_t, A[l] * B[l] + C[l]));
+}
+static void madlo_64(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, D[l] = A[l] * B[l] + C[l]);
+}
 TAB(madlo) = {NULL, madlo_16, madlo_32, madlo_64, NULL, madlo_16, madlo_32, madlo_64};
-static void madhi_u32(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = ZX(uint32_t, (((uint64_t)(uint32_t)A[l] * (uint32_t)B[l]) >> 32) + C[l])); }
-static void madhi_s32(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = ZX(uint32_t, (uint64_t)(((int64_t)(int32_t)A[l] * (int32_t)B[l]) >> 32) + C[l])); }
-static void madhi_u64(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = (uint64_t)(((u128)A[l] * B[l]) >> 64) + C[l]); }
-static void madhi_s64(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = (uint64_t)(((s128)(int64_t)A[l] * (int64_t)B[l]) >> 64) + C[l]); }
-static void madhi_u16(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = ZX(uint16_t, (((uint32_t)(uint16_t)A[l] * (uint16_t)B[l]) >> 16) + C[l])); }
-static void madhi_s16(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = ZX(uint16_t, (uint32_t)(((int32_t)(int16_t)A[l] * (int16_t)B[l]) >> 16) + C[l])); }
+static void madhi_u32(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, D[l] = ZX(uint32_t, (((uint64_t)(uint32_t)A[l] * (uint32_t)B[l]) >> 32) + C[l]));
+}
+static void madhi_s32(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, D[l] = ZX(uint32_t, (uint64_t)(((int64_t)(int32_t)A[l] * (int32_t)B[l]) >> 32) + C[l]));
+}
+static void madhi_u64(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, D[l] = (uint64_t)(((u128)A[l] * B[l]) >> 64) + C[l]);
+}
+static void madhi_s64(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, D[l] = (uint64_t)(((s128)(int64_t)A[l] * (int64_t)B[l]) >> 64) + C[l]);
+}
+static void madhi_u16(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, D[l] = ZX(uint16_t, (((uint32_t)(uint16_t)A[l] * (uint16_t)B[l]) >> 16) + C[l]));
+}
+static void madhi_s16(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, D[l] = ZX(uint16_t, (uint32_t)(((int32_t)(int16_t)A[l] * (int16_t)B[l]) >> 16) + C[l]));
+}
 TAB(madhi) = {NULL, madhi_u16, madhi_u32, madhi_u64, NULL, madhi_s16, madhi_s32, madhi_s64};
 static void madhisat_s32(warp *w, const insn *in, uint32_t m) {
   REGS3;
@@ -98,10 +282,22 @@ static void madhisat_s32(warp *w, const insn *in, uint32_t m) {
     D[l] = ZX(uint32_t, r > INT32_MAX ? INT32_MAX : r < INT32_MIN ? INT32_MIN : r);
   });
 }
-static void madwide_u16(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = ZX(uint32_t, (uint32_t)(uint16_t)A[l] * (uint16_t)B[l] + C[l])); }
-static void madwide_u32(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = (uint64_t)(uint32_t)A[l] * (uint32_t)B[l] + C[l]); }
-static void madwide_s16(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = ZX(uint32_t, (uint32_t)((int32_t)(int16_t)A[l] * (int16_t)B[l]) + C[l])); }
-static void madwide_s32(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, D[l] = (uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]) + C[l]); }
+static void madwide_u16(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, D[l] = ZX(uint32_t, (uint32_t)(uint16_t)A[l] * (uint16_t)B[l] + C[l]));
+}
+static void madwide_u32(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, D[l] = (uint64_t)(uint32_t)A[l] * (uint32_t)B[l] + C[l]);
+}
+static void madwide_s16(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, D[l] = ZX(uint32_t, (uint32_t)((int32_t)(int16_t)A[l] * (int16_t)B[l]) + C[l]));
+}
+static void madwide_s32(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  LANES(m, D[l] = (uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]) + C[l]);
+}
 TAB(madwide) = {NULL, madwide_u16, madwide_u32, NULL, NULL, madwide_s16, madwide_s32, NULL};
 
 /* 24-bit multiplies: operands are the low 24 bits (sign-extended for s32). */
@@ -175,8 +371,14 @@ static void carry_op(warp *w, const insn *in, uint32_t m) {
 }
 
 /* ---- unary ---- */
-#define DEF_UN(name, T, UT, expr) \
-  static void name(warp *w, const insn *in, uint32_t m) { REGS3; LANES(m, { T a = (T)A[l]; D[l] = ZX(UT, expr); }); }
+#define DEF_UN(name, T, UT, expr)                                                                            \
+  static void name(warp *w, const insn *in, uint32_t m) {                                                    \
+    REGS3;                                                                                                   \
+    LANES(m, {                                                                                               \
+      T a = (T)A[l];                                                                                         \
+      D[l] = ZX(UT, expr);                                                                                   \
+    });                                                                                                      \
+  }
 DEF_UN(abs_s16, int16_t, uint16_t, a < 0 ? (uint16_t)(0 - (uint16_t)a) : (uint16_t)a)
 DEF_UN(abs_s32, int32_t, uint32_t, a < 0 ? 0u - (uint32_t)a : (uint32_t)a)
 DEF_UN(abs_s64, int64_t, uint64_t, a < 0 ? 0ull - (uint64_t)a : (uint64_t)a)
@@ -188,7 +390,7 @@ TAB(neg) = {NULL, neg_16, neg_32, neg_64, NULL, neg_16, neg_32, neg_64};
 DEF_UN(not_16, uint16_t, uint16_t, ~a)
 DEF_UN(not_32, uint32_t, uint32_t, ~a)
 DEF_UN(not_64, uint64_t, uint64_t, ~a)
-TAB(not) = {NULL, not_16, not_32, not_64, NULL, not_16, not_32, not_64};
+TAB(not ) = {NULL, not_16, not_32, not_64, NULL, not_16, not_32, not_64};
 DEF_UN(cnot_16, uint16_t, uint16_t, a == 0)
 DEF_UN(cnot_32, uint32_t, uint32_t, a == 0)
 DEF_UN(cnot_64, uint64_t, uint64_t, a == 0)
@@ -215,7 +417,8 @@ static void bfind_h(warp *w, const insn *in, uint32_t m) {
     uint64_t a = bytes == 8 ? A[l] : (uint32_t)A[l];
     if (sgn && (a >> (bits - 1)) & 1) a = ~a & mask_bits(bytes);
     uint32_t r;
-    if (!a) r = 0xffffffffu;
+    if (!a)
+      r = 0xffffffffu;
     else {
       r = (uint32_t)(63 - __builtin_clzll(a));
       if (shamt) r = (uint32_t)(bits - 1) - r;
@@ -230,14 +433,20 @@ static void shl_h(warp *w, const insn *in, uint32_t m) {
   int bytes = ptx_type_size(in->type);
   uint64_t mk = mask_bits(bytes);
   uint32_t bits = 8u * (uint32_t)bytes;
-  LANES(m, { uint32_t s = (uint32_t)B[l]; D[l] = s >= bits ? 0 : (A[l] << s) & mk; });
+  LANES(m, {
+    uint32_t s = (uint32_t)B[l];
+    D[l] = s >= bits ? 0 : (A[l] << s) & mk;
+  });
 }
 static void shr_u(warp *w, const insn *in, uint32_t m) {
   REGS3;
   int bytes = ptx_type_size(in->type);
   uint64_t mk = mask_bits(bytes);
   uint32_t bits = 8u * (uint32_t)bytes;
-  LANES(m, { uint32_t s = (uint32_t)B[l]; D[l] = s >= bits ? 0 : (A[l] & mk) >> s; });
+  LANES(m, {
+    uint32_t s = (uint32_t)B[l];
+    D[l] = s >= bits ? 0 : (A[l] & mk) >> s;
+  });
 }
 static void shr_s(warp *w, const insn *in, uint32_t m) {
   REGS3;
@@ -252,15 +461,24 @@ static void shr_s(warp *w, const insn *in, uint32_t m) {
 }
 static void shr_s32(warp *w, const insn *in, uint32_t m) {
   REGS3;
-  LANES(m, { uint32_t s = (uint32_t)B[l]; D[l] = (uint32_t)((int32_t)A[l] >> (s > 31 ? 31 : s)); });
+  LANES(m, {
+    uint32_t s = (uint32_t)B[l];
+    D[l] = (uint32_t)((int32_t)A[l] >> (s > 31 ? 31 : s));
+  });
 }
 static void shl_32(warp *w, const insn *in, uint32_t m) {
   REGS3;
-  LANES(m, { uint32_t s = (uint32_t)B[l]; D[l] = s > 31 ? 0 : (uint32_t)((uint32_t)A[l] << s); });
+  LANES(m, {
+    uint32_t s = (uint32_t)B[l];
+    D[l] = s > 31 ? 0 : (uint32_t)((uint32_t)A[l] << s);
+  });
 }
 static void shr_u32(warp *w, const insn *in, uint32_t m) {
   REGS3;
-  LANES(m, { uint32_t s = (uint32_t)B[l]; D[l] = s > 31 ? 0 : (uint32_t)A[l] >> s; });
+  LANES(m, {
+    uint32_t s = (uint32_t)B[l];
+    D[l] = s > 31 ? 0 : (uint32_t)A[l] >> s;
+  });
 }
 
 /* shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: funnel shift of b:a by c. */
@@ -310,13 +528,12 @@ static void bfi_h(warp *w, const insn *in, uint32_t m) {
 
 /* prmt: byte selection tables of the modes f4e, b4e, rc8, ecl, ecr, rc16
  * (result byte 0 first), from the PTX ISA's prmt table. */
-static const uint8_t prmt_modes[6][4][4] = {
-    {{0, 1, 2, 3}, {1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6}},
-    {{0, 7, 6, 5}, {1, 0, 7, 6}, {2, 1, 0, 7}, {3, 2, 1, 0}},
-    {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}},
-    {{0, 1, 2, 3}, {1, 1, 2, 3}, {2, 2, 2, 3}, {3, 3, 3, 3}},
-    {{0, 0, 0, 0}, {0, 1, 1, 1}, {0, 1, 2, 2}, {0, 1, 2, 3}},
-    {{0, 1, 0, 1}, {2, 3, 2, 3}, {0, 1, 0, 1}, {2, 3, 2, 3}}};
+static const uint8_t prmt_modes[6][4][4] = {{{0, 1, 2, 3}, {1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6}},
+                                            {{0, 7, 6, 5}, {1, 0, 7, 6}, {2, 1, 0, 7}, {3, 2, 1, 0}},
+                                            {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}},
+                                            {{0, 1, 2, 3}, {1, 1, 2, 3}, {2, 2, 2, 3}, {3, 3, 3, 3}},
+                                            {{0, 0, 0, 0}, {0, 1, 1, 1}, {0, 1, 2, 2}, {0, 1, 2, 3}},
+                                            {{0, 1, 0, 1}, {2, 3, 2, 3}, {0, 1, 0, 1}, {2, 3, 2, 3}}};
 
 static void prmt_h(warp *w, const insn *in, uint32_t m) {
   REGS3;
@@ -407,9 +624,12 @@ static void fns_h(warp *w, const insn *in, uint32_t m) {
       if (mask >> base & 1) d = (uint32_t)base;
     } else {
       int64_t count = (off > 0 ? (int64_t)off : -(int64_t)off) - 1;
-      for (int pos = base; pos >= 0 && pos < 32; pos += off > 0 ? 1 : -1)
+      for (int pos = base; pos >= 0 && pos<32; pos += off> 0 ? 1 : -1)
         if (mask >> pos & 1) {
-          if (count == 0) { d = (uint32_t)pos; break; }
+          if (count == 0) {
+            d = (uint32_t)pos;
+            break;
+          }
           count--;
         }
     }
@@ -437,14 +657,21 @@ static void video_h(warp *w, const insn *in, uint32_t m) {
       uint32_t ua = (a >> (bits * i)) & emask, ub = (b >> (bits * i)) & emask;
       int64_t x = as ? (int64_t)((int32_t)(ua << (32 - bits)) >> (32 - bits)) : (int64_t)ua;
       int64_t y = bs ? (int64_t)((int32_t)(ub << (32 - bits)) >> (32 - bits)) : (int64_t)ub;
-      int64_t r = op == V_ADD ? x + y : op == V_SUB ? x - y : op == V_AVRG ? (x + y + 1) >> 1
-                : op == V_ABSDIFF ? (x > y ? x - y : y - x) : op == V_MIN ? (x < y ? x : y) : (x > y ? x : y);
+      int64_t r = op == V_ADD       ? x + y
+                  : op == V_SUB     ? x - y
+                  : op == V_AVRG    ? (x + y + 1) >> 1
+                  : op == V_ABSDIFF ? (x > y ? x - y : y - x)
+                  : op == V_MIN     ? (x < y ? x : y)
+                                    : (x > y ? x : y);
       if (sat) {
-        int64_t lo = ds ? -((int64_t)1 << (bits - 1)) : 0, hi = ds ? ((int64_t)1 << (bits - 1)) - 1 : (int64_t)emask;
+        int64_t lo = ds ? -((int64_t)1 << (bits - 1)) : 0,
+                hi = ds ? ((int64_t)1 << (bits - 1)) - 1 : (int64_t)emask;
         r = r < lo ? lo : r > hi ? hi : r;
       }
-      if (add) sum += r;
-      else d |= ((uint32_t)r & emask) << (bits * i);
+      if (add)
+        sum += r;
+      else
+        d |= ((uint32_t)r & emask) << (bits * i);
     }
     D[l] = add ? (uint32_t)sum : d;
   });
@@ -460,7 +687,8 @@ int dec_video(dctx *D, dstmt *S, insn *in) {
   if (dec_ntypes(D, S, 3) < 0) return -1;
   for (int i = 0; i < 3; i++) {
     int t = S->types[i];
-    if (t != PTX_T_U32 && t != PTX_T_S32) return dec_error(D, S, -1, "%s types are .u32 or .s32", S->st->opcode);
+    if (t != PTX_T_U32 && t != PTX_T_S32)
+      return dec_error(D, S, -1, "%s types are .u32 or .s32", S->st->opcode);
   }
   in->type2 = (uint8_t)((S->types[1] == PTX_T_S32 ? 1 : 0) | (S->types[2] == PTX_T_S32 ? 2 : 0) |
                         (S->types[0] == PTX_T_S32 ? 4 : 0));
@@ -494,7 +722,11 @@ static void simd16_h(warp *w, const insn *in, uint32_t m) {
 }
 
 static int dec_simd16(dctx *D, dstmt *S, insn *in) {
-  int op = in->op == OP_ADD ? V_ADD : in->op == OP_SUB ? V_SUB : in->op == OP_MIN ? V_MIN : in->op == OP_MAX ? V_MAX : -1;
+  int op = in->op == OP_ADD   ? V_ADD
+           : in->op == OP_SUB ? V_SUB
+           : in->op == OP_MIN ? V_MIN
+           : in->op == OP_MAX ? V_MAX
+                              : -1;
   if (op < 0) return dec_error(D, S, -1, "'%s' does not take .%s", S->st->opcode, ptx_type_name(S->types[0]));
   if (dec_take(S, "sat")) in->flags |= IF_SAT;
   dec_take(S, "relu");
@@ -528,15 +760,27 @@ static void slct_f32(warp *w, const insn *in, uint32_t m) {
 }
 
 /* ---- predicate logic ---- */
-static void pand(warp *w, const insn *in, uint32_t m) { uint32_t *p = w->p; p[in->d] = (p[in->d] & ~m) | (p[in->a] & p[in->b] & m); }
-static void por(warp *w, const insn *in, uint32_t m) { uint32_t *p = w->p; p[in->d] = (p[in->d] & ~m) | ((p[in->a] | p[in->b]) & m); }
-static void pxor(warp *w, const insn *in, uint32_t m) { uint32_t *p = w->p; p[in->d] = (p[in->d] & ~m) | ((p[in->a] ^ p[in->b]) & m); }
-static void pnot(warp *w, const insn *in, uint32_t m) { uint32_t *p = w->p; p[in->d] = (p[in->d] & ~m) | (~p[in->a] & m); }
+static void pand(warp *w, const insn *in, uint32_t m) {
+  uint32_t *p = w->p;
+  p[in->d] = (p[in->d] & ~m) | (p[in->a] & p[in->b] & m);
+}
+static void por(warp *w, const insn *in, uint32_t m) {
+  uint32_t *p = w->p;
+  p[in->d] = (p[in->d] & ~m) | ((p[in->a] | p[in->b]) & m);
+}
+static void pxor(warp *w, const insn *in, uint32_t m) {
+  uint32_t *p = w->p;
+  p[in->d] = (p[in->d] & ~m) | ((p[in->a] ^ p[in->b]) & m);
+}
+static void pnot(warp *w, const insn *in, uint32_t m) {
+  uint32_t *p = w->p;
+  p[in->d] = (p[in->d] & ~m) | (~p[in->a] & m);
+}
 
 /* ---- decoding ---- */
 static int is_float(int t) {
-  return t == PTX_T_F32 || t == PTX_T_F64 || t == PTX_T_F16 || t == PTX_T_F16X2 ||
-         t == PTX_T_BF16 || t == PTX_T_BF16X2;
+  return t == PTX_T_F32 || t == PTX_T_F64 || t == PTX_T_F16 || t == PTX_T_F16X2 || t == PTX_T_BF16 ||
+         t == PTX_T_BF16X2;
 }
 
 static int pred_logic(dctx *D, dstmt *S, insn *in) {
@@ -570,7 +814,8 @@ int dec_int(dctx *D, dstmt *S, insn *in) {
   if (S->ntypes >= 1 && is_float(S->types[S->ntypes - 1]) && op != OP_SELP && op != OP_SLCT)
     return dec_float_arith(D, S, in);
   if (S->ntypes >= 1 && S->types[0] == PTX_T_PRED) return pred_logic(D, S, in);
-  if (S->ntypes == 1 && (S->types[0] == PTX_T_U16X2 || S->types[0] == PTX_T_S16X2)) return dec_simd16(D, S, in);
+  if (S->ntypes == 1 && (S->types[0] == PTX_T_U16X2 || S->types[0] == PTX_T_S16X2))
+    return dec_simd16(D, S, in);
   if (op == OP_DP4A || op == OP_DP2A) return dec_dp(D, S, in);
   if (op == OP_SELP) {
     if (dec_ntypes(D, S, 1) < 0 || dec_nops(D, S, 4) < 0 || dec_dst(D, S, 0, &in->d) < 0 ||
@@ -586,7 +831,10 @@ int dec_int(dctx *D, dstmt *S, insn *in) {
   if (op == OP_SLCT) {
     if (dec_ntypes(D, S, 2) < 0 || srcs(D, S, in, 3, S->types[0]) < 0) return -1;
     in->type = (uint8_t)S->types[0];
-    if (S->types[1] == PTX_T_S32) { in->fn = slct_s32; return 0; }
+    if (S->types[1] == PTX_T_S32) {
+      in->fn = slct_s32;
+      return 0;
+    }
     if (S->types[1] == PTX_T_F32) {
       if (dec_take(S, "ftz")) in->flags |= IF_FTZ;
       in->fn = slct_f32;
@@ -602,7 +850,8 @@ int dec_int(dctx *D, dstmt *S, insn *in) {
   const exec_fn *tab = NULL;
   int nsrc = 2;
   switch (op) {
-  case OP_ADD: case OP_SUB:
+  case OP_ADD:
+  case OP_SUB:
     if (dec_take(S, "cc")) {
       in->mode = 1;
       if (srcs(D, S, in, 2, t) < 0) return -1;
@@ -617,20 +866,24 @@ int dec_int(dctx *D, dstmt *S, insn *in) {
     }
     tab = op == OP_ADD ? add_tab : sub_tab;
     break;
-  case OP_ADDC: case OP_SUBC:
+  case OP_ADDC:
+  case OP_SUBC:
     in->mode = 2 | (dec_take(S, "cc") ? 1 : 0);
     if (srcs(D, S, in, 2, t) < 0) return -1;
     in->fn = carry_op;
     return 0;
   case OP_MADC:
     in->mode = 2 | (dec_take(S, "cc") ? 1 : 0);
-    if (dec_take(S, "hi")) in->flags |= IF_APPROX;
-    else dec_take(S, "lo");
+    if (dec_take(S, "hi"))
+      in->flags |= IF_APPROX;
+    else
+      dec_take(S, "lo");
     if (srcs(D, S, in, 3, t) < 0) return -1;
     in->fn = carry_op;
     return 0;
   case OP_MUL:
-    if (dec_take(S, "hi")) tab = mulhi_tab;
+    if (dec_take(S, "hi"))
+      tab = mulhi_tab;
     else if (dec_take(S, "wide")) {
       if (srcs(D, S, in, 2, t) < 0) return -1;
       in->fn = mulwide_tab[ic];
@@ -663,9 +916,13 @@ int dec_int(dctx *D, dstmt *S, insn *in) {
     if (!in->fn) return dec_error(D, S, -1, "unsupported type for mad");
     return 0;
   }
-  case OP_MUL24: case OP_MAD24:
+  case OP_MUL24:
+  case OP_MAD24:
     if (t != PTX_T_U32 && t != PTX_T_S32) return dec_error(D, S, -1, "%s needs .u32 or .s32", S->st->opcode);
-    if (dec_take(S, "hi")) in->mode = 1; else dec_take(S, "lo");
+    if (dec_take(S, "hi"))
+      in->mode = 1;
+    else
+      dec_take(S, "lo");
     if (srcs(D, S, in, op == OP_MAD24 ? 3 : 2, t) < 0) return -1;
     in->fn = mul24;
     return 0;
@@ -673,22 +930,53 @@ int dec_int(dctx *D, dstmt *S, insn *in) {
     if (srcs(D, S, in, 3, t) < 0) return -1;
     in->fn = sad_h;
     return 0;
-  case OP_DIV: tab = div_tab; break;
-  case OP_REM: tab = rem_tab; break;
-  case OP_MIN: dec_take(S, "relu"); tab = min_tab; break;
-  case OP_MAX: dec_take(S, "relu"); tab = max_tab; break;
-  case OP_AND: tab = and_tab; break;
-  case OP_OR: tab = or_tab; break;
-  case OP_XOR: tab = xor_tab; break;
-  case OP_ABS: tab = abs_tab; nsrc = 1; break;
-  case OP_NEG: tab = neg_tab; nsrc = 1; break;
-  case OP_NOT: tab = not_tab; nsrc = 1; break;
-  case OP_CNOT: tab = cnot_tab; nsrc = 1; break;
-  case OP_POPC: case OP_CLZ: case OP_BREV:
+  case OP_DIV:
+    tab = div_tab;
+    break;
+  case OP_REM:
+    tab = rem_tab;
+    break;
+  case OP_MIN:
+    dec_take(S, "relu");
+    tab = min_tab;
+    break;
+  case OP_MAX:
+    dec_take(S, "relu");
+    tab = max_tab;
+    break;
+  case OP_AND:
+    tab = and_tab;
+    break;
+  case OP_OR:
+    tab = or_tab;
+    break;
+  case OP_XOR:
+    tab = xor_tab;
+    break;
+  case OP_ABS:
+    tab = abs_tab;
+    nsrc = 1;
+    break;
+  case OP_NEG:
+    tab = neg_tab;
+    nsrc = 1;
+    break;
+  case OP_NOT:
+    tab = not_tab;
+    nsrc = 1;
+    break;
+  case OP_CNOT:
+    tab = cnot_tab;
+    nsrc = 1;
+    break;
+  case OP_POPC:
+  case OP_CLZ:
+  case OP_BREV:
     if (bytes != 4 && bytes != 8) return dec_error(D, S, -1, "%s needs a 32- or 64-bit type", S->st->opcode);
     if (srcs(D, S, in, 1, t) < 0) return -1;
-    in->fn = op == OP_POPC ? (bytes == 4 ? popc_32 : popc_64)
-           : op == OP_CLZ ? (bytes == 4 ? clz_32 : clz_64) : (bytes == 4 ? brev_32 : brev_64);
+    in->fn = op == OP_POPC  ? (bytes == 4 ? popc_32 : popc_64)
+             : op == OP_CLZ ? (bytes == 4 ? clz_32 : clz_64)
+                            : (bytes == 4 ? brev_32 : brev_64);
     return 0;
   case OP_BFIND:
     in->mode = (uint8_t)dec_take(S, "shiftamt");
@@ -704,8 +992,14 @@ int dec_int(dctx *D, dstmt *S, insn *in) {
     in->fn = ic >= IT_S8 ? (bytes == 4 ? shr_s32 : shr_s) : (bytes == 4 ? shr_u32 : shr_u);
     return 0;
   case OP_SHF:
-    if (dec_take(S, "r")) in->mode |= 1; else if (!dec_take(S, "l")) return dec_error(D, S, -1, "shf needs .l or .r");
-    if (dec_take(S, "clamp")) in->mode |= 2; else if (!dec_take(S, "wrap")) return dec_error(D, S, -1, "shf needs .wrap or .clamp");
+    if (dec_take(S, "r"))
+      in->mode |= 1;
+    else if (!dec_take(S, "l"))
+      return dec_error(D, S, -1, "shf needs .l or .r");
+    if (dec_take(S, "clamp"))
+      in->mode |= 2;
+    else if (!dec_take(S, "wrap"))
+      return dec_error(D, S, -1, "shf needs .wrap or .clamp");
     if (srcs(D, S, in, 3, PTX_T_U32) < 0) return -1;
     in->fn = shf_h;
     return 0;
@@ -737,15 +1031,18 @@ int dec_int(dctx *D, dstmt *S, insn *in) {
     in->imm = S->st->ops[4].ival & 0xff;
     in->fn = lop3_h;
     return 0;
-  case OP_DP4A: case OP_DP2A:
+  case OP_DP4A:
+  case OP_DP2A:
     return dec_error(D, S, -1, "%s takes two types", S->st->opcode);
   case OP_FNS:
     if (srcs(D, S, in, 3, PTX_T_U32) < 0) return -1;
     in->fn = fns_h;
     return 0;
   case OP_BMSK:
-    if (dec_take(S, "clamp")) in->mode = 1;
-    else if (!dec_take(S, "wrap")) return dec_error(D, S, -1, "bmsk needs .clamp or .wrap");
+    if (dec_take(S, "clamp"))
+      in->mode = 1;
+    else if (!dec_take(S, "wrap"))
+      return dec_error(D, S, -1, "bmsk needs .clamp or .wrap");
     if (srcs(D, S, in, 2, PTX_T_U32) < 0) return -1;
     in->fn = bmsk_h;
     return 0;
@@ -764,7 +1061,10 @@ int dec_dp(dctx *D, dstmt *S, insn *in) {
   if (S->types[0] == PTX_T_S32) in->mode |= 1;
   if (S->types[1] == PTX_T_S32) in->mode |= 2;
   if (in->op == OP_DP2A) {
-    if (dec_take(S, "hi")) in->mode |= 4; else dec_take(S, "lo");
+    if (dec_take(S, "hi"))
+      in->mode |= 4;
+    else
+      dec_take(S, "lo");
   }
   in->flags |= (in->mode & 3) ? IF_SIGNED : 0;
   if (srcs(D, S, in, 3, PTX_T_U32) < 0) return -1;

@@ -2,21 +2,21 @@
  * worth of blocks (one block without cluster dimensions): warps, register
  * stacks, local and shared memory, allocated once and reset for every
  * cluster it takes from the launch's counter. */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include "exec/exec.h"
-#include "model/arch.h"
 #include "exec/hooks.h"
 #include "exec/sched.h"
 #include "exec/watch.h"
 #include "exec/wgmma.h"
+#include "model/arch.h"
 #include "smemu.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 typedef struct worker {
   launch *L;
-  block *bs;      /* the cluster's blocks, L->csize of them */
-  cluster cl;     /* their cluster */
+  block *bs;  /* the cluster's blocks, L->csize of them */
+  cluster cl; /* their cluster */
   uint64_t ninsn, nthread;
   int oom;
   int filled; /* its warps' special registers hold the launch's values */
@@ -141,7 +141,8 @@ void exec_fill_specials(warp *w, uint64_t (*r)[32], const func_info *f) {
   u[SR_CLUSTER_CTARANK] = b->rank;
   u[SR_CLUSTER_NCTARANK] = L->csize;
   /* the uniform ones: [NTID_X, NCTAID_Z], [WARPID, GRIDID], [DYN_SMEM, end) */
-  static const int ranges[3][2] = {{SR_NTID_X, SR_NCTAID_Z + 1}, {SR_WARPID, SR_GRIDID + 1}, {SR_DYN_SMEM, SR_COUNT}};
+  static const int ranges[3][2] = {
+      {SR_NTID_X, SR_NCTAID_Z + 1}, {SR_WARPID, SR_GRIDID + 1}, {SR_DYN_SMEM, SR_COUNT}};
   for (int k = 0; k < 3; k++)
     for (int i = ranges[k][0]; i < ranges[k][1]; i++) {
       uint64_t v = u[i], *d = r[i];
@@ -184,11 +185,11 @@ void exec_fill_specials(warp *w, uint64_t (*r)[32], const func_info *f) {
  * writes a special register or a constant slot: decode.c rejects it). */
 static void refill_block_specials(warp *w) {
   const block *b = w->blk;
-  uint64_t (*r)[32] = w->r;
-  uint64_t v[7] = {b->ctaid[0], b->ctaid[1], b->ctaid[2], (uint32_t)(b->linear % w->L->nsm),
+  uint64_t(*r)[32] = w->r;
+  uint64_t v[7] = {b->ctaid[0],   b->ctaid[1],   b->ctaid[2],  (uint32_t)(b->linear % w->L->nsm),
                    b->cl->cid[0], b->cl->cid[1], b->cl->cid[2]};
-  static const int slot[7] = {SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z, SR_SMID, SR_CLUSTERID_X, SR_CLUSTERID_Y,
-                              SR_CLUSTERID_Z};
+  static const int slot[7] = {SR_CTAID_X,     SR_CTAID_Y,     SR_CTAID_Z,    SR_SMID,
+                              SR_CLUSTERID_X, SR_CLUSTERID_Y, SR_CLUSTERID_Z};
   for (int k = 0; k < 7; k++)
     for (int l = 0; l < 32; l++) r[slot[k]][l] = v[k];
 }
@@ -306,8 +307,10 @@ int exec_launch(launch *L, int nworkers) {
   watch wt;
   watch_start(&wt, L);
   for (int i = 1; i < nworkers; i++)
-    if (pthread_create(&th[i], NULL, worker_main, &ks[i]) == 0) started = i;
-    else break;
+    if (pthread_create(&th[i], NULL, worker_main, &ks[i]) == 0)
+      started = i;
+    else
+      break;
   /* workers that could not be started take no blocks */
   atomic_fetch_sub(&L->nactive, nworkers - 1 - started);
   worker_main(&ks[0]);

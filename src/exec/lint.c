@@ -6,13 +6,13 @@
  * function): then the kernel's list ends there. The next kernel gets a
  * fresh copy, so a statement in a function several kernels call is listed
  * for each (and counted once). */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include "exec/dispatch.h"
 #include "ir/decode.h"
 #include "ptx/ptx.h"
 #include "smemu.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define LINT_MAX_ROUNDS 100000 /* problems listed per kernel, at most */
 
@@ -52,7 +52,11 @@ static int seen(char ***list, int *n, const char *msg) {
     if (!strcmp((*list)[i], msg)) return 1;
   char **l = realloc(*list, (size_t)(*n + 1) * sizeof *l);
   char *c = strdup(msg);
-  if (!l || !c) { free(c); if (l) *list = l; return 1; }
+  if (!l || !c) {
+    free(c);
+    if (l) *list = l;
+    return 1;
+  }
   *list = l;
   l[(*n)++] = c;
   return 0;
@@ -87,7 +91,10 @@ int smemu_lint_ptx(const char *ptx, size_t len, const char *name, smemu_lint_fn 
        * fresh copy, so a function this kernel shares is listed for it too */
       ptx_free(m);
       m = NULL;
-      if (ptx_parse(ptx, len, name, &m, err, sizeof err) < 0) { rc = -1; break; }
+      if (ptx_parse(ptx, len, name, &m, err, sizeof err) < 0) {
+        rc = -1;
+        break;
+      }
       dirty = 0;
     }
     const ptx_func *k = &m->funcs[i];

@@ -25,13 +25,14 @@ static int whole_warp(warp *w, uint32_t m, int need_lanes, const char *what) {
   if (m != live) {
     exec_fault(w, -1, SMEMU_ERR_ILLEGAL_INSTRUCTION,
                "%s is .sync.aligned: all live lanes (0x%08x) must execute it together, "
-               "but only lanes 0x%08x do", what, live, m);
+               "but only lanes 0x%08x do",
+               what, live, m);
     return 0;
   }
   if ((m & need) != need) {
     exec_fault(w, -1, SMEMU_ERR_ILLEGAL_INSTRUCTION,
-               "%s needs lanes 0..%d to give row addresses, but the warp has lanes 0x%08x",
-               what, need_lanes - 1, m);
+               "%s needs lanes 0..%d to give row addresses, but the warp has lanes 0x%08x", what,
+               need_lanes - 1, m);
     return 0;
   }
   return 1;
@@ -53,11 +54,13 @@ static int rows(warp *w, const insn *in, int write, uint64_t addr[32], uint8_t *
 /* .sync: the warp's lanes meet here, as at __syncwarp, so the race checks
  * order their earlier accesses before the move (racecheck on an H100
  * reports no intra-warp hazard for it: tests/hw/modern san_racecheck_ldsm0). */
-static void warp_sync(warp *w, uint32_t m) {
-  hook_warpsync(w, m);
-}
+static void warp_sync(warp *w, uint32_t m) { hook_warpsync(w, m); }
 
-static inline uint16_t rd16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
+static inline uint16_t rd16(const uint8_t *p) {
+  uint16_t v;
+  memcpy(&v, p, 2);
+  return v;
+}
 
 static void ldmatrix(warp *w, const insn *in, uint32_t m) {
   uint64_t addr[32];
@@ -77,8 +80,7 @@ static void ldmatrix(warp *w, const insn *in, uint32_t m) {
     }
   /* written after every read: a destination may also be the address register */
   for (int i = 0; i < n; i++)
-    if (in->v[i] != SLOT_SINK)
-      LANES(m, { w->r[in->v[i]][l] = out[i][l]; });
+    if (in->v[i] != SLOT_SINK) LANES(m, { w->r[in->v[i]][l] = out[i][l]; });
 }
 
 static void stmatrix(warp *w, const insn *in, uint32_t m) {
@@ -131,14 +133,17 @@ int dec_matrix(dctx *D, dstmt *S, insn *in) {
     return dec_error(D, S, -1, "%s must be .sync.aligned", name);
   if (!dec_take(S, "m8n8")) {
     if (dec_take(S, "m16n16") || dec_take(S, "m8n16") || dec_take(S, "m16n8"))
-      return dec_error(D, S, -1, "%s: the 8-bit shapes (.m16n16, .m8n16, .m16n8) are sm_100a features smemu does not run yet", name);
+      return dec_error(
+          D, S, -1,
+          "%s: the 8-bit shapes (.m16n16, .m8n16, .m16n8) are sm_100a features smemu does not run yet", name);
     return dec_error(D, S, -1, "%s needs the shape .m8n8", name);
   }
   if (S->ntypes != 1 || S->types[0] != PTX_T_B16)
     return dec_error(D, S, -1, "%s.m8n8 moves .b16 elements", name);
   if (in->op == OP_MOVMATRIX) {
     if (!dec_take(S, "trans")) return dec_error(D, S, -1, "movmatrix needs .trans");
-    if (dec_nops(D, S, 2) < 0 || dec_dst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, PTX_T_B32, &in->a) < 0) return -1;
+    if (dec_nops(D, S, 2) < 0 || dec_dst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, PTX_T_B32, &in->a) < 0)
+      return -1;
     in->fn = movmatrix;
     return 0;
   }

@@ -3,9 +3,9 @@
  * everything else goes through one generic loop. Every access is checked
  * (bounds and alignment) and reported to the analysis hook when one is on
  * (global accesses: not when the bank model is the only one). */
+#include "async/async.h"
 #include "exec/exec.h"
 #include "exec/hooks.h"
-#include "async/async.h"
 #include "ir/decode.h"
 
 /* Effective address of lane l. */
@@ -16,10 +16,23 @@ static inline uint64_t ea(const warp *w, const insn *in, const uint64_t *A, int 
 
 static inline uint64_t load_bytes(const uint8_t *p, int size, int sgn) {
   switch (size) {
-  case 1: return sgn ? (uint64_t)(int64_t)(int8_t)*p : *p;
-  case 2: { uint16_t v; memcpy(&v, p, 2); return sgn ? (uint64_t)(int64_t)(int16_t)v : v; }
-  case 4: { uint32_t v; memcpy(&v, p, 4); return sgn ? (uint64_t)(int64_t)(int32_t)v : v; }
-  default: { uint64_t v; memcpy(&v, p, 8); return v; }
+  case 1:
+    return sgn ? (uint64_t)(int64_t)(int8_t)*p : *p;
+  case 2: {
+    uint16_t v;
+    memcpy(&v, p, 2);
+    return sgn ? (uint64_t)(int64_t)(int16_t)v : v;
+  }
+  case 4: {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return sgn ? (uint64_t)(int64_t)(int32_t)v : v;
+  }
+  default: {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+  }
   }
 }
 
@@ -116,119 +129,164 @@ static inline void half_load(uint64_t *D, const uint8_t *p0, const uint8_t *p1, 
 }
 
 /* Shared-memory scalar fast paths: one range check per lane. */
-#define SHARED_LD(name, T)                                                        \
-  static void name(warp *w, const insn *in, uint32_t m) {                         \
-    const uint64_t *A = w->r[in->a];                                              \
-    uint64_t *D = w->r[in->d];                                                    \
-    const uint64_t imm_ = (uint64_t)in->imm;                                      \
-    block *b = w->blk;                                                            \
-    uint64_t lo = w->L->prog->smem_lo, hi = b->smem_size - sizeof(T);      \
-    if (w->L->hooks && m == FULL_MASK) {                                          \
-      /* the analyses see the addresses, then the loads run as without them */ \
-      uint64_t addr[32];                                                          \
-      int pat = half_pattern(A, sizeof(T));                                       \
-      if (pat) {                                                                  \
-        uint64_t a0 = A[0] + imm_, a1 = A[16] + imm_, span = pat == 2 ? 15 * sizeof(T) : 0; \
-        if (span > hi || a0 < lo || a0 > hi - span || a1 < lo || a1 > hi - span ||  \
-            ((a0 | a1) & (sizeof(T) - 1))) { ld_gen(w, in, m); return; }         \
-        /* a pattern the bank model has seen: its figures from the cache */     \
-        if (hooks_banks_only(w)                                                   \
-                ? !hook_banks_halves(w, in, a0, a1, pat == 2 ? sizeof(T) : 0, sizeof(T)) \
-                : !hook_mem_shape(w, in, a0, a1, pat, sizeof(T))) {                  \
-          for (int l = 0; l < 32; l++) addr[l] = A[l] + imm_;                     \
-          hook_mem_halves(w, in, addr, sizeof(T), a0, a1, pat == 2 ? sizeof(T) : 0); \
-        }                                                                         \
-        half_load(D, b->smem + a0, b->smem + a1, pat, sizeof(T));                 \
-        return;                                                                   \
-      } else {                                                                    \
-        for (int l = 0; l < 32; l++) addr[l] = A[l] + imm_;                       \
-        uint64_t amin = UINT64_MAX, amax = 0, aor = 0;                            \
-        for (int l = 0; l < 32; l++) {                                            \
-          uint64_t a = addr[l];                                                   \
-          amin = a < amin ? a : amin; amax = a > amax ? a : amax; aor |= a;       \
-        }                                                                         \
-        if (amin < lo || amax > hi || (aor & (sizeof(T) - 1))) { ld_gen(w, in, m); return; } \
-      }                                                                           \
-      hook_mem(w, in, m, addr, sizeof(T));                                        \
-      for (int l = 0; l < 32; l++) { T v; memcpy(&v, b->smem + addr[l], sizeof(T)); D[l] = v; } \
-      return;                                                                     \
-    }                                                                             \
-    if (w->L->hooks) {                                                            \
-      uint64_t addr[32] = {0};                                                    \
-      LANES(m, {                                                                  \
-        uint64_t a = addr[l] = A[l] + imm_;                          \
-        if (a < lo || a > hi || (a & (sizeof(T) - 1))) { ld_gen(w, in, m); return; } \
-      });                                                                         \
-      hook_mem(w, in, m, addr, sizeof(T));                                        \
-      LANES(m, { T v; memcpy(&v, b->smem + addr[l], sizeof(T)); D[l] = v; });     \
-      return;                                                                     \
-    }                                                                             \
-    if (m == FULL_MASK) {                                                         \
-      /* each half-warp on one address or on consecutive elements (a row of  \
-       * a tile, a broadcast): two range checks and block copies */           \
-      int pat = half_pattern(A, sizeof(T));                                       \
-      if (pat) {                                                                  \
-        uint64_t a0 = A[0] + imm_, a1 = A[16] + imm_;   \
-        uint64_t span = pat == 2 ? 15 * sizeof(T) : 0;                            \
-        if (span <= hi && a0 >= lo && a0 <= hi - span && a1 >= lo && a1 <= hi - span && \
-            !((a0 | a1) & (sizeof(T) - 1))) {                                     \
-          half_load(D, b->smem + a0, b->smem + a1, pat, sizeof(T));               \
-          return;                                                                 \
-        }                                                                         \
-      }                                                                           \
-      /* one range check for the warp: these reductions vectorise */              \
-      uint64_t amin = UINT64_MAX, amax = 0, aor = 0;                              \
-      for (int l = 0; l < 32; l++) {                                              \
-        uint64_t a = A[l] + imm_;                                    \
-        amin = a < amin ? a : amin; amax = a > amax ? a : amax; aor |= a;         \
-      }                                                                           \
-      if (amin < lo || amax > hi || (aor & (sizeof(T) - 1))) { ld_gen(w, in, m); return; } \
-      for (int l = 0; l < 32; l++) {                                              \
-        T v; memcpy(&v, b->smem + A[l] + imm_, sizeof(T)); D[l] = v; \
-      }                                                                           \
-      return;                                                                     \
-    }                                                                             \
-    LANES(m, {                                                                    \
-      uint64_t a = A[l] + imm_;                                      \
-      if (a < lo || a > hi || (a & (sizeof(T) - 1))) { ld_gen(w, in, m); return; } \
-      T v; memcpy(&v, b->smem + a, sizeof(T)); D[l] = v;                          \
-    });                                                                           \
+#define SHARED_LD(name, T)                                                                                   \
+  static void name(warp *w, const insn *in, uint32_t m) {                                                    \
+    const uint64_t *A = w->r[in->a];                                                                         \
+    uint64_t *D = w->r[in->d];                                                                               \
+    const uint64_t imm_ = (uint64_t)in->imm;                                                                 \
+    block *b = w->blk;                                                                                       \
+    uint64_t lo = w->L->prog->smem_lo, hi = b->smem_size - sizeof(T);                                        \
+    if (w->L->hooks && m == FULL_MASK) {                                                                     \
+      /* the analyses see the addresses, then the loads run as without them */                               \
+      uint64_t addr[32];                                                                                     \
+      int pat = half_pattern(A, sizeof(T));                                                                  \
+      if (pat) {                                                                                             \
+        uint64_t a0 = A[0] + imm_, a1 = A[16] + imm_, span = pat == 2 ? 15 * sizeof(T) : 0;                  \
+        if (span > hi || a0 < lo || a0 > hi - span || a1 < lo || a1 > hi - span ||                           \
+            ((a0 | a1) & (sizeof(T) - 1))) {                                                                 \
+          ld_gen(w, in, m);                                                                                  \
+          return;                                                                                            \
+        }                                                                                                    \
+        /* a pattern the bank model has seen: its figures from the cache */                                  \
+        if (hooks_banks_only(w) ? !hook_banks_halves(w, in, a0, a1, pat == 2 ? sizeof(T) : 0, sizeof(T))     \
+                                : !hook_mem_shape(w, in, a0, a1, pat, sizeof(T))) {                          \
+          for (int l = 0; l < 32; l++) addr[l] = A[l] + imm_;                                                \
+          hook_mem_halves(w, in, addr, sizeof(T), a0, a1, pat == 2 ? sizeof(T) : 0);                         \
+        }                                                                                                    \
+        half_load(D, b->smem + a0, b->smem + a1, pat, sizeof(T));                                            \
+        return;                                                                                              \
+      } else {                                                                                               \
+        for (int l = 0; l < 32; l++) addr[l] = A[l] + imm_;                                                  \
+        uint64_t amin = UINT64_MAX, amax = 0, aor = 0;                                                       \
+        for (int l = 0; l < 32; l++) {                                                                       \
+          uint64_t a = addr[l];                                                                              \
+          amin = a < amin ? a : amin;                                                                        \
+          amax = a > amax ? a : amax;                                                                        \
+          aor |= a;                                                                                          \
+        }                                                                                                    \
+        if (amin < lo || amax > hi || (aor & (sizeof(T) - 1))) {                                             \
+          ld_gen(w, in, m);                                                                                  \
+          return;                                                                                            \
+        }                                                                                                    \
+      }                                                                                                      \
+      hook_mem(w, in, m, addr, sizeof(T));                                                                   \
+      for (int l = 0; l < 32; l++) {                                                                         \
+        T v;                                                                                                 \
+        memcpy(&v, b->smem + addr[l], sizeof(T));                                                            \
+        D[l] = v;                                                                                            \
+      }                                                                                                      \
+      return;                                                                                                \
+    }                                                                                                        \
+    if (w->L->hooks) {                                                                                       \
+      uint64_t addr[32] = {0};                                                                               \
+      LANES(m, {                                                                                             \
+        uint64_t a = addr[l] = A[l] + imm_;                                                                  \
+        if (a < lo || a > hi || (a & (sizeof(T) - 1))) {                                                     \
+          ld_gen(w, in, m);                                                                                  \
+          return;                                                                                            \
+        }                                                                                                    \
+      });                                                                                                    \
+      hook_mem(w, in, m, addr, sizeof(T));                                                                   \
+      LANES(m, {                                                                                             \
+        T v;                                                                                                 \
+        memcpy(&v, b->smem + addr[l], sizeof(T));                                                            \
+        D[l] = v;                                                                                            \
+      });                                                                                                    \
+      return;                                                                                                \
+    }                                                                                                        \
+    if (m == FULL_MASK) {                                                                                    \
+      /* each half-warp on one address or on consecutive elements (a row of                                  \
+       * a tile, a broadcast): two range checks and block copies */                                          \
+      int pat = half_pattern(A, sizeof(T));                                                                  \
+      if (pat) {                                                                                             \
+        uint64_t a0 = A[0] + imm_, a1 = A[16] + imm_;                                                        \
+        uint64_t span = pat == 2 ? 15 * sizeof(T) : 0;                                                       \
+        if (span <= hi && a0 >= lo && a0 <= hi - span && a1 >= lo && a1 <= hi - span &&                      \
+            !((a0 | a1) & (sizeof(T) - 1))) {                                                                \
+          half_load(D, b->smem + a0, b->smem + a1, pat, sizeof(T));                                          \
+          return;                                                                                            \
+        }                                                                                                    \
+      }                                                                                                      \
+      /* one range check for the warp: these reductions vectorise */                                         \
+      uint64_t amin = UINT64_MAX, amax = 0, aor = 0;                                                         \
+      for (int l = 0; l < 32; l++) {                                                                         \
+        uint64_t a = A[l] + imm_;                                                                            \
+        amin = a < amin ? a : amin;                                                                          \
+        amax = a > amax ? a : amax;                                                                          \
+        aor |= a;                                                                                            \
+      }                                                                                                      \
+      if (amin < lo || amax > hi || (aor & (sizeof(T) - 1))) {                                               \
+        ld_gen(w, in, m);                                                                                    \
+        return;                                                                                              \
+      }                                                                                                      \
+      for (int l = 0; l < 32; l++) {                                                                         \
+        T v;                                                                                                 \
+        memcpy(&v, b->smem + A[l] + imm_, sizeof(T));                                                        \
+        D[l] = v;                                                                                            \
+      }                                                                                                      \
+      return;                                                                                                \
+    }                                                                                                        \
+    LANES(m, {                                                                                               \
+      uint64_t a = A[l] + imm_;                                                                              \
+      if (a < lo || a > hi || (a & (sizeof(T) - 1))) {                                                       \
+        ld_gen(w, in, m);                                                                                    \
+        return;                                                                                              \
+      }                                                                                                      \
+      T v;                                                                                                   \
+      memcpy(&v, b->smem + a, sizeof(T));                                                                    \
+      D[l] = v;                                                                                              \
+    });                                                                                                      \
   }
-#define SHARED_ST(name, T)                                                        \
-  static void name(warp *w, const insn *in, uint32_t m) {                         \
-    const uint64_t *A = w->r[in->a], *V = w->r[in->v[0]];                         \
-    const uint64_t imm_ = (uint64_t)in->imm;                                      \
-    block *b = w->blk;                                                            \
-    uint64_t lo = w->L->prog->smem_lo, hi = b->smem_size - sizeof(T);      \
-    if (w->L->hooks && m == FULL_MASK) {                                          \
-      /* halves the bank model has seen (its figures from the cache) or the  \
-       * race and init checks take from the halves' addresses */              \
-      int pat = half_pattern(A, sizeof(T));                                       \
-      uint64_t a0 = A[0] + imm_, a1 = A[16] + imm_, span = pat == 2 ? 15 * sizeof(T) : 0; \
-      if (pat && span <= hi && a0 >= lo && a0 <= hi - span && a1 >= lo && a1 <= hi - span && \
-          !((a0 | a1) & (sizeof(T) - 1)) &&                                      \
-          (hooks_banks_only(w) ? hook_banks_halves(w, in, a0, a1, pat == 2 ? sizeof(T) : 0, sizeof(T)) \
-                               : hook_mem_shape(w, in, a0, a1, pat, sizeof(T)))) {   \
-        for (int l = 0; l < 32; l++) { T v = (T)V[l]; memcpy(b->smem + A[l] + imm_, &v, sizeof(T)); } \
-        return;                                                                   \
-      }                                                                           \
-    }                                                                             \
-    if (w->L->hooks) {                                                            \
-      /* as st_gen: every lane checked, the analyses, then the stores */        \
-      uint64_t addr[32] = {0};                                                    \
-      LANES(m, {                                                                  \
-        uint64_t a = addr[l] = A[l] + imm_;                          \
-        if (a < lo || a > hi || (a & (sizeof(T) - 1))) { st_gen(w, in, m); return; } \
-      });                                                                         \
-      hook_mem(w, in, m, addr, sizeof(T));                                        \
-      LANES(m, { T v = (T)V[l]; memcpy(b->smem + addr[l], &v, sizeof(T)); });     \
-      return;                                                                     \
-    }                                                                             \
-    LANES(m, {                                                                    \
-      uint64_t a = A[l] + imm_;                                      \
-      if (a < lo || a > hi || (a & (sizeof(T) - 1))) { st_gen(w, in, m); return; } \
-    });                                                                           \
-    LANES(m, { T v = (T)V[l]; memcpy(b->smem + A[l] + imm_, &v, sizeof(T)); }); \
+#define SHARED_ST(name, T)                                                                                   \
+  static void name(warp *w, const insn *in, uint32_t m) {                                                    \
+    const uint64_t *A = w->r[in->a], *V = w->r[in->v[0]];                                                    \
+    const uint64_t imm_ = (uint64_t)in->imm;                                                                 \
+    block *b = w->blk;                                                                                       \
+    uint64_t lo = w->L->prog->smem_lo, hi = b->smem_size - sizeof(T);                                        \
+    if (w->L->hooks && m == FULL_MASK) {                                                                     \
+      /* halves the bank model has seen (its figures from the cache) or the                                  \
+       * race and init checks take from the halves' addresses */                                             \
+      int pat = half_pattern(A, sizeof(T));                                                                  \
+      uint64_t a0 = A[0] + imm_, a1 = A[16] + imm_, span = pat == 2 ? 15 * sizeof(T) : 0;                    \
+      if (pat && span <= hi && a0 >= lo && a0 <= hi - span && a1 >= lo && a1 <= hi - span &&                 \
+          !((a0 | a1) & (sizeof(T) - 1)) &&                                                                  \
+          (hooks_banks_only(w) ? hook_banks_halves(w, in, a0, a1, pat == 2 ? sizeof(T) : 0, sizeof(T))       \
+                               : hook_mem_shape(w, in, a0, a1, pat, sizeof(T)))) {                           \
+        for (int l = 0; l < 32; l++) {                                                                       \
+          T v = (T)V[l];                                                                                     \
+          memcpy(b->smem + A[l] + imm_, &v, sizeof(T));                                                      \
+        }                                                                                                    \
+        return;                                                                                              \
+      }                                                                                                      \
+    }                                                                                                        \
+    if (w->L->hooks) {                                                                                       \
+      /* as st_gen: every lane checked, the analyses, then the stores */                                     \
+      uint64_t addr[32] = {0};                                                                               \
+      LANES(m, {                                                                                             \
+        uint64_t a = addr[l] = A[l] + imm_;                                                                  \
+        if (a < lo || a > hi || (a & (sizeof(T) - 1))) {                                                     \
+          st_gen(w, in, m);                                                                                  \
+          return;                                                                                            \
+        }                                                                                                    \
+      });                                                                                                    \
+      hook_mem(w, in, m, addr, sizeof(T));                                                                   \
+      LANES(m, {                                                                                             \
+        T v = (T)V[l];                                                                                       \
+        memcpy(b->smem + addr[l], &v, sizeof(T));                                                            \
+      });                                                                                                    \
+      return;                                                                                                \
+    }                                                                                                        \
+    LANES(m, {                                                                                               \
+      uint64_t a = A[l] + imm_;                                                                              \
+      if (a < lo || a > hi || (a & (sizeof(T) - 1))) {                                                       \
+        st_gen(w, in, m);                                                                                    \
+        return;                                                                                              \
+      }                                                                                                      \
+    });                                                                                                      \
+    LANES(m, {                                                                                               \
+      T v = (T)V[l];                                                                                         \
+      memcpy(b->smem + A[l] + imm_, &v, sizeof(T));                                                          \
+    });                                                                                                      \
   }
 SHARED_LD(ld_shared_32, uint32_t)
 SHARED_LD(ld_shared_64, uint64_t)
@@ -250,51 +308,68 @@ static inline const alloc *gpick(warp *w, uint64_t a) {
 }
 
 /* Global fast paths: the warp's cached allocations cover most accesses. */
-#define GLOBAL_LD(name, T)                                                        \
-  static void name(warp *w, const insn *in, uint32_t m) {                         \
-    const uint64_t *A = w->r[in->a];                                              \
-    uint64_t *D = w->r[in->d];                                                    \
-    const uint64_t imm_ = (uint64_t)in->imm;                                      \
-    const alloc *g;                                                               \
-    if (!m || !(g = gpick(w, A[__builtin_ctz(m)] + imm_))) {        \
-      ld_gen(w, in, m); return; }                                                 \
-    if (m == FULL_MASK) {                                                         \
-      int pat = half_pattern(A, sizeof(T));                                       \
-      uint64_t a0 = A[0] + imm_, a1 = A[16] + imm_;     \
-      uint64_t span = pat == 2 ? 16 * sizeof(T) : sizeof(T);                      \
-      if (pat && g->size >= span && a0 >= g->base && a0 - g->base <= g->size - span && \
-          a1 >= g->base && a1 - g->base <= g->size - span && !((a0 | a1) & (sizeof(T) - 1))) { \
-        if (hooks_see_global(w)) { /* as ld_gen: every lane is in g, aligned */ \
-          uint64_t addr[32];                                                      \
-          for (int l = 0; l < 32; l++) addr[l] = A[l] + imm_;        \
-          hook_mem(w, in, m, addr, sizeof(T));                                    \
-        }                                                                         \
-        half_load(D, (const uint8_t *)(uintptr_t)a0, (const uint8_t *)(uintptr_t)a1, pat, sizeof(T)); \
-        return;                                                                   \
-      }                                                                           \
-    }                                                                             \
-    if (hooks_see_global(w)) { ld_gen(w, in, m); return; }                       \
-    LANES(m, {                                                                    \
-      uint64_t a = A[l] + imm_;                                      \
-      if (a - g->base + sizeof(T) > g->size || a < g->base || (a & (sizeof(T) - 1))) { \
-        ld_gen(w, in, m); return; }                                               \
-    });                                                                           \
-    LANES(m, { T v; memcpy(&v, (const void *)(uintptr_t)(A[l] + imm_), sizeof(T)); D[l] = v; }); \
+#define GLOBAL_LD(name, T)                                                                                   \
+  static void name(warp *w, const insn *in, uint32_t m) {                                                    \
+    const uint64_t *A = w->r[in->a];                                                                         \
+    uint64_t *D = w->r[in->d];                                                                               \
+    const uint64_t imm_ = (uint64_t)in->imm;                                                                 \
+    const alloc *g;                                                                                          \
+    if (!m || !(g = gpick(w, A[__builtin_ctz(m)] + imm_))) {                                                 \
+      ld_gen(w, in, m);                                                                                      \
+      return;                                                                                                \
+    }                                                                                                        \
+    if (m == FULL_MASK) {                                                                                    \
+      int pat = half_pattern(A, sizeof(T));                                                                  \
+      uint64_t a0 = A[0] + imm_, a1 = A[16] + imm_;                                                          \
+      uint64_t span = pat == 2 ? 16 * sizeof(T) : sizeof(T);                                                 \
+      if (pat && g->size >= span && a0 >= g->base && a0 - g->base <= g->size - span && a1 >= g->base &&      \
+          a1 - g->base <= g->size - span && !((a0 | a1) & (sizeof(T) - 1))) {                                \
+        if (hooks_see_global(w)) { /* as ld_gen: every lane is in g, aligned */                              \
+          uint64_t addr[32];                                                                                 \
+          for (int l = 0; l < 32; l++) addr[l] = A[l] + imm_;                                                \
+          hook_mem(w, in, m, addr, sizeof(T));                                                               \
+        }                                                                                                    \
+        half_load(D, (const uint8_t *)(uintptr_t)a0, (const uint8_t *)(uintptr_t)a1, pat, sizeof(T));        \
+        return;                                                                                              \
+      }                                                                                                      \
+    }                                                                                                        \
+    if (hooks_see_global(w)) {                                                                               \
+      ld_gen(w, in, m);                                                                                      \
+      return;                                                                                                \
+    }                                                                                                        \
+    LANES(m, {                                                                                               \
+      uint64_t a = A[l] + imm_;                                                                              \
+      if (a - g->base + sizeof(T) > g->size || a < g->base || (a & (sizeof(T) - 1))) {                       \
+        ld_gen(w, in, m);                                                                                    \
+        return;                                                                                              \
+      }                                                                                                      \
+    });                                                                                                      \
+    LANES(m, {                                                                                               \
+      T v;                                                                                                   \
+      memcpy(&v, (const void *)(uintptr_t)(A[l] + imm_), sizeof(T));                                         \
+      D[l] = v;                                                                                              \
+    });                                                                                                      \
   }
-#define GLOBAL_ST(name, T)                                                        \
-  static void name(warp *w, const insn *in, uint32_t m) {                         \
-    const uint64_t *A = w->r[in->a], *V = w->r[in->v[0]];                         \
-    const uint64_t imm_ = (uint64_t)in->imm;                                      \
-    const alloc *g;                                                               \
-    if (hooks_see_global(w) || !m || !(g = gpick(w, A[__builtin_ctz(m)] + imm_)) ||  \
-        g->readonly) {                                                            \
-      st_gen(w, in, m); return; }                                                 \
-    LANES(m, {                                                                    \
-      uint64_t a = A[l] + imm_;                                      \
-      if (a - g->base + sizeof(T) > g->size || a < g->base || (a & (sizeof(T) - 1))) { \
-        st_gen(w, in, m); return; }                                               \
-    });                                                                           \
-    LANES(m, { T v = (T)V[l]; memcpy((void *)(uintptr_t)(A[l] + imm_), &v, sizeof(T)); }); \
+#define GLOBAL_ST(name, T)                                                                                   \
+  static void name(warp *w, const insn *in, uint32_t m) {                                                    \
+    const uint64_t *A = w->r[in->a], *V = w->r[in->v[0]];                                                    \
+    const uint64_t imm_ = (uint64_t)in->imm;                                                                 \
+    const alloc *g;                                                                                          \
+    if (hooks_see_global(w) || !m || !(g = gpick(w, A[__builtin_ctz(m)] + imm_)) || g->readonly) {           \
+      st_gen(w, in, m);                                                                                      \
+      return;                                                                                                \
+    }                                                                                                        \
+    LANES(m, {                                                                                               \
+      uint64_t a = A[l] + imm_;                                                                              \
+      if (a - g->base + sizeof(T) > g->size || a < g->base || (a & (sizeof(T) - 1))) {                       \
+        st_gen(w, in, m);                                                                                    \
+        return;                                                                                              \
+      }                                                                                                      \
+    });                                                                                                      \
+    LANES(m, {                                                                                               \
+      T v = (T)V[l];                                                                                         \
+      memcpy((void *)(uintptr_t)(A[l] + imm_), &v, sizeof(T));                                               \
+    });                                                                                                      \
   }
 GLOBAL_LD(ld_global_32, uint32_t)
 GLOBAL_LD(ld_global_64, uint64_t)
@@ -313,7 +388,8 @@ int dec_ldst(dctx *D, dstmt *S, insn *in) {
   if (vec > 4) return dec_error(D, S, -1, ".v8 is not supported");
   if (dec_ntypes(D, S, 1) < 0 || dec_nops(D, S, 2) < 0) return -1;
   int t = S->types[0], es = ptx_type_size(t);
-  if (t == PTX_T_PRED || es > 8) return dec_error(D, S, -1, "%s does not take .%s", S->st->opcode, ptx_type_name(t));
+  if (t == PTX_T_PRED || es > 8)
+    return dec_error(D, S, -1, "%s does not take .%s", S->st->opcode, ptx_type_name(t));
   in->type = (uint8_t)t;
   in->space = (uint8_t)sp;
   in->vec = (uint8_t)vec;
@@ -324,7 +400,8 @@ int dec_ldst(dctx *D, dstmt *S, insn *in) {
   in->space = (uint8_t)space;
   const ptx_operand *v = &S->st->ops[st ? 1 : 0];
   if (vec > 1) {
-    if (v->kind != PTX_OPD_VEC || v->nelems != vec) return dec_error(D, S, st ? 1 : 0, "expected a vector of %d registers", vec);
+    if (v->kind != PTX_OPD_VEC || v->nelems != vec)
+      return dec_error(D, S, st ? 1 : 0, "expected a vector of %d registers", vec);
     for (int k = 0; k < vec; k++) {
       int r = st ? dec_src_opd(D, &v->elems[k], t, &in->v[k]) : dec_dst_opd(D, &v->elems[k], &in->v[k]);
       if (r) return r < 0 ? -1 : dec_error(D, S, -1, "bad vector element");
@@ -382,9 +459,7 @@ static void cp_commit(warp *w, const insn *in, uint32_t m) {
   (void)in;
   hook_cp_commit(w, m);
 }
-static void cp_wait_group(warp *w, const insn *in, uint32_t m) {
-  hook_cp_wait(w, m, (uint32_t)in->imm);
-}
+static void cp_wait_group(warp *w, const insn *in, uint32_t m) { hook_cp_wait(w, m, (uint32_t)in->imm); }
 static void cp_wait_all(warp *w, const insn *in, uint32_t m) {
   (void)in;
   hook_cp_wait(w, m, HOOK_CP_ALL);
@@ -402,7 +477,8 @@ int dec_cp_async(dctx *D, dstmt *S, insn *in) {
   if (dec_take(S, "wait_group")) {
     if (dec_nops(D, S, 1) < 0) return -1;
     const ptx_operand *g = &S->st->ops[0];
-    if (g->kind != PTX_OPD_INT || g->ival < 0) return dec_error(D, S, 0, "cp.async.wait_group takes a constant group count");
+    if (g->kind != PTX_OPD_INT || g->ival < 0)
+      return dec_error(D, S, 0, "cp.async.wait_group takes a constant group count");
     in->imm = g->ival;
     in->fn = cp_wait_group;
     return 0;
@@ -413,7 +489,8 @@ int dec_cp_async(dctx *D, dstmt *S, insn *in) {
   if (!(dec_take(S, "shared") || dec_take(S, "shared::cta")) || !dec_take(S, "global"))
     return dec_error(D, S, -1, "cp.async copies .global to .shared");
   int n = S->st->nops;
-  if (n < 3 || n > 4) return dec_error(D, S, -1, "cp.async takes [dst], [src], size and an optional source size");
+  if (n < 3 || n > 4)
+    return dec_error(D, S, -1, "cp.async takes [dst], [src], size and an optional source size");
   int space = PTX_SPACE_SHARED;
   int64_t off;
   uint8_t fl = 0;

@@ -16,102 +16,350 @@
  * use the top 19 bits of each .b32 register (the low 13 are ignored, as on
  * the H100). Integer results are exact and f64 is a chain of fused
  * multiply-adds in k order (both bit-identical to the H100's). */
-#include <math.h>
-#include "exec/exec.h"
-#include "model/fpsem.h"
 #include "exec/mma.h"
+#include "exec/exec.h"
 #include "ir/decode.h"
+#include "model/fpsem.h"
 #include "smemu.h"
-
+#include <math.h>
 
 typedef struct mma_form {
-  const char *mods;    /* the modifiers after mma.sync.aligned, joined */
+  const char *mods; /* the modifiers after mma.sync.aligned, joined */
   int m, n, k;
-  int ta, tb, tc, td;  /* E_* of A, B, C, D elements */
-  int na, nb, nc, nd;  /* registers of each fragment */
-  acc_model acc;       /* f32 accumulation; {0} for the others */
-  int sat;             /* .satfinite: integer sums clamp to the s32 range */
+  int ta, tb, tc, td; /* E_* of A, B, C, D elements */
+  int na, nb, nc, nd; /* registers of each fragment */
+  acc_model acc;      /* f32 accumulation; {0} for the others */
+  int sat;            /* .satfinite: integer sums clamp to the s32 range */
 } mma_form;
 
 static const mma_form forms[] = {
-  {"m16n8k16.row.col.f32.f16.f16.f32", 16, 8, 16, E_F16, E_F16, E_F32, E_F32, 4, 2, 4, 4, {25, 0, 0, 0}, 0},
-  {"m16n8k16.row.col.f32.bf16.bf16.f32", 16, 8, 16, E_BF16, E_BF16, E_F32, E_F32, 4, 2, 4, 4, {25, 0, 0, 0}, 0},
-  {"m16n8k16.row.col.f16.f16.f16.f16", 16, 8, 16, E_F16, E_F16, E_F16, E_F16, 4, 2, 2, 2, {0, 0, 0, 0}, 0},
-  {"m16n8k8.row.col.f32.f16.f16.f32", 16, 8, 8, E_F16, E_F16, E_F32, E_F32, 2, 1, 4, 4, {25, 0, 0, 0}, 0},
-  {"m16n8k8.row.col.f32.bf16.bf16.f32", 16, 8, 8, E_BF16, E_BF16, E_F32, E_F32, 2, 1, 4, 4, {25, 0, 0, 0}, 0},
-  {"m16n8k8.row.col.f16.f16.f16.f16", 16, 8, 8, E_F16, E_F16, E_F16, E_F16, 2, 1, 2, 2, {0, 0, 0, 0}, 0},
-  {"m16n8k8.row.col.f32.tf32.tf32.f32", 16, 8, 8, E_TF32, E_TF32, E_F32, E_F32, 4, 2, 4, 4, {25, 0, 0, 0}, 0},
-  {"m16n8k32.row.col.s32.s8.s8.s32", 16, 8, 32, E_S8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0, 0}, 0},
-  {"m16n8k32.row.col.s32.u8.u8.s32", 16, 8, 32, E_U8, E_U8, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0, 0}, 0},
-  {"m16n8k32.row.col.s32.s8.u8.s32", 16, 8, 32, E_S8, E_U8, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0, 0}, 0},
-  {"m16n8k32.row.col.s32.u8.s8.s32", 16, 8, 32, E_U8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0, 0}, 0},
-  {"m16n8k16.row.col.s32.s8.s8.s32", 16, 8, 16, E_S8, E_S8, E_S32, E_S32, 2, 1, 4, 4, {0, 0, 0, 0}, 0},
-  {"m16n8k16.row.col.satfinite.s32.s8.s8.s32", 16, 8, 16, E_S8, E_S8, E_S32, E_S32, 2, 1, 4, 4, {0, 0, 0, 0}, 1},
-  {"m16n8k32.row.col.satfinite.s32.s8.s8.s32", 16, 8, 32, E_S8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0, 0}, 1},
-  {"m16n8k64.row.col.s32.s4.s4.s32", 16, 8, 64, E_S4, E_S4, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0, 0}, 0},
-  {"m16n8k64.row.col.s32.u4.u4.s32", 16, 8, 64, E_U4, E_U4, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0, 0}, 0},
-  {"m16n8k64.row.col.satfinite.s32.s4.s4.s32", 16, 8, 64, E_S4, E_S4, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0, 0}, 1},
-  {"m8n8k16.row.col.s32.s8.s8.s32", 8, 8, 16, E_S8, E_S8, E_S32, E_S32, 1, 1, 2, 2, {0, 0, 0, 0}, 0},
-  {"m16n8k4.row.col.f32.tf32.tf32.f32", 16, 8, 4, E_TF32, E_TF32, E_F32, E_F32, 2, 1, 4, 4, {25, 0, 0, 0}, 0},
-  {"m8n8k4.row.col.f64.f64.f64.f64", 8, 8, 4, E_F64, E_F64, E_F64, E_F64, 1, 1, 2, 2, {0, 0, 0, 0}, 0},
-  /* fp8 (sm_89+): the fragments of the 8-bit integer m16n8k32 form */
-  {"m16n8k32.row.col.f32.e4m3.e4m3.f32", 16, 8, 32, E_E4M3, E_E4M3, E_F32, E_F32, 4, 2, 4, 4, {27, 0, 0, 1}, 0},
-  {"m16n8k32.row.col.f32.e5m2.e5m2.f32", 16, 8, 32, E_E5M2, E_E5M2, E_F32, E_F32, 4, 2, 4, 4, {27, 0, 0, 1}, 0},
-  {"m16n8k32.row.col.f32.e4m3.e5m2.f32", 16, 8, 32, E_E4M3, E_E5M2, E_F32, E_F32, 4, 2, 4, 4, {27, 0, 0, 1}, 0},
-  {"m16n8k32.row.col.f32.e5m2.e4m3.f32", 16, 8, 32, E_E5M2, E_E4M3, E_F32, E_F32, 4, 2, 4, 4, {27, 0, 0, 1}, 0},
-  {"m16n8k32.row.col.f16.e4m3.e4m3.f16", 16, 8, 32, E_E4M3, E_E4M3, E_F16, E_F16, 4, 2, 2, 2, {27, 0, 0, 2}, 0},
-  {"m16n8k32.row.col.f16.e5m2.e5m2.f16", 16, 8, 32, E_E5M2, E_E5M2, E_F16, E_F16, 4, 2, 2, 2, {27, 0, 0, 2}, 0},
-  {"m16n8k32.row.col.f16.e4m3.e5m2.f16", 16, 8, 32, E_E4M3, E_E5M2, E_F16, E_F16, 4, 2, 2, 2, {27, 0, 0, 2}, 0},
-  {"m16n8k32.row.col.f16.e5m2.e4m3.f16", 16, 8, 32, E_E5M2, E_E4M3, E_F16, E_F16, 4, 2, 2, 2, {27, 0, 0, 2}, 0},
+    {"m16n8k16.row.col.f32.f16.f16.f32", 16, 8, 16, E_F16, E_F16, E_F32, E_F32, 4, 2, 4, 4, {25, 0, 0, 0}, 0},
+    {"m16n8k16.row.col.f32.bf16.bf16.f32",
+     16,
+     8,
+     16,
+     E_BF16,
+     E_BF16,
+     E_F32,
+     E_F32,
+     4,
+     2,
+     4,
+     4,
+     {25, 0, 0, 0},
+     0},
+    {"m16n8k16.row.col.f16.f16.f16.f16", 16, 8, 16, E_F16, E_F16, E_F16, E_F16, 4, 2, 2, 2, {0, 0, 0, 0}, 0},
+    {"m16n8k8.row.col.f32.f16.f16.f32", 16, 8, 8, E_F16, E_F16, E_F32, E_F32, 2, 1, 4, 4, {25, 0, 0, 0}, 0},
+    {"m16n8k8.row.col.f32.bf16.bf16.f32",
+     16,
+     8,
+     8,
+     E_BF16,
+     E_BF16,
+     E_F32,
+     E_F32,
+     2,
+     1,
+     4,
+     4,
+     {25, 0, 0, 0},
+     0},
+    {"m16n8k8.row.col.f16.f16.f16.f16", 16, 8, 8, E_F16, E_F16, E_F16, E_F16, 2, 1, 2, 2, {0, 0, 0, 0}, 0},
+    {"m16n8k8.row.col.f32.tf32.tf32.f32",
+     16,
+     8,
+     8,
+     E_TF32,
+     E_TF32,
+     E_F32,
+     E_F32,
+     4,
+     2,
+     4,
+     4,
+     {25, 0, 0, 0},
+     0},
+    {"m16n8k32.row.col.s32.s8.s8.s32", 16, 8, 32, E_S8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0, 0}, 0},
+    {"m16n8k32.row.col.s32.u8.u8.s32", 16, 8, 32, E_U8, E_U8, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0, 0}, 0},
+    {"m16n8k32.row.col.s32.s8.u8.s32", 16, 8, 32, E_S8, E_U8, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0, 0}, 0},
+    {"m16n8k32.row.col.s32.u8.s8.s32", 16, 8, 32, E_U8, E_S8, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0, 0}, 0},
+    {"m16n8k16.row.col.s32.s8.s8.s32", 16, 8, 16, E_S8, E_S8, E_S32, E_S32, 2, 1, 4, 4, {0, 0, 0, 0}, 0},
+    {"m16n8k16.row.col.satfinite.s32.s8.s8.s32",
+     16,
+     8,
+     16,
+     E_S8,
+     E_S8,
+     E_S32,
+     E_S32,
+     2,
+     1,
+     4,
+     4,
+     {0, 0, 0, 0},
+     1},
+    {"m16n8k32.row.col.satfinite.s32.s8.s8.s32",
+     16,
+     8,
+     32,
+     E_S8,
+     E_S8,
+     E_S32,
+     E_S32,
+     4,
+     2,
+     4,
+     4,
+     {0, 0, 0, 0},
+     1},
+    {"m16n8k64.row.col.s32.s4.s4.s32", 16, 8, 64, E_S4, E_S4, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0, 0}, 0},
+    {"m16n8k64.row.col.s32.u4.u4.s32", 16, 8, 64, E_U4, E_U4, E_S32, E_S32, 4, 2, 4, 4, {0, 0, 0, 0}, 0},
+    {"m16n8k64.row.col.satfinite.s32.s4.s4.s32",
+     16,
+     8,
+     64,
+     E_S4,
+     E_S4,
+     E_S32,
+     E_S32,
+     4,
+     2,
+     4,
+     4,
+     {0, 0, 0, 0},
+     1},
+    {"m8n8k16.row.col.s32.s8.s8.s32", 8, 8, 16, E_S8, E_S8, E_S32, E_S32, 1, 1, 2, 2, {0, 0, 0, 0}, 0},
+    {"m16n8k4.row.col.f32.tf32.tf32.f32",
+     16,
+     8,
+     4,
+     E_TF32,
+     E_TF32,
+     E_F32,
+     E_F32,
+     2,
+     1,
+     4,
+     4,
+     {25, 0, 0, 0},
+     0},
+    {"m8n8k4.row.col.f64.f64.f64.f64", 8, 8, 4, E_F64, E_F64, E_F64, E_F64, 1, 1, 2, 2, {0, 0, 0, 0}, 0},
+    /* fp8 (sm_89+): the fragments of the 8-bit integer m16n8k32 form */
+    {"m16n8k32.row.col.f32.e4m3.e4m3.f32",
+     16,
+     8,
+     32,
+     E_E4M3,
+     E_E4M3,
+     E_F32,
+     E_F32,
+     4,
+     2,
+     4,
+     4,
+     {27, 0, 0, 1},
+     0},
+    {"m16n8k32.row.col.f32.e5m2.e5m2.f32",
+     16,
+     8,
+     32,
+     E_E5M2,
+     E_E5M2,
+     E_F32,
+     E_F32,
+     4,
+     2,
+     4,
+     4,
+     {27, 0, 0, 1},
+     0},
+    {"m16n8k32.row.col.f32.e4m3.e5m2.f32",
+     16,
+     8,
+     32,
+     E_E4M3,
+     E_E5M2,
+     E_F32,
+     E_F32,
+     4,
+     2,
+     4,
+     4,
+     {27, 0, 0, 1},
+     0},
+    {"m16n8k32.row.col.f32.e5m2.e4m3.f32",
+     16,
+     8,
+     32,
+     E_E5M2,
+     E_E4M3,
+     E_F32,
+     E_F32,
+     4,
+     2,
+     4,
+     4,
+     {27, 0, 0, 1},
+     0},
+    {"m16n8k32.row.col.f16.e4m3.e4m3.f16",
+     16,
+     8,
+     32,
+     E_E4M3,
+     E_E4M3,
+     E_F16,
+     E_F16,
+     4,
+     2,
+     2,
+     2,
+     {27, 0, 0, 2},
+     0},
+    {"m16n8k32.row.col.f16.e5m2.e5m2.f16",
+     16,
+     8,
+     32,
+     E_E5M2,
+     E_E5M2,
+     E_F16,
+     E_F16,
+     4,
+     2,
+     2,
+     2,
+     {27, 0, 0, 2},
+     0},
+    {"m16n8k32.row.col.f16.e4m3.e5m2.f16",
+     16,
+     8,
+     32,
+     E_E4M3,
+     E_E5M2,
+     E_F16,
+     E_F16,
+     4,
+     2,
+     2,
+     2,
+     {27, 0, 0, 2},
+     0},
+    {"m16n8k32.row.col.f16.e5m2.e4m3.f16",
+     16,
+     8,
+     32,
+     E_E5M2,
+     E_E4M3,
+     E_F16,
+     E_F16,
+     4,
+     2,
+     2,
+     2,
+     {27, 0, 0, 2},
+     0},
 };
 #define NFORMS ((int)(sizeof forms / sizeof forms[0]))
 
 /* Bits of one element. */
 static int ebits(int e) {
   switch (e) {
-  case E_F16: case E_BF16: return 16;
-  case E_S8: case E_U8: case E_E4M3: case E_E5M2: return 8;
-  case E_S4: case E_U4: return 4;
-  case E_F64: return 64;
-  default: return 32;
+  case E_F16:
+  case E_BF16:
+    return 16;
+  case E_S8:
+  case E_U8:
+  case E_E4M3:
+  case E_E5M2:
+    return 8;
+  case E_S4:
+  case E_U4:
+    return 4;
+  case E_F64:
+    return 64;
+  default:
+    return 32;
   }
 }
 
 /* Position (row, col) of element i of lane l's A fragment (M x K). */
 static void a_pos(const mma_form *f, int l, int i, int *r, int *c) {
   int g = l >> 2, t = l & 3;
-  if (f->m == 8) { *r = g; *c = f->ta == E_F64 ? t : 4 * t + i; return; }
+  if (f->m == 8) {
+    *r = g;
+    *c = f->ta == E_F64 ? t : 4 * t + i;
+    return;
+  }
   switch (f->ta) {
   case E_TF32:
-    if (f->k == 4) { *r = g + 8 * i; *c = t; }
-    else { *r = g + 8 * (i & 1); *c = t + 4 * (i >> 1); }
+    if (f->k == 4) {
+      *r = g + 8 * i;
+      *c = t;
+    } else {
+      *r = g + 8 * (i & 1);
+      *c = t + 4 * (i >> 1);
+    }
     return;
-  case E_S8: case E_U8: case E_E4M3: case E_E5M2:
-    if (f->k == 16) { *r = g + 8 * (i >> 2); *c = 4 * t + (i & 3); }
-    else { *r = g + 8 * ((i >> 2) & 1); *c = 4 * t + (i & 3) + 16 * (i >> 3); }
+  case E_S8:
+  case E_U8:
+  case E_E4M3:
+  case E_E5M2:
+    if (f->k == 16) {
+      *r = g + 8 * (i >> 2);
+      *c = 4 * t + (i & 3);
+    } else {
+      *r = g + 8 * ((i >> 2) & 1);
+      *c = 4 * t + (i & 3) + 16 * (i >> 3);
+    }
     return;
-  case E_S4: case E_U4: *r = g + 8 * ((i >> 3) & 1); *c = 8 * t + (i & 7) + 32 * (i >> 4); return;
+  case E_S4:
+  case E_U4:
+    *r = g + 8 * ((i >> 3) & 1);
+    *c = 8 * t + (i & 7) + 32 * (i >> 4);
+    return;
   default: /* f16 / bf16 */
-    if (f->k == 8) { *r = g + 8 * (i >> 1); *c = 2 * t + (i & 1); }
-    else { *r = g + 8 * ((i >> 1) & 1); *c = 2 * t + (i & 1) + 8 * (i >> 2); }
+    if (f->k == 8) {
+      *r = g + 8 * (i >> 1);
+      *c = 2 * t + (i & 1);
+    } else {
+      *r = g + 8 * ((i >> 1) & 1);
+      *c = 2 * t + (i & 1) + 8 * (i >> 2);
+    }
   }
 }
 /* Position (k, n) of element i of lane l's B fragment (K x N). */
 static void b_pos(const mma_form *f, int l, int i, int *r, int *c) {
   int g = l >> 2, t = l & 3;
   *c = g;
-  if (f->m == 8) { *r = f->tb == E_F64 ? t : 4 * t + i; return; }
+  if (f->m == 8) {
+    *r = f->tb == E_F64 ? t : 4 * t + i;
+    return;
+  }
   switch (f->tb) {
-  case E_TF32: *r = t + 4 * i; return;
-  case E_S8: case E_U8: case E_E4M3: case E_E5M2: *r = f->k == 16 ? 4 * t + i : 4 * t + (i & 3) + 16 * (i >> 2); return;
-  case E_S4: case E_U4: *r = 8 * t + (i & 7) + 32 * (i >> 3); return;
-  default: *r = 2 * t + (i & 1) + 8 * (i >> 1);
+  case E_TF32:
+    *r = t + 4 * i;
+    return;
+  case E_S8:
+  case E_U8:
+  case E_E4M3:
+  case E_E5M2:
+    *r = f->k == 16 ? 4 * t + i : 4 * t + (i & 3) + 16 * (i >> 2);
+    return;
+  case E_S4:
+  case E_U4:
+    *r = 8 * t + (i & 7) + 32 * (i >> 3);
+    return;
+  default:
+    *r = 2 * t + (i & 1) + 8 * (i >> 1);
   }
 }
 /* Position of element i of lane l's C or D fragment (M x N). */
 static void c_pos(const mma_form *f, int l, int i, int *r, int *c) {
   int g = l >> 2, t = l & 3;
-  if (f->m == 8) { *r = g; *c = 2 * t + i; return; }
+  if (f->m == 8) {
+    *r = g;
+    *c = 2 * t + i;
+    return;
+  }
   *r = g + 8 * (i >> 1);
   *c = 2 * t + (i & 1);
 }
@@ -119,11 +367,16 @@ static void c_pos(const mma_form *f, int l, int i, int *r, int *c) {
 /* An integer element's value. */
 static int64_t int_val(int e, uint64_t x) {
   switch (e) {
-  case E_S8: return (int8_t)x;
-  case E_U8: return (uint8_t)x;
-  case E_S4: return (int64_t)((x & 15) ^ 8) - 8;
-  case E_U4: return (int64_t)(x & 15);
-  default: return (int32_t)x;
+  case E_S8:
+    return (int8_t)x;
+  case E_U8:
+    return (uint8_t)x;
+  case E_S4:
+    return (int64_t)((x & 15) ^ 8) - 8;
+  case E_U4:
+    return (int64_t)(x & 15);
+  default:
+    return (int32_t)x;
   }
 }
 
@@ -154,27 +407,53 @@ double fp8_to_double(int e, uint32_t x) {
 
 double mma_to_double(int e, uint64_t x) {
   switch (e) {
-  case E_E4M3: case E_E5M2: return fp8_to_double(e, (uint32_t)x & 0xff);
-  case E_F16: return fp_f16_to_f64((uint16_t)x);
-  case E_BF16: return fp_bf16_to_f64((uint16_t)x);
-  case E_TF32: { uint32_t u = (uint32_t)x & 0xffffe000u; float f; memcpy(&f, &u, 4); return f; }
-  case E_F32: { uint32_t u = (uint32_t)x; float f; memcpy(&f, &u, 4); return f; }
-  case E_F64: { double d; memcpy(&d, &x, 8); return d; }
-  case E_S8: return (int8_t)x;
-  case E_U8: return (uint8_t)x;
-  default: return (int32_t)x;
+  case E_E4M3:
+  case E_E5M2:
+    return fp8_to_double(e, (uint32_t)x & 0xff);
+  case E_F16:
+    return fp_f16_to_f64((uint16_t)x);
+  case E_BF16:
+    return fp_bf16_to_f64((uint16_t)x);
+  case E_TF32: {
+    uint32_t u = (uint32_t)x & 0xffffe000u;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+  }
+  case E_F32: {
+    uint32_t u = (uint32_t)x;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+  }
+  case E_F64: {
+    double d;
+    memcpy(&d, &x, 8);
+    return d;
+  }
+  case E_S8:
+    return (int8_t)x;
+  case E_U8:
+    return (uint8_t)x;
+  default:
+    return (int32_t)x;
   }
 }
 
 /* The result bits of value v in type e (NaN: the canonical NaN). */
 uint64_t mma_from_double(int e, double v) {
   switch (e) {
-  case E_F16: return isnan(v) ? 0x7fff : fp_f64_to_f16(v, FP_RN);
+  case E_F16:
+    return isnan(v) ? 0x7fff : fp_f64_to_f16(v, FP_RN);
   case E_F32: {
     if (isnan(v)) return 0x7fffffffu;
     return fp_bits32(fp_f64_to_f32(v, FP_RN));
   }
-  default: { uint64_t u; memcpy(&u, &v, 8); return isnan(v) ? 0xfff8000000000000ull : u; }
+  default: {
+    uint64_t u;
+    memcpy(&u, &v, 8);
+    return isnan(v) ? 0xfff8000000000000ull : u;
+  }
   }
 }
 
@@ -191,8 +470,10 @@ double mma_acc_f32(const acc_model *am, double c, const double *a, const double 
   int emax = c != 0 && isfinite(c) ? ilogb(c) : INT32_MIN, special = !isfinite(c);
   for (int j = 0; j < k; j++) {
     prod[j] = a[j] * b[j];
-    if (!isfinite(a[j]) || !isfinite(b[j])) special = 1;
-    else if (a[j] != 0 && b[j] != 0 && ilogb(a[j]) + ilogb(b[j]) > emax) emax = ilogb(a[j]) + ilogb(b[j]);
+    if (!isfinite(a[j]) || !isfinite(b[j]))
+      special = 1;
+    else if (a[j] != 0 && b[j] != 0 && ilogb(a[j]) + ilogb(b[j]) > emax)
+      emax = ilogb(a[j]) + ilogb(b[j]);
   }
   if (!am->frac || special || emax == INT32_MIN) { /* IEEE rules for infinities and NaN */
     for (int j = 0; j < k; j++) s += prod[j];
@@ -244,20 +525,26 @@ static void mma(warp *w, const insn *in, uint32_t m) {
     for (int i = 0; i < ea; i++) {
       a_pos(f, l, i, &r, &c);
       uint64_t x = elem(w, sa, l, i, ba);
-      if (integer) IA[r][c] = int_val(f->ta, x);
-      else A[r][c] = mma_to_double(f->ta, x);
+      if (integer)
+        IA[r][c] = int_val(f->ta, x);
+      else
+        A[r][c] = mma_to_double(f->ta, x);
     }
     for (int i = 0; i < eb; i++) {
       b_pos(f, l, i, &r, &c);
       uint64_t x = elem(w, sb, l, i, bb);
-      if (integer) IB[r][c] = int_val(f->tb, x);
-      else B[r][c] = mma_to_double(f->tb, x);
+      if (integer)
+        IB[r][c] = int_val(f->tb, x);
+      else
+        B[r][c] = mma_to_double(f->tb, x);
     }
     for (int i = 0; i < ec; i++) {
       c_pos(f, l, i, &r, &c);
       uint64_t x = elem(w, sc, l, i, bc);
-      if (integer) IC[r][c] = (int32_t)x;
-      else C[r][c] = mma_to_double(f->tc, x);
+      if (integer)
+        IC[r][c] = (int32_t)x;
+      else
+        C[r][c] = mma_to_double(f->tc, x);
     }
   }
   uint64_t out[4][32];
@@ -293,7 +580,8 @@ static void mma(warp *w, const insn *in, uint32_t m) {
 }
 
 int dec_mma(dctx *D, dstmt *S, insn *in) {
-  if (!dec_take(S, "sync") || !dec_take(S, "aligned")) return dec_error(D, S, -1, "mma must be .sync.aligned");
+  if (!dec_take(S, "sync") || !dec_take(S, "aligned"))
+    return dec_error(D, S, -1, "mma must be .sync.aligned");
   char text[160] = "";
   size_t len = 0;
   for (int i = 0; i < S->st->nmods; i++) {
@@ -309,7 +597,11 @@ int dec_mma(dctx *D, dstmt *S, insn *in) {
   /* the fp8 types are no PTX types of the parser: their modifiers are unused */
   for (int i = 0; i < NFORMS; i++)
     if (!strcmp(forms[i].mods, text)) fi = i;
-  if (fi < 0) return dec_error(D, S, -1, "mma.%s is not supported (smemu runs the m16n8k16/m16n8k8 f16 and bf16, m16n8k8/m16n8k4 tf32, 8-bit and 4-bit integer and m8n8k4 f64 forms)", text);
+  if (fi < 0)
+    return dec_error(D, S, -1,
+                     "mma.%s is not supported (smemu runs the m16n8k16/m16n8k8 f16 and bf16, m16n8k8/m16n8k4 "
+                     "tf32, 8-bit and 4-bit integer and m8n8k4 f64 forms)",
+                     text);
   S->used = (S->st->nmods >= 64) ? ~0ull : (1ull << S->st->nmods) - 1;
   const mma_form *f = &forms[fi];
   if (dec_nops(D, S, 4) < 0) return -1;
@@ -323,7 +615,8 @@ int dec_mma(dctx *D, dstmt *S, insn *in) {
       return dec_error(D, S, o, "this operand of mma.%s is a vector of %d registers", text, counts[o]);
     for (int k = 0; k < counts[o]; k++) {
       int pt = types[o] == E_F64 ? PTX_T_F64 : types[o] == E_F32 ? PTX_T_F32 : PTX_T_B32;
-      int r = o == 0 ? dec_dst_opd(D, &v->elems[k], &slots[ns]) : dec_src_opd(D, &v->elems[k], pt, &slots[ns]);
+      int r =
+          o == 0 ? dec_dst_opd(D, &v->elems[k], &slots[ns]) : dec_src_opd(D, &v->elems[k], pt, &slots[ns]);
       if (r) return r < 0 ? -1 : dec_error(D, S, o, "bad register in the vector");
       ns++;
     }

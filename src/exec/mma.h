@@ -9,13 +9,13 @@ enum { E_F16, E_BF16, E_TF32, E_S8, E_U8, E_S4, E_U4, E_F32, E_S32, E_F64, E_E4M
 
 /* How a form accumulates in f32 (mma_acc_f32). */
 typedef struct acc_model {
-  int frac;   /* bits kept below the largest exponent; 0: exact, one rounding */
-  int norm;   /* then the sum keeps this many bits below its own leading bit
-                 (truncated); 0: all */
-  int raw;    /* 1: return that sum unrounded (an f16 D rounds it once to
-                 nearest); 0: truncated to f32 */
-  int c_after;/* 1 (2): the products' sum alone, rounded to nearest f32
-                 (f16), plus C, unrounded: mma.sync's fp8 forms */
+  int frac;    /* bits kept below the largest exponent; 0: exact, one rounding */
+  int norm;    /* then the sum keeps this many bits below its own leading bit
+                  (truncated); 0: all */
+  int raw;     /* 1: return that sum unrounded (an f16 D rounds it once to
+                  nearest); 0: truncated to f32 */
+  int c_after; /* 1 (2): the products' sum alone, rounded to nearest f32
+                  (f16), plus C, unrounded: mma.sync's fp8 forms */
 } acc_model;
 
 /* f32 accumulation of fp8 products: bits kept below the largest exponent,

@@ -2,19 +2,30 @@
  * constants, symbol addresses, packing and unpacking, %clock), cvt between
  * every integer and floating-point type with rounding and saturation, cvta
  * between the generic and the specific address spaces, isspacep. */
-#include <math.h>
 #include "exec/cluster.h"
-#include <time.h>
 #include "exec/exec.h"
-#include "model/fpsem.h"
 #include "exec/mma.h"
 #include "ir/decode.h"
+#include "model/fpsem.h"
+#include <math.h>
+#include <time.h>
 
-#define REGS2 uint64_t *D = w->r[in->d]; const uint64_t *A = w->r[in->a]
+#define REGS2                                                                                                \
+  uint64_t *D = w->r[in->d];                                                                                 \
+  const uint64_t *A = w->r[in->a]
 
-static void mov_64(warp *w, const insn *in, uint32_t m) { REGS2; LANES(m, D[l] = A[l]); }
-static void mov_32(warp *w, const insn *in, uint32_t m) { REGS2; LANES(m, D[l] = (uint32_t)A[l]); }
-static void mov_16(warp *w, const insn *in, uint32_t m) { REGS2; LANES(m, D[l] = (uint16_t)A[l]); }
+static void mov_64(warp *w, const insn *in, uint32_t m) {
+  REGS2;
+  LANES(m, D[l] = A[l]);
+}
+static void mov_32(warp *w, const insn *in, uint32_t m) {
+  REGS2;
+  LANES(m, D[l] = (uint32_t)A[l]);
+}
+static void mov_16(warp *w, const insn *in, uint32_t m) {
+  REGS2;
+  LANES(m, D[l] = (uint16_t)A[l]);
+}
 static void mov_pred(warp *w, const insn *in, uint32_t m) {
   uint32_t *p = w->p, s = p[in->a] ^ (uint32_t)in->imm;
   p[in->d] = (p[in->d] & ~m) | (s & m);
@@ -68,8 +79,8 @@ static void localaddr(warp *w, const insn *in, uint32_t m) {
   LANES(m, D[l] = v);
 }
 
-static const char *const clocks[] = {"%clock",          "%clock64",         "%globaltimer",
-                                     "%globaltimer_lo", "%globaltimer_hi",   "%clock_hi", NULL};
+static const char *const clocks[] = {
+    "%clock", "%clock64", "%globaltimer", "%globaltimer_lo", "%globaltimer_hi", "%clock_hi", NULL};
 
 static int vec_regs(dctx *D, dstmt *S, const ptx_operand *o, insn *in, int dst, int t) {
   if (o->nelems > 4) return dec_error(D, S, -1, "vectors of more than 4 elements are not supported");
@@ -136,10 +147,17 @@ static int is_s(int t) { return t == PTX_T_S8 || t == PTX_T_S16 || t == PTX_T_S3
 /* A float source as a double (exact for every source type). */
 static double fsrc(uint64_t v, int t, int ftz) {
   switch (t) {
-  case PTX_T_F16: return fp_f16_to_f64((uint16_t)v);
-  case PTX_T_BF16: return fp_bf16_to_f64((uint16_t)v);
-  case PTX_T_F32: { float f = fp_from_bits32((uint32_t)v); if (ftz) f = fp_ftz32(f); return f; }
-  default: return fp_from_bits64(v);
+  case PTX_T_F16:
+    return fp_f16_to_f64((uint16_t)v);
+  case PTX_T_BF16:
+    return fp_bf16_to_f64((uint16_t)v);
+  case PTX_T_F32: {
+    float f = fp_from_bits32((uint32_t)v);
+    if (ftz) f = fp_ftz32(f);
+    return f;
+  }
+  default:
+    return fp_from_bits64(v);
   }
 }
 
@@ -154,8 +172,10 @@ static uint64_t cvt_one(const insn *in, uint64_t v) {
       if (sat) {
         if (is_s(dt)) {
           int64_t hi = (int64_t)((1ull << (db - 1)) - 1), lo = -hi - 1;
-          if (is_s(st)) sv = sv > hi ? hi : sv < lo ? lo : sv;
-          else sv = uv > (uint64_t)hi ? hi : (int64_t)uv;
+          if (is_s(st))
+            sv = sv > hi ? hi : sv < lo ? lo : sv;
+          else
+            sv = uv > (uint64_t)hi ? hi : (int64_t)uv;
           return (uint64_t)sv;
         }
         uint64_t hi = db >= 64 ? ~0ull : (1ull << db) - 1;
@@ -183,22 +203,25 @@ static uint64_t cvt_one(const insn *in, uint64_t v) {
       uint16_t h = is_s(st) ? fp_s64_to_f16(sv, rm) : fp_u64_to_f16(uv, rm);
       return sat ? fp_sat16(h) : h;
     }
-    default: return is_s(st) ? fp_s64_to_bf16(sv, rm) : fp_u64_to_bf16(uv, rm);
+    default:
+      return is_s(st) ? fp_s64_to_bf16(sv, rm) : fp_u64_to_bf16(uv, rm);
     }
   }
   double x = fsrc(v, st, ftz);
   if (!is_f(dt)) {
     /* NaN converts differently from f64 than from narrower sources */
-    if (is_s(dt))
-      return (uint64_t)(st == PTX_T_F64 ? fp_f64_to_s(x, rm, db) : fp_f32_to_s((float)x, rm, db));
+    if (is_s(dt)) return (uint64_t)(st == PTX_T_F64 ? fp_f64_to_s(x, rm, db) : fp_f32_to_s((float)x, rm, db));
     return st == PTX_T_F64 ? fp_f64_to_u(x, rm, db) : fp_f32_to_u((float)x, rm, db);
   }
   if (in->flags & IF_APPROX) {
     /* integer rounding within a float type (cvt.rni.f32.f32) */
-    if (st == PTX_T_F32) x = fp_f32_rint((float)x, rm);
-    else if (st == PTX_T_F64) x = fp_f64_rint(x, rm);
-    else x = st == PTX_T_F16 ? fp_f16_to_f64(fp_f16_rint(fp_f64_to_f16(x, FP_RN), rm))
-                             : fp_bf16_to_f64(fp_bf16_rint(fp_f64_to_bf16(x, FP_RN), rm));
+    if (st == PTX_T_F32)
+      x = fp_f32_rint((float)x, rm);
+    else if (st == PTX_T_F64)
+      x = fp_f64_rint(x, rm);
+    else
+      x = st == PTX_T_F16 ? fp_f16_to_f64(fp_f16_rint(fp_f64_to_f16(x, FP_RN), rm))
+                          : fp_bf16_to_f64(fp_bf16_rint(fp_f64_to_bf16(x, FP_RN), rm));
     rm = FP_RN;
   }
   switch (dt) {
@@ -209,9 +232,10 @@ static uint64_t cvt_one(const insn *in, uint64_t v) {
     uint32_t b = fp_bits32(f);
     /* a NaN keeps its sign and top payload bits, quieted (measured on an
      * H200: cvt.rn.f32.f64 of 0x7ff8000000000000 gives 0x7fc00000) */
-    if (f != f) b = st == PTX_T_F32 ? (uint32_t)v | 0x400000u
-                  : st == PTX_T_F64 ? (uint32_t)(v >> 32 & 0x80000000u) | 0x7fc00000u | (uint32_t)(v >> 29 & 0x3fffff)
-                  : FP_CANON_NAN32;
+    if (f != f)
+      b = st == PTX_T_F32   ? (uint32_t)v | 0x400000u
+          : st == PTX_T_F64 ? (uint32_t)(v >> 32 & 0x80000000u) | 0x7fc00000u | (uint32_t)(v >> 29 & 0x3fffff)
+                            : FP_CANON_NAN32;
     return b;
   }
   case PTX_T_F64: {
@@ -231,9 +255,18 @@ static uint64_t cvt_one(const insn *in, uint64_t v) {
   }
 }
 
-static void cvt_gen(warp *w, const insn *in, uint32_t m) { REGS2; LANES(m, D[l] = cvt_one(in, A[l])); }
-static void cvt_zx32(warp *w, const insn *in, uint32_t m) { REGS2; LANES(m, D[l] = (uint32_t)A[l]); }
-static void cvt_sx32(warp *w, const insn *in, uint32_t m) { REGS2; LANES(m, D[l] = (uint64_t)(int64_t)(int32_t)A[l]); }
+static void cvt_gen(warp *w, const insn *in, uint32_t m) {
+  REGS2;
+  LANES(m, D[l] = cvt_one(in, A[l]));
+}
+static void cvt_zx32(warp *w, const insn *in, uint32_t m) {
+  REGS2;
+  LANES(m, D[l] = (uint32_t)A[l]);
+}
+static void cvt_sx32(warp *w, const insn *in, uint32_t m) {
+  REGS2;
+  LANES(m, D[l] = (uint64_t)(int64_t)(int32_t)A[l]);
+}
 
 /* cvt.rn.f16x2.f32 d, a, b: a goes to the upper half, b to the lower. */
 static void cvt_pack2(warp *w, const insn *in, uint32_t m) {
@@ -244,7 +277,10 @@ static void cvt_pack2(warp *w, const insn *in, uint32_t m) {
     float a = fp_from_bits32((uint32_t)A[l]), b = fp_from_bits32((uint32_t)B[l]);
     uint32_t hi = bf ? fp_f32_to_bf16(a, rm) : fp_f32_to_f16(a, rm);
     uint32_t lo = bf ? fp_f32_to_bf16(b, rm) : fp_f32_to_f16(b, rm);
-    if (in->flags & IF_SAT) { hi = fp_sat16((uint16_t)hi); lo = fp_sat16((uint16_t)lo); }
+    if (in->flags & IF_SAT) {
+      hi = fp_sat16((uint16_t)hi);
+      lo = fp_sat16((uint16_t)lo);
+    }
     D[l] = hi << 16 | lo;
   });
 }
@@ -282,13 +318,15 @@ static uint32_t from_fp8(uint32_t x, int mode) {
 static void cvt_f8_f32(warp *w, const insn *in, uint32_t m) {
   uint64_t *D = w->r[in->d];
   const uint64_t *A = w->r[in->a], *B = w->r[in->b];
-  LANES(m, D[l] = to_fp8(fp_from_bits32((uint32_t)A[l]), in->mode) << 8 | to_fp8(fp_from_bits32((uint32_t)B[l]), in->mode));
+  LANES(m, D[l] = to_fp8(fp_from_bits32((uint32_t)A[l]), in->mode) << 8 |
+                  to_fp8(fp_from_bits32((uint32_t)B[l]), in->mode));
 }
 static void cvt_f8_f16x2(warp *w, const insn *in, uint32_t m) {
   REGS2;
   LANES(m, {
     uint32_t a = (uint32_t)A[l];
-    D[l] = to_fp8(fp_f16_to_f64((uint16_t)(a >> 16)), in->mode) << 8 | to_fp8(fp_f16_to_f64((uint16_t)a), in->mode);
+    D[l] = to_fp8(fp_f16_to_f64((uint16_t)(a >> 16)), in->mode) << 8 |
+           to_fp8(fp_f16_to_f64((uint16_t)a), in->mode);
   });
 }
 static void cvt_f16x2_f8(warp *w, const insn *in, uint32_t m) {
@@ -305,15 +343,21 @@ static int dec_cvt_fp8(dctx *D, dstmt *S, insn *in, int *rc) {
   int i8 = -1, io = -1, e5 = 0;
   for (int i = 0; i < S->st->nmods; i++) {
     const char *md = S->st->mods[i];
-    if (!strcmp(md, "e4m3x2") || !strcmp(md, "e5m2x2")) { i8 = i; e5 = md[1] == '5'; }
-    else if (!strcmp(md, "f32") || !strcmp(md, "f16x2") || !strcmp(md, "bf16x2")) io = i;
+    if (!strcmp(md, "e4m3x2") || !strcmp(md, "e5m2x2")) {
+      i8 = i;
+      e5 = md[1] == '5';
+    } else if (!strcmp(md, "f32") || !strcmp(md, "f16x2") || !strcmp(md, "bf16x2"))
+      io = i;
   }
   if (i8 < 0) return 0;
   dec_take(S, e5 ? "e5m2x2" : "e4m3x2");
   in->mode = (uint8_t)(e5 | (dec_take(S, "relu") ? 2 : 0));
   int rn = dec_take(S, "rn"), sat = dec_take(S, "satfinite");
   *rc = -1;
-  if (io < 0) return dec_error(D, S, -1, "cvt with .%s needs .f32 or .f16x2 on the other side", e5 ? "e5m2x2" : "e4m3x2"), 1;
+  if (io < 0)
+    return dec_error(D, S, -1, "cvt with .%s needs .f32 or .f16x2 on the other side",
+                     e5 ? "e5m2x2" : "e4m3x2"),
+           1;
   const char *other = S->st->mods[io];
   if (!rn) return dec_error(D, S, -1, "cvt to or from an fp8 pair needs .rn"), 1;
   if (i8 < io) { /* to fp8 */
@@ -324,14 +368,17 @@ static int dec_cvt_fp8(dctx *D, dstmt *S, insn *in, int *rc) {
         return 1;
       in->fn = cvt_f8_f32;
     } else if (!strcmp(other, "f16x2")) {
-      if (dec_nops(D, S, 2) < 0 || dec_dst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, PTX_T_B32, &in->a) < 0) return 1;
+      if (dec_nops(D, S, 2) < 0 || dec_dst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, PTX_T_B32, &in->a) < 0)
+        return 1;
       in->fn = cvt_f8_f16x2;
     } else {
       return dec_error(D, S, -1, "cvt to an fp8 pair from .%s is not supported", other), 1;
     }
   } else {
-    if (strcmp(other, "f16x2") || sat) return dec_error(D, S, -1, "cvt from an fp8 pair gives .f16x2 (no .satfinite)"), 1;
-    if (dec_nops(D, S, 2) < 0 || dec_dst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, PTX_T_B16, &in->a) < 0) return 1;
+    if (strcmp(other, "f16x2") || sat)
+      return dec_error(D, S, -1, "cvt from an fp8 pair gives .f16x2 (no .satfinite)"), 1;
+    if (dec_nops(D, S, 2) < 0 || dec_dst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, PTX_T_B16, &in->a) < 0)
+      return 1;
     in->fn = cvt_f16x2_f8;
   }
   S->used = (S->st->nmods >= 64) ? ~0ull : (1ull << S->st->nmods) - 1;
@@ -354,7 +401,8 @@ int dec_cvt(dctx *D, dstmt *S, insn *in) {
   in->type = (uint8_t)dt;
   in->type2 = (uint8_t)st;
   if (dt == PTX_T_F16X2 || dt == PTX_T_BF16X2) {
-    if (st != PTX_T_F32 || dec_nops(D, S, 3) < 0) return dec_error(D, S, -1, "cvt to .f16x2/.bf16x2 takes two .f32 sources");
+    if (st != PTX_T_F32 || dec_nops(D, S, 3) < 0)
+      return dec_error(D, S, -1, "cvt to .f16x2/.bf16x2 takes two .f32 sources");
     in->mode = (uint8_t)(frm < 0 ? FP_RN : frm);
     if (dec_dst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, st, &in->a) < 0 || dec_src(D, S, 2, st, &in->b) < 0)
       return -1;
@@ -362,12 +410,17 @@ int dec_cvt(dctx *D, dstmt *S, insn *in) {
     return 0;
   }
   if (dec_nops(D, S, 2) < 0 || dec_dst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, st, &in->a) < 0) return -1;
-  if (int_class(dt) == IT_NONE && !is_f(dt)) return dec_error(D, S, -1, "cvt does not convert to .%s", ptx_type_name(dt));
-  if (int_class(st) == IT_NONE && !is_f(st)) return dec_error(D, S, -1, "cvt does not convert from .%s", ptx_type_name(st));
+  if (int_class(dt) == IT_NONE && !is_f(dt))
+    return dec_error(D, S, -1, "cvt does not convert to .%s", ptx_type_name(dt));
+  if (int_class(st) == IT_NONE && !is_f(st))
+    return dec_error(D, S, -1, "cvt does not convert from .%s", ptx_type_name(st));
   /* rounding modifiers as ptxas requires them */
-  if (is_f(st) && !is_f(dt) && irm < 0) return dec_error(D, S, -1, "float-to-integer cvt needs .rni, .rzi, .rmi or .rpi");
-  if (!is_f(st) && is_f(dt) && frm < 0) return dec_error(D, S, -1, "integer-to-float cvt needs .rn, .rz, .rm or .rp");
-  if (!is_f(st) && !is_f(dt) && (frm >= 0 || irm >= 0)) return dec_error(D, S, -1, "integer-to-integer cvt takes no rounding modifier");
+  if (is_f(st) && !is_f(dt) && irm < 0)
+    return dec_error(D, S, -1, "float-to-integer cvt needs .rni, .rzi, .rmi or .rpi");
+  if (!is_f(st) && is_f(dt) && frm < 0)
+    return dec_error(D, S, -1, "integer-to-float cvt needs .rn, .rz, .rm or .rp");
+  if (!is_f(st) && !is_f(dt) && (frm >= 0 || irm >= 0))
+    return dec_error(D, S, -1, "integer-to-integer cvt takes no rounding modifier");
   if (is_f(st) && is_f(dt) && st != dt) {
     int narrow = ptx_type_size(dt) <= ptx_type_size(st);
     if (narrow && frm < 0) return dec_error(D, S, -1, "narrowing float cvt needs .rn, .rz, .rm or .rp");
@@ -389,7 +442,11 @@ int dec_cvt(dctx *D, dstmt *S, insn *in) {
 }
 
 /* ---- cvta / isspacep ---- */
-static void cvta_add(warp *w, const insn *in, uint32_t m) { REGS2; uint64_t k = (uint64_t)in->imm; LANES(m, D[l] = A[l] + k); }
+static void cvta_add(warp *w, const insn *in, uint32_t m) {
+  REGS2;
+  uint64_t k = (uint64_t)in->imm;
+  LANES(m, D[l] = A[l] + k);
+}
 static void cvta_sub(warp *w, const insn *in, uint32_t m) {
   REGS2;
   uint64_t k = (uint64_t)in->imm, mk = in->vec == 4 ? 0xffffffffull : ~0ull;
@@ -400,7 +457,8 @@ static void isspacep_h(warp *w, const insn *in, uint32_t m) {
   uint32_t r = 0;
   LANES(m, {
     uint64_t a = A[l];
-    int sh = a - SHARED_WINDOW < WINDOW_SIZE, lo = a - LOCAL_WINDOW < WINDOW_SIZE, pa = a - PARAM_WINDOW < WINDOW_SIZE;
+    int sh = a - SHARED_WINDOW < WINDOW_SIZE, lo = a - LOCAL_WINDOW < WINDOW_SIZE,
+        pa = a - PARAM_WINDOW < WINDOW_SIZE;
     int v = in->mode == PTX_SPACE_SHARED           ? cluster_isspacep(w, a, 0)
             : in->mode == PTX_SPACE_SHARED_CLUSTER ? cluster_isspacep(w, a, 1)
             : in->mode == PTX_SPACE_LOCAL          ? lo
@@ -416,11 +474,12 @@ int dec_cvta(dctx *D, dstmt *S, insn *in) {
   int sp = dec_space(S);
   if (sp == PTX_SPACE_GENERIC) return dec_error(D, S, -1, "%s needs a state space", S->st->opcode);
   uint64_t win = sp == PTX_SPACE_SHARED || sp == PTX_SPACE_SHARED_CLUSTER ? SHARED_WINDOW
-               : sp == PTX_SPACE_LOCAL                                   ? LOCAL_WINDOW
-               : sp == PTX_SPACE_PARAM                                   ? PARAM_WINDOW
-                                                                         : 0;
+                 : sp == PTX_SPACE_LOCAL                                  ? LOCAL_WINDOW
+                 : sp == PTX_SPACE_PARAM                                  ? PARAM_WINDOW
+                                                                          : 0;
   if (in->op == OP_ISSPACEP) {
-    if (dec_nops(D, S, 2) < 0 || dec_pdst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, PTX_T_U64, &in->a) < 0) return -1;
+    if (dec_nops(D, S, 2) < 0 || dec_pdst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, PTX_T_U64, &in->a) < 0)
+      return -1;
     in->mode = (uint8_t)(sp == PTX_SPACE_CONST ? PTX_SPACE_GLOBAL : sp);
     in->fn = isspacep_h;
     return 0;

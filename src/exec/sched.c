@@ -4,17 +4,17 @@
  * which no warp can run while some wait is a deadlock; what a family that
  * holds warps says of it comes through the waits it registered (sched.h). Faults, block barriers and the warp
  * loop are here; the SIMT stack is simt.c's, addresses addr.c's. */
-#include <inttypes.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
+#include "exec/sched.h"
 #include "exec/addr.h"
 #include "exec/exec.h"
 #include "exec/hang.h"
 #include "exec/hooks.h"
-#include "exec/sched.h"
 #include "exec/tier.h"
 #include "smemu.h"
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 /* ---- the families' waits ---- */
 #define MAX_WAITS 8
@@ -38,7 +38,10 @@ static const sched_waits *waits_of(uint32_t blocked) {
 
 /* Describe the source position of instruction pc: "t.cu:12:5 (t.ptx:57)". */
 void exec_where(const program *P, uint32_t pc, char *buf, size_t n) {
-  if (pc >= P->ncode) { snprintf(buf, n, "?"); return; }
+  if (pc >= P->ncode) {
+    snprintf(buf, n, "?");
+    return;
+  }
   const src_line *s = &P->lines[pc];
   if (s->file != ~0u)
     snprintf(buf, n, "%s:%u:%u (PTX line %u)", P->files[s->file], s->line, s->col, s->ptx_line);
@@ -104,25 +107,26 @@ static void vfault(warp *w, int lane, int status, const char *fmt, va_list ap) {
     const program *P = L->prog;
     char where[512], what[768];
     vsnprintf(what, sizeof what, fmt, ap);
-    if (pending_access) L->fault = *pending_access;
-    else memset(&L->fault, 0, sizeof L->fault);
+    if (pending_access)
+      L->fault = *pending_access;
+    else
+      memset(&L->fault, 0, sizeof L->fault);
     L->fault.pc = w->pc;
     memcpy(L->fault.block, b->ctaid, sizeof L->fault.block);
     L->fault.has_thread = lane >= 0;
     L->fault.tid = w->index * 32 + (uint32_t)(lane >= 0 ? lane : (w->valid ? __builtin_ctz(w->valid) : 0));
     exec_where(P, w->pc, where, sizeof where);
-    int n = snprintf(L->msg, sizeof L->msg, "kernel %s: block (%u,%u,%u)", P->name, b->ctaid[0],
-                     b->ctaid[1], b->ctaid[2]);
+    int n = snprintf(L->msg, sizeof L->msg, "kernel %s: block (%u,%u,%u)", P->name, b->ctaid[0], b->ctaid[1],
+                     b->ctaid[2]);
     if (lane >= 0) {
       uint32_t t = w->index * 32 + (uint32_t)lane;
       uint32_t bx = L->block[0], by = L->block[1];
-      n += snprintf(L->msg + n, sizeof L->msg - n, " thread (%u,%u,%u)", t % bx, t / bx % by,
-                    t / (bx * by));
+      n += snprintf(L->msg + n, sizeof L->msg - n, " thread (%u,%u,%u)", t % bx, t / bx % by, t / (bx * by));
     } else {
       n += snprintf(L->msg + n, sizeof L->msg - n, " warp %u", w->index);
     }
-    snprintf(L->msg + n, sizeof L->msg - n, ": %s\n  at '%s' in %s, %s", what,
-             P->lines[w->pc].text, func_of(P, w->pc), where);
+    snprintf(L->msg + n, sizeof L->msg - n, ": %s\n  at '%s' in %s, %s", what, P->lines[w->pc].text,
+             func_of(P, w->pc), where);
     L->status = status;
     if (!keep) atomic_store(&L->abort, 1);
   }
@@ -163,8 +167,7 @@ static void release(block *b, uint32_t id) {
       any = 1;
       hook_bar_pass(b, w, e->mask);
       if (e->red_dst != ~0u) {
-        uint64_t v = e->red_kind == 0 ? bs->red_popc
-                   : e->red_kind == 1 ? bs->red_and : bs->red_or;
+        uint64_t v = e->red_kind == 0 ? bs->red_popc : e->red_kind == 1 ? bs->red_and : bs->red_or;
         if (e->red_pred) {
           /* predicate result of bar.red.and/.or */
           w->p[e->red_dst] = (w->p[e->red_dst] & ~e->red_mask) | (v ? e->red_mask : 0);
@@ -204,8 +207,8 @@ int barrier_arrive(warp *w, uint32_t id, uint32_t count, uint32_t lanes, uint32_
   barrier_state *bs = &b->bar[id];
   if (count) {
     if (bs->expected && bs->expected != count) {
-      exec_fault(w, -1, SMEMU_ERR_ILLEGAL_INSTRUCTION,
-                 "barrier %u used with thread counts %u and %u at once", id, bs->expected, count);
+      exec_fault(w, -1, SMEMU_ERR_ILLEGAL_INSTRUCTION, "barrier %u used with thread counts %u and %u at once",
+                 id, bs->expected, count);
       return -1;
     }
     bs->expected = count;
@@ -234,11 +237,13 @@ void warp_run(warp *w, uint64_t budget) {
     if (pc == t->rpc) {
       w->sp--;
       /* the entry below is where these lanes rejoin */
-      if (w->sp == 0 || (w->nframes > 1 && w->sp <= w->frames[w->nframes - 1].stack_base))
-        simt_cleanup(w);
+      if (w->sp == 0 || (w->nframes > 1 && w->sp <= w->frames[w->nframes - 1].stack_base)) simt_cleanup(w);
       continue;
     }
-    if (t->blocked) { w->state = W_BAR; return; }
+    if (t->blocked) {
+      w->state = W_BAR;
+      return;
+    }
 #ifdef SMEMU_HAVE_JIT
     if (J && J->entry[pc]) {
       /* a compiled region: budget + 1 instructions are left with this one */
@@ -268,10 +273,11 @@ static void over_budget(block *b, uint64_t total) {
       w = &b->warps[i];
       break;
     }
-  exec_fault(w, -1, SMEMU_ERR_LIMIT,
-             "the launch ran %llu warp instructions without finishing: an endless loop? (the budget is set by "
-             "--max-insns / smemu_options.max_warp_instructions)",
-             (unsigned long long)total);
+  exec_fault(
+      w, -1, SMEMU_ERR_LIMIT,
+      "the launch ran %llu warp instructions without finishing: an endless loop? (the budget is set by "
+      "--max-insns / smemu_options.max_warp_instructions)",
+      (unsigned long long)total);
 }
 
 /* Every warp waits and no barrier can complete: report each barrier
@@ -281,7 +287,9 @@ static void deadlock(block *b) {
   launch *L = b->warps[0].L;
   warp *w0 = NULL;
   uint32_t waiting = 0, npcs = 0;
-  struct waiter { uint32_t pc, id, threads; } at[8];
+  struct waiter {
+    uint32_t pc, id, threads;
+  } at[8];
   char held_lines[800] = ""; /* the lines of warps a family holds */
   size_t held_k = 0;
   const sched_waits *alone = NULL;
@@ -302,12 +310,13 @@ static void deadlock(block *b) {
           char where[512], what[160];
           exec_where(L->prog, pc, where, sizeof where);
           f->blocked_text(b, w, what, sizeof what);
-          held_k += (size_t)snprintf(held_lines + held_k, sizeof held_lines - held_k, "\n    warp %u at %s at %s", w->index,
-                                   what, where);
+          held_k += (size_t)snprintf(held_lines + held_k, sizeof held_lines - held_k,
+                                     "\n    warp %u at %s at %s", w->index, what, where);
         }
         continue;
       }
-      for (j = 0; j < npcs && at[j].pc != pc; j++) {}
+      for (j = 0; j < npcs && at[j].pc != pc; j++) {
+      }
       if (j == npcs && npcs < 8) at[npcs++] = (struct waiter){pc, e->blocked - 1, 0};
       if (j < npcs) at[j].threads += n;
     }
@@ -319,8 +328,9 @@ static void deadlock(block *b) {
     char where[512];
     const barrier_state *bs = &b->bar[at[j].id];
     exec_where(L->prog, at[j].pc, where, sizeof where);
-    k += (size_t)snprintf(lines + k, sizeof lines - k, "\n    %u thread(s) at barrier %u (%u of %u arrived) at %s",
-                          at[j].threads, at[j].id, bs->arrived, bs->expected ? bs->expected : b->nthreads, where);
+    k += (size_t)snprintf(lines + k, sizeof lines - k,
+                          "\n    %u thread(s) at barrier %u (%u of %u arrived) at %s", at[j].threads,
+                          at[j].id, bs->arrived, bs->expected ? bs->expected : b->nthreads, where);
   }
   if (npcs) w0->pc = at[0].pc;
   if (!npcs && held_k && alone->blocked_alone) {
@@ -329,10 +339,11 @@ static void deadlock(block *b) {
     return;
   }
   if (k < sizeof lines) snprintf(lines + k, sizeof lines - k, "%s", held_lines);
-  exec_fault(w0, -1, SMEMU_ERR_DEADLOCK,
-             "deadlock: %u thread(s) wait at barriers that can never complete (%u of the block's %u threads have "
-             "exited, the rest wait):%s",
-             waiting, b->exited_threads, b->nthreads, lines);
+  exec_fault(
+      w0, -1, SMEMU_ERR_DEADLOCK,
+      "deadlock: %u thread(s) wait at barriers that can never complete (%u of the block's %u threads have "
+      "exited, the rest wait):%s",
+      waiting, b->exited_threads, b->nthreads, lines);
 }
 
 #define QUANTUM 65536
@@ -389,8 +400,10 @@ void cluster_run(cluster *c) {
           uint64_t q = L->schedule_random ? 1 + xorshift(&rng) % 64 : quantum;
           warp_run(w, q < quantum ? q : quantum);
           ran = 1;
-          if (w->state == W_SPIN) spin = 1;
-          else busy = 1;
+          if (w->state == W_SPIN)
+            spin = 1;
+          else
+            busy = 1;
         }
         if (b->fault || atomic_load_explicit(&L->abort, memory_order_relaxed)) goto out;
         if (w->state != W_DONE) alive = 1;
@@ -405,7 +418,8 @@ void cluster_run(cluster *c) {
         st += b->warps[i].nthread;
       }
     }
-    uint64_t total = atomic_fetch_add_explicit(&L->live_warp, sw - seen_w, memory_order_relaxed) + (sw - seen_w);
+    uint64_t total =
+        atomic_fetch_add_explicit(&L->live_warp, sw - seen_w, memory_order_relaxed) + (sw - seen_w);
     atomic_fetch_add_explicit(&L->live_thread, st - seen_t, memory_order_relaxed);
     seen_w = sw;
     seen_t = st;
@@ -420,7 +434,8 @@ void cluster_run(cluster *c) {
         block *sb = NULL;
         for (uint32_t bi = 0; bi < c->n && !sb; bi++)
           for (uint32_t i = 0; i < c->blocks[bi].nwarps && !sb; i++)
-            if (c->blocks[bi].warps[i].state == W_SPIN || c->blocks[bi].warps[i].state == W_RUN) sb = &c->blocks[bi];
+            if (c->blocks[bi].warps[i].state == W_SPIN || c->blocks[bi].warps[i].state == W_RUN)
+              sb = &c->blocks[bi];
         if (!sb) sb = b0;
         for (int f = 0; f < sched_nwaits; f++)
           if (sched_waits_reg[f]->spin_deadlock) sched_waits_reg[f]->spin_deadlock(sb);
@@ -452,7 +467,10 @@ void cluster_run(cluster *c) {
       for (uint32_t bi = 0; bi < c->n; bi++) {
         int live = 0;
         for (uint32_t i = 0; i < c->blocks[bi].nwarps; i++) live |= c->blocks[bi].warps[i].state != W_DONE;
-        if (live) { hb = &c->blocks[bi]; break; }
+        if (live) {
+          hb = &c->blocks[bi];
+          break;
+        }
       }
       if (hang_round(hb, &hs, sw, rounds)) goto out;
     }

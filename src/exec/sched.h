@@ -40,7 +40,6 @@ void cluster_run(cluster *c);
 /* "file:line:col (PTX line N)" of instruction pc. */
 void exec_where(const program *P, uint32_t pc, char *buf, size_t n);
 
-
 /* What an instruction family that makes warps wait tells the scheduler
  * (sched_register, from the family's file): the scheduler knows no family,
  * it asks each registered one. Any member may be 0 / NULL. */
@@ -64,7 +63,7 @@ typedef struct sched_waits {
 /* Register f (at start-up, before any launch; f stays valid). */
 void sched_register(const sched_waits *f);
 /* Register a family's waits when the program starts. */
-#define SCHED_REGISTER(f) \
+#define SCHED_REGISTER(f)                                                                                    \
   __attribute__((constructor)) static void sched_register_##f(void) { sched_register(&f); }
 
 /* Rounds without any progress of asynchronous state (block.async_progress),

@@ -11,7 +11,10 @@
 void simt_cleanup(warp *w) {
   for (;;) {
     while (w->sp > 0 && w->stack[w->sp - 1].mask == 0) w->sp--;
-    if (w->sp == 0) { w->state = W_DONE; return; }
+    if (w->sp == 0) {
+      w->state = W_DONE;
+      return;
+    }
     frame *f = &w->frames[w->nframes - 1];
     if (w->nframes > 1 && w->sp <= f->stack_base) {
       ctrl_return(w);
@@ -24,4 +27,3 @@ void simt_cleanup(warp *w) {
 void simt_remove(warp *w, uint32_t lanes, uint32_t from) {
   for (uint32_t i = from; i < w->sp; i++) w->stack[i].mask &= ~lanes;
 }
-

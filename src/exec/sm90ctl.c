@@ -9,9 +9,9 @@
  * launch_dependents (let the dependent grid start early) and wait (wait for
  * the primary's memory to be visible) have nothing left to order: both are
  * no-ops, and a program that relies on the ordering still sees it. */
-#include <string.h>
 #include "exec/exec.h"
 #include "ir/decode.h"
+#include <string.h>
 
 int dec_griddep(dctx *D, dstmt *S, insn *in);
 int dec_setmaxnreg(dctx *D, dstmt *S, insn *in);
@@ -37,10 +37,11 @@ int dec_griddep(dctx *D, dstmt *S, insn *in) {
 static void h_setmaxnreg(warp *w, const insn *in, uint32_t m) {
   uint32_t want = w->valid & ~w->exited;
   if (m != w->valid || want != w->valid) {
-    exec_fault(w, -1, SMEMU_ERR_ILLEGAL_INSTRUCTION,
-               "setmaxnreg.sync.aligned executed by lanes 0x%08x of warp %u: all 128 threads of the warpgroup "
-               "must execute it together",
-               m, w->index);
+    exec_fault(
+        w, -1, SMEMU_ERR_ILLEGAL_INSTRUCTION,
+        "setmaxnreg.sync.aligned executed by lanes 0x%08x of warp %u: all 128 threads of the warpgroup "
+        "must execute it together",
+        m, w->index);
     return;
   }
   block *b = w->blk;
@@ -69,7 +70,8 @@ static void h_setmaxnreg(warp *w, const insn *in, uint32_t m) {
 int dec_setmaxnreg(dctx *D, dstmt *S, insn *in) {
   int inc = dec_take(S, "inc"), dec = dec_take(S, "dec");
   if (inc == dec) return dec_error(D, S, -1, "setmaxnreg needs .inc or .dec");
-  if (!dec_take(S, "sync") || !dec_take(S, "aligned")) return dec_error(D, S, -1, "setmaxnreg needs .sync.aligned");
+  if (!dec_take(S, "sync") || !dec_take(S, "aligned"))
+    return dec_error(D, S, -1, "setmaxnreg needs .sync.aligned");
   if (dec_ntypes(D, S, 1) < 0) return -1;
   if (S->types[0] != PTX_T_U32) return dec_error(D, S, -1, "setmaxnreg takes .u32");
   if (dec_nops(D, S, 1) < 0) return -1;

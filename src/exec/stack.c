@@ -33,12 +33,14 @@ static void h_alloca(warp *w, const insn *in, uint32_t m) {
   const uint64_t *A = w->r[in->a];
   uint64_t align = (uint64_t)in->imm, end = frame_end(w);
   LANES(m, {
-    uint64_t top = w->local_size - w->alloca_used[l], size = A[l] & (in->type == PTX_T_U32 ? 0xffffffffull : ~0ull);
+    uint64_t top = w->local_size - w->alloca_used[l],
+             size = A[l] & (in->type == PTX_T_U32 ? 0xffffffffull : ~0ull);
     if (size > top || (top - size) / align * align < end) {
-      exec_fault(w, l, SMEMU_ERR_ILLEGAL_ADDRESS,
-                 "stack overflow in alloca of %llu bytes: the thread has %llu bytes of stack left above its frames "
-                 "(raise the stack size, cudaLimitStackSize)",
-                 (unsigned long long)size, (unsigned long long)(top > end ? top - end : 0));
+      exec_fault(
+          w, l, SMEMU_ERR_ILLEGAL_ADDRESS,
+          "stack overflow in alloca of %llu bytes: the thread has %llu bytes of stack left above its frames "
+          "(raise the stack size, cudaLimitStackSize)",
+          (unsigned long long)size, (unsigned long long)(top > end ? top - end : 0));
       return;
     }
     uint64_t sp = (top - size) / align * align;
@@ -59,9 +61,10 @@ static void h_stackrestore(warp *w, const insn *in, uint32_t m) {
   LANES(m, {
     uint64_t sp = A[l] & (in->type == PTX_T_U32 ? 0xffffffffull : ~0ull);
     if (sp > w->local_size || sp < end) {
-      exec_fault(w, l, SMEMU_ERR_ILLEGAL_ADDRESS,
-                 "stackrestore to 0x%llx, which is no stack top stacksave gave (the stack lies in 0x%llx..0x%x)",
-                 (unsigned long long)sp, (unsigned long long)end, w->local_size);
+      exec_fault(
+          w, l, SMEMU_ERR_ILLEGAL_ADDRESS,
+          "stackrestore to 0x%llx, which is no stack top stacksave gave (the stack lies in 0x%llx..0x%x)",
+          (unsigned long long)sp, (unsigned long long)end, w->local_size);
       return;
     }
     w->alloca_used[l] = w->local_size - (uint32_t)sp;

@@ -16,8 +16,8 @@
  * predicate, a the handle, mode the type. */
 #include "exec/tex.h"
 #include "exec/exec.h"
-#include "model/fpsem.h"
 #include "ir/decode.h"
+#include "model/fpsem.h"
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -144,9 +144,12 @@ static const char *const queries[] = {"width",
 static uint32_t query(const smemu_tex_desc *d, int qi) {
   const smemu_tex_level *l = &d->level[0];
   switch (qi) {
-  case Q_WIDTH: return l->width;
-  case Q_HEIGHT: return d->dims >= 2 ? l->height : 0;
-  default: return d->dims == 3 ? l->depth : 0;
+  case Q_WIDTH:
+    return l->width;
+  case Q_HEIGHT:
+    return d->dims >= 2 ? l->height : 0;
+  default:
+    return d->dims == 3 ? l->depth : 0;
   }
 }
 

@@ -8,8 +8,8 @@
  * - linear filtering weighs the texels around u - 0.5 with the fraction
  *   rounded to 8 bits (1.8 fixed point: a = floor(256 f + 0.5) / 256),
  *   not with an IEEE lerp. */
-#include "model/fpsem.h"
 #include "exec/tex.h"
+#include "model/fpsem.h"
 #include <math.h>
 #include <string.h>
 

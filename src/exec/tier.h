@@ -8,8 +8,8 @@
 #ifndef SMEMU_TIER_H
 #define SMEMU_TIER_H
 
-#include <stdint.h>
 #include "exec/exec.h"
+#include <stdint.h>
 
 /* A compiled region: runs its instructions from its first pc with the
  * warp's top SIMT entry t, exactly as warp_run would (counters, t->pc,
@@ -20,14 +20,14 @@ typedef uint32_t (*jit_region_fn)(warp *w, simt_entry *t);
 /* A kernel's compiled code: entry[pc] is the region starting at pc, NULL
  * where none starts (the interpreter runs those pcs). */
 typedef struct jit_code {
-  jit_region_fn *entry;   /* one per pc of the program */
-  uint16_t *len;          /* instructions of the region at each pc */
-  uint32_t nregions;      /* regions compiled */
-  uint32_t ninsn_native;  /* instructions compiled to native code */
-  uint32_t ninsn_called;  /* instructions run through their handler */
-  int hooked;             /* the variant that calls the analyses (jit_compile) */
-  uint64_t key[2];        /* what the code was made from (src/jit) */
-  void *rt;               /* the LLVM resource tracker owning the code */
+  jit_region_fn *entry;  /* one per pc of the program */
+  uint16_t *len;         /* instructions of the region at each pc */
+  uint32_t nregions;     /* regions compiled */
+  uint32_t ninsn_native; /* instructions compiled to native code */
+  uint32_t ninsn_called; /* instructions run through their handler */
+  int hooked;            /* the variant that calls the analyses (jit_compile) */
+  uint64_t key[2];       /* what the code was made from (src/jit) */
+  void *rt;              /* the LLVM resource tracker owning the code */
 } jit_code;
 
 /* 1 when this build has the compiled tier. */
@@ -36,8 +36,8 @@ int jit_available(void);
 /* Compile program P (once; thread-safe when each P's caller holds its own
  * lock): `hooked` 1 gives the variant for launches with analyses on (its
  * memory instructions call hook_mem, as the handlers do), 0 the variant
- * for launches without (no analysis code at all). Returns NULL when nothing could be compiled or LLVM failed (the
- * interpreter then runs everything); `why` gets a reason. */
+ * for launches without (no analysis code at all). Returns NULL when nothing could be compiled or LLVM failed
+ * (the interpreter then runs everything); `why` gets a reason. */
 jit_code *jit_compile(const program *P, int hooked, char *why, size_t n);
 void jit_free(jit_code *J);
 

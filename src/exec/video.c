@@ -5,16 +5,16 @@
  * optionally saturates to the destination's range, and then either applies
  * a secondary operation with c (.add, .min, .max) or merges the result's
  * low byte/half into c at the destination's selector (%d.b1). */
-#include <stdlib.h>
-#include <string.h>
 #include "exec/exec.h"
 #include "ir/decode.h"
+#include <stdlib.h>
+#include <string.h>
 
 /* insn.imm bit fields of a video instruction */
-#define VF_ASEL(x) ((int)((x) & 15))        /* 0 word, 1..4 b0..b3, 5..6 h0..h1 */
+#define VF_ASEL(x) ((int)((x)&15)) /* 0 word, 1..4 b0..b3, 5..6 h0..h1 */
 #define VF_BSEL(x) ((int)((x) >> 4 & 15))
 #define VF_DSEL(x) ((int)((x) >> 8 & 15))
-#define VF_OP2(x) ((int)((x) >> 12 & 3))    /* 0 none, 1 add, 2 min, 3 max */
+#define VF_OP2(x) ((int)((x) >> 12 & 3)) /* 0 none, 1 add, 2 min, 3 max */
 #define VF_SAT (1 << 14)
 #define VF_CLAMP (1 << 15)                  /* vshl/vshr .clamp (else .wrap) */
 #define VF_SCALE(x) ((int)((x) >> 16 & 31)) /* vmad .shr7 / .shr15: 7, 15 */
@@ -59,7 +59,8 @@ static i128 saturate(i128 v, int dsel, int sgn) {
 /* The secondary operation with c, or the merge into c; 32 bits out. */
 static uint32_t finish(i128 t, uint32_t c, uint64_t f, int dsgn) {
   int dsel = VF_DSEL(f);
-  if (dsel == 6) return c & 0xffffu; /* .h1: the H200 leaves the upper half 0 (measured, tests/hw/ptx_forms) */
+  if (dsel == 6)
+    return c & 0xffffu; /* .h1: the H200 leaves the upper half 0 (measured, tests/hw/ptx_forms) */
   if (dsel) {
     int sh = dsel >= 5 ? 16 * (dsel - 5) : 8 * (dsel - 1);
     uint32_t mk = (dsel >= 5 ? 0xffffu : 0xffu) << sh;
@@ -67,9 +68,12 @@ static uint32_t finish(i128 t, uint32_t c, uint64_t f, int dsgn) {
   }
   i128 cc = dsgn ? (i128)(int32_t)c : (i128)c;
   switch (VF_OP2(f)) {
-  case 1: return (uint32_t)(t + cc);
-  case 2: return (uint32_t)(t < cc ? t : cc);
-  case 3: return (uint32_t)(t > cc ? t : cc);
+  case 1:
+    return (uint32_t)(t + cc);
+  case 2:
+    return (uint32_t)(t < cc ? t : cc);
+  case 3:
+    return (uint32_t)(t > cc ? t : cc);
   }
   return (uint32_t)t;
 }
@@ -86,11 +90,21 @@ static void video_h(warp *w, const insn *in, uint32_t m) {
     i128 t = 0;
     int sgn = sd;
     switch (op) {
-    case OP_VADD: t = (i128)ta + tb; break;
-    case OP_VSUB: t = (i128)ta - tb; break;
-    case OP_VABSDIFF: t = ta > tb ? (i128)ta - tb : (i128)tb - ta; break;
-    case OP_VMIN: t = ta < tb ? ta : tb; break;
-    case OP_VMAX: t = ta > tb ? ta : tb; break;
+    case OP_VADD:
+      t = (i128)ta + tb;
+      break;
+    case OP_VSUB:
+      t = (i128)ta - tb;
+      break;
+    case OP_VABSDIFF:
+      t = ta > tb ? (i128)ta - tb : (i128)tb - ta;
+      break;
+    case OP_VMIN:
+      t = ta < tb ? ta : tb;
+      break;
+    case OP_VMAX:
+      t = ta > tb ? ta : tb;
+      break;
     case OP_VSHL:
     case OP_VSHR: {
       uint64_t n = (uint64_t)tb;
@@ -105,12 +119,24 @@ static void video_h(warp *w, const insn *in, uint32_t m) {
     case OP_VSET: {
       int r;
       switch (VF_CMP(f)) {
-      case 0: r = ta == tb; break;
-      case 1: r = ta != tb; break;
-      case 2: r = ta < tb; break;
-      case 3: r = ta <= tb; break;
-      case 4: r = ta > tb; break;
-      default: r = ta >= tb; break;
+      case 0:
+        r = ta == tb;
+        break;
+      case 1:
+        r = ta != tb;
+        break;
+      case 2:
+        r = ta < tb;
+        break;
+      case 3:
+        r = ta <= tb;
+        break;
+      case 4:
+        r = ta > tb;
+        break;
+      default:
+        r = ta >= tb;
+        break;
       }
       t = r;
       sgn = 0; /* the comparison's result, d and c are unsigned */
@@ -122,9 +148,15 @@ static void video_h(warp *w, const insn *in, uint32_t m) {
       int sfinal = sa || sb || (f & (VF_NEGAB | VF_NEGC));
       i128 lsb = 0;
       cc = sfinal ? (i128)(int32_t)c : (i128)c;
-      if (f & VF_PO) lsb = 1;
-      else if (f & VF_NEGAB) { p = ~p; lsb = 1; }
-      else if (f & VF_NEGC) { cc = (i128)(int32_t)~c; lsb = 1; }
+      if (f & VF_PO)
+        lsb = 1;
+      else if (f & VF_NEGAB) {
+        p = ~p;
+        lsb = 1;
+      } else if (f & VF_NEGC) {
+        cc = (i128)(int32_t)~c;
+        lsb = 1;
+      }
       t = p + cc + lsb;
       if (VF_SCALE(f)) t >>= VF_SCALE(f);
       if (f & VF_SAT) {
@@ -227,11 +259,15 @@ int dec_vscalar(dctx *D, dstmt *S, insn *in) {
     dsel = selector(D, S, 0, &o, buf, sizeof buf);
     if (dsel < 0 || dec_dst_opd(D, &o, &in->d)) return -1;
   }
-  if (is_mad && (dsel || nops != 4)) return dec_error(D, S, -1, "vmad takes d, a, b, c without a destination selector");
+  if (is_mad && (dsel || nops != 4))
+    return dec_error(D, S, -1, "vmad takes d, a, b, c without a destination selector");
   if (!is_mad && (dsel || op2 >= 0) && nops != 4)
-    return dec_error(D, S, -1, "%s with %s takes a c operand", S->st->opcode, dsel ? "a destination selector" : "a secondary operation");
-  if (!is_mad && !dsel && op2 < 0 && nops != 3) return dec_error(D, S, -1, "%s takes 3 operands", S->st->opcode);
-  if (dsel && op2 >= 0) return dec_error(D, S, -1, "a destination selector and a secondary operation exclude each other");
+    return dec_error(D, S, -1, "%s with %s takes a c operand", S->st->opcode,
+                     dsel ? "a destination selector" : "a secondary operation");
+  if (!is_mad && !dsel && op2 < 0 && nops != 3)
+    return dec_error(D, S, -1, "%s takes 3 operands", S->st->opcode);
+  if (dsel && op2 >= 0)
+    return dec_error(D, S, -1, "a destination selector and a secondary operation exclude each other");
   int asel, bsel, csel, na, nb, nc;
   if (vsrc(D, S, 1, &in->a, &asel, &na) < 0 || vsrc(D, S, 2, &in->b, &bsel, &nb) < 0) return -1;
   in->c = in->a;
@@ -264,10 +300,14 @@ static void szext_h(warp *w, const insn *in, uint32_t m) {
     uint32_t a = (uint32_t)A[l], n = (uint32_t)B[l];
     n = clampm ? (n > 32 ? 32 : n) : (n & 31);
     uint32_t r;
-    if (n == 32) r = a;
-    else if (n == 0) r = 0;
-    else if (sgn) r = (uint32_t)((int32_t)(a << (32 - n)) >> (32 - n));
-    else r = a & ((1u << n) - 1);
+    if (n == 32)
+      r = a;
+    else if (n == 0)
+      r = 0;
+    else if (sgn)
+      r = (uint32_t)((int32_t)(a << (32 - n)) >> (32 - n));
+    else
+      r = a & ((1u << n) - 1);
     Dd[l] = r;
   });
 }
@@ -277,7 +317,8 @@ int dec_szext(dctx *D, dstmt *S, insn *in) {
   int cl = dec_take(S, "clamp"), wr = dec_take(S, "wrap");
   if (cl == wr) return dec_error(D, S, -1, "szext needs .clamp or .wrap");
   if (dec_ntypes(D, S, 1) < 0) return -1;
-  if (S->types[0] != PTX_T_U32 && S->types[0] != PTX_T_S32) return dec_error(D, S, -1, "szext types are .u32 or .s32");
+  if (S->types[0] != PTX_T_U32 && S->types[0] != PTX_T_S32)
+    return dec_error(D, S, -1, "szext types are .u32 or .s32");
   if (dec_nops(D, S, 3) < 0 || dec_dst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, PTX_T_U32, &in->a) < 0 ||
       dec_src(D, S, 2, PTX_T_U32, &in->b) < 0)
     return -1;

@@ -28,8 +28,8 @@ int warp_groups(warp *w, uint32_t mask_slot, uint32_t m, uint32_t grp[32], const
   if (!bad) return 0;
   hook_sync_error(w, SYNC_WARP_MASK, m);
   int l = __builtin_ctz(bad);
-  exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION, "%s: the executing thread is not in its membermask 0x%08x", what,
-             (uint32_t)M[l]);
+  exec_fault(w, l, SMEMU_ERR_ILLEGAL_INSTRUCTION, "%s: the executing thread is not in its membermask 0x%08x",
+             what, (uint32_t)M[l]);
   return -1;
 }
 
@@ -45,10 +45,22 @@ static void shfl_h(warp *w, const insn *in, uint32_t m) {
     uint32_t seg = (c >> 8) & 31, cv = c & 31;
     int maxl = (int)((l & seg) | (cv & ~seg)), minl = (int)(l & seg), j, ok;
     switch (in->mode) {
-    case SH_UP: j = l - (int)b; ok = j >= maxl; break;
-    case SH_DOWN: j = l + (int)b; ok = j <= maxl; break;
-    case SH_BFLY: j = l ^ (int)b; ok = j <= maxl; break;
-    default: j = minl | (int)(b & ~seg); ok = j <= maxl; break;
+    case SH_UP:
+      j = l - (int)b;
+      ok = j >= maxl;
+      break;
+    case SH_DOWN:
+      j = l + (int)b;
+      ok = j <= maxl;
+      break;
+    case SH_BFLY:
+      j = l ^ (int)b;
+      ok = j <= maxl;
+      break;
+    default:
+      j = minl | (int)(b & ~seg);
+      ok = j <= maxl;
+      break;
     }
     if (!ok) j = l;
     D[l] = src[j];
@@ -89,7 +101,8 @@ static void match_h(warp *w, const insn *in, uint32_t m) {
     eq[l] = e;
     allp |= (uint32_t)(e == grp[l]) << l;
   });
-  if (in->mode == 0) LANES(m, D[l] = eq[l]);
+  if (in->mode == 0)
+    LANES(m, D[l] = eq[l]);
   else {
     LANES(m, D[l] = (allp >> l & 1) ? grp[l] : 0);
     if (in->d2 != ~0u) w->p[in->d2] = (w->p[in->d2] & ~m) | (allp & m);
@@ -99,16 +112,29 @@ static void match_h(warp *w, const insn *in, uint32_t m) {
 enum { R_ADD, R_MIN, R_MAX, R_AND, R_OR, R_XOR };
 static uint32_t redux_of(const insn *in, const uint64_t *A, uint32_t part) {
   int sgn = in->type == PTX_T_S32, op = in->mode;
-  uint32_t acc = op == R_AND ? ~0u : (op == R_MIN ? (sgn ? 0x7fffffffu : ~0u) : (op == R_MAX && sgn ? 0x80000000u : 0));
+  uint32_t acc =
+      op == R_AND ? ~0u : (op == R_MIN ? (sgn ? 0x7fffffffu : ~0u) : (op == R_MAX && sgn ? 0x80000000u : 0));
   LANES(part, {
     uint32_t v = (uint32_t)A[l];
     switch (op) {
-    case R_ADD: acc += v; break;
-    case R_MIN: acc = sgn ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc); break;
-    case R_MAX: acc = sgn ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc); break;
-    case R_AND: acc &= v; break;
-    case R_OR: acc |= v; break;
-    default: acc ^= v; break;
+    case R_ADD:
+      acc += v;
+      break;
+    case R_MIN:
+      acc = sgn ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc);
+      break;
+    case R_MAX:
+      acc = sgn ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc);
+      break;
+    case R_AND:
+      acc &= v;
+      break;
+    case R_OR:
+      acc |= v;
+      break;
+    default:
+      acc ^= v;
+      break;
     }
   });
   return acc;

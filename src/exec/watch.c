@@ -16,8 +16,8 @@ static double mono(void) {
 
 static void tell(watch *w, double t, int done) {
   launch *L = w->L;
-  smemu_progress p = {L->prog->name, atomic_load(&L->blocks_done), L->nblocks,
-                      atomic_load(&L->live_thread), t - w->t0, done};
+  smemu_progress p = {
+      L->prog->name, atomic_load(&L->blocks_done), L->nblocks, atomic_load(&L->live_thread), t - w->t0, done};
   L->progress(&p, L->progress_user);
 }
 

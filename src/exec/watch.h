@@ -7,11 +7,11 @@
 typedef struct watch {
   launch *L;
   pthread_t th;
-  pthread_mutex_t mu;  /* guards stop */
-  pthread_cond_t cv;   /* signalled by watch_stop */
-  int stop;            /* the launch has ended */
-  int started;         /* a thread runs */
-  double t0;           /* launch start, monotonic seconds */
+  pthread_mutex_t mu; /* guards stop */
+  pthread_cond_t cv;  /* signalled by watch_stop */
+  int stop;           /* the launch has ended */
+  int started;        /* a thread runs */
+  double t0;          /* launch start, monotonic seconds */
 } watch;
 
 /* Start watching L when it has a time limit or a progress callback. */

@@ -44,16 +44,16 @@
  * 32, 64, 128 bytes (so a start address inside a swizzle row, as CUTLASS's
  * k-block steps give, reads what the layout stored there; all measured on
  * an H100, tests/hw/wgmma). */
-#include <math.h>
-#include <stdlib.h>
+#include "exec/wgmma.h"
 #include "exec/exec.h"
-#include "model/fpsem.h"
 #include "exec/hooks.h"
 #include "exec/mma.h"
 #include "exec/sched.h"
-#include "exec/wgmma.h"
 #include "ir/decode.h"
+#include "model/fpsem.h"
 #include "smemu.h"
+#include <math.h>
+#include <stdlib.h>
 
 /* insn fields of mma_async: type/type2 the E_* of A and B, mode the E_* of
  * D; imm: xslots index of the D registers then (A from registers) the four
@@ -75,27 +75,27 @@ static const acc_model acc16 = {25, 0, 0, 0}, acc_tf32 = {25, 0, 0, 0}, acc_fp8 
 
 /* A wgmma.mma_async in flight (issued, not yet waited for) of one warp. */
 typedef struct wg_pend {
-  uint32_t pc;        /* the instruction */
-  uint32_t seq;       /* which mma_async of the warp (its `issued` then): the
-                         same in the 4 warps of one collective */
-  uint32_t group;     /* commit group number (the warp's count of commits when
-                         it was committed), ~0u while uncommitted */
-  uint16_t *chunks;   /* 16-byte chunks of shared memory it reads (while it
-                         is computed: the checks keep them, hooks.h) */
+  uint32_t pc;      /* the instruction */
+  uint32_t seq;     /* which mma_async of the warp (its `issued` then): the
+                       same in the 4 warps of one collective */
+  uint32_t group;   /* commit group number (the warp's count of commits when
+                       it was committed), ~0u while uncommitted */
+  uint16_t *chunks; /* 16-byte chunks of shared memory it reads (while it
+                       is computed: the checks keep them, hooks.h) */
   uint32_t nchunks;
 } wg_pend;
 
 typedef struct wg_warp {
-  uint32_t waiting;   /* pc + 1 of the mma_async the warp waits at, else 0 */
-  uint32_t commits;   /* commit_group executed */
-  uint32_t fences;    /* wgmma.fence executed */
-  uint32_t issued;    /* mma_async completed */
-  wg_pend *pend;      /* in flight, oldest first */
+  uint32_t waiting; /* pc + 1 of the mma_async the warp waits at, else 0 */
+  uint32_t commits; /* commit_group executed */
+  uint32_t fences;  /* wgmma.fence executed */
+  uint32_t issued;  /* mma_async completed */
+  wg_pend *pend;    /* in flight, oldest first */
   uint32_t npend, cappend;
 } wg_warp;
 
 struct wg_block {
-  wg_warp w[32];      /* per warp of the block */
+  wg_warp w[32]; /* per warp of the block */
 };
 
 static wg_block *wg_get(block *b) {
@@ -132,13 +132,20 @@ typedef struct wg_desc {
 
 static wg_desc desc_of(uint64_t d) {
   static const uint32_t sw[4] = {0, 128, 64, 32};
-  wg_desc x = {d, (uint32_t)(d & 0x3fff) << 4, (uint32_t)(d >> 16 & 0x3fff) << 4,
-               (uint32_t)(d >> 32 & 0x3fff) << 4, (uint32_t)(d >> 49 & 7), sw[d >> 62 & 3]};
+  wg_desc x = {d,
+               (uint32_t)(d & 0x3fff) << 4,
+               (uint32_t)(d >> 16 & 0x3fff) << 4,
+               (uint32_t)(d >> 32 & 0x3fff) << 4,
+               (uint32_t)(d >> 49 & 7),
+               sw[d >> 62 & 3]};
   return x;
 }
 
 static const char *sw_name(uint32_t sw) {
-  return sw == 128 ? "128-byte swizzle" : sw == 64 ? "64-byte swizzle" : sw == 32 ? "32-byte swizzle" : "no swizzle";
+  return sw == 128  ? "128-byte swizzle"
+         : sw == 64 ? "64-byte swizzle"
+         : sw == 32 ? "32-byte swizzle"
+                    : "no swizzle";
 }
 
 /* The shared address of element (i, k) (i: the M or N index). */
@@ -146,12 +153,16 @@ static uint32_t desc_addr(const wg_desc *d, int trans, uint32_t esize, uint32_t 
   uint32_t T = 16 / esize, W = d->sw / 16, off;
   if (!trans) {
     off = (k % T) * esize;
-    if (!d->sw) off += (i % 8) * 16 + (i / 8) * d->sbo + (k / T) * d->lbo;
-    else off += (i % 8) * 16 * W + (i / 8) * d->sbo + (k / T) * 16;
+    if (!d->sw)
+      off += (i % 8) * 16 + (i / 8) * d->sbo + (k / T) * d->lbo;
+    else
+      off += (i % 8) * 16 * W + (i / 8) * d->sbo + (k / T) * 16;
   } else {
     off = (i % T) * esize;
-    if (!d->sw) off += (i / T) * d->sbo + (k % 8) * 16 + (k / 8) * d->lbo;
-    else off += ((i / T) % W) * 16 + (i / (T * W)) * d->lbo + (k % 8) * 16 * W + (k / 8) * d->sbo;
+    if (!d->sw)
+      off += (i / T) * d->sbo + (k % 8) * 16 + (k / 8) * d->lbo;
+    else
+      off += ((i / T) % W) * 16 + (i / (T * W)) * d->lbo + (k % 8) * 16 * W + (k / 8) * d->sbo;
   }
   uint32_t a = d->start + off;
   if (d->sw) {
@@ -165,12 +176,11 @@ static uint32_t desc_addr(const wg_desc *d, int trans, uint32_t esize, uint32_t 
   return a;
 }
 
-static uint32_t esize_of(int e) {
-  return e == E_F16 || e == E_BF16 ? 2 : e == E_TF32 ? 4 : 1;
-}
+static uint32_t esize_of(int e) { return e == E_F16 || e == E_BF16 ? 2 : e == E_TF32 ? 4 : 1; }
 
 static const char *type_name(int e) {
-  static const char *const n[] = {"f16", "bf16", "tf32", "s8", "u8", "s4", "u4", "f32", "s32", "f64", "e4m3", "e5m2"};
+  static const char *const n[] = {"f16", "bf16", "tf32", "s8",  "u8",   "s4",
+                                  "u4",  "f32",  "s32",  "f64", "e4m3", "e5m2"};
   return n[e];
 }
 
@@ -182,27 +192,30 @@ static int desc_check(warp *w, const wg_desc *d, const char *which, int trans, u
                       uint32_t rows) {
   uint32_t row = K * esize; /* bytes of K a row of a K-major operand spans */
   if (d->sw && !trans && d->start % d->sw + row > d->sw) {
-    exec_fault(w, -1, SMEMU_ERR_MISALIGNED,
-               "wgmma.mma_async: the %s descriptor (0x%016llx) starts at shared address 0x%x, %u bytes into a "
-               "%u-byte swizzle row, so the %u bytes of K of each row would cross into the next row: with %s the "
-               "start address must be a multiple of %u (plus 0, %u, ... for the k-steps inside a row)",
-               which, (unsigned long long)d->raw, d->start, d->start % d->sw, d->sw, row, sw_name(d->sw), d->sw,
-               row);
+    exec_fault(
+        w, -1, SMEMU_ERR_MISALIGNED,
+        "wgmma.mma_async: the %s descriptor (0x%016llx) starts at shared address 0x%x, %u bytes into a "
+        "%u-byte swizzle row, so the %u bytes of K of each row would cross into the next row: with %s the "
+        "start address must be a multiple of %u (plus 0, %u, ... for the k-steps inside a row)",
+        which, (unsigned long long)d->raw, d->start, d->start % d->sw, d->sw, row, sw_name(d->sw), d->sw,
+        row);
     return 0;
   }
   if (d->sw && trans && d->start % d->sw) {
-    exec_fault(w, -1, SMEMU_ERR_MISALIGNED,
-               "wgmma.mma_async: the %s descriptor (0x%016llx, MN-major, %s) starts at shared address 0x%x, which "
-               "is not a multiple of the %u-byte swizzle row",
-               which, (unsigned long long)d->raw, sw_name(d->sw), d->start, d->sw);
+    exec_fault(
+        w, -1, SMEMU_ERR_MISALIGNED,
+        "wgmma.mma_async: the %s descriptor (0x%016llx, MN-major, %s) starts at shared address 0x%x, which "
+        "is not a multiple of the %u-byte swizzle row",
+        which, (unsigned long long)d->raw, sw_name(d->sw), d->start, d->sw);
     return 0;
   }
   if (d->sw && d->sbo < 8 * d->sw && !trans && rows > 8) {
-    exec_fault(w, -1, SMEMU_ERR_ILLEGAL_INSTRUCTION,
-               "wgmma.mma_async: the %s descriptor (0x%016llx, K-major, %s) has a stride byte offset of %u, less "
-               "than the %u bytes of one 8-row swizzle atom: consecutive groups of 8 rows overlap (SBO is the "
-               "distance between them)",
-               which, (unsigned long long)d->raw, sw_name(d->sw), d->sbo, 8 * d->sw);
+    exec_fault(
+        w, -1, SMEMU_ERR_ILLEGAL_INSTRUCTION,
+        "wgmma.mma_async: the %s descriptor (0x%016llx, K-major, %s) has a stride byte offset of %u, less "
+        "than the %u bytes of one 8-row swizzle atom: consecutive groups of 8 rows overlap (SBO is the "
+        "distance between them)",
+        which, (unsigned long long)d->raw, sw_name(d->sw), d->sbo, 8 * d->sw);
     return 0;
   }
   return 1;
@@ -210,16 +223,17 @@ static int desc_check(warp *w, const wg_desc *d, const char *which, int trans, u
 
 /* Read element (i, k) of an operand through its descriptor into *x; fault
  * (0) outside the block's shared memory. */
-static int desc_read(warp *w, const wg_desc *d, const char *which, int trans, uint32_t esize, uint32_t i, uint32_t k,
-                     uint64_t *x) {
+static int desc_read(warp *w, const wg_desc *d, const char *which, int trans, uint32_t esize, uint32_t i,
+                     uint32_t k, uint64_t *x) {
   block *b = w->blk;
   uint32_t a = desc_addr(d, trans, esize, i, k), lo = w->L->prog->smem_lo;
   if (a < lo || a + esize > b->smem_size) {
-    exec_fault(w, -1, SMEMU_ERR_ILLEGAL_ADDRESS,
-               "wgmma.mma_async: the %s descriptor (0x%016llx: start 0x%x, LBO %u, SBO %u, %s) addresses element "
-               "(%s %u, k %u) at shared address 0x%x, outside the block's shared memory (0x%x..0x%x)",
-               which, (unsigned long long)d->raw, d->start, d->lbo, d->sbo, sw_name(d->sw),
-               which[0] == 'A' ? "row" : "column", i, k, a, lo, b->smem_size);
+    exec_fault(
+        w, -1, SMEMU_ERR_ILLEGAL_ADDRESS,
+        "wgmma.mma_async: the %s descriptor (0x%016llx: start 0x%x, LBO %u, SBO %u, %s) addresses element "
+        "(%s %u, k %u) at shared address 0x%x, outside the block's shared memory (0x%x..0x%x)",
+        which, (unsigned long long)d->raw, d->start, d->lbo, d->sbo, sw_name(d->sw),
+        which[0] == 'A' ? "row" : "column", i, k, a, lo, b->smem_size);
     return 0;
   }
   uint64_t v = 0;
@@ -235,19 +249,21 @@ static int members(warp *w, warp *mem[4]) {
   block *b = w->blk;
   uint32_t g = w->index / 4;
   if (4 * g + 3 >= b->nwarps) {
-    exec_fault(w, -1, SMEMU_ERR_ILLEGAL_INSTRUCTION,
-               "wgmma needs whole warpgroups of 4 warps (128 threads), but the block has %u threads: warpgroup %u "
-               "has only %u warp(s)",
-               b->nthreads, g, b->nwarps - 4 * g);
+    exec_fault(
+        w, -1, SMEMU_ERR_ILLEGAL_INSTRUCTION,
+        "wgmma needs whole warpgroups of 4 warps (128 threads), but the block has %u threads: warpgroup %u "
+        "has only %u warp(s)",
+        b->nthreads, g, b->nwarps - 4 * g);
     return 0;
   }
   for (int j = 0; j < 4; j++) {
     mem[j] = &b->warps[4 * g + (uint32_t)j];
     if (mem[j]->valid != FULL_MASK) {
-      exec_fault(w, -1, SMEMU_ERR_ILLEGAL_INSTRUCTION,
-                 "wgmma needs whole warpgroups of 4 warps (128 threads), but warp %u of the block has only %d "
-                 "thread(s)",
-                 mem[j]->index, __builtin_popcount(mem[j]->valid));
+      exec_fault(
+          w, -1, SMEMU_ERR_ILLEGAL_INSTRUCTION,
+          "wgmma needs whole warpgroups of 4 warps (128 threads), but warp %u of the block has only %d "
+          "thread(s)",
+          mem[j]->index, __builtin_popcount(mem[j]->valid));
       return 0;
     }
   }
@@ -258,10 +274,11 @@ static int members(warp *w, warp *mem[4]) {
 static int aligned(warp *w, uint32_t m, const char *what) {
   uint32_t live = w->valid & ~w->exited;
   if (m != FULL_MASK || live != FULL_MASK) {
-    exec_fault(w, -1, SMEMU_ERR_ILLEGAL_INSTRUCTION,
-               "%s is .sync.aligned: all 32 threads of the warp must execute it together, but lanes 0x%08x do "
-               "(0x%08x have not exited)",
-               what, m, live);
+    exec_fault(
+        w, -1, SMEMU_ERR_ILLEGAL_INSTRUCTION,
+        "%s is .sync.aligned: all 32 threads of the warp must execute it together, but lanes 0x%08x do "
+        "(0x%08x have not exited)",
+        what, m, live);
     return 0;
   }
   return 1;
@@ -278,9 +295,16 @@ static inline void d_pos(int l, int i, int *r, int *c) {
  * or 16 8-bit elements) of lane l: row, k. */
 static inline void a_pos(int ta, int l, int i, int *r, int *c) {
   int g = l >> 2, t = l & 3;
-  if (ta == E_TF32) { *r = g + 8 * (i & 1); *c = t + 4 * (i >> 1); }
-  else if (esize_of(ta) == 2) { *r = g + 8 * ((i >> 1) & 1); *c = 2 * t + (i & 1) + 8 * (i >> 2); }
-  else { *r = g + 8 * ((i >> 2) & 1); *c = 4 * t + (i & 3) + 16 * (i >> 3); }
+  if (ta == E_TF32) {
+    *r = g + 8 * (i & 1);
+    *c = t + 4 * (i >> 1);
+  } else if (esize_of(ta) == 2) {
+    *r = g + 8 * ((i >> 1) & 1);
+    *c = 2 * t + (i & 1) + 8 * (i >> 2);
+  } else {
+    *r = g + 8 * ((i >> 2) & 1);
+    *c = 4 * t + (i & 3) + 16 * (i >> 3);
+  }
 }
 
 static double val(int e, uint64_t x, int neg) {
@@ -323,8 +347,10 @@ static int compute(warp *x, warp *rep, const insn *in, wg_pend *p, const wg_desc
         a_pos(ta, l, i, &r, &c);
         uint64_t v = (x->r[sa[i / per]][l] >> (8 * ea * (uint32_t)(i % per))) & ((1ull << (8 * ea)) - 1);
         if (ea == 4) v = x->r[sa[i]][l] & 0xffffffffu;
-        if (integer) IA[r][c] = ta == E_S8 ? (int8_t)v : (int64_t)(uint8_t)v;
-        else A[r][c] = val(ta, v, fl & WF_NEGA);
+        if (integer)
+          IA[r][c] = ta == E_S8 ? (int8_t)v : (int64_t)(uint8_t)v;
+        else
+          A[r][c] = val(ta, v, fl & WF_NEGA);
       }
   } else {
     wg_desc da = desc_of(x->r[in->a][0]);
@@ -334,8 +360,10 @@ static int compute(warp *x, warp *rep, const insn *in, wg_pend *p, const wg_desc
         uint64_t v;
         if (!desc_read(rep, &da, "A", !!(fl & WF_TRANSA), ea, 16 * j + r, k, &v)) return 0;
         chunk_add(p, desc_addr(&da, !!(fl & WF_TRANSA), ea, 16 * j + r, k) / 16, &cap);
-        if (integer) IA[r][k] = ta == E_S8 ? (int8_t)v : (int64_t)(uint8_t)v;
-        else A[r][k] = val(ta, v, fl & WF_NEGA);
+        if (integer)
+          IA[r][k] = ta == E_S8 ? (int8_t)v : (int64_t)(uint8_t)v;
+        else
+          A[r][k] = val(ta, v, fl & WF_NEGA);
       }
   }
   /* B: N x K */
@@ -344,12 +372,16 @@ static int compute(warp *x, warp *rep, const insn *in, wg_pend *p, const wg_desc
       uint64_t v;
       if (!desc_read(rep, db, "B", !!(fl & WF_TRANSB), eb, n, k, &v)) return 0;
       chunk_add(p, desc_addr(db, !!(fl & WF_TRANSB), eb, n, k) / 16, &cap);
-      if (integer) IB[n][k] = tb == E_S8 ? (int8_t)v : (int64_t)(uint8_t)v;
-      else B[n][k] = val(tb, v, fl & WF_NEGB);
+      if (integer)
+        IB[n][k] = tb == E_S8 ? (int8_t)v : (int64_t)(uint8_t)v;
+      else
+        B[n][k] = val(tb, v, fl & WF_NEGB);
     }
   int fp8 = ta == E_E4M3 || ta == E_E5M2;
-  const acc_model *am = ta == E_TF32 ? &acc_tf32 : fp8 ? (td == E_F16 ? &acc_fp8_h : &acc_fp8)
-                                                     : td == E_F16 ? &acc16_h : &acc16;
+  const acc_model *am = ta == E_TF32  ? &acc_tf32
+                        : fp8         ? (td == E_F16 ? &acc_fp8_h : &acc_fp8)
+                        : td == E_F16 ? &acc16_h
+                                      : &acc16;
   uint32_t scale = x->p[in->c] ^ (in->flags & IF_NEGC ? FULL_MASK : 0);
   static _Thread_local uint64_t out[128][32];
   for (int l = 0; l < 32; l++) {
@@ -403,20 +435,22 @@ static void mma_async(warp *w, const insn *in, uint32_t m) {
     wg_warp *ow = &g->w[o->index];
     if (o == w) continue;
     if (o->state == W_DONE || o->exited == FULL_MASK) {
-      exec_fault(w, -1, SMEMU_ERR_ILLEGAL_INSTRUCTION,
-                 "wgmma.mma_async is a collective of the warpgroup's 4 warps, but warp %u of warpgroup %u has "
-                 "exited: it can never execute it (the GPU does not complete the operation)",
-                 o->index, w->index / 4);
+      exec_fault(
+          w, -1, SMEMU_ERR_ILLEGAL_INSTRUCTION,
+          "wgmma.mma_async is a collective of the warpgroup's 4 warps, but warp %u of warpgroup %u has "
+          "exited: it can never execute it (the GPU does not complete the operation)",
+          o->index, w->index / 4);
       return;
     }
     if (ow->waiting && ow->waiting != pc + 1) {
       char here[256], there[256];
       exec_where(w->L->prog, pc, here, sizeof here);
       exec_where(w->L->prog, ow->waiting - 1, there, sizeof there);
-      exec_fault(w, -1, SMEMU_ERR_ILLEGAL_INSTRUCTION,
-                 "wgmma.mma_async is .aligned: the warpgroup's 4 warps must execute the same instruction, but warp "
-                 "%u is at %s while warp %u is at %s",
-                 w->index, here, o->index, there);
+      exec_fault(
+          w, -1, SMEMU_ERR_ILLEGAL_INSTRUCTION,
+          "wgmma.mma_async is .aligned: the warpgroup's 4 warps must execute the same instruction, but warp "
+          "%u is at %s while warp %u is at %s",
+          w->index, here, o->index, there);
       return;
     }
     if (!ow->waiting) {
@@ -431,11 +465,12 @@ static void mma_async(warp *w, const insn *in, uint32_t m) {
   wg_desc db = desc_of(w->r[in->b][0]);
   for (int j = 0; j < 4; j++)
     if (mem[j]->r[in->b][0] != db.raw) {
-      exec_fault(w, -1, SMEMU_ERR_ILLEGAL_INSTRUCTION,
-                 "wgmma.mma_async: the warps of warpgroup %u give different B descriptors (0x%016llx in warp %u, "
-                 "0x%016llx in warp %u)",
-                 w->index / 4, (unsigned long long)db.raw, w->index, (unsigned long long)mem[j]->r[in->b][0],
-                 mem[j]->index);
+      exec_fault(
+          w, -1, SMEMU_ERR_ILLEGAL_INSTRUCTION,
+          "wgmma.mma_async: the warps of warpgroup %u give different B descriptors (0x%016llx in warp %u, "
+          "0x%016llx in warp %u)",
+          w->index / 4, (unsigned long long)db.raw, w->index, (unsigned long long)mem[j]->r[in->b][0],
+          mem[j]->index);
       return;
     }
   if (!desc_check(w, &db, "B", !!(in->v[2] & WF_TRANSB), esize_of(in->type2), in->v[1], in->v[3])) return;
@@ -505,7 +540,9 @@ static void wg_simple(warp *w, const insn *in, uint32_t m) {
   /* .sync: the warp's lanes meet here, as at __syncwarp */
   hook_warpsync(w, m);
   switch (in->mode) {
-  case WG_FENCE: x->fences++; break;
+  case WG_FENCE:
+    x->fences++;
+    break;
   case WG_COMMIT:
     for (uint32_t i = 0; i < x->npend; i++)
       if (x->pend[i].group == ~0u) x->pend[i].group = x->commits;
@@ -528,23 +565,34 @@ static void wg_simple(warp *w, const insn *in, uint32_t m) {
 static int guard_fields(const insn *in, uint32_t out[8]) {
   int n = 0;
   switch (in->op) {
-  case OP_LD: case OP_ST:
+  case OP_LD:
+  case OP_ST:
     for (int k = 0; k < in->vec && k < 4; k++) out[n++] = in->v[k];
     break;
   case OP_SETP:
     out[n++] = in->a;
     out[n++] = in->b;
     break;
-  case OP_FMA: case OP_MAD:
+  case OP_FMA:
+  case OP_MAD:
     out[n++] = in->c;
     /* fall through */
-  case OP_MOV: case OP_CVT: case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAX: case OP_MIN: case OP_ABS:
-  case OP_NEG: case OP_SELP:
+  case OP_MOV:
+  case OP_CVT:
+  case OP_ADD:
+  case OP_SUB:
+  case OP_MUL:
+  case OP_MAX:
+  case OP_MIN:
+  case OP_ABS:
+  case OP_NEG:
+  case OP_SELP:
     out[n++] = in->d;
     out[n++] = in->a;
     out[n++] = in->b;
     break;
-  default: break;
+  default:
+    break;
   }
   return n;
 }
@@ -618,10 +666,15 @@ static int wgmma_blocked_text(const block *b, const warp *w, char *buf, size_t n
 }
 
 int dec_wgmma(dctx *D, dstmt *S, insn *in) {
-  int kind = dec_take(S, "fence") ? WG_FENCE : dec_take(S, "commit_group") ? WG_COMMIT
-           : dec_take(S, "wait_group") ? WG_WAIT : dec_take(S, "mma_async") ? WG_MMA : -1;
-  if (kind < 0) return dec_error(D, S, -1, "wgmma: expected .fence, .commit_group, .wait_group or .mma_async");
-  if (!dec_take(S, "sync") || !dec_take(S, "aligned")) return dec_error(D, S, -1, "wgmma must be .sync.aligned");
+  int kind = dec_take(S, "fence")          ? WG_FENCE
+             : dec_take(S, "commit_group") ? WG_COMMIT
+             : dec_take(S, "wait_group")   ? WG_WAIT
+             : dec_take(S, "mma_async")    ? WG_MMA
+                                           : -1;
+  if (kind < 0)
+    return dec_error(D, S, -1, "wgmma: expected .fence, .commit_group, .wait_group or .mma_async");
+  if (!dec_take(S, "sync") || !dec_take(S, "aligned"))
+    return dec_error(D, S, -1, "wgmma must be .sync.aligned");
   if (kind != WG_MMA) {
     in->mode = (uint8_t)kind;
     in->fn = wg_simple;
@@ -633,17 +686,25 @@ int dec_wgmma(dctx *D, dstmt *S, insn *in) {
     in->imm = o->ival;
     return 0;
   }
-  if (dec_take(S, "sp")) return dec_error(D, S, -1, "wgmma.mma_async.sp (sparse A) is not supported by smemu");
+  if (dec_take(S, "sp"))
+    return dec_error(D, S, -1, "wgmma.mma_async.sp (sparse A) is not supported by smemu");
   /* the shape, then D, A, B types in order (.satfinite before them) */
   unsigned n = 0, k = 0;
   int shape = -1, types[3], nt = 0, sat = 0;
   for (int i = 0; i < S->st->nmods; i++) {
     const char *md = S->st->mods[i];
     char tail;
-    if (sscanf(md, "m64n%uk%u%c", &n, &k, &tail) == 2) { shape = i; continue; }
-    if (!strcmp(md, "satfinite")) { sat = 1; continue; }
+    if (sscanf(md, "m64n%uk%u%c", &n, &k, &tail) == 2) {
+      shape = i;
+      continue;
+    }
+    if (!strcmp(md, "satfinite")) {
+      sat = 1;
+      continue;
+    }
     if (!strcmp(md, "mma_async") || !strcmp(md, "sync") || !strcmp(md, "aligned")) continue;
-    static const char *const tn[] = {"f16", "bf16", "tf32", "s8", "u8", "s4", "u4", "f32", "s32", "f64", "e4m3", "e5m2"};
+    static const char *const tn[] = {"f16", "bf16", "tf32", "s8",  "u8",   "s4",
+                                     "u4",  "f32",  "s32",  "f64", "e4m3", "e5m2"};
     int e = -1;
     for (int t = 0; t < 12; t++)
       if (!strcmp(md, tn[t])) e = t;
@@ -651,7 +712,8 @@ int dec_wgmma(dctx *D, dstmt *S, insn *in) {
     types[nt++] = e;
   }
   S->used = (S->st->nmods >= 64) ? ~0ull : (1ull << S->st->nmods) - 1;
-  if (shape < 0 || nt != 3) return dec_error(D, S, -1, "wgmma.mma_async needs a shape .m64nNkK and the types of D, A and B");
+  if (shape < 0 || nt != 3)
+    return dec_error(D, S, -1, "wgmma.mma_async needs a shape .m64nNkK and the types of D, A and B");
   int td = types[0], ta = types[1], tb = types[2];
   int f16ab = (ta == E_F16 && tb == E_F16) || (ta == E_BF16 && tb == E_BF16);
   int fp8 = (ta == E_E4M3 || ta == E_E5M2) && (tb == E_E4M3 || tb == E_E5M2);
@@ -659,12 +721,16 @@ int dec_wgmma(dctx *D, dstmt *S, insn *in) {
   int tf = ta == E_TF32 && tb == E_TF32;
   unsigned kk = f16ab ? 16 : tf ? 8 : 32;
   if (!(f16ab || fp8 || i8 || tf))
-    return dec_error(D, S, -1, "wgmma.mma_async: A .%s with B .%s is not a form (f16, bf16, tf32, e4m3/e5m2, s8/u8)",
+    return dec_error(D, S, -1,
+                     "wgmma.mma_async: A .%s with B .%s is not a form (f16, bf16, tf32, e4m3/e5m2, s8/u8)",
                      type_name(ta), type_name(tb));
   if (i8 ? td != E_S32 : !(td == E_F32 || (td == E_F16 && (ta == E_F16 || fp8))))
-    return dec_error(D, S, -1, "wgmma.mma_async: D .%s is not allowed with A/B .%s", type_name(td), type_name(ta));
+    return dec_error(D, S, -1, "wgmma.mma_async: D .%s is not allowed with A/B .%s", type_name(td),
+                     type_name(ta));
   if (sat && !i8) return dec_error(D, S, -1, "wgmma.mma_async: .satfinite applies to the integer forms");
-  if (k != kk) return dec_error(D, S, -1, "wgmma.mma_async: .%s inputs take K = %u (.m64n%uk%u)", type_name(ta), kk, n, kk);
+  if (k != kk)
+    return dec_error(D, S, -1, "wgmma.mma_async: .%s inputs take K = %u (.m64n%uk%u)", type_name(ta), kk, n,
+                     kk);
   if (n < 8 || n > 256 || n % 8 || (i8 && n > 32 && n % 16))
     return dec_error(D, S, -1, "wgmma.mma_async: N = %u is not a shape (8..256 in steps of 8%s)", n,
                      i8 ? "; above 32, of 16 for the integer forms" : "");
@@ -675,7 +741,8 @@ int dec_wgmma(dctx *D, dstmt *S, insn *in) {
   if (dec_nops(D, S, 4 + nimm) < 0) return -1;
   const ptx_operand *dv = &S->st->ops[0];
   if (dv->kind != PTX_OPD_VEC || (uint32_t)dv->nelems != nd)
-    return dec_error(D, S, 0, "wgmma.mma_async.m64n%uk%u.%s: D is a vector of %u registers", n, k, type_name(td), nd);
+    return dec_error(D, S, 0, "wgmma.mma_async.m64n%uk%u.%s: D is a vector of %u registers", n, k,
+                     type_name(td), nd);
   uint32_t slots[132];
   for (uint32_t i = 0; i < nd; i++) {
     int r = dec_src_opd(D, &dv->elems[i], td == E_F32 ? PTX_T_F32 : PTX_T_B32, &slots[i]);
@@ -685,7 +752,8 @@ int dec_wgmma(dctx *D, dstmt *S, insn *in) {
   uint32_t ns = nd, fl = 0;
   if (areg) {
     const ptx_operand *av = &S->st->ops[1];
-    if (av->nelems != 4) return dec_error(D, S, 1, "wgmma.mma_async: A from registers is a vector of 4 registers");
+    if (av->nelems != 4)
+      return dec_error(D, S, 1, "wgmma.mma_async: A from registers is a vector of 4 registers");
     for (int i = 0; i < 4; i++) {
       int r = dec_src_opd(D, &av->elems[i], PTX_T_B32, &slots[ns++]);
       if (r) return r < 0 ? -1 : dec_error(D, S, 1, "bad register in the A vector");
@@ -700,7 +768,8 @@ int dec_wgmma(dctx *D, dstmt *S, insn *in) {
   if (neg) in->flags |= IF_NEGC;
   for (int i = 0; i < nimm; i++) {
     const ptx_operand *o = &S->st->ops[4 + i];
-    if (o->kind != PTX_OPD_INT) return dec_error(D, S, 4 + i, "wgmma.mma_async: expected an integer constant");
+    if (o->kind != PTX_OPD_INT)
+      return dec_error(D, S, 4 + i, "wgmma.mma_async: expected an integer constant");
     int is_scale = i < 2;
     if (is_scale ? (o->ival != 1 && o->ival != -1) : (o->ival != 0 && o->ival != 1))
       return dec_error(D, S, 4 + i, is_scale ? "imm-scale is 1 or -1" : "imm-trans is 0 or 1");
@@ -728,10 +797,11 @@ int dec_wgmma(dctx *D, dstmt *S, insn *in) {
  * it (the GPU: an illegal instruction, synccheck's "Warpgroup MMA sequence
  * error", tests/hw/wgmma misuse case 2). */
 static void wgmma_alone(warp *w0, const char *lines) {
-  exec_fault(w0, -1, SMEMU_ERR_ILLEGAL_INSTRUCTION,
-             "warpgroup MMA sequence error: wgmma.mma_async executed by an incomplete warpgroup (its other warps "
-             "exited or went past it):%s",
-             lines);
+  exec_fault(
+      w0, -1, SMEMU_ERR_ILLEGAL_INSTRUCTION,
+      "warpgroup MMA sequence error: wgmma.mma_async executed by an incomplete warpgroup (its other warps "
+      "exited or went past it):%s",
+      lines);
 }
 
 static const sched_waits wgmma_waits = {

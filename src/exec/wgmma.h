@@ -2,8 +2,8 @@
  * the scheduler sees it (the race checks see its events: hooks.h). */
 #ifndef SMEMU_WGMMA_H
 #define SMEMU_WGMMA_H
-#include <stddef.h>
 #include "exec/exec.h"
+#include <stddef.h>
 
 /* simt_entry.blocked of a warp waiting at wgmma.mma_async for the rest of
  * its warpgroup (barrier ids are blocked - 1 < MAX_BARRIERS). */

@@ -19,14 +19,20 @@ static int succs(const program *p, uint32_t base, uint32_t n, uint32_t i, uint32
     return k;
   }
   if (f & (OPF_RET | OPF_EXIT)) {
-    if (in->guard < 0) { s[0] = n; return 1; }
+    if (in->guard < 0) {
+      s[0] = n;
+      return 1;
+    }
     s[0] = n;
     s[1] = i + 1 < n ? i + 1 : n;
     return 2;
   }
   if ((f & OPF_BRANCH) && in->op != OP_CALL) {
     uint32_t t = in->target - base;
-    if (in->guard < 0) { s[0] = t; return 1; }
+    if (in->guard < 0) {
+      s[0] = t;
+      return 1;
+    }
     s[0] = t;
     s[1] = i + 1 < n ? i + 1 : n;
     return s[0] == s[1] ? 1 : 2;
@@ -79,7 +85,10 @@ static int func_pdom(program *p, uint32_t base, uint32_t n) {
     uint32_t v = stack[sp - 1];
     if (it[v] < npred[v]) {
       uint32_t u = plist[pstart[v] + it[v]++];
-      if (!seen[u]) { seen[u] = 1; stack[sp++] = u; }
+      if (!seen[u]) {
+        seen[u] = 1;
+        stack[sp++] = u;
+      }
     } else {
       order[v] = np;
       post[np++] = v;
@@ -100,7 +109,10 @@ static int func_pdom(program *p, uint32_t base, uint32_t n) {
         if (ipdom[s[j]] == UINT32_MAX) continue;
         nd = nd == UINT32_MAX ? s[j] : intersect(ipdom, order, s[j], nd);
       }
-      if (nd != ipdom[v]) { ipdom[v] = nd; changed = 1; }
+      if (nd != ipdom[v]) {
+        ipdom[v] = nd;
+        changed = 1;
+      }
     }
   }
   for (uint32_t i = 0; i < n; i++) {
@@ -110,8 +122,15 @@ static int func_pdom(program *p, uint32_t base, uint32_t n) {
   }
   rc = 0;
 out:
-  free(npred); free(pstart); free(plist); free(order); free(post);
-  free(ipdom); free(stack); free(seen); free(s);
+  free(npred);
+  free(pstart);
+  free(plist);
+  free(order);
+  free(post);
+  free(ipdom);
+  free(stack);
+  free(seen);
+  free(s);
   return rc;
 }
 

@@ -4,14 +4,14 @@
  * instruction to the family decoder its caller's table names (the
  * executor's dispatch, exec/dispatch.c) to pick a handler. */
 #include "ir/decode.h"
+#include "ir/cfg.h"
+#include "ir/merge.h"
+#include "model/atomsel.h"
+#include "model/fpsem.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/fpsem.h"
-#include "ir/cfg.h"
-#include "ir/merge.h"
-#include "model/atomsel.h"
 
 /* ---- a small string map (open addressing; keys live in the module) ---- */
 typedef struct smap {
@@ -41,7 +41,10 @@ static int smap_put(smap *m, const char *k, uint64_t v) {
   }
   uint32_t i = shash(k) & (m->cap - 1);
   while (m->k[i]) {
-    if (!strcmp(m->k[i], k)) { m->v[i] = v; return 0; }
+    if (!strcmp(m->k[i], k)) {
+      m->v[i] = v;
+      return 0;
+    }
     i = (i + 1) & (m->cap - 1);
   }
   m->k[i] = k;
@@ -54,7 +57,10 @@ static int smap_get(const smap *m, const char *k, uint64_t *v) {
   if (!m->cap) return 0;
   uint32_t i = shash(k) & (m->cap - 1);
   while (m->k[i]) {
-    if (!strcmp(m->k[i], k)) { if (v) *v = m->v[i]; return 1; }
+    if (!strcmp(m->k[i], k)) {
+      if (v) *v = m->v[i];
+      return 1;
+    }
     i = (i + 1) & (m->cap - 1);
   }
   return 0;
@@ -82,15 +88,15 @@ struct dctx {
   uint32_t ncode, capcode;
   call_info *calls;
   uint32_t ncalls, capcalls;
-  uint32_t *xslots;  /* program.xslots under construction */
+  uint32_t *xslots; /* program.xslots under construction */
   uint32_t nxslots, capxslots;
   /* reachable functions */
   const ptx_func **fl;
   uint32_t nf;
-  smap funcs;    /* name -> index in fl */
-  smap shared;   /* shared variable -> offset */
-  smap globals;  /* module variable -> host address */
-  smap kparams;  /* kernel parameter -> offset in the parameter buffer */
+  smap funcs;   /* name -> index in fl */
+  smap shared;  /* shared variable -> offset */
+  smap globals; /* module variable -> host address */
+  smap kparams; /* kernel parameter -> offset in the parameter buffer */
   placed_var *vars;
   uint32_t nvars, capvars;
   /* current function */
@@ -108,8 +114,8 @@ struct dctx {
 static void verr(dctx *D, ptx_pos pos, const char *fmt, va_list ap) {
   if (D->failed) return;
   D->failed = 1;
-  int n = snprintf(D->err, D->errsize, "%s:%u:%u: ", D->m->filename ? D->m->filename : "<ptx>",
-                   pos.line, pos.col);
+  int n = snprintf(D->err, D->errsize, "%s:%u:%u: ", D->m->filename ? D->m->filename : "<ptx>", pos.line,
+                   pos.col);
   if (n < 0 || (size_t)n >= D->errsize) return;
   vsnprintf(D->err + n, D->errsize - n, fmt, ap);
 }
@@ -164,12 +170,11 @@ int dec_round(dstmt *S, int integer) {
 }
 
 int dec_space(dstmt *S) {
-  static const char *const sp[] = {"global", "shared", "shared::cta", "local", "const",
-                                   "param", "param::entry", "param::func", "shared::cluster",
-                                   NULL};
+  static const char *const sp[] = {"global", "shared",       "shared::cta", "local",           "const",
+                                   "param",  "param::entry", "param::func", "shared::cluster", NULL};
   static const int val[] = {PTX_SPACE_GLOBAL, PTX_SPACE_SHARED, PTX_SPACE_SHARED,
-                            PTX_SPACE_LOCAL, PTX_SPACE_CONST, PTX_SPACE_PARAM,
-                            PTX_SPACE_PARAM, PTX_SPACE_PARAM, PTX_SPACE_SHARED_CLUSTER};
+                            PTX_SPACE_LOCAL,  PTX_SPACE_CONST,  PTX_SPACE_PARAM,
+                            PTX_SPACE_PARAM,  PTX_SPACE_PARAM,  PTX_SPACE_SHARED_CLUSTER};
   int i = dec_take_any(S, sp);
   return i < 0 ? PTX_SPACE_GENERIC : val[i];
 }
@@ -189,22 +194,35 @@ int dec_nops(dctx *D, dstmt *S, int n) {
 
 int dec_ntypes(dctx *D, dstmt *S, int n) {
   if (S->ntypes != n)
-    return dec_error(D, S, -1, "'%s' needs %d type modifier%s, found %d", S->st->opcode, n,
-                     n == 1 ? "" : "s", S->ntypes);
+    return dec_error(D, S, -1, "'%s' needs %d type modifier%s, found %d", S->st->opcode, n, n == 1 ? "" : "s",
+                     S->ntypes);
   return 0;
 }
 
 int int_class(int t) {
   switch (t) {
-  case PTX_T_U8: case PTX_T_B8: return IT_U8;
-  case PTX_T_U16: case PTX_T_B16: return IT_U16;
-  case PTX_T_U32: case PTX_T_B32: return IT_U32;
-  case PTX_T_U64: case PTX_T_B64: return IT_U64;
-  case PTX_T_S8: return IT_S8;
-  case PTX_T_S16: return IT_S16;
-  case PTX_T_S32: return IT_S32;
-  case PTX_T_S64: return IT_S64;
-  default: return IT_NONE;
+  case PTX_T_U8:
+  case PTX_T_B8:
+    return IT_U8;
+  case PTX_T_U16:
+  case PTX_T_B16:
+    return IT_U16;
+  case PTX_T_U32:
+  case PTX_T_B32:
+    return IT_U32;
+  case PTX_T_U64:
+  case PTX_T_B64:
+    return IT_U64;
+  case PTX_T_S8:
+    return IT_S8;
+  case PTX_T_S16:
+    return IT_S16;
+  case PTX_T_S32:
+    return IT_S32;
+  case PTX_T_S64:
+    return IT_S64;
+  default:
+    return IT_NONE;
   }
 }
 
@@ -215,7 +233,10 @@ static uint32_t const_slot(dctx *D, uint64_t v) {
   if (D->nconsts == D->capconsts) {
     D->capconsts = D->capconsts ? D->capconsts * 2 : 32;
     uint64_t *c = realloc(D->consts, D->capconsts * sizeof *c);
-    if (!c) { D->failed = 1; return SLOT_SINK; }
+    if (!c) {
+      D->failed = 1;
+      return SLOT_SINK;
+    }
     D->consts = c;
   }
   D->consts[D->nconsts] = v;
@@ -227,20 +248,49 @@ static uint64_t literal_bits(const ptx_operand *o, int t) {
   int size = ptx_type_size(t);
   uint64_t v;
   if (o->kind == PTX_OPD_INT) {
-    if (t == PTX_T_F32) { float f = (float)o->ival; uint32_t b; memcpy(&b, &f, 4); return b; }
-    if (t == PTX_T_F64) { double f = (double)o->ival; memcpy(&v, &f, 8); return v; }
+    if (t == PTX_T_F32) {
+      float f = (float)o->ival;
+      uint32_t b;
+      memcpy(&b, &f, 4);
+      return b;
+    }
+    if (t == PTX_T_F64) {
+      double f = (double)o->ival;
+      memcpy(&v, &f, 8);
+      return v;
+    }
     v = (uint64_t)o->ival;
   } else if (o->kind == PTX_OPD_F32) {
     if (t == PTX_T_F64) {
-      uint32_t b = (uint32_t)o->bits; float f; memcpy(&f, &b, 4);
-      double d = f; memcpy(&v, &d, 8); return v;
+      uint32_t b = (uint32_t)o->bits;
+      float f;
+      memcpy(&f, &b, 4);
+      double d = f;
+      memcpy(&v, &d, 8);
+      return v;
     }
-    if (t == PTX_T_F16) { uint32_t b = (uint32_t)o->bits; float f; memcpy(&f, &b, 4); return fp_f32_to_f16(f, FP_RN); }
-    if (t == PTX_T_BF16) { uint32_t b = (uint32_t)o->bits; float f; memcpy(&f, &b, 4); return fp_f32_to_bf16(f, FP_RN); }
+    if (t == PTX_T_F16) {
+      uint32_t b = (uint32_t)o->bits;
+      float f;
+      memcpy(&f, &b, 4);
+      return fp_f32_to_f16(f, FP_RN);
+    }
+    if (t == PTX_T_BF16) {
+      uint32_t b = (uint32_t)o->bits;
+      float f;
+      memcpy(&f, &b, 4);
+      return fp_f32_to_bf16(f, FP_RN);
+    }
     v = o->bits;
   } else { /* F64 */
-    double d; memcpy(&d, &o->bits, 8);
-    if (t == PTX_T_F32) { float f = (float)d; uint32_t b; memcpy(&b, &f, 4); return b; }
+    double d;
+    memcpy(&d, &o->bits, 8);
+    if (t == PTX_T_F32) {
+      float f = (float)d;
+      uint32_t b;
+      memcpy(&b, &f, 4);
+      return b;
+    }
     if (t == PTX_T_F16) return fp_f64_to_f16(d, FP_RN);
     if (t == PTX_T_BF16) return fp_f64_to_bf16(d, FP_RN);
     v = o->bits;
@@ -249,37 +299,67 @@ static uint64_t literal_bits(const ptx_operand *o, int t) {
 }
 
 /* ---- registers ---- */
-static const struct { const char *name; int slot; } specials[] = {
-    {"%tid.x", SR_TID_X}, {"%tid.y", SR_TID_Y}, {"%tid.z", SR_TID_Z},
-    {"%ntid.x", SR_NTID_X}, {"%ntid.y", SR_NTID_Y}, {"%ntid.z", SR_NTID_Z},
-    {"%ctaid.x", SR_CTAID_X}, {"%ctaid.y", SR_CTAID_Y}, {"%ctaid.z", SR_CTAID_Z},
-    {"%nctaid.x", SR_NCTAID_X}, {"%nctaid.y", SR_NCTAID_Y}, {"%nctaid.z", SR_NCTAID_Z},
-    {"%laneid", SR_LANEID}, {"%warpid", SR_WARPID}, {"%nwarpid", SR_NWARPID},
-    {"%smid", SR_SMID}, {"%nsmid", SR_NSMID}, {"%gridid", SR_GRIDID},
-    {"%lanemask_eq", SR_LANEMASK_EQ}, {"%lanemask_lt", SR_LANEMASK_LT},
-    {"%lanemask_le", SR_LANEMASK_LE}, {"%lanemask_gt", SR_LANEMASK_GT},
-    {"%lanemask_ge", SR_LANEMASK_GE}, {"%dynamic_smem_size", SR_DYN_SMEM},
-    {"%total_smem_size", SR_TOTAL_SMEM}, {"%aggr_smem_size", SR_AGGR_SMEM},
-    {"%reserved_smem_offset_begin", SR_RSV_BEGIN}, {"%reserved_smem_offset_end", SR_RSV_END},
-    {"%reserved_smem_offset_cap", SR_RSV_CAP},
-    {"%reserved_smem_offset_0", SR_RSV_OFF}, {"%reserved_smem_offset_1", SR_RSV_OFF},
-    /* thread-block clusters (a launch without cluster dimensions has
-     * clusters of one block) */
-    {"%nclusterid.x", SR_NCLUSTERID_X}, {"%nclusterid.y", SR_NCLUSTERID_Y}, {"%nclusterid.z", SR_NCLUSTERID_Z},
-    {"%clusterid.x", SR_CLUSTERID_X}, {"%clusterid.y", SR_CLUSTERID_Y}, {"%clusterid.z", SR_CLUSTERID_Z},
-    {"%cluster_nctaid.x", SR_CLUSTER_NCTAID_X}, {"%cluster_nctaid.y", SR_CLUSTER_NCTAID_Y},
-    {"%cluster_nctaid.z", SR_CLUSTER_NCTAID_Z}, {"%cluster_nctarank", SR_CLUSTER_NCTARANK},
-    {"%cluster_ctaid.x", SR_CLUSTER_CTAID_X}, {"%cluster_ctaid.y", SR_CLUSTER_CTAID_Y},
-    {"%cluster_ctaid.z", SR_CLUSTER_CTAID_Z}, {"%cluster_ctarank", SR_CLUSTER_CTARANK},
-    /* no CUDA graph is running */
-    {"%current_graph_exec", SR_ZERO}, {NULL, 0}};
+static const struct {
+  const char *name;
+  int slot;
+} specials[] = {{"%tid.x", SR_TID_X},
+                {"%tid.y", SR_TID_Y},
+                {"%tid.z", SR_TID_Z},
+                {"%ntid.x", SR_NTID_X},
+                {"%ntid.y", SR_NTID_Y},
+                {"%ntid.z", SR_NTID_Z},
+                {"%ctaid.x", SR_CTAID_X},
+                {"%ctaid.y", SR_CTAID_Y},
+                {"%ctaid.z", SR_CTAID_Z},
+                {"%nctaid.x", SR_NCTAID_X},
+                {"%nctaid.y", SR_NCTAID_Y},
+                {"%nctaid.z", SR_NCTAID_Z},
+                {"%laneid", SR_LANEID},
+                {"%warpid", SR_WARPID},
+                {"%nwarpid", SR_NWARPID},
+                {"%smid", SR_SMID},
+                {"%nsmid", SR_NSMID},
+                {"%gridid", SR_GRIDID},
+                {"%lanemask_eq", SR_LANEMASK_EQ},
+                {"%lanemask_lt", SR_LANEMASK_LT},
+                {"%lanemask_le", SR_LANEMASK_LE},
+                {"%lanemask_gt", SR_LANEMASK_GT},
+                {"%lanemask_ge", SR_LANEMASK_GE},
+                {"%dynamic_smem_size", SR_DYN_SMEM},
+                {"%total_smem_size", SR_TOTAL_SMEM},
+                {"%aggr_smem_size", SR_AGGR_SMEM},
+                {"%reserved_smem_offset_begin", SR_RSV_BEGIN},
+                {"%reserved_smem_offset_end", SR_RSV_END},
+                {"%reserved_smem_offset_cap", SR_RSV_CAP},
+                {"%reserved_smem_offset_0", SR_RSV_OFF},
+                {"%reserved_smem_offset_1", SR_RSV_OFF},
+                /* thread-block clusters (a launch without cluster dimensions has
+                 * clusters of one block) */
+                {"%nclusterid.x", SR_NCLUSTERID_X},
+                {"%nclusterid.y", SR_NCLUSTERID_Y},
+                {"%nclusterid.z", SR_NCLUSTERID_Z},
+                {"%clusterid.x", SR_CLUSTERID_X},
+                {"%clusterid.y", SR_CLUSTERID_Y},
+                {"%clusterid.z", SR_CLUSTERID_Z},
+                {"%cluster_nctaid.x", SR_CLUSTER_NCTAID_X},
+                {"%cluster_nctaid.y", SR_CLUSTER_NCTAID_Y},
+                {"%cluster_nctaid.z", SR_CLUSTER_NCTAID_Z},
+                {"%cluster_nctarank", SR_CLUSTER_NCTARANK},
+                {"%cluster_ctaid.x", SR_CLUSTER_CTAID_X},
+                {"%cluster_ctaid.y", SR_CLUSTER_CTAID_Y},
+                {"%cluster_ctaid.z", SR_CLUSTER_CTAID_Z},
+                {"%cluster_ctarank", SR_CLUSTER_CTARANK},
+                /* no CUDA graph is running */
+                {"%current_graph_exec", SR_ZERO},
+                {NULL, 0}};
 
 /* The slot of a special register, or -1. Driver-defined %envregN and the
  * performance counters %pmN read 0 (see README: special registers). */
 static int special_slot(const char *name) {
   for (int i = 0; specials[i].name; i++)
     if (!strcmp(specials[i].name, name)) return specials[i].slot;
-  if (!strncmp(name, "%envreg", 7) || !strncmp(name, "%pm", 3) || !strncmp(name, "%reserved_smem_offset_", 22))
+  if (!strncmp(name, "%envreg", 7) || !strncmp(name, "%pm", 3) ||
+      !strncmp(name, "%reserved_smem_offset_", 22))
     return SR_ZERO;
   return -1;
 }
@@ -288,18 +368,26 @@ int dec_src_opd(dctx *D, const ptx_operand *o, int t, uint32_t *slot) {
   uint64_t v;
   switch (o->kind) {
   case PTX_OPD_REG:
-    if (smap_get(&D->regs, o->name, &v)) { *slot = (uint32_t)v; return 0; }
+    if (smap_get(&D->regs, o->name, &v)) {
+      *slot = (uint32_t)v;
+      return 0;
+    }
     if (smap_get(&D->preds, o->name, &v))
       return perr(D, o->pos, "predicate '%s' used where a value is expected", o->name);
     {
       int s = special_slot(o->name);
       if (s == SR_RSV_OFF) D->reads_rsv_off = 1;
-      if (s >= 0) { *slot = (uint32_t)s; return 0; }
+      if (s >= 0) {
+        *slot = (uint32_t)s;
+        return 0;
+      }
     }
     if (!strncmp(o->name, "%clock", 6) || !strncmp(o->name, "%globaltimer", 12))
       return perr(D, o->pos, "'%s' can only be read with mov", o->name);
     return perr(D, o->pos, "undeclared register '%s'", o->name);
-  case PTX_OPD_INT: case PTX_OPD_F32: case PTX_OPD_F64:
+  case PTX_OPD_INT:
+  case PTX_OPD_F32:
+  case PTX_OPD_F64:
     *slot = const_slot(D, literal_bits(o, t));
     return 0;
   case PTX_OPD_SYM:
@@ -308,7 +396,10 @@ int dec_src_opd(dctx *D, const ptx_operand *o, int t, uint32_t *slot) {
       *slot = const_slot(D, v + (uint64_t)o->ival);
       return 0;
     }
-    if (smap_get(&D->frame, o->name, &v)) { *slot = (uint32_t)v + (uint32_t)o->ival; return 1; }
+    if (smap_get(&D->frame, o->name, &v)) {
+      *slot = (uint32_t)v + (uint32_t)o->ival;
+      return 1;
+    }
     /* `mov.b64 %rd, param`: the parameter's address in the .param space,
      * its offset in the parameter buffer, for ld.param [%rd+...] (nvcc
      * writes it for a by-value struct whose array is indexed at run time) */
@@ -337,9 +428,15 @@ int dec_src(dctx *D, dstmt *S, int i, int t, uint32_t *slot) {
 
 int dec_dst_opd(dctx *D, const ptx_operand *o, uint32_t *slot) {
   uint64_t v;
-  if (o->kind == PTX_OPD_SINK) { *slot = SLOT_SINK; return 0; }
+  if (o->kind == PTX_OPD_SINK) {
+    *slot = SLOT_SINK;
+    return 0;
+  }
   if (o->kind != PTX_OPD_REG) return perr(D, o->pos, "expected a destination register");
-  if (smap_get(&D->regs, o->name, &v)) { *slot = (uint32_t)v; return 0; }
+  if (smap_get(&D->regs, o->name, &v)) {
+    *slot = (uint32_t)v;
+    return 0;
+  }
   if (smap_get(&D->preds, o->name, &v))
     return perr(D, o->pos, "predicate '%s' used where a value register is expected", o->name);
   if (special_slot(o->name) >= 0) return perr(D, o->pos, "special register '%s' is read-only", o->name);
@@ -359,7 +456,10 @@ int dec_is_pred(dctx *D, dstmt *S, int i) {
 
 static int pred_lookup(dctx *D, const char *name, ptx_pos pos, uint32_t *pred) {
   uint64_t v;
-  if (smap_get(&D->preds, name, &v)) { *pred = (uint32_t)v; return 0; }
+  if (smap_get(&D->preds, name, &v)) {
+    *pred = (uint32_t)v;
+    return 0;
+  }
   return perr(D, pos, "'%s' is not a declared predicate", name);
 }
 
@@ -377,17 +477,26 @@ int dec_psrc(dctx *D, dstmt *S, int i, uint32_t *pred, int *neg) {
   if (i >= S->st->nops) return dec_error(D, S, -1, "missing operand %d", i + 1);
   const ptx_operand *o = &S->st->ops[i];
   *neg = o->neg;
-  if (o->kind == PTX_OPD_INT) { *pred = o->ival ? PRED_TRUE : PRED_FALSE; return 0; }
+  if (o->kind == PTX_OPD_INT) {
+    *pred = o->ival ? PRED_TRUE : PRED_FALSE;
+    return 0;
+  }
   if (o->kind != PTX_OPD_REG) return dec_error(D, S, i, "expected a predicate");
   /* the one predicate special register, set per warp from the launch */
-  if (!strcmp(o->name, "%is_explicit_cluster")) { *pred = PRED_EXPLICIT; return 0; }
+  if (!strcmp(o->name, "%is_explicit_cluster")) {
+    *pred = PRED_EXPLICIT;
+    return 0;
+  }
   return pred_lookup(D, o->name, o->pos, pred);
 }
 
 int dec_pdst(dctx *D, dstmt *S, int i, uint32_t *pred) {
   if (i >= S->st->nops) return dec_error(D, S, -1, "missing operand %d", i + 1);
   const ptx_operand *o = &S->st->ops[i];
-  if (o->kind == PTX_OPD_SINK) { *pred = PRED_SINK; return 0; }
+  if (o->kind == PTX_OPD_SINK) {
+    *pred = PRED_SINK;
+    return 0;
+  }
   if (o->kind != PTX_OPD_REG) return dec_error(D, S, i, "expected a predicate");
   return pred_lookup(D, o->name, o->pos, pred);
 }
@@ -400,15 +509,22 @@ int dec_addr(dctx *D, dstmt *S, int i, uint32_t *base, int64_t *off, int *space,
   *off = o->ival;
   *base = SR_ZERO;
   if (!o->name) return 0;
-  if (smap_get(&D->regs, o->name, &v)) { *base = (uint32_t)v; return 0; }
+  if (smap_get(&D->regs, o->name, &v)) {
+    *base = (uint32_t)v;
+    return 0;
+  }
   if (smap_get(&D->shared, o->name, &v)) {
     if (*space == PTX_SPACE_GENERIC) *space = PTX_SPACE_SHARED;
     *off += (int64_t)v;
     return 0;
   }
-  if (smap_get(&D->globals, o->name, &v)) { *off += (int64_t)v; return 0; }
+  if (smap_get(&D->globals, o->name, &v)) {
+    *off += (int64_t)v;
+    return 0;
+  }
   if (smap_get(&D->kparams, o->name, &v)) {
-    if (*space != PTX_SPACE_PARAM) return dec_error(D, S, i, "kernel parameter '%s' outside ld.param", o->name);
+    if (*space != PTX_SPACE_PARAM)
+      return dec_error(D, S, i, "kernel parameter '%s' outside ld.param", o->name);
     *off += (int64_t)v;
     *flags |= IF_KPARAM;
     return 0;
@@ -422,7 +538,8 @@ int dec_addr(dctx *D, dstmt *S, int i, uint32_t *base, int64_t *off, int *space,
     *flags |= IF_FRAME;
     return 0;
   }
-  if (smap_get(&D->preds, o->name, &v)) return dec_error(D, S, i, "predicate '%s' used as an address", o->name);
+  if (smap_get(&D->preds, o->name, &v))
+    return dec_error(D, S, i, "predicate '%s' used as an address", o->name);
   if (special_slot(o->name) >= 0) {
     *base = (uint32_t)special_slot(o->name);
     if (*base == SR_RSV_OFF) D->reads_rsv_off = 1;
@@ -529,8 +646,7 @@ static uint64_t var_align(const ptx_var *v) {
 }
 
 static int name_used(const ptx_operand *o, const char *name) {
-  if ((o->kind == PTX_OPD_SYM || o->kind == PTX_OPD_ADDR) && o->name && !strcmp(o->name, name))
-    return 1;
+  if ((o->kind == PTX_OPD_SYM || o->kind == PTX_OPD_ADDR) && o->name && !strcmp(o->name, name)) return 1;
   for (int i = 0; i < o->nelems; i++)
     if (name_used(&o->elems[i], name)) return 1;
   return 0;
@@ -550,7 +666,10 @@ static void place(dctx *D, const char *name, int space, uint64_t addr, uint64_t 
   if (D->nvars == D->capvars) {
     D->capvars = D->capvars ? D->capvars * 2 : 16;
     placed_var *p = realloc(D->vars, D->capvars * sizeof *p);
-    if (!p) { D->failed = 1; return; }
+    if (!p) {
+      D->failed = 1;
+      return;
+    }
     D->vars = p;
   }
   D->vars[D->nvars++] = (placed_var){name, space, addr, size, dyn};
@@ -625,8 +744,10 @@ static int declare_regs(dctx *D, const ptx_func *f) {
         place(D, s, -1, 0, 0, 0);
       }
       if (smap_get(pred ? &D->preds : &D->regs, name, NULL)) continue;
-      if (pred) smap_put(&D->preds, name, D->npreds++);
-      else smap_put(&D->regs, name, D->nregs_decl++);
+      if (pred)
+        smap_put(&D->preds, name, D->npreds++);
+      else
+        smap_put(&D->regs, name, D->nregs_decl++);
     }
   }
   return 0;
@@ -692,9 +813,12 @@ static int kernel_params(dctx *D, const ptx_func *k, program *P) {
     uint64_t al = var_align(v), size = var_bytes(v);
     off = align_up(off, al);
     smap_put(&D->kparams, v->name, off);
-    P->params[i] = (kparam){v->name, (uint32_t)off, (uint32_t)size, (uint32_t)al,
-                            v->ptr_space != 0 || (size == 8 && !v->is_array &&
-                                                  (v->type == PTX_T_U64 || v->type == PTX_T_B64)),
+    P->params[i] = (kparam){v->name,
+                            (uint32_t)off,
+                            (uint32_t)size,
+                            (uint32_t)al,
+                            v->ptr_space != 0 ||
+                                (size == 8 && !v->is_array && (v->type == PTX_T_U64 || v->type == PTX_T_B64)),
                             v->ptr_space == PTX_SPACE_SHARED};
     off += size;
   }
@@ -714,12 +838,42 @@ static int grow_code(dctx *D) {
   return c && l ? 0 : -1;
 }
 
-static const char *const ignorable[] = {
-    "uni", "aligned", "sync", "volatile", "relaxed", "acquire", "release", "weak", "sc",
-    "acq_rel", "mmio", "cta", "gpu", "sys", "cluster", "ca", "cg", "cs", "lu", "cv", "wb",
-    "wt", "nc", "L1::no_allocate", "L1::evict_normal", "L1::evict_first", "L1::evict_last",
-    "L1::evict_unchanged", "L2::evict_normal", "L2::evict_first", "L2::evict_last",
-    "L2::64B", "L2::128B", "L2::256B", "unified", NULL};
+static const char *const ignorable[] = {"uni",
+                                        "aligned",
+                                        "sync",
+                                        "volatile",
+                                        "relaxed",
+                                        "acquire",
+                                        "release",
+                                        "weak",
+                                        "sc",
+                                        "acq_rel",
+                                        "mmio",
+                                        "cta",
+                                        "gpu",
+                                        "sys",
+                                        "cluster",
+                                        "ca",
+                                        "cg",
+                                        "cs",
+                                        "lu",
+                                        "cv",
+                                        "wb",
+                                        "wt",
+                                        "nc",
+                                        "L1::no_allocate",
+                                        "L1::evict_normal",
+                                        "L1::evict_first",
+                                        "L1::evict_last",
+                                        "L1::evict_unchanged",
+                                        "L2::evict_normal",
+                                        "L2::evict_first",
+                                        "L2::evict_last",
+                                        "L2::64B",
+                                        "L2::128B",
+                                        "L2::256B",
+                                        "unified",
+                                        NULL};
 
 static int mod_ok(const char *m) {
   for (int i = 0; ignorable[i]; i++)
@@ -752,8 +906,16 @@ static int decode_stmt(dctx *D, const ptx_stmt *st, uint32_t pc) {
   ln->file = ~0u;
   {
     uint32_t file = st->loc.file, line = st->loc.line, col = st->loc.col;
-    if (st->loc.inl_line) { file = st->loc.inl_file; line = st->loc.inl_line; col = st->loc.inl_col; }
-    if (line) { ln->file = file; ln->line = line; ln->col = col; }
+    if (st->loc.inl_line) {
+      file = st->loc.inl_file;
+      line = st->loc.inl_line;
+      col = st->loc.inl_col;
+    }
+    if (line) {
+      ln->file = file;
+      ln->line = line;
+      ln->col = col;
+    }
   }
   int op = opcode_of(st->opcode);
   if (op < 0) {
@@ -872,8 +1034,10 @@ static int decode_func(dctx *D, program *P, uint32_t idx) {
   if (declare_regs(D, f) < 0 || layout_frame(D, f, fi, idx == 0) < 0) return -1;
   uint32_t pc = D->ncode;
   for (int s = 0; s < f->nbody; s++) {
-    if (f->body[s].label) smap_put(&D->labels, f->body[s].label, pc);
-    else pc++;
+    if (f->body[s].label)
+      smap_put(&D->labels, f->body[s].label, pc);
+    else
+      pc++;
   }
   for (int s = 0; s < f->nbody; s++) {
     if (f->body[s].label) continue;
@@ -908,7 +1072,8 @@ static int call_arg_of(dctx *D, dstmt *S, const ptx_operand *o, uint32_t size, c
 }
 
 /* A call_info for calling g with these operands; its index, or -1. */
-static int64_t add_call_info(dctx *D, dstmt *S, const ptx_func *g, const ptx_operand *rets, const ptx_operand *args) {
+static int64_t add_call_info(dctx *D, dstmt *S, const ptx_func *g, const ptx_operand *rets,
+                             const ptx_operand *args) {
   int nargs = args ? args->nelems : 0, nrets = rets ? rets->nelems : 0;
   if (nargs != g->nparams || nrets != g->nrets)
     return dec_error(D, S, -1, "call of '%s' with %d argument(s) and %d result(s); it takes %d and %d",
@@ -927,7 +1092,8 @@ static int64_t add_call_info(dctx *D, dstmt *S, const ptx_func *g, const ptx_ope
   if (!ci->args || !ci->rets) return -1;
   D->ncalls++;
   for (int i = 0; i < nargs; i++)
-    if (call_arg_of(D, S, &args->elems[i], (uint32_t)var_bytes(&g->params[i]), &ci->args[i], 0) < 0) return -1;
+    if (call_arg_of(D, S, &args->elems[i], (uint32_t)var_bytes(&g->params[i]), &ci->args[i], 0) < 0)
+      return -1;
   for (int i = 0; i < nrets; i++)
     if (call_arg_of(D, S, &rets->elems[i], (uint32_t)var_bytes(&g->rets[i]), &ci->rets[i], 1) < 0) return -1;
   return (int64_t)(D->ncalls - 1);
@@ -952,7 +1118,10 @@ static int dec_call_indirect(dctx *D, dstmt *S, insn *in, const ptx_operand *ret
     const ptx_func *g = D->fl[i];
     if (!g->has_body || g->nparams != nargs || g->nrets != nrets) continue;
     int64_t c = add_call_info(D, S, g, rets, args);
-    if (c < 0) { free(pairs); return -1; }
+    if (c < 0) {
+      free(pairs);
+      return -1;
+    }
     if (in->imm < 0) in->imm = c;
     pairs[2 * n] = i;
     pairs[2 * n + 1] = (uint32_t)(g - D->m->funcs);
@@ -973,12 +1142,16 @@ int dec_callsite(dctx *D, dstmt *S, insn *in) {
   int k = 0;
   dec_take(S, "uni");
   if (k < st->nops && st->ops[k].kind == PTX_OPD_LIST) rets = &st->ops[k++];
-  if (k < st->nops && st->ops[k].kind == PTX_OPD_SYM) callee = &st->ops[k++];
-  else if (k < st->nops && st->ops[k].kind == PTX_OPD_REG) return dec_call_indirect(D, S, in, rets, k);
-  else return dec_error(D, S, k, "a call needs a function or a function pointer");
+  if (k < st->nops && st->ops[k].kind == PTX_OPD_SYM)
+    callee = &st->ops[k++];
+  else if (k < st->nops && st->ops[k].kind == PTX_OPD_REG)
+    return dec_call_indirect(D, S, in, rets, k);
+  else
+    return dec_error(D, S, k, "a call needs a function or a function pointer");
   if (k < st->nops && st->ops[k].kind == PTX_OPD_LIST) args = &st->ops[k++];
   uint64_t idx;
-  if (!smap_get(&D->funcs, callee->name, &idx)) return dec_error(D, S, -1, "unknown function '%s'", callee->name);
+  if (!smap_get(&D->funcs, callee->name, &idx))
+    return dec_error(D, S, -1, "unknown function '%s'", callee->name);
   int64_t c = add_call_info(D, S, D->fl[idx], rets, args);
   if (c < 0) return -1;
   in->target = (uint32_t)idx;
@@ -1102,7 +1275,10 @@ done:
       P->code = D.code;
       P->lines = D.lines;
       P->nlines = D.ncode;
-      if (!P->calls) { P->calls = D.calls; P->ncalls = D.ncalls; }
+      if (!P->calls) {
+        P->calls = D.calls;
+        P->ncalls = D.ncalls;
+      }
     }
     program_free(P);
     P = NULL;

@@ -8,14 +8,14 @@
 #ifndef SMEMU_DECODE_H
 #define SMEMU_DECODE_H
 
-#include <stddef.h>
 #include "ir/program.h"
 #include "ptx/ptx.h"
+#include <stddef.h>
 
 /* What the loader tells the decoder about the target. */
 typedef struct decode_env {
-  uint32_t smem_reserved;      /* reserved shared bytes at offset 0 */
-  void **var_addr;             /* host address of each module variable (by index), or NULL */
+  uint32_t smem_reserved; /* reserved shared bytes at offset 0 */
+  void **var_addr;        /* host address of each module variable (by index), or NULL */
 } decode_env;
 
 typedef struct dctx dctx;
@@ -26,9 +26,9 @@ typedef int (*dec_fn)(dctx *D, dstmt *S, insn *in);
 
 /* The instruction families, as the executor hands them to the decoder. */
 typedef struct decode_families {
-  const dec_fn *decoders;     /* OP_COUNT entries: the decoder of each opcode */
-  int (*finish)(program *P);  /* a pass over the whole decoded program, or NULL;
-                                 returns 0, or -1 when out of memory */
+  const dec_fn *decoders;    /* OP_COUNT entries: the decoder of each opcode */
+  int (*finish)(program *P); /* a pass over the whole decoded program, or NULL;
+                                returns 0, or -1 when out of memory */
 } decode_families;
 
 /* Decode kernel `k` of module `m` into a new program with the families
@@ -43,10 +43,10 @@ void program_free(program *p);
 /* A statement under decode. */
 struct dstmt {
   const ptx_stmt *st;
-  int types[4];      /* type modifiers, in order */
+  int types[4]; /* type modifiers, in order */
   int ntypes;
-  uint64_t used;     /* modifiers consumed (bit i for mods[i]) */
-  uint32_t pc;       /* pc of the instruction */
+  uint64_t used; /* modifiers consumed (bit i for mods[i]) */
+  uint32_t pc;   /* pc of the instruction */
 };
 
 /* 1 if modifier `mod` is present (and mark it used). */
@@ -83,12 +83,10 @@ int dec_pair(dctx *D, dstmt *S, int i, uint32_t *pred);
 int dec_is_pred(dctx *D, dstmt *S, int i);
 /* Operand i as an address: base slot and offset; sets IF_FRAME /
  * IF_KPARAM in *flags and may narrow *space from a symbol's space. */
-int dec_addr(dctx *D, dstmt *S, int i, uint32_t *base, int64_t *off,
-             int *space, uint8_t *flags);
+int dec_addr(dctx *D, dstmt *S, int i, uint32_t *base, int64_t *off, int *space, uint8_t *flags);
 /* Report an error at the statement (or its operand i, i < 0 for the
  * statement) and return -1. */
-int dec_error(dctx *D, dstmt *S, int i, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+int dec_error(dctx *D, dstmt *S, int i, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* Decode context queries used by control-flow families. */
 int dec_label(dctx *D, dstmt *S, int i, uint32_t *pc);
 /* A call site: its argument and result slots (program.calls) and callee;
@@ -111,10 +109,12 @@ int dec_xslots(dctx *D, const uint32_t *slots, uint32_t n, int64_t *index);
 #include "ir/ops.def"
 #undef OP
 /* Decoders the families call from their own (not in ops.def). */
-int dec_bulk(dctx *D, dstmt *S, insn *in);        /* cp.async.bulk (src/async/bulk.c), from dec_cp */
-int dec_bulk_reduce(dctx *D, dstmt *S, insn *in); /* cp.reduce.async.bulk(.tensor) (src/async/tma.c), from dec_cp */
-int dec_cp_async(dctx *D, dstmt *S, insn *in);    /* cp.async, its groups (src/exec/mem.c), from dec_cp */
-int dec_fence_form(dctx *D, dstmt *S, insn *in);  /* membar, fence (src/exec/ctrl.c): 1 for fence.proxy.async */
+int dec_bulk(dctx *D, dstmt *S, insn *in); /* cp.async.bulk (src/async/bulk.c), from dec_cp */
+int dec_bulk_reduce(dctx *D, dstmt *S,
+                    insn *in); /* cp.reduce.async.bulk(.tensor) (src/async/tma.c), from dec_cp */
+int dec_cp_async(dctx *D, dstmt *S, insn *in); /* cp.async, its groups (src/exec/mem.c), from dec_cp */
+int dec_fence_form(dctx *D, dstmt *S,
+                   insn *in); /* membar, fence (src/exec/ctrl.c): 1 for fence.proxy.async */
 int dec_unsupported(dctx *D, dstmt *S, insn *in); /* an ops.def row of forms not run yet (src/exec/ctrl.c) */
 
 /* Integer type classes for handler tables. */

@@ -27,9 +27,9 @@
  * Loads and stores of other state spaces (global, local, param, const)
  * cannot touch shared memory and do not end a group (ptxas moves the
  * shared accesses past them: lay_six_u32 interleaves ld.global). */
+#include "ir/merge.h"
 #include <stdlib.h>
 #include <string.h>
-#include "ir/merge.h"
 
 #define TOP 65536u
 #define SYM_BASE (-2) /* group base of symbol-addressed accesses */
@@ -50,7 +50,8 @@ static uint32_t min_al(uint32_t a, uint32_t b) { return a < b ? a : b; }
 /* The alignment of operand o; reg_al holds the registers' (by slot). */
 static uint32_t opd_al(const merge_ctx *C, const ptx_operand *o) {
   switch (o->kind) {
-  case PTX_OPD_INT: return lowbit((uint64_t)o->ival);
+  case PTX_OPD_INT:
+    return lowbit((uint64_t)o->ival);
   case PTX_OPD_SYM: {
     uint64_t a;
     if (C->symbol_addr(C->user, o->name, &a)) return lowbit(a + (uint64_t)o->ival);
@@ -60,7 +61,8 @@ static uint32_t opd_al(const merge_ctx *C, const ptx_operand *o) {
     int32_t s = C->reg_slot(C->user, o->name);
     return s >= 0 ? C->al[s] : 1;
   }
-  default: return 1;
+  default:
+    return 1;
   }
 }
 
@@ -121,13 +123,14 @@ static void lower(merge_ctx *C, int32_t slot, void *arg) {
  * 0 otherwise. */
 static int shared_access(const merge_ctx *C, const ptx_stmt *st, int32_t *base, int64_t *off, int *size) {
   int ld = !strcmp(st->opcode, "ld"), stt = !strcmp(st->opcode, "st");
-  if (!(ld || stt) || !has_mod(st, "shared") || has_mod(st, "v2") || has_mod(st, "v4") || has_mod(st, "volatile") ||
-      st->nops != 2)
+  if (!(ld || stt) || !has_mod(st, "shared") || has_mod(st, "v2") || has_mod(st, "v4") ||
+      has_mod(st, "volatile") || st->nops != 2)
     return 0;
-  int sz = has_mod(st, "u32") || has_mod(st, "s32") || has_mod(st, "b32") || has_mod(st, "f32") ? 4
-         : has_mod(st, "u64") || has_mod(st, "s64") || has_mod(st, "b64") || has_mod(st, "f64") ? 8
-         : stt && (has_mod(st, "u16") || has_mod(st, "s16") || has_mod(st, "b16") || has_mod(st, "f16")) ? 2
-         : 0;
+  int sz = has_mod(st, "u32") || has_mod(st, "s32") || has_mod(st, "b32") || has_mod(st, "f32")   ? 4
+           : has_mod(st, "u64") || has_mod(st, "s64") || has_mod(st, "b64") || has_mod(st, "f64") ? 8
+           : stt && (has_mod(st, "u16") || has_mod(st, "s16") || has_mod(st, "b16") || has_mod(st, "f16"))
+               ? 2
+               : 0;
   const ptx_operand *a = &st->ops[ld ? 1 : 0];
   if (!sz || a->kind != PTX_OPD_ADDR || !a->name) return 0;
   *base = C->reg_slot(C->user, a->name);
@@ -173,12 +176,15 @@ static void close_group(merge_ctx *C, merge_group *g) {
       for (int j = 0; j < k; j++) {
         idx[j] = -1;
         for (int m = 0; m < g->n; m++)
-          if (!g->used[m] && g->off[m] == o + (int64_t)j * g->size) { idx[j] = m; break; }
+          if (!g->used[m] && g->off[m] == o + (int64_t)j * g->size) {
+            idx[j] = m;
+            break;
+          }
         if (idx[j] >= 0) found++;
       }
       /* symbol loads: three words of an aligned quad are one LDS.128 */
-      if (found == k || (k == 4 && found == 3 && idx[3] < 0 && g->kind == 1 && g->base == SYM_BASE &&
-                         g->size == 4))
+      if (found == k ||
+          (k == 4 && found == 3 && idx[3] < 0 && g->kind == 1 && g->base == SYM_BASE && g->size == 4))
         wide = k;
     }
     if (!wide) continue;
@@ -214,8 +220,14 @@ void merge_pass(merge_ctx *C, const ptx_func *f, uint32_t first_pc) {
   C->ngroups = 0;
   for (int s = 0; s < f->nbody; s++) {
     const ptx_stmt *st = &f->body[s];
-    if (st->label) { close_all(C); continue; }
-    if (!st->opcode) { pc++; continue; }
+    if (st->label) {
+      close_all(C);
+      continue;
+    }
+    if (!st->opcode) {
+      pc++;
+      continue;
+    }
     int32_t base;
     int64_t off;
     int size, kind = shared_access(C, st, &base, &off, &size);
@@ -224,7 +236,9 @@ void merge_pass(merge_ctx *C, const ptx_func *f, uint32_t first_pc) {
       merge_group *g = NULL;
       for (int i = 0; i < C->ngroups; i++) {
         merge_group *h = &C->groups[i];
-        if (h->base == base && h->kind == kind && h->size == size && h->guard == st->guard && h->n < MERGE_MAX) g = h;
+        if (h->base == base && h->kind == kind && h->size == size && h->guard == st->guard &&
+            h->n < MERGE_MAX)
+          g = h;
       }
       /* a store ends the load groups, any access ends the store groups */
       for (int i = 0; i < C->ngroups; i++) {
@@ -246,10 +260,10 @@ void merge_pass(merge_ctx *C, const ptx_func *f, uint32_t first_pc) {
         g->n++;
       }
     } else if (!strcmp(op, "bra") || !strcmp(op, "call") || !strcmp(op, "ret") || !strcmp(op, "exit") ||
-               !strcmp(op, "bar") || !strcmp(op, "barrier") || !strcmp(op, "membar") || !strcmp(op, "fence") ||
-               !strcmp(op, "atom") || !strcmp(op, "red") ||
-               ((!strcmp(op, "st") || !strcmp(op, "ld")) && !other_space(st)) ||
-               !strcmp(op, "cp") || st->guard) {
+               !strcmp(op, "bar") || !strcmp(op, "barrier") || !strcmp(op, "membar") ||
+               !strcmp(op, "fence") || !strcmp(op, "atom") || !strcmp(op, "red") ||
+               ((!strcmp(op, "st") || !strcmp(op, "ld")) && !other_space(st)) || !strcmp(op, "cp") ||
+               st->guard) {
       close_all(C);
     }
     /* a redefined base ends its groups */

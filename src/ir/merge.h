@@ -3,8 +3,8 @@
  * requests as Nsight Compute does. */
 #ifndef SMEMU_MERGE_H
 #define SMEMU_MERGE_H
-#include <stdint.h>
 #include "ptx/ptx.h"
+#include <stdint.h>
 
 #define MERGE_FOLLOW 0xff /* insn.merge of an access counted with its group's first */
 #define MERGE_MAX 16      /* accesses in one group */
@@ -12,10 +12,10 @@
 
 /* Accesses of one base register in one basic block. */
 typedef struct merge_group {
-  int32_t base;               /* register slot of the address */
-  int kind;                   /* 1 loads, 2 stores */
-  int size;                   /* bytes of each access */
-  const char *guard;          /* their predicate, or NULL */
+  int32_t base;      /* register slot of the address */
+  int kind;          /* 1 loads, 2 stores */
+  int size;          /* bytes of each access */
+  const char *guard; /* their predicate, or NULL */
   int n;
   uint32_t pc[MERGE_MAX];
   int64_t off[MERGE_MAX];
@@ -23,11 +23,11 @@ typedef struct merge_group {
 } merge_group;
 
 typedef struct merge_ctx {
-  void *user;                 /* the decoder's context, for the callbacks */
-  int32_t (*reg_slot)(void *user, const char *name);      /* slot or -1 */
+  void *user;                                        /* the decoder's context, for the callbacks */
+  int32_t (*reg_slot)(void *user, const char *name); /* slot or -1 */
   int (*symbol_addr)(void *user, const char *name, uint64_t *addr); /* 1 if known */
-  void (*mark)(void *user, uint32_t pc, uint8_t merge);   /* set insn.merge */
-  uint32_t *al;               /* alignment per register slot */
+  void (*mark)(void *user, uint32_t pc, uint8_t merge);             /* set insn.merge */
+  uint32_t *al;                                                     /* alignment per register slot */
   uint32_t nslots;
   int changed;
   merge_group groups[MERGE_GROUPS];

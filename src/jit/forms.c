@@ -3,14 +3,14 @@
  * key a kernel's instruction must match exactly. */
 #include "jit/forms.h"
 
+#include "exec/dispatch.h"
+#include "model/fpsem.h"
+#include "ptx/ptx.h"
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/fpsem.h"
-#include "exec/dispatch.h"
-#include "ptx/ptx.h"
 
 /* The decoded shape of an instruction: every field a handler reads that is
  * not an operand slot. */
@@ -18,7 +18,7 @@ typedef struct shape {
   exec_fn fn;
   uint16_t op;
   uint8_t type, type2, mode, flags, space, vec;
-  uint32_t c;       /* ld/st: element bytes; 0 elsewhere (c is a slot) */
+  uint32_t c; /* ld/st: element bytes; 0 elsewhere (c is a slot) */
 } shape;
 
 typedef struct entry {
@@ -86,9 +86,11 @@ static int ibits(int i) { return 16 << (i / 2); }
 
 static void list_forms(void) {
   /* integer binary */
-  static const struct { const char *name; int jop; } bin[] = {
-      {"add", J_ADD}, {"sub", J_SUB}, {"mul.lo", J_MULLO}, {"min", J_MIN}, {"max", J_MAX},
-      {"mul.hi", J_MULHI}};
+  static const struct {
+    const char *name;
+    int jop;
+  } bin[] = {{"add", J_ADD}, {"sub", J_SUB}, {"mul.lo", J_MULLO},
+             {"min", J_MIN}, {"max", J_MAX}, {"mul.hi", J_MULHI}};
   for (size_t o = 0; o < sizeof bin / sizeof *bin; o++)
     for (int i = 0; i < 6; i++) {
       const char *r = reg(ibits(i));
@@ -104,10 +106,14 @@ static void list_forms(void) {
       add(J_MADWIDE, ibits(i), i & 1, 0, 0, "mad.wide.%s %s1, %s2, %s3, %s4", itypes[i], w, r, r, w);
     }
   }
-  static const struct { const char *name; int jop; } logic[] = {{"and", J_AND}, {"or", J_OR}, {"xor", J_XOR}};
+  static const struct {
+    const char *name;
+    int jop;
+  } logic[] = {{"and", J_AND}, {"or", J_OR}, {"xor", J_XOR}};
   for (int b = 16; b <= 64; b *= 2) {
     const char *r = reg(b);
-    for (int o = 0; o < 3; o++) add(logic[o].jop, b, 0, 0, 0, "%s.b%d %s1, %s2, %s3", logic[o].name, b, r, r, r);
+    for (int o = 0; o < 3; o++)
+      add(logic[o].jop, b, 0, 0, 0, "%s.b%d %s1, %s2, %s3", logic[o].name, b, r, r, r);
     add(J_NOT, b, 0, 0, 0, "not.b%d %s1, %s2", b, r, r);
     add(J_CNOT, b, 0, 0, 0, "cnot.b%d %s1, %s2", b, r, r);
     add(J_NEG, b, 1, 0, 0, "neg.s%d %s1, %s2", b, r, r);
@@ -140,9 +146,11 @@ static void list_forms(void) {
 
   /* setp: integer and float comparisons, alone or combined with a predicate */
   static const char *const bops[] = {"", ".and", ".or", ".xor"};
-  static const struct { const char *name; int cmp, uns; } icmp[] = {
-      {"eq", JC_EQ, 0}, {"ne", JC_NE, 0}, {"lt", JC_LT, 0}, {"le", JC_LE, 0}, {"gt", JC_GT, 0},
-      {"ge", JC_GE, 0}, {"lo", JC_LT, 1}, {"ls", JC_LE, 1}, {"hi", JC_GT, 1}, {"hs", JC_GE, 1}};
+  static const struct {
+    const char *name;
+    int cmp, uns;
+  } icmp[] = {{"eq", JC_EQ, 0}, {"ne", JC_NE, 0}, {"lt", JC_LT, 0}, {"le", JC_LE, 0}, {"gt", JC_GT, 0},
+              {"ge", JC_GE, 0}, {"lo", JC_LT, 1}, {"ls", JC_LE, 1}, {"hi", JC_GT, 1}, {"hs", JC_GE, 1}};
   static const char *const ctypes[] = {"u16", "s16", "u32", "s32", "u64", "s64", "b16", "b32", "b64"};
   for (int c = 0; c < 10; c++)
     for (int i = 0; i < 9; i++) {
@@ -151,19 +159,24 @@ static void list_forms(void) {
       if (i >= 6 && icmp[c].cmp > JC_NE) continue;
       add(J_SETP, bits, sgn, icmp[c].cmp, 0, "setp.%s.%s %%p1|%%p2, %s3, %s4", icmp[c].name, ctypes[i], r, r);
       for (int b = 1; b < 4; b++) {
-        add(J_SETP, bits, sgn, icmp[c].cmp, 0, "setp.%s%s.%s %%p1|%%p2, %s3, %s4, %%p3", icmp[c].name, bops[b], ctypes[i], r, r);
-        add(J_SETP, bits, sgn, icmp[c].cmp, 0, "setp.%s%s.%s %%p1|%%p2, %s3, %s4, !%%p3", icmp[c].name, bops[b], ctypes[i], r, r);
+        add(J_SETP, bits, sgn, icmp[c].cmp, 0, "setp.%s%s.%s %%p1|%%p2, %s3, %s4, %%p3", icmp[c].name,
+            bops[b], ctypes[i], r, r);
+        add(J_SETP, bits, sgn, icmp[c].cmp, 0, "setp.%s%s.%s %%p1|%%p2, %s3, %s4, !%%p3", icmp[c].name,
+            bops[b], ctypes[i], r, r);
       }
     }
-  static const char *const fcmp[] = {"eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
+  static const char *const fcmp[] = {"eq",  "ne",  "lt",  "le",  "gt",  "ge",  "equ",
+                                     "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
   for (int c = 0; c < 14; c++)
     for (int t = 0; t < 3; t++) {
       const char *ty = t == 2 ? "f64" : "f32", *r = t == 2 ? "%fd" : "%f", *ftz = t == 1 ? ".ftz" : "";
       int bits = t == 2 ? 64 : 32;
       add(J_FSETP, bits, 0, c, 0, "setp.%s%s.%s %%p1|%%p2, %s3, %s4", fcmp[c], ftz, ty, r, r);
       for (int b = 1; b < 4; b++) {
-        add(J_FSETP, bits, 0, c, 0, "setp.%s%s%s.%s %%p1|%%p2, %s3, %s4, %%p3", fcmp[c], bops[b], ftz, ty, r, r);
-        add(J_FSETP, bits, 0, c, 0, "setp.%s%s%s.%s %%p1|%%p2, %s3, %s4, !%%p3", fcmp[c], bops[b], ftz, ty, r, r);
+        add(J_FSETP, bits, 0, c, 0, "setp.%s%s%s.%s %%p1|%%p2, %s3, %s4, %%p3", fcmp[c], bops[b], ftz, ty, r,
+            r);
+        add(J_FSETP, bits, 0, c, 0, "setp.%s%s%s.%s %%p1|%%p2, %s3, %s4, !%%p3", fcmp[c], bops[b], ftz, ty, r,
+            r);
       }
     }
 
@@ -181,7 +194,8 @@ static void list_forms(void) {
     for (int s = 0; s < 8; s++)
       for (int sat = 0; sat < 2; sat++) {
         int db = 8 << (d / 2), sb = 8 << (s / 2);
-        add(J_CVT, 0, 0, 0, 0, "cvt%s.%s.%s %s1, %s2", sat ? ".sat" : "", cvt_i[d], cvt_i[s], reg(db), reg(sb));
+        add(J_CVT, 0, 0, 0, 0, "cvt%s.%s.%s %s1, %s2", sat ? ".sat" : "", cvt_i[d], cvt_i[s], reg(db),
+            reg(sb));
       }
   static const char *const irnd[] = {"rni", "rzi", "rmi", "rpi"};
   for (int i = 2; i < 8; i++) {
@@ -206,17 +220,25 @@ static void list_forms(void) {
 
   /* floating point */
   static const char *const mods[] = {"", ".ftz", ".sat", ".ftz.sat"};
-  static const struct { const char *name; int jop, n; } fops[] = {
-      {"add", J_FADD, 2}, {"add.rn", J_FADD, 2}, {"sub", J_FSUB, 2}, {"sub.rn", J_FSUB, 2},
-      {"mul", J_FMUL, 2}, {"mul.rn", J_FMUL, 2}, {"fma.rn", J_FFMA, 3}, {"mad.rn", J_FFMA, 3},
-      {"mad", J_FFMA, 3}, {"div.rn", J_FDIV, 2}, {"div.full", J_FDIV, 2}, {"div.approx", J_FDIV, 2},
-      {"abs", J_FABS, 1}, {"neg", J_FNEG, 1}, {"min", J_FMIN, 2}, {"max", J_FMAX, 2},
-      {"sqrt.rn", J_FSQRT, 1}, {"sqrt.approx", J_FSQRT, 1}, {"rcp.rn", J_FRCP, 1}, {"rcp.approx", J_FRCPA, 1}};
+  static const struct {
+    const char *name;
+    int jop, n;
+  } fops[] = {{"add", J_FADD, 2},    {"add.rn", J_FADD, 2},     {"sub", J_FSUB, 2},
+              {"sub.rn", J_FSUB, 2}, {"mul", J_FMUL, 2},        {"mul.rn", J_FMUL, 2},
+              {"fma.rn", J_FFMA, 3}, {"mad.rn", J_FFMA, 3},     {"mad", J_FFMA, 3},
+              {"div.rn", J_FDIV, 2}, {"div.full", J_FDIV, 2},   {"div.approx", J_FDIV, 2},
+              {"abs", J_FABS, 1},    {"neg", J_FNEG, 1},        {"min", J_FMIN, 2},
+              {"max", J_FMAX, 2},    {"sqrt.rn", J_FSQRT, 1},   {"sqrt.approx", J_FSQRT, 1},
+              {"rcp.rn", J_FRCP, 1}, {"rcp.approx", J_FRCPA, 1}};
   for (size_t o = 0; o < sizeof fops / sizeof *fops; o++) {
     for (int m = 0; m < 4; m++) {
-      if ((fops[o].jop == J_FABS || fops[o].jop == J_FNEG || fops[o].jop == J_FMIN || fops[o].jop == J_FMAX) && (m & 2))
+      if ((fops[o].jop == J_FABS || fops[o].jop == J_FNEG || fops[o].jop == J_FMIN ||
+           fops[o].jop == J_FMAX) &&
+          (m & 2))
         continue;
-      const char *x = fops[o].n == 1 ? "%%f1, %%f2" : fops[o].n == 2 ? "%%f1, %%f2, %%f3" : "%%f1, %%f2, %%f3, %%f4";
+      const char *x = fops[o].n == 1   ? "%%f1, %%f2"
+                      : fops[o].n == 2 ? "%%f1, %%f2, %%f3"
+                                       : "%%f1, %%f2, %%f3, %%f4";
       char fmt[96];
       snprintf(fmt, sizeof fmt, "%%s%%s.f32 %s", x);
       add(fops[o].jop, 32, 0, 0, 0, fmt, fops[o].name, mods[m]);
@@ -224,7 +246,9 @@ static void list_forms(void) {
     if (fops[o].jop == J_FRCPA || !strcmp(fops[o].name, "div.full") || !strcmp(fops[o].name, "div.approx") ||
         !strcmp(fops[o].name, "mad") || !strcmp(fops[o].name, "sqrt.approx"))
       continue;
-    const char *x = fops[o].n == 1 ? "%%fd1, %%fd2" : fops[o].n == 2 ? "%%fd1, %%fd2, %%fd3" : "%%fd1, %%fd2, %%fd3, %%fd4";
+    const char *x = fops[o].n == 1   ? "%%fd1, %%fd2"
+                    : fops[o].n == 2 ? "%%fd1, %%fd2, %%fd3"
+                                     : "%%fd1, %%fd2, %%fd3, %%fd4";
     char fmt[96];
     snprintf(fmt, sizeof fmt, "%%s.f64 %s", x);
     add(fops[o].jop, 64, 0, 0, 0, fmt, fops[o].name);
@@ -232,10 +256,12 @@ static void list_forms(void) {
 
   /* loads and stores: shared, global, local, param and const memory, one,
    * two or four elements of 8 to 64 bits (at most 16 bytes) */
-  static const struct { const char *name; int bits, sgn; } lt[] = {
-      {"u8", 8, 0}, {"s8", 8, 1}, {"b8", 8, 0}, {"u16", 16, 0}, {"s16", 16, 1}, {"b16", 16, 0},
-      {"f16", 16, 0}, {"bf16", 16, 0}, {"u32", 32, 0}, {"s32", 32, 1}, {"b32", 32, 0}, {"f32", 32, 0},
-      {"u64", 64, 0}, {"s64", 64, 1}, {"b64", 64, 0}, {"f64", 64, 0}};
+  static const struct {
+    const char *name;
+    int bits, sgn;
+  } lt[] = {{"u8", 8, 0},   {"s8", 8, 1},    {"b8", 8, 0},   {"u16", 16, 0}, {"s16", 16, 1}, {"b16", 16, 0},
+            {"f16", 16, 0}, {"bf16", 16, 0}, {"u32", 32, 0}, {"s32", 32, 1}, {"b32", 32, 0}, {"f32", 32, 0},
+            {"u64", 64, 0}, {"s64", 64, 1},  {"b64", 64, 0}, {"f64", 64, 0}};
   static const char *const spn[] = {"shared", "global", "local", "param", "const"};
   for (int s = 0; s < JS_COUNT; s++)
     for (size_t i = 0; i < sizeof lt / sizeof *lt; i++)
@@ -245,9 +271,12 @@ static void list_forms(void) {
         const char *r = reg(bits < 16 ? 16 : bits);
         const char *a = s == JS_SHARED || s == JS_LOCAL ? "%r2" : "%rd2";
         char vs[8] = "", ops[64];
-        if (v == 1) snprintf(ops, sizeof ops, "%s1", r);
-        else if (v == 2) snprintf(ops, sizeof ops, "{%s1, %s3}", r, r);
-        else snprintf(ops, sizeof ops, "{%s1, %s3, %s4, %s5}", r, r, r, r);
+        if (v == 1)
+          snprintf(ops, sizeof ops, "%s1", r);
+        else if (v == 2)
+          snprintf(ops, sizeof ops, "{%s1, %s3}", r, r);
+        else
+          snprintf(ops, sizeof ops, "{%s1, %s3, %s4, %s5}", r, r, r, r);
         if (v > 1) snprintf(vs, sizeof vs, ".v%d", v);
         add(J_LD, bits, lt[i].sgn, v, s, "ld.%s%s.%s %s, [%s]", spn[s], vs, lt[i].name, ops, a);
         /* a kernel parameter by name */
@@ -257,11 +286,9 @@ static void list_forms(void) {
       }
 }
 
-static const char *const head =
-    ".version 8.0\n.target sm_90\n.address_size 64\n";
-static const char *const regs =
-    "{\n.reg .b16 %h<8>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n.reg .f32 %f<8>;\n"
-    ".reg .f64 %fd<8>;\n.reg .pred %p<8>;\n";
+static const char *const head = ".version 8.0\n.target sm_90\n.address_size 64\n";
+static const char *const regs = "{\n.reg .b16 %h<8>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n.reg .f32 %f<8>;\n"
+                                ".reg .f64 %fd<8>;\n.reg .pred %p<8>;\n";
 
 /* Decode forms [i0, i1) as one kernel per `per` forms; record the shapes
  * of those that decode. */
@@ -271,7 +298,8 @@ static void decode_range(size_t i0, size_t i1, size_t per) {
     size_t cap = 256 + (k1 - k0) * 100;
     char *text = malloc(cap);
     if (!text) return;
-    size_t n = (size_t)snprintf(text, cap, "%s.visible .entry f(.param .align 16 .b8 pp[64])\n%s", head, regs);
+    size_t n =
+        (size_t)snprintf(text, cap, "%s.visible .entry f(.param .align 16 .b8 pp[64])\n%s", head, regs);
     uint32_t first = 1;
     for (size_t i = 0; i < n; i++) first += text[i] == '\n';
     for (size_t k = k0; k < k1; k++) n += (size_t)snprintf(text + n, cap - n, "%s;\n", forms[k].text);

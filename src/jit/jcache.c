@@ -18,10 +18,23 @@ uint64_t jit_cache_limit(void) {
   if (end == e) return JIT_CACHE_DEFAULT_MAX;
   int shift = 0;
   switch (*end) {
-  case 'k': case 'K': shift = 10; end++; break;
-  case 'm': case 'M': shift = 20; end++; break;
-  case 'g': case 'G': shift = 30; end++; break;
-  default: break;
+  case 'k':
+  case 'K':
+    shift = 10;
+    end++;
+    break;
+  case 'm':
+  case 'M':
+    shift = 20;
+    end++;
+    break;
+  case 'g':
+  case 'G':
+    shift = 30;
+    end++;
+    break;
+  default:
+    break;
   }
   if (*end || v > (UINT64_MAX >> shift)) return JIT_CACHE_DEFAULT_MAX;
   return (uint64_t)v << shift;

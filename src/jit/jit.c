@@ -36,6 +36,16 @@ int jit_cached(const program *P, int hooked) {
 
 #else
 
+#include "exec/hooks.h"
+#include "ir/merge.h"
+#include "jit/forms.h"
+#include "jit/jcache.h"
+#include "mem/mem.h"
+#include "model/fpsem.h"
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/Error.h>
@@ -45,22 +55,14 @@ int jit_cached(const program *P, int hooked) {
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
-#include <dlfcn.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "model/fpsem.h"
-#include "exec/hooks.h"
-#include "ir/merge.h"
-#include "jit/forms.h"
-#include "jit/jcache.h"
+
+/* after the LLVM headers: a pointer per LLVM function, loaded at run time */
 #include "jit/llvm_dl.h"
-#include "mem/mem.h"
 
 int jit_available(void) { return llvm_dl_present(); }
 
@@ -70,12 +72,19 @@ static double now(void) {
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* The parts, in this order (each uses the ones before it). */
 #include "jit/process.inc"
+
 #include "jit/cg.inc"
+
 #include "jit/alu.inc"
+
 #include "jit/steps.inc"
+
 #include "jit/region.inc"
+
 #include "jit/live.inc"
+
 #include "jit/code_cache.inc"
 
 #endif

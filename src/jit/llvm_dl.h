@@ -8,9 +8,9 @@
  * each call to go through its pointer. */
 #ifndef SMEMU_LLVM_DL_H
 #define SMEMU_LLVM_DL_H
+#include "llvm_syms.h"
 #include <dlfcn.h>
 #include <stdio.h>
-#include "llvm_syms.h"
 
 #ifndef SMEMU_LLVM_LIB
 #define SMEMU_LLVM_LIB "libLLVM-19.so"

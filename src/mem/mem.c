@@ -8,7 +8,10 @@ static size_t upper(const mem_table *t, uintptr_t addr) {
   size_t lo = 0, hi = t->n;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
-    if (t->a[mid].base <= addr) lo = mid + 1; else hi = mid;
+    if (t->a[mid].base <= addr)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo;
 }

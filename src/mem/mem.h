@@ -8,14 +8,14 @@
 #include <stdint.h>
 
 typedef struct alloc {
-  uintptr_t base;    /* first byte */
-  size_t size;       /* bytes */
-  const char *name;  /* variable name, or NULL for a malloc */
-  int readonly;      /* .const variable */
+  uintptr_t base;   /* first byte */
+  size_t size;      /* bytes */
+  const char *name; /* variable name, or NULL for a malloc */
+  int readonly;     /* .const variable */
 } alloc;
 
 typedef struct mem_table {
-  alloc *a;          /* sorted by base */
+  alloc *a; /* sorted by base */
   size_t n, cap;
 } mem_table;
 

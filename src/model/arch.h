@@ -19,30 +19,30 @@ typedef enum arch_bank_rules {
 #define ARCH_MAX_CARVEOUTS 12
 
 typedef struct arch_profile {
-  const char *name;            /* "sm_90" */
-  const char *family;          /* "Hopper" */
-  int major, minor;            /* compute capability */
+  const char *name;   /* "sm_90" */
+  const char *family; /* "Hopper" */
+  int major, minor;   /* compute capability */
 
   /* shared-memory banks */
-  arch_bank_rules bank_rules;  /* which rule set banks.c applies */
-  int banks;                   /* 16 on 1.x, 32 after */
-  int bank_bytes;              /* default bank width (address interleave) in bytes */
-  int bank8_selectable;        /* 1: cudaDeviceSetSharedMemConfig can pick 8-byte banks */
-  int request_lanes;           /* lanes per shared request: 16 (half-warp) on 1.x, 32 after */
+  arch_bank_rules bank_rules; /* which rule set banks.c applies */
+  int banks;                  /* 16 on 1.x, 32 after */
+  int bank_bytes;             /* default bank width (address interleave) in bytes */
+  int bank8_selectable;       /* 1: cudaDeviceSetSharedMemConfig can pick 8-byte banks */
+  int request_lanes;          /* lanes per shared request: 16 (half-warp) on 1.x, 32 after */
 
   /* shared-memory capacity, bytes */
-  uint32_t smem_per_sm;        /* sharedMemPerMultiprocessor (largest carveout) */
-  uint32_t smem_per_block;     /* sharedMemPerBlock: without opt-in (48 KB from 2.x) */
-  uint32_t smem_per_block_optin; /* sharedMemPerBlockOptin: with cudaFuncSetAttribute */
-  uint32_t smem_reserved_per_block; /* reservedSharedMemPerBlock: system use (1 KB from 8.0) */
-  int ncarveouts;              /* entries in carveout_kb */
+  uint32_t smem_per_sm;                     /* sharedMemPerMultiprocessor (largest carveout) */
+  uint32_t smem_per_block;                  /* sharedMemPerBlock: without opt-in (48 KB from 2.x) */
+  uint32_t smem_per_block_optin;            /* sharedMemPerBlockOptin: with cudaFuncSetAttribute */
+  uint32_t smem_reserved_per_block;         /* reservedSharedMemPerBlock: system use (1 KB from 8.0) */
+  int ncarveouts;                           /* entries in carveout_kb */
   uint16_t carveout_kb[ARCH_MAX_CARVEOUTS]; /* shared sizes the L1/shared split can take, KB */
 
   /* threads and blocks */
-  int warp_size;               /* 32 */
+  int warp_size; /* 32 */
   int max_threads_per_block;
-  int max_block_dim[3];        /* x, y, z */
-  uint32_t max_grid_dim[3];    /* x, y, z */
+  int max_block_dim[3];     /* x, y, z */
+  uint32_t max_grid_dim[3]; /* x, y, z */
   int max_threads_per_sm;
   int max_blocks_per_sm;
   int max_warps_per_sm;
@@ -53,8 +53,8 @@ typedef struct arch_profile {
   int regs_per_thread;
 
   /* a representative part */
-  int sm_count;                /* multiprocessors of that part */
-  const char *part;            /* its name */
+  int sm_count;     /* multiprocessors of that part */
+  const char *part; /* its name */
 } arch_profile;
 
 /* The profile for a name: "sm_90", "sm90", "90", "9.0", "compute_90",

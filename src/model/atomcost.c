@@ -44,13 +44,9 @@
 static const uint32_t HALVES[2] = {0x0000FFFFu, 0xFFFF0000u};
 static const uint32_t FULL = 0xFFFFFFFFu;
 
-int atom_forms_apply(const arch_profile *a)
-{
-  return a && a->major >= 7;
-}
+int atom_forms_apply(const arch_profile *a) { return a && a->major >= 7; }
 
-static void add_result(bank_result *to, const bank_result *r)
-{
+static void add_result(bank_result *to, const bank_result *r) {
   to->requests += r->requests;
   to->wavefronts += r->wavefronts;
   to->ideal += r->ideal;
@@ -63,8 +59,7 @@ static void add_result(bank_result *to, const bank_result *r)
 }
 
 /* Whether v replaces word m in a min/max loop. */
-static int improves(const atom_minmax *mm, uint64_t m, uint64_t v, int bytes)
-{
+static int improves(const atom_minmax *mm, uint64_t m, uint64_t v, int bytes) {
   if (bytes < 8) {
     m &= 0xffffffffu;
     v &= 0xffffffffu;
@@ -78,15 +73,12 @@ static int improves(const atom_minmax *mm, uint64_t m, uint64_t v, int bytes)
 
 uint32_t atom_cost(const arch_profile *a, int bank_mode_bytes, int form, int op, uint32_t mask,
                    const uint32_t addr[32], int bytes, const atom_minmax *mm, bank_result *atom,
-                   bank_result *ld)
-{
+                   bank_result *ld) {
   memset(atom, 0, sizeof *atom);
   memset(ld, 0, sizeof *ld);
   atom->worst_bank = ld->worst_bank = -1;
-  if (!mask)
-    return 0;
-  if (!atom_forms_apply(a))
-    form = ATOMSEL_PLAIN;
+  if (!mask) return 0;
+  if (!atom_forms_apply(a)) form = ATOMSEL_PLAIN;
   switch (form) {
   case ATOMSEL_POPC_INC:
     bank_model(a, bank_mode_bytes, BANK_ST, mask, addr, bytes, atom);
@@ -106,8 +98,7 @@ uint32_t atom_cost(const arch_profile *a, int bank_mode_bytes, int form, int op,
     int ngroups = bytes > 4 ? 2 : 1;
     uint32_t pieces = bytes > 4 ? (uint32_t)bytes / 4 : 1;
     uint64_t cur[32]; /* min/max: each lane's word as the loop sees it */
-    if (mm)
-      memcpy(cur, mm->mem, sizeof cur);
+    if (mm) memcpy(cur, mm->mem, sizeof cur);
     while (left) {
       bank_result r;
       bank_model(a, bank_mode_bytes, BANK_LD, left, addr, bytes, &r);
@@ -116,17 +107,14 @@ uint32_t atom_cost(const arch_profile *a, int bank_mode_bytes, int form, int op,
       if (mm) /* lanes whose word would not change leave without a CAS */
         for (uint32_t h = left; h; h &= h - 1) {
           int l = __builtin_ctz(h);
-          if (!improves(mm, cur[l], mm->val[l], bytes))
-            left &= ~(1u << l);
+          if (!improves(mm, cur[l], mm->val[l], bytes)) left &= ~(1u << l);
         }
-      if (!left)
-        break;
+      if (!left) break;
       uint32_t won = 0;
       atom->requests++;
       for (int g = 0; g < ngroups; g++) {
         uint32_t lanes = left & groups[g], banks = 0;
-        if (!lanes)
-          continue;
+        if (!lanes) continue;
         atom->wavefronts += 2;
         atom->ideal += 2;
         for (uint32_t h = lanes; h; h &= h - 1) {
@@ -135,8 +123,7 @@ uint32_t atom_cost(const arch_profile *a, int bank_mode_bytes, int form, int op,
           for (uint32_t p = 0; p < pieces; p++)
             mine |= 1u << (((addr[l] & ~(uint32_t)(bytes - 1)) / 4 + p) & 31);
           int taken = 0; /* a lower lane of the warp swapped this word */
-          for (uint32_t w = won; w && !taken; w &= w - 1)
-            taken = addr[__builtin_ctz(w)] == addr[l];
+          for (uint32_t w = won; w && !taken; w &= w - 1) taken = addr[__builtin_ctz(w)] == addr[l];
           if (!taken && !(banks & mine)) {
             banks |= mine;
             won |= 1u << l;
@@ -149,8 +136,7 @@ uint32_t atom_cost(const arch_profile *a, int bank_mode_bytes, int form, int op,
         for (uint32_t h = won; h; h &= h - 1) {
           int l = __builtin_ctz(h);
           for (uint32_t g = left; g; g &= g - 1)
-            if (addr[__builtin_ctz(g)] == addr[l])
-              cur[__builtin_ctz(g)] = mm->val[l];
+            if (addr[__builtin_ctz(g)] == addr[l]) cur[__builtin_ctz(g)] = mm->val[l];
         }
     }
     return n;

@@ -11,10 +11,10 @@
 /* A min/max CAS loop's data: ptxas's loop compares the loaded word with
  * the lane's operand and skips the CAS where the word would not change. */
 typedef struct atom_minmax {
-  int max;              /* 1 max, 0 min */
+  int max; /* 1 max, 0 min */
   int is_signed;
-  uint64_t mem[32];     /* each lane's word before the instruction */
-  uint64_t val[32];     /* each lane's operand */
+  uint64_t mem[32]; /* each lane's word before the instruction */
+  uint64_t val[32]; /* each lane's operand */
 } atom_minmax;
 
 /* The figures of one PTX atomic of form `form` (ATOMSEL_*) executed by the

@@ -4,8 +4,8 @@
  * ptxas emits something other than one ATOMS per PTX instruction. */
 #ifndef SMEMU_MODEL_ATOMSEL_H
 #define SMEMU_MODEL_ATOMSEL_H
-#include <stdint.h>
 #include "ptx/ptx.h"
+#include <stdint.h>
 
 /* The forms (insn.atom_form). */
 enum {
@@ -27,12 +27,12 @@ enum {
 };
 
 typedef struct atomsel_ctx {
-  void *user;                                         /* the decoder's context */
-  int32_t (*reg_slot)(void *user, const char *name);  /* slot, or -1 */
+  void *user;                                        /* the decoder's context */
+  int32_t (*reg_slot)(void *user, const char *name); /* slot, or -1 */
   void (*mark)(void *user, uint32_t pc, uint8_t form);
   uint32_t nslots;
-  uint8_t *nonuni;   /* per slot: 1 when the value may differ between lanes */
-  uint32_t *uses;    /* per slot: reads of the register */
+  uint8_t *nonuni; /* per slot: 1 when the value may differ between lanes */
+  uint32_t *uses;  /* per slot: reads of the register */
 } atomsel_ctx;
 
 /* Marks the form of every shared atomic of f (first instruction at

@@ -3,8 +3,8 @@
 
 #include <string.h>
 
-void bank_cache_put(bank_cache *c, uint32_t period, uint32_t mask, uint32_t size, uint32_t base, uint32_t stride, uint32_t gap,
-                    uint32_t req, uint32_t waves, uint32_t ideal) {
+void bank_cache_put(bank_cache *c, uint32_t period, uint32_t mask, uint32_t size, uint32_t base,
+                    uint32_t stride, uint32_t gap, uint32_t req, uint32_t waves, uint32_t ideal) {
   bank_centry *e = &c->e[c->next];
   c->next = (c->next + 1) % BANK_CACHE_WAYS;
   e->mask = mask;
@@ -17,8 +17,9 @@ void bank_cache_put(bank_cache *c, uint32_t period, uint32_t mask, uint32_t size
   e->ideal = ideal;
 }
 
-void bank_model_cached(bank_cache *c, const arch_profile *a, int bank_mode_bytes, int op, uint32_t active_mask,
-                       const uint32_t addr[32], int access_bytes, bank_result *out, int *hit) {
+void bank_model_cached(bank_cache *c, const arch_profile *a, int bank_mode_bytes, int op,
+                       uint32_t active_mask, const uint32_t addr[32], int access_bytes, bank_result *out,
+                       int *hit) {
   uint32_t base, stride, gap;
   int aff = access_bytes > 0 && access_bytes < 65536 && bank_affine(active_mask, addr, &base, &stride, &gap);
   uint32_t period = bank_cache_period(a, bank_mode_bytes, (uint32_t)access_bytes);
@@ -36,6 +37,7 @@ void bank_model_cached(bank_cache *c, const arch_profile *a, int bank_mode_bytes
   }
   *hit = 0;
   bank_model(a, bank_mode_bytes, op, active_mask, addr, access_bytes, out);
-  if (aff) bank_cache_put(c, period, active_mask, (uint32_t)access_bytes, base, stride, gap, out->requests, out->wavefronts,
-                         out->ideal);
+  if (aff)
+    bank_cache_put(c, period, active_mask, (uint32_t)access_bytes, base, stride, gap, out->requests,
+                   out->wavefronts, out->ideal);
 }

@@ -38,25 +38,28 @@
 static inline uint32_t bank_cache_period(const arch_profile *a, int bank_mode_bytes, uint32_t bytes) {
   uint32_t align = bytes <= 4 ? 4 : bytes <= 8 ? 8 : 16; /* as bank_model rounds, at least a bank */
   switch (a->bank_rules) {
-  case BANK_RULES_CC1: return BANK_CACHE_PERIOD;
-  case BANK_RULES_CC3: return bank_mode_bytes == 8 && a->bank8_selectable ? (align < 8 ? 8 : align) : BANK_CACHE_PERIOD;
-  default: return align;
+  case BANK_RULES_CC1:
+    return BANK_CACHE_PERIOD;
+  case BANK_RULES_CC3:
+    return bank_mode_bytes == 8 && a->bank8_selectable ? (align < 8 ? 8 : align) : BANK_CACHE_PERIOD;
+  default:
+    return align;
   }
 }
 #define BANK_CACHE_WAYS 4
 
 typedef struct bank_centry {
-  uint32_t stride, gap;  /* lane l at base + (l%16)*stride + (l/16)*gap */
-  uint32_t mask;         /* active lanes; 0: an empty entry */
-  uint16_t size;         /* bytes per lane (the merged width) */
-  uint8_t base;          /* base mod the period (bank_cache_period) */
+  uint32_t stride, gap; /* lane l at base + (l%16)*stride + (l/16)*gap */
+  uint32_t mask;        /* active lanes; 0: an empty entry */
+  uint16_t size;        /* bytes per lane (the merged width) */
+  uint8_t base;         /* base mod the period (bank_cache_period) */
   uint8_t pad_;
   uint32_t req, waves, ideal; /* the model's figures */
 } bank_centry;
 
 typedef struct bank_cache {
   bank_centry e[BANK_CACHE_WAYS];
-  uint32_t next;         /* the entry replaced next (round robin) */
+  uint32_t next; /* the entry replaced next (round robin) */
 } bank_cache;
 
 /* Are the active lanes (mask) at base + (l%16)*stride + (l/16)*gap? Sets
@@ -90,8 +93,9 @@ static inline int bank_affine(uint32_t mask, const uint32_t addr[32], uint32_t *
 
 /* The entry for this pattern, or NULL (period: bank_cache_period's for
  * this size). */
-static inline const bank_centry *bank_cache_find(const bank_cache *c, uint32_t period, uint32_t mask, uint32_t size,
-                                                 uint32_t base, uint32_t stride, uint32_t gap) {
+static inline const bank_centry *bank_cache_find(const bank_cache *c, uint32_t period, uint32_t mask,
+                                                 uint32_t size, uint32_t base, uint32_t stride,
+                                                 uint32_t gap) {
   uint8_t b = (uint8_t)(base & (period - 1));
   for (int i = 0; i < BANK_CACHE_WAYS; i++) {
     const bank_centry *e = &c->e[i];
@@ -101,13 +105,14 @@ static inline const bank_centry *bank_cache_find(const bank_cache *c, uint32_t p
 }
 
 /* Remembers the figures of a pattern (replacing the oldest entry). */
-void bank_cache_put(bank_cache *c, uint32_t period, uint32_t mask, uint32_t size, uint32_t base, uint32_t stride, uint32_t gap,
-                    uint32_t req, uint32_t waves, uint32_t ideal);
+void bank_cache_put(bank_cache *c, uint32_t period, uint32_t mask, uint32_t size, uint32_t base,
+                    uint32_t stride, uint32_t gap, uint32_t req, uint32_t waves, uint32_t ideal);
 
 /* bank_model through cache c (c: one per architecture, bank mode and op):
  * the same requests, wavefronts and ideal; the worst-bank fields are the
  * model's on a miss and -1/0 on a hit (*hit says which). */
-void bank_model_cached(bank_cache *c, const arch_profile *a, int bank_mode_bytes, int op, uint32_t active_mask,
-                       const uint32_t addr[32], int access_bytes, bank_result *out, int *hit);
+void bank_model_cached(bank_cache *c, const arch_profile *a, int bank_mode_bytes, int op,
+                       uint32_t active_mask, const uint32_t addr[32], int access_bytes, bank_result *out,
+                       int *hit);
 
 #endif

@@ -132,11 +132,11 @@
 
 /* Address-to-bank mapping of one generation / mode. */
 typedef struct unit_map {
-  uint32_t bank_mask;  /* banks - 1 */
-  int bank_shift;      /* bank = (addr >> bank_shift) & bank_mask */
-  int key_shift;       /* same bank and same addr >> key_shift: one unit */
-  uint32_t piece;      /* bytes a piece covers: the bank width */
-  int count_lanes;     /* 1: every lane is its own unit (atomics) */
+  uint32_t bank_mask; /* banks - 1 */
+  int bank_shift;     /* bank = (addr >> bank_shift) & bank_mask */
+  int key_shift;      /* same bank and same addr >> key_shift: one unit */
+  uint32_t piece;     /* bytes a piece covers: the bank width */
+  int count_lanes;    /* 1: every lane is its own unit (atomics) */
 } unit_map;
 
 /* Worst group seen so far. */
@@ -145,9 +145,7 @@ typedef struct worst {
   int bank;
 } worst;
 
-static void note_worst(worst *w, uint32_t degree, int bank, uint32_t lanes,
-                       uint32_t group)
-{
+static void note_worst(worst *w, uint32_t degree, int bank, uint32_t lanes, uint32_t group) {
   if (degree > w->degree) {
     w->degree = degree;
     w->bank = bank;
@@ -158,11 +156,9 @@ static void note_worst(worst *w, uint32_t degree, int bank, uint32_t lanes,
 
 /* Passes the lanes of `group` need: the largest number of distinct units in
  * one bank. Records the busiest bank in *w. */
-static uint32_t group_degree(const unit_map *m, uint32_t group,
-                             const uint32_t addr[32], uint32_t bytes, worst *w)
-{
-  if (!group)
-    return 0;
+static uint32_t group_degree(const unit_map *m, uint32_t group, const uint32_t addr[32], uint32_t bytes,
+                             worst *w) {
+  if (!group) return 0;
   uint32_t npieces = bytes > m->piece ? bytes / m->piece : 1;
   uint32_t align = bytes > m->piece ? bytes : m->piece;
 
@@ -183,17 +179,18 @@ static uint32_t group_degree(const unit_map *m, uint32_t group,
   }
   if (!clash) {
     int lane = __builtin_ctz(group);
-    note_worst(w, 1, (int)((addr[lane] >> m->bank_shift) & m->bank_mask),
-               1u << lane, group);
+    note_worst(w, 1, (int)((addr[lane] >> m->bank_shift) & m->bank_mask), 1u << lane, group);
     return 1;
   }
 
   /* Per bank, a list of distinct units with the lanes that touch them. */
-  struct { uint32_t key, lanes; int next; } ent[32 * 4];
+  struct {
+    uint32_t key, lanes;
+    int next;
+  } ent[32 * 4];
   int head[32], n = 0;
   uint32_t cnt[32] = {0}, lanes_of[32] = {0};
-  for (int b = 0; b < 32; b++)
-    head[b] = -1;
+  for (int b = 0; b < 32; b++) head[b] = -1;
   for (uint32_t g = group; g; g &= g - 1) {
     int lane = __builtin_ctz(g);
     uint32_t a = addr[lane] & ~(align - 1);
@@ -229,9 +226,7 @@ static uint32_t group_degree(const unit_map *m, uint32_t group,
 
 /* 1.x read of one half-warp (32-bit or narrower pieces at addr + off):
  * passes of the broadcast procedure of [PG-5 F.3.3.2]. */
-static uint32_t cc1_read_passes(uint32_t group, const uint32_t addr[32],
-                                uint32_t off, worst *w)
-{
+static uint32_t cc1_read_passes(uint32_t group, const uint32_t addr[32], uint32_t off, worst *w) {
   uint32_t left = group, passes = 0;
   int first_bank = -1;
   uint32_t first_lanes = 0;
@@ -245,8 +240,7 @@ static uint32_t cc1_read_passes(uint32_t group, const uint32_t addr[32],
      * them read (ties: lowest lane). */
     int bb = 0;
     for (int b = 1; b < 16; b++)
-      if (__builtin_popcount(per_bank[b]) > __builtin_popcount(per_bank[bb]))
-        bb = b;
+      if (__builtin_popcount(per_bank[b]) > __builtin_popcount(per_bank[bb])) bb = b;
     if (passes == 0) {
       first_bank = bb;
       first_lanes = per_bank[bb];
@@ -257,8 +251,7 @@ static uint32_t cc1_read_passes(uint32_t group, const uint32_t addr[32],
       uint32_t word = (addr[lane] + off) >> 2, same = 0;
       for (uint32_t h = per_bank[bb]; h; h &= h - 1) {
         int l2 = __builtin_ctz(h);
-        if (((addr[l2] + off) >> 2) == word)
-          same |= 1u << l2;
+        if (((addr[l2] + off) >> 2) == word) same |= 1u << l2;
       }
       if ((uint32_t)__builtin_popcount(same) > best) {
         best = (uint32_t)__builtin_popcount(same);
@@ -267,8 +260,7 @@ static uint32_t cc1_read_passes(uint32_t group, const uint32_t addr[32],
     }
     left &= ~word_lanes;
     for (int b = 0; b < 16; b++)
-      if (b != bb && per_bank[b])
-        left &= ~(per_bank[b] & (0u - per_bank[b])); /* its lowest lane */
+      if (b != bb && per_bank[b]) left &= ~(per_bank[b] & (0u - per_bank[b])); /* its lowest lane */
     passes++;
   }
   note_worst(w, passes, first_bank, first_lanes, group);
@@ -277,36 +269,32 @@ static uint32_t cc1_read_passes(uint32_t group, const uint32_t addr[32],
 
 /* R3/R4: every active lane whose partner lane n^x is active has the
  * partner's address (an inactive partner agrees). */
-static int partners_agree(uint32_t active, const uint32_t addr[32], int x)
-{
+static int partners_agree(uint32_t active, const uint32_t addr[32], int x) {
   for (uint32_t g = active; g; g &= g - 1) {
     int lane = __builtin_ctz(g);
     int p = lane ^ x;
-    if (((active >> p) & 1u) && addr[p] != addr[lane])
-      return 0;
+    if (((active >> p) & 1u) && addr[p] != addr[lane]) return 0;
   }
   return 1;
 }
 
 static const uint32_t HALVES[2] = {0x0000FFFFu, 0xFFFF0000u};
-static const uint32_t QUARTERS[4] = {0x000000FFu, 0x0000FF00u, 0x00FF0000u,
-                                     0xFF000000u};
+static const uint32_t QUARTERS[4] = {0x000000FFu, 0x0000FF00u, 0x00FF0000u, 0xFF000000u};
 
-void bank_model(const arch_profile *a, int bank_mode_bytes, int op,
-                uint32_t active_mask, const uint32_t addr[32], int access_bytes,
-                bank_result *out)
-{
+void bank_model(const arch_profile *a, int bank_mode_bytes, int op, uint32_t active_mask,
+                const uint32_t addr[32], int access_bytes, bank_result *out) {
   worst w = {0, 0, 0, -1};
   int cas = op == BANK_ATOM_CAS, double_passes = 0;
-  if (cas)
-    op = BANK_ATOM; /* older generations: an atomic like any other */
-  uint32_t bytes = access_bytes <= 1 ? 1 : access_bytes <= 2 ? 2
-                 : access_bytes <= 4 ? 4 : access_bytes <= 8 ? 8 : 16;
+  if (cas) op = BANK_ATOM; /* older generations: an atomic like any other */
+  uint32_t bytes = access_bytes <= 1   ? 1
+                   : access_bytes <= 2 ? 2
+                   : access_bytes <= 4 ? 4
+                   : access_bytes <= 8 ? 8
+                                       : 16;
   uint32_t wf = 0, ideal = 0;
   memset(out, 0, sizeof *out);
   out->worst_bank = -1;
-  if (!active_mask)
-    return;
+  if (!active_mask) return;
   out->requests = 1;
 
   /* The lane groups served together, and the passes each one costs. */
@@ -319,16 +307,13 @@ void bank_model(const arch_profile *a, int bank_mode_bytes, int op,
     /* Half-warps; wider accesses are separate 32-bit accesses. */
     uint32_t nsplit = bytes > 4 ? bytes / 4 : 1;
     unit_map m1 = {15, 2, op == BANK_ST ? 0 : 2, 4, op == BANK_ATOM};
-    if (op == BANK_ST)
-      m1.piece = 1; /* distinct byte addresses conflict: the key is the address */
+    if (op == BANK_ST) m1.piece = 1; /* distinct byte addresses conflict: the key is the address */
     for (uint32_t s = 0; s < nsplit; s++) {
       uint32_t sub[32];
-      for (int l = 0; l < 32; l++)
-        sub[l] = addr[l] + s * 4;
+      for (int l = 0; l < 32; l++) sub[l] = addr[l] + s * 4;
       for (int h = 0; h < 2; h++) {
         uint32_t g = active_mask & HALVES[h];
-        if (!g)
-          continue;
+        if (!g) continue;
         ideal++;
         if (op == BANK_LD)
           wf += cc1_read_passes(g, sub, 0, &w);
@@ -347,8 +332,7 @@ void bank_model(const arch_profile *a, int bank_mode_bytes, int op,
       ngroups = 4;
       for (int q = 0; q < 4; q++) {
         uint32_t g = active_mask & QUARTERS[q];
-        if (!g)
-          continue;
+        if (!g) continue;
         ideal++;
         wf += group_degree(&m, g, addr, bytes, &w) + 1;
       }
@@ -374,16 +358,14 @@ void bank_model(const arch_profile *a, int bank_mode_bytes, int op,
      * lanes agree with partner n^1 (or n^2) take groups twice as large. */
     double_passes = cas; /* R8 */
     if (bytes == 8) {
-      if (op == BANK_LD && (partners_agree(active_mask, addr, 1) ||
-                            partners_agree(active_mask, addr, 2))) {
+      if (op == BANK_LD && (partners_agree(active_mask, addr, 1) || partners_agree(active_mask, addr, 2))) {
         ngroups = 1;
       } else {
         groups = HALVES;
         ngroups = 2;
       }
     } else if (bytes == 16) {
-      if (op == BANK_LD && (partners_agree(active_mask, addr, 1) ||
-                            partners_agree(active_mask, addr, 2))) {
+      if (op == BANK_LD && (partners_agree(active_mask, addr, 1) || partners_agree(active_mask, addr, 2))) {
         groups = HALVES;
         ngroups = 2;
       } else {
@@ -396,8 +378,7 @@ void bank_model(const arch_profile *a, int bank_mode_bytes, int op,
 
   for (int i = 0; i < ngroups; i++) {
     uint32_t g = active_mask & groups[i];
-    if (!g)
-      continue;
+    if (!g) continue;
     ideal++;
     wf += group_degree(&m, g, addr, bytes, &w);
   }

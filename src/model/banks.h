@@ -19,10 +19,7 @@
 enum { BANK_LD, BANK_ST, BANK_ATOM, BANK_ATOM_CAS };
 
 /* Counter family (BANK_LD, BANK_ST or BANK_ATOM) of an instruction kind. */
-static inline int bank_family(int op)
-{
-  return op == BANK_ATOM_CAS ? BANK_ATOM : op;
-}
+static inline int bank_family(int op) { return op == BANK_ATOM_CAS ? BANK_ATOM : op; }
 
 typedef struct bank_result {
   uint32_t requests;     /* warp-level instructions: 1 if any lane is active, else 0 */
@@ -37,10 +34,7 @@ typedef struct bank_result {
 } bank_result;
 
 /* Bank conflicts of a result, as Nsight Compute counts them. */
-static inline uint32_t bank_conflicts(const bank_result *r)
-{
-  return r->wavefronts - r->ideal;
-}
+static inline uint32_t bank_conflicts(const bank_result *r) { return r->wavefronts - r->ideal; }
 
 /* Models one warp instruction on architecture `a`.
  * bank_mode_bytes: 4, or 8 for the 8-byte bank mode where the profile has one
@@ -50,8 +44,7 @@ static inline uint32_t bank_conflicts(const bank_result *r)
  * addr[32]: shared byte address per lane (naturally aligned to access_bytes).
  * access_bytes: bytes per lane, 1, 2, 4, 8 or 16 (other sizes are rounded
  *   up to the next of these). */
-void bank_model(const arch_profile *a, int bank_mode_bytes, int op,
-                uint32_t active_mask, const uint32_t addr[32], int access_bytes,
-                bank_result *out);
+void bank_model(const arch_profile *a, int bank_mode_bytes, int op, uint32_t active_mask,
+                const uint32_t addr[32], int access_bytes, bank_result *out);
 
 #endif

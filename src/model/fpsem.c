@@ -22,30 +22,23 @@ static const fmt F64 = {52, 11};
 #define BIAS(f) ((1 << ((f)->ebits - 1)) - 1)
 #define EMAX(f) ((1 << (f)->ebits) - 1) /* all-ones exponent field */
 
-static uint64_t canon_nan(const fmt *f) {
-  return ((uint64_t)EMAX(f) << f->mbits) | ((1ull << f->mbits) - 1);
-}
+static uint64_t canon_nan(const fmt *f) { return ((uint64_t)EMAX(f) << f->mbits) | ((1ull << f->mbits) - 1); }
 
-static float canon32(float x) {
-  return isnan(x) ? fp_from_bits32(FP_CANON_NAN32) : x;
-}
-static double canon64(double x) {
-  return isnan(x) ? fp_from_bits64(FP_CANON_NAN64) : x;
-}
+static float canon32(float x) { return isnan(x) ? fp_from_bits32(FP_CANON_NAN32) : x; }
+static double canon64(double x) { return isnan(x) ? fp_from_bits64(FP_CANON_NAN64) : x; }
 
 /* Round the exact value (-1)^neg * mant * 2^exp (mant != 0) to format f in
  * mode rm and return its bit pattern, with subnormal results and overflow
  * (inf, or the largest finite value in the modes that round toward zero). */
-static uint64_t fmt_round(int neg, uint64_t mant, int exp, const fmt *f,
-                          int rm) {
+static uint64_t fmt_round(int neg, uint64_t mant, int exp, const fmt *f, int rm) {
   const int mb = f->mbits, bias = BIAS(f), emax = EMAX(f), emin = 1 - bias;
   const uint64_t sign = (uint64_t)neg << (f->ebits + mb);
   const int top = 63 - __builtin_clzll(mant);
-  const int E = top + exp;                 /* value in [2^E, 2^(E+1)) */
-  const int Eq = E < emin ? emin : E;      /* exponent of the result grid */
+  const int E = top + exp;            /* value in [2^E, 2^(E+1)) */
+  const int Eq = E < emin ? emin : E; /* exponent of the result grid */
 
-  if (E + bias < emax) {                   /* else: overflow already */
-    const int shift = (Eq - mb) - exp;     /* drop this many low bits */
+  if (E + bias < emax) {               /* else: overflow already */
+    const int shift = (Eq - mb) - exp; /* drop this many low bits */
     uint64_t sig, half = 0, rest = 0;
     if (shift <= 0) {
       sig = mant << -shift;
@@ -60,10 +53,18 @@ static uint64_t fmt_round(int neg, uint64_t mant, int exp, const fmt *f,
     }
     int inc;
     switch (rm) {
-    case FP_RZ: inc = 0; break;
-    case FP_RM: inc = neg && (half || rest); break;
-    case FP_RP: inc = !neg && (half || rest); break;
-    default:    inc = half && (rest || (sig & 1)); break;
+    case FP_RZ:
+      inc = 0;
+      break;
+    case FP_RM:
+      inc = neg && (half || rest);
+      break;
+    case FP_RP:
+      inc = !neg && (half || rest);
+      break;
+    default:
+      inc = half && (rest || (sig & 1));
+      break;
     }
     sig += inc;
     /* The exponent field is put in one below its value so that sig's
@@ -84,8 +85,7 @@ static uint64_t round_double(double x, const fmt *f, int rm) {
   uint64_t sign = (uint64_t)neg << (f->ebits + f->mbits);
   int e = (int)((u >> 52) & 0x7ff);
   uint64_t frac = u & ((1ull << 52) - 1);
-  if (e == 0x7ff)
-    return frac ? canon_nan(f) : sign | ((uint64_t)EMAX(f) << f->mbits);
+  if (e == 0x7ff) return frac ? canon_nan(f) : sign | ((uint64_t)EMAX(f) << f->mbits);
   if (e == 0 && frac == 0) return sign;
   if (e == 0) return fmt_round(neg, frac, -1074, f, rm);
   return fmt_round(neg, frac | (1ull << 52), e - 1075, f, rm);
@@ -105,17 +105,20 @@ static double decode(uint64_t bits, const fmt *f) {
     double scale = fp_from_bits64((uint64_t)(1023 + 1 - bias - mb) << 52);
     return fp_from_bits64(fp_bits64((double)frac * scale) | sign);
   }
-  return fp_from_bits64(sign | ((uint64_t)(e - bias + 1023) << 52) |
-                        (frac << (52 - mb)));
+  return fp_from_bits64(sign | ((uint64_t)(e - bias + 1023) << 52) | (frac << (52 - mb)));
 }
 
 /* The host (fenv) rounding mode for rm. */
 static int host_mode(int rm) {
   switch (rm) {
-  case FP_RZ: return FE_TOWARDZERO;
-  case FP_RM: return FE_DOWNWARD;
-  case FP_RP: return FE_UPWARD;
-  default:    return FE_TONEAREST;
+  case FP_RZ:
+    return FE_TOWARDZERO;
+  case FP_RM:
+    return FE_DOWNWARD;
+  case FP_RP:
+    return FE_UPWARD;
+  default:
+    return FE_TONEAREST;
   }
 }
 
@@ -125,15 +128,9 @@ uint16_t fp_f32_to_f16(float x, int rm) { return (uint16_t)round_double(x, &F16,
 uint16_t fp_f64_to_f16(double x, int rm) { return (uint16_t)round_double(x, &F16, rm); }
 uint16_t fp_f32_to_bf16(float x, int rm) { return (uint16_t)round_double(x, &BF16, rm); }
 uint16_t fp_f64_to_bf16(double x, int rm) { return (uint16_t)round_double(x, &BF16, rm); }
-float fp_f64_to_f32(double x, int rm) {
-  return fp_from_bits32((uint32_t)round_double(x, &F32, rm));
-}
-uint16_t fp_f16_to_bf16(uint16_t h, int rm) {
-  return (uint16_t)round_double(decode(h, &F16), &BF16, rm);
-}
-uint16_t fp_bf16_to_f16(uint16_t b, int rm) {
-  return (uint16_t)round_double(decode(b, &BF16), &F16, rm);
-}
+float fp_f64_to_f32(double x, int rm) { return fp_from_bits32((uint32_t)round_double(x, &F32, rm)); }
+uint16_t fp_f16_to_bf16(uint16_t h, int rm) { return (uint16_t)round_double(decode(h, &F16), &BF16, rm); }
+uint16_t fp_bf16_to_f16(uint16_t b, int rm) { return (uint16_t)round_double(decode(b, &BF16), &F16, rm); }
 
 float fp_f16_to_f32(uint16_t h) { return (float)decode(h, &F16); }
 double fp_f16_to_f64(uint16_t h) { return decode(h, &F16); }
@@ -145,19 +142,27 @@ double fp_bf16_to_f64(uint16_t b) { return decode(b, &BF16); }
 /* floor/ceil/trunc/roundeven do not depend on the host rounding mode. */
 static double rint_mode(double x, int rm) {
   switch (rm) {
-  case FP_RZ: return trunc(x);
-  case FP_RM: return floor(x);
-  case FP_RP: return ceil(x);
-  default:    return roundeven(x);
+  case FP_RZ:
+    return trunc(x);
+  case FP_RM:
+    return floor(x);
+  case FP_RP:
+    return ceil(x);
+  default:
+    return roundeven(x);
   }
 }
 
 float fp_f32_rint(float x, int rm) {
   switch (rm) {
-  case FP_RZ: return canon32(truncf(x));
-  case FP_RM: return canon32(floorf(x));
-  case FP_RP: return canon32(ceilf(x));
-  default:    return canon32(roundevenf(x));
+  case FP_RZ:
+    return canon32(truncf(x));
+  case FP_RM:
+    return canon32(floorf(x));
+  case FP_RP:
+    return canon32(ceilf(x));
+  default:
+    return canon32(roundevenf(x));
   }
 }
 double fp_f64_rint(double x, int rm) { return canon64(rint_mode(x, rm)); }
@@ -176,17 +181,17 @@ static int64_t to_s(double x, int rm, int bits, int nan_is_zero) {
   const int64_t hi = bits >= 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1;
   if (isnan(x)) return nan_is_zero ? 0 : lo;
   double r = rint_mode(x, rm);
-  double lim = ldexp(1.0, bits - 1);       /* 2^(bits-1), exact */
+  double lim = ldexp(1.0, bits - 1); /* 2^(bits-1), exact */
   if (r >= lim) return hi;
   if (r < -lim) return lo;
-  return (int64_t)r;                       /* r integral and in range */
+  return (int64_t)r; /* r integral and in range */
 }
 
 static uint64_t to_u(double x, int rm, int bits, int nan_is_zero) {
   const uint64_t hi = bits >= 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
   if (isnan(x)) return nan_is_zero ? 0 : (uint64_t)1 << (bits - 1);
   double r = rint_mode(x, rm);
-  if (r < 0) return 0;                     /* -0.0 falls through to 0 */
+  if (r < 0) return 0; /* -0.0 falls through to 0 */
   if (r >= ldexp(1.0, bits)) return hi;
   return (uint64_t)r;
 }
@@ -206,15 +211,9 @@ static uint64_t s_mag(int64_t v) { return v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
 float fp_s64_to_f32(int64_t v, int rm) {
   return fp_from_bits32((uint32_t)int_round(v < 0, s_mag(v), &F32, rm));
 }
-float fp_u64_to_f32(uint64_t v, int rm) {
-  return fp_from_bits32((uint32_t)int_round(0, v, &F32, rm));
-}
-double fp_s64_to_f64(int64_t v, int rm) {
-  return fp_from_bits64(int_round(v < 0, s_mag(v), &F64, rm));
-}
-double fp_u64_to_f64(uint64_t v, int rm) {
-  return fp_from_bits64(int_round(0, v, &F64, rm));
-}
+float fp_u64_to_f32(uint64_t v, int rm) { return fp_from_bits32((uint32_t)int_round(0, v, &F32, rm)); }
+double fp_s64_to_f64(int64_t v, int rm) { return fp_from_bits64(int_round(v < 0, s_mag(v), &F64, rm)); }
+double fp_u64_to_f64(uint64_t v, int rm) { return fp_from_bits64(int_round(0, v, &F64, rm)); }
 uint16_t fp_s64_to_f16(int64_t v, int rm) { return (uint16_t)int_round(v < 0, s_mag(v), &F16, rm); }
 uint16_t fp_u64_to_f16(uint64_t v, int rm) { return (uint16_t)int_round(0, v, &F16, rm); }
 uint16_t fp_s64_to_bf16(int64_t v, int rm) { return (uint16_t)int_round(v < 0, s_mag(v), &BF16, rm); }
@@ -222,12 +221,8 @@ uint16_t fp_u64_to_bf16(uint64_t v, int rm) { return (uint16_t)int_round(0, v, &
 
 /* ---- modifiers ---------------------------------------------------------- */
 
-float fp_ftz32(float x) {
-  return fpclassify(x) == FP_SUBNORMAL ? copysignf(0.0f, x) : x;
-}
-uint16_t fp_ftz16(uint16_t h) {
-  return (h & 0x7C00) == 0 ? (uint16_t)(h & 0x8000) : h;
-}
+float fp_ftz32(float x) { return fpclassify(x) == FP_SUBNORMAL ? copysignf(0.0f, x) : x; }
+uint16_t fp_ftz16(uint16_t h) { return (h & 0x7C00) == 0 ? (uint16_t)(h & 0x8000) : h; }
 float fp_sat32(float x) {
   if (isnan(x) || x <= 0.0f) return 0.0f;
   return x > 1.0f ? 1.0f : x;
@@ -237,7 +232,7 @@ double fp_sat64(double x) {
   return x > 1.0 ? 1.0 : x;
 }
 uint16_t fp_sat16(uint16_t h) {
-  if ((h & 0x7FFF) > 0x7C00 || (h & 0x8000)) return 0;   /* NaN or <= -0 */
+  if ((h & 0x7FFF) > 0x7C00 || (h & 0x8000)) return 0; /* NaN or <= -0 */
   return h > 0x3C00 ? 0x3C00 : h;
 }
 uint16_t fp_relu16(uint16_t h) {
@@ -253,14 +248,17 @@ uint16_t fp_relubf16(uint16_t b) {
  * The operands are read from volatiles after fesetround and the result
  * stored to a volatile before the mode is restored, so the operation cannot
  * move across the mode switch. */
-#define HOST_OP(T, canon, rm, expr)                                      \
-  do {                                                                   \
-    volatile T r_;                                                       \
-    if ((rm) == FP_RN) { r_ = (expr); return canon(r_); }                \
-    fesetround(host_mode(rm));                                           \
-    r_ = (expr);                                                         \
-    fesetround(FE_TONEAREST);                                            \
-    return canon(r_);                                                    \
+#define HOST_OP(T, canon, rm, expr)                                                                          \
+  do {                                                                                                       \
+    volatile T r_;                                                                                           \
+    if ((rm) == FP_RN) {                                                                                     \
+      r_ = (expr);                                                                                           \
+      return canon(r_);                                                                                      \
+    }                                                                                                        \
+    fesetround(host_mode(rm));                                                                               \
+    r_ = (expr);                                                                                             \
+    fesetround(FE_TONEAREST);                                                                                \
+    return canon(r_);                                                                                        \
   } while (0)
 
 float fp_add32(float a, float b, int rm) {
@@ -273,7 +271,7 @@ float fp_sub32(float a, float b, int rm) {
 }
 float fp_mul32(float a, float b, int rm) {
   volatile float x = a, y = b;
-  HOST_OP(float, canon32, rm, x * y);
+  HOST_OP(float, canon32, rm, x *y);
 }
 float fp_fma32(float a, float b, float c, int rm) {
   volatile float x = a, y = b, z = c;
@@ -301,7 +299,7 @@ double fp_sub64(double a, double b, int rm) {
 }
 double fp_mul64(double a, double b, int rm) {
   volatile double x = a, y = b;
-  HOST_OP(double, canon64, rm, x * y);
+  HOST_OP(double, canon64, rm, x *y);
 }
 double fp_fma64(double a, double b, double c, int rm) {
   volatile double x = a, y = b, z = c;
@@ -327,18 +325,18 @@ double fp_rcp64(double a, int rm) {
  * inexact. With 53 >= 11 + 2 bits, rounding that to the half format in any
  * mode equals rounding the exact sum once (the round-to-odd property). */
 static double sum_to_odd(double x, double y, int rm) {
-  double s = x + y;                        /* host mode is RN */
+  double s = x + y; /* host mode is RN */
   if (!isfinite(s)) return s;
   if (s == 0) {
     /* exact zero: -0 if both addends are -0, or for cancellation in RM */
     int nx = signbit(x) != 0, ny = signbit(y) != 0;
     return (nx && ny) || (rm == FP_RM && nx != ny) ? -0.0 : 0.0;
   }
-  double bp = s - x;                       /* TwoSum: s + e == x + y */
+  double bp = s - x; /* TwoSum: s + e == x + y */
   double e = (x - (s - bp)) + (y - bp);
   if (e == 0) return s;
   uint64_t u = fp_bits64(s);
-  if ((e < 0) != (s < 0)) u -= 1;          /* |x+y| < |s|: step toward 0 */
+  if ((e < 0) != (s < 0)) u -= 1; /* |x+y| < |s|: step toward 0 */
   return fp_from_bits64(u | 1);
 }
 
@@ -349,9 +347,8 @@ static uint16_t half_add(uint16_t a, uint16_t b, const fmt *f, int rm) {
 static uint16_t half_mul(uint16_t a, uint16_t b, const fmt *f, int rm) {
   return (uint16_t)round_double(decode(a, f) * decode(b, f), f, rm);
 }
-static uint16_t half_fma(uint16_t a, uint16_t b, uint16_t c, const fmt *f,
-                         int rm) {
-  double p = decode(a, f) * decode(b, f);  /* exact */
+static uint16_t half_fma(uint16_t a, uint16_t b, uint16_t c, const fmt *f, int rm) {
+  double p = decode(a, f) * decode(b, f); /* exact */
   return (uint16_t)round_double(sum_to_odd(p, decode(c, f), rm), f, rm);
 }
 
@@ -394,8 +391,7 @@ static double mm64(double a, double b, int want_max) {
   int p = pick(a, b, want_max, 0);
   return p == 2 ? fp_from_bits64(FP_CANON_NAN64) : p ? b : a;
 }
-static uint16_t mm16(uint16_t a, uint16_t b, const fmt *f, int want_max,
-                     int nan_mode) {
+static uint16_t mm16(uint16_t a, uint16_t b, const fmt *f, int want_max, int nan_mode) {
   int p = pick(decode(a, f), decode(b, f), want_max, nan_mode);
   return p == 2 ? FP_CANON_NAN16 : p ? b : a;
 }
@@ -421,7 +417,7 @@ float fp_sin32(float x) { return canon32((float)sin((double)x)); }
 float fp_cos32(float x) { return canon32((float)cos((double)x)); }
 float fp_ex2_32(float x) { return canon32((float)exp2((double)x)); }
 float fp_lg2_32(float x) {
-  if (x == 0.0f) return -INFINITY;         /* both zeros */
+  if (x == 0.0f) return -INFINITY;        /* both zeros */
   return canon32((float)log2((double)x)); /* x < 0 gives NaN */
 }
 float fp_rsqrt32(float x) {
@@ -434,32 +430,33 @@ double fp_rsqrt64(double x) {
 }
 float fp_rcp_approx32(float x) { return canon32((float)(1.0 / (double)x)); }
 float fp_tanh32(float x) { return canon32((float)tanh((double)x)); }
-uint16_t fp_ex2_16(uint16_t x) {
-  return (uint16_t)round_double(exp2(decode(x, &F16)), &F16, FP_RN);
-}
-uint16_t fp_tanh16(uint16_t x) {
-  return (uint16_t)round_double(tanh(decode(x, &F16)), &F16, FP_RN);
-}
+uint16_t fp_ex2_16(uint16_t x) { return (uint16_t)round_double(exp2(decode(x, &F16)), &F16, FP_RN); }
+uint16_t fp_tanh16(uint16_t x) { return (uint16_t)round_double(tanh(decode(x, &F16)), &F16, FP_RN); }
 uint16_t fp_ex2_bf16(uint16_t x) {
-  if ((x & 0x7F80) == 0) x &= 0x8000;     /* .ftz on the input */
+  if ((x & 0x7F80) == 0) x &= 0x8000; /* .ftz on the input */
   uint16_t r = (uint16_t)round_double(exp2(decode(x, &BF16)), &BF16, FP_RN);
-  return (r & 0x7F80) == 0 ? 0 : r;       /* and on the (positive) result */
+  return (r & 0x7F80) == 0 ? 0 : r; /* and on the (positive) result */
 }
-uint16_t fp_tanhbf16(uint16_t x) {
-  return (uint16_t)round_double(tanh(decode(x, &BF16)), &BF16, FP_RN);
-}
+uint16_t fp_tanhbf16(uint16_t x) { return (uint16_t)round_double(tanh(decode(x, &BF16)), &BF16, FP_RN); }
 
 /* ---- testp, copysign, comparisons ----------------------------------------- */
 
 static int testp(int cls, int what) {
   switch (what) {
-  case FP_TP_FINITE:     return cls != FP_INFINITE && cls != FP_NAN;
-  case FP_TP_INFINITE:   return cls == FP_INFINITE;
-  case FP_TP_NUMBER:     return cls != FP_NAN;
-  case FP_TP_NOTANUMBER: return cls == FP_NAN;
-  case FP_TP_NORMAL:     return cls == FP_NORMAL || cls == FP_ZERO;
-  case FP_TP_SUBNORMAL:  return cls == FP_SUBNORMAL;
-  default:               return 0;
+  case FP_TP_FINITE:
+    return cls != FP_INFINITE && cls != FP_NAN;
+  case FP_TP_INFINITE:
+    return cls == FP_INFINITE;
+  case FP_TP_NUMBER:
+    return cls != FP_NAN;
+  case FP_TP_NOTANUMBER:
+    return cls == FP_NAN;
+  case FP_TP_NORMAL:
+    return cls == FP_NORMAL || cls == FP_ZERO;
+  case FP_TP_SUBNORMAL:
+    return cls == FP_SUBNORMAL;
+  default:
+    return 0;
   }
 }
 int fp_testp32(float x, int what) { return testp(fpclassify(x), what); }
@@ -477,21 +474,36 @@ double fp_copysign64(double a, double b) {
 static int cmp(double a, double b, int op) {
   int un = isnan(a) || isnan(b);
   switch (op) {
-  case FP_EQ:  return !un && a == b;
-  case FP_NE:  return !un && a != b;
-  case FP_LT:  return !un && a < b;
-  case FP_LE:  return !un && a <= b;
-  case FP_GT:  return !un && a > b;
-  case FP_GE:  return !un && a >= b;
-  case FP_EQU: return un || a == b;
-  case FP_NEU: return un || a != b;
-  case FP_LTU: return un || a < b;
-  case FP_LEU: return un || a <= b;
-  case FP_GTU: return un || a > b;
-  case FP_GEU: return un || a >= b;
-  case FP_NUM: return !un;
-  case FP_NANP: return un;
-  default:     return 0;
+  case FP_EQ:
+    return !un && a == b;
+  case FP_NE:
+    return !un && a != b;
+  case FP_LT:
+    return !un && a < b;
+  case FP_LE:
+    return !un && a <= b;
+  case FP_GT:
+    return !un && a > b;
+  case FP_GE:
+    return !un && a >= b;
+  case FP_EQU:
+    return un || a == b;
+  case FP_NEU:
+    return un || a != b;
+  case FP_LTU:
+    return un || a < b;
+  case FP_LEU:
+    return un || a <= b;
+  case FP_GTU:
+    return un || a > b;
+  case FP_GEU:
+    return un || a >= b;
+  case FP_NUM:
+    return !un;
+  case FP_NANP:
+    return un;
+  default:
+    return 0;
   }
 }
 int fp_cmp32(float a, float b, int op) { return cmp(a, b, op); }

@@ -28,27 +28,51 @@ enum { FP_RN = 0, FP_RZ = 1, FP_RM = 2, FP_RP = 3 };
  * ones are unordered (true when either input is NaN). FP_NUM: neither is
  * NaN; FP_NANP: either is NaN (PTX "nan"; <math.h> owns the name FP_NAN). */
 enum {
-  FP_EQ, FP_NE, FP_LT, FP_LE, FP_GT, FP_GE,
-  FP_EQU, FP_NEU, FP_LTU, FP_LEU, FP_GTU, FP_GEU,
-  FP_NUM, FP_NANP
+  FP_EQ,
+  FP_NE,
+  FP_LT,
+  FP_LE,
+  FP_GT,
+  FP_GE,
+  FP_EQU,
+  FP_NEU,
+  FP_LTU,
+  FP_LEU,
+  FP_GTU,
+  FP_GEU,
+  FP_NUM,
+  FP_NANP
 };
 
 /* testp properties. Zero counts as normal (PTX: "positive and negative zero
  * are considered normal numbers"). */
-enum {
-  FP_TP_FINITE, FP_TP_INFINITE, FP_TP_NUMBER, FP_TP_NOTANUMBER,
-  FP_TP_NORMAL, FP_TP_SUBNORMAL
-};
+enum { FP_TP_FINITE, FP_TP_INFINITE, FP_TP_NUMBER, FP_TP_NOTANUMBER, FP_TP_NORMAL, FP_TP_SUBNORMAL };
 
 #define FP_CANON_NAN16 0x7FFFu
 #define FP_CANON_NAN32 0x7FFFFFFFu
 #define FP_CANON_NAN64 0x7FFFFFFFFFFFFFFFull
 
 /* Bit-pattern helpers. */
-static inline uint32_t fp_bits32(float x) { uint32_t u; memcpy(&u, &x, 4); return u; }
-static inline float fp_from_bits32(uint32_t u) { float x; memcpy(&x, &u, 4); return x; }
-static inline uint64_t fp_bits64(double x) { uint64_t u; memcpy(&u, &x, 8); return u; }
-static inline double fp_from_bits64(uint64_t u) { double x; memcpy(&x, &u, 8); return x; }
+static inline uint32_t fp_bits32(float x) {
+  uint32_t u;
+  memcpy(&u, &x, 4);
+  return u;
+}
+static inline float fp_from_bits32(uint32_t u) {
+  float x;
+  memcpy(&x, &u, 4);
+  return x;
+}
+static inline uint64_t fp_bits64(double x) {
+  uint64_t u;
+  memcpy(&u, &x, 8);
+  return u;
+}
+static inline double fp_from_bits64(uint64_t u) {
+  double x;
+  memcpy(&x, &u, 8);
+  return x;
+}
 
 /* ---- cvt: float <-> float ---------------------------------------------- */
 /* Narrowing conversions round once, in mode rm: subnormal results are
@@ -59,8 +83,8 @@ uint16_t fp_f64_to_f16(double x, int rm);
 uint16_t fp_f32_to_bf16(float x, int rm);
 uint16_t fp_f64_to_bf16(double x, int rm);
 float fp_f64_to_f32(double x, int rm);
-uint16_t fp_f16_to_bf16(uint16_t h, int rm);   /* cvt.frnd.bf16.f16 */
-uint16_t fp_bf16_to_f16(uint16_t b, int rm);   /* cvt.frnd.f16.bf16 */
+uint16_t fp_f16_to_bf16(uint16_t h, int rm); /* cvt.frnd.bf16.f16 */
+uint16_t fp_bf16_to_f16(uint16_t b, int rm); /* cvt.frnd.f16.bf16 */
 /* Widening conversions are exact. NaN -> canonical NaN, except
  * fp_bf16_to_f32 which shifts the bits (the ISA leaves that NaN
  * unspecified). */
@@ -115,7 +139,7 @@ uint16_t fp_relubf16(uint16_t b);
 float fp_add32(float a, float b, int rm);
 float fp_sub32(float a, float b, int rm);
 float fp_mul32(float a, float b, int rm);
-float fp_fma32(float a, float b, float c, int rm);   /* a*b+c, one rounding */
+float fp_fma32(float a, float b, float c, int rm); /* a*b+c, one rounding */
 float fp_div32(float a, float b, int rm);
 float fp_sqrt32(float a, int rm);
 float fp_rcp32(float a, int rm);
@@ -165,27 +189,27 @@ uint16_t fp_maxbf16_nan(uint16_t a, uint16_t b);
  * Each is evaluated in double with libm and rounded once to the result
  * type, which is well inside the bound the ISA states (quoted per line).
  * Special values follow the ISA tables. */
-float fp_sin32(float x);        /* abs err 2^-20.5 on [-2pi,2pi], 2^-14.7 on [-100pi,100pi]; +-inf -> NaN */
-float fp_cos32(float x);        /* same bounds; +-0 -> 1, +-inf -> NaN */
-float fp_ex2_32(float x);       /* 2 ulp of the correctly rounded result; -inf -> +0 */
-float fp_lg2_32(float x);       /* abs err 2^-22 on (0.5,2), else rel 2^-22; +-0 -> -inf, x<0 -> NaN */
-float fp_rsqrt32(float x);      /* rel err 2^-22.9; +0 -> +inf, -0 -> -inf, x<0 -> NaN, +inf -> +0 */
-double fp_rsqrt64(double x);    /* no bound stated; ours is < 1 ulp; specials as f32 */
-float fp_rcp_approx32(float x); /* 1 ulp (ours: correctly rounded); +-0 -> +-inf, +-inf -> +-0 */
-float fp_tanh32(float x);       /* rel err 2^-11; +-inf -> +-1 */
+float fp_sin32(float x);          /* abs err 2^-20.5 on [-2pi,2pi], 2^-14.7 on [-100pi,100pi]; +-inf -> NaN */
+float fp_cos32(float x);          /* same bounds; +-0 -> 1, +-inf -> NaN */
+float fp_ex2_32(float x);         /* 2 ulp of the correctly rounded result; -inf -> +0 */
+float fp_lg2_32(float x);         /* abs err 2^-22 on (0.5,2), else rel 2^-22; +-0 -> -inf, x<0 -> NaN */
+float fp_rsqrt32(float x);        /* rel err 2^-22.9; +0 -> +inf, -0 -> -inf, x<0 -> NaN, +inf -> +0 */
+double fp_rsqrt64(double x);      /* no bound stated; ours is < 1 ulp; specials as f32 */
+float fp_rcp_approx32(float x);   /* 1 ulp (ours: correctly rounded); +-0 -> +-inf, +-inf -> +-0 */
+float fp_tanh32(float x);         /* rel err 2^-11; +-inf -> +-1 */
 uint16_t fp_ex2_16(uint16_t x);   /* f16: rel err 2^-9.9; -inf -> +0 */
 uint16_t fp_tanh16(uint16_t x);   /* f16: abs err 2^-10.987 */
 uint16_t fp_ex2_bf16(uint16_t x); /* ex2.approx.ftz.bf16: rel 2^-7; subnormal in/out flushed */
 uint16_t fp_tanhbf16(uint16_t x); /* bf16: abs err 2^-8 */
 
 /* ---- testp, copysign, setp --------------------------------------------- */
-int fp_testp32(float x, int what);   /* what: FP_TP_* */
+int fp_testp32(float x, int what); /* what: FP_TP_* */
 int fp_testp64(double x, int what);
 /* PTX operand order: copysign.type d, a, b gives |b| with the sign of a.
  * The bits of b are kept (no NaN canonicalisation). */
 float fp_copysign32(float a, float b);
 double fp_copysign64(double a, double b);
-int fp_cmp32(float a, float b, int cmp);   /* cmp: FP_EQ .. FP_NANP */
+int fp_cmp32(float a, float b, int cmp); /* cmp: FP_EQ .. FP_NANP */
 int fp_cmp64(double a, double b, int cmp);
 int fp_cmp16(uint16_t a, uint16_t b, int cmp);
 int fp_cmpbf16(uint16_t a, uint16_t b, int cmp);

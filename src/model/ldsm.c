@@ -30,10 +30,14 @@ void ldsm_bank_model(int nmat, const uint32_t row[32], bank_result *out) {
     for (int r = 0; r < 8; r++) {
       int l = 8 * i + r;
       uint32_t a = row[l] >> 4, q = a & 7, k;
-      for (k = 0; k < cnt[q] && seen[q][k] != a; k++) {}
+      for (k = 0; k < cnt[q] && seen[q][k] != a; k++) {
+      }
       if (k == cnt[q]) seen[q][cnt[q]++] = a;
       lanes[q] |= 1u << l;
-      if (cnt[q] > most) { most = cnt[q]; most_q = (int)q; }
+      if (cnt[q] > most) {
+        most = cnt[q];
+        most_q = (int)q;
+      }
     }
     out->wavefronts += most;
     if (most > worst) {

@@ -1,8 +1,8 @@
 /* ldsm.h: bank figures of ldmatrix / stmatrix (ldsm.c). */
 #ifndef SMEMU_MODEL_LDSM_H
 #define SMEMU_MODEL_LDSM_H
-#include <stdint.h>
 #include "model/banks.h"
+#include <stdint.h>
 
 /* One ldmatrix/stmatrix of `nmat` 8x8 matrices (1, 2 or 4) whose row i
  * starts at shared byte address row[i] (16-byte aligned), as Nsight Compute

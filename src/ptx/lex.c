@@ -110,8 +110,9 @@ static int lex_hex_float(ptx_lexer *lx, ptx_token *t, const char *start, int ndi
   for (int i = 0; i < ndigits; i++) {
     int h = peek(lx, p, 0) < 0 ? -1 : hex_val((unsigned char)*p);
     if (h < 0)
-      return fail(lx, t, start, ndigits == 8 ? "malformed 0f literal: it needs 8 hex digits"
-                                             : "malformed 0d literal: it needs 16 hex digits");
+      return fail(lx, t, start,
+                  ndigits == 8 ? "malformed 0f literal: it needs 8 hex digits"
+                               : "malformed 0d literal: it needs 16 hex digits");
     v = v << 4 | (uint64_t)h;
     p++;
   }
@@ -189,11 +190,20 @@ static int lex_number(ptx_lexer *lx, ptx_token *t) {
   const char *p = lx->p;
   if (*p == '0') {
     switch (peek(lx, p, 1)) {
-    case 'f': case 'F': return lex_hex_float(lx, t, p, 8, PTX_TK_F32);
-    case 'd': case 'D': return lex_hex_float(lx, t, p, 16, PTX_TK_F64);
-    case 'x': case 'X': return lex_int(lx, t, p, p + 2, 16);
-    case 'b': case 'B': return lex_int(lx, t, p, p + 2, 2);
-    default: break;
+    case 'f':
+    case 'F':
+      return lex_hex_float(lx, t, p, 8, PTX_TK_F32);
+    case 'd':
+    case 'D':
+      return lex_hex_float(lx, t, p, 16, PTX_TK_F64);
+    case 'x':
+    case 'X':
+      return lex_int(lx, t, p, p + 2, 16);
+    case 'b':
+    case 'B':
+      return lex_int(lx, t, p, p + 2, 2);
+    default:
+      break;
     }
   }
   return lex_decimal(lx, t, p);

@@ -65,30 +65,30 @@ typedef struct decl {
 } decl;
 
 typedef struct parser {
-  ptx_lexer lx;       /* the token source */
-  ptx_token tok;      /* current token */
-  ptx_token ahead;    /* the token after it, when has_ahead */
-  int has_ahead;      /* ahead is valid */
-  ptx_arena *arena;   /* the module's memory */
-  ptx_module *m;      /* the module being built */
-  const char *fname;  /* for messages */
-  char *err;          /* message buffer of the caller */
-  size_t errsize;     /* its size */
-  jmp_buf jb;         /* where errors unwind to */
-  ptx_loc loc;        /* the current .loc */
-  vec mvars;          /* ptx_var: module variables */
-  vec funcs;          /* ptx_func */
-  vec files;          /* ptx_file */
-  vec params, rets;   /* ptx_var: of the function being read */
-  vec regs;           /* ptx_regdecl */
-  vec fvars;          /* ptx_var: declared in the body */
-  vec body;           /* ptx_stmt */
-  vec ops;            /* ptx_operand: stack of operands being read */
-  vec init;           /* uint8_t: initializer bytes being built */
-  vec relocs;         /* ptx_reloc: of the initializer being built */
-  plain_reg *plain;   /* open-addressing table, cap a power of two */
-  size_t plain_cap;   /* slots */
-  size_t plain_n;     /* slots in use */
+  ptx_lexer lx;         /* the token source */
+  ptx_token tok;        /* current token */
+  ptx_token ahead;      /* the token after it, when has_ahead */
+  int has_ahead;        /* ahead is valid */
+  ptx_arena *arena;     /* the module's memory */
+  ptx_module *m;        /* the module being built */
+  const char *fname;    /* for messages */
+  char *err;            /* message buffer of the caller */
+  size_t errsize;       /* its size */
+  jmp_buf jb;           /* where errors unwind to */
+  ptx_loc loc;          /* the current .loc */
+  vec mvars;            /* ptx_var: module variables */
+  vec funcs;            /* ptx_func */
+  vec files;            /* ptx_file */
+  vec params, rets;     /* ptx_var: of the function being read */
+  vec regs;             /* ptx_regdecl */
+  vec fvars;            /* ptx_var: declared in the body */
+  vec body;             /* ptx_stmt */
+  vec ops;              /* ptx_operand: stack of operands being read */
+  vec init;             /* uint8_t: initializer bytes being built */
+  vec relocs;           /* ptx_reloc: of the initializer being built */
+  plain_reg *plain;     /* open-addressing table, cap a power of two */
+  size_t plain_cap;     /* slots */
+  size_t plain_n;       /* slots in use */
   uint64_t init_budget; /* initializer bytes left: bounds padding by { } */
   int mask_run;         /* the last reloc is a run of byte-mask initializers */
   vec aliases;          /* alias: .alias directives */
@@ -104,10 +104,10 @@ typedef struct parser {
 /* A register declared inside a { } scope: it hides an outer one of the same
  * name until the scope closes, so it gets a name of its own. */
 typedef struct scoped {
-  const char *orig;     /* name or prefix as declared */
-  const char *renamed;  /* the unique name or prefix used instead */
-  uint64_t count;       /* 0 for a single register, N for name<N> */
-  int depth;            /* scope depth of the declaration */
+  const char *orig;    /* name or prefix as declared */
+  const char *renamed; /* the unique name or prefix used instead */
+  uint64_t count;      /* 0 for a single register, N for name<N> */
+  int depth;           /* scope depth of the declaration */
 } scoped;
 
 /* A label declared inside a { } scope (inline asm blocks repeat theirs:
@@ -115,9 +115,9 @@ typedef struct scoped {
  * visible only in its scope, so when the scope closes it gets a name of its
  * own, and so do the branches inside the scope that mean it. */
 typedef struct scoped_label {
-  const char *orig;     /* name as declared */
-  size_t stmt;          /* its statement in body */
-  int depth;            /* scope depth of the declaration */
+  const char *orig; /* name as declared */
+  size_t stmt;      /* its statement in body */
+  int depth;        /* scope depth of the declaration */
 } scoped_label;
 
 /* ---- errors ------------------------------------------------------------- */
@@ -138,10 +138,16 @@ static _Noreturn void fail_at(parser *P, ptx_pos pos, const char *fmt, ...) {
 /* A short printable description of a token for messages. */
 static const char *describe(const ptx_token *t, char *buf, size_t size) {
   switch (t->kind) {
-  case PTX_TK_EOF: return "end of file";
-  case PTX_TK_STRING: return "a string";
-  case PTX_TK_IDENT: case PTX_TK_DIR: case PTX_TK_INT: case PTX_TK_F32:
-  case PTX_TK_F64: case PTX_TK_FLOAT:
+  case PTX_TK_EOF:
+    return "end of file";
+  case PTX_TK_STRING:
+    return "a string";
+  case PTX_TK_IDENT:
+  case PTX_TK_DIR:
+  case PTX_TK_INT:
+  case PTX_TK_F32:
+  case PTX_TK_F64:
+  case PTX_TK_FLOAT:
     if (t->len > 40)
       snprintf(buf, size, "'%.40s...'", t->s);
     else
@@ -264,8 +270,8 @@ static int peek_is_operator(parser *P) {
 static uint64_t expect_uint(parser *P, const char *what, uint64_t max) {
   if (P->tok.kind != PTX_TK_INT) expected(P, what);
   if (P->tok.u > max)
-    fail_at(P, P->tok.pos, "%s %llu is too large (the limit is %llu)", what,
-            (unsigned long long)P->tok.u, (unsigned long long)max);
+    fail_at(P, P->tok.pos, "%s %llu is too large (the limit is %llu)", what, (unsigned long long)P->tok.u,
+            (unsigned long long)max);
   uint64_t v = P->tok.u;
   advance(P);
   return v;
@@ -386,8 +392,7 @@ static uint32_t round_to_format(double d, int ebits, int mbits) {
   uint64_t man = b & ((UINT64_C(1) << 52) - 1);
   uint32_t emax = (1u << ebits) - 1;
   if (e == 0x7ff)
-    return sign | emax << mbits |
-           (man ? 1u << (mbits - 1) | (uint32_t)(man >> (52 - mbits)) : 0);
+    return sign | emax << mbits | (man ? 1u << (mbits - 1) | (uint32_t)(man >> (52 - mbits)) : 0);
   if (e == 0 && man == 0) return sign;
   int bias = (1 << (ebits - 1)) - 1;
   int te = (e ? e : 1) - 1023 + bias; /* target biased exponent */
@@ -473,8 +478,10 @@ static void parse_version(parser *P) {
     major = major * 10 + (t->s[i] - '0');
   if (ok && (i == 0 || i >= (int)t->len - 1 || t->s[i] != '.')) ok = 0;
   for (i++; ok && i < (int)t->len; i++) {
-    if (t->s[i] < '0' || t->s[i] > '9' || minor >= 1000) ok = 0;
-    else minor = minor * 10 + (t->s[i] - '0');
+    if (t->s[i] < '0' || t->s[i] > '9' || minor >= 1000)
+      ok = 0;
+    else
+      minor = minor * 10 + (t->s[i] - '0');
   }
   if (!ok) expected(P, "a version number like 9.0");
   P->m->version_major = major;
@@ -619,9 +626,12 @@ static void parse_section(parser *P) {
 /* ---- declarations ---------------------------------------------------------- */
 
 static int space_of(const parser *P) {
-  static const struct { const char *name; int space; } spaces[] = {
-      {"global", PTX_SPACE_GLOBAL}, {"shared", PTX_SPACE_SHARED}, {"const", PTX_SPACE_CONST},
-      {"local", PTX_SPACE_LOCAL},   {"param", PTX_SPACE_PARAM},   {"tex", PTX_SPACE_TEX},
+  static const struct {
+    const char *name;
+    int space;
+  } spaces[] = {
+      {"global", PTX_SPACE_GLOBAL},      {"shared", PTX_SPACE_SHARED}, {"const", PTX_SPACE_CONST},
+      {"local", PTX_SPACE_LOCAL},        {"param", PTX_SPACE_PARAM},   {"tex", PTX_SPACE_TEX},
       {"shared::cta", PTX_SPACE_SHARED},
   };
   for (size_t i = 0; i < sizeof spaces / sizeof *spaces; i++)
@@ -710,12 +720,12 @@ static void parse_attrs(parser *P, decl *d) {
 /* The shape of an initializer: how many leaves a { } at each depth spans, so
  * that a short inner list is padded (C rules). */
 typedef struct init_ctx {
-  ptx_var *v;              /* the variable */
-  size_t esz;              /* bytes of one leaf (one scalar element) */
-  uint64_t cap;            /* leaves the variable holds; UINT64_MAX when unsized */
+  ptx_var *v;                  /* the variable */
+  size_t esz;                  /* bytes of one leaf (one scalar element) */
+  uint64_t cap;                /* leaves the variable holds; UINT64_MAX when unsized */
   uint64_t span[MAX_DIMS + 2]; /* leaves under a brace at each depth, 0: unknown */
-  int nspan;               /* entries of span */
-  uint64_t idx;            /* next leaf */
+  int nspan;                   /* entries of span */
+  uint64_t idx;                /* next leaf */
 } init_ctx;
 
 /* Extends the initializer's bytes with zeros up to `size`. Padding of short
@@ -741,11 +751,16 @@ static void store_number(parser *P, init_ctx *ic, const number *n) {
   if (type == PTX_T_F16 || type == PTX_T_BF16 || type == PTX_T_F32 || type == PTX_T_F64) {
     int same = (n->kind == PTX_TK_F32 && type == PTX_T_F32) || (n->kind == PTX_TK_F64 && type == PTX_T_F64);
     double d = number_value(n);
-    if (same) v = number_bits(n); /* keep NaN payloads */
-    else if (type == PTX_T_F64) memcpy(&v, &d, sizeof v);
-    else if (type == PTX_T_F32) v = round_to_format(d, 8, 23);
-    else if (type == PTX_T_F16) v = round_to_format(d, 5, 10);
-    else v = round_to_format(d, 8, 7);
+    if (same)
+      v = number_bits(n); /* keep NaN payloads */
+    else if (type == PTX_T_F64)
+      memcpy(&v, &d, sizeof v);
+    else if (type == PTX_T_F32)
+      v = round_to_format(d, 8, 23);
+    else if (type == PTX_T_F16)
+      v = round_to_format(d, 5, 10);
+    else
+      v = round_to_format(d, 8, 7);
   } else if (n->kind == PTX_TK_INT) {
     v = number_int(n);
     if (n->neg && esz > 8) memset(bytes + 8, 0xff, esz - 8); /* sign-extend .b128 */
@@ -825,7 +840,8 @@ static void parse_mask_init(parser *P, init_ctx *ic, const number *mask) {
   while (byte < 8 && mask->u != UINT64_C(0xFF) << (8 * byte)) byte++;
   if (byte == 8 || mask->neg) fail_at(P, mask->pos, "a byte mask must be 0xFF shifted by whole bytes");
   if (ic->esz != 1)
-    fail_at(P, mask->pos, "a byte-mask initializer needs a byte element, not .%s", ptx_type_name(ic->v->type));
+    fail_at(P, mask->pos, "a byte-mask initializer needs a byte element, not .%s",
+            ptx_type_name(ic->v->type));
   advance(P);
   parse_address_init(P, ic, byte, mask->pos);
   expect(P, ')', "')' after the masked address");
@@ -871,8 +887,10 @@ static void parse_init_item(parser *P, init_ctx *ic, int depth) {
 static void parse_initializer(parser *P, ptx_var *v, const uint64_t *dims, int ndims) {
   if (v->type == PTX_T_NONE) {
     /* .samplerref s = { filter_mode = nearest, ... }: not kept */
-    if (P->tok.kind == '{') skip_braces(P, "initializer");
-    else advance(P);
+    if (P->tok.kind == '{')
+      skip_braces(P, "initializer");
+    else
+      advance(P);
     return;
   }
   init_ctx ic = {0};
@@ -926,8 +944,7 @@ static void parse_declarator(parser *P, const decl *d, vec *out, int allow_init)
       unsized = 1;
     } else {
       dim = expect_uint_expr(P, "an array size", UINT64_MAX);
-      if (dim > MAX_VAR_BYTES || (dim && n > MAX_VAR_BYTES / dim) ||
-          (esz && dim * n > MAX_VAR_BYTES / esz))
+      if (dim > MAX_VAR_BYTES || (dim && n > MAX_VAR_BYTES / dim) || (esz && dim * n > MAX_VAR_BYTES / esz))
         fail_at(P, dpos, "array '%s' is larger than 4 GiB", name);
       n *= dim;
     }
@@ -975,9 +992,12 @@ static void parse_var_decl(parser *P, vec *out, int linkage) {
 /* .param/.reg attrs NAME[dims] in a parameter list. */
 static void parse_param(parser *P, vec *out) {
   decl d = {0};
-  if (at_dir(P, "param")) d.space = PTX_SPACE_PARAM;
-  else if (at_dir(P, "reg")) d.space = PTX_SPACE_REG;
-  else expected(P, "'.param'");
+  if (at_dir(P, "param"))
+    d.space = PTX_SPACE_PARAM;
+  else if (at_dir(P, "reg"))
+    d.space = PTX_SPACE_REG;
+  else
+    expected(P, "'.param'");
   advance(P);
   parse_attrs(P, &d);
   parse_declarator(P, &d, out, 0);
@@ -1103,18 +1123,57 @@ static int binop(parser *P, int *op, int *ntok) {
   *ntok = 1;
   *op = k;
   switch (k) {
-  case '*': case '/': case '%': return 10;
-  case '+': case '-': return 9;
-  case '<': case '>':
-    if (k2 == k) { *ntok = 2; *op = k == '<' ? 'l' : 'r'; return 8; }
-    if (k2 == '=') { *ntok = 2; *op = k == '<' ? 'L' : 'G'; }
+  case '*':
+  case '/':
+  case '%':
+    return 10;
+  case '+':
+  case '-':
+    return 9;
+  case '<':
+  case '>':
+    if (k2 == k) {
+      *ntok = 2;
+      *op = k == '<' ? 'l' : 'r';
+      return 8;
+    }
+    if (k2 == '=') {
+      *ntok = 2;
+      *op = k == '<' ? 'L' : 'G';
+    }
     return 7;
-  case '=': if (k2 == '=') { *ntok = 2; *op = 'E'; return 6; } return 0;
-  case '!': if (k2 == '=') { *ntok = 2; *op = 'N'; return 6; } return 0;
-  case '&': if (k2 == '&') { *ntok = 2; *op = 'A'; return 2; } return 5;
-  case '^': return 4;
-  case '|': if (k2 == '|') { *ntok = 2; *op = 'O'; return 1; } return 3;
-  default: return 0;
+  case '=':
+    if (k2 == '=') {
+      *ntok = 2;
+      *op = 'E';
+      return 6;
+    }
+    return 0;
+  case '!':
+    if (k2 == '=') {
+      *ntok = 2;
+      *op = 'N';
+      return 6;
+    }
+    return 0;
+  case '&':
+    if (k2 == '&') {
+      *ntok = 2;
+      *op = 'A';
+      return 2;
+    }
+    return 5;
+  case '^':
+    return 4;
+  case '|':
+    if (k2 == '|') {
+      *ntok = 2;
+      *op = 'O';
+      return 1;
+    }
+    return 3;
+  default:
+    return 0;
   }
 }
 
@@ -1158,27 +1217,62 @@ static int64_t cexpr(parser *P, int min_prec, int depth) {
     int64_t b = cexpr(P, prec + 1, depth + 1);
     uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
     switch (op) {
-    case '*': a = (int64_t)(ua * ub); break;
-    case '/': case '%':
-      if (!b) fail_at(P, pos, "division by zero in a constant expression");
-      if (a == INT64_MIN && b == -1) a = op == '/' ? a : 0;
-      else a = op == '/' ? a / b : a % b;
+    case '*':
+      a = (int64_t)(ua * ub);
       break;
-    case '+': a = (int64_t)(ua + ub); break;
-    case '-': a = (int64_t)(ua - ub); break;
-    case 'l': a = ub > 63 ? 0 : (int64_t)(ua << ub); break;
-    case 'r': a = ub > 63 ? (a < 0 ? -1 : 0) : a >> ub; break; /* arithmetic, as on s64 */
-    case '<': a = a < b; break;
-    case '>': a = a > b; break;
-    case 'L': a = a <= b; break;
-    case 'G': a = a >= b; break;
-    case 'E': a = a == b; break;
-    case 'N': a = a != b; break;
-    case '&': a = (int64_t)(ua & ub); break;
-    case '^': a = (int64_t)(ua ^ ub); break;
-    case '|': a = (int64_t)(ua | ub); break;
-    case 'A': a = a && b; break;
-    default: a = a || b; break;
+    case '/':
+    case '%':
+      if (!b) fail_at(P, pos, "division by zero in a constant expression");
+      if (a == INT64_MIN && b == -1)
+        a = op == '/' ? a : 0;
+      else
+        a = op == '/' ? a / b : a % b;
+      break;
+    case '+':
+      a = (int64_t)(ua + ub);
+      break;
+    case '-':
+      a = (int64_t)(ua - ub);
+      break;
+    case 'l':
+      a = ub > 63 ? 0 : (int64_t)(ua << ub);
+      break;
+    case 'r':
+      a = ub > 63 ? (a < 0 ? -1 : 0) : a >> ub;
+      break; /* arithmetic, as on s64 */
+    case '<':
+      a = a < b;
+      break;
+    case '>':
+      a = a > b;
+      break;
+    case 'L':
+      a = a <= b;
+      break;
+    case 'G':
+      a = a >= b;
+      break;
+    case 'E':
+      a = a == b;
+      break;
+    case 'N':
+      a = a != b;
+      break;
+    case '&':
+      a = (int64_t)(ua & ub);
+      break;
+    case '^':
+      a = (int64_t)(ua ^ ub);
+      break;
+    case '|':
+      a = (int64_t)(ua | ub);
+      break;
+    case 'A':
+      a = a && b;
+      break;
+    default:
+      a = a || b;
+      break;
     }
   }
   if (min_prec <= 1 && P->tok.kind == '?') {
@@ -1293,8 +1387,8 @@ static ptx_operand parse_operand(parser *P, int ctx) {
     return o;
   case '!': {
     const ptx_token *n = peek_ahead(P);
-    if (n->kind == PTX_TK_INT || n->kind == '(' || (n->kind == PTX_TK_IDENT && n->len == 7 &&
-                                                    !memcmp(n->s, "WARP_SZ", 7)))
+    if (n->kind == PTX_TK_INT || n->kind == '(' ||
+        (n->kind == PTX_TK_IDENT && n->len == 7 && !memcmp(n->s, "WARP_SZ", 7)))
       goto expression;
     advance(P);
     if (P->tok.kind != PTX_TK_IDENT) expected(P, "a predicate after '!'");
@@ -1341,7 +1435,7 @@ static ptx_operand parse_operand(parser *P, int ctx) {
   case PTX_TK_F32:
   case PTX_TK_F64:
   case PTX_TK_FLOAT:
-  literal: {
+  literal : {
     number n = read_number(P, "a number after '-'");
     if (n.kind == PTX_TK_INT) {
       o.kind = PTX_OPD_INT;
@@ -1550,8 +1644,10 @@ static void parse_body(parser *P) {
       parse_instruction(P);
       break;
     case PTX_TK_IDENT:
-      if (peek_ahead(P)->kind == ':') parse_label(P);
-      else parse_instruction(P);
+      if (peek_ahead(P)->kind == ':')
+        parse_label(P);
+      else
+        parse_instruction(P);
       break;
     case PTX_TK_DIR: {
       int linkage = linkage_of(P);
@@ -1602,9 +1698,12 @@ static void read_dims(parser *P, uint32_t out[3]) {
 
 static void function_directives(parser *P, ptx_func *f) {
   while (P->tok.kind == PTX_TK_DIR) {
-    if (at_dir(P, "maxntid")) read_dims(P, f->maxntid);
-    else if (at_dir(P, "reqntid")) read_dims(P, f->reqntid);
-    else if (at_dir(P, "reqnctapercluster")) read_dims(P, f->reqncluster);
+    if (at_dir(P, "maxntid"))
+      read_dims(P, f->maxntid);
+    else if (at_dir(P, "reqntid"))
+      read_dims(P, f->reqntid);
+    else if (at_dir(P, "reqnctapercluster"))
+      read_dims(P, f->reqncluster);
     else if (at_dir(P, "minnctapersm") || at_dir(P, "maxnctapersm")) {
       int min = at_dir(P, "minnctapersm");
       advance(P);
@@ -1632,7 +1731,8 @@ static void function_directives(parser *P, ptx_func *f) {
     } else if (at_dir(P, "pragma")) {
       parse_pragma(P);
     } else {
-      fail_at(P, P->tok.pos, "unexpected directive '%.*s' before the function body", (int)P->tok.len, P->tok.s);
+      fail_at(P, P->tok.pos, "unexpected directive '%.*s' before the function body", (int)P->tok.len,
+              P->tok.s);
     }
   }
 }
@@ -1693,8 +1793,10 @@ static size_t find_funcs(ptx_func **sorted, size_t n, const char *name, size_t *
   size_t lo = 0, hi = n;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (strcmp(sorted[mid]->name, name) < 0) lo = mid + 1;
-    else hi = mid;
+    if (strcmp(sorted[mid]->name, name) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   size_t end = lo;
   while (end < n && strcmp(sorted[end]->name, name) == 0) end++;
@@ -1730,17 +1832,28 @@ static void parse_module(parser *P) {
       advance(P);
       if (linkage_of(P)) fail_at(P, P->tok.pos, "a declaration has one linkage");
     }
-    if (at_dir(P, "entry") || at_dir(P, "func")) parse_function(P, linkage);
-    else if (space_of(P)) parse_var_decl(P, &P->mvars, linkage);
-    else if (linkage) expected(P, "'.entry', '.func' or a variable after the linkage");
-    else if (at_dir(P, "version")) parse_version(P);
-    else if (at_dir(P, "target")) parse_target(P);
-    else if (at_dir(P, "address_size")) parse_address_size(P);
-    else if (at_dir(P, "file")) parse_file(P);
-    else if (at_dir(P, "loc")) parse_loc(P);
-    else if (at_dir(P, "section")) parse_section(P);
-    else if (at_dir(P, "pragma")) parse_pragma(P);
-    else if (at_dir(P, "alias")) parse_alias(P);
+    if (at_dir(P, "entry") || at_dir(P, "func"))
+      parse_function(P, linkage);
+    else if (space_of(P))
+      parse_var_decl(P, &P->mvars, linkage);
+    else if (linkage)
+      expected(P, "'.entry', '.func' or a variable after the linkage");
+    else if (at_dir(P, "version"))
+      parse_version(P);
+    else if (at_dir(P, "target"))
+      parse_target(P);
+    else if (at_dir(P, "address_size"))
+      parse_address_size(P);
+    else if (at_dir(P, "file"))
+      parse_file(P);
+    else if (at_dir(P, "loc"))
+      parse_loc(P);
+    else if (at_dir(P, "section"))
+      parse_section(P);
+    else if (at_dir(P, "pragma"))
+      parse_pragma(P);
+    else if (at_dir(P, "alias"))
+      parse_alias(P);
     else if (at_dir(P, "branchtargets") || at_dir(P, "calltargets") || at_dir(P, "callprototype"))
       fail_at(P, P->tok.pos, "'%.*s' needs a label inside a function", (int)P->tok.len, P->tok.s);
     else
@@ -1756,8 +1869,8 @@ static void parse_module(parser *P) {
 /* ---- entry points ------------------------------------------------------------------ */
 
 static void free_scratch(parser *P) {
-  vec *vs[] = {&P->mvars, &P->funcs, &P->files, &P->params, &P->rets, &P->regs,
-               &P->fvars, &P->body,  &P->ops,   &P->init,   &P->relocs, &P->aliases, &P->ren, &P->lbl};
+  vec *vs[] = {&P->mvars, &P->funcs, &P->files, &P->params, &P->rets,    &P->regs, &P->fvars,
+               &P->body,  &P->ops,   &P->init,  &P->relocs, &P->aliases, &P->ren,  &P->lbl};
   for (size_t i = 0; i < sizeof vs / sizeof *vs; i++) free(vs[i]->p);
   free(P->plain);
 }

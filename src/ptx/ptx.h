@@ -27,13 +27,28 @@ enum ptx_space {
 /* Fundamental types, as written in declarations (.b32, .f16x2, .pred ...). */
 enum ptx_type {
   PTX_T_NONE = 0,
-  PTX_T_B8, PTX_T_B16, PTX_T_B32, PTX_T_B64, PTX_T_B128,
-  PTX_T_U8, PTX_T_U16, PTX_T_U32, PTX_T_U64,
-  PTX_T_S8, PTX_T_S16, PTX_T_S32, PTX_T_S64,
-  PTX_T_F16, PTX_T_F16X2, PTX_T_BF16, PTX_T_BF16X2,
-  PTX_T_F32, PTX_T_F64,
+  PTX_T_B8,
+  PTX_T_B16,
+  PTX_T_B32,
+  PTX_T_B64,
+  PTX_T_B128,
+  PTX_T_U8,
+  PTX_T_U16,
+  PTX_T_U32,
+  PTX_T_U64,
+  PTX_T_S8,
+  PTX_T_S16,
+  PTX_T_S32,
+  PTX_T_S64,
+  PTX_T_F16,
+  PTX_T_F16X2,
+  PTX_T_BF16,
+  PTX_T_BF16X2,
+  PTX_T_F32,
+  PTX_T_F64,
   PTX_T_PRED,
-  PTX_T_U16X2, PTX_T_S16X2,  /* packed 16-bit integer pairs (add, min, max) */
+  PTX_T_U16X2,
+  PTX_T_S16X2, /* packed 16-bit integer pairs (add, min, max) */
   PTX_T_COUNT
 };
 
@@ -48,11 +63,11 @@ typedef struct ptx_pos {
 /* An address in a variable's initializer: at byte `offset` of the variable,
  * store the address of `symbol` plus `addend` (generic(sym) sets generic). */
 typedef struct ptx_reloc {
-  uint64_t offset;  /* byte offset inside the variable */
+  uint64_t offset;    /* byte offset inside the variable */
   const char *symbol; /* symbol whose address is stored */
-  int64_t addend;   /* added to the address */
-  int size;         /* bytes stored: 4 or 8 */
-  int generic;      /* 1 for generic(sym) */
+  int64_t addend;     /* added to the address */
+  int size;           /* bytes stored: 4 or 8 */
+  int generic;        /* 1 for generic(sym) */
 } ptx_reloc;
 
 /* A variable or parameter declaration: .global/.shared/.const/.local/.param. */
@@ -87,29 +102,29 @@ typedef struct ptx_regdecl {
 } ptx_regdecl;
 
 enum ptx_opd_kind {
-  PTX_OPD_REG = 1,  /* name: a register or special register (%r1, %tid.x) */
-  PTX_OPD_SYM,      /* name: a variable, function or label used as a value */
-  PTX_OPD_INT,      /* ival: an integer literal */
-  PTX_OPD_F32,      /* bits: a 0fXXXXXXXX literal (low 32 bits) */
-  PTX_OPD_F64,      /* bits: a 0dXXXX... literal or a decimal floating literal */
-  PTX_OPD_ADDR,     /* [name+ival] or [ival]: name is NULL for an absolute address */
-  PTX_OPD_VEC,      /* {a, b, ...}: elems/nelems */
-  PTX_OPD_SINK,     /* _ */
-  PTX_OPD_LIST      /* (a, b, ...) in call: elems/nelems */
+  PTX_OPD_REG = 1, /* name: a register or special register (%r1, %tid.x) */
+  PTX_OPD_SYM,     /* name: a variable, function or label used as a value */
+  PTX_OPD_INT,     /* ival: an integer literal */
+  PTX_OPD_F32,     /* bits: a 0fXXXXXXXX literal (low 32 bits) */
+  PTX_OPD_F64,     /* bits: a 0dXXXX... literal or a decimal floating literal */
+  PTX_OPD_ADDR,    /* [name+ival] or [ival]: name is NULL for an absolute address */
+  PTX_OPD_VEC,     /* {a, b, ...}: elems/nelems */
+  PTX_OPD_SINK,    /* _ */
+  PTX_OPD_LIST     /* (a, b, ...) in call: elems/nelems */
 };
 
 /* An operand. `neg` is set for !%p; `pair` is the second name of %r|%p
  * (shfl, setp with two results) and otherwise NULL. */
 typedef struct ptx_operand {
-  int kind;                   /* enum ptx_opd_kind */
-  int neg;                    /* logical negation (!%p) */
-  const char *name;           /* REG, SYM, ADDR base (may be NULL for ADDR) */
-  const char *pair;           /* %a|%b: the name after | */
-  int64_t ival;               /* INT value, ADDR offset, SYM offset (mov d, var+8) */
-  uint64_t bits;              /* F32/F64 bit pattern */
-  struct ptx_operand *elems;  /* VEC / LIST elements; ADDR: items after the first of [tex, smp, {x, y}] */
-  int nelems;                 /* entries in elems */
-  ptx_pos pos;                /* where the operand starts */
+  int kind;                  /* enum ptx_opd_kind */
+  int neg;                   /* logical negation (!%p) */
+  const char *name;          /* REG, SYM, ADDR base (may be NULL for ADDR) */
+  const char *pair;          /* %a|%b: the name after | */
+  int64_t ival;              /* INT value, ADDR offset, SYM offset (mov d, var+8) */
+  uint64_t bits;             /* F32/F64 bit pattern */
+  struct ptx_operand *elems; /* VEC / LIST elements; ADDR: items after the first of [tex, smp, {x, y}] */
+  int nelems;                /* entries in elems */
+  ptx_pos pos;               /* where the operand starts */
 } ptx_operand;
 
 /* A source line reference from .loc: file index, line, column; line 0 when
@@ -127,45 +142,45 @@ typedef struct ptx_loc {
  * `t: .branchtargets L1, L2;` (and .calltargets) is a statement with opcode
  * ".branchtargets" and operands SYM t, SYM L1, SYM L2. */
 typedef struct ptx_stmt {
-  const char *label;     /* non-NULL for a label statement */
-  const char *guard;     /* predicate register of @%p / @!%p, or NULL */
-  int guard_neg;         /* 1 for @!%p */
-  const char *opcode;    /* instruction name */
-  const char **mods;     /* modifiers without the dots */
-  int nmods;             /* entries in mods */
-  ptx_operand *ops;      /* operands */
-  int nops;              /* entries in ops */
-  ptx_loc loc;           /* the last .loc before this statement */
-  ptx_pos pos;           /* where the statement starts in the PTX text */
+  const char *label;  /* non-NULL for a label statement */
+  const char *guard;  /* predicate register of @%p / @!%p, or NULL */
+  int guard_neg;      /* 1 for @!%p */
+  const char *opcode; /* instruction name */
+  const char **mods;  /* modifiers without the dots */
+  int nmods;          /* entries in mods */
+  ptx_operand *ops;   /* operands */
+  int nops;           /* entries in ops */
+  ptx_loc loc;        /* the last .loc before this statement */
+  ptx_pos pos;        /* where the statement starts in the PTX text */
 } ptx_stmt;
 
 /* A .entry or .func. Variables declared in the body (.shared, .local, .param
  * inside call sequences, .reg) are collected flat; `{ }` scopes are not kept. */
 typedef struct ptx_func {
   const char *name;
-  int is_entry;          /* .entry (kernel) rather than .func */
-  int linkage;           /* enum ptx_linkage */
-  int has_body;          /* 0 for a declaration (prototype) only */
-  ptx_var *params;       /* parameters, in order */
+  int is_entry;    /* .entry (kernel) rather than .func */
+  int linkage;     /* enum ptx_linkage */
+  int has_body;    /* 0 for a declaration (prototype) only */
+  ptx_var *params; /* parameters, in order */
   int nparams;
-  ptx_var *rets;         /* return parameters of a .func */
+  ptx_var *rets; /* return parameters of a .func */
   int nrets;
-  ptx_regdecl *regs;     /* .reg declarations */
+  ptx_regdecl *regs; /* .reg declarations */
   int nregs;
-  ptx_var *vars;         /* .shared/.local/.param/.const/.global declared in the body */
+  ptx_var *vars; /* .shared/.local/.param/.const/.global declared in the body */
   int nvars;
-  ptx_stmt *body;        /* statements */
+  ptx_stmt *body; /* statements */
   int nbody;
-  uint32_t maxntid[3];   /* .maxntid, 0 when absent */
-  uint32_t reqntid[3];   /* .reqntid, 0 when absent */
-  uint32_t minnctapersm; /* .minnctapersm, 0 when absent */
+  uint32_t maxntid[3];     /* .maxntid, 0 when absent */
+  uint32_t reqntid[3];     /* .reqntid, 0 when absent */
+  uint32_t minnctapersm;   /* .minnctapersm, 0 when absent */
   uint32_t reqncluster[3]; /* .reqnctapercluster, 0 when absent */
   uint32_t maxclusterrank; /* .maxclusterrank, 0 when absent */
-  int explicit_cluster;  /* .explicitcluster */
-  uint32_t maxnreg;      /* .maxnreg, 0 when absent */
-  int noreturn;          /* .noreturn */
+  int explicit_cluster;    /* .explicitcluster */
+  uint32_t maxnreg;        /* .maxnreg, 0 when absent */
+  int noreturn;            /* .noreturn */
   ptx_pos pos;
-  const char *alias_of;  /* `.alias NAME, TARGET;`: TARGET on the function NAME, else NULL */
+  const char *alias_of; /* `.alias NAME, TARGET;`: TARGET on the function NAME, else NULL */
 } ptx_func;
 
 /* A .file directive. */
@@ -175,18 +190,18 @@ typedef struct ptx_file {
 } ptx_file;
 
 typedef struct ptx_module {
-  const char *filename;  /* the name given to ptx_parse, for messages */
+  const char *filename; /* the name given to ptx_parse, for messages */
   int version_major, version_minor;
-  const char *target;    /* first .target word: "sm_90", "sm_20"; NULL when absent */
+  const char *target;      /* first .target word: "sm_90", "sm_20"; NULL when absent */
   int texmode_independent; /* .target ..., texmode_independent */
-  int address_size;      /* 32 or 64 (64 when absent) */
-  ptx_var *vars;         /* module-scope variables, in order */
+  int address_size;        /* 32 or 64 (64 when absent) */
+  ptx_var *vars;           /* module-scope variables, in order */
   int nvars;
-  ptx_func *funcs;       /* functions, in order (declarations included) */
+  ptx_func *funcs; /* functions, in order (declarations included) */
   int nfuncs;
-  ptx_file *files;       /* .file directives */
+  ptx_file *files; /* .file directives */
   int nfiles;
-  void *arena;           /* owns all memory of the module */
+  void *arena; /* owns all memory of the module */
 } ptx_module;
 
 /* Bytes of one element of a type (PTX_T_PRED: 1; PTX_T_B128: 16). */
@@ -200,8 +215,8 @@ int ptx_type_from_name(const char *s);
  * returned; on error, -1 is returned, *out is NULL and err gets
  * "FILE:LINE:COL: message" (NUL-terminated, truncated to errsize). Never
  * crashes or loops on any input. */
-int ptx_parse(const char *text, size_t len, const char *filename,
-              ptx_module **out, char *err, size_t errsize);
+int ptx_parse(const char *text, size_t len, const char *filename, ptx_module **out, char *err,
+              size_t errsize);
 void ptx_free(ptx_module *m);
 
 #endif

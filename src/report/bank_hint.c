@@ -37,8 +37,8 @@ uint32_t bank_hint_degree(const bank_pattern *p) {
 /* The regular shape of the lanes' element indices: e[l] = B + (l % n) * C +
  * (l / n) * D for the active lanes, with C >= 1. */
 typedef struct shape {
-  int n;          /* lanes per row of the warp: 32 when one stride fits all */
-  int64_t C, D;   /* element steps between neighbouring lanes and rows */
+  int n;        /* lanes per row of the warp: 32 when one stride fits all */
+  int64_t C, D; /* element steps between neighbouring lanes and rows */
 } shape;
 
 static int fit(const bank_pattern *p, const int64_t *e, shape *s) {
@@ -77,7 +77,8 @@ static int fit(const bank_pattern *p, const int64_t *e, shape *s) {
 
 /* The pattern with each element index e moved to f(e), elements of z bytes. */
 typedef int64_t (*remap_fn)(int64_t e, const int64_t *arg);
-static uint32_t degree_after(const bank_pattern *p, const int64_t *e, uint32_t z, remap_fn f, const int64_t *arg) {
+static uint32_t degree_after(const bank_pattern *p, const int64_t *e, uint32_t z, remap_fn f,
+                             const int64_t *arg) {
   bank_pattern q = *p;
   for (int l = 0; l < 32; l++)
     if (p->active >> l & 1) {
@@ -98,8 +99,10 @@ static int64_t swizzle(int64_t e, const int64_t *arg) {
 }
 
 static const char *after(uint32_t d, char *buf, size_t n) {
-  if (d <= 1) snprintf(buf, n, "no conflicts");
-  else snprintf(buf, n, "%u-way", d);
+  if (d <= 1)
+    snprintf(buf, n, "no conflicts");
+  else
+    snprintf(buf, n, "%u-way", d);
   return buf;
 }
 
@@ -139,17 +142,21 @@ int bank_hint(const bank_pattern *p, char *buf, size_t n) {
   for (int64_t q = unit; q <= 8 * unit && d1 > 1; q += unit) {
     int64_t arg[3] = {s.C, q, 0};
     uint32_t d = degree_after(p, e, z, pad, arg);
-    if (d < d1) { d1 = d; P = q; }
+    if (d < d1) {
+      d1 = d;
+      P = q;
+    }
   }
   /* in the program's elements: a merged access of 4 floats pads by 4 */
   uint32_t ez = p->elem && p->elem < z && z % p->elem == 0 ? p->elem : z;
   int64_t f = (int64_t)(z / ez), C = s.C * f;
   if (P)
-    snprintf(fixes[nf++], sizeof fixes[0],
-             "fix: pad each row of %lld elements by %lld: [..][%lld] instead of [..][%lld] (for 1-D indexing, "
-             "a stride of %lld): %s",
-             (long long)C, (long long)(P * f), (long long)(C + P * f), (long long)C, (long long)(C + P * f),
-             after(d1, a, sizeof a));
+    snprintf(
+        fixes[nf++], sizeof fixes[0],
+        "fix: pad each row of %lld elements by %lld: [..][%lld] instead of [..][%lld] (for 1-D indexing, "
+        "a stride of %lld): %s",
+        (long long)C, (long long)(P * f), (long long)(C + P * f), (long long)C, (long long)(C + P * f),
+        after(d1, a, sizeof a));
   /* 2. XOR swizzle, for rows that span all the banks (a power-of-two number
    *    of units of max(element, bank word)) */
   uint32_t U = z > bb ? z : bb;
@@ -158,9 +165,10 @@ int bank_hint(const bank_pattern *p, char *buf, size_t n) {
     int64_t arg2[3] = {s.C, eu, (cu < span ? cu : span) - 1};
     uint32_t d2 = degree_after(p, e, z, swizzle, arg2);
     if (d2 < d0)
-      snprintf(fixes[nf++], sizeof fixes[0],
-               "fix: keep the rows unpadded and XOR-swizzle the column: col ^ (row %% %lld), in %u-byte units: %s",
-               (long long)(arg2[2] + 1), U, after(d2, a, sizeof a));
+      snprintf(
+          fixes[nf++], sizeof fixes[0],
+          "fix: keep the rows unpadded and XOR-swizzle the column: col ^ (row %% %lld), in %u-byte units: %s",
+          (long long)(arg2[2] + 1), U, after(d2, a, sizeof a));
   }
   /* 3. one wide access per thread instead of C narrow ones */
   int64_t v = s.C * (int64_t)z;
@@ -170,10 +178,11 @@ int bank_hint(const bank_pattern *p, char *buf, size_t n) {
       q.size = (uint32_t)v;
       uint32_t d3 = bank_hint_degree(&q);
       if (d3 < d0)
-        snprintf(fixes[nf++], sizeof fixes[0],
-                 "fix: if each thread uses these %lld consecutive elements, read them with one %lld-byte access "
-                 "(%s): %s",
-                 (long long)s.C, (long long)v, v == 8 ? "float2, int2" : "float4, int4", after(d3, a, sizeof a));
+        snprintf(
+            fixes[nf++], sizeof fixes[0],
+            "fix: if each thread uses these %lld consecutive elements, read them with one %lld-byte access "
+            "(%s): %s",
+            (long long)s.C, (long long)v, v == 8 ? "float2, int2" : "float4, int4", after(d3, a, sizeof a));
     }
   }
   if (!nf) return 0;
@@ -185,10 +194,11 @@ int bank_hint(const bank_pattern *p, char *buf, size_t n) {
     snprintf(why, sizeof why, " = %lld bank word%s", words, words == 1 ? "" : "s");
   char rows[96] = "";
   if (s.n < 32) snprintf(rows, sizeof rows, ", and by %lld every %d lanes", (long long)s.D, s.n);
-  k += (size_t)snprintf(buf + k, n > k ? n - k : 0,
-                        "      hint: the lanes step by %lld element%s of %u bytes (%lld bytes%s)%s%s: up to %u of "
-                        "them meet on one bank\n",
-                        (long long)C, C == 1 ? "" : "s", ez, (long long)(s.C * (int64_t)z), why, rows, wide, d0);
+  k += (size_t)snprintf(
+      buf + k, n > k ? n - k : 0,
+      "      hint: the lanes step by %lld element%s of %u bytes (%lld bytes%s)%s%s: up to %u of "
+      "them meet on one bank\n",
+      (long long)C, C == 1 ? "" : "s", ez, (long long)(s.C * (int64_t)z), why, rows, wide, d0);
   for (int i = 0; i < nf && k < n; i++) k += (size_t)snprintf(buf + k, n - k, "      %s\n", fixes[i]);
   return nf;
 }

@@ -10,13 +10,13 @@
 #include <stdint.h>
 
 typedef struct bank_pattern {
-  uint32_t active;       /* lanes that accessed */
-  uint32_t addr[32];     /* their byte offsets from the start of the array */
-  uint32_t size;         /* bytes per lane (the merged width if merged) */
-  uint32_t elem;         /* bytes of one PTX access (size / accesses merged), for the wording; 0: size */
-  int banks;             /* 32 (16 on 1.x) */
-  int bank_bytes;        /* 4 (8 in Kepler's 8-byte mode) */
-  int request_lanes;     /* lanes per request: 32 (16 on 1.x) */
+  uint32_t active;   /* lanes that accessed */
+  uint32_t addr[32]; /* their byte offsets from the start of the array */
+  uint32_t size;     /* bytes per lane (the merged width if merged) */
+  uint32_t elem;     /* bytes of one PTX access (size / accesses merged), for the wording; 0: size */
+  int banks;         /* 32 (16 on 1.x) */
+  int bank_bytes;    /* 4 (8 in Kepler's 8-byte mode) */
+  int request_lanes; /* lanes per request: 32 (16 on 1.x) */
 } bank_pattern;
 
 /* The conflict degree of a pattern as the hint computes it: the most

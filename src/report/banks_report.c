@@ -3,29 +3,29 @@
  * operation; the text form shows the lines with the most conflicts with
  * their source, the lanes, banks and words of the worst instance, and a hint
  * for the patterns that have a known fix. */
-#include <inttypes.h>
-#include <stdlib.h>
-#include <string.h>
 #include "api/internal.h"
 #include "exec/hooks.h"
 #include "ir/merge.h"
 #include "model/arch.h"
 #include "report/bank_hint.h"
 #include "sass/sass.h"
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
 
 enum { K_LD, K_ST, K_ATOM };
 static const char *const kind_names[] = {"ld", "st", "atom"};
 
 /* The figures of one source line and operation. */
 typedef struct line_stat {
-  uint32_t file, line;   /* source position (file ~0u: PTX line) */
-  int kind;              /* K_LD .. */
-  uint32_t pc;           /* first instruction of the line */
+  uint32_t file, line; /* source position (file ~0u: PTX line) */
+  int kind;            /* K_LD .. */
+  uint32_t pc;         /* first instruction of the line */
   uint64_t requests, wavefronts, ideal;
-  const bank_stat *worst;/* the instruction with the worst instance */
+  const bank_stat *worst; /* the instruction with the worst instance */
   uint32_t worst_pc;
-  int merged;            /* accesses per request when ptxas merges them (ir/merge.c), else 1 */
-  uint32_t merged_pc;    /* the first access of such a group */
+  int merged;               /* accesses per request when ptxas merges them (ir/merge.c), else 1 */
+  uint32_t merged_pc;       /* the first access of such a group */
   uint64_t merged_requests; /* requests of merged groups */
 } line_stat;
 
@@ -116,7 +116,10 @@ static int source_line(const char *path, const char *near, uint32_t n, char *buf
   uint32_t k = 1;
   int ok = 0;
   while (fgets(buf, (int)size, f)) {
-    if (k == n) { ok = 1; break; }
+    if (k == n) {
+      ok = 1;
+      break;
+    }
     if (strchr(buf, '\n')) k++;
   }
   fclose(f);
@@ -154,7 +157,8 @@ static int cmp_u32(const void *x, const void *y) {
   return a < b ? -1 : a > b;
 }
 
-static void worst_instance(FILE *f, const smemu_ctx *ctx, const program *P, const line_stat *ls, int bank_bytes) {
+static void worst_instance(FILE *f, const smemu_ctx *ctx, const program *P, const line_stat *ls,
+                           int bank_bytes) {
   const bank_stat *b = ls->worst;
   if (!b || b->worst_bank < 0 || b->worst_degree <= 1) return;
   uint32_t lanes[32] = {0}, words[32] = {0};
@@ -187,8 +191,9 @@ static void worst_instance(FILE *f, const smemu_ctx *ctx, const program *P, cons
   int op = P->code[ls->worst_pc].op;
   if (op == OP_LDMATRIX || op == OP_STMATRIX) {
     if (nw >= 2)
-      fprintf(f, "      hint: %s rows that share banks: pad each row by 16 bytes, or XOR the 16-byte chunk "
-                 "index with the row (mod 8), so that a matrix's 8 rows fall on 8 different 4-bank groups\n",
+      fprintf(f,
+              "      hint: %s rows that share banks: pad each row by 16 bytes, or XOR the 16-byte chunk "
+              "index with the row (mod 8), so that a matrix's 8 rows fall on 8 different 4-bank groups\n",
               op == OP_LDMATRIX ? "ldmatrix" : "stmatrix");
     return;
   }
@@ -219,8 +224,10 @@ static const char *merged_text(const program *P, const analysis *a, const line_s
   uint32_t bits = b->worst_size ? b->worst_size * 8 : 0;
   const insn *in = &P->code[l->merged_pc];
   const char *sass = (op_flags[in->op] & OPF_WRITE) ? "STS" : "LDS";
-  if (bits) snprintf(buf, n, "%d %s merged into one %s.%u", l->merged, P->lines[l->merged_pc].text, sass, bits);
-  else snprintf(buf, n, "%d %s merged into one %s", l->merged, P->lines[l->merged_pc].text, sass);
+  if (bits)
+    snprintf(buf, n, "%d %s merged into one %s.%u", l->merged, P->lines[l->merged_pc].text, sass, bits);
+  else
+    snprintf(buf, n, "%d %s merged into one %s", l->merged, P->lines[l->merged_pc].text, sass);
   return buf;
 }
 
@@ -242,12 +249,14 @@ int smemu_write_bank_report(const smemu_ctx *ctx, FILE *f, int max_lines) {
             label[k], c.requests[k], c.wavefronts[k], c.conflicts[k]);
   for (int k = 0; k < 3; k++)
     if (c.dshared_requests[k])
-      fprintf(f, "  %s %10" PRIu64 " requests %10" PRIu64 " sectors to other blocks of the cluster (dshared)\n",
+      fprintf(f,
+              "  %s %10" PRIu64 " requests %10" PRIu64 " sectors to other blocks of the cluster (dshared)\n",
               label[k], c.dshared_requests[k], c.dshared_sectors[k]);
   smemu_counting cn;
   if (smemu_last_counting(ctx, &cn) == SMEMU_OK && cn.sass) {
-    fprintf(f, "  counting: per SASS instruction (%d of %d shared accesses mapped, %d changed from the PTX"
-               " rules, %d by PTX rules: ambiguous mapping)\n",
+    fprintf(f,
+            "  counting: per SASS instruction (%d of %d shared accesses mapped, %d changed from the PTX"
+            " rules, %d by PTX rules: ambiguous mapping)\n",
             cn.agree + cn.set, cn.accesses, cn.set, cn.fallback);
     for (int i = 0; i < cn.nlines; i++)
       fprintf(f, "    PTX counting at %s:%u (the SASS of this line did not map unambiguously)\n",
@@ -262,13 +271,16 @@ int smemu_write_bank_report(const smemu_ctx *ctx, FILE *f, int max_lines) {
   for (int i = 0; i < n; i++) {
     const line_stat *l = &ls[i];
     if (l->merged <= 1) continue;
-    if (!nmerged++) fprintf(f, "  counted as ptxas merges them (one request per wide access, as Nsight Compute counts):\n");
+    if (!nmerged++)
+      fprintf(f, "  counted as ptxas merges them (one request per wide access, as Nsight Compute counts):\n");
     const char *file = l->file != ~0u ? P->files[l->file] : NULL;
     char mt[256];
-    if (file) fprintf(f, "    %s:%u", file, l->line);
-    else fprintf(f, "    PTX line %u", l->line);
-    fprintf(f, "  %s: %" PRIu64 " of the line's %" PRIu64 " requests\n", merged_text(P, ctx->last_an, l, mt, sizeof mt),
-            l->merged_requests, l->requests);
+    if (file)
+      fprintf(f, "    %s:%u", file, l->line);
+    else
+      fprintf(f, "    PTX line %u", l->line);
+    fprintf(f, "  %s: %" PRIu64 " of the line's %" PRIu64 " requests\n",
+            merged_text(P, ctx->last_an, l, mt, sizeof mt), l->merged_requests, l->requests);
   }
   int shown = 0;
   for (int i = 0; i < n && shown < max_lines; i++) {
@@ -279,14 +291,19 @@ int smemu_write_bank_report(const smemu_ctx *ctx, FILE *f, int max_lines) {
     shown++;
     const char *file = l->file != ~0u ? P->files[l->file] : NULL;
     char where[600];
-    if (file) snprintf(where, sizeof where, "%s:%u", file, l->line);
-    else snprintf(where, sizeof where, "PTX line %u", l->line);
+    if (file)
+      snprintf(where, sizeof where, "%s:%u", file, l->line);
+    else
+      snprintf(where, sizeof where, "PTX line %u", l->line);
     char mt[256], op[300];
-    if (l->merged > 1) snprintf(op, sizeof op, "%s", merged_text(P, ctx->last_an, l, mt, sizeof mt));
-    else snprintf(op, sizeof op, "%s", P->lines[l->worst_pc].text);
+    if (l->merged > 1)
+      snprintf(op, sizeof op, "%s", merged_text(P, ctx->last_an, l, mt, sizeof mt));
+    else
+      snprintf(op, sizeof op, "%s", P->lines[l->worst_pc].text);
     const char *sop = sass_op_of(ctx->last_sass, l->worst_pc);
-    fprintf(f, "    %s  %s (%s)%s%s%s  requests %" PRIu64 "  wavefronts %" PRIu64 "  conflicts %" PRIu64
-               "  worst %u-way\n",
+    fprintf(f,
+            "    %s  %s (%s)%s%s%s  requests %" PRIu64 "  wavefronts %" PRIu64 "  conflicts %" PRIu64
+            "  worst %u-way\n",
             where, kind_names[l->kind], op, sop ? " [SASS " : "", sop ? sop : "", sop ? "]" : "", l->requests,
             l->wavefronts, conf, l->worst ? l->worst->bank_degree : 0);
     char src[512];
@@ -298,8 +315,10 @@ int smemu_write_bank_report(const smemu_ctx *ctx, FILE *f, int max_lines) {
     }
     worst_instance(f, ctx, P, l, ctx->bank_mode);
   }
-  if (!n) fprintf(f, "  no shared-memory accesses\n");
-  else if (!shown) fprintf(f, "  no bank conflicts\n");
+  if (!n)
+    fprintf(f, "  no shared-memory accesses\n");
+  else if (!shown)
+    fprintf(f, "  no bank conflicts\n");
   free(ls);
   return 0;
 }
@@ -310,8 +329,9 @@ int smemu_write_bank_json(const smemu_ctx *ctx, FILE *f) {
   smemu_bank_counts c;
   if (smemu_last_bank_counts(ctx, &c) != SMEMU_OK) return -1;
   for (int k = 0; k < 3; k++)
-    fprintf(f, "\"shared_%s_requests\": %" PRIu64 ", \"shared_%s_wavefronts\": %" PRIu64
-               ", \"shared_%s_bank_conflicts\": %" PRIu64 ", ",
+    fprintf(f,
+            "\"shared_%s_requests\": %" PRIu64 ", \"shared_%s_wavefronts\": %" PRIu64
+            ", \"shared_%s_bank_conflicts\": %" PRIu64 ", ",
             kind_names[k], c.requests[k], kind_names[k], c.wavefronts[k], kind_names[k], c.conflicts[k]);
   line_stat *ls;
   int n = collect(ctx, &ls);
@@ -321,9 +341,10 @@ int smemu_write_bank_json(const smemu_ctx *ctx, FILE *f) {
     const char *file = l->file != ~0u ? P->files[l->file] : NULL;
     fprintf(f, "%s{\"file\": ", i ? ", " : "");
     smemu_json_string(f, file);
-    fprintf(f, ", \"line\": %u, \"ptx_line\": %u, \"op\": \"%s\", \"requests\": %" PRIu64
-               ", \"wavefronts\": %" PRIu64 ", \"bank_conflicts\": %" PRIu64 ", \"worst_degree\": %u"
-               ", \"merged\": %d}",
+    fprintf(f,
+            ", \"line\": %u, \"ptx_line\": %u, \"op\": \"%s\", \"requests\": %" PRIu64
+            ", \"wavefronts\": %" PRIu64 ", \"bank_conflicts\": %" PRIu64 ", \"worst_degree\": %u"
+            ", \"merged\": %d}",
             file ? l->line : 0, P->lines[l->pc].ptx_line, kind_names[l->kind], l->requests, l->wavefronts,
             l->wavefronts - l->ideal, l->worst ? l->worst->bank_degree : 0, l->merged);
   }

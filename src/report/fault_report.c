@@ -4,37 +4,43 @@
  * is out of bounds / misaligned" and where the nearest allocation lies,
  * counted from its last byte ("1 bytes after" for one past the end), sizes
  * and distances with grouped digits. */
-#include <inttypes.h>
-#include "smemu.h"
 #include "report/grouped.h"
+#include "smemu.h"
+#include <inttypes.h>
 
 #define PFX "========= "
-
 
 int smemu_write_fault_text(const smemu_fault *ft, FILE *f) {
   if (!ft || !f || !ft->access) return -1;
   char name[1024], g[48];
   smemu_demangle(ft->kernel ? ft->kernel : "?", name, sizeof name);
   fprintf(f, PFX "Invalid __%s__ %s of size %u bytes\n", ft->space, ft->write ? "write" : "read", ft->size);
-  if (ft->file) fprintf(f, PFX "    at %s in %s:%u\n", name, ft->file, ft->line);
-  else fprintf(f, PFX "    at %s in PTX line %u\n", name, ft->ptx_line);
-  fprintf(f, PFX "    by thread (%u,%u,%u) in block (%u,%u,%u)\n", ft->thread[0], ft->thread[1], ft->thread[2],
-          ft->block[0], ft->block[1], ft->block[2]);
+  if (ft->file)
+    fprintf(f, PFX "    at %s in %s:%u\n", name, ft->file, ft->line);
+  else
+    fprintf(f, PFX "    at %s in PTX line %u\n", name, ft->ptx_line);
+  fprintf(f, PFX "    by thread (%u,%u,%u) in block (%u,%u,%u)\n", ft->thread[0], ft->thread[1],
+          ft->thread[2], ft->block[0], ft->block[1], ft->block[2]);
   if (ft->remote_cta >= 0)
     fprintf(f, PFX "    Access to 0x%" PRIx64 " in CTA %d is %s\n", ft->address, ft->remote_cta,
             ft->misaligned ? "misaligned" : "out of bounds");
   else
-    fprintf(f, PFX "    Access to 0x%" PRIx64 " is %s\n", ft->address, ft->misaligned ? "misaligned" : "out of bounds");
+    fprintf(f, PFX "    Access to 0x%" PRIx64 " is %s\n", ft->address,
+            ft->misaligned ? "misaligned" : "out of bounds");
   if (ft->near_size) {
     uint64_t a = ft->address, b = ft->near_base, end = ft->near_base + ft->near_size;
     if (a >= b && a < end)
       fprintf(f, PFX "    and is inside the nearest allocation at 0x%" PRIx64 " of size %s bytes\n", b,
               report_grouped(g, sizeof g, ft->near_size));
     else if (a >= end)
-      fprintf(f, PFX "    and is %s bytes after the nearest allocation at 0x%" PRIx64 " of size %" PRIu64 " bytes\n",
+      fprintf(f,
+              PFX "    and is %s bytes after the nearest allocation at 0x%" PRIx64 " of size %" PRIu64
+                  " bytes\n",
               report_grouped(g, sizeof g, a - end + 1), b, ft->near_size);
     else
-      fprintf(f, PFX "    and is %s bytes before the nearest allocation at 0x%" PRIx64 " of size %" PRIu64 " bytes\n",
+      fprintf(f,
+              PFX "    and is %s bytes before the nearest allocation at 0x%" PRIx64 " of size %" PRIu64
+                  " bytes\n",
               report_grouped(g, sizeof g, b - a), b, ft->near_size);
   }
   fputs(PFX "\n", f);

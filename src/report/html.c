@@ -5,13 +5,13 @@
  * needs is copied when a launch is noted, because the context keeps only
  * its last launch. The page has no script beyond a marker that it loaded
  * and no reference to anything outside itself. */
+#include "api/internal.h"
+#include "exec/hooks.h"
+#include "ir/merge.h"
 #include "smemu.h"
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include "api/internal.h"
-#include "exec/hooks.h"
-#include "ir/merge.h"
 
 #define MAX_LAUNCH_ROWS 500 /* launches listed in the table (all are counted) */
 #define MAX_GRIDS 3         /* worst instances drawn per kernel */
@@ -33,10 +33,10 @@ typedef struct h_launch {
 typedef struct h_line {
   int file;
   uint32_t line;
-  unsigned kinds;          /* 1 << K_LD | ... */
+  unsigned kinds; /* 1 << K_LD | ... */
   uint64_t requests, wavefronts, ideal;
-  uint32_t worst_degree;   /* worst instance's wavefronts - ideal + 1 */
-  char text[48];           /* an instruction of the line */
+  uint32_t worst_degree; /* worst instance's wavefronts - ideal + 1 */
+  char text[48];         /* an instruction of the line */
 } h_line;
 
 /* The recorded worst execution of one instruction. */
@@ -53,7 +53,7 @@ typedef struct h_inst {
 typedef struct h_hazard {
   char type[4], first[8], second[8];
   int error, global;
-  int f1, f2;              /* file indices or -1 */
+  int f1, f2; /* file indices or -1 */
   uint32_t l1, l2;
   uint64_t count;
   char var[96];
@@ -75,9 +75,9 @@ typedef struct h_kernel {
   smemu_bank_counts bc;
   h_launch *rows;
   int nrows;
-  char **files;            /* source paths as the PTX names them */
-  char **paths;            /* where they were found (NULL: unreadable) */
-  uint32_t *lo, *hi;       /* line range of the kernel per file */
+  char **files;      /* source paths as the PTX names them */
+  char **paths;      /* where they were found (NULL: unreadable) */
+  uint32_t *lo, *hi; /* line range of the kernel per file */
   int nfiles;
   h_line *lines;
   int nlines;
@@ -89,7 +89,7 @@ typedef struct h_kernel {
   int nsy;
   char **faults;
   int nfaults;
-  char *pipe;              /* the async pipeline of its last launch (text), or NULL */
+  char *pipe; /* the async pipeline of its last launch (text), or NULL */
 } h_kernel;
 
 struct smemu_html {
@@ -269,7 +269,10 @@ static void note_banks(h_kernel *k, const smemu_ctx *ctx, const char *near) {
     in->size = access_size(&P->code[pc]);
     uint32_t first = 0;
     for (int l2 = 0; l2 < 32; l2++)
-      if (in->active >> l2 & 1) { first = in->addr[l2]; break; }
+      if (in->active >> l2 & 1) {
+        first = in->addr[l2];
+        break;
+      }
     var_name(P, first, in->var, sizeof in->var, &in->var_base);
   }
 }
@@ -426,11 +429,20 @@ void smemu_html_add(smemu_html *h, const smemu_ctx *ctx, smemu_status s) {
 static void esc(FILE *f, const char *s) {
   for (; s && *s; s++) {
     switch (*s) {
-    case '<': fputs("&lt;", f); break;
-    case '>': fputs("&gt;", f); break;
-    case '&': fputs("&amp;", f); break;
-    case '"': fputs("&quot;", f); break;
-    default: fputc(*s, f);
+    case '<':
+      fputs("&lt;", f);
+      break;
+    case '>':
+      fputs("&gt;", f);
+      break;
+    case '&':
+      fputs("&amp;", f);
+      break;
+    case '"':
+      fputs("&quot;", f);
+      break;
+    default:
+      fputc(*s, f);
     }
   }
 }
@@ -459,7 +471,8 @@ static uint32_t first_shown(const h_kernel *k, int file) {
 }
 
 static const char *source_text(char ***cache, const h_kernel *k, int file, uint32_t line) {
-  if (file < 0 || !cache[file] || line < first_shown(k, file) || line > k->hi[file] + CONTEXT_LINES) return NULL;
+  if (file < 0 || !cache[file] || line < first_shown(k, file) || line > k->hi[file] + CONTEXT_LINES)
+    return NULL;
   return cache[file][line - first_shown(k, file)];
 }
 
@@ -480,11 +493,14 @@ static const char *kinds(unsigned m) {
 static const char style[] =
     "body{font:14px system-ui,sans-serif;margin:1.5em;color:#222}"
     "h1{font-size:1.4em}h2{font-size:1.2em;border-bottom:1px solid #ccc;margin-top:2em}h3{font-size:1.05em}"
-    "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ddd;padding:2px 6px;text-align:right}"
+    "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ddd;padding:2px "
+    "6px;text-align:right}"
     "th{background:#f3f3f3}td.l,th.l{text-align:left}"
-    "table.src td{border:none;padding:0 8px}table.src td.code{text-align:left;white-space:pre;font-family:monospace}"
+    "table.src td{border:none;padding:0 8px}table.src "
+    "td.code{text-align:left;white-space:pre;font-family:monospace}"
     "table.src tr.hot td.code{font-weight:bold}.bad{color:#b00}"
-    "table.grid td{width:2.2em;height:2.4em;font:10px monospace;text-align:center;vertical-align:middle;padding:1px}"
+    "table.grid td{width:2.2em;height:2.4em;font:10px "
+    "monospace;text-align:center;vertical-align:middle;padding:1px}"
     "table.grid td.hit{background:#cde}table.grid td.worst{background:#f99}"
     "pre.code{background:#f6f6f6;padding:4px 8px;margin:2px 0}.note{color:#666}"
     "h2,td.kn{overflow-wrap:anywhere}td.kn{max-width:40em}"; /* Numba's long mangled names */
@@ -519,10 +535,12 @@ static void grid(FILE *f, const h_kernel *k, const h_inst *in, int banks, int ba
   fprintf(f, " <code>");
   esc(f, in->text);
   fprintf(f, "</code>: worst instance %u-way, %u wavefronts (model)</h3>\n", in->degree, in->waves);
-  fprintf(f, "<p class=\"note\">Columns are the %d banks, rows the passes: a cell is a word (in %d-byte units%s%s) "
-             "and the lanes that read or write it. Bank %d (red) serves %u distinct words.</p>\n",
-          banks, bank_bytes, in->var[0] ? " from the start of " : "", in->var, in->worst_bank,
-          (unsigned)nw[in->worst_bank >= 0 && in->worst_bank < 64 ? in->worst_bank : 0]);
+  fprintf(
+      f,
+      "<p class=\"note\">Columns are the %d banks, rows the passes: a cell is a word (in %d-byte units%s%s) "
+      "and the lanes that read or write it. Bank %d (red) serves %u distinct words.</p>\n",
+      banks, bank_bytes, in->var[0] ? " from the start of " : "", in->var, in->worst_bank,
+      (unsigned)nw[in->worst_bank >= 0 && in->worst_bank < 64 ? in->worst_bank : 0]);
   fprintf(f, "<table class=\"grid\"><tr><th>pass</th>");
   for (int b = 0; b < banks; b++) fprintf(f, "<th>%d</th>", b);
   fprintf(f, "</tr>\n");
@@ -545,8 +563,8 @@ static void grid(FILE *f, const h_kernel *k, const h_inst *in, int banks, int ba
           if (n >= sizeof ll) n = sizeof ll - 1;
         }
       uint32_t w = word[b][r] - in->var_base / (uint32_t)bank_bytes;
-      fprintf(f, "<td class=\"%s\" title=\"bank %d word %u lanes %s\">w%u<br>L%d%s</td>", b == in->worst_bank ? "hit worst" : "hit", b,
-              w, ll, w, first, cnt > 1 ? "+" : "");
+      fprintf(f, "<td class=\"%s\" title=\"bank %d word %u lanes %s\">w%u<br>L%d%s</td>",
+              b == in->worst_bank ? "hit worst" : "hit", b, w, ll, w, first, cnt > 1 ? "+" : "");
     }
     fprintf(f, "</tr>\n");
   }
@@ -565,8 +583,9 @@ static void source_rows(FILE *f, const h_kernel *k, char ***cache, uint64_t maxc
     uint32_t lo = first_shown(k, fi), hi = k->hi[fi] + CONTEXT_LINES;
     fprintf(f, "<h3>");
     esc(f, k->files[fi]);
-    fprintf(f, "%s</h3>\n<table class=\"src\"><tr><th>line</th><th class=\"l\">source</th><th>ops</th>"
-               "<th>requests</th><th>wavefronts</th><th>conflicts</th><th>worst</th></tr>\n",
+    fprintf(f,
+            "%s</h3>\n<table class=\"src\"><tr><th>line</th><th class=\"l\">source</th><th>ops</th>"
+            "<th>requests</th><th>wavefronts</th><th>conflicts</th><th>worst</th></tr>\n",
             cache[fi] ? "" : " (source not found: figures only)");
     for (uint32_t ln = lo; ln <= hi; ln++) {
       const h_line *l = NULL;
@@ -578,12 +597,16 @@ static void source_rows(FILE *f, const h_kernel *k, char ***cache, uint64_t maxc
       /* shade: white to red by the line's share of the kernel's worst line */
       int shade = maxc && c ? (int)(40 + 180 * c / maxc) : 0;
       fprintf(f, "<tr class=\"%s\" data-line=\"%u\" data-conflicts=\"%" PRIu64 "\"", l ? "hot" : "", ln, c);
-      if (shade) fprintf(f, " style=\"background:rgb(255,%d,%d)\"", 255 - shade, 255 - shade);
-      else if (l) fprintf(f, " style=\"background:#eef6ee\"");
+      if (shade)
+        fprintf(f, " style=\"background:rgb(255,%d,%d)\"", 255 - shade, 255 - shade);
+      else if (l)
+        fprintf(f, " style=\"background:#eef6ee\"");
       fprintf(f, "><td>%u</td><td class=\"code\">", ln);
       esc(f, code ? code : "");
       if (l)
-        fprintf(f, "</td><td>%s</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%u-way</td></tr>\n",
+        fprintf(f,
+                "</td><td>%s</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64
+                "</td><td>%u-way</td></tr>\n",
                 kinds(l->kinds), l->requests, l->wavefronts, c, l->worst_degree);
       else
         fprintf(f, "</td><td></td><td></td><td></td><td></td><td></td></tr>\n");
@@ -601,10 +624,15 @@ static void source_rows(FILE *f, const h_kernel *k, char ***cache, uint64_t maxc
                  "<th>conflicts</th><th>worst</th></tr>\n");
     uint64_t c = l->wavefronts - l->ideal;
     int shade = maxc && c ? (int)(40 + 180 * c / maxc) : 0;
-    fprintf(f, "<tr class=\"hot\" data-line=\"%u\" data-conflicts=\"%" PRIu64 "\" style=\"background:rgb(255,%d,%d)\">"
-               "<td>%u</td><td class=\"code\">", l->line, c, 255 - shade, 255 - shade, l->line);
+    fprintf(f,
+            "<tr class=\"hot\" data-line=\"%u\" data-conflicts=\"%" PRIu64
+            "\" style=\"background:rgb(255,%d,%d)\">"
+            "<td>%u</td><td class=\"code\">",
+            l->line, c, 255 - shade, 255 - shade, l->line);
     esc(f, l->text);
-    fprintf(f, "</td><td>%s</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%u-way</td></tr>\n",
+    fprintf(f,
+            "</td><td>%s</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64
+            "</td><td>%u-way</td></tr>\n",
             kinds(l->kinds), l->requests, l->wavefronts, c, l->worst_degree);
   }
   if (any) fprintf(f, "</table>\n");
@@ -627,8 +655,11 @@ static void kernel_section(FILE *f, const smemu_html *h, const h_kernel *k, int 
   }
   fprintf(f, "<h2 id=\"k%d\" class=\"kernel\">", idx);
   esc(f, k->pretty);
-  fprintf(f, "</h2>\n<p>%" PRIu64 " launch%s%s, %" PRIu64 " warp / %" PRIu64 " thread instructions, %.3f s of emulation.</p>\n",
-          k->launches, k->launches == 1 ? "" : "es", k->failed ? " (some failed)" : "", k->warp, k->thread, k->seconds);
+  fprintf(f,
+          "</h2>\n<p>%" PRIu64 " launch%s%s, %" PRIu64 " warp / %" PRIu64
+          " thread instructions, %.3f s of emulation.</p>\n",
+          k->launches, k->launches == 1 ? "" : "es", k->failed ? " (some failed)" : "", k->warp, k->thread,
+          k->seconds);
   if (k->pipe) {
     fprintf(f, "<h3>Async pipeline (last launch)</h3>\n<pre class=\"pipeline\">");
     esc(f, k->pipe);
@@ -637,16 +668,19 @@ static void kernel_section(FILE *f, const smemu_html *h, const h_kernel *k, int 
   if (k->have_banks) {
     static const char *const what[] = {"loads", "stores", "atomics"};
     uint64_t total = k->bc.conflicts[0] + k->bc.conflicts[1] + k->bc.conflicts[2];
-    fprintf(f, "<table class=\"banks\"><tr><th class=\"l\">shared memory</th><th>requests</th><th>wavefronts</th>"
-               "<th>bank conflicts</th></tr>\n");
+    fprintf(
+        f, "<table class=\"banks\"><tr><th class=\"l\">shared memory</th><th>requests</th><th>wavefronts</th>"
+           "<th>bank conflicts</th></tr>\n");
     for (int i = 0; i < 3; i++)
-      fprintf(f, "<tr><td class=\"l\">%s</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td></tr>\n", what[i],
-              k->bc.requests[i], k->bc.wavefronts[i], k->bc.conflicts[i]);
+      fprintf(
+          f, "<tr><td class=\"l\">%s</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td></tr>\n",
+          what[i], k->bc.requests[i], k->bc.wavefronts[i], k->bc.conflicts[i]);
     fprintf(f, "</table>\n<p class=\"total\" data-conflicts=\"%" PRIu64 "\">%s</p>\n", total,
             total ? "" : "No bank conflicts.");
     uint64_t maxc = 0;
     for (int i = 0; i < k->nlines; i++)
-      if (k->lines[i].wavefronts - k->lines[i].ideal > maxc) maxc = k->lines[i].wavefronts - k->lines[i].ideal;
+      if (k->lines[i].wavefronts - k->lines[i].ideal > maxc)
+        maxc = k->lines[i].wavefronts - k->lines[i].ideal;
     source_rows(f, k, cache, maxc);
     if (k->ninsts) {
       /* the worst instances of the lines with the most conflicts */
@@ -658,7 +692,8 @@ static void kernel_section(FILE *f, const smemu_html *h, const h_kernel *k, int 
         int drawn = 0;
         for (int i = 0; i < k->nlines && drawn < MAX_GRIDS; i++)
           for (int j = 0; j < k->ninsts; j++)
-            if (k->insts[j].file == order[i].file && k->insts[j].line == order[i].line && order[i].wavefronts > order[i].ideal) {
+            if (k->insts[j].file == order[i].file && k->insts[j].line == order[i].line &&
+                order[i].wavefronts > order[i].ideal) {
               grid(f, k, &k->insts[j], h->banks, h->bank_bytes);
               drawn++;
               break;
@@ -674,10 +709,12 @@ static void kernel_section(FILE *f, const smemu_html *h, const h_kernel *k, int 
     if (!k->nhz) fprintf(f, "<p class=\"races none\">No hazards.</p>\n");
     for (int i = 0; i < k->nhz; i++) {
       const h_hazard *z = &k->hz[i];
-      fprintf(f, "<div class=\"race %s\"><p class=\"%s\">%s %s hazard (%s memory, %" PRIu64 " hazard%s)%s%s: %s then %s</p>\n",
-              z->error ? "error" : "warning", z->error ? "bad" : "", z->error ? "Error:" : "Warning:", z->type,
-              z->global ? "global" : "shared", z->count, z->count == 1 ? "" : "s", z->var[0] ? " on " : "", z->var,
-              z->first, z->second);
+      fprintf(f,
+              "<div class=\"race %s\"><p class=\"%s\">%s %s hazard (%s memory, %" PRIu64
+              " hazard%s)%s%s: %s then %s</p>\n",
+              z->error ? "error" : "warning", z->error ? "bad" : "",
+              z->error ? "Error:" : "Warning:", z->type, z->global ? "global" : "shared", z->count,
+              z->count == 1 ? "" : "s", z->var[0] ? " on " : "", z->var, z->first, z->second);
       code_line(f, k, cache, z->f1, z->l1);
       code_line(f, k, cache, z->f2, z->l2);
       fprintf(f, "</div>\n");
@@ -686,13 +723,17 @@ static void kernel_section(FILE *f, const smemu_html *h, const h_kernel *k, int 
     if (!k->nsy) fprintf(f, "<p class=\"sync none\">No barrier errors.</p>\n");
     for (int i = 0; i < k->nsy; i++) {
       const h_sync *e = &k->sy[i];
-      fprintf(f, "<div class=\"sync error\"><p class=\"bad\">%s: block (%u,%u,%u) thread (%u,%u,%u), %" PRIu64 " reported</p>\n",
-              e->kind, e->block[0], e->block[1], e->block[2], e->thread[0], e->thread[1], e->thread[2], e->count);
+      fprintf(f,
+              "<div class=\"sync error\"><p class=\"bad\">%s: block (%u,%u,%u) thread (%u,%u,%u), %" PRIu64
+              " reported</p>\n",
+              e->kind, e->block[0], e->block[1], e->block[2], e->thread[0], e->thread[1], e->thread[2],
+              e->count);
       code_line(f, k, cache, e->file, e->line);
       fprintf(f, "</div>\n");
     }
   } else {
-    fprintf(f, "<p class=\"note\">Races and barriers were not checked (<code>--check races,sync</code>).</p>\n");
+    fprintf(f,
+            "<p class=\"note\">Races and barriers were not checked (<code>--check races,sync</code>).</p>\n");
   }
   if (k->nfaults) {
     fprintf(f, "<h3>Memory and other errors</h3>\n");
@@ -718,24 +759,30 @@ int smemu_html_write(const smemu_html *h, const char *path) {
   esc(f, h->title);
   fprintf(f, "</title>\n<style>%s</style></head>\n<body>\n<h1>smemu report</h1>\n<p><code>", style);
   esc(f, h->title);
-  fprintf(f, "</code></p>\n<p>%" PRIu64 " launch%s on %s (%d banks of %d bytes), smemu %s.</p>\n", h->launches,
-          h->launches == 1 ? "" : "es", h->arch[0] ? h->arch : "?", h->banks, h->bank_bytes, smemu_version());
-  fprintf(f, "<h2>Launches</h2>\n<table class=\"launches\"><tr><th class=\"l\">kernel</th><th>grid</th><th>block</th>"
-             "<th>static shared</th><th>dynamic shared</th><th>warp insns</th><th>thread insns</th><th>s</th>"
-             "<th>ld req</th><th>ld wavefronts</th><th>st req</th><th>st wavefronts</th><th>bank conflicts</th>"
-             "<th class=\"l\">status</th></tr>\n");
+  fprintf(f, "</code></p>\n<p>%" PRIu64 " launch%s on %s (%d banks of %d bytes), smemu %s.</p>\n",
+          h->launches, h->launches == 1 ? "" : "es", h->arch[0] ? h->arch : "?", h->banks, h->bank_bytes,
+          smemu_version());
+  fprintf(f,
+          "<h2>Launches</h2>\n<table class=\"launches\"><tr><th "
+          "class=\"l\">kernel</th><th>grid</th><th>block</th>"
+          "<th>static shared</th><th>dynamic shared</th><th>warp insns</th><th>thread insns</th><th>s</th>"
+          "<th>ld req</th><th>ld wavefronts</th><th>st req</th><th>st wavefronts</th><th>bank conflicts</th>"
+          "<th class=\"l\">status</th></tr>\n");
   for (int i = 0; i < h->nk; i++) {
     const h_kernel *k = &h->k[i];
     for (int j = 0; j < k->nrows; j++) {
       const h_launch *r = &k->rows[j];
       fprintf(f, "<tr><td class=\"l kn\"><a href=\"#k%d\">", i);
       esc(f, k->pretty);
-      fprintf(f, "</a></td><td>%u,%u,%u</td><td>%u,%u,%u</td><td>%u</td><td>%u</td><td>%" PRIu64 "</td><td>%" PRIu64
-                 "</td><td>%.3f</td>",
-              r->grid[0], r->grid[1], r->grid[2], r->block[0], r->block[1], r->block[2], r->sh_static, r->sh_dyn, r->warp,
-              r->thread, r->seconds);
+      fprintf(f,
+              "</a></td><td>%u,%u,%u</td><td>%u,%u,%u</td><td>%u</td><td>%u</td><td>%" PRIu64
+              "</td><td>%" PRIu64 "</td><td>%.3f</td>",
+              r->grid[0], r->grid[1], r->grid[2], r->block[0], r->block[1], r->block[2], r->sh_static,
+              r->sh_dyn, r->warp, r->thread, r->seconds);
       if (r->have_banks)
-        fprintf(f, "<td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td class=\"conflicts\">%" PRIu64 "</td>",
+        fprintf(f,
+                "<td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64
+                "</td><td class=\"conflicts\">%" PRIu64 "</td>",
                 r->bc.requests[0], r->bc.wavefronts[0], r->bc.requests[1], r->bc.wavefronts[1],
                 r->bc.conflicts[0] + r->bc.conflicts[1] + r->bc.conflicts[2]);
       else
@@ -749,7 +796,8 @@ int smemu_html_write(const smemu_html *h, const char *path) {
   fprintf(f, "</table>\n");
   for (int i = 0; i < h->nk; i++) kernel_section(f, h, &h->k[i], i);
   /* the one script: a marker a browser test reads to know the page ran */
-  fprintf(f, "<script>document.body.setAttribute('data-loaded', String(document.querySelectorAll('h2.kernel').length));"
+  fprintf(f, "<script>document.body.setAttribute('data-loaded', "
+             "String(document.querySelectorAll('h2.kernel').length));"
              "</script>\n</body></html>\n");
   return fclose(f) == 0 ? 0 : -1;
 }

@@ -1,7 +1,7 @@
 /* json.c: the last launch as one JSON object's members, from the report
  * writers' parts (strings through json_string.c). */
-#include <stdio.h>
 #include "smemu.h"
+#include <stdio.h>
 
 /* The members of the last launch's JSON object: kernel, name, grid, block,
  * shared bytes, instruction counts and time, then the bank figures and the
@@ -20,7 +20,8 @@ int smemu_write_launch_json(const smemu_ctx *ctx, FILE *f) {
   fprintf(f, "\"shared_static_bytes\": %u, \"shared_dynamic_bytes\": %u, ", st->shared_static_bytes,
           st->shared_dynamic_bytes);
   fprintf(f, "\"warp_instructions\": %llu, \"thread_instructions\": %llu, \"seconds\": %.6f",
-          (unsigned long long)st->warp_instructions, (unsigned long long)st->thread_instructions, st->seconds);
+          (unsigned long long)st->warp_instructions, (unsigned long long)st->thread_instructions,
+          st->seconds);
   fprintf(f, ", \"tier\": \"%s\", \"jit_seconds\": %.6f", st->tier ? st->tier : "interp", st->jit_seconds);
   smemu_bank_counts bc;
   if (smemu_last_bank_counts(ctx, &bc) == SMEMU_OK) {

@@ -2,9 +2,9 @@
  * smemu_options.progress callback): rewritten in place with a carriage
  * return, erased when the launch ends. Callers install it only when the
  * stream is a terminal. */
-#include <stdio.h>
 #include "api/demangle.h"
 #include "smemu.h"
+#include <stdio.h>
 
 void smemu_progress_print(const smemu_progress *p, void *user) {
   FILE *f = user ? user : stderr;

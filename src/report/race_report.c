@@ -1,16 +1,16 @@
 /* race_report.c: the race and barrier checker's findings through the API:
  * records in smemu.h's form, racecheck-like text (analysis and hazard
  * modes) and JSON. */
+#include "api/internal.h"
+#include "exec/hooks.h"
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include "api/internal.h"
-#include "exec/hooks.h"
 
 static const char *const hz_types[] = {"RAW", "WAR", "WAW"};
 static const char *const acc_names[] = {"Read", "Write", "Atomic"};
-static const char *const sync_kinds[] = {"divergent-warp", "divergent-block", "warp-sync-mask", "barrier-count",
-                                         "uninitialized-read", "wgmma-early-access"};
+static const char *const sync_kinds[] = {"divergent-warp", "divergent-block",    "warp-sync-mask",
+                                         "barrier-count",  "uninitialized-read", "wgmma-early-access"};
 
 static void where(const program *P, uint32_t pc, const char **file, uint32_t *line, uint32_t *ptx) {
   const src_line *s = &P->lines[pc];
@@ -38,9 +38,7 @@ static const placed_var *var_at(const program *P, uint64_t a) {
   return best;
 }
 
-static int same_file(const char *a, const char *b) {
-  return a == b || (a && b && !strcmp(a, b));
-}
+static int same_file(const char *a, const char *b) { return a == b || (a && b && !strcmp(a, b)); }
 
 /* The record already built for o's pair of source lines, kinds, type and
  * class, or NULL. racecheck's analysis mode prints one record per pair of
@@ -56,9 +54,10 @@ static smemu_hazard *same_lines(smemu_ctx *ctx, const smemu_hazard *o) {
         same_file(h->first_file, o->first_file) && same_file(h->second_file, o->second_file))
       return h;
     /* WAW pairs are unordered */
-    if (!strcmp(h->type, "WAW") && h->first_access == o->second_access && h->second_access == o->first_access &&
-        h->first_line == o->second_line && h->second_line == o->first_line &&
-        same_file(h->first_file, o->second_file) && same_file(h->second_file, o->first_file))
+    if (!strcmp(h->type, "WAW") && h->first_access == o->second_access &&
+        h->second_access == o->first_access && h->first_line == o->second_line &&
+        h->second_line == o->first_line && same_file(h->first_file, o->second_file) &&
+        same_file(h->second_file, o->first_file))
       return h;
   }
   return NULL;
@@ -147,15 +146,18 @@ const smemu_sync_error *smemu_sync_error_get(const smemu_ctx *ctx, int i) {
 }
 
 static void loc(FILE *f, const char *file, uint32_t line, uint32_t ptx) {
-  if (file) fprintf(f, "%s:%u", file, line);
-  else fprintf(f, "PTX line %u", ptx);
+  if (file)
+    fprintf(f, "%s:%u", file, line);
+  else
+    fprintf(f, "PTX line %u", ptx);
 }
 
 /* 1 when the instruction at PTX line n is an asynchronous bulk or TMA copy. */
 static int is_async_copy(const program *P, uint32_t n) {
   for (uint32_t i = 0; P && i < P->nlines; i++)
     if (P->lines[i].ptx_line == n && P->lines[i].text)
-      return !strncmp(P->lines[i].text, "cp.async.bulk", 13) || !strncmp(P->lines[i].text, "cp.reduce.async.bulk", 20);
+      return !strncmp(P->lines[i].text, "cp.async.bulk", 13) ||
+             !strncmp(P->lines[i].text, "cp.reduce.async.bulk", 20);
   return 0;
 }
 
@@ -171,20 +173,25 @@ static int is_cp_async(const program *P, uint32_t n) {
  * what orders it (src/async/pipeline.c, check/race.c race_cp_wait). */
 static void async_note(FILE *f, const program *P, const smemu_hazard *h) {
   if (is_cp_async(P, h->first_ptx_line) || is_cp_async(P, h->second_ptx_line)) {
-    fprintf(f, "    (the write is a cp.async copy: its bytes land at any time until the issuing thread's "
-               "cp.async.wait_group / wait_all, or the phase its cp.async.mbarrier.arrive arrives on, completes)\n");
+    fprintf(
+        f,
+        "    (the write is a cp.async copy: its bytes land at any time until the issuing thread's "
+        "cp.async.wait_group / wait_all, or the phase its cp.async.mbarrier.arrive arrives on, completes)\n");
     return;
   }
   int first = is_async_copy(P, h->first_ptx_line), second = is_async_copy(P, h->second_ptx_line);
   if (!first && !second) return;
   const char *acc = first ? h->first_access : h->second_access;
   if (!strcmp(acc, "Write"))
-    fprintf(f, "    (the write is an asynchronous copy into shared memory: read its bytes only after a completed "
-               "mbarrier wait on the barrier it completes on)\n");
+    fprintf(
+        f, "    (the write is an asynchronous copy into shared memory: read its bytes only after a completed "
+           "mbarrier wait on the barrier it completes on)\n");
   else
-    fprintf(f, "    (the read is an asynchronous copy out of shared memory: each thread that writes its bytes needs "
-               "fence.proxy.async before the copy is issued, and may write them again only after "
-               "cp.async.bulk.wait_group.read)\n");
+    fprintf(
+        f,
+        "    (the read is an asynchronous copy out of shared memory: each thread that writes its bytes needs "
+        "fence.proxy.async before the copy is issued, and may write them again only after "
+        "cp.async.bulk.wait_group.read)\n");
 }
 
 int smemu_write_race_report(const smemu_ctx *ctx, FILE *f, int detailed) {
@@ -201,15 +208,19 @@ int smemu_write_race_report(const smemu_ctx *ctx, FILE *f, int detailed) {
       loc(f, h->first_file, h->first_line, h->first_ptx_line);
       fprintf(f, "\n    and %s access at ", h->second_access);
       loc(f, h->second_file, h->second_line, h->second_ptx_line);
-      fprintf(f, " [%" PRIu64 " hazard%s]%s%s\n", h->count, h->count == 1 ? "" : "s", h->global ? " in global memory" : "",
+      fprintf(f, " [%" PRIu64 " hazard%s]%s%s\n", h->count, h->count == 1 ? "" : "s",
+              h->global ? " in global memory" : "",
               h->error ? "" : " (threads of one warp, no __syncwarp between them)");
       async_note(f, ctx->last_prog, h);
       if (h->cluster)
-        fprintf(f, "    between block ranks %u and %u of a cluster (distributed shared memory: order the accesses with "
-                "barrier.cluster or an mbarrier)\n", h->first_rank, h->second_rank);
+        fprintf(f,
+                "    between block ranks %u and %u of a cluster (distributed shared memory: order the "
+                "accesses with "
+                "barrier.cluster or an mbarrier)\n",
+                h->first_rank, h->second_rank);
     } else {
-      fprintf(f, "%s: Potential %s hazard detected at __%s__ 0x%" PRIx64, sev, h->type, h->global ? "global" : "shared",
-              h->address);
+      fprintf(f, "%s: Potential %s hazard detected at __%s__ 0x%" PRIx64, sev, h->type,
+              h->global ? "global" : "shared", h->address);
       if (h->variable) {
         char vn[512];
         smemu_demangle(h->variable, vn, sizeof vn);
@@ -224,34 +235,39 @@ int smemu_write_race_report(const smemu_ctx *ctx, FILE *f, int detailed) {
       fprintf(f, "    %s Thread (%u,%u,%u)%s at ", h->first_access, h->first_thread[0], h->first_thread[1],
               h->first_thread[2], r1);
       loc(f, h->first_file, h->first_line, h->first_ptx_line);
-      fprintf(f, "\n    %s Thread (%u,%u,%u)%s at ", h->second_access, h->second_thread[0], h->second_thread[1],
-              h->second_thread[2], r2);
+      fprintf(f, "\n    %s Thread (%u,%u,%u)%s at ", h->second_access, h->second_thread[0],
+              h->second_thread[1], h->second_thread[2], r2);
       loc(f, h->second_file, h->second_line, h->second_ptx_line);
       fprintf(f, "\n    current value 0x%02" PRIx64 " (%" PRIu64 " such hazards in %s)\n",
               h->first_value | h->second_value, h->count, kname);
     }
   }
-  fprintf(f, "RACECHECK SUMMARY: %d hazard%s displayed (%d error%s, %d warning%s)\n", n, n == 1 ? "" : "s", errors,
-          errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
+  fprintf(f, "RACECHECK SUMMARY: %d hazard%s displayed (%d error%s, %d warning%s)\n", n, n == 1 ? "" : "s",
+          errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
   int ns = smemu_sync_error_count(ctx);
   for (int i = 0; i < ns; i++) {
     const smemu_sync_error *s = &ctx->sy[i];
-    static const struct { const char *k, *msg; } text[] = {
+    static const struct {
+      const char *k, *msg;
+    } text[] = {
         {"divergent-warp", "Barrier error detected. Divergent thread(s) in warp."},
         {"divergent-block", "Barrier error detected. Divergent thread(s) in block."},
-        {"warp-sync-mask", "Barrier error detected. Invalid arguments. (a .sync membermask without the calling thread)"},
+        {"warp-sync-mask",
+         "Barrier error detected. Invalid arguments. (a .sync membermask without the calling thread)"},
         {"barrier-count", "Barrier error detected. The thread count of the barrier is not a multiple of 32."},
         {"uninitialized-read", "Uninitialized __shared__ memory read."},
-        {"wgmma-early-access", "Warpgroup MMA error: a register of a wgmma.mma_async (accumulator or A fragment) "
-                               "accessed before the wgmma.wait_group that completes it (undefined in PTX; ptxas "
-                               "waits there: C7517)."}};
+        {"wgmma-early-access",
+         "Warpgroup MMA error: a register of a wgmma.mma_async (accumulator or A fragment) "
+         "accessed before the wgmma.wait_group that completes it (undefined in PTX; ptxas "
+         "waits there: C7517)."}};
     const char *msg = s->kind;
     for (size_t k = 0; k < sizeof text / sizeof *text; k++)
       if (!strcmp(text[k].k, s->kind)) msg = text[k].msg;
     fprintf(f, "Error: %s\n    at ", msg);
     loc(f, s->file, s->line, s->ptx_line);
-    fprintf(f, " by thread (%u,%u,%u) in block (%u,%u,%u) [%" PRIu64 " thread%s]\n", s->thread[0], s->thread[1],
-            s->thread[2], s->block[0], s->block[1], s->block[2], s->count, s->count == 1 ? "" : "s");
+    fprintf(f, " by thread (%u,%u,%u) in block (%u,%u,%u) [%" PRIu64 " thread%s]\n", s->thread[0],
+            s->thread[1], s->thread[2], s->block[0], s->block[1], s->block[2], s->count,
+            s->count == 1 ? "" : "s");
   }
   int ninit = 0;
   for (int i = 0; i < ns; i++) ninit += !strcmp(ctx->sy[i].kind, "uninitialized-read");
@@ -260,24 +276,30 @@ int smemu_write_race_report(const smemu_ctx *ctx, FILE *f, int detailed) {
   return 0;
 }
 
-
 int smemu_write_race_json(const smemu_ctx *ctx, FILE *f) {
   if (!ctx || !f) return -1;
   int n = smemu_hazard_count(ctx);
   fprintf(f, "\"hazards\": [");
   for (int i = 0; i < n; i++) {
     const smemu_hazard *h = &ctx->hz[i];
-    fprintf(f, "%s{\"type\": \"%s\", \"severity\": \"%s\", \"space\": \"%s\", \"first\": {\"access\": \"%s\", \"file\": ",
-            i ? ", " : "", h->type, h->error ? "error" : "warning", h->global ? "global" : "shared", h->first_access);
+    fprintf(f,
+            "%s{\"type\": \"%s\", \"severity\": \"%s\", \"space\": \"%s\", \"first\": {\"access\": \"%s\", "
+            "\"file\": ",
+            i ? ", " : "", h->type, h->error ? "error" : "warning", h->global ? "global" : "shared",
+            h->first_access);
     smemu_json_string(f, h->first_file);
-    fprintf(f, ", \"line\": %u, \"ptx_line\": %u}, \"second\": {\"access\": \"%s\", \"file\": ", h->first_line,
+    fprintf(f,
+            ", \"line\": %u, \"ptx_line\": %u}, \"second\": {\"access\": \"%s\", \"file\": ", h->first_line,
             h->first_ptx_line, h->second_access);
     smemu_json_string(f, h->second_file);
-    fprintf(f, ", \"line\": %u, \"ptx_line\": %u}, \"count\": %" PRIu64 ", \"address\": %" PRIu64 ", \"variable\": ",
+    fprintf(f,
+            ", \"line\": %u, \"ptx_line\": %u}, \"count\": %" PRIu64 ", \"address\": %" PRIu64
+            ", \"variable\": ",
             h->second_line, h->second_ptx_line, h->count, h->address);
     smemu_json_string(f, h->variable);
-    fprintf(f, ", \"offset\": %" PRIu64 ", \"block\": [%u, %u, %u], \"first_thread\": [%u, %u, %u], "
-               "\"second_thread\": [%u, %u, %u]}",
+    fprintf(f,
+            ", \"offset\": %" PRIu64 ", \"block\": [%u, %u, %u], \"first_thread\": [%u, %u, %u], "
+            "\"second_thread\": [%u, %u, %u]}",
             h->var_offset, h->block[0], h->block[1], h->block[2], h->first_thread[0], h->first_thread[1],
             h->first_thread[2], h->second_thread[0], h->second_thread[1], h->second_thread[2]);
   }
@@ -287,7 +309,9 @@ int smemu_write_race_json(const smemu_ctx *ctx, FILE *f) {
     const smemu_sync_error *s = &ctx->sy[i];
     fprintf(f, "%s{\"kind\": \"%s\", \"file\": ", i ? ", " : "", s->kind);
     smemu_json_string(f, s->file);
-    fprintf(f, ", \"line\": %u, \"ptx_line\": %u, \"count\": %" PRIu64 ", \"block\": [%u, %u, %u], \"thread\": [%u, %u, %u]}",
+    fprintf(f,
+            ", \"line\": %u, \"ptx_line\": %u, \"count\": %" PRIu64
+            ", \"block\": [%u, %u, %u], \"thread\": [%u, %u, %u]}",
             s->line, s->ptx_line, s->count, s->block[0], s->block[1], s->block[2], s->thread[0], s->thread[1],
             s->thread[2]);
   }

@@ -2,10 +2,10 @@
  * the last launch, aggregated per source line as the shared-memory init
  * report is (one line per instruction: its first thread, block, address and
  * size, and how many reads it made of unwritten bytes), as text and JSON. */
-#include <inttypes.h>
 #include "api/internal.h"
 #include "check/ginit.h"
 #include "exec/hooks.h"
+#include <inttypes.h>
 
 /* The kept record of instruction pc with the lowest block and thread. */
 static const ginit_rec *first_of(const ginit_an *a, uint32_t pc) {
@@ -33,11 +33,13 @@ int smemu_write_uninit_report(const smemu_ctx *ctx, FILE *f) {
     fprintf(f, "Error: Uninitialized __global__ memory read");
     if (r) fprintf(f, " of size %u bytes", r->size);
     fprintf(f, "\n    at ");
-    if (s->file != ~0u) fprintf(f, "%s:%u", P->files[s->file], s->line);
-    else fprintf(f, "PTX line %u", s->ptx_line);
+    if (s->file != ~0u)
+      fprintf(f, "%s:%u", P->files[s->file], s->line);
+    else
+      fprintf(f, "PTX line %u", s->ptx_line);
     if (r)
-      fprintf(f, " by thread (%u,%u,%u) in block (%u,%u,%u), address 0x%" PRIx64, r->tid % bx, r->tid / bx % by,
-              r->tid / (bx * by), r->block[0], r->block[1], r->block[2], r->addr);
+      fprintf(f, " by thread (%u,%u,%u) in block (%u,%u,%u), address 0x%" PRIx64, r->tid % bx,
+              r->tid / bx % by, r->tid / (bx * by), r->block[0], r->block[1], r->block[2], r->addr);
     fprintf(f, " [%" PRIu64 " read%s]\n", a->per_pc[pc], a->per_pc[pc] == 1 ? "" : "s");
   }
   fprintf(f, "INITCHECK SUMMARY: %" PRIu64 " uninitialized __global__ read%s at %d line%s\n", a->total,
@@ -55,14 +57,17 @@ int smemu_write_uninit_json(const smemu_ctx *ctx, FILE *f) {
     const program *P = ctx->last_prog;
     const src_line *s = &P->lines[pc];
     const ginit_rec *r = first_of(a, pc);
-    uint32_t bx = ctx->last.block[0] ? ctx->last.block[0] : 1, by = ctx->last.block[1] ? ctx->last.block[1] : 1;
+    uint32_t bx = ctx->last.block[0] ? ctx->last.block[0] : 1,
+             by = ctx->last.block[1] ? ctx->last.block[1] : 1;
     uint32_t t = r ? r->tid : 0;
     fprintf(f, "%s{\"file\": ", k++ ? ", " : "");
     smemu_json_string(f, s->file != ~0u ? P->files[s->file] : NULL);
-    fprintf(f, ", \"line\": %u, \"ptx_line\": %u, \"count\": %" PRIu64 ", \"size\": %u, \"address\": %" PRIu64
-               ", \"block\": [%u, %u, %u], \"thread\": [%u, %u, %u]}",
-            s->file != ~0u ? s->line : s->ptx_line, s->ptx_line, a->per_pc[pc], r ? r->size : 0, r ? r->addr : 0,
-            r ? r->block[0] : 0, r ? r->block[1] : 0, r ? r->block[2] : 0, t % bx, t / bx % by, t / (bx * by));
+    fprintf(f,
+            ", \"line\": %u, \"ptx_line\": %u, \"count\": %" PRIu64 ", \"size\": %u, \"address\": %" PRIu64
+            ", \"block\": [%u, %u, %u], \"thread\": [%u, %u, %u]}",
+            s->file != ~0u ? s->line : s->ptx_line, s->ptx_line, a->per_pc[pc], r ? r->size : 0,
+            r ? r->addr : 0, r ? r->block[0] : 0, r ? r->block[1] : 0, r ? r->block[2] : 0, t % bx,
+            t / bx % by, t / (bx * by));
   }
   fprintf(f, "]");
   return k;

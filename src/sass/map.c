@@ -52,68 +52,52 @@ enum { K_LDSM = 3, K_STSM = 4, NKINDS = 5 };
 /* The kind of a PTX access the mapping considers (-1: none): shared-space
  * loads, stores, atomics, ldmatrix/stmatrix, and generic-address ld, st,
  * atom and red (which may reach shared memory); *gen says which. */
-static int kind_of(const insn *in, int *gen)
-{
+static int kind_of(const insn *in, int *gen) {
   uint32_t f = op_flags[in->op];
   *gen = 0;
-  if (!(f & OPF_MEM))
-    return -1;
+  if (!(f & OPF_MEM)) return -1;
   if (in->space == PTX_SPACE_GENERIC &&
       (in->op == OP_LD || in->op == OP_ST || in->op == OP_ATOM || in->op == OP_RED))
     *gen = 1;
   else if (in->space != PTX_SPACE_SHARED)
     return -1;
-  if (in->op == OP_LDMATRIX)
-    return K_LDSM;
-  if (in->op == OP_STMATRIX)
-    return K_STSM;
-  if (f & OPF_ATOMIC)
-    return SASS_ATOM;
+  if (in->op == OP_LDMATRIX) return K_LDSM;
+  if (in->op == OP_STMATRIX) return K_STSM;
+  if (f & OPF_ATOMIC) return SASS_ATOM;
   return (f & OPF_WRITE) ? SASS_ST : SASS_LD;
 }
 
-static int size_of(const insn *in)
-{
+static int size_of(const insn *in) {
   int s = ptx_type_size(in->type);
   return s * (in->vec > 1 ? in->vec : 1);
 }
 
-static const char *base_name(const char *p)
-{
+static const char *base_name(const char *p) {
   const char *s = strrchr(p, '/');
   return s ? s + 1 : p;
 }
 
 /* Whether SASS file index sf names program file pf. */
-static int same_file(const program *P, uint32_t pf, const sass_text *S, int sf)
-{
-  if (sf < 0 || pf == ~0u || pf >= P->nfiles || !P->files[pf])
-    return 0;
+static int same_file(const program *P, uint32_t pf, const sass_text *S, int sf) {
+  if (sf < 0 || pf == ~0u || pf >= P->nfiles || !P->files[pf]) return 0;
   const char *a = P->files[pf], *b = S->files[sf];
   return !strcmp(a, b) || !strcmp(base_name(a), base_name(b));
 }
 
-static int cmp_acc(const void *x, const void *y)
-{
+static int cmp_acc(const void *x, const void *y) {
   const acc *a = x, *b = y;
-  if (a->base != b->base)
-    return a->base < b->base ? -1 : 1;
-  if (a->off != b->off)
-    return a->off < b->off ? -1 : 1;
+  if (a->base != b->base) return a->base < b->base ? -1 : 1;
+  if (a->off != b->off) return a->off < b->off ? -1 : 1;
   return a->pc < b->pc ? -1 : a->pc > b->pc;
 }
 
-static int cmp_int_desc(const void *x, const void *y)
-{
-  return *(const int *)y - *(const int *)x;
-}
+static int cmp_int_desc(const void *x, const void *y) { return *(const int *)y - *(const int *)x; }
 
 /* Takes a[i] and the k - 1 unused accesses of its base and size that follow
  * it in a[i..end) (a load of 4 may lack its last) as one group of width
  * k * size, marking merge[] (0 alone, k for the leader, MERGE_FOLLOW).
  * 1 when taken. */
-static int take_group(acc *a, int i, int end, int k, int loads, uint8_t *merge)
-{
+static int take_group(acc *a, int i, int end, int k, int loads, uint8_t *merge) {
   int idx[4], found = 0;
   for (int j = 0; j < k; j++) {
     idx[j] = -1;
@@ -125,8 +109,7 @@ static int take_group(acc *a, int i, int end, int k, int loads, uint8_t *merge)
       }
     found += idx[j] >= 0;
   }
-  if (found != k && !(loads && k == 4 && found == 3 && idx[3] < 0))
-    return 0;
+  if (found != k && !(loads && k == 4 && found == 3 && idx[3] < 0)) return 0;
   for (int j = 0; j < k; j++)
     if (idx[j] >= 0) {
       a[idx[j]].used = 1;
@@ -137,8 +120,7 @@ static int take_group(acc *a, int i, int end, int k, int loads, uint8_t *merge)
 
 /* Groups accs (sorted) to cover widths w[0..nw) (sorted descending); fills
  * merge[i] per acc (0 alone, 2/4 leader, MERGE_FOLLOW). 1 on success. */
-static int cover(acc *a, int na, const int *w, int nw, int loads, uint8_t *merge)
-{
+static int cover(acc *a, int na, const int *w, int nw, int loads, uint8_t *merge) {
   for (int i = 0; i < na; i++) {
     a[i].used = 0;
     merge[i] = 0;
@@ -147,60 +129,48 @@ static int cover(acc *a, int na, const int *w, int nw, int loads, uint8_t *merge
     int W = w[t], done = 0;
     for (int i = 0; i < na && !done; i++) {
       /* (an access of no size, an mbarrier or a copy, covers no width) */
-      if (a[i].used || !a[i].size || W % a[i].size)
-        continue;
+      if (a[i].used || !a[i].size || W % a[i].size) continue;
       int k = W / a[i].size;
-      if (k != 1 && k != 2 && k != 4)
-        continue;
+      if (k != 1 && k != 2 && k != 4) continue;
       int abs = a[i].base == SR_ZERO;
-      if (abs && k > 1 && a[i].off % W)
-        continue;
+      if (abs && k > 1 && a[i].off % W) continue;
       done = take_group(a, i, na, k, loads, merge);
     }
-    if (!done)
-      return 0;
+    if (!done) return 0;
   }
   for (int i = 0; i < na; i++)
-    if (!a[i].used)
-      return 0;
+    if (!a[i].used) return 0;
   return 1;
 }
 
 /* The widths the PTX-level marks give accs. */
-static int ptx_widths(const program *P, const acc *a, int na, int *w)
-{
+static int ptx_widths(const program *P, const acc *a, int na, int *w) {
   int n = 0;
   for (int i = 0; i < na; i++) {
     uint8_t m = P->code[a[i].pc].merge;
-    if (m == MERGE_FOLLOW)
-      continue;
+    if (m == MERGE_FOLLOW) continue;
     w[n++] = a[i].size * (m ? m : 1);
   }
   qsort(w, (size_t)n, sizeof *w, cmp_int_desc);
   return n;
 }
 
-static void note_fb(sass_map *M, const program *P, uint32_t pc)
-{
+static void note_fb(sass_map *M, const program *P, uint32_t pc) {
   const src_line *l = &P->lines[pc];
   uint32_t key = ((l->file & 0xfffu) << 20) | (l->line & 0xfffffu);
   for (int i = 0; i < M->nfb_lines; i++)
-    if (M->fb_lines[i] == key)
-      return;
-  if (M->nfb_lines < 16)
-    M->fb_lines[M->nfb_lines++] = key;
+    if (M->fb_lines[i] == key) return;
+  if (M->nfb_lines < 16) M->fb_lines[M->nfb_lines++] = key;
 }
 
 /* The SASS name of a load/store group of `bytes`. */
-static void name_op(char *out, int loads, int bytes, int gen)
-{
+static void name_op(char *out, int loads, int bytes, int gen) {
   const char *w = bytes == 16 ? ".128" : bytes == 8 ? ".64" : bytes == 2 ? ".U16" : bytes == 1 ? ".U8" : "";
   snprintf(out, 24, "%s%s", gen ? (loads ? "LD.E" : "ST.E") : loads ? "LDS" : "STS", w);
 }
 
 /* Names each group's instructions after the marks. */
-static void name_groups(const program *P, sass_map *M, const acc *a, int na, int loads)
-{
+static void name_groups(const program *P, sass_map *M, const acc *a, int na, int loads) {
   for (int i = 0; i < na; i++) {
     uint8_t m = P->code[a[i].pc].merge;
     if (m != MERGE_FOLLOW)
@@ -219,12 +189,9 @@ static void name_groups(const program *P, sass_map *M, const acc *a, int na, int
 
 /* Matches accs with SASS widths; applies, or leaves them for the pool.
  * Returns 1 when matched. */
-static int match_accs(program *P, sass_map *M, acc *a, int na, int *w, int nw, int loads)
-{
-  if (!na && !nw)
-    return 1;
-  if (!na || !nw)
-    return 0;
+static int match_accs(program *P, sass_map *M, acc *a, int na, int *w, int nw, int loads) {
+  if (!na && !nw) return 1;
+  if (!na || !nw) return 0;
   qsort(a, (size_t)na, sizeof *a, cmp_acc);
   qsort(w, (size_t)nw, sizeof *w, cmp_int_desc);
   int *pw = malloc((size_t)na * sizeof *pw);
@@ -233,8 +200,7 @@ static int match_accs(program *P, sass_map *M, acc *a, int na, int *w, int nw, i
   if (pw && merge) {
     int npw = ptx_widths(P, a, na, pw);
     if (npw == nw && !memcmp(pw, w, (size_t)nw * sizeof *w)) {
-      for (int i = 0; i < na; i++)
-        M->status[a[i].pc] = SASS_MAP_AGREE;
+      for (int i = 0; i < na; i++) M->status[a[i].pc] = SASS_MAP_AGREE;
       ok = 1;
     } else if (cover(a, na, w, nw, loads, merge)) {
       for (int i = 0; i < na; i++) {
@@ -246,14 +212,12 @@ static int match_accs(program *P, sass_map *M, acc *a, int na, int *w, int nw, i
   }
   free(pw);
   free(merge);
-  if (ok)
-    name_groups(P, M, a, na, loads);
+  if (ok) name_groups(P, M, a, na, loads);
   return ok;
 }
 
 /* The form the SASS of one line gives its n PTX atomics; -1 ambiguous. */
-static int atom_forms(const sass_insn *const *s, int ns, int votes, int n, int *forms)
-{
+static int atom_forms(const sass_insn *const *s, int ns, int votes, int n, int *forms) {
   int cast = 0, popc = 0, other = 0;
   for (int i = 0; i < ns; i++) {
     cast += s[i]->variant == SASS_AT_CAST_SPIN;
@@ -275,21 +239,17 @@ static int atom_forms(const sass_insn *const *s, int ns, int votes, int n, int *
       return -1;
     return 0;
   }
-  if (ns != n || cast || votes)
-    return -1;
-  for (int i = 0; i < n; i++)
-    forms[i] = s[i]->variant == SASS_AT_POPC_INC ? ATOMSEL_POPC_INC : ATOMSEL_PLAIN;
+  if (ns != n || cast || votes) return -1;
+  for (int i = 0; i < n; i++) forms[i] = s[i]->variant == SASS_AT_POPC_INC ? ATOMSEL_POPC_INC : ATOMSEL_PLAIN;
   return 0;
 }
 
 /* Sets the atomics' forms from the line's SASS atomics, or marks them
  * fallback. */
 static void map_atoms(program *P, sass_map *M, const uint32_t *atoms, int natoms, const sass_insn *const *sat,
-                      int nsat, int votes)
-{
+                      int nsat, int votes) {
   int forms[64];
-  if (!natoms)
-    return;
+  if (!natoms) return;
   if (atom_forms(sat, nsat, votes, natoms, forms) < 0) {
     for (int i = 0; i < natoms; i++) {
       M->status[atoms[i]] = SASS_MAP_FALLBACK;
@@ -308,16 +268,13 @@ static void map_atoms(program *P, sass_map *M, const uint32_t *atoms, int natoms
   }
 }
 
-static int cmp_int(const void *x, const void *y)
-{
-  return *(const int *)x - *(const int *)y;
-}
+static int cmp_int(const void *x, const void *y) { return *(const int *)x - *(const int *)y; }
 
 /* ldmatrix/stmatrix: each PTX instruction is one LDSM/STSM of as many
  * matrices; the line's lists must agree (the bank model already counts
  * them by matrix, model/ldsm.c). */
-static void map_ldsm(program *P, sass_map *M, const uint32_t *pcs, int n, const sass_insn *const *ss, int ns)
-{
+static void map_ldsm(program *P, sass_map *M, const uint32_t *pcs, int n, const sass_insn *const *ss,
+                     int ns) {
   int a[64], b[64], ok = n == ns && n <= 64;
   for (int i = 0; ok && i < n; i++) {
     a[i] = P->code[pcs[i]].vec;
@@ -350,33 +307,27 @@ static void map_ldsm(program *P, sass_map *M, const uint32_t *pcs, int n, const 
  * A unit in one block, once, is a plain mapping; a unit in several blocks
  * (or copied) gets the blocks as its sections, in address order. Returns 1
  * when the line mapped. */
-static int map_sections(program *P, sass_map *M, const sass_func *F, acc *a, int na, const sass_insn *const *ss,
-                        int ns, int loads)
-{
+static int map_sections(program *P, sass_map *M, const sass_func *F, acc *a, int na,
+                        const sass_insn *const *ss, int ns, int loads) {
   enum { MAXU = 8, MAXB = USECT_MAX * MAXU };
   int blocks[MAXB], nblk = 0;
   for (int i = 0; i < ns; i++) {
     int seen = 0;
-    for (int j = 0; j < nblk; j++)
-      seen |= blocks[j] == ss[i]->block;
+    for (int j = 0; j < nblk; j++) seen |= blocks[j] == ss[i]->block;
     if (!seen) {
-      if (nblk == MAXB)
-        return 0;
+      if (nblk == MAXB) return 0;
       blocks[nblk++] = ss[i]->block;
     }
   }
-  if (nblk < 2 || na < 1 || na > 64)
-    return 0;
+  if (nblk < 2 || na < 1 || na > 64) return 0;
   qsort(blocks, (size_t)nblk, sizeof *blocks, cmp_int);
   qsort(a, (size_t)na, sizeof *a, cmp_acc);
   /* the SASS widths, widest first */
   int ws[8], nws = 0;
   for (int i = 0; i < ns; i++) {
     int have = 0;
-    for (int j = 0; j < nws; j++)
-      have |= ws[j] == ss[i]->bytes;
-    if (!have && nws < 8)
-      ws[nws++] = ss[i]->bytes;
+    for (int j = 0; j < nws; j++) have |= ws[j] == ss[i]->bytes;
+    if (!have && nws < 8) ws[nws++] = ss[i]->bytes;
   }
   qsort(ws, (size_t)nws, sizeof *ws, cmp_int_desc);
   /* units and their groups */
@@ -384,8 +335,7 @@ static int map_sections(program *P, sass_map *M, const sass_func *F, acc *a, int
   uint8_t merge[64];
   for (int i = 0; i < na; i++)
     if (!i || a[i].base != a[i - 1].base) {
-      if (nu == MAXU)
-        return 0;
+      if (nu == MAXU) return 0;
       ustart[nu++] = i;
     }
   ustart[nu] = na;
@@ -398,20 +348,15 @@ static int map_sections(program *P, sass_map *M, const sass_func *F, acc *a, int
     for (int t = 0; t < nws; t++) {
       int W = ws[t];
       for (int i = ustart[u]; i < ustart[u + 1]; i++) {
-        if (a[i].used || !a[i].size || W % a[i].size)
-          continue;
+        if (a[i].used || !a[i].size || W % a[i].size) continue;
         int k = W / a[i].size;
-        if (k != 1 && k != 2 && k != 4)
-          continue;
-        if (a[i].base == SR_ZERO && k > 1 && a[i].off % W)
-          continue;
-        if (take_group(a, i, ustart[u + 1], k, loads, merge))
-          gw[u][ng[u]++] = W;
+        if (k != 1 && k != 2 && k != 4) continue;
+        if (a[i].base == SR_ZERO && k > 1 && a[i].off % W) continue;
+        if (take_group(a, i, ustart[u + 1], k, loads, merge)) gw[u][ng[u]++] = W;
       }
     }
     for (int i = ustart[u]; i < ustart[u + 1]; i++)
-      if (!a[i].used)
-        return 0;
+      if (!a[i].used) return 0;
     qsort(gw[u], (size_t)ng[u], sizeof(int), cmp_int_desc);
   }
   /* each block: m copies of one unit's groups */
@@ -420,44 +365,34 @@ static int map_sections(program *P, sass_map *M, const sass_func *F, acc *a, int
     int wb[64], nb = 0;
     for (int i = 0; i < ns; i++)
       if (ss[i]->block == blocks[b]) {
-        if (nb == 64)
-          return 0;
+        if (nb == 64) return 0;
         wb[nb++] = ss[i]->bytes;
       }
     qsort(wb, (size_t)nb, sizeof *wb, cmp_int_desc);
     bu[b] = -1;
     for (int u = 0; u < nu; u++) {
-      if (!ng[u] || nb % ng[u])
-        continue;
+      if (!ng[u] || nb % ng[u]) continue;
       int m = nb / ng[u], ok = 1;
-      for (int i = 0; i < nb && ok; i++)
-        ok = wb[i] == gw[u][i / m];
-      if (!ok)
-        continue;
-      if (bu[b] >= 0)
-        return 0; /* two units fit: ambiguous */
+      for (int i = 0; i < nb && ok; i++) ok = wb[i] == gw[u][i / m];
+      if (!ok) continue;
+      if (bu[b] >= 0) return 0; /* two units fit: ambiguous */
       bu[b] = u;
       bm[b] = m;
     }
-    if (bu[b] < 0 || bm[b] > 255)
-      return 0;
+    if (bu[b] < 0 || bm[b] > 255) return 0;
     nbu[bu[b]]++;
   }
   for (int u = 0; u < nu; u++)
-    if (!nbu[u] || nbu[u] > USECT_MAX)
-      return 0;
+    if (!nbu[u] || nbu[u] > USECT_MAX) return 0;
   /* apply */
   for (int u = 0; u < nu; u++) {
     uint8_t id = 0;
     int plain = nbu[u] == 1;
-    for (int b = 0; b < nblk && plain; b++)
-      plain = bu[b] != u || bm[b] == 1;
+    for (int b = 0; b < nblk && plain; b++) plain = bu[b] != u || bm[b] == 1;
     if (!plain) {
-      if (P->nusects >= 255)
-        return 0;
+      if (P->nusects >= 255) return 0;
       unroll_sect *us = realloc(P->usects, (P->nusects + 1) * sizeof *us);
-      if (!us)
-        return 0;
+      if (!us) return 0;
       P->usects = us;
       unroll_sect *x = &us[P->nusects++];
       memset(x, 0, sizeof *x);
@@ -480,8 +415,8 @@ static int map_sections(program *P, sass_map *M, const sass_func *F, acc *a, int
 }
 
 /* Maps the accesses of pcs [lo, hi) (one function) onto F. */
-static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map *M, uint32_t lo, uint32_t hi)
-{
+static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map *M, uint32_t lo,
+                    uint32_t hi) {
   uint32_t n = hi > lo ? hi - lo : 0;
   size_t fn = (size_t)F->n + 1;
   /* per kind (ld, st) and space (0 shared, 1 generic): this line's PTX
@@ -506,8 +441,7 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
     goto out;
   int gen;
   for (uint32_t pc0 = lo; pc0 < hi; pc0++) {
-    if (seen[pc0 - lo] || kind_of(&P->code[pc0], &gen) < 0)
-      continue;
+    if (seen[pc0 - lo] || kind_of(&P->code[pc0], &gen) < 0) continue;
     const src_line *L0 = &P->lines[pc0];
     /* this line's PTX accesses */
     int na[2][2] = {{0, 0}, {0, 0}};
@@ -516,8 +450,7 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
     for (uint32_t pc = pc0; pc < hi; pc++) {
       const src_line *L = &P->lines[pc];
       int k = kind_of(&P->code[pc], &gen);
-      if (k < 0 || seen[pc - lo] || L->file != L0->file || L->line != L0->line)
-        continue;
+      if (k < 0 || seen[pc - lo] || L->file != L0->file || L->line != L0->line) continue;
       seen[pc - lo] = 1;
       const insn *in = &P->code[pc];
       if (k == SASS_ATOM || k == K_LDSM || k == K_STSM) {
@@ -538,8 +471,7 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
     int nlss[2] = {0, 0};
     for (int i = 0; i < F->n; i++) {
       const sass_insn *s = &F->ins[i];
-      if (s->line != L0->line || !same_file(P, L0->file, S, s->file))
-        continue;
+      if (s->line != L0->line || !same_file(P, L0->file, S, s->file)) continue;
       sass_used[i] = 1;
       if (s->cls == SASS_VOTE)
         votes++;
@@ -555,8 +487,7 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
         sm[s->cls][nsm[s->cls]++] = s; /* LDSM/STSM */
       } else if (s->cls == SASS_LD || s->cls == SASS_ST) {
         lw[s->cls][s->gen][nw[s->cls][s->gen]++] = s->bytes;
-        if (!s->gen)
-          lss[s->cls][nlss[s->cls]++] = s;
+        if (!s->gen) lss[s->cls][nlss[s->cls]++] = s;
       }
     }
     /* a CAS loop's load belongs to the atomic: LDS before ATOMS.CAST.SPIN,
@@ -569,8 +500,7 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
       for (int c = 0; c < loops && nw[0][g] > 0; c++) {
         int best = -1;
         for (int i = 0; i < nw[0][g]; i++)
-          if (best < 0 || lw[0][g][i] < lw[0][g][best])
-            best = i;
+          if (best < 0 || lw[0][g][i] < lw[0][g][best]) best = i;
         lw[0][g][best] = lw[0][g][--nw[0][g]];
       }
     }
@@ -584,34 +514,24 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
     }
     /* ldmatrix, stmatrix */
     for (int k = 0; k < 2; k++)
-      if (nmats[k])
-        map_ldsm(P, M, mats[k], nmats[k], sm[k], nsm[k]);
+      if (nmats[k]) map_ldsm(P, M, mats[k], nmats[k], sm[k], nsm[k]);
     /* loads and stores: shared with LDS/STS and generic with LD/ST; if
      * that fails, all of them together (ptxas may prove a generic access
      * shared); then the pool */
     for (int k = 0; k < 2; k++) {
       int ok_s = match_accs(P, M, la[k][0], na[k][0], lw[k][0], nw[k][0], k == 0);
-      if (!na[k][1] && !nw[k][1] && ok_s)
-        continue;
-      if (!nw[k][1] && ok_s)
-        continue; /* the generic ones are global in the SASS */
-      if (ok_s && match_accs(P, M, la[k][1], na[k][1], lw[k][1], nw[k][1], k == 0))
-        continue;
+      if (!na[k][1] && !nw[k][1] && ok_s) continue;
+      if (!nw[k][1] && ok_s) continue; /* the generic ones are global in the SASS */
+      if (ok_s && match_accs(P, M, la[k][1], na[k][1], lw[k][1], nw[k][1], k == 0)) continue;
       int nu = 0, nuw = 0;
       for (int g = 0; g < 2; g++) {
-        for (int i = 0; i < na[k][g]; i++)
-          uni[nu++] = la[k][g][i];
-        for (int i = 0; i < nw[k][g]; i++)
-          uw[nuw++] = lw[k][g][i];
+        for (int i = 0; i < na[k][g]; i++) uni[nu++] = la[k][g][i];
+        for (int i = 0; i < nw[k][g]; i++) uw[nuw++] = lw[k][g][i];
       }
-      if (match_accs(P, M, uni, nu, uw, nuw, k == 0))
-        continue;
-      if (!na[k][1] && !nw[k][1] && map_sections(P, M, F, uni, nu, lss[k], nlss[k], k == 0))
-        continue;
-      for (int i = 0; i < nu; i++)
-        pool[k][npool[k]++] = uni[i];
-      for (int i = 0; i < nuw && npool_w[k] < F->n; i++)
-        pool_w[k][npool_w[k]++] = uw[i];
+      if (match_accs(P, M, uni, nu, uw, nuw, k == 0)) continue;
+      if (!na[k][1] && !nw[k][1] && map_sections(P, M, F, uni, nu, lss[k], nlss[k], k == 0)) continue;
+      for (int i = 0; i < nu; i++) pool[k][npool[k]++] = uni[i];
+      for (int i = 0; i < nuw && npool_w[k] < F->n; i++) pool_w[k][npool_w[k]++] = uw[i];
     }
   }
   /* SASS accesses on lines without PTX accesses (moved there by ptxas) */
@@ -622,10 +542,8 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
       pool_w[s->cls][npool_w[s->cls]++] = s->bytes;
   }
   for (int k = 0; k < 2; k++) {
-    if (!npool[k])
-      continue;
-    if (match_accs(P, M, pool[k], npool[k], pool_w[k], npool_w[k], k == 0))
-      continue;
+    if (!npool[k]) continue;
+    if (match_accs(P, M, pool[k], npool[k], pool_w[k], npool_w[k], k == 0)) continue;
     for (int i = 0; i < npool[k]; i++) {
       M->status[pool[k][i].pc] = SASS_MAP_FALLBACK;
       note_fb(M, P, pool[k][i].pc);
@@ -655,11 +573,9 @@ out:
   return rc;
 }
 
-int sass_apply(program *P, const sass_text *S, const sass_func *F, sass_map *M)
-{
+int sass_apply(program *P, const sass_text *S, const sass_func *F, sass_map *M) {
   memset(M, 0, sizeof *M);
-  if (!P->nfuncs)
-    return 0;
+  if (!P->nfuncs) return 0;
   if (!(M->status = calloc(P->ncode ? P->ncode : 1, 1)) ||
       !(M->op = calloc(P->ncode ? P->ncode : 1, sizeof *M->op))) {
     free(M->status);
@@ -667,8 +583,7 @@ int sass_apply(program *P, const sass_text *S, const sass_func *F, sass_map *M)
     return -1;
   }
   /* what an earlier mapping of this program set */
-  for (uint32_t pc = 0; pc < P->ncode; pc++)
-    P->code[pc].usect = P->code[pc].gen_atom = 0;
+  for (uint32_t pc = 0; pc < P->ncode; pc++) P->code[pc].usect = P->code[pc].gen_atom = 0;
   free(P->usects);
   P->usects = NULL;
   P->nusects = 0;
@@ -699,15 +614,13 @@ int sass_apply(program *P, const sass_text *S, const sass_func *F, sass_map *M)
   return 0;
 }
 
-void sass_map_free(sass_map *m)
-{
+void sass_map_free(sass_map *m) {
   free(m->status);
   free(m->op);
   m->status = NULL;
   m->op = NULL;
 }
 
-const char *sass_op_of(const sass_map *m, uint32_t pc)
-{
+const char *sass_op_of(const sass_map *m, uint32_t pc) {
   return m && m->op && m->status && m->status[pc] != SASS_MAP_FALLBACK && m->op[pc][0] ? m->op[pc] : NULL;
 }

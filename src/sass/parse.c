@@ -11,18 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int file_index(sass_text *s, const char *name, size_t len)
-{
+static int file_index(sass_text *s, const char *name, size_t len) {
   for (int i = 0; i < s->nfiles; i++)
-    if (strlen(s->files[i]) == len && !strncmp(s->files[i], name, len))
-      return i;
+    if (strlen(s->files[i]) == len && !strncmp(s->files[i], name, len)) return i;
   char **f = realloc(s->files, (size_t)(s->nfiles + 1) * sizeof *f);
-  if (!f)
-    return -2;
+  if (!f) return -2;
   s->files = f;
   char *c = malloc(len + 1);
-  if (!c)
-    return -2;
+  if (!c) return -2;
   memcpy(c, name, len);
   c[len] = 0;
   s->files[s->nfiles] = c;
@@ -30,23 +26,18 @@ static int file_index(sass_text *s, const char *name, size_t len)
 }
 
 /* "//## File "F", line N ..." : the last (file, line) pair of the line. */
-static int line_info(sass_text *s, const char *p, const char *end, int *file, uint32_t *line)
-{
+static int line_info(sass_text *s, const char *p, const char *end, int *file, uint32_t *line) {
   const char *q = p;
   int ok = 0;
   while (q < end) {
     const char *f = strstr(q, "\"");
-    if (!f || f >= end)
-      break;
+    if (!f || f >= end) break;
     const char *g = memchr(f + 1, '"', (size_t)(end - f - 1));
-    if (!g)
-      break;
+    if (!g) break;
     const char *l = strstr(g, "line ");
-    if (!l || l >= end)
-      break;
+    if (!l || l >= end) break;
     int fi = file_index(s, f + 1, (size_t)(g - f - 1));
-    if (fi == -2)
-      return -1;
+    if (fi == -2) return -1;
     *file = fi;
     *line = (uint32_t)strtoul(l + 5, NULL, 10);
     ok = 1;
@@ -56,26 +47,19 @@ static int line_info(sass_text *s, const char *p, const char *end, int *file, ui
   return 0;
 }
 
-static int width_of(const char *mods)
-{
-  if (strstr(mods, ".128"))
-    return 16;
-  if (strstr(mods, ".64") || strstr(mods, ".U64") || strstr(mods, ".S64") || strstr(mods, ".F64"))
-    return 8;
-  if (strstr(mods, ".U16") || strstr(mods, ".S16"))
-    return 2;
-  if (strstr(mods, ".U8") || strstr(mods, ".S8"))
-    return 1;
+static int width_of(const char *mods) {
+  if (strstr(mods, ".128")) return 16;
+  if (strstr(mods, ".64") || strstr(mods, ".U64") || strstr(mods, ".S64") || strstr(mods, ".F64")) return 8;
+  if (strstr(mods, ".U16") || strstr(mods, ".S16")) return 2;
+  if (strstr(mods, ".U8") || strstr(mods, ".S8")) return 1;
   return 4;
 }
 
-static int push(sass_func *f, const sass_insn *in)
-{
+static int push(sass_func *f, const sass_insn *in) {
   if (f->n == f->cap) {
     int cap = f->cap ? f->cap * 2 : 16;
     sass_insn *p = realloc(f->ins, (size_t)cap * sizeof *p);
-    if (!p)
-      return -1;
+    if (!p) return -1;
     f->ins = p;
     f->cap = cap;
   }
@@ -84,22 +68,18 @@ static int push(sass_func *f, const sass_insn *in)
 }
 
 /* Classifies opcode `op` (with modifiers); SASS_OTHER for the rest. */
-static int classify(const char *op, sass_insn *in)
-{
+static int classify(const char *op, sass_insn *in) {
   char base[32];
   size_t k = strcspn(op, ".");
-  if (k >= sizeof base)
-    return SASS_OTHER;
+  if (k >= sizeof base) return SASS_OTHER;
   memcpy(base, op, k);
   base[k] = 0;
   const char *mods = op + k;
   in->variant = 0;
   in->gen = 0;
   in->bytes = width_of(mods);
-  if (!strcmp(base, "LDS"))
-    return SASS_LD;
-  if (!strcmp(base, "STS"))
-    return SASS_ST;
+  if (!strcmp(base, "LDS")) return SASS_LD;
+  if (!strcmp(base, "STS")) return SASS_ST;
   if (!strcmp(base, "LDSM") || !strcmp(base, "STSM")) {
     in->variant = 1;
     /* LDSM.16.M88.4: the last modifier is the number of 8x8 matrices */
@@ -108,9 +88,10 @@ static int classify(const char *op, sass_insn *in)
     return base[0] == 'L' ? SASS_LD : SASS_ST;
   }
   if (!strcmp(base, "ATOMS")) {
-    in->variant = strstr(mods, ".POPC.INC") ? SASS_AT_POPC_INC
-                : strstr(mods, ".CAST.SPIN") ? SASS_AT_CAST_SPIN
-                : strstr(mods, ".CAS") ? SASS_AT_CAS : SASS_AT_PLAIN;
+    in->variant = strstr(mods, ".POPC.INC")    ? SASS_AT_POPC_INC
+                  : strstr(mods, ".CAST.SPIN") ? SASS_AT_CAST_SPIN
+                  : strstr(mods, ".CAS")       ? SASS_AT_CAS
+                                               : SASS_AT_PLAIN;
     return SASS_ATOM;
   }
   /* generic addresses: LD.E.64, ST.E.U8, ATOM.E.ADD.STRONG.GPU, RED.E.ADD
@@ -124,13 +105,11 @@ static int classify(const char *op, sass_insn *in)
     in->variant = strstr(mods, ".CAS") ? SASS_AT_CAS : SASS_AT_PLAIN;
     return SASS_ATOM;
   }
-  if (!strcmp(base, "VOTE") || !strcmp(base, "VOTEU"))
-    return SASS_VOTE;
+  if (!strcmp(base, "VOTE") || !strcmp(base, "VOTEU")) return SASS_VOTE;
   return SASS_OTHER;
 }
 
-static int ends_block(const char *op)
-{
+static int ends_block(const char *op) {
   return !strncmp(op, "BRA", 3) || !strncmp(op, "EXIT", 4) || !strncmp(op, "RET", 3) ||
          !strncmp(op, "CALL", 4) || !strncmp(op, "BRX", 3) || !strncmp(op, "JMP", 3);
 }
@@ -142,13 +121,11 @@ typedef struct label {
 } label;
 
 /* Marks block b of f as a loop onto itself (a branch back to its start). */
-static int mark_loop(sass_func *f, int b)
-{
+static int mark_loop(sass_func *f, int b) {
   if (b >= f->nloop) {
     int n = b + 16;
     uint8_t *l = realloc(f->selfloop, (size_t)n);
-    if (!l)
-      return -1;
+    if (!l) return -1;
     memset(l + f->nloop, 0, (size_t)(n - f->nloop));
     f->selfloop = l;
     f->nloop = n;
@@ -157,8 +134,7 @@ static int mark_loop(sass_func *f, int b)
   return 0;
 }
 
-int sass_parse(const char *text, size_t len, sass_text *out)
-{
+int sass_parse(const char *text, size_t len, sass_text *out) {
   memset(out, 0, sizeof *out);
   const char *p = text, *end = text + len;
   sass_func *cur = NULL;
@@ -170,18 +146,15 @@ int sass_parse(const char *text, size_t len, sass_text *out)
     const char *nl = memchr(p, '\n', (size_t)(end - p));
     const char *e = nl ? nl : end;
     const char *q = p;
-    while (q < e && (*q == ' ' || *q == '\t'))
-      q++;
+    while (q < e && (*q == ' ' || *q == '\t')) q++;
     if (q == p && e - q > 7 && !strncmp(q, ".text.", 6) && e[-1] == ':') {
       sass_func *fs = realloc(out->funcs, (size_t)(out->nfuncs + 1) * sizeof *fs);
-      if (!fs)
-        goto out;
+      if (!fs) goto out;
       out->funcs = fs;
       cur = &fs[out->nfuncs++];
       memset(cur, 0, sizeof *cur);
       size_t n = (size_t)(e - 1 - (q + 6));
-      if (!(cur->name = malloc(n + 1)))
-        goto out;
+      if (!(cur->name = malloc(n + 1))) goto out;
       nlabels = 0;
       memcpy(cur->name, q + 6, n);
       cur->name[n] = 0;
@@ -190,35 +163,28 @@ int sass_parse(const char *text, size_t len, sass_text *out)
       block = 0;
       fresh = 1;
     } else if (cur && q == p && e - q > 4 && !strncmp(q, ".L_", 3) && e[-1] == ':') {
-      if (!fresh)
-        block++;
+      if (!fresh) block++;
       fresh = 1;
       size_t n = (size_t)(e - 1 - q);
       if (n < sizeof labels->name) {
         label *l = realloc(labels, (size_t)(nlabels + 1) * sizeof *l);
-        if (!l)
-          goto out;
+        if (!l) goto out;
         labels = l;
         memcpy(labels[nlabels].name, q, n);
         labels[nlabels].name[n] = 0;
         labels[nlabels++].block = block;
       }
     } else if (cur && e - q > 8 && !strncmp(q, "//## File", 9)) {
-      if (line_info(out, q, e, &file, &line) < 0)
-        goto out;
+      if (line_info(out, q, e, &file, &line) < 0) goto out;
     } else if (cur && e - q > 8 && !strncmp(q, "/*", 2)) {
       char *stop;
       unsigned long addr = strtoul(q + 2, &stop, 16);
-      if (stop == q + 2 || strncmp(stop, "*/", 2))
-        goto next;
+      if (stop == q + 2 || strncmp(stop, "*/", 2)) goto next;
       const char *r = stop + 2;
-      while (r < e && (*r == ' ' || *r == '\t'))
-        r++;
+      while (r < e && (*r == ' ' || *r == '\t')) r++;
       if (r < e && *r == '@') { /* predicate */
-        while (r < e && *r != ' ' && *r != '\t')
-          r++;
-        while (r < e && (*r == ' ' || *r == '\t'))
-          r++;
+        while (r < e && *r != ' ' && *r != '\t') r++;
+        while (r < e && (*r == ' ' || *r == '\t')) r++;
       }
       char op[80];
       size_t k = 0;
@@ -227,8 +193,7 @@ int sass_parse(const char *text, size_t len, sass_text *out)
         k++;
       }
       op[k] = 0;
-      if (!k)
-        goto next;
+      if (!k) goto next;
       sass_insn in;
       memset(&in, 0, sizeof in);
       in.cls = classify(op, &in);
@@ -239,17 +204,14 @@ int sass_parse(const char *text, size_t len, sass_text *out)
         in.file = file;
         in.line = line;
         memcpy(in.text, op, k + 1);
-        if (push(cur, &in) < 0)
-          goto out;
+        if (push(cur, &in) < 0) goto out;
       }
       if (!strncmp(op, "BRA", 3)) {
         /* `(.L_x_8): a branch back to the start of this block makes it a loop */
         const char *t = r + k, *lp;
-        while (t < e && *t != '(')
-          t++;
+        while (t < e && *t != '(') t++;
         lp = t + 1;
-        while (t < e && *t != ')')
-          t++;
+        while (t < e && *t != ')') t++;
         for (int i = 0; t < e && i < nlabels; i++)
           if (labels[i].block == block && (size_t)(t - lp) == strlen(labels[i].name) &&
               !strncmp(lp, labels[i].name, (size_t)(t - lp)) && mark_loop(cur, block) < 0)
@@ -270,29 +232,24 @@ out:
   return rc;
 }
 
-int sass_block_loops(const sass_func *f, int block)
-{
+int sass_block_loops(const sass_func *f, int block) {
   return block >= 0 && block < f->nloop && f->selfloop[block];
 }
 
-void sass_free(sass_text *s)
-{
+void sass_free(sass_text *s) {
   for (int i = 0; i < s->nfuncs; i++) {
     free(s->funcs[i].name);
     free(s->funcs[i].ins);
     free(s->funcs[i].selfloop);
   }
-  for (int i = 0; i < s->nfiles; i++)
-    free(s->files[i]);
+  for (int i = 0; i < s->nfiles; i++) free(s->files[i]);
   free(s->funcs);
   free(s->files);
   memset(s, 0, sizeof *s);
 }
 
-const sass_func *sass_find(const sass_text *s, const char *name)
-{
+const sass_func *sass_find(const sass_text *s, const char *name) {
   for (int i = 0; i < s->nfuncs; i++)
-    if (!strcmp(s->funcs[i].name, name))
-      return &s->funcs[i];
+    if (!strcmp(s->funcs[i].name, name)) return &s->funcs[i];
   return NULL;
 }

@@ -28,30 +28,30 @@ enum {
 enum { SASS_AT_PLAIN = 0, SASS_AT_POPC_INC, SASS_AT_CAST_SPIN, SASS_AT_CAS };
 
 typedef struct sass_insn {
-  uint32_t addr;       /* offset in the function */
-  int cls;             /* SASS_* */
-  int variant;         /* ATOMS/ATOM: SASS_AT_*; LDSM/STSM: 1 */
-  int gen;             /* 1: a generic-address LD/ST/ATOM/RED (not LDS/STS/ATOMS) */
-  int bytes;           /* bytes per lane (1..16); LDSM/STSM: matrices (1, 2, 4) */
-  int block;           /* basic block index in the function */
-  int file;            /* index into sass_func.files, -1 without line info */
-  uint32_t line;       /* outermost source line (the "inlined at" one), 0 none */
-  char text[80];       /* the opcode with its modifiers, e.g. "STS.128" */
+  uint32_t addr; /* offset in the function */
+  int cls;       /* SASS_* */
+  int variant;   /* ATOMS/ATOM: SASS_AT_*; LDSM/STSM: 1 */
+  int gen;       /* 1: a generic-address LD/ST/ATOM/RED (not LDS/STS/ATOMS) */
+  int bytes;     /* bytes per lane (1..16); LDSM/STSM: matrices (1, 2, 4) */
+  int block;     /* basic block index in the function */
+  int file;      /* index into sass_func.files, -1 without line info */
+  uint32_t line; /* outermost source line (the "inlined at" one), 0 none */
+  char text[80]; /* the opcode with its modifiers, e.g. "STS.128" */
 } sass_insn;
 
 typedef struct sass_func {
-  char *name;          /* mangled function name */
-  sass_insn *ins;      /* shared-memory instructions and votes, in address order */
+  char *name;     /* mangled function name */
+  sass_insn *ins; /* shared-memory instructions and votes, in address order */
   int n, cap;
   int nblocks;
-  uint8_t *selfloop;   /* per block (nloop entries): 1 when it branches back to its start */
+  uint8_t *selfloop; /* per block (nloop entries): 1 when it branches back to its start */
   int nloop;
 } sass_func;
 
 typedef struct sass_text {
   sass_func *funcs;
   int nfuncs;
-  char **files;        /* file names seen in line info */
+  char **files; /* file names seen in line info */
   int nfiles;
 } sass_text;
 
@@ -103,11 +103,10 @@ const char *sass_op_of(const sass_map *m, uint32_t pc);
  * bytes), or NULL with err set (a tool missing or failing). A tool that
  * fails is run again (3 tries in all, see run()); *broken (may be NULL) is
  * set when one was found but failed every time, 0 when one is missing. */
-char *sass_from_ptx(const char *ptx, size_t len, const char *arch, size_t *out_len, char *err,
-                    size_t errsz, int *broken);
+char *sass_from_ptx(const char *ptx, size_t len, const char *arch, size_t *out_len, char *err, size_t errsz,
+                    int *broken);
 /* The same for a cubin image. */
-char *sass_from_cubin(const void *cubin, size_t len, size_t *out_len, char *err, size_t errsz,
-                      int *broken);
+char *sass_from_cubin(const void *cubin, size_t len, size_t *out_len, char *err, size_t errsz, int *broken);
 /* The nvdisasm to run: $SMEMU_NVDISASM, the PATH, the CUDA toolkit
  * (/usr/local/cuda/bin), or the PyPI wheel installed into the build tree
  * (scripts/deps.sh: build/pydeps). NULL when none is found; the string is

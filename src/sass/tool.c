@@ -20,8 +20,7 @@
 
 extern char **environ;
 
-static uint64_t fnv(const void *p, size_t n, uint64_t h)
-{
+static uint64_t fnv(const void *p, size_t n, uint64_t h) {
   const unsigned char *s = p;
   for (size_t i = 0; i < n; i++) {
     h ^= s[i];
@@ -30,19 +29,14 @@ static uint64_t fnv(const void *p, size_t n, uint64_t h)
   return h;
 }
 
-static int is_exec(const char *p)
-{
-  return p && access(p, X_OK) == 0;
-}
+static int is_exec(const char *p) { return p && access(p, X_OK) == 0; }
 
 /* `name` on the PATH or in the usual places; static storage. */
-static const char *find_tool(const char *env, const char *name)
-{
+static const char *find_tool(const char *env, const char *name) {
   static char found[2][PATH_MAX];
   char *buf = found[strcmp(name, "ptxas") == 0];
   const char *e = getenv(env);
-  if (e && *e)
-    return is_exec(e) ? e : NULL;
+  if (e && *e) return is_exec(e) ? e : NULL;
   const char *path = getenv("PATH");
   if (path) {
     const char *p = path;
@@ -50,16 +44,14 @@ static const char *find_tool(const char *env, const char *name)
       size_t n = strcspn(p, ":");
       if (n && n + strlen(name) + 2 < PATH_MAX) {
         snprintf(buf, PATH_MAX, "%.*s/%s", (int)n, p, name);
-        if (is_exec(buf))
-          return buf;
+        if (is_exec(buf)) return buf;
       }
       p += n + (p[n] == ':');
     }
   }
   const char *cuda = getenv("CUDA_HOME");
   snprintf(buf, PATH_MAX, "%s/bin/%s", cuda && *cuda ? cuda : "/usr/local/cuda", name);
-  if (is_exec(buf))
-    return buf;
+  if (is_exec(buf)) return buf;
   /* the PyPI wheel in the build tree, beside the file holding this code
    * (the smemu program, or the runtime's libcudart.so in build/runtime) */
   char self[PATH_MAX];
@@ -68,8 +60,7 @@ static const char *find_tool(const char *env, const char *name)
       strlen(self) + 64 < PATH_MAX) {
     for (int up = 0; up < 3; up++) {
       char *s = strrchr(self, '/');
-      if (!s)
-        break;
+      if (!s) break;
       *s = 0;
       static const char *const sub[] = {"pydeps/nvidia/cu13", "pydeps/nvidia/cu12",
                                         "build/pydeps/nvidia/cu13", "build/pydeps/nvidia/cu12"};
@@ -77,21 +68,16 @@ static const char *find_tool(const char *env, const char *name)
         size_t k = strlen(self);
         memcpy(buf, self, k);
         snprintf(buf + k, PATH_MAX - k, "/%s/bin/%s", sub[i], name);
-        if (is_exec(buf))
-          return buf;
+        if (is_exec(buf)) return buf;
       }
     }
   }
   return NULL;
 }
 
-const char *sass_nvdisasm(void)
-{
-  return find_tool("SMEMU_NVDISASM", "nvdisasm");
-}
+const char *sass_nvdisasm(void) { return find_tool("SMEMU_NVDISASM", "nvdisasm"); }
 
-static int cache_dir(char *out, size_t n)
-{
+static int cache_dir(char *out, size_t n) {
   const char *c = getenv("SMEMU_CACHE"), *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
   if (c && *c)
     snprintf(out, n, "%s", c);
@@ -113,22 +99,18 @@ static int cache_dir(char *out, size_t n)
 
 /* Runs argv once with stdout to `out` (NULL: inherited) and stderr
  * discarded. */
-static int run_once(char *const argv[], const char *out)
-{
+static int run_once(char *const argv[], const char *out) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
-  if (out)
-    posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  if (out) posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
   pid_t pid;
   int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
   posix_spawn_file_actions_destroy(&fa);
-  if (rc)
-    return -1;
+  if (rc) return -1;
   int st = 0;
   while (waitpid(pid, &st, 0) < 0)
-    if (errno != EINTR)
-      return -1;
+    if (errno != EINTR) return -1;
   return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
@@ -137,51 +119,42 @@ static int run_once(char *const argv[], const char *out)
  * memory, and one such failure must not change how a program is counted.
  * A tool that fails every time (bad input) costs TOOL_TRIES runs. */
 #define TOOL_TRIES 3
-static int run(char *const argv[], const char *out)
-{
+static int run(char *const argv[], const char *out) {
   for (int i = 0;; i++) {
-    if (run_once(argv, out) == 0)
-      return 0;
-    if (i + 1 == TOOL_TRIES)
-      return -1;
+    if (run_once(argv, out) == 0) return 0;
+    if (i + 1 == TOOL_TRIES) return -1;
     struct timespec ts = {0, 100000000L << (2 * i)}; /* 0.1 s, 0.4 s */
     while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
       ;
   }
 }
 
-static char *read_all(const char *path, size_t *len)
-{
+static char *read_all(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
+  if (!f) return NULL;
   size_t cap = 1 << 16, n = 0, r;
   char *b = malloc(cap);
   while (b && (r = fread(b + n, 1, cap - n - 1, f)) > 0) {
     n += r;
     if (n + 1 == cap) {
       char *nb = realloc(b, cap * 2);
-      if (!nb)
-        free(b);
+      if (!nb) free(b);
       b = nb;
       cap *= 2;
     }
   }
   fclose(f);
-  if (!b)
-    return NULL;
+  if (!b) return NULL;
   b[n] = 0;
   *len = n;
   return b;
 }
 
-static int write_all(const char *path, const void *p, size_t n)
-{
+static int write_all(const char *path, const void *p, size_t n) {
   char tmp[PATH_MAX + 16];
   snprintf(tmp, sizeof tmp, "%s.%d", path, (int)getpid());
   FILE *f = fopen(tmp, "wb");
-  if (!f)
-    return -1;
+  if (!f) return -1;
   int ok = fwrite(p, 1, n, f) == n;
   ok &= fclose(f) == 0;
   if (!ok || rename(tmp, path) != 0) {
@@ -192,11 +165,9 @@ static int write_all(const char *path, const void *p, size_t n)
 }
 
 /* Disassembles cubin file `cubin` into `sass` (cached) and reads it. */
-static char *disasm(const char *cubin, const char *sass, size_t *len, char *err, size_t en, int *broken)
-{
+static char *disasm(const char *cubin, const char *sass, size_t *len, char *err, size_t en, int *broken) {
   char *t = read_all(sass, len);
-  if (t && *len > 0)
-    return t;
+  if (t && *len > 0) return t;
   free(t);
   const char *nv = sass_nvdisasm();
   if (!nv) {
@@ -213,21 +184,17 @@ static char *disasm(const char *cubin, const char *sass, size_t *len, char *err,
     return NULL;
   }
   t = read_all(sass, len);
-  if (!t)
-    snprintf(err, en, "cannot read %s", sass);
+  if (!t) snprintf(err, en, "cannot read %s", sass);
   return t;
 }
 
-char *sass_from_ptx(const char *ptx, size_t len, const char *arch, size_t *out_len, char *err,
-                    size_t errsz, int *broken)
-{
+char *sass_from_ptx(const char *ptx, size_t len, const char *arch, size_t *out_len, char *err, size_t errsz,
+                    int *broken) {
   int b = 0;
-  if (!broken)
-    broken = &b;
+  if (!broken) broken = &b;
   *broken = 0;
   char dir[PATH_MAX - 64], ptxf[PATH_MAX], cubin[PATH_MAX], sass[PATH_MAX];
-  if (!arch)
-    arch = "sm_90";
+  if (!arch) arch = "sm_90";
   uint64_t h = fnv(arch, strlen(arch), fnv(ptx, len, 0xcbf29ce484222325ull));
   if (cache_dir(dir, sizeof dir) < 0) {
     snprintf(err, errsz, "cannot create the cache directory %s", dir);
@@ -239,8 +206,7 @@ char *sass_from_ptx(const char *ptx, size_t len, const char *arch, size_t *out_l
   snprintf(cubin, sizeof cubin, "%s/%016llx.cubin", dir, (unsigned long long)h);
   snprintf(sass, sizeof sass, "%s/%016llx.sass", dir, (unsigned long long)h);
   struct stat sb;
-  if (stat(sass, &sb) == 0 && sb.st_size > 0)
-    return disasm(cubin, sass, out_len, err, errsz, broken);
+  if (stat(sass, &sb) == 0 && sb.st_size > 0) return disasm(cubin, sass, out_len, err, errsz, broken);
   if (stat(cubin, &sb) != 0 || sb.st_size == 0) {
     const char *ptxas = find_tool("SMEMU_PTXAS", "ptxas");
     if (!ptxas) {
@@ -267,12 +233,9 @@ char *sass_from_ptx(const char *ptx, size_t len, const char *arch, size_t *out_l
   return disasm(cubin, sass, out_len, err, errsz, broken);
 }
 
-char *sass_from_cubin(const void *cubin, size_t len, size_t *out_len, char *err, size_t errsz,
-                      int *broken)
-{
+char *sass_from_cubin(const void *cubin, size_t len, size_t *out_len, char *err, size_t errsz, int *broken) {
   int b = 0;
-  if (!broken)
-    broken = &b;
+  if (!broken) broken = &b;
   *broken = 0;
   char dir[PATH_MAX - 64], cf[PATH_MAX], sass[PATH_MAX];
   uint64_t h = fnv(cubin, len, 0xcbf29ce484222325ull);
