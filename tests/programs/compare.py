@@ -28,7 +28,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # the corpus directory (programs.tsv, known_differences.txt, recorded/):
-# this one, or --dir (tests/hw/sass2 uses this script too)
+# this one, or --dir (tests/hw/sass_programs uses this script too)
 BASE = HERE
 COUNTING = None  # --counting sass|ptx passed on to smemu run
 OPS = ("ld", "st", "atom")
