@@ -1,5 +1,5 @@
 /* test_fidelity_hw.c: smemu against an H100's recording of
- * tests/hw/fidelity/ (record.sh there; issue 9, items 1, 3 and 15):
+ * tests/hw/fidelity/ (record.sh there):
  *  - warpmask: every .sync warp operation (vote, shfl, match, redux,
  *    bar.warp.sync) with membermasks that do or do not contain the caller:
  *    the launch status (the GPU traps with an illegal instruction), each

@@ -1,4 +1,4 @@
-/* test_sass_cases.c: the SASS mapping cases of issue 14 on CUDA C that nvcc
+/* test_sass_cases.c: the SASS mapping cases (src/sass/map.c) on CUDA C that nvcc
  * compiles (tests/sass/cases.cu): merged scalars of one base, merged
  * neighbouring __shared__ variables, a warp-aggregated atomic, a POPC.INC
  * reduction, a CAS-loop atomic (double), ldmatrix/stmatrix, generic

@@ -1,5 +1,5 @@
 #!/bin/sh
-# record.sh: records the sass2 corpus (sample-style programs for issue 14,
+# record.sh: records the sass_programs corpus (sample-style programs for
 # SASS-informed counting) on a real GPU (H100/H200, sm_90). From a root
 # that holds tests/hw/sass_programs:   sh tests/hw/sass_programs/record.sh OUTDIR
 # It only reads files of tests/hw/sass_programs. It builds every *.cu here as a
