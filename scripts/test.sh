@@ -60,7 +60,7 @@ fi
 TESTS=$(ordered)
 . scripts/test_run.sh
 while IFS= read -r line; do
-  eval "run $line"
+  [ -n "$line" ] && eval "run $line"
 done <<EOT
 $TESTS
 EOT
