@@ -15,7 +15,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader
 nvcc --version | tail -2
 ncu --version | tail -1
 compute-sanitizer --version | tail -1
-timeout 120 sh tests/hw/edge/record.sh "$R/edge"
+timeout 120 sh tests/hw/arith_edges/record.sh "$R/edge"
 timeout 200 sh tests/hw/record_examples.sh "$R/examples"
 METRICS=smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum,smsp__sass_inst_executed_op_shared_atom.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum
 timeout 150 ncu --clock-control none --csv --print-units base --metrics "$METRICS" \

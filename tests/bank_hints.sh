@@ -1,5 +1,5 @@
 #!/bin/sh
-# The bank report's advice fits the access pattern (issue 9, item 11). Each
+# The bank report's advice fits the access pattern. Each
 # kernel of tests/bank_hint/patterns.ptx reads shared memory with a pattern
 # whose conflicts follow from arithmetic (bank = word % 32):
 #   stride2    s[2t]          words 2t: lanes t and t+16 share a bank, 2-way;
@@ -70,7 +70,7 @@ has dcol32 "[..][33] instead of [..][32]"
 has dcol32 "col ^ (row % 16), in 8-byte units: no conflicts"
 echo "bank hints: ok"
 
-# Accesses ptxas merges (issue 9, item 14): the report names the wide
+# Accesses ptxas merges: the report names the wide
 # instruction it counts. merged4: four 4-byte loads at 128t+0..12 of a
 # 16-byte-aligned base become one LDS.128 per warp. The tiled matmul
 # (grid 4x4 of 16x16 threads, 64x64 floats, 16-wide tiles): per warp and

@@ -106,7 +106,7 @@ got=$(od -An -v -t d4 -w4 "$T/nb.bin" | tr -s ' \n' '  ' | sed 's/^ //')
   --arg buf:f32:256:print --check races --quiet > "$T/c.txt" 2> "$T/ce.txt" || fail "cp.async: $(cat "$T/ce.txt")"
 head -2 "$T/c.txt" | tail -1 | grep -q '^510 508 506 504 502 500 498 496$' || fail "cp.async output"
 grep -q '0 hazards' "$T/ce.txt" || fail "cp.async races"
-# Nsight Compute on an H200 (tests/hw/extra): LDGSTS is no shared store;
+# Nsight Compute on an H200 (tests/hw/shared_counters): LDGSTS is no shared store;
 # the 8 warps' LDS are 8 requests of one wavefront
 "$S" exec tests/cli/cpasync.ptx --kernel cpasync --grid 1 --block 256 --arg buf:f32:256:iota \
   --arg buf:f32:256 --report banks --quiet > "$T/c.txt" || fail "cp.async banks"

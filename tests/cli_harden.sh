@@ -1,5 +1,5 @@
 #!/bin/sh
-# Hostile input and hardening checks of build/smemu (issue 10): no shell
+# Hostile input and hardening checks of build/smemu: no shell
 # ever sees a path, the compile cache is private and keyed by every input,
 # numbers are parsed strictly, hangs end quickly, findings survive a
 # crashing program and the exit statuses are the documented ones.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# counting.sh BUILD: smemu exec's --counting (issue 14). A kernel where
+# counting.sh BUILD: smemu exec's --counting. A kernel where
 # ptxas loads two neighbouring __shared__ scalars from two basic blocks
 # with one LDS.64 (tests/hw/model lay_cross_block): PTX rules count 3 load
 # requests, the SASS 2 (the lanes all pass the branch: a = 1000). Checks the

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Programs written with warpSize (nvcc 13 emits the PTX constant WARP_SZ for
-# it; issue 9, item 1) give the right results under smemu:
+# it) give the right results under smemu:
 #  - `smemu exec` runs each kernel of tests/warpsize/*.ptx (checked-in nvcc
 #    output) on iota input, compared with sums stated in closed form;
 #  - where nvcc is on the PATH, each whole program (.cu) is built with

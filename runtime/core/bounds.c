@@ -1,5 +1,5 @@
 /* bounds.c: the range checks every copy and fill makes before it touches
- * memory (issue 10). A side of a copy that lies in memory smemu tracks
+ * memory. A side of a copy that lies in memory smemu tracks
  * (device, pinned, managed or registered memory, a module variable) must
  * stay inside that allocation, whatever the copy's kind says, so that
  * cudaMemcpyDefault, pinned and registered buffers are checked as well as

@@ -215,7 +215,7 @@ static void h_mbarrier(warp *w, const insn *in, uint32_t m) {
         /* the same init again on a barrier nothing touched since (several
          * threads initialising it before a __syncthreads): the state does
          * not change. An H100 runs it and compute-sanitizer (synccheck,
-         * racecheck, memcheck) reports nothing (tests/hw/async_f, init) */
+         * racecheck, memcheck) reports nothing (tests/hw/async_pipeline, init) */
         break;
       }
       if (F_VALID(s)) {

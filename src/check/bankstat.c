@@ -93,7 +93,7 @@ static void banks_one(warp *w, const insn *in, uint32_t m, const uint64_t addr[3
     if (!sm) {
       /* a generic ATOM whose lanes all reach global memory still takes one
        * wavefront of the shared pipe, no instruction of it (an H100:
-       * tests/hw/sass2 generic_ptr launch 5, 16 ATOM.E, 16 wavefronts) */
+       * tests/hw/sass_programs generic_ptr launch 5, 16 ATOM.E, 16 wavefronts) */
       if (in->gen_atom && m) {
         bank_stat *s0 = &a->banks[w->pc];
         s0->wavefronts += 1;

@@ -400,13 +400,25 @@ void race_warpsync(warp *w, uint32_t lanes) {
   LANES(lanes, r->warp_gen[w->index * 32 + (uint32_t)l] = r->gen);
 }
 
+/* 1 when block a comes before block b in the grid (z, then y, then x). */
+static int block_before(const uint32_t a[3], const uint32_t b[3]) {
+  for (int d = 2; d >= 0; d--)
+    if (a[d] != b[d]) return a[d] < b[d];
+  return 0;
+}
+
 void race_merge(race_state *into, const race_state *from) {
   for (uint32_t i = 0; i < from->nhz; i++) {
     const hazard_rec *h = &from->hz[i];
     hazard_rec *g = race_find_pair(into, h->first_pc, h->first_kind, h->second_pc, h->second_kind);
     if (g) {
-      g->count += h->count;
-      g->error |= h->error;
+      /* the instance shown is the first block's, whichever worker ran it:
+       * the same report on any number of workers */
+      uint64_t count = g->count + h->count;
+      uint8_t error = g->error | h->error;
+      if (block_before(h->block, g->block)) *g = *h;
+      g->count = count;
+      g->error = error;
     } else if ((g = race_new_hazard(into))) {
       *g = *h;
     }

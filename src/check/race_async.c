@@ -293,7 +293,7 @@ void race_proxy_wait(warp *w, uint32_t m, uint32_t n) {
  * kept, or a write other than the copy's, by another thread came while the
  * copy was in flight: whatever barrier lay between, it may have seen (or
  * been overwritten by) the copy's bytes landing (an H100 shows both:
- * tests/hw/async_f, rd and wr). A read by the issuing thread itself before
+ * tests/hw/async_pipeline, rd and wr). A read by the issuing thread itself before
  * its wait is reported too, as racecheck does (a warning); racecheck does
  * not report the other threads' accesses, smemu does. The copy's write record
  * then takes the completion's generation, so that only what is ordered
@@ -322,7 +322,7 @@ void race_cp_issue(warp *w, uint32_t m, const uint64_t dst[32], uint32_t size) {
 /* Reads by lanes m of bytes their own thread's cp.async is still copying:
  * undefined (the bytes land at any time until the wait). racecheck reports
  * them as warnings, "Potential RAW hazard detected (invalid memcpy_async
- * synchronization)", one per byte (tests/hw/async_f san_racecheck_rd). */
+ * synchronization)", one per byte (tests/hw/async_pipeline san_racecheck_rd). */
 void race_cp_own_reads(race_state *r, warp *w, const insn *in, uint32_t m, const uint64_t addr[32],
                        uint32_t size) {
   LANES(m, {

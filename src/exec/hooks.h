@@ -115,7 +115,7 @@ static inline void hook_atom(warp *w, const insn *in, uint32_t m, const uint64_t
 
 /* cp.async: a read of global and a write of shared memory that Nsight
  * Compute does not count as shared-memory requests (LDGSTS; measured on an
- * H200, tests/hw/extra): the race checks see it, the bank model does not;
+ * H200, tests/hw/shared_counters): the race checks see it, the bank model does not;
  * the copies are in flight until the issuing threads wait for them
  * (hook_cp_commit, hook_cp_wait). */
 static inline void hook_copy(warp *w, const insn *in, uint32_t m, const uint64_t src[32],

@@ -103,7 +103,7 @@ DEF_SBIN(max, a > b ? a : b)
 
 /* Division by zero gives all ones, quotient and remainder, signed or not,
  * and MIN / -1 wraps to MIN with remainder 0: measured on an H200
- * (tests/hw/edge). */
+ * (tests/hw/arith_edges). */
 #define DIVS(T, MIN) (b == 0 ? (T)-1 : (b == -1 ? (T)(0 - (uint64_t)a) : (T)(a / b)))
 #define REMS(T, MIN) (b == 0 ? (T)-1 : (b == -1 ? (T)0 : (T)(a % b)))
 static void div_u16(warp *w, const insn *in, uint32_t m) {

@@ -169,7 +169,7 @@ typedef struct insn {
                           belongs to runs in ptxas's re-unrolled sections; 0: no */
   uint8_t gen_atom;    /* 1: a generic atom/red that is a generic ATOM/RED in the SASS
                           (src/sass): one shared-pipe wavefront even when no lane
-                          reaches shared memory (measured, tests/hw/sass2) */
+                          reaches shared memory (measured, tests/hw/sass_programs) */
 } insn;
 
 /* A source location an instruction maps to. */

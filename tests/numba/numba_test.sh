@@ -59,7 +59,7 @@ else
 fi
 if venv latest "$(date -u +%F)" -U numba-cuda $TEST_PKGS; then
   variants="$variants latest"
-elif [ -x "$B/py/venv-latest/bin/python" ]; then
+elif [ -x "$B/py/venv-latest/bin/python" ] && [ -s "$B/py/venv-latest/.installed" ]; then
   echo "numba_test: pip could not update the newest versions (see $B/py/pip-latest.log): using those of $(cat "$B/py/venv-latest/.installed")"
   variants="$variants latest"
 else

@@ -28,7 +28,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # the corpus directory (programs.tsv, known_differences.txt, recorded/):
-# this one, or --dir (tests/hw/sass2 uses this script too)
+# this one, or --dir (tests/hw/sass_programs uses this script too)
 BASE = HERE
 COUNTING = None  # --counting sass|ptx passed on to smemu run
 OPS = ("ld", "st", "atom")
@@ -40,8 +40,8 @@ for _op in OPS:
     METRICS["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_%s.sum" % _op] = (_op, "bank_conflicts")
 FIELDS = ("requests", "wavefronts", "bank_conflicts")
 # busy kernels: wavefronts and conflicts may differ by this share of the
-# GPU's wavefronts of the same op, plus a small constant (issue 9 item 6;
-# HARDWARE.md measured 0.35-0.9% over on busy kernels: 3% leaves room)
+# GPU's wavefronts of the same op, plus a small constant
+# (HARDWARE.md measured 0.35-0.9% over on busy kernels: 3% leaves room)
 TOL_REL = 0.03
 TOL_ABS = 2
 
@@ -233,7 +233,7 @@ def fmt_pairs(pairs):
 
 def issue14_figures(g, s):
     """(requests exact, wavefronts and conflicts within noise) of one
-    launch, whatever its class: the figures issue 14 states. Noise is the
+    launch, whatever its class: the counting figures. Noise is the
     busy tolerance (TOL_REL of the GPU's wavefronts of the op, plus TOL_ABS)."""
     req = True
     waves = True
@@ -440,7 +440,7 @@ def main():
         checks["sync"][0], checks["sync"][1]))
     print("launches: %d; counters exact %d, within tolerance %d, known differences %d, differing %d" % (
         total, stats["exact"], stats["tolerance"], stats["known"], stats["differ"]))
-    print("issue 14 figures (known differences included): requests exact %d/%d, requests exact and "
+    print("counting figures (known differences included): requests exact %d/%d, requests exact and "
           "wavefronts/conflicts within noise %d/%d" % (figs[1], figs[0], figs[2], figs[0]))
     for f in failures:
         print("FAIL " + f)

@@ -7,7 +7,7 @@ the shared runtime (-cudart shared) and of the build with nvcc's default
 static runtime, which reaches smemu through libcuda.so.1: everything but
 the run times must be equal. Usage:
   same_reports.py SHARED_BINS STATIC_BINS [--only NAME,...] [--dir CORPUS]
-(CORPUS: the folder of programs.tsv, this one by default; tests/hw/sass2
+(CORPUS: the folder of programs.tsv, this one by default; tests/hw/sass_programs
 uses it too)
 """
 import json

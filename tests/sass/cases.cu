@@ -1,4 +1,4 @@
-/* cases.cu: one kernel per SASS mapping case of src/sass/map.c (issue 14),
+/* cases.cu: one kernel per SASS mapping case of src/sass/map.c,
  * for tests/unit/test_sass_cases.c. Built with nvcc -arch=sm_90 -lineinfo
  * (test.sh: PTX with -ptx, the cubin with -cubin, disassembled with
  * nvdisasm -c -gi); cases.ptx and cases.nvdisasm are those files checked

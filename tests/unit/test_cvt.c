@@ -198,7 +198,7 @@ static double iround(int mode, double x) {
 /* Float-to-integer conversions saturate; NaN converts to 0. */
 /* NaN: 0 when the source is narrower than f64 and the destination narrower
  * than 64 bits, else 1 << (bits - 1) (PTX ISA, cvt; measured on an H200 in
- * tests/hw/edge: cases 20-30). */
+ * tests/hw/arith_edges: cases 20-30). */
 static uint64_t cvt_fi(int mode, const ity *d, double x, int f64src) {
   uint64_t r;
   double t;

@@ -1,5 +1,5 @@
 /* test_fidelity_hw.c: smemu against an H100's recording of
- * tests/hw/fidelity/ (record.sh there; issue 9, items 1, 3 and 15):
+ * tests/hw/fidelity/ (record.sh there):
  *  - warpmask: every .sync warp operation (vote, shfl, match, redux,
  *    bar.warp.sync) with membermasks that do or do not contain the caller:
  *    the launch status (the GPU traps with an illegal instruction), each
@@ -279,7 +279,7 @@ static void test_bank_config_sm90(void **state) {
   smemu_destroy(c);
 }
 
-/* ---- branches (tests/hw/fidelity2) -------------------------------------- */
+/* ---- branches (tests/hw/warp_sync_branches) -------------------------------------- */
 
 /* .sync operations with the full mask reached by the two half-warps in
  * different branches: the H100 lets both halves meet at the operation
@@ -293,7 +293,7 @@ static void test_branches(void **state) {
   (void)state;
   static const char *const bops[] = {"ballot", "shfl", "redux", "match", "syncwarp"};
   smemu_ctx *c = new_ctx(SMEMU_ANALYZE_SYNC);
-  smemu_module *m = load(c, "tests/hw/fidelity2/branches.ptx");
+  smemu_module *m = load(c, "tests/hw/warp_sync_branches/branches.ptx");
   smemu_kernel *k;
   assert_int_equal(smemu_module_get_kernel(m, "_Z8branchesiPj", &k), SMEMU_OK);
   uint32_t *o;
@@ -303,7 +303,7 @@ static void test_branches(void **state) {
     uint32_t want[32];
     int n = 0;
     char line[128], a[32], st[48] = "";
-    FILE *f = fopen("tests/hw/fidelity2/recorded/branches.tsv", "r");
+    FILE *f = fopen("tests/hw/warp_sync_branches/recorded/branches.tsv", "r");
     assert_non_null(f);
     while (fgets(line, sizeof line, f)) {
       unsigned l, v;

@@ -7,7 +7,7 @@
  * smemu_last_bank_counts() is compared with the 9 counters Nsight Compute
  * recorded (vectors.tsv).
  *
- * Two kinds of comparison (issue 9 item 6):
+ * Two kinds of comparison:
  *  - EXACT: every single-warp kernel (1 block of 32 threads, one atomic or a
  *    few scalar accesses): all 9 counters must be equal.
  *  - TOLERANCE: the busy_* kernels (many blocks and warps): instructions
@@ -21,7 +21,7 @@
  *    deviation so that a drift shows before it fails.
  * Kernels listed in known_differences.txt are reported, not failed.
  *
- * Every kernel runs in three counting modes (issue 14), each compared with
+ * Every kernel runs in three counting modes, each compared with
  * the recording:
  *  - ptx: the PTX-level rules (merge finder, atomsel.c forms);
  *  - sass: the same, then smemu_module_use_sass() with the disassembly of
@@ -445,7 +445,7 @@ static void run_mode(int mode)
       lay_ok = 0;
     }
     if (bi >= 0 && mode == MODE_PTX) {
-      /* the deviations, for the record (issue 9 item 6) */
+      /* the deviations, for the record */
       fprintf(stderr, "test_model_exec: busy %s:", V->kernel);
       for (int f = 0; f < 3; f++)
         if (V->v[3 + f])

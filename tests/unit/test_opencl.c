@@ -408,8 +408,8 @@ static void test_local_args(void **state)
     const uint32_t global[3] = {2 * L, 1, 1}, local[3] = {L, 1, 1};
     int t;
     run_ok(ctx, mod, "localVector", global, local, args);
-    /* __local buffers are the launch's dynamic shared memory (issue 9, item
-     * 15): 1 byte placed in 16 (the next buffer is 16-byte aligned), then
+    /* __local buffers are the launch's dynamic shared memory:
+     * 1 byte placed in 16 (the next buffer is 16-byte aligned), then
      * 64 float4 = 1024 bytes */
     assert_int_equal(smemu_last_stats(ctx)->shared_dynamic_bytes, 16 + L * 16);
     back(ctx, got, d, sizeof got);

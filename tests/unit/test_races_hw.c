@@ -628,7 +628,7 @@ static int check_global(const row *r)
 }
 
 /* smemu aggregates hazards per pair of source lines, as racecheck's
- * analysis mode is read (issue 9, item 13): no pair of lines may come
+ * analysis mode is read: no pair of lines may come
  * twice with one type and class. Returns the repeats. */
 static int check_unique(const row *r, const found *f)
 {

@@ -1021,7 +1021,7 @@ static void test_driver_api(void **state) {
 }
 
 
-/* ---- a kernel that does not decode (issue 9, item 2) ---- */
+/* ---- a kernel that does not decode ---- */
 
 /* A module whose kernel `bad` holds an instruction smemu does not know (at
  * PTX line 12, column 3) next to a good one: launching `bad` must say why
@@ -1160,7 +1160,7 @@ static void test_undecodable_kernel(void **state) {
 }
 
 
-/* ---- the checks' summary names each class (issue 9, item 12) ---- */
+/* ---- the checks' summary names each class ---- */
 
 /* Two launches under SMEMU_CHECK=sync,init: `uninit` reads a __shared__
  * word nothing wrote (one line: one initcheck finding), `maskless` runs
@@ -1216,7 +1216,7 @@ static void test_checks_summary_classes(void **state) {
 }
 
 
-/* ---- the bank size of 3.x, per kernel (issue 9, item 15) ---- */
+/* ---- the bank size of 3.x, per kernel ---- */
 
 /* On compute capability 3.x cudaFuncSetSharedMemConfig picks a kernel's
  * bank size, over the device's (CUDA C Programming Guide, 3.x shared

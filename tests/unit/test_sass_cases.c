@@ -1,4 +1,4 @@
-/* test_sass_cases.c: the SASS mapping cases of issue 14 on CUDA C that nvcc
+/* test_sass_cases.c: the SASS mapping cases (src/sass/map.c) on CUDA C that nvcc
  * compiles (tests/sass/cases.cu): merged scalars of one base, merged
  * neighbouring __shared__ variables, a warp-aggregated atomic, a POPC.INC
  * reduction, a CAS-loop atomic (double), ldmatrix/stmatrix, generic
@@ -296,7 +296,7 @@ static void test_generic(void **state)
 
 /* ncu counts a generic ATOM as a shared atomic when its lanes reach shared
  * memory and, when they all reach global memory, as one shared-pipe
- * wavefront without an instruction (tests/hw/sass2 generic_ptr, launches
+ * wavefront without an instruction (tests/hw/sass_programs generic_ptr, launches
  * 4 and 5) */
 static void test_generic_atom_counts(void **state)
 {

@@ -1,6 +1,6 @@
 /* test_sregs.c: the special registers and predefined identifiers the PTX
  * ISA lists that tests/hw/fidelity does not record, with the values smemu
- * gives them (issue 9, item 1): cluster registers of a launch without
+ * gives them: cluster registers of a launch without
  * clusters (each block a cluster of one), %is_explicit_cluster,
  * %current_graph_exec, %envreg and %pm (0), %clock_hi and %globaltimer_lo/
  * _hi (halves of %clock64 and %globaltimer), %nwarpid and %nsmid from the

@@ -1,5 +1,5 @@
 // bounds.cu: what the CUDA runtime and driver return for copies and fills
-// that leave their allocation, entry point by entry point (issue 10). Each
+// that leave their allocation, entry point by entry point. Each
 // line: CASE ERROR_NAME. The host side of every copy is a 1 MB buffer, so
 // only the device side can be out of range. After each case the last
 // error is cleared and a valid copy checks that the error is not sticky.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""gen_corpus.py: writes the instruction-selection corpus (issue 9 items 4-6,
-issue 14) for recording on a GPU.
+"""gen_corpus.py: writes the instruction-selection corpus
+(shared accesses as ptxas compiles them) for recording on a GPU.
 
 Produces, next to this script:
   model.cu    one CUDA program.  Every "atom" case is a single-warp kernel (1

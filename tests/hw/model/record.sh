@@ -10,7 +10,7 @@
 #                          (lay_*), and the lanes' results
 #   ncu.csv                ncu --csv of every kernel (the raw recording)
 #   ncu_busy2.csv, ncu_busy3.csv   the busy_* kernels twice more (run-to-run
-#                          spread of the counters, issue 9 item 6)
+#                          spread of the counters)
 #   metrics.txt, vectors.tsv (csv2vectors.py of ncu.csv)
 set -u
 OUT=${1:?usage: record.sh OUTDIR}

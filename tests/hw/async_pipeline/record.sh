@@ -3,7 +3,7 @@
 # threads init the same fresh mbarrier), F7 (cp.async destination accessed
 # while the copy is in flight) and F8 (cp.async.mbarrier.arrive[.noinc],
 # cuda::pipeline with block-scope shared state) on a real sm_90 GPU.
-# Run from the scratch root:  sh tests/hw/async_f/record.sh OUTDIR
+# Run from the scratch root:  sh tests/hw/async_pipeline/record.sh OUTDIR
 # Writes under OUTDIR: *.out (program outputs), san_<tool>_<case>.txt
 # (compute-sanitizer), *.ptx/*.sass, versions.txt. About 1-2 minutes.
 OUT=${1:?usage: record.sh OUTDIR}

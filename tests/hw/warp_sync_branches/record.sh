@@ -2,10 +2,10 @@
 # record.sh OUTDIR: .sync warp operations reached from two branches
 # (branches.cu), on an H100/H200 (sm_90, CUDA 13): each case plainly and
 # under compute-sanitizer --tool synccheck, under timeout; with the SASS.
-# Run from the repository root: sh tests/hw/fidelity2/record.sh OUTDIR
+# Run from the repository root: sh tests/hw/warp_sync_branches/record.sh OUTDIR
 # (about 20 seconds).
 set -u
-OUT=${1:?usage: sh tests/hw/fidelity2/record.sh OUTDIR}
+OUT=${1:?usage: sh tests/hw/warp_sync_branches/record.sh OUTDIR}
 [ -d /usr/local/cuda/bin ] && PATH="/usr/local/cuda/bin:$PATH"
 [ -d /usr/local/cuda/compute-sanitizer ] && PATH="$PATH:/usr/local/cuda/compute-sanitizer"
 export PATH

@@ -1,8 +1,8 @@
 #!/bin/sh
-# record.sh: records the sass2 corpus (sample-style programs for issue 14,
+# record.sh: records the sass_programs corpus (sample-style programs for
 # SASS-informed counting) on a real GPU (H100/H200, sm_90). From a root
-# that holds tests/hw/sass2:   sh tests/hw/sass2/record.sh OUTDIR
-# It only reads files of tests/hw/sass2. It builds every *.cu here as a
+# that holds tests/hw/sass_programs:   sh tests/hw/sass_programs/record.sh OUTDIR
+# It only reads files of tests/hw/sass_programs. It builds every *.cu here as a
 # user does (nvcc -arch=sm_90 -cudart shared -lineinfo, in parallel) and
 # writes, in the layout of tests/programs/recorded (compare.py reads it):
 #   OUTDIR/info.txt            versions, GPU, metric names, timings
@@ -17,7 +17,7 @@
 #                              wavefronts, ldsm/stsm), those the ncu here has
 # Every command runs under `timeout`; failures are recorded and skipped.
 set -u
-OUT=${1:?usage: sh tests/hw/sass2/record.sh OUTDIR}
+OUT=${1:?usage: sh tests/hw/sass_programs/record.sh OUTDIR}
 [ -d /usr/local/cuda/bin ] && PATH="/usr/local/cuda/bin:$PATH"
 [ -d /usr/local/cuda/compute-sanitizer ] && PATH="$PATH:/usr/local/cuda/compute-sanitizer"
 export PATH
