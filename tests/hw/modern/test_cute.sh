@@ -12,16 +12,17 @@ W="$B/cutlass-wheel"
 flock "$B/cutlass.lock" sh -c '[ -d "$1/cutlass_library/source/include/cute" ] ||
   python3 -m pip install --quiet --no-deps --target "$1" nvidia-cutlass==4.2.0.0 > "$2" 2>&1' sh "$W" "$B/cutlass-pip.log" ||
   { echo "pip could not install nvidia-cutlass (log: $B/cutlass-pip.log): skipped"; exit 77; }
+. "$HERE/../../common/out_dir.sh"
 S="$W/cutlass_library/source"
 # build PROGRAM: BUILD/PROGRAM from HERE/PROGRAM.cu, unless it is newer than
 # the source (the compiled-tier pass of CI reuses the first pass's build)
 build() {
-  [ -x "$B/$1" ] && [ ! "$HERE/$1.cu" -nt "$B/$1" ] && return 0
+  [ -x "$O/$1" ] && [ ! "$HERE/$1.cu" -nt "$O/$1" ] && return 0
   nvcc -std=c++17 -cudart shared -O2 -gencode=arch=compute_90a,code=compute_90a -I"$S/include" \
-    -I"$S/tools/util/include" -I"$S/examples/cute/tutorial" -o "$B/$1" "$HERE/$1.cu"
+    -I"$S/tools/util/include" -I"$S/examples/cute/tutorial" -o "$O/$1" "$HERE/$1.cu"
 }
 build cute_sgemm_sm80_check || exit 1
-out=$("$B/smemu" run --report banks "$B/cute_sgemm_sm80_check" 128 128 64 2>&1)
+out=$("$B/smemu" run --report banks "$O/cute_sgemm_sm80_check" 128 128 64 2>&1)
 rc=$?
 echo "$out" | grep -v "^  *|" | cut -c1-200
 [ $rc = 0 ] || exit 1
@@ -34,7 +35,7 @@ echo "$out" | grep -q "^  loads .* 0 bank conflicts" || { echo "the swizzled ldm
 # descriptors, MN-major (NT) and K-major (TN), checked against a CPU GEMM;
 # with the race and barrier checks on, which must find nothing
 build cute_wgmma_sm90_check || exit 1
-out=$("$B/smemu" run --check races,sync -- "$B/cute_wgmma_sm90_check" 128 128 128 2>&1)
+out=$("$B/smemu" run --check races,sync -- "$O/cute_wgmma_sm90_check" 128 128 128 2>&1)
 rc=$?
 echo "$out" | cut -c1-200
 [ $rc = 0 ] || exit 1

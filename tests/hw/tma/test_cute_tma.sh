@@ -18,7 +18,8 @@ flock "$B/cutlass.lock" sh -c '[ -d "$1/cutlass_library/source/include/cute" ] |
   python3 -m pip install --quiet --no-deps --target "$1" nvidia-cutlass==4.2.0.0 > "$2" 2>&1' sh "$W" "$B/cutlass-pip.log" ||
   { echo "pip could not install nvidia-cutlass (log: $B/cutlass-pip.log): skipped"; exit 77; }
 S="$W/cutlass_library/source"
-P="$B/cute_wgmma_tma_check"
+. "$HERE/../../common/out_dir.sh"
+P="$O/cute_wgmma_tma_check"
 if [ ! -x "$P" ] || [ "$HERE/cute_wgmma_tma_check.cu" -nt "$P" ]; then
   nvcc -std=c++17 -cudart shared -O2 --expt-relaxed-constexpr -gencode=arch=compute_90a,code=compute_90a \
     -I"$S/include" -I"$S/tools/util/include" -I"$S/examples/cute/tutorial" -o "$P" "$HERE/cute_wgmma_tma_check.cu" || exit 1

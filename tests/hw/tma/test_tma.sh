@@ -7,8 +7,8 @@ B=${1:-build}
 HERE=$(dirname "$0")
 command -v nvcc > /dev/null 2>&1 || { echo "nvcc not on the PATH: skipped"; exit 77; }
 command -v python3 > /dev/null 2>&1 || { echo "python3 not on the PATH: skipped"; exit 77; }
-P="$B/tests/tma_prog"
-mkdir -p "$B/tests"
+. "$HERE/../../common/out_dir.sh"
+P="$O/tma_prog"
 if [ ! -x "$P" ] || [ "$HERE/tma.cu" -nt "$P" ] || [ "$HERE/encode_cases.h" -nt "$P" ]; then
   nvcc -gencode=arch=compute_90a,code=compute_90a -lineinfo -O3 -cudart shared -I"$HERE" -o "$P" "$HERE/tma.cu" || exit 1
 fi
