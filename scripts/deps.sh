@@ -25,6 +25,7 @@ command -v python3 >/dev/null 2>&1 || need="$need python3"
 python3 -c "import venv, ensurepip" >/dev/null 2>&1 || need="$need python3-venv"
 command -v chromium >/dev/null 2>&1 || need="$need chromium"
 command -v llvm-config-19 >/dev/null 2>&1 || need="$need llvm-19-dev"
+command -v qemu-x86_64 >/dev/null 2>&1 || need="$need qemu-user"
 [ -z "$need" ] && exit 0
 echo "deps: installing$need" >&2
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
