@@ -65,6 +65,8 @@ $(BUILD)/obj/%.o: %.c $(BUILD)/opt-flags
 ifeq ($(DUAL),1)
 $(BUILD)/objv3/src/model/fpsem.o: XCF := -frounding-math
 $(HOT_OBJ:$(BUILD)/obj/%=$(BUILD)/objv3/%): XCF := -O3
+# (kept: an intermediate make deleted would be compiled again next time)
+.SECONDARY: $(DUAL_V3)
 $(BUILD)/objv3/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(XCF) -march=x86-64-v3 -MMD -MP -c $< -o $@
