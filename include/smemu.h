@@ -426,6 +426,20 @@ smemu_status smemu_set_stack_bytes(smemu_ctx *ctx, uint32_t bytes);
  * CUDA's); fails once a kernel has used the heap. */
 smemu_status smemu_set_heap_bytes(smemu_ctx *ctx, size_t bytes);
 
+/* Red zones: every smemu_malloc allocation is followed by at least `bytes`
+ * bytes that no allocation owns (compute-sanitizer's --padding), so an
+ * access that runs past its end is out of bounds instead of landing in the
+ * next allocation. Allocations still come in cudaMalloc's 512-byte units,
+ * one after the other: the red zone is the rest of the last unit, and
+ * whole units more where that is shorter than `bytes`. 0 lays memory out
+ * as cudaMalloc does. The default, SMEMU_DEFAULT_PADDING (1), is the least
+ * that keeps every access just past an end out of the neighbour; it moves
+ * only the allocations that follow one of a multiple of 512 bytes (as
+ * compute-sanitizer --padding 1 does, recorded in tests/hw/sanitizer). Set
+ * before the first allocation: SMEMU_ERR_INVALID_VALUE while any is live. */
+#define SMEMU_DEFAULT_PADDING 1
+smemu_status smemu_set_padding(smemu_ctx *ctx, size_t bytes);
+
 
 /* ---- compute-sanitizer's memcheck and initcheck records (api_sanitizer.c) ---- */
 

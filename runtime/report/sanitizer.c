@@ -31,6 +31,7 @@ static struct {
   uint64_t errors;  /* every error found */
   uint64_t faults;  /* of them kernel faults (failed launches) */
   uint64_t printed; /* records kept in text / json */
+  uint64_t checks;  /* the other checks' errors (rt_san_checks), in the count only */
   char *text;       /* the kept records, compute-sanitizer's shape */
   size_t text_len;
   FILE *text_mem;
@@ -54,11 +55,25 @@ void rt_san_init(void) {
   int init = (rt.analyses & SMEMU_ANALYZE_INIT) != 0;
   rt.san_memcheck = (c && strstr(c, "mem")) || rt.san_leaks || rt.san_continue || (!init && v && *v);
   if (rt.san_memcheck) rt.analyses |= SMEMU_ANALYZE_MEMCHECK;
-  san.active = rt.san_memcheck || init || rt.san_continue;
+  /* synccheck prints ERROR SUMMARY too; racecheck alone does not (recorded) */
+  san.active = rt.san_memcheck || init || rt.san_continue || (rt.analyses & SMEMU_ANALYZE_SYNC);
+}
+
+void rt_san_checks(uint64_t races, uint64_t sync_threads, uint64_t init_threads, int failed) {
+  if (!san.inited) rt_san_init();
+  /* a failed launch is memcheck's record when memcheck is on; under
+   * initcheck alone the hardware's fault is no error (recorded:
+   * mem_faults.initcheck_kernel); under synccheck or racecheck it is,
+   * once, when the launch reported nothing else (a misused barrier that
+   * also ends the launch is one error: illegal_syncwarp) */
+  uint64_t found = races + sync_threads + init_threads;
+  int fault =
+      failed && !found && !rt.san_memcheck && (rt.analyses & (SMEMU_ANALYZE_SYNC | SMEMU_ANALYZE_RACES));
+  san.checks += found + (fault ? 1 : 0);
 }
 
 int rt_san_active(void) { return san.active; }
-uint64_t rt_san_errors(void) { return san.errors; }
+uint64_t rt_san_errors(void) { return san.errors + san.checks; }
 uint64_t rt_san_extra_errors(void) { return san.errors - san.faults; }
 
 /* Room for one more printed record: opens the streams. */
@@ -320,7 +335,8 @@ void rt_san_write(FILE *f) {
   if (!san.active) return;
   fputs(PFX "COMPUTE-SANITIZER (smemu)\n", f);
   if (san.text) fputs(san.text, f);
-  fprintf(f, PFX "ERROR SUMMARY: %" PRIu64 " error%s\n", san.errors, san.errors == 1 ? "" : "s");
+  uint64_t all = san.errors + san.checks;
+  fprintf(f, PFX "ERROR SUMMARY: %" PRIu64 " error%s\n", all, all == 1 ? "" : "s");
   if (san.limit && san.errors > san.printed)
     fprintf(f,
             PFX "ERROR SUMMARY: %" PRIu64 " error%s not printed. Use --print-limit option to adjust the "
@@ -334,5 +350,5 @@ void rt_san_json(FILE *f) {
   fprintf(f,
           ",\n  \"sanitizer\": {\"error_count\": %" PRIu64 ", \"print_limit\": %" PRIu64
           ", \"errors\": [%s\n  ]}",
-          san.errors, san.limit, san.json ? san.json : "");
+          san.errors + san.checks, san.limit, san.json ? san.json : "");
 }
