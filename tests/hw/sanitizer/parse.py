@@ -35,8 +35,16 @@ R_INSIDE = re.compile(r"and is inside the nearest allocation at (0x[0-9a-fA-F]+)
 R_HOSTAPI = re.compile(r"Host API memory access error at host access to (0x[0-9a-fA-F]+) of size (\d+) bytes")
 R_HOSTUNINIT = re.compile(r"Uninitialized access to (0x[0-9a-fA-F]+) on access by (\w+) source")
 R_NOTPRINTED = re.compile(r"ERROR SUMMARY: (\d+) errors? (?:were|was) not printed")
+# racecheck and synccheck (compute-sanitizer's "========= " lines, smemu's
+# checks section without the prefix)
+R_RACE = re.compile(r"^(Error|Warning): Race reported between (\w+) access at (?:.+? in )?(\S+?):(\d+)$")
+R_RACE_AND = re.compile(r"^and (\w+) access at (?:.+? in )?(\S+?):(\d+)(?: \[(\d+) hazards?\])?")
+R_RACESUM = re.compile(r"RACECHECK SUMMARY: (\d+) hazards? displayed \((\d+) errors?, (\d+) warnings?\)")
+R_BARRIER = re.compile(r"^(?:Error: )?Barrier error detected\. ([^.(]+\.?)")
+R_SMEMU_BAR_AT = re.compile(r"^at (\S+?):(\d+) by thread .*?(?:\[(\d+) threads?\])?$")
 # smemu's own lines: messages, the per-launch checks section
-SMEMU_OWN = re.compile(r"^(smemu: |  at '|== |RACECHECK SUMMARY|INITCHECK SUMMARY|SYNCCHECK SUMMARY|Error: |    at )")
+SMEMU_OWN = re.compile(r"^(smemu: |  at '|== |RACECHECK SUMMARY|INITCHECK SUMMARY|SYNCCHECK SUMMARY|Error: |Warning: "
+                       r"|    at |    and )")
 R_ASSERT = re.compile(r"^(\S+\.cu)(:\d+: .*Assertion `.*` failed\.)$")
 R_PROG_ADDR = re.compile(r"^addr (\S+) (0x[0-9a-fA-F]+|\(nil\))$")
 
@@ -45,6 +53,49 @@ def base_kernel(k):
     """copyKernel(int *, const int *, int) -> copyKernel"""
     k = k.strip()
     return k.split("(")[0].strip()
+
+
+def checks(text):
+    """racecheck's and synccheck's findings in a run's text, either side's:
+    -> (races: Counter of (severity, frozenset of (access, file, line))),
+    race summary (errors, warnings) or None, barrier errors: Counter of
+    message -> threads)."""
+    from collections import Counter
+    races, bars = Counter(), Counter()
+    race_sum = None
+    cur = bar = None
+    for line in text.splitlines():
+        b = line[len(PFX):] if line.startswith(PFX) else line
+        b = b.strip()
+        m = R_RACE.match(b)
+        if m:
+            cur = [m.group(1), {(m.group(2), os.path.basename(m.group(3)), int(m.group(4)))}]
+            continue
+        m = R_RACE_AND.match(b)
+        if m and cur is not None:
+            cur[1].add((m.group(1), os.path.basename(m.group(2)), int(m.group(3))))
+            continue
+        if cur is not None:
+            races[(cur[0], frozenset(cur[1]))] += 1
+            cur = None
+        m = R_RACESUM.search(b)
+        if m:
+            e, w = int(m.group(2)), int(m.group(3))
+            race_sum = (race_sum[0] + e, race_sum[1] + w) if race_sum else (e, w)
+            continue
+        m = R_BARRIER.match(b)
+        if m:
+            bar = m.group(1).strip()
+            bars[bar] += 1
+            continue
+        m = R_SMEMU_BAR_AT.match(b)
+        if m and bar is not None and m.group(3):
+            bars[bar] += int(m.group(3)) - 1
+        if not b.startswith("at ") and not b.startswith("by ") and not b.startswith("Device Frame"):
+            bar = None
+    if cur is not None:
+        races[(cur[0], frozenset(cur[1]))] += 1
+    return races, race_sum, bars
 
 
 def parse(text):
@@ -132,6 +183,9 @@ def parse(text):
         elif R_APIERR.match(b):
             m = R_APIERR.match(b)
             cur = {"kind": "api-error", "error": m.group(1), "call": m.group(4)}
+        elif R_RACE.match(b) or R_RACESUM.search(b) or R_BARRIER.match(b):
+            cur = None
+            continue
         elif b.startswith("COMPUTE-SANITIZER") or b.startswith("Target application") \
                 or b.startswith("(") or b.startswith("Saved host") or b.startswith("Host Frame"):
             continue
@@ -149,8 +203,10 @@ def parse(text):
                 best = name
         if best is not None and a - allocs[best] < (1 << 20):
             r["alloc"], r["offset"] = best, a - allocs[best]
+    races, race_sum, bars = checks(text)
     return {"records": recs, "error_summary": err_sum, "leak_summary": leak_sum, "not_printed": not_printed,
-            "program": prog, "asserts": sorted(asserts), "allocs": allocs}
+            "program": prog, "asserts": sorted(asserts), "allocs": allocs, "races": races,
+            "race_summary": race_sum, "barriers": bars}
 
 
 def key(r, near=True):
