@@ -119,10 +119,12 @@ static void note_uninit(smemu_ctx *ctx, const char *kernel) {
     if (!keep()) continue;
     FILE *f = san.text_mem;
     fprintf(f, PFX "Uninitialized __global__ memory read of size %u bytes\n", r.size);
-    where(f, kernel, r.file, r.line, r.ptx_line);
+    where(f, r.func ? r.func : kernel, r.file, r.line, r.ptx_line);
     fprintf(f, PFX "    by thread (%u,%u,%u) in block (%u,%u,%u)\n", r.thread[0], r.thread[1], r.thread[2],
             r.block[0], r.block[1], r.block[2]);
-    fprintf(f, PFX "    Address 0x%" PRIx64 "\n" PFX "\n", r.address);
+    fprintf(f, PFX "    Address 0x%" PRIx64 "\n", r.address);
+    smemu_write_frames(r.frames, r.nframes, f);
+    fputs(PFX "\n", f);
     f = san.json_mem;
     fprintf(f, "\"kind\": \"uninitialized-global-read\", \"size\": %u, \"address\": %" PRIu64, r.size,
             r.address);

@@ -7,7 +7,8 @@
 A run's text is the program's own lines mixed with "========= " lines. A
 record starts at an unindented "========= MESSAGE" line and takes the
 indented "=========     ..." lines after it:
-  at KERNEL[+0xOFF] in FILE:LINE      kernel, file, line
+  at KERNEL[+0xOFF] in FILE:LINE      kernel (or device function), file, line
+  Device Frame: F[+0xOFF] in FILE:LINE  frames (the call sites, outwards)
   by thread (x,y,z) in block (x,y,z)  thread, block
   Address 0xA [is misaligned | is out of bounds]
   and is N bytes after|before the nearest allocation at 0xB of size S bytes
@@ -28,6 +29,7 @@ R_LEAKSUM = re.compile(r"LEAK SUMMARY: (\d+) bytes leaked in (\d+) allocations")
 R_ERRSUM = re.compile(r"ERROR SUMMARY: (\d+) errors?")
 R_APIERR = re.compile(r"Program hit (\w+) \(error (\d+)\) due to \"(.*)\" on CUDA API call to (\w+)")
 R_AT = re.compile(r"at (.+?)(?:\+0x[0-9a-fA-F]+)? in (.+):(\d+)$")
+R_FRAME = re.compile(r"Device Frame: ?(.+?)(?:\+0x[0-9a-fA-F]+)? in (.+):(\d+)$")
 R_BY = re.compile(r"by thread \((\d+),(\d+),(\d+)\) in block \((\d+),(\d+),(\d+)\)")
 R_ADDR = re.compile(r"(?:Address|Access to) (0x[0-9a-fA-F]+)(?: is (misaligned|out of bounds))?")
 R_NEAR = re.compile(r"and is ([\d,]+) bytes (after|before) the nearest allocation at (0x[0-9a-fA-F]+) of size ([\d,]+) bytes")
@@ -50,8 +52,11 @@ R_PROG_ADDR = re.compile(r"^addr (\S+) (0x[0-9a-fA-F]+|\(nil\))$")
 
 
 def base_kernel(k):
-    """copyKernel(int *, const int *, int) -> copyKernel"""
+    """copyKernel(int *, const int *, int) -> copyKernel; a called device
+    function's "[clone kernel(int *)] f(int *)" -> f"""
     k = k.strip()
+    if k.startswith("[clone ") and "] " in k:
+        k = k[k.index("] ") + 2:]
     return k.split("(")[0].strip()
 
 
@@ -127,6 +132,11 @@ def parse(text):
                 cur["kernel"] = base_kernel(m.group(1))
                 cur["file"] = os.path.basename(m.group(2))
                 cur["line"] = int(m.group(3))
+                continue
+            m = R_FRAME.match(b)
+            if m:
+                cur.setdefault("frames", []).append(
+                    (base_kernel(m.group(1)), os.path.basename(m.group(2)), int(m.group(3))))
                 continue
             m = R_BY.match(b)
             if m:
@@ -216,7 +226,7 @@ def key(r, near=True):
     return (r.get("kind"), r.get("space"), r.get("access"), r.get("size"), r.get("kernel"), r.get("file"),
             r.get("line"), tuple(r.get("thread", [])), tuple(r.get("block", [])), r.get("cause"),
             r.get("alloc"), r.get("offset"), r.get("error"), r.get("call"),
-            r.get("near") if near and r.get("alloc") else None)
+            r.get("near") if near and r.get("alloc") else None, tuple(r.get("frames", [])))
 
 
 def main():
