@@ -74,6 +74,8 @@ def checks(text):
         b = b.strip()
         m = R_RACE.match(b)
         if m:
+            if cur is not None:
+                races[(cur[0], frozenset(cur[1]))] += 1
             cur = [m.group(1), {(m.group(2), os.path.basename(m.group(3)), int(m.group(4)))}]
             continue
         m = R_RACE_AND.match(b)

@@ -3,15 +3,22 @@
 // of 64 threads per kernel (warp 1's lanes 16-31 skip).
 #include "san.cuh"
 
-__global__ void skipThenExit(int *out, const int *in)
+// what every kernel does first: lanes 0-47 meet at the barrier, 48-63 skip it
+__device__ __forceinline__ int skipHalf(int *s, const int *in)
 {
-  __shared__ int s[64];
   int t = threadIdx.x;
   s[t] = in[t];
   if (t < 48) {
     s[t] += 1;
     __syncthreads();
   }
+  return t;
+}
+
+__global__ void skipThenExit(int *out, const int *in)
+{
+  __shared__ int s[64];
+  int t = skipHalf(s, in);
   if (t == 0)
     out[0] = s[1];
 }
@@ -19,12 +26,7 @@ __global__ void skipThenExit(int *out, const int *in)
 __global__ void skipThenOddWrite(int *out, const int *in)
 {
   __shared__ int s[64];
-  int t = threadIdx.x;
-  s[t] = in[t];
-  if (t < 48) {
-    s[t] += 1;
-    __syncthreads();
-  }
+  int t = skipHalf(s, in);
   if (t & 1)
     out[t] = t;
 }
@@ -32,12 +34,7 @@ __global__ void skipThenOddWrite(int *out, const int *in)
 __global__ void skipThenLoop(int *out, const int *in, int n)
 {
   __shared__ int s[64];
-  int t = threadIdx.x;
-  s[t] = in[t];
-  if (t < 48) {
-    s[t] += 1;
-    __syncthreads();
-  }
+  int t = skipHalf(s, in);
   int x = 0;
   for (int i = 0; i < t * n; i++)
     x += i ^ t;
