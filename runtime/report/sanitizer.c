@@ -106,6 +106,23 @@ static void json_where(FILE *f, const char *kernel, const char *file, uint32_t l
           ptx_line, block[0], block[1], block[2], thread[0], thread[1], thread[2]);
 }
 
+/* The device function of a record and its call sites (the text's "Device
+ * Frame" lines), when the line is not the kernel's own. */
+static void json_frames(FILE *f, const char *func, const smemu_frame *fr, uint32_t n) {
+  if (!func && !n) return;
+  fprintf(f, ", \"function\": ");
+  smemu_json_string(f, func);
+  fprintf(f, ", \"frames\": [");
+  for (uint32_t i = 0; i < n && i < SMEMU_MAX_FRAMES; i++) {
+    fprintf(f, "%s{\"function\": ", i ? ", " : "");
+    smemu_json_string(f, fr[i].func);
+    fprintf(f, ", \"file\": ");
+    smemu_json_string(f, fr[i].file);
+    fprintf(f, ", \"line\": %u}", fr[i].line);
+  }
+  fputs("]", f);
+}
+
 /* The reads of unwritten global memory of the launch that just ended. */
 static void note_uninit(smemu_ctx *ctx, const char *kernel) {
   uint64_t total = smemu_uninit_total(ctx);
@@ -129,6 +146,7 @@ static void note_uninit(smemu_ctx *ctx, const char *kernel) {
     fprintf(f, "\"kind\": \"uninitialized-global-read\", \"size\": %u, \"address\": %" PRIu64, r.size,
             r.address);
     json_where(f, kernel, r.file, r.line, r.ptx_line, r.block, r.thread);
+    json_frames(f, r.func, r.frames, r.nframes);
     fputs("}", f);
   }
 }
@@ -144,6 +162,7 @@ static void one_fault(const smemu_fault *ft, const char *kernel) {
           ft->misaligned ? "misaligned" : "out-of-bounds", ft->write ? "write" : "read", ft->space, ft->size,
           ft->address);
   json_where(f, kernel, ft->file, ft->line, ft->ptx_line, ft->block, ft->thread);
+  json_frames(f, ft->func, ft->frames, ft->nframes);
   fputs("}", f);
 }
 
