@@ -210,12 +210,30 @@ static void note_faults(smemu_ctx *ctx, const char *kernel, cudaError_t e) {
   }
 }
 
+/* `--check sync` alone is compute-sanitizer's synccheck: did the launch
+ * misuse a barrier? (With other checks, smemu reports and goes on.) */
+static int sync_stops(const smemu_ctx *ctx) {
+  if ((rt.analyses & RT_CHECKS) != SMEMU_ANALYZE_SYNC || rt.san_memcheck) return 0;
+  int n = smemu_sync_error_count(ctx);
+  for (int i = 0; i < n; i++) {
+    const smemu_sync_error *e = smemu_sync_error_get(ctx, i);
+    if (e && strcmp(e->kind, "uninitialized-read")) return 1;
+  }
+  return 0;
+}
+
 cudaError_t rt_san_launch(const rt_func *fn, smemu_status s, cudaError_t e, int *contained) {
   if (!san.inited) rt_san_init();
   smemu_ctx *ctx = rt.ctx;
   *contained = 0;
   if (!ctx) return e;
   if (rt.analyses & SMEMU_ANALYZE_INIT) note_uninit(ctx, fn->name);
+  if (s == SMEMU_OK && sync_stops(ctx)) {
+    /* synccheck stops the kernel at a barrier error and ends the context
+     * (recorded: sync_skip, every later call fails) */
+    *contained = rt.san_continue;
+    return rt.san_continue ? cudaSuccess : cudaErrorLaunchFailure;
+  }
   if (s == SMEMU_OK || e == cudaSuccess || !rt.san_memcheck) return e;
   note_faults(ctx, fn->name, e);
   /* a bad address is memcheck's own: it ends the context with an
