@@ -253,6 +253,30 @@ def exec_memcheck(smemu, rec):
     return 0
 
 
+def summary_classes(smemu, build):
+    """ERROR SUMMARY counts every class the run checks, beyond what one
+    compute-sanitizer tool shows: racecheck's errors with memcheck
+    (block_error: one hazard of error severity, recorded), shared-memory
+    initcheck (init_shared: threads 32-63 read words only threads 0-31
+    wrote: 32). -> number of failures."""
+    bad = 0
+    cases = [(os.path.join(HERE, "..", "sanitizer_samples"), "block_error", ["--check", "memcheck,races"], 1),
+             (HERE, "init_shared", ["--check", "init"], 32)]
+    for src, case, opts, want in cases:
+        prog = program(build, os.path.join(src, "recorded"), case)
+        if not prog:
+            continue
+        r = subprocess.run([smemu, "run"] + opts + ["--", prog], capture_output=True, text=True,
+                           env=dict(os.environ, SMEMU_THREADS="2"), timeout=120)
+        got = parse.parse(r.stdout + r.stderr)["error_summary"]
+        if got != want:
+            print("FAIL ERROR SUMMARY of %s %s: %s, want %d" % (case, " ".join(opts), got, want))
+            bad += 1
+        else:
+            print("ok   ERROR SUMMARY of %s %s: %d" % (case, " ".join(opts), want))
+    return bad
+
+
 def main():
     if len(sys.argv) < 2:
         print(__doc__)
@@ -272,6 +296,8 @@ def main():
         return 77
     smemu = os.path.join(build, "smemu")
     if exec_memcheck(smemu, rec):
+        return 1
+    if SRC == HERE and summary_classes(smemu, build):
         return 1
     kd = known_differences()
     runs = [l.split() for l in open(os.path.join(SRC, "runs.tsv")) if l.strip() and not l.startswith("#")]
