@@ -228,9 +228,12 @@ cudaError_t rt_san_launch(const rt_func *fn, smemu_status s, cudaError_t e, int 
   *contained = 0;
   if (!ctx) return e;
   if (rt.analyses & SMEMU_ANALYZE_INIT) note_uninit(ctx, fn->name);
-  if (s == SMEMU_OK && sync_stops(ctx)) {
+  if ((s == SMEMU_OK || s == SMEMU_ERR_ILLEGAL_INSTRUCTION) && sync_stops(ctx)) {
     /* synccheck stops the kernel at a barrier error and ends the context
-     * (recorded: sync_skip, every later call fails) */
+     * (recorded: sync_skip, every later call fails), also where the
+     * barrier itself then faults: an illegal __syncwarp mask is
+     * cudaErrorIllegalInstruction natively, cudaErrorLaunchFailure under
+     * synccheck (recorded: sanitizer_patterns/partial_syncwarp) */
     *contained = rt.san_continue;
     return rt.san_continue ? cudaSuccess : cudaErrorLaunchFailure;
   }

@@ -17,8 +17,9 @@
  *    whether the lanes that skipped the barrier only exit (a lane-dependent
  *    branch first), the verdict waits: an access or a meeting of those
  *    lanes, or their still being there when the barrier completes, makes
- *    it an error; their exit drops it (NVIDIA's divergent_threads sample,
- *    recorded without an error: tests/hw/sanitizer_samples). */
+ *    it an error; their exit drops it (the pattern of NVIDIA's divergent_threads
+ *    sample, recorded without an error: tests/hw/sanitizer_patterns,
+ *    skip_last_barrier). */
 #include "check/race.h"
 #include "exec/hooks.h"
 #include "model/arch.h"
@@ -188,7 +189,7 @@ void race_bar_arrive(warp *w, uint32_t id, uint32_t m) {
       if (stay && w->index < 32 && w->nframes == 1) {
         /* whether the lanes that skipped it matter shows later: they may
          * still just exit, through code the static look-ahead cannot
-         * follow (divergent_threads of NVIDIA's samples: a loop's last
+         * follow (skip_last_barrier, the divergent_threads pattern: a loop's last
          * round skipped by half a warp, whose lanes then test their index
          * and exit; no error on sm_90) */
         r->dv_lanes[w->index] |= stay;

@@ -256,11 +256,11 @@ def exec_memcheck(smemu, rec):
 def summary_classes(smemu, build):
     """ERROR SUMMARY counts every class the run checks, beyond what one
     compute-sanitizer tool shows: racecheck's errors with memcheck
-    (block_error: one hazard of error severity, recorded), shared-memory
+    (block_sum_race: one hazard of error severity, recorded), shared-memory
     initcheck (init_shared: threads 32-63 read words only threads 0-31
     wrote: 32). -> number of failures."""
     bad = 0
-    cases = [(os.path.join(HERE, "..", "sanitizer_samples"), "block_error", ["--check", "memcheck,races"], 1),
+    cases = [(os.path.join(HERE, "..", "sanitizer_patterns"), "block_sum_race", ["--check", "memcheck,races"], 1),
              (HERE, "init_shared", ["--check", "init"], 32)]
     for src, case, opts, want in cases:
         prog = program(build, os.path.join(src, "recorded"), case)
