@@ -436,10 +436,36 @@ smemu_status smemu_set_stack_bytes(smemu_ctx *ctx, uint32_t bytes);
  * CUDA's); fails once a kernel has used the heap. */
 smemu_status smemu_set_heap_bytes(smemu_ctx *ctx, size_t bytes);
 
+/* Red zones: every smemu_malloc allocation is followed by at least `bytes`
+ * bytes that no allocation owns (compute-sanitizer's --padding), so an
+ * access that runs past its end is out of bounds instead of landing in the
+ * next allocation. Allocations still come in cudaMalloc's 512-byte units,
+ * one after the other: the red zone is the rest of the last unit, and
+ * whole units more where that is shorter than `bytes`. 0 lays memory out
+ * as cudaMalloc does. The default, SMEMU_DEFAULT_PADDING (1), is the least
+ * that keeps every access just past an end out of the neighbour; it moves
+ * only the allocations that follow one of a multiple of 512 bytes (as
+ * compute-sanitizer --padding 1 does, recorded in tests/hw/sanitizer). Set
+ * before the first allocation: SMEMU_ERR_INVALID_VALUE while any is live. */
+#define SMEMU_DEFAULT_PADDING 1
+smemu_status smemu_set_padding(smemu_ctx *ctx, size_t bytes);
+
 
 /* ---- compute-sanitizer's memcheck and initcheck records (api_sanitizer.c) ---- */
 
 /* The fault that ended the last launch, in the terms memcheck reports. */
+/* One device frame of a report. Inside inlined device functions
+ * compute-sanitizer names the innermost function and line ("at storeAt(int
+ * *, int, int) in f.cu:9"), then each call site outwards, the kernel's
+ * last ("Device Frame: fillFrom(int *, int) in f.cu:14"), from the PTX
+ * line table's inlined_at and function_name records. */
+typedef struct smemu_frame {
+  const char *func; /* the function the call site is in (mangled) */
+  const char *file; /* source file, or NULL */
+  uint32_t line;
+} smemu_frame;
+#define SMEMU_MAX_FRAMES 8
+
 typedef struct smemu_fault {
   smemu_status status;       /* SMEMU_OK: the last launch did not fault */
   const char *kernel;        /* mangled name */
@@ -457,6 +483,10 @@ typedef struct smemu_fault {
   const char *message;       /* smemu's message (as smemu_errmsg) */
   int remote_cta;            /* space "remote_shared" (another block of the cluster): the
                                 block rank accessed (address is the offset in it); else -1 */
+  const char *func;          /* the device function file:line is in (mangled), inlined
+                                or called; NULL: the kernel (the module's memory) */
+  uint32_t nframes;          /* its call sites, innermost first, the kernel's last */
+  smemu_frame frames[SMEMU_MAX_FRAMES];
 } smemu_fault;
 /* The last launch's fault; SMEMU_ERR_NOT_FOUND when it had none. */
 smemu_status smemu_last_fault(const smemu_ctx *ctx, smemu_fault *out);
@@ -469,6 +499,8 @@ smemu_status smemu_fault_get(const smemu_ctx *ctx, int i, smemu_fault *out);
  * __global__ write of size 4 bytes", at, by thread, "Access to 0x.. is out
  * of bounds" and the nearest allocation. -1 when it is no bad address. */
 int smemu_write_fault_text(const smemu_fault *f, FILE *out);
+/* The "Device Frame: FUNC in FILE:LINE" lines of a report's frames. */
+void smemu_write_frames(const smemu_frame *fr, uint32_t n, FILE *f);
 
 /* A read of global memory nothing wrote (SMEMU_ANALYZE_INIT): every
  * cudaMalloc'd / smemu_malloc'd byte starts unwritten; copies to it, fills
@@ -480,6 +512,9 @@ typedef struct smemu_uninit_read {
   uint32_t block[3], thread[3];
   uint64_t address;          /* first byte of the access */
   uint32_t size;             /* bytes of the access */
+  const char *func;          /* as smemu_fault's: the device function, or NULL */
+  uint32_t nframes;
+  smemu_frame frames[SMEMU_MAX_FRAMES];
 } smemu_uninit_read;
 /* Records of the last launch: all of them (total), and how many are kept
  * (the first 4096 in block, thread order), readable with smemu_uninit_get. */

@@ -402,6 +402,12 @@ uint64_t rt_san_errors(void);
 uint64_t rt_san_extra_errors(void);
 /* At exit, first: the leak check (idempotent). */
 void rt_san_finish(void);
+/* The other checks' errors of a launch, which ERROR SUMMARY counts too
+ * (report.c, per launch): hazards of error severity (as RACECHECK SUMMARY
+ * counts them), threads at a misused barrier (as synccheck counts), threads
+ * that read unwritten shared memory, and a failed launch memcheck did not
+ * count. */
+void rt_san_checks(uint64_t races, uint64_t sync_threads, uint64_t init_threads, int failed);
 /* Note a launch's records (its status and CUDA error); returns the error
  * the program sees (memcheck: cudaErrorLaunchFailure), and *contained = 1
  * when the fault ends the launch only (--continue-after-error). */

@@ -75,6 +75,12 @@ static const char usage[] =
     "                     goes on and later calls succeed (compute-sanitizer's\n"
     "                     --destroy-on-device-error kernel, also accepted)\n"
     "  --leak-check full  at exit, list device allocations never freed (errors)\n"
+    "  --padding N        at least N bytes of red zone after each device\n"
+    "                     allocation (compute-sanitizer's option): an access just\n"
+    "                     past an allocation is out of bounds, not in the next one.\n"
+    "                     Default 1: allocations come in 512-byte units, so that\n"
+    "                     moves only those after a multiple of 512; 0: cudaMalloc's\n"
+    "                     layout, where such an access is missed, as on the GPU\n"
     "  --print-limit N    print the first N errors in compute-sanitizer's shape\n"
     "                     (default 100, 0: all); ERROR SUMMARY counts them all\n"
     "  --nvcc PATH        the compiler for .cu files (default: nvcc on the PATH)\n"
@@ -225,6 +231,16 @@ static int bad_word(const char *list, const char *const *known, const char *what
   return 0;
 }
 
+/* An option's value that must be a count (absent is fine): 0 or -1 with a message. */
+static int count_ok(const char *opt, const char *v) {
+  char *end = NULL;
+  if (v && (!*v || (strtoull(v, &end, 10), *end) || *v == '-')) {
+    fprintf(stderr, "smemu run: %s takes a number, not '%s'\n", opt, v);
+    return -1;
+  }
+  return 0;
+}
+
 /* compute-sanitizer's options: --destroy-on-device-error context|kernel,
  * --leak-check full|no, --print-limit N. */
 static int san_options(const char *destroy, const char *leak, const char *plimit, int *cont) {
@@ -237,12 +253,7 @@ static int san_options(const char *destroy, const char *leak, const char *plimit
     fprintf(stderr, "smemu run: --leak-check takes full or no, not '%s'\n", leak);
     return -1;
   }
-  char *end = NULL;
-  if (plimit && (!*plimit || (strtoull(plimit, &end, 10), *end) || *plimit == '-')) {
-    fprintf(stderr, "smemu run: --print-limit takes a number, not '%s'\n", plimit);
-    return -1;
-  }
-  return 0;
+  return count_ok("--print-limit", plimit);
 }
 
 static void set_env(const char *name, const char *value) {
@@ -253,7 +264,7 @@ int smemu_cmd_run(int argc, char **argv) {
   const char *arch = NULL, *check = NULL, *report = NULL, *json = NULL, *html = NULL, *threads = NULL,
              *max_insns = NULL;
   const char *nvcc = NULL, *timeout = NULL, *exitcode = NULL, *counting = NULL;
-  const char *leak = NULL, *plimit = NULL, *destroy = NULL, *tier = NULL;
+  const char *leak = NULL, *plimit = NULL, *destroy = NULL, *tier = NULL, *padding = NULL;
   int quiet = 0, cont = 0, i;
   const char *srcs[64];
   int nsrc = 0;
@@ -311,6 +322,8 @@ int smemu_cmd_run(int argc, char **argv) {
       VALUE(leak);
     else if (!strcmp(a, "--print-limit"))
       VALUE(plimit);
+    else if (!strcmp(a, "--padding"))
+      VALUE(padding);
     else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       fputs(usage, stdout);
       return 0;
@@ -338,7 +351,7 @@ int smemu_cmd_run(int argc, char **argv) {
                                             "init",   "initcheck", "global-races", "banks",
                                             "memory", "memcheck",  "all",          NULL};
   if (bad_word(report, reports, "report") || bad_word(check, check_names, "check")) return 2;
-  if (san_options(destroy, leak, plimit, &cont) < 0) return 2;
+  if (san_options(destroy, leak, plimit, &cont) < 0 || count_ok("--padding", padding) < 0) return 2;
   if (tier && strcmp(tier, "interp") && strcmp(tier, "jit") && strcmp(tier, "auto")) {
     fprintf(stderr, "smemu run: --tier takes interp, jit or auto, not '%s'\n", tier);
     return 2;
@@ -460,6 +473,7 @@ int smemu_cmd_run(int argc, char **argv) {
   if (cont) setenv("SMEMU_CONTINUE_AFTER_ERROR", "1", 1);
   if (leak && !strcmp(leak, "full")) setenv("SMEMU_LEAK_CHECK", "full", 1);
   set_env("SMEMU_PRINT_LIMIT", plimit);
+  set_env("SMEMU_PADDING", padding);
   if (ptx_any) setenv("SMEMU_PTX_ANY", "1", 1);
   char jpath[PATH_MAX];
   if (json) {

@@ -127,6 +127,10 @@ smemu_ctx *rt_ctx(void) {
   if (smemu_create(&o, &rt.ctx) != SMEMU_OK) rt.ctx = NULL;
   if (rt.ctx) rt.driver_ready = 1;
   if (rt.ctx) smemu_set_heap_bytes(rt.ctx, rt.heap_limit);
+  /* red zones after allocations: SMEMU_PADDING (smemu run --padding),
+   * else the library's default (smemu.h says why) */
+  const char *pad = getenv("SMEMU_PADDING");
+  if (rt.ctx && pad && *pad) smemu_set_padding(rt.ctx, strtoull(pad, NULL, 10));
   return rt.ctx;
 }
 

@@ -163,8 +163,10 @@ static void run_launch(rt_op *op) {
     else if (!sticky)
       rt_set_last(e);
   } else {
-    int contained;
-    rt_san_launch(op->f, s, e, &contained);
+    /* (synccheck ends the context at a barrier error) */
+    int contained = 0;
+    e = rt_san_launch(op->f, s, e, &contained);
+    if (e && !contained) rt.sticky = e;
   }
   rt_report_launch(op->f, s);
 }

@@ -63,7 +63,7 @@ static char *capture_bank_report(smemu_ctx *ctx) {
 }
 
 /* Keep the checkers' report of the last launch when it found something. */
-static void note_checks(smemu_ctx *ctx, const smemu_launch_stats *st) {
+static void note_checks(smemu_ctx *ctx, const smemu_launch_stats *st, smemu_status s) {
   int nh = smemu_hazard_count(ctx), ns = smemu_sync_error_count(ctx);
   uint64_t nu = smemu_uninit_total(ctx);
   checked++;
@@ -79,7 +79,17 @@ static void note_checks(smemu_ctx *ctx, const smemu_launch_stats *st) {
   }
   total_uninit += nu; /* an error of sanitizer.c's (rt_san_extra_errors) */
   errors += ns > 0 ? (uint64_t)ns : 0;
-  for (int i = 0; i < nh; i++) errors += smemu_hazard_get(ctx, i)->error != 0;
+  uint64_t race_errors = 0, sync_threads = 0, init_threads = 0;
+  for (int i = 0; i < nh; i++) race_errors += smemu_hazard_get(ctx, i)->error != 0;
+  errors += race_errors;
+  for (int i = 0; i < ns; i++) {
+    const smemu_sync_error *e = smemu_sync_error_get(ctx, i);
+    if (e && !strcmp(e->kind, "uninitialized-read"))
+      init_threads += e->count;
+    else if (e)
+      sync_threads += e->count;
+  }
+  rt_san_checks(race_errors, sync_threads, init_threads, s != SMEMU_OK);
   if (nh <= 0 && ns <= 0 && !nu) return;
   if (check_reports++ >= MAX_CHECK_REPORTS) return;
   if (!checks_mem && !(checks_mem = open_memstream(&checks_buf, &checks_len))) return;
@@ -100,7 +110,7 @@ void rt_report_launch(const rt_func *fn, smemu_status s) {
   const smemu_launch_stats *st = smemu_last_stats(ctx);
   kstat *k = stat_for(fn->name);
   if (!k || !st) return;
-  if (checks) note_checks(ctx, st);
+  if (checks) note_checks(ctx, st, s);
   total_launches++;
   k->launches++;
   if (s != SMEMU_OK) k->failed++;

@@ -31,6 +31,7 @@ static struct {
   uint64_t errors;  /* every error found */
   uint64_t faults;  /* of them kernel faults (failed launches) */
   uint64_t printed; /* records kept in text / json */
+  uint64_t checks;  /* the other checks' errors (rt_san_checks), in the count only */
   char *text;       /* the kept records, compute-sanitizer's shape */
   size_t text_len;
   FILE *text_mem;
@@ -54,11 +55,25 @@ void rt_san_init(void) {
   int init = (rt.analyses & SMEMU_ANALYZE_INIT) != 0;
   rt.san_memcheck = (c && strstr(c, "mem")) || rt.san_leaks || rt.san_continue || (!init && v && *v);
   if (rt.san_memcheck) rt.analyses |= SMEMU_ANALYZE_MEMCHECK;
-  san.active = rt.san_memcheck || init || rt.san_continue;
+  /* synccheck prints ERROR SUMMARY too; racecheck alone does not (recorded) */
+  san.active = rt.san_memcheck || init || rt.san_continue || (rt.analyses & SMEMU_ANALYZE_SYNC);
+}
+
+void rt_san_checks(uint64_t races, uint64_t sync_threads, uint64_t init_threads, int failed) {
+  if (!san.inited) rt_san_init();
+  /* a failed launch is memcheck's record when memcheck is on; under
+   * initcheck alone the hardware's fault is no error (recorded:
+   * mem_faults.initcheck_kernel); under synccheck or racecheck it is,
+   * once, when the launch reported nothing else (a misused barrier that
+   * also ends the launch is one error: illegal_syncwarp) */
+  uint64_t found = races + sync_threads + init_threads;
+  int fault =
+      failed && !found && !rt.san_memcheck && (rt.analyses & (SMEMU_ANALYZE_SYNC | SMEMU_ANALYZE_RACES));
+  san.checks += found + (fault ? 1 : 0);
 }
 
 int rt_san_active(void) { return san.active; }
-uint64_t rt_san_errors(void) { return san.errors; }
+uint64_t rt_san_errors(void) { return san.errors + san.checks; }
 uint64_t rt_san_extra_errors(void) { return san.errors - san.faults; }
 
 /* Room for one more printed record: opens the streams. */
@@ -91,6 +106,23 @@ static void json_where(FILE *f, const char *kernel, const char *file, uint32_t l
           ptx_line, block[0], block[1], block[2], thread[0], thread[1], thread[2]);
 }
 
+/* The device function of a record and its call sites (the text's "Device
+ * Frame" lines), when the line is not the kernel's own. */
+static void json_frames(FILE *f, const char *func, const smemu_frame *fr, uint32_t n) {
+  if (!func && !n) return;
+  fprintf(f, ", \"function\": ");
+  smemu_json_string(f, func);
+  fprintf(f, ", \"frames\": [");
+  for (uint32_t i = 0; i < n && i < SMEMU_MAX_FRAMES; i++) {
+    fprintf(f, "%s{\"function\": ", i ? ", " : "");
+    smemu_json_string(f, fr[i].func);
+    fprintf(f, ", \"file\": ");
+    smemu_json_string(f, fr[i].file);
+    fprintf(f, ", \"line\": %u}", fr[i].line);
+  }
+  fputs("]", f);
+}
+
 /* The reads of unwritten global memory of the launch that just ended. */
 static void note_uninit(smemu_ctx *ctx, const char *kernel) {
   uint64_t total = smemu_uninit_total(ctx);
@@ -104,14 +136,17 @@ static void note_uninit(smemu_ctx *ctx, const char *kernel) {
     if (!keep()) continue;
     FILE *f = san.text_mem;
     fprintf(f, PFX "Uninitialized __global__ memory read of size %u bytes\n", r.size);
-    where(f, kernel, r.file, r.line, r.ptx_line);
+    where(f, r.func ? r.func : kernel, r.file, r.line, r.ptx_line);
     fprintf(f, PFX "    by thread (%u,%u,%u) in block (%u,%u,%u)\n", r.thread[0], r.thread[1], r.thread[2],
             r.block[0], r.block[1], r.block[2]);
-    fprintf(f, PFX "    Address 0x%" PRIx64 "\n" PFX "\n", r.address);
+    fprintf(f, PFX "    Address 0x%" PRIx64 "\n", r.address);
+    smemu_write_frames(r.frames, r.nframes, f);
+    fputs(PFX "\n", f);
     f = san.json_mem;
     fprintf(f, "\"kind\": \"uninitialized-global-read\", \"size\": %u, \"address\": %" PRIu64, r.size,
             r.address);
     json_where(f, kernel, r.file, r.line, r.ptx_line, r.block, r.thread);
+    json_frames(f, r.func, r.frames, r.nframes);
     fputs("}", f);
   }
 }
@@ -127,6 +162,7 @@ static void one_fault(const smemu_fault *ft, const char *kernel) {
           ft->misaligned ? "misaligned" : "out-of-bounds", ft->write ? "write" : "read", ft->space, ft->size,
           ft->address);
   json_where(f, kernel, ft->file, ft->line, ft->ptx_line, ft->block, ft->thread);
+  json_frames(f, ft->func, ft->frames, ft->nframes);
   fputs("}", f);
 }
 
@@ -174,12 +210,33 @@ static void note_faults(smemu_ctx *ctx, const char *kernel, cudaError_t e) {
   }
 }
 
+/* `--check sync` alone is compute-sanitizer's synccheck: did the launch
+ * misuse a barrier? (With other checks, smemu reports and goes on.) */
+static int sync_stops(const smemu_ctx *ctx) {
+  if ((rt.analyses & RT_CHECKS) != SMEMU_ANALYZE_SYNC || rt.san_memcheck) return 0;
+  int n = smemu_sync_error_count(ctx);
+  for (int i = 0; i < n; i++) {
+    const smemu_sync_error *e = smemu_sync_error_get(ctx, i);
+    if (e && strcmp(e->kind, "uninitialized-read")) return 1;
+  }
+  return 0;
+}
+
 cudaError_t rt_san_launch(const rt_func *fn, smemu_status s, cudaError_t e, int *contained) {
   if (!san.inited) rt_san_init();
   smemu_ctx *ctx = rt.ctx;
   *contained = 0;
   if (!ctx) return e;
   if (rt.analyses & SMEMU_ANALYZE_INIT) note_uninit(ctx, fn->name);
+  if ((s == SMEMU_OK || s == SMEMU_ERR_ILLEGAL_INSTRUCTION) && sync_stops(ctx)) {
+    /* synccheck stops the kernel at a barrier error and ends the context
+     * (recorded: sync_skip, every later call fails), also where the
+     * barrier itself then faults: an illegal __syncwarp mask is
+     * cudaErrorIllegalInstruction natively, cudaErrorLaunchFailure under
+     * synccheck (recorded: sanitizer_patterns/partial_syncwarp) */
+    *contained = rt.san_continue;
+    return rt.san_continue ? cudaSuccess : cudaErrorLaunchFailure;
+  }
   if (s == SMEMU_OK || e == cudaSuccess || !rt.san_memcheck) return e;
   note_faults(ctx, fn->name, e);
   /* a bad address is memcheck's own: it ends the context with an
@@ -320,7 +377,8 @@ void rt_san_write(FILE *f) {
   if (!san.active) return;
   fputs(PFX "COMPUTE-SANITIZER (smemu)\n", f);
   if (san.text) fputs(san.text, f);
-  fprintf(f, PFX "ERROR SUMMARY: %" PRIu64 " error%s\n", san.errors, san.errors == 1 ? "" : "s");
+  uint64_t all = san.errors + san.checks;
+  fprintf(f, PFX "ERROR SUMMARY: %" PRIu64 " error%s\n", all, all == 1 ? "" : "s");
   if (san.limit && san.errors > san.printed)
     fprintf(f,
             PFX "ERROR SUMMARY: %" PRIu64 " error%s not printed. Use --print-limit option to adjust the "
@@ -334,5 +392,5 @@ void rt_san_json(FILE *f) {
   fprintf(f,
           ",\n  \"sanitizer\": {\"error_count\": %" PRIu64 ", \"print_limit\": %" PRIu64
           ", \"errors\": [%s\n  ]}",
-          san.errors, san.limit, san.json ? san.json : "");
+          san.errors + san.checks, san.limit, san.json ? san.json : "");
 }

@@ -45,6 +45,7 @@ smemu_status smemu_create(const smemu_options *opt, smemu_ctx **out) {
   if (!jit_available()) c->tier = SMEMU_TIER_INTERP;
   const char *hot = getenv("SMEMU_JIT_HOT");
   c->jit_hot = hot && *hot ? strtoull(hot, NULL, 10) : 10000000ull;
+  c->padding = SMEMU_DEFAULT_PADDING;
   if ((c->opt.analyses & SMEMU_ANALYZE_INIT) && !(c->ginit = ginit_new())) {
     free(c);
     return SMEMU_ERR_OUT_OF_MEMORY;

@@ -26,6 +26,60 @@ static void keep_all(smemu_ctx *ctx, launch *L) {
   if (ctx->nfaults) qsort(ctx->faults, ctx->nfaults, sizeof *ctx->faults, cmp_fault);
 }
 
+static const char *file_of(const program *P, uint32_t i) { return i < P->nfiles ? P->files[i] : NULL; }
+
+/* The function instruction pc belongs to (0: the kernel). */
+static uint32_t func_of(const program *P, uint32_t pc) {
+  for (uint32_t i = 1; i < P->nfuncs; i++)
+    if (pc >= P->funcs[i].entry && pc < P->funcs[i].end) return i;
+  return 0;
+}
+
+/* Where instruction pc is, in compute-sanitizer's terms: inside inlined
+ * functions the innermost position (*file, *line, *func) and the call
+ * sites outwards (fr, *n), the last in the function being run (`kernel`,
+ * or the device function called); in a called device function its name.
+ * Leaves *file and *line alone when pc is in no inlined function. */
+static void frames_at(const program *P, uint32_t pc, const char *kernel, const char **file, uint32_t *line,
+                      const char **func, smemu_frame *fr, uint32_t *n) {
+  *func = NULL;
+  *n = 0;
+  if (pc >= P->ncode) return;
+  uint32_t fi = func_of(P, pc);
+  const char *outer = fi ? P->funcs[fi].name : kernel;
+  *func = fi ? outer : NULL;
+  const src_line *sl = &P->lines[pc];
+  if (!sl->frame || sl->frame > P->ninl || sl->file == ~0u) {
+    /* a called device function: its call site, where there is only one
+     * (the frames of a call made from several places are the warp's, which
+     * the record does not keep) */
+    for (uint32_t depth = 0; fi && depth < SMEMU_MAX_FRAMES; depth++) {
+      uint32_t site = ~0u, sites = 0;
+      for (uint32_t k = 0; k < P->ncode && sites < 2; k++)
+        if ((op_flags[P->code[k].op] & OPF_CALL) && P->code[k].target == fi) site = k, sites++;
+      if (sites != 1) return;
+      uint32_t up = func_of(P, site);
+      const src_line *cl = &P->lines[site];
+      fr[(*n)++] =
+          (smemu_frame){up ? P->funcs[up].name : kernel, cl->file != ~0u ? file_of(P, cl->file) : NULL,
+                        cl->file != ~0u ? cl->line : cl->ptx_line};
+      fi = up;
+    }
+    return;
+  }
+  const ptx_inline *f = &P->inl[sl->frame - 1];
+  *file = file_of(P, f->file);
+  *line = f->line;
+  *func = f->func;
+  /* (a chain longer than the table is a cycle: malformed input) */
+  for (uint32_t depth = 0; f && depth < P->ninl; depth++) {
+    const ptx_inline *up = f->parent && f->parent <= P->ninl ? &P->inl[f->parent - 1] : NULL;
+    if (*n < SMEMU_MAX_FRAMES)
+      fr[(*n)++] = (smemu_frame){up ? up->func : outer, file_of(P, f->call_file), f->call_line};
+    f = up;
+  }
+}
+
 static void fill(const smemu_ctx *ctx, const program *P, const fault_info *fi, uint32_t bx, uint32_t by,
                  smemu_fault *f, const char **file) {
   f->kernel = ctx->fault_kernel;
@@ -39,6 +93,7 @@ static void fill(const smemu_ctx *ctx, const program *P, const fault_info *fi, u
       f->line = sl->ptx_line;
     }
     f->ptx_line = sl->ptx_line;
+    frames_at(P, fi->pc, f->kernel, file, &f->line, &f->func, f->frames, &f->nframes);
   }
   memcpy(f->block, fi->block, sizeof f->block);
   f->thread[0] = fi->tid % bx;
@@ -116,6 +171,7 @@ smemu_status smemu_uninit_get(const smemu_ctx *ctx, int i, smemu_uninit_read *ou
   out->line = sl->file != ~0u ? sl->line : sl->ptx_line;
   out->ptx_line = sl->ptx_line;
   out->pc = r->pc;
+  frames_at(P, r->pc, ctx->last_kernel, &out->file, &out->line, &out->func, out->frames, &out->nframes);
   memcpy(out->block, r->block, sizeof out->block);
   uint32_t bx = ctx->last.block[0] ? ctx->last.block[0] : 1, by = ctx->last.block[1] ? ctx->last.block[1] : 1;
   out->thread[0] = r->tid % bx;

@@ -61,6 +61,7 @@ struct smemu_ctx {
   struct dev_heap *heap; /* device-side malloc's heap, made by the first launch that needs it */
   size_t heap_bytes;     /* its size (smemu_set_heap_bytes; 8 MB, CUDA's default) */
   size_t nchunks, capchunks;
+  size_t padding;         /* red zone bytes after each allocation, at least (pool.c) */
   smemu_fault fault;      /* the last launch's fault (fault.status 0: none) */
   char fault_kernel[512]; /* its strings */
   char fault_file[512];

@@ -4,7 +4,10 @@
  * consecutive allocations are neighbours (256 bytes, then 256 more: 512
  * bytes apart) and a freed range is used again; larger ones get chunks of
  * their own. The layout decides which allocation is "nearest" to a bad
- * address in memcheck's report. Chunks are freed when their last
+ * address in memcheck's report. Each allocation is followed by a red zone
+ * of at least ctx->padding bytes (smemu_set_padding), as compute-sanitizer
+ * --padding lays memory out (recorded: the next allocation starts
+ * units(size + padding) later). Chunks are freed when their last
  * allocation is. */
 #include "api/internal.h"
 #include <stdlib.h>
@@ -15,6 +18,15 @@
 #define SMALL (1u << 20) /* larger allocations get a chunk of their own */
 
 static size_t units(size_t n) { return (n + UNIT - 1) / UNIT * UNIT; }
+
+/* The bytes an allocation of n takes: its units, red zone included (the
+ * padding after it, compute-sanitizer's --padding), or 0 when that
+ * overflows. */
+static size_t extent(const smemu_ctx *ctx, size_t n) {
+  if (!n) n = 1;
+  if (n > SIZE_MAX - ctx->padding - UNIT) return 0;
+  return units(n + ctx->padding);
+}
 
 /* Index of the first allocation of the table at or above p. */
 static size_t lower(const mem_table *t, uintptr_t p) {
@@ -30,11 +42,12 @@ static size_t lower(const mem_table *t, uintptr_t p) {
 }
 
 /* The first gap of `need` bytes in chunk c, or 0. */
-static uintptr_t fit(const mem_table *t, const pool_chunk *c, size_t need) {
+static uintptr_t fit(const smemu_ctx *ctx, const pool_chunk *c, size_t need) {
+  const mem_table *t = &ctx->mem;
   uintptr_t at = c->base, end = c->base + c->size;
   for (size_t i = lower(t, c->base); i < t->n && t->a[i].base < end; i++) {
     if (t->a[i].base - at >= need) return at;
-    at = t->a[i].base + units(t->a[i].size);
+    at = t->a[i].base + extent(ctx, t->a[i].size);
   }
   return end - at >= need ? at : 0;
 }
@@ -55,8 +68,8 @@ static pool_chunk *new_chunk(smemu_ctx *ctx, size_t size) {
 }
 
 void *pool_alloc(smemu_ctx *ctx, size_t bytes) {
-  size_t need = units(bytes ? bytes : 1);
-  if (need < bytes) return NULL;
+  size_t need = extent(ctx, bytes);
+  if (!need) return NULL;
   pool_chunk *c = NULL;
   uintptr_t at = 0;
   if (need <= SMALL)
@@ -67,7 +80,7 @@ void *pool_alloc(smemu_ctx *ctx, size_t bytes) {
       if (!k->holes)
         at = k->base + k->size - k->top >= need ? k->top : 0;
       else
-        at = fit(&ctx->mem, k, need);
+        at = fit(ctx, k, need);
       if (at) c = k;
     }
   if (!at) {
@@ -90,10 +103,22 @@ void pool_free(smemu_ctx *ctx, void *p, size_t bytes) {
       ctx->chunks[i] = ctx->chunks[--ctx->nchunks];
       return;
     }
-    c->used -= units(bytes ? bytes : 1);
+    c->used -= extent(ctx, bytes);
     c->holes = 1;
     return;
   }
+}
+
+smemu_status smemu_set_padding(smemu_ctx *ctx, size_t bytes) {
+  if (!ctx) return SMEMU_ERR_INVALID_VALUE;
+  if (bytes == ctx->padding) return SMEMU_OK;
+  /* live allocations were placed with the old red zones */
+  if (ctx->nchunks)
+    return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE,
+                     "the padding changes only while no device memory is allocated");
+  if (bytes > SIZE_MAX / 4) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "padding of %zu bytes", bytes);
+  ctx->padding = bytes;
+  return SMEMU_OK;
 }
 
 void pool_destroy(smemu_ctx *ctx) {

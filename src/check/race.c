@@ -86,6 +86,8 @@ void race_block_start(race_state *r, block *b) {
   r->nruns = r->nrunused = r->nrunfree = 0;
   r->nplog = 0;
   memset(r->init, 0, r->sh_size);
+  r->dv_any = 0;
+  memset(r->dv_lanes, 0, sizeof r->dv_lanes);
   memset(r->block_gen, 0, b->nthreads * sizeof *r->block_gen);
   memset(r->warp_gen, 0, b->nthreads * sizeof *r->warp_gen);
   memset(r->fence_gen, 0, b->nthreads * sizeof *r->fence_gen);
@@ -264,6 +266,7 @@ void race_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], u
   race_state *r = &w->blk->an->race;
   block *b = w->blk;
   int races = w->L->want_races, init = w->L->want_init;
+  if (r->dv_any) race_sync_effect(w, m);
   if (!races && !init) return;
   /* global, local and other spaces are not shared memory */
   if (in->space != PTX_SPACE_SHARED && in->space != PTX_SPACE_GENERIC) return;
@@ -364,6 +367,7 @@ void race_bar_released(block *b, uint32_t id, int all) {
     r->nplog = 0; /* (pattern_reads) */
   }
   r->bar_pc[id] = 0;
+  if (r->dv_any) race_sync_released(b);
 }
 
 void race_rsv_release(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], const uint64_t *B) {
@@ -475,6 +479,7 @@ static void race_event(const hook_ev *e) {
     race_bar_released(e->b, e->id, (int)e->n);
     break;
   case HEV_WARPSYNC:
+    if (e->w->blk->an->race.dv_any) race_sync_effect(e->w, e->m);
     race_warpsync(e->w, e->m);
     break;
   case HEV_WARPSYNC_MASKS:

@@ -113,6 +113,10 @@ typedef struct race_state {
   uint8_t bar_reported[MAX_BARRIERS];   /* a divergence of this round was reported */
   uint32_t bar_lanes[MAX_BARRIERS][32]; /* per warp: the lanes arrived at that pc */
   uint8_t sync_stopped;                 /* sm_70+: synccheck stopped the kernel at a barrier error */
+  uint8_t dv_any;                       /* some warp has a divergent arrival pending (sync.c) */
+  uint32_t dv_lanes[32];                /* per warp: live lanes that skipped that barrier */
+  uint32_t dv_m[32];                    /* per warp: the lanes that arrived at it */
+  uint32_t dv_pc[32];                   /* per warp: its pc */
   uint8_t compat;                       /* SMEMU_ANALYZE_RACECHECK_COMPAT: one access per byte */
   hazard_rec *hz;
   uint32_t nhz, caphz;
@@ -171,6 +175,11 @@ void race_warpsync_masks(warp *w, uint32_t m, const uint64_t *mask);
 /* A warp arrives at barrier id at instruction pc (divergence checks). */
 void race_bar_arrive(warp *w, uint32_t id, uint32_t m);
 void race_bar_released(block *b, uint32_t id, int all);
+/* sync.c: a divergent barrier arrival waits for what the lanes that
+ * skipped it do next: lanes m of w touched memory or met other lanes
+ * (race_sync_effect), or the barrier completed (race_sync_released). */
+void race_sync_effect(warp *w, uint32_t m);
+void race_sync_released(block *b);
 /* Lanes m of warp w did an atomic and.b32 of operand bits B[l] on the
  * words at addr[l]: on a reserved shared word it is cooperative groups'
  * release of a tile wider than a warp (README: reserved shared memory),

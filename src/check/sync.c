@@ -13,7 +13,13 @@
  *    warp do not, where ptxas if-converts the divergent code so that the
  *    branch's fall-through side executes first, and threads that only go on
  *    to exit have already exited; synccheck then stops the kernel, so only
- *    that first barrier error is reported. */
+ *    that first barrier error is reported. Where the look-ahead cannot tell
+ *    whether the lanes that skipped the barrier only exit (a lane-dependent
+ *    branch first), the verdict waits: an access or a meeting of those
+ *    lanes, or their still being there when the barrier completes, makes
+ *    it an error; their exit drops it (the pattern of NVIDIA's divergent_threads
+ *    sample, recorded without an error: tests/hw/sanitizer_patterns,
+ *    skip_last_barrier). */
 #include "check/race.h"
 #include "exec/hooks.h"
 #include "model/arch.h"
@@ -134,10 +140,36 @@ void race_warpsync_masks(warp *w, uint32_t m, const uint64_t *mask) {
   }
 }
 
+/* The divergent arrival of warp wi is an error: report it where it was. */
+static void confirm(race_state *r, block *b, uint32_t wi) {
+  uint32_t m = r->dv_m[wi], pc = r->dv_pc[wi];
+  r->dv_lanes[wi] = 0;
+  /* (found at its arrival, before any error that stopped the kernel since) */
+  race_add_sync(r, b, SYNC_DIVERGENT_WARP, pc, wi, m);
+  r->sync_stopped = 1; /* sm_70+ only: stop() */
+}
+
+void race_sync_effect(warp *w, uint32_t m) {
+  race_state *r = &w->blk->an->race;
+  if (w->index < 32 && (r->dv_lanes[w->index] & m)) confirm(r, w->blk, w->index);
+}
+
+void race_sync_released(block *b) {
+  race_state *r = &b->an->race;
+  r->dv_any = 0;
+  for (uint32_t wi = 0; wi < 32 && wi < b->nwarps; wi++) {
+    const warp *w = &b->warps[wi];
+    /* the barrier waited for them: gone without a trace, or arrived */
+    if (r->dv_lanes[wi] & ~w->exited) confirm(r, b, wi);
+    r->dv_lanes[wi] = 0;
+  }
+}
+
 void race_bar_arrive(warp *w, uint32_t id, uint32_t m) {
   if (!w->L->want_sync) return;
   race_state *r = &w->blk->an->race;
   const program *P = w->L->prog;
+  if (r->dv_any) race_sync_effect(w, m);
   if (r->sync_stopped) return;
   int v = volta(w);
   /* sm_70+: the non-aligned barrier.sync (what cooperative groups' sync()
@@ -153,7 +185,18 @@ void race_bar_arrive(warp *w, uint32_t id, uint32_t m) {
        * arrival comes second (sync_halfwarp_two_bars: lanes 16-31) */
       const simt_entry *sib = runnable_sibling(w);
       if (sib && reaches_barrier(P, sib->pc, sib->rpc)) return;
-      if (staying_lanes(w, m)) {
+      uint32_t stay = staying_lanes(w, m);
+      if (stay && w->index < 32 && w->nframes == 1) {
+        /* whether the lanes that skipped it matter shows later: they may
+         * still just exit, through code the static look-ahead cannot
+         * follow (skip_last_barrier, the divergent_threads pattern: a loop's last
+         * round skipped by half a warp, whose lanes then test their index
+         * and exit; no error on sm_90) */
+        r->dv_lanes[w->index] |= stay;
+        r->dv_m[w->index] = m;
+        r->dv_pc[w->index] = w->pc;
+        r->dv_any = 1;
+      } else if (stay) {
         race_sync_error(w, SYNC_DIVERGENT_WARP, m);
         reported = 1;
       }

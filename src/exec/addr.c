@@ -148,9 +148,21 @@ static uint8_t *global_ptr(warp *w, int l, uint64_t a, uint32_t size, int write)
       char why[256] = "";
       const alloc *n = mem_nearest(w->L->mem, (uintptr_t)a);
       if (n) {
-        long long d = (long long)(a - n->base);
-        snprintf(why, sizeof why, " (nearest allocation: %s%s%s0x%" PRIxPTR ", %zu bytes; offset %lld)",
-                 n->name ? "'" : "", n->name ? n->name : "", n->name ? "' at " : "", n->base, n->size, d);
+        /* in memcheck's words: one past the end is "1 bytes after" */
+        const char *q = n->name ? "'" : "", *nm = n->name ? n->name : "", *at = n->name ? "' " : "";
+        if (a >= n->base + n->size)
+          snprintf(why, sizeof why,
+                   " (%" PRIu64 " bytes after the allocation %s%s%sof %zu bytes at 0x%" PRIxPTR ")",
+                   a - (n->base + n->size) + 1, q, nm, at, n->size, n->base);
+        else if (a < n->base)
+          snprintf(why, sizeof why,
+                   " (%" PRIu64 " bytes before the allocation %s%s%sof %zu bytes at 0x%" PRIxPTR ")",
+                   n->base - a, q, nm, at, n->size, n->base);
+        else
+          snprintf(why, sizeof why,
+                   " (at offset %" PRIu64 " of the allocation %s%s%sof %zu bytes at 0x%" PRIxPTR
+                   ", past its end)",
+                   a - n->base, q, nm, at, n->size, n->base);
       }
       return bad(w, l, "global", a, size, write, SMEMU_ERR_ILLEGAL_ADDRESS, why);
     }

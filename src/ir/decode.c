@@ -919,6 +919,7 @@ static int decode_stmt(dctx *D, const ptx_stmt *st, uint32_t pc) {
       ln->file = file;
       ln->line = line;
       ln->col = col;
+      ln->frame = st->loc.frame;
     }
   }
   int op = opcode_of(st->opcode);
@@ -1260,6 +1261,8 @@ int ir_decode(const ptx_module *m, const ptx_func *k, const decode_env *env, con
   if (!P->files) goto done;
   P->nfiles = maxf;
   for (int i = 0; i < m->nfiles; i++) P->files[m->files[i].index] = m->files[i].path;
+  P->inl = m->inl;
+  P->ninl = (uint32_t)m->ninl;
   for (uint32_t i = 0; i < P->nlines; i++)
     if (P->lines[i].file != ~0u && (P->lines[i].file >= maxf || !P->files[P->lines[i].file]))
       P->lines[i].file = ~0u;

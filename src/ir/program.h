@@ -180,6 +180,8 @@ typedef struct src_line {
   uint32_t ptx_line;  /* line in the PTX text */
   uint32_t file;      /* index into program.files, or ~0u when none */
   uint32_t line, col; /* user source position (outermost inlined_at) */
+  uint32_t frame;     /* inside inlined functions: 1 + index in program.inl of
+                         the innermost position (file, line, function); 0: none */
 } src_line;
 
 /* A variable placed in a memory space, for reports ("s + 12"). */
@@ -262,6 +264,8 @@ typedef struct program {
   uint32_t nlines;
   const char **files; /* source file paths (from .file) */
   uint32_t nfiles;
+  const struct ptx_inline *inl; /* inlined positions (the module's; src_line.frame) */
+  uint32_t ninl;
   kparam *params; /* kernel parameters */
   uint32_t nparams;
   uint32_t param_bytes;    /* size of the parameter buffer */

@@ -79,6 +79,8 @@ typedef struct parser {
   vec mvars;            /* ptx_var: module variables */
   vec funcs;            /* ptx_func */
   vec files;            /* ptx_file */
+  vec inlines;          /* ptx_inline, func still the function_name label */
+  vec dstr;             /* debug_str: .debug_str's labels and strings */
   vec params, rets;     /* ptx_var: of the function being read */
   vec regs;             /* ptx_regdecl */
   vec fvars;            /* ptx_var: declared in the body */
@@ -100,6 +102,12 @@ typedef struct parser {
   ptx_loc inl[16];      /* recent .loc with inlined_at, resolved to the outermost */
   unsigned ninl;        /* entries written to inl (a ring) */
 } parser;
+
+/* A string of the .debug_str section (function names for .loc's
+ * function_name). */
+typedef struct debug_str {
+  const char *label, *text;
+} debug_str;
 
 /* A register declared inside a { } scope: it hides an outer one of the same
  * name until the scope closes, so it gets a name of its own. */
@@ -566,6 +574,7 @@ static void parse_file(parser *P) {
 static void parse_loc(parser *P) {
   advance(P);
   ptx_loc l = {0};
+  const char *func = NULL;
   l.file = (uint32_t)expect_uint(P, "a file number", MAX_FILE_INDEX);
   l.line = (uint32_t)expect_uint(P, "a line number", UINT32_MAX);
   l.col = (uint32_t)expect_uint(P, "a column number", UINT32_MAX);
@@ -573,6 +582,7 @@ static void parse_loc(parser *P) {
     advance(P);
     if (text_is(&P->tok, "function_name")) {
       advance(P);
+      if (P->tok.kind == PTX_TK_IDENT) func = intern(P, P->tok.s, P->tok.len);
       expect(P, PTX_TK_IDENT, "a label after function_name");
       if (P->tok.kind == '+') {
         advance(P);
@@ -591,10 +601,14 @@ static void parse_loc(parser *P) {
     /* a function inlined into an inlined function: nvcc writes its caller's
      * position, a .loc just before with its own inlined_at; follow it to the
      * user's line (shfl.sync inside __shfl_sync inside __shfl_down_sync) */
+    ptx_inline *f = push(P, &P->inlines, sizeof *f);
+    *f = (ptx_inline){l.file, l.line, func, l.inl_file, l.inl_line, 0};
+    l.frame = (uint32_t)P->inlines.n;
     for (unsigned i = 0; i < 16 && i < P->ninl; i++) {
       const ptx_loc *e = &P->inl[(P->ninl - 1 - i) % 16];
       if (e->file == l.inl_file && e->line == l.inl_line && e->col == l.inl_col) {
         l.inl_file = e->inl_file, l.inl_line = e->inl_line, l.inl_col = e->inl_col;
+        f->parent = e->frame;
         break;
       }
     }
@@ -614,12 +628,53 @@ static void parse_pragma(parser *P) {
   expect(P, ';', "';' after .pragma");
 }
 
-/* .section NAME { ... }: debug sections, skipped whole. */
+/* The strings of a .debug_str section: `LABEL:` then `.b8 B, B, ..., 0`
+ * (the names .loc's function_name points to). Reads ahead without
+ * consuming: the section is then skipped as any other. */
+static void debug_strings(parser *P) {
+  ptx_lexer lx = P->lx;
+  ptx_token t, next;
+  char buf[1024];
+  size_t n = 0;
+  const char *label = NULL;
+  if (P->has_ahead) return; /* (never after '{': nothing was peeked) */
+  for (int depth = 1; depth > 0;) {
+    ptx_lex_next(&lx, &t);
+    if (t.kind == PTX_TK_EOF || t.kind == PTX_TK_ERROR) return;
+    if (t.kind == '{') depth++;
+    if (t.kind == '}') depth--;
+    if (t.kind == PTX_TK_IDENT) {
+      ptx_lexer save = lx;
+      ptx_lex_next(&lx, &next);
+      if (next.kind == ':') {
+        label = intern(P, t.s, t.len);
+        n = 0;
+        continue;
+      }
+      lx = save;
+    }
+    if (t.kind == PTX_TK_INT && label) {
+      if (t.u == 0 || n + 1 >= sizeof buf) {
+        debug_str *d = push(P, &P->dstr, sizeof *d);
+        d->label = label;
+        d->text = intern(P, buf, n);
+        label = NULL;
+      } else {
+        buf[n++] = (char)t.u;
+      }
+    }
+  }
+}
+
+/* .section NAME { ... }: debug sections, skipped whole (.debug_str's
+ * strings kept). */
 static void parse_section(parser *P) {
   advance(P);
   if (P->tok.kind != PTX_TK_DIR && P->tok.kind != PTX_TK_IDENT) expected(P, "a section name");
+  int strs = text_is(&P->tok, ".debug_str");
   advance(P);
   if (P->tok.kind != '{') expected(P, "'{' after the section name");
+  if (strs) debug_strings(P);
   skip_braces(P, ".section");
 }
 
@@ -1863,14 +1918,23 @@ static void parse_module(parser *P) {
   m->vars = take(P, &P->mvars, 0, sizeof(ptx_var), &m->nvars);
   m->funcs = take(P, &P->funcs, 0, sizeof(ptx_func), &m->nfuncs);
   m->files = take(P, &P->files, 0, sizeof(ptx_file), &m->nfiles);
+  /* function_name labels -> the names .debug_str holds */
+  for (size_t i = 0; i < P->inlines.n; i++) {
+    ptx_inline *f = (ptx_inline *)P->inlines.p + i;
+    const char *name = NULL;
+    for (size_t k = 0; f->func && k < P->dstr.n && !name; k++)
+      if (!strcmp(((debug_str *)P->dstr.p)[k].label, f->func)) name = ((debug_str *)P->dstr.p)[k].text;
+    f->func = name;
+  }
+  m->inl = take(P, &P->inlines, 0, sizeof(ptx_inline), &m->ninl);
   resolve_aliases(P);
 }
 
 /* ---- entry points ------------------------------------------------------------------ */
 
 static void free_scratch(parser *P) {
-  vec *vs[] = {&P->mvars, &P->funcs, &P->files, &P->params, &P->rets,    &P->regs, &P->fvars,
-               &P->body,  &P->ops,   &P->init,  &P->relocs, &P->aliases, &P->ren,  &P->lbl};
+  vec *vs[] = {&P->mvars, &P->funcs, &P->files,  &P->params,  &P->rets, &P->regs, &P->fvars,   &P->body,
+               &P->ops,   &P->init,  &P->relocs, &P->aliases, &P->ren,  &P->lbl,  &P->inlines, &P->dstr};
   for (size_t i = 0; i < sizeof vs / sizeof *vs; i++) free(vs[i]->p);
   free(P->plain);
 }

@@ -132,7 +132,19 @@ typedef struct ptx_operand {
 typedef struct ptx_loc {
   uint32_t file, line, col;
   uint32_t inl_file, inl_line, inl_col;
+  uint32_t frame; /* with inlined_at: 1 + its index in ptx_module.inl; else 0 */
 } ptx_loc;
+
+/* A position inside an inlined function (a .loc with inlined_at): the
+ * function (function_name, resolved through .debug_str) and where it was
+ * called, itself inside the inlined function `parent` (1 + index in
+ * ptx_module.inl), or inside the function being compiled (0). */
+typedef struct ptx_inline {
+  uint32_t file, line;           /* the position (.loc FILE LINE) */
+  const char *func;              /* the inlined function's (mangled) name, or NULL */
+  uint32_t call_file, call_line; /* inlined_at FILE LINE */
+  uint32_t parent;               /* the caller's own inline position, or 0 */
+} ptx_inline;
 
 /* A statement of a function body: a label or an instruction. For an
  * instruction, `opcode` is the first dotted word ("ld") and `mods` the rest
@@ -201,6 +213,8 @@ typedef struct ptx_module {
   int nfuncs;
   ptx_file *files; /* .file directives */
   int nfiles;
+  ptx_inline *inl; /* the inlined positions .loc names (ptx_loc.frame) */
+  int ninl;
   void *arena; /* owns all memory of the module */
 } ptx_module;
 

@@ -3,7 +3,8 @@
  * size 4 bytes", the kernel and line, the thread and block, "Access to 0x..
  * is out of bounds / misaligned" and where the nearest allocation lies,
  * counted from its last byte ("1 bytes after" for one past the end), sizes
- * and distances with grouped digits. */
+ * and distances with grouped digits; inside inlined functions the
+ * innermost one and line, then a "Device Frame" line per call site. */
 #include "report/grouped.h"
 #include "smemu.h"
 #include <inttypes.h>
@@ -13,7 +14,7 @@
 int smemu_write_fault_text(const smemu_fault *ft, FILE *f) {
   if (!ft || !f || !ft->access) return -1;
   char name[1024], g[48];
-  smemu_demangle(ft->kernel ? ft->kernel : "?", name, sizeof name);
+  smemu_demangle(ft->func ? ft->func : ft->kernel ? ft->kernel : "?", name, sizeof name);
   fprintf(f, PFX "Invalid __%s__ %s of size %u bytes\n", ft->space, ft->write ? "write" : "read", ft->size);
   if (ft->file)
     fprintf(f, PFX "    at %s in %s:%u\n", name, ft->file, ft->line);
@@ -43,6 +44,15 @@ int smemu_write_fault_text(const smemu_fault *ft, FILE *f) {
                   " bytes\n",
               report_grouped(g, sizeof g, b - a), b, ft->near_size);
   }
+  smemu_write_frames(ft->frames, ft->nframes, f);
   fputs(PFX "\n", f);
   return 0;
+}
+
+void smemu_write_frames(const smemu_frame *fr, uint32_t n, FILE *f) {
+  char name[1024];
+  for (uint32_t i = 0; i < n && i < SMEMU_MAX_FRAMES; i++) {
+    smemu_demangle(fr[i].func ? fr[i].func : "?", name, sizeof name);
+    fprintf(f, PFX "        Device Frame: %s in %s:%u\n", name, fr[i].file ? fr[i].file : "?", fr[i].line);
+  }
 }

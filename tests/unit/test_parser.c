@@ -320,8 +320,9 @@ static void test_nvcc_lineinfo(void **state) {
   /* .loc 2 84 3, function_name $L__info_string0, inlined_at 1 19 3 */
   const ptx_stmt *atom = stmt_at(red, 207);
   check_mods(atom, "atom", 3, "global", "add", "f32");
-  ptx_loc want = {2, 84, 3, 1, 19, 3};
+  ptx_loc want = {2, 84, 3, 1, 19, 3, atom->loc.frame};
   assert_memory_equal(&atom->loc, &want, sizeof want);
+  assert_true(atom->loc.frame > 0); /* an inlined position */
   assert_int_equal(atom->ops[1].kind, PTX_OPD_ADDR);
   assert_string_equal(atom->ops[1].name, "%rd10");
   assert_int_equal(atom->ops[1].ival, 0);
@@ -679,7 +680,7 @@ static void test_features(void **state) {
 
   const ptx_stmt *lab = stmt_at(k, 72);
   assert_string_equal(lab->label, "$L__BB0_2");
-  ptx_loc wl = {2, 84, 3, 1, 13, 3};
+  ptx_loc wl = {2, 84, 3, 1, 13, 3, lab->loc.frame};
   assert_memory_equal(&lab->loc, &wl, sizeof wl);
   /* callseq scope: declarations flattened, statements kept in order */
   assert_int_equal(k->nvars, 3);
@@ -718,8 +719,30 @@ static void test_nested_inlined_at(void **state) {
       "  shfl.sync.down.b32 %r1, %r2, 1, 31, -1;\n"
       "  .loc 2 120 1, function_name $L__c, inlined_at 2 999 9\n"
       "  ret;\n"
+      "}\n"
+      ".section .debug_str {\n"
+      "$L__a:\n"
+      ".b8 95,90,49,97,0\n"
+      "$L__b:\n"
+      ".b8 95,90,49,98,0\n"
       "}\n");
   const ptx_stmt *b = m->funcs[0].body;
+  /* the frames: _Z1b at 2:397, called at 2:402 from inside _Z1a, itself
+   * called at 1:29 from the kernel; $L__c names no string */
+  assert_int_equal(m->ninl, 3);
+  const ptx_inline *in = &m->inl[b[0].loc.frame - 1];
+  assert_string_equal(in->func, "_Z1b");
+  assert_int_equal(in->line, 397);
+  assert_int_equal(in->call_line, 402);
+  assert_int_not_equal(in->parent, 0);
+  const ptx_inline *up = &m->inl[in->parent - 1];
+  assert_string_equal(up->func, "_Z1a");
+  assert_int_equal(up->line, 402);
+  assert_int_equal(up->call_file, 1);
+  assert_int_equal(up->call_line, 29);
+  assert_int_equal(up->parent, 0);
+  assert_null(m->inl[b[1].loc.frame - 1].func);
+  assert_int_equal(m->inl[b[1].loc.frame - 1].parent, 0);
   assert_int_equal(b[0].loc.file, 2);
   assert_int_equal(b[0].loc.line, 397);
   assert_int_equal(b[0].loc.inl_file, 1);

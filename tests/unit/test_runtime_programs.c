@@ -113,7 +113,9 @@ static char *machine_specific(const char *name, char *want) {
 }
 
 /* smemu's messages without what differs from run to run: heap addresses
- * (0x and 6 or more hex digits) and offsets from them. Returns a new string. */
+ * (0x and 6 or more hex digits) and offsets and distances from them
+ * ("offset N", "N bytes before/after the allocation"). Returns a new
+ * string. */
 static char *without_addresses(const char *m) {
   char *o = malloc(strlen(m) + 1), *w = o;
   assert_non_null(o);
@@ -124,6 +126,11 @@ static char *without_addresses(const char *m) {
     if (n >= 6) {
       w += sprintf(w, "0x?");
       m += 2 + n;
+    } else if (isdigit((unsigned char)*m) && (w == o || !isalnum((unsigned char)w[-1])) &&
+               (strstr(m, " bytes before the allocation") == m + strspn(m, "0123456789") ||
+                strstr(m, " bytes after the allocation") == m + strspn(m, "0123456789"))) {
+      w += sprintf(w, "?");
+      m += strspn(m, "0123456789");
     } else if (!strncmp(m, "offset -", 8) || !strncmp(m, "offset ", 7)) {
       size_t k = m[7] == '-' ? 8 : 7;
       w += sprintf(w, "offset ?");

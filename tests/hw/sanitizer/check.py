@@ -27,6 +27,8 @@ from collections import Counter
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+# the corpus: this folder, or another one with the same layout (--dir)
+SRC = HERE
 import parse  # noqa: E402
 
 # configuration -> smemu run options (compute-sanitizer's in record.sh)
@@ -48,12 +50,29 @@ OPTIONS = {
     "leak_pl2": ["--check", "memcheck", "--leak-check", "full", "--print-limit", "2"],
     "leak_pl0": ["--check", "memcheck", "--leak-check", "full", "--print-limit", "0"],
     "initcheck_pl0": ["--check", "init", "--print-limit", "0"],
+    "racecheck": ["--check", "races"],
+    "synccheck": ["--check", "sync"],
 }
+# the programs whose default runs differ by smemu's red zones alone: run
+# again with --padding 0 (check.py main)
+PADDING_ZERO = {"mem_redzone"}
+# recorded for reference only (racecheck's per-byte hazard mode): not compared
+REFERENCE_ONLY = {"racecheck_hazard"}
+
+
+def options(cfg):
+    """smemu run's options for a configuration of record.sh."""
+    if cfg.startswith("memcheck_pad"):
+        n = cfg[len("memcheck_pad"):]
+        kernel = n.endswith("_kernel")
+        n = n[:-len("_kernel")] if kernel else n
+        return ["--check", "memcheck", "--padding", n] + (["--continue-after-error"] if kernel else [])
+    return OPTIONS[cfg]
 
 
 def known_differences():
     kd = {}
-    p = os.path.join(HERE, "known_differences.txt")
+    p = os.path.join(SRC, "known_differences.txt")
     if os.path.exists(p):
         for line in open(p):
             line = line.strip()
@@ -72,10 +91,10 @@ def program(build, rec, case):
     if not nvcc:
         return None
     out = os.path.join(build, "sanitizer_hw", case)
-    src = os.path.join(HERE, case + ".cu")
+    src = os.path.join(SRC, case + ".cu")
     if not os.path.exists(out) or os.path.getmtime(out) < os.path.getmtime(src):
         os.makedirs(os.path.dirname(out), exist_ok=True)
-        r = subprocess.run([nvcc, "-arch=sm_90", "-lineinfo", "-cudart", "shared", "-o", out, src],
+        r = subprocess.run([nvcc, "-arch=sm_90", "-lineinfo", "-cudart", "shared", "-I" + HERE, "-o", out, src],
                            capture_output=True, text=True)
         if r.returncode:
             print(r.stdout + r.stderr)
@@ -138,6 +157,21 @@ def compare(name, gpu, emu, kd):
         diffs.append(("summary", "ERROR SUMMARY: GPU %s, smemu %s" % (gpu["error_summary"], emu["error_summary"])))
     if gpu["not_printed"] != emu["not_printed"]:
         diffs.append(("summary", "not printed: GPU %s, smemu %s" % (gpu["not_printed"], emu["not_printed"])))
+    cfg = name.split(".")[-1]
+    # racecheck: the same hazards (severity and source lines); the GPU
+    # lists one per pair of SASS instructions (an unrolled loop's copies
+    # apart), smemu one per pair of lines, so the counts of displayed
+    # hazards differ where a line has several instructions: compared are
+    # the set of hazards and whether there are errors and warnings
+    if cfg == "racecheck" and set(gpu["races"]) != set(emu["races"]):
+        diffs.append(("races", "racecheck: GPU %s; smemu %s" % (sorted_races(gpu["races"]), sorted_races(emu["races"]))))
+    # (smemu prints a launch's RACECHECK SUMMARY only when it found something)
+    gs, es = gpu["race_summary"] or (0, 0), emu["race_summary"] or (0, 0)
+    if cfg == "racecheck" and (gs[0] > 0, gs[1] > 0) != (es[0] > 0, es[1] > 0):
+        diffs.append(("races", "RACECHECK SUMMARY (errors, warnings): GPU %s, smemu %s" % (gs, es)))
+    if cfg == "synccheck" and gpu["barriers"] != emu["barriers"]:
+        diffs.append(("barriers", "barrier errors (threads): GPU %s, smemu %s" %
+                      (dict(gpu["barriers"]), dict(emu["barriers"]))))
     if gpu["leak_summary"] != emu["leak_summary"]:
         diffs.append(("leaks", "LEAK SUMMARY: GPU %s, smemu %s" % (gpu["leak_summary"], emu["leak_summary"])))
     if gpu["asserts"] != emu["asserts"]:
@@ -151,12 +185,17 @@ def compare(name, gpu, emu, kd):
     return diffs
 
 
+def sorted_races(c):
+    return sorted((k[0], sorted(k[1]), n) for k, n in c.items())
+
+
 def bad_options(smemu):
     """smemu run refuses bad values of the sanitizer options (status 2, a
     message naming the option). -> number of failures."""
     bad = 0
     for args, word in ((["--print-limit", "x"], "--print-limit"), (["--print-limit", "-1"], "--print-limit"),
                        (["--destroy-on-device-error", "foo"], "--destroy-on-device-error"),
+                       (["--padding", "-3"], "--padding"), (["--padding", "1k"], "--padding"),
                        (["--leak-check", "yes"], "--leak-check")):
         r = subprocess.run([smemu, "run"] + args + ["--", "/bin/true"], capture_output=True, text=True)
         if r.returncode != 2 or word not in r.stderr:
@@ -214,29 +253,65 @@ def exec_memcheck(smemu, rec):
     return 0
 
 
+def summary_classes(smemu, build):
+    """ERROR SUMMARY counts every class the run checks, beyond what one
+    compute-sanitizer tool shows: racecheck's errors with memcheck
+    (block_sum_race: one hazard of error severity, recorded), shared-memory
+    initcheck (init_shared: threads 32-63 read words only threads 0-31
+    wrote: 32). -> number of failures."""
+    bad = 0
+    cases = [(os.path.join(HERE, "..", "sanitizer_patterns"), "block_sum_race", ["--check", "memcheck,races"], 1),
+             (HERE, "init_shared", ["--check", "init"], 32)]
+    for src, case, opts, want in cases:
+        prog = program(build, os.path.join(src, "recorded"), case)
+        if not prog:
+            continue
+        r = subprocess.run([smemu, "run"] + opts + ["--", prog], capture_output=True, text=True,
+                           env=dict(os.environ, SMEMU_THREADS="2"), timeout=120)
+        got = parse.parse(r.stdout + r.stderr)["error_summary"]
+        if got != want:
+            print("FAIL ERROR SUMMARY of %s %s: %s, want %d" % (case, " ".join(opts), got, want))
+            bad += 1
+        else:
+            print("ok   ERROR SUMMARY of %s %s: %d" % (case, " ".join(opts), want))
+    return bad
+
+
 def main():
     if len(sys.argv) < 2:
         print(__doc__)
         return 2
+    global SRC
     build = sys.argv[1]
-    only = set(sys.argv[2:])
+    rest = sys.argv[2:]
+    if rest[:1] == ["--dir"] and len(rest) > 1:
+        SRC = os.path.abspath(rest[1])
+        rest = rest[2:]
+    only = set(rest)
     if bad_options(os.path.join(build, "smemu")):
         return 1
-    rec = os.path.join(HERE, "recorded")
+    rec = os.path.join(SRC, "recorded")
     if not os.path.isdir(rec):
         print("SKIP: no recording in %s (run record.sh on a GPU machine)" % rec)
         return 77
     smemu = os.path.join(build, "smemu")
     if exec_memcheck(smemu, rec):
         return 1
+    if SRC == HERE and summary_classes(smemu, build):
+        return 1
     kd = known_differences()
-    runs = [l.split() for l in open(os.path.join(HERE, "runs.tsv")) if l.strip() and not l.startswith("#")]
+    runs = [l.split() for l in open(os.path.join(SRC, "runs.tsv")) if l.strip() and not l.startswith("#")]
     agree = known = failed = skipped = 0
-    for case, cfg in runs:
-        name = "%s.%s" % (case, cfg)
-        if only and name not in only:
+    # each row as configured; then the red-zone rows again with --padding 0,
+    # which must agree in full (cudaMalloc's own layout, as the GPU ran them)
+    rows = [(case, cfg, (), case + "." + cfg) for case, cfg in runs]
+    rows += [(case, cfg, ("--padding", "0"), case + "." + cfg + "+padding0") for case, cfg in runs
+             if case in PADDING_ZERO and not cfg.startswith("memcheck_pad")]
+    for case, cfg, extra, name in rows:
+        base = "%s.%s" % (case, cfg)
+        if (only and base not in only) or cfg in REFERENCE_ONLY:
             continue
-        raw = os.path.join(rec, name + ".txt")
+        raw = os.path.join(rec, base + ".txt")
         if not os.path.exists(raw):
             print("SKIP %s: not recorded" % name)
             skipped += 1
@@ -249,21 +324,21 @@ def main():
         env = dict(os.environ, SMEMU_THREADS="2")
         with tempfile.TemporaryDirectory() as tmp:
             jpath = os.path.join(tmp, "run.json")
-            r = subprocess.run([smemu, "run", "--json", jpath] + OPTIONS[cfg] + ["--", prog], capture_output=True,
-                               text=True, env=env, timeout=120)
+            r = subprocess.run([smemu, "run", "--json", jpath] + options(cfg) + list(extra) + ["--", prog],
+                               capture_output=True, text=True, env=env, timeout=120)
             try:
                 js = json.load(open(jpath))
             except (OSError, ValueError) as ex:
                 js = {"error": str(ex)}
         gpu = parse.parse(open(raw, errors="replace").read())
         emu = parse.parse(r.stdout + r.stderr)
-        diffs = compare(name, gpu, emu, kd)
+        diffs = compare(base, gpu, emu, kd)
         if "error" in js:
             diffs.append(("json", "no JSON: %s" % js["error"]))
         else:
             diffs += compare_json(gpu, js)
         # the GPU's exit status: the program's (or --error-exitcode's 9)
-        grc = open(os.path.join(rec, name + ".rc")).read().split()[1]
+        grc = open(os.path.join(rec, base + ".rc")).read().split()[1]
         if grc in ("124", "137"):
             pass
         elif str(r.returncode) != grc:

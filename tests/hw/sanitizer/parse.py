@@ -7,7 +7,8 @@
 A run's text is the program's own lines mixed with "========= " lines. A
 record starts at an unindented "========= MESSAGE" line and takes the
 indented "=========     ..." lines after it:
-  at KERNEL[+0xOFF] in FILE:LINE      kernel, file, line
+  at KERNEL[+0xOFF] in FILE:LINE      kernel (or device function), file, line
+  Device Frame: F[+0xOFF] in FILE:LINE  frames (the call sites, outwards)
   by thread (x,y,z) in block (x,y,z)  thread, block
   Address 0xA [is misaligned | is out of bounds]
   and is N bytes after|before the nearest allocation at 0xB of size S bytes
@@ -28,6 +29,7 @@ R_LEAKSUM = re.compile(r"LEAK SUMMARY: (\d+) bytes leaked in (\d+) allocations")
 R_ERRSUM = re.compile(r"ERROR SUMMARY: (\d+) errors?")
 R_APIERR = re.compile(r"Program hit (\w+) \(error (\d+)\) due to \"(.*)\" on CUDA API call to (\w+)")
 R_AT = re.compile(r"at (.+?)(?:\+0x[0-9a-fA-F]+)? in (.+):(\d+)$")
+R_FRAME = re.compile(r"Device Frame: ?(.+?)(?:\+0x[0-9a-fA-F]+)? in (.+):(\d+)$")
 R_BY = re.compile(r"by thread \((\d+),(\d+),(\d+)\) in block \((\d+),(\d+),(\d+)\)")
 R_ADDR = re.compile(r"(?:Address|Access to) (0x[0-9a-fA-F]+)(?: is (misaligned|out of bounds))?")
 R_NEAR = re.compile(r"and is ([\d,]+) bytes (after|before) the nearest allocation at (0x[0-9a-fA-F]+) of size ([\d,]+) bytes")
@@ -35,16 +37,72 @@ R_INSIDE = re.compile(r"and is inside the nearest allocation at (0x[0-9a-fA-F]+)
 R_HOSTAPI = re.compile(r"Host API memory access error at host access to (0x[0-9a-fA-F]+) of size (\d+) bytes")
 R_HOSTUNINIT = re.compile(r"Uninitialized access to (0x[0-9a-fA-F]+) on access by (\w+) source")
 R_NOTPRINTED = re.compile(r"ERROR SUMMARY: (\d+) errors? (?:were|was) not printed")
+# racecheck and synccheck (compute-sanitizer's "========= " lines, smemu's
+# checks section without the prefix)
+R_RACE = re.compile(r"^(Error|Warning): Race reported between (\w+) access at (?:.+? in )?(\S+?):(\d+)$")
+R_RACE_AND = re.compile(r"^and (\w+) access at (?:.+? in )?(\S+?):(\d+)(?: \[(\d+) hazards?\])?")
+R_RACESUM = re.compile(r"RACECHECK SUMMARY: (\d+) hazards? displayed \((\d+) errors?, (\d+) warnings?\)")
+R_BARRIER = re.compile(r"^(?:Error: )?Barrier error detected\. ([^.(]+\.?)")
+R_SMEMU_BAR_AT = re.compile(r"^at (\S+?):(\d+) by thread .*?(?:\[(\d+) threads?\])?$")
 # smemu's own lines: messages, the per-launch checks section
-SMEMU_OWN = re.compile(r"^(smemu: |  at '|== |RACECHECK SUMMARY|INITCHECK SUMMARY|SYNCCHECK SUMMARY|Error: |    at )")
+SMEMU_OWN = re.compile(r"^(smemu: |  at '|== |RACECHECK SUMMARY|INITCHECK SUMMARY|SYNCCHECK SUMMARY|Error: |Warning: "
+                       r"|    at |    and )")
 R_ASSERT = re.compile(r"^(\S+\.cu)(:\d+: .*Assertion `.*` failed\.)$")
 R_PROG_ADDR = re.compile(r"^addr (\S+) (0x[0-9a-fA-F]+|\(nil\))$")
 
 
 def base_kernel(k):
-    """copyKernel(int *, const int *, int) -> copyKernel"""
+    """copyKernel(int *, const int *, int) -> copyKernel; a called device
+    function's "[clone kernel(int *)] f(int *)" -> f"""
     k = k.strip()
+    if k.startswith("[clone ") and "] " in k:
+        k = k[k.index("] ") + 2:]
     return k.split("(")[0].strip()
+
+
+def checks(text):
+    """racecheck's and synccheck's findings in a run's text, either side's:
+    -> (races: Counter of (severity, frozenset of (access, file, line))),
+    race summary (errors, warnings) or None, barrier errors: Counter of
+    message -> threads)."""
+    from collections import Counter
+    races, bars = Counter(), Counter()
+    race_sum = None
+    cur = bar = None
+    for line in text.splitlines():
+        b = line[len(PFX):] if line.startswith(PFX) else line
+        b = b.strip()
+        m = R_RACE.match(b)
+        if m:
+            if cur is not None:
+                races[(cur[0], frozenset(cur[1]))] += 1
+            cur = [m.group(1), {(m.group(2), os.path.basename(m.group(3)), int(m.group(4)))}]
+            continue
+        m = R_RACE_AND.match(b)
+        if m and cur is not None:
+            cur[1].add((m.group(1), os.path.basename(m.group(2)), int(m.group(3))))
+            continue
+        if cur is not None:
+            races[(cur[0], frozenset(cur[1]))] += 1
+            cur = None
+        m = R_RACESUM.search(b)
+        if m:
+            e, w = int(m.group(2)), int(m.group(3))
+            race_sum = (race_sum[0] + e, race_sum[1] + w) if race_sum else (e, w)
+            continue
+        m = R_BARRIER.match(b)
+        if m:
+            bar = m.group(1).strip()
+            bars[bar] += 1
+            continue
+        m = R_SMEMU_BAR_AT.match(b)
+        if m and bar is not None and m.group(3):
+            bars[bar] += int(m.group(3)) - 1
+        if not b.startswith("at ") and not b.startswith("by ") and not b.startswith("Device Frame"):
+            bar = None
+    if cur is not None:
+        races[(cur[0], frozenset(cur[1]))] += 1
+    return races, race_sum, bars
 
 
 def parse(text):
@@ -76,6 +134,11 @@ def parse(text):
                 cur["kernel"] = base_kernel(m.group(1))
                 cur["file"] = os.path.basename(m.group(2))
                 cur["line"] = int(m.group(3))
+                continue
+            m = R_FRAME.match(b)
+            if m:
+                cur.setdefault("frames", []).append(
+                    (base_kernel(m.group(1)), os.path.basename(m.group(2)), int(m.group(3))))
                 continue
             m = R_BY.match(b)
             if m:
@@ -132,6 +195,9 @@ def parse(text):
         elif R_APIERR.match(b):
             m = R_APIERR.match(b)
             cur = {"kind": "api-error", "error": m.group(1), "call": m.group(4)}
+        elif R_RACE.match(b) or R_RACESUM.search(b) or R_BARRIER.match(b):
+            cur = None
+            continue
         elif b.startswith("COMPUTE-SANITIZER") or b.startswith("Target application") \
                 or b.startswith("(") or b.startswith("Saved host") or b.startswith("Host Frame"):
             continue
@@ -149,8 +215,10 @@ def parse(text):
                 best = name
         if best is not None and a - allocs[best] < (1 << 20):
             r["alloc"], r["offset"] = best, a - allocs[best]
+    races, race_sum, bars = checks(text)
     return {"records": recs, "error_summary": err_sum, "leak_summary": leak_sum, "not_printed": not_printed,
-            "program": prog, "asserts": sorted(asserts), "allocs": allocs}
+            "program": prog, "asserts": sorted(asserts), "allocs": allocs, "races": races,
+            "race_summary": race_sum, "barriers": bars}
 
 
 def key(r, near=True):
@@ -160,7 +228,7 @@ def key(r, near=True):
     return (r.get("kind"), r.get("space"), r.get("access"), r.get("size"), r.get("kernel"), r.get("file"),
             r.get("line"), tuple(r.get("thread", [])), tuple(r.get("block", [])), r.get("cause"),
             r.get("alloc"), r.get("offset"), r.get("error"), r.get("call"),
-            r.get("near") if near and r.get("alloc") else None)
+            r.get("near") if near and r.get("alloc") else None, tuple(r.get("frames", [])))
 
 
 def main():

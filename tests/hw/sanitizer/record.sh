@@ -20,13 +20,19 @@
 #   leak_exit           ... --leak-check full --error-exitcode 9
 #   leak_pl2, leak_pl0  ... --leak-check full --print-limit 2 / 0
 #   initcheck_pl0       ... --tool initcheck --print-limit 0
+#   memcheck_padN[_kernel]  ... --tool memcheck --padding N [--destroy-on-device-error kernel]
+#   racecheck           ... --tool racecheck
+#   racecheck_hazard    ... --tool racecheck --racecheck-report hazard
+#   synccheck           ... --tool synccheck
 # Writes OUTDIR/raw/CASE.CONFIG.txt (stdout and stderr together),
 # OUTDIR/raw/CASE.CONFIG.rc ("rc N seconds S"), OUTDIR/raw/sass/CASE.sass,
 # OUTDIR/raw/versions.txt, OUTDIR/raw/build.txt, OUTDIR/raw/bin/CASE (the
 # programs as built and run there), OUTDIR/sanitizer.tgz (all
 # of raw/), and OUTDIR/summary.txt (each run's status and ERROR SUMMARY).
 # Copy OUTDIR/raw to tests/hw/sanitizer/recorded/ to commit; parse.py reads it.
-# Environment: SAN_JOBS (parallel runs, default 6), NVCC, SANITIZER.
+# Environment: SAN_JOBS (parallel runs, default 6), NVCC, SANITIZER;
+# SAN_SRC, another folder of programs with its own runs.tsv (san.cuh stays
+# this folder's); SAN_CASES, the cases to build and run (default: all).
 set -u
 
 # --one RAW BUILD CASE CONFIG: one run (used through xargs below).
@@ -50,6 +56,12 @@ if [ "${1:-}" = "--one" ]; then
     leak_pl2) set -- $cs --tool memcheck --leak-check full --print-limit 2 ;;
     leak_pl0) set -- $cs --tool memcheck --leak-check full --print-limit 0 ;;
     initcheck_pl0) set -- $cs --tool initcheck --print-limit 0 ;;
+    memcheck_pad*_kernel) n=${cfg#memcheck_pad}; n=${n%_kernel}
+      set -- $cs --tool memcheck --padding "$n" --destroy-on-device-error kernel ;;
+    memcheck_pad*) set -- $cs --tool memcheck --padding "${cfg#memcheck_pad}" ;;
+    racecheck) set -- $cs --tool racecheck ;;
+    racecheck_hazard) set -- $cs --tool racecheck --racecheck-report hazard ;;
+    synccheck) set -- $cs --tool synccheck ;;
     *) echo "unknown configuration $cfg" > "$out"; exit 0 ;;
   esac
   now=$(date +%s)
@@ -68,6 +80,8 @@ export PATH LD_LIBRARY_PATH
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)
+SRC=$(cd "${SAN_SRC:-$HERE}" && pwd)
+CASES=${SAN_CASES:-}
 NVCC=${NVCC:-nvcc}
 SANITIZER=${SANITIZER:-compute-sanitizer}
 export SANITIZER
@@ -87,16 +101,17 @@ cat "$RAW/versions.txt"
 "$SANITIZER" --help > "$RAW/sanitizer_help.txt" 2>&1 || true
 
 # Build in parallel; each program's SASS with line info.
-ls "$HERE"/*.cu | xargs -P 8 -I{} sh -c '
+wanted() { [ -z "$CASES" ] || case " $CASES " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+for f in "$SRC"/*.cu; do wanted "$(basename "$f" .cu)" && echo "$f"; done | xargs -P 8 -I{} sh -c '
   f={}; s=$(basename "$f" .cu)
-  timeout 120 "$0" -arch=sm_90 -lineinfo -cudart shared -o "$1/$s" "$f" > "$1/$s.build.txt" 2>&1 ||
+  timeout 120 "$0" -arch=sm_90 -lineinfo -cudart shared -I"$3" -o "$1/$s" "$f" > "$1/$s.build.txt" 2>&1 ||
     echo "record: build of $s failed" >> "$1/$s.build.txt"
-  cuobjdump -sass "$1/$s" > "$2/sass/$s.sass" 2>&1 || true' "$NVCC" "$BUILD" "$RAW"
+  cuobjdump -sass "$1/$s" > "$2/sass/$s.sass" 2>&1 || true' "$NVCC" "$BUILD" "$RAW" "$HERE"
 cat "$BUILD"/*.build.txt > "$RAW/build.txt" 2>/dev/null
 grep failed "$RAW/build.txt"
 
-grep -v '^#' "$HERE/runs.tsv" | while read -r c cfg; do
-  [ -n "$c" ] && echo "$RAW $BUILD $c $cfg"
+grep -v '^#' "$SRC/runs.tsv" | while read -r c cfg; do
+  [ -n "$c" ] && wanted "$c" && echo "$RAW $BUILD $c $cfg"
 done > "$BUILD/jobs.txt"
 echo "record: $(wc -l < "$BUILD/jobs.txt") runs, $JOBS at a time"
 xargs -P "$JOBS" -L 1 sh "$HERE/record.sh" --one < "$BUILD/jobs.txt"
@@ -107,10 +122,10 @@ for f in "$RAW"/*.rc; do
     "$(grep -h 'ERROR SUMMARY\|LEAK SUMMARY' "$RAW/$b.txt" 2>/dev/null | tr '\n' ' ')"
 done > "$OUT/summary.txt"
 cat "$OUT/summary.txt"
-cp "$HERE/runs.tsv" "$RAW/runs.tsv"
+cp "$SRC/runs.tsv" "$RAW/runs.tsv"
 # the programs exactly as the GPU ran them (smemu runs the same files)
 mkdir -p "$RAW/bin"
-for f in "$HERE"/*.cu; do
+for f in "$SRC"/*.cu; do
   s=$(basename "$f" .cu)
   [ -x "$BUILD/$s" ] && cp "$BUILD/$s" "$RAW/bin/$s"
 done
