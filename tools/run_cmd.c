@@ -461,6 +461,10 @@ int smemu_cmd_run(int argc, char **argv) {
   if (leak && !strcmp(leak, "full")) setenv("SMEMU_LEAK_CHECK", "full", 1);
   set_env("SMEMU_PRINT_LIMIT", plimit);
   if (ptx_any) setenv("SMEMU_PTX_ANY", "1", 1);
+  /* CuPy asks NVRTC for a cubin (SASS alone) where the device's
+   * architecture allows; smemu runs PTX, which this makes CuPy ask for.
+   * A value the user set is theirs to keep. */
+  setenv("CUPY_COMPILE_WITH_PTX", "1", 0);
   char jpath[PATH_MAX];
   if (json) {
     if (json[0] != '/' && getcwd(jpath, sizeof jpath)) {
