@@ -142,6 +142,9 @@ static int runnable(const rt_module *m) {
  * SASS a GPU would run: its figures are those of that PTX's code paths. */
 static void note_stand_in(rt_module *m) {
   if (!m->img.ptx_stands_in || m->warned++) return;
+  /* once per file: a library holds many such modules */
+  for (const rt_module *p = rt.mods; p; p = p->next)
+    if (p != m && p->img.ptx_stands_in && p->warned && !strcmp(p->label, m->label)) return;
   rt_msg("%s: no PTX for %s (only for sm_%d): a GPU runs its SASS for %s; smemu runs the sm_%d PTX in its "
          "place",
          m->label, rt.arch.name, m->img.ptx_arch, rt.arch.name, m->img.ptx_arch);
