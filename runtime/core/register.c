@@ -118,10 +118,18 @@ rt_var *rt_var_by_host(const void *host) {
 static void warn_no_ptx(rt_module *m) {
   if (m->warned++) return;
   if (rt_nv_library_refused(m->label)) return;
-  if (m->img.ptx_too_new)
-    rt_msg("%s: the PTX targets sm_%d, newer than the emulated %s, so a GPU of that kind could not run it "
-           "either; emulate a newer architecture (smemu run --arch sm_%d) or rebuild with -arch=%s",
-           m->label, m->img.ptx_arch, rt.arch.name, m->img.ptx_arch, rt.arch.name);
+  char want[16];
+  smemu_arch_info ai;
+  snprintf(want, sizeof want, "sm_%d", m->img.ptx_arch);
+  /* suggest the newer profile only where smemu has it */
+  if (m->img.ptx_too_new && smemu_arch_query(want, &ai) == SMEMU_OK)
+    rt_msg("%s: the PTX targets %s, newer than the emulated %s, so a GPU of that kind could not run it "
+           "either; emulate a newer architecture (smemu run --arch %s) or rebuild with -arch=%s",
+           m->label, want, rt.arch.name, want, rt.arch.name);
+  else if (m->img.ptx_too_new)
+    rt_msg("%s: the PTX targets %s, newer than the emulated %s and than every profile of smemu's, so a GPU "
+           "of that kind could not run it either; rebuild with -arch=%s",
+           m->label, want, rt.arch.name, rt.arch.name);
   else if (strstr(m->img.err, "relocatable"))
     rt_msg("%s: %s", m->label, m->img.err);
   else
