@@ -24,28 +24,10 @@ command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
 python3 -c "import venv, ensurepip" 2>/dev/null || skip "python3 has no venv/ensurepip (Debian: python3-venv)"
 . "$root/tests/common/pyvenv.sh"
 
-variants=
-if pyvenv "$B/py/venv-cupy-pinned" "$(cksum <"$here/requirements-pinned.txt")" "$B/py/pip-cupy-pinned.log" \
-  -r "$here/requirements-pinned.txt"; then
-  variants=pinned
-else
-  echo "cupy_test: pip could not install the pinned versions (see $B/py/pip-cupy-pinned.log)"
-fi
 # the newest CuPy for CUDA 13 and the newest NVRTC of CUDA 13
-if pyvenv "$B/py/venv-cupy-latest" "$(date -u +%F)" "$B/py/pip-cupy-latest.log" \
-  -U cupy-cuda13x "nvidia-cuda-nvrtc==13.*"; then
-  variants="$variants latest"
-elif [ -s "$B/py/venv-cupy-latest/.installed" ]; then
-  echo "cupy_test: pip could not update the newest versions (see $B/py/pip-cupy-latest.log):" \
-    "using those of $(cat "$B/py/venv-cupy-latest/.installed")"
-  variants="$variants latest"
-fi
+pyvenv_pair "$B" cupy "$here/requirements-pinned.txt" cupy-cuda13x "nvidia-cuda-nvrtc==13.*"
+variants=$pyvenv_list
 [ -n "$variants" ] || skip "pip could not install cupy-cuda13x (offline?)"
-freeze() { "$B/py/venv-cupy-$1/bin/python" -m pip freeze --disable-pip-version-check 2>/dev/null; }
-if [ "$variants" = "pinned latest" ] && [ "$(freeze pinned)" = "$(freeze latest)" ]; then
-  echo "cupy_test: the newest releases are the pinned versions: run once"
-  variants=pinned
-fi
 
 T=$(mktemp -d) || exit 2
 trap 'rm -rf "$T"' EXIT
@@ -121,19 +103,19 @@ for V in $variants; do
     fail "kernels: the ReductionKernel l2norm made no shared-memory stores"
 
   run shared shared
-  grep -q "^transpose_naive: ok$" "$T/shared.out" || fail "shared: transpose_naive wrong"
-  grep -q "^transpose_padded: ok$" "$T/shared.out" || fail "shared: transpose_padded wrong"
+  grep -q "^transpose<32>: ok$" "$T/shared.out" || fail "shared: transpose<32> wrong"
+  grep -q "^transpose<33>: ok$" "$T/shared.out" || fail "shared: transpose<33> wrong"
   # 64 x 64 floats: 2 x 2 blocks of 8 warps, 4 row steps each: 128 tile
-  # stores and 128 tile loads per kernel. The column read tile[tx][ty + r]
-  # of float[32][32] puts lane tx on word 32 tx + c, all in one bank: 32
-  # wavefronts a load (128 x 31 = 3968 conflicts); the 33-word rows of the
-  # padded tile spread the lanes over the 32 banks
-  expect shared shared_ld_requests transpose_naive 128 "2 x 2 x 8 x 4"
-  expect shared shared_ld_wavefronts transpose_naive 4096 "128 x 32"
-  expect shared shared_ld_bank_conflicts transpose_naive 3968 "128 x 31"
-  expect shared shared_st_bank_conflicts transpose_naive 0 "row writes"
-  expect shared shared_ld_wavefronts transpose_padded 128 "128 x 1"
-  expect shared shared_ld_bank_conflicts transpose_padded 0 "odd row stride"
+  # stores and 128 tile loads per kernel. The column read tile[tx * 32 + row]
+  # puts lane tx on word 32 tx + row, all in one bank: 32 wavefronts a
+  # load (128 x 31 = 3968 conflicts); rows of 33 words spread the lanes
+  # over the 32 banks
+  expect shared shared_ld_requests "transpose<32>" 128 "2 x 2 x 8 x 4"
+  expect shared shared_ld_wavefronts "transpose<32>" 4096 "128 x 32"
+  expect shared shared_ld_bank_conflicts "transpose<32>" 3968 "128 x 31"
+  expect shared shared_st_bank_conflicts "transpose<32>" 0 "row writes"
+  expect shared shared_ld_wavefronts "transpose<33>" 128 "128 x 1"
+  expect shared shared_ld_bank_conflicts "transpose<33>" 0 "odd row stride"
   c=$(sed -n 's/^lines: column read //p' "$T/shared.out")
   grep -q "\.cu:$c  ld .*conflicts 3968  worst 32-way" "$T/shared.out" ||
     fail "shared: the bank report does not blame the column read (line $c of the source, 32-way)"

@@ -1,7 +1,7 @@
 """RawKernels that use shared memory, compiled with -lineinfo so that
 smemu's reports name their lines: a tiled transpose whose column read of a
-float[32][32] tile is a 32-way bank conflict, the same with the padded
-[32][33] tile (none), and a planted race (a read of another warp's write
+32 x 32 tile of 32-float rows is a 32-way bank conflict, the same with
+33-float rows (none), and a planted race (a read of another warp's write
 with no __syncthreads between). cupy_test.sh checks smemu's figures and
 report; this checks the results against NumPy and prints the source lines
 of the column read and of the race's write and read ("lines: ..."),
@@ -12,25 +12,15 @@ import numpy as np
 from common import check
 
 TRANSPOSE = r'''
-#define TILE 32
-#define ROWS 8
-extern "C" __global__ void transpose_naive(const float* in, float* out, int n) {
-  __shared__ float tile[TILE][TILE];
-  int x = blockIdx.x * TILE + threadIdx.x, y = blockIdx.y * TILE + threadIdx.y;
-  for (int r = 0; r < TILE; r += ROWS) tile[threadIdx.y + r][threadIdx.x] = in[(y + r) * n + x];
+// a 32 x 32 tile with rows of STRIDE floats: 32, or 33 (padded)
+template <int STRIDE>
+__global__ void transpose(const float* in, float* out, int n) {
+  __shared__ float tile[32 * STRIDE];
+  const int tx = threadIdx.x, bx = blockIdx.x * 32, by = blockIdx.y * 32;
+  for (int row = threadIdx.y; row < 32; row += blockDim.y) tile[row * STRIDE + tx] = in[(by + row) * n + bx + tx];
   __syncthreads();
-  x = blockIdx.y * TILE + threadIdx.x;
-  y = blockIdx.x * TILE + threadIdx.y;
-  for (int r = 0; r < TILE; r += ROWS) out[(y + r) * n + x] = tile[threadIdx.x][threadIdx.y + r];  // the column read
-}
-extern "C" __global__ void transpose_padded(const float* in, float* out, int n) {
-  __shared__ float tile[TILE][TILE + 1];
-  int x = blockIdx.x * TILE + threadIdx.x, y = blockIdx.y * TILE + threadIdx.y;
-  for (int r = 0; r < TILE; r += ROWS) tile[threadIdx.y + r][threadIdx.x] = in[(y + r) * n + x];
-  __syncthreads();
-  x = blockIdx.y * TILE + threadIdx.x;
-  y = blockIdx.x * TILE + threadIdx.y;
-  for (int r = 0; r < TILE; r += ROWS) out[(y + r) * n + x] = tile[threadIdx.x][threadIdx.y + r];
+  for (int row = threadIdx.y; row < 32; row += blockDim.y)
+    out[(bx + row) * n + by + tx] = tile[tx * STRIDE + row];  // the column read
 }
 '''
 
@@ -45,8 +35,8 @@ extern "C" __global__ void planted_race(const float* in, float* out) {
 
 n = 64
 h = np.arange(n * n, dtype=np.float32).reshape(n, n)
-mod = cp.RawModule(code=TRANSPOSE, options=("-lineinfo",))
-for name in ("transpose_naive", "transpose_padded"):
+mod = cp.RawModule(code=TRANSPOSE, options=("-lineinfo",), name_expressions=["transpose<32>", "transpose<33>"])
+for name in ("transpose<32>", "transpose<33>"):
     out = cp.zeros((n, n), cp.float32)
     mod.get_function(name)((n // 32, n // 32), (32, 8), (cp.asarray(h), out, np.int32(n)))
     check(name, out.get(), h.T, exact=True)
