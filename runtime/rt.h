@@ -249,6 +249,9 @@ int rt_nv_library_refused_at(const void *code);
  * return not supported; rt_is_stub: whether an exported name is a stub. */
 int rt_stub(const char *name, int driver, int nodev, int *said);
 int rt_is_stub(const char *name);
+/* Whether name is an old driver name that passes its _v2 stub on
+ * (driver/old_names.c): cuGetProcAddress counts it as that stub. */
+int rt_old_name_is_stub(const char *name);
 
 /* User objects (cudart/userobj.c), inside rt_begin/rt_end: the runtime's and
  * the driver's entry points share them. */

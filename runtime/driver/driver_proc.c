@@ -89,7 +89,7 @@ static void *lookup(const char *symbol, int version, int *too_old) {
       *too_old = 1;
       continue;
     }
-    if (!rt_is_stub(name)) {
+    if (!rt_is_stub(name) && !rt_old_name_is_stub(name)) {
       *too_old = 0;
       return f;
     }

@@ -6,6 +6,8 @@
  * _v2: the old cuMemPrefetchAsync names a device (or CU_DEVICE_CPU, -1)
  * where the new one takes a location. */
 #include "cu_abi.h"
+#include <stdio.h>
+#include <string.h>
 
 #define EXPORT RT_EXPORT CUresult
 #define P(decl) decl;
@@ -56,4 +58,18 @@ EXPORT cuStreamWriteValue64(CUstream s, CUdeviceptr a, unsigned long long v, uns
 }
 EXPORT cuStreamBatchMemOp(CUstream s, unsigned count, void *ops, unsigned f) {
   return cuStreamBatchMemOp_v2(s, count, ops, f);
+}
+
+/* The names here that only pass a stub's "not supported" on. */
+static const char *const to_stubs[] = {"cuStreamWaitValue32", "cuStreamWriteValue32", "cuStreamWaitValue64",
+                                       "cuStreamWriteValue64", "cuStreamBatchMemOp"};
+
+int rt_old_name_is_stub(const char *name) {
+  char v2[64];
+  for (size_t i = 0; i < sizeof to_stubs / sizeof to_stubs[0]; i++)
+    if (!strcmp(name, to_stubs[i])) {
+      snprintf(v2, sizeof v2, "%s_v2", name);
+      return rt_is_stub(v2);
+    }
+  return 0;
 }
