@@ -277,6 +277,16 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
 smemu_status smemu_launch_cluster(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3],
                                   const uint32_t block[3], const uint32_t cluster[3],
                                   uint32_t shared_bytes, void **args);
+/* smemu_launch_cluster as a cooperative launch (cudaLaunchCooperativeKernel):
+ * every block of the grid is resident at once, each on its own worker
+ * thread (the threads take turns at the cores), and %envreg1:%envreg2 hold
+ * the address of the context's grid workspace that cooperative groups'
+ * grid.sync() uses. A grid larger than the device holds at once (SMs times
+ * blocks per SM; the CUDA runtime checks the kernel's occupancy) fails
+ * with SMEMU_ERR_INVALID_CONFIG. */
+smemu_status smemu_launch_cooperative(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3],
+                                      const uint32_t block[3], const uint32_t cluster[3],
+                                      uint32_t shared_bytes, void **args);
 /* The cluster dimensions a launch of k on this grid gets (cluster: the
  * launch's, or NULL for the kernel's own) in out; the launch's error when
  * they are not allowed (with the message on the kernel's context). */

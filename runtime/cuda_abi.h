@@ -475,6 +475,8 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void
 cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                                   size_t sharedMem, cudaStream_t stream);
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args);
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shared,
+                                        cudaStream_t stream);
 cudaError_t cudaGetFuncBySymbol(void **functionPtr, const void *symbolPtr);
 cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters, const void *func,
                                            const cudaLaunchConfig_t *config);

@@ -357,6 +357,8 @@ cudaError_t rt_attrs_check(const void *attrs, unsigned n);
 void rt_attrs_begin(const void *attrs, unsigned n, uint32_t dims[3]);
 void rt_attrs_end(cudaError_t launched, cudaStream_t stream);
 extern _Thread_local const rt_attr *rt_attrs_request;
+/* whether attributes a make a cooperative launch */
+int rt_attrs_cooperative(const rt_attr *a, unsigned n);
 extern _Thread_local unsigned rt_nattrs_request;
 /* cudaOccupancyMaxActiveClusters for f (launch.c). */
 int rt_active_clusters(rt_func *f, int block_size, size_t dyn, uint32_t csize);

@@ -143,8 +143,11 @@ static void run_launch(rt_op *op) {
     argv[i] = op->params + pi.offset;
   }
   if (rt.arch.bank8_selectable) smemu_set_bank_mode(ctx, op->bank_mode);
-  smemu_status s = smemu_launch_cluster(ctx, k, op->grid, op->block, op->has_cluster ? op->cluster : NULL,
-                                        op->shared, argv);
+  smemu_status s = rt_attrs_cooperative(op->attrs, op->nattrs)
+                       ? smemu_launch_cooperative(ctx, k, op->grid, op->block,
+                                                  op->has_cluster ? op->cluster : NULL, op->shared, argv)
+                       : smemu_launch_cluster(ctx, k, op->grid, op->block,
+                                              op->has_cluster ? op->cluster : NULL, op->shared, argv);
   free(argv);
   cudaError_t e = cudaSuccess;
   if (s != SMEMU_OK) {
@@ -203,6 +206,11 @@ cudaError_t rt_launch(rt_func *f, dim3 g, dim3 b, void **args, size_t shared, cu
     return cudaErrorInvalidClusterSize;
   }
   if (cs) return cudaErrorInvalidValue;
+  /* a cooperative grid must fit the device at once: the kernel's
+   * occupancy times the SMs */
+  if (rt_attrs_cooperative(rt_attrs_request, rt_nattrs_request) &&
+      (uint64_t)g.x * g.y * g.z > (uint64_t)rt_occupancy(f, (int)threads, shared) * (uint64_t)a->sm_count)
+    return cudaErrorCooperativeLaunchTooLarge;
   int np = smemu_kernel_param_count(k);
   if (np && !args) return cudaErrorInvalidValue;
   int64_t pbytes = 0;

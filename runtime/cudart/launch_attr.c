@@ -8,8 +8,8 @@
  * point either may trigger); priority, memory-synchronisation domains,
  * access-policy windows, the shared-memory carveout, programmatic stream
  * serialisation and the preferred cluster dimension are hints with nothing
- * to act on here. A cooperative launch (grid-wide synchronisation) is not
- * supported, as cudaLaunchCooperativeKernel is not. */
+ * to act on here. The cooperative attribute makes the launch
+ * cudaLaunchCooperativeKernel's (every block resident, grid.sync()). */
 #include "rt.h"
 #include <pthread.h>
 #include <string.h>
@@ -40,15 +40,8 @@ cudaError_t rt_attrs_check(const void *attrs, unsigned n) {
   for (unsigned i = 0; i < n && !e; i++) {
     if (a[i].id < ATTR_IGNORE || a[i].id > ATTR_LAST || a[i].id == ATTR_UNUSED_15)
       e = cudaErrorInvalidValue;
-    else if (a[i].id == ATTR_COOPERATIVE) {
-      int coop;
-      memcpy(&coop, a[i].val, sizeof coop);
-      if (coop) {
-        rt_msg("cooperative launches (grid.sync()) are not supported");
-        e = cudaErrorNotSupported;
-      }
-    } else if ((a[i].id == ATTR_PROGRAMMATIC_EVENT || a[i].id == ATTR_LAUNCH_COMPLETION_EVENT) &&
-               !rt_event_get(attr_event(&a[i])))
+    else if ((a[i].id == ATTR_PROGRAMMATIC_EVENT || a[i].id == ATTR_LAUNCH_COMPLETION_EVENT) &&
+             !rt_event_get(attr_event(&a[i])))
       e = cudaErrorInvalidResourceHandle;
   }
   pthread_mutex_unlock(&rt.lock);
@@ -70,4 +63,25 @@ void rt_attrs_end(cudaError_t launched, cudaStream_t stream) {
   for (unsigned i = 0; launched == cudaSuccess && i < n; i++)
     if (a[i].id == ATTR_PROGRAMMATIC_EVENT || a[i].id == ATTR_LAUNCH_COMPLETION_EVENT)
       cudaEventRecord(attr_event(&a[i]), stream);
+}
+
+int rt_attrs_cooperative(const rt_attr *a, unsigned n) {
+  int coop = 0;
+  for (unsigned i = 0; a && i < n; i++)
+    if (a[i].id == ATTR_COOPERATIVE) memcpy(&coop, a[i].val, sizeof coop);
+  return coop != 0;
+}
+
+/* cudaLaunchCooperativeKernel is cudaLaunchKernel with the cooperative
+ * attribute. */
+RT_EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args,
+                                                  size_t shared, cudaStream_t stream) {
+  rt_attr a = {.id = ATTR_COOPERATIVE};
+  int one = 1;
+  memcpy(a.val, &one, sizeof one);
+  uint32_t dims[3];
+  rt_attrs_begin(&a, 1, dims);
+  cudaError_t e = cudaLaunchKernel(func, grid, block, args, shared, stream);
+  rt_attrs_end(e, stream);
+  return e;
 }

@@ -219,9 +219,9 @@ EXPORT cuLaunchKernelEx(const void *config, CUfunction f, void **params, void **
 }
 EXPORT cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                                  unsigned by, unsigned bz, unsigned shared, CUstream s, void **params) {
-  (void)f, (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz, (void)shared, (void)s, (void)params;
-  rt_msg("cuLaunchCooperativeKernel: cooperative launches (grid.sync()) are not supported");
-  return CUDA_ERROR_NOT_SUPPORTED;
+  cu_launch_attr a = {.id = 2 /* CU_LAUNCH_ATTRIBUTE_COOPERATIVE */, .value.cooperative = 1};
+  cu_launch_config c = {gx, gy, gz, bx, by, bz, shared, s, &a, 1};
+  return cuLaunchKernelEx(&c, f, params, NULL);
 }
 
 /* ---- the JIT linker: PTX inputs joined into one module ---- */

@@ -541,9 +541,34 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
   return smemu_launch_cluster(ctx, k, grid, blk, NULL, shared, args);
 }
 
+static smemu_status launch_impl(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3],
+                                const uint32_t blk[3], const uint32_t cdims[3], uint32_t shared, void **args,
+                                int coop);
+
 smemu_status smemu_launch_cluster(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3],
                                   const uint32_t blk[3], const uint32_t cdims[3], uint32_t shared,
                                   void **args) {
+  return launch_impl(ctx, k, grid, blk, cdims, shared, args, 0);
+}
+
+smemu_status smemu_launch_cooperative(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3],
+                                      const uint32_t blk[3], const uint32_t cdims[3], uint32_t shared,
+                                      void **args) {
+  return launch_impl(ctx, k, grid, blk, cdims, shared, args, 1);
+}
+
+/* The cooperative groups' grid workspace (cooperative_groups/details/
+ * driver_abi.h: a 32-bit size, then the grid barrier's arrival word), in
+ * device memory: one per context, made at the first cooperative launch,
+ * its size word 16 and the barrier 0 at every cooperative launch. On an
+ * H200 (tests/coop/recorded) %envreg1:%envreg2 read 0 in a plain launch
+ * before any cooperative one, so grid.sync() traps, and the last
+ * cooperative launch's workspace after one (grid.is_valid() is true). */
+enum { GRID_WS_BYTES = 16 };
+
+static smemu_status launch_impl(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3],
+                                const uint32_t blk[3], const uint32_t cdims[3], uint32_t shared, void **args,
+                                int coop) {
   if (!ctx || !k || !grid || !blk) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument");
   if (!k->prog)
     return ctx_error(ctx, (smemu_status)k->status, "%s", k->err ? k->err : "kernel did not decode");
@@ -568,6 +593,13 @@ smemu_status smemu_launch_cluster(smemu_ctx *ctx, smemu_kernel *k, const uint32_
   uint32_t cdim[3];
   int cexplicit;
   if ((s = cluster_config(ctx, k, grid, cdims, cdim, &cexplicit))) return s;
+  uint64_t nblocks = (uint64_t)grid[0] * grid[1] * grid[2];
+  if (coop && nblocks > (uint64_t)ctx->arch->sm_count * (uint64_t)ctx->arch->max_blocks_per_sm)
+    return ctx_error(ctx, SMEMU_ERR_INVALID_CONFIG,
+                     "a cooperative launch of %llu blocks: at most %d can be resident at once (%d SMs of %d "
+                     "blocks)",
+                     (unsigned long long)nblocks, ctx->arch->sm_count * ctx->arch->max_blocks_per_sm,
+                     ctx->arch->sm_count, ctx->arch->max_blocks_per_sm);
   /* __local arguments are dynamic shared memory (an OpenCL runtime passes
    * them as such to the launch), so they count as dynamic bytes: in the
    * figures and in %dynamic_smem_size. check_config bounded the sum. */
@@ -604,6 +636,19 @@ smemu_status smemu_launch_cluster(smemu_ctx *ctx, smemu_kernel *k, const uint32_
   }
   L->prog = P;
   L->mem = &ctx->mem;
+  if (coop) {
+    if (!ctx->grid_ws && (s = smemu_malloc(ctx, &ctx->grid_ws, GRID_WS_BYTES))) {
+      free(params);
+      free(L);
+      return s;
+    }
+    /* written as the driver writes it: the initialisation check sees it */
+    uint32_t size = GRID_WS_BYTES;
+    smemu_memset(ctx, ctx->grid_ws, 0, GRID_WS_BYTES);
+    smemu_memcpy(ctx, ctx->grid_ws, &size, sizeof size);
+    L->cooperative = 1;
+  }
+  L->grid_ws = (uint64_t)(uintptr_t)ctx->grid_ws;
   memcpy(L->grid, grid, sizeof L->grid);
   memcpy(L->block, blk, sizeof L->block);
   L->nthreads_block = blk[0] * blk[1] * blk[2];

@@ -55,6 +55,7 @@ struct smemu_ctx {
   int tier;              /* SMEMU_TIER_INTERP, _JIT or _AUTO, resolved */
   uint64_t jit_hot;      /* warp instructions that make a kernel hot (auto) */
   mem_table mem;         /* global allocations */
+  void *grid_ws;         /* the grid workspace of the last cooperative launch, or NULL */
   struct ginit *ginit;   /* written bytes of each allocation (SMEMU_ANALYZE_INIT), or NULL */
   pool_chunk *chunks;    /* where smemu_malloc's allocations live (pool.c) */
   struct dev_heap *heap; /* device-side malloc's heap, made by the first launch that needs it */

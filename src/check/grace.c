@@ -208,13 +208,19 @@ static void gsync(global_shadow *g, race_state *r, block *b, uint64_t nblocks, u
   if (release) {
     pthread_mutex_lock(&g->rel_lock);
     if (!g->rel && nblocks) {
-      g->rel = calloc(nblocks, sizeof *g->rel);
+      g->rel = calloc(nblocks * GREL_KEEP, sizeof *g->rel);
       g->nrel = g->rel ? nblocks : 0;
     }
     /* a release without a fence publishes up to the access itself */
     uint32_t gen = r->fence_gen[t] ? r->fence_gen[t] - 1 : r->gen;
     uint32_t bar = r->fence_gen[t] ? r->fence_bar[t] : r->block_gen[t];
-    if (b->linear < g->nrel) g->rel[b->linear] = (grel){a, seq, gen, bar, t, 1};
+    if (b->linear < g->nrel) {
+      /* in place of the block's oldest */
+      grel *ring = &g->rel[b->linear * GREL_KEEP], *old = ring;
+      for (int k = 1; k < GREL_KEEP; k++)
+        if (!ring[k].valid || (old->valid && ring[k].seq < old->seq)) old = &ring[k];
+      *old = (grel){a, seq, gen, bar, t, 1};
+    }
     pthread_mutex_unlock(&g->rel_lock);
   }
   if (!acquire) return;
@@ -232,15 +238,17 @@ static void gsync(global_shadow *g, race_state *r, block *b, uint64_t nblocks, u
 /* Is the earlier access a, by another block, published to thread t of
  * block b through a release of a's block and an acquire of b's? */
 static int gpublished(global_shadow *g, const race_state *r, const gacc_v *a, uint32_t t) {
-  grel rel = {0};
+  grel rels[GREL_KEEP] = {0};
   pthread_mutex_lock(&g->rel_lock);
-  if (a->blk < g->nrel) rel = g->rel[a->blk];
+  if (a->blk < g->nrel) memcpy(rels, &g->rel[a->blk * GREL_KEEP], sizeof rels);
   pthread_mutex_unlock(&g->rel_lock);
-  if (!rel.valid) return 0;
-  if (!((a->tid == rel.tid && a->gen <= rel.gen) || a->gen < rel.bar)) return 0;
-  for (uint32_t i = 0; i < r->nacq; i++) {
-    const struct gacq *q = &r->acq[i];
-    if (q->addr == rel.addr && q->seq > rel.seq && (q->tid == t || r->block_gen[t] > q->gen)) return 1;
+  for (int k = 0; k < GREL_KEEP; k++) {
+    const grel *rel = &rels[k];
+    if (!rel->valid || !((a->tid == rel->tid && a->gen <= rel->gen) || a->gen < rel->bar)) continue;
+    for (uint32_t i = 0; i < r->nacq; i++) {
+      const struct gacq *q = &r->acq[i];
+      if (q->addr == rel->addr && q->seq > rel->seq && (q->tid == t || r->block_gen[t] > q->gen)) return 1;
+    }
   }
   return 0;
 }

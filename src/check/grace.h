@@ -46,8 +46,11 @@ typedef struct gpage {
   uint8_t *bflag;                         /* GW_ATOMIC of each byte record, or NULL */
 } gpage;
 
-/* A block's last release: a gpu-scope fence by thread tid, then an atomic
- * on addr (the seq-th atomic of the launch). */
+/* A release of a block: a gpu-scope fence by thread tid, then an atomic
+ * on addr (the seq-th atomic of the launch). Each block keeps its last
+ * GREL_KEEP: at grid.sync() a block may release the next barrier before
+ * the others have acquired its previous one. */
+#define GREL_KEEP 4
 typedef struct grel {
   uint64_t addr, seq;
   uint32_t gen, bar; /* fence_gen - 1 and fence_bar of that thread */
@@ -61,7 +64,7 @@ typedef struct grel {
 typedef struct global_shadow {
   _Atomic(void *) *top; /* 2^16 second-level nodes */
   pthread_mutex_t rel_lock;
-  grel *rel; /* per block, allocated at the first release */
+  grel *rel; /* GREL_KEEP per block (a ring), allocated at the first release */
   uint64_t nrel;
   _Atomic uint64_t seq; /* atomics on global memory so far */
   uint8_t *pcf;         /* per pc: the GP_* semantics written on it */

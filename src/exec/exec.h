@@ -173,9 +173,12 @@ typedef struct launch {
   const program *prog;
   struct mem_table *mem; /* global allocations */
   uint32_t grid[3], block[3];
-  uint32_t cdim[3];     /* cluster dimensions in blocks ((1,1,1) without clusters) */
-  uint32_t csize;       /* blocks per cluster */
-  int cluster_explicit; /* launched with cluster dimensions (%is_explicit_cluster) */
+  uint32_t cdim[3];       /* cluster dimensions in blocks ((1,1,1) without clusters) */
+  uint32_t csize;         /* blocks per cluster */
+  int cluster_explicit;   /* launched with cluster dimensions (%is_explicit_cluster) */
+  int cooperative;        /* cudaLaunchCooperativeKernel: every block resident at once */
+  uint64_t grid_ws;       /* its grid workspace (%envreg1: high word, %envreg2: low), else 0 */
+  struct coop_gate *gate; /* its worker threads' turns at the cores (coop.h) */
   uint32_t nthreads_block;
   uint32_t dyn_smem;
   uint32_t smem_size;    /* reserved + static + dynamic */

@@ -2,6 +2,7 @@
  * worth of blocks (one block without cluster dimensions): warps, register
  * stacks, local and shared memory, allocated once and reset for every
  * cluster it takes from the launch's counter. */
+#include "exec/coop.h"
 #include "exec/exec.h"
 #include "exec/hooks.h"
 #include "exec/sched.h"
@@ -132,6 +133,8 @@ void exec_fill_specials(warp *w, uint64_t (*r)[32], const func_info *f) {
   u[SR_RSV_OFF] = 0;
   u[SR_ZERO] = 0;
   u[SR_ONE] = 1;
+  u[SR_ENVREG1] = L->grid_ws >> 32;
+  u[SR_ENVREG2] = (uint32_t)L->grid_ws;
   for (int i = 0; i < 3; i++) {
     u[SR_CLUSTER_CTAID_X + i] = b->cctaid[i];
     u[SR_CLUSTER_NCTAID_X + i] = L->cdim[i];
@@ -248,6 +251,7 @@ static void *worker_main(void *arg) {
   cluster *c = &k->cl;
   uint64_t nclusters = L->nblocks / L->csize;
   uint32_t ng[3] = {L->grid[0] / L->cdim[0], L->grid[1] / L->cdim[1], L->grid[2] / L->cdim[2]};
+  if (L->gate) coop_enter(L->gate);
   for (;;) {
     if (atomic_load(&L->abort)) break;
     /* the counter hands out clusters (blocks without cluster dimensions) */
@@ -279,6 +283,7 @@ static void *worker_main(void *arg) {
   }
   /* no more blocks from this worker: the hang check counts the others */
   atomic_fetch_sub(&L->nactive, 1);
+  if (L->gate) coop_leave(L->gate);
   return NULL;
 }
 
@@ -287,6 +292,17 @@ int exec_launch(launch *L, int nworkers) {
   if (!L->csize) {
     L->cdim[0] = L->cdim[1] = L->cdim[2] = 1;
     L->csize = 1;
+  }
+  /* a cooperative launch keeps every block resident: one worker each, so
+   * that a block spinning at grid.sync() lets the others run (the launch
+   * was checked against what fits the device at once); nworkers of them
+   * run at a time */
+  if (L->cooperative) {
+    if (!(L->gate = coop_gate_new(nworkers))) {
+      snprintf(L->msg, sizeof L->msg, "out of host memory for a cooperative launch");
+      return L->status = SMEMU_ERR_OUT_OF_MEMORY;
+    }
+    nworkers = (int)(L->nblocks / L->csize);
   }
   if ((uint64_t)nworkers > L->nblocks / L->csize) nworkers = (int)(L->nblocks / L->csize);
   if (!L->max_warp_insns) L->max_warp_insns = UINT64_MAX;
@@ -299,6 +315,8 @@ int exec_launch(launch *L, int nworkers) {
     for (int i = 0; ks && i < nworkers; i++) worker_free(&ks[i]);
     free(ks);
     free(th);
+    coop_gate_free(L->gate);
+    L->gate = NULL;
     snprintf(L->msg, sizeof L->msg, "out of host memory for %u threads per block", L->nthreads_block);
     return L->status = SMEMU_ERR_OUT_OF_MEMORY;
   }
@@ -324,6 +342,8 @@ int exec_launch(launch *L, int nworkers) {
     ti += ks[i].nthread;
     worker_free(&ks[i]);
   }
+  coop_gate_free(L->gate);
+  L->gate = NULL;
   atomic_store(&L->warp_insns, wi);
   atomic_store(&L->thread_insns, ti);
   free(ks);

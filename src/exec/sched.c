@@ -6,6 +6,7 @@
  * loop are here; the SIMT stack is simt.c's, addresses addr.c's. */
 #include "exec/sched.h"
 #include "exec/addr.h"
+#include "exec/coop.h"
 #include "exec/exec.h"
 #include "exec/hang.h"
 #include "exec/hooks.h"
@@ -347,6 +348,9 @@ static void deadlock(block *b) {
 }
 
 #define QUANTUM 65536
+/* a cooperative launch's rounds are shorter: its blocks share the cores
+ * round by round (see the yield below) */
+#define QUANTUM_COOP 256
 
 static uint64_t xorshift(uint64_t *s) {
   uint64_t x = *s;
@@ -390,7 +394,8 @@ void cluster_run(cluster *c) {
           ord[i - 1] = ord[j];
           ord[j] = t;
         }
-      uint64_t quantum = QUANTUM, used = atomic_load_explicit(&L->live_warp, memory_order_relaxed);
+      uint64_t quantum = L->cooperative ? QUANTUM_COOP : QUANTUM,
+               used = atomic_load_explicit(&L->live_warp, memory_order_relaxed);
       uint64_t left = used < L->max_warp_insns ? L->max_warp_insns - used : 0;
       if (left < quantum) quantum = left + 1;
       for (uint32_t k = 0; k < b->nwarps; k++) {
@@ -474,6 +479,10 @@ void cluster_run(cluster *c) {
       }
       if (hang_round(hb, &hs, sw, rounds)) goto out;
     }
+    /* a cooperative launch has a worker thread per block, more than the
+     * cores: a block that may be spinning at grid.sync() hands its core
+     * to the others after every round */
+    if (L->gate) coop_yield(L->gate);
   }
 out:
   hang_leave(b0, &hs);

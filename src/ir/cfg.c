@@ -1,15 +1,25 @@
 /* cfg.c: immediate post-dominators per instruction, computed on the
  * reversed control-flow graph of each function with the iterative
  * algorithm of Cooper, Harvey and Kennedy ("A Simple, Fast Dominance
- * Algorithm"). Node n is the virtual exit every ret/exit/trap reaches. */
+ * Algorithm"). Node n is the virtual exit every ret/exit/trap reaches.
+ *
+ * Paths on which threads end do not hold the others' reconvergence back:
+ * a branch with a successor that goes on and one that only leads to the
+ * end of the threads (an exit, a kernel's ret, or unconditional branches
+ * to one) keeps just the edge that goes on. ptxas does the same: it copies
+ * the kernel's return into each early `return` as EXIT and places the
+ * convergence barrier at the if's join, which exited threads do not wait
+ * for (tests/hw/reconv, early_return). Without this the lanes that go on
+ * would meet only at the kernel's final ret. */
 #include "ir/cfg.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Successors of instruction i (local index) in a function of n nodes;
  * n stands for the exit. Returns the count (up to max_succs(p)). brx.idx
  * lists its targets in program.xslots (exec/brx.c). */
-static int succs(const program *p, uint32_t base, uint32_t n, uint32_t i, uint32_t *s) {
+static int succs_all(const program *p, uint32_t base, uint32_t n, uint32_t i, uint32_t *s) {
   const insn *in = &p->code[base + i];
   uint32_t f = op_flags[in->op];
   if (in->op == OP_BRX) {
@@ -41,6 +51,82 @@ static int succs(const program *p, uint32_t base, uint32_t n, uint32_t i, uint32
   return 1;
 }
 
+/* ending[i]: the threads that reach instruction i (local index) end
+ * without meeting other threads first: i is an unguarded exit or trap (or
+ * a kernel's unguarded ret), or every successor of i ends and has i as its
+ * only predecessor (or is such an end itself). The least fixed point, so
+ * a loop never ends. ends_in[t]: an edge into t is such a path (t ends and
+ * is an end itself or has one predecessor). */
+static void find_ending(const program *p, uint32_t base, uint32_t n, int entry, uint8_t *ending,
+                        uint8_t *ends_in, uint32_t *s) {
+  uint8_t *term = calloc(n, 1);
+  uint32_t *npred = calloc(n + 1, sizeof *npred);
+  if (!term || !npred) { /* no filtering: the plain post-dominators */
+    free(term);
+    free(npred);
+    return;
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    const insn *in = &p->code[base + i];
+    uint32_t f = op_flags[in->op];
+    ending[i] = term[i] = in->guard < 0 && ((f & OPF_EXIT) || (entry && (f & OPF_RET)));
+    int k = succs_all(p, base, n, i, s);
+    for (int j = 0; j < k; j++) npred[s[j]]++;
+  }
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (uint32_t i = n; i-- > 0;) {
+      if (ending[i]) continue;
+      int k = succs_all(p, base, n, i, s), all = k > 0;
+      for (int j = 0; j < k && all; j++) all = s[j] < n && ending[s[j]] && (term[s[j]] || npred[s[j]] == 1);
+      if (all) ending[i] = changed = 1;
+    }
+  }
+  /* an edge into t ends the threads that take it */
+  for (uint32_t t = 0; t < n; t++) ends_in[t] = ending[t] && (term[t] || npred[t] == 1);
+  free(term);
+  free(npred);
+}
+
+/* Successors of i without its edges into ending paths, when it has a
+ * successor that goes on (see the top of the file) and keep[i] is 0. */
+static int succs(const program *p, uint32_t base, uint32_t n, uint32_t i, uint32_t *s, const uint8_t *ends_in,
+                 const uint8_t *keep) {
+  int k = succs_all(p, base, n, i, s);
+  if (k < 2 || keep[i]) return k;
+  int on = 0;
+  for (int j = 0; j < k; j++) on += s[j] == n || !ends_in[s[j]];
+  if (!on || on == k) return k;
+  int m = 0;
+  for (int j = 0; j < k; j++)
+    if (s[j] == n || !ends_in[s[j]]) s[m++] = s[j];
+  return m;
+}
+
+/* A loop whose only way out ends the threads must keep that edge, or its
+ * instructions would never reach the exit: keep[i] = 1 for every branch
+ * whose filtered successors cannot reach it, until none is left. */
+static void find_kept(const program *p, uint32_t base, uint32_t n, uint32_t *s, const uint8_t *ends_in,
+                      uint8_t *keep, uint8_t *reach) {
+  for (int again = 1; again;) {
+    again = 0;
+    memset(reach, 0, n + 1);
+    reach[n] = 1;
+    for (int changed = 1; changed;) {
+      changed = 0;
+      for (uint32_t i = n; i-- > 0;) {
+        if (reach[i]) continue;
+        int k = succs(p, base, n, i, s, ends_in, keep);
+        for (int j = 0; j < k && !reach[i]; j++) reach[i] = reach[s[j]];
+        changed |= reach[i];
+      }
+    }
+    for (uint32_t i = 0; i < n; i++)
+      if (!reach[i] && !keep[i] && succs(p, base, n, i, s, ends_in, keep) != succs_all(p, base, n, i, s))
+        keep[i] = again = 1;
+  }
+}
+
 static uint32_t intersect(const uint32_t *ipdom, const uint32_t *order, uint32_t a, uint32_t b) {
   while (a != b) {
     while (order[a] < order[b]) a = ipdom[a];
@@ -49,7 +135,7 @@ static uint32_t intersect(const uint32_t *ipdom, const uint32_t *order, uint32_t
   return a;
 }
 
-static int func_pdom(program *p, uint32_t base, uint32_t n) {
+static int func_pdom(program *p, uint32_t base, uint32_t n, int entry) {
   uint32_t ms = 2;
   for (uint32_t i = 0; i < n; i++)
     if (p->code[base + i].op == OP_BRX && p->code[base + i].c + 1 > ms) ms = p->code[base + i].c + 1;
@@ -58,13 +144,17 @@ static int func_pdom(program *p, uint32_t base, uint32_t n) {
   uint32_t *pstart = calloc(N + 1, sizeof *pstart), *plist = NULL;
   uint32_t *order = calloc(N, sizeof *order), *post = calloc(N, sizeof *post);
   uint32_t *ipdom = malloc(N * sizeof *ipdom), *stack = malloc(2 * N * sizeof *stack);
-  uint8_t *seen = calloc(N, 1);
+  uint8_t *seen = calloc(N, 1), *ending = calloc(N, 1), *ends_in = calloc(N, 1), *keep = calloc(N, 1);
   int rc = -1;
-  if (!s || !npred || !pstart || !order || !post || !ipdom || !stack || !seen) goto out;
+  if (!s || !npred || !pstart || !order || !post || !ipdom || !stack || !seen || !ending || !ends_in || !keep)
+    goto out;
+  find_ending(p, base, n, entry, ending, ends_in, s);
+  find_kept(p, base, n, s, ends_in, keep, seen);
+  memset(seen, 0, N);
   /* reversed graph: predecessors of v in the reverse graph = successors in the CFG;
    * a DFS from the exit over reverse edges needs, for each node, its CFG predecessors */
   for (uint32_t i = 0; i < n; i++) {
-    int k = succs(p, base, n, i, s);
+    int k = succs(p, base, n, i, s, ends_in, keep);
     for (int j = 0; j < k; j++) npred[s[j]]++;
   }
   for (uint32_t v = 0; v < N; v++) pstart[v + 1] = pstart[v] + npred[v];
@@ -72,7 +162,7 @@ static int func_pdom(program *p, uint32_t base, uint32_t n) {
   if (!plist) goto out;
   for (uint32_t v = 0; v < N; v++) npred[v] = 0;
   for (uint32_t i = 0; i < n; i++) {
-    int k = succs(p, base, n, i, s);
+    int k = succs(p, base, n, i, s, ends_in, keep);
     for (int j = 0; j < k; j++) plist[pstart[s[j]] + npred[s[j]]++] = i;
   }
   /* post-order of a DFS from the exit along CFG-predecessor edges */
@@ -104,7 +194,7 @@ static int func_pdom(program *p, uint32_t base, uint32_t n) {
       uint32_t v = post[k];
       if (v == n) continue;
       uint32_t nd = UINT32_MAX;
-      int c = succs(p, base, n, v, s);
+      int c = succs(p, base, n, v, s, ends_in, keep);
       for (int j = 0; j < c; j++) {
         if (ipdom[s[j]] == UINT32_MAX) continue;
         nd = nd == UINT32_MAX ? s[j] : intersect(ipdom, order, s[j], nd);
@@ -130,6 +220,9 @@ out:
   free(ipdom);
   free(stack);
   free(seen);
+  free(ending);
+  free(ends_in);
+  free(keep);
   free(s);
   return rc;
 }
@@ -138,7 +231,7 @@ int cfg_reconvergence(program *p, char *err, size_t errsize) {
   for (uint32_t f = 0; f < p->nfuncs; f++) {
     uint32_t b = p->funcs[f].entry, n = p->funcs[f].end - b;
     if (!n) continue;
-    if (func_pdom(p, b, n) < 0) {
+    if (func_pdom(p, b, n, f == 0) < 0) {
       snprintf(err, errsize, "out of memory in control-flow analysis");
       return -1;
     }

@@ -353,11 +353,15 @@ static const struct {
                 {"%current_graph_exec", SR_ZERO},
                 {NULL, 0}};
 
-/* The slot of a special register, or -1. Driver-defined %envregN and the
- * performance counters %pmN read 0 (see README: special registers). */
+/* The slot of a special register, or -1. Of the driver-defined %envregN,
+ * 1 and 2 hold a cooperative launch's grid workspace (cooperative groups'
+ * grid.sync() reads it); the others and the performance counters %pmN read
+ * 0 (see README: special registers). */
 static int special_slot(const char *name) {
   for (int i = 0; specials[i].name; i++)
     if (!strcmp(specials[i].name, name)) return specials[i].slot;
+  if (!strcmp(name, "%envreg1")) return SR_ENVREG1;
+  if (!strcmp(name, "%envreg2")) return SR_ENVREG2;
   if (!strncmp(name, "%envreg", 7) || !strncmp(name, "%pm", 3) ||
       !strncmp(name, "%reserved_smem_offset_", 22))
     return SR_ZERO;

@@ -108,6 +108,8 @@ enum {
   SR_RSV_OFF, /* %reserved_smem_offset_0 and _1 */
   SR_ZERO,
   SR_ONE,
+  SR_ENVREG1, /* the grid workspace of a cooperative launch: high word */
+  SR_ENVREG2, /* and low word */
   /* thread-block clusters (exec/cluster.c) */
   SR_CLUSTER_CTAID_X,
   SR_CLUSTER_CTAID_Y,

@@ -3,14 +3,14 @@
  * (runtime/nvjitlink/), without Python: through build/runtime/libcuda.so.1
  * and libnvJitLink.so.13 as cuda-bindings reaches them (cuGetProcAddress),
  * on tests/runtime/api_kernels.ptx's add_one (x[i] += 1 for i < n). */
+#include "../runtime/test_driver.h"
+#include "../runtime/test_util.h"
+#include <cmocka.h>
 #include <dlfcn.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
-#include "../runtime/test_util.h"
-#include "../runtime/test_driver.h"
 
 static void *jit;
 static char *ptx;
@@ -51,20 +51,20 @@ static void test_link_library_launch(void **state) {
   void *ls = NULL, *image = NULL;
   size_t size = 0;
   assert_int_equal(CU(cuLinkCreate, unsigned, int *, void **, void **)(0, NULL, NULL, &ls), 0);
-  assert_int_equal(CU(cuLinkAddData, void *, int, void *, size_t, const char *, unsigned, int *, void **)(
-                       ls, 1 /* PTX */, ptx, ptx_len + 1, "api_kernels", 0, NULL, NULL),
+  assert_int_equal(CU(cuLinkAddData, void *, int, void *, size_t, const char *, unsigned, int *,
+                      void **)(ls, 1 /* PTX */, ptx, ptx_len + 1, "api_kernels", 0, NULL, NULL),
                    0);
   /* the same module again: add_one would be defined twice; LTO-IR cannot run */
-  assert_int_equal(CU(cuLinkAddData, void *, int, void *, size_t, const char *, unsigned, int *, void **)(
-                       ls, 1, ptx, ptx_len + 1, "again", 0, NULL, NULL),
+  assert_int_equal(CU(cuLinkAddData, void *, int, void *, size_t, const char *, unsigned, int *,
+                      void **)(ls, 1, ptx, ptx_len + 1, "again", 0, NULL, NULL),
                    801);
   assert_int_equal(CU(cuLinkComplete, void *, void **, size_t *)(ls, &image, &size), 0);
   assert_int_equal(size, ptx_len + 1);
   assert_memory_equal(image, ptx, ptx_len);
 
   void *lib = NULL, *k = NULL, *f = NULL;
-  assert_int_equal(CU(cuLibraryLoadData, void **, const void *, int *, void **, unsigned, int *, void **, unsigned)(
-                       &lib, image, NULL, NULL, 0, NULL, NULL, 0),
+  assert_int_equal(CU(cuLibraryLoadData, void **, const void *, int *, void **, unsigned, int *, void **,
+                      unsigned)(&lib, image, NULL, NULL, 0, NULL, NULL, 0),
                    0);
   assert_int_equal(CU(cuLinkDestroy, void *)(ls), 0);
   assert_int_equal(CU(cuLibraryGetKernel, void **, void *, const char *)(&k, lib, "add_one"), 0);
@@ -84,7 +84,8 @@ static void test_link_library_launch(void **state) {
   CUdeviceptr d = 0, base = 0;
   size_t bytes = 0;
   assert_int_equal(CU(cuMemAlloc, CUdeviceptr *, size_t)(&d, sizeof host), 0);
-  assert_int_equal(CU(cuMemcpyHtoDAsync, CUdeviceptr, const void *, size_t, void *)(d, host, sizeof host, NULL), 0);
+  assert_int_equal(
+      CU(cuMemcpyHtoDAsync, CUdeviceptr, const void *, size_t, void *)(d, host, sizeof host, NULL), 0);
   int n = N - 10; /* the last 10 stay as they were */
   void *params[] = {&d, &n};
   struct {
@@ -98,7 +99,7 @@ static void test_link_library_launch(void **state) {
   assert_int_equal(CU(cuStreamSynchronize, void *)(NULL), 0);
   for (int i = 0; i < N; i++) assert_int_equal(back[i], host[i] + (i < n));
 
-  /* a cooperative launch is refused */
+  /* a cooperative launch runs (every block resident; tests/coop covers grid.sync()) */
   struct {
     int id;
     char pad[4];
@@ -109,7 +110,8 @@ static void test_link_library_launch(void **state) {
   } attr = {2, {0}, {.coop = 1}};
   cfg.attrs = &attr;
   cfg.nattrs = 1;
-  assert_int_equal(CU(cuLaunchKernelEx, const void *, void *, void **, void **)(&cfg, f, params, NULL), 801);
+  assert_int_equal(CU(cuLaunchKernelEx, const void *, void *, void **, void **)(&cfg, f, params, NULL), 0);
+  assert_int_equal(CU(cuStreamSynchronize, void *)(NULL), 0);
 
   /* the allocation an interior pointer lies in; what kind of memory */
   assert_int_equal(CU(cuMemGetAddressRange, CUdeviceptr *, size_t *, CUdeviceptr)(&base, &bytes, d + 40), 0);
@@ -119,17 +121,18 @@ static void test_link_library_launch(void **state) {
   assert_int_equal(type, 2); /* CU_MEMORYTYPE_DEVICE */
   void *pinned = NULL;
   assert_int_equal(CU(cuMemHostAlloc, void **, size_t, unsigned)(&pinned, 64, 0), 0);
-  assert_int_equal(CU(cuPointerGetAttribute, void *, int, CUdeviceptr)(&type, 2, (CUdeviceptr)(uintptr_t)pinned), 0);
+  assert_int_equal(
+      CU(cuPointerGetAttribute, void *, int, CUdeviceptr)(&type, 2, (CUdeviceptr)(uintptr_t)pinned), 0);
   assert_int_equal(type, 1); /* CU_MEMORYTYPE_HOST */
   assert_int_equal(CU(cuMemFreeHost, void *)(pinned), 0);
-  assert_int_equal(CU(cuMemGetAddressRange, CUdeviceptr *, size_t *, CUdeviceptr)(&base, &bytes, (CUdeviceptr)&n), 1);
+  assert_int_equal(
+      CU(cuMemGetAddressRange, CUdeviceptr *, size_t *, CUdeviceptr)(&base, &bytes, (CUdeviceptr)&n), 1);
 
   /* occupancy: the block size search lands on whole warps */
   int grid = 0, block = 0;
-  assert_int_equal(
-      CU(cuOccupancyMaxPotentialBlockSize, int *, int *, void *, size_t (*)(int), size_t, int)(&grid, &block, f, NULL,
-                                                                                              0, 0),
-      0);
+  assert_int_equal(CU(cuOccupancyMaxPotentialBlockSize, int *, int *, void *, size_t (*)(int), size_t,
+                      int)(&grid, &block, f, NULL, 0, 0),
+                   0);
   assert_true(block > 0 && block <= 1024 && block % 32 == 0);
   assert_true(grid > 0);
   assert_int_equal(CU(cuMemFree, CUdeviceptr)(d), 0);

@@ -64,16 +64,16 @@ static void test_stubs(void **state) {
   F(cudaGetLastError)();
   /* mapping external memory cannot happen on one emulated device: not
    * supported, recorded as the last error (not sticky) */
-  assert_int_equal(G(int (*)(void *, void *, const void *), "cudaExternalMemoryGetMappedBuffer")(NULL, NULL, NULL),
-                   801);
+  assert_int_equal(
+      G(int (*)(void *, void *, const void *), "cudaExternalMemoryGetMappedBuffer")(NULL, NULL, NULL), 801);
   assert_int_equal(F(cudaPeekAtLastError)(), 801);
   assert_int_equal(F(cudaGetLastError)(), 801);
   assert_int_equal(F(cudaGetLastError)(), cudaSuccess);
   int n;
   assert_int_equal(F(cudaGetDeviceCount)(&n), cudaSuccess);
   /* the driver's: the code, no last error */
-  assert_int_equal(((CUresult(*)(void *, void *, unsigned, void *))sym(drv, "cuSignalExternalSemaphoresAsync"))(
-                       NULL, NULL, 0, NULL),
+  assert_int_equal(((CUresult(*)(void *, void *, unsigned, void *))sym(
+                       drv, "cuSignalExternalSemaphoresAsync"))(NULL, NULL, 0, NULL),
                    801);
   assert_int_equal(F(cudaGetLastError)(), cudaSuccess);
   /* a name with only stubs resolves to the newest, which says "not supported" */
@@ -241,15 +241,16 @@ static void test_library_and_launch_attributes(void **state) {
   attrs[0].id = 15;
   assert_int_equal(F(cudaLaunchKernelExC)(&cfg, (const void *)k, args), cudaErrorInvalidValue);
   assert_int_equal(F(cudaGetLastError)(), cudaErrorInvalidValue);
-  /* a cooperative launch is not supported */
+  /* a cooperative launch runs (tests/coop covers grid.sync()) */
   attrs[0].id = 2;
   attrs[0].v.i = 1;
-  assert_int_equal(F(cudaLaunchKernelExC)(&cfg, (const void *)k, args), cudaErrorNotSupported);
-  /* a plain launch of the kernel handle */
+  assert_int_equal(F(cudaLaunchKernelExC)(&cfg, (const void *)k, args), cudaSuccess);
+  assert_int_equal(F(cudaDeviceSynchronize)(), cudaSuccess);
+  /* a plain launch of the kernel handle (the third to add 1) */
   assert_int_equal(F(cudaLaunchKernel)((const void *)k, (dim3){1, 1, 1}, (dim3){N, 1, 1}, args, 0, 0),
                    cudaSuccess);
   assert_int_equal(F(cudaMemcpy)(host, dx, sizeof host, cudaMemcpyDeviceToHost), cudaSuccess);
-  for (int i = 0; i < N; i++) assert_int_equal(host[i], i + 2);
+  for (int i = 0; i < N; i++) assert_int_equal(host[i], i + 3);
   F(cudaGetLastError)();
   F(cudaEventDestroy)(start);
   F(cudaEventDestroy)(done);
@@ -436,7 +437,8 @@ static void test_memory(void **state) {
   assert_int_equal(F(cudaMalloc)(&big, SIZE_MAX - 100), cudaErrorMemoryAllocation);
   assert_int_equal(F(cudaMallocPitch)(&big, &pitch, SIZE_MAX - 10, 1), cudaErrorMemoryAllocation);
   assert_int_equal(F(cudaMallocPitch)(&big, &pitch, 1024, SIZE_MAX / 512), cudaErrorMemoryAllocation);
-  assert_int_equal(F(cudaMalloc3D)(&pp, (struct cudaExtent){1, SIZE_MAX / 1024, 1023}), cudaErrorMemoryAllocation);
+  assert_int_equal(F(cudaMalloc3D)(&pp, (struct cudaExtent){1, SIZE_MAX / 1024, 1023}),
+                   cudaErrorMemoryAllocation);
   F(cudaGetLastError)();
   /* cuMemAllocPitch: element size 4, 8 or 16 only */
   unsigned long long dp = 0;
@@ -475,8 +477,9 @@ static void test_per_thread_names(void **state) {
   for (int i = 0; i < 4; i++) assert_int_equal(out[i], i + 1);
   assert_int_equal(((cudaError_t(*)(cudaStream_t))sym(lib, "cudaStreamQuery_ptsz"))(0), cudaSuccess);
   /* a bad handle gets the base's answer */
-  assert_int_equal(((cudaError_t(*)(cudaStream_t))sym(lib, "cudaStreamQuery_ptsz"))((cudaStream_t)(uintptr_t)0x77),
-                   cudaErrorInvalidResourceHandle);
+  assert_int_equal(
+      ((cudaError_t(*)(cudaStream_t))sym(lib, "cudaStreamQuery_ptsz"))((cudaStream_t)(uintptr_t)0x77),
+      cudaErrorInvalidResourceHandle);
   /* a stub's variant is the stub */
   assert_int_equal(((int (*)(void))sym(lib, "cudaSignalExternalSemaphoresAsync_ptsz"))(), 801);
   F(cudaFree)(d);
@@ -504,7 +507,7 @@ static void test_legacy_launch(void **state) {
   assert_int_equal(set_size(k, 12), 0);
   assert_int_equal(set_v(k, 0, &dx, 8), 0);
   assert_int_equal(set_i(k, 8, N), 0);
-  assert_int_equal(set_i(k, 10, N), 1); /* past the size set */
+  assert_int_equal(set_i(k, 10, N), 1);   /* past the size set */
   assert_int_equal(set_size(k, 5000), 1); /* above the 4 KB parameter space */
   assert_int_equal(shape(k, 32, 1, 1), 0);
   assert_int_equal(shape(k, 0, 1, 1), 1);
@@ -540,7 +543,8 @@ static void test_ipc_external_graphics(void **state) {
   assert_int_equal(open_mem(&p, h2, 0), cudaErrorInvalidValue); /* no handle */
   cudaEvent_t plain, shared;
   assert_int_equal(F(cudaEventCreate)(&plain), cudaSuccess);
-  assert_int_equal(F(cudaEventCreateWithFlags)(&shared, cudaEventInterprocess | cudaEventDisableTiming), cudaSuccess);
+  assert_int_equal(F(cudaEventCreateWithFlags)(&shared, cudaEventInterprocess | cudaEventDisableTiming),
+                   cudaSuccess);
   cudaError_t (*get_ev)(void *, cudaEvent_t) = sym(lib, "cudaIpcGetEventHandle");
   assert_int_equal(get_ev(&h, plain), cudaErrorInvalidResourceHandle);
   assert_int_equal(get_ev(&h, shared), cudaSuccess);
@@ -558,12 +562,14 @@ static void test_ipc_external_graphics(void **state) {
   assert_int_equal(G(cudaError_t(*)(void *), "cudaDestroyExternalMemory")(NULL), cudaErrorInvalidValue);
   assert_int_equal(G(cudaError_t(*)(void *), "cudaDestroyExternalSemaphore")(NULL), cudaErrorInvalidValue);
   /* graphics: no resource is ever registered */
-  assert_int_equal(G(cudaError_t(*)(void *), "cudaGraphicsUnregisterResource")(NULL), cudaErrorInvalidResourceHandle);
+  assert_int_equal(G(cudaError_t(*)(void *), "cudaGraphicsUnregisterResource")(NULL),
+                   cudaErrorInvalidResourceHandle);
   assert_int_equal(G(cudaError_t(*)(int, void **, cudaStream_t), "cudaGraphicsMapResources")(0, NULL, 0),
                    cudaErrorInvalidValue);
   size_t sz;
-  assert_int_equal(G(cudaError_t(*)(void **, size_t *, void *), "cudaGraphicsResourceGetMappedPointer")(&p, &sz, NULL),
-                   cudaErrorInvalidResourceHandle);
+  assert_int_equal(
+      G(cudaError_t(*)(void **, size_t *, void *), "cudaGraphicsResourceGetMappedPointer")(&p, &sz, NULL),
+      cudaErrorInvalidResourceHandle);
   assert_int_equal(((CUresult(*)(void *))sym(drv, "cuGraphicsUnregisterResource"))(NULL), 400);
   F(cudaEventDestroy)(plain);
   F(cudaEventDestroy)(shared);
@@ -586,12 +592,14 @@ static void test_vmm(void **state) {
   } rw = {1, 0, 3};
   size_t g = 0;
   CUresult (*gran)(size_t *, const void *, int) = sym(drv, "cuMemGetAllocationGranularity");
-  CUresult (*create)(unsigned long long *, size_t, const void *, unsigned long long) = sym(drv, "cuMemCreate");
+  CUresult (*create)(unsigned long long *, size_t, const void *, unsigned long long) =
+      sym(drv, "cuMemCreate");
   CUresult (*release)(unsigned long long) = sym(drv, "cuMemRelease");
   CUresult (*reserve)(unsigned long long *, size_t, size_t, unsigned long long, unsigned long long) =
       sym(drv, "cuMemAddressReserve");
   CUresult (*addr_free)(unsigned long long, size_t) = sym(drv, "cuMemAddressFree");
-  CUresult (*map)(unsigned long long, size_t, size_t, unsigned long long, unsigned long long) = sym(drv, "cuMemMap");
+  CUresult (*map)(unsigned long long, size_t, size_t, unsigned long long, unsigned long long) =
+      sym(drv, "cuMemMap");
   CUresult (*unmap)(unsigned long long, size_t) = sym(drv, "cuMemUnmap");
   CUresult (*access)(unsigned long long, size_t, const void *, size_t) = sym(drv, "cuMemSetAccess");
   assert_int_equal(gran(&g, &prop, 0), 0);
@@ -611,7 +619,8 @@ static void test_vmm(void **state) {
   assert_int_equal(map(base, g, 0, h, 0), 1); /* already mapped */
   assert_int_equal(access(base, 2 * g, &rw, 1), 0);
   int vals[4] = {1, 2, 3, 4}, back[4];
-  assert_int_equal(F(cudaMemcpy)((void *)(uintptr_t)base, vals, sizeof vals, cudaMemcpyHostToDevice), cudaSuccess);
+  assert_int_equal(F(cudaMemcpy)((void *)(uintptr_t)base, vals, sizeof vals, cudaMemcpyHostToDevice),
+                   cudaSuccess);
   assert_int_equal(F(cudaMemcpy)(back, (void *)(uintptr_t)(base + g), sizeof back, cudaMemcpyDeviceToHost),
                    cudaSuccess);
   for (int i = 0; i < 4; i++) assert_int_equal(back[i], i + 1);
@@ -622,7 +631,8 @@ static void test_vmm(void **state) {
   void *x = (void *)(uintptr_t)base;
   unsigned n = 4;
   void *args[] = {&x, &n};
-  assert_int_equal(F(cudaLaunchKernel)((const void *)k, (dim3){1, 1, 1}, (dim3){32, 1, 1}, args, 0, 0), cudaSuccess);
+  assert_int_equal(F(cudaLaunchKernel)((const void *)k, (dim3){1, 1, 1}, (dim3){32, 1, 1}, args, 0, 0),
+                   cudaSuccess);
   assert_int_equal(F(cudaMemcpy)(back, (void *)(uintptr_t)(base + g), sizeof back, cudaMemcpyDeviceToHost),
                    cudaSuccess);
   for (int i = 0; i < 4; i++) assert_int_equal(back[i], i + 2);
