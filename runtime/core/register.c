@@ -212,7 +212,7 @@ cudaError_t rt_module_load(rt_module *m) {
   }
   smemu_ctx *ctx = rt_ctx();
   if (!ctx) return cudaErrorNoDevice;
-  rt_graph_patch_ptx(&m->img.ptx, &m->img.ptx_len);
+  rt_devrt_patch_ptx(&m->img.ptx, &m->img.ptx_len);
   smemu_status s = smemu_module_load_data(ctx, m->img.ptx, m->img.ptx_len, m->label, &m->mod);
   if (s != SMEMU_OK) {
     rt_msg("cannot load the PTX of %s: %s (%s)%s", m->label, smemu_errmsg(ctx), smemu_status_name(s),

@@ -236,6 +236,18 @@ cudaError_t rt_capture_forbid(cudaStream_t h, int is_sync) {
 
 int rt_capture_event_captured(rt_event *ev) { return ce_of(ev) != NULL; }
 
+/* Waiting on (sync) or querying an event whose last record is captured:
+ * cudaErrorCapturedEvent, and the capture sequence is invalidated; once it
+ * is, cudaEventSynchronize answers cudaErrorInvalidValue (an H200,
+ * tests/runtime/graphs/illegal.cu). cudaSuccess for an event not captured. */
+cudaError_t rt_capture_event_wait(rt_event *ev, int sync) {
+  cap_event *ce = ce_of(ev);
+  if (!ce) return cudaSuccess;
+  if (ce->c->invalid && sync) return cudaErrorInvalidValue;
+  ce->c->invalid = 1;
+  return cudaErrorCapturedEvent;
+}
+
 /* the capture of the stream behind handle h; NULL when it does not
  * capture. *e: the error when the call must fail instead. */
 static cap_stream *target(cudaStream_t h, rt_stream *s, cudaError_t *e) {
@@ -383,22 +395,17 @@ int rt_capture_free(void *p, cudaStream_t stream) {
   return cudaSuccess;
 }
 
+/* cudaGraphLaunch into a capturing stream is not captured: an H200 with
+ * CUDA 13.0 answers cudaErrorStreamCaptureUnsupported and invalidates the
+ * capture (tests/runtime/graphs/capture.cu). */
 int rt_capture_graph_launch(rt_graph *g, rt_stream *s) {
+  (void)g;
   cudaError_t e;
   cap_stream *cs = target(s == &rt.default_stream ? 0 : (cudaStream_t)s, s, &e);
   if (!cs && !e) return -1;
   if (e) return e;
-  /* the copy is made first, so that no node is ever without its graph */
-  rt_graph *copy = g_clone(g);
-  if (!copy) return cudaErrorMemoryAllocation;
-  copy->is_child = 1;
-  g_node *nd;
-  if ((e = cap_node(cs, cudaGraphNodeTypeGraph, &nd))) {
-    g_free(copy);
-    return e;
-  }
-  nd->child = copy;
-  return cudaSuccess;
+  cs->c->invalid = 1;
+  return cudaErrorStreamCaptureUnsupported;
 }
 
 int rt_capture_event_record(rt_event *ev, rt_stream *s, unsigned flags) {
@@ -558,8 +565,13 @@ RT_EXPORT cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGr
     c->invalid = 1;
     return rt_end(cudaErrorStreamCaptureUnmatched);
   }
-  if (c->mode != cudaStreamCaptureModeRelaxed && !pthread_equal(c->thread, pthread_self()))
+  /* from another thread: the sequence ends without a graph (an H200 then
+   * reports the stream as not capturing) */
+  if (c->mode != cudaStreamCaptureModeRelaxed && !pthread_equal(c->thread, pthread_self())) {
+    if (c->own_graph) g_free(c->g);
+    seq_end(c);
     return rt_end(cudaErrorStreamCaptureWrongThread);
+  }
   *pGraph = NULL;
   if (c->invalid) {
     if (c->own_graph) g_free(c->g);
@@ -657,8 +669,9 @@ RT_EXPORT cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, c
 
 RT_EXPORT cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode) {
   rt_begin(0);
-  if (!mode || *mode < cudaStreamCaptureModeGlobal || *mode > cudaStreamCaptureModeRelaxed)
-    return rt_end(cudaErrorInvalidValue);
+  /* any value is taken, as on an H200: one that is no mode acts as
+   * thread-local */
+  if (!mode) return rt_end(cudaErrorInvalidValue);
   int old = thread_mode;
   thread_mode = *mode;
   *mode = (enum cudaStreamCaptureMode)old;

@@ -62,7 +62,7 @@ RT_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   if (!rt_event_get(event)) return rt_end(cudaErrorInvalidResourceHandle);
-  if (rt_capture_event_captured(rt_event_get(event))) return rt_end(cudaErrorCapturedEvent);
+  if ((e = rt_capture_event_wait(rt_event_get(event), 1))) return rt_end(e);
   rt_drain();
   rt_pool_sync();
   return rt_end(rt.sticky);
@@ -73,7 +73,7 @@ RT_EXPORT cudaError_t cudaEventQuery(cudaEvent_t event) {
   if (e) return rt_end(e);
   rt_event *ev = rt_event_get(event);
   if (!ev) return rt_end(cudaErrorInvalidResourceHandle);
-  if (rt_capture_event_captured(ev)) return rt_end(cudaErrorCapturedEvent);
+  if ((e = rt_capture_event_wait(ev, 0))) return rt_end(e);
   if (ev->pending) rt_drain();
   return rt_end(rt.sticky);
 }

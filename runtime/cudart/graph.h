@@ -295,9 +295,9 @@ void g_cond_run(g_node *n);
 /* At the start of a launch: handles with cudaGraphCondAssignDefault
  * take their default value. */
 void g_cond_defaults(rt_graph *g);
-/* Give a kernel's PTX a body for cudaGraphSetConditional when it declares
- * it (the handle is the address of the condition value). */
-void rt_graph_patch_ptx(char **ptx, size_t *len);
+/* A conditional handle made for g that no conditional node of g uses (its
+ * node was destroyed): an H200 refuses to instantiate g then. */
+int g_cond_orphaned(const rt_graph *g);
 
 /* capture.c */
 /* Queue op, or record it into the capture sequence its stream is in. */
@@ -326,6 +326,9 @@ cudaError_t rt_capture_forbid(cudaStream_t stream, int is_sync);
 /* The event was last recorded in a capture: cudaErrorCapturedEvent for
  * queries and synchronisation. */
 int rt_capture_event_captured(rt_event *ev);
+/* cudaEventSynchronize (sync 1) / cudaEventQuery on a captured event: the
+ * error, invalidating the capture; cudaSuccess when not captured */
+cudaError_t rt_capture_event_wait(rt_event *ev, int sync);
 /* Stream or event destroyed: forget its capture state. */
 void rt_capture_forget_stream(rt_stream *s);
 void rt_capture_forget_event(rt_event *ev);

@@ -1,8 +1,8 @@
 /* graph_cond.c: conditional nodes. A conditional handle is the device
  * address of a 32-bit condition value: cudaGraphSetConditional, which a
  * kernel calls as an external device function, is given a PTX body that
- * stores its value there (rt_graph_patch_ptx, applied to each module's
- * PTX before it is loaded), and the node reads it when the queue reaches
+ * stores its value there (core/devrt.c, applied to each module's PTX
+ * before it is loaded), and the node reads it when the queue reaches
  * it: if (body 0 when non-zero, body 1 when zero and there is one), while
  * (body 0 again while non-zero), switch (body n for value n). Handles with
  * cudaGraphCondAssignDefault take their default at the start of each
@@ -148,35 +148,19 @@ static void defaults(rt_graph *g) {
 
 void g_cond_defaults(rt_graph *g) { defaults(g); }
 
-/* ---- the device side ---- */
+static int uses(const rt_graph *g, cudaGraphConditionalHandle h) {
+  for (size_t i = 0; i < g->n; i++) {
+    const g_node *n = g->nodes[i];
+    if (n->type == cudaGraphNodeTypeConditional && n->handle == h) return 1;
+    for (unsigned b = 0; b < n->nbodies; b++)
+      if (uses(n->bodies[b], h)) return 1;
+    if (n->child && uses(n->child, h)) return 1;
+  }
+  return 0;
+}
 
-static const char decl[] = ".extern .func cudaGraphSetConditional";
-/* the definition, on one line: the patched PTX keeps its line numbers */
-static const char body[] =
-    ".func cudaGraphSetConditional(.param .b64 cudaGraphSetConditional_param_0, .param .b32 "
-    "cudaGraphSetConditional_param_1) { .reg .b64 %smemu_ch; .reg .b32 %smemu_cv; ld.param.u64 %smemu_ch, "
-    "[cudaGraphSetConditional_param_0]; ld.param.u32 %smemu_cv, [cudaGraphSetConditional_param_1]; "
-    "st.global.u32 "
-    "[%smemu_ch], %smemu_cv; ret; }";
-
-void rt_graph_patch_ptx(char **ptx, size_t *len) {
-  if (!*ptx) return;
-  char *at = strstr(*ptx, decl);
-  if (!at) return;
-  char *end = strchr(at, ';');
-  if (!end) return;
-  size_t nl = 0;
-  for (char *p = at; p < end; p++) nl += *p == '\n';
-  size_t head = (size_t)(at - *ptx), tail = *len - (size_t)(end + 1 - *ptx);
-  size_t n = head + sizeof body - 1 + nl + tail;
-  char *out = malloc(n + 1);
-  if (!out) return;
-  memcpy(out, *ptx, head);
-  memcpy(out + head, body, sizeof body - 1);
-  memset(out + head + sizeof body - 1, '\n', nl);
-  memcpy(out + head + sizeof body - 1 + nl, end + 1, tail);
-  out[n] = 0;
-  free(*ptx);
-  *ptx = out;
-  *len = n;
+int g_cond_orphaned(const rt_graph *g) {
+  for (const g_cond *c = conds; c; c = c->next)
+    if (c->g == g && !uses(g, (cudaGraphConditionalHandle)(uintptr_t)c->value)) return 1;
+  return 0;
 }

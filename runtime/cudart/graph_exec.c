@@ -247,10 +247,12 @@ static cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t graph, unsigned
     return cudaErrorInvalidValue; /* a cycle */
   }
   free(order);
-  /* a graph with memory nodes has one executable at a time */
+  if (g_cond_orphaned(g)) return cudaErrorInvalidValue;
+  /* a graph with memory nodes has one executable at a time (a second:
+   * cudaErrorNotSupported on an H200) */
   if (has_mem_nodes(g))
     for (rt_gexec *o = execs; o; o = o->next)
-      if (o->src_serial == g->serial) return cudaErrorInvalidValue;
+      if (o->src_serial == g->serial) return cudaErrorNotSupported;
   if ((flags & cudaGraphInstantiateFlagDeviceLaunch) && !device_launchable(g)) {
     if (res) *res = cudaGraphInstantiateNodeOperationNotSupported;
     return cudaErrorInvalidValue;

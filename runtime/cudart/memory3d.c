@@ -79,10 +79,15 @@ static cudaError_t fill3d(struct cudaPitchedPtr pp, int value, struct cudaExtent
       region(&pp, &origin, &ex, &lo, &hi) < 0 || !rt_region_ok(pp.ptr, lo, hi, 1))
     return rt_end(cudaErrorInvalidValue);
   int c = 0;
-  /* a fill of depth slices: one memset node per slice, in order */
-  for (size_t z = 0; async && z < ex.depth && c <= 0; z++)
-    c = rt_capture_memset((char *)pp.ptr + z * pp.ysize * pp.pitch, (unsigned)value, 1, pp.pitch, ex.width,
-                          ex.height, stream);
+  /* captured: slices whose rows follow each other (height == ysize) are
+   * one memset node of height * depth rows, as an H200 captures it
+   * (tests/runtime/graphs/capture.cu); others a node per slice, in order */
+  if (async && (ex.depth == 1 || ex.height == pp.ysize))
+    c = rt_capture_memset(pp.ptr, (unsigned)value, 1, pp.pitch, ex.width, ex.height * ex.depth, stream);
+  else
+    for (size_t z = 0; async && z < ex.depth && c <= 0; z++)
+      c = rt_capture_memset((char *)pp.ptr + z * pp.ysize * pp.pitch, (unsigned)value, 1, pp.pitch, ex.width,
+                            ex.height, stream);
   if (!async) c = (int)rt_capture_forbid(0, 1);
   if (c > 0 || (async && c == 0)) return rt_end((cudaError_t)c);
   rt_drain();

@@ -226,7 +226,7 @@ EXPORT cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigne
 
 /* ---- the JIT linker: PTX inputs joined into one module ---- */
 
-enum { CU_JIT_INPUT_PTX = 1 };
+enum { CU_JIT_INPUT_PTX = 1, CU_JIT_INPUT_LIBRARY = 4 };
 typedef struct link_state {
   char *ptx;
   int inputs;
@@ -243,6 +243,9 @@ EXPORT cuLinkAddData_v2(void *state, int type, void *data, size_t size, const ch
   (void)n, (void)options, (void)values;
   link_state *l = state;
   if (!l || !data) return CUDA_ERROR_INVALID_VALUE;
+  /* NVIDIA's device runtime (libcudadevrt.a, no PTX): its functions are
+   * built in (core/devrt.c) */
+  if (type == CU_JIT_INPUT_LIBRARY && rt_devrt_library(name)) return CUDA_SUCCESS;
   if (type != CU_JIT_INPUT_PTX) {
     rt_msg("cuLinkAddData: input %s is not PTX (type %d); smemu links PTX only", name ? name : "?", type);
     return CUDA_ERROR_NOT_SUPPORTED;

@@ -22,7 +22,7 @@ typedef enum {
   NVJITLINK_ERROR_INTERNAL = 6,
   NVJITLINK_ERROR_NULL_INPUT = 10
 } res;
-enum { INPUT_PTX = 2 };
+enum { INPUT_PTX = 2, INPUT_LIBRARY = 6 };
 
 typedef struct link {
   char *ptx;
@@ -63,6 +63,9 @@ API nvJitLinkDestroy(handle *h) {
 }
 API nvJitLinkAddData(handle h, int type, const void *data, size_t size, const char *name) {
   if (!h || !data) return NVJITLINK_ERROR_NULL_INPUT;
+  /* NVIDIA's device runtime (libcudadevrt.a, no PTX): its functions are
+   * built in (core/devrt.c) */
+  if (type == INPUT_LIBRARY && name && strstr(name, "cudadevrt")) return NVJITLINK_SUCCESS;
   if (type != INPUT_PTX) {
     snprintf(h->log, sizeof h->log, "smemu: input %s is not PTX (type %d); smemu links PTX only\n",
              name ? name : "?", type);

@@ -170,14 +170,9 @@ oks grid_sync 3
 # device functions of a CUDA C++ file: the JIT linker joins two PTX inputs
 run link
 oks link 2
+# a cooperative launch with a grid barrier (libcudadevrt's calls are built in)
 run coop
-if grep -q "grid sync: not supported" "$T/coop.out"; then
-  # a cooperative launch links libcudadevrt and asks for a grid barrier:
-  # neither is there yet (tests/numba/README.md)
-  echo "numba_test: $V: KNOWN GAP: cooperative launches (grid.sync())"
-else
-  oks coop 2
-fi
+oks coop 2
 
 # numba-cuda's own tests, the fast part
 (cd "$T" && CUDA_HOME="$home" timeout 600 python3 "$here/suite.py" "$B/smemu" "$PY" "$T/suite-$V.txt" $SUITE_FAST) \

@@ -126,11 +126,18 @@ int main() {
   OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
   touch<<<1, 1, 0, s>>>(d);
   OK(cudaEventRecord(ev, s));
+  // an H200: the query fails and invalidates the capture; waiting on the
+  // event of the invalidated capture is then an invalid value
   EXPECT_ERR(cudaEventQuery(ev), cudaErrorCapturedEvent, "cudaEventQuery of a captured event");
+  EXPECT_ERR(cudaEventSynchronize(ev), cudaErrorInvalidValue,
+             "cudaEventSynchronize of an event captured in an invalidated capture");
+  end_invalid(s, "EndCapture after querying a captured event");
+  cudaGetLastError();
+  OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  touch<<<1, 1, 0, s>>>(d);
+  OK(cudaEventRecord(ev, s));
   EXPECT_ERR(cudaEventSynchronize(ev), cudaErrorCapturedEvent, "cudaEventSynchronize of a captured event");
-  cudaGraph_t ge;
-  OK(cudaStreamEndCapture(s, &ge));
-  OK(cudaGraphDestroy(ge));
+  end_invalid(s, "EndCapture after waiting on a captured event");
   cudaGetLastError();
 
   // waiting for an event recorded outside the capture
@@ -173,9 +180,12 @@ int main() {
   pthread_create(&th, nullptr, end_in_thread, nullptr);
   pthread_join(th, nullptr);
   EXPECT_ERR(g_err, cudaErrorStreamCaptureWrongThread, "EndCapture of a global capture from another thread");
+  // ... which ends the capture without a graph (an H200)
+  OK(cudaStreamIsCapturing(nb, &st));
+  EXPECT(st == cudaStreamCaptureStatusNone, "the stream no longer captures");
   cudaGraph_t gw;
-  OK(cudaStreamEndCapture(nb, &gw));
-  OK(cudaGraphDestroy(gw));
+  EXPECT_ERR(cudaStreamEndCapture(nb, &gw), cudaErrorIllegalState, "EndCapture of a capture that ended");
+  cudaGetLastError();
   OK(cudaStreamBeginCapture(nb, cudaStreamCaptureModeRelaxed));
   pthread_create(&th, nullptr, end_in_thread, nullptr);
   pthread_join(th, nullptr);
@@ -184,11 +194,14 @@ int main() {
 
   // argument errors
   EXPECT_ERR(cudaStreamBeginCapture(s, (cudaStreamCaptureMode)7), cudaErrorInvalidValue, "unknown capture mode");
+  // an H200 takes a value that is no mode and gives it back
   cudaStreamCaptureMode bad = (cudaStreamCaptureMode)9;
-  EXPECT_ERR(cudaThreadExchangeStreamCaptureMode(&bad), cudaErrorInvalidValue, "exchange to an unknown mode");
+  EXPECT_ERR(cudaThreadExchangeStreamCaptureMode(&bad), cudaSuccess, "exchange to an unknown mode");
+  EXPECT(bad == cudaStreamCaptureModeGlobal, "a thread starts in global mode");
   cudaStreamCaptureMode m = cudaStreamCaptureModeRelaxed;
   OK(cudaThreadExchangeStreamCaptureMode(&m));
-  EXPECT(m == cudaStreamCaptureModeGlobal, "a thread starts in global mode");
+  EXPECT(m == (cudaStreamCaptureMode)9, "the unknown value comes back");
+  m = cudaStreamCaptureModeGlobal;
   OK(cudaThreadExchangeStreamCaptureMode(&m));
   EXPECT(m == cudaStreamCaptureModeRelaxed, "exchange returns the mode set before");
 

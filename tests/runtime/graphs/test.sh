@@ -54,6 +54,17 @@ for n in capture explicit illegal driver cond stress freed; do
     fail=1
   fi
 done
+# the programs' expectations are an H200's answers: each recording (record.sh)
+# must show 0 failures for the program as it is now
+for n in capture explicit illegal driver cond; do
+  r="$HERE/recorded/$n.txt"
+  if [ ! -f "$r" ]; then echo "FAIL: $n has no GPU recording ($r)"; fail=1; continue; fi
+  if ! grep -q '^0 failure(s)' "$r"; then echo "FAIL: $n failed on the GPU (recorded/$n.txt)"; fail=1; continue; fi
+  if ! grep -q "^source-sha256: $(sha256sum < "$HERE/$n.cu" | cut -d' ' -f1)" "$r"; then
+    echo "FAIL: $n.cu changed since it was recorded on the GPU: run record.sh there"; fail=1; continue
+  fi
+  echo "ok: $n passes on the GPU as recorded ($(grep -c '^ok' "$r") checks, $(sed -n 's/^GPU 0: //p' "$HERE/recorded/gpu.txt" | cut -d'(' -f1))"
+done
 # more sequences of the stress program (each a different seed)
 if [ -x "$T/stress" ]; then
   bad=
