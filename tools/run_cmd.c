@@ -87,6 +87,8 @@ static const char usage[] =
     "On a terminal a launch running longer than 2 s shows a status line.\n"
     "The reports are written also when the program exits without synchronising,\n"
     "aborts or dies of a signal (after a crash the queued launches run first).\n"
+    "Python: CuPy and Numba scripts run as PROGRAM (smemu run -- python3 x.py);\n"
+    "CUPY_COMPILE_WITH_PTX=1 is set unless it is set, so that CuPy hands smemu PTX.\n"
     "\n"
     "exit status: the program's own; 2 for bad usage or a program smemu cannot\n"
     "run; 127 when it cannot be started; 128+N when signal N killed it; with\n"
