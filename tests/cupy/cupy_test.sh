@@ -11,8 +11,8 @@
 # CUB, and that what needs cuBLAS, cuFFT or cuSPARSE stops with a message
 # naming the library. CuPy keeps the kernels NVRTC compiled in
 # BUILD/py/cupy-cache-VARIANT (its cache keys hold CuPy's and NVRTC's
-# versions), so that a run after the first takes seconds. Exit 77, saying why, without python3 (with
-# venv) or the packages (pip offline).
+# versions), so that a run after the first takes seconds. Exit 77, saying
+# why, without python3 (with venv) or the packages (pip offline).
 B=$(cd "${1:-build}" && pwd) || exit 2
 root=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
 here=$root/tests/cupy
