@@ -36,12 +36,19 @@ fail() {
   echo "cupy_test: FAIL: $V: $*"
   bad=1
 }
-# run NAME SCRIPT [ARGS...]: the script under smemu run with every check,
-# from outside the tree, output in T/NAME.out, figures in T/NAME.json
+# run [VAR=VALUE...] NAME SCRIPT [ARGS...]: the script under smemu run with
+# every check and those variables (no spaces in them), from outside the
+# tree, output in T/NAME.out, figures in T/NAME.json
 run() {
+  vars=
+  while case $1 in *=*) true ;; *) false ;; esac; do
+    vars="$vars $1"
+    shift
+  done
   name=$1 script=$2
   shift 2
-  (cd "$T" && CUPY_CACHE_DIR="$B/py/cupy-cache-$V" PYTHONWARNINGS=ignore timeout 300 \
+  # shellcheck disable=SC2086
+  (cd "$T" && env $vars CUPY_CACHE_DIR="$B/py/cupy-cache-$V" PYTHONWARNINGS=ignore timeout 300 \
     "$B/smemu" run --check races,sync,banks --report banks --json "$T/$name.json" -- "$PY" "$here/$script.py" "$@") \
     >"$T/$name.out" 2>&1
   echo "== $V: $name (exit $?)"
@@ -85,10 +92,10 @@ for V in $variants; do
   # CUPY_ACCELERATORS=cub: whole-array reductions by the CUB kernels of
   # CuPy's cub module (whose fatbinary holds compute_120 PTX and SASS for
   # sm_75..sm_120), reductions along an axis by NVRTC-compiled CUB
-  CUPY_ACCELERATORS=cub run reductions-cub reductions cub
+  run CUPY_ACCELERATORS=cub reductions-cub reductions cub
   oks reductions-cub 11
   [ "$(fig reductions-cub launches cub::)" -gt 0 ] 2>/dev/null || fail "reductions-cub: no CUB kernel ran"
-  CUPY_ACCELERATORS= run reductions-plain reductions none
+  run CUPY_ACCELERATORS= reductions-plain reductions none
   oks reductions-plain 11
   expect reductions-plain launches cub:: 0 "CUB is off"
 
@@ -143,7 +150,7 @@ for V in $variants; do
 
   # the user's CUPY_COMPILE_WITH_PTX=0 is kept: CuPy hands over a cubin,
   # which smemu refuses, naming the variable
-  CUPY_COMPILE_WITH_PTX=0 run cubin cubin
+  run CUPY_COMPILE_WITH_PTX=0 cubin cubin
   grep -q "^cubin: stopped: .*CUDA_ERROR_INVALID_IMAGE" "$T/cubin.out" || fail "cubin: CuPy's cubin was not refused"
   grep -q "cubin (SASS only).*CUPY_COMPILE_WITH_PTX=1" "$T/cubin.out" || fail "cubin: the refusal does not name CUPY_COMPILE_WITH_PTX"
 done
