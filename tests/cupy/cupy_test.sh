@@ -106,6 +106,9 @@ for V in $variants; do
   grep -q "^device: smemu sm_90 (H100 SXM5), compute capability 9.0$" "$T/sorting.out" ||
     fail "sorting: CuPy's getDeviceProperties is not the emulated sm_90"
 
+  run streams streams
+  oks streams 7
+
   run kernels kernels
   oks kernels 8
   # CuPy's reduction kernels reduce through shared memory
