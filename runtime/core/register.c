@@ -181,7 +181,12 @@ static void sass_counting(rt_module *m, smemu_ctx *ctx) {
   if (c && !strcmp(c, "ptx")) return;
   /* PTX standing in for SASS: the cubin was built from other code paths,
    * and ptxas refuses PTX for a newer architecture */
-  if (m->img.ptx_stands_in) return;
+  if (m->img.ptx_stands_in) {
+    if (c && !strcmp(c, "sass"))
+      rt_msg("--counting sass: %s runs sm_%d PTX in place of SASS; it is counted by PTX rules", m->label,
+             m->img.ptx_arch);
+    return;
+  }
   int own_cubin = m->img.cubin && m->img.cubin_arch == rt.arch.major * 10 + rt.arch.minor;
   /* ptxas failed (three tries) on PTX of this .version: it fails on the
    * next such module too, most often because NVRTC is newer than ptxas
