@@ -40,7 +40,12 @@ typedef struct fb_image {
   fb_kinfo *kinfo;      /* per kernel, from that cubin */
   int nkinfo;
   int ptx_too_new; /* every PTX targets an architecture above the emulated one */
-  char err[256];   /* why there is no PTX, when ptx is NULL */
+  /* ptx_too_new, but a cubin the emulated GPU would run is there (SASS of
+   * its major architecture, not above it): a GPU runs that SASS, smemu
+   * the newer PTX in its place (libraries such as CuPy's CUB carry PTX for
+   * their newest architecture alone) */
+  int ptx_stands_in;
+  char err[256]; /* why there is no PTX, when ptx is NULL */
 } fb_image;
 
 /* Parse the fatbinary at data (magic 0xBA55ED50), PTX text or a cubin, and
@@ -234,10 +239,19 @@ double rt_now(void);
 /* cudaDeviceReset's work: drain, drop the context and everything in it. */
 void rt_reset(void);
 
+/* NVIDIA's libraries smemu does not provide (core/nv_libs.c): when path
+ * (or the file holding code) is one, say once which and what uses it, and
+ * return 1; else 0, saying nothing. */
+int rt_nv_library_refused(const char *path);
+int rt_nv_library_refused_at(const void *code);
+
 /* A generated stub's work (core/stubs.c, runtime/entries.def): message once,
  * return not supported; rt_is_stub: whether an exported name is a stub. */
 int rt_stub(const char *name, int driver, int nodev, int *said);
 int rt_is_stub(const char *name);
+/* Whether name is an old driver name that passes its _v2 stub on
+ * (driver/old_names.c): cuGetProcAddress counts it as that stub. */
+int rt_old_name_is_stub(const char *name);
 
 /* User objects (cudart/userobj.c), inside rt_begin/rt_end: the runtime's and
  * the driver's entry points share them. */

@@ -93,6 +93,8 @@ static const char usage[] =
     "On a terminal a launch running longer than 2 s shows a status line.\n"
     "The reports are written also when the program exits without synchronising,\n"
     "aborts or dies of a signal (after a crash the queued launches run first).\n"
+    "Python: CuPy and Numba scripts run as PROGRAM (smemu run -- python3 x.py);\n"
+    "CUPY_COMPILE_WITH_PTX=1 is set unless it is set, so that CuPy hands smemu PTX.\n"
     "\n"
     "exit status: the program's own; 2 for bad usage or a program smemu cannot\n"
     "run; 127 when it cannot be started; 128+N when signal N killed it; with\n"
@@ -475,6 +477,10 @@ int smemu_cmd_run(int argc, char **argv) {
   set_env("SMEMU_PRINT_LIMIT", plimit);
   set_env("SMEMU_PADDING", padding);
   if (ptx_any) setenv("SMEMU_PTX_ANY", "1", 1);
+  /* CuPy asks NVRTC for a cubin (SASS alone) where the device's
+   * architecture allows; smemu runs PTX, which this makes CuPy ask for.
+   * A value the user set is theirs to keep. */
+  setenv("CUPY_COMPILE_WITH_PTX", "1", 0);
   char jpath[PATH_MAX];
   if (json) {
     if (json[0] != '/' && getcwd(jpath, sizeof jpath)) {

@@ -223,6 +223,13 @@ static int elf_score(int arch, int cc) {
   return arch == cc ? 1000000 : arch < cc ? 100000 + arch : 10000 - arch;
 }
 
+/* A GPU of compute capability cc runs a cubin for arch: the same major
+ * architecture, not newer; an arch-specific cubin (sm_90a) on its own
+ * architecture alone. */
+static int sass_runs_on(int arch, int specific, int cc) {
+  return arch / 10 == cc / 10 && arch <= cc && (!specific || arch == cc);
+}
+
 static void add_arch(int *list, int *n, int arch) {
   if (*n < 16) list[(*n)++] = arch;
 }
@@ -238,7 +245,7 @@ int fb_parse_n(const void *data, size_t avail, int cc, fb_image *out) {
   }
   if (rd32(d) != FATBIN_MAGIC) {
     if (!memcmp(d, "\177ELF", 4)) {
-      snprintf(out->err, sizeof out->err, "the image is a cubin (SASS only): smemu runs PTX");
+      snprintf(out->err, sizeof out->err, "the image is a cubin (SASS only)");
       return 0;
     }
     /* text: only when it ends inside the bytes there are */
@@ -264,7 +271,7 @@ int fb_parse_n(const void *data, size_t avail, int cc, fb_image *out) {
   if (total > avail - hdr) total = avail - hdr;
   const uint8_t *p = d + hdr, *end = d + hdr + total;
   const uint8_t *best_ptx = NULL, *low_ptx = NULL, *best_elf = NULL;
-  int best_ptx_arch = -1, low_ptx_arch = 1 << 30, best_elf_arch = -1, best_ptx_specific = 0;
+  int best_ptx_arch = -1, low_ptx_arch = 1 << 30, best_elf_arch = -1, best_ptx_specific = 0, sass_here = 0;
   while (p + 16 <= end) {
     uint16_t kind = rd16(p);
     uint32_t ehdr = rd32(p + 4);
@@ -292,6 +299,7 @@ int fb_parse_n(const void *data, size_t avail, int cc, fb_image *out) {
       }
     } else if (kind == KIND_ELF) {
       add_arch(out->sass_archs, &out->nsass, arch);
+      sass_here |= sass_runs_on(arch, specific, cc);
       /* the exact architecture, else the newest one below it, else the closest above */
       int better = best_elf_arch < 0 || elf_score(arch, cc) > elf_score(best_elf_arch, cc);
       if (better) {
@@ -303,6 +311,7 @@ int fb_parse_n(const void *data, size_t avail, int cc, fb_image *out) {
   }
   if (!best_ptx && low_ptx) {
     out->ptx_too_new = 1;
+    out->ptx_stands_in = sass_here;
     best_ptx = low_ptx;
     best_ptx_arch = low_ptx_arch;
   }

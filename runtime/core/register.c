@@ -6,6 +6,8 @@
  * CUDA's lazy loading does; kernels and variables are resolved then. */
 #include "cudart/graph.h"
 #include "rt.h"
+#include <dlfcn.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,11 +22,19 @@ typedef struct fatbin_wrapper {
   void *filename_or_fatbins;
 } fatbin_wrapper;
 
-static char *program_label(void) {
+/* The file that holds image: the program, or the shared library whose
+ * device code it is (a Python extension's, NVIDIA's libraries'), which
+ * says more than the interpreter's name. */
+static char *program_label(const void *image) {
   char buf[4096];
   ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
   if (n <= 0) return strdup("the program");
   buf[n] = 0;
+  Dl_info info;
+  char lib[PATH_MAX];
+  if (image && dladdr(image, &info) && info.dli_fname && info.dli_fname[0] && realpath(info.dli_fname, lib) &&
+      strcmp(lib, buf))
+    return strdup(info.dli_fname);
   return strdup(buf);
 }
 
@@ -36,7 +46,7 @@ rt_module *rt_module_new(const void *image, const char *label) {
     snprintf(m->img.err, sizeof m->img.err, "no image");
   else if (fb_parse(image, cc, &m->img) < 0 && !m->img.err[0])
     snprintf(m->img.err, sizeof m->img.err, "bad image");
-  m->label = label ? strdup(label) : program_label();
+  m->label = label ? strdup(label) : program_label(image);
   m->next = rt.mods;
   rt.mods = m;
   rt.nmods++;
@@ -107,10 +117,19 @@ rt_var *rt_var_by_host(const void *host) {
 /* Say once, clearly, why a module cannot run and how to rebuild. */
 static void warn_no_ptx(rt_module *m) {
   if (m->warned++) return;
-  if (m->img.ptx_too_new)
-    rt_msg("%s: the PTX targets sm_%d, newer than the emulated %s, so a GPU of that kind could not run it "
-           "either; emulate a newer architecture (smemu run --arch sm_%d) or rebuild with -arch=%s",
-           m->label, m->img.ptx_arch, rt.arch.name, m->img.ptx_arch, rt.arch.name);
+  if (rt_nv_library_refused(m->label)) return;
+  char want[16];
+  smemu_arch_info ai;
+  snprintf(want, sizeof want, "sm_%d", m->img.ptx_arch);
+  /* suggest the newer profile only where smemu has it */
+  if (m->img.ptx_too_new && smemu_arch_query(want, &ai) == SMEMU_OK)
+    rt_msg("%s: the PTX targets %s, newer than the emulated %s, so a GPU of that kind could not run it "
+           "either; emulate a newer architecture (smemu run --arch %s) or rebuild with -arch=%s",
+           m->label, want, rt.arch.name, want, rt.arch.name);
+  else if (m->img.ptx_too_new)
+    rt_msg("%s: the PTX targets %s, newer than the emulated %s and than every profile of smemu's, so a GPU "
+           "of that kind could not run it either; rebuild with -arch=%s",
+           m->label, want, rt.arch.name, rt.arch.name);
   else if (strstr(m->img.err, "relocatable"))
     rt_msg("%s: %s", m->label, m->img.err);
   else
@@ -124,7 +143,34 @@ static void warn_no_ptx(rt_module *m) {
  * PTX for a newer architecture. */
 static int runnable(const rt_module *m) {
   const char *any = getenv("SMEMU_PTX_ANY");
-  return m->img.ptx && (!m->img.ptx_too_new || (any && *any == '1'));
+  return m->img.ptx && (!m->img.ptx_too_new || m->img.ptx_stands_in || (any && *any == '1'));
+}
+
+/* Say once that a module runs PTX of a newer architecture in place of the
+ * SASS a GPU would run: its figures are those of that PTX's code paths. */
+static void note_stand_in(rt_module *m) {
+  if (!m->img.ptx_stands_in || m->warned++) return;
+  /* once per file: a library holds many such modules */
+  for (const rt_module *p = rt.mods; p; p = p->next)
+    if (p != m && p->img.ptx_stands_in && p->warned && !strcmp(p->label, m->label)) return;
+  rt_msg("%s: no PTX for %s (only for sm_%d): a GPU runs its SASS for %s; smemu runs the sm_%d PTX in its "
+         "place",
+         m->label, rt.arch.name, m->img.ptx_arch, rt.arch.name, m->img.ptx_arch);
+}
+
+/* The .version of a PTX text ("9.5"), or "" when it has none. */
+static void ptx_version(const char *ptx, char *out, size_t n) {
+  out[0] = 0;
+  const char *v = ptx ? strstr(ptx, ".version") : NULL;
+  if (!v) return;
+  v += 8;
+  while (*v == ' ' || *v == '\t') v++;
+  size_t k = 0;
+  while (k + 1 < n && ((v[k] >= '0' && v[k] <= '9') || v[k] == '.')) {
+    out[k] = v[k];
+    k++;
+  }
+  out[k] = 0;
 }
 
 /* SASS-informed counting (SMEMU_COUNTING=sass|ptx, default sass when the
@@ -133,14 +179,33 @@ static int runnable(const rt_module *m) {
 static void sass_counting(rt_module *m, smemu_ctx *ctx) {
   const char *c = getenv("SMEMU_COUNTING");
   if (c && !strcmp(c, "ptx")) return;
-  smemu_status s = m->img.cubin && m->img.cubin_arch == rt.arch.major * 10 + rt.arch.minor
-                       ? smemu_module_count_sass_cubin(m->mod, m->img.cubin, m->img.cubin_len)
-                       : smemu_module_count_sass(m->mod, m->img.ptx, m->img.ptx_len);
+  /* PTX standing in for SASS: the cubin was built from other code paths,
+   * and ptxas refuses PTX for a newer architecture */
+  if (m->img.ptx_stands_in) {
+    if (c && !strcmp(c, "sass"))
+      rt_msg("--counting sass: %s runs sm_%d PTX in place of SASS; it is counted by PTX rules", m->label,
+             m->img.ptx_arch);
+    return;
+  }
+  int own_cubin = m->img.cubin && m->img.cubin_arch == rt.arch.major * 10 + rt.arch.minor;
+  /* ptxas failed (three tries) on PTX of this .version: it fails on the
+   * next such module too, most often because NVRTC is newer than ptxas
+   * (NVRTC 13.5's PTX 9.5, the toolkit's ptxas 13.0). Trying again would
+   * cost every module of a JIT program (CuPy) the tries and a message. */
+  static char failed_version[16];
+  char version[16];
+  ptx_version(m->img.ptx, version, sizeof version);
+  if (!own_cubin && failed_version[0] && !strcmp(version, failed_version)) return;
+  smemu_status s = own_cubin ? smemu_module_count_sass_cubin(m->mod, m->img.cubin, m->img.cubin_len)
+                             : smemu_module_count_sass(m->mod, m->img.ptx, m->img.ptx_len);
+  int memo = !own_cubin && s == SMEMU_ERR_IO && version[0];
+  if (memo) snprintf(failed_version, sizeof failed_version, "%s", version);
   /* a missing tool falls back quietly unless sass was asked for; a tool
    * that is there but failed is said, since the counts change */
   if (s != SMEMU_OK && ((c && !strcmp(c, "sass")) || s == SMEMU_ERR_IO))
-    rt_msg("%s: %s; %s is counted by PTX rules", s == SMEMU_ERR_IO ? "SASS counting" : "--counting sass",
-           smemu_errmsg(ctx), m->label);
+    rt_msg("%s: %s; %s is counted by PTX rules%s%s", s == SMEMU_ERR_IO ? "SASS counting" : "--counting sass",
+           smemu_errmsg(ctx), m->label, memo ? ", as every later module of PTX .version " : "",
+           memo ? version : "");
 }
 
 cudaError_t rt_module_load(rt_module *m) {
@@ -162,6 +227,7 @@ cudaError_t rt_module_load(rt_module *m) {
     m->mod = NULL;
     return m->load_err = cudaErrorInvalidPtx;
   }
+  note_stand_in(m);
   sass_counting(m, ctx);
   for (rt_func *f = rt.funcs; f; f = f->next) {
     if (f->m != m) continue;

@@ -75,7 +75,18 @@ static const struct {
     F(143, hostNumaMultinodeIpcSupported),
 };
 
+/* CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH, deprecated and gone
+ * from CUDA 13's cudaDeviceProp, but still answered by the driver (CuPy's
+ * getDeviceProperties asks for it): 2^28 as a compute capability 9.0 part
+ * reports it, 2^27 before, as the programming guide's table of earlier
+ * generations gives it. */
+#define ATTR_TEXTURE1D_LINEAR_WIDTH 69
+
 int rt_device_attribute_props(int attr, int *v) {
+  if (attr == ATTR_TEXTURE1D_LINEAR_WIDTH) {
+    *v = rt.arch.major >= 9 ? 1 << 28 : 1 << 27;
+    return 0;
+  }
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
     if (fields[i].attr == attr) {
       struct cudaDeviceProp p;

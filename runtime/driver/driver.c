@@ -299,7 +299,9 @@ static CUresult module_load(CUmodule *out, const void *image, const char *label,
   m->from_driver = 1;
   if (!m->img.ptx) {
     if (log && logn) snprintf(log, logn, "%s", m->img.err);
-    rt_msg("cuModuleLoadData: %s; smemu runs PTX: load the PTX text (nvrtcGetPTX) or a fatbinary with PTX",
+    /* CuPy compiles to a cubin unless told otherwise: name its switch */
+    rt_msg("cuModuleLoadData: %s; smemu runs PTX: load the PTX text (nvrtcGetPTX) or a fatbinary with PTX "
+           "(CuPy: set CUPY_COMPILE_WITH_PTX=1, as smemu run does unless it is set)",
            m->img.err);
     rt_module_free(m);
     return leave(CUDA_ERROR_INVALID_IMAGE);

@@ -89,7 +89,7 @@ static void *lookup(const char *symbol, int version, int *too_old) {
       *too_old = 1;
       continue;
     }
-    if (!rt_is_stub(name)) {
+    if (!rt_is_stub(name) && !rt_old_name_is_stub(name)) {
       *too_old = 0;
       return f;
     }
@@ -117,6 +117,13 @@ RT_EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int versi
     return CUDA_SUCCESS;
   }
   int too_old;
+  /* a library smemu does not provide (cuBLAS, cuFFT, ...): its runtime
+   * finds no driver, and the library fails with its own error code */
+  if (rt_nv_library_refused_at(__builtin_return_address(0))) {
+    *pfn = NULL;
+    if (status) *status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+    return CUDA_ERROR_NOT_FOUND;
+  }
   *pfn = lookup(symbol, version, &too_old);
   if (status)
     *status = *pfn      ? CU_GET_PROC_ADDRESS_SUCCESS

@@ -373,6 +373,9 @@ RT_EXPORT CUresult cuGetExportTable(const void **table, const void *id) {
       return CU_OK;
     }
   *table = NULL;
+  /* NVIDIA's libraries ask for interfaces of their own (cuFFT does, with
+   * the driver functions it found by name) and then fail: name it */
+  if (rt_nv_library_refused_at(__builtin_return_address(0))) return CU_NOT_SUPPORTED;
   if (getenv("SMEMU_DEBUG_EXPORT")) {
     const unsigned char *u = id;
     rt_msg("cuGetExportTable: no table {%02x%02x%02x%02x-...}", u[0], u[1], u[2], u[3]);
