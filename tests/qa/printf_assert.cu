@@ -47,4 +47,4 @@ int main()
 }
 // qa-stdout: t0 s=10 rev=80 d=0.250 hex=0xa str=ok ch=A ll=10000000000
 // qa-stdout: t1 s=20 rev=70 d=0.500 hex=0x14 str=ok ch=B ll=20000000000
-// qa-allow: Assertion|assert|failing|SMEMU_ERR|printf_assert.cu|error: kernel|^  at
+// qa-allow: Assertion|assert|failing|SMEMU_ERR|printf_assert.cu|error: kernel|^  at|ERROR SUMMARY: 1 error$
