@@ -401,16 +401,19 @@ def read_forms(path):
 
 def read_gaps(path):
   """[(regex, reason)]: a line is `PATTERN  reason`, PATTERN a regular
-  expression matched against the start of the form's text."""
+  expression searched in the form's text."""
   gaps = []
   if not path or not os.path.exists(path):
     return gaps
   with open(path) as f:
-    for line in f:
+    for no, line in enumerate(f, 1):
       if line.startswith('#') or not line.strip():
         continue
       pat, _, reason = line.strip().partition(' ')
-      gaps.append((re.compile(pat), reason.strip()))
+      try:
+        gaps.append((re.compile(pat), reason.strip()))
+      except re.error as e:
+        fail('%s:%d: %s' % (path, no, e))
   return gaps
 
 
@@ -439,7 +442,7 @@ def cmd_check(args, files):
     for i, msg in sorted(bad.items()):
       reason = None
       for k, (pat, why) in enumerate(gaps):
-        if pat.match(fl[i]):
+        if pat.search(fl[i]):
           reason = why
           used.add(k)
           break
@@ -448,10 +451,6 @@ def cmd_check(args, files):
         fail_n += 1
       else:
         gapped += 1
-    for i in ok:
-      for k, (pat, why) in enumerate(gaps):
-        if pat.match(fl[i]):
-          stale.add(pat.pattern)
     write_family(path, fl)
   if '--families' in args:
     for fam, ok, n in sorted(per_family):
@@ -460,7 +459,7 @@ def cmd_check(args, files):
     if k not in used:
       stale.add(pat.pattern)
   for p in sorted(stale):
-    print('note: known gap %s matches forms that decode now (narrow or remove it)' % p)
+    print('note: known gap %s names no form that fails now (remove it)' % p)
   pct = 100.0 * decoded / total if total else 0.0
   print('isa forms: %d of %d forms ptxas accepts for sm_90a decode in smemu (%.1f%%), '
         '%d known gaps, %d unexpected' % (decoded, total, pct, gapped, fail_n))

@@ -1,0 +1,29 @@
+#!/bin/sh
+# test.sh BUILD: every PTX instruction form of forms.txt (the ISA grammar of
+# grammar.txt and CCCL's cuda::ptx templates, as far as ptxas -arch=sm_90a
+# accepts them) must decode in `smemu lint`, or be named with a reason in
+# known_gaps.txt. Prints the coverage. With ptxas on the PATH it also checks
+# that ptxas still accepts every form of the table.
+B=${1:-build}
+H=$(dirname "$0")
+command -v python3 > /dev/null 2>&1 || { echo "python3 missing: skipped"; exit 77; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0
+P=
+command -v ptxas > /dev/null 2>&1 && P="--ptxas ptxas"
+# shellcheck disable=SC2086
+python3 "$H/forms.py" check --smemu "$B/smemu" --out "$B/isa_forms" --gaps "$H/known_gaps.txt" $P \
+  "$H/forms.txt" > "$T/out" 2>&1 || fail=1
+cat "$T/out"
+grep -q "^isa forms: [0-9]* of [0-9]* forms" "$T/out" || { echo "FAIL: no coverage line"; fail=1; }
+
+# the check itself: a form smemu cannot decode fails it, unless a gap names it
+printf 'x\tadd.u32 %%r_u32_0, %%r_u32_1, %%r_u32_2;\nx\tfrobnicate.u32 %%r_u32_0;\n' > "$T/forms.txt"
+out=$(python3 "$H/forms.py" check --smemu "$B/smemu" --out "$T/o" "$T/forms.txt" 2>&1) &&
+  { echo "FAIL: an undecodable form passed: $out"; fail=1; }
+case "$out" in *"isa forms: 1 of 2 forms"*"1 unexpected"*) ;; *) echo "FAIL: self-check: $out"; fail=1 ;; esac
+echo '^frobnicate\. not an instruction' > "$T/gaps"
+out=$(python3 "$H/forms.py" check --smemu "$B/smemu" --out "$T/o" --gaps "$T/gaps" "$T/forms.txt" 2>&1) ||
+  { echo "FAIL: a known gap failed: $out"; fail=1; }
+exit $fail
