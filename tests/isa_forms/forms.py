@@ -6,11 +6,15 @@
       headers, DIR/cuda/__ptx/instructions/generated) into concrete forms,
       keeps those `ptxas -arch=sm_90a` accepts and writes them, one
       `FAMILY<TAB>INSTRUCTION` a line.
-  forms.py check --smemu S --out DIR [--ptxas P] [--gaps known_gaps.txt] forms.txt
+  forms.py check --smemu S --out DIR [--ptxas P] [--gaps known_gaps.txt]
+                 [--readme README.md] forms.txt
       writes the forms as PTX kernels (one file per family) into DIR, runs
       `smemu lint` on them and prints the coverage; exits 1 when a form does
       not decode and known_gaps.txt names no reason for it (or, given
-      --ptxas, when ptxas rejects a form of the table).
+      --ptxas, when ptxas rejects a form of the table; given --readme,
+      when its coverage table is not the one the check computes).
+  forms.py readme
+      rewrites README.md's coverage table from build/smemu's coverage.
 
 grammar.txt: one instruction template a line. `<a|b|>` picks one of the
 alternatives (an empty one: nothing), `<T=a|b>` also binds T to the pick,
@@ -460,13 +464,63 @@ def cmd_check(args, files):
       stale.add(pat.pattern)
   for p in sorted(stale):
     print('note: known gap %s names no form that fails now (remove it)' % p)
+  if '--readme' in args:
+    text, a, b = readme_block(args['--readme'])
+    want = '\n\n' + readme_table(per_family, gapped) + '\n\n'
+    if a is None:
+      print('FAIL: %s has no isa forms table (%s)' % (args['--readme'], README_BEGIN))
+      fail_n += 1
+    elif args.get('--write'):
+      with open(args['--readme'], 'w') as f:
+        f.write(text[:a] + want + text[b:])
+    elif text[a:b] != want:
+      print('FAIL: %s\'s isa forms table is not the coverage now (python3 tests/isa_forms/forms.py readme)' %
+            args['--readme'])
+      fail_n += 1
   pct = 100.0 * decoded / total if total else 0.0
   print('isa forms: %d of %d forms ptxas accepts for sm_90a decode in smemu (%.1f%%), '
         '%d known gaps, %d unexpected' % (decoded, total, pct, gapped, fail_n))
   return 1 if fail_n else 0
 
 
+README_BEGIN = '<!-- isa forms table: python3 tests/isa_forms/forms.py readme -->'
+README_END = '<!-- end of isa forms table -->'
+
+
+def readme_table(per_family, gapped):
+  """The README's coverage table: forms and decoded forms per family (the
+  CCCL templates in one row)."""
+  rows = {}
+  for fam, ok, n in per_family:
+    key = 'cuda::ptx templates (CCCL)' if fam.startswith('cccl.') else fam
+    a, b = rows.get(key, (0, 0))
+    rows[key] = (a + ok, b + n)
+  out = ['| family | forms ptxas accepts (sm_90a) | decode in smemu |', '|---|---|---|']
+  tot_ok = tot_n = 0
+  for key in sorted(rows):
+    ok, n = rows[key]
+    tot_ok += ok
+    tot_n += n
+    out.append('| %s | %d | %d |' % (key, n, ok))
+  out.append('| **all** | **%d** | **%d (%.1f%%)** |' % (tot_n, tot_ok, 100.0 * tot_ok / tot_n if tot_n else 0))
+  return '\n'.join(out)
+
+
+def readme_block(path):
+  text = open(path).read()
+  a, b = text.find(README_BEGIN), text.find(README_END)
+  if a < 0 or b < a:
+    return text, None, None
+  return text, a + len(README_BEGIN), b
+
+
 def main(argv):
+  if len(argv) == 2 and argv[1] == 'readme':
+    # README.md's table from the coverage of the build folder's smemu
+    root = os.path.dirname(os.path.dirname(HERE))
+    argv = [argv[0], 'check', '--smemu', os.path.join(root, 'build', 'smemu'), '--out',
+            os.path.join(root, 'build', 'isa_forms'), '--gaps', os.path.join(HERE, 'known_gaps.txt'),
+            '--readme', os.path.join(root, 'README.md'), '--write', '1', os.path.join(HERE, 'forms.txt')]
   if len(argv) < 2 or argv[1] not in ('table', 'check'):
     print(__doc__)
     return 2

@@ -14,6 +14,7 @@ P=
 command -v ptxas > /dev/null 2>&1 && P="--ptxas ptxas"
 # shellcheck disable=SC2086
 python3 "$H/forms.py" check --smemu "$B/smemu" --out "$B/isa_forms" --gaps "$H/known_gaps.txt" $P \
+  --readme "$H/../../README.md" \
   "$H/forms.txt" > "$T/out" 2>&1 || fail=1
 cat "$T/out"
 grep -q "^isa forms: [0-9]* of [0-9]* forms" "$T/out" || { echo "FAIL: no coverage line"; fail=1; }
