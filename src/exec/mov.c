@@ -97,6 +97,8 @@ int dec_mov(dctx *D, dstmt *S, insn *in) {
   int t = S->types[0], bytes = ptx_type_size(t);
   const ptx_operand *d = &S->st->ops[0], *s = &S->st->ops[1];
   in->type = (uint8_t)t;
+  /* a register slot holds 64 bits: a .b128 value would lose its high half */
+  if (t == PTX_T_B128) return dec_error(D, S, -1, "mov.b128: 128-bit registers are not supported");
   if (t == PTX_T_PRED) {
     int neg;
     if (dec_pdst(D, S, 0, &in->d) < 0 || dec_psrc(D, S, 1, &in->a, &neg) < 0) return -1;
