@@ -19,6 +19,13 @@ python3 "$H/forms.py" check --smemu "$B/smemu" --out "$B/isa_forms" --gaps "$H/k
 cat "$T/out"
 grep -q "^isa forms: [0-9]* of [0-9]* forms" "$T/out" || { echo "FAIL: no coverage line"; fail=1; }
 
+# the fences restricted to shared memory and pmevent.mask run (both tiers)
+for tier in interp jit; do
+  out=$(SMEMU_TIER=$tier "$B/smemu" exec "$H/nops.ptx" --kernel nops --grid 1 --block 8 --arg buf:u32:8:iota \
+    --arg buf:u32:8:print 2>&1 | sed -n 2p)
+  [ "$out" = "0 3 6 9 12 15 18 21" ] || { echo "FAIL: nops.ptx ($tier): $out"; fail=1; }
+done
+
 # the check itself: a form smemu cannot decode fails it, unless a gap names it
 printf 'x\tadd.u32 %%r_u32_0, %%r_u32_1, %%r_u32_2;\nx\tfrobnicate.u32 %%r_u32_0;\n' > "$T/forms.txt"
 out=$(python3 "$H/forms.py" check --smemu "$B/smemu" --out "$T/o" "$T/forms.txt" 2>&1) &&
