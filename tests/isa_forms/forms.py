@@ -466,7 +466,7 @@ def cmd_check(args, files):
     print('note: known gap %s names no form that fails now (remove it)' % p)
   if '--readme' in args:
     text, a, b = readme_block(args['--readme'])
-    want = '\n\n' + readme_table(per_family, gapped) + '\n\n'
+    want = '\n\n' + readme_table(per_family) + '\n\n'
     if a is None:
       print('FAIL: %s has no isa forms table (%s)' % (args['--readme'], README_BEGIN))
       fail_n += 1
@@ -487,7 +487,7 @@ README_BEGIN = '<!-- isa forms table: python3 tests/isa_forms/forms.py readme --
 README_END = '<!-- end of isa forms table -->'
 
 
-def readme_table(per_family, gapped):
+def readme_table(per_family):
   """The README's coverage table: forms and decoded forms per family (the
   CCCL templates in one row)."""
   rows = {}
