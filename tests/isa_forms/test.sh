@@ -26,6 +26,16 @@ for tier in interp jit; do
   [ "$out" = "0 3 6 9 12 15 18 21" ] || { echo "FAIL: nops.ptx ($tier): $out"; fail=1; }
 done
 
+# tensormap.cp_fenceproxy and vector registers (stated in the files)
+for tier in interp jit; do
+  out=$(SMEMU_TIER=$tier "$B/smemu" exec "$H/tmapcp.ptx" --kernel k --grid 1 --block 32 --arg buf:u32:32:print 2>&1 |
+    sed -n 2p)
+  [ "$out" = "0 7 14 21 28 35 42 49" ] || { echo "FAIL: tmapcp.ptx ($tier): $out"; fail=1; }
+  out=$(SMEMU_TIER=$tier "$B/smemu" exec "$H/vecreg.ptx" --kernel k --grid 1 --block 1 --arg buf:u32:2:print 2>&1 |
+    sed -n 2p)
+  [ "$out" = "1073741824 5" ] || { echo "FAIL: vecreg.ptx ($tier): $out"; fail=1; }
+done
+
 # the check itself: a form smemu cannot decode fails it, unless a gap names it
 printf 'x\tadd.u32 %%r_u32_0, %%r_u32_1, %%r_u32_2;\nx\tfrobnicate.u32 %%r_u32_0;\n' > "$T/forms.txt"
 out=$(python3 "$H/forms.py" check --smemu "$B/smemu" --out "$T/o" "$T/forms.txt" 2>&1) &&
