@@ -36,6 +36,15 @@ for tier in interp jit; do
   [ "$out" = "1073741824 5" ] || { echo "FAIL: vecreg.ptx ($tier): $out"; fail=1; }
 done
 
+# vector atomics (atomv.ptx states the values: 32.0 64.0, 0.5 0.25 3 4, the
+# old values 0, the bf16x2 pairs)
+want="1107296256 1115684864 0 0 1056964608 1048576000 1077936128 1082130432 0 0 0 0 1075855296 3212853312 "
+for tier in interp jit; do
+  out=$(SMEMU_TIER=$tier "$B/smemu" exec "$H/atomv.ptx" --kernel k --grid 1 --block 32 --arg buf:u32:14:print 2>&1 |
+    sed -n 2,3p | tr '\n' ' ')
+  [ "$out" = "$want" ] || { echo "FAIL: atomv.ptx ($tier): $out"; fail=1; }
+done
+
 # the check itself: a form smemu cannot decode fails it, unless a gap names it
 printf 'x\tadd.u32 %%r_u32_0, %%r_u32_1, %%r_u32_2;\nx\tfrobnicate.u32 %%r_u32_0;\n' > "$T/forms.txt"
 out=$(python3 "$H/forms.py" check --smemu "$B/smemu" --out "$T/o" "$T/forms.txt" 2>&1) &&
