@@ -45,6 +45,13 @@ for tier in interp jit; do
   [ "$out" = "$want" ] || { echo "FAIL: atomv.ptx ($tier): $out"; fail=1; }
 done
 
+# mbarrier.arrive_drop.expect_tx (mbdrop.ptx: both phases end)
+for tier in interp jit; do
+  out=$(SMEMU_TIER=$tier "$B/smemu" exec "$H/mbdrop.ptx" --kernel k --grid 1 --block 32 --arg buf:u32:2:print 2>&1 |
+    sed -n 2p)
+  [ "$out" = "1 1" ] || { echo "FAIL: mbdrop.ptx ($tier): $out"; fail=1; }
+done
+
 # the check itself: a form smemu cannot decode fails it, unless a gap names it
 printf 'x\tadd.u32 %%r_u32_0, %%r_u32_1, %%r_u32_2;\nx\tfrobnicate.u32 %%r_u32_0;\n' > "$T/forms.txt"
 out=$(python3 "$H/forms.py" check --smemu "$B/smemu" --out "$T/o" "$T/forms.txt" 2>&1) &&
