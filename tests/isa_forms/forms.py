@@ -20,7 +20,8 @@ grammar.txt: one instruction template a line. `<a|b|>` picks one of the
 alternatives (an empty one: nothing), `<T=a|b>` also binds T to the pick,
 `@NAME` (a line `@NAME = ...` defines it) stands for its text. In the
 operands `%T` is a register of the type bound to T, `%u32` (any type name)
-a register of that type, `%pred` a predicate, `$T` the bound text itself.
+a register of that type, `%pred` a predicate, `%f32*8` eight registers,
+`$T` the bound text itself.
 A line `family NAME` starts a family (one kernel file each).
 """
 import itertools
@@ -160,6 +161,7 @@ def concretize(text, binds):
     return binds.get(m.group(1), m.group(0))
 
   text = re.sub(r'\$(\w+)', subtext, text)
+  text = re.sub(r'(%\w+)\*(\d+)', lambda m: ', '.join([m.group(1)] * int(m.group(2))), text)
   text = re.sub(r'%(\w+)', sub, text)
   return re.sub(r'\s+', ' ', text).strip().rstrip(';') + ';'
 
