@@ -1,9 +1,7 @@
 /* atom.c: atom and red on shared, global and generic memory: add (integer,
  * f32, f64, f16, bf16, f16x2, bf16x2), min, max, inc, dec, cas, exch, and, or, xor. Lanes
  * are served in lane order; host atomics make global ones safe across the
- * worker threads that run other blocks at the same time. The vector forms
- * of sm_90 (.v2/.v4/.v8 on .global floats and halves) are one atomic per
- * element, as the PTX ISA defines them. */
+ * worker threads that run other blocks at the same time. */
 #include "exec/exec.h"
 #include "exec/hooks.h"
 #include "ir/decode.h"
@@ -123,7 +121,9 @@ static void atom_h(warp *w, const insn *in, uint32_t m) {
     hook_rsv_release(w, in, m, addr, w->r[in->b]);
 }
 
-/* A vector atom/red: insn.c elements of insn.vec bytes from the address;
+/* A vector atom/red (sm_90's .v2/.v4/.v8 on .global floats and halves):
+ * one atomic per element, as the PTX ISA defines them; insn.c elements of
+ * insn.vec bytes from the address;
  * program.xslots at insn.target holds the c destination slots (SLOT_SINK
  * for red) then the c source slots. Each lane reads all its sources before
  * it writes a destination (a register may be both). */
