@@ -41,6 +41,7 @@ int dec_red_async(dctx *D, dstmt *S, insn *in);
 
 /* Decoders of the TMA family (tma.c), from dec_bulk / dec_cp / ops.def. */
 int dec_tma(dctx *D, dstmt *S, insn *in, int prefetch, int reduce);
+int dec_tensormap(dctx *D, dstmt *S, insn *in); /* tensormap.replace (dec_tensormap_op) */
 /* fence.proxy.async(.shared::cta|.global) (exec/dispatch.c's dec_fence picks it):
  * the handler (bulk.c). */
 void async_proxy_fence(warp *w, const insn *in, uint32_t m);

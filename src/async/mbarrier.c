@@ -1,5 +1,5 @@
 /* mbarrier.c: the mbarrier instructions (sm_80/sm_90): init, inval,
- * arrive (with a count, .noComplete, arrive_drop), arrive.expect_tx,
+ * arrive (with a count, .noComplete, arrive_drop), arrive(_drop).expect_tx,
  * expect_tx, complete_tx, test_wait / try_wait (with a state token or a
  * phase parity) and pending_count, on the state layout of async.h; and
  * cp.async.mbarrier.arrive(.noinc), the arrive-on triggered when the
@@ -33,7 +33,7 @@ enum {
   MB_PENDING
 };
 /* insn.type2 bits */
-enum { MBF_PARITY = 1, MBF_NOCOMPLETE = 2, MBF_HAS_COUNT = 4 };
+enum { MBF_PARITY = 1, MBF_NOCOMPLETE = 2, MBF_HAS_COUNT = 4, MBF_TX = 8 /* arrive_drop.expect_tx */ };
 
 #define F_EXPECTED(s) ((uint32_t)((s)&0xfffff))
 #define F_PENDING(s) ((uint32_t)(((s) >> 20) & 0xfffff))
@@ -253,9 +253,9 @@ static void h_mbarrier(warp *w, const insn *in, uint32_t m) {
     case MB_ARRIVE_TX:
     case MB_DROP: {
       if (!need_valid(w, l, a, s, "mbarrier.arrive")) return;
-      uint32_t n = in->mode == MB_ARRIVE_TX ? 1 : (in->type2 & MBF_HAS_COUNT) ? (uint32_t)w->r[in->c][l] : 1;
-      if (in->mode == MB_ARRIVE_TX && !add_tx(w, l, a, &s, (int64_t)(uint32_t)w->r[in->c][l], "expect_tx"))
-        return;
+      int tx = in->mode == MB_ARRIVE_TX || (in->type2 & MBF_TX);
+      uint32_t n = tx ? 1 : (in->type2 & MBF_HAS_COUNT) ? (uint32_t)w->r[in->c][l] : 1;
+      if (tx && !add_tx(w, l, a, &s, (int64_t)(uint32_t)w->r[in->c][l], "expect_tx")) return;
       if (n == 0 || n > F_PENDING(s)) {
         char where[96], st[200];
         describe(w, a, where, sizeof where);
@@ -421,6 +421,7 @@ int dec_mbarrier(dctx *D, dstmt *S, insn *in) {
   if (sub < 0) return dec_error(D, S, -1, "unknown mbarrier operation");
   int mode = modes[sub];
   if (mode == MB_ARRIVE && dec_take(S, "expect_tx")) mode = MB_ARRIVE_TX;
+  if (mode == MB_DROP && dec_take(S, "expect_tx")) in->type2 |= MBF_TX;
   if ((mode == MB_ARRIVE || mode == MB_DROP) && dec_take(S, "noComplete")) in->type2 |= MBF_NOCOMPLETE;
   if ((mode == MB_TEST || mode == MB_TRY) && dec_take(S, "parity")) in->type2 |= MBF_PARITY;
   if (S->ntypes != 1 || S->types[0] != PTX_T_B64) return dec_error(D, S, -1, "mbarrier operations take .b64");
@@ -456,9 +457,11 @@ int dec_mbarrier(dctx *D, dstmt *S, insn *in) {
   case MB_DROP:
     if (n != 2 && n != 3)
       return dec_error(D, S, -1, "mbarrier.arrive takes state, [addr] and an optional count");
+    if ((in->type2 & MBF_TX) && n != 3)
+      return dec_error(D, S, -1, "mbarrier.arrive_drop.expect_tx takes state, [addr] and a byte count");
     if (n == 3) {
       if (dec_src(D, S, 2, PTX_T_U32, &in->c) < 0) return -1;
-      in->type2 |= MBF_HAS_COUNT;
+      if (!(in->type2 & MBF_TX)) in->type2 |= MBF_HAS_COUNT;
     }
     break;
   case MB_TEST:

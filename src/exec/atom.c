@@ -121,6 +121,72 @@ static void atom_h(warp *w, const insn *in, uint32_t m) {
     hook_rsv_release(w, in, m, addr, w->r[in->b]);
 }
 
+/* A vector atom/red (sm_90's .v2/.v4/.v8 on .global floats and halves):
+ * one atomic per element, as the PTX ISA defines them; insn.c elements of
+ * insn.vec bytes from the address;
+ * program.xslots at insn.target holds the c destination slots (SLOT_SINK
+ * for red) then the c source slots. Each lane reads all its sources before
+ * it writes a destination (a register may be both). */
+static void atom_vec_h(warp *w, const insn *in, uint32_t m) {
+  const uint32_t *x = w->L->prog->xslots + in->target;
+  const uint64_t *A = w->r[in->a];
+  int n = (int)in->c, bytes = in->vec, op = in->mode;
+  uint64_t addr[32];
+  uint32_t bad = 0;
+  LANES(m, {
+    addr[l] = A[l] + (uint64_t)in->imm;
+    if (!exec_addr(w, l, in->space, addr[l], (uint32_t)(bytes * n), 1)) {
+      if (!w->L->fault_all) return;
+      bad |= 1u << l;
+    }
+  });
+  if (bad && !(m &= ~bad)) return;
+  if (w->L->hooks) hook_atom(w, in, m, addr, (uint32_t)(bytes * n));
+  LANES(m, {
+    uint64_t src[8], old[8];
+    uint8_t *p = exec_addr(w, l, in->space, addr[l], (uint32_t)(bytes * n), 1);
+    for (int k = 0; k < n; k++) src[k] = w->r[x[n + k]][l];
+    for (int k = 0; k < n; k++) old[k] = rmw(p + k * bytes, bytes, op, in->type, src[k], 0);
+    for (int k = 0; k < n; k++)
+      if (x[k] != SLOT_SINK) w->r[x[k]][l] = old[k] & mask_bits(bytes);
+  });
+}
+
+static int dec_atom_vec(dctx *D, dstmt *S, insn *in, int red, int space, int op, int n) {
+  if (op != A_ADD && op != A_MIN && op != A_MAX)
+    return dec_error(D, S, -1, "vector atomics are .add, .min or .max");
+  if (dec_ntypes(D, S, 1) < 0) return -1;
+  int t = S->types[0], bytes = ptx_type_size(t), first = red ? 0 : 1;
+  if (t != PTX_T_F32 && t != PTX_T_F16 && t != PTX_T_BF16 && t != PTX_T_F16X2 && t != PTX_T_BF16X2)
+    return dec_error(D, S, -1, "vector atomics take .f32, .f16, .bf16, .f16x2 or .bf16x2");
+  if (dec_nops(D, S, first + 2) < 0) return -1;
+  const ptx_operand *src = &S->st->ops[first + 1], *dst = red ? NULL : &S->st->ops[0];
+  if (src->kind != PTX_OPD_VEC || src->nelems != n || (dst && (dst->kind != PTX_OPD_VEC || dst->nelems != n)))
+    return dec_error(D, S, -1, "%s.v%d takes vectors of %d registers", S->st->opcode, n, n);
+  uint32_t slots[16];
+  for (int k = 0; k < n; k++) {
+    slots[k] = SLOT_SINK;
+    if (dst && dec_dst_opd(D, &dst->elems[k], &slots[k])) return dec_error(D, S, 0, "bad vector element");
+    if (dec_src_opd(D, &src->elems[k], t, &slots[n + k]))
+      return dec_error(D, S, first + 1, "bad vector element");
+  }
+  int64_t x;
+  if (dec_xslots(D, slots, (uint32_t)(2 * n), &x) < 0) return -1;
+  if (dec_addr(D, S, first, &in->a, &in->imm, &space, &in->flags) < 0) return -1;
+  if (space != PTX_SPACE_GLOBAL || (in->flags & IF_FRAME))
+    return dec_error(D, S, first, "vector atomics work on .global memory");
+  in->space = (uint8_t)space;
+  in->target = (uint32_t)x;
+  in->c = (uint32_t)n;
+  in->vec = (uint8_t)bytes;
+  in->mode = (uint8_t)op;
+  in->type = (uint8_t)t;
+  in->d = SLOT_SINK;
+  in->b = SLOT_SINK;
+  in->fn = atom_vec_h;
+  return 0;
+}
+
 int dec_cache_hint(dctx *D, dstmt *S, ptx_stmt *copy); /* sm90ctl.c */
 
 /* atom, and red but red.async (async/stasync.c; dec_red, exec/dispatch.c) */
@@ -133,7 +199,8 @@ int dec_atom(dctx *D, dstmt *S, insn *in) {
   dec_take(S, "ftz");
   int op = dec_take_any(S, aops);
   if (op < 0) return dec_error(D, S, -1, "%s needs an operation (.add, .cas, ...)", S->st->opcode);
-  if (dec_vec(S) != 1) return dec_error(D, S, -1, "vector atomics are not supported");
+  int n = dec_vec(S);
+  if (n != 1) return dec_atom_vec(D, S, in, red, sp, op, n);
   if (dec_ntypes(D, S, 1) < 0) return -1;
   int t = S->types[0], bytes = ptx_type_size(t);
   if (bytes != 2 && bytes != 4 && bytes != 8)

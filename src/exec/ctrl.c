@@ -222,7 +222,8 @@ static void h_nop(warp *w, const insn *in, uint32_t m) {
 }
 
 int dec_nop(dctx *D, dstmt *S, insn *in) {
-  static const char *const ok[] = {"L1", "L2", "tensormap", "global", "local", "const", "param", NULL};
+  static const char *const ok[] = {"L1",    "L2",    "tensormap", "global", "local",
+                                   "const", "param", "mask",      NULL};
   while (dec_take_any(S, ok) >= 0) {
   }
   for (int i = 0; i < S->st->nops; i++)
@@ -260,12 +261,16 @@ int dec_fence_form(dctx *D, dstmt *S, insn *in) {
                                    "tensormap::generic",
                                    "release",
                                    "acquire",
+                                   "sync_restrict::shared::cta",
+                                   "sync_restrict::shared::cluster",
+                                   "async::generic",
                                    NULL};
   int k, async = 0, tensormap = 0;
   in->mode = 0;
-  /* .cta, proxy and mbarrier_init fences order nothing between blocks */
+  /* .cta, proxy and mbarrier_init fences, and those restricted to shared
+   * memory, order nothing between blocks */
   while ((k = dec_take_any(S, ok)) >= 0) {
-    if (k == 0 || k == 7 || k == 14) in->mode = 1;
+    if (k == 0 || k == 7 || k == 14 || k >= 18) in->mode = 1;
     async |= k == 8;
     tensormap |= k == 15;
   }

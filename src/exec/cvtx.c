@@ -1,7 +1,8 @@
 /* cvtx.c: the cvt forms of the tensor-core era that the plain float <-> int
  * table of mov.c does not hold: f32 to tf32 (.rn/.rz/.rna, .relu,
- * .satfinite) and the packed f32 pairs to .f16x2/.bf16x2 with .relu and
- * .satfinite. dec_cvt (mov.c) asks dec_cvt_ext first. */
+ * .satfinite), the packed f32 pairs to .f16x2/.bf16x2 and a single f32 to
+ * .f16/.bf16 with .relu and .satfinite, and bf16 to f32 with a rounding
+ * modifier. dec_cvt (mov.c) asks dec_cvt_ext first. */
 #include "exec/exec.h"
 #include "ir/decode.h"
 #include "model/fpsem.h"
@@ -66,6 +67,22 @@ static void cvt_pack2x_h(warp *w, const insn *in, uint32_t m) {
   });
 }
 
+/* cvt.frnd{.relu}{.satfinite}.{f16,bf16}.f32 d, a: one half, as a pair's. */
+static void cvt_half_x_h(warp *w, const insn *in, uint32_t m) {
+  uint64_t *Dd = w->r[in->d];
+  const uint64_t *A = w->r[in->a];
+  int bf = in->type == PTX_T_BF16, rm = in->mode, x = in->vec;
+  LANES(m, Dd[l] = pack_half(fp_from_bits32((uint32_t)A[l]), bf, rm, x));
+}
+
+/* cvt.frnd.f32.bf16 d, a: every bf16 is exact in f32 and the GPU moves the
+ * bits up unchanged, NaN payloads too (an H200, tests/hw/ptx_forms). */
+static void cvt_bf16_f32_h(warp *w, const insn *in, uint32_t m) {
+  uint64_t *Dd = w->r[in->d];
+  const uint64_t *A = w->r[in->a];
+  LANES(m, Dd[l] = (uint32_t)(A[l] & 0xffff) << 16);
+}
+
 static int has_mod(const dstmt *S, const char *m) {
   for (int i = 0; i < S->st->nmods; i++)
     if (!strcmp(S->st->mods[i], m)) return 1;
@@ -76,8 +93,22 @@ static int has_mod(const dstmt *S, const char *m) {
  * reported: *rc), 0 to leave it to the general decoder. */
 int dec_cvt_ext(dctx *D, dstmt *S, insn *in, int *rc) {
   int tf32 = has_mod(S, "tf32");
-  int packed = S->ntypes == 2 && (S->types[0] == PTX_T_F16X2 || S->types[0] == PTX_T_BF16X2) &&
-               (has_mod(S, "relu") || has_mod(S, "satfinite"));
+  int x2 = S->ntypes == 2 && (S->types[0] == PTX_T_F16X2 || S->types[0] == PTX_T_BF16X2);
+  int x1 =
+      S->ntypes == 2 && (S->types[0] == PTX_T_F16 || S->types[0] == PTX_T_BF16) && S->types[1] == PTX_T_F32;
+  int packed = (x1 || x2) && (has_mod(S, "relu") || has_mod(S, "satfinite"));
+  int bfup = S->ntypes == 2 && S->types[0] == PTX_T_F32 && S->types[1] == PTX_T_BF16 && !has_mod(S, "ftz") &&
+             (has_mod(S, "rn") || has_mod(S, "rz") || has_mod(S, "rm") || has_mod(S, "rp"));
+  if (bfup) {
+    *rc = -1;
+    dec_round(S, 0);
+    if (dec_nops(D, S, 2) < 0 || dec_dst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, PTX_T_BF16, &in->a) < 0)
+      return 1;
+    in->type = PTX_T_F32;
+    in->fn = cvt_bf16_f32_h;
+    *rc = 0;
+    return 1;
+  }
   if (!tf32 && !packed) return 0;
   *rc = -1;
   int x = (dec_take(S, "relu") ? X_RELU : 0) | (dec_take(S, "satfinite") ? X_SATF : 0);
@@ -104,10 +135,17 @@ int dec_cvt_ext(dctx *D, dstmt *S, insn *in, int *rc) {
   }
   if (S->types[1] != PTX_T_F32) return dec_error(D, S, -1, "cvt to .f16x2/.bf16x2 takes two .f32 sources"), 1;
   if (rna || (rm != FP_RN && rm != FP_RZ))
-    return dec_error(D, S, -1, "cvt to a packed half pair needs .rn or .rz"), 1;
+    return dec_error(D, S, -1, "cvt to a half with .relu or .satfinite needs .rn or .rz"), 1;
   in->type = (uint8_t)S->types[0];
   in->type2 = PTX_T_F32;
   in->mode = (uint8_t)rm;
+  if (x1) {
+    if (dec_nops(D, S, 2) < 0 || dec_dst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, PTX_T_F32, &in->a) < 0)
+      return 1;
+    in->fn = cvt_half_x_h;
+    *rc = 0;
+    return 1;
+  }
   if (dec_nops(D, S, 3) < 0 || dec_dst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, PTX_T_F32, &in->a) < 0 ||
       dec_src(D, S, 2, PTX_T_F32, &in->b) < 0)
     return 1;

@@ -53,6 +53,14 @@ int dec_fence(dctx *D, dstmt *S, insn *in) {
   return 0;
 }
 
+/* tensormap: cp_fenceproxy here (exec/tmapcp.c), replace in the async
+ * family. */
+int dec_tensormap_cp(dctx *D, dstmt *S, insn *in);
+int dec_tensormap_op(dctx *D, dstmt *S, insn *in) {
+  if (dec_take(S, "cp_fenceproxy")) return dec_tensormap_cp(D, S, in);
+  return dec_tensormap(D, S, in);
+}
+
 static const decode_families families = {op_decoders, wgmma_guard_pass};
 
 int decode_kernel(const ptx_module *m, const ptx_func *k, const decode_env *env, program **out, char *err,

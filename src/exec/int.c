@@ -300,18 +300,25 @@ static void madwide_s32(warp *w, const insn *in, uint32_t m) {
 }
 TAB(madwide) = {NULL, madwide_u16, madwide_u32, NULL, NULL, madwide_s16, madwide_s32, NULL};
 
-/* 24-bit multiplies: operands are the low 24 bits (sign-extended for s32). */
+/* 24-bit multiplies: operands are the low 24 bits (sign-extended for s32).
+ * mad24.hi.sat.s32 clamps the sum of the product's bits 47..16 and c to
+ * the s32 range. */
 static inline int64_t lo24(uint64_t x, int sgn) {
   uint32_t v = (uint32_t)x & 0xffffff;
   return sgn ? (int64_t)((int32_t)(v << 8) >> 8) : (int64_t)v;
 }
 static void mul24(warp *w, const insn *in, uint32_t m) {
   REGS3;
-  int sgn = in->flags & IF_SIGNED, hi = in->mode & 1, mad = in->op == OP_MAD24;
+  int sgn = in->flags & IF_SIGNED, hi = in->mode & 1, mad = in->op == OP_MAD24, sat = in->flags & IF_SAT;
   LANES(m, {
     int64_t p = lo24(A[l], sgn) * lo24(B[l], sgn);
     uint32_t r = hi ? (uint32_t)((uint64_t)p >> 16) : (uint32_t)p;
-    D[l] = (uint32_t)(r + (mad ? (uint32_t)C[l] : 0));
+    if (sat) {
+      int64_t v = (int64_t)(int32_t)r + (int64_t)(int32_t)C[l];
+      D[l] = (uint32_t)(v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v);
+    } else {
+      D[l] = (uint32_t)(r + (mad ? (uint32_t)C[l] : 0));
+    }
   });
 }
 
@@ -639,12 +646,13 @@ static void fns_h(warp *w, const insn *in, uint32_t m) {
 
 /* ---- packed integers ---- */
 
-/* SIMD video instructions vadd4 ... vmax2: per byte (4) or half (2) of a
- * and b, signed or unsigned by their types, the result saturated to the
- * destination element's range with .sat (else truncated); with .add the
- * elements' results are summed into c, without it they are packed into d.
- * Selectors and masks are not supported (the decoder says so). */
-enum { V_ADD, V_SUB, V_AVRG, V_ABSDIFF, V_MIN, V_MAX };
+/* SIMD video instructions vadd4 ... vmax2, vset4/vset2: per byte (4) or
+ * half (2) of a and b, signed or unsigned by their types, the result
+ * saturated to the destination element's range with .sat (else truncated);
+ * vset's result is 1 where the comparison holds, else 0 (unsigned). With
+ * .add the elements' results are summed into c, without it they are packed
+ * into d. Selectors and masks are not supported (the decoder says so). */
+enum { V_ADD, V_SUB, V_AVRG, V_ABSDIFF, V_MIN, V_MAX, V_EQ, V_NE, V_LT, V_LE, V_GT, V_GE };
 static void video_h(warp *w, const insn *in, uint32_t m) {
   REGS3;
   int n = in->vec, bits = 32 / n, op = in->mode, sat = in->flags & IF_SAT, add = in->flags & IF_APPROX;
@@ -662,7 +670,13 @@ static void video_h(warp *w, const insn *in, uint32_t m) {
                   : op == V_AVRG    ? (x + y + 1) >> 1
                   : op == V_ABSDIFF ? (x > y ? x - y : y - x)
                   : op == V_MIN     ? (x < y ? x : y)
-                                    : (x > y ? x : y);
+                  : op == V_MAX     ? (x > y ? x : y)
+                  : op == V_EQ      ? x == y
+                  : op == V_NE      ? x != y
+                  : op == V_LT      ? x < y
+                  : op == V_LE      ? x <= y
+                  : op == V_GT      ? x > y
+                                    : x >= y;
       if (sat) {
         int64_t lo = ds ? -((int64_t)1 << (bits - 1)) : 0,
                 hi = ds ? ((int64_t)1 << (bits - 1)) - 1 : (int64_t)emask;
@@ -679,19 +693,33 @@ static void video_h(warp *w, const insn *in, uint32_t m) {
 
 int dec_video(dctx *D, dstmt *S, insn *in) {
   static const int ops[] = {V_ADD, V_SUB, V_AVRG, V_ABSDIFF, V_MIN, V_MAX};
-  int k = in->op >= OP_VADD2 ? in->op - OP_VADD2 : in->op - OP_VADD4;
-  in->mode = (uint8_t)ops[k];
-  in->vec = (uint8_t)(in->op >= OP_VADD2 ? 2 : 4);
-  if (dec_take(S, "sat")) in->flags |= IF_SAT;
+  static const char *const cmps[] = {"eq", "ne", "lt", "le", "gt", "ge", NULL};
+  int set = in->op == OP_VSET2 || in->op == OP_VSET4, nt = set ? 2 : 3;
+  if (set) {
+    int c = dec_take_any(S, cmps);
+    if (c < 0)
+      return dec_error(D, S, -1, "%s needs a comparison (.eq, .ne, .lt, .le, .gt, .ge)", S->st->opcode);
+    in->mode = (uint8_t)(V_EQ + c);
+    in->vec = (uint8_t)(in->op == OP_VSET2 ? 2 : 4);
+  } else {
+    int k = in->op >= OP_VADD2 ? in->op - OP_VADD2 : in->op - OP_VADD4;
+    in->mode = (uint8_t)ops[k];
+    in->vec = (uint8_t)(in->op >= OP_VADD2 ? 2 : 4);
+  }
+  if (dec_take(S, "sat")) {
+    if (set) return dec_error(D, S, -1, "%s takes no .sat", S->st->opcode);
+    in->flags |= IF_SAT;
+  }
   if (dec_take(S, "add")) in->flags |= IF_APPROX;
-  if (dec_ntypes(D, S, 3) < 0) return -1;
-  for (int i = 0; i < 3; i++) {
+  if (dec_ntypes(D, S, nt) < 0) return -1;
+  for (int i = 0; i < nt; i++) {
     int t = S->types[i];
     if (t != PTX_T_U32 && t != PTX_T_S32)
       return dec_error(D, S, -1, "%s types are .u32 or .s32", S->st->opcode);
   }
-  in->type2 = (uint8_t)((S->types[1] == PTX_T_S32 ? 1 : 0) | (S->types[2] == PTX_T_S32 ? 2 : 0) |
-                        (S->types[0] == PTX_T_S32 ? 4 : 0));
+  /* vset's d and c are unsigned; its two types are a's and b's */
+  in->type2 = (uint8_t)((S->types[nt - 2] == PTX_T_S32 ? 1 : 0) | (S->types[nt - 1] == PTX_T_S32 ? 2 : 0) |
+                        (!set && S->types[0] == PTX_T_S32 ? 4 : 0));
   for (int i = 0; i < S->st->nmods; i++)
     if (S->st->mods[i][0] == 'b' && S->st->mods[i][1] >= '0' && S->st->mods[i][1] <= '9')
       return dec_error(D, S, -1, "%s with a byte mask or selector is not supported", S->st->opcode);
@@ -923,6 +951,11 @@ int dec_int(dctx *D, dstmt *S, insn *in) {
       in->mode = 1;
     else
       dec_take(S, "lo");
+    if (dec_take(S, "sat")) {
+      if (op != OP_MAD24 || in->mode != 1 || t != PTX_T_S32)
+        return dec_error(D, S, -1, ".sat applies to mad24.hi.s32 only");
+      in->flags |= IF_SAT;
+    }
     if (srcs(D, S, in, op == OP_MAD24 ? 3 : 2, t) < 0) return -1;
     in->fn = mul24;
     return 0;

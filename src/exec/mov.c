@@ -97,6 +97,8 @@ int dec_mov(dctx *D, dstmt *S, insn *in) {
   int t = S->types[0], bytes = ptx_type_size(t);
   const ptx_operand *d = &S->st->ops[0], *s = &S->st->ops[1];
   in->type = (uint8_t)t;
+  /* a register slot holds 64 bits: a .b128 value would lose its high half */
+  if (t == PTX_T_B128) return dec_error(D, S, -1, "mov.b128: 128-bit registers are not supported");
   if (t == PTX_T_PRED) {
     int neg;
     if (dec_pdst(D, S, 0, &in->d) < 0 || dec_psrc(D, S, 1, &in->a, &neg) < 0) return -1;
@@ -423,8 +425,13 @@ int dec_cvt(dctx *D, dstmt *S, insn *in) {
     return dec_error(D, S, -1, "integer-to-integer cvt takes no rounding modifier");
   if (is_f(st) && is_f(dt) && st != dt) {
     int narrow = ptx_type_size(dt) <= ptx_type_size(st);
-    if (narrow && frm < 0) return dec_error(D, S, -1, "narrowing float cvt needs .rn, .rz, .rm or .rp");
-    if (!narrow && frm >= 0) return dec_error(D, S, -1, "widening float cvt takes no rounding modifier");
+    /* between f16 and bf16 ptxas takes no rounding modifier as .rn; from
+     * bf16 to f32/f64 it takes one, moot since every bf16 is exact there */
+    int halves = (st == PTX_T_F16 && dt == PTX_T_BF16) || (st == PTX_T_BF16 && dt == PTX_T_F16);
+    if (narrow && frm < 0 && !halves)
+      return dec_error(D, S, -1, "narrowing float cvt needs .rn, .rz, .rm or .rp");
+    if (!narrow && frm >= 0 && st != PTX_T_BF16)
+      return dec_error(D, S, -1, "widening float cvt takes no rounding modifier");
   }
   if (is_f(st) && is_f(dt) && irm >= 0) {
     if (st != dt) return dec_error(D, S, -1, "integer rounding needs equal float types");

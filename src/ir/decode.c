@@ -728,6 +728,22 @@ static int layout_shared(dctx *D, program *P) {
 }
 
 /* ---- per function ---- */
+static int declare_elems(dctx *D, const char *name, int n, int pred) {
+  static const char xyzw[] = "xyzw", rgba[] = "rgba";
+  for (int e = 0; e < n && e < 4; e++) {
+    uint32_t slot = pred ? D->npreds++ : D->nregs_decl++;
+    for (int alias = 0; alias < 2; alias++) {
+      size_t len = strlen(name) + 3;
+      char *s = malloc(len);
+      if (!s) return -1;
+      snprintf(s, len, "%s.%c", name, (alias ? rgba : xyzw)[e]);
+      place(D, s, -1, 0, 0, 0);
+      smap_put(pred ? &D->preds : &D->regs, s, slot);
+    }
+  }
+  return 0;
+}
+
 static int declare_regs(dctx *D, const ptx_func *f) {
   D->nregs_decl = SLOT_FIRST;
   D->npreds = PRED_FIRST;
@@ -746,6 +762,12 @@ static int declare_regs(dctx *D, const ptx_func *f) {
         name = s;
         /* remember for freeing */
         place(D, s, -1, 0, 0, 0);
+      }
+      if (r->vec > 1) {
+        /* a vector register (.reg .v2 .f32 v): its elements v.x, v.y
+         * (v.r, v.g) are registers of their own */
+        if (declare_elems(D, name, r->vec, pred) < 0) return -1;
+        continue;
       }
       if (smap_get(pred ? &D->preds : &D->regs, name, NULL)) continue;
       if (pred)

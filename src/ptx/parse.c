@@ -371,6 +371,9 @@ static void plain_add(parser *P, const char *s, size_t n, uint32_t count) {
  * `.reg .b32 r<4>`. */
 static int plain_is_reg(parser *P, const char *s, size_t n) {
   if (!P->plain_n) return 0;
+  /* an element of a vector register: v.x */
+  const char *dot = memchr(s, '.', n);
+  if (dot && dot > s) return plain_is_reg(P, s, (size_t)(dot - s));
   plain_reg *r = plain_slot(P, s, n);
   if (r->len && r->single) return 1;
   size_t k = n;
@@ -1128,6 +1131,13 @@ static const char *scoped_name(parser *P, const char *name) {
     size_t ol = strlen(r[i].orig);
     if (!r[i].count) {
       if (!strcmp(r[i].orig, name)) return r[i].renamed;
+      /* an element of a vector register (v.x) or a selector (r.b1) */
+      if (!strncmp(r[i].orig, name, ol) && name[ol] == '.') {
+        size_t n = strlen(r[i].renamed) + strlen(name + ol) + 1;
+        char *out = alloc(P, n);
+        snprintf(out, n, "%s%s", r[i].renamed, name + ol);
+        return out;
+      }
       continue;
     }
     if (strncmp(r[i].orig, name, ol) || !name[ol]) continue;

@@ -93,7 +93,25 @@ typedef uint32_t u32;
   X(BI, I, szext_clamp_u, "szext.clamp.u32 %0, %1, %2;") \
   X(BI, I, szext_wrap_u, "szext.wrap.u32 %0, %1, %2;") \
   X(BI, I, szext_clamp_s, "szext.clamp.s32 %0, %1, %2;") \
-  X(BI, I, szext_wrap_s, "szext.wrap.s32 %0, %1, %2;")
+  X(BI, I, szext_wrap_s, "szext.wrap.s32 %0, %1, %2;") \
+  X(TE, I, vset2_lt, "vset2.u32.u32.lt %0, %1, %2, %3;") \
+  X(TE, I, vset2_s_ge, "vset2.s32.s32.ge %0, %1, %2, %3;") \
+  X(TE, I, vset2_su_ne_add, "vset2.s32.u32.ne.add %0, %1, %2, %3;") \
+  X(TE, I, vset2_us_gt_add, "vset2.u32.s32.gt.add %0, %1, %2, %3;") \
+  X(TE, I, vset4_eq, "vset4.u32.u32.eq %0, %1, %2, %3;") \
+  X(TE, I, vset4_s_lt_add, "vset4.s32.s32.lt.add %0, %1, %2, %3;") \
+  X(TE, I, vset4_su_le, "vset4.s32.u32.le %0, %1, %2, %3;") \
+  X(TE, I, vset4_us_ge_add, "vset4.u32.s32.ge.add %0, %1, %2, %3;") \
+  X(UN, F, cvt_rn_satf_f16, "{.reg .b16 h; cvt.rn.satfinite.f16.f32 h, %1; cvt.u32.u16 %0, h;}") \
+  X(UN, F, cvt_rz_satf_f16, "{.reg .b16 h; cvt.rz.satfinite.f16.f32 h, %1; cvt.u32.u16 %0, h;}") \
+  X(UN, F, cvt_rn_relu_f16, "{.reg .b16 h; cvt.rn.relu.f16.f32 h, %1; cvt.u32.u16 %0, h;}") \
+  X(UN, F, cvt_rn_satf_bf16, "{.reg .b16 h; cvt.rn.satfinite.bf16.f32 h, %1; cvt.u32.u16 %0, h;}") \
+  X(UN, F, cvt_rz_relu_satf_bf16, "{.reg .b16 h; cvt.rz.relu.satfinite.bf16.f32 h, %1; cvt.u32.u16 %0, h;}") \
+  X(UN, B, cvt_rn_f32_bf16, "{.reg .b16 lo, hi; mov.b32 {lo, hi}, %1; cvt.rn.f32.bf16 %0, lo;}") \
+  X(UN, B, cvt_rm_f32_bf16, "{.reg .b16 lo, hi; mov.b32 {lo, hi}, %1; cvt.rm.f32.bf16 %0, hi;}") \
+  X(UN, B, cvt_f16_bf16, "{.reg .b16 lo, hi, r; mov.b32 {lo, hi}, %1; cvt.f16.bf16 r, lo; cvt.u32.u16 %0, r;}") \
+  X(UN, H, cvt_bf16_f16, "{.reg .b16 lo, hi, r; mov.b32 {lo, hi}, %1; cvt.bf16.f16 r, hi; cvt.u32.u16 %0, r;}") \
+  X(TE, I, mad24_hi_sat, "mad24.hi.sat.s32 %0, %1, %2, %3;")
 
 #define DEF(shape, cls, k, body) shape(k, body)
 FORMS(DEF)

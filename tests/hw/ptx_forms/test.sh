@@ -3,8 +3,10 @@
 # (recorded/forms.out, made by record.sh): cvt to .tf32 and packed halves
 # with .relu/.satfinite, fp8 pairs, set/setp/min/max on .f16x2/.bf16x2 with
 # .NaN and .xorsign.abs, fma.relu, ex2/tanh .approx, the scalar video
-# instructions and szext, 144 inputs each (compare.py says how the .approx
-# forms are compared). Both tiers. Skips (77) without nvcc or python3.
+# instructions and szext, vset2/vset4, a single f16/bf16 from f32 with
+# .relu/.satfinite, bf16 to f32 with a rounding modifier, f16 <-> bf16,
+# mad24.hi.sat, 144 inputs each (compare.py says how the .approx forms are
+# compared). Both tiers. Skips (77) without nvcc or python3.
 B=${1:-build}
 HERE=$(dirname "$0")
 command -v nvcc > /dev/null 2>&1 || { echo "SKIP: nvcc not on the PATH"; exit 77; }

@@ -1,0 +1,63 @@
+#!/bin/sh
+# test.sh BUILD: every PTX instruction form of forms.txt (the ISA grammar of
+# grammar.txt and CCCL's cuda::ptx templates, as far as ptxas -arch=sm_90a
+# accepts them) must decode in `smemu lint`, or be named with a reason in
+# known_gaps.txt. Prints the coverage. With ptxas on the PATH it also checks
+# that ptxas still accepts every form of the table.
+B=${1:-build}
+H=$(dirname "$0")
+command -v python3 > /dev/null 2>&1 || { echo "python3 missing: skipped"; exit 77; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0
+P=
+command -v ptxas > /dev/null 2>&1 && P="--ptxas ptxas"
+# shellcheck disable=SC2086
+python3 "$H/forms.py" check --smemu "$B/smemu" --out "$B/isa_forms" --gaps "$H/known_gaps.txt" $P \
+  --readme "$H/../../README.md" \
+  "$H/forms.txt" > "$T/out" 2>&1 || fail=1
+cat "$T/out"
+grep -q "^isa forms: [0-9]* of [0-9]* forms" "$T/out" || { echo "FAIL: no coverage line"; fail=1; }
+
+# the fences restricted to shared memory and pmevent.mask run (both tiers)
+for tier in interp jit; do
+  out=$(SMEMU_TIER=$tier "$B/smemu" exec "$H/nops.ptx" --kernel nops --grid 1 --block 8 --arg buf:u32:8:iota \
+    --arg buf:u32:8:print 2>&1 | sed -n 2p)
+  [ "$out" = "0 3 6 9 12 15 18 21" ] || { echo "FAIL: nops.ptx ($tier): $out"; fail=1; }
+done
+
+# tensormap.cp_fenceproxy and vector registers (stated in the files)
+for tier in interp jit; do
+  out=$(SMEMU_TIER=$tier "$B/smemu" exec "$H/tmapcp.ptx" --kernel k --grid 1 --block 32 --arg buf:u32:32:print 2>&1 |
+    sed -n 2p)
+  [ "$out" = "0 7 14 21 28 35 42 49" ] || { echo "FAIL: tmapcp.ptx ($tier): $out"; fail=1; }
+  out=$(SMEMU_TIER=$tier "$B/smemu" exec "$H/vecreg.ptx" --kernel k --grid 1 --block 1 --arg buf:u32:2:print 2>&1 |
+    sed -n 2p)
+  [ "$out" = "1073741824 5" ] || { echo "FAIL: vecreg.ptx ($tier): $out"; fail=1; }
+done
+
+# vector atomics (atomv.ptx states the values: 32.0 64.0, 0.5 0.25 3 4, the
+# old values 0, the bf16x2 pairs)
+want="1107296256 1115684864 0 0 1056964608 1048576000 1077936128 1082130432 0 0 0 0 1075855296 3212853312 "
+for tier in interp jit; do
+  out=$(SMEMU_TIER=$tier "$B/smemu" exec "$H/atomv.ptx" --kernel k --grid 1 --block 32 --arg buf:u32:14:print 2>&1 |
+    sed -n 2,3p | tr '\n' ' ')
+  [ "$out" = "$want" ] || { echo "FAIL: atomv.ptx ($tier): $out"; fail=1; }
+done
+
+# mbarrier.arrive_drop.expect_tx (mbdrop.ptx: both phases end)
+for tier in interp jit; do
+  out=$(SMEMU_TIER=$tier "$B/smemu" exec "$H/mbdrop.ptx" --kernel k --grid 1 --block 32 --arg buf:u32:2:print 2>&1 |
+    sed -n 2p)
+  [ "$out" = "1 1" ] || { echo "FAIL: mbdrop.ptx ($tier): $out"; fail=1; }
+done
+
+# the check itself: a form smemu cannot decode fails it, unless a gap names it
+printf 'x\tadd.u32 %%r_u32_0, %%r_u32_1, %%r_u32_2;\nx\tfrobnicate.u32 %%r_u32_0;\n' > "$T/forms.txt"
+out=$(python3 "$H/forms.py" check --smemu "$B/smemu" --out "$T/o" "$T/forms.txt" 2>&1) &&
+  { echo "FAIL: an undecodable form passed: $out"; fail=1; }
+case "$out" in *"isa forms: 1 of 2 forms"*"1 unexpected"*) ;; *) echo "FAIL: self-check: $out"; fail=1 ;; esac
+echo '^frobnicate\. not an instruction' > "$T/gaps"
+out=$(python3 "$H/forms.py" check --smemu "$B/smemu" --out "$T/o" --gaps "$T/gaps" "$T/forms.txt" 2>&1) ||
+  { echo "FAIL: a known gap failed: $out"; fail=1; }
+exit $fail
