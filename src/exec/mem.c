@@ -315,6 +315,15 @@ static inline const alloc *gpick(warp *w, uint64_t a) {
   return NULL;
 }
 
+/* Whether every lane of m accesses es aligned bytes at A[l] + imm inside g. */
+static inline int glanes_ok(const alloc *g, const uint64_t *A, uint64_t imm, uint32_t m, uint64_t es) {
+  LANES(m, {
+    uint64_t a = A[l] + imm;
+    if (a - g->base + es > g->size || a < g->base || (a & (es - 1))) return 0;
+  });
+  return 1;
+}
+
 /* Global fast paths: the warp's cached allocations cover most accesses. */
 #define GLOBAL_LD(name, T)                                                                                   \
   static void name(warp *w, const insn *in, uint32_t m) {                                                    \
@@ -345,13 +354,10 @@ static inline const alloc *gpick(warp *w, uint64_t a) {
       ld_gen(w, in, m);                                                                                      \
       return;                                                                                                \
     }                                                                                                        \
-    LANES(m, {                                                                                               \
-      uint64_t a = A[l] + imm_;                                                                              \
-      if (a - g->base + sizeof(T) > g->size || a < g->base || (a & (sizeof(T) - 1))) {                       \
-        ld_gen(w, in, m);                                                                                    \
-        return;                                                                                              \
-      }                                                                                                      \
-    });                                                                                                      \
+    if (!glanes_ok(g, A, imm_, m, sizeof(T))) {                                                              \
+      ld_gen(w, in, m);                                                                                      \
+      return;                                                                                                \
+    }                                                                                                        \
     LANES(m, {                                                                                               \
       T v;                                                                                                   \
       memcpy(&v, (const void *)(uintptr_t)(A[l] + imm_), sizeof(T));                                         \
@@ -367,13 +373,10 @@ static inline const alloc *gpick(warp *w, uint64_t a) {
       st_gen(w, in, m);                                                                                      \
       return;                                                                                                \
     }                                                                                                        \
-    LANES(m, {                                                                                               \
-      uint64_t a = A[l] + imm_;                                                                              \
-      if (a - g->base + sizeof(T) > g->size || a < g->base || (a & (sizeof(T) - 1))) {                       \
-        st_gen(w, in, m);                                                                                    \
-        return;                                                                                              \
-      }                                                                                                      \
-    });                                                                                                      \
+    if (!glanes_ok(g, A, imm_, m, sizeof(T))) {                                                              \
+      st_gen(w, in, m);                                                                                      \
+      return;                                                                                                \
+    }                                                                                                        \
     LANES(m, {                                                                                               \
       T v = (T)V[l];                                                                                         \
       memcpy((void *)(uintptr_t)(A[l] + imm_), &v, sizeof(T));                                               \
