@@ -401,13 +401,17 @@ RT_EXPORT cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, in
   return rt_end(cudaSuccess);
 }
 
+cudaError_t rt_sync_all(void) {
+  rt_drain();
+  rt_pool_sync();
+  return rt.sticky;
+}
+
 RT_EXPORT cudaError_t cudaDeviceSynchronize(void) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   if ((e = rt_capture_forbid(0, 0))) return rt_end(e);
-  rt_drain();
-  rt_pool_sync();
-  return rt_end(rt.sticky);
+  return rt_end(rt_sync_all());
 }
 
 RT_EXPORT cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }

@@ -51,9 +51,7 @@ RT_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   if (e) return rt_end(e);
   if (!rt_stream_get(stream)) return rt_end(cudaErrorInvalidResourceHandle);
   if ((e = rt_capture_forbid(stream, 2))) return rt_end(e);
-  rt_drain();
-  rt_pool_sync();
-  return rt_end(rt.sticky);
+  return rt_end(rt_sync_all());
 }
 
 RT_EXPORT cudaError_t cudaStreamQuery(cudaStream_t stream) {

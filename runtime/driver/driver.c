@@ -281,9 +281,7 @@ RT_EXPORT CUresult cuCtxGetDevice(CUdevice *dev) {
 RT_EXPORT CUresult cuCtxSynchronize(void) {
   CUresult r = enter();
   if (r) return leave(r);
-  rt_drain();
-  rt_pool_sync();
-  return leave(to_cu(rt.sticky));
+  return leave(to_cu(rt_sync_all()));
 }
 
 /* ---- modules ---- */
