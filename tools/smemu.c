@@ -392,62 +392,23 @@ static void print_buffer(int i, const arg *a) {
   printf("arg %d (%s[%" PRIu64 "]):\n", i, tnames[a->type], a->count);
   const uint8_t *p = a->ptr;
   for (uint64_t k = 0; k < a->count; k++) {
-    const uint8_t *e = p + k * (uint64_t)tsize[a->type];
-    switch (a->type) {
-    case T_U8:
-      printf("%u", *e);
-      break;
-    case T_S8:
-      printf("%d", (int8_t)*e);
-      break;
-    case T_U16: {
-      uint16_t v;
-      memcpy(&v, e, 2);
-      printf("%u", v);
-      break;
-    }
-    case T_S16: {
-      int16_t v;
-      memcpy(&v, e, 2);
-      printf("%d", v);
-      break;
-    }
-    case T_U32: {
-      uint32_t v;
-      memcpy(&v, e, 4);
-      printf("%u", v);
-      break;
-    }
-    case T_S32: {
-      int32_t v;
-      memcpy(&v, e, 4);
-      printf("%d", v);
-      break;
-    }
-    case T_U64: {
-      uint64_t v;
-      memcpy(&v, e, 8);
-      printf("%" PRIu64, v);
-      break;
-    }
-    case T_S64: {
-      int64_t v;
-      memcpy(&v, e, 8);
-      printf("%" PRId64, v);
-      break;
-    }
-    case T_F32: {
+    int es = tsize[a->type];
+    const uint8_t *e = p + k * (uint64_t)es;
+    uint64_t u = 0;
+    memcpy(&u, e, (size_t)es); /* little-endian: zero-extended */
+    if (a->type <= T_U64) {
+      printf("%" PRIu64, u);
+    } else if (a->type <= T_S64) {
+      int up = 64 - 8 * es;
+      printf("%" PRId64, (int64_t)(u << up) >> up);
+    } else if (a->type == T_F32) {
       float v;
       memcpy(&v, e, 4);
       printf("%.9g", v);
-      break;
-    }
-    default: {
+    } else {
       double v;
       memcpy(&v, e, 8);
       printf("%.17g", v);
-      break;
-    }
     }
     putchar(k + 1 == a->count || k % 8 == 7 ? '\n' : ' ');
   }
