@@ -258,59 +258,47 @@ int smemu_cmd_run(int argc, char **argv) {
   const char *srcs[64];
   int nsrc = 0;
   char **prog = NULL;
+  /* the options that take a value, and where it goes */
+  const struct {
+    const char *name;
+    const char **var;
+  } valued[] = {{"--arch", &arch},
+                {"--check", &check},
+                {"--report", &report},
+                {"--json", &json},
+                {"--html", &html},
+                {"--threads", &threads},
+                {"--tier", &tier},
+                {"--max-insns", &max_insns},
+                {"--nvcc", &nvcc},
+                {"--counting", &counting},
+                {"--timeout", &timeout},
+                {"--error-exitcode", &exitcode},
+                {"--destroy-on-device-error", &destroy},
+                {"--leak-check", &leak},
+                {"--print-limit", &plimit}};
+  const size_t nvalued = sizeof valued / sizeof valued[0];
   for (i = 0; i < argc; i++) {
     const char *a = argv[i];
-    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define VALUE(var)                                                                                           \
-  do {                                                                                                       \
-    if (!v) {                                                                                                \
-      fprintf(stderr, "smemu run: %s needs a value\n", a);                                                   \
-      return 2;                                                                                              \
-    }                                                                                                        \
-    var = v;                                                                                                 \
-    i++;                                                                                                     \
-  } while (0)
-    if (!strcmp(a, "--")) {
-      prog = argv + i + 1;
-      break;
-    } else if (!strcmp(a, "--arch"))
-      VALUE(arch);
-    else if (!strcmp(a, "--check"))
-      VALUE(check);
-    else if (!strcmp(a, "--report"))
-      VALUE(report);
-    else if (!strcmp(a, "--json"))
-      VALUE(json);
-    else if (!strcmp(a, "--html"))
-      VALUE(html);
-    else if (!strcmp(a, "--threads"))
-      VALUE(threads);
-    else if (!strcmp(a, "--tier"))
-      VALUE(tier);
-    else if (!strcmp(a, "--max-insns"))
-      VALUE(max_insns);
-    else if (!strcmp(a, "--nvcc"))
-      VALUE(nvcc);
-    else if (!strcmp(a, "--counting")) {
-      VALUE(counting);
-      if (strcmp(counting, "sass") && strcmp(counting, "ptx")) {
+    size_t k = 0;
+    while (k < nvalued && strcmp(a, valued[k].name)) k++;
+    if (k < nvalued) {
+      if (i + 1 >= argc) {
+        fprintf(stderr, "smemu run: %s needs a value\n", a);
+        return 2;
+      }
+      *valued[k].var = argv[++i];
+      if (valued[k].var == &counting && strcmp(counting, "sass") && strcmp(counting, "ptx")) {
         fprintf(stderr, "smemu run: --counting takes sass or ptx\n");
         return 2;
       }
-    } else if (!strcmp(a, "--timeout"))
-      VALUE(timeout);
-    else if (!strcmp(a, "--error-exitcode"))
-      VALUE(exitcode);
-    else if (!strcmp(a, "--quiet"))
+    } else if (!strcmp(a, "--")) {
+      prog = argv + i + 1;
+      break;
+    } else if (!strcmp(a, "--quiet"))
       quiet = 1;
     else if (!strcmp(a, "--continue-after-error"))
       cont = 1;
-    else if (!strcmp(a, "--destroy-on-device-error"))
-      VALUE(destroy);
-    else if (!strcmp(a, "--leak-check"))
-      VALUE(leak);
-    else if (!strcmp(a, "--print-limit"))
-      VALUE(plimit);
     else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       fputs(usage, stdout);
       return 0;
@@ -326,7 +314,6 @@ int smemu_cmd_run(int argc, char **argv) {
       fprintf(stderr, "smemu run: unexpected argument %s (program arguments go after --)\n", a);
       return 2;
     }
-#undef VALUE
   }
   smemu_arch_info ai;
   if (smemu_arch_query(arch, &ai) != SMEMU_OK) {
