@@ -249,6 +249,19 @@ static void set_env(const char *name, const char *value) {
   if (value) setenv(name, value, 1);
 }
 
+/* name=path made absolute (the program may change directory), when given */
+static void set_path_env(const char *name, const char *path) {
+  char abs[PATH_MAX];
+  if (!path) return;
+  if (path[0] != '/' && getcwd(abs, sizeof abs)) {
+    size_t k = strlen(abs);
+    snprintf(abs + k, sizeof abs - k, "/%s", path);
+  } else {
+    snprintf(abs, sizeof abs, "%s", path);
+  }
+  setenv(name, abs, 1);
+}
+
 int smemu_cmd_run(int argc, char **argv) {
   const char *arch = NULL, *check = NULL, *report = NULL, *json = NULL, *html = NULL, *threads = NULL,
              *max_insns = NULL;
@@ -448,26 +461,8 @@ int smemu_cmd_run(int argc, char **argv) {
   if (leak && !strcmp(leak, "full")) setenv("SMEMU_LEAK_CHECK", "full", 1);
   set_env("SMEMU_PRINT_LIMIT", plimit);
   if (ptx_any) setenv("SMEMU_PTX_ANY", "1", 1);
-  char jpath[PATH_MAX];
-  if (json) {
-    if (json[0] != '/' && getcwd(jpath, sizeof jpath)) {
-      size_t k = strlen(jpath);
-      snprintf(jpath + k, sizeof jpath - k, "/%s", json);
-    } else {
-      snprintf(jpath, sizeof jpath, "%s", json);
-    }
-    setenv("SMEMU_JSON", jpath, 1);
-  }
-  char hpath[PATH_MAX];
-  if (html) { /* absolute: the program may change directory */
-    if (html[0] != '/' && getcwd(hpath, sizeof hpath)) {
-      size_t k = strlen(hpath);
-      snprintf(hpath + k, sizeof hpath - k, "/%s", html);
-    } else {
-      snprintf(hpath, sizeof hpath, "%s", html);
-    }
-    setenv("SMEMU_HTML", hpath, 1);
-  }
+  set_path_env("SMEMU_JSON", json);
+  set_path_env("SMEMU_HTML", html);
   char rfile[] = "/tmp/smemu-report-XXXXXX";
   int rfd = -1;
   if (report || check || cont || leak || plimit) {
