@@ -337,19 +337,17 @@ int rt_device_attribute(int attr, int *v) {
   return 0;
 }
 
-RT_EXPORT cudaError_t cudaGetDeviceCount(int *count) {
+/* A query answered with one int: an invalid value without a place for it. */
+static cudaError_t answer(int *out, int v) {
   rt_begin(0);
-  if (!count) return rt_end(cudaErrorInvalidValue);
-  *count = 1;
+  if (!out) return rt_end(cudaErrorInvalidValue);
+  *out = v;
   return rt_end(cudaSuccess);
 }
 
-RT_EXPORT cudaError_t cudaGetDevice(int *device) {
-  rt_begin(0);
-  if (!device) return rt_end(cudaErrorInvalidValue);
-  *device = 0;
-  return rt_end(cudaSuccess);
-}
+RT_EXPORT cudaError_t cudaGetDeviceCount(int *count) { return answer(count, 1); }
+
+RT_EXPORT cudaError_t cudaGetDevice(int *device) { return answer(device, 0); }
 
 RT_EXPORT cudaError_t cudaSetDevice(int device) {
   rt_begin(0);
@@ -422,18 +420,10 @@ RT_EXPORT cudaError_t cudaDeviceReset(void) {
   return rt_end(cudaSuccess);
 }
 
-RT_EXPORT cudaError_t cudaDriverGetVersion(int *driverVersion) {
-  rt_begin(0);
-  if (!driverVersion) return rt_end(cudaErrorInvalidValue);
-  *driverVersion = RT_VERSION;
-  return rt_end(cudaSuccess);
-}
+RT_EXPORT cudaError_t cudaDriverGetVersion(int *driverVersion) { return answer(driverVersion, RT_VERSION); }
 
 RT_EXPORT cudaError_t cudaRuntimeGetVersion(int *runtimeVersion) {
-  rt_begin(0);
-  if (!runtimeVersion) return rt_end(cudaErrorInvalidValue);
-  *runtimeVersion = RT_VERSION;
-  return rt_end(cudaSuccess);
+  return answer(runtimeVersion, RT_VERSION);
 }
 
 RT_EXPORT cudaError_t cudaSetDeviceFlags(unsigned int flags) {
