@@ -63,7 +63,9 @@ RT_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   if (e) return rt_end(e);
   if (!rt_event_get(event)) return rt_end(cudaErrorInvalidResourceHandle);
   if (rt_capture_event_captured(rt_event_get(event))) return rt_end(cudaErrorCapturedEvent);
-  return rt_end(rt_sync_all());
+  rt_drain();
+  rt_pool_sync();
+  return rt_end(rt.sticky);
 }
 
 RT_EXPORT cudaError_t cudaEventQuery(cudaEvent_t event) {
