@@ -625,18 +625,15 @@ RT_EXPORT cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cuda
 
 RT_EXPORT cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, struct cudaMemcpy3DParms *p) {
   g_node *n = get_begin(node, cudaGraphNodeTypeMemcpy, p);
-  if (!n) return rt_end(cudaErrorInvalidValue);
-  *p = n->copy;
-  return rt_end(cudaSuccess);
+  if (n) *p = n->copy;
+  return rt_end(n ? cudaSuccess : cudaErrorInvalidValue);
 }
 
 RT_EXPORT cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node, const struct cudaMemcpy3DParms *p) {
   cudaError_t e;
   g_node *n = set_begin(node, cudaGraphNodeTypeMemcpy, &e);
-  if (!n) return rt_end(e);
-  if ((e = g_memcpy_check(p))) return rt_end(e);
-  n->copy = *p;
-  return rt_end(cudaSuccess);
+  if (n && !(e = g_memcpy_check(p))) n->copy = *p;
+  return rt_end(e);
 }
 
 RT_EXPORT cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void *dst, const void *src,
@@ -657,18 +654,15 @@ RT_EXPORT cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGr
 
 RT_EXPORT cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, struct cudaMemsetParams *p) {
   g_node *n = get_begin(node, cudaGraphNodeTypeMemset, p);
-  if (!n) return rt_end(cudaErrorInvalidValue);
-  *p = n->set;
-  return rt_end(cudaSuccess);
+  if (n) *p = n->set;
+  return rt_end(n ? cudaSuccess : cudaErrorInvalidValue);
 }
 
 RT_EXPORT cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node, const struct cudaMemsetParams *p) {
   cudaError_t e;
   g_node *n = set_begin(node, cudaGraphNodeTypeMemset, &e);
-  if (!n) return rt_end(e);
-  if ((e = g_memset_check(p))) return rt_end(e);
-  n->set = *p;
-  return rt_end(cudaSuccess);
+  if (n && !(e = g_memset_check(p))) n->set = *p;
+  return rt_end(e);
 }
 
 RT_EXPORT cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
