@@ -565,6 +565,12 @@ static int cmd_exec(int argc, char **argv) {
   uint64_t num;
   opt.analyses = SMEMU_ANALYZE_BANKS;
   opt.max_warp_instructions = SMEMU_DEFAULT_MAX_INSNS;
+  /* the options whose value is kept as given */
+  const struct {
+    const char *name;
+    const char **var;
+  } kept[] = {{"--kernel", &kname}, {"--grid", &grid_s}, {"--block", &block_s}, {"--cluster", &cluster_s},
+              {"--json", &json},    {"--html", &html},   {"--arch", &opt.arch}, {"--cl-opts", &cl_opts}};
   const char **specs = calloc((size_t)argc + 1, sizeof *specs);
   if (!specs) return 2;
   for (int i = 0; i < argc; i++) {
@@ -589,18 +595,11 @@ static int cmd_exec(int argc, char **argv) {
       return 2;                                                                                              \
     }                                                                                                        \
   } while (0)
-    if (!strcmp(a, "--kernel")) {
+    size_t k = 0;
+    while (k < sizeof kept / sizeof kept[0] && strcmp(a, kept[k].name)) k++;
+    if (k < sizeof kept / sizeof kept[0]) {
       NEED();
-      kname = v;
-    } else if (!strcmp(a, "--grid")) {
-      NEED();
-      grid_s = v;
-    } else if (!strcmp(a, "--block")) {
-      NEED();
-      block_s = v;
-    } else if (!strcmp(a, "--cluster")) {
-      NEED();
-      cluster_s = v;
+      *kept[k].var = v;
     } else if (!strcmp(a, "--shared")) {
       NUM(UINT32_MAX, "a byte count (0 to 4294967295)");
       shared = (uint32_t)num;
@@ -622,15 +621,6 @@ static int cmd_exec(int argc, char **argv) {
     } else if (!strcmp(a, "--arg")) {
       NEED();
       specs[nargs++] = v;
-    } else if (!strcmp(a, "--json")) {
-      NEED();
-      json = v;
-    } else if (!strcmp(a, "--html")) {
-      NEED();
-      html = v;
-    } else if (!strcmp(a, "--arch")) {
-      NEED();
-      opt.arch = v;
     } else if (!strcmp(a, "--threads")) {
       NUM(1024, "a thread count (1 to 1024, 0: one per core)");
       opt.threads = (int)num;
@@ -642,10 +632,7 @@ static int cmd_exec(int argc, char **argv) {
       opt.max_warp_instructions = num;
     } else if (!strcmp(a, "--quiet"))
       quiet = 1;
-    else if (!strcmp(a, "--cl-opts")) {
-      NEED();
-      cl_opts = v;
-    } else if (!strcmp(a, "--report")) {
+    else if (!strcmp(a, "--report")) {
       NEED();
       if (!strcmp(v, "banks"))
         report_banks = 1;
