@@ -86,17 +86,15 @@ static rt_stream *stream_begin(cudaStream_t stream, int ok, cudaError_t *e) {
 RT_EXPORT cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags) {
   cudaError_t e;
   rt_stream *s = stream_begin(stream, flags != NULL, &e);
-  if (!s) return rt_end(e);
-  *flags = s->flags;
-  return rt_end(cudaSuccess);
+  if (s) *flags = s->flags;
+  return rt_end(e);
 }
 
 RT_EXPORT cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority) {
   cudaError_t e;
   rt_stream *s = stream_begin(stream, priority != NULL, &e);
-  if (!s) return rt_end(e);
-  *priority = s->priority;
-  return rt_end(cudaSuccess);
+  if (s) *priority = s->priority;
+  return rt_end(e);
 }
 
 static cudaError_t enqueue_host(cudaStream_t stream, cudaHostFn_t fn, cudaStreamCallback_t cb, void *user) {
@@ -195,9 +193,8 @@ RT_EXPORT cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t sr
 RT_EXPORT cudaError_t cudaStreamGetId(cudaStream_t stream, unsigned long long *id) {
   cudaError_t e;
   rt_stream *s = stream_begin(stream, id != NULL, &e);
-  if (!s) return rt_end(e);
-  *id = (unsigned long long)(uintptr_t)s;
-  return rt_end(cudaSuccess);
+  if (s) *id = (unsigned long long)(uintptr_t)s;
+  return rt_end(e);
 }
 
 RT_EXPORT cudaError_t cudaStreamGetDevice(cudaStream_t stream, int *device) {
