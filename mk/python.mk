@@ -6,9 +6,9 @@
 #       releases, installed by tests/numba/numba_test.sh (`make test`);
 #       `make numba-suite` runs numba-cuda's whole cudapy suite on both
 RT_JITLINK := $(BUILD)/runtime/libnvJitLink.so.13
-$(RT_JITLINK): runtime/nvjitlink/nvjitlink.c runtime/nvjitlink/nvjitlink.map
+$(RT_JITLINK): runtime/nvjitlink/nvjitlink.c src/mem/bytes.c runtime/nvjitlink/nvjitlink.map
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -fvisibility=hidden -shared -o $@ $< -Wl,-soname,libnvJitLink.so.13 \
+	$(CC) $(CFLAGS) -fvisibility=hidden -shared -o $@ $(filter %.c,$^) -Wl,-soname,libnvJitLink.so.13 \
 	  -Wl,--version-script=runtime/nvjitlink/nvjitlink.map -Wl,-z,defs
 	ln -sf libnvJitLink.so.13 $(BUILD)/runtime/libnvJitLink.so
 

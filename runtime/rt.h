@@ -331,6 +331,9 @@ void rt_streams_reset(void);
 /* At a stream, event or device synchronisation: pools give back the
  * reserved memory over their release threshold. */
 void rt_pool_sync(void);
+/* A stream, event or device synchronisation (cudart/device.c): every
+ * deferred operation run, then rt_pool_sync; the sticky error. */
+cudaError_t rt_sync_all(void);
 /* Stream capture of the stream-ordered allocator (cudart/capture.c): a
  * node when the stream captures (returns its status), else -1. */
 int rt_capture_malloc(void **p, size_t size, cudaStream_t stream);

@@ -5,6 +5,7 @@
  * runtime's fatbinary reader (runtime/fatbin.c). */
 #include "lint.h"
 #include "../runtime/rt.h"
+#include "mem/bytes.h"
 #include "smemu.h"
 #include <errno.h>
 #include <stdio.h>
@@ -42,65 +43,33 @@ static void report(void *user, const char *kernel, const char *msg) {
     printf("%s\n", msg);
 }
 
+/* The file's bytes, NUL-terminated, or NULL when it cannot be read whole. */
 static uint8_t *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 1 << 16, n = 0;
-  uint8_t *buf = malloc(cap + 1);
-  for (size_t r; buf && (r = fread(buf + n, 1, cap - n, f)) > 0;) {
-    n += r;
-    if (n == cap) {
-      uint8_t *b = cap < ((size_t)1 << 32) ? realloc(buf, (cap *= 2) + 1) : NULL;
-      if (!b) {
-        free(buf);
-        buf = NULL;
-      } else
-        buf = b;
-    }
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (!buf || bad) {
+  int err;
+  char *buf = file_read(path, len, &err);
+  if (err) {
     free(buf);
     return NULL;
   }
-  buf[n] = 0;
-  *len = n;
-  return buf;
-}
-
-static uint16_t get16(const uint8_t *p) {
-  uint16_t v;
-  memcpy(&v, p, 2);
-  return v;
-}
-static uint32_t get32(const uint8_t *p) {
-  uint32_t v;
-  memcpy(&v, p, 4);
-  return v;
-}
-static uint64_t get64(const uint8_t *p) {
-  uint64_t v;
-  memcpy(&v, p, 8);
-  return v;
+  return (uint8_t *)buf;
 }
 
 /* The .nv_fatbin section of a 64-bit little-endian ELF file: its bytes, or
  * NULL when there is none (or the headers do not fit the file). */
 static const uint8_t *fatbin_section(const uint8_t *e, size_t n, size_t *size) {
   if (n < 64 || memcmp(e, "\177ELF", 4) || e[4] != 2 || e[5] != 1) return NULL;
-  uint64_t shoff = get64(e + 0x28);
-  uint16_t shentsize = get16(e + 0x3a), shnum = get16(e + 0x3c), shstrndx = get16(e + 0x3e);
+  uint64_t shoff = rd64(e + 0x28);
+  uint16_t shentsize = rd16(e + 0x3a), shnum = rd16(e + 0x3c), shstrndx = rd16(e + 0x3e);
   if (shentsize < 64 || shstrndx >= shnum || shoff > n || (uint64_t)shnum * shentsize > n - shoff)
     return NULL;
   const uint8_t *strh = e + shoff + (size_t)shstrndx * shentsize;
-  uint64_t stroff = get64(strh + 0x18), strsize = get64(strh + 0x20);
+  uint64_t stroff = rd64(strh + 0x18), strsize = rd64(strh + 0x20);
   if (stroff > n || strsize > n - stroff) return NULL;
   for (uint16_t i = 0; i < shnum; i++) {
     const uint8_t *sh = e + shoff + (size_t)i * shentsize;
-    uint32_t name = get32(sh);
-    uint64_t off = get64(sh + 0x18), sz = get64(sh + 0x20);
-    if (name >= strsize || get32(sh + 4) == 8 /* SHT_NOBITS */) continue;
+    uint32_t name = rd32(sh);
+    uint64_t off = rd64(sh + 0x18), sz = rd64(sh + 0x20);
+    if (name >= strsize || rd32(sh + 4) == 8 /* SHT_NOBITS */) continue;
     const char *nm = (const char *)e + stroff + name;
     if (strnlen(nm, strsize - name) == strsize - name) continue;
     if ((!strcmp(nm, ".nv_fatbin") || !strcmp(nm, "__nv_relfatbin")) && off <= n && sz <= n - off) {
@@ -123,12 +92,12 @@ static int lint_program(const char *path, const uint8_t *fb, size_t size, int cc
                         lint_state *s, int *kernels, int *modules) {
   int problems = 0;
   for (size_t off = 0; off + 16 <= size;) {
-    if (get32(fb + off) != 0xBA55ED50u) {
+    if (rd32(fb + off) != 0xBA55ED50u) {
       off += 8;
       continue;
     }
-    uint16_t hdr = get16(fb + off + 6);
-    uint64_t total = get64(fb + off + 8);
+    uint16_t hdr = rd16(fb + off + 6);
+    uint64_t total = rd64(fb + off + 8);
     fb_image img;
     if (fb_parse_n(fb + off, size - off, cc, &img) == 0 && img.ptx) {
       char name[4096];

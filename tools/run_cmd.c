@@ -262,6 +262,19 @@ static void set_env(const char *name, const char *value) {
   if (value) setenv(name, value, 1);
 }
 
+/* name=path made absolute (the program may change directory), when given */
+static void set_path_env(const char *name, const char *path) {
+  char abs[PATH_MAX];
+  if (!path) return;
+  if (path[0] != '/' && getcwd(abs, sizeof abs)) {
+    size_t k = strlen(abs);
+    snprintf(abs + k, sizeof abs - k, "/%s", path);
+  } else {
+    snprintf(abs, sizeof abs, "%s", path);
+  }
+  setenv(name, abs, 1);
+}
+
 int smemu_cmd_run(int argc, char **argv) {
   const char *arch = NULL, *check = NULL, *report = NULL, *json = NULL, *html = NULL, *threads = NULL,
              *max_insns = NULL;
@@ -271,61 +284,48 @@ int smemu_cmd_run(int argc, char **argv) {
   const char *srcs[64];
   int nsrc = 0;
   char **prog = NULL;
+  /* the options that take a value, and where it goes */
+  const struct {
+    const char *name;
+    const char **var;
+  } valued[] = {{"--arch", &arch},
+                {"--check", &check},
+                {"--report", &report},
+                {"--json", &json},
+                {"--html", &html},
+                {"--threads", &threads},
+                {"--tier", &tier},
+                {"--max-insns", &max_insns},
+                {"--nvcc", &nvcc},
+                {"--counting", &counting},
+                {"--timeout", &timeout},
+                {"--error-exitcode", &exitcode},
+                {"--destroy-on-device-error", &destroy},
+                {"--leak-check", &leak},
+                {"--print-limit", &plimit},
+                {"--padding", &padding}};
+  const size_t nvalued = sizeof valued / sizeof valued[0];
   for (i = 0; i < argc; i++) {
     const char *a = argv[i];
-    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define VALUE(var)                                                                                           \
-  do {                                                                                                       \
-    if (!v) {                                                                                                \
-      fprintf(stderr, "smemu run: %s needs a value\n", a);                                                   \
-      return 2;                                                                                              \
-    }                                                                                                        \
-    var = v;                                                                                                 \
-    i++;                                                                                                     \
-  } while (0)
-    if (!strcmp(a, "--")) {
-      prog = argv + i + 1;
-      break;
-    } else if (!strcmp(a, "--arch"))
-      VALUE(arch);
-    else if (!strcmp(a, "--check"))
-      VALUE(check);
-    else if (!strcmp(a, "--report"))
-      VALUE(report);
-    else if (!strcmp(a, "--json"))
-      VALUE(json);
-    else if (!strcmp(a, "--html"))
-      VALUE(html);
-    else if (!strcmp(a, "--threads"))
-      VALUE(threads);
-    else if (!strcmp(a, "--tier"))
-      VALUE(tier);
-    else if (!strcmp(a, "--max-insns"))
-      VALUE(max_insns);
-    else if (!strcmp(a, "--nvcc"))
-      VALUE(nvcc);
-    else if (!strcmp(a, "--counting")) {
-      VALUE(counting);
-      if (strcmp(counting, "sass") && strcmp(counting, "ptx")) {
+    size_t k = 0;
+    while (k < nvalued && strcmp(a, valued[k].name)) k++;
+    if (k < nvalued) {
+      if (i + 1 >= argc) {
+        fprintf(stderr, "smemu run: %s needs a value\n", a);
+        return 2;
+      }
+      *valued[k].var = argv[++i];
+      if (valued[k].var == &counting && strcmp(counting, "sass") && strcmp(counting, "ptx")) {
         fprintf(stderr, "smemu run: --counting takes sass or ptx\n");
         return 2;
       }
-    } else if (!strcmp(a, "--timeout"))
-      VALUE(timeout);
-    else if (!strcmp(a, "--error-exitcode"))
-      VALUE(exitcode);
-    else if (!strcmp(a, "--quiet"))
+    } else if (!strcmp(a, "--")) {
+      prog = argv + i + 1;
+      break;
+    } else if (!strcmp(a, "--quiet"))
       quiet = 1;
     else if (!strcmp(a, "--continue-after-error"))
       cont = 1;
-    else if (!strcmp(a, "--destroy-on-device-error"))
-      VALUE(destroy);
-    else if (!strcmp(a, "--leak-check"))
-      VALUE(leak);
-    else if (!strcmp(a, "--print-limit"))
-      VALUE(plimit);
-    else if (!strcmp(a, "--padding"))
-      VALUE(padding);
     else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       fputs(usage, stdout);
       return 0;
@@ -341,7 +341,6 @@ int smemu_cmd_run(int argc, char **argv) {
       fprintf(stderr, "smemu run: unexpected argument %s (program arguments go after --)\n", a);
       return 2;
     }
-#undef VALUE
   }
   smemu_arch_info ai;
   if (smemu_arch_query(arch, &ai) != SMEMU_OK) {
@@ -481,26 +480,8 @@ int smemu_cmd_run(int argc, char **argv) {
    * architecture allows; smemu runs PTX, which this makes CuPy ask for.
    * A value the user set is theirs to keep. */
   setenv("CUPY_COMPILE_WITH_PTX", "1", 0);
-  char jpath[PATH_MAX];
-  if (json) {
-    if (json[0] != '/' && getcwd(jpath, sizeof jpath)) {
-      size_t k = strlen(jpath);
-      snprintf(jpath + k, sizeof jpath - k, "/%s", json);
-    } else {
-      snprintf(jpath, sizeof jpath, "%s", json);
-    }
-    setenv("SMEMU_JSON", jpath, 1);
-  }
-  char hpath[PATH_MAX];
-  if (html) { /* absolute: the program may change directory */
-    if (html[0] != '/' && getcwd(hpath, sizeof hpath)) {
-      size_t k = strlen(hpath);
-      snprintf(hpath + k, sizeof hpath - k, "/%s", html);
-    } else {
-      snprintf(hpath, sizeof hpath, "%s", html);
-    }
-    setenv("SMEMU_HTML", hpath, 1);
-  }
+  set_path_env("SMEMU_JSON", json);
+  set_path_env("SMEMU_HTML", html);
   char rfile[] = "/tmp/smemu-report-XXXXXX";
   int rfd = -1;
   if (report || check || cont || leak || plimit) {

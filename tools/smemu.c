@@ -392,62 +392,23 @@ static void print_buffer(int i, const arg *a) {
   printf("arg %d (%s[%" PRIu64 "]):\n", i, tnames[a->type], a->count);
   const uint8_t *p = a->ptr;
   for (uint64_t k = 0; k < a->count; k++) {
-    const uint8_t *e = p + k * (uint64_t)tsize[a->type];
-    switch (a->type) {
-    case T_U8:
-      printf("%u", *e);
-      break;
-    case T_S8:
-      printf("%d", (int8_t)*e);
-      break;
-    case T_U16: {
-      uint16_t v;
-      memcpy(&v, e, 2);
-      printf("%u", v);
-      break;
-    }
-    case T_S16: {
-      int16_t v;
-      memcpy(&v, e, 2);
-      printf("%d", v);
-      break;
-    }
-    case T_U32: {
-      uint32_t v;
-      memcpy(&v, e, 4);
-      printf("%u", v);
-      break;
-    }
-    case T_S32: {
-      int32_t v;
-      memcpy(&v, e, 4);
-      printf("%d", v);
-      break;
-    }
-    case T_U64: {
-      uint64_t v;
-      memcpy(&v, e, 8);
-      printf("%" PRIu64, v);
-      break;
-    }
-    case T_S64: {
-      int64_t v;
-      memcpy(&v, e, 8);
-      printf("%" PRId64, v);
-      break;
-    }
-    case T_F32: {
+    int es = tsize[a->type];
+    const uint8_t *e = p + k * (uint64_t)es;
+    uint64_t u = 0;
+    memcpy(&u, e, (size_t)es); /* little-endian: zero-extended */
+    if (a->type <= T_U64) {
+      printf("%" PRIu64, u);
+    } else if (a->type <= T_S64) {
+      int up = 64 - 8 * es;
+      printf("%" PRId64, (int64_t)(u << up) >> up);
+    } else if (a->type == T_F32) {
       float v;
       memcpy(&v, e, 4);
       printf("%.9g", v);
-      break;
-    }
-    default: {
+    } else {
       double v;
       memcpy(&v, e, 8);
       printf("%.17g", v);
-      break;
-    }
     }
     putchar(k + 1 == a->count || k % 8 == 7 ? '\n' : ' ');
   }
@@ -604,6 +565,12 @@ static int cmd_exec(int argc, char **argv) {
   uint64_t num;
   opt.analyses = SMEMU_ANALYZE_BANKS;
   opt.max_warp_instructions = SMEMU_DEFAULT_MAX_INSNS;
+  /* the options whose value is kept as given */
+  const struct {
+    const char *name;
+    const char **var;
+  } kept[] = {{"--kernel", &kname}, {"--grid", &grid_s}, {"--block", &block_s}, {"--cluster", &cluster_s},
+              {"--json", &json},    {"--html", &html},   {"--arch", &opt.arch}, {"--cl-opts", &cl_opts}};
   const char **specs = calloc((size_t)argc + 1, sizeof *specs);
   if (!specs) return 2;
   for (int i = 0; i < argc; i++) {
@@ -628,18 +595,11 @@ static int cmd_exec(int argc, char **argv) {
       return 2;                                                                                              \
     }                                                                                                        \
   } while (0)
-    if (!strcmp(a, "--kernel")) {
+    size_t k = 0;
+    while (k < sizeof kept / sizeof kept[0] && strcmp(a, kept[k].name)) k++;
+    if (k < sizeof kept / sizeof kept[0]) {
       NEED();
-      kname = v;
-    } else if (!strcmp(a, "--grid")) {
-      NEED();
-      grid_s = v;
-    } else if (!strcmp(a, "--block")) {
-      NEED();
-      block_s = v;
-    } else if (!strcmp(a, "--cluster")) {
-      NEED();
-      cluster_s = v;
+      *kept[k].var = v;
     } else if (!strcmp(a, "--shared")) {
       NUM(UINT32_MAX, "a byte count (0 to 4294967295)");
       shared = (uint32_t)num;
@@ -661,15 +621,6 @@ static int cmd_exec(int argc, char **argv) {
     } else if (!strcmp(a, "--arg")) {
       NEED();
       specs[nargs++] = v;
-    } else if (!strcmp(a, "--json")) {
-      NEED();
-      json = v;
-    } else if (!strcmp(a, "--html")) {
-      NEED();
-      html = v;
-    } else if (!strcmp(a, "--arch")) {
-      NEED();
-      opt.arch = v;
     } else if (!strcmp(a, "--threads")) {
       NUM(1024, "a thread count (1 to 1024, 0: one per core)");
       opt.threads = (int)num;
@@ -681,10 +632,7 @@ static int cmd_exec(int argc, char **argv) {
       opt.max_warp_instructions = num;
     } else if (!strcmp(a, "--quiet"))
       quiet = 1;
-    else if (!strcmp(a, "--cl-opts")) {
-      NEED();
-      cl_opts = v;
-    } else if (!strcmp(a, "--report")) {
+    else if (!strcmp(a, "--report")) {
       NEED();
       if (!strcmp(v, "banks"))
         report_banks = 1;

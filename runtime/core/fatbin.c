@@ -7,6 +7,7 @@
  * only ptxas knows: registers and frame size per kernel, user constant
  * bytes. The decompressors are Debian's libzstd / liblz4, opened with
  * dlopen so that building smemu needs neither's headers. */
+#include "mem/bytes.h"
 #include "rt.h"
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -22,22 +23,6 @@
  * architecture. */
 #define FLAG_ARCH_SPECIFIC 0x100000u
 #define MAX_ENTRY (1ull << 28) /* a decompressed entry larger than this is corrupt */
-
-static uint16_t rd16(const uint8_t *p) {
-  uint16_t v;
-  memcpy(&v, p, 2);
-  return v;
-}
-static uint32_t rd32(const uint8_t *p) {
-  uint32_t v;
-  memcpy(&v, p, 4);
-  return v;
-}
-static uint64_t rd64(const uint8_t *p) {
-  uint64_t v;
-  memcpy(&v, p, 8);
-  return v;
-}
 
 /* ---- decompression through dlopen'ed libraries ---- */
 

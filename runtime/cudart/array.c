@@ -280,26 +280,27 @@ static void lin_side(const void *p, size_t pitch, side *s) {
   s->rows = 1;
 }
 
-static cudaError_t to2d(cudaArray_t dst, size_t wo, size_t ho, const void *src, size_t spitch, size_t w,
-                        size_t h, int kind, cudaStream_t stream, int async) {
+/* A 2D copy into (to = 1) or out of array a at (wo, ho); lin is the linear
+ * side, pitch its pitch. */
+static cudaError_t arr2d(cudaArray_const_t a, size_t wo, size_t ho, const void *lin, size_t pitch, size_t w,
+                         size_t h, int kind, cudaStream_t stream, int async, int to) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   side d, s;
-  if ((e = arr_side(dst, wo, ho, &d))) return rt_end(e);
-  if (w > spitch && h > 1) return rt_end(cudaErrorInvalidPitchValue);
-  lin_side(src, h > 1 ? spitch : w, &s);
+  if ((e = arr_side(a, wo, ho, to ? &d : &s))) return rt_end(e);
+  if (w > pitch && h > 1) return rt_end(cudaErrorInvalidPitchValue);
+  lin_side(lin, h > 1 ? pitch : w, to ? &s : &d);
   return rt_end(copy_region(&d, &s, w, h, 1, kind, stream, async));
+}
+
+static cudaError_t to2d(cudaArray_t dst, size_t wo, size_t ho, const void *src, size_t spitch, size_t w,
+                        size_t h, int kind, cudaStream_t stream, int async) {
+  return arr2d(dst, wo, ho, src, spitch, w, h, kind, stream, async, 1);
 }
 
 static cudaError_t from2d(void *dst, size_t dpitch, cudaArray_const_t src, size_t wo, size_t ho, size_t w,
                           size_t h, int kind, cudaStream_t stream, int async) {
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  side d, s;
-  if ((e = arr_side(src, wo, ho, &s))) return rt_end(e);
-  if (w > dpitch && h > 1) return rt_end(cudaErrorInvalidPitchValue);
-  lin_side(dst, h > 1 ? dpitch : w, &d);
-  return rt_end(copy_region(&d, &s, w, h, 1, kind, stream, async));
+  return arr2d(src, wo, ho, dst, dpitch, w, h, kind, stream, async, 0);
 }
 
 RT_EXPORT cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,

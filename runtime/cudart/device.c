@@ -337,19 +337,17 @@ int rt_device_attribute(int attr, int *v) {
   return 0;
 }
 
-RT_EXPORT cudaError_t cudaGetDeviceCount(int *count) {
+/* A query answered with one int: an invalid value without a place for it. */
+static cudaError_t answer(int *out, int v) {
   rt_begin(0);
-  if (!count) return rt_end(cudaErrorInvalidValue);
-  *count = 1;
+  if (!out) return rt_end(cudaErrorInvalidValue);
+  *out = v;
   return rt_end(cudaSuccess);
 }
 
-RT_EXPORT cudaError_t cudaGetDevice(int *device) {
-  rt_begin(0);
-  if (!device) return rt_end(cudaErrorInvalidValue);
-  *device = 0;
-  return rt_end(cudaSuccess);
-}
+RT_EXPORT cudaError_t cudaGetDeviceCount(int *count) { return answer(count, 1); }
+
+RT_EXPORT cudaError_t cudaGetDevice(int *device) { return answer(device, 0); }
 
 RT_EXPORT cudaError_t cudaSetDevice(int device) {
   rt_begin(0);
@@ -401,13 +399,17 @@ RT_EXPORT cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, in
   return rt_end(cudaSuccess);
 }
 
+cudaError_t rt_sync_all(void) {
+  rt_drain();
+  rt_pool_sync();
+  return rt.sticky;
+}
+
 RT_EXPORT cudaError_t cudaDeviceSynchronize(void) {
   cudaError_t e = rt_begin(1);
   if (e) return rt_end(e);
   if ((e = rt_capture_forbid(0, 0))) return rt_end(e);
-  rt_drain();
-  rt_pool_sync();
-  return rt_end(rt.sticky);
+  return rt_end(rt_sync_all());
 }
 
 RT_EXPORT cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
@@ -418,18 +420,10 @@ RT_EXPORT cudaError_t cudaDeviceReset(void) {
   return rt_end(cudaSuccess);
 }
 
-RT_EXPORT cudaError_t cudaDriverGetVersion(int *driverVersion) {
-  rt_begin(0);
-  if (!driverVersion) return rt_end(cudaErrorInvalidValue);
-  *driverVersion = RT_VERSION;
-  return rt_end(cudaSuccess);
-}
+RT_EXPORT cudaError_t cudaDriverGetVersion(int *driverVersion) { return answer(driverVersion, RT_VERSION); }
 
 RT_EXPORT cudaError_t cudaRuntimeGetVersion(int *runtimeVersion) {
-  rt_begin(0);
-  if (!runtimeVersion) return rt_end(cudaErrorInvalidValue);
-  *runtimeVersion = RT_VERSION;
-  return rt_end(cudaSuccess);
+  return answer(runtimeVersion, RT_VERSION);
 }
 
 RT_EXPORT cudaError_t cudaSetDeviceFlags(unsigned int flags) {

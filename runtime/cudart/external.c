@@ -24,22 +24,22 @@ RT_EXPORT cudaError_t cudaDestroyExternalMemory(void *extMem);
 RT_EXPORT cudaError_t cudaImportExternalSemaphore(void **extSem_out, const void *semHandleDesc);
 RT_EXPORT cudaError_t cudaDestroyExternalSemaphore(void *extSem);
 
+/* An import (on a live context: rt_external_import's answer) and a
+ * destruction (no handle exists: an invalid value). */
+static cudaError_t import(void *out, const void *desc, int last) {
+  cudaError_t e = rt_begin(1);
+  return rt_end(e ? e : rt_external_import(out, desc, last));
+}
+static cudaError_t destroy(void) {
+  cudaError_t e = rt_begin(1);
+  return rt_end(e ? e : cudaErrorInvalidValue);
+}
+
 cudaError_t cudaImportExternalMemory(void **extMem_out, const void *memHandleDesc) {
-  cudaError_t e = rt_begin(1);
-  return rt_end(e ? e : rt_external_import(extMem_out, memHandleDesc, MEMORY_TYPE_LAST));
+  return import(extMem_out, memHandleDesc, MEMORY_TYPE_LAST);
 }
-
-cudaError_t cudaDestroyExternalMemory(void *extMem) {
-  cudaError_t e = rt_begin(1);
-  return rt_end(e ? e : cudaErrorInvalidValue);
-}
-
+cudaError_t cudaDestroyExternalMemory(void *extMem) { return destroy(); }
 cudaError_t cudaImportExternalSemaphore(void **extSem_out, const void *semHandleDesc) {
-  cudaError_t e = rt_begin(1);
-  return rt_end(e ? e : rt_external_import(extSem_out, semHandleDesc, SEMAPHORE_TYPE_LAST));
+  return import(extSem_out, semHandleDesc, SEMAPHORE_TYPE_LAST);
 }
-
-cudaError_t cudaDestroyExternalSemaphore(void *extSem) {
-  cudaError_t e = rt_begin(1);
-  return rt_end(e ? e : cudaErrorInvalidValue);
-}
+cudaError_t cudaDestroyExternalSemaphore(void *extSem) { return destroy(); }

@@ -512,6 +512,17 @@ static void add_undo(g_node *n) {
   node_free(n);
 }
 
+/* the end of every cudaGraphAdd*Node after add_begin: the new node into
+ * *out, or, when its parameters failed (e), no node */
+static cudaError_t add_end(cudaGraphNode_t *out, g_node *n, cudaError_t e) {
+  if (e) {
+    add_undo(n);
+    return rt_end(e);
+  }
+  *out = (cudaGraphNode_t)n;
+  return rt_end(cudaSuccess);
+}
+
 static cudaError_t kernel_params(g_node *n, const struct cudaKernelNodeParams *p) {
   if (!p) return cudaErrorInvalidValue;
   rt_func *f = rt_func_by_host(p->func);
@@ -530,12 +541,7 @@ RT_EXPORT cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGr
   g_node *n;
   cudaError_t e = add_begin(pGraphNode, graph, pDependencies, numDependencies, cudaGraphNodeTypeKernel, &n);
   if (e) return rt_end(e);
-  if ((e = kernel_params(n, pNodeParams))) {
-    add_undo(n);
-    return rt_end(e);
-  }
-  *pGraphNode = (cudaGraphNode_t)n;
-  return rt_end(cudaSuccess);
+  return add_end(pGraphNode, n, kernel_params(n, pNodeParams));
 }
 
 static g_node *typed(cudaGraphNode_t node, int type) {
@@ -543,10 +549,26 @@ static g_node *typed(cudaGraphNode_t node, int type) {
   return n && n->type == type ? n : NULL;
 }
 
-RT_EXPORT cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, struct cudaKernelNodeParams *p) {
+/* the start of a node's Set call (on a live context): the node when it has
+ * `type`, else NULL with the error in *e */
+static g_node *set_begin(cudaGraphNode_t node, int type, cudaError_t *e) {
+  if ((*e = rt_begin(1))) return NULL;
+  g_node *n = typed(node, type);
+  if (!n) *e = cudaErrorInvalidValue;
+  return n;
+}
+
+/* the start of a node's Get call: the node when it has `type` and the place
+ * for the answer is there */
+static g_node *get_begin(cudaGraphNode_t node, int type, const void *out) {
   rt_begin(0);
-  g_node *n = typed(node, cudaGraphNodeTypeKernel);
-  if (!n || !p) return rt_end(cudaErrorInvalidValue);
+  g_node *n = typed(node, type);
+  return out ? n : NULL;
+}
+
+RT_EXPORT cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, struct cudaKernelNodeParams *p) {
+  g_node *n = get_begin(node, cudaGraphNodeTypeKernel, p);
+  if (!n) return rt_end(cudaErrorInvalidValue);
   p->func = n->f->host ? (void *)n->f->host : (void *)n->f;
   p->gridDim = n->grid;
   p->blockDim = n->block;
@@ -558,10 +580,9 @@ RT_EXPORT cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, struct 
 
 RT_EXPORT cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
                                                    const struct cudaKernelNodeParams *p) {
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  g_node *n = typed(node, cudaGraphNodeTypeKernel);
-  if (!n) return rt_end(cudaErrorInvalidValue);
+  cudaError_t e;
+  g_node *n = set_begin(node, cudaGraphNodeTypeKernel, &e);
+  if (!n) return rt_end(e);
   return rt_end(kernel_params(n, p));
 }
 
@@ -571,13 +592,8 @@ RT_EXPORT cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGr
   g_node *n;
   cudaError_t e = add_begin(pGraphNode, graph, pDependencies, numDependencies, cudaGraphNodeTypeMemcpy, &n);
   if (e) return rt_end(e);
-  if ((e = g_memcpy_check(pCopyParams))) {
-    add_undo(n);
-    return rt_end(e);
-  }
-  n->copy = *pCopyParams;
-  *pGraphNode = (cudaGraphNode_t)n;
-  return rt_end(cudaSuccess);
+  if (!(e = g_memcpy_check(pCopyParams))) n->copy = *pCopyParams;
+  return add_end(pGraphNode, n, e);
 }
 
 /* a 1D copy as 3D parameters */
@@ -608,21 +624,16 @@ RT_EXPORT cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cuda
 }
 
 RT_EXPORT cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, struct cudaMemcpy3DParms *p) {
-  rt_begin(0);
-  g_node *n = typed(node, cudaGraphNodeTypeMemcpy);
-  if (!n || !p) return rt_end(cudaErrorInvalidValue);
-  *p = n->copy;
-  return rt_end(cudaSuccess);
+  g_node *n = get_begin(node, cudaGraphNodeTypeMemcpy, p);
+  if (n) *p = n->copy;
+  return rt_end(n ? cudaSuccess : cudaErrorInvalidValue);
 }
 
 RT_EXPORT cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node, const struct cudaMemcpy3DParms *p) {
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  g_node *n = typed(node, cudaGraphNodeTypeMemcpy);
-  if (!n) return rt_end(cudaErrorInvalidValue);
-  if ((e = g_memcpy_check(p))) return rt_end(e);
-  n->copy = *p;
-  return rt_end(cudaSuccess);
+  cudaError_t e;
+  g_node *n = set_begin(node, cudaGraphNodeTypeMemcpy, &e);
+  if (n && !(e = g_memcpy_check(p))) n->copy = *p;
+  return rt_end(e);
 }
 
 RT_EXPORT cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void *dst, const void *src,
@@ -637,31 +648,21 @@ RT_EXPORT cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGr
   g_node *n;
   cudaError_t e = add_begin(pGraphNode, graph, pDependencies, numDependencies, cudaGraphNodeTypeMemset, &n);
   if (e) return rt_end(e);
-  if ((e = g_memset_check(pMemsetParams))) {
-    add_undo(n);
-    return rt_end(e);
-  }
-  n->set = *pMemsetParams;
-  *pGraphNode = (cudaGraphNode_t)n;
-  return rt_end(cudaSuccess);
+  if (!(e = g_memset_check(pMemsetParams))) n->set = *pMemsetParams;
+  return add_end(pGraphNode, n, e);
 }
 
 RT_EXPORT cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, struct cudaMemsetParams *p) {
-  rt_begin(0);
-  g_node *n = typed(node, cudaGraphNodeTypeMemset);
-  if (!n || !p) return rt_end(cudaErrorInvalidValue);
-  *p = n->set;
-  return rt_end(cudaSuccess);
+  g_node *n = get_begin(node, cudaGraphNodeTypeMemset, p);
+  if (n) *p = n->set;
+  return rt_end(n ? cudaSuccess : cudaErrorInvalidValue);
 }
 
 RT_EXPORT cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node, const struct cudaMemsetParams *p) {
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  g_node *n = typed(node, cudaGraphNodeTypeMemset);
-  if (!n) return rt_end(cudaErrorInvalidValue);
-  if ((e = g_memset_check(p))) return rt_end(e);
-  n->set = *p;
-  return rt_end(cudaSuccess);
+  cudaError_t e;
+  g_node *n = set_begin(node, cudaGraphNodeTypeMemset, &e);
+  if (n && !(e = g_memset_check(p))) n->set = *p;
+  return rt_end(e);
 }
 
 RT_EXPORT cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
@@ -676,14 +677,12 @@ RT_EXPORT cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGrap
   if (e) return rt_end(e);
   n->fn = pNodeParams->fn;
   n->user = pNodeParams->userData;
-  *pGraphNode = (cudaGraphNode_t)n;
-  return rt_end(cudaSuccess);
+  return add_end(pGraphNode, n, cudaSuccess);
 }
 
 RT_EXPORT cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, struct cudaHostNodeParams *p) {
-  rt_begin(0);
-  g_node *n = typed(node, cudaGraphNodeTypeHost);
-  if (!n || !p) return rt_end(cudaErrorInvalidValue);
+  g_node *n = get_begin(node, cudaGraphNodeTypeHost, p);
+  if (!n) return rt_end(cudaErrorInvalidValue);
   p->fn = n->fn;
   p->userData = n->user;
   return rt_end(cudaSuccess);
@@ -729,14 +728,12 @@ RT_EXPORT cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cu
     return rt_end(e);
   }
   n->child = copy;
-  *pGraphNode = (cudaGraphNode_t)n;
-  return rt_end(cudaSuccess);
+  return add_end(pGraphNode, n, cudaSuccess);
 }
 
 RT_EXPORT cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t *pGraph) {
-  rt_begin(0);
-  g_node *n = typed(node, cudaGraphNodeTypeGraph);
-  if (!n || !pGraph) return rt_end(cudaErrorInvalidValue);
+  g_node *n = get_begin(node, cudaGraphNodeTypeGraph, pGraph);
+  if (!n) return rt_end(cudaErrorInvalidValue);
   *pGraph = (cudaGraph_t)n->child;
   return rt_end(cudaSuccess);
 }
@@ -746,8 +743,7 @@ RT_EXPORT cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGra
   g_node *n;
   cudaError_t e = add_begin(pGraphNode, graph, pDependencies, numDependencies, cudaGraphNodeTypeEmpty, &n);
   if (e) return rt_end(e);
-  *pGraphNode = (cudaGraphNode_t)n;
-  return rt_end(cudaSuccess);
+  return add_end(pGraphNode, n, cudaSuccess);
 }
 
 static cudaError_t add_event(cudaGraphNode_t *out, cudaGraph_t graph, const cudaGraphNode_t *deps,
@@ -759,8 +755,7 @@ static cudaError_t add_event(cudaGraphNode_t *out, cudaGraph_t graph, const cuda
   cudaError_t e = add_begin(out, graph, deps, ndeps, type, &n);
   if (e) return rt_end(e);
   n->ev = ev;
-  *out = (cudaGraphNode_t)n;
-  return rt_end(cudaSuccess);
+  return add_end(out, n, cudaSuccess);
 }
 
 RT_EXPORT cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
@@ -776,9 +771,8 @@ RT_EXPORT cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode, cud
 }
 
 static cudaError_t event_get(cudaGraphNode_t node, cudaEvent_t *out, int type) {
-  rt_begin(0);
-  g_node *n = typed(node, type);
-  if (!n || !out) return rt_end(cudaErrorInvalidValue);
+  g_node *n = get_begin(node, type, out);
+  if (!n) return rt_end(cudaErrorInvalidValue);
   *out = (cudaEvent_t)n->ev;
   return rt_end(cudaSuccess);
 }
@@ -813,17 +807,10 @@ RT_EXPORT cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cuda
   if (e) return rt_end(e);
   /* pinned device memory of device 0 is the only kind there is */
   if (!p || !p->bytesize || p->poolProps.allocType != 1 || p->poolProps.location.type != 1 ||
-      p->poolProps.location.id != 0) {
-    add_undo(n);
-    return rt_end(cudaErrorInvalidValue);
-  }
-  if ((e = g_alloc_node(n, p->bytesize))) {
-    add_undo(n);
-    return rt_end(e);
-  }
-  p->dptr = n->dptr;
-  *pGraphNode = (cudaGraphNode_t)n;
-  return rt_end(cudaSuccess);
+      p->poolProps.location.id != 0)
+    return add_end(pGraphNode, n, cudaErrorInvalidValue);
+  if (!(e = g_alloc_node(n, p->bytesize))) p->dptr = n->dptr;
+  return add_end(pGraphNode, n, e);
 }
 
 cudaError_t g_alloc_node(g_node *n, size_t size) {
@@ -835,9 +822,8 @@ cudaError_t g_alloc_node(g_node *n, size_t size) {
 }
 
 RT_EXPORT cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node, struct cudaMemAllocNodeParams *p) {
-  rt_begin(0);
-  g_node *n = typed(node, cudaGraphNodeTypeMemAlloc);
-  if (!n || !p) return rt_end(cudaErrorInvalidValue);
+  g_node *n = get_begin(node, cudaGraphNodeTypeMemAlloc, p);
+  if (!n) return rt_end(cudaErrorInvalidValue);
   memset(p, 0, sizeof *p);
   p->poolProps.allocType = 1;
   p->poolProps.location.type = 1;
@@ -864,19 +850,14 @@ RT_EXPORT cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaG
   g_node *n;
   cudaError_t e = add_begin(pGraphNode, graph, pDependencies, numDependencies, cudaGraphNodeTypeMemFree, &n);
   if (e) return rt_end(e);
-  if (!g_freeable(n->g, dptr)) {
-    add_undo(n);
-    return rt_end(cudaErrorInvalidValue);
-  }
+  if (!g_freeable(n->g, dptr)) return add_end(pGraphNode, n, cudaErrorInvalidValue);
   n->dptr = dptr;
-  *pGraphNode = (cudaGraphNode_t)n;
-  return rt_end(cudaSuccess);
+  return add_end(pGraphNode, n, cudaSuccess);
 }
 
 RT_EXPORT cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out) {
-  rt_begin(0);
-  g_node *n = typed(node, cudaGraphNodeTypeMemFree);
-  if (!n || !dptr_out) return rt_end(cudaErrorInvalidValue);
+  g_node *n = get_begin(node, cudaGraphNodeTypeMemFree, dptr_out);
+  if (!n) return rt_end(cudaErrorInvalidValue);
   *(void **)dptr_out = n->dptr;
   return rt_end(cudaSuccess);
 }
@@ -918,12 +899,7 @@ RT_EXPORT cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t 
     cudaError_t e =
         add_begin(pGraphNode, graph, pDependencies, numDependencies, cudaGraphNodeTypeConditional, &n);
     if (e) return rt_end(e);
-    if ((e = g_cond_init(n, &p->u.conditional))) {
-      add_undo(n);
-      return rt_end(e);
-    }
-    *pGraphNode = (cudaGraphNode_t)n;
-    return rt_end(cudaSuccess);
+    return add_end(pGraphNode, n, g_cond_init(n, &p->u.conditional));
   }
   default:
     rt_begin(0);

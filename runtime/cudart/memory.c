@@ -311,42 +311,38 @@ static cudaError_t symbol_range(const void *symbol, size_t count, size_t offset,
   return cudaSuccess;
 }
 
-static cudaError_t to_symbol(const void *symbol, const void *src, size_t count, size_t offset, int kind,
-                             cudaStream_t stream, int async) {
+/* A copy to (to = 1) or from the count bytes of a symbol at offset; other
+ * is the other side, host or device. */
+static cudaError_t symbol_copy(const void *symbol, void *other, size_t count, size_t offset, int kind,
+                               cudaStream_t stream, int async, int to) {
   cudaError_t e = rt_begin(1);
   void *p;
   if (e) return rt_end(e);
   if (async && !rt_stream_get(stream)) return rt_end(cudaErrorInvalidResourceHandle);
-  if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+  if (kind != (to ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost) && kind != cudaMemcpyDeviceToDevice &&
+      kind != cudaMemcpyDefault)
     return rt_end(cudaErrorInvalidMemcpyDirection);
   if ((e = symbol_range(symbol, count, offset, &p))) return rt_end(e);
-  if (count && !rt_side_ok(src, count, kind == cudaMemcpyDeviceToDevice))
+  if (count && !rt_side_ok(other, count, kind == cudaMemcpyDeviceToDevice))
     return rt_end(cudaErrorInvalidValue);
-  int c = async ? rt_capture_memcpy(p, src, count, kind, stream) : (int)rt_capture_forbid(0, 1);
+  void *dst = to ? p : other;
+  const void *src = to ? other : p;
+  int c = async ? rt_capture_memcpy(dst, src, count, kind, stream) : (int)rt_capture_forbid(0, 1);
   if (c > 0 || (async && c == 0)) return rt_end((cudaError_t)c);
   rt_drain();
   if (rt.sticky) return rt_end(rt.sticky);
-  if (count) smemu_memcpy(rt.ctx, p, src, count);
+  if (count) smemu_memcpy(rt.ctx, dst, src, count);
   return rt_end(cudaSuccess);
+}
+
+static cudaError_t to_symbol(const void *symbol, const void *src, size_t count, size_t offset, int kind,
+                             cudaStream_t stream, int async) {
+  return symbol_copy(symbol, (void *)src, count, offset, kind, stream, async, 1);
 }
 
 static cudaError_t from_symbol(void *dst, const void *symbol, size_t count, size_t offset, int kind,
                                cudaStream_t stream, int async) {
-  cudaError_t e = rt_begin(1);
-  void *p;
-  if (e) return rt_end(e);
-  if (async && !rt_stream_get(stream)) return rt_end(cudaErrorInvalidResourceHandle);
-  if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
-    return rt_end(cudaErrorInvalidMemcpyDirection);
-  if ((e = symbol_range(symbol, count, offset, &p))) return rt_end(e);
-  if (count && !rt_side_ok(dst, count, kind == cudaMemcpyDeviceToDevice))
-    return rt_end(cudaErrorInvalidValue);
-  int c = async ? rt_capture_memcpy(dst, p, count, kind, stream) : (int)rt_capture_forbid(0, 1);
-  if (c > 0 || (async && c == 0)) return rt_end((cudaError_t)c);
-  rt_drain();
-  if (rt.sticky) return rt_end(rt.sticky);
-  if (count) smemu_memcpy(rt.ctx, dst, p, count);
-  return rt_end(cudaSuccess);
+  return symbol_copy(symbol, dst, count, offset, kind, stream, async, 0);
 }
 
 RT_EXPORT cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset,

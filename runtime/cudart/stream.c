@@ -51,9 +51,7 @@ RT_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   if (e) return rt_end(e);
   if (!rt_stream_get(stream)) return rt_end(cudaErrorInvalidResourceHandle);
   if ((e = rt_capture_forbid(stream, 2))) return rt_end(e);
-  rt_drain();
-  rt_pool_sync();
-  return rt_end(rt.sticky);
+  return rt_end(rt_sync_all());
 }
 
 RT_EXPORT cudaError_t cudaStreamQuery(cudaStream_t stream) {
@@ -75,32 +73,34 @@ RT_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event
   return rt_end(cudaSuccess);
 }
 
-RT_EXPORT cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags) {
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
+/* The start of a call about one stream: the stream, or NULL with the error
+ * in *e (no context, not a stream, or ok = 0: no place for the answer or a
+ * bad argument). */
+static rt_stream *stream_begin(cudaStream_t stream, int ok, cudaError_t *e) {
+  if ((*e = rt_begin(1))) return NULL;
   rt_stream *s = rt_stream_get(stream);
-  if (!s) return rt_end(cudaErrorInvalidResourceHandle);
-  if (!flags) return rt_end(cudaErrorInvalidValue);
-  *flags = s->flags;
-  return rt_end(cudaSuccess);
+  *e = !s ? cudaErrorInvalidResourceHandle : !ok ? cudaErrorInvalidValue : cudaSuccess;
+  return *e ? NULL : s;
+}
+
+RT_EXPORT cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags) {
+  cudaError_t e;
+  rt_stream *s = stream_begin(stream, flags != NULL, &e);
+  if (s) *flags = s->flags;
+  return rt_end(e);
 }
 
 RT_EXPORT cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority) {
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  rt_stream *s = rt_stream_get(stream);
-  if (!s) return rt_end(cudaErrorInvalidResourceHandle);
-  if (!priority) return rt_end(cudaErrorInvalidValue);
-  *priority = s->priority;
-  return rt_end(cudaSuccess);
+  cudaError_t e;
+  rt_stream *s = stream_begin(stream, priority != NULL, &e);
+  if (s) *priority = s->priority;
+  return rt_end(e);
 }
 
 static cudaError_t enqueue_host(cudaStream_t stream, cudaHostFn_t fn, cudaStreamCallback_t cb, void *user) {
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  rt_stream *s = rt_stream_get(stream);
-  if (!s) return rt_end(cudaErrorInvalidResourceHandle);
-  if (!fn && !cb) return rt_end(cudaErrorInvalidValue);
+  cudaError_t e;
+  rt_stream *s = stream_begin(stream, fn || cb, &e);
+  if (!s) return rt_end(e);
   rt_op *op = calloc(1, sizeof *op);
   if (!op) return rt_end(cudaErrorMemoryAllocation);
   op->kind = fn ? OP_HOSTFN : OP_CALLBACK;
@@ -142,11 +142,9 @@ static int stream_attr_ok(int id) { return id == 1 || id == 3 || id == 8 || id =
 enum { ATTR_SYNC_POLICY = 3, ATTR_PRIORITY = 8, ATTR_DOMAIN_MAP = 9, SYNC_POLICY_UNSET = -1 };
 
 RT_EXPORT cudaError_t cudaStreamGetAttribute(cudaStream_t stream, int attr, void *value) {
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  rt_stream *s = rt_stream_get(stream);
-  if (!s) return rt_end(cudaErrorInvalidResourceHandle);
-  if (!value || !stream_attr_ok(attr)) return rt_end(cudaErrorInvalidValue);
+  cudaError_t e;
+  rt_stream *s = stream_begin(stream, value && stream_attr_ok(attr), &e);
+  if (!s) return rt_end(e);
   memset(value, 0, 64);
   if (attr == ATTR_PRIORITY)
     memcpy(value, &s->priority, sizeof s->priority);
@@ -162,11 +160,9 @@ RT_EXPORT cudaError_t cudaStreamGetAttribute(cudaStream_t stream, int attr, void
 }
 
 RT_EXPORT cudaError_t cudaStreamSetAttribute(cudaStream_t stream, int attr, const void *value) {
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  rt_stream *s = rt_stream_get(stream);
-  if (!s) return rt_end(cudaErrorInvalidResourceHandle);
-  if (!value || !stream_attr_ok(attr)) return rt_end(cudaErrorInvalidValue);
+  cudaError_t e;
+  rt_stream *s = stream_begin(stream, value && stream_attr_ok(attr), &e);
+  if (!s) return rt_end(e);
   if (attr == ATTR_PRIORITY) {
     /* clamped to the device's range, as cudaStreamCreateWithPriority does */
     int p;
@@ -195,20 +191,15 @@ RT_EXPORT cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t sr
 /* A stream's identifier: unique among the live streams; the default
  * stream's three handles (0, legacy, per-thread) are one stream here. */
 RT_EXPORT cudaError_t cudaStreamGetId(cudaStream_t stream, unsigned long long *id) {
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  rt_stream *s = rt_stream_get(stream);
-  if (!s) return rt_end(cudaErrorInvalidResourceHandle);
-  if (!id) return rt_end(cudaErrorInvalidValue);
-  *id = (unsigned long long)(uintptr_t)s;
-  return rt_end(cudaSuccess);
+  cudaError_t e;
+  rt_stream *s = stream_begin(stream, id != NULL, &e);
+  if (s) *id = (unsigned long long)(uintptr_t)s;
+  return rt_end(e);
 }
 
 RT_EXPORT cudaError_t cudaStreamGetDevice(cudaStream_t stream, int *device) {
-  cudaError_t e = rt_begin(1);
-  if (e) return rt_end(e);
-  if (!rt_stream_get(stream)) return rt_end(cudaErrorInvalidResourceHandle);
-  if (!device) return rt_end(cudaErrorInvalidValue);
+  cudaError_t e;
+  if (!stream_begin(stream, device != NULL, &e)) return rt_end(e);
   *device = 0;
   return rt_end(cudaSuccess);
 }

@@ -6,6 +6,7 @@
  * given are kept for the cudaGet*Object*Desc queries. Destroying an object
  * waits for the queued work first, which may still sample it. */
 #include "array.h"
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -237,22 +238,24 @@ static cudaError_t get(uint64_t h, int surface, rt_texobj **o) {
   return *o ? cudaSuccess : cudaErrorInvalidValue;
 }
 
+/* *out = the descriptor at offset off (size bytes) of texture or surface
+ * object h */
+static cudaError_t get_desc(uint64_t h, int surface, void *out, size_t off, size_t size) {
+  rt_texobj *o;
+  cudaError_t e = get(h, surface, &o);
+  if (!e && !out) e = cudaErrorInvalidValue;
+  if (!e) memcpy(out, (const char *)o + off, size);
+  return rt_end(e);
+}
+
 RT_EXPORT cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc,
                                                        cudaTextureObject_t t) {
-  rt_texobj *o;
-  cudaError_t e = get(t, 0, &o);
-  if (!e && !pResDesc) e = cudaErrorInvalidValue;
-  if (!e) *pResDesc = o->res;
-  return rt_end(e);
+  return get_desc(t, 0, pResDesc, offsetof(rt_texobj, res), sizeof *pResDesc);
 }
 
 RT_EXPORT cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc,
                                                       cudaTextureObject_t t) {
-  rt_texobj *o;
-  cudaError_t e = get(t, 0, &o);
-  if (!e && !pTexDesc) e = cudaErrorInvalidValue;
-  if (!e) *pTexDesc = o->tex;
-  return rt_end(e);
+  return get_desc(t, 0, pTexDesc, offsetof(rt_texobj, tex), sizeof *pTexDesc);
 }
 
 RT_EXPORT cudaError_t cudaGetTextureObjectResourceViewDesc(struct cudaResourceViewDesc *pResViewDesc,
@@ -271,9 +274,5 @@ RT_EXPORT cudaError_t cudaGetTextureObjectResourceViewDesc(struct cudaResourceVi
 
 RT_EXPORT cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc,
                                                        cudaSurfaceObject_t s) {
-  rt_texobj *o;
-  cudaError_t e = get(s, 1, &o);
-  if (!e && !pResDesc) e = cudaErrorInvalidValue;
-  if (!e) *pResDesc = o->res;
-  return rt_end(e);
+  return get_desc(s, 1, pResDesc, offsetof(rt_texobj, res), sizeof *pResDesc);
 }

@@ -181,15 +181,6 @@ static CUresult array_info(CUarray h, struct cudaExtent *ex, unsigned *flags, in
 }
 
 RT_EXPORT CUresult cuArrayGetDescriptor_v2(CUDA_ARRAY_DESCRIPTOR *p, CUarray h);
-CUresult cuArrayGetDescriptor_v2(CUDA_ARRAY_DESCRIPTOR *p, CUarray h) {
-  struct cudaExtent ex;
-  unsigned flags;
-  if (!p) return 1;
-  CUresult r = array_info(h, &ex, &flags, &p->Format, &p->NumChannels);
-  if (!r) p->Width = ex.width, p->Height = ex.height;
-  return r;
-}
-
 RT_EXPORT CUresult cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR *p, CUarray h);
 CUresult cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR *p, CUarray h) {
   struct cudaExtent ex;
@@ -197,6 +188,15 @@ CUresult cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR *p, CUarray h) {
   if (!p) return 1;
   CUresult r = array_info(h, &ex, &flags, &p->Format, &p->NumChannels);
   if (!r) p->Width = ex.width, p->Height = ex.height, p->Depth = ex.depth, p->Flags = flags;
+  return r;
+}
+
+/* the 3D descriptor's first four fields */
+CUresult cuArrayGetDescriptor_v2(CUDA_ARRAY_DESCRIPTOR *p, CUarray h) {
+  CUDA_ARRAY3D_DESCRIPTOR d;
+  if (!p) return 1;
+  CUresult r = cuArray3DGetDescriptor_v2(&d, h);
+  if (!r) p->Width = d.Width, p->Height = d.Height, p->Format = d.Format, p->NumChannels = d.NumChannels;
   return r;
 }
 

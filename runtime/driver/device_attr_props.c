@@ -11,6 +11,9 @@
 
 #define F(attr, field)                                                                                       \
   { attr, offsetof(struct cudaDeviceProp, field) }
+/* the 2 or 3 elements of an array field, for consecutive attributes */
+#define F2(attr, field) F(attr, field[0]), F((attr) + 1, field[1])
+#define F3(attr, field) F2(attr, field), F((attr) + 2, field[2])
 
 /* CUdevice_attribute -> int field of cudaDeviceProp */
 static const struct {
@@ -18,43 +21,23 @@ static const struct {
   size_t off;
 } fields[] = {
     F(21, maxTexture1D),
-    F(22, maxTexture2D[0]),
-    F(23, maxTexture2D[1]),
-    F(24, maxTexture3D[0]),
-    F(25, maxTexture3D[1]),
-    F(26, maxTexture3D[2]),
-    F(27, maxTexture2DLayered[0]),
-    F(28, maxTexture2DLayered[1]),
-    F(29, maxTexture2DLayered[2]),
-    F(42, maxTexture1DLayered[0]),
-    F(43, maxTexture1DLayered[1]),
-    F(45, maxTexture2DGather[0]),
-    F(46, maxTexture2DGather[1]),
-    F(47, maxTexture3DAlt[0]),
-    F(48, maxTexture3DAlt[1]),
-    F(49, maxTexture3DAlt[2]),
+    F2(22, maxTexture2D),
+    F3(24, maxTexture3D),
+    F3(27, maxTexture2DLayered),
+    F2(42, maxTexture1DLayered),
+    F2(45, maxTexture2DGather),
+    F3(47, maxTexture3DAlt),
     F(52, maxTextureCubemap),
-    F(53, maxTextureCubemapLayered[0]),
-    F(54, maxTextureCubemapLayered[1]),
+    F2(53, maxTextureCubemapLayered),
     F(55, maxSurface1D),
-    F(56, maxSurface2D[0]),
-    F(57, maxSurface2D[1]),
-    F(58, maxSurface3D[0]),
-    F(59, maxSurface3D[1]),
-    F(60, maxSurface3D[2]),
-    F(61, maxSurface1DLayered[0]),
-    F(62, maxSurface1DLayered[1]),
-    F(63, maxSurface2DLayered[0]),
-    F(64, maxSurface2DLayered[1]),
-    F(65, maxSurface2DLayered[2]),
+    F2(56, maxSurface2D),
+    F3(58, maxSurface3D),
+    F2(61, maxSurface1DLayered),
+    F3(63, maxSurface2DLayered),
     F(66, maxSurfaceCubemap),
-    F(67, maxSurfaceCubemapLayered[0]),
-    F(68, maxSurfaceCubemapLayered[1]),
-    F(70, maxTexture2DLinear[0]),
-    F(71, maxTexture2DLinear[1]),
-    F(72, maxTexture2DLinear[2]),
-    F(73, maxTexture2DMipmap[0]),
-    F(74, maxTexture2DMipmap[1]),
+    F2(67, maxSurfaceCubemapLayered),
+    F3(70, maxTexture2DLinear),
+    F2(73, maxTexture2DMipmap),
     F(77, maxTexture1DMipmap),
     F(112, sparseCudaArraySupported),
     F(113, hostRegisterReadOnlySupported),

@@ -7,6 +7,7 @@
  * Exported from libcudart.so.13; libcuda.so.1 depends on it. */
 #include "cu_abi.h"
 #include "cudart/graph.h"
+#include "mem/bytes.h"
 #include "static_rt.h"
 #include <stdlib.h>
 #include <string.h>
@@ -280,9 +281,7 @@ RT_EXPORT CUresult cuCtxGetDevice(CUdevice *dev) {
 RT_EXPORT CUresult cuCtxSynchronize(void) {
   CUresult r = enter();
   if (r) return leave(r);
-  rt_drain();
-  rt_pool_sync();
-  return leave(to_cu(rt.sticky));
+  return leave(to_cu(rt_sync_all()));
 }
 
 /* ---- modules ---- */
@@ -334,24 +333,11 @@ RT_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsig
 
 RT_EXPORT CUresult cuModuleLoad(CUmodule *module, const char *fname) {
   if (!fname) return CUDA_ERROR_INVALID_VALUE;
-  FILE *f = fopen(fname, "rb");
-  if (!f) return 301; /* CUDA_ERROR_FILE_NOT_FOUND */
-  size_t cap = 1 << 16, n = 0;
-  char *buf = malloc(cap + 1);
-  for (size_t k; buf && (k = fread(buf + n, 1, cap - n, f)) > 0;) {
-    n += k;
-    if (n == cap) {
-      char *b = realloc(buf, (cap *= 2) + 1);
-      if (!b) {
-        free(buf);
-        buf = NULL;
-      } else
-        buf = b;
-    }
-  }
-  fclose(f);
+  size_t n;
+  int err;
+  char *buf = file_read(fname, &n, &err); /* a read error loads what was read */
+  if (err == FILE_NO_OPEN) return 301;    /* CUDA_ERROR_FILE_NOT_FOUND */
   if (!buf) return CUDA_ERROR_OUT_OF_MEMORY;
-  buf[n] = 0;
   CUresult r = module_load(module, buf, fname, NULL, 0);
   free(buf);
   return r;

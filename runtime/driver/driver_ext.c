@@ -14,6 +14,7 @@
  * with a message. */
 #include "cu_abi.h"
 #include "cudart/graph.h"
+#include "mem/bytes.h"
 #include "ptx_link.h"
 #include "static_rt.h"
 #include <stdlib.h>
@@ -271,22 +272,12 @@ EXPORT cuLinkAddData_v2(void *state, int type, void *data, size_t size, const ch
   return CUDA_SUCCESS;
 }
 EXPORT cuLinkAddFile_v2(void *state, int type, const char *path, unsigned n, int *options, void **values) {
-  FILE *f = path ? fopen(path, "rb") : NULL;
-  if (!f) return CUDA_ERROR_FILE_NOT_FOUND;
-  char *buf = NULL;
-  size_t cap = 0, len = 0, k;
-  do {
-    if (len == cap) {
-      char *b = realloc(buf, (cap = cap ? 2 * cap : 65536) + 1);
-      if (!b) break;
-      buf = b;
-    }
-    k = fread(buf + len, 1, cap - len, f);
-    len += k;
-  } while (k);
-  fclose(f);
+  if (!path) return CUDA_ERROR_FILE_NOT_FOUND;
+  size_t len;
+  int err;
+  char *buf = file_read(path, &len, &err);
+  if (err == FILE_NO_OPEN) return CUDA_ERROR_FILE_NOT_FOUND;
   if (!buf) return CUDA_ERROR_OUT_OF_MEMORY;
-  buf[len] = 0;
   CUresult r = cuLinkAddData_v2(state, type, buf, len + 1, path, n, options, values);
   free(buf);
   return r;

@@ -36,224 +36,118 @@ static CUresult cu(cudaError_t e) {
 }
 
 #define CU_EXPORT(ret) RT_EXPORT ret
+/* An exported driver call name(params) that returns expr (CU_DEF) or
+ * cu(call) (CU_FWD): its prototype and its body. */
+#define CU_DEF(name, params, expr)                                                                           \
+  CU_EXPORT(CUresult) name params;                                                                           \
+  CUresult name params { return expr; }
+#define CU_FWD(name, params, call) CU_DEF(name, params, cu(call))
 
 /* ---- capture ---- */
 
-CU_EXPORT(CUresult) cuStreamBeginCapture_v2(CUstream s, int mode);
-CUresult cuStreamBeginCapture_v2(CUstream s, int mode) {
-  return cu(cudaStreamBeginCapture(s, (enum cudaStreamCaptureMode)mode));
-}
+CU_FWD(cuStreamBeginCapture_v2, (CUstream s, int mode),
+       cudaStreamBeginCapture(s, (enum cudaStreamCaptureMode)mode))
 
 /* the first form had no mode: global */
-CU_EXPORT(CUresult) cuStreamBeginCapture(CUstream s);
-CUresult cuStreamBeginCapture(CUstream s) { return cuStreamBeginCapture_v2(s, cudaStreamCaptureModeGlobal); }
-CU_EXPORT(CUresult) cuStreamBeginCapture_ptsz(CUstream s);
-CUresult cuStreamBeginCapture_ptsz(CUstream s) { return cuStreamBeginCapture(s); }
+CU_DEF(cuStreamBeginCapture, (CUstream s), cuStreamBeginCapture_v2(s, cudaStreamCaptureModeGlobal))
+CU_DEF(cuStreamBeginCapture_ptsz, (CUstream s), cuStreamBeginCapture(s))
 
-CU_EXPORT(CUresult)
-cuStreamBeginCaptureToGraph(CUstream s, CUgraph g, const CUgraphNode *deps, const CUgraphEdgeData *edges,
-                            size_t n, int mode);
-CUresult cuStreamBeginCaptureToGraph(CUstream s, CUgraph g, const CUgraphNode *deps,
-                                     const CUgraphEdgeData *edges, size_t n, int mode) {
-  return cu(cudaStreamBeginCaptureToGraph(s, g, deps, edges, n, (enum cudaStreamCaptureMode)mode));
-}
+CU_FWD(cuStreamBeginCaptureToGraph,
+       (CUstream s, CUgraph g, const CUgraphNode *deps, const CUgraphEdgeData *edges, size_t n, int mode),
+       cudaStreamBeginCaptureToGraph(s, g, deps, edges, n, (enum cudaStreamCaptureMode)mode))
 
-CU_EXPORT(CUresult) cuStreamEndCapture(CUstream s, CUgraph *g);
-CUresult cuStreamEndCapture(CUstream s, CUgraph *g) { return cu(cudaStreamEndCapture(s, g)); }
+CU_FWD(cuStreamEndCapture, (CUstream s, CUgraph *g), cudaStreamEndCapture(s, g))
 
-CU_EXPORT(CUresult) cuStreamIsCapturing(CUstream s, int *status);
-CUresult cuStreamIsCapturing(CUstream s, int *status) {
-  return cu(cudaStreamIsCapturing(s, (enum cudaStreamCaptureStatus *)status));
-}
+CU_FWD(cuStreamIsCapturing, (CUstream s, int *status),
+       cudaStreamIsCapturing(s, (enum cudaStreamCaptureStatus *)status))
 
-CU_EXPORT(CUresult)
-cuStreamGetCaptureInfo_v3(CUstream s, int *status, unsigned long long *id, CUgraph *g,
-                          const CUgraphNode **deps, const CUgraphEdgeData **edges, size_t *n);
-CUresult cuStreamGetCaptureInfo_v3(CUstream s, int *status, unsigned long long *id, CUgraph *g,
-                                   const CUgraphNode **deps, const CUgraphEdgeData **edges, size_t *n) {
-  return cu(cudaStreamGetCaptureInfo(s, (enum cudaStreamCaptureStatus *)status, id, g, deps, edges, n));
-}
+CU_FWD(cuStreamGetCaptureInfo_v3,
+       (CUstream s, int *status, unsigned long long *id, CUgraph *g, const CUgraphNode **deps,
+        const CUgraphEdgeData **edges, size_t *n),
+       cudaStreamGetCaptureInfo(s, (enum cudaStreamCaptureStatus *)status, id, g, deps, edges, n))
 
-CU_EXPORT(CUresult)
-cuStreamGetCaptureInfo_v2(CUstream s, int *status, unsigned long long *id, CUgraph *g,
-                          const CUgraphNode **deps, size_t *n);
-CUresult cuStreamGetCaptureInfo_v2(CUstream s, int *status, unsigned long long *id, CUgraph *g,
-                                   const CUgraphNode **deps, size_t *n) {
-  return cuStreamGetCaptureInfo_v3(s, status, id, g, deps, NULL, n);
-}
-CU_EXPORT(CUresult)
-cuStreamGetCaptureInfo_v2_ptsz(CUstream s, int *status, unsigned long long *id, CUgraph *g,
-                               const CUgraphNode **deps, size_t *n);
-CUresult cuStreamGetCaptureInfo_v2_ptsz(CUstream s, int *status, unsigned long long *id, CUgraph *g,
-                                        const CUgraphNode **deps, size_t *n) {
-  return cuStreamGetCaptureInfo_v3(s, status, id, g, deps, NULL, n);
-}
-CU_EXPORT(CUresult) cuStreamGetCaptureInfo(CUstream s, int *status, unsigned long long *id);
-CUresult cuStreamGetCaptureInfo(CUstream s, int *status, unsigned long long *id) {
-  return cuStreamGetCaptureInfo_v3(s, status, id, NULL, NULL, NULL, NULL);
-}
-CU_EXPORT(CUresult) cuStreamGetCaptureInfo_ptsz(CUstream s, int *status, unsigned long long *id);
-CUresult cuStreamGetCaptureInfo_ptsz(CUstream s, int *status, unsigned long long *id) {
-  return cuStreamGetCaptureInfo(s, status, id);
-}
+CU_DEF(cuStreamGetCaptureInfo_v2,
+       (CUstream s, int *status, unsigned long long *id, CUgraph *g, const CUgraphNode **deps, size_t *n),
+       cuStreamGetCaptureInfo_v3(s, status, id, g, deps, NULL, n))
+CU_DEF(cuStreamGetCaptureInfo_v2_ptsz,
+       (CUstream s, int *status, unsigned long long *id, CUgraph *g, const CUgraphNode **deps, size_t *n),
+       cuStreamGetCaptureInfo_v3(s, status, id, g, deps, NULL, n))
+CU_DEF(cuStreamGetCaptureInfo, (CUstream s, int *status, unsigned long long *id),
+       cuStreamGetCaptureInfo_v3(s, status, id, NULL, NULL, NULL, NULL))
+CU_DEF(cuStreamGetCaptureInfo_ptsz, (CUstream s, int *status, unsigned long long *id),
+       cuStreamGetCaptureInfo(s, status, id))
 
-CU_EXPORT(CUresult)
-cuStreamUpdateCaptureDependencies_v2(CUstream s, CUgraphNode *deps, const CUgraphEdgeData *e, size_t n,
-                                     unsigned flags);
-CUresult cuStreamUpdateCaptureDependencies_v2(CUstream s, CUgraphNode *deps, const CUgraphEdgeData *e,
-                                              size_t n, unsigned flags) {
-  return cu(cudaStreamUpdateCaptureDependencies(s, deps, e, n, flags));
-}
+CU_FWD(cuStreamUpdateCaptureDependencies_v2,
+       (CUstream s, CUgraphNode *deps, const CUgraphEdgeData *e, size_t n, unsigned flags),
+       cudaStreamUpdateCaptureDependencies(s, deps, e, n, flags))
 
-CU_EXPORT(CUresult)
-cuStreamUpdateCaptureDependencies(CUstream s, CUgraphNode *deps, size_t n, unsigned flags);
-CUresult cuStreamUpdateCaptureDependencies(CUstream s, CUgraphNode *deps, size_t n, unsigned flags) {
-  return cuStreamUpdateCaptureDependencies_v2(s, deps, NULL, n, flags);
-}
-CU_EXPORT(CUresult)
-cuStreamUpdateCaptureDependencies_ptsz(CUstream s, CUgraphNode *deps, size_t n, unsigned flags);
-CUresult cuStreamUpdateCaptureDependencies_ptsz(CUstream s, CUgraphNode *deps, size_t n, unsigned flags) {
-  return cuStreamUpdateCaptureDependencies_v2(s, deps, NULL, n, flags);
-}
+CU_DEF(cuStreamUpdateCaptureDependencies, (CUstream s, CUgraphNode *deps, size_t n, unsigned flags),
+       cuStreamUpdateCaptureDependencies_v2(s, deps, NULL, n, flags))
+CU_DEF(cuStreamUpdateCaptureDependencies_ptsz, (CUstream s, CUgraphNode *deps, size_t n, unsigned flags),
+       cuStreamUpdateCaptureDependencies_v2(s, deps, NULL, n, flags))
 
-CU_EXPORT(CUresult) cuThreadExchangeStreamCaptureMode(int *mode);
-CUresult cuThreadExchangeStreamCaptureMode(int *mode) {
-  return cu(cudaThreadExchangeStreamCaptureMode((enum cudaStreamCaptureMode *)mode));
-}
+CU_FWD(cuThreadExchangeStreamCaptureMode, (int *mode),
+       cudaThreadExchangeStreamCaptureMode((enum cudaStreamCaptureMode *)mode))
 
 /* ---- graphs and nodes ---- */
 
-CU_EXPORT(CUresult) cuGraphCreate(CUgraph *g, unsigned flags);
-CUresult cuGraphCreate(CUgraph *g, unsigned flags) { return cu(cudaGraphCreate(g, flags)); }
-CU_EXPORT(CUresult) cuGraphDestroy(CUgraph g);
-CUresult cuGraphDestroy(CUgraph g) { return cu(cudaGraphDestroy(g)); }
-CU_EXPORT(CUresult) cuGraphClone(CUgraph *out, CUgraph g);
-CUresult cuGraphClone(CUgraph *out, CUgraph g) { return cu(cudaGraphClone(out, g)); }
-CU_EXPORT(CUresult) cuGraphNodeFindInClone(CUgraphNode *out, CUgraphNode n, CUgraph g);
-CUresult cuGraphNodeFindInClone(CUgraphNode *out, CUgraphNode n, CUgraph g) {
-  return cu(cudaGraphNodeFindInClone(out, n, g));
-}
-CU_EXPORT(CUresult) cuGraphNodeGetType(CUgraphNode n, int *type);
-CUresult cuGraphNodeGetType(CUgraphNode n, int *type) {
-  return cu(cudaGraphNodeGetType(n, (enum cudaGraphNodeType *)type));
-}
-CU_EXPORT(CUresult) cuGraphGetNodes(CUgraph g, CUgraphNode *nodes, size_t *n);
-CUresult cuGraphGetNodes(CUgraph g, CUgraphNode *nodes, size_t *n) {
-  return cu(cudaGraphGetNodes(g, nodes, n));
-}
-CU_EXPORT(CUresult) cuGraphGetRootNodes(CUgraph g, CUgraphNode *nodes, size_t *n);
-CUresult cuGraphGetRootNodes(CUgraph g, CUgraphNode *nodes, size_t *n) {
-  return cu(cudaGraphGetRootNodes(g, nodes, n));
-}
-CU_EXPORT(CUresult)
-cuGraphGetEdges_v2(CUgraph g, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *e, size_t *n);
-CUresult cuGraphGetEdges_v2(CUgraph g, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *e, size_t *n) {
-  return cu(cudaGraphGetEdges(g, from, to, e, n));
-}
-CU_EXPORT(CUresult) cuGraphGetEdges(CUgraph g, CUgraphNode *from, CUgraphNode *to, size_t *n);
-CUresult cuGraphGetEdges(CUgraph g, CUgraphNode *from, CUgraphNode *to, size_t *n) {
-  return cuGraphGetEdges_v2(g, from, to, NULL, n);
-}
-CU_EXPORT(CUresult)
-cuGraphNodeGetDependencies_v2(CUgraphNode node, CUgraphNode *d, CUgraphEdgeData *e, size_t *n);
-CUresult cuGraphNodeGetDependencies_v2(CUgraphNode node, CUgraphNode *d, CUgraphEdgeData *e, size_t *n) {
-  return cu(cudaGraphNodeGetDependencies(node, d, e, n));
-}
-CU_EXPORT(CUresult) cuGraphNodeGetDependencies(CUgraphNode node, CUgraphNode *d, size_t *n);
-CUresult cuGraphNodeGetDependencies(CUgraphNode node, CUgraphNode *d, size_t *n) {
-  return cuGraphNodeGetDependencies_v2(node, d, NULL, n);
-}
-CU_EXPORT(CUresult)
-cuGraphNodeGetDependentNodes_v2(CUgraphNode node, CUgraphNode *d, CUgraphEdgeData *e, size_t *n);
-CUresult cuGraphNodeGetDependentNodes_v2(CUgraphNode node, CUgraphNode *d, CUgraphEdgeData *e, size_t *n) {
-  return cu(cudaGraphNodeGetDependentNodes(node, d, e, n));
-}
-CU_EXPORT(CUresult) cuGraphNodeGetDependentNodes(CUgraphNode node, CUgraphNode *d, size_t *n);
-CUresult cuGraphNodeGetDependentNodes(CUgraphNode node, CUgraphNode *d, size_t *n) {
-  return cuGraphNodeGetDependentNodes_v2(node, d, NULL, n);
-}
-CU_EXPORT(CUresult)
-cuGraphAddDependencies_v2(CUgraph g, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *e,
-                          size_t n);
-CUresult cuGraphAddDependencies_v2(CUgraph g, const CUgraphNode *from, const CUgraphNode *to,
-                                   const CUgraphEdgeData *e, size_t n) {
-  return cu(cudaGraphAddDependencies(g, from, to, e, n));
-}
-CU_EXPORT(CUresult)
-cuGraphAddDependencies(CUgraph g, const CUgraphNode *from, const CUgraphNode *to, size_t n);
-CUresult cuGraphAddDependencies(CUgraph g, const CUgraphNode *from, const CUgraphNode *to, size_t n) {
-  return cuGraphAddDependencies_v2(g, from, to, NULL, n);
-}
-CU_EXPORT(CUresult)
-cuGraphRemoveDependencies_v2(CUgraph g, const CUgraphNode *from, const CUgraphNode *to,
-                             const CUgraphEdgeData *e, size_t n);
-CUresult cuGraphRemoveDependencies_v2(CUgraph g, const CUgraphNode *from, const CUgraphNode *to,
-                                      const CUgraphEdgeData *e, size_t n) {
-  return cu(cudaGraphRemoveDependencies(g, from, to, e, n));
-}
-CU_EXPORT(CUresult)
-cuGraphRemoveDependencies(CUgraph g, const CUgraphNode *from, const CUgraphNode *to, size_t n);
-CUresult cuGraphRemoveDependencies(CUgraph g, const CUgraphNode *from, const CUgraphNode *to, size_t n) {
-  return cuGraphRemoveDependencies_v2(g, from, to, NULL, n);
-}
-CU_EXPORT(CUresult) cuGraphDestroyNode(CUgraphNode n);
-CUresult cuGraphDestroyNode(CUgraphNode n) { return cu(cudaGraphDestroyNode(n)); }
+CU_FWD(cuGraphCreate, (CUgraph * g, unsigned flags), cudaGraphCreate(g, flags))
+CU_FWD(cuGraphDestroy, (CUgraph g), cudaGraphDestroy(g))
+CU_FWD(cuGraphClone, (CUgraph * out, CUgraph g), cudaGraphClone(out, g))
+CU_FWD(cuGraphNodeFindInClone, (CUgraphNode * out, CUgraphNode n, CUgraph g),
+       cudaGraphNodeFindInClone(out, n, g))
+CU_FWD(cuGraphNodeGetType, (CUgraphNode n, int *type),
+       cudaGraphNodeGetType(n, (enum cudaGraphNodeType *)type))
+CU_FWD(cuGraphGetNodes, (CUgraph g, CUgraphNode *nodes, size_t *n), cudaGraphGetNodes(g, nodes, n))
+CU_FWD(cuGraphGetRootNodes, (CUgraph g, CUgraphNode *nodes, size_t *n), cudaGraphGetRootNodes(g, nodes, n))
+CU_FWD(cuGraphGetEdges_v2, (CUgraph g, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *e, size_t *n),
+       cudaGraphGetEdges(g, from, to, e, n))
+CU_DEF(cuGraphGetEdges, (CUgraph g, CUgraphNode *from, CUgraphNode *to, size_t *n),
+       cuGraphGetEdges_v2(g, from, to, NULL, n))
+CU_FWD(cuGraphNodeGetDependencies_v2, (CUgraphNode node, CUgraphNode *d, CUgraphEdgeData *e, size_t *n),
+       cudaGraphNodeGetDependencies(node, d, e, n))
+CU_DEF(cuGraphNodeGetDependencies, (CUgraphNode node, CUgraphNode *d, size_t *n),
+       cuGraphNodeGetDependencies_v2(node, d, NULL, n))
+CU_FWD(cuGraphNodeGetDependentNodes_v2, (CUgraphNode node, CUgraphNode *d, CUgraphEdgeData *e, size_t *n),
+       cudaGraphNodeGetDependentNodes(node, d, e, n))
+CU_DEF(cuGraphNodeGetDependentNodes, (CUgraphNode node, CUgraphNode *d, size_t *n),
+       cuGraphNodeGetDependentNodes_v2(node, d, NULL, n))
+CU_FWD(cuGraphAddDependencies_v2,
+       (CUgraph g, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *e, size_t n),
+       cudaGraphAddDependencies(g, from, to, e, n))
+CU_DEF(cuGraphAddDependencies, (CUgraph g, const CUgraphNode *from, const CUgraphNode *to, size_t n),
+       cuGraphAddDependencies_v2(g, from, to, NULL, n))
+CU_FWD(cuGraphRemoveDependencies_v2,
+       (CUgraph g, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *e, size_t n),
+       cudaGraphRemoveDependencies(g, from, to, e, n))
+CU_DEF(cuGraphRemoveDependencies, (CUgraph g, const CUgraphNode *from, const CUgraphNode *to, size_t n),
+       cuGraphRemoveDependencies_v2(g, from, to, NULL, n))
+CU_FWD(cuGraphDestroyNode, (CUgraphNode n), cudaGraphDestroyNode(n))
 
-CU_EXPORT(CUresult) cuGraphAddEmptyNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n);
-CUresult cuGraphAddEmptyNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n) {
-  return cu(cudaGraphAddEmptyNode(out, g, d, n));
-}
+CU_FWD(cuGraphAddEmptyNode, (CUgraphNode * out, CUgraph g, const CUgraphNode *d, size_t n),
+       cudaGraphAddEmptyNode(out, g, d, n))
 /* CUDA_HOST_NODE_PARAMS has cudaHostNodeParams' layout */
-CU_EXPORT(CUresult)
-cuGraphAddHostNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n,
-                   const struct cudaHostNodeParams *p);
-CUresult cuGraphAddHostNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n,
-                            const struct cudaHostNodeParams *p) {
-  return cu(cudaGraphAddHostNode(out, g, d, n, p));
-}
-CU_EXPORT(CUresult) cuGraphHostNodeGetParams(CUgraphNode node, struct cudaHostNodeParams *p);
-CUresult cuGraphHostNodeGetParams(CUgraphNode node, struct cudaHostNodeParams *p) {
-  return cu(cudaGraphHostNodeGetParams(node, p));
-}
-CU_EXPORT(CUresult) cuGraphHostNodeSetParams(CUgraphNode node, const struct cudaHostNodeParams *p);
-CUresult cuGraphHostNodeSetParams(CUgraphNode node, const struct cudaHostNodeParams *p) {
-  return cu(cudaGraphHostNodeSetParams(node, p));
-}
-CU_EXPORT(CUresult)
-cuGraphAddChildGraphNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n, CUgraph c);
-CUresult cuGraphAddChildGraphNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n, CUgraph c) {
-  return cu(cudaGraphAddChildGraphNode(out, g, d, n, c));
-}
-CU_EXPORT(CUresult) cuGraphChildGraphNodeGetGraph(CUgraphNode node, CUgraph *g);
-CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode node, CUgraph *g) {
-  return cu(cudaGraphChildGraphNodeGetGraph(node, g));
-}
-CU_EXPORT(CUresult)
-cuGraphAddEventRecordNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n, CUevent e);
-CUresult cuGraphAddEventRecordNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n, CUevent e) {
-  return cu(cudaGraphAddEventRecordNode(out, g, d, n, e));
-}
-CU_EXPORT(CUresult)
-cuGraphAddEventWaitNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n, CUevent e);
-CUresult cuGraphAddEventWaitNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n, CUevent e) {
-  return cu(cudaGraphAddEventWaitNode(out, g, d, n, e));
-}
-CU_EXPORT(CUresult) cuGraphEventRecordNodeGetEvent(CUgraphNode node, CUevent *e);
-CUresult cuGraphEventRecordNodeGetEvent(CUgraphNode node, CUevent *e) {
-  return cu(cudaGraphEventRecordNodeGetEvent(node, e));
-}
-CU_EXPORT(CUresult) cuGraphEventRecordNodeSetEvent(CUgraphNode node, CUevent e);
-CUresult cuGraphEventRecordNodeSetEvent(CUgraphNode node, CUevent e) {
-  return cu(cudaGraphEventRecordNodeSetEvent(node, e));
-}
-CU_EXPORT(CUresult) cuGraphEventWaitNodeGetEvent(CUgraphNode node, CUevent *e);
-CUresult cuGraphEventWaitNodeGetEvent(CUgraphNode node, CUevent *e) {
-  return cu(cudaGraphEventWaitNodeGetEvent(node, e));
-}
-CU_EXPORT(CUresult) cuGraphEventWaitNodeSetEvent(CUgraphNode node, CUevent e);
-CUresult cuGraphEventWaitNodeSetEvent(CUgraphNode node, CUevent e) {
-  return cu(cudaGraphEventWaitNodeSetEvent(node, e));
-}
+CU_FWD(cuGraphAddHostNode,
+       (CUgraphNode * out, CUgraph g, const CUgraphNode *d, size_t n, const struct cudaHostNodeParams *p),
+       cudaGraphAddHostNode(out, g, d, n, p))
+CU_FWD(cuGraphHostNodeGetParams, (CUgraphNode node, struct cudaHostNodeParams *p),
+       cudaGraphHostNodeGetParams(node, p))
+CU_FWD(cuGraphHostNodeSetParams, (CUgraphNode node, const struct cudaHostNodeParams *p),
+       cudaGraphHostNodeSetParams(node, p))
+CU_FWD(cuGraphAddChildGraphNode, (CUgraphNode * out, CUgraph g, const CUgraphNode *d, size_t n, CUgraph c),
+       cudaGraphAddChildGraphNode(out, g, d, n, c))
+CU_FWD(cuGraphChildGraphNodeGetGraph, (CUgraphNode node, CUgraph *g),
+       cudaGraphChildGraphNodeGetGraph(node, g))
+CU_FWD(cuGraphAddEventRecordNode, (CUgraphNode * out, CUgraph g, const CUgraphNode *d, size_t n, CUevent e),
+       cudaGraphAddEventRecordNode(out, g, d, n, e))
+CU_FWD(cuGraphAddEventWaitNode, (CUgraphNode * out, CUgraph g, const CUgraphNode *d, size_t n, CUevent e),
+       cudaGraphAddEventWaitNode(out, g, d, n, e))
+CU_FWD(cuGraphEventRecordNodeGetEvent, (CUgraphNode node, CUevent *e),
+       cudaGraphEventRecordNodeGetEvent(node, e))
+CU_FWD(cuGraphEventRecordNodeSetEvent, (CUgraphNode node, CUevent e),
+       cudaGraphEventRecordNodeSetEvent(node, e))
+CU_FWD(cuGraphEventWaitNodeGetEvent, (CUgraphNode node, CUevent *e), cudaGraphEventWaitNodeGetEvent(node, e))
+CU_FWD(cuGraphEventWaitNodeSetEvent, (CUgraphNode node, CUevent e), cudaGraphEventWaitNodeSetEvent(node, e))
 
 /* CUDA_KERNEL_NODE_PARAMS (v1 is v2's first ten fields) */
 typedef struct cu_kernel_params {
@@ -286,12 +180,9 @@ CUresult cuGraphAddKernelNode_v2(CUgraphNode *out, CUgraph g, const CUgraphNode 
   struct cudaKernelNodeParams k = from_cu(p);
   return cu(cudaGraphAddKernelNode(out, g, d, n, &k));
 }
-CU_EXPORT(CUresult)
-cuGraphAddKernelNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n, const cu_kernel_params *p);
-CUresult cuGraphAddKernelNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n,
-                              const cu_kernel_params *p) {
-  return cuGraphAddKernelNode_v2(out, g, d, n, p);
-}
+CU_DEF(cuGraphAddKernelNode,
+       (CUgraphNode * out, CUgraph g, const CUgraphNode *d, size_t n, const cu_kernel_params *p),
+       cuGraphAddKernelNode_v2(out, g, d, n, p))
 /* the getter fills the v1 fields only: an old caller's structure has no more */
 static CUresult kernel_get(CUgraphNode node, cu_kernel_params *p, int v2) {
   struct cudaKernelNodeParams k;
@@ -310,22 +201,16 @@ static CUresult kernel_get(CUgraphNode node, cu_kernel_params *p, int v2) {
   if (v2) p->kern = NULL, p->ctx = NULL;
   return 0;
 }
-CU_EXPORT(CUresult) cuGraphKernelNodeGetParams_v2(CUgraphNode node, cu_kernel_params *p);
-CUresult cuGraphKernelNodeGetParams_v2(CUgraphNode node, cu_kernel_params *p) {
-  return kernel_get(node, p, 1);
-}
-CU_EXPORT(CUresult) cuGraphKernelNodeGetParams(CUgraphNode node, cu_kernel_params *p);
-CUresult cuGraphKernelNodeGetParams(CUgraphNode node, cu_kernel_params *p) { return kernel_get(node, p, 0); }
+CU_DEF(cuGraphKernelNodeGetParams_v2, (CUgraphNode node, cu_kernel_params *p), kernel_get(node, p, 1))
+CU_DEF(cuGraphKernelNodeGetParams, (CUgraphNode node, cu_kernel_params *p), kernel_get(node, p, 0))
 CU_EXPORT(CUresult) cuGraphKernelNodeSetParams_v2(CUgraphNode node, const cu_kernel_params *p);
 CUresult cuGraphKernelNodeSetParams_v2(CUgraphNode node, const cu_kernel_params *p) {
   if (!p) return 1;
   struct cudaKernelNodeParams k = from_cu(p);
   return cu(cudaGraphKernelNodeSetParams(node, &k));
 }
-CU_EXPORT(CUresult) cuGraphKernelNodeSetParams(CUgraphNode node, const cu_kernel_params *p);
-CUresult cuGraphKernelNodeSetParams(CUgraphNode node, const cu_kernel_params *p) {
-  return cuGraphKernelNodeSetParams_v2(node, p);
-}
+CU_DEF(cuGraphKernelNodeSetParams, (CUgraphNode node, const cu_kernel_params *p),
+       cuGraphKernelNodeSetParams_v2(node, p))
 CU_EXPORT(CUresult)
 cuGraphExecKernelNodeSetParams_v2(CUgraphExec x, CUgraphNode node, const cu_kernel_params *p);
 CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec x, CUgraphNode node, const cu_kernel_params *p) {
@@ -333,37 +218,21 @@ CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec x, CUgraphNode node, cons
   struct cudaKernelNodeParams k = from_cu(p);
   return cu(cudaGraphExecKernelNodeSetParams(x, node, &k));
 }
-CU_EXPORT(CUresult)
-cuGraphExecKernelNodeSetParams(CUgraphExec x, CUgraphNode node, const cu_kernel_params *p);
-CUresult cuGraphExecKernelNodeSetParams(CUgraphExec x, CUgraphNode node, const cu_kernel_params *p) {
-  return cuGraphExecKernelNodeSetParams_v2(x, node, p);
-}
+CU_DEF(cuGraphExecKernelNodeSetParams, (CUgraphExec x, CUgraphNode node, const cu_kernel_params *p),
+       cuGraphExecKernelNodeSetParams_v2(x, node, p))
 
 /* CUDA_MEMSET_NODE_PARAMS has cudaMemsetParams' layout */
-CU_EXPORT(CUresult)
-cuGraphAddMemsetNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n,
-                     const struct cudaMemsetParams *p, CUcontext ctx);
-CUresult cuGraphAddMemsetNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n,
-                              const struct cudaMemsetParams *p, CUcontext ctx) {
-  (void)ctx;
-  return cu(cudaGraphAddMemsetNode(out, g, d, n, p));
-}
-CU_EXPORT(CUresult) cuGraphMemsetNodeGetParams(CUgraphNode node, struct cudaMemsetParams *p);
-CUresult cuGraphMemsetNodeGetParams(CUgraphNode node, struct cudaMemsetParams *p) {
-  return cu(cudaGraphMemsetNodeGetParams(node, p));
-}
-CU_EXPORT(CUresult) cuGraphMemsetNodeSetParams(CUgraphNode node, const struct cudaMemsetParams *p);
-CUresult cuGraphMemsetNodeSetParams(CUgraphNode node, const struct cudaMemsetParams *p) {
-  return cu(cudaGraphMemsetNodeSetParams(node, p));
-}
-CU_EXPORT(CUresult)
-cuGraphExecMemsetNodeSetParams(CUgraphExec x, CUgraphNode node, const struct cudaMemsetParams *p,
-                               CUcontext ctx);
-CUresult cuGraphExecMemsetNodeSetParams(CUgraphExec x, CUgraphNode node, const struct cudaMemsetParams *p,
-                                        CUcontext ctx) {
-  (void)ctx;
-  return cu(cudaGraphExecMemsetNodeSetParams(x, node, p));
-}
+CU_FWD(cuGraphAddMemsetNode,
+       (CUgraphNode * out, CUgraph g, const CUgraphNode *d, size_t n, const struct cudaMemsetParams *p,
+        CUcontext ctx),
+       cudaGraphAddMemsetNode(out, g, d, n, p))
+CU_FWD(cuGraphMemsetNodeGetParams, (CUgraphNode node, struct cudaMemsetParams *p),
+       cudaGraphMemsetNodeGetParams(node, p))
+CU_FWD(cuGraphMemsetNodeSetParams, (CUgraphNode node, const struct cudaMemsetParams *p),
+       cudaGraphMemsetNodeSetParams(node, p))
+CU_FWD(cuGraphExecMemsetNodeSetParams,
+       (CUgraphExec x, CUgraphNode node, const struct cudaMemsetParams *p, CUcontext ctx),
+       cudaGraphExecMemsetNodeSetParams(x, node, p))
 
 /* CUDA_MEMCPY3D */
 typedef struct cu_copy3d {
@@ -450,33 +319,20 @@ CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec x, CUgraphNode node, const c
 }
 
 /* CUDA_MEM_ALLOC_NODE_PARAMS has cudaMemAllocNodeParams' layout */
-CU_EXPORT(CUresult)
-cuGraphAddMemAllocNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n,
-                       struct cudaMemAllocNodeParams *p);
-CUresult cuGraphAddMemAllocNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n,
-                                struct cudaMemAllocNodeParams *p) {
-  return cu(cudaGraphAddMemAllocNode(out, g, d, n, p));
-}
-CU_EXPORT(CUresult) cuGraphMemAllocNodeGetParams(CUgraphNode node, struct cudaMemAllocNodeParams *p);
-CUresult cuGraphMemAllocNodeGetParams(CUgraphNode node, struct cudaMemAllocNodeParams *p) {
-  return cu(cudaGraphMemAllocNodeGetParams(node, p));
-}
-CU_EXPORT(CUresult)
-cuGraphAddMemFreeNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n, CUdeviceptr p);
-CUresult cuGraphAddMemFreeNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n, CUdeviceptr p) {
-  return cu(cudaGraphAddMemFreeNode(out, g, d, n, (void *)(uintptr_t)p));
-}
-CU_EXPORT(CUresult) cuGraphMemFreeNodeGetParams(CUgraphNode node, CUdeviceptr *p);
-CUresult cuGraphMemFreeNodeGetParams(CUgraphNode node, CUdeviceptr *p) {
-  return cu(cudaGraphMemFreeNodeGetParams(node, p));
-}
+CU_FWD(cuGraphAddMemAllocNode,
+       (CUgraphNode * out, CUgraph g, const CUgraphNode *d, size_t n, struct cudaMemAllocNodeParams *p),
+       cudaGraphAddMemAllocNode(out, g, d, n, p))
+CU_FWD(cuGraphMemAllocNodeGetParams, (CUgraphNode node, struct cudaMemAllocNodeParams *p),
+       cudaGraphMemAllocNodeGetParams(node, p))
+CU_FWD(cuGraphAddMemFreeNode, (CUgraphNode * out, CUgraph g, const CUgraphNode *d, size_t n, CUdeviceptr p),
+       cudaGraphAddMemFreeNode(out, g, d, n, (void *)(uintptr_t)p))
+CU_FWD(cuGraphMemFreeNodeGetParams, (CUgraphNode node, CUdeviceptr *p),
+       cudaGraphMemFreeNodeGetParams(node, p))
 
 /* ---- executable graphs ---- */
 
-CU_EXPORT(CUresult) cuGraphInstantiateWithFlags(CUgraphExec *x, CUgraph g, unsigned long long flags);
-CUresult cuGraphInstantiateWithFlags(CUgraphExec *x, CUgraph g, unsigned long long flags) {
-  return cu(cudaGraphInstantiateWithFlags(x, g, flags));
-}
+CU_FWD(cuGraphInstantiateWithFlags, (CUgraphExec * x, CUgraph g, unsigned long long flags),
+       cudaGraphInstantiateWithFlags(x, g, flags))
 /* the old form: an error node and a log buffer */
 CU_EXPORT(CUresult)
 cuGraphInstantiate_v2(CUgraphExec *x, CUgraph g, CUgraphNode *err, char *log, size_t logn);
@@ -485,31 +341,19 @@ CUresult cuGraphInstantiate_v2(CUgraphExec *x, CUgraph g, CUgraphNode *err, char
   if (log && logn) log[0] = 0;
   return cuGraphInstantiateWithFlags(x, g, 0);
 }
-CU_EXPORT(CUresult) cuGraphInstantiate(CUgraphExec *x, CUgraph g, CUgraphNode *err, char *log, size_t logn);
-CUresult cuGraphInstantiate(CUgraphExec *x, CUgraph g, CUgraphNode *err, char *log, size_t logn) {
-  return cuGraphInstantiate_v2(x, g, err, log, logn);
-}
-CU_EXPORT(CUresult) cuGraphInstantiateWithParams(CUgraphExec *x, CUgraph g, cudaGraphInstantiateParams *p);
-CUresult cuGraphInstantiateWithParams(CUgraphExec *x, CUgraph g, cudaGraphInstantiateParams *p) {
-  return cu(cudaGraphInstantiateWithParams(x, g, p));
-}
+CU_DEF(cuGraphInstantiate, (CUgraphExec * x, CUgraph g, CUgraphNode *err, char *log, size_t logn),
+       cuGraphInstantiate_v2(x, g, err, log, logn))
+CU_FWD(cuGraphInstantiateWithParams, (CUgraphExec * x, CUgraph g, cudaGraphInstantiateParams *p),
+       cudaGraphInstantiateWithParams(x, g, p))
 
-CU_EXPORT(CUresult) cuGraphExecGetFlags(CUgraphExec x, unsigned long long *flags);
-CUresult cuGraphExecGetFlags(CUgraphExec x, unsigned long long *flags) {
-  return cu(cudaGraphExecGetFlags(x, flags));
-}
-CU_EXPORT(CUresult) cuGraphLaunch(CUgraphExec x, CUstream s);
-CUresult cuGraphLaunch(CUgraphExec x, CUstream s) { return cu(cudaGraphLaunch(x, s)); }
+CU_FWD(cuGraphExecGetFlags, (CUgraphExec x, unsigned long long *flags), cudaGraphExecGetFlags(x, flags))
+CU_FWD(cuGraphLaunch, (CUgraphExec x, CUstream s), cudaGraphLaunch(x, s))
 
-CU_EXPORT(CUresult) cuGraphUpload(CUgraphExec x, CUstream s);
-CUresult cuGraphUpload(CUgraphExec x, CUstream s) { return cu(cudaGraphUpload(x, s)); }
+CU_FWD(cuGraphUpload, (CUgraphExec x, CUstream s), cudaGraphUpload(x, s))
 
-CU_EXPORT(CUresult) cuGraphExecDestroy(CUgraphExec x);
-CUresult cuGraphExecDestroy(CUgraphExec x) { return cu(cudaGraphExecDestroy(x)); }
-CU_EXPORT(CUresult) cuGraphExecUpdate_v2(CUgraphExec x, CUgraph g, cudaGraphExecUpdateResultInfo *info);
-CUresult cuGraphExecUpdate_v2(CUgraphExec x, CUgraph g, cudaGraphExecUpdateResultInfo *info) {
-  return cu(cudaGraphExecUpdate(x, g, info));
-}
+CU_FWD(cuGraphExecDestroy, (CUgraphExec x), cudaGraphExecDestroy(x))
+CU_FWD(cuGraphExecUpdate_v2, (CUgraphExec x, CUgraph g, cudaGraphExecUpdateResultInfo *info),
+       cudaGraphExecUpdate(x, g, info))
 /* the old form: the error node and the result apart */
 CU_EXPORT(CUresult) cuGraphExecUpdate(CUgraphExec x, CUgraph g, CUgraphNode *err, int *result);
 CUresult cuGraphExecUpdate(CUgraphExec x, CUgraph g, CUgraphNode *err, int *result) {
@@ -520,35 +364,20 @@ CUresult cuGraphExecUpdate(CUgraphExec x, CUgraph g, CUgraphNode *err, int *resu
   if (result) *result = (int)info.result;
   return r;
 }
-CU_EXPORT(CUresult)
-cuGraphExecHostNodeSetParams(CUgraphExec x, CUgraphNode node, const struct cudaHostNodeParams *p);
-CUresult cuGraphExecHostNodeSetParams(CUgraphExec x, CUgraphNode node, const struct cudaHostNodeParams *p) {
-  return cu(cudaGraphExecHostNodeSetParams(x, node, p));
-}
-CU_EXPORT(CUresult) cuGraphExecChildGraphNodeSetParams(CUgraphExec x, CUgraphNode node, CUgraph c);
-CUresult cuGraphExecChildGraphNodeSetParams(CUgraphExec x, CUgraphNode node, CUgraph c) {
-  return cu(cudaGraphExecChildGraphNodeSetParams(x, node, c));
-}
-CU_EXPORT(CUresult) cuGraphExecEventRecordNodeSetEvent(CUgraphExec x, CUgraphNode node, CUevent e);
-CUresult cuGraphExecEventRecordNodeSetEvent(CUgraphExec x, CUgraphNode node, CUevent e) {
-  return cu(cudaGraphExecEventRecordNodeSetEvent(x, node, e));
-}
-CU_EXPORT(CUresult) cuGraphExecEventWaitNodeSetEvent(CUgraphExec x, CUgraphNode node, CUevent e);
-CUresult cuGraphExecEventWaitNodeSetEvent(CUgraphExec x, CUgraphNode node, CUevent e) {
-  return cu(cudaGraphExecEventWaitNodeSetEvent(x, node, e));
-}
-CU_EXPORT(CUresult) cuGraphNodeSetEnabled(CUgraphExec x, CUgraphNode node, unsigned on);
-CUresult cuGraphNodeSetEnabled(CUgraphExec x, CUgraphNode node, unsigned on) {
-  return cu(cudaGraphNodeSetEnabled(x, node, on));
-}
-CU_EXPORT(CUresult) cuGraphNodeGetEnabled(CUgraphExec x, CUgraphNode node, unsigned *on);
-CUresult cuGraphNodeGetEnabled(CUgraphExec x, CUgraphNode node, unsigned *on) {
-  return cu(cudaGraphNodeGetEnabled(x, node, on));
-}
-CU_EXPORT(CUresult) cuGraphDebugDotPrint(CUgraph g, const char *path, unsigned flags);
-CUresult cuGraphDebugDotPrint(CUgraph g, const char *path, unsigned flags) {
-  return cu(cudaGraphDebugDotPrint(g, path, flags));
-}
+CU_FWD(cuGraphExecHostNodeSetParams, (CUgraphExec x, CUgraphNode node, const struct cudaHostNodeParams *p),
+       cudaGraphExecHostNodeSetParams(x, node, p))
+CU_FWD(cuGraphExecChildGraphNodeSetParams, (CUgraphExec x, CUgraphNode node, CUgraph c),
+       cudaGraphExecChildGraphNodeSetParams(x, node, c))
+CU_FWD(cuGraphExecEventRecordNodeSetEvent, (CUgraphExec x, CUgraphNode node, CUevent e),
+       cudaGraphExecEventRecordNodeSetEvent(x, node, e))
+CU_FWD(cuGraphExecEventWaitNodeSetEvent, (CUgraphExec x, CUgraphNode node, CUevent e),
+       cudaGraphExecEventWaitNodeSetEvent(x, node, e))
+CU_FWD(cuGraphNodeSetEnabled, (CUgraphExec x, CUgraphNode node, unsigned on),
+       cudaGraphNodeSetEnabled(x, node, on))
+CU_FWD(cuGraphNodeGetEnabled, (CUgraphExec x, CUgraphNode node, unsigned *on),
+       cudaGraphNodeGetEnabled(x, node, on))
+CU_FWD(cuGraphDebugDotPrint, (CUgraph g, const char *path, unsigned flags),
+       cudaGraphDebugDotPrint(g, path, flags))
 
 /* ---- CUgraphNodeParams: the runtime's union, but kernel (v3, the driver
  * kernel layout) and memcpy (a context and CUDA_MEMCPY3D) differ ---- */
@@ -603,11 +432,8 @@ CUresult cuGraphAddNode_v2(CUgraphNode *out, CUgraph g, const CUgraphNode *d, co
   if (!r) node_to_cu(&p, c);
   return r;
 }
-CU_EXPORT(CUresult)
-cuGraphAddNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n, cu_node_params *c);
-CUresult cuGraphAddNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d, size_t n, cu_node_params *c) {
-  return cuGraphAddNode_v2(out, g, d, NULL, n, c);
-}
+CU_DEF(cuGraphAddNode, (CUgraphNode * out, CUgraph g, const CUgraphNode *d, size_t n, cu_node_params *c),
+       cuGraphAddNode_v2(out, g, d, NULL, n, c))
 CU_EXPORT(CUresult) cuGraphNodeSetParams(CUgraphNode node, cu_node_params *c);
 CUresult cuGraphNodeSetParams(CUgraphNode node, cu_node_params *c) {
   struct cudaGraphNodeParams p;

@@ -9,6 +9,7 @@
  * (__nvJitLinkCreate_13_0, what nvJitLink.h's macros call) are exported,
  * except nvJitLinkVersion: numba-cuda compiles to LTO-IR (which smemu
  * cannot run) when that symbol is there, and to PTX without it. */
+#include "mem/bytes.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,23 +87,13 @@ API nvJitLinkAddData(handle h, int type, const void *data, size_t size, const ch
 }
 API nvJitLinkAddFile(handle h, int type, const char *path) {
   if (!h || !path) return NVJITLINK_ERROR_NULL_INPUT;
-  FILE *f = fopen(path, "rb");
-  if (!f) {
+  size_t len;
+  int err;
+  char *buf = file_read(path, &len, &err);
+  if (err == FILE_NO_OPEN) {
     snprintf(h->log, sizeof h->log, "smemu: cannot open %s\n", path);
     return NVJITLINK_ERROR_INVALID_INPUT;
   }
-  char *buf = NULL;
-  size_t cap = 0, len = 0, k;
-  do {
-    if (len == cap) {
-      char *b = realloc(buf, (cap = cap ? 2 * cap : 65536) + 1);
-      if (!b) break;
-      buf = b;
-    }
-    k = fread(buf + len, 1, cap - len, f);
-    len += k;
-  } while (k);
-  fclose(f);
   if (!buf) return NVJITLINK_ERROR_INTERNAL;
   res r = nvJitLinkAddData(h, type, buf, len, path);
   free(buf);

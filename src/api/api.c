@@ -10,6 +10,7 @@
 #include "exec/dispatch.h"
 #include "exec/hooks.h"
 #include "jit/jit.h"
+#include "mem/bytes.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,26 +183,14 @@ smemu_status smemu_module_load_data(smemu_ctx *ctx, const char *ptx, size_t len,
 
 smemu_status smemu_module_load_file(smemu_ctx *ctx, const char *path, smemu_module **out) {
   if (!ctx || !path || !out) return ctx_error(ctx, SMEMU_ERR_INVALID_VALUE, "invalid argument");
-  FILE *f = fopen(path, "rb");
-  if (!f) return ctx_error(ctx, SMEMU_ERR_IO, "cannot open %s", path);
-  size_t cap = 1 << 16, n = 0;
-  char *buf = malloc(cap);
-  for (size_t r; buf && (r = fread(buf + n, 1, cap - n, f)) > 0;) {
-    n += r;
-    if (n == cap) {
-      char *b = realloc(buf, cap *= 2);
-      if (!b) {
-        free(buf);
-        buf = NULL;
-      } else
-        buf = b;
-    }
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (!buf || bad) {
+  size_t n;
+  int err;
+  char *buf = file_read(path, &n, &err);
+  if (err == FILE_NO_OPEN) return ctx_error(ctx, SMEMU_ERR_IO, "cannot open %s", path);
+  if (err) {
     free(buf);
-    return ctx_error(ctx, bad ? SMEMU_ERR_IO : SMEMU_ERR_OUT_OF_MEMORY, "cannot read %s", path);
+    return ctx_error(ctx, err == FILE_NO_READ ? SMEMU_ERR_IO : SMEMU_ERR_OUT_OF_MEMORY, "cannot read %s",
+                     path);
   }
   smemu_status s = smemu_module_load_data(ctx, buf, n, path, out);
   free(buf);

@@ -10,6 +10,7 @@
  * the data once the phase completes, which is what the GPU promises. The
  * race checks see the write as an asynchronous copy into shared memory. */
 #include "async/async.h"
+#include "exec/atom.h"
 #include "exec/cluster.h"
 #include "exec/exec.h"
 #include "exec/hooks.h"
@@ -51,41 +52,17 @@ static void h_st_async(warp *w, const insn *in, uint32_t m) {
 static void h_red_async(warp *w, const insn *in, uint32_t m) {
   const uint64_t *A = w->r[in->a], *B = w->r[in->c], *M = w->r[in->b];
   uint32_t es = (uint32_t)ptx_type_size(in->type);
-  int sgn = in->type == PTX_T_S32;
+  /* signed min/max for .s32 only */
+  int t = in->type == PTX_T_S32 ? PTX_T_S32 : PTX_T_U64;
+  static const int aop[] = {A_ADD, A_MIN, A_MAX, A_INC, A_DEC, A_AND, A_OR, A_XOR}; /* by RA_* */
   LANES(m, {
     uint64_t a = (A[l] + (uint64_t)in->imm) & 0xffffffffu, mb = M[l] & 0xffffffffu;
     if (!same_block(w, l, a, mb, "red.async")) return;
     uint8_t *p = exec_addr(w, l, PTX_SPACE_SHARED_CLUSTER, a, es, 1);
     if (!p) return;
-    uint64_t o = 0, b = B[l], r;
+    uint64_t o = 0, r;
     memcpy(&o, p, es);
-    if (es == 4) b &= 0xffffffffu;
-    switch (in->mode) {
-    case RA_ADD:
-      r = o + b;
-      break;
-    case RA_MIN:
-      r = sgn ? ((int32_t)o < (int32_t)b ? o : b) : (o < b ? o : b);
-      break;
-    case RA_MAX:
-      r = sgn ? ((int32_t)o > (int32_t)b ? o : b) : (o > b ? o : b);
-      break;
-    case RA_INC:
-      r = o >= b ? 0 : o + 1;
-      break;
-    case RA_DEC:
-      r = (o == 0 || o > b) ? b : o - 1;
-      break;
-    case RA_AND:
-      r = o & b;
-      break;
-    case RA_OR:
-      r = o | b;
-      break;
-    default:
-      r = o ^ b;
-      break;
-    }
+    r = atom_apply(aop[in->mode], t, o, B[l], 0, (int)es);
     memcpy(p, &r, es);
     hook_async_race(w, in, l, a, es, ASYNC_TO_SHARED);
     if (mbar_complete_tx(w, l, mb, es) < 0) return;

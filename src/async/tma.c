@@ -22,6 +22,7 @@
  * same CTA-relative offsets (see bulk.c). */
 #include "async/async.h"
 #include "async/tensormap.h"
+#include "exec/atom.h"
 #include "exec/cluster.h"
 #include "exec/hooks.h"
 #include "ir/decode.h"
@@ -232,40 +233,13 @@ static void reduce_elem(int op, int dt, uint8_t *g, const uint8_t *s) {
     }
     return;
   }
-  int sgn = dt == 3 || dt == 5;
+  /* integers: signed min/max for s32 and s64 */
+  static const int aop[] = {A_ADD, A_MIN, A_MAX, A_INC, A_DEC, A_AND, A_OR, A_XOR}; /* by RED_* */
+  int t = dt == 3 ? PTX_T_S32 : dt == 5 ? PTX_T_S64 : PTX_T_U64;
   uint64_t a = 0, b = 0, r;
   memcpy(&a, g, es);
   memcpy(&b, s, es);
-  if (sgn && es == 4) {
-    a = (uint64_t)(int64_t)(int32_t)a;
-    b = (uint64_t)(int64_t)(int32_t)b;
-  }
-  switch (op) {
-  case RED_ADD:
-    r = a + b;
-    break;
-  case RED_MIN:
-    r = sgn ? ((int64_t)a < (int64_t)b ? a : b) : (a < b ? a : b);
-    break;
-  case RED_MAX:
-    r = sgn ? ((int64_t)a > (int64_t)b ? a : b) : (a > b ? a : b);
-    break;
-  case RED_INC:
-    r = a >= b ? 0 : a + 1;
-    break;
-  case RED_DEC:
-    r = a == 0 || a > b ? b : a - 1;
-    break;
-  case RED_AND:
-    r = a & b;
-    break;
-  case RED_OR:
-    r = a | b;
-    break;
-  default:
-    r = a ^ b;
-    break;
-  }
+  r = atom_apply(aop[op], t, a, b, 0, (int)es);
   memcpy(g, &r, es);
 }
 

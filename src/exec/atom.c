@@ -2,20 +2,19 @@
  * f32, f64, f16, bf16, f16x2, bf16x2), min, max, inc, dec, cas, exch, and, or, xor. Lanes
  * are served in lane order; host atomics make global ones safe across the
  * worker threads that run other blocks at the same time. */
+#include "exec/atom.h"
 #include "exec/exec.h"
 #include "exec/hooks.h"
 #include "ir/decode.h"
 #include "model/fpsem.h"
 #include "smemu.h"
 
-enum { A_ADD, A_MIN, A_MAX, A_INC, A_DEC, A_CAS, A_EXCH, A_AND, A_OR, A_XOR };
 _Static_assert(A_CAS == ATOM_MODE_CAS, "hooks.h names atom.cas's mode");
 _Static_assert(A_MIN == ATOM_MODE_MIN && A_MAX == ATOM_MODE_MAX, "hooks.h names min and max");
 static const char *const aops[] = {"add",  "min", "max", "inc", "dec", "cas",
                                    "exch", "and", "or",  "xor", NULL};
 
-/* The new value for old value o and operand b (c for cas). */
-static uint64_t apply(int op, int t, uint64_t o, uint64_t b, uint64_t c, int bytes) {
+uint64_t atom_apply(int op, int t, uint64_t o, uint64_t b, uint64_t c, int bytes) {
   uint64_t mk = mask_bits(bytes);
   int sh = 64 - 8 * bytes;
   switch (op) {
@@ -73,21 +72,21 @@ static uint64_t rmw(uint8_t *p, int bytes, int op, int t, uint64_t b, uint64_t c
     uint32_t old = __atomic_load_n(wp, __ATOMIC_RELAXED), nw;
     do {
       uint16_t o = (uint16_t)(old >> shift);
-      uint16_t n = (uint16_t)apply(op, t, o, b, c, 2);
+      uint16_t n = (uint16_t)atom_apply(op, t, o, b, c, 2);
       nw = (old & ~(0xffffu << shift)) | ((uint32_t)n << shift);
     } while (!__atomic_compare_exchange_n(wp, &old, nw, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
     return (uint16_t)(old >> shift);
   }
   case 4: {
     uint32_t *q = (uint32_t *)(void *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED);
-    while (!__atomic_compare_exchange_n(q, &old, (uint32_t)apply(op, t, old, b, c, 4), 0, __ATOMIC_SEQ_CST,
-                                        __ATOMIC_RELAXED)) {
+    while (!__atomic_compare_exchange_n(q, &old, (uint32_t)atom_apply(op, t, old, b, c, 4), 0,
+                                        __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
     }
     return old;
   }
   default: {
     uint64_t *q = (uint64_t *)(void *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED);
-    while (!__atomic_compare_exchange_n(q, &old, apply(op, t, old, b, c, 8), 0, __ATOMIC_SEQ_CST,
+    while (!__atomic_compare_exchange_n(q, &old, atom_apply(op, t, old, b, c, 8), 0, __ATOMIC_SEQ_CST,
                                         __ATOMIC_RELAXED)) {
     }
     return old;

@@ -38,12 +38,7 @@ static void h_brx(warp *w, const insn *in, uint32_t m) {
     t->pc = tgt[first];
     return;
   }
-  uint32_t rpc = in->rpc, fallpc = t->pc, fall = active & ~taken;
-  if (rpc == NO_RPC) rpc = t->rpc;
-  if (t->rpc == rpc)
-    w->sp--;
-  else
-    t->pc = rpc;
+  uint32_t fallpc = t->pc, fall = active & ~taken, rpc = simt_diverge(w, t, in);
   if (fall && fallpc != rpc && simt_push(w, fallpc, rpc, fall) < 0) return;
   /* one path per target, the highest lanes' first so the lowest run first */
   uint32_t left = taken;

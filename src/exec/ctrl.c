@@ -28,6 +28,15 @@ static int push(warp *w, uint32_t pc, uint32_t rpc, uint32_t mask) {
 
 int simt_push(warp *w, uint32_t pc, uint32_t rpc, uint32_t mask) { return push(w, pc, rpc, mask); }
 
+uint32_t simt_diverge(warp *w, simt_entry *t, const insn *in) {
+  uint32_t rpc = in->rpc == NO_RPC ? t->rpc : in->rpc;
+  if (t->rpc == rpc)
+    w->sp--;
+  else
+    t->pc = rpc;
+  return rpc;
+}
+
 /* ---- bra ---- */
 static void h_bra(warp *w, const insn *in, uint32_t m) {
   simt_entry *t = top(w);
@@ -37,12 +46,7 @@ static void h_bra(warp *w, const insn *in, uint32_t m) {
     return;
   }
   if (!taken) return;
-  uint32_t rpc = in->rpc, fallpc = t->pc, fall = active & ~taken;
-  if (rpc == NO_RPC) rpc = t->rpc;
-  if (t->rpc == rpc)
-    w->sp--;
-  else
-    t->pc = rpc;
+  uint32_t fallpc = t->pc, fall = active & ~taken, rpc = simt_diverge(w, t, in);
   if (fallpc != rpc && push(w, fallpc, rpc, fall) < 0) return;
   if (in->target != rpc) push(w, in->target, rpc, taken);
   if (w->sp == 0 || top(w)->mask == 0) simt_cleanup(w);

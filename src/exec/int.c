@@ -20,30 +20,31 @@ typedef __int128 s128;
 /* Table slots: IT_U8 .. IT_S64 (decode.h). */
 #define TAB(name) static const exec_fn name##_tab[8]
 
+/* One handler: each lane reads a and b as T and writes expr zero-extended
+ * from ZT. */
+#define DEF_AB(fname, T, ZT, expr)                                                                           \
+  static void fname(warp *w, const insn *in, uint32_t m) {                                                   \
+    REGS3;                                                                                                   \
+    LANES(m, {                                                                                               \
+      T a = (T)A[l], b = (T)B[l];                                                                            \
+      D[l] = ZX(ZT, expr);                                                                                   \
+    });                                                                                                      \
+  }
+/* One handler whose lane result reads A[l], B[l] and C[l] itself. */
+#define DEF_L(fname, expr)                                                                                   \
+  static void fname(warp *w, const insn *in, uint32_t m) {                                                   \
+    REGS3;                                                                                                   \
+    LANES(m, D[l] = (expr));                                                                                 \
+  }
+#define DEF_U3(name, expr)                                                                                   \
+  DEF_AB(name##_u16, uint16_t, uint16_t, expr)                                                               \
+  DEF_AB(name##_u32, uint32_t, uint32_t, expr)                                                               \
+  DEF_AB(name##_u64, uint64_t, uint64_t, expr)
+
 /* ---- binary ops where signed and unsigned share bits ---- */
 #define DEF_UBIN(name, expr)                                                                                 \
-  static void name##_16(warp *w, const insn *in, uint32_t m) {                                               \
-    REGS3;                                                                                                   \
-    LANES(m, {                                                                                               \
-      uint16_t a = (uint16_t)A[l], b = (uint16_t)B[l];                                                       \
-      D[l] = ZX(uint16_t, expr);                                                                             \
-    });                                                                                                      \
-  }                                                                                                          \
-  static void name##_32(warp *w, const insn *in, uint32_t m) {                                               \
-    REGS3;                                                                                                   \
-    LANES(m, {                                                                                               \
-      uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l];                                                       \
-      D[l] = ZX(uint32_t, expr);                                                                             \
-    });                                                                                                      \
-  }                                                                                                          \
-  static void name##_64(warp *w, const insn *in, uint32_t m) {                                               \
-    REGS3;                                                                                                   \
-    LANES(m, {                                                                                               \
-      uint64_t a = A[l], b = B[l];                                                                           \
-      D[l] = (uint64_t)(expr);                                                                               \
-    });                                                                                                      \
-  }                                                                                                          \
-  TAB(name) = {NULL, name##_16, name##_32, name##_64, NULL, name##_16, name##_32, name##_64};
+  DEF_U3(name, expr)                                                                                         \
+  TAB(name) = {NULL, name##_u16, name##_u32, name##_u64, NULL, name##_u16, name##_u32, name##_u64};
 
 DEF_UBIN(add, a + b)
 DEF_UBIN(sub, a - b)
@@ -52,228 +53,48 @@ DEF_UBIN(and, a &b)
 DEF_UBIN(or, a | b)
 DEF_UBIN(xor, a ^ b)
 
-/* ---- signed/unsigned distinct ---- */
-#define DEF_SBIN(name, expr)                                                                                 \
-  static void name##_u16(warp *w, const insn *in, uint32_t m) {                                              \
-    REGS3;                                                                                                   \
-    LANES(m, {                                                                                               \
-      uint16_t a = (uint16_t)A[l], b = (uint16_t)B[l];                                                       \
-      D[l] = ZX(uint16_t, expr);                                                                             \
-    });                                                                                                      \
-  }                                                                                                          \
-  static void name##_u32(warp *w, const insn *in, uint32_t m) {                                              \
-    REGS3;                                                                                                   \
-    LANES(m, {                                                                                               \
-      uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l];                                                       \
-      D[l] = ZX(uint32_t, expr);                                                                             \
-    });                                                                                                      \
-  }                                                                                                          \
-  static void name##_u64(warp *w, const insn *in, uint32_t m) {                                              \
-    REGS3;                                                                                                   \
-    LANES(m, {                                                                                               \
-      uint64_t a = A[l], b = B[l];                                                                           \
-      D[l] = (uint64_t)(expr);                                                                               \
-    });                                                                                                      \
-  }                                                                                                          \
-  static void name##_s16(warp *w, const insn *in, uint32_t m) {                                              \
-    REGS3;                                                                                                   \
-    LANES(m, {                                                                                               \
-      int16_t a = (int16_t)A[l], b = (int16_t)B[l];                                                          \
-      D[l] = ZX(uint16_t, expr);                                                                             \
-    });                                                                                                      \
-  }                                                                                                          \
-  static void name##_s32(warp *w, const insn *in, uint32_t m) {                                              \
-    REGS3;                                                                                                   \
-    LANES(m, {                                                                                               \
-      int32_t a = (int32_t)A[l], b = (int32_t)B[l];                                                          \
-      D[l] = ZX(uint32_t, expr);                                                                             \
-    });                                                                                                      \
-  }                                                                                                          \
-  static void name##_s64(warp *w, const insn *in, uint32_t m) {                                              \
-    REGS3;                                                                                                   \
-    LANES(m, {                                                                                               \
-      int64_t a = (int64_t)A[l], b = (int64_t)B[l];                                                          \
-      D[l] = (uint64_t)(expr);                                                                               \
-    });                                                                                                      \
-  }                                                                                                          \
+/* ---- signed/unsigned distinct: uexpr for the unsigned types, sexpr for
+ * the signed ones ---- */
+#define DEF_SBIN(name, uexpr, sexpr)                                                                         \
+  DEF_U3(name, uexpr)                                                                                        \
+  DEF_AB(name##_s16, int16_t, uint16_t, sexpr)                                                               \
+  DEF_AB(name##_s32, int32_t, uint32_t, sexpr)                                                               \
+  DEF_AB(name##_s64, int64_t, uint64_t, sexpr)                                                               \
   TAB(name) = {NULL, name##_u16, name##_u32, name##_u64, NULL, name##_s16, name##_s32, name##_s64};
 
-DEF_SBIN(min, a < b ? a : b)
-DEF_SBIN(max, a > b ? a : b)
+DEF_SBIN(min, a < b ? a : b, a < b ? a : b)
+DEF_SBIN(max, a > b ? a : b, a > b ? a : b)
 
 /* Division by zero gives all ones, quotient and remainder, signed or not,
  * and MIN / -1 wraps to MIN with remainder 0: measured on an H200
- * (tests/hw/arith_edges). */
-#define DIVS(T, MIN) (b == 0 ? (T)-1 : (b == -1 ? (T)(0 - (uint64_t)a) : (T)(a / b)))
-#define REMS(T, MIN) (b == 0 ? (T)-1 : (b == -1 ? (T)0 : (T)(a % b)))
-static void div_u16(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, {
-    uint16_t a = (uint16_t)A[l], b = (uint16_t)B[l];
-    D[l] = b ? (uint16_t)(a / b) : 0xffff;
-  });
-}
-static void div_u32(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, {
-    uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l];
-    D[l] = b ? a / b : 0xffffffffu;
-  });
-}
-static void div_u64(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, {
-    uint64_t a = A[l], b = B[l];
-    D[l] = b ? a / b : ~0ull;
-  });
-}
-static void div_s16(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, {
-    int16_t a = (int16_t)A[l], b = (int16_t)B[l];
-    D[l] = ZX(uint16_t, DIVS(int16_t, INT16_MIN));
-  });
-}
-static void div_s32(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, {
-    int32_t a = (int32_t)A[l], b = (int32_t)B[l];
-    D[l] = ZX(uint32_t, DIVS(int32_t, INT32_MIN));
-  });
-}
-static void div_s64(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, {
-    int64_t a = (int64_t)A[l], b = (int64_t)B[l];
-    D[l] = (uint64_t)DIVS(int64_t, INT64_MIN);
-  });
-}
-TAB(div) = {NULL, div_u16, div_u32, div_u64, NULL, div_s16, div_s32, div_s64};
-static void rem_u16(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, {
-    uint16_t a = (uint16_t)A[l], b = (uint16_t)B[l];
-    D[l] = b ? (uint16_t)(a % b) : 0xffff;
-  });
-}
-static void rem_u32(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, {
-    uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l];
-    D[l] = b ? a % b : 0xffffffffu;
-  });
-}
-static void rem_u64(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, {
-    uint64_t a = A[l], b = B[l];
-    D[l] = b ? a % b : ~0ull;
-  });
-}
-static void rem_s16(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, {
-    int16_t a = (int16_t)A[l], b = (int16_t)B[l];
-    D[l] = ZX(uint16_t, REMS(int16_t, INT16_MIN));
-  });
-}
-static void rem_s32(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, {
-    int32_t a = (int32_t)A[l], b = (int32_t)B[l];
-    D[l] = ZX(uint32_t, REMS(int32_t, INT32_MIN));
-  });
-}
-static void rem_s64(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, {
-    int64_t a = (int64_t)A[l], b = (int64_t)B[l];
-    D[l] = (uint64_t)REMS(int64_t, INT64_MIN);
-  });
-}
-TAB(rem) = {NULL, rem_u16, rem_u32, rem_u64, NULL, rem_s16, rem_s32, rem_s64};
+ * (tests/hw/arith_edges). The results are cut to the type's width. */
+DEF_SBIN(div, b ? (uint64_t)(a / b) : ~0ull, b == 0 ? ~0ull : b == -1 ? 0 - (uint64_t)a : (uint64_t)(a / b))
+DEF_SBIN(rem, b ? (uint64_t)(a % b) : ~0ull, b == 0 ? ~0ull : b == -1 ? 0 : (uint64_t)(a % b))
 
 /* ---- mul.hi / mul.wide / mad ---- */
-static void mulhi_u16(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, D[l] = ((uint32_t)(uint16_t)A[l] * (uint16_t)B[l]) >> 16);
-}
-static void mulhi_u32(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, D[l] = ((uint64_t)(uint32_t)A[l] * (uint32_t)B[l]) >> 32);
-}
-static void mulhi_u64(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, D[l] = (uint64_t)(((u128)A[l] * B[l]) >> 64));
-}
-static void mulhi_s16(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, D[l] = ZX(uint16_t, ((int32_t)(int16_t)A[l] * (int16_t)B[l]) >> 16));
-}
-static void mulhi_s32(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, D[l] = ZX(uint32_t, ((int64_t)(int32_t)A[l] * (int32_t)B[l]) >> 32));
-}
-static void mulhi_s64(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, D[l] = (uint64_t)(((s128)(int64_t)A[l] * (int64_t)B[l]) >> 64));
-}
+DEF_L(mulhi_u16, ((uint32_t)(uint16_t)A[l] * (uint16_t)B[l]) >> 16)
+DEF_L(mulhi_u32, ((uint64_t)(uint32_t)A[l] * (uint32_t)B[l]) >> 32)
+DEF_L(mulhi_u64, (uint64_t)(((u128)A[l] * B[l]) >> 64))
+DEF_L(mulhi_s16, ZX(uint16_t, ((int32_t)(int16_t)A[l] * (int16_t)B[l]) >> 16))
+DEF_L(mulhi_s32, ZX(uint32_t, ((int64_t)(int32_t)A[l] * (int32_t)B[l]) >> 32))
+DEF_L(mulhi_s64, (uint64_t)(((s128)(int64_t)A[l] * (int64_t)B[l]) >> 64))
 TAB(mulhi) = {NULL, mulhi_u16, mulhi_u32, mulhi_u64, NULL, mulhi_s16, mulhi_s32, mulhi_s64};
-static void mulwide_u16(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, D[l] = (uint32_t)(uint16_t)A[l] * (uint16_t)B[l]);
-}
-static void mulwide_u32(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, D[l] = (uint64_t)(uint32_t)A[l] * (uint32_t)B[l]);
-}
-static void mulwide_s16(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, D[l] = ZX(uint32_t, (int32_t)(int16_t)A[l] * (int16_t)B[l]));
-}
-static void mulwide_s32(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, D[l] = (uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]));
-}
+DEF_L(mulwide_u16, (uint32_t)(uint16_t)A[l] * (uint16_t)B[l])
+DEF_L(mulwide_u32, (uint64_t)(uint32_t)A[l] * (uint32_t)B[l])
+DEF_L(mulwide_s16, ZX(uint32_t, (int32_t)(int16_t)A[l] * (int16_t)B[l]))
+DEF_L(mulwide_s32, (uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]))
 TAB(mulwide) = {NULL, mulwide_u16, mulwide_u32, NULL, NULL, mulwide_s16, mulwide_s32, NULL};
 
-static void madlo_16(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, D[l] = ZX(uint16_t, A[l] * B[l] + C[l]));
-}
-static void madlo_32(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, D[l] = ZX(uint32_t, A[l] * B[l] + C[l]));
-}
-static void madlo_64(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, D[l] = A[l] * B[l] + C[l]);
-}
+DEF_L(madlo_16, ZX(uint16_t, A[l] * B[l] + C[l]))
+DEF_L(madlo_32, ZX(uint32_t, A[l] * B[l] + C[l]))
+DEF_L(madlo_64, A[l] * B[l] + C[l])
 TAB(madlo) = {NULL, madlo_16, madlo_32, madlo_64, NULL, madlo_16, madlo_32, madlo_64};
-static void madhi_u32(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, D[l] = ZX(uint32_t, (((uint64_t)(uint32_t)A[l] * (uint32_t)B[l]) >> 32) + C[l]));
-}
-static void madhi_s32(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, D[l] = ZX(uint32_t, (uint64_t)(((int64_t)(int32_t)A[l] * (int32_t)B[l]) >> 32) + C[l]));
-}
-static void madhi_u64(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, D[l] = (uint64_t)(((u128)A[l] * B[l]) >> 64) + C[l]);
-}
-static void madhi_s64(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, D[l] = (uint64_t)(((s128)(int64_t)A[l] * (int64_t)B[l]) >> 64) + C[l]);
-}
-static void madhi_u16(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, D[l] = ZX(uint16_t, (((uint32_t)(uint16_t)A[l] * (uint16_t)B[l]) >> 16) + C[l]));
-}
-static void madhi_s16(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, D[l] = ZX(uint16_t, (uint32_t)(((int32_t)(int16_t)A[l] * (int16_t)B[l]) >> 16) + C[l]));
-}
+DEF_L(madhi_u32, ZX(uint32_t, (((uint64_t)(uint32_t)A[l] * (uint32_t)B[l]) >> 32) + C[l]))
+DEF_L(madhi_s32, ZX(uint32_t, (uint64_t)(((int64_t)(int32_t)A[l] * (int32_t)B[l]) >> 32) + C[l]))
+DEF_L(madhi_u64, (uint64_t)(((u128)A[l] * B[l]) >> 64) + C[l])
+DEF_L(madhi_s64, (uint64_t)(((s128)(int64_t)A[l] * (int64_t)B[l]) >> 64) + C[l])
+DEF_L(madhi_u16, ZX(uint16_t, (((uint32_t)(uint16_t)A[l] * (uint16_t)B[l]) >> 16) + C[l]))
+DEF_L(madhi_s16, ZX(uint16_t, (uint32_t)(((int32_t)(int16_t)A[l] * (int16_t)B[l]) >> 16) + C[l]))
 TAB(madhi) = {NULL, madhi_u16, madhi_u32, madhi_u64, NULL, madhi_s16, madhi_s32, madhi_s64};
 static void madhisat_s32(warp *w, const insn *in, uint32_t m) {
   REGS3;
@@ -282,22 +103,10 @@ static void madhisat_s32(warp *w, const insn *in, uint32_t m) {
     D[l] = ZX(uint32_t, r > INT32_MAX ? INT32_MAX : r < INT32_MIN ? INT32_MIN : r);
   });
 }
-static void madwide_u16(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, D[l] = ZX(uint32_t, (uint32_t)(uint16_t)A[l] * (uint16_t)B[l] + C[l]));
-}
-static void madwide_u32(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, D[l] = (uint64_t)(uint32_t)A[l] * (uint32_t)B[l] + C[l]);
-}
-static void madwide_s16(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, D[l] = ZX(uint32_t, (uint32_t)((int32_t)(int16_t)A[l] * (int16_t)B[l]) + C[l]));
-}
-static void madwide_s32(warp *w, const insn *in, uint32_t m) {
-  REGS3;
-  LANES(m, D[l] = (uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]) + C[l]);
-}
+DEF_L(madwide_u16, ZX(uint32_t, (uint32_t)(uint16_t)A[l] * (uint16_t)B[l] + C[l]))
+DEF_L(madwide_u32, (uint64_t)(uint32_t)A[l] * (uint32_t)B[l] + C[l])
+DEF_L(madwide_s16, ZX(uint32_t, (uint32_t)((int32_t)(int16_t)A[l] * (int16_t)B[l]) + C[l]))
+DEF_L(madwide_s32, (uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]) + C[l])
 TAB(madwide) = {NULL, madwide_u16, madwide_u32, NULL, NULL, madwide_s16, madwide_s32, NULL};
 
 /* 24-bit multiplies: operands are the low 24 bits (sign-extended for s32).

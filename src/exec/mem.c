@@ -128,6 +128,40 @@ static inline void half_load(uint64_t *D, const uint8_t *p0, const uint8_t *p1, 
   }
 }
 
+/* Whether an es-byte access at a starts in [lo, hi] and is aligned. */
+static inline int sm_ok(uint64_t a, uint64_t lo, uint64_t hi, uint64_t es) {
+  return a >= lo && a <= hi && !(a & (es - 1));
+}
+
+/* Whether the 32 addresses base[l] + imm all pass sm_ok: one range check
+ * for the warp (these reductions vectorise). */
+static inline int warp_ok(const uint64_t *base, uint64_t imm, uint64_t lo, uint64_t hi, uint64_t es) {
+  uint64_t amin = UINT64_MAX, amax = 0, aor = 0;
+  for (int l = 0; l < 32; l++) {
+    uint64_t a = base[l] + imm;
+    amin = a < amin ? a : amin;
+    amax = a > amax ? a : amax;
+    aor |= a;
+  }
+  return !(amin < lo || amax > hi || (aor & (es - 1)));
+}
+
+/* addr[l] = A[l] + imm for the lanes of m; 0 as soon as one fails sm_ok. */
+static inline int lanes_ok(uint64_t *addr, const uint64_t *A, uint64_t imm, uint32_t m, uint64_t lo,
+                           uint64_t hi, uint64_t es) {
+  LANES(m, {
+    uint64_t a = addr[l] = A[l] + imm;
+    if (!sm_ok(a, lo, hi, es)) return 0;
+  });
+  return 1;
+}
+
+/* Whether both halves of a half_pattern (first addresses a0 and a1, each
+ * spanning span more bytes) start in [lo, hi] and are aligned. */
+static inline int halves_ok(uint64_t a0, uint64_t a1, uint64_t span, uint64_t lo, uint64_t hi, uint64_t es) {
+  return span <= hi && a0 >= lo && a0 <= hi - span && a1 >= lo && a1 <= hi - span && !((a0 | a1) & (es - 1));
+}
+
 /* Shared-memory scalar fast paths: one range check per lane. */
 #define SHARED_LD(name, T)                                                                                   \
   static void name(warp *w, const insn *in, uint32_t m) {                                                    \
@@ -142,8 +176,7 @@ static inline void half_load(uint64_t *D, const uint8_t *p0, const uint8_t *p1, 
       int pat = half_pattern(A, sizeof(T));                                                                  \
       if (pat) {                                                                                             \
         uint64_t a0 = A[0] + imm_, a1 = A[16] + imm_, span = pat == 2 ? 15 * sizeof(T) : 0;                  \
-        if (span > hi || a0 < lo || a0 > hi - span || a1 < lo || a1 > hi - span ||                           \
-            ((a0 | a1) & (sizeof(T) - 1))) {                                                                 \
+        if (!halves_ok(a0, a1, span, lo, hi, sizeof(T))) {                                                   \
           ld_gen(w, in, m);                                                                                  \
           return;                                                                                            \
         }                                                                                                    \
@@ -157,14 +190,7 @@ static inline void half_load(uint64_t *D, const uint8_t *p0, const uint8_t *p1, 
         return;                                                                                              \
       } else {                                                                                               \
         for (int l = 0; l < 32; l++) addr[l] = A[l] + imm_;                                                  \
-        uint64_t amin = UINT64_MAX, amax = 0, aor = 0;                                                       \
-        for (int l = 0; l < 32; l++) {                                                                       \
-          uint64_t a = addr[l];                                                                              \
-          amin = a < amin ? a : amin;                                                                        \
-          amax = a > amax ? a : amax;                                                                        \
-          aor |= a;                                                                                          \
-        }                                                                                                    \
-        if (amin < lo || amax > hi || (aor & (sizeof(T) - 1))) {                                             \
+        if (!warp_ok(addr, 0, lo, hi, sizeof(T))) {                                                          \
           ld_gen(w, in, m);                                                                                  \
           return;                                                                                            \
         }                                                                                                    \
@@ -179,13 +205,10 @@ static inline void half_load(uint64_t *D, const uint8_t *p0, const uint8_t *p1, 
     }                                                                                                        \
     if (w->L->hooks) {                                                                                       \
       uint64_t addr[32] = {0};                                                                               \
-      LANES(m, {                                                                                             \
-        uint64_t a = addr[l] = A[l] + imm_;                                                                  \
-        if (a < lo || a > hi || (a & (sizeof(T) - 1))) {                                                     \
-          ld_gen(w, in, m);                                                                                  \
-          return;                                                                                            \
-        }                                                                                                    \
-      });                                                                                                    \
+      if (!lanes_ok(addr, A, imm_, m, lo, hi, sizeof(T))) {                                                  \
+        ld_gen(w, in, m);                                                                                    \
+        return;                                                                                              \
+      }                                                                                                      \
       hook_mem(w, in, m, addr, sizeof(T));                                                                   \
       LANES(m, {                                                                                             \
         T v;                                                                                                 \
@@ -200,22 +223,12 @@ static inline void half_load(uint64_t *D, const uint8_t *p0, const uint8_t *p1, 
       int pat = half_pattern(A, sizeof(T));                                                                  \
       if (pat) {                                                                                             \
         uint64_t a0 = A[0] + imm_, a1 = A[16] + imm_;                                                        \
-        uint64_t span = pat == 2 ? 15 * sizeof(T) : 0;                                                       \
-        if (span <= hi && a0 >= lo && a0 <= hi - span && a1 >= lo && a1 <= hi - span &&                      \
-            !((a0 | a1) & (sizeof(T) - 1))) {                                                                \
+        if (halves_ok(a0, a1, pat == 2 ? 15 * sizeof(T) : 0, lo, hi, sizeof(T))) {                           \
           half_load(D, b->smem + a0, b->smem + a1, pat, sizeof(T));                                          \
           return;                                                                                            \
         }                                                                                                    \
       }                                                                                                      \
-      /* one range check for the warp: these reductions vectorise */                                         \
-      uint64_t amin = UINT64_MAX, amax = 0, aor = 0;                                                         \
-      for (int l = 0; l < 32; l++) {                                                                         \
-        uint64_t a = A[l] + imm_;                                                                            \
-        amin = a < amin ? a : amin;                                                                          \
-        amax = a > amax ? a : amax;                                                                          \
-        aor |= a;                                                                                            \
-      }                                                                                                      \
-      if (amin < lo || amax > hi || (aor & (sizeof(T) - 1))) {                                               \
+      if (!warp_ok(A, imm_, lo, hi, sizeof(T))) {                                                            \
         ld_gen(w, in, m);                                                                                    \
         return;                                                                                              \
       }                                                                                                      \
@@ -228,7 +241,7 @@ static inline void half_load(uint64_t *D, const uint8_t *p0, const uint8_t *p1, 
     }                                                                                                        \
     LANES(m, {                                                                                               \
       uint64_t a = A[l] + imm_;                                                                              \
-      if (a < lo || a > hi || (a & (sizeof(T) - 1))) {                                                       \
+      if (!sm_ok(a, lo, hi, sizeof(T))) {                                                                    \
         ld_gen(w, in, m);                                                                                    \
         return;                                                                                              \
       }                                                                                                      \
@@ -248,8 +261,7 @@ static inline void half_load(uint64_t *D, const uint8_t *p0, const uint8_t *p1, 
        * race and init checks take from the halves' addresses */                                             \
       int pat = half_pattern(A, sizeof(T));                                                                  \
       uint64_t a0 = A[0] + imm_, a1 = A[16] + imm_, span = pat == 2 ? 15 * sizeof(T) : 0;                    \
-      if (pat && span <= hi && a0 >= lo && a0 <= hi - span && a1 >= lo && a1 <= hi - span &&                 \
-          !((a0 | a1) & (sizeof(T) - 1)) &&                                                                  \
+      if (pat && halves_ok(a0, a1, span, lo, hi, sizeof(T)) &&                                               \
           (hooks_banks_only(w) ? hook_banks_halves(w, in, a0, a1, pat == 2 ? sizeof(T) : 0, sizeof(T))       \
                                : hook_mem_shape(w, in, a0, a1, pat, sizeof(T)))) {                           \
         for (int l = 0; l < 32; l++) {                                                                       \
@@ -262,13 +274,10 @@ static inline void half_load(uint64_t *D, const uint8_t *p0, const uint8_t *p1, 
     if (w->L->hooks) {                                                                                       \
       /* as st_gen: every lane checked, the analyses, then the stores */                                     \
       uint64_t addr[32] = {0};                                                                               \
-      LANES(m, {                                                                                             \
-        uint64_t a = addr[l] = A[l] + imm_;                                                                  \
-        if (a < lo || a > hi || (a & (sizeof(T) - 1))) {                                                     \
-          st_gen(w, in, m);                                                                                  \
-          return;                                                                                            \
-        }                                                                                                    \
-      });                                                                                                    \
+      if (!lanes_ok(addr, A, imm_, m, lo, hi, sizeof(T))) {                                                  \
+        st_gen(w, in, m);                                                                                    \
+        return;                                                                                              \
+      }                                                                                                      \
       hook_mem(w, in, m, addr, sizeof(T));                                                                   \
       LANES(m, {                                                                                             \
         T v = (T)V[l];                                                                                       \
@@ -277,8 +286,7 @@ static inline void half_load(uint64_t *D, const uint8_t *p0, const uint8_t *p1, 
       return;                                                                                                \
     }                                                                                                        \
     LANES(m, {                                                                                               \
-      uint64_t a = A[l] + imm_;                                                                              \
-      if (a < lo || a > hi || (a & (sizeof(T) - 1))) {                                                       \
+      if (!sm_ok(A[l] + imm_, lo, hi, sizeof(T))) {                                                          \
         st_gen(w, in, m);                                                                                    \
         return;                                                                                              \
       }                                                                                                      \
@@ -305,6 +313,15 @@ static inline const alloc *gpick(warp *w, uint64_t a) {
     return g;
   }
   return NULL;
+}
+
+/* Whether every lane of m accesses es aligned bytes at A[l] + imm inside g. */
+static inline int glanes_ok(const alloc *g, const uint64_t *A, uint64_t imm, uint32_t m, uint64_t es) {
+  LANES(m, {
+    uint64_t a = A[l] + imm;
+    if (a - g->base + es > g->size || a < g->base || (a & (es - 1))) return 0;
+  });
+  return 1;
 }
 
 /* Global fast paths: the warp's cached allocations cover most accesses. */
@@ -337,13 +354,10 @@ static inline const alloc *gpick(warp *w, uint64_t a) {
       ld_gen(w, in, m);                                                                                      \
       return;                                                                                                \
     }                                                                                                        \
-    LANES(m, {                                                                                               \
-      uint64_t a = A[l] + imm_;                                                                              \
-      if (a - g->base + sizeof(T) > g->size || a < g->base || (a & (sizeof(T) - 1))) {                       \
-        ld_gen(w, in, m);                                                                                    \
-        return;                                                                                              \
-      }                                                                                                      \
-    });                                                                                                      \
+    if (!glanes_ok(g, A, imm_, m, sizeof(T))) {                                                              \
+      ld_gen(w, in, m);                                                                                      \
+      return;                                                                                                \
+    }                                                                                                        \
     LANES(m, {                                                                                               \
       T v;                                                                                                   \
       memcpy(&v, (const void *)(uintptr_t)(A[l] + imm_), sizeof(T));                                         \
@@ -359,13 +373,10 @@ static inline const alloc *gpick(warp *w, uint64_t a) {
       st_gen(w, in, m);                                                                                      \
       return;                                                                                                \
     }                                                                                                        \
-    LANES(m, {                                                                                               \
-      uint64_t a = A[l] + imm_;                                                                              \
-      if (a - g->base + sizeof(T) > g->size || a < g->base || (a & (sizeof(T) - 1))) {                       \
-        st_gen(w, in, m);                                                                                    \
-        return;                                                                                              \
-      }                                                                                                      \
-    });                                                                                                      \
+    if (!glanes_ok(g, A, imm_, m, sizeof(T))) {                                                              \
+      st_gen(w, in, m);                                                                                      \
+      return;                                                                                                \
+    }                                                                                                        \
     LANES(m, {                                                                                               \
       T v = (T)V[l];                                                                                         \
       memcpy((void *)(uintptr_t)(A[l] + imm_), &v, sizeof(T));                                               \

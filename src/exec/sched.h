@@ -13,6 +13,10 @@ void simt_cleanup(warp *w);
 /* Push a path (pc, reconvergence pc, lanes) on w's SIMT stack; -1 after
  * a fault (ctrl.c). */
 int simt_push(warp *w, uint32_t pc, uint32_t rpc, uint32_t mask);
+/* A branch of entry t (the stack's top) diverges: its reconvergence pc (the
+ * instruction's, else t's) is returned, and t is popped when it already
+ * reconverges there, else continues there. */
+uint32_t simt_diverge(warp *w, simt_entry *t, const insn *in);
 /* Arrive at barrier id with `lanes` (count 0: all threads of the block).
  * predmask holds the lanes whose bar.red predicate is true. Returns 1 when
  * this arrival completed the barrier, 0 when it must wait, -1 on a fault. */

@@ -15,6 +15,7 @@
  * txq, suq: d the result, a the handle, mode the query; istypep: d the
  * predicate, a the handle, mode the type. */
 #include "exec/tex.h"
+#include "exec/atom.h"
 #include "exec/exec.h"
 #include "ir/decode.h"
 #include "model/fpsem.h"
@@ -298,7 +299,9 @@ enum { RED_ADD, RED_MIN, RED_MAX, RED_AND, RED_OR };
 static void sured_exec(warp *w, const insn *in, uint32_t m) {
   const uint32_t *xs = w->L->prog->xslots + in->imm;
   uint32_t n = (uint32_t)ptx_type_size(in->type);
-  int sgn = in->type == PTX_T_S32 || in->type == PTX_T_S64;
+  /* an integer operation: signed min/max for .s32/.s64 */
+  int t = in->type == PTX_T_S32 || in->type == PTX_T_S64 ? (int)in->type : PTX_T_U64;
+  static const int aop[] = {A_ADD, A_MIN, A_MAX, A_AND, A_OR}; /* by RED_* */
   hcache c = {0};
   for (uint32_t mm = m; mm; mm &= mm - 1) {
     int l = __builtin_ctz(mm);
@@ -312,47 +315,13 @@ static void sured_exec(warp *w, const insn *in, uint32_t m) {
     }
     uint64_t v = w->r[xs[XS_D]][l];
     if (n == 4) {
-      uint32_t *a = (uint32_t *)(void *)p, x = (uint32_t)v, old = __atomic_load_n(a, __ATOMIC_RELAXED), nv;
-      do {
-        switch (in->c) {
-        case RED_ADD:
-          nv = old + x;
-          break;
-        case RED_MIN:
-          nv = sgn ? ((int32_t)x < (int32_t)old ? x : old) : (x < old ? x : old);
-          break;
-        case RED_MAX:
-          nv = sgn ? ((int32_t)x > (int32_t)old ? x : old) : (x > old ? x : old);
-          break;
-        case RED_AND:
-          nv = old & x;
-          break;
-        default:
-          nv = old | x;
-          break;
-        }
-      } while (!__atomic_compare_exchange_n(a, &old, nv, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+      uint32_t *a = (uint32_t *)(void *)p, old = __atomic_load_n(a, __ATOMIC_RELAXED), nv;
+      do nv = (uint32_t)atom_apply(aop[in->c], t, old, v, 0, 4);
+      while (!__atomic_compare_exchange_n(a, &old, nv, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
     } else {
       uint64_t *a = (uint64_t *)(void *)p, old = __atomic_load_n(a, __ATOMIC_RELAXED), nv;
-      do {
-        switch (in->c) {
-        case RED_ADD:
-          nv = old + v;
-          break;
-        case RED_MIN:
-          nv = sgn ? ((int64_t)v < (int64_t)old ? v : old) : (v < old ? v : old);
-          break;
-        case RED_MAX:
-          nv = sgn ? ((int64_t)v > (int64_t)old ? v : old) : (v > old ? v : old);
-          break;
-        case RED_AND:
-          nv = old & v;
-          break;
-        default:
-          nv = old | v;
-          break;
-        }
-      } while (!__atomic_compare_exchange_n(a, &old, nv, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+      do nv = atom_apply(aop[in->c], t, old, v, 0, 8);
+      while (!__atomic_compare_exchange_n(a, &old, nv, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
     }
   }
 }

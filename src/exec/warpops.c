@@ -5,6 +5,7 @@
  * converged ones, which the reconvergence stack gives); shfl reads any
  * lane. A lane whose membermask lacks itself stops the kernel with an
  * illegal instruction, as an H100 does (tests/hw/fidelity/, warpmask). */
+#include "exec/atom.h"
 #include "exec/exec.h"
 #include "exec/hooks.h"
 #include "ir/decode.h"
@@ -114,29 +115,9 @@ static uint32_t redux_of(const insn *in, const uint64_t *A, uint32_t part) {
   int sgn = in->type == PTX_T_S32, op = in->mode;
   uint32_t acc =
       op == R_AND ? ~0u : (op == R_MIN ? (sgn ? 0x7fffffffu : ~0u) : (op == R_MAX && sgn ? 0x80000000u : 0));
-  LANES(part, {
-    uint32_t v = (uint32_t)A[l];
-    switch (op) {
-    case R_ADD:
-      acc += v;
-      break;
-    case R_MIN:
-      acc = sgn ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc);
-      break;
-    case R_MAX:
-      acc = sgn ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc);
-      break;
-    case R_AND:
-      acc &= v;
-      break;
-    case R_OR:
-      acc |= v;
-      break;
-    default:
-      acc ^= v;
-      break;
-    }
-  });
+  static const int aop[] = {A_ADD, A_MIN, A_MAX, A_AND, A_OR, A_XOR}; /* by R_* */
+  int t = sgn ? PTX_T_S32 : PTX_T_U32;
+  LANES(part, acc = (uint32_t)atom_apply(aop[op], t, acc, A[l], 0, 4));
   return acc;
 }
 

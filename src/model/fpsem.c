@@ -261,61 +261,40 @@ uint16_t fp_relubf16(uint16_t b) {
     return canon(r_);                                                                                        \
   } while (0)
 
-float fp_add32(float a, float b, int rm) {
-  volatile float x = a, y = b;
-  HOST_OP(float, canon32, rm, x + y);
-}
-float fp_sub32(float a, float b, int rm) {
-  volatile float x = a, y = b;
-  HOST_OP(float, canon32, rm, x - y);
-}
-float fp_mul32(float a, float b, int rm) {
-  volatile float x = a, y = b;
-  HOST_OP(float, canon32, rm, x *y);
-}
+/* fp_NAME32 and fp_NAME64 of a binary operator op: fp_add, fp_sub, fp_mul,
+ * fp_div. */
+#define HOST_BIN(name, op)                                                                                   \
+  float fp_##name##32(float a, float b, int rm) {                                                            \
+    volatile float x = a, y = b;                                                                             \
+    HOST_OP(float, canon32, rm, x op y);                                                                     \
+  }                                                                                                          \
+  double fp_##name##64(double a, double b, int rm) {                                                         \
+    volatile double x = a, y = b;                                                                            \
+    HOST_OP(double, canon64, rm, x op y);                                                                    \
+  }
+/* fp_NAME32 and fp_NAME64 of one operand x: fp_sqrt, fp_rcp. */
+#define HOST_UN(name, expr32, expr64)                                                                        \
+  float fp_##name##32(float a, int rm) {                                                                     \
+    volatile float x = a;                                                                                    \
+    HOST_OP(float, canon32, rm, expr32);                                                                     \
+  }                                                                                                          \
+  double fp_##name##64(double a, int rm) {                                                                   \
+    volatile double x = a;                                                                                   \
+    HOST_OP(double, canon64, rm, expr64);                                                                    \
+  }
+HOST_BIN(add, +)
+HOST_BIN(sub, -)
+HOST_BIN(mul, *)
+HOST_BIN(div, /)
+HOST_UN(sqrt, sqrtf(x), sqrt(x))
+HOST_UN(rcp, 1.0f / x, 1.0 / x)
 float fp_fma32(float a, float b, float c, int rm) {
   volatile float x = a, y = b, z = c;
   HOST_OP(float, canon32, rm, fmaf(x, y, z));
 }
-float fp_div32(float a, float b, int rm) {
-  volatile float x = a, y = b;
-  HOST_OP(float, canon32, rm, x / y);
-}
-float fp_sqrt32(float a, int rm) {
-  volatile float x = a;
-  HOST_OP(float, canon32, rm, sqrtf(x));
-}
-float fp_rcp32(float a, int rm) {
-  volatile float x = a;
-  HOST_OP(float, canon32, rm, 1.0f / x);
-}
-double fp_add64(double a, double b, int rm) {
-  volatile double x = a, y = b;
-  HOST_OP(double, canon64, rm, x + y);
-}
-double fp_sub64(double a, double b, int rm) {
-  volatile double x = a, y = b;
-  HOST_OP(double, canon64, rm, x - y);
-}
-double fp_mul64(double a, double b, int rm) {
-  volatile double x = a, y = b;
-  HOST_OP(double, canon64, rm, x *y);
-}
 double fp_fma64(double a, double b, double c, int rm) {
   volatile double x = a, y = b, z = c;
   HOST_OP(double, canon64, rm, fma(x, y, z));
-}
-double fp_div64(double a, double b, int rm) {
-  volatile double x = a, y = b;
-  HOST_OP(double, canon64, rm, x / y);
-}
-double fp_sqrt64(double a, int rm) {
-  volatile double x = a;
-  HOST_OP(double, canon64, rm, sqrt(x));
-}
-double fp_rcp64(double a, int rm) {
-  volatile double x = a;
-  HOST_OP(double, canon64, rm, 1.0 / x);
 }
 
 /* ---- f16 / bf16 arithmetic ----------------------------------------------

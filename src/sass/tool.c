@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mem/bytes.h"
 #include "sass/sass.h"
 
 extern char **environ;
@@ -129,25 +130,10 @@ static int run(char *const argv[], const char *out) {
   }
 }
 
+/* The file's bytes, NUL-terminated; a read error keeps what was read. */
 static char *read_all(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 1 << 16, n = 0, r;
-  char *b = malloc(cap);
-  while (b && (r = fread(b + n, 1, cap - n - 1, f)) > 0) {
-    n += r;
-    if (n + 1 == cap) {
-      char *nb = realloc(b, cap * 2);
-      if (!nb) free(b);
-      b = nb;
-      cap *= 2;
-    }
-  }
-  fclose(f);
-  if (!b) return NULL;
-  b[n] = 0;
-  *len = n;
-  return b;
+  int err;
+  return file_read(path, len, &err);
 }
 
 static int write_all(const char *path, const void *p, size_t n) {

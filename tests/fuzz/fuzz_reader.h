@@ -18,4 +18,14 @@ static inline uint64_t take(reader *r, int bytes) {
   return v;
 }
 
+/* A size: SIZE_MAX - v when the selector byte is below huge (overflow
+ * checks), a power of two below pow2, else v % big or v % small. */
+static inline size_t take_size(reader *r, int huge, int pow2, uint64_t big, uint64_t small) {
+  uint8_t sel = (uint8_t)take(r, 1);
+  uint64_t v = take(r, 2);
+  if (sel < huge) return SIZE_MAX - v;
+  if (sel < pow2) return (size_t)1 << (v % 64);
+  return sel & 1 ? v % big : v % small;
+}
+
 #endif

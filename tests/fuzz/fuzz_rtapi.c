@@ -78,13 +78,7 @@ static void setup(void) {
 }
 
 /* A size: mostly small, sometimes huge (overflow checks). */
-static size_t a_size(reader *r) {
-  uint8_t sel = (uint8_t)take(r, 1);
-  uint64_t v = take(r, 2);
-  if (sel < 8) return SIZE_MAX - v;
-  if (sel < 12) return (size_t)1 << (v % 64);
-  return sel & 1 ? v % 5000 : v % 300;
-}
+static size_t a_size(reader *r) { return take_size(r, 8, 12, 5000, 300); }
 
 enum { P_TRACKED, P_HOST, P_STRAY, P_NULL };
 

@@ -33,13 +33,7 @@ static unsigned long long tex[NOBJ], surf[NOBJ];
 static int ntex, nsurf;
 
 /* A size: mostly small, sometimes huge (overflow checks). */
-static size_t a_size(reader *r) {
-  uint8_t sel = (uint8_t)take(r, 1);
-  uint64_t v = take(r, 2);
-  if (sel < 6) return SIZE_MAX - v;
-  if (sel < 10) return (size_t)1 << (v % 64);
-  return sel & 1 ? v % 300 : v % 40;
-}
+static size_t a_size(reader *r) { return take_size(r, 6, 10, 300, 40); }
 
 static struct cudaChannelFormatDesc a_desc(reader *r) {
   static const int bits[] = {8, 16, 32, 0, 7, 64};

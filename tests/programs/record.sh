@@ -2,8 +2,9 @@
 # record.sh: records the program corpus on a real GPU (H100/H200, sm_90).
 # Run from the directory that holds tests/programs (the repository root):
 #     sh tests/programs/record.sh OUTDIR
-# It only reads files of tests/programs. It builds every *.cu here as a user
-# does (nvcc -arch=sm_90 -cudart shared -lineinfo, in parallel), and writes
+# It only reads files of tests/programs and tests/hw/{common,corpus}.sh. It
+# builds every *.cu here as a user does (nvcc -arch=sm_90 -cudart shared
+# -lineinfo, in parallel), and writes
 #   OUTDIR/info.txt            versions, GPU, metric names, timings
 #   OUTDIR/sass/P.sass         cuobjdump -sass of each program
 #   OUTDIR/ptx/P.ptx           cuobjdump -ptx (the PTX smemu runs)
@@ -25,64 +26,13 @@
 # Environment: NVCC, NCU, SANITIZER, CUOBJDUMP, JOBS (default: cores).
 set -u
 OUT=${1:?usage: sh tests/programs/record.sh OUTDIR}
-[ -d /usr/local/cuda/bin ] && PATH="/usr/local/cuda/bin:$PATH"
-[ -d /usr/local/cuda/compute-sanitizer ] && PATH="$PATH:/usr/local/cuda/compute-sanitizer"
-export PATH
-mkdir -p "$OUT" || exit 2
-OUT=$(cd "$OUT" && pwd)
-HERE=$(cd "$(dirname "$0")" && pwd)
-NVCC=${NVCC:-nvcc}
-NCU=${NCU:-ncu}
-SANITIZER=${SANITIZER:-compute-sanitizer}
-CUOBJDUMP=${CUOBJDUMP:-cuobjdump}
-JOBS=${JOBS:-$(nproc 2>/dev/null || echo 4)}
-BIN="$OUT/bin"
-mkdir -p "$BIN" "$OUT/sass" "$OUT/ptx" "$OUT/hazard" "$OUT/native" "$OUT/racecheck" "$OUT/synccheck" "$OUT/ncu"
-start=$(date +%s)
-progs=$(cd "$HERE" && ls *.cu | sed 's/\.cu$//')
-echo "$progs" > "$OUT/programs.txt"
-
-METRICS="smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum,smsp__sass_inst_executed_op_shared_atom.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum"
-{
-  echo "date: $(date -u)"
-  "$NVCC" --version 2>&1 | tail -2
-  "$NCU" --version 2>&1 | tail -1
-  "$SANITIZER" --version 2>&1 | tail -1
-  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1
-  echo "metrics: $METRICS"
-  echo "build: $NVCC -arch=sm_90 -cudart shared -lineinfo -o P P.cu"
-} > "$OUT/info.txt"
-
-# build (in parallel), then the SASS
-echo "$progs" | xargs -P "$JOBS" -I P sh -c \
-  "timeout 120 '$NVCC' -arch=sm_90 -cudart shared -lineinfo -o '$BIN/P' '$HERE/P.cu' > '$BIN/P.build.log' 2>&1 || echo 'build failed: P'"
-for p in $progs; do
-  [ -x "$BIN/$p" ] || continue
-  "$CUOBJDUMP" -sass "$BIN/$p" > "$OUT/sass/$p.sass" 2>&1
-  "$CUOBJDUMP" -ptx "$BIN/$p" > "$OUT/ptx/$p.ptx" 2>&1
-done
-t1=$(date +%s)
-echo "built in $((t1 - start)) s" >> "$OUT/info.txt"
-
-# native runs, then the sanitizers, a few at a time
-echo "$progs" | xargs -P "$JOBS" -I P sh -c \
-  "[ -x '$BIN/P' ] || exit 0; cd '$BIN' && timeout 30 ./P > '$OUT/native/P.out' 2>&1; echo \$? > '$OUT/native/P.rc'; timeout 30 ./P > '$OUT/native/P.out2' 2>&1"
-t2=$(date +%s)
-echo "native in $((t2 - t1)) s" >> "$OUT/info.txt"
-cs="$SANITIZER --print-limit 10000 --show-backtrace no"
-{ echo "$progs" | sed 's/$/ racecheck/; p; s/ racecheck$/ synccheck/'
-  echo "$progs" | grep -E '^(race_|any_flag)' | sed 's/$/ hazard/'; } | xargs -P 8 -n 2 sh -c '
-  p=$1 tool=$2
-  [ -x "'"$BIN"'/$p" ] || exit 0
-  case $tool in
-    racecheck) extra="--tool racecheck --racecheck-report analysis" ;;
-    synccheck) extra="--tool synccheck" ;;
-    hazard) extra="--tool racecheck --racecheck-report hazard" ;;
-  esac
-  cd "'"$BIN"'" && timeout 60 '"$cs"' $extra ./$p > "'"$OUT"'/$tool/$p.txt" 2>&1
-  echo $? > "'"$OUT"'/$tool/$p.rc"' sh
-t3=$(date +%s)
-echo "sanitizers in $((t3 - t2)) s" >> "$OUT/info.txt"
+. "$(dirname "$0")/../hw/common.sh"
+. "$(dirname "$0")/../hw/corpus.sh"
+corpus_start ptx hazard ncu
+corpus_build ptx
+corpus_native
+corpus_sanitize "$(echo "$progs" | sed 's/$/ racecheck/; p; s/ racecheck$/ synccheck/'
+  echo "$progs" | grep -E '^(race_|any_flag)' | sed 's/$/ hazard/')"
 
 # ncu: one session over all programs; per program when that fails
 NCUFLAGS="--clock-control none --cache-control none --csv --print-units base --metrics $METRICS"

@@ -1,27 +1,13 @@
-/* qa.h: what the QA sweep's programs share: a CUDA error check naming the
- * call, a seeded input generator (so the CPU reference sees the GPU's data)
- * and the verdict line run.sh looks for. */
+/* qa.h: what the QA sweep's programs share: the corpus's CUDA error check
+ * naming the call and seeded input generator (tests/programs/prog.h: the
+ * CPU reference sees the GPU's data), the mismatch counters and the verdict
+ * line run.sh looks for. */
 #ifndef QA_H
 #define QA_H
-#include <cstdio>
-#include <cstdlib>
+#include "../programs/prog.h" /* CHECK, lcg */
 #include <cmath>
 
-#define CHECK(call)                                                          \
-  do {                                                                       \
-    cudaError_t e_ = (call);                                                 \
-    if (e_ != cudaSuccess) {                                                 \
-      printf("%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                   \
-             cudaGetErrorString(e_));                                        \
-      exit(2);                                                               \
-    }                                                                        \
-  } while (0)
-
-static inline unsigned qa_lcg(unsigned *s)
-{
-  *s = *s * 1664525u + 1013904223u;
-  return *s >> 8;
-}
+static inline unsigned qa_lcg(unsigned *s) { return lcg(s); }
 
 /* counts mismatches and prints the first few with their index */
 static int qa_bad = 0;

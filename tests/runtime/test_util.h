@@ -15,6 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "mem/bytes.h"
+
 extern char **environ;
 
 /* The build folder: the test binary is BUILD/tests/NAME. */
@@ -43,22 +45,10 @@ static inline void *tu_open_cudart(void) {
 
 /* A malloc'd, NUL-terminated copy of a file, or NULL. */
 static inline char *tu_read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 1 << 16, n = 0;
-  char *b = malloc(cap + 1);
-  for (size_t k; b && (k = fread(b + n, 1, cap - n, f)) > 0;) {
-    n += k;
-    if (n == cap) {
-      char *r = realloc(b, (cap *= 2) + 1);
-      if (!r) { free(b); b = NULL; }
-      else b = r;
-    }
-  }
-  fclose(f);
-  if (!b) return NULL;
-  b[n] = 0;
-  if (len) *len = n;
+  size_t n;
+  int err;
+  char *b = file_read(path, &n, &err);
+  if (b && len) *len = n;
   return b;
 }
 

@@ -11,25 +11,11 @@
 
 #include <cmocka.h>
 
+#include "mem/bytes.h"
 #include "ptxrun.h"
 
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
-static uint64_t rd64(const void *p) {
-  uint64_t v;
-  memcpy(&v, p, 8);
-  return v;
-}
-static uint32_t rd32(const void *p) {
-  uint32_t v;
-  memcpy(&v, p, 4);
-  return v;
-}
-static uint16_t rd16(const void *p) {
-  uint16_t v;
-  memcpy(&v, p, 2);
-  return v;
-}
 
 /* ---- ld/st global: widths and extension ------------------------------- */
 

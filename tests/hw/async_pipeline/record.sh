@@ -7,15 +7,9 @@
 # Writes under OUTDIR: *.out (program outputs), san_<tool>_<case>.txt
 # (compute-sanitizer), *.ptx/*.sass, versions.txt. About 1-2 minutes.
 OUT=${1:?usage: record.sh OUTDIR}
-HERE=$(dirname "$0")
-mkdir -p "$OUT"
-NVCC=${NVCC:-nvcc}
+. "$(dirname "$0")/../common.sh"
 GEN="-gencode=arch=compute_90a,code=sm_90a -lineinfo -O3"
-{
-  $NVCC --version | tail -1
-  compute-sanitizer --version | tail -1
-  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-} > "$OUT/versions.txt" 2>&1
+hw_versions > "$OUT/versions.txt"
 for p in af pipe; do
   timeout 120 $NVCC $GEN -o "$OUT/$p" "$HERE/$p.cu" > "$OUT/$p.build.txt" 2>&1
   timeout 60 $NVCC $GEN -ptx -o "$OUT/$p.ptx" "$HERE/$p.cu" > /dev/null 2>&1

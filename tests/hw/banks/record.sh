@@ -15,9 +15,7 @@
 # Optional: BANKS_KERNELS=regex restricts the run to matching kernels.
 set -eu
 OUT=${1:?usage: record.sh OUTDIR}
-HERE=tests/hw/banks
-mkdir -p "$OUT"
-NVCC=${NVCC:-nvcc}
+. "$(dirname "$0")/../common.sh"
 NCU=${NCU:-ncu}
 CUOBJDUMP=${CUOBJDUMP:-cuobjdump}
 PY=${PYTHON:-python3}

@@ -8,15 +8,8 @@
 # san_<tool>_<case>.txt (compute-sanitizer), ncu_*.csv (shared counters of
 # one-warp remote accesses), cluster.sass, versions.txt.
 OUT=${1:?usage: record.sh OUTDIR}
-HERE=$(dirname "$0")
-mkdir -p "$OUT"
-NVCC=${NVCC:-nvcc}
-{
-  $NVCC --version | tail -1
-  ncu --version | tail -1
-  compute-sanitizer --version | tail -1
-  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-} > "$OUT/versions.txt" 2>&1
+. "$(dirname "$0")/../common.sh"
+hw_versions > "$OUT/versions.txt"
 $NVCC -gencode=arch=compute_90a,code=sm_90a -lineinfo -O3 -o "$OUT/cluster" "$HERE/cluster.cu" -lcuda \
   > "$OUT/cluster.build.txt" 2>&1
 cuobjdump -sass "$OUT/cluster" > "$OUT/cluster.sass" 2>&1

@@ -15,24 +15,13 @@
 # Needs at most ~2 minutes (environment: FID_JOBS parallel runs, default 8).
 set -u
 OUT=${1:?usage: sh tests/hw/fidelity/record.sh OUTDIR}
-[ -d /usr/local/cuda/bin ] && PATH="/usr/local/cuda/bin:$PATH"
-[ -d /usr/local/cuda/compute-sanitizer ] && PATH="$PATH:/usr/local/cuda/compute-sanitizer"
-export PATH
-HERE=$(cd "$(dirname "$0")" && pwd)
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
+. "$(dirname "$0")/../common.sh"
 BIN="$OUT/bin"
 mkdir -p "$BIN" "$OUT/sass" "$OUT/ptx" "$OUT/warpmask"
 JOBS=${FID_JOBS:-8}
 start=$(date +%s)
 
-{
-  echo "date: $(date -u)"
-  nvcc --version 2>&1 | tail -2
-  compute-sanitizer --version 2>&1 | tail -1
-  ncu --version 2>&1 | tail -1
-  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1
-} > "$OUT/versions.txt"
+hw_versions > "$OUT/versions.txt"
 
 # build the three programs in parallel, and their PTX
 for p in sregs warpmask smemcfg; do echo "$p"; done |

@@ -6,9 +6,7 @@
 # shared loads (LDS*) and stores (STS*) and their opcodes in order. Copy
 # merge.sass and sass_counts.tsv to tests/hw/merge/.
 OUT=${1:?usage: sh tests/hw/merge/record.sh OUTDIR}
-[ -d /usr/local/cuda/bin ] && PATH="/usr/local/cuda/bin:$PATH"
-HERE=tests/hw/merge
-mkdir -p "$OUT"
+. "$(dirname "$0")/../common.sh"
 { date -u; ptxas --version | tail -1; } > "$OUT/versions.txt" 2>&1
 timeout 60 ptxas -arch=sm_90 -O3 "$HERE/merge.ptx" -o "$OUT/merge.cubin" > "$OUT/build.txt" 2>&1 || cat "$OUT/build.txt"
 timeout 60 cuobjdump -sass "$OUT/merge.cubin" > "$OUT/merge.sass" 2>&1 ||

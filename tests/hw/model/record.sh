@@ -14,9 +14,7 @@
 #   metrics.txt, vectors.tsv (csv2vectors.py of ncu.csv)
 set -u
 OUT=${1:?usage: record.sh OUTDIR}
-HERE=tests/hw/model
-mkdir -p "$OUT"
-NVCC=${NVCC:-nvcc}
+. "$(dirname "$0")/../common.sh"
 NCU=${NCU:-ncu}
 CUOBJDUMP=${CUOBJDUMP:-cuobjdump}
 PY=${PYTHON:-python3}

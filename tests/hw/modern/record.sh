@@ -6,16 +6,9 @@
 # shared-memory counters of ldmatrix/stmatrix), san_*.txt
 # (compute-sanitizer on the mbarrier cases), *.sass, versions.txt.
 OUT=${1:?usage: record.sh OUTDIR}
-HERE=$(dirname "$0")
-mkdir -p "$OUT"
-NVCC=${NVCC:-nvcc}
+. "$(dirname "$0")/../common.sh"
 GEN="-gencode=arch=compute_90a,code=sm_90a -lineinfo -O3"
-{
-  $NVCC --version | tail -1
-  ncu --version | tail -1
-  compute-sanitizer --version | tail -1
-  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-} > "$OUT/versions.txt" 2>&1
+hw_versions > "$OUT/versions.txt"
 # compile in parallel
 printf '%s\n' ldsm mma mbar | xargs -P 4 -I{} sh -c "$NVCC $GEN -o '$OUT/{}' '$HERE/{}.cu' > '$OUT/{}.build.txt' 2>&1"
 $NVCC -gencode=arch=compute_90a,code=sm_90a -gencode=arch=compute_90a,code=compute_90a \

@@ -10,8 +10,7 @@
 # Copy OUTDIR/run1/*, stability.txt, versions.txt and reconv.sass to
 # tests/hw/reconv/recorded/ (test_reconv reads recorded/KERNEL.bin).
 OUT=${1:?usage: sh tests/hw/reconv/record.sh OUTDIR}
-[ -d /usr/local/cuda/bin ] && PATH="/usr/local/cuda/bin:$PATH"
-HERE=tests/hw/reconv
+. "$(dirname "$0")/../common.sh"
 mkdir -p "$OUT/build"
 {
   date -u

@@ -13,20 +13,10 @@
 # Every command runs under timeout and the script carries on past failures.
 set -u
 OUT=${1:?usage: sh tests/hw/rsvsmem/record.sh OUTDIR}
-[ -d /usr/local/cuda/bin ] && PATH="/usr/local/cuda/bin:$PATH"
-[ -d /usr/local/cuda/compute-sanitizer ] && PATH="$PATH:/usr/local/cuda/compute-sanitizer"
-export PATH
-HERE=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "$0")/../common.sh"
 ROOT=$(cd "$HERE/../../.." && pwd)
 mkdir -p "$OUT/bin"
-OUT=$(cd "$OUT" && pwd)
-{
-  echo "date: $(date -u)"
-  nvcc --version 2>&1 | tail -2
-  compute-sanitizer --version 2>&1 | tail -1
-  ncu --version 2>&1 | tail -1
-  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1
-} > "$OUT/versions.txt"
+hw_versions > "$OUT/versions.txt"
 F="-arch=sm_90 -lineinfo -cudart shared"
 timeout 300 nvcc $F -o "$OUT/bin/rsvsmem" "$HERE/rsvsmem.cu" > "$OUT/build.txt" 2>&1
 timeout 300 nvcc $F -o "$OUT/bin/cg_tiles" "$ROOT/tests/runtime/corpus/cg_tiles.cu" >> "$OUT/build.txt" 2>&1

@@ -6,9 +6,8 @@
 # small_api.out here). Run from the repository root:
 #   sh tests/hw/rtapi/record.sh OUTDIR
 OUT=${1:?usage: sh tests/hw/rtapi/record.sh OUTDIR}
-[ -d /usr/local/cuda/bin ] && PATH="/usr/local/cuda/bin:$PATH"
-mkdir -p "$OUT"
-{ date -u; nvcc --version | tail -2; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; } > "$OUT/versions.txt" 2>&1
+. "$(dirname "$0")/../common.sh"
+hw_versions > "$OUT/versions.txt"
 for name in memory_edges small_api; do
   timeout 120 nvcc -arch=sm_90 -cudart shared -lineinfo -o "$OUT/$name" "tests/hw/rtapi/$name.cu" > "$OUT/$name.build.txt" 2>&1 ||
     cat "$OUT/$name.build.txt"

@@ -3,7 +3,7 @@
  * loop (ptxas reads them with wide LDS); (2) each thread stores a pair of
  * values (two scalar stores ptxas may merge), then a tree over pairs;
  * (3) per-warp {sum, max} structs in shared, read field by field. */
-#include "prog.h"
+#include "../../programs/prog.h"
 
 #define BLOCK 256
 #define WARPS (BLOCK / 32)

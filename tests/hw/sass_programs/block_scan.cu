@@ -5,7 +5,7 @@
  * reads with one wide LDS); then a blocked-to-striped exchange through
  * shared memory (4 consecutive stores per thread, read back by stride)
  * writes the result coalesced. Inclusive, then exclusive (2 launches). */
-#include "prog.h"
+#include "../../programs/prog.h"
 
 #define BLOCK 128
 #define ITEMS 4

@@ -4,7 +4,7 @@
  * block reduces the rows pairwise (each thread adds two rows of 16 values:
  * scalar accesses ptxas merges into 128-bit ones), then one atomicAdd per
  * channel to global memory. Unpadded (16-word rows) and padded (17). */
-#include "prog.h"
+#include "../../programs/prog.h"
 
 #define C 16
 #define BLOCK 128

@@ -3,7 +3,7 @@
  * when the pitch is 32); (2) each thread reads 4 consecutive bytes as
  * scalars (ptxas may merge them); (3) 16-bit counters and a short2 pass;
  * (4) a 16-bit scan (Hillis-Steele, double buffer). */
-#include "prog.h"
+#include "../../programs/prog.h"
 
 #define TD 32
 

@@ -4,7 +4,7 @@
  * variable amount, slot used); (3) four buckets by key (addresses differ
  * across the warp). The block copies its buffer out with one global
  * atomicAdd; the host compares as multisets. */
-#include "prog.h"
+#include "../../programs/prog.h"
 
 #define BLOCK 256
 #define NV 1024

@@ -2,7 +2,7 @@
  * double; (2) a Hillis-Steele scan of long long; (3) shared atomicAdd on
  * unsigned long long bins; (4) atomicAdd on a double per warp by lane 0
  * only (an uncontended compare-and-swap loop); (5) double2 pairs. */
-#include "prog.h"
+#include "../../programs/prog.h"
 
 #define BLOCK 128
 

@@ -6,7 +6,7 @@
  * __noinline__ function's int pointer, called with a shared counter
  * (NVVM clones (1) and (3) for the shared space: LDS/ATOMS); (4) atomics
  * and loads through a pointer that is shared or global by argument. */
-#include "prog.h"
+#include "../../programs/prog.h"
 
 #define BLOCK 128
 

@@ -3,7 +3,7 @@
  * counters packed two to a word (atomicAdd of 1 << 16*(bin&1)); (3)
  * atomicMax of a per-bin maximum; (4) bucketing with the returned slot
  * used and each bin read back in a loop of 8 by one thread per bin. */
-#include "prog.h"
+#include "../../programs/prog.h"
 
 #define BLOCK 256
 #define WARPS (BLOCK / 32)

@@ -3,7 +3,7 @@
  * ldmatrix .x1, .x2 and .x4 (plain and .trans), and writes the .x4
  * fragments back with stmatrix into a second tile that is copied out.
  * Row pitch 16 (32-byte rows: rows 4 apart share banks) and 24 (48). */
-#include "prog.h"
+#include "../../programs/prog.h"
 
 #define WARPS 2
 

@@ -3,7 +3,7 @@
  * and each lane 4 consecutive columns per step (one char4 of W, four
  * floats of x read as scalars: ptxas merges them), warp shuffles add the
  * lanes. A second kernel keeps x quantised too (int8 in shared, dp4a). */
-#include "prog.h"
+#include "../../programs/prog.h"
 
 #define K 512
 #define ROWS 64

@@ -4,7 +4,7 @@
  * (2) array of 12-byte structs {x, y, z} plus a separate mass array;
  * (3) struct of arrays. Then each thread writes its own struct back
  * (strided stores of 16 and 12 bytes). */
-#include "prog.h"
+#include "../../programs/prog.h"
 
 #define BLOCK 128
 #define N 128

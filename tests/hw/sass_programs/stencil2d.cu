@@ -2,7 +2,7 @@
  * halo (18x18 shared tile; edge threads load the halo), then a variant
  * where each thread computes two horizontally adjacent outputs from a
  * 34x18 tile (reads of neighbouring words that ptxas may pair). */
-#include "prog.h"
+#include "../../programs/prog.h"
 
 #define T 16
 #define W 128

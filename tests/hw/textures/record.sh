@@ -7,9 +7,8 @@
 # (or any folder holding textures.cu): sh record.sh OUTDIR
 OUT=${1:?usage: sh record.sh OUTDIR}
 here=$(cd "$(dirname "$0")" && pwd)
-[ -d /usr/local/cuda/bin ] && PATH="/usr/local/cuda/bin:$PATH"
-mkdir -p "$OUT"
-{ date -u; nvcc --version | tail -2; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; } > "$OUT/versions.txt" 2>&1
+. "$(dirname "$0")/../common.sh"
+hw_versions > "$OUT/versions.txt"
 timeout 180 nvcc -arch=sm_90 -cudart shared -o "$OUT/textures" "$here/textures.cu" "$here/textures_sustp.cu" "$here/textures_query.cu" > "$OUT/build.txt" 2>&1 || cat "$OUT/build.txt"
 timeout 60 "$OUT/textures" > "$OUT/textures.out" 2> "$OUT/textures.err"
 echo $? > "$OUT/textures.rc"

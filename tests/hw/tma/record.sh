@@ -7,15 +7,8 @@
 # Writes under OUTDIR: <mode>.out (tma.cu's output per mode), banks_ncu.csv,
 # load_ncu.csv, san_*.txt, tma.sass, versions.txt.
 OUT=${1:?usage: record.sh OUTDIR}
-HERE=$(dirname "$0")
-mkdir -p "$OUT"
-NVCC=${NVCC:-nvcc}
-{
-  $NVCC --version | tail -1
-  ncu --version | tail -1
-  compute-sanitizer --version | tail -1
-  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-} > "$OUT/versions.txt" 2>&1
+. "$(dirname "$0")/../common.sh"
+hw_versions > "$OUT/versions.txt"
 $NVCC -gencode=arch=compute_90a,code=sm_90a -lineinfo -O3 -I"$HERE" -o "$OUT/tma" "$HERE/tma.cu" > "$OUT/tma.build.txt" 2>&1
 cuobjdump -sass "$OUT/tma" > "$OUT/tma.sass" 2>&1
 T="$OUT/tma"

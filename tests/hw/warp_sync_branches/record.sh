@@ -6,13 +6,8 @@
 # (about 20 seconds).
 set -u
 OUT=${1:?usage: sh tests/hw/warp_sync_branches/record.sh OUTDIR}
-[ -d /usr/local/cuda/bin ] && PATH="/usr/local/cuda/bin:$PATH"
-[ -d /usr/local/cuda/compute-sanitizer ] && PATH="$PATH:/usr/local/cuda/compute-sanitizer"
-export PATH
-HERE=$(cd "$(dirname "$0")" && pwd)
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
-{ date -u; nvcc --version | tail -1; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; } > "$OUT/versions.txt" 2>&1
+. "$(dirname "$0")/../common.sh"
+hw_versions > "$OUT/versions.txt"
 timeout 120 nvcc -arch=sm_90 -lineinfo -cudart shared -o "$OUT/branches" "$HERE/branches.cu" > "$OUT/build.txt" 2>&1
 timeout 60 nvcc -arch=sm_90 -lineinfo -ptx -o "$OUT/branches.ptx" "$HERE/branches.cu" >> "$OUT/build.txt" 2>&1
 timeout 60 cuobjdump -sass "$OUT/branches" > "$OUT/branches.sass" 2>&1

@@ -9,16 +9,9 @@
 # san_TOOL_caseN.txt, ncu.csv (+ ncu_metrics.txt, query-metrics-gmma.txt),
 # *.build.txt (ptxas messages), misuse.sass, versions.txt.
 OUT=${1:?usage: record.sh OUTDIR}
-HERE=$(dirname "$0")
-mkdir -p "$OUT"
-NVCC=${NVCC:-nvcc}
+. "$(dirname "$0")/../common.sh"
 GEN="-gencode=arch=compute_90a,code=sm_90a -lineinfo -O3"
-{
-  $NVCC --version | tail -1
-  ncu --version | tail -1
-  compute-sanitizer --version | tail -1
-  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-} > "$OUT/versions.txt" 2>&1
+hw_versions > "$OUT/versions.txt"
 # compile in parallel (wgmma.cu is the slow one)
 printf '%s\n' wgmma fp8 misuse | xargs -P 3 -I{} sh -c "$NVCC $GEN -o '$OUT/{}' '$HERE/{}.cu' > '$OUT/{}.build.txt' 2>&1"
 cuobjdump -sass "$OUT/misuse" > "$OUT/misuse.sass" 2>&1
