@@ -19,38 +19,28 @@ python3 "$H/forms.py" check --smemu "$B/smemu" --out "$B/isa_forms" --gaps "$H/k
 cat "$T/out"
 grep -q "^isa forms: [0-9]* of [0-9]* forms" "$T/out" || { echo "FAIL: no coverage line"; fail=1; }
 
-# the fences restricted to shared memory and pmevent.mask run (both tiers)
-for tier in interp jit; do
-  out=$(SMEMU_TIER=$tier "$B/smemu" exec "$H/nops.ptx" --kernel nops --grid 1 --block 8 --arg buf:u32:8:iota \
-    --arg buf:u32:8:print 2>&1 | sed -n 2p)
-  [ "$out" = "0 3 6 9 12 15 18 21" ] || { echo "FAIL: nops.ptx ($tier): $out"; fail=1; }
-done
-
+# stated FILE KERNEL BLOCK LINES WANT ARGS...: on both tiers, `smemu exec`
+# of FILE's KERNEL (one block) prints WANT on output lines LINES (sed range)
+stated() {
+  f=$1 kernel=$2 block=$3 lines=$4 want=$5
+  shift 5
+  for tier in interp jit; do
+    out=$(SMEMU_TIER=$tier "$B/smemu" exec "$H/$f" --kernel "$kernel" --grid 1 --block "$block" "$@" 2>&1 |
+      sed -n "${lines}p" | tr '\n' ' ' | sed 's/ $//')
+    [ "$out" = "$want" ] || { echo "FAIL: $f ($tier): $out"; fail=1; }
+  done
+}
+# the fences restricted to shared memory and pmevent.mask run
+stated nops.ptx nops 8 2 "0 3 6 9 12 15 18 21" --arg buf:u32:8:iota --arg buf:u32:8:print
 # tensormap.cp_fenceproxy and vector registers (stated in the files)
-for tier in interp jit; do
-  out=$(SMEMU_TIER=$tier "$B/smemu" exec "$H/tmapcp.ptx" --kernel k --grid 1 --block 32 --arg buf:u32:32:print 2>&1 |
-    sed -n 2p)
-  [ "$out" = "0 7 14 21 28 35 42 49" ] || { echo "FAIL: tmapcp.ptx ($tier): $out"; fail=1; }
-  out=$(SMEMU_TIER=$tier "$B/smemu" exec "$H/vecreg.ptx" --kernel k --grid 1 --block 1 --arg buf:u32:2:print 2>&1 |
-    sed -n 2p)
-  [ "$out" = "1073741824 5" ] || { echo "FAIL: vecreg.ptx ($tier): $out"; fail=1; }
-done
-
+stated tmapcp.ptx k 32 2 "0 7 14 21 28 35 42 49" --arg buf:u32:32:print
+stated vecreg.ptx k 1 2 "1073741824 5" --arg buf:u32:2:print
 # vector atomics (atomv.ptx states the values: 32.0 64.0, 0.5 0.25 3 4, the
 # old values 0, the bf16x2 pairs)
-want="1107296256 1115684864 0 0 1056964608 1048576000 1077936128 1082130432 0 0 0 0 1075855296 3212853312 "
-for tier in interp jit; do
-  out=$(SMEMU_TIER=$tier "$B/smemu" exec "$H/atomv.ptx" --kernel k --grid 1 --block 32 --arg buf:u32:14:print 2>&1 |
-    sed -n 2,3p | tr '\n' ' ')
-  [ "$out" = "$want" ] || { echo "FAIL: atomv.ptx ($tier): $out"; fail=1; }
-done
-
+stated atomv.ptx k 32 2,3 "1107296256 1115684864 0 0 1056964608 1048576000 1077936128 1082130432 0 0 0 0 1075855296 3212853312" \
+  --arg buf:u32:14:print
 # mbarrier.arrive_drop.expect_tx (mbdrop.ptx: both phases end)
-for tier in interp jit; do
-  out=$(SMEMU_TIER=$tier "$B/smemu" exec "$H/mbdrop.ptx" --kernel k --grid 1 --block 32 --arg buf:u32:2:print 2>&1 |
-    sed -n 2p)
-  [ "$out" = "1 1" ] || { echo "FAIL: mbdrop.ptx ($tier): $out"; fail=1; }
-done
+stated mbdrop.ptx k 32 2 "1 1" --arg buf:u32:2:print
 
 # the check itself: a form smemu cannot decode fails it, unless a gap names it
 printf 'x\tadd.u32 %%r_u32_0, %%r_u32_1, %%r_u32_2;\nx\tfrobnicate.u32 %%r_u32_0;\n' > "$T/forms.txt"
