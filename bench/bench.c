@@ -1,27 +1,24 @@
 /* bench.c: throughput of the emulator on the examples at sizes that take
  * seconds: thread- and warp-instructions per second on one worker thread and
  * on all cores, and the speed-up. Prints a table; asserts nothing. */
-#include "smemu.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "smemu.h"
 
 typedef struct bench {
   const char *name, *ptx, *kernel;
   uint32_t grid[3], block[3], shared;
-  int n;    /* problem size used for buffers */
-  int kind; /* 0 matmul, 1 transpose, 2 dot, 3 reverse */
+  int n;            /* problem size used for buffers */
+  int kind;         /* 0 matmul, 1 transpose, 2 dot, 3 reverse */
 } bench;
 
 static void *buf(smemu_ctx *c, size_t bytes, unsigned seed) {
   void *p;
-  if (smemu_malloc(c, &p, bytes) != SMEMU_OK) {
-    fprintf(stderr, "%s\n", smemu_errmsg(c));
-    exit(1);
-  }
+  if (smemu_malloc(c, &p, bytes) != SMEMU_OK) { fprintf(stderr, "%s\n", smemu_errmsg(c)); exit(1); }
   float *f = p;
   srand(seed);
   for (size_t i = 0; i < bytes / 4; i++) f[i] = (float)rand() / (float)RAND_MAX;
@@ -41,8 +38,7 @@ static double run(const bench *b, int threads, uint32_t analyses, smemu_launch_s
   smemu_ctx *c;
   smemu_module *m;
   smemu_kernel *k;
-  if (smemu_create(&o, &c) || smemu_module_load_file(c, b->ptx, &m) ||
-      smemu_module_get_kernel(m, b->kernel, &k)) {
+  if (smemu_create(&o, &c) || smemu_module_load_file(c, b->ptx, &m) || smemu_module_get_kernel(m, b->kernel, &k)) {
     fprintf(stderr, "bench %s: %s\n", b->name, smemu_errmsg(c));
     exit(1);
   }
@@ -58,10 +54,8 @@ static double run(const bench *b, int threads, uint32_t analyses, smemu_launch_s
   getrusage(RUSAGE_SELF, &r0);
   smemu_status st = smemu_launch(c, k, b->grid, b->block, b->shared, args);
   getrusage(RUSAGE_SELF, &r1);
-  g_cpu = (double)(r1.ru_utime.tv_sec - r0.ru_utime.tv_sec) +
-          (double)(r1.ru_utime.tv_usec - r0.ru_utime.tv_usec) * 1e-6 +
-          (double)(r1.ru_stime.tv_sec - r0.ru_stime.tv_sec) +
-          (double)(r1.ru_stime.tv_usec - r0.ru_stime.tv_usec) * 1e-6;
+  g_cpu = (double)(r1.ru_utime.tv_sec - r0.ru_utime.tv_sec) + (double)(r1.ru_utime.tv_usec - r0.ru_utime.tv_usec) * 1e-6 +
+          (double)(r1.ru_stime.tv_sec - r0.ru_stime.tv_sec) + (double)(r1.ru_stime.tv_usec - r0.ru_stime.tv_usec) * 1e-6;
   if (st != SMEMU_OK) {
     fprintf(stderr, "bench %s: %s\n", b->name, smemu_errmsg(c));
     exit(1);
@@ -73,22 +67,8 @@ static double run(const bench *b, int threads, uint32_t analyses, smemu_launch_s
 
 static const bench benches[] = {
     {"matmul 512 (tile 16)", "examples/matmul.ptx", "matmulTiled", {32, 32, 1}, {16, 16, 1}, 0, 512, 0},
-    {"transpose 2048 naive",
-     "examples/transpose.ptx",
-     "transposeCoalesced",
-     {64, 64, 1},
-     {32, 8, 1},
-     0,
-     2048,
-     1},
-    {"transpose 2048 padded",
-     "examples/transpose.ptx",
-     "transposeNoBankConflicts",
-     {64, 64, 1},
-     {32, 8, 1},
-     0,
-     2048,
-     1},
+    {"transpose 2048 naive", "examples/transpose.ptx", "transposeCoalesced", {64, 64, 1}, {32, 8, 1}, 0, 2048, 1},
+    {"transpose 2048 padded", "examples/transpose.ptx", "transposeNoBankConflicts", {64, 64, 1}, {32, 8, 1}, 0, 2048, 1},
     {"dot 4M (256 blocks)", "examples/dot.ptx", "dotPartial", {256, 1, 1}, {256, 1, 1}, 0, 4 << 20, 2},
 };
 #define NBENCH (sizeof benches / sizeof *benches)
@@ -96,14 +76,10 @@ static const bench *benches_list(void) { return benches; }
 
 /* The cost of the analyses on one worker: time with each over time without. */
 static void checks(const bench *bs, size_t n) {
-  static const struct {
-    const char *name;
-    uint32_t an;
-  } modes[] = {{"none", 0},
-               {"banks", SMEMU_ANALYZE_BANKS},
-               {"races", SMEMU_ANALYZE_RACES},
-               {"races+sync+init", SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_SYNC | SMEMU_ANALYZE_INIT},
-               {"banks+races", SMEMU_ANALYZE_BANKS | SMEMU_ANALYZE_RACES}};
+  static const struct { const char *name; uint32_t an; } modes[] = {
+      {"none", 0}, {"banks", SMEMU_ANALYZE_BANKS}, {"races", SMEMU_ANALYZE_RACES},
+      {"races+sync+init", SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_SYNC | SMEMU_ANALYZE_INIT},
+      {"banks+races", SMEMU_ANALYZE_BANKS | SMEMU_ANALYZE_RACES}};
   printf("%-24s %-16s %10s %8s\n", "benchmark", "analyses", "seconds", "x none");
   for (size_t i = 0; i < n; i++) {
     double t0 = 0;
@@ -124,26 +100,22 @@ static void checks(const bench *bs, size_t n) {
  * of the compiled code (and its compile time) without checks, with the
  * bank model and with the race checks. */
 static void tiers(const bench *bs, size_t n) {
-  static const struct {
-    const char *name;
-    uint32_t an;
-  } modes[] = {{"none", 0}, {"banks", SMEMU_ANALYZE_BANKS}, {"races", SMEMU_ANALYZE_RACES}};
+  static const struct { const char *name; uint32_t an; } modes[] = {
+      {"none", 0}, {"banks", SMEMU_ANALYZE_BANKS}, {"races", SMEMU_ANALYZE_RACES}};
   if (!smemu_jit_available())
-    printf(
-        "(this build has no compiled tier, or LLVM could not be found: both columns are the interpreter)\n");
-  printf("%-24s %-8s %10s %10s %-6s %8s %12s\n", "benchmark", "analyses", "interp s", "jit s", "ran",
-         "speedup", "jit compile s");
+    printf("(no compiled tier in this build or no LLVM found: both columns are the interpreter)\n");
+  printf("%-24s %-8s %10s %10s %-6s %8s %12s\n", "benchmark", "analyses", "interp s", "jit s", "ran", "speedup",
+         "jit compile s");
   for (size_t i = 0; i < n; i++)
     for (size_t m = 0; m < sizeof modes / sizeof *modes; m++) {
       double t[2] = {1e30, 1e30}, comp = 0;
-      const char *ran = "?";
+      const char *ran = "?"; /* the tier that ran the jit column */
       for (int tier = 0; tier < 2; tier++)
         for (int rep = 0; rep < 3; rep++) {
           smemu_launch_stats st;
           bench_tier = tier ? SMEMU_TIER_JIT : SMEMU_TIER_INTERP;
           double x = run(&bs[i], 1, modes[m].an, &st);
           if (x < t[tier]) t[tier] = x;
-          /* the tier that ran the "jit" column (interp where LLVM is missing) */
           if (tier) ran = st.tier ? st.tier : "?";
           if (tier && st.jit_seconds > comp) comp = st.jit_seconds;
         }
@@ -152,6 +124,7 @@ static void tiers(const bench *bs, size_t n) {
              t[0] / t[1], comp);
     }
 }
+
 
 /* The best of `reps` runs (one when a run takes over 3 s); *cpu: the CPU
  * seconds of that run. */
@@ -168,9 +141,7 @@ static double best(const bench *b, int threads, uint32_t an, int reps, smemu_lau
   return t;
 }
 
-#define CHECK_ALL                                                                                            \
-  (SMEMU_ANALYZE_BANKS | SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_SYNC | SMEMU_ANALYZE_INIT |                     \
-   SMEMU_ANALYZE_GLOBAL_RACES)
+#define CHECK_ALL (SMEMU_ANALYZE_BANKS | SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_SYNC | SMEMU_ANALYZE_INIT | SMEMU_ANALYZE_GLOBAL_RACES)
 
 /* The peak RSS in MB of a child process running b with analyses an. */
 static double rss_mb(const bench *b, int threads, uint32_t an) {
@@ -199,18 +170,12 @@ static double rss_mb(const bench *b, int threads, uint32_t an) {
  * there; not timed), then best of 3 on the default tier (auto: the cached
  * code, as a program's second run gets it) and on the interpreter. */
 static void table(double pocl, double omp, int threads) {
-  static const struct {
-    const char *name;
-    uint32_t an;
-    double target;
-  } modes[] = {{"checks off", 0, 1.0},
-               {"bank model", SMEMU_ANALYZE_BANKS, 1.3},
-               {"--check races", SMEMU_ANALYZE_BANKS | SMEMU_ANALYZE_RACES, 2.5},
-               {"--check all", CHECK_ALL, 4}};
+  static const struct { const char *name; uint32_t an; double target; } modes[] = {
+      {"checks off", 0, 1.0}, {"bank model", SMEMU_ANALYZE_BANKS, 1.3},
+      {"--check races", SMEMU_ANALYZE_BANKS | SMEMU_ANALYZE_RACES, 2.5}, {"--check all", CHECK_ALL, 4}};
   bench b = benches[0];
   double base = omp > 0 ? omp : pocl;
-  printf("tiled matmul N=512 (examples/matmul.ptx), %d workers: kernel time vs native C+OpenMP %.3f s, PoCL "
-         "%.3f s\n",
+  printf("tiled matmul N=512 (examples/matmul.ptx), %d workers: kernel time vs native C+OpenMP %.3f s, PoCL %.3f s\n",
          threads ? threads : (int)sysconf(_SC_NPROCESSORS_ONLN), omp, pocl);
   printf("  %-14s %-6s %9s %9s %14s %8s %8s %7s %-8s %9s %8s %10s\n", "smemu", "tier", "seconds", "cpu s",
          "thread-insns", "x OpenMP", "x PoCL", "target", "", "interp s", "x OpenMP", "compile s");
@@ -226,21 +191,16 @@ static void table(double pocl, double omp, int threads) {
     printf("  %-14s %-6s %9.3f %9.3f %14llu %8.2f %8.2f %6.1fx %-8s %9.3f %8.2f %10.3f\n", modes[m].name,
            st.tier ? st.tier : "?", t, cpu, (unsigned long long)st.thread_instructions, omp > 0 ? t / omp : 0,
            pocl > 0 ? t / pocl : 0, modes[m].target,
-           base <= 0                     ? "(none)"
-           : t / base <= modes[m].target ? "met"
-                                         : "MISSED",
-           ti, omp > 0 ? ti / omp : 0, comp);
+           base <= 0 ? "(none)" : t / base <= modes[m].target ? "met" : "MISSED", ti, omp > 0 ? ti / omp : 0, comp);
   }
-  printf(
-      "  (tier, seconds: the default tier (auto) with the disk cache warm, as a program's second run;\n"
-      "   interp s: the interpreter; compile s: the mode's first compiled run, 0 when its code was cached;\n"
-      "   targets against C+OpenMP, or PoCL where the OpenMP build failed)\n");
+  printf("  (tier, seconds: the default tier (auto) with the disk cache warm, as a program's second run;\n"
+         "   interp s: the interpreter; compile s: the mode's first compiled run, 0 when its code was cached;\n"
+         "   targets against C+OpenMP, or PoCL where the OpenMP build failed)\n");
   b.n = 1024;
   b.grid[0] = b.grid[1] = 64;
-  double buffers = 3.0 * 1024 * 1024 * 4 / (1024 * 1024), limit = 64 + 2 * buffers,
-         rss = rss_mb(&b, threads, CHECK_ALL);
-  printf("  %-16s %10.1f MB peak RSS at N=1024 (buffers %.0f MB), target < %.0f MB: %s\n", "--check all", rss,
-         buffers, limit, rss > 0 && rss < limit ? "met" : "MISSED");
+  double buffers = 3.0 * 1024 * 1024 * 4 / (1024 * 1024), limit = 64 + 2 * buffers, rss = rss_mb(&b, threads, CHECK_ALL);
+  printf("  %-16s %10.1f MB peak RSS at N=1024 (buffers %.0f MB), target < %.0f MB: %s\n", "--check all", rss, buffers,
+         limit, rss > 0 && rss < limit ? "met" : "MISSED");
 }
 
 /* The dot product of examples/dot.ptx (32 blocks of 256 threads, as
@@ -273,10 +233,8 @@ int main(int argc, char **argv) {
   }
   if (argc > 3 && !strcmp(argv[1], "--one")) {
     /* --one BENCH ANALYSES [WORKERS [N]]: one run, for a profiler */
-    static const struct {
-      const char *name;
-      uint32_t an;
-    } an[] = {{"off", 0}, {"banks", SMEMU_ANALYZE_BANKS}, {"races", SMEMU_ANALYZE_RACES}, {"all", CHECK_ALL}};
+    static const struct { const char *name; uint32_t an; } an[] = {
+        {"off", 0}, {"banks", SMEMU_ANALYZE_BANKS}, {"races", SMEMU_ANALYZE_RACES}, {"all", CHECK_ALL}};
     bench b = benches[atoi(argv[2]) % NBENCH];
     uint32_t a = 0;
     for (size_t i = 0; i < sizeof an / sizeof *an; i++)
@@ -306,8 +264,7 @@ int main(int argc, char **argv) {
     if (cores > 1) counts[nc++] = cores;
   }
 
-  printf("%-24s %8s %10s %12s %12s %8s\n", "benchmark", "workers", "seconds", "Mthread-i/s", "Mwarp-i/s",
-         "speedup");
+  printf("%-24s %8s %10s %12s %12s %8s\n", "benchmark", "workers", "seconds", "Mthread-i/s", "Mwarp-i/s", "speedup");
   for (size_t i = 0; i < sizeof benches / sizeof *benches; i++) {
     double t1 = 0;
     for (int c = 0; c < nc; c++) {
