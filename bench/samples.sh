@@ -39,7 +39,7 @@ list | while read -r n srcs; do
   nvcc -O2 -arch=sm_90 -cudart shared -I"$S/Common" -Xcompiler -Wno-deprecated-declarations \
     -o "$out/$n" $srcs > "$out/$n.build.log" 2>&1 || { echo "$n: build failed:"; tail -5 "$out/$n.build.log"; }
 done
-printf '%-22s %-6s %9s %16s %14s %s\n' program result seconds thread-insns insns/s 'target <= 20 s'
+printf '%-24s %-6s %9s %16s %14s %s\n' program result seconds thread-insns insns/s 'target <= 20 s'
 list | while read -r n srcs; do
   want "$n" || continue
   [ -x "$out/$n" ] || continue
@@ -49,16 +49,6 @@ list | while read -r n srcs; do
   rc=$?
   t1=$(date +%s.%N)
   ok=$([ $rc -eq 0 ] && echo pass || echo FAIL)
-  python3 - "$out/$n.json" "$t0" "$t1" "$n" "$ok" <<'PY'
-import json, sys
-path, t0, t1, name, ok = sys.argv[1:]
-try:
-    insns = sum(l["thread_instructions"] for l in json.load(open(path))["launches"])
-except Exception:
-    insns = 0
-secs = float(t1) - float(t0)
-print("%-22s %-6s %9.2f %16d %14.3g %s" % (name, ok, secs, insns, insns / secs if secs else 0,
-                                           "met" if secs <= 20 else "MISSED"))
-PY
+  python3 "$root/bench/row.py" "$out/$n.json" "$t0" "$t1" "$n" "$ok" 20
   [ $rc -eq 0 ] || tail -3 "$out/$n.log"
 done
