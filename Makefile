@@ -49,7 +49,7 @@ $(BUILD)/obj/src/model/fpsem.o: XCF := -frounding-math
 # at -O3 (GCC 12's -O2 cost model leaves most of them scalar): matmul N=512
 # 0.70 -> 0.52 s with the bank model (bench/).
 ifeq ($(MODE),release)
-HOT_OBJ := $(addprefix $(BUILD)/obj/src/,exec/mem.o exec/float.o exec/int.o exec/mov.o exec/launch.o check/hooks.o check/bankstat.o check/race.o check/race_shape.o check/sinit.o check/grace.o)
+HOT_OBJ := $(addprefix $(BUILD)/obj/src/,exec/mem.o exec/memfast.o exec/float.o exec/int.o exec/mov.o exec/launch.o check/hooks.o check/bankstat.o check/race.o check/race_shape.o check/sinit.o check/grace.o)
 $(HOT_OBJ): XCF := -O3
 endif
 # Objects are rebuilt when the optimisation flags change (NATIVE=1 and back).

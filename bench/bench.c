@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "smemu.h"
@@ -102,20 +103,26 @@ static void checks(const bench *bs, size_t n) {
 static void tiers(const bench *bs, size_t n) {
   static const struct { const char *name; uint32_t an; } modes[] = {
       {"none", 0}, {"banks", SMEMU_ANALYZE_BANKS}, {"races", SMEMU_ANALYZE_RACES}};
-  printf("%-24s %-8s %10s %10s %8s %12s\n", "benchmark", "analyses", "interp s", "jit s", "speedup", "jit compile s");
+  if (!smemu_jit_available())
+    printf("(no compiled tier in this build or no LLVM found: both columns are the interpreter)\n");
+  printf("%-24s %-8s %10s %10s %-6s %8s %12s\n", "benchmark", "analyses", "interp s", "jit s", "ran", "speedup",
+         "jit compile s");
   for (size_t i = 0; i < n; i++)
     for (size_t m = 0; m < sizeof modes / sizeof *modes; m++) {
       double t[2] = {1e30, 1e30}, comp = 0;
+      const char *ran = "?"; /* the tier that ran the jit column */
       for (int tier = 0; tier < 2; tier++)
         for (int rep = 0; rep < 3; rep++) {
           smemu_launch_stats st;
           bench_tier = tier ? SMEMU_TIER_JIT : SMEMU_TIER_INTERP;
           double x = run(&bs[i], 1, modes[m].an, &st);
           if (x < t[tier]) t[tier] = x;
-          if (tier) comp = st.jit_seconds;
+          if (tier) ran = st.tier ? st.tier : "?";
+          if (tier && st.jit_seconds > comp) comp = st.jit_seconds;
         }
       bench_tier = 0;
-      printf("%-24s %-8s %10.3f %10.3f %8.2f %12.3f\n", bs[i].name, modes[m].name, t[0], t[1], t[0] / t[1], comp);
+      printf("%-24s %-8s %10.3f %10.3f %-6s %8.2f %12.3f\n", bs[i].name, modes[m].name, t[0], t[1], ran,
+             t[0] / t[1], comp);
     }
 }
 
@@ -209,12 +216,107 @@ static void dot(int n, int threads) {
   printf("dot %d banks %.6f\n", n, best(&b, threads, SMEMU_ANALYZE_BANKS, 5, &st, NULL));
 }
 
+/* PTX instructions of kernel `name` in the file at path: the lines of its
+ * body that hold an instruction (not a directive, label, brace or comment). */
+static int ptx_insns(const char *path, const char *name) {
+  FILE *f = fopen(path, "r");
+  if (!f) return 0;
+  char line[4096];
+  int in = 0, n = 0;
+  while (fgets(line, sizeof line, f)) {
+    char *p = line + strspn(line, " \t");
+    if (!in) {
+      in = strstr(p, ".entry") && strstr(p, name);
+      continue;
+    }
+    if (*p == '}' && p == line) break; /* the body's closing brace */
+    if ((*p == '@' || (*p >= 'a' && *p <= 'z')) && strchr(p, ';')) n++;
+  }
+  fclose(f);
+  return n;
+}
+
+/* CPU seconds of one launch of b on one block, in a child process (each
+ * child starts with no code in memory, as a program does) with the given
+ * tier and cache directory; *tier: the tier that ran; -1 on failure. */
+static double launch_cpu(const bench *b0, int tier, const char *cache, char tier_out[8]) {
+  int fd[2];
+  if (pipe(fd)) return -1;
+  fflush(stdout);
+  pid_t p = fork();
+  if (p == 0) {
+    close(fd[0]);
+    setenv("SMEMU_CACHE", cache, 1);
+    bench b = *b0;
+    b.grid[0] = b.grid[1] = b.grid[2] = 1;
+    bench_tier = tier;
+    smemu_launch_stats st;
+    struct rusage r0, r1;
+    getrusage(RUSAGE_SELF, &r0);
+    run(&b, 1, 0, &st);
+    getrusage(RUSAGE_SELF, &r1);
+    double cpu = (double)(r1.ru_utime.tv_sec - r0.ru_utime.tv_sec) +
+                 (double)(r1.ru_utime.tv_usec - r0.ru_utime.tv_usec) * 1e-6 +
+                 (double)(r1.ru_stime.tv_sec - r0.ru_stime.tv_sec) +
+                 (double)(r1.ru_stime.tv_usec - r0.ru_stime.tv_usec) * 1e-6;
+    char msg[64];
+    int k = snprintf(msg, sizeof msg, "%.6f %s\n", cpu, st.tier ? st.tier : "?");
+    _exit(write(fd[1], msg, (size_t)k) == k ? 0 : 1);
+  }
+  close(fd[1]);
+  char msg[64] = "";
+  ssize_t got = p > 0 ? read(fd[0], msg, sizeof msg - 1) : -1;
+  close(fd[0]);
+  int status = 1;
+  if (p > 0) waitpid(p, &status, 0);
+  double cpu = -1;
+  if (got > 0 && WIFEXITED(status) && !WEXITSTATUS(status) && sscanf(msg, "%lf %7s", &cpu, tier_out) != 2) cpu = -1;
+  return cpu;
+}
+
+/* What compiling costs: for each bench kernel, one block launched compiled
+ * with an empty disk cache (it compiles), again with the cache it left (it
+ * links the cached object) and interpreted, each in a fresh process; the
+ * compile cost is the cold launch's CPU time less the interpreted one's,
+ * per PTX instruction of the kernel, against the target of 0.5 ms. */
+static void compile_cost(void) {
+  char dir[] = "/tmp/smemu-bench-cacheXXXXXX";
+  if (!mkdtemp(dir)) {
+    perror("mkdtemp");
+    return;
+  }
+  printf("%-24s %6s %9s %9s %9s %12s %s\n", "kernel (1 block)", "insns", "cold s", "cached s", "interp s",
+         "ms per insn", "target <= 0.5 ms");
+  for (size_t i = 0; i < NBENCH; i++) {
+    if (i && !strcmp(benches[i].ptx, benches[i - 1].ptx) && !strcmp(benches[i].kernel, benches[i - 1].kernel))
+      continue;
+    char t0[8] = "?", t1[8] = "?", t2[8] = "?", sub[sizeof dir + 8];
+    snprintf(sub, sizeof sub, "%s/%zu", dir, i);
+    mkdir(sub, 0700);
+    double cold = launch_cpu(&benches[i], SMEMU_TIER_JIT, sub, t0);
+    double warm = launch_cpu(&benches[i], SMEMU_TIER_JIT, sub, t1);
+    double interp = launch_cpu(&benches[i], SMEMU_TIER_INTERP, sub, t2);
+    int n = ptx_insns(benches[i].ptx, benches[i].kernel);
+    double per = n ? (cold - interp) / n * 1e3 : 0;
+    printf("%-24s %6d %9.3f %9.3f %9.3f %12.2f %s%s\n", benches[i].kernel, n, cold, warm, interp, per,
+           per <= 0.5 ? "met" : "MISSED", strcmp(t0, "jit") ? " (not compiled: no compiled tier)" : "");
+  }
+  char cmd[sizeof dir + 16];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (system(cmd)) fprintf(stderr, "bench: could not remove %s\n", dir);
+}
+
 /* Usage: bench [WORKERS,...] (default: 1 and every core); bench --checks;
- * bench --table POCL_SECONDS [WORKERS [OMP_SECONDS]]; bench --dot N [WORKERS]; bench --tiers. */
+ * bench --table POCL_SECONDS [WORKERS [OMP_SECONDS]]; bench --dot N [WORKERS]; bench --tiers;
+ * bench --compile. */
 int main(int argc, char **argv) {
   int cores = (int)sysconf(_SC_NPROCESSORS_ONLN), counts[16], nc = 0;
   if (argc > 1 && !strcmp(argv[1], "--tiers")) {
     tiers(benches_list(), 1);
+    return 0;
+  }
+  if (argc > 1 && !strcmp(argv[1], "--compile")) {
+    compile_cost();
     return 0;
   }
   if (argc > 1 && !strcmp(argv[1], "--checks")) {

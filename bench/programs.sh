@@ -28,16 +28,6 @@ for f in "$root"/bench/programs/*.cu; do
   rc=$?
   t1=$(date +%s.%N)
   ok=$([ $rc -eq 0 ] && echo pass || echo FAIL)
-  python3 - "$out/$n.json" "$t0" "$t1" "$n" "$ok" <<'PY'
-import json, sys
-path, t0, t1, name, ok = sys.argv[1:]
-try:
-    insns = sum(l["thread_instructions"] for l in json.load(open(path))["launches"])
-except Exception:
-    insns = 0
-secs = float(t1) - float(t0)
-print("%-24s %-6s %9.2f %16d %14.3g %s" % (name, ok, secs, insns, insns / secs if secs else 0,
-                                           "met" if secs <= 30 else "MISSED"))
-PY
+  python3 "$root/bench/row.py" "$out/$n.json" "$t0" "$t1" "$n" "$ok" 30
   [ $rc -eq 0 ] || echo "$res" | tail -5
 done

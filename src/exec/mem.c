@@ -6,6 +6,7 @@
 #include "async/async.h"
 #include "exec/exec.h"
 #include "exec/hooks.h"
+#include "exec/memfast.h"
 #include "ir/decode.h"
 
 /* Effective address of lane l. */
@@ -14,31 +15,9 @@ static inline uint64_t ea(const warp *w, const insn *in, const uint64_t *A, int 
   return (in->flags & IF_FRAME) ? a + w->local_base : a;
 }
 
-static inline uint64_t load_bytes(const uint8_t *p, int size, int sgn) {
-  switch (size) {
-  case 1:
-    return sgn ? (uint64_t)(int64_t)(int8_t)*p : *p;
-  case 2: {
-    uint16_t v;
-    memcpy(&v, p, 2);
-    return sgn ? (uint64_t)(int64_t)(int16_t)v : v;
-  }
-  case 4: {
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return sgn ? (uint64_t)(int64_t)(int32_t)v : v;
-  }
-  default: {
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-  }
-  }
-}
-
 /* Generic load: any space, any element size, 1/2/4 elements. Every lane's
  * address is checked before any register is written. */
-static void ld_gen(warp *w, const insn *in, uint32_t m) {
+void ld_gen(warp *w, const insn *in, uint32_t m) {
   const uint64_t *A = w->r[in->a];
   int es = in->c, n = in->vec, sgn = in->flags & IF_SIGNED;
   uint32_t total = (uint32_t)(es * n);
@@ -60,7 +39,7 @@ static void ld_gen(warp *w, const insn *in, uint32_t m) {
   });
 }
 
-static void st_gen(warp *w, const insn *in, uint32_t m) {
+void st_gen(warp *w, const insn *in, uint32_t m) {
   const uint64_t *A = w->r[in->a];
   int es = in->c, n = in->vec;
   uint32_t total = (uint32_t)(es * n);
@@ -429,6 +408,9 @@ int dec_ldst(dctx *D, dstmt *S, insn *in) {
     if (space == PTX_SPACE_GLOBAL && es == 4) in->fn = st ? st_global_32 : ld_global_32;
     if (space == PTX_SPACE_GLOBAL && es == 8) in->fn = st ? st_global_64 : ld_global_64;
   }
+  if (vec > 1 && !(in->flags & IF_FRAME) && space == PTX_SPACE_GLOBAL && (es == 4 || es == 8))
+    in->fn = st ? st_global_vec : ld_global_vec;
+  if (!st && space == PTX_SPACE_PARAM && !(in->flags & IF_FRAME)) in->fn = ld_param_uniform;
   if (in->op == OP_ST && space == PTX_SPACE_CONST) return dec_error(D, S, -1, "st.const is not allowed");
   return 0;
 }

@@ -11,6 +11,7 @@
 #include "llvm_syms.h"
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #ifndef SMEMU_LLVM_LIB
 #define SMEMU_LLVM_LIB "libLLVM-19.so"
@@ -18,10 +19,19 @@
 #define LLVM_DL_STR2(x) #x
 #define LLVM_DL_STR(x) LLVM_DL_STR2(x)
 
+/* The library to load: $SMEMU_LLVM_LIB (a libLLVM 19 installed elsewhere
+ * than where this build found it, e.g. on a host without llvm-19-dev),
+ * else the one this build was made against. */
+static const char *llvm_dl_path(void) {
+  const char *e = getenv("SMEMU_LLVM_LIB");
+  return e && *e ? e : SMEMU_LLVM_LIB;
+}
+
 /* Is the library there to load (without loading it)? */
 static int llvm_dl_present(void) {
-  FILE *f = fopen(SMEMU_LLVM_LIB, "rb");
-  if (!f) return SMEMU_LLVM_LIB[0] != '/'; /* a bare name: the loader searches */
+  const char *path = llvm_dl_path();
+  FILE *f = fopen(path, "rb");
+  if (!f) return path[0] != '/'; /* a bare name: the loader searches */
   fclose(f);
   return 1;
 }
@@ -30,7 +40,7 @@ static int llvm_dl_present(void) {
  * LLVMInitializeNativeTarget and LLVMInitializeNativeAsmPrinter do);
  * -1 with why on failure. Called once, under jit.c's lock. */
 static int llvm_dl_load(char *why, size_t n) {
-  void *lib = dlopen(SMEMU_LLVM_LIB, RTLD_NOW | RTLD_LOCAL);
+  void *lib = dlopen(llvm_dl_path(), RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
     snprintf(why, n, "LLVM could not be loaded: %s", dlerror());
     return -1;
