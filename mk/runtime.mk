@@ -50,7 +50,7 @@ $(RT_DIR)/abi_smemu: tests/runtime/abi_check.c tests/runtime/abi_fields.h runtim
 # `smemu run` lives in tools/run_cmd.o; linking it into build/smemu lets
 # tools/smemu.c call smemu_cmd_run (tools/run_cmd.h). It comes after
 # libsmemu.a on the link line, hence the library once more after it.
-SMEMU_OBJ += $(BUILD)/obj/runtime/core/fatbin.o
+SMEMU_OBJ += $(BUILD)/obj/runtime/core/fatbin.o $(BUILD)/obj/runtime/core/devrt.o
 
 $(RT_PROGS): $(wildcard tests/runtime/corpus/*.cu tests/runtime/corpus/*/*.cu examples/programs/*.cu \
                examples/programs/*.cpp examples/*.cu tests/hw/rtapi/*.cu) tests/runtime/build.sh tests/runtime/programs.txt

@@ -360,12 +360,7 @@ cudaError_t rt_attrs_check(const void *attrs, unsigned n);
 void rt_attrs_begin(const void *attrs, unsigned n, uint32_t dims[3]);
 void rt_attrs_end(cudaError_t launched, cudaStream_t stream);
 extern _Thread_local const rt_attr *rt_attrs_request;
-/* core/devrt.c: define the device runtime functions a module's PTX
- * declares extern (cudaGraphSetConditional, cudaCGGetIntrinsicHandle,
- * cudaCGSynchronize) in place of their declarations; whether a linker
- * input named name is NVIDIA's device runtime library (built in here). */
-void rt_devrt_patch_ptx(char **ptx, size_t *len);
-int rt_devrt_library(const char *name);
+#include "core/devrt.h"
 /* whether attributes a make a cooperative launch */
 int rt_attrs_cooperative(const rt_attr *a, unsigned n);
 extern _Thread_local unsigned rt_nattrs_request;

@@ -80,9 +80,19 @@ static const uint8_t *fatbin_section(const uint8_t *e, size_t n, size_t *size) {
   return NULL;
 }
 
+/* The device runtime functions `smemu run` supplies (cudaGraphSetConditional,
+ * the grid group's calls) are defined first, as at load time. */
 static int lint_text(const char *ptx, size_t len, const char *name, lint_state *s, int *kernels) {
   int nk = 0;
-  int p = smemu_lint_ptx(ptx, len, name, report, s, &nk);
+  char *own = malloc(len + 1);
+  size_t n = len;
+  if (own) {
+    memcpy(own, ptx, len);
+    own[len] = 0;
+    rt_devrt_patch_ptx(&own, &n);
+  }
+  int p = smemu_lint_ptx(own ? own : ptx, own ? n : len, name, report, s, &nk);
+  free(own);
   *kernels += nk;
   return p;
 }

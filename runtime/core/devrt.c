@@ -12,7 +12,7 @@
  *       first thread adds to the arrival word (the block of (0,0,0) adds
  *       0x80000000 minus the other blocks) and waits for its top bit to
  *       flip, between two block barriers. It needs a cooperative launch. */
-#include "rt.h"
+#include "core/devrt.h"
 #include <stdlib.h>
 #include <string.h>
 
