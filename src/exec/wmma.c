@@ -433,7 +433,7 @@ static int read_mods(dctx *D, dstmt *S, wmods *q) {
       q->types[q->ntypes++] = t;
     } else if (i == 0 && (!strcmp(s, "load") || !strcmp(s, "store") || !strcmp(s, "mma"))) {
       q->kind = s[0] == 'l' ? 0 : s[0] == 's' ? 1 : 2;
-    } else if (i == 1 && q->kind < 2 && strlen(s) == 1 && strchr(q->kind ? "d" : "abc", s[0])) {
+    } else if (i == 1 && q->kind < 2 && strlen(s) == 1 && strchr("abcd", s[0])) {
       q->frag = s[0];
     } else if (!strcmp(s, "sync")) {
       sync = 1;
@@ -465,7 +465,7 @@ static int read_mods(dctx *D, dstmt *S, wmods *q) {
   if (q->kind < 0) return dec_error(D, S, -1, "wmma: expected .load, .store or .mma");
   if (!sync || !aligned) return dec_error(D, S, -1, "wmma must be .sync.aligned");
   if (op && !q->popc) return dec_error(D, S, -1, "wmma.mma.%s needs .popc", op == 2 ? "xor" : "and");
-  if (q->kind < 2 && !q->frag)
+  if (q->kind < 2 && (q->kind ? q->frag != 'd' : !q->frag || q->frag == 'd'))
     return dec_error(D, S, -1, q->kind ? "wmma.store takes .d" : "wmma.load takes .a, .b or .c");
   if (q->shape < 0) return dec_error(D, S, -1, "wmma needs a shape (.m16n16k16 and the others)");
   if (nlay != (q->kind == 2 ? 2 : 1))
