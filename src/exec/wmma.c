@@ -126,27 +126,7 @@ static const wmma_map maps[] = {
 /* Element type of b1 (beside mma.h's E_*). */
 #define E_B1 100
 
-static int ebits_of(int e) {
-  switch (e) {
-  case E_F64:
-    return 64;
-  case E_F32:
-  case E_S32:
-  case E_TF32:
-    return 32;
-  case E_F16:
-  case E_BF16:
-    return 16;
-  case E_S8:
-  case E_U8:
-    return 8;
-  case E_S4:
-  case E_U4:
-    return 4;
-  default:
-    return 1;
-  }
-}
+static int ebits_of(int e) { return e == E_B1 ? 1 : mma_ebits(e); }
 
 static int class_of(char frag, int e) {
   if (frag == 'c') return e == E_F64 ? FC_C64 : FC_C32;
@@ -200,14 +180,6 @@ static void pos(const wmma_map *mp, int l, int j, int *r, int *c) {
     if (l >> b & 1) *r += mp->lane[b][0], *c += mp->lane[b][1];
   for (int b = 0; b < mp->nslot; b++)
     if (j >> b & 1) *r += mp->slot[b][0], *c += mp->slot[b][1];
-}
-
-/* Element j of lane l of a fragment in registers s. */
-static uint64_t frag_elem(warp *w, const uint32_t *s, int l, int j, int bits) {
-  int per = bits >= 32 ? 1 : 32 / bits;
-  uint64_t v = w->r[s[j / per]][l];
-  if (bits >= 64) return v;
-  return v >> (bits * (j % per)) & ((1ull << bits) - 1);
 }
 
 /* insn fields: mode the shape; type the element E_*; type2 'a', 'b', 'c'
@@ -269,7 +241,7 @@ static void load_store(warp *w, const insn *in, uint32_t m) {
   if (store) {
     for (int l = 0; l < 32; l++)
       for (int j = 0; j < uniq; j++) {
-        uint64_t v = frag_elem(w, sl, l, j, bits);
+        uint64_t v = mma_frag_elem(w, sl, l, j, bits);
         if (bits >= 8)
           memcpy(ptr[j][l], &v, (size_t)bits / 8);
         else
@@ -296,19 +268,6 @@ static void load_store(warp *w, const insn *in, uint32_t m) {
       for (int l = 0; l < 32; l++) w->r[sl[i]][l] = out[i][l];
 }
 
-static int64_t int_of(int e, uint64_t x) {
-  switch (e) {
-  case E_S8:
-    return (int8_t)x;
-  case E_S4:
-    return (int64_t)((x & 15) ^ 8) - 8;
-  case E_S32:
-    return (int32_t)x;
-  default:
-    return (int64_t)x; /* u8, u4, b1: already masked */
-  }
-}
-
 /* Gathers fragment `frag` (registers s, type e) into the matrix X (ints in
  * I when integer), row stride 128. */
 static void gather(warp *w, const uint32_t *s, char frag, int shape, int e, int integer, double *X,
@@ -320,9 +279,9 @@ static void gather(warp *w, const uint32_t *s, char frag, int shape, int e, int 
     for (int j = 0; j < rows * cols / 32; j++) {
       int r, c;
       pos(mp, l, j, &r, &c);
-      uint64_t x = frag_elem(w, s, l, j, bits);
+      uint64_t x = mma_frag_elem(w, s, l, j, bits);
       if (integer)
-        I[r * 128 + c] = int_of(e, x);
+        I[r * 128 + c] = mma_int_val(e, x);
       else
         X[r * 128 + c] = mma_to_double(e, x);
     }
