@@ -232,8 +232,8 @@ static void load_store(warp *w, const insn *in, uint32_t m) {
 }
 
 /* Gathers fragment `frag` (registers s, type e) into the matrix X (ints in
- * I when integer), row stride 128. */
-static void gather(warp *w, const uint32_t *s, char frag, int shape, int e, int integer, double *X,
+ * I when integer), `ld` elements a row. */
+static void gather(warp *w, const uint32_t *s, char frag, int shape, int e, int integer, int ld, double *X,
                    int64_t *I) {
   const wmma_map *mp = map_of(frag, shape, e);
   int rows, cols, bits = ebits_of(e);
@@ -244,9 +244,9 @@ static void gather(warp *w, const uint32_t *s, char frag, int shape, int e, int 
       pos(mp, l, j, &r, &c);
       uint64_t x = mma_frag_elem(w, s, l, j, bits);
       if (integer)
-        I[r * 128 + c] = mma_int_val(e, x);
+        I[r * ld + c] = mma_int_val(e, x);
       else
-        X[r * 128 + c] = mma_to_double(e, x);
+        X[r * ld + c] = mma_to_double(e, x);
     }
 }
 
@@ -258,11 +258,12 @@ static void wmma_mma(warp *w, const insn *in, uint32_t m) {
   const uint32_t *sd = w->L->prog->xslots + in->v[0];
   int nd = frag_regs('c', sh, td), na = frag_regs('a', sh, ta), nb = frag_regs('b', sh, ta);
   const uint32_t *sa = sd + nd, *sb = sa + na, *sc = sb + nb;
-  static _Thread_local double A[32 * 128], B[128 * 128], C[32 * 128];
-  static _Thread_local int64_t IA[32 * 128], IB[128 * 128], IC[32 * 128];
-  gather(w, sa, 'a', sh, ta, integer, A, IA);
-  gather(w, sb, 'b', sh, ta, integer, B, IB);
-  gather(w, sc, 'c', sh, tc, integer, C, IC);
+  /* A: M x K rows of 128, B: K x N and C: M x N rows of 32 (M, N <= 32, K <= 128) */
+  static _Thread_local double A[32 * 128], B[128 * 32], C[32 * 32];
+  static _Thread_local int64_t IA[32 * 128], IB[128 * 32], IC[32 * 32];
+  gather(w, sa, 'a', sh, ta, integer, 128, A, IA);
+  gather(w, sb, 'b', sh, ta, integer, 32, B, IB);
+  gather(w, sc, 'c', sh, tc, integer, 32, C, IC);
   /* f16 and bf16: mma.sync's f32 model; f16 D: the exact sum, rounded once */
   static const acc_model acc32 = {25, 0, 0, 0}, acc_exact = {0, 0, 0, 0};
   const wmma_map *mp = map_of('c', sh, td);
@@ -275,24 +276,24 @@ static void wmma_mma(warp *w, const insn *in, uint32_t m) {
       pos(mp, l, j, &r, &c);
       uint64_t bits;
       if (integer) {
-        int64_t s = IC[r * 128 + c];
+        int64_t s = IC[r * 32 + c];
         for (int k = 0; k < K; k++) {
-          int64_t a = IA[r * 128 + k], b = IB[k * 128 + c];
+          int64_t a = IA[r * 128 + k], b = IB[k * 32 + c];
           s += op >= 2 ? (op == 2 ? a ^ b : a & b) : a * b;
         }
         if (op == 1) s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
         bits = (uint32_t)s;
       } else if (td == E_F64) {
-        double s = C[r * 128 + c];
-        for (int k = 0; k < K; k++) s = fp_fma64(A[r * 128 + k], B[k * 128 + c], s, (int)(in->imm >> 24 & 3));
+        double s = C[r * 32 + c];
+        for (int k = 0; k < K; k++) s = fp_fma64(A[r * 128 + k], B[k * 32 + c], s, (int)(in->imm >> 24 & 3));
         bits = mma_from_double(E_F64, s);
       } else {
         double bcol[32];
-        for (int k = 0; k < K; k++) bcol[k] = B[k * 128 + c];
+        for (int k = 0; k < K; k++) bcol[k] = B[k * 32 + c];
         /* tf32 accumulates in two k4 steps, each truncated to f32 (the
          * H200's results; one k8 sum differed by up to 64 ulps) */
         int step = ta == E_TF32 ? 4 : K;
-        double s = C[r * 128 + c];
+        double s = C[r * 32 + c];
         for (int k0 = 0; k0 < K; k0 += step)
           s = mma_acc_f32(td == E_F16 ? &acc_exact : &acc32, s, &A[r * 128 + k0], bcol + k0, step);
         bits = mma_from_double(td, s);
