@@ -1,3 +1,10 @@
+#!/usr/bin/env python3
+"""fit_layout.py check|table|LOAD_NAME...: the wmma fragment mapping from
+the recording (recorded/wmma.out, gen_wmma.py's load patterns). mapping()
+names the (row, column) of every lane's register field; fit() checks that
+it is linear in the bits of lane and element index and gives the steps;
+`check` prints them per fragment, `table` the C rows of src/exec/wmma.c,
+load names the first lanes' elements."""
 import re,collections
 L=collections.defaultdict(dict)
 for line in open(__import__("os").path.join(__import__("os").path.dirname(__file__) or ".", "recorded/wmma.out")):
