@@ -4,7 +4,8 @@
  * column-major, B row-major, strides wider than the matrices, an address
  * offset), against a CPU reference of small exact values; b1 xor.popc and
  * u4 against their definitions; a partial warp and an address outside
- * any allocation fail with the GPU's error codes; lint accepts every form
+ * any allocation fail with the GPU's error codes; the race check sees
+ * wmma.load's shared reads; lint accepts every form
  * of the recording program and rejects bad forms at their line:col. The
  * fragment mapping and the numerics against the GPU are the suite wmma-hw
  * (tests/hw/wmma). */
@@ -208,6 +209,54 @@ static void test_popc(void) {
   smemu_module_unload(mod);
 }
 
+/* Warp 1 writes shared memory that warp 0 then reads with wmma.load.a:
+ * without a barrier between them the race check reports a hazard, with
+ * bar.sync none. */
+static const char race_ptx[] = HDR
+    ".visible .entry race(.param .u32 sync)\n"
+    "{\n"
+    "  .shared .align 32 .b8 sa[512];\n"
+    "  .reg .b32 %r<20>;\n  .reg .pred %p, %q;\n"
+    "  ld.param.u32 %r19, [sync];\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, sa;\n"
+    "  setp.lt.u32 %p, %r1, 32;\n  setp.ne.u32 %q, %r19, 0;\n"
+    "  @%p bra READ;\n"
+    "  sub.u32 %r3, %r1, 32;\n  shl.b32 %r3, %r3, 4;\n  add.u32 %r3, %r3, %r2;\n"
+    "  st.shared.v4.b32 [%r3], {%r1, %r1, %r1, %r1};\n"
+    "  @%q bar.sync 0;\n"
+    "  bra DONE;\n"
+    "READ:\n"
+    "  @%q bar.sync 0;\n"
+    "  wmma.load.a.sync.aligned.row.m16n16k16.shared.f16 {%r10,%r11,%r12,%r13,%r14,%r15,%r16,%r17}, [%r2];\n"
+    "DONE:\n"
+    "  ret;\n"
+    "}\n";
+
+static void test_race(void) {
+  smemu_options o;
+  memset(&o, 0, sizeof o);
+  o.threads = 1;
+  o.analyses = SMEMU_ANALYZE_RACES;
+  smemu_ctx *c2;
+  smemu_module *mod;
+  smemu_kernel *k;
+  if (smemu_create(&o, &c2) || smemu_module_load_data(c2, race_ptx, sizeof race_ptx - 1, "race.ptx", &mod) ||
+      smemu_module_get_kernel(mod, "race", &k)) {
+    CHECK(0, "race.ptx: %s", smemu_errmsg(c2));
+    return;
+  }
+  for (uint32_t sync = 0; sync < 2; sync++) {
+    void *args[] = {&sync};
+    uint32_t grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
+    int rc = smemu_launch(c2, k, grid, block, 0, args);
+    CHECK(rc == SMEMU_OK, "race (sync %u): %s", sync, smemu_errmsg(c2));
+    int nh = smemu_hazard_count(c2);
+    CHECK(sync ? nh == 0 : nh > 0, "race (sync %u): %d hazards reported", sync, nh);
+  }
+  smemu_module_unload(mod);
+  smemu_destroy(c2);
+}
+
 static char lint_msg[4096];
 static void lint_cb(void *user, const char *kernel, const char *message) {
   (void)user;
@@ -283,6 +332,7 @@ int main(void) {
   }
   test_gemm();
   test_popc();
+  test_race();
   test_lint();
   smemu_destroy(ctx);
   printf("%d failures\n", failures);
