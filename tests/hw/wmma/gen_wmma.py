@@ -85,7 +85,10 @@ for (s, at, cts, lay) in FORMS:
     for fr, t in frs:
         lays = ("row", "col") if lay or fr == "c" else (("row",) if fr == "a" else ("col",))
         for L in lays:
-            for ss in ("", ".global", ".shared") if (s == "m16n16k16" and t in ("f16", "f32")) or fr == "c" and t == "f64" else ("",):
+            for ss in (("", ".global", ".shared") if (s == "m16n16k16" and t in ("f16", "f32")) or fr == "c" and t == "f64" else ("",)) + ("dflt",):
+                # dflt: no stride operand (the default stride), generic address
+                dflt = ss == "dflt"
+                sp = "" if dflt else ss
                 n = nregs(s, fr, t)
                 rk = regkind(t)
                 ctype = {"f": "float", "d": "double", "r": "uint32_t"}[rk]
@@ -96,12 +99,12 @@ for (s, at, cts, lay) in FORMS:
                 bits = BITS[t]
                 nel = major * ld
                 nbytes = max(nel * bits // 8, 4)
-                name = "load_%s_%s_%s_%s%s" % (fr, L, s, t, ss.replace(".", "_"))
+                name = "load_%s_%s_%s_%s%s" % (fr, L, s, t, "_dflt" if dflt else ss.replace(".", "_"))
                 if name in seen:
                     continue
                 seen.add(name)
-                ptx = "wmma.load.%s.sync.aligned.%s.%s%s.%s %s, [%%%d], %%%d;" % (
-                    fr, L, s, ss, t, regs_decl(n, rk, 0), n, n + 1)
+                ptx = "wmma.load.%s.sync.aligned.%s.%s%s.%s %s, [%%%d]%s;" % (
+                    fr, L, s, sp, t, regs_decl(n, rk, 0), n, "" if dflt else ", %%%d" % (n + 1))
                 outs = ",".join('"=%s"(v[%d])' % (rk, i) for i in range(n))
                 body = []
                 if ss == ".shared":
@@ -112,6 +115,8 @@ for (s, at, cts, lay) in FORMS:
                     inp = '"r"(p), "r"(%d)' % ld
                 elif ss == ".global":
                     inp = '"l"((uint64_t)__cvta_generic_to_global(mem)), "r"(%d)' % ld
+                elif dflt:
+                    inp = '"l"(mem)'
                 else:
                     inp = '"l"(mem), "r"(%d)' % ld
                 body.insert(0, "  %s v[%d];" % (ctype, n))
@@ -127,10 +132,10 @@ for (s, at, cts, lay) in FORMS:
                 cases.append(("load", name, nbytes, n * 32 * (2 if bits == 64 else 1), bits, npat, nel))
                 # store of the C/D fragment
                 if fr == "c" and ss != ".shared":
-                    sname = "store_d_%s_%s_%s%s" % (L, s, t, ss.replace(".", "_"))
+                    sname = "store_d_%s_%s_%s%s" % (L, s, t, "_dflt" if dflt else ss.replace(".", "_"))
                     per = 32 // bits if bits < 32 else 1
-                    ptx = "wmma.store.d.sync.aligned.%s.%s%s.%s [%%%d], %s, %%%d;" % (
-                        L, s, ss, t, n, regs_decl(n, rk, 0), n + 1)
+                    ptx = "wmma.store.d.sync.aligned.%s.%s%s.%s [%%%d], %s%s;" % (
+                        L, s, sp, t, n, regs_decl(n, rk, 0), "" if dflt else ", %%%d" % (n + 1))
                     ins = ",".join('"%s"(v[%d])' % (rk, i) for i in range(n))
                     body = ["  %s v[%d];" % (ctype, n)]
                     if bits == 16:
@@ -139,8 +144,8 @@ for (s, at, cts, lay) in FORMS:
                         body.append("  for (int i = 0; i < %d; i++) v[i] = (double)(threadIdx.x * %d + i);" % (n, n))
                     else:
                         body.append("  for (int i = 0; i < %d; i++) { uint32_t x = threadIdx.x * %d + i; memcpy(&v[i], &x, 4); }" % (n, n))
-                    mp = '"l"(mem)' if ss == "" else '"l"((uint64_t)__cvta_generic_to_global(mem))'
-                    body.append('  asm volatile("%s" :: %s, %s, "r"(%d) : "memory");' % (ptx, ins, mp, ld))
+                    mp = '"l"(mem)' if sp == "" else '"l"((uint64_t)__cvta_generic_to_global(mem))'
+                    body.append('  asm volatile("%s" :: %s, %s%s : "memory");' % (ptx, ins, mp, "" if dflt else ', "r"(%d)' % ld))
                     w("__global__ void k_%s(void *mem) {\n%s\n}" % (sname, "\n".join(body)))
                     cases.append(("store", sname, nel * bits // 8))
 
