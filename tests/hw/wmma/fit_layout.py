@@ -17,7 +17,7 @@ def mapping(name):
     p=name.split("_"); fr,lay,s,t=p[1],p[2],p[3],p[4]
     b=BITS[t]; pats=L[name]; M,N,K=SH[s]
     R,C={"a":(M,K),"b":(K,N),"c":(M,N)}[fr]
-    ld=2*(C if lay=="row" else R)
+    ld=(1 if name.endswith("_dflt") else 2)*(C if lay=="row" else R)
     words=pats[0]
     nw=len(words)//32
     res={}
