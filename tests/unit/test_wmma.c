@@ -9,6 +9,7 @@
  * of the recording program and rejects bad forms at their line:col. The
  * fragment mapping and the numerics against the GPU are the suite wmma-hw
  * (tests/hw/wmma). */
+#include "ptxrun.h"
 #include "smemu.h"
 #include <stdint.h>
 #include <stdio.h>
@@ -25,7 +26,7 @@ static int failures;
     }                                                                                                        \
   } while (0)
 
-static smemu_ctx *ctx;
+static char err[512];
 
 #define HDR ".version 8.0\n.target sm_90a\n.address_size 64\n"
 
@@ -85,13 +86,6 @@ static uint16_t f16_of(int v) { /* small integers / 4: exact in f16 */
   return (uint16_t)(s | (uint16_t)(e + 15) << 10 | (uint16_t)((x - 1) * 1024));
 }
 
-static void *dev(const void *h, size_t n) {
-  void *d = NULL;
-  if (smemu_malloc(ctx, &d, n)) return NULL;
-  if (h) smemu_memcpy(ctx, d, h, n);
-  return d;
-}
-
 static int run_gemm(uint32_t nthr, float *D, int *status) {
   static uint16_t A[384], B[544];
   static float C[256];
@@ -102,23 +96,15 @@ static int run_gemm(uint32_t nthr, float *D, int *status) {
   for (int k = 0; k < 16; k++)
     for (int j = 0; j < 16; j++) B[32 + k * 32 + j] = f16_of((k * 7 + j) % 9 - 4);
   for (int i = 0; i < 256; i++) C[i] = (float)(i % 7) - 3;
-  smemu_module *mod;
-  smemu_kernel *k;
-  if (smemu_module_load_data(ctx, gemm_ptx, sizeof gemm_ptx - 1, "gemm.ptx", &mod) ||
-      smemu_module_get_kernel(mod, "gemm", &k)) {
-    CHECK(0, "load: %s", smemu_errmsg(ctx));
-    return 0;
-  }
-  void *da = dev(A, sizeof A), *db = dev(B, sizeof B), *dc = dev(C, sizeof C), *dd = dev(NULL, 1024);
+  void *da = dev_in(A, sizeof A), *db = dev_in(B, sizeof B), *dc = dev_in(C, sizeof C),
+       *dd = dev_alloc(1024, 0);
   void *args[] = {&da, &db, &dc, &dd, &nthr};
-  uint32_t grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
-  *status = smemu_launch(ctx, k, grid, block, 0, args);
-  smemu_memcpy(ctx, D, dd, 1024);
-  smemu_free(ctx, da);
-  smemu_free(ctx, db);
-  smemu_free(ctx, dc);
-  smemu_free(ctx, dd);
-  smemu_module_unload(mod);
+  *status = ptxrun(gemm_ptx, "gemm", 1, 32, 0, args, err, sizeof err);
+  smemu_memcpy(ptxrun_ctx(), D, dd, 1024);
+  dev_free(da);
+  dev_free(db);
+  dev_free(dc);
+  dev_free(dd);
   return 1;
 }
 
@@ -126,7 +112,7 @@ static void test_gemm(void) {
   float D[256];
   int st;
   if (!run_gemm(32, D, &st)) return;
-  CHECK(st == SMEMU_OK, "gemm: %s", smemu_errmsg(ctx));
+  CHECK(st == SMEMU_OK, "gemm: %s", err);
   int bad = 0;
   for (int i = 0; i < 16; i++)
     for (int j = 0; j < 16; j++) {
@@ -137,7 +123,7 @@ static void test_gemm(void) {
   CHECK(bad == 0, "gemm: %d of 256 results differ from the CPU reference", bad);
   /* half a warp: the GPU's illegal instruction */
   if (!run_gemm(16, D, &st)) return;
-  CHECK(st == SMEMU_ERR_ILLEGAL_INSTRUCTION, "partial warp: status %d (%s)", st, smemu_errmsg(ctx));
+  CHECK(st == SMEMU_ERR_ILLEGAL_INSTRUCTION, "partial warp: status %d (%s)", st, err);
 }
 
 /* b1 xor.popc and u4 m8n8k32 from registers set by the kernel itself:
@@ -163,20 +149,12 @@ static const char popc_ptx[] = HDR
 static void test_popc(void) {
   uint8_t mem[512];
   for (int i = 0; i < 512; i++) mem[i] = (uint8_t)(i * 37 + (i >> 3) * 11);
-  smemu_module *mod;
-  smemu_kernel *k;
-  if (smemu_module_load_data(ctx, popc_ptx, sizeof popc_ptx - 1, "popc.ptx", &mod) ||
-      smemu_module_get_kernel(mod, "popc", &k)) {
-    CHECK(0, "load: %s", smemu_errmsg(ctx));
-    return;
-  }
-  void *da = dev(mem, sizeof mem), *dd = dev(NULL, 256), *de = dev(NULL, 256);
+  void *da = dev_in(mem, sizeof mem), *dd = dev_alloc(256, 0), *de = dev_alloc(256, 0);
   void *args[] = {&da, &dd, &de};
-  uint32_t grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
-  CHECK(smemu_launch(ctx, k, grid, block, 0, args) == SMEMU_OK, "popc: %s", smemu_errmsg(ctx));
+  CHECK(ptxrun(popc_ptx, "popc", 1, 32, 0, args, err, sizeof err) == SMEMU_OK, "popc: %s", err);
   int32_t D[64], E[64];
-  smemu_memcpy(ctx, D, dd, 256);
-  smemu_memcpy(ctx, E, de, 256);
+  smemu_memcpy(ptxrun_ctx(), D, dd, 256);
+  smemu_memcpy(ptxrun_ctx(), E, de, 256);
   int bad = 0, bad4 = 0;
   for (int i = 0; i < 8; i++)
     for (int j = 0; j < 8; j++) {
@@ -201,12 +179,11 @@ static void test_popc(void) {
   /* an address outside any allocation: the GPU's illegal address */
   void *bogus = (void *)(uintptr_t)0x10;
   void *args2[] = {&bogus, &dd, &de};
-  int st = smemu_launch(ctx, k, grid, block, 0, args2);
-  CHECK(st == SMEMU_ERR_ILLEGAL_ADDRESS, "bad address: status %d (%s)", st, smemu_errmsg(ctx));
-  smemu_free(ctx, da);
-  smemu_free(ctx, dd);
-  smemu_free(ctx, de);
-  smemu_module_unload(mod);
+  int st = ptxrun(popc_ptx, "popc", 1, 32, 0, args2, err, sizeof err);
+  CHECK(st == SMEMU_ERR_ILLEGAL_ADDRESS, "bad address: status %d (%s)", st, err);
+  dev_free(da);
+  dev_free(dd);
+  dev_free(de);
 }
 
 /* Warp 1 writes shared memory that warp 0 then reads with wmma.load.a:
@@ -323,18 +300,10 @@ static void test_lint(void) {
 }
 
 int main(void) {
-  smemu_options o;
-  memset(&o, 0, sizeof o);
-  o.threads = 1;
-  if (smemu_create(&o, &ctx)) {
-    printf("FAIL: smemu_create\n");
-    return 1;
-  }
   test_gemm();
   test_popc();
   test_race();
   test_lint();
-  smemu_destroy(ctx);
   printf("%d failures\n", failures);
   return failures ? 1 : 0;
 }
