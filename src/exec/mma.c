@@ -444,3 +444,10 @@ int dec_mma(dctx *D, dstmt *S, insn *in) {
   in->fn = mma;
   return 0;
 }
+
+/* The element helpers above, for wmma.c (mma.h). */
+int mma_ebits(int e) { return ebits(e); }
+int64_t mma_int_val(int e, uint64_t x) { return int_val(e, x); }
+uint64_t mma_frag_elem(struct warp *w, const uint32_t *s, int l, int i, int bits) {
+  return elem(w, s, l, i, bits);
+}

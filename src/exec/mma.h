@@ -29,6 +29,14 @@ double mma_to_double(int e, uint64_t x);
 uint64_t mma_from_double(int e, double v);
 /* D = C + sum a[j]*b[j] (k terms) as the tensor cores add (in f32 unless raw). */
 double mma_acc_f32(const acc_model *am, double c, const double *a, const double *b, int k);
+/* Bits of an element of type e (32 for the 32-bit types). */
+int mma_ebits(int e);
+/* The value of integer element bits x of type e (s32 otherwise). */
+int64_t mma_int_val(int e, uint64_t x);
+/* Element i (of `bits` bits, packed from the low end) of lane l of the
+ * fragment in register slots s. */
+struct warp;
+uint64_t mma_frag_elem(struct warp *w, const uint32_t *s, int l, int i, int bits);
 /* The value of an fp8 byte (E_E4M3 or E_E5M2). */
 double fp8_to_double(int e, uint32_t x);
 
