@@ -4,6 +4,7 @@
  * (smemu_module_load_linked) the way nvlink linked the SASS. */
 #include "cudart/graph.h"
 #include "rt.h"
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,4 +64,15 @@ cudaError_t rt_module_load_parts(rt_module *m, smemu_ctx *ctx) {
   free(len);
   free(ptx);
   return e;
+}
+
+int rt_module_rdc_wrapper(rt_module *m, const void *wrapper) {
+  /* nvcc's wrapper: magic, version (2 for -rdc), data, the list of fatbins */
+  const struct {
+    int magic, version;
+    const void *data;
+    void *const *fatbins;
+  } *w = wrapper;
+  if (!w || (uint32_t)w->magic != 0x466243b1u || w->version != 2 || !w->fatbins) return 0;
+  return rt_module_set_parts(m, w->fatbins) < 0 ? -1 : 1;
 }

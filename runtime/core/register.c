@@ -258,8 +258,7 @@ RT_EXPORT void **__cudaRegisterFatBinary(void *fatCubin) {
     snprintf(why, sizeof why, "unknown fatbinary wrapper");
   rt_module *m = rt_module_new(image, NULL);
   if (m && !image) snprintf(m->img.err, sizeof m->img.err, "%s", why);
-  if (m && rdc && rt_module_set_parts(m, (void *const *)w->filename_or_fatbins) < 0)
-    snprintf(m->img.err, sizeof m->img.err, "out of memory");
+  if (m && rdc && rt_module_rdc_wrapper(m, w) < 0) snprintf(m->img.err, sizeof m->img.err, "out of memory");
   rt_end(cudaSuccess);
   return (void **)m;
 }
