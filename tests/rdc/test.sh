@@ -8,11 +8,11 @@
 B=${1:-build}
 here=$(cd "$(dirname "$0")" && pwd) || exit 2
 . "$here/../common/nvcc_suite.sh"
-suite_need_nvcc rdc
 suite_need_smemu rdc "$B"
-mkdir -p "$B/rdc" || exit 2
-out=$(cd "$B/rdc" && pwd)
+suite_need_nvcc rdc
 rc=0
+out=$B/rdc
+mkdir -p "$out" || exit 2
 for v in "shared|-cudart shared" "static|-cudart static"; do
   name=${v%%|*}
   flags=${v#*|}

@@ -66,21 +66,31 @@ static const char *callee(const ptx_func *f, int i) {
   return NULL;
 }
 
-static int link2(const char *ta, const char *tb, char *err, size_t n, ptx_module **out) {
-  ptx_module *m[2] = {parse(ta, "a.ptx"), parse(tb, "b.ptx")};
-  int rc = ptx_link(m, 2, NULL, NULL, out, err, n);
-  if (*out) ptx_free(*out);
-  *out = NULL;
-  ptx_free(m[0]);
-  ptx_free(m[1]);
-  return rc;
+/* Links the modules parsed from ta and tb (named a.ptx, b.ptx); the caller
+ * frees them with free_all. */
+typedef struct pair {
+  ptx_module *m[2], *l;
+  char err[256];
+} pair;
+
+static int link_pair(pair *P, const char *ta, const char *tb, ptx_link_provided provided) {
+  P->m[0] = parse(ta, "a.ptx");
+  P->m[1] = parse(tb, "b.ptx");
+  P->l = NULL;
+  return ptx_link(P->m, 2, provided, NULL, &P->l, P->err, sizeof P->err);
+}
+
+static void free_all(pair *P) {
+  ptx_free(P->l);
+  ptx_free(P->m[0]);
+  ptx_free(P->m[1]);
 }
 
 static void test_resolves(void **st) {
   (void)st;
-  ptx_module *m[2] = {parse(A, "a.ptx"), parse(B, "b.ptx")}, *l = NULL;
-  char err[256];
-  assert_int_equal(ptx_link(m, 2, NULL, NULL, &l, err, sizeof err), 0);
+  pair P;
+  assert_int_equal(link_pair(&P, A, B, NULL), 0);
+  const ptx_module *l = P.l;
   /* one definition each of g and counter, no declaration left */
   assert_int_equal(count_named(l, "g"), 1);
   assert_non_null(func(l, "g", 1));
@@ -102,18 +112,19 @@ static void test_resolves(void **st) {
   for (int s = 0; s < g->nbody; s++)
     if (g->body[s].loc.line == 3) found = 1, assert_int_equal(g->body[s].loc.file, 3);
   assert_true(found);
-  ptx_free(l);
-  ptx_free(m[0]);
-  ptx_free(m[1]);
+  free_all(&P);
 }
+
+/* b.ptx defines counter but not g */
+static const char NO_G[] = HEAD ".visible .global .u32 counter;\n";
 
 static void test_undefined(void **st) {
   (void)st;
-  static const char C[] = HEAD ".visible .global .u32 counter;\n";
-  char err[256];
-  ptx_module *l = NULL;
-  assert_int_equal(link2(A, C, err, sizeof err, &l), -1);
-  assert_string_equal(err, "nvlink error: Undefined reference to 'g' in 'a.ptx'");
+  pair P;
+  assert_int_equal(link_pair(&P, A, NO_G, NULL), -1);
+  assert_null(P.l);
+  assert_string_equal(P.err, "nvlink error: Undefined reference to 'g' in 'a.ptx'");
+  free_all(&P);
 }
 
 static int provide_g(const char *name, void *user) {
@@ -123,39 +134,32 @@ static int provide_g(const char *name, void *user) {
 
 static void test_provided(void **st) {
   (void)st;
-  static const char C[] = HEAD ".visible .global .u32 counter;\n";
-  ptx_module *m[2] = {parse(A, "a.ptx"), parse(C, "c.ptx")}, *l = NULL;
-  char err[256];
-  assert_int_equal(ptx_link(m, 2, provide_g, NULL, &l, err, sizeof err), 0);
+  pair P;
+  assert_int_equal(link_pair(&P, A, NO_G, provide_g), 0);
   /* the declaration of g stays for the executor's built-in */
-  assert_non_null(func(l, "g", 0));
-  ptx_free(l);
-  ptx_free(m[0]);
-  ptx_free(m[1]);
+  assert_non_null(func(P.l, "g", 0));
+  free_all(&P);
 }
 
 static void test_duplicate(void **st) {
   (void)st;
   static const char C[] = HEAD ".visible .global .align 4 .u32 counter = 1;\n";
-  char err[256];
-  ptx_module *l = NULL;
-  assert_int_equal(link2(B, C, err, sizeof err, &l), -1);
-  assert_string_equal(err,
+  pair P;
+  assert_int_equal(link_pair(&P, C, B, NULL), -1);
+  assert_string_equal(P.err,
                       "nvlink error: Multiple definition of 'counter' in 'b.ptx', first defined in 'a.ptx'");
+  free_all(&P);
 }
 
 static void test_weak(void **st) {
   (void)st;
   static const char W[] = HEAD ".weak .global .align 4 .u32 counter = 9;\n";
-  ptx_module *m[2] = {parse(W, "w.ptx"), parse(B, "b.ptx")}, *l = NULL;
-  char err[256];
-  assert_int_equal(ptx_link(m, 2, NULL, NULL, &l, err, sizeof err), 0);
-  assert_int_equal(count_named(l, "counter"), 1);
-  for (int i = 0; i < l->nvars; i++)
-    if (!strcmp(l->vars[i].name, "counter")) assert_int_equal(l->vars[i].init[0], 5);
-  ptx_free(l);
-  ptx_free(m[0]);
-  ptx_free(m[1]);
+  pair P;
+  assert_int_equal(link_pair(&P, W, B, NULL), 0);
+  assert_int_equal(count_named(P.l, "counter"), 1);
+  for (int i = 0; i < P.l->nvars; i++)
+    if (!strcmp(P.l->vars[i].name, "counter")) assert_int_equal(P.l->vars[i].init[0], 5);
+  free_all(&P);
 }
 
 static void test_mismatch(void **st) {
@@ -163,17 +167,19 @@ static void test_mismatch(void **st) {
   /* g defined with a 64-bit parameter; a declares it with a 32-bit one */
   static const char C[] = HEAD ".visible .global .align 4 .u32 counter;\n"
                                ".visible .func (.param .b32 r) g (.param .b64 x)\n{\nret;\n}\n";
-  char err[256];
-  ptx_module *l = NULL;
-  assert_int_equal(link2(A, C, err, sizeof err, &l), -1);
+  pair P;
+  assert_int_equal(link_pair(&P, A, C, NULL), -1);
   assert_string_equal(
-      err, "nvlink error: The declaration of 'g' in 'a.ptx' does not match its definition in 'b.ptx'");
+      P.err, "nvlink error: The declaration of 'g' in 'a.ptx' does not match its definition in 'b.ptx'");
+  free_all(&P);
   /* counter declared as u32 in a, defined as an array of 4 u64 in b */
   static const char D[] = HEAD ".visible .global .align 8 .u64 counter[4];\n"
                                ".visible .func (.param .b32 r) g (.param .b32 x)\n{\nret;\n}\n";
-  assert_int_equal(link2(A, D, err, sizeof err, &l), -1);
+  assert_int_equal(link_pair(&P, A, D, NULL), -1);
   assert_string_equal(
-      err, "nvlink error: The declaration of 'counter' in 'a.ptx' does not match its definition in 'b.ptx'");
+      P.err,
+      "nvlink error: The declaration of 'counter' in 'a.ptx' does not match its definition in 'b.ptx'");
+  free_all(&P);
 }
 
 static void test_bad_args(void **st) {
