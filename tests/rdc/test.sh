@@ -31,7 +31,7 @@ for v in "shared|-cudart shared" "static|-cudart static"; do
   name=${v%%|*}
   flags=${v#*|}
   # shellcheck disable=SC2086
-  if ! "$NVCC" -rdc=true -arch=sm_90 -lineinfo $flags -o "$out/rdc_$name" "$here/main.cu" "$here/lib.cu" \
+  if ! "$NVCC" -rdc=true -arch=sm_90 -lineinfo $flags -o "$out/rdc_$name" "$here/main.cu" "$here/lib.cu" "$here/host.cu" \
     >"$out/rdc_$name.log" 2>&1; then
     echo "rdc: the $name build failed:"
     cat "$out/rdc_$name.log"
