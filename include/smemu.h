@@ -210,6 +210,11 @@ const char *smemu_errmsg(const smemu_ctx *ctx);
 /* Modules. `name` is used in messages (a file name). */
 smemu_status smemu_module_load_data(smemu_ctx *ctx, const char *ptx, size_t len,
                                     const char *name, smemu_module **out);
+/* Separate compilation (nvcc -rdc=true): parse the `n` relocatable PTX
+ * texts and link them as nvlink does (link errors, SMEMU_ERR_PARSE, name the
+ * symbol and the modules by names[i]) into one module called `name`. */
+smemu_status smemu_module_load_linked(smemu_ctx *ctx, const char *const *ptx, const size_t *len,
+                                      const char *const *names, int n, const char *name, smemu_module **out);
 smemu_status smemu_module_load_file(smemu_ctx *ctx, const char *path,
                                     smemu_module **out);
 void smemu_module_unload(smemu_module *mod);

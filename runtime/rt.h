@@ -68,8 +68,21 @@ typedef struct rt_module {
   int nfuncs, nvars;    /* registered kernels and variables */
   int warned;           /* the no-PTX message was printed */
   int from_driver;      /* loaded by cuModuleLoadData: unloadable */
+  fb_image *parts;      /* -rdc: each translation unit's fatbinary, linked on load */
+  int nparts;
   struct rt_module *next;
 } rt_module;
+
+/* -rdc programs (core/rdc.c): the NULL-terminated list of the translation
+ * units' fatbinaries that nvcc's link stub hands with the linked image. */
+int rt_module_set_parts(rt_module *m, void *const *fatbins);
+/* The same from nvcc's fatbinary wrapper: 1 when it is an -rdc one (version
+ * 2) and its parts are set, 0 when it is not, -1 when out of memory. */
+int rt_module_rdc_wrapper(rt_module *m, const void *wrapper);
+/* Links and loads the parts' PTX into m->mod; cudaErrorInvalidPtx (with the
+ * linker's message printed) when they do not link. */
+cudaError_t rt_module_load_parts(rt_module *m, smemu_ctx *ctx);
+void rt_module_free_parts(rt_module *m);
 
 typedef struct rt_func {
   rt_module *m;     /* owning module */

@@ -81,6 +81,7 @@ void rt_module_free(rt_module *m) {
     }
   }
   if (m->mod) smemu_module_unload(m->mod);
+  rt_module_free_parts(m);
   fb_free(&m->img);
   free(m->label);
   free(m);
@@ -211,14 +212,22 @@ static void sass_counting(rt_module *m, smemu_ctx *ctx) {
 cudaError_t rt_module_load(rt_module *m) {
   if (m->mod) return cudaSuccess;
   if (m->load_err) return m->load_err;
-  if (!runnable(m)) {
+  if (m->nparts) {
+    smemu_ctx *lctx = rt_ctx();
+    if (!lctx) return cudaErrorNoDevice;
+    cudaError_t le = rt_module_load_parts(m, lctx);
+    if (le) return m->load_err = le;
+  } else if (!runnable(m)) {
     warn_no_ptx(m);
     return m->load_err = cudaErrorNoKernelImageForDevice;
   }
   smemu_ctx *ctx = rt_ctx();
   if (!ctx) return cudaErrorNoDevice;
-  rt_devrt_patch_ptx(&m->img.ptx, &m->img.ptx_len);
-  smemu_status s = smemu_module_load_data(ctx, m->img.ptx, m->img.ptx_len, m->label, &m->mod);
+  smemu_status s = SMEMU_OK;
+  if (!m->mod) {
+    rt_devrt_patch_ptx(&m->img.ptx, &m->img.ptx_len);
+    s = smemu_module_load_data(ctx, m->img.ptx, m->img.ptx_len, m->label, &m->mod);
+  }
   if (s != SMEMU_OK) {
     rt_msg("cannot load the PTX of %s: %s (%s)%s", m->label, smemu_errmsg(ctx), smemu_status_name(s),
            m->from_driver ? ""
@@ -304,18 +313,18 @@ RT_EXPORT void **__cudaRegisterFatBinary(void *fatCubin) {
   const fatbin_wrapper *w = fatCubin;
   const void *image = NULL;
   char why[160] = "";
-  if (w && w->magic == WRAPPER_MAGIC && w->version == 1)
+  int rdc = w && w->magic == WRAPPER_MAGIC && w->version == 2 && w->filename_or_fatbins;
+  if (w && w->magic == WRAPPER_MAGIC && (w->version == 1 || rdc))
     image = w->data;
   else if (w && w->magic == WRAPPER_MAGIC)
-    snprintf(why, sizeof why,
-             "relocatable device code (nvcc -rdc=true / -dc) is not supported: build "
-             "each translation unit with whole-program compilation (the default)");
+    snprintf(why, sizeof why, "unknown fatbinary wrapper version %d", w->version);
   else if (w && *(const uint32_t *)w == 0xBA55ED50u)
     image = w;
   else
     snprintf(why, sizeof why, "unknown fatbinary wrapper");
   rt_module *m = rt_module_new(image, NULL);
   if (m && !image) snprintf(m->img.err, sizeof m->img.err, "%s", why);
+  if (m && rdc && rt_module_rdc_wrapper(m, w) < 0) snprintf(m->img.err, sizeof m->img.err, "out of memory");
   rt_end(cudaSuccess);
   return (void **)m;
 }
@@ -324,7 +333,7 @@ RT_EXPORT void __cudaRegisterFatBinaryEnd(void **handle) {
   rt_begin(0);
   rt_module *m = (rt_module *)handle;
   /* a program built for SASS only: say so now, even if it never checks errors */
-  if (m && !runnable(m) && (m->nfuncs || m->nvars)) warn_no_ptx(m);
+  if (m && !m->nparts && !runnable(m) && (m->nfuncs || m->nvars)) warn_no_ptx(m);
   rt_end(cudaSuccess);
 }
 

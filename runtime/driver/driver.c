@@ -296,7 +296,12 @@ static CUresult module_load(CUmodule *out, const void *image, const char *label,
   rt_module *m = rt_module_new(inner, inner != image ? NULL : label ? label : "cuModuleLoadData image");
   if (!m) return leave(CUDA_ERROR_OUT_OF_MEMORY);
   m->from_driver = 1;
-  if (!m->img.ptx) {
+  /* the static runtime hands an -rdc program's wrapper here too */
+  if (inner != image && rt_module_rdc_wrapper(m, image) < 0) {
+    rt_module_free(m);
+    return leave(CUDA_ERROR_OUT_OF_MEMORY);
+  }
+  if (!m->img.ptx && !m->nparts) {
     if (log && logn) snprintf(log, logn, "%s", m->img.err);
     /* CuPy compiles to a cubin unless told otherwise: name its switch */
     rt_msg("cuModuleLoadData: %s; smemu runs PTX: load the PTX text (nvrtcGetPTX) or a fatbinary with PTX "

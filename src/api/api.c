@@ -133,6 +133,11 @@ smemu_status smemu_module_load_data(smemu_ctx *ctx, const char *ptx, size_t len,
     free(m);
     return ctx_error(ctx, SMEMU_ERR_PARSE, "%s", err);
   }
+  return api_module_finish(ctx, m, out);
+}
+
+smemu_status api_module_finish(smemu_ctx *ctx, smemu_module *m, smemu_module **out) {
+  char err[1024];
   smemu_status s = place_globals(ctx, m);
   int nk = 0;
   for (int i = 0; i < m->ptx->nfuncs; i++) nk += m->ptx->funcs[i].is_entry && m->ptx->funcs[i].has_body;
@@ -226,6 +231,8 @@ void smemu_module_unload(smemu_module *m) {
   free(m->var_addr);
   free(m->kernels);
   ptx_free(m->ptx);
+  for (int i = 0; i < m->nparts; i++) ptx_free(m->parts[i]);
+  free(m->parts);
   free(m->name);
   free(m);
 }

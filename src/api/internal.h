@@ -28,8 +28,10 @@ struct smemu_kernel {
 
 struct smemu_module {
   smemu_ctx *ctx;
-  char *name;      /* file name, for messages */
-  ptx_module *ptx; /* parsed text */
+  char *name;         /* file name, for messages */
+  ptx_module *ptx;    /* parsed text */
+  ptx_module **parts; /* rdc: the modules linked into ptx, which borrows them */
+  int nparts;
   void **var_addr; /* storage of each module variable (by index) */
   smemu_kernel *kernels;
   int nkernels;
@@ -91,6 +93,9 @@ void sass_kernel_free(struct smemu_kernel *k);
 void *pool_alloc(smemu_ctx *ctx, size_t bytes);
 void pool_free(smemu_ctx *ctx, void *p, size_t bytes);
 void pool_destroy(smemu_ctx *ctx);
+/* Places the globals of the parsed module m->ptx and decodes its kernels;
+ * on success links m into the context and sets *out, else frees m. */
+smemu_status api_module_finish(smemu_ctx *ctx, smemu_module *m, smemu_module **out);
 
 /* The device heap of a launch whose kernel calls malloc/free (NULL when it
  * does not), made on first use; heap_release frees it (api_heap.c). */

@@ -583,6 +583,8 @@ static int builtin_of(const char *name) {
   return BUILTIN_NONE;
 }
 
+int ir_is_builtin(const char *name) { return name && builtin_of(name) != BUILTIN_NONE; }
+
 static int add_func(dctx *D, const ptx_func *f) {
   uint64_t v;
   if (smap_get(&D->funcs, f->name, &v)) return (int)v;

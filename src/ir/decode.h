@@ -37,6 +37,9 @@ typedef struct decode_families {
 int ir_decode(const ptx_module *m, const ptx_func *k, const decode_env *env, const decode_families *fam,
               program **out, char *err, size_t errsize);
 void program_free(program *p);
+/* Whether a call to the undefined function `name` is one the executor
+ * provides (vprintf, malloc, ...): the device link leaves those unresolved. */
+int ir_is_builtin(const char *name);
 
 /* ---- for the family decoders ---- */
 

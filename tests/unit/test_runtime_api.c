@@ -520,7 +520,7 @@ static void test_fatbin_without_ptx(void **state) {
   assert_err(F(cudaLaunchKernel)(&stub, (dim3){1, 1, 1}, (dim3){1, 1, 1}, NULL, 0, NULL),
              cudaErrorNoKernelImageForDevice);
   assert_err(F(cudaGetLastError)(), cudaErrorNoKernelImageForDevice);
-  /* relocatable device code (wrapper version 2) is refused the same way */
+  /* an -rdc wrapper (version 2) without its list of translation units is refused the same way */
   static wrapper w2;
   static char stub2;
   w2 = (wrapper){0x466243b1, 2, fatbin_plain, NULL};
