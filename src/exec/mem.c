@@ -32,11 +32,14 @@ void ld_gen(warp *w, const insn *in, uint32_t m) {
     }
   });
   if (bad && !(m &= ~bad)) return;
-  if (w->L->hooks) hook_mem(w, in, m, addr, total);
   LANES(m, {
     for (int k = 0; k < n; k++)
       if (in->v[k] != SLOT_SINK) w->r[in->v[k]][l] = load_bytes(ptr[l] + k * es, es, sgn);
   });
+  /* after the read: an acquiring load (a grid barrier's spin) is ordered
+   * after the release whose value it saw, which another block's thread
+   * may have made between a hook before the read and the read */
+  if (w->L->hooks) hook_mem(w, in, m, addr, total);
 }
 
 void st_gen(warp *w, const insn *in, uint32_t m) {
