@@ -234,8 +234,6 @@ cudaError_t rt_capture_forbid(cudaStream_t h, int is_sync) {
   return e ? e : unsafe_check();
 }
 
-int rt_capture_event_captured(rt_event *ev) { return ce_of(ev) != NULL; }
-
 /* Waiting on (sync) or querying an event whose last record is captured:
  * cudaErrorCapturedEvent, and the capture sequence is invalidated; once it
  * is, cudaEventSynchronize answers cudaErrorInvalidValue (an H200,

@@ -323,9 +323,6 @@ int rt_capture_wait_event(rt_stream *s, rt_event *ev, unsigned flags);
  * particular. Returns cudaSuccess when allowed while capture sequences are
  * open; otherwise the error, having invalidated the sequences it breaks. */
 cudaError_t rt_capture_forbid(cudaStream_t stream, int is_sync);
-/* The event was last recorded in a capture: cudaErrorCapturedEvent for
- * queries and synchronisation. */
-int rt_capture_event_captured(rt_event *ev);
 /* cudaEventSynchronize (sync 1) / cudaEventQuery on a captured event: the
  * error, invalidating the capture; cudaSuccess when not captured */
 cudaError_t rt_capture_event_wait(rt_event *ev, int sync);
