@@ -220,6 +220,7 @@ typedef struct rt_state {
   int cache_config;
   int shmem_config; /* as set; the getter reports the effective one */
   size_t stack_limit, printf_fifo, heap_limit;
+  size_t pending_limit, sync_depth; /* the device runtime's limits as set (0: CUDA's defaults) */
   int unregistered; /* __cudaUnregisterFatBinary ran (exit has begun) */
   int san_continue; /* SMEMU_CONTINUE_AFTER_ERROR: a fault ends its launch only */
   int san_leaks;    /* SMEMU_LEAK_CHECK=full: unfreed allocations at exit */
@@ -412,6 +413,23 @@ cudaError_t rt_copy3d_array(const struct cudaMemcpy3DParms *p);
 /* ---- reports (report.c) ---- */
 /* Note a finished launch (with its status) for SMEMU_REPORT / SMEMU_JSON. */
 void rt_report_launch(const rt_func *f, smemu_status s);
+
+/* ---- dynamic parallelism (core/cdp.c) ---- */
+/* Around each launch that runs: rt_cdp_enter before it (a kernel that may
+ * launch from the device gets the device runtime), rt_cdp_leave after it
+ * with its status: runs the grids and copies it queued, then its tail
+ * launches. */
+struct cdp_grid;
+struct cdp_grid *rt_cdp_enter(rt_func *f);
+void rt_cdp_leave(struct cdp_grid *g, smemu_status s);
+/* cudaLimitDevRuntimePendingLaunchCount and cudaLimitDevRuntimeSyncDepth */
+size_t rt_cdp_pending_limit(void);
+size_t rt_cdp_sync_depth(void);
+/* A kernel's cudaFuncAttributes (cudart/launch.c), no lock taken. */
+void rt_func_attributes(rt_func *f, struct cudaFuncAttributes *attr);
+/* Why a launch of f with this shape fails (cudaErrorInvalidValue and
+ * friends, as rt_launch returns them), or cudaSuccess; no lock taken. */
+cudaError_t rt_launch_check(rt_func *f, smemu_kernel *k, dim3 g, dim3 b, size_t shared);
 /* Write the reports (at exit). */
 void rt_report_finish(void);
 

@@ -61,6 +61,8 @@ struct smemu_ctx {
   struct ginit *ginit;   /* written bytes of each allocation (SMEMU_ANALYZE_INIT), or NULL */
   pool_chunk *chunks;    /* where smemu_malloc's allocations live (pool.c) */
   struct dev_heap *heap; /* device-side malloc's heap, made by the first launch that needs it */
+  smemu_devcall_fn devcall; /* the device runtime's host side (smemu_set_devcall), or NULL */
+  void *devcall_user;
   size_t heap_bytes;     /* its size (smemu_set_heap_bytes; 8 MB, CUDA's default) */
   size_t nchunks, capchunks;
   size_t padding;         /* red zone bytes after each allocation, at least (pool.c) */

@@ -1,0 +1,561 @@
+/* cdp.c: dynamic parallelism (CUDA 12+ CDP2): kernels that launch kernels.
+ * A kernel's calls of the device runtime (cudaGetParameterBufferV2 and
+ * cudaLaunchDeviceV2, which <<<>>> in device code becomes, streams, events,
+ * errors, queries, cudaMemcpyAsync/cudaMemsetAsync) come here from the
+ * executor (smemu_set_devcall, src/exec/devcall.c), on the worker threads
+ * that run the calling blocks. A launch or copy is queued on the calling
+ * grid; when the grid has run, rt_cdp_leave runs what it queued.
+ *
+ * The schedule: a grid's queued work runs after the whole grid has run, in
+ * the order of the launching block's linear index, then of the calls in
+ * that block; each child grid runs to completion, its own children and tail
+ * launches included, before the next; then the grid's tail launches
+ * (cudaStreamTailLaunch) in the order they were made. Every device stream
+ * (the block's NULL stream, named streams, cudaStreamFireAndForget) is thus
+ * served in issue order, a tail launch starts after its parent and all the
+ * parent's other work, and a child sees every write its parent made: a
+ * schedule a GPU may pick (it may also run children while their parent
+ * runs: a program must not rely on either). A child's writes reach the
+ * parent never during the parent's run, as CUDA guarantees nothing before
+ * the parent grid completes.
+ *
+ * Limits, as on an H200 (tests/cdp/recorded): a launch fails with
+ * cudaErrorLaunchPendingCountExceeded when cudaLimitDevRuntimePendingLaunchCount
+ * (2048) launches are launched and not complete, with
+ * cudaErrorLaunchMaxDepthExceeded past the nesting limit; errors are the
+ * calling thread's (cudaGetLastError/cudaPeekAtLastError). The parameter
+ * buffers cudaGetParameterBufferV2 hands out are device memory of a pool
+ * made before the first launch of a kernel that uses the device runtime. */
+#include "rt.h"
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { CDP_LAUNCH, CDP_COPY, CDP_SET };
+/* the nesting limit: a grid launched by the host is at depth 0 */
+#define CDP_MAX_DEPTH 24
+#define SLOT_BYTES 4096
+#define SLOTS 1024
+#define STR_BYTES 16384
+#define STREAM_TAIL 3
+#define STREAM_FAF 4
+
+typedef struct cdp_op {
+  int kind;
+  uint64_t stream; /* as the call gave it: 0 (the block's NULL stream), STREAM_TAIL, ... */
+  uint32_t block;  /* the calling block's linear index */
+  uint64_t seq;    /* call order (within a block, program order) */
+  rt_func *f;      /* CDP_LAUNCH */
+  uint32_t grid[3], dim[3], shared;
+  uint8_t *params;
+  uint64_t dst, src, width, height, dpitch, spitch; /* CDP_COPY, CDP_SET (src: the byte) */
+  char site[512];                                   /* who launched it, where */
+} cdp_op;
+
+typedef struct thread_err {
+  uint32_t block, thread;
+  cudaError_t e;
+} thread_err;
+
+typedef struct cdp_grid {
+  struct cdp_grid *up;
+  int depth;
+  rt_func *f;
+  cdp_op *ops;
+  size_t n, cap;
+  thread_err *errs;
+  size_t nerrs, caperrs;
+} cdp_grid;
+
+typedef struct slot {
+  int used;
+  smemu_kernel *k; /* cudaGetParameterBufferV2's kernel and shape */
+  uint32_t grid[3], dim[3], shared;
+} slot;
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static cdp_grid *cur; /* the grid running now */
+static size_t pending;
+static uint64_t seq, next_handle = 0x1000;
+static uint8_t *pool; /* SLOTS parameter buffers, then strings */
+static slot slots[SLOTS];
+static size_t str_used;
+
+size_t rt_cdp_pending_limit(void) { return rt.pending_limit ? rt.pending_limit : 2048; }
+size_t rt_cdp_sync_depth(void) { return rt.sync_depth ? rt.sync_depth : 2; }
+
+static uint32_t u32_at(const smemu_devcall *c, int i) {
+  uint32_t v;
+  memcpy(&v, c->args[i], 4);
+  return v;
+}
+static uint64_t u64_at(const smemu_devcall *c, int i) {
+  uint64_t v;
+  memcpy(&v, c->args[i], 8);
+  return v;
+}
+static void dim_at(const smemu_devcall *c, int i, uint32_t d[3]) { memcpy(d, c->args[i], 12); }
+
+static uint32_t linear(const uint32_t i[3], const uint32_t d[3]) {
+  return i[0] + d[0] * (i[1] + d[1] * i[2]);
+}
+
+/* ---- the calling thread's error ---- */
+static thread_err *err_of(cdp_grid *g, const smemu_devcall *c, int make) {
+  uint32_t b = linear(c->block, c->grid), t = linear(c->thread, c->block_dim);
+  for (size_t i = 0; i < g->nerrs; i++)
+    if (g->errs[i].block == b && g->errs[i].thread == t) return &g->errs[i];
+  if (!make) return NULL;
+  if (g->nerrs == g->caperrs) {
+    size_t cap = g->caperrs ? 2 * g->caperrs : 16;
+    thread_err *e = realloc(g->errs, cap * sizeof *e);
+    if (!e) return NULL;
+    g->errs = e;
+    g->caperrs = cap;
+  }
+  g->errs[g->nerrs] = (thread_err){b, t, cudaSuccess};
+  return &g->errs[g->nerrs++];
+}
+
+static cudaError_t fail(cdp_grid *g, const smemu_devcall *c, cudaError_t e) {
+  thread_err *te = e ? err_of(g, c, 1) : NULL;
+  if (te) te->e = e;
+  return e;
+}
+
+/* ---- kernels ---- */
+static rt_func *func_of(smemu_kernel *k) {
+  smemu_module *mod = smemu_kernel_module(k);
+  const char *name = smemu_kernel_name(k);
+  rt_module *owner = NULL;
+  for (rt_module *m = rt.mods; m; m = m->next)
+    if (m->mod == mod) owner = m;
+  for (rt_func *f = rt.funcs; f; f = f->next)
+    if (f->m == owner && f->name && !strcmp(f->name, name)) {
+      smemu_kernel *fk;
+      return rt_func_kernel(f, &fk) == cudaSuccess && fk == k ? f : NULL;
+    }
+  /* a kernel no host stub registered (a module the driver API loaded) */
+  if (!owner) return NULL;
+  rt_func *f = rt_func_new(owner, NULL, name);
+  if (f) f->k = k;
+  return f;
+}
+
+static void site_of(const smemu_devcall *c, char *out, size_t n) {
+  int k = snprintf(out, n, "%s, block (%u,%u,%u), thread (%u,%u,%u)", smemu_kernel_name(c->kernel),
+                   c->block[0], c->block[1], c->block[2], c->thread[0], c->thread[1], c->thread[2]);
+  if (c->file && k > 0 && (size_t)k < n) snprintf(out + k, n - (size_t)k, ", at %s:%u", c->file, c->line);
+}
+
+static cdp_op *add_op(cdp_grid *g, const smemu_devcall *c, int kind, uint64_t stream) {
+  if (g->n == g->cap) {
+    size_t cap = g->cap ? 2 * g->cap : 16;
+    cdp_op *o = realloc(g->ops, cap * sizeof *o);
+    if (!o) return NULL;
+    g->ops = o;
+    g->cap = cap;
+  }
+  cdp_op *o = &g->ops[g->n++];
+  memset(o, 0, sizeof *o);
+  o->kind = kind;
+  o->stream = stream;
+  o->block = linear(c->block, c->grid);
+  o->seq = seq++;
+  site_of(c, o->site, sizeof o->site);
+  return o;
+}
+
+/* Queue a launch of k whose parameters are at params: the error a GPU's
+ * launch call returns, or cudaSuccess. */
+static cudaError_t launch(cdp_grid *g, smemu_devcall *c, smemu_kernel *k, const uint32_t grid[3],
+                          const uint32_t dim[3], uint32_t shared, uint64_t params, uint64_t stream) {
+  rt_func *f = k ? func_of(k) : NULL;
+  if (!f) return cudaErrorInvalidDeviceFunction;
+  dim3 gd = {grid[0], grid[1], grid[2]}, bd = {dim[0], dim[1], dim[2]};
+  cudaError_t e = rt_launch_check(f, k, gd, bd, shared);
+  if (e) return e;
+  if (g->depth + 1 >= CDP_MAX_DEPTH) return cudaErrorLaunchMaxDepthExceeded;
+  if (pending >= rt_cdp_pending_limit()) return cudaErrorLaunchPendingCountExceeded;
+  int64_t pbytes = 0;
+  smemu_kernel_get_attribute(k, SMEMU_ATTR_PARAM_BYTES, &pbytes);
+  uint8_t *copy = calloc(1, (size_t)pbytes + 16);
+  if (!copy) return cudaErrorMemoryAllocation;
+  /* the parameters as the parent wrote them before the launch */
+  if (pbytes && c->access(c->cookie, params, copy, (uint32_t)pbytes, 0) < 0) {
+    free(copy);
+    return cudaErrorIllegalAddress;
+  }
+  cdp_op *o = add_op(g, c, CDP_LAUNCH, stream);
+  if (!o) {
+    free(copy);
+    return cudaErrorMemoryAllocation;
+  }
+  o->f = f;
+  memcpy(o->grid, grid, sizeof o->grid);
+  memcpy(o->dim, dim, sizeof o->dim);
+  o->shared = shared;
+  o->params = copy;
+  pending++;
+  return cudaSuccess;
+}
+
+static slot *slot_at(uint64_t addr) {
+  if (!pool || addr < (uint64_t)(uintptr_t)pool) return NULL;
+  uint64_t off = addr - (uint64_t)(uintptr_t)pool;
+  if (off % SLOT_BYTES || off / SLOT_BYTES >= SLOTS) return NULL;
+  return &slots[off / SLOT_BYTES];
+}
+
+/* A free parameter buffer, or 0. */
+static uint64_t slot_take(smemu_kernel *k, const uint32_t grid[3], const uint32_t dim[3], uint32_t shared) {
+  for (int i = 0; pool && i < SLOTS; i++)
+    if (!slots[i].used) {
+      slots[i] = (slot){1, k, {grid[0], grid[1], grid[2]}, {dim[0], dim[1], dim[2]}, shared};
+      return (uint64_t)(uintptr_t)(pool + (size_t)i * SLOT_BYTES);
+    }
+  return 0;
+}
+
+/* A string in device memory for cudaGetErrorName/String, or 0. */
+static uint64_t dev_string(const char *s) {
+  size_t n = strlen(s) + 1;
+  uint8_t *area = pool + (size_t)SLOTS * SLOT_BYTES;
+  for (size_t at = 0; at < str_used; at += strlen((char *)area + at) + 1)
+    if (!strcmp((char *)area + at, s)) return (uint64_t)(uintptr_t)(area + at);
+  if (str_used + n > STR_BYTES) return 0;
+  smemu_memcpy(rt.ctx, area + str_used, s, n);
+  str_used += n;
+  return (uint64_t)(uintptr_t)(area + str_used - n);
+}
+
+/* Store n bytes at addr for the calling thread, in naturally aligned
+ * pieces of up to 8 bytes (as the structure's own stores would be). */
+static int put(smemu_devcall *c, uint64_t addr, const void *v, uint32_t n) {
+  const uint8_t *b = v;
+  for (uint32_t at = 0; at < n;) {
+    uint32_t k = 8;
+    while (k > 1 && ((addr + at) % k || n - at < k)) k /= 2;
+    if (c->access(c->cookie, addr + at, (void *)(b + at), k, 1) < 0) return -1;
+    at += k;
+  }
+  return 0;
+}
+
+static int limit_value(int which, size_t *v) {
+  switch (which) {
+  case cudaLimitStackSize:
+    *v = rt.stack_limit;
+    return 0;
+  case cudaLimitPrintfFifoSize:
+    *v = rt.printf_fifo;
+    return 0;
+  case cudaLimitMallocHeapSize:
+    *v = rt.heap_limit;
+    return 0;
+  case cudaLimitDevRuntimeSyncDepth:
+    *v = rt_cdp_sync_depth();
+    return 0;
+  case cudaLimitDevRuntimePendingLaunchCount:
+    *v = rt_cdp_pending_limit();
+    return 0;
+  default:
+    return -1;
+  }
+}
+
+/* The device runtime's functions; c->fn is the name after __cudaCDP2. */
+static int call(cdp_grid *g, smemu_devcall *c, uint64_t *ret) {
+  const char *fn = c->fn;
+  cudaError_t e = cudaSuccess;
+  if (!strcmp(fn, "GetParameterBufferV2")) {
+    uint32_t grid[3], dim[3];
+    dim_at(c, 1, grid);
+    dim_at(c, 2, dim);
+    smemu_kernel *k = smemu_kernel_at(c->kernel, u64_at(c, 0));
+    int64_t pbytes = 0;
+    if (k) smemu_kernel_get_attribute(k, SMEMU_ATTR_PARAM_BYTES, &pbytes);
+    *ret = k && pbytes <= SLOT_BYTES ? slot_take(k, grid, dim, u32_at(c, 3)) : 0;
+    if (!*ret) fail(g, c, k ? cudaErrorLaunchOutOfResources : cudaErrorInvalidDeviceFunction);
+    return 0;
+  }
+  if (!strcmp(fn, "GetParameterBuffer")) {
+    uint32_t none[3] = {0, 0, 0};
+    *ret = u64_at(c, 1) <= SLOT_BYTES ? slot_take(NULL, none, none, 0) : 0;
+    if (!*ret) fail(g, c, cudaErrorLaunchOutOfResources);
+    return 0;
+  }
+  if (!strcmp(fn, "LaunchDeviceV2") || !strcmp(fn, "LaunchDeviceV2_ptsz")) {
+    uint64_t buf = u64_at(c, 0);
+    slot *s = slot_at(buf);
+    if (!s || !s->used) {
+      *ret = fail(g, c, cudaErrorInvalidValue);
+      return 0;
+    }
+    e = launch(g, c, s->k, s->grid, s->dim, s->shared, buf, u64_at(c, 1));
+    s->used = 0;
+    *ret = fail(g, c, e);
+    return 0;
+  }
+  if (!strcmp(fn, "LaunchDevice") || !strcmp(fn, "LaunchDevice_ptsz")) {
+    /* (func, parameterBuffer, gridDim, blockDim, sharedMem, stream) */
+    uint32_t grid[3], dim[3];
+    dim_at(c, 2, grid);
+    dim_at(c, 3, dim);
+    uint64_t buf = u64_at(c, 1);
+    slot *s = slot_at(buf);
+    e = launch(g, c, smemu_kernel_at(c->kernel, u64_at(c, 0)), grid, dim, u32_at(c, 4), buf, u64_at(c, 5));
+    if (s) s->used = 0;
+    *ret = fail(g, c, e);
+    return 0;
+  }
+  if (!strcmp(fn, "GetLastError") || !strcmp(fn, "PeekAtLastError")) {
+    thread_err *te = err_of(g, c, 0);
+    *ret = te ? (uint64_t)te->e : 0;
+    if (te && fn[0] == 'G') te->e = cudaSuccess;
+    return 0;
+  }
+  if (!strcmp(fn, "StreamCreateWithFlags") || !strcmp(fn, "EventCreateWithFlags")) {
+    /* a stream must be non-blocking (CDP2); events take no timing */
+    uint64_t h = next_handle++;
+    if (put(c, u64_at(c, 0), &h, 8) < 0) return -1;
+    *ret = 0;
+    return 0;
+  }
+  if (!strcmp(fn, "StreamDestroy") || !strncmp(fn, "StreamWaitEvent", 15) ||
+      !strncmp(fn, "EventRecord", 11) || !strcmp(fn, "EventDestroy")) {
+    /* every queue is served in issue order: a wait has nothing to add */
+    *ret = 0;
+    return 0;
+  }
+  if (!strcmp(fn, "GetDevice") || !strcmp(fn, "GetDeviceCount") || !strcmp(fn, "RuntimeGetVersion") ||
+      !strcmp(fn, "DeviceGetCacheConfig") || !strcmp(fn, "DeviceGetSharedMemConfig")) {
+    int v = !strcmp(fn, "GetDevice")              ? 0
+            : !strcmp(fn, "GetDeviceCount")       ? 1
+            : !strcmp(fn, "RuntimeGetVersion")    ? 13000
+            : !strcmp(fn, "DeviceGetCacheConfig") ? rt.cache_config
+                                                  : rt.shmem_config;
+    if (put(c, u64_at(c, 0), &v, 4) < 0) return -1;
+    *ret = 0;
+    return 0;
+  }
+  if (!strcmp(fn, "DeviceGetAttribute")) {
+    int v = 0;
+    if (u32_at(c, 2) != 0)
+      e = cudaErrorInvalidDevice;
+    else if (rt_device_attribute((int)u32_at(c, 1), &v) != 0)
+      e = cudaErrorInvalidValue;
+    else if (put(c, u64_at(c, 0), &v, 4) < 0)
+      return -1;
+    *ret = fail(g, c, e);
+    return 0;
+  }
+  if (!strcmp(fn, "DeviceGetLimit")) {
+    size_t v;
+    if (limit_value((int)u32_at(c, 1), &v) < 0)
+      e = cudaErrorUnsupportedLimit;
+    else if (put(c, u64_at(c, 0), &v, 8) < 0)
+      return -1;
+    *ret = fail(g, c, e);
+    return 0;
+  }
+  if (!strcmp(fn, "FuncGetAttributes")) {
+    smemu_kernel *k = smemu_kernel_at(c->kernel, u64_at(c, 1));
+    rt_func *f = k ? func_of(k) : NULL;
+    struct cudaFuncAttributes a;
+    if (!f)
+      e = cudaErrorInvalidDeviceFunction;
+    else {
+      rt_func_attributes(f, &a);
+      if (put(c, u64_at(c, 0), &a, sizeof a) < 0) return -1;
+    }
+    *ret = fail(g, c, e);
+    return 0;
+  }
+  if (!strncmp(fn, "OccupancyMaxActiveBlocksPerMultiprocessor", 41)) {
+    /* (numBlocks, func, blockSize, dynamicSMemSize[, flags]) */
+    smemu_kernel *k = smemu_kernel_at(c->kernel, u64_at(c, 1));
+    rt_func *f = k ? func_of(k) : NULL;
+    if (!f)
+      e = cudaErrorInvalidDeviceFunction;
+    else {
+      int v = rt_occupancy(f, (int)u32_at(c, 2), (size_t)u64_at(c, 3));
+      if (put(c, u64_at(c, 0), &v, 4) < 0) return -1;
+    }
+    *ret = fail(g, c, e);
+    return 0;
+  }
+  if (!strcmp(fn, "GetErrorName") || !strcmp(fn, "GetErrorString")) {
+    cudaError_t x = (cudaError_t)u32_at(c, 0);
+    *ret = dev_string(fn[8] == 'N' ? cudaGetErrorName(x) : cudaGetErrorString(x));
+    return 0;
+  }
+  if (!strcmp(fn, "MemcpyAsync") || !strcmp(fn, "MemcpyAsync_ptsz") || !strcmp(fn, "MemsetAsync") ||
+      !strcmp(fn, "MemsetAsync_ptsz")) {
+    /* (dst, src, count, kind, stream) / (dst, value, count, stream) */
+    int copy = fn[3] == 'c';
+    cdp_op *o = add_op(g, c, copy ? CDP_COPY : CDP_SET, u64_at(c, copy ? 4 : 3));
+    if (!o) {
+      *ret = fail(g, c, cudaErrorMemoryAllocation);
+      return 0;
+    }
+    o->dst = u64_at(c, 0);
+    o->src = copy ? u64_at(c, 1) : (uint64_t)(u32_at(c, 1) & 0xff);
+    o->width = o->dpitch = o->spitch = u64_at(c, 2);
+    o->height = 1;
+    *ret = 0;
+    return 0;
+  }
+  if (!strcmp(fn, "Memcpy2DAsync") || !strcmp(fn, "Memcpy2DAsync_ptsz")) {
+    /* (dst, dpitch, src, spitch, width, height, kind, stream) */
+    cdp_op *o = add_op(g, c, CDP_COPY, u64_at(c, 7));
+    if (!o) {
+      *ret = fail(g, c, cudaErrorMemoryAllocation);
+      return 0;
+    }
+    o->dst = u64_at(c, 0);
+    o->dpitch = u64_at(c, 1);
+    o->src = u64_at(c, 2);
+    o->spitch = u64_at(c, 3);
+    o->width = u64_at(c, 4);
+    o->height = u64_at(c, 5);
+    *ret = 0;
+    return 0;
+  }
+  if (!strcmp(fn, "Memset2DAsync") || !strcmp(fn, "Memset2DAsync_ptsz")) {
+    /* (dst, pitch, value, width, height, stream) */
+    cdp_op *o = add_op(g, c, CDP_SET, u64_at(c, 5));
+    if (!o) {
+      *ret = fail(g, c, cudaErrorMemoryAllocation);
+      return 0;
+    }
+    o->dst = u64_at(c, 0);
+    o->dpitch = u64_at(c, 1);
+    o->src = u32_at(c, 2) & 0xff;
+    o->width = u64_at(c, 3);
+    o->height = u64_at(c, 4);
+    *ret = 0;
+    return 0;
+  }
+  snprintf(c->msg, sizeof c->msg, "smemu does not provide this device runtime function");
+  return -1;
+}
+
+static int hook(smemu_devcall *c, uint64_t *ret, void *user) {
+  (void)user;
+  pthread_mutex_lock(&mu);
+  int r;
+  if (!cur) {
+    snprintf(c->msg, sizeof c->msg, "no grid is running (internal error)");
+    r = -1;
+  } else {
+    r = call(cur, c, ret);
+  }
+  pthread_mutex_unlock(&mu);
+  return r;
+}
+
+cdp_grid *rt_cdp_enter(rt_func *f) {
+  /* a grid that cannot launch needs nothing */
+  if (!f || !f->k || !rt.ctx || !smemu_kernel_uses_devrt(f->k)) return NULL;
+  cdp_grid *g = calloc(1, sizeof *g);
+  if (!g) return NULL;
+  if (!pool) {
+    void *p = NULL;
+    if (smemu_malloc(rt.ctx, &p, (size_t)SLOTS * SLOT_BYTES + STR_BYTES) == SMEMU_OK) {
+      pool = p;
+      smemu_memset(rt.ctx, pool, 0, (size_t)SLOTS * SLOT_BYTES + STR_BYTES);
+    }
+  }
+  smemu_set_devcall(rt.ctx, hook, NULL);
+  pthread_mutex_lock(&mu);
+  g->up = cur;
+  g->depth = cur ? cur->depth + 1 : 0;
+  g->f = f;
+  cur = g;
+  pthread_mutex_unlock(&mu);
+  return g;
+}
+
+static void run_copy(const cdp_op *o) {
+  for (uint64_t r = 0; r < o->height; r++) {
+    void *d = (void *)(uintptr_t)(o->dst + r * o->dpitch);
+    void *base;
+    size_t bytes;
+    if (smemu_mem_lookup(rt.ctx, d, &base, &bytes, NULL) != SMEMU_OK ||
+        (uint8_t *)d + o->width > (uint8_t *)base + bytes ||
+        (o->kind == CDP_COPY &&
+         (smemu_mem_lookup(rt.ctx, (void *)(uintptr_t)(o->src + r * o->spitch), &base, &bytes, NULL) !=
+              SMEMU_OK ||
+          (uint8_t *)(uintptr_t)(o->src + r * o->spitch) + o->width > (uint8_t *)base + bytes))) {
+      rt_msg("error: a device-side cudaMem%sAsync of %" PRIu64 " bytes at 0x%" PRIx64
+             " reaches outside device memory (called by %s)",
+             o->kind == CDP_COPY ? "cpy" : "set", o->width, o->dst, o->site);
+      rt.sticky = cudaErrorIllegalAddress;
+      return;
+    }
+    if (o->kind == CDP_COPY)
+      smemu_memcpy(rt.ctx, d, (void *)(uintptr_t)(o->src + r * o->spitch), o->width);
+    else
+      smemu_memset(rt.ctx, d, (int)o->src, o->width);
+  }
+}
+
+static void run_child(cdp_op *o) {
+  rt_op op;
+  memset(&op, 0, sizeof op);
+  op.kind = OP_LAUNCH;
+  op.stream = &rt.default_stream;
+  op.f = o->f;
+  memcpy(op.grid, o->grid, sizeof op.grid);
+  memcpy(op.block, o->dim, sizeof op.block);
+  op.shared = o->shared;
+  op.bank_mode = rt.shmem_config == cudaSharedMemBankSizeEightByte ? 8 : 4;
+  op.params = o->params;
+  rt_run_launch(&op);
+  smemu_fault fi;
+  if ((smemu_last_fault(rt.ctx, &fi) == SMEMU_OK && fi.status) || smemu_fault_count(rt.ctx) > 0)
+    rt_msg("the grid %s<<<(%u,%u,%u),(%u,%u,%u)>>> was launched from the device by %s", o->f->name,
+           o->grid[0], o->grid[1], o->grid[2], o->dim[0], o->dim[1], o->dim[2], o->site);
+}
+
+static int by_block(const void *a, const void *b) {
+  const cdp_op *x = a, *y = b;
+  if (x->block != y->block) return x->block < y->block ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void rt_cdp_leave(cdp_grid *g, smemu_status s) {
+  if (!g) return;
+  qsort(g->ops, g->n, sizeof *g->ops, by_block);
+  /* the grid's work, then its tail launches (a faulted grid's work is
+   * dropped: the context is gone) */
+  for (int tail = 0; tail < 2; tail++)
+    for (size_t i = 0; i < g->n; i++) {
+      cdp_op *o = &g->ops[i];
+      if ((o->stream == STREAM_TAIL) != tail) continue;
+      if (s == SMEMU_OK && !rt.sticky) {
+        if (o->kind == CDP_LAUNCH)
+          run_child(o);
+        else
+          run_copy(o);
+      }
+      if (o->kind == CDP_LAUNCH) {
+        pthread_mutex_lock(&mu);
+        pending--;
+        pthread_mutex_unlock(&mu);
+      }
+      free(o->params);
+      o->params = NULL;
+    }
+  pthread_mutex_lock(&mu);
+  cur = g->up;
+  if (!cur)
+    for (int i = 0; i < SLOTS; i++) slots[i].used = 0;
+  pthread_mutex_unlock(&mu);
+  free(g->ops);
+  free(g->errs);
+  free(g);
+}
