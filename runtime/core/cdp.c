@@ -25,7 +25,10 @@
  * cudaErrorLaunchMaxDepthExceeded past the nesting limit; errors are the
  * calling thread's (cudaGetLastError/cudaPeekAtLastError). The parameter
  * buffers cudaGetParameterBufferV2 hands out are device memory of a pool
- * made before the first launch of a kernel that uses the device runtime. */
+ * made before the first launch of a kernel that uses the device runtime,
+ * each a fresh one while its grid runs (a buffer used twice in one grid
+ * would look like a race between its writers to the checks); a grid's
+ * buffers are free again once it has run (their launches copied them). */
 #include "rt.h"
 #include <inttypes.h>
 #include <pthread.h>
@@ -36,9 +39,8 @@
 enum { CDP_LAUNCH, CDP_COPY, CDP_SET };
 /* the nesting limit: a grid launched by the host is at depth 0 */
 #define CDP_MAX_DEPTH 24
-#define SLOT_BYTES 4096
-#define SLOTS 1024
-#define STR_BYTES 16384
+#define POOL_BYTES (4u << 20)
+#define STR_BYTES 16384u
 #define STREAM_TAIL 3
 #define STREAM_FAF 4
 
@@ -67,20 +69,25 @@ typedef struct cdp_grid {
   size_t n, cap;
   thread_err *errs;
   size_t nerrs, caperrs;
+  size_t mark_top, mark_bufs; /* the parameter buffers in use when it started */
 } cdp_grid;
 
-typedef struct slot {
-  int used;
-  smemu_kernel *k; /* cudaGetParameterBufferV2's kernel and shape */
+/* A parameter buffer: cudaGetParameterBufferV2's kernel and shape. */
+typedef struct pbuf {
+  uint64_t addr;
+  smemu_kernel *k;
   uint32_t grid[3], dim[3], shared;
-} slot;
+  int launched;
+} pbuf;
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static cdp_grid *cur; /* the grid running now */
 static size_t pending;
 static uint64_t seq, next_handle = 0x1000;
-static uint8_t *pool; /* SLOTS parameter buffers, then strings */
-static slot slots[SLOTS];
+static uint8_t *pool; /* POOL_BYTES of parameter buffers, then strings */
+static size_t top;    /* of them, the bytes handed out */
+static pbuf *bufs;    /* in address order */
+static size_t nbufs, capbufs;
 static size_t str_used;
 
 size_t rt_cdp_pending_limit(void) { return rt.pending_limit ? rt.pending_limit : 2048; }
@@ -202,27 +209,43 @@ static cudaError_t launch(cdp_grid *g, smemu_devcall *c, smemu_kernel *k, const 
   return cudaSuccess;
 }
 
-static slot *slot_at(uint64_t addr) {
-  if (!pool || addr < (uint64_t)(uintptr_t)pool) return NULL;
-  uint64_t off = addr - (uint64_t)(uintptr_t)pool;
-  if (off % SLOT_BYTES || off / SLOT_BYTES >= SLOTS) return NULL;
-  return &slots[off / SLOT_BYTES];
+static pbuf *buf_at(uint64_t addr) {
+  size_t lo = 0, hi = nbufs;
+  while (lo < hi) {
+    size_t m = (lo + hi) / 2;
+    if (bufs[m].addr == addr) return &bufs[m];
+    if (bufs[m].addr < addr)
+      lo = m + 1;
+    else
+      hi = m;
+  }
+  return NULL;
 }
 
-/* A free parameter buffer, or 0. */
-static uint64_t slot_take(smemu_kernel *k, const uint32_t grid[3], const uint32_t dim[3], uint32_t shared) {
-  for (int i = 0; pool && i < SLOTS; i++)
-    if (!slots[i].used) {
-      slots[i] = (slot){1, k, {grid[0], grid[1], grid[2]}, {dim[0], dim[1], dim[2]}, shared};
-      return (uint64_t)(uintptr_t)(pool + (size_t)i * SLOT_BYTES);
-    }
-  return 0;
+/* A fresh parameter buffer of `bytes` aligned to `align`, or 0. */
+static uint64_t buf_take(uint64_t bytes, uint64_t align, smemu_kernel *k, const uint32_t grid[3],
+                         const uint32_t dim[3], uint32_t shared) {
+  if (align < 16) align = 16;
+  if (!pool || align > 4096 || bytes > POOL_BYTES) return 0;
+  size_t at = (top + align - 1) / align * align;
+  if (at + bytes > POOL_BYTES) return 0;
+  if (nbufs == capbufs) {
+    size_t cap = capbufs ? 2 * capbufs : 64;
+    pbuf *nb = realloc(bufs, cap * sizeof *nb);
+    if (!nb) return 0;
+    bufs = nb;
+    capbufs = cap;
+  }
+  top = at + (bytes ? bytes : 1);
+  uint64_t a = (uint64_t)(uintptr_t)(pool + at);
+  bufs[nbufs++] = (pbuf){a, k, {grid[0], grid[1], grid[2]}, {dim[0], dim[1], dim[2]}, shared, 0};
+  return a;
 }
 
 /* A string in device memory for cudaGetErrorName/String, or 0. */
 static uint64_t dev_string(const char *s) {
   size_t n = strlen(s) + 1;
-  uint8_t *area = pool + (size_t)SLOTS * SLOT_BYTES;
+  uint8_t *area = pool + POOL_BYTES;
   for (size_t at = 0; at < str_used; at += strlen((char *)area + at) + 1)
     if (!strcmp((char *)area + at, s)) return (uint64_t)(uintptr_t)(area + at);
   if (str_used + n > STR_BYTES) return 0;
@@ -277,25 +300,26 @@ static int call(cdp_grid *g, smemu_devcall *c, uint64_t *ret) {
     smemu_kernel *k = smemu_kernel_at(c->kernel, u64_at(c, 0));
     int64_t pbytes = 0;
     if (k) smemu_kernel_get_attribute(k, SMEMU_ATTR_PARAM_BYTES, &pbytes);
-    *ret = k && pbytes <= SLOT_BYTES ? slot_take(k, grid, dim, u32_at(c, 3)) : 0;
+    *ret = k ? buf_take((uint64_t)pbytes, 16, k, grid, dim, u32_at(c, 3)) : 0;
     if (!*ret) fail(g, c, k ? cudaErrorLaunchOutOfResources : cudaErrorInvalidDeviceFunction);
     return 0;
   }
   if (!strcmp(fn, "GetParameterBuffer")) {
+    /* (alignment, size) */
     uint32_t none[3] = {0, 0, 0};
-    *ret = u64_at(c, 1) <= SLOT_BYTES ? slot_take(NULL, none, none, 0) : 0;
+    *ret = buf_take(u64_at(c, 1), u64_at(c, 0), NULL, none, none, 0);
     if (!*ret) fail(g, c, cudaErrorLaunchOutOfResources);
     return 0;
   }
   if (!strcmp(fn, "LaunchDeviceV2") || !strcmp(fn, "LaunchDeviceV2_ptsz")) {
     uint64_t buf = u64_at(c, 0);
-    slot *s = slot_at(buf);
-    if (!s || !s->used) {
+    pbuf *s = buf_at(buf);
+    if (!s || s->launched || !s->k) {
       *ret = fail(g, c, cudaErrorInvalidValue);
       return 0;
     }
+    s->launched = 1;
     e = launch(g, c, s->k, s->grid, s->dim, s->shared, buf, u64_at(c, 1));
-    s->used = 0;
     *ret = fail(g, c, e);
     return 0;
   }
@@ -305,9 +329,9 @@ static int call(cdp_grid *g, smemu_devcall *c, uint64_t *ret) {
     dim_at(c, 2, grid);
     dim_at(c, 3, dim);
     uint64_t buf = u64_at(c, 1);
-    slot *s = slot_at(buf);
+    pbuf *s = buf_at(buf);
+    if (s) s->launched = 1;
     e = launch(g, c, smemu_kernel_at(c->kernel, u64_at(c, 0)), grid, dim, u32_at(c, 4), buf, u64_at(c, 5));
-    if (s) s->used = 0;
     *ret = fail(g, c, e);
     return 0;
   }
@@ -464,15 +488,17 @@ cdp_grid *rt_cdp_enter(rt_func *f) {
   if (!g) return NULL;
   if (!pool) {
     void *p = NULL;
-    if (smemu_malloc(rt.ctx, &p, (size_t)SLOTS * SLOT_BYTES + STR_BYTES) == SMEMU_OK) {
+    if (smemu_malloc(rt.ctx, &p, (size_t)POOL_BYTES + STR_BYTES) == SMEMU_OK) {
       pool = p;
-      smemu_memset(rt.ctx, pool, 0, (size_t)SLOTS * SLOT_BYTES + STR_BYTES);
+      smemu_memset(rt.ctx, pool, 0, (size_t)POOL_BYTES + STR_BYTES);
     }
   }
   smemu_set_devcall(rt.ctx, hook, NULL);
   pthread_mutex_lock(&mu);
   g->up = cur;
   g->depth = cur ? cur->depth + 1 : 0;
+  g->mark_top = top;
+  g->mark_bufs = nbufs;
   g->f = f;
   cur = g;
   pthread_mutex_unlock(&mu);
@@ -529,6 +555,10 @@ static int by_block(const void *a, const void *b) {
 
 void rt_cdp_leave(cdp_grid *g, smemu_status s) {
   if (!g) return;
+  pthread_mutex_lock(&mu);
+  top = g->mark_top;
+  nbufs = g->mark_bufs;
+  pthread_mutex_unlock(&mu);
   qsort(g->ops, g->n, sizeof *g->ops, by_block);
   /* the grid's work, then its tail launches (a faulted grid's work is
    * dropped: the context is gone) */
@@ -552,8 +582,6 @@ void rt_cdp_leave(cdp_grid *g, smemu_status s) {
     }
   pthread_mutex_lock(&mu);
   cur = g->up;
-  if (!cur)
-    for (int i = 0; i < SLOTS; i++) slots[i].used = 0;
   pthread_mutex_unlock(&mu);
   free(g->ops);
   free(g->errs);
