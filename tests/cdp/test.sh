@@ -1,0 +1,56 @@
+#!/bin/sh
+# test.sh BUILD: dynamic parallelism (kernels that launch kernels). Builds
+# each program of this folder with nvcc -rdc=true -arch=sm_90 -lineinfo,
+# with -cudart shared and with nvcc's default static runtime, into
+# BUILD/cdp, runs both under BUILD/smemu and compares what they print with
+# what an H200 printed (recorded/NAME.out, from record.sh): line for line,
+# or as sorted lines for depth (the order of device printf output from
+# different grids is not fixed on a GPU). oob must also name the launch site
+# of the faulting child on stderr. Exits 77 (skip) without nvcc 13.
+B=${1:-build}
+here=$(cd "$(dirname "$0")" && pwd) || exit 2
+. "$here/../common/nvcc_suite.sh"
+suite_need_smemu cdp "$B"
+suite_need_nvcc cdp
+out=$B/cdp
+mkdir -p "$out/shared" "$out/static" || exit 2
+progs="depth tail streams pending oob race api"
+rc=0
+for v in "shared|-cudart shared" "static|-cudart static"; do
+  d=$out/${v%%|*}
+  flags=${v#*|}
+  for p in $progs; do
+    if [ ! -x "$d/$p" ] || [ "$here/$p.cu" -nt "$d/$p" ]; then
+      # shellcheck disable=SC2086
+      if ! nice "$NVCC" -rdc=true -arch=sm_90 -lineinfo $flags -o "$d/$p" "$here/$p.cu" >"$d/$p.log" 2>&1; then
+        echo "cdp: $d/$p did not build:"
+        cat "$d/$p.log"
+        rm -f "$d/$p"
+        rc=1
+        continue
+      fi
+    fi
+    "$B/smemu" run "$d/$p" >"$d/$p.out" 2>"$d/$p.err"
+    want=$here/recorded/$p.out
+    case $p in
+    depth) sort "$d/$p.out" >"$d/$p.got" && sort "$want" >"$d/$p.want" ;;
+    *) cp "$d/$p.out" "$d/$p.got" && cp "$want" "$d/$p.want" ;;
+    esac
+    if ! cmp -s "$d/$p.got" "$d/$p.want"; then
+      echo "cdp: $p (${v%%|*} runtime) differs from the H200's output:"
+      diff "$d/$p.want" "$d/$p.got" | head -20
+      cat "$d/$p.err"
+      rc=1
+      continue
+    fi
+    if [ $p = oob ] &&
+      ! grep -q "launched from the device by _Z6parentPi, block (1,0,0), thread (2,0,0), at .*oob.cu:9" "$d/$p.err"; then
+      echo "cdp: oob (${v%%|*} runtime): the child's fault does not name its launch site:"
+      cat "$d/$p.err"
+      rc=1
+      continue
+    fi
+    echo "cdp: $p (${v%%|*} runtime): ok"
+  done
+done
+exit $rc
