@@ -109,19 +109,25 @@ static uint32_t linear(const uint32_t i[3], const uint32_t d[3]) {
   return i[0] + d[0] * (i[1] + d[1] * i[2]);
 }
 
+/* Room for one more element in the array *p of *cap elements holding n:
+ * 0, or -1 when out of memory. */
+static int grow(void **p, size_t *cap, size_t n, size_t size) {
+  if (n < *cap) return 0;
+  size_t c = *cap ? 2 * *cap : 16;
+  void *q = realloc(*p, c * size);
+  if (!q) return -1;
+  *p = q;
+  *cap = c;
+  return 0;
+}
+
 /* ---- the calling thread's error ---- */
 static thread_err *err_of(cdp_grid *g, const smemu_devcall *c, int make) {
   uint32_t b = linear(c->block, c->grid), t = linear(c->thread, c->block_dim);
   for (size_t i = 0; i < g->nerrs; i++)
     if (g->errs[i].block == b && g->errs[i].thread == t) return &g->errs[i];
   if (!make) return NULL;
-  if (g->nerrs == g->caperrs) {
-    size_t cap = g->caperrs ? 2 * g->caperrs : 16;
-    thread_err *e = realloc(g->errs, cap * sizeof *e);
-    if (!e) return NULL;
-    g->errs = e;
-    g->caperrs = cap;
-  }
+  if (grow((void **)&g->errs, &g->caperrs, g->nerrs, sizeof *g->errs) < 0) return NULL;
   g->errs[g->nerrs] = (thread_err){b, t, cudaSuccess};
   return &g->errs[g->nerrs++];
 }
@@ -158,13 +164,7 @@ static void site_of(const smemu_devcall *c, char *out, size_t n) {
 }
 
 static cdp_op *add_op(cdp_grid *g, const smemu_devcall *c, int kind, uint64_t stream) {
-  if (g->n == g->cap) {
-    size_t cap = g->cap ? 2 * g->cap : 16;
-    cdp_op *o = realloc(g->ops, cap * sizeof *o);
-    if (!o) return NULL;
-    g->ops = o;
-    g->cap = cap;
-  }
+  if (grow((void **)&g->ops, &g->cap, g->n, sizeof *g->ops) < 0) return NULL;
   cdp_op *o = &g->ops[g->n++];
   memset(o, 0, sizeof *o);
   o->kind = kind;
@@ -229,13 +229,7 @@ static uint64_t buf_take(uint64_t bytes, uint64_t align, smemu_kernel *k, const 
   if (!pool || align > 4096 || bytes > POOL_BYTES) return 0;
   size_t at = (top + align - 1) / align * align;
   if (at + bytes > POOL_BYTES) return 0;
-  if (nbufs == capbufs) {
-    size_t cap = capbufs ? 2 * capbufs : 64;
-    pbuf *nb = realloc(bufs, cap * sizeof *nb);
-    if (!nb) return 0;
-    bufs = nb;
-    capbufs = cap;
-  }
+  if (grow((void **)&bufs, &capbufs, nbufs, sizeof *bufs) < 0) return 0;
   top = at + (bytes ? bytes : 1);
   uint64_t a = (uint64_t)(uintptr_t)(pool + at);
   bufs[nbufs++] = (pbuf){a, k, {grid[0], grid[1], grid[2]}, {dim[0], dim[1], dim[2]}, shared, 0};
@@ -287,6 +281,25 @@ static int limit_value(int which, size_t *v) {
   default:
     return -1;
   }
+}
+
+/* Queue a copy (src: an address) or a set (src: the byte) of height rows
+ * of width bytes, pitches apart. */
+static int queue_mem(cdp_grid *g, smemu_devcall *c, int kind, uint64_t stream, uint64_t dst, uint64_t dpitch,
+                     uint64_t src, uint64_t spitch, uint64_t width, uint64_t height, uint64_t *ret) {
+  cdp_op *o = add_op(g, c, kind, stream);
+  if (!o) {
+    *ret = fail(g, c, cudaErrorMemoryAllocation);
+    return 0;
+  }
+  o->dst = dst;
+  o->dpitch = dpitch;
+  o->src = src;
+  o->spitch = spitch;
+  o->width = width;
+  o->height = height;
+  *ret = 0;
+  return 0;
 }
 
 /* The device runtime's functions; c->fn is the name after __cudaCDP2. */
@@ -416,53 +429,19 @@ static int call(cdp_grid *g, smemu_devcall *c, uint64_t *ret) {
     *ret = dev_string(fn[8] == 'N' ? cudaGetErrorName(x) : cudaGetErrorString(x));
     return 0;
   }
-  if (!strcmp(fn, "MemcpyAsync") || !strcmp(fn, "MemcpyAsync_ptsz") || !strcmp(fn, "MemsetAsync") ||
-      !strcmp(fn, "MemsetAsync_ptsz")) {
-    /* (dst, src, count, kind, stream) / (dst, value, count, stream) */
-    int copy = fn[3] == 'c';
-    cdp_op *o = add_op(g, c, copy ? CDP_COPY : CDP_SET, u64_at(c, copy ? 4 : 3));
-    if (!o) {
-      *ret = fail(g, c, cudaErrorMemoryAllocation);
-      return 0;
-    }
-    o->dst = u64_at(c, 0);
-    o->src = copy ? u64_at(c, 1) : (uint64_t)(u32_at(c, 1) & 0xff);
-    o->width = o->dpitch = o->spitch = u64_at(c, 2);
-    o->height = 1;
-    *ret = 0;
-    return 0;
-  }
-  if (!strcmp(fn, "Memcpy2DAsync") || !strcmp(fn, "Memcpy2DAsync_ptsz")) {
+  if (!strcmp(fn, "MemcpyAsync") || !strcmp(fn, "MemcpyAsync_ptsz")) /* (dst, src, count, kind, stream) */
+    return queue_mem(g, c, CDP_COPY, u64_at(c, 4), u64_at(c, 0), 0, u64_at(c, 1), 0, u64_at(c, 2), 1, ret);
+  if (!strcmp(fn, "MemsetAsync") || !strcmp(fn, "MemsetAsync_ptsz")) /* (dst, value, count, stream) */
+    return queue_mem(g, c, CDP_SET, u64_at(c, 3), u64_at(c, 0), 0, u32_at(c, 1) & 0xff, 0, u64_at(c, 2), 1,
+                     ret);
+  if (!strcmp(fn, "Memcpy2DAsync") || !strcmp(fn, "Memcpy2DAsync_ptsz"))
     /* (dst, dpitch, src, spitch, width, height, kind, stream) */
-    cdp_op *o = add_op(g, c, CDP_COPY, u64_at(c, 7));
-    if (!o) {
-      *ret = fail(g, c, cudaErrorMemoryAllocation);
-      return 0;
-    }
-    o->dst = u64_at(c, 0);
-    o->dpitch = u64_at(c, 1);
-    o->src = u64_at(c, 2);
-    o->spitch = u64_at(c, 3);
-    o->width = u64_at(c, 4);
-    o->height = u64_at(c, 5);
-    *ret = 0;
-    return 0;
-  }
-  if (!strcmp(fn, "Memset2DAsync") || !strcmp(fn, "Memset2DAsync_ptsz")) {
+    return queue_mem(g, c, CDP_COPY, u64_at(c, 7), u64_at(c, 0), u64_at(c, 1), u64_at(c, 2), u64_at(c, 3),
+                     u64_at(c, 4), u64_at(c, 5), ret);
+  if (!strcmp(fn, "Memset2DAsync") || !strcmp(fn, "Memset2DAsync_ptsz"))
     /* (dst, pitch, value, width, height, stream) */
-    cdp_op *o = add_op(g, c, CDP_SET, u64_at(c, 5));
-    if (!o) {
-      *ret = fail(g, c, cudaErrorMemoryAllocation);
-      return 0;
-    }
-    o->dst = u64_at(c, 0);
-    o->dpitch = u64_at(c, 1);
-    o->src = u32_at(c, 2) & 0xff;
-    o->width = u64_at(c, 3);
-    o->height = u64_at(c, 4);
-    *ret = 0;
-    return 0;
-  }
+    return queue_mem(g, c, CDP_SET, u64_at(c, 5), u64_at(c, 0), u64_at(c, 1), u32_at(c, 2) & 0xff, 0,
+                     u64_at(c, 3), u64_at(c, 4), ret);
   snprintf(c->msg, sizeof c->msg, "smemu does not provide this device runtime function");
   return -1;
 }
