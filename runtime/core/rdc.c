@@ -30,15 +30,6 @@ void rt_module_free_parts(rt_module *m) {
   m->nparts = 0;
 }
 
-/* NVIDIA's device runtime (libcudadevrt.a, which nvcc links into every
- * program that launches from the device) is a translation unit of its own:
- * its PTX implements the device runtime over private system calls. smemu
- * answers the device runtime's functions itself (core/cdp.c, devrt.c), so
- * the unit stays out of the link. */
-static int is_devrt_unit(const fb_image *p) {
-  return p->ptx && strstr(p->ptx, "__CNPRT_VERSION_NUMBER__") && strstr(p->ptx, "cudartErrorCnpMap");
-}
-
 cudaError_t rt_module_load_parts(rt_module *m, smemu_ctx *ctx) {
   const char **ptx = calloc((size_t)m->nparts, sizeof *ptx);
   size_t *len = calloc((size_t)m->nparts, sizeof *len);
@@ -47,7 +38,11 @@ cudaError_t rt_module_load_parts(rt_module *m, smemu_ctx *ctx) {
   int n = 0;
   for (int i = 0; e == cudaSuccess && i < m->nparts; i++) {
     fb_image *p = &m->parts[i];
-    if (is_devrt_unit(p)) continue;
+    /* NVIDIA's device runtime (libcudadevrt.a, which nvcc links into a
+     * program that launches from the device) is a unit of its own whose PTX
+     * implements it over private system calls; smemu answers its functions
+     * itself (core/cdp.c, devrt.c), so the unit stays out of the link */
+    if (rt_devrt_unit(p->ptx)) continue;
     if (!p->ptx) {
       rt_msg("%s: translation unit %d of the device link has no PTX (%s); rebuild with nvcc -arch=sm_XX",
              m->label, i + 1, p->err[0] ? p->err : "SASS only");

@@ -6,7 +6,10 @@
 # what an H200 printed (recorded/NAME.out, from record.sh): line for line,
 # or as sorted lines for depth (the order of device printf output from
 # different grids is not fixed on a GPU). oob must also name the launch site
-# of the faulting child on stderr. Exits 77 (skip) without nvcc 13.
+# of the faulting child on stderr. smemu lint must find every program's
+# kernels decodable (each translation unit linted with what the others
+# define), and smemu exec, which has no CUDA runtime, must refuse a kernel's
+# device-side launch with a message. Exits 77 (skip) without nvcc 13.
 B=${1:-build}
 here=$(cd "$(dirname "$0")" && pwd) || exit 2
 . "$here/../common/nvcc_suite.sh"
@@ -50,7 +53,30 @@ for v in "shared|-cudart shared" "static|-cudart static"; do
       rc=1
       continue
     fi
+    if ! "$B/smemu" lint "$d/$p" >"$d/$p.lint" 2>&1 || ! grep -q "kernels*, 0 problems" "$d/$p.lint"; then
+      echo "cdp: smemu lint $p (${v%%|*} runtime) finds problems:"
+      cat "$d/$p.lint"
+      rc=1
+      continue
+    fi
     echo "cdp: $p (${v%%|*} runtime): ok"
   done
 done
+# smemu exec runs one kernel without the CUDA runtime: a device-side launch
+# is refused, naming the function
+if "$NVCC" -rdc=true -arch=sm_90 -ptx -o "$out/oob.ptx" "$here/oob.cu" >"$out/oob.ptx.log" 2>&1; then
+  got=$("$B/smemu" exec "$out/oob.ptx" --kernel _Z6parentPi --grid 2 --block 4 --arg buf:s32:4 2>&1)
+  st=$?
+  case $st:$got in
+  1:*__cudaCDP2GetParameterBufferV2*"needs the CUDA runtime"*) echo "cdp: smemu exec refuses a device launch: ok" ;;
+  *)
+    echo "cdp: smemu exec of a launching kernel: exit $st, output:"
+    echo "$got"
+    rc=1
+    ;;
+  esac
+else
+  cat "$out/oob.ptx.log"
+  rc=1
+fi
 exit $rc
