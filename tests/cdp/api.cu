@@ -23,6 +23,11 @@ __global__ void probe(int *p) {
   cudaFuncAttributes a;
   cudaError_t e = cudaFuncGetAttributes(&a, child);
   printf("attributes %d: max threads %d, static shared %zu\n", (int)e, a.maxThreadsPerBlock, a.sharedSizeBytes);
+  printf("registers %d, local %zu, ptx %d, binary %d\n", a.numRegs, a.localSizeBytes, a.ptxVersion, a.binaryVersion);
+  int blocks = -1;
+  e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, child, 64, 0);
+  printf("occupancy %d: %d blocks of 64 threads\n", (int)e, blocks);
+  printf("names: %s / %s\n", cudaGetErrorName(cudaErrorInvalidValue), cudaGetErrorString(cudaErrorLaunchPendingCountExceeded));
   child<<<1, 2048>>>(p);
   e = cudaPeekAtLastError();
   cudaError_t e2 = cudaGetLastError(), e3 = cudaGetLastError();
