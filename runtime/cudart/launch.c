@@ -404,6 +404,8 @@ void rt_func_attributes(rt_func *f, struct cudaFuncAttributes *attr) {
   attr->maxThreadsPerBlock = rt_func_max_threads(f);
   attr->numRegs = rt_func_regs(f);
   attr->ptxVersion = f->m->img.ptx_arch;
+  /* -rdc: the linked image is SASS; the units hold the PTX */
+  for (int i = 0; !attr->ptxVersion && i < f->m->nparts; i++) attr->ptxVersion = f->m->parts[i].ptx_arch;
   attr->binaryVersion = rt.arch.major * 10 + rt.arch.minor;
   attr->maxDynamicSharedSizeBytes = (int)max_dyn_shared(f);
   attr->preferredShmemCarveout = f->carveout;
