@@ -422,6 +422,11 @@ void rt_report_launch(const rt_func *f, smemu_status s);
 struct cdp_grid;
 struct cdp_grid *rt_cdp_enter(rt_func *f);
 void rt_cdp_leave(struct cdp_grid *g, smemu_status s);
+/* cudaGraphLaunch from the device (cudart/graph_exec.c): whether h was
+ * instantiated for device launch (else cudaErrorInvalidValue); running
+ * it, no lock taken. */
+cudaError_t rt_gexec_device_check(uint64_t h);
+void rt_gexec_device_run(uint64_t h);
 /* cudaLimitDevRuntimePendingLaunchCount and cudaLimitDevRuntimeSyncDepth */
 size_t rt_cdp_pending_limit(void);
 size_t rt_cdp_sync_depth(void);

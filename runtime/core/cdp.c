@@ -36,13 +36,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { CDP_LAUNCH, CDP_COPY, CDP_SET };
+enum { CDP_LAUNCH, CDP_COPY, CDP_SET, CDP_GRAPH };
 /* the nesting limit: a grid launched by the host is at depth 0 */
 #define CDP_MAX_DEPTH 24
 #define POOL_BYTES (4u << 20)
 #define STR_BYTES 16384u
 #define STREAM_TAIL 3
 #define STREAM_FAF 4
+#define STREAM_GRAPH_TAIL 0x0100000000000000ull
 
 typedef struct cdp_op {
   int kind;
@@ -53,6 +54,7 @@ typedef struct cdp_op {
   uint32_t grid[3], dim[3], shared;
   uint8_t *params;
   uint64_t dst, src, width, height, dpitch, spitch; /* CDP_COPY, CDP_SET (src: the byte) */
+  uint64_t graph;                                   /* CDP_GRAPH: the executable */
   char site[512];                                   /* who launched it, where */
 } cdp_op;
 
@@ -424,6 +426,17 @@ static int call(cdp_grid *g, smemu_devcall *c, uint64_t *ret) {
     *ret = fail(g, c, e);
     return 0;
   }
+  if (!strcmp(fn, "GraphLaunch")) {
+    /* (graphExec, stream): cudaStreamGraphTailLaunch, or a fire-and-forget
+     * stream */
+    uint64_t h = u64_at(c, 0), st = u64_at(c, 1);
+    e = rt_gexec_device_check(h);
+    cdp_op *o = e ? NULL : add_op(g, c, CDP_GRAPH, st == STREAM_GRAPH_TAIL ? STREAM_TAIL : st);
+    if (!e && !o) e = cudaErrorMemoryAllocation;
+    if (o) o->graph = h;
+    *ret = fail(g, c, e);
+    return 0;
+  }
   if (!strcmp(fn, "GetErrorName") || !strcmp(fn, "GetErrorString")) {
     cudaError_t x = (cudaError_t)u32_at(c, 0);
     *ret = dev_string(fn[8] == 'N' ? cudaGetErrorName(x) : cudaGetErrorString(x));
@@ -548,6 +561,8 @@ void rt_cdp_leave(cdp_grid *g, smemu_status s) {
       if (s == SMEMU_OK && !rt.sticky) {
         if (o->kind == CDP_LAUNCH)
           run_child(o);
+        else if (o->kind == CDP_GRAPH)
+          rt_gexec_device_run(o->graph);
         else
           run_copy(o);
       }

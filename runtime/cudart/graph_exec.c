@@ -362,6 +362,18 @@ RT_EXPORT cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t st
   return rt_end(cudaSuccess);
 }
 
+/* ---- launches from the device (core/cdp.c) ---- */
+
+cudaError_t rt_gexec_device_check(uint64_t h) {
+  rt_gexec *x = x_get((cudaGraphExec_t)(uintptr_t)h);
+  return x && (x->flags & cudaGraphInstantiateFlagDeviceLaunch) ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+void rt_gexec_device_run(uint64_t h) {
+  rt_gexec *x = x_get((cudaGraphExec_t)(uintptr_t)h);
+  if (x) g_run(x->g);
+}
+
 /* ---- update ---- */
 
 /* the executable's node made from `node` (a node of the graph it was

@@ -1,7 +1,7 @@
 /* devrt_names.c: the device runtime functions (dynamic parallelism) that a
  * kernel may call without a definition: nvcc's PTX calls them by the
  * header's __cudaCDP2 names (CUDA 12 and later), older PTX by the plain
- * cuda names. NVIDIA's libcudadevrt.a implements them over private
+ * cuda names (cudaGraphLaunch has only that one). NVIDIA's libcudadevrt.a implements them over private
  * system calls; smemu answers them in the executor (exec/devcall.c). */
 #include "ir/decode.h"
 #include "ir/program.h"
@@ -27,6 +27,7 @@ static const char *const suffixes[] = {
     "GetLastError",
     "GetParameterBuffer",
     "GetParameterBufferV2",
+    "GraphLaunch",
     "LaunchDevice",
     "LaunchDeviceV2",
     "LaunchDeviceV2_ptsz",
