@@ -422,6 +422,8 @@ void rt_report_launch(const rt_func *f, smemu_status s);
 struct cdp_grid;
 struct cdp_grid *rt_cdp_enter(rt_func *f);
 void rt_cdp_leave(struct cdp_grid *g, smemu_status s);
+/* The context is going: forget the device memory of the parameter buffers. */
+void rt_cdp_reset(void);
 /* cudaGraphLaunch from the device (cudart/graph_exec.c): whether h was
  * instantiated for device launch (else cudaErrorInvalidValue); running
  * it, no lock taken. */

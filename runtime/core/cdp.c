@@ -497,6 +497,13 @@ cdp_grid *rt_cdp_enter(rt_func *f) {
   return g;
 }
 
+void rt_cdp_reset(void) {
+  pthread_mutex_lock(&mu);
+  pool = NULL;
+  top = nbufs = str_used = 0;
+  pthread_mutex_unlock(&mu);
+}
+
 static void run_copy(const cdp_op *o) {
   for (uint64_t r = 0; r < o->height; r++) {
     void *d = (void *)(uintptr_t)(o->dst + r * o->dpitch);
