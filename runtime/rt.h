@@ -220,12 +220,14 @@ typedef struct rt_state {
   int cache_config;
   int shmem_config; /* as set; the getter reports the effective one */
   size_t stack_limit, printf_fifo, heap_limit;
-  size_t pending_limit, sync_depth; /* the device runtime's limits as set (0: CUDA's defaults) */
-  int unregistered;                 /* __cudaUnregisterFatBinary ran (exit has begun) */
-  int san_continue;                 /* SMEMU_CONTINUE_AFTER_ERROR: a fault ends its launch only */
-  int san_leaks;                    /* SMEMU_LEAK_CHECK=full: unfreed allocations at exit */
-  int san_memcheck;                 /* memcheck's records: every bad address, failed API calls */
-  int driver_ready;                 /* a context was created: the driver API counts as initialised */
+  int unregistered; /* __cudaUnregisterFatBinary ran (exit has begun) */
+  int san_continue; /* SMEMU_CONTINUE_AFTER_ERROR: a fault ends its launch only */
+  int san_leaks;    /* SMEMU_LEAK_CHECK=full: unfreed allocations at exit */
+  int san_memcheck; /* memcheck's records: every bad address, failed API calls */
+  int driver_ready; /* a context was created: the driver API counts as initialised */
+
+  /* the device runtime's limits as set (0: CUDA's defaults; core/cdp.c) */
+  size_t pending_limit, sync_depth;
 } rt_state;
 
 extern rt_state rt;

@@ -51,19 +51,17 @@ typedef struct pool_chunk {
 struct smemu_ctx {
   smemu_options opt;
   const arch_profile *arch;
-  int threads;              /* workers per launch */
-  int bank_mode;            /* 4 or 8 */
-  int want_banks;           /* bank model on */
-  int tier;                 /* SMEMU_TIER_INTERP, _JIT or _AUTO, resolved */
-  uint64_t jit_hot;         /* warp instructions that make a kernel hot (auto) */
-  mem_table mem;            /* global allocations */
-  void *grid_ws;            /* the grid workspace of the last cooperative launch, or NULL */
-  struct ginit *ginit;      /* written bytes of each allocation (SMEMU_ANALYZE_INIT), or NULL */
-  pool_chunk *chunks;       /* where smemu_malloc's allocations live (pool.c) */
-  struct dev_heap *heap;    /* device-side malloc's heap, made by the first launch that needs it */
-  smemu_devcall_fn devcall; /* the device runtime's host side (smemu_set_devcall), or NULL */
-  void *devcall_user;
-  size_t heap_bytes; /* its size (smemu_set_heap_bytes; 8 MB, CUDA's default) */
+  int threads;           /* workers per launch */
+  int bank_mode;         /* 4 or 8 */
+  int want_banks;        /* bank model on */
+  int tier;              /* SMEMU_TIER_INTERP, _JIT or _AUTO, resolved */
+  uint64_t jit_hot;      /* warp instructions that make a kernel hot (auto) */
+  mem_table mem;         /* global allocations */
+  void *grid_ws;         /* the grid workspace of the last cooperative launch, or NULL */
+  struct ginit *ginit;   /* written bytes of each allocation (SMEMU_ANALYZE_INIT), or NULL */
+  pool_chunk *chunks;    /* where smemu_malloc's allocations live (pool.c) */
+  struct dev_heap *heap; /* device-side malloc's heap, made by the first launch that needs it */
+  size_t heap_bytes;     /* its size (smemu_set_heap_bytes; 8 MB, CUDA's default) */
   size_t nchunks, capchunks;
   size_t padding;         /* red zone bytes after each allocation, at least (pool.c) */
   smemu_fault fault;      /* the last launch's fault (fault.status 0: none) */
@@ -86,6 +84,9 @@ struct smemu_ctx {
   int nsy;
   const struct analysis *cached; /* the analysis hz/sy were built from */
   char err[4096];                /* message of the last failed call */
+  /* the device runtime's host side (smemu_set_devcall), or NULL */
+  smemu_devcall_fn devcall;
+  void *devcall_user;
 };
 
 /* Frees a kernel's SASS mapping (src/api/sass_use.c). */
