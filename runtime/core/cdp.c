@@ -21,9 +21,11 @@
  *
  * Limits, as on an H200 (tests/cdp/recorded): a launch fails with
  * cudaErrorLaunchPendingCountExceeded when cudaLimitDevRuntimePendingLaunchCount
- * (2048) launches are launched and not complete, with
- * cudaErrorLaunchMaxDepthExceeded past the nesting limit; errors are the
- * calling thread's (cudaGetLastError/cudaPeekAtLastError). The parameter
+ * (2048) launches are launched and not complete (a grid is complete when
+ * its children are, so a chain of nested launches counts every level); a
+ * chain of 40 nested grids launches without error there, so smemu sets no
+ * nesting limit of its own. Errors are the calling thread's
+ * (cudaGetLastError/cudaPeekAtLastError). The parameter
  * buffers cudaGetParameterBufferV2 hands out are device memory of a pool
  * made before the first launch of a kernel that uses the device runtime,
  * each a fresh one while its grid runs (a buffer used twice in one grid
@@ -37,8 +39,6 @@
 #include <string.h>
 
 enum { CDP_LAUNCH, CDP_COPY, CDP_SET, CDP_GRAPH };
-/* the nesting limit: a grid launched by the host is at depth 0 */
-#define CDP_MAX_DEPTH 24
 #define POOL_BYTES (4u << 20)
 #define STR_BYTES 16384u
 #define STREAM_TAIL 3
@@ -56,6 +56,7 @@ typedef struct cdp_op {
   uint64_t dst, src, width, height, dpitch, spitch; /* CDP_COPY, CDP_SET (src: the byte) */
   uint64_t graph;                                   /* CDP_GRAPH: the executable */
   char site[512];                                   /* who launched it, where */
+  int started;                                      /* its grid ran (and has a frame) */
 } cdp_op;
 
 typedef struct thread_err {
@@ -64,9 +65,11 @@ typedef struct thread_err {
 } thread_err;
 
 typedef struct cdp_grid {
-  struct cdp_grid *up;
-  int depth;
   rt_func *f;
+  int counted; /* a device launch: pending until its work completes */
+  int failed;  /* it faulted: its work is dropped */
+  int pass;    /* 0: its work, 1: its tail launches; 2: done */
+  size_t next; /* the next queued item of the pass */
   cdp_op *ops;
   size_t n, cap;
   thread_err *errs;
@@ -84,6 +87,13 @@ typedef struct pbuf {
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static cdp_grid *cur; /* the grid running now */
+/* the grids whose queued work is being run, innermost last (a stack, so
+ * that a chain of nested launches needs no host recursion) */
+static cdp_grid **frames;
+static size_t nframes, capframes;
+static int looping;       /* a loop runs queued work: a finished grid joins it */
+static cdp_op *launching; /* the queued launch being started */
+
 static size_t pending;
 static uint64_t seq, next_handle = 0x1000;
 static uint8_t *pool; /* POOL_BYTES of parameter buffers, then strings */
@@ -184,9 +194,10 @@ static cudaError_t launch(cdp_grid *g, smemu_devcall *c, smemu_kernel *k, const 
   rt_func *f = k ? func_of(k) : NULL;
   if (!f) return cudaErrorInvalidDeviceFunction;
   dim3 gd = {grid[0], grid[1], grid[2]}, bd = {dim[0], dim[1], dim[2]};
-  cudaError_t e = rt_launch_check(f, k, gd, bd, shared);
-  if (e) return e;
-  if (g->depth + 1 >= CDP_MAX_DEPTH) return cudaErrorLaunchMaxDepthExceeded;
+  /* a device launch answers every shape the host's would refuse with
+   * cudaErrorInvalidConfiguration (an H200: a block of 2048 threads, too
+   * much shared memory) */
+  if (rt_launch_check(f, k, gd, bd, shared)) return cudaErrorInvalidConfiguration;
   if (pending >= rt_cdp_pending_limit()) return cudaErrorLaunchPendingCountExceeded;
   int64_t pbytes = 0;
   smemu_kernel_get_attribute(k, SMEMU_ATTR_PARAM_BYTES, &pbytes);
@@ -373,7 +384,7 @@ static int call(cdp_grid *g, smemu_devcall *c, uint64_t *ret) {
       !strcmp(fn, "DeviceGetCacheConfig") || !strcmp(fn, "DeviceGetSharedMemConfig")) {
     int v = !strcmp(fn, "GetDevice")              ? 0
             : !strcmp(fn, "GetDeviceCount")       ? 1
-            : !strcmp(fn, "RuntimeGetVersion")    ? 13000
+            : !strcmp(fn, "RuntimeGetVersion")    ? 6000 /* the device runtime's own (an H200) */
             : !strcmp(fn, "DeviceGetCacheConfig") ? rt.cache_config
                                                   : rt.shmem_config;
     if (put(c, u64_at(c, 0), &v, 4) < 0) return -1;
@@ -487,8 +498,8 @@ cdp_grid *rt_cdp_enter(rt_func *f) {
   }
   smemu_set_devcall(rt.ctx, hook, NULL);
   pthread_mutex_lock(&mu);
-  g->up = cur;
-  g->depth = cur ? cur->depth + 1 : 0;
+  g->counted = launching && launching->kind == CDP_LAUNCH;
+  if (g->counted) launching->started = 1;
   g->mark_top = top;
   g->mark_bufs = nbufs;
   g->f = f;
@@ -552,39 +563,87 @@ static int by_block(const void *a, const void *b) {
   return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+static void release(int n) {
+  pthread_mutex_lock(&mu);
+  pending -= (size_t)n;
+  pthread_mutex_unlock(&mu);
+}
+
+/* The next queued item of g: its work in order, then its tail launches. */
+static cdp_op *next_op(cdp_grid *g) {
+  for (; g->pass < 2; g->pass++, g->next = 0)
+    while (g->next < g->n) {
+      cdp_op *o = &g->ops[g->next++];
+      if ((o->stream == STREAM_TAIL) == g->pass) return o;
+    }
+  return NULL;
+}
+
+/* g and all its work are complete. */
+static void finish(cdp_grid *g) {
+  if (g->counted) release(1);
+  for (size_t i = 0; i < g->n; i++) free(g->ops[i].params);
+  free(g->ops);
+  free(g->errs);
+  free(g);
+}
+
+/* Run the queued work of the frames above base, depth first: a child's
+ * frame goes on top when its grid has run, so its work and tail launches
+ * finish before its parent's next item. */
+static void run_frames(size_t base) {
+  while (nframes > base) {
+    cdp_grid *g = frames[nframes - 1];
+    cdp_op *o = next_op(g);
+    if (!o) {
+      nframes--;
+      finish(g);
+      continue;
+    }
+    if (g->failed || rt.sticky) {
+      /* a faulted grid's work is dropped: the context is gone */
+      if (o->kind == CDP_LAUNCH) release(1);
+      continue;
+    }
+    launching = o;
+    o->started = 0;
+    if (o->kind == CDP_LAUNCH) {
+      run_child(o);
+    } else if (o->kind == CDP_GRAPH) {
+      /* a graph's nodes finish (their children too) one after another */
+      int was = looping;
+      looping = 0;
+      rt_gexec_device_run(o->graph);
+      looping = was;
+    } else {
+      run_copy(o);
+    }
+    launching = NULL;
+    if (o->kind == CDP_LAUNCH && !o->started) release(1);
+  }
+}
+
 void rt_cdp_leave(cdp_grid *g, smemu_status s) {
   if (!g) return;
   pthread_mutex_lock(&mu);
   top = g->mark_top;
   nbufs = g->mark_bufs;
+  cur = NULL;
   pthread_mutex_unlock(&mu);
+  g->failed = s != SMEMU_OK;
   qsort(g->ops, g->n, sizeof *g->ops, by_block);
-  /* the grid's work, then its tail launches (a faulted grid's work is
-   * dropped: the context is gone) */
-  for (int tail = 0; tail < 2; tail++)
-    for (size_t i = 0; i < g->n; i++) {
-      cdp_op *o = &g->ops[i];
-      if ((o->stream == STREAM_TAIL) != tail) continue;
-      if (s == SMEMU_OK && !rt.sticky) {
-        if (o->kind == CDP_LAUNCH)
-          run_child(o);
-        else if (o->kind == CDP_GRAPH)
-          rt_gexec_device_run(o->graph);
-        else
-          run_copy(o);
-      }
-      if (o->kind == CDP_LAUNCH) {
-        pthread_mutex_lock(&mu);
-        pending--;
-        pthread_mutex_unlock(&mu);
-      }
-      free(o->params);
-      o->params = NULL;
-    }
-  pthread_mutex_lock(&mu);
-  cur = g->up;
-  pthread_mutex_unlock(&mu);
-  free(g->ops);
-  free(g->errs);
-  free(g);
+  if (grow((void **)&frames, &capframes, nframes, sizeof *frames) < 0) {
+    rt_msg("out of memory running the grids %s launched", g->f->name);
+    g->failed = 1;
+    g->pass = 2;
+    for (size_t i = 0; i < g->n; i++)
+      if (g->ops[i].kind == CDP_LAUNCH) release(1);
+    finish(g);
+    return;
+  }
+  frames[nframes++] = g;
+  if (looping) return;
+  looping = 1;
+  run_frames(nframes - 1);
+  looping = 0;
 }
