@@ -330,8 +330,10 @@ smemu_kernel *smemu_kernel_at(smemu_kernel *k, uint64_t addr);
 /* The module a kernel belongs to. */
 smemu_module *smemu_kernel_module(smemu_kernel *k);
 /* 1 when the kernel, or a function it calls, calls the device runtime
- * (launches kernels from the device). */
+ * (launches kernels from the device); smemu_kernel_calls: 1 when it calls
+ * the device runtime function `name` (as its PTX names it). */
 int smemu_kernel_uses_devrt(const smemu_kernel *k);
+int smemu_kernel_calls(const smemu_kernel *k, const char *name);
 
 /* Figures of the last launch on ctx (also after a failed one). */
 const smemu_launch_stats *smemu_last_stats(const smemu_ctx *ctx);

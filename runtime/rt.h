@@ -156,7 +156,9 @@ typedef struct rt_op {
   rt_attr *attrs; /* OP_LAUNCH: the launch's attributes (cudaLaunchKernelEx), copied; freed with op */
   unsigned nattrs;
   struct rt_op *next;
+  int origin; /* OP_LAUNCH: RT_FROM_HOST, a graph's kernel node, or a device-side launch */
 } rt_op;
+enum { RT_FROM_HOST, RT_FROM_GRAPH, RT_FROM_DEVICE };
 
 /* ---- the process-wide state (core/state.c; start-up, reset and exit:
  * core/lifecycle.c) ---- */
@@ -422,7 +424,8 @@ void rt_report_launch(const rt_func *f, smemu_status s);
  * with its status: runs the grids and copies it queued, then its tail
  * launches. */
 struct cdp_grid;
-struct cdp_grid *rt_cdp_enter(rt_func *f);
+/* rt_cdp_enter: -1 when the launch must not run (a message said why) */
+int rt_cdp_enter(const rt_op *op, struct cdp_grid **g);
 void rt_cdp_leave(struct cdp_grid *g, smemu_status s);
 /* The context is going: forget the device memory of the parameter buffers. */
 void rt_cdp_reset(void);

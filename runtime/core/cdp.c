@@ -93,6 +93,8 @@ static cdp_grid **frames;
 static size_t nframes, capframes;
 static int looping;       /* a loop runs queued work: a finished grid joins it */
 static cdp_op *launching; /* the queued launch being started */
+static uint64_t *graphs;  /* executables with a device launch queued, not yet run */
+static size_t ngraphs, capgraphs;
 
 static size_t pending;
 static uint64_t seq, next_handle = 0x1000;
@@ -439,12 +441,20 @@ static int call(cdp_grid *g, smemu_devcall *c, uint64_t *ret) {
   }
   if (!strcmp(fn, "GraphLaunch")) {
     /* (graphExec, stream): cudaStreamGraphTailLaunch, or a fire-and-forget
-     * stream */
+     * stream. An executable has one device launch at a time: a second
+     * while one is queued fails with cudaErrorInvalidValue (an H200: a
+     * fire-and-forget launch and then a tail launch of one executable) */
     uint64_t h = u64_at(c, 0), st = u64_at(c, 1);
     e = rt_gexec_device_check(h);
+    for (size_t i = 0; !e && i < ngraphs; i++)
+      if (graphs[i] == h) e = cudaErrorInvalidValue;
+    if (!e && grow((void **)&graphs, &capgraphs, ngraphs, sizeof *graphs) < 0) e = cudaErrorMemoryAllocation;
     cdp_op *o = e ? NULL : add_op(g, c, CDP_GRAPH, st == STREAM_GRAPH_TAIL ? STREAM_TAIL : st);
     if (!e && !o) e = cudaErrorMemoryAllocation;
-    if (o) o->graph = h;
+    if (o) {
+      o->graph = h;
+      graphs[ngraphs++] = h;
+    }
     *ret = fail(g, c, e);
     return 0;
   }
@@ -484,11 +494,21 @@ static int hook(smemu_devcall *c, uint64_t *ret, void *user) {
   return r;
 }
 
-cdp_grid *rt_cdp_enter(rt_func *f) {
+int rt_cdp_enter(const rt_op *op, cdp_grid **out) {
+  rt_func *f = op->f;
+  *out = NULL;
   /* a grid that cannot launch needs nothing */
-  if (!f || !f->k || !rt.ctx || !smemu_kernel_uses_devrt(f->k)) return NULL;
+  if (!f || !f->k || !rt.ctx || !smemu_kernel_uses_devrt(f->k)) return 0;
+  /* an H200 does not run a kernel that calls cudaGraphLaunch unless a
+   * graph launched it: none of its writes happen, no error is reported
+   * (tests/cdp/recorded/graph.out) */
+  if (op->origin != RT_FROM_GRAPH && smemu_kernel_calls(f->k, "cudaGraphLaunch")) {
+    rt_msg("%s calls cudaGraphLaunch but was not launched from a graph: it does not run (as on a GPU)",
+           f->name);
+    return -1;
+  }
   cdp_grid *g = calloc(1, sizeof *g);
-  if (!g) return NULL;
+  if (!g) return 0;
   if (!pool) {
     void *p = NULL;
     if (smemu_malloc(rt.ctx, &p, (size_t)POOL_BYTES + STR_BYTES) == SMEMU_OK) {
@@ -505,13 +525,14 @@ cdp_grid *rt_cdp_enter(rt_func *f) {
   g->f = f;
   cur = g;
   pthread_mutex_unlock(&mu);
-  return g;
+  *out = g;
+  return 0;
 }
 
 void rt_cdp_reset(void) {
   pthread_mutex_lock(&mu);
   pool = NULL;
-  top = nbufs = str_used = 0;
+  top = nbufs = str_used = ngraphs = 0;
   pthread_mutex_unlock(&mu);
 }
 
@@ -550,6 +571,7 @@ static void run_child(cdp_op *o) {
   op.shared = o->shared;
   op.bank_mode = rt.shmem_config == cudaSharedMemBankSizeEightByte ? 8 : 4;
   op.params = o->params;
+  op.origin = RT_FROM_DEVICE;
   rt_run_launch(&op);
   smemu_fault fi;
   if ((smemu_last_fault(rt.ctx, &fi) == SMEMU_OK && fi.status) || smemu_fault_count(rt.ctx) > 0)
@@ -561,6 +583,17 @@ static int by_block(const void *a, const void *b) {
   const cdp_op *x = a, *y = b;
   if (x->block != y->block) return x->block < y->block ? -1 : 1;
   return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* A queued device launch of a graph is done (run or dropped). */
+static void graph_done(uint64_t h) {
+  pthread_mutex_lock(&mu);
+  for (size_t i = 0; i < ngraphs; i++)
+    if (graphs[i] == h) {
+      graphs[i] = graphs[--ngraphs];
+      break;
+    }
+  pthread_mutex_unlock(&mu);
 }
 
 static void release(int n) {
@@ -582,7 +615,11 @@ static cdp_op *next_op(cdp_grid *g) {
 /* g and all its work are complete. */
 static void finish(cdp_grid *g) {
   if (g->counted) release(1);
-  for (size_t i = 0; i < g->n; i++) free(g->ops[i].params);
+  for (size_t i = 0; i < g->n; i++) {
+    free(g->ops[i].params);
+    /* (dropped unrun when out of memory) */
+    if (g->ops[i].kind == CDP_GRAPH && g->ops[i].graph) graph_done(g->ops[i].graph);
+  }
   free(g->ops);
   free(g->errs);
   free(g);
@@ -603,6 +640,8 @@ static void run_frames(size_t base) {
     if (g->failed || rt.sticky) {
       /* a faulted grid's work is dropped: the context is gone */
       if (o->kind == CDP_LAUNCH) release(1);
+      if (o->kind == CDP_GRAPH) graph_done(o->graph);
+      o->graph = 0;
       continue;
     }
     launching = o;
@@ -615,6 +654,8 @@ static void run_frames(size_t base) {
       looping = 0;
       rt_gexec_device_run(o->graph);
       looping = was;
+      graph_done(o->graph);
+      o->graph = 0;
     } else {
       run_copy(o);
     }

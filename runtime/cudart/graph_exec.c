@@ -66,6 +66,7 @@ static void run_node(g_node *n) {
     rt_op op;
     memset(&op, 0, sizeof op);
     op.kind = OP_LAUNCH;
+    op.origin = RT_FROM_GRAPH;
     op.stream = &rt.default_stream;
     op.f = n->f;
     op.grid[0] = n->grid.x, op.grid[1] = n->grid.y, op.grid[2] = n->grid.z;

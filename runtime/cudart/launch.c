@@ -143,7 +143,11 @@ static void run_launch(rt_op *op) {
     argv[i] = op->params + pi.offset;
   }
   if (rt.arch.bank8_selectable) smemu_set_bank_mode(ctx, op->bank_mode);
-  struct cdp_grid *g = rt_cdp_enter(op->f);
+  struct cdp_grid *g = NULL;
+  if (rt_cdp_enter(op, &g) < 0) {
+    free(argv);
+    return;
+  }
   smemu_status s = rt_attrs_cooperative(op->attrs, op->nattrs)
                        ? smemu_launch_cooperative(ctx, k, op->grid, op->block,
                                                   op->has_cluster ? op->cluster : NULL, op->shared, argv)

@@ -3,6 +3,7 @@
  * device-side launch names by address. */
 #include "api/internal.h"
 #include "ir/program.h"
+#include <string.h>
 
 smemu_status smemu_set_devcall(smemu_ctx *ctx, smemu_devcall_fn fn, void *user) {
   if (!ctx) return SMEMU_ERR_INVALID_VALUE;
@@ -20,6 +21,13 @@ smemu_kernel *smemu_kernel_at(smemu_kernel *k, uint64_t addr) {
 }
 
 smemu_module *smemu_kernel_module(smemu_kernel *k) { return k ? k->mod : NULL; }
+
+int smemu_kernel_calls(const smemu_kernel *k, const char *name) {
+  if (!k || !k->prog || !name) return 0;
+  for (uint32_t i = 0; i < k->prog->nfuncs; i++)
+    if (k->prog->funcs[i].builtin == BUILTIN_DEVRT && !strcmp(k->prog->funcs[i].name, name)) return 1;
+  return 0;
+}
 
 int smemu_kernel_uses_devrt(const smemu_kernel *k) {
   if (!k || !k->prog) return 0;
