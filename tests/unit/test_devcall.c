@@ -101,7 +101,18 @@ static int hook(smemu_devcall *c, uint64_t *ret, void *user) {
   return 0;
 }
 
-static void run(seen *s, uint64_t out[16], smemu_status *st, char *msg, size_t n) {
+/* What a launch of parent (one block of 4 threads) gave. */
+typedef struct result {
+  seen s;
+  uint64_t out[16];
+  smemu_status st;
+  char msg[1024];
+} result;
+
+/* fail_thread: the thread whose call the hook refuses, -1 none, -2: no hook. */
+static void run(int fail_thread, result *r) {
+  memset(r, 0, sizeof *r);
+  r->s.fail_thread = fail_thread;
   smemu_options o;
   memset(&o, 0, sizeof o);
   o.threads = 1;
@@ -111,32 +122,32 @@ static void run(seen *s, uint64_t out[16], smemu_status *st, char *msg, size_t n
   assert_int_equal(smemu_module_load_data(ctx, ptx, sizeof ptx - 1, "devcall.ptx", &m), SMEMU_OK);
   smemu_kernel *k = NULL;
   assert_int_equal(smemu_module_get_kernel(m, "parent", &k), SMEMU_OK);
-  assert_int_equal(smemu_module_get_kernel(m, "child", &s->child), SMEMU_OK);
+  assert_int_equal(smemu_module_get_kernel(m, "child", &r->s.child), SMEMU_OK);
   assert_true(smemu_kernel_uses_devrt(k));
-  assert_false(smemu_kernel_uses_devrt(s->child));
+  assert_true(smemu_kernel_calls(k, "__cudaCDP2GetParameterBufferV2"));
+  assert_false(smemu_kernel_calls(k, "cudaGraphLaunch"));
+  assert_false(smemu_kernel_uses_devrt(r->s.child));
   assert_ptr_equal(smemu_kernel_module(k), m);
-  if (s->fail_thread != -2) smemu_set_devcall(ctx, hook, s);
+  if (fail_thread != -2) smemu_set_devcall(ctx, hook, &r->s);
   void *d = NULL;
   assert_int_equal(smemu_malloc(ctx, &d, 16 * 8), SMEMU_OK);
   memset(d, 0, 16 * 8);
   uint32_t grid[3] = {1, 1, 1}, block[3] = {4, 1, 1};
   void *args[] = {&d};
-  *st = smemu_launch(ctx, k, grid, block, 0, args);
-  snprintf(msg, n, "%s", smemu_errmsg(ctx));
-  memcpy(out, d, 16 * 8);
+  r->st = smemu_launch(ctx, k, grid, block, 0, args);
+  snprintf(r->msg, sizeof r->msg, "%s", smemu_errmsg(ctx));
+  memcpy(r->out, d, 16 * 8);
   smemu_destroy(ctx);
 }
 
 static void test_calls(void **state) {
   (void)state;
-  seen s = {0, 0, NULL, -1};
-  uint64_t out[16];
-  smemu_status st;
-  char msg[1024];
-  run(&s, out, &st, msg, sizeof msg);
-  assert_int_equal(st, SMEMU_OK);
-  assert_int_equal(s.calls, 4);
-  assert_int_equal(s.bad, 0);
+  result r;
+  run(-1, &r);
+  const uint64_t *out = r.out;
+  assert_int_equal(r.st, SMEMU_OK);
+  assert_int_equal(r.s.calls, 4);
+  assert_int_equal(r.s.bad, 0);
   for (int t = 0; t < 4; t++) {
     assert_int_equal(out[t], 0x1000 + t);     /* the hook's result */
     assert_int_equal(out[4 + t], 0x5000 + t); /* written through access */
@@ -149,25 +160,19 @@ static void test_calls(void **state) {
 
 static void test_refused(void **state) {
   (void)state;
-  seen s = {0, 0, NULL, 2};
-  uint64_t out[16];
-  smemu_status st;
-  char msg[1024];
-  run(&s, out, &st, msg, sizeof msg);
-  assert_int_not_equal(st, SMEMU_OK);
-  assert_non_null(strstr(msg, "thread (2,0,0)"));
-  assert_non_null(strstr(msg, "__cudaCDP2GetParameterBufferV2: refused for the test"));
+  result r;
+  run(2, &r);
+  assert_int_not_equal(r.st, SMEMU_OK);
+  assert_non_null(strstr(r.msg, "thread (2,0,0)"));
+  assert_non_null(strstr(r.msg, "__cudaCDP2GetParameterBufferV2: refused for the test"));
 }
 
 static void test_no_hook(void **state) {
   (void)state;
-  seen s = {0, 0, NULL, -2};
-  uint64_t out[16];
-  smemu_status st;
-  char msg[1024];
-  run(&s, out, &st, msg, sizeof msg);
-  assert_int_equal(st, SMEMU_ERR_UNSUPPORTED);
-  assert_non_null(strstr(msg, "needs the CUDA runtime"));
+  result r;
+  run(-2, &r);
+  assert_int_equal(r.st, SMEMU_ERR_UNSUPPORTED);
+  assert_non_null(strstr(r.msg, "needs the CUDA runtime"));
 }
 
 int main(void) {
