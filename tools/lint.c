@@ -24,6 +24,8 @@ static const char *const usage_lint =
     "PATH) or a program built with nvcc, whose embedded PTX is linted (the\n"
     "fatbinary's PTX for --arch's compute capability; LINE:COL are the\n"
     "lines of that PTX: --save-ptx DIR writes it there as PROGRAM.N.ptx).\n"
+    "A program built with -rdc=true has each translation unit's PTX linted\n"
+    "with the functions the other units define.\n"
     "\n"
     "exit status: 0 every kernel decodes; 1 some do not (or FILE holds no\n"
     "PTX); 2 bad usage or an unreadable file\n";
