@@ -17,7 +17,16 @@
  * schedule a GPU may pick (it may also run children while their parent
  * runs: a program must not rely on either). A child's writes reach the
  * parent never during the parent's run, as CUDA guarantees nothing before
- * the parent grid completes.
+ * the parent grid completes. The queued work runs from a stack of frames
+ * (run_frames), so a chain of nested launches takes no host stack per
+ * level. Each child runs through the runtime's own launch path: the checks
+ * see it as any grid, and a child that faults is reported with its launch
+ * site (parent kernel, block, thread, source line).
+ *
+ * cudaGraphLaunch from the device queues an executable instantiated for
+ * device launch like a child grid (cudaStreamGraphTailLaunch: as a tail
+ * launch); as on an H200, an executable has one such launch queued at a
+ * time, and a kernel that calls cudaGraphLaunch runs only as a graph's node.
  *
  * Limits, as on an H200 (tests/cdp/recorded): a launch fails with
  * cudaErrorLaunchPendingCountExceeded when cudaLimitDevRuntimePendingLaunchCount
