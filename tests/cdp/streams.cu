@@ -1,7 +1,9 @@
 // streams.cu: launches into a block's NULL stream and into a named device
 // stream run in launch order (each child doubles and adds, so the result
 // says the order); fire-and-forget children; the device runtime's memory
-// calls (cudaMalloc, cudaMemsetAsync, cudaMemcpyAsync, cudaFree).
+// calls (cudaMalloc, cudaMemsetAsync, cudaMemcpyAsync, cudaFree). (CUDA
+// 13.0's device runtime sets 0 whatever value cudaMemsetAsync is given: the
+// H200 printed zeros on the "memory" line, see recorded/README.md.)
 #include <cstdio>
 
 __global__ void step(int *p, int v) { p[threadIdx.x] = p[threadIdx.x] * 2 + v; }
