@@ -580,7 +580,7 @@ static int builtin_of(const char *name) {
   if (!strcmp(name, "__assertfail")) return BUILTIN_ASSERTFAIL;
   if (!strcmp(name, "malloc")) return BUILTIN_MALLOC;
   if (!strcmp(name, "free")) return BUILTIN_FREE;
-  return BUILTIN_NONE;
+  return ir_devrt_builtin(name);
 }
 
 int ir_is_builtin(const char *name) { return name && builtin_of(name) != BUILTIN_NONE; }

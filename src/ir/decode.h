@@ -40,6 +40,12 @@ void program_free(program *p);
 /* Whether a call to the undefined function `name` is one the executor
  * provides (vprintf, malloc, ...): the device link leaves those unresolved. */
 int ir_is_builtin(const char *name);
+/* The device runtime's functions (devrt_names.c): BUILTIN_DEVRT* for a name
+ * of one (__cudaCDP2Launch..., cudaGetParameterBuffer, ...), else
+ * BUILTIN_NONE; ir_devrt_suffix gives the part after __cudaCDP2 or cuda
+ * ("LaunchDeviceV2"), or NULL. */
+int ir_devrt_builtin(const char *name);
+const char *ir_devrt_suffix(const char *name);
 
 /* ---- for the family decoders ---- */
 
