@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 /* Element types of matrix operands. */
-enum { E_F16, E_BF16, E_TF32, E_S8, E_U8, E_S4, E_U4, E_F32, E_S32, E_F64, E_E4M3, E_E5M2 };
+enum { E_F16, E_BF16, E_TF32, E_S8, E_U8, E_S4, E_U4, E_F32, E_S32, E_F64, E_E4M3, E_E5M2, E_B1 };
 
 /* How a form accumulates in f32 (mma_acc_f32). */
 typedef struct acc_model {
