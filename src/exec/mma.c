@@ -65,7 +65,7 @@ static int ebits(int e) {
 }
 
 static const char *ename(int e) {
-  static const char *const n[] = {"f16", "bf16", "tf32", "s8",  "u8",   "s4",   "u4",
+  static const char *const n[] = {"f16", "bf16", "tf32", "s8",   "u8",   "s4", "u4",
                                   "f32", "s32",  "f64",  "e4m3", "e5m2", "b1"};
   return n[e];
 }
@@ -87,9 +87,16 @@ static void add(int sparse, int m, int k, int ta, int tb, int tc, int td, int sa
   if (nforms >= MAX_FORMS) return;
   mma_form *f = &forms[nforms++];
   memset(f, 0, sizeof *f);
-  const char *lay = !volta ? "row.col" : volta == 1 ? "col.col" : volta == 2 ? "row.col" : volta == 3 ? "col.row" : "row.row";
-  snprintf(f->mods, sizeof f->mods, "m%dn8k%d.%s%s.%s.%s.%s.%s%s", m, k, lay, sat ? ".satfinite" : "", ename(td),
-           ename(ta), ename(tb), ename(tc), bop == 1 ? ".xor.popc" : bop == 2 ? ".and.popc" : "");
+  const char *lay = !volta       ? "row.col"
+                    : volta == 1 ? "col.col"
+                    : volta == 2 ? "row.col"
+                    : volta == 3 ? "col.row"
+                                 : "row.row";
+  snprintf(f->mods, sizeof f->mods, "m%dn8k%d.%s%s.%s.%s.%s.%s%s", m, k, lay, sat ? ".satfinite" : "",
+           ename(td), ename(ta), ename(tb), ename(tc),
+           bop == 1   ? ".xor.popc"
+           : bop == 2 ? ".and.popc"
+                      : "");
   f->m = m, f->n = 8, f->k = k;
   f->ta = ta, f->tb = tb, f->tc = tc, f->td = td;
   f->sat = sat, f->sparse = sparse, f->bop = bop, f->volta = volta;
@@ -99,9 +106,12 @@ static void add(int sparse, int m, int k, int ta, int tb, int tc, int td, int sa
   f->nc = nregs(m, 8, ebits(tc), lanes);
   f->nd = nregs(m, 8, ebits(td), lanes);
   int fp8 = ta == E_E4M3 || ta == E_E5M2;
-  if (td == E_F32 && (ta == E_F16 || ta == E_BF16 || ta == E_TF32)) f->acc = acc_f32;
-  else if (fp8) f->acc = td == E_F16 ? acc_fp8_f16 : acc_fp8;
-  else f->acc = acc_exact;
+  if (td == E_F32 && (ta == E_F16 || ta == E_BF16 || ta == E_TF32))
+    f->acc = acc_f32;
+  else if (fp8)
+    f->acc = td == E_F16 ? acc_fp8_f16 : acc_fp8;
+  else
+    f->acc = acc_exact;
 }
 
 static void build_forms(void) {
@@ -339,26 +349,28 @@ double mma_acc_f32(const acc_model *am, double c, const double *a, const double 
 /* mma.sp: the metadata nibble of row r, chunk j (four consecutive threads
  * hold a row group's metadata; `sel` picks which of them: each thread
  * carries four chunks of row r in bits 0..15 and of row r + 8 in 16..31). */
-static uint32_t sp_nibble(warp *w, uint32_t sm, int nchunks, int sel, int r, int j) {
+static uint32_t sp_nibble(const warp *w, uint32_t sm, int nchunks, int sel, int r, int j) {
   int per_quad = nchunks / 4 > 0 ? nchunks / 4 : 1;
   int lane = 4 * (r & 7) + sel * per_quad + j / 4;
   return (uint32_t)(w->r[sm][lane & 31] >> (16 * (r >> 3) + 4 * (j & 3))) & 15;
 }
 
-/* mma.sp: the column of B (row of the dense K) that packed element c of
- * A's row r multiplies: 2:4 chunks of 16- and 8-bit types (two indices per
- * nibble), 1:2 of tf32 (index 0 or 2 of the nibble's pair: element 0 or
- * 1), 4:8 of 4-bit types (indices of element pairs). */
-static int sp_col(const mma_form *f, warp *w, uint32_t sm, int sel, int r, int c) {
-  int bits = ebits(f->ta);
-  if (bits == 32) return 2 * c + (int)(sp_nibble(w, sm, f->k / 2, sel, r, c) & 3) / 2;
+int mma_sp_col(const struct warp *w, uint32_t meta, int bits, int k, int sel, int r, int c) {
+  if (bits == 32) return 2 * c + (int)(sp_nibble(w, meta, k / 2, sel, r, c) & 3) / 2;
   if (bits == 4) {
-    uint32_t nib = sp_nibble(w, sm, f->k / 8, sel, r, c / 4);
+    uint32_t nib = sp_nibble(w, meta, k / 8, sel, r, c / 4);
     int p = (c & 3) >> 1, idx = (int)(p ? nib >> 2 : nib & 3);
     return 8 * (c / 4) + 2 * idx + (c & 1);
   }
-  uint32_t nib = sp_nibble(w, sm, f->k / 4, sel, r, c / 2);
+  uint32_t nib = sp_nibble(w, meta, k / 4, sel, r, c / 2);
   return 4 * (c / 2) + (int)((c & 1) ? nib >> 2 : nib & 3);
+}
+
+/* mma.sp: selectors allowed (0 .. n-1) with A of `bits` bits and K: the
+ * threads of a quad over those holding the metadata of a row pair. */
+int mma_sp_nsel(int bits, int k) {
+  int chunks = bits == 32 ? k / 2 : bits == 4 ? k / 8 : k / 4;
+  return chunks >= 16 ? 1 : 16 / chunks;
 }
 
 /* One product: D (M x 8) of the gathered A (M x ka; column j of row r
@@ -392,19 +404,26 @@ static uint64_t mma_elem(const mma_form *f, const mma_mats *x, int ka, int r, in
 
 /* Element positions of lane l's fragment `which` ('a', 'b', 'c', 'd'). */
 static void pos(const mma_form *f, char which, int l, int i, int *r, int *c) {
-  if (f->volta) volta_pos(f, which, l, i, r, c);
-  else if (which == 'a') a_pos(f, l, i, r, c);
-  else if (which == 'b') b_pos(f, l, i, r, c);
-  else c_pos(f, l, i, r, c);
+  if (f->volta)
+    volta_pos(f, which, l, i, r, c);
+  else if (which == 'a')
+    a_pos(f, l, i, r, c);
+  else if (which == 'b')
+    b_pos(f, l, i, r, c);
+  else
+    c_pos(f, l, i, r, c);
 }
 
 static void put(const mma_form *f, mma_mats *x, char which, int r, int c, int e, uint64_t bits) {
   int integer = f->td == E_S32;
   double v = integer ? 0 : mma_to_double(e, bits);
   int64_t iv = integer ? int_val(e, bits) : 0;
-  if (which == 'a') x->A[r][c] = v, x->IA[r][c] = iv;
-  else if (which == 'b') x->B[r][c] = v, x->IB[r][c] = iv;
-  else x->C[r][c] = v, x->IC[r][c] = integer ? (int32_t)bits : 0;
+  if (which == 'a')
+    x->A[r][c] = v, x->IA[r][c] = iv;
+  else if (which == 'b')
+    x->B[r][c] = v, x->IB[r][c] = iv;
+  else
+    x->C[r][c] = v, x->IC[r][c] = integer ? (int32_t)bits : 0;
 }
 
 static void mma(warp *w, const insn *in, uint32_t m) {
@@ -441,7 +460,8 @@ static void mma(warp *w, const insn *in, uint32_t m) {
         }
       }
     for (int r = 0; r < f->m; r++)
-      for (int j = 0; j < ka; j++) x.kc[r][j] = f->sparse ? sp_col(f, w, sc[f->nc], in->type2, r, j) : j;
+      for (int j = 0; j < ka; j++)
+        x.kc[r][j] = f->sparse ? mma_sp_col(w, sc[f->nc], ebits(f->ta), f->k, in->type2, r, j) : j;
     for (int li = 0; li < nl; li++) {
       int l = lanes[li];
       for (int j = 0; j < f->nd; j++) out[j][l] = 0;
@@ -474,8 +494,7 @@ int dec_mma(dctx *D, dstmt *S, insn *in) {
   int fi = -1;
   for (int i = 0; i < nforms; i++)
     if (forms[i].sparse == sparse && !strcmp(forms[i].mods, text)) fi = i;
-  if (fi < 0)
-    return dec_error(D, S, -1, "mma%s.%s is not an mma form of sm_90a", sparse ? ".sp" : "", text);
+  if (fi < 0) return dec_error(D, S, -1, "mma%s.%s is not an mma form of sm_90a", sparse ? ".sp" : "", text);
   S->used = (S->st->nmods >= 64) ? ~0ull : (1ull << S->st->nmods) - 1;
   const mma_form *f = &forms[fi];
   if (dec_nops(D, S, sparse ? 6 : 4) < 0) return -1;
@@ -501,11 +520,10 @@ int dec_mma(dctx *D, dstmt *S, insn *in) {
     if (dec_src(D, S, 4, PTX_T_B32, &slots[ns]) < 0) return -1;
     ns++;
     const ptx_operand *o = &S->st->ops[5];
-    int chunks = ebits(f->ta) == 32 ? f->k / 2 : ebits(f->ta) == 4 ? f->k / 8 : f->k / 4;
-    int nsel = chunks >= 16 ? 1 : 16 / chunks;
+    int nsel = mma_sp_nsel(ebits(f->ta), f->k);
     if (o->kind != PTX_OPD_INT || o->ival < 0 || o->ival >= nsel)
-      return dec_error(D, S, 5, "the sparsity selector of mma.sp.%s is an integer constant from 0 to %d", text,
-                       nsel - 1);
+      return dec_error(D, S, 5, "the sparsity selector of mma.sp.%s is an integer constant from 0 to %d",
+                       text, nsel - 1);
     in->type2 = (uint8_t)o->ival;
   }
   if (dec_xslots(D, slots, (uint32_t)ns, &in->imm) < 0) return -1;
