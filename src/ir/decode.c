@@ -730,6 +730,12 @@ static int layout_shared(dctx *D, program *P) {
   return D->failed ? -1 : 0;
 }
 
+int dec_opaque(dctx *D, const char *name) {
+  for (int i = 0; name && i < D->m->nvars; i++)
+    if (D->m->vars[i].opaque && !strcmp(D->m->vars[i].name, name)) return D->m->vars[i].opaque;
+  return 0;
+}
+
 int dec_is_b128(dctx *D, const char *name) { return name && smap_get(&D->wide, name, NULL); }
 
 /* ---- per function ---- */
