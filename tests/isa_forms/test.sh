@@ -42,6 +42,11 @@ stated atomv.ptx k 32 2,3 "1107296256 1115684864 0 0 1056964608 1048576000 10779
 # mbarrier.arrive_drop.expect_tx (mbdrop.ptx: both phases end)
 stated mbdrop.ptx k 32 2 "1 1" --arg buf:u32:2:print
 
+# the recorded matrix, texture-reference and .b128 kernels of tests/hw/sparse
+for f in "$H"/../hw/sparse/*.ptx; do
+  "$B/smemu" lint "$f" > "$T/lint" 2>&1 || { echo "FAIL: smemu lint $f:"; cat "$T/lint"; fail=1; }
+done
+
 # the check itself: a form smemu cannot decode fails it, unless a gap names it
 printf 'x\tadd.u32 %%r_u32_0, %%r_u32_1, %%r_u32_2;\nx\tfrobnicate.u32 %%r_u32_0;\n' > "$T/forms.txt"
 out=$(python3 "$H/forms.py" check --smemu "$B/smemu" --out "$T/o" "$T/forms.txt" 2>&1) &&
