@@ -9,7 +9,7 @@
  * PTX on the same inputs; the first recorded word of every thread is a hash
  * of its input words (checks that the inputs match), the rest are D. A case
  * named in known_differences.txt may differ (it says why); every other
- * result must be identical. */
+ * result must be identical, on both tiers. */
 #include "smemu.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +41,7 @@ static int is_known(const char *name) {
  * the recording REC: TRIALS blocks of THREADS threads, STRIDE words per
  * thread. Returns the number of cases compared. */
 static int compare(const char *ptx, const char *kernel, const char *rec_path, int trials, int threads,
-                   int stride) {
+                   int stride, int tier) {
   FILE *rec = fopen(rec_path, "r");
   if (!rec) {
     printf("no recording at %s\n", rec_path);
@@ -50,6 +50,7 @@ static int compare(const char *ptx, const char *kernel, const char *rec_path, in
   smemu_options o;
   memset(&o, 0, sizeof o);
   o.threads = 1;
+  o.tier = tier;
   smemu_ctx *ctx;
   smemu_module *mod;
   smemu_kernel *k;
@@ -126,8 +127,13 @@ static int compare(const char *ptx, const char *kernel, const char *rec_path, in
 
 int main(void) {
   read_known();
-  int n = compare(DIR "sp.ptx", "_Z4sp_kiPj", DIR "recorded/sp.out", 16, 32, 17);
-  int m = compare(DIR "spwg.ptx", "_Z6spwg_kiPj", DIR "recorded/spwg.out", 4, 128, 33);
+  /* both tiers: the compiled one runs these families through their handlers */
+  int n = 0, m = 0;
+  for (int tier = SMEMU_TIER_INTERP; tier <= SMEMU_TIER_JIT; tier++) {
+    printf("-- %s tier\n", tier == SMEMU_TIER_INTERP ? "interpreter" : "compiled");
+    n += compare(DIR "sp.ptx", "_Z4sp_kiPj", DIR "recorded/sp.out", 16, 32, 17, tier);
+    m += compare(DIR "spwg.ptx", "_Z6spwg_kiPj", DIR "recorded/spwg.out", 4, 128, 33, tier);
+  }
   if (n + m == 0) {
     printf("no recordings: skipped\n");
     return 77;
