@@ -1,21 +1,31 @@
 /* mma.c: mma.sync, the warp-wide matrix multiply-accumulate D = A*B + C,
- * for the shapes and types CUTLASS's sm_80/sm_90 warp-level GEMMs use:
- *   m16n8k16 and m16n8k8 .f16/.bf16 inputs, .f32 or (f16 inputs) .f16 C/D
- *   m16n8k8 .tf32 inputs, .f32 C/D
- *   m16n8k4 and m16n8k8 .tf32 inputs, .f32 C/D
- *   m8n8k16, m16n8k16 and m16n8k32 .s8/.u8 inputs, m16n8k64 .s4/.u4 inputs,
- *   .s32 C/D (wrapping, or clamped with .satfinite)
- *   m8n8k4 .f64
- * with the .row.col fragment layouts of the PTX ISA ("Matrix fragments for
- * mma.m16n8k16" and its siblings). The warp's fragments are gathered into
- * whole matrices, multiplied, and D is scattered back.
+ * in every form sm_90a has (the PTX ISA's tables, built in build_forms):
+ *   m16n8k8/k16 .f16 (.f16 or .f32 C/D) and .bf16, m16n8k4/k8 .tf32,
+ *   m16n8k32 .e4m3/.e5m2 (.f32 or .f16 C/D),
+ *   m8n8k16, m16n8k16, m16n8k32 .s8/.u8 and m8n8k32, m16n8k32, m16n8k64
+ *   .s4/.u4 in every signedness mix, .s32 C/D wrapping or .satfinite,
+ *   m8n8k128, m16n8k128, m16n8k256 .b1 with .xor.popc / .and.popc,
+ *   m8n8k4, m16n8k4, m16n8k8, m16n8k16 .f64,
+ *   m8n8k4 .f16 (Volta's shape: four 8x8x4 products, one per quad pair,
+ *   every .row/.col layout pair),
+ * and mma.sp / mma.sp::ordered_metadata (sparse A: each row holds K/2
+ * elements, packed; the metadata operand says which columns of the dense
+ * K each pair (tf32: each element, 4-bit: each pair of pairs) came from,
+ * the sparsity selector which threads of each quad hold it):
+ *   m16n8k16/k32 .f16/.bf16, m16n8k8/k16 .tf32, m16n8k32/k64 .s8/.u8,
+ *   m16n8k64/k128 .s4/.u4, m16n8k64 .e4m3/.e5m2.
+ * Fragment layouts are those of the PTX ISA ("Matrix fragments for mma.*");
+ * a packed A has the dense layout of half its K. The warp's fragments are
+ * gathered into whole matrices, multiplied, and D is scattered back.
  *
  * Arithmetic: f32 accumulation follows the tensor cores' fixed-point sum
  * (acc_f32, fitted to an H100); f16 accumulation is the exact sum rounded
  * once to nearest (as the H100 gave in every recorded case); tf32 operands
  * use the top 19 bits of each .b32 register (the low 13 are ignored, as on
- * the H100). Integer results are exact and f64 is a chain of fused
- * multiply-adds in k order (both bit-identical to the H100's). */
+ * the H100). Integer and single-bit results are exact and f64 is a chain
+ * of fused multiply-adds in k order. A sparse product sums the K/2 products
+ * of the packed elements with the B rows the metadata selects (the same
+ * accumulation; tests/hw/sparse records every form). */
 #include "exec/mma.h"
 #include "exec/exec.h"
 #include "ir/decode.h"

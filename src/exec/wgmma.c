@@ -5,7 +5,11 @@
  * for A/B .f16/.bf16 (K 16, D .f32 or .f16), .tf32 (K 8, D .f32),
  * .e4m3/.e5m2 (K 32, D .f32 or .f16) and .s8/.u8 (K 32, D .s32, optional
  * .satfinite), N 8..256 in steps of 8, A from four registers or from a
- * shared-memory matrix descriptor, B from a descriptor.
+ * shared-memory matrix descriptor, B from a descriptor; and
+ * wgmma.mma_async.sp (sparse A, twice the K: A holds K/2 packed columns,
+ * placed by the metadata operand and sparsity selector that follow B's
+ * descriptor, as mma.sp's m16n8 forms place them in each warp's 16 rows;
+ * mma_sp_col).
  *
  * A warpgroup is four consecutive warps (warp index / 4). mma_async is a
  * collective of the four: a warp that reaches it waits (blocked, as at a
