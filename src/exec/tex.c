@@ -315,14 +315,20 @@ enum { RED_ADD, RED_MIN, RED_MAX, RED_AND, RED_OR };
 static void sured_exec(warp *w, const insn *in, uint32_t m) {
   const uint32_t *xs = w->L->prog->xslots + in->imm;
   uint32_t n = (uint32_t)ptx_type_size(in->type);
-  /* an integer operation: signed min/max for .s32/.s64 */
+  /* an integer operation: signed min/max for .s32/.s64; sured.p's .b32 and
+   * .b64 take the surface's format (float, signed or unsigned) */
   int t = in->type == PTX_T_S32 || in->type == PTX_T_S64 ? (int)in->type : PTX_T_U64;
+  int formatted = (in->target & SU_P) && (in->type == PTX_T_B32 || in->type == PTX_T_B64);
   static const int aop[] = {A_ADD, A_MIN, A_MAX, A_AND, A_OR}; /* by RED_* */
   hcache c = {0};
   for (uint32_t mm = m; mm; mm &= mm - 1) {
     int l = __builtin_ctz(mm);
     const smemu_tex_desc *d = lookup(w, l, handle_of(w, in, xs[XS_H], l), &c, "sured");
     if (!d) return;
+    if (formatted)
+      t = d->kind == SMEMU_TEX_FLOAT && n == 4 ? PTX_T_F32
+          : d->kind == SMEMU_TEX_SIGNED        ? (n == 4 ? PTX_T_S32 : PTX_T_S64)
+                                               : PTX_T_U64;
     int zero;
     uint8_t *p = su_addr(w, l, d, in, xs, n, &zero);
     if (!p) {
@@ -554,7 +560,8 @@ static int dec_sured(dctx *D, dstmt *S, insn *in) {
   if (mode < 0) return dec_error(D, S, -1, "sured needs .trap, .clamp or .zero");
   if (S->ntypes != 1) return dec_error(D, S, -1, "sured needs one element type");
   int t = S->types[0];
-  int ok = op == RED_ADD   ? (t == PTX_T_U32 || t == PTX_T_S32 || t == PTX_T_U64)
+  int ok = p               ? (t == PTX_T_B32 || t == PTX_T_B64)
+           : op == RED_ADD ? (t == PTX_T_U32 || t == PTX_T_S32 || t == PTX_T_U64)
            : op <= RED_MAX ? (t == PTX_T_U32 || t == PTX_T_S32 || t == PTX_T_U64 || t == PTX_T_S64)
                            : (t == PTX_T_B32 || t == PTX_T_B64);
   if (!ok) return dec_error(D, S, -1, "sured.%s does not take .%s", ops[op], ptx_type_name(t));
