@@ -17,12 +17,12 @@ mkdir -p "$B/sparse" || exit 2
 out=$(cd "$B/sparse" && pwd)
 BABS=$(cd "$B" && pwd)
 fail=0
-for p in b128 texref; do
+for p in b128 texref sured; do
   [ -f "$here/recorded/$p.out" ] || { echo "sparse: no recording of $p"; fail=1; continue; }
   if [ ! -x "$out/$p" ] || [ "$here/$p.cu" -nt "$out/$p" ]; then
     lib=
     [ $p = texref ] && lib=-lcuda
-    "$NVCC" -gencode=arch=compute_90a,code=sm_90a -O3 -cudart shared -o "$out/$p" "$here/$p.cu" $lib \
+    "$NVCC" -arch=sm_90a -O3 -cudart shared -o "$out/$p" "$here/$p.cu" $lib \
       > "$out/$p.log" 2>&1 || { echo "sparse: $p.cu did not build:"; cat "$out/$p.log"; fail=1; continue; }
   fi
   for tier in interp jit; do
