@@ -37,7 +37,7 @@
 #include <string.h>
 
 typedef struct mma_form {
-  char mods[64]; /* the modifiers after mma(.sp).sync.aligned, joined */
+  char mods[64]; /* the modifiers after mma(.sp).sync.aligned but .satfinite, joined */
   int m, n, k;
   int ta, tb, tc, td; /* E_* of A, B, C, D elements */
   int na, nb, nc, nd; /* registers of each fragment */
@@ -102,8 +102,8 @@ static void add(int sparse, int m, int k, int ta, int tb, int tc, int td, int sa
                     : volta == 2 ? "row.col"
                     : volta == 3 ? "col.row"
                                  : "row.row";
-  snprintf(f->mods, sizeof f->mods, "m%dn8k%d.%s%s.%s.%s.%s.%s%s", m, k, lay, sat ? ".satfinite" : "",
-           ename(td), ename(ta), ename(tb), ename(tc),
+  snprintf(f->mods, sizeof f->mods, "m%dn8k%d.%s.%s.%s.%s.%s%s", m, k, lay, ename(td), ename(ta), ename(tb),
+           ename(tc),
            bop == 1   ? ".xor.popc"
            : bop == 2 ? ".and.popc"
                       : "");
@@ -490,21 +490,26 @@ static void mma(warp *w, const insn *in, uint32_t m) {
 int dec_mma(dctx *D, dstmt *S, insn *in) {
   pthread_once(&forms_once, build_forms);
   int sparse = dec_take(S, "sp") || dec_take(S, "sp::ordered_metadata");
+  /* .satfinite before the types or (as CUTLASS's sm_80 code writes it) after */
+  int sat = dec_take(S, "satfinite");
   if (!dec_take(S, "sync") || !dec_take(S, "aligned"))
     return dec_error(D, S, -1, "mma must be .sync.aligned");
   char text[160] = "";
   size_t len = 0;
   for (int i = 0; i < S->st->nmods; i++) {
     const char *md = S->st->mods[i];
-    if (!strcmp(md, "sync") || !strcmp(md, "aligned") || !strncmp(md, "sp", 2)) continue;
+    if (!strcmp(md, "sync") || !strcmp(md, "aligned") || !strncmp(md, "sp", 2) || !strcmp(md, "satfinite"))
+      continue;
     int n = snprintf(text + len, sizeof text - len, "%s%s", len ? "." : "", S->st->mods[i]);
     if (n < 0 || (size_t)n >= sizeof text - len) return dec_error(D, S, -1, "mma: too many modifiers");
     len += (size_t)n;
   }
   int fi = -1;
   for (int i = 0; i < nforms; i++)
-    if (forms[i].sparse == sparse && !strcmp(forms[i].mods, text)) fi = i;
-  if (fi < 0) return dec_error(D, S, -1, "mma%s.%s is not an mma form of sm_90a", sparse ? ".sp" : "", text);
+    if (forms[i].sparse == sparse && forms[i].sat == sat && !strcmp(forms[i].mods, text)) fi = i;
+  if (fi < 0)
+    return dec_error(D, S, -1, "mma%s.%s%s is not an mma form of sm_90a", sparse ? ".sp" : "", text,
+                     sat ? " with .satfinite" : "");
   S->used = (S->st->nmods >= 64) ? ~0ull : (1ull << S->st->nmods) - 1;
   const mma_form *f = &forms[fi];
   if (dec_nops(D, S, sparse ? 6 : 4) < 0) return -1;
