@@ -2,7 +2,8 @@
 # sparse: records tests/hw/sparse on the GPU: sp.cu (mma.sp, m8n8k4 f16,
 # integer/b1/f64 mma shapes), spwg.cu (wgmma.mma_async.sp), texref.cu +
 # texref.ptx (module-scope .texref/.surfref through the driver's legacy
-# calls), b128.cu (.b128 loads, stores, mov, atomics), sured.cu (sured.p).
+# calls), b128.cu (.b128 loads, stores, mov, atomics), sured.cu (sured.p),
+# misc.cu (lop3 with a predicate, fma.oob, cvt.pack.sat).
 [ -d /usr/local/cuda/bin ] && PATH="/usr/local/cuda/bin:$PATH"
 RES=${RES:?}
 mkdir -p "$RES"
@@ -13,8 +14,9 @@ nvcc $G -o spwg spwg.cu > "$RES/spwg.build.txt" 2>&1 &
 nvcc $G -o b128 b128.cu > "$RES/b128.build.txt" 2>&1 &
 nvcc -o texref texref.cu -lcuda > "$RES/texref.build.txt" 2>&1 &
 nvcc $G -o sured sured.cu > "$RES/sured.build.txt" 2>&1 &
+nvcc $G -o misc misc.cu > "$RES/misc.build.txt" 2>&1 &
 wait
-for p in sp spwg b128 sured; do
+for p in sp spwg b128 sured misc; do
   timeout 20 ./$p > "$RES/$p.out" 2> "$RES/$p.err"
   echo "$p exit $?" >> "$RES/status.txt"
 done
