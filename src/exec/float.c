@@ -294,10 +294,12 @@ static uint16_t op16(int op, uint16_t a, uint16_t b, uint16_t c, int rm, int bf)
   }
 }
 
-/* insn.imm bits of the float handlers: .relu (fma on halves) and
+/* insn.imm bits of the float handlers: .relu (fma on halves),
  * min/max .xorsign.abs (the larger/smaller magnitude, its sign the xor of
- * the operands' signs; a NaN result keeps its own) */
-enum { FX_RELU = 1, FX_XORSIGN = 2 };
+ * the operands' signs; a NaN result keeps its own) and fma .oob (a half
+ * that is the out-of-bounds NaN, OOB_NAN16, makes the result 0) */
+enum { FX_RELU = 1, FX_XORSIGN = 2, FX_OOB = 4 };
+#define OOB_NAN16 0x7fff
 
 static void gen_f32(warp *w, const insn *in, uint32_t m) {
   REGS3;
@@ -358,6 +360,7 @@ static void gen_f16(warp *w, const insn *in, uint32_t m) {
         a &= 0x7fff;
         b &= 0x7fff;
       }
+      if ((in->imm & FX_OOB) && (a == OOB_NAN16 || b == OOB_NAN16 || c == OOB_NAN16)) continue; /* 0 */
       uint16_t r = op16(op, a, b, c, rm, bf);
       if ((in->imm & FX_XORSIGN) && (r & 0x7fff) <= (bf ? 0x7f80 : 0x7c00)) r = (uint16_t)((r & 0x7fff) | sx);
       if (in->imm & FX_RELU) r = bf ? fp_relubf16(r) : fp_relu16(r);
@@ -508,13 +511,12 @@ int dec_float(dctx *D, dstmt *S, insn *in) {
     if (rm < 0 && S->types[0] != PTX_T_F16 && S->types[0] != PTX_T_F16X2 && S->types[0] != PTX_T_BF16 &&
         S->types[0] != PTX_T_BF16X2)
       return dec_error(D, S, -1, "fma needs a rounding modifier (.rn, .rz, .rm, .rp)");
-    if (dec_take(S, "relu")) {
-      if (pick(D, S, in, F_FMA, 3, rm, 0) < 0) return -1;
-      if (in->fn != gen_f16) return dec_error(D, S, -1, "fma.relu takes .f16, .bf16 and their pairs");
-      in->imm |= FX_RELU;
-      return 0;
-    }
-    return pick(D, S, in, F_FMA, 3, rm, 0);
+    if (dec_take(S, "oob")) in->imm |= FX_OOB;
+    if (dec_take(S, "relu")) in->imm |= FX_RELU;
+    if (pick(D, S, in, F_FMA, 3, rm, 0) < 0) return -1;
+    if ((in->imm & (FX_RELU | FX_OOB)) && in->fn != gen_f16)
+      return dec_error(D, S, -1, "fma.relu and fma.oob take .f16, .bf16 and their pairs");
+    return 0;
   case OP_RCP:
     return pick(D, S, in, approx ? F_RCP_APPROX : F_RCP, 1, rm, approx);
   case OP_SQRT:
