@@ -356,23 +356,34 @@ double mma_acc_f32(const acc_model *am, double c, const double *a, const double 
   return fp_f64_to_f32(s, FP_RZ);
 }
 
-/* mma.sp: the metadata nibble of row r, chunk j (four consecutive threads
- * hold a row group's metadata; `sel` picks which of them: each thread
- * carries four chunks of row r in bits 0..15 and of row r + 8 in 16..31). */
-static uint32_t sp_nibble(const warp *w, uint32_t sm, int nchunks, int sel, int r, int j) {
-  int per_quad = nchunks / 4 > 0 ? nchunks / 4 : 1;
-  int lane = 4 * (r & 7) + sel * per_quad + j / 4;
-  return (uint32_t)(w->r[sm][lane & 31] >> (16 * (r >> 3) + 4 * (j & 3))) & 15;
+/* mma.sp: the metadata nibble of row r, chunk j: the threads of each quad
+ * hold the metadata of its row pair (r, r + 8); `sel` picks which of them
+ * (nchunks / 4 threads each). */
+static uint32_t sp_nibble(const warp *w, uint32_t sm, int bits, int nchunks, int sel, int r, int j) {
+  int per_quad = nchunks / 4 > 0 ? nchunks / 4 : 1, lane, bit;
+  if (bits > 8) {
+    /* 16-bit and tf32 A: a thread holds chunks 4q..4q+3 of row r in bits
+     * 0..15 and of row r + 8 in 16..31 */
+    lane = 4 * (r & 7) + sel * per_quad + j / 4;
+    bit = 16 * (r >> 3) + 4 * (j & 3);
+  } else {
+    /* 8- and 4-bit A (measured, tests/hw/sparse): a thread holds eight
+     * chunks of one row, row r and row r + 8 in consecutive threads (the
+     * next eight chunks two threads on) */
+    lane = 4 * (r & 7) + sel * per_quad + (r >> 3) + 2 * (j / 8);
+    bit = 4 * (j & 7);
+  }
+  return (uint32_t)(w->r[sm][lane & 31] >> bit) & 15;
 }
 
 int mma_sp_col(const struct warp *w, uint32_t meta, int bits, int k, int sel, int r, int c) {
-  if (bits == 32) return 2 * c + (int)(sp_nibble(w, meta, k / 2, sel, r, c) & 3) / 2;
+  if (bits == 32) return 2 * c + (int)(sp_nibble(w, meta, bits, k / 2, sel, r, c) & 3) / 2;
   if (bits == 4) {
-    uint32_t nib = sp_nibble(w, meta, k / 8, sel, r, c / 4);
+    uint32_t nib = sp_nibble(w, meta, bits, k / 8, sel, r, c / 4);
     int p = (c & 3) >> 1, idx = (int)(p ? nib >> 2 : nib & 3);
     return 8 * (c / 4) + 2 * idx + (c & 1);
   }
-  uint32_t nib = sp_nibble(w, meta, k / 4, sel, r, c / 2);
+  uint32_t nib = sp_nibble(w, meta, bits, k / 4, sel, r, c / 2);
   return 4 * (c / 2) + (int)((c & 1) ? nib >> 2 : nib & 3);
 }
 
@@ -401,14 +412,56 @@ static uint64_t mma_elem(const mma_form *f, const mma_mats *x, int ka, int r, in
     if (f->sat) s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
     return (uint32_t)s;
   }
+  if (f->volta) {
+    /* m8n8k4 .f16 on sm_90: no tensor-core form; ptxas emulates it in f32:
+     * the products (exact in f32) summed in k order, then C, each addition
+     * rounded to nearest f32; the D type rounds the last (fitted to all
+     * 4096 results of each layout, tests/hw/sparse) */
+    float s = (float)(x->A[r][0] * x->B[x->kc[r][0]][c]);
+    for (int j = 1; j < ka; j++) s += (float)(x->A[r][j] * x->B[x->kc[r][j]][c]);
+    s += (float)x->C[r][c];
+    return mma_from_double(f->td, s);
+  }
   if (f->td == E_F64) {
-    /* DMMA: a chain of fused multiply-adds in k order */
+    /* DMMA: a chain of fused multiply-adds in k order; a NaN operand passes
+     * through (A's, then B's, then the sum's), an invalid operation gives
+     * the negative default NaN (both as the H200 gave: tests/hw/sparse) */
     double s = x->C[r][c];
-    for (int j = 0; j < ka; j++) s = fma(x->A[r][j], x->B[x->kc[r][j]][c], s);
-    return mma_from_double(E_F64, s);
+    uint64_t u;
+    memcpy(&u, &s, 8);
+    for (int j = 0; j < ka; j++) {
+      double a = x->A[r][j], b = x->B[x->kc[r][j]][c];
+      if (isnan(a) || isnan(b) || isnan(s)) {
+        memcpy(&u, isnan(a) ? &a : isnan(b) ? &b : &s, 8);
+        u |= 1ull << 51; /* quiet */
+        memcpy(&s, &u, 8);
+        continue;
+      }
+      s = fma(a, b, s);
+      if (isnan(s)) s = -NAN;
+    }
+    memcpy(&u, &s, 8);
+    return u;
   }
   double bcol[256];
   for (int j = 0; j < ka; j++) bcol[j] = x->B[x->kc[r][j]][c];
+  if (f->sparse && (f->ta == E_E4M3 || f->ta == E_E5M2)) {
+    /* sm_90 has no fp8 mma.sp: ptxas converts A and B to f16 and runs two
+     * m16n8k32 sparse f16 products (HMMA.SP.16832), each with the f16
+     * forms' f32 accumulation. Which packed columns go to which is fitted
+     * (each register's low pair first); 82% of the recorded results are
+     * bit-identical, the rest 1 ulp apart (tests/hw/sparse
+     * known_differences.txt) */
+    double a2[2][64], b2[2][64];
+    int n2[2] = {0, 0};
+    for (int j = 0; j < ka; j++) {
+      int set = (j % 4) >= 2;
+      a2[set][n2[set]] = x->A[r][j];
+      b2[set][n2[set]++] = bcol[j];
+    }
+    double d = mma_acc_f32(&acc_f32, x->C[r][c], a2[0], b2[0], n2[0]);
+    return mma_from_double(f->td, mma_acc_f32(&acc_f32, d, a2[1], b2[1], n2[1]));
+  }
   return mma_from_double(f->td, mma_acc_f32(&f->acc, x->C[r][c], x->A[r], bcol, ka));
 }
 
