@@ -560,10 +560,10 @@ static int dec_sured(dctx *D, dstmt *S, insn *in) {
   if (mode < 0) return dec_error(D, S, -1, "sured needs .trap, .clamp or .zero");
   if (S->ntypes != 1) return dec_error(D, S, -1, "sured needs one element type");
   int t = S->types[0];
-  int ok = p               ? (t == PTX_T_B32 || t == PTX_T_B64)
-           : op == RED_ADD ? (t == PTX_T_U32 || t == PTX_T_S32 || t == PTX_T_U64)
+  int ok = op == RED_ADD   ? (t == PTX_T_U32 || t == PTX_T_S32 || t == PTX_T_U64)
            : op <= RED_MAX ? (t == PTX_T_U32 || t == PTX_T_S32 || t == PTX_T_U64 || t == PTX_T_S64)
                            : (t == PTX_T_B32 || t == PTX_T_B64);
+  if (p && (t == PTX_T_B32 || t == PTX_T_B64)) ok = 1; /* sured.p: the surface's format */
   if (!ok) return dec_error(D, S, -1, "sured.%s does not take .%s", ops[op], ptx_type_name(t));
   in->type = (uint8_t)t;
   in->c = (uint32_t)op;
