@@ -156,18 +156,14 @@ static uint64_t le64(const uint8_t *p) { return le32(p) | (uint64_t)le32(p + 4) 
 
 static void test_types(void **state) {
   (void)state;
-  static const struct {
-    int t;
-    const char *name;
-    int size;
-  } want[] = {
-      {PTX_T_B8, "b8", 1},       {PTX_T_B16, "b16", 2},       {PTX_T_B32, "b32", 4},
-      {PTX_T_B64, "b64", 8},     {PTX_T_B128, "b128", 16},    {PTX_T_U8, "u8", 1},
-      {PTX_T_U16, "u16", 2},     {PTX_T_U32, "u32", 4},       {PTX_T_U64, "u64", 8},
-      {PTX_T_S8, "s8", 1},       {PTX_T_S16, "s16", 2},       {PTX_T_S32, "s32", 4},
-      {PTX_T_S64, "s64", 8},     {PTX_T_F16, "f16", 2},       {PTX_T_F16X2, "f16x2", 4},
-      {PTX_T_BF16, "bf16", 2},   {PTX_T_BF16X2, "bf16x2", 4}, {PTX_T_F32, "f32", 4},
-      {PTX_T_F64, "f64", 8},     {PTX_T_PRED, "pred", 1},     {PTX_T_U16X2, "u16x2", 4},
+  static const struct { int t; const char *name; int size; } want[] = {
+      {PTX_T_B8, "b8", 1},     {PTX_T_B16, "b16", 2},     {PTX_T_B32, "b32", 4},
+      {PTX_T_B64, "b64", 8},   {PTX_T_B128, "b128", 16},  {PTX_T_U8, "u8", 1},
+      {PTX_T_U16, "u16", 2},   {PTX_T_U32, "u32", 4},     {PTX_T_U64, "u64", 8},
+      {PTX_T_S8, "s8", 1},     {PTX_T_S16, "s16", 2},     {PTX_T_S32, "s32", 4},
+      {PTX_T_S64, "s64", 8},   {PTX_T_F16, "f16", 2},     {PTX_T_F16X2, "f16x2", 4},
+      {PTX_T_BF16, "bf16", 2}, {PTX_T_BF16X2, "bf16x2", 4}, {PTX_T_F32, "f32", 4},
+      {PTX_T_F64, "f64", 8},   {PTX_T_PRED, "pred", 1},     {PTX_T_U16X2, "u16x2", 4},
       {PTX_T_S16X2, "s16x2", 4},
   };
   assert_int_equal(sizeof want / sizeof *want, PTX_T_COUNT - 1);
@@ -619,7 +615,7 @@ static void test_features(void **state) {
   const ptx_func *k = find_func(m, "kern", 1);
   assert_int_equal(k->reqntid[0], 128);
   assert_int_equal(k->reqntid[1], 1); /* left out: 1 */
-  assert_int_equal(k->maxntid[0], 0); /* absent */
+  assert_int_equal(k->maxntid[0], 0);  /* absent */
   assert_int_equal(k->maxnreg, 32);
   assert_int_equal(k->params[1].ptr_space, PTX_SPACE_SHARED);
   assert_int_equal(k->params[1].ptr_align, 8);
@@ -718,20 +714,21 @@ static void test_features(void **state) {
  * at the end of the chain (1 29 3 here). */
 static void test_nested_inlined_at(void **state) {
   (void)state;
-  ptx_module *m = parse_ok(".entry k {\n"
-                           "  .loc 1 29 3\n"
-                           "  .loc 2 402 9, function_name $L__a, inlined_at 1 29 3\n"
-                           "  .loc 2 397 9, function_name $L__b, inlined_at 2 402 9\n"
-                           "  shfl.sync.down.b32 %r1, %r2, 1, 31, -1;\n"
-                           "  .loc 2 120 1, function_name $L__c, inlined_at 2 999 9\n"
-                           "  ret;\n"
-                           "}\n"
-                           ".section .debug_str {\n"
-                           "$L__a:\n"
-                           ".b8 95,90,49,97,0\n"
-                           "$L__b:\n"
-                           ".b8 95,90,49,98,0\n"
-                           "}\n");
+  ptx_module *m = parse_ok(
+      ".entry k {\n"
+      "  .loc 1 29 3\n"
+      "  .loc 2 402 9, function_name $L__a, inlined_at 1 29 3\n"
+      "  .loc 2 397 9, function_name $L__b, inlined_at 2 402 9\n"
+      "  shfl.sync.down.b32 %r1, %r2, 1, 31, -1;\n"
+      "  .loc 2 120 1, function_name $L__c, inlined_at 2 999 9\n"
+      "  ret;\n"
+      "}\n"
+      ".section .debug_str {\n"
+      "$L__a:\n"
+      ".b8 95,90,49,97,0\n"
+      "$L__b:\n"
+      ".b8 95,90,49,98,0\n"
+      "}\n");
   const ptx_stmt *b = m->funcs[0].body;
   /* the frames: _Z1b at 2:397, called at 2:402 from inside _Z1a, itself
    * called at 1:29 from the kernel; $L__c names no string */
@@ -762,16 +759,17 @@ static void test_nested_inlined_at(void **state) {
 
 static void test_numbers(void **state) {
   (void)state;
-  ptx_module *m = parse_ok(".entry k {\n"
-                           "  mov.u64 %rd1, 0xFFFFFFFFFFFFFFFF;\n"
-                           "  mov.u64 %rd1, -9223372036854775808;\n"
-                           "  mov.u32 %r1, 010;\n"
-                           "  mov.u32 %r1, 0b1101U;\n"
-                           "  mov.u32 %r1, 42U;\n"
-                           "  mov.f64 %fd1, 1.0;\n"
-                           "  mov.f64 %fd1, -0d3FF0000000000000;\n"
-                           "  mov.f32 %f1, 0F7FC00000;\n"
-                           "}\n");
+  ptx_module *m = parse_ok(
+      ".entry k {\n"
+      "  mov.u64 %rd1, 0xFFFFFFFFFFFFFFFF;\n"
+      "  mov.u64 %rd1, -9223372036854775808;\n"
+      "  mov.u32 %r1, 010;\n"
+      "  mov.u32 %r1, 0b1101U;\n"
+      "  mov.u32 %r1, 42U;\n"
+      "  mov.f64 %fd1, 1.0;\n"
+      "  mov.f64 %fd1, -0d3FF0000000000000;\n"
+      "  mov.f32 %f1, 0F7FC00000;\n"
+      "}\n");
   const ptx_stmt *b = m->funcs[0].body;
   assert_int_equal((uint64_t)b[0].ops[1].ival, UINT64_MAX);
   assert_int_equal(b[1].ops[1].ival, INT64_MIN);
@@ -789,11 +787,12 @@ static void test_numbers(void **state) {
  * patterns worked out by hand (round to nearest, ties to even). */
 static void test_float_conversion(void **state) {
   (void)state;
-  ptx_module *m = parse_ok(".global .f16 h[8] = {65504.0, 5.960464477539063e-08, 2.9802322387695312e-08,"
-                           " 4.470348358154297e-08, -0.0, 1.00048828125, 1.00146484375, 70000};\n"
-                           ".global .bf16 b[3] = {1.0, 1.00390625, 1.01171875};\n"
-                           ".global .f32 f[3] = {0.1, 16777217, 1e39};\n"
-                           ".global .f16x2 p = 0f3C003C00;\n");
+  ptx_module *m = parse_ok(
+      ".global .f16 h[8] = {65504.0, 5.960464477539063e-08, 2.9802322387695312e-08,"
+      " 4.470348358154297e-08, -0.0, 1.00048828125, 1.00146484375, 70000};\n"
+      ".global .bf16 b[3] = {1.0, 1.00390625, 1.01171875};\n"
+      ".global .f32 f[3] = {0.1, 16777217, 1e39};\n"
+      ".global .f16x2 p = 0f3C003C00;\n");
   const uint8_t *h = m->vars[0].init;
   static const uint16_t hw[8] = {0x7BFF, 0x0001, 0x0000, 0x0001, 0x8000, 0x3C00, 0x3C02, 0x7C00};
   for (int i = 0; i < 8; i++) assert_int_equal(h[2 * i] | h[2 * i + 1] << 8, hw[i]);
@@ -859,9 +858,7 @@ static void test_minimal_and_empty(void **state) {
 
 static void test_errors(void **state) {
   (void)state;
-  static const struct {
-    const char *src, *msg;
-  } cases[] = {
+  static const struct { const char *src, *msg; } cases[] = {
       {".version 9.0\n.target sm_90\n.foo 1", "t.ptx:3:1: unknown directive '.foo'"},
       {".version 9.0\n  /* x", "t.ptx:2:3: unterminated comment"},
       {".version 9.0\n /* x\n\n y *", "t.ptx:2:2: unterminated comment"},
@@ -877,8 +874,7 @@ static void test_errors(void **state) {
       {".entry k {\n  mov.u32 %r1, %r2\n}", "t.ptx:3:1: expected ',' or ';' after an operand, found '}'"},
       {".entry k { mov.u32 %r1 %r2; }", "t.ptx:1:24: expected ',' or ';' after an operand, found '%r2'"},
       {".entry k { ret;", "t.ptx:1:16: expected '}' to end the function body, found end of file"},
-      {".entry k (.param .u32 a { ret; }",
-       "t.ptx:1:25: expected ',' or ')' in the parameter list, found '{'"},
+      {".entry k (.param .u32 a { ret; }", "t.ptx:1:25: expected ',' or ')' in the parameter list, found '{'"},
       {"\x01", "t.ptx:1:1: unexpected byte 0x01"},
       {".entry k { # }", "t.ptx:1:12: unexpected character '#'"},
       {".entry k { ld.u32 %r1, [%r2+]; }", "t.ptx:1:29: expected an integer offset, found ']'"},
@@ -887,8 +883,7 @@ static void test_errors(void **state) {
       {".global .u32 x[2][2] = {{1,2,3},{4}};", "t.ptx:1:25: too many initializers in this brace"},
       {".global .u8 x = 0f3F800000;", "t.ptx:1:17: a floating-point value cannot initialize a .u8"},
       {".global .u16 x = sym;", "t.ptx:1:18: an address needs a 32- or 64-bit element, not .u16"},
-      {".global .u8 s[9] = {1, 0xFF00(g)};",
-       "t.ptx:1:24: byte 1 of the address of 'g' does not follow its byte 0"},
+      {".global .u8 s[9] = {1, 0xFF00(g)};", "t.ptx:1:24: byte 1 of the address of 'g' does not follow its byte 0"},
       {".global .u8 s[9] = {0xFF(g), 0xFF00(g), 3};",
        "t.ptx:1:41: byte-mask initializers give 2 of the 4 or 8 bytes of the address of 'g'"},
       {".global .u8 s[9] = {0xFF(g)};",
@@ -909,8 +904,7 @@ static void test_errors(void **state) {
       {".entry k { tex.1d [t, {%r1, {%r2}}]; }", "t.ptx:1:29: expected an operand, found '{'"},
       {".entry k { .loc 1 2; ret; }", "t.ptx:1:20: expected a column number, found ';'"},
       {".entry k { .loc 1 2 3, foo 1; }", "t.ptx:1:24: expected function_name or inlined_at, found 'foo'"},
-      {".entry k .maxntid 1,2,3,4 { }",
-       "t.ptx:1:25: expected '{' or ';' after the function header, found '4'"},
+      {".entry k .maxntid 1,2,3,4 { }", "t.ptx:1:25: expected '{' or ';' after the function header, found '4'"},
       {".entry k .maxctas 1 { }", "t.ptx:1:10: unexpected directive '.maxctas' before the function body"},
       {".entry k { .section x {} }", "t.ptx:1:12: unexpected directive '.section' in a function body"},
       {".global .u32 .u64 x;", "t.ptx:1:14: a declaration has one type"},
@@ -923,8 +917,7 @@ static void test_errors(void **state) {
       {".entry k { 5: }", "t.ptx:1:12: expected an instruction, a label or a directive, found '5'"},
       {"mov.u32 %r1, 1;", "t.ptx:1:1: expected a directive, found 'mov.u32'"},
       {".entry k { ret; } }", "t.ptx:1:19: expected a directive, found '}'"},
-      {".entry k { ld.u32 %r1, [%r2+4 4]; }",
-       "t.ptx:1:31: expected '+', '-' or ']' in the address, found '4'"},
+      {".entry k { ld.u32 %r1, [%r2+4 4]; }", "t.ptx:1:31: expected '+', '-' or ']' in the address, found '4'"},
       {".entry k { . }", "t.ptx:1:12: stray '.'"},
       {".entry k { mov.u32 %r1, !; }", "t.ptx:1:26: expected a predicate after '!', found ';'"},
       {".entry k { mov.u32 %r1, -x; }", "t.ptx:1:26: expected a number after '-', found 'x'"},
@@ -945,9 +938,9 @@ static void test_errors(void **state) {
 static void test_scoped_labels(void **state) {
   (void)state;
   const char *src = ".entry k {\n"
-                    "{ L: bra L; @%p1 bra D; D: }\n" /* line 2 */
-                    "{ L: { bra L; bra D; } D: }\n"  /* line 3 */
-                    "bra D; bra L;\n"                /* line 4 */
+                    "{ L: bra L; @%p1 bra D; D: }\n"  /* line 2 */
+                    "{ L: { bra L; bra D; } D: }\n"   /* line 3 */
+                    "bra D; bra L;\n"                 /* line 4 */
                     "D: L: ret;\n"
                     "}";
   ptx_module *m = parse_ok(src);
@@ -958,13 +951,10 @@ static void test_scoped_labels(void **state) {
   for (int i = 0; i < f->nbody; i++) {
     const ptx_stmt *t = &f->body[i];
     if (t->label) {
-      const char **slot = t->pos.line == 2   ? (t->label[0] == 'L' ? &l1 : &d1)
-                          : t->pos.line == 3 ? (t->label[0] == 'L' ? &l2 : &d2)
-                                             : NULL;
-      if (slot)
-        *slot = t->label;
-      else
-        assert_true(!strcmp(t->label, "D") || !strcmp(t->label, "L"));
+      const char **slot = t->pos.line == 2 ? (t->label[0] == 'L' ? &l1 : &d1)
+                        : t->pos.line == 3 ? (t->label[0] == 'L' ? &l2 : &d2) : NULL;
+      if (slot) *slot = t->label;
+      else assert_true(!strcmp(t->label, "D") || !strcmp(t->label, "L"));
     } else if (t->opcode && !strcmp(t->opcode, "bra") && nb < 6) {
       br[nb++] = t;
     }
