@@ -32,9 +32,8 @@ typedef struct texref {
   CUdeviceptr ptr;
   size_t bytes, width, height, pitch;
   int format, nch;
-  int amode[3], filter, mipfilter;
-  unsigned flags, aniso;
-  float bias, minclamp, maxclamp, border[4];
+  unsigned flags;            /* CU_TRSF_*: read mode, normalized coordinates, sRGB */
+  struct cudaTextureDesc td; /* the rest of the sampling state, as set */
   unsigned long long obj;
 } texref;
 
@@ -118,20 +117,11 @@ static CUresult rebind(texref *t) {
   if (t->surf) {
     e = cudaCreateSurfaceObject(&h, &r);
   } else {
-    struct cudaTextureDesc d;
-    memset(&d, 0, sizeof d);
-    for (int k = 0; k < 3; k++) d.addressMode[k] = t->amode[k];
-    d.filterMode = t->filter;
+    struct cudaTextureDesc d = t->td;
     /* integers read as normalized floats unless READ_AS_INTEGER */
     d.readMode = t->flags & CU_TRSF_READ_AS_INTEGER ? 0 : 1;
     d.normalizedCoords = (t->flags & CU_TRSF_NORMALIZED_COORDINATES) != 0;
     d.sRGB = (t->flags & CU_TRSF_SRGB) != 0;
-    d.maxAnisotropy = t->aniso;
-    d.mipmapFilterMode = t->mipfilter;
-    d.mipmapLevelBias = t->bias;
-    d.minMipmapLevelClamp = t->minclamp;
-    d.maxMipmapLevelClamp = t->maxclamp;
-    memcpy(d.borderColor, t->border, sizeof d.borderColor);
     e = cudaCreateTextureObject(&h, &r, &d, NULL);
   }
   if (e) return (CUresult)e == cudaErrorInvalidChannelDescriptor ? CUDA_ERROR_INVALID_VALUE : (CUresult)e;
@@ -188,16 +178,17 @@ SETTER(cuTexRefSetFormat, (CUtexref t, int fmt, int n), t->surf, {
   t->nch = n;
 })
 SETTER(cuTexRefSetAddressMode, (CUtexref t, int dim, int am), dim<0 || dim> 2 || am < 0 || am > 3,
-       t->amode[dim] = am)
-SETTER(cuTexRefSetFilterMode, (CUtexref t, int fm), fm<0 || fm> 1, t->filter = fm)
-SETTER(cuTexRefSetMipmapFilterMode, (CUtexref t, int fm), fm<0 || fm> 1, t->mipfilter = fm)
-SETTER(cuTexRefSetMipmapLevelBias, (CUtexref t, float b), 0, t->bias = b)
+       t->td.addressMode[dim] = am)
+SETTER(cuTexRefSetFilterMode, (CUtexref t, int fm), fm<0 || fm> 1, t->td.filterMode = fm)
+SETTER(cuTexRefSetMipmapFilterMode, (CUtexref t, int fm), fm<0 || fm> 1, t->td.mipmapFilterMode = fm)
+SETTER(cuTexRefSetMipmapLevelBias, (CUtexref t, float b), 0, t->td.mipmapLevelBias = b)
 SETTER(cuTexRefSetMipmapLevelClamp, (CUtexref t, float lo, float hi), 0, {
-  t->minclamp = lo;
-  t->maxclamp = hi;
+  t->td.minMipmapLevelClamp = lo;
+  t->td.maxMipmapLevelClamp = hi;
 })
-SETTER(cuTexRefSetMaxAnisotropy, (CUtexref t, unsigned int a), 0, t->aniso = a)
-SETTER(cuTexRefSetBorderColor, (CUtexref t, float *c), !c, memcpy(t->border, c, sizeof t->border))
+SETTER(cuTexRefSetMaxAnisotropy, (CUtexref t, unsigned int a), 0, t->td.maxAnisotropy = a)
+SETTER(cuTexRefSetBorderColor, (CUtexref t, float *c), !c,
+       memcpy(t->td.borderColor, c, sizeof t->td.borderColor))
 SETTER(cuTexRefSetFlags, (CUtexref t, unsigned int f), 0, t->flags = f)
 
 /* A getter: read the state under the lock. */
@@ -218,20 +209,22 @@ GETTER(cuSurfRefGetArray, (struct cudaArray * *p, CUsurfref t), !p,
        *p = t->bind == BIND_ARRAY ? t->arr : NULL)
 GETTER(cuTexRefGetMipmappedArray, (struct cudaMipmappedArray * *p, CUtexref t), !p,
        *p = t->bind == BIND_MIPMAP ? t->mip : NULL)
-GETTER(cuTexRefGetAddressMode, (int *p, CUtexref t, int dim), !p || dim < 0 || dim > 2, *p = t->amode[dim])
-GETTER(cuTexRefGetFilterMode, (int *p, CUtexref t), !p, *p = t->filter)
-GETTER(cuTexRefGetMipmapFilterMode, (int *p, CUtexref t), !p, *p = t->mipfilter)
+GETTER(cuTexRefGetAddressMode, (int *p, CUtexref t, int dim), !p || dim < 0 || dim > 2,
+       *p = t->td.addressMode[dim])
+GETTER(cuTexRefGetFilterMode, (int *p, CUtexref t), !p, *p = t->td.filterMode)
+GETTER(cuTexRefGetMipmapFilterMode, (int *p, CUtexref t), !p, *p = t->td.mipmapFilterMode)
 GETTER(cuTexRefGetFormat, (int *f, int *n, CUtexref t), !f && !n, {
   if (f) *f = t->format;
   if (n) *n = t->nch;
 })
-GETTER(cuTexRefGetMipmapLevelBias, (float *p, CUtexref t), !p, *p = t->bias)
+GETTER(cuTexRefGetMipmapLevelBias, (float *p, CUtexref t), !p, *p = t->td.mipmapLevelBias)
 GETTER(cuTexRefGetMipmapLevelClamp, (float *lo, float *hi, CUtexref t), !lo || !hi, {
-  *lo = t->minclamp;
-  *hi = t->maxclamp;
+  *lo = t->td.minMipmapLevelClamp;
+  *hi = t->td.maxMipmapLevelClamp;
 })
-GETTER(cuTexRefGetMaxAnisotropy, (int *p, CUtexref t), !p, *p = (int)t->aniso)
-GETTER(cuTexRefGetBorderColor, (float *p, CUtexref t), !p, memcpy(p, t->border, sizeof t->border))
+GETTER(cuTexRefGetMaxAnisotropy, (int *p, CUtexref t), !p, *p = (int)t->td.maxAnisotropy)
+GETTER(cuTexRefGetBorderColor, (float *p, CUtexref t), !p,
+       memcpy(p, t->td.borderColor, sizeof t->td.borderColor))
 GETTER(cuTexRefGetFlags, (unsigned int *p, CUtexref t), !p, *p = t->flags)
 
 /* cuTexRefCreate: a reference of no module (binding it reaches no
