@@ -4,27 +4,12 @@
 // integer hash of (case, trial, lane, word), every fourth trial with
 // special values. Prints "cfg NAME status", then per trial and lane a hash
 // of the input words and the D words (hex).
-#include <cstdio>
-#include <cstdint>
 
 #define TRIALS 16
 #define STRIDE 17
 
-#include "../modern/mma_inputs.cuh"
+#include "sp_common.cuh"
 
-// 2:4 metadata: eight nibbles, each an ordered pair of indices (i < j);
-// 1:2 (tf32): each nibble 0b0100 or 0b1110 (the first or the second element)
-__device__ uint32_t meta24(uint32_t h) {
-  const uint32_t pairs[6] = {0x4, 0x8, 0xc, 0x9, 0xd, 0xe};
-  uint32_t m = 0;
-  for (int i = 0; i < 8; i++) { m |= pairs[h % 6] << (4 * i); h = h / 6 + hsh(h + i) % 7 * 0x10000000u; }
-  return m;
-}
-__device__ uint32_t meta12(uint32_t h) {
-  uint32_t m = 0;
-  for (int i = 0; i < 8; i++) m |= ((h >> i) & 1 ? 0xeu : 0x4u) << (4 * i);
-  return m;
-}
 // word i of generator g
 __device__ uint32_t gen(int g, uint32_t h, uint32_t h2, int sp, int i) {
   switch (g) {
@@ -401,23 +386,4 @@ static const char *names[] = {"sp_m16n8k16_f32_f16_s0", "sp_m16n8k16_f32_f16_s1"
 static const int nd[] = {4, 4, 4, 4, 4, 4, 2, 2, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 8, 4, 8, 4, 8, 4, 8, 8, 2, 4, 2, 4, 2, 4, 2, 4, 2, 4, 2, 4, 2, 4, 2, 4, 4, 2, 4, 4, 2, 4, 4, 2, 4, 4, 2, 4, 4, 2, 4, 2, 4, 4, 2, 4, 4, 8, 8, 8};
 #define NCASES 79
 
-int main(int argc, char **argv) {
-  uint32_t *d_out;
-  static uint32_t h[TRIALS * 32 * STRIDE];
-  cudaMalloc(&d_out, sizeof h);
-  for (int cfg = 0; cfg < NCASES; cfg++) {
-    cudaMemset(d_out, 0, sizeof h);
-    sp_k<<<TRIALS, 32>>>(cfg, d_out);
-    cudaError_t e = cudaDeviceSynchronize();
-    cudaMemcpy(h, d_out, sizeof h, cudaMemcpyDeviceToHost);
-    printf("cfg %s %s\n", names[cfg], e ? cudaGetErrorString(e) : "ok");
-    if (e) return 1;
-    for (int t = 0; t < TRIALS; t++)
-      for (int l = 0; l < 32; l++) {
-        printf("%d %d", t, l);
-        for (int i = 0; i <= nd[cfg]; i++) printf(" %08x", h[(t * 32 + l) * STRIDE + i]);
-        printf("\n");
-      }
-  }
-  return 0;
-}
+int main() { return run_cases(sp_k, NCASES, names, nd, TRIALS, 32, STRIDE); }

@@ -6,16 +6,11 @@
 // every thread's metadata word holds valid 2:4 (1:2 for tf32) indices. C
 // comes from the hash too. Prints "cfg NAME status" and per trial and
 // thread the D words (hex). smemu runs the same PTX (spwg.ptx).
-#include <cstdio>
-#include <cstdint>
+#include "sp_common.cuh"
 
 #define TRIALS 4
 #define STRIDE 33
 
-__device__ __forceinline__ uint32_t hsh(uint32_t x) {
-  x ^= x >> 16; x *= 0x7feb352du; x ^= x >> 15; x *= 0x846ca68bu; x ^= x >> 16;
-  return x;
-}
 __device__ uint32_t v_f16(uint32_t h) { return (h & 0x8000) | ((10 + (h >> 16) % 11) << 10) | ((h >> 3) & 0x3ff); }
 __device__ uint32_t v_bf16(uint32_t h) { return (h & 0x8000) | ((120 + (h >> 16) % 16) << 7) | ((h >> 3) & 0x7f); }
 __device__ uint32_t v_f32(uint32_t h) { return (h & 0x80000000u) | ((120 + (h >> 16) % 16) << 23) | (hsh(h) & 0x7fffffu); }
@@ -27,17 +22,6 @@ __device__ uint32_t word(int ty, uint32_t h) {
   case 2: return v_f32(h);
   default: return h;
   }
-}
-__device__ uint32_t meta24(uint32_t h) {
-  const uint32_t pairs[6] = {0x4, 0x8, 0xc, 0x9, 0xd, 0xe};
-  uint32_t m = 0;
-  for (int i = 0; i < 8; i++) { m |= pairs[h % 6] << (4 * i); h = h / 6 + hsh(h + i) % 7 * 0x10000000u; }
-  return m;
-}
-__device__ uint32_t meta12(uint32_t h) {
-  uint32_t m = 0;
-  for (int i = 0; i < 8; i++) m |= ((h >> i) & 1 ? 0xeu : 0x4u) << (4 * i);
-  return m;
 }
 __device__ __forceinline__ uint64_t desc(uint32_t start) {
   return (uint64_t)((start & 0x3ffff) >> 4) | (uint64_t)(128 >> 4) << 16 | (uint64_t)(1024 >> 4) << 32;
@@ -129,23 +113,4 @@ static const char *names[] = {"f16_f32_n16_s0", "f16_f32_n16_s1", "f16_f32_n16_a
                               "u8s8_s32_n16_sat"};
 static const int nd[] = {8, 8, 8, 8, 8, 8, 8, 4, 32, 4, 8};
 
-int main() {
-  uint32_t *d_out;
-  static uint32_t h[TRIALS * 128 * STRIDE];
-  cudaMalloc(&d_out, sizeof h);
-  for (int cfg = 0; cfg < 11; cfg++) {
-    cudaMemset(d_out, 0, sizeof h);
-    spwg_k<<<TRIALS, 128>>>(cfg, d_out);
-    cudaError_t e = cudaDeviceSynchronize();
-    cudaMemcpy(h, d_out, sizeof h, cudaMemcpyDeviceToHost);
-    printf("cfg %s %s\n", names[cfg], e ? cudaGetErrorString(e) : "ok");
-    if (e) return 1;
-    for (int t = 0; t < TRIALS; t++)
-      for (int l = 0; l < 128; l++) {
-        printf("%d %d", t, l);
-        for (int i = 0; i <= nd[cfg]; i++) printf(" %08x", h[(t * 128 + l) * STRIDE + i]);
-        printf("\n");
-      }
-  }
-  return 0;
-}
+int main() { return run_cases(spwg_k, 11, names, nd, TRIALS, 128, STRIDE); }
