@@ -61,6 +61,12 @@ static CUresult get_ref(texref **out, CUmodule m, const char *name, int surf) {
   pthread_mutex_lock(&lock);
   texref *t = refs;
   while (t && !(t->mod == m && !strcmp(t->name, name))) t = t->next;
+  if (t && t->var != var) {
+    /* a module loaded where an unloaded one was: a new reference */
+    t->var = var;
+    t->bind = BIND_NONE;
+    t->obj = 0;
+  }
   if (!t && (t = calloc(1, sizeof *t)) && (t->name = strdup(name))) {
     t->mod = m;
     t->var = var;
