@@ -3,8 +3,8 @@
  * them), so that
  *   ld/st/ldu .b128 are the 16-byte vector access of two .b64 halves
  *     (mem.c turns them into that form: b128_halves),
- *   mov.b128 d, {a, b} (two .b64 or four .b32 pieces), mov.b128 {a, b}, d
- *     and mov.b128 d, s move pieces here (b128_mov),
+ *   mov.b128 d, {a, b} (two .b64 or four .b32 pieces), mov.b128 {a, b}, d,
+ *     mov.b128 d, s and mov.b128 d, constant move pieces here (mov128),
  *   atom{.space}.cas.b128 / atom{.space}.exch.b128 (sm_90) replace 16
  *     bytes atomically here (dec_atom_b128).
  * 128-bit atomics serialize on one lock: they are atomic against each
@@ -63,6 +63,16 @@ static int mov_side(dctx *D, dstmt *S, int i, int dst, uint32_t *slots, int *n, 
       if (r) return r < 0 ? -1 : dec_error(D, S, i, "bad vector element");
     }
     *n = o->nelems;
+    return 0;
+  }
+  if (!dst && o->kind == PTX_OPD_INT) {
+    /* an integer constant: sign-extended to 128 bits */
+    ptx_operand hi = *o;
+    hi.ival = o->ival < 0 ? -1 : 0;
+    if (dec_src_opd(D, o, PTX_T_B64, &slots[0]) || dec_src_opd(D, &hi, PTX_T_B64, &slots[1]))
+      return dec_error(D, S, i, "bad constant");
+    *n = 2;
+    *bits = 64;
     return 0;
   }
   int r = b128_halves(D, o, dst, slots);

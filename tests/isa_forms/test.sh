@@ -39,6 +39,9 @@ stated vecreg.ptx k 1 2 "1073741824 5" --arg buf:u32:2:print
 # old values 0, the bf16x2 pairs)
 stated atomv.ptx k 32 2,3 "1107296256 1115684864 0 0 1056964608 1048576000 1077936128 1082130432 0 0 0 0 1075855296 3212853312" \
   --arg buf:u32:14:print
+# mov.b128 from a constant, from and to four .b32 pieces (b128mov.ptx)
+stated b128mov.ptx k 1 2 "18446744073709551609 18446744073709551615 8589934593 17179869187 3" \
+  --arg buf:u64:5:print
 # mbarrier.arrive_drop.expect_tx (mbdrop.ptx: both phases end)
 stated mbdrop.ptx k 32 2 "1 1" --arg buf:u32:2:print
 
