@@ -114,6 +114,9 @@ static void tex_exec(warp *w, const insn *in, uint32_t m) {
     LANES(m, {
       uint32_t v = res[k][l];
       if (in->type == PTX_T_F16) v = fp_f32_to_f16(fp_from_bits32(v), FP_RN);
+      if (in->type == PTX_T_F16X2) /* channels 2k, 2k + 1 as halves */
+        v = fp_f32_to_f16(fp_from_bits32(res[2 * k][l]), FP_RN) |
+            (uint32_t)fp_f32_to_f16(fp_from_bits32(res[2 * k + 1][l]), FP_RN) << 16;
       w->r[s][l] = v;
     });
   }
@@ -432,22 +435,25 @@ static int dec_texop(dctx *D, dstmt *S, insn *in) {
   if (dec_geom(D, S, in) < 0) return -1;
   if (tld4 && in->mode != TG_2D && in->mode != TG_A2D)
     return dec_error(D, S, -1, "tld4 on .cube and .acube textures is not supported");
-  if (!dec_take(S, "v4")) return dec_error(D, S, -1, "%s returns .v4 vectors", S->st->opcode);
+  /* .v4, or .v2 of .f16x2 pairs (the four channels, two a register) */
+  int v2 = !tld4 && dec_take(S, "v2");
+  if (!v2 && !dec_take(S, "v4")) return dec_error(D, S, -1, "%s returns .v4 vectors", S->st->opcode);
   if (S->ntypes != 2)
     return dec_error(D, S, -1, "%s needs a result type and a coordinate type", S->st->opcode);
   int dt = S->types[0], ct = S->types[1];
-  if (dt != PTX_T_F32 && dt != PTX_T_S32 && dt != PTX_T_U32 && dt != PTX_T_F16)
-    return dec_error(D, S, -1, "result type must be .f32, .s32, .u32 or .f16");
+  if (v2 ? dt != PTX_T_F16X2 : (dt != PTX_T_F32 && dt != PTX_T_S32 && dt != PTX_T_U32 && dt != PTX_T_F16))
+    return dec_error(D, S, -1,
+                     v2 ? ".v2 results are .f16x2 pairs" : "result type must be .f32, .s32, .u32 or .f16");
   if (ct != PTX_T_F32 && ct != PTX_T_S32) return dec_error(D, S, -1, "coordinate type must be .f32 or .s32");
   if (ct == PTX_T_S32 && (variant || tld4 || in->mode >= TG_CUBE))
     return dec_error(D, S, -1, "integer coordinates are not allowed with this form");
   in->type = (uint8_t)dt;
   in->type2 = (uint8_t)ct;
-  in->vec = 4;
+  in->vec = v2 ? 2 : 4;
   int want = 2 + (variant == 1) + 2 * (variant == 2);
   if (S->st->nops > want)
     return dec_error(D, S, want, "texel offsets and depth compare operands are not supported");
-  if (dec_nops(D, S, want) < 0 || dec_regs(D, S, 0, xs, XS_D, 4, 1, dt) < 0) return -1;
+  if (dec_nops(D, S, want) < 0 || dec_regs(D, S, 0, xs, XS_D, in->vec, 1, dt) < 0) return -1;
   int nc;
   if (dec_handle(D, S, in, 1, xs, &nc, ct) < 0) return -1;
   if (nc != geom_elems[in->mode])

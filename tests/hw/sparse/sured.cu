@@ -1,7 +1,8 @@
 // sured.cu: formatted surface reductions (sured.p) next to unformatted ones
 // (sured.b) on surface objects of three formats: float, int and unsigned
 // int (8 x 4 each). 32 threads, thread t on element (t % 8, t / 8), twice.
-// Prints each surface after the kernel.
+// Prints each surface after the kernel; then reads the float one as a
+// texture with tex.2d.v2.f16x2.
 //   ./sured
 #include <cstdio>
 #include <cstdint>
@@ -22,6 +23,17 @@ __global__ void sured_k(cudaSurfaceObject_t sf, cudaSurfaceObject_t si, cudaSurf
   asm volatile("sured.b.max.2d.s32.trap [%0, {%1, %2}], %3;" ::"l"(si), "r"(4 * x), "r"(y), "r"(t - 20) : "memory");
   asm volatile("sured.p.and.2d.b32.clamp [%0, {%1, %2}], %3;" ::"l"(su), "r"(x + 5), "r"(y), "r"(0xfffffff0u) : "memory");
   asm volatile("sured.p.max.2d.b32.trap [%0, {%1, %2}], %3;" ::"l"(sf), "r"(x), "r"(y), "r"(__float_as_uint(-1.0f + t * 0.25f)) : "memory");
+}
+
+// tex.2d.v2.f16x2: the four channels as two .f16x2 pairs (a float
+// texture, linear filtering between texels: values not exact in f16)
+__global__ void texh_k(cudaTextureObject_t t, uint32_t *out) {
+  int i = threadIdx.x;
+  float x = (i % 8) + 0.3f + 0.05f * i, y = (i / 8) + 0.7f;
+  uint32_t a, b;
+  asm volatile("tex.2d.v2.f16x2.f32 {%0, %1}, [%2, {%3, %4}];" : "=r"(a), "=r"(b) : "l"(t), "f"(x), "f"(y));
+  out[2 * i] = a;
+  out[2 * i + 1] = b;
 }
 
 static cudaSurfaceObject_t make(cudaArray_t *a, cudaChannelFormatDesc d, const void *init) {
@@ -51,5 +63,22 @@ int main() {
   cudaMemcpy2DFromArray(ii, 32, ai, 0, 0, 32, 4, cudaMemcpyDeviceToHost);
   cudaMemcpy2DFromArray(ui, 32, au, 0, 0, 32, 4, cudaMemcpyDeviceToHost);
   for (int i = 0; i < 32; i++) printf("%d %08x %d %08x\n", i, *(unsigned *)&fi[i], ii[i], ui[i]);
+  // the float surface's array as a texture (linear, clamp)
+  cudaResourceDesc r = {};
+  r.resType = cudaResourceTypeArray;
+  r.res.array.array = af;
+  cudaTextureDesc td = {};
+  td.addressMode[0] = td.addressMode[1] = cudaAddressModeClamp;
+  td.filterMode = cudaFilterModeLinear;
+  td.readMode = cudaReadModeElementType;
+  cudaTextureObject_t t;
+  cudaCreateTextureObject(&t, &r, &td, NULL);
+  uint32_t *d, h[64];
+  cudaMalloc(&d, sizeof h);
+  texh_k<<<1, 32>>>(t, d);
+  e = cudaDeviceSynchronize();
+  printf("texh %s\n", e ? cudaGetErrorString(e) : "ok");
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  for (int i = 0; i < 32; i++) printf("h %d %08x %08x\n", i, h[2 * i], h[2 * i + 1]);
   return 0;
 }
