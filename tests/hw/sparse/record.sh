@@ -1,8 +1,9 @@
 #!/bin/bash
-# sparse: records tests/hw/sparse on the GPU: sp.cu (mma.sp, m8n8k4 f16,
+# record.sh: records tests/hw/sparse on an sm_90 GPU (run in this folder:
+# RES=OUTDIR bash record.sh): sp.cu (mma.sp, m8n8k4 f16,
 # integer/b1/f64 mma shapes), spwg.cu (wgmma.mma_async.sp), texref.cu +
 # texref.ptx (module-scope .texref/.surfref through the driver's legacy
-# calls), b128.cu (.b128 loads, stores, mov, atomics), sured.cu (sured.p),
+# calls; texref_q.ptx: their queries), b128.cu (.b128 loads, stores, mov, atomics), sured.cu (sured.p),
 # misc.cu (lop3 with a predicate, fma.oob, cvt.pack.sat).
 [ -d /usr/local/cuda/bin ] && PATH="/usr/local/cuda/bin:$PATH"
 RES=${RES:?}
@@ -22,6 +23,8 @@ for p in sp spwg b128 sured misc; do
 done
 timeout 20 ./texref texref.ptx > "$RES/texref.out" 2> "$RES/texref.err"
 echo "texref exit $?" >> "$RES/status.txt"
+timeout 20 ./texref texref_q.ptx > "$RES/texref_q.out" 2> "$RES/texref_q.err"
+echo "texref_q exit $?" >> "$RES/status.txt"
 for p in sp spwg b128; do
   cuobjdump -sass $p 2>/dev/null | grep -oE "(HMMA|IMMA|DMMA|QMMA|BMMA|HGMMA|IGMMA|QGMMA)[A-Z0-9._]*" | sort | uniq -c > "$RES/$p.sass.txt"
 done
