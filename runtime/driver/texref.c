@@ -165,10 +165,13 @@ SETTER(cuSurfRefSetArray, (CUsurfref t, struct cudaArray *a, unsigned int flags)
   t->arr = a;
 })
 SETTER(cuTexRefSetAddress_v2, (size_t * off, CUtexref t, CUdeviceptr p, size_t bytes), t->surf, {
-  if (off) *off = 0; /* any address binds: no offset to report */
+  /* bound at the address rounded down to the texture alignment (512, as
+   * the runtime's objects need); *off is what fetches must add, in bytes */
+  size_t o = (size_t)(p % 512);
+  if (off) *off = o;
   t->bind = p ? BIND_LINEAR : BIND_NONE;
-  t->ptr = p;
-  t->bytes = bytes;
+  t->ptr = p - o;
+  t->bytes = bytes + o;
 })
 SETTER(cuTexRefSetAddress2D_v3, (CUtexref t, const array2d *d, CUdeviceptr p, size_t pitch), !d || t->surf, {
   t->bind = BIND_PITCH;
