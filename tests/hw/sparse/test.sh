@@ -6,6 +6,9 @@
 #   texref.cu  module-scope .texref/.surfref bound through the driver's
 #              legacy cuModuleGetTexRef/cuTexRefSet*/cuSurfRefSetArray,
 #              sampled (point, linear), fetched, queried, loaded, stored
+#              (texref.ptx), their queries (texref_q.ptx)
+#   sured.cu   sured.p and sured.b; tex.2d.v2.f16x2
+#   misc.cu    lop3 with a predicate, fma.oob, cvt.pack.sat
 # (the matrix instructions: tests/unit/test_sparse_mma.c). Exits 77 (skip)
 # without nvcc 13.
 B=${1:-build}
@@ -14,27 +17,37 @@ here=$(cd "$(dirname "$0")" && pwd) || exit 2
 suite_need_nvcc sparse
 suite_need_smemu sparse "$B"
 mkdir -p "$B/sparse" || exit 2
+rm -f "$B/sparse/fail"
 out=$(cd "$B/sparse" && pwd)
 BABS=$(cd "$B" && pwd)
 fail=0
-for p in b128 texref sured; do
-  [ -f "$here/recorded/$p.out" ] || { echo "sparse: no recording of $p"; fail=1; continue; }
+# NAME PROGRAM [ARGUMENT]: recorded/NAME.out is PROGRAM's output
+cases="b128 b128
+texref texref texref.ptx
+texref_q texref texref_q.ptx
+sured sured
+misc misc"
+echo "$cases" | while read -r name p arg; do
+  [ -f "$here/recorded/$name.out" ] || { echo "FAIL: no recording of $name"; echo 1 > "$out/fail"; continue; }
   if [ ! -x "$out/$p" ] || [ "$here/$p.cu" -nt "$out/$p" ]; then
     lib=
     [ $p = texref ] && lib=-lcuda
-    "$NVCC" -arch=sm_90a -O3 -cudart shared -o "$out/$p" "$here/$p.cu" $lib \
-      > "$out/$p.log" 2>&1 || { echo "sparse: $p.cu did not build:"; cat "$out/$p.log"; fail=1; continue; }
+    "$NVCC" -arch=sm_90a -O3 -cudart shared -o "$out/$p" "$here/$p.cu" $lib > "$out/$p.log" 2>&1 ||
+      { echo "sparse: $p.cu did not build:"; cat "$out/$p.log"; echo 1 > "$out/fail"; continue; }
   fi
   for tier in interp jit; do
-    (cd "$here" && SMEMU_TIER=$tier "$BABS/smemu" run "$out/$p" texref.ptx) > "$out/$p.$tier.out" 2> "$out/$p.$tier.err" ||
-      { echo "sparse: $p ($tier) exited with status $?"; tail -5 "$out/$p.$tier.err"; fail=1; }
-    if ! diff "$here/recorded/$p.out" "$out/$p.$tier.out" > "$out/$p.$tier.diff"; then
-      echo "FAIL: $p ($tier) differs from the GPU's output:"
-      head -20 "$out/$p.$tier.diff"
-      fail=1
+    # shellcheck disable=SC2086
+    (cd "$here" && SMEMU_TIER=$tier "$BABS/smemu" run "$out/$p" $arg) > "$out/$name.$tier.out" 2> "$out/$name.$tier.err" ||
+      { echo "sparse: $name ($tier) exited with status $?"; tail -5 "$out/$name.$tier.err"; echo 1 > "$out/fail"; }
+    if ! diff "$here/recorded/$name.out" "$out/$name.$tier.out" > "$out/$name.$tier.diff"; then
+      echo "FAIL: $name ($tier) differs from the GPU's output:"
+      head -20 "$out/$name.$tier.diff"
+      echo 1 > "$out/fail"
     else
-      echo "$p ($tier): $(wc -l < "$here/recorded/$p.out") lines as the GPU printed them"
+      echo "$name ($tier): $(wc -l < "$here/recorded/$name.out") lines as the GPU printed them"
     fi
   done
 done
+[ -f "$out/fail" ] && fail=1
+rm -f "$out/fail"
 exit $fail
