@@ -319,7 +319,9 @@ static void sured_exec(warp *w, const insn *in, uint32_t m) {
   const uint32_t *xs = w->L->prog->xslots + in->imm;
   uint32_t n = (uint32_t)ptx_type_size(in->type);
   /* an integer operation: signed min/max for .s32/.s64; sured.p's .b32 and
-   * .b64 take the surface's format (float, signed or unsigned) */
+   * .b64 are signed on a signed surface and unsigned otherwise, a float
+   * surface's too (its bits added and compared as integers: the H200 did,
+   * tests/hw/sparse sured.cu) */
   int t = in->type == PTX_T_S32 || in->type == PTX_T_S64 ? (int)in->type : PTX_T_U64;
   int formatted = (in->target & SU_P) && (in->type == PTX_T_B32 || in->type == PTX_T_B64);
   static const int aop[] = {A_ADD, A_MIN, A_MAX, A_AND, A_OR}; /* by RED_* */
@@ -328,10 +330,7 @@ static void sured_exec(warp *w, const insn *in, uint32_t m) {
     int l = __builtin_ctz(mm);
     const smemu_tex_desc *d = lookup(w, l, handle_of(w, in, xs[XS_H], l), &c, "sured");
     if (!d) return;
-    if (formatted)
-      t = d->kind == SMEMU_TEX_FLOAT && n == 4 ? PTX_T_F32
-          : d->kind == SMEMU_TEX_SIGNED        ? (n == 4 ? PTX_T_S32 : PTX_T_S64)
-                                               : PTX_T_U64;
+    if (formatted) t = d->kind == SMEMU_TEX_SIGNED ? (n == 4 ? PTX_T_S32 : PTX_T_S64) : PTX_T_U64;
     int zero;
     uint8_t *p = su_addr(w, l, d, in, xs, n, &zero);
     if (!p) {

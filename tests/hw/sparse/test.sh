@@ -21,13 +21,15 @@ rm -f "$B/sparse/fail"
 out=$(cd "$B/sparse" && pwd)
 BABS=$(cd "$B" && pwd)
 fail=0
-# NAME PROGRAM [ARGUMENT]: recorded/NAME.out is PROGRAM's output
-cases="b128 b128
-texref texref texref.ptx
-texref_q texref texref_q.ptx
-sured sured
-misc misc"
-echo "$cases" | while read -r name p arg; do
+# NAME PROGRAM STATUS [ARGUMENT]: recorded/NAME.out is PROGRAM's output,
+# STATUS its exit status on the GPU (texref_q: the driver refuses the
+# module, CUDA_ERROR_NOT_SUPPORTED, and the program stops there)
+cases="b128 b128 0
+texref texref 0 texref.ptx
+texref_q texref 1 texref_q.ptx
+sured sured 0
+misc misc 0"
+echo "$cases" | while read -r name p want arg; do
   [ -f "$here/recorded/$name.out" ] || { echo "FAIL: no recording of $name"; echo 1 > "$out/fail"; continue; }
   if [ ! -x "$out/$p" ] || [ "$here/$p.cu" -nt "$out/$p" ]; then
     lib=
@@ -37,8 +39,10 @@ echo "$cases" | while read -r name p arg; do
   fi
   for tier in interp jit; do
     # shellcheck disable=SC2086
-    (cd "$here" && SMEMU_TIER=$tier "$BABS/smemu" run "$out/$p" $arg) > "$out/$name.$tier.out" 2> "$out/$name.$tier.err" ||
-      { echo "sparse: $name ($tier) exited with status $?"; tail -5 "$out/$name.$tier.err"; echo 1 > "$out/fail"; }
+    (cd "$here" && SMEMU_TIER=$tier "$BABS/smemu" run "$out/$p" $arg) > "$out/$name.$tier.out" 2> "$out/$name.$tier.err"
+    rc=$?
+    [ $rc = "$want" ] ||
+      { echo "sparse: $name ($tier) exited with status $rc, not $want"; tail -5 "$out/$name.$tier.err"; echo 1 > "$out/fail"; }
     if ! diff "$here/recorded/$name.out" "$out/$name.$tier.out" > "$out/$name.$tier.diff"; then
       echo "FAIL: $name ($tier) differs from the GPU's output:"
       head -20 "$out/$name.$tier.diff"
