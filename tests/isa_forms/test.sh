@@ -46,8 +46,12 @@ stated b128mov.ptx k 1 2 "18446744073709551609 18446744073709551615 8589934593 1
 stated mbdrop.ptx k 32 2 "1 1" --arg buf:u32:2:print
 
 # the recorded matrix, texture-reference and .b128 kernels of tests/hw/sparse
+# decode; texref_q.ptx's queries do not (the GPU's driver refuses them too)
 for f in "$H"/../hw/sparse/*.ptx; do
-  "$B/smemu" lint "$f" > "$T/lint" 2>&1 || { echo "FAIL: smemu lint $f:"; cat "$T/lint"; fail=1; }
+  case "$f" in
+  *texref_q.ptx) "$B/smemu" lint "$f" > "$T/lint" 2>&1 && { echo "FAIL: smemu lint $f decodes"; fail=1; } ;;
+  *) "$B/smemu" lint "$f" > "$T/lint" 2>&1 || { echo "FAIL: smemu lint $f:"; cat "$T/lint"; fail=1; } ;;
+  esac
 done
 
 # the check itself: a form smemu cannot decode fails it, unless a gap names it
