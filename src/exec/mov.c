@@ -2,6 +2,7 @@
  * constants, symbol addresses, packing and unpacking, %clock), cvt between
  * every integer and floating-point type with rounding and saturation, cvta
  * between the generic and the specific address spaces, isspacep. */
+#include "exec/b128.h"
 #include "exec/cluster.h"
 #include "exec/exec.h"
 #include "exec/mma.h"
@@ -97,8 +98,7 @@ int dec_mov(dctx *D, dstmt *S, insn *in) {
   int t = S->types[0], bytes = ptx_type_size(t);
   const ptx_operand *d = &S->st->ops[0], *s = &S->st->ops[1];
   in->type = (uint8_t)t;
-  /* a register slot holds 64 bits: a .b128 value would lose its high half */
-  if (t == PTX_T_B128) return dec_error(D, S, -1, "mov.b128: 128-bit registers are not supported");
+  if (t == PTX_T_B128) return dec_mov_b128(D, S, in); /* two slots (b128.c) */
   if (t == PTX_T_PRED) {
     int neg;
     if (dec_pdst(D, S, 0, &in->d) < 0 || dec_psrc(D, S, 1, &in->a, &neg) < 0) return -1;

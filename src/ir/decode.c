@@ -104,6 +104,7 @@ struct dctx {
   const ptx_func *f;
   func_info *fi;
   smap regs, preds, labels, frame;
+  smap wide; /* the .b128 registers (two slots each: regs gives the low one) */
   uint64_t *consts;
   uint32_t nconsts, capconsts;
   uint32_t nregs_decl, npreds;
@@ -729,6 +730,14 @@ static int layout_shared(dctx *D, program *P) {
   return D->failed ? -1 : 0;
 }
 
+int dec_opaque(dctx *D, const char *name) {
+  for (int i = 0; name && i < D->m->nvars; i++)
+    if (D->m->vars[i].opaque && !strcmp(D->m->vars[i].name, name)) return D->m->vars[i].opaque;
+  return 0;
+}
+
+int dec_is_b128(dctx *D, const char *name) { return name && smap_get(&D->wide, name, NULL); }
+
 /* ---- per function ---- */
 static int declare_elems(dctx *D, const char *name, int n, int pred) {
   static const char xyzw[] = "xyzw", rgba[] = "rgba";
@@ -772,7 +781,12 @@ static int declare_regs(dctx *D, const ptx_func *f) {
         continue;
       }
       if (smap_get(pred ? &D->preds : &D->regs, name, NULL)) continue;
-      if (pred)
+      if (r->type == PTX_T_B128) {
+        /* two slots, the low half first (exec/b128.c) */
+        smap_put(&D->wide, name, D->nregs_decl);
+        smap_put(&D->regs, name, D->nregs_decl);
+        D->nregs_decl += 2;
+      } else if (pred)
         smap_put(&D->preds, name, D->npreds++);
       else
         smap_put(&D->regs, name, D->nregs_decl++);
@@ -1045,6 +1059,7 @@ static int decode_func(dctx *D, program *P, uint32_t idx) {
   D->f = f;
   D->fi = fi;
   smap_clear(&D->regs);
+  smap_clear(&D->wide);
   smap_clear(&D->preds);
   smap_clear(&D->labels);
   smap_clear(&D->frame);
@@ -1319,6 +1334,7 @@ done:
   smap_clear(&D.globals);
   smap_clear(&D.kparams);
   smap_clear(&D.regs);
+  smap_clear(&D.wide);
   smap_clear(&D.preds);
   smap_clear(&D.labels);
   smap_clear(&D.frame);
