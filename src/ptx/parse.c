@@ -64,6 +64,9 @@ typedef struct decl {
   int managed;   /* .attribute(.managed) */
 } decl;
 
+/* slots of parser.inl */
+#define INL_SLOTS 1024
+
 typedef struct parser {
   ptx_lexer lx;         /* the token source */
   ptx_token tok;        /* current token */
@@ -99,8 +102,11 @@ typedef struct parser {
   vec ren;              /* scoped: registers renamed in open inner scopes */
   vec lbl;              /* scoped_label: labels of open inner scopes */
   int in_call;          /* reading call's operands: ( ) is a list, not an expression */
-  ptx_loc inl[16];      /* recent .loc with inlined_at, resolved to the outermost */
-  unsigned ninl;        /* entries written to inl (a ring) */
+  /* .loc with inlined_at, resolved to the outermost, hashed by their
+   * position (the latest of each slot): cub's nested inlining puts
+   * hundreds of .loc between a position and the callee naming it */
+  ptx_loc inl[INL_SLOTS];
+  uint8_t inl_set[INL_SLOTS];
 } parser;
 
 /* A string of the .debug_str section (function names for .loc's
@@ -573,6 +579,11 @@ static void parse_file(parser *P) {
   f->path = path;
 }
 
+static unsigned inl_slot(uint32_t file, uint32_t line, uint32_t col) {
+  uint32_t h = (file * 0x9e3779b1u) ^ (line * 0x85ebca6bu) ^ (col * 0xc2b2ae35u);
+  return (h ^ (h >> 15)) % INL_SLOTS;
+}
+
 /* .loc FILE LINE COL [, function_name SYM[+N]] [, inlined_at F L C] */
 static void parse_loc(parser *P) {
   advance(P);
@@ -607,15 +618,15 @@ static void parse_loc(parser *P) {
     ptx_inline *f = push(P, &P->inlines, sizeof *f);
     *f = (ptx_inline){l.file, l.line, func, l.inl_file, l.inl_line, 0};
     l.frame = (uint32_t)P->inlines.n;
-    for (unsigned i = 0; i < 16 && i < P->ninl; i++) {
-      const ptx_loc *e = &P->inl[(P->ninl - 1 - i) % 16];
-      if (e->file == l.inl_file && e->line == l.inl_line && e->col == l.inl_col) {
-        l.inl_file = e->inl_file, l.inl_line = e->inl_line, l.inl_col = e->inl_col;
-        f->parent = e->frame;
-        break;
-      }
+    unsigned h = inl_slot(l.inl_file, l.inl_line, l.inl_col);
+    const ptx_loc *e = &P->inl[h];
+    if (P->inl_set[h] && e->file == l.inl_file && e->line == l.inl_line && e->col == l.inl_col) {
+      l.inl_file = e->inl_file, l.inl_line = e->inl_line, l.inl_col = e->inl_col;
+      f->parent = e->frame;
     }
-    P->inl[P->ninl++ % 16] = l;
+    h = inl_slot(l.file, l.line, l.col);
+    P->inl[h] = l;
+    P->inl_set[h] = 1;
   }
   P->loc = l;
 }

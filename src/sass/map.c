@@ -187,16 +187,108 @@ static void name_groups(const program *P, sass_map *M, const acc *a, int na, int
   }
 }
 
+/* Groups accs (sorted) with the widths of mask (bit t: widths[t], widest
+ * first), as ptxas groups them: widest first, each group k accesses of one
+ * base at consecutive offsets. Fills merge[] and g[t], the groups of each
+ * width; 1 when every access is in a group. */
+static int group_with(acc *a, int na, const int *widths, int nwidths, unsigned mask, int loads,
+                      uint8_t *merge, int *g) {
+  for (int i = 0; i < na; i++) {
+    a[i].used = 0;
+    merge[i] = 0;
+  }
+  for (int t = 0; t < nwidths; t++) {
+    g[t] = 0;
+    if (!(mask >> t & 1)) continue;
+    int W = widths[t];
+    for (int i = 0; i < na; i++) {
+      if (a[i].used || !a[i].size || W % a[i].size) continue;
+      int k = W / a[i].size;
+      if (k != 1 && k != 2 && k != 4) continue;
+      if (a[i].base == SR_ZERO && k > 1 && a[i].off % W) continue;
+      g[t] += take_group(a, i, na, k, loads, merge);
+    }
+  }
+  for (int i = 0; i < na; i++)
+    if (!a[i].used) return 0;
+  return 1;
+}
+
+/* How far group counts g are from the SASS's instruction counts c (per
+ * width): 0 when c is a whole multiple of g (the same groups, unrolled m
+ * times), else the instructions that differ. */
+static int distance(const int *g, const int *c, int n) {
+  int m = 0, d = 0, mult = 1;
+  for (int t = 0; t < n; t++) {
+    d += g[t] > c[t] ? g[t] - c[t] : c[t] - g[t];
+    if (!g[t] != !c[t] || (g[t] && c[t] % g[t])) mult = 0;
+    if (g[t] && mult) {
+      if (!m) m = c[t] / g[t];
+      if (m != c[t] / g[t]) mult = 0;
+    }
+  }
+  return mult && m ? 0 : d;
+}
+
+/* Where the instruction counts differ (a loop ptxas unrolled, loads it
+ * proved redundant, accesses it moved to or from other lines), the widths
+ * still say how the accesses are grouped: of the groupings that use only
+ * widths the SASS has, the one whose counts are closest to the SASS's (a
+ * whole multiple best; widest-first on a tie). 1 when one covers every
+ * access; *exact: its counts are a multiple of the SASS's. */
+static int relaxed(acc *a, int na, const int *w, int nw, int loads, uint8_t *merge, int *exact) {
+  int widths[8], cnt[8], nwd = 0;
+  for (int i = 0; i < nw; i++) {
+    int t = 0;
+    while (t < nwd && widths[t] != w[i]) t++;
+    if (t == nwd) {
+      if (nwd == 8) return 0;
+      widths[nwd] = w[i];
+      cnt[nwd++] = 0;
+    }
+    cnt[t]++;
+  }
+  /* widest first */
+  for (int i = 1; i < nwd; i++)
+    for (int j = i; j > 0 && widths[j] > widths[j - 1]; j--) {
+      int x = widths[j];
+      widths[j] = widths[j - 1];
+      widths[j - 1] = x;
+      x = cnt[j];
+      cnt[j] = cnt[j - 1];
+      cnt[j - 1] = x;
+    }
+  uint8_t *tmp = malloc((size_t)na);
+  if (!tmp) return 0;
+  int best = -1;
+  unsigned best_mask = 0;
+  for (unsigned mask = (1u << nwd) - 1; mask; mask--) {
+    int g[8];
+    if (!group_with(a, na, widths, nwd, mask, loads, tmp, g)) continue;
+    int d = distance(g, cnt, nwd);
+    if (best < 0 || d < best) {
+      best = d;
+      best_mask = mask;
+    }
+  }
+  free(tmp);
+  if (best < 0) return 0;
+  int g[8];
+  group_with(a, na, widths, nwd, best_mask, loads, merge, g);
+  *exact = best == 0;
+  return 1;
+}
+
 /* Matches accs with SASS widths; applies, or leaves them for the pool.
  * Returns 1 when matched. */
-static int match_accs(program *P, sass_map *M, acc *a, int na, int *w, int nw, int loads) {
+static int match_accs(program *P, sass_map *M, acc *a, int na, int *w, int nw, int loads, int relax) {
   if (!na && !nw) return 1;
   if (!na || !nw) return 0;
   qsort(a, (size_t)na, sizeof *a, cmp_acc);
   qsort(w, (size_t)nw, sizeof *w, cmp_int_desc);
   int *pw = malloc((size_t)na * sizeof *pw);
   uint8_t *merge = malloc((size_t)na);
-  int ok = 0;
+  int ok = 0, exact = 1;
   if (pw && merge) {
     int npw = ptx_widths(P, a, na, pw);
     if (npw == nw && !memcmp(pw, w, (size_t)nw * sizeof *w)) {
@@ -206,6 +298,14 @@ static int match_accs(program *P, sass_map *M, acc *a, int na, int *w, int nw, i
       for (int i = 0; i < na; i++) {
         P->code[a[i].pc].merge = merge[i];
         M->status[a[i].pc] = SASS_MAP_SET;
+      }
+      ok = 1;
+    } else if (relax && relaxed(a, na, w, nw, loads, merge, &exact)) {
+      for (int i = 0; i < na; i++) {
+        insn *in = &P->code[a[i].pc];
+        M->status[a[i].pc] = in->merge == merge[i] ? SASS_MAP_AGREE : SASS_MAP_SET;
+        in->merge = merge[i];
+        M->approx += !exact;
       }
       ok = 1;
     }
@@ -414,6 +514,11 @@ static int map_sections(program *P, sass_map *M, const sass_func *F, acc *a, int
   return 1;
 }
 
+/* A line's accesses and SASS widths in the pool (map_func). */
+typedef struct seg {
+  int a0, na, w0, nw;
+} seg;
+
 /* Maps the accesses of pcs [lo, hi) (one function) onto F. */
 static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map *M, uint32_t lo,
                     uint32_t hi) {
@@ -434,10 +539,11 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
   const sass_insn **lss[2] = {malloc(fn * sizeof *sat), malloc(fn * sizeof *sat)};
   uint8_t *seen = calloc(n + 1, 1);
   uint8_t *sass_used = calloc(fn, 1);
-  int npool[2] = {0, 0}, npool_w[2] = {0, 0}, rc = -1;
+  seg *segs[2] = {malloc((n + 1) * sizeof(seg)), malloc((n + 1) * sizeof(seg))};
+  int npool[2] = {0, 0}, npool_w[2] = {0, 0}, nsegs[2] = {0, 0}, rc = -1;
   if (!pool[0] || !pool[1] || !la[0][0] || !la[0][1] || !la[1][0] || !la[1][1] || !uni || !pool_w[0] ||
       !pool_w[1] || !lw[0][0] || !lw[0][1] || !lw[1][0] || !lw[1][1] || !uw || !sat || !gsat || !sm[0] ||
-      !sm[1] || !lss[0] || !lss[1] || !seen || !sass_used)
+      !sm[1] || !lss[0] || !lss[1] || !seen || !sass_used || !segs[0] || !segs[1])
     goto out;
   int gen;
   for (uint32_t pc0 = lo; pc0 < hi; pc0++) {
@@ -519,19 +625,24 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
      * that fails, all of them together (ptxas may prove a generic access
      * shared); then the pool */
     for (int k = 0; k < 2; k++) {
-      int ok_s = match_accs(P, M, la[k][0], na[k][0], lw[k][0], nw[k][0], k == 0);
+      int ok_s = match_accs(P, M, la[k][0], na[k][0], lw[k][0], nw[k][0], k == 0, 0);
       if (!na[k][1] && !nw[k][1] && ok_s) continue;
       if (!nw[k][1] && ok_s) continue; /* the generic ones are global in the SASS */
-      if (ok_s && match_accs(P, M, la[k][1], na[k][1], lw[k][1], nw[k][1], k == 0)) continue;
+      if (ok_s && match_accs(P, M, la[k][1], na[k][1], lw[k][1], nw[k][1], k == 0, 0)) continue;
       int nu = 0, nuw = 0;
       for (int g = 0; g < 2; g++) {
         for (int i = 0; i < na[k][g]; i++) uni[nu++] = la[k][g][i];
         for (int i = 0; i < nw[k][g]; i++) uw[nuw++] = lw[k][g][i];
       }
-      if (match_accs(P, M, uni, nu, uw, nuw, k == 0)) continue;
+      if (match_accs(P, M, uni, nu, uw, nuw, k == 0, 0)) continue;
       if (!na[k][1] && !nw[k][1] && map_sections(P, M, F, uni, nu, lss[k], nlss[k], k == 0)) continue;
+      seg *sg = &segs[k][nsegs[k]++];
+      sg->a0 = npool[k];
+      sg->w0 = npool_w[k];
       for (int i = 0; i < nu; i++) pool[k][npool[k]++] = uni[i];
       for (int i = 0; i < nuw && npool_w[k] < F->n; i++) pool_w[k][npool_w[k]++] = uw[i];
+      sg->na = npool[k] - sg->a0;
+      sg->nw = npool_w[k] - sg->w0;
     }
   }
   /* SASS accesses on lines without PTX accesses (moved there by ptxas) */
@@ -541,18 +652,38 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
         npool_w[s->cls] < F->n)
       pool_w[s->cls][npool_w[s->cls]++] = s->bytes;
   }
+  /* the pool: all together exactly (ptxas merged accesses of several
+   * lines); else each line by the widths of its own SASS, and what is
+   * left (lines without SASS of their kind) by the rest */
   for (int k = 0; k < 2; k++) {
     if (!npool[k]) continue;
-    if (match_accs(P, M, pool[k], npool[k], pool_w[k], npool_w[k], k == 0)) continue;
-    for (int i = 0; i < npool[k]; i++) {
-      M->status[pool[k][i].pc] = SASS_MAP_FALLBACK;
-      note_fb(M, P, pool[k][i].pc);
+    memcpy(uni, pool[k], (size_t)npool[k] * sizeof *uni);
+    memcpy(uw, pool_w[k], (size_t)npool_w[k] * sizeof *uw);
+    if (match_accs(P, M, uni, npool[k], uw, npool_w[k], k == 0, 0)) continue;
+    int nl = 0, nlw = 0, w_end = 0;
+    for (int j = 0; j < nsegs[k]; j++) {
+      const seg *sg = &segs[k][j];
+      w_end = sg->w0 + sg->nw;
+      if (sg->nw && match_accs(P, M, pool[k] + sg->a0, sg->na, pool_w[k] + sg->w0, sg->nw, k == 0, 1))
+        continue;
+      memmove(uni + nl, pool[k] + sg->a0, (size_t)sg->na * sizeof *uni);
+      nl += sg->na;
+      memmove(uw + nlw, pool_w[k] + sg->w0, (size_t)sg->nw * sizeof *uw);
+      nlw += sg->nw;
+    }
+    for (int i = w_end; i < npool_w[k]; i++) uw[nlw++] = pool_w[k][i];
+    if (!nl || match_accs(P, M, uni, nl, uw, nlw, k == 0, 1)) continue;
+    for (int i = 0; i < nl; i++) {
+      M->status[uni[i].pc] = SASS_MAP_FALLBACK;
+      note_fb(M, P, uni[i].pc);
     }
   }
   rc = 0;
 out:
   free(pool[0]);
   free(pool[1]);
+  free(segs[0]);
+  free(segs[1]);
   for (int k = 0; k < 2; k++)
     for (int g = 0; g < 2; g++) {
       free(la[k][g]);

@@ -84,7 +84,8 @@ static int measure(const char *ptxf, const char *sassf, int verbose, tally *t)
     if (verbose > 1)
       for (uint32_t pc = 0; pc < k->prog->ncode; pc++)
         if (s->status[pc] == SASS_MAP_FALLBACK)
-          printf("    fallback: PTX line %u %s\n", k->prog->lines[pc].ptx_line, k->prog->lines[pc].text);
+          printf("    fallback: PTX line %u %s (source %u:%u)\n", k->prog->lines[pc].ptx_line,
+                 k->prog->lines[pc].text, k->prog->lines[pc].file, k->prog->lines[pc].line);
   }
   rc = 0;
 out:
