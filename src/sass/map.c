@@ -46,6 +46,10 @@ typedef struct acc {
   int used;
 } acc;
 
+/* PTX atomics of one line the mapping places (a function without line
+ * info is one line) */
+#define MAX_ATOMS 512
+
 /* PTX kinds beyond SASS_LD/ST/ATOM: ldmatrix, stmatrix */
 enum { K_LDSM = 3, K_STSM = 4, NKINDS = 5 };
 
@@ -344,13 +348,52 @@ static int atom_forms(const sass_insn *const *s, int ns, int votes, int n, int *
   return 0;
 }
 
+/* Whether a VOTE precedes SASS instruction s in its basic block (a warp
+ * aggregation's ballot). */
+static int vote_before(const sass_func *F, const sass_insn *s) {
+  for (const sass_insn *t = s; t > F->ins && t[-1].block == s->block;) {
+    t--;
+    if (t->cls == SASS_VOTE) return 1;
+  }
+  return 0;
+}
+
+/* When the line's SASS atomics do not single out one form (several PTX
+ * atomics and votes on the line, or a function without line info): as
+ * many SASS atomics as PTX ones pair up in order, each its own form (a
+ * plain one after a vote in its block aggregated); a different number of
+ * them, all of one variant and no votes, give every PTX atomic that form
+ * (ptxas unrolled or merged copies). -1 when neither holds. */
+static int atom_forms_relaxed(const sass_func *F, const sass_insn *const *s, int ns, int votes, int n,
+                              int *forms) {
+  if (!ns) return -1;
+  if (ns == n) {
+    for (int i = 0; i < n; i++) {
+      int agg = vote_before(F, s[i]);
+      forms[i] = s[i]->variant == SASS_AT_POPC_INC    ? ATOMSEL_POPC_INC
+                 : s[i]->variant == SASS_AT_CAST_SPIN ? (agg ? ATOMSEL_AGG_LOOP : ATOMSEL_CAS_LOOP)
+                 : agg                                ? ATOMSEL_AGG_ONE
+                                                      : ATOMSEL_PLAIN;
+    }
+    return 0;
+  }
+  for (int i = 1; i < ns; i++)
+    if (s[i]->variant != s[0]->variant) return -1;
+  if (votes && s[0]->variant != SASS_AT_POPC_INC) return -1;
+  for (int i = 0; i < n; i++)
+    forms[i] = s[0]->variant == SASS_AT_POPC_INC    ? ATOMSEL_POPC_INC
+               : s[0]->variant == SASS_AT_CAST_SPIN ? ATOMSEL_CAS_LOOP
+                                                    : ATOMSEL_PLAIN;
+  return 0;
+}
+
 /* Sets the atomics' forms from the line's SASS atomics, or marks them
  * fallback. */
-static void map_atoms(program *P, sass_map *M, const uint32_t *atoms, int natoms, const sass_insn *const *sat,
-                      int nsat, int votes) {
-  int forms[64];
+static void map_atoms(program *P, sass_map *M, const sass_func *F, const uint32_t *atoms, int natoms,
+                      const sass_insn *const *sat, int nsat, int votes) {
+  int forms[MAX_ATOMS];
   if (!natoms) return;
-  if (atom_forms(sat, nsat, votes, natoms, forms) < 0) {
+  if (atom_forms(sat, nsat, votes, natoms, forms) < 0 && atom_forms_relaxed(F, sat, nsat, votes, natoms, forms) < 0) {
     for (int i = 0; i < natoms; i++) {
       M->status[atoms[i]] = SASS_MAP_FALLBACK;
       note_fb(M, P, atoms[i]);
@@ -361,7 +404,7 @@ static void map_atoms(program *P, sass_map *M, const uint32_t *atoms, int natoms
     insn *in = &P->code[atoms[i]];
     M->status[atoms[i]] = in->atom_form == forms[i] ? SASS_MAP_AGREE : SASS_MAP_SET;
     in->atom_form = (uint8_t)forms[i];
-    const sass_insn *s = natoms == 1 ? (nsat ? sat[nsat - 1] : NULL) : sat[i];
+    const sass_insn *s = natoms == 1 ? (nsat ? sat[nsat - 1] : NULL) : i < nsat ? sat[i] : sat[nsat - 1];
     if (s)
       snprintf(M->op[atoms[i]], 24, "%.18s%s", s->text,
                forms[i] == ATOMSEL_CAS_LOOP || forms[i] == ATOMSEL_AGG_LOOP ? " loop" : "");
@@ -369,6 +412,7 @@ static void map_atoms(program *P, sass_map *M, const uint32_t *atoms, int natoms
 }
 
 static int cmp_int(const void *x, const void *y) { return *(const int *)x - *(const int *)y; }
+
 
 /* ldmatrix/stmatrix: each PTX instruction is one LDSM/STSM of as many
  * matrices; the line's lists must agree (the bank model already counts
@@ -551,7 +595,7 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
     const src_line *L0 = &P->lines[pc0];
     /* this line's PTX accesses */
     int na[2][2] = {{0, 0}, {0, 0}};
-    uint32_t atoms[2][64], mats[2][64];
+    uint32_t atoms[2][MAX_ATOMS], mats[2][64];
     int natoms[2] = {0, 0}, nmats[2] = {0, 0};
     for (uint32_t pc = pc0; pc < hi; pc++) {
       const src_line *L = &P->lines[pc];
@@ -562,7 +606,7 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
       if (k == SASS_ATOM || k == K_LDSM || k == K_STSM) {
         uint32_t *list = k == SASS_ATOM ? atoms[gen] : mats[k == K_STSM];
         int *cnt = k == SASS_ATOM ? &natoms[gen] : &nmats[k == K_STSM];
-        if (*cnt < 64)
+        if (*cnt < (k == SASS_ATOM ? MAX_ATOMS : 64))
           list[(*cnt)++] = pc;
         else {
           M->status[pc] = SASS_MAP_FALLBACK;
@@ -577,7 +621,8 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
     int nlss[2] = {0, 0};
     for (int i = 0; i < F->n; i++) {
       const sass_insn *s = &F->ins[i];
-      if (s->line != L0->line || !same_file(P, L0->file, S, s->file)) continue;
+      /* (without line info on both sides the function is one line) */
+      if (L0->file == ~0u ? s->file >= 0 : s->line != L0->line || !same_file(P, L0->file, S, s->file)) continue;
       sass_used[i] = 1;
       if (s->cls == SASS_VOTE)
         votes++;
@@ -612,9 +657,9 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
     }
     /* atomics: shared ones with ATOMS, generic ones with ATOM/RED (none:
      * the address is global in the SASS, nothing to map) */
-    map_atoms(P, M, atoms[0], natoms[0], sat, nsat, votes);
+    map_atoms(P, M, F, atoms[0], natoms[0], sat, nsat, votes);
     if (ngsat) {
-      map_atoms(P, M, atoms[1], natoms[1], gsat, ngsat, votes);
+      map_atoms(P, M, F, atoms[1], natoms[1], gsat, ngsat, votes);
       for (int i = 0; i < natoms[1]; i++)
         P->code[atoms[1][i]].gen_atom = M->status[atoms[1][i]] != SASS_MAP_FALLBACK;
     }
@@ -639,7 +684,9 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
       seg *sg = &segs[k][nsegs[k]++];
       sg->a0 = npool[k];
       sg->w0 = npool_w[k];
-      for (int i = 0; i < nu; i++) pool[k][npool[k]++] = uni[i];
+      /* (generic accesses without generic SASS on their line: global) */
+      for (int i = 0; i < nu; i++)
+        if (nw[k][1] || P->code[uni[i].pc].space != PTX_SPACE_GENERIC) pool[k][npool[k]++] = uni[i];
       for (int i = 0; i < nuw && npool_w[k] < F->n; i++) pool_w[k][npool_w[k]++] = uw[i];
       sg->na = npool[k] - sg->a0;
       sg->nw = npool_w[k] - sg->w0;
