@@ -64,7 +64,6 @@ typedef struct decl {
   int managed;   /* .attribute(.managed) */
 } decl;
 
-
 typedef struct parser {
   ptx_lexer lx;         /* the token source */
   ptx_token tok;        /* current token */
@@ -103,9 +102,9 @@ typedef struct parser {
   /* .loc with inlined_at, resolved to the outermost, hashed by their
    * position (the latest of each slot): cub's nested inlining puts
    * hundreds of .loc between a position and the callee naming it */
-  ptx_loc *inl;      /* open addressing; an entry of line 0 is free */
-  size_t inl_cap;    /* a power of two, or 0 */
-  size_t inl_n;      /* entries in use */
+  ptx_loc *inl;   /* open addressing; an entry of line 0 is free */
+  size_t inl_cap; /* a power of two, or 0 */
+  size_t inl_n;   /* entries in use */
 } parser;
 
 /* A string of the .debug_str section (function names for .loc's

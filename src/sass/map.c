@@ -393,7 +393,8 @@ static void map_atoms(program *P, sass_map *M, const sass_func *F, const uint32_
                       const sass_insn *const *sat, int nsat, int votes) {
   int forms[MAX_ATOMS];
   if (!natoms) return;
-  if (atom_forms(sat, nsat, votes, natoms, forms) < 0 && atom_forms_relaxed(F, sat, nsat, votes, natoms, forms) < 0) {
+  if (atom_forms(sat, nsat, votes, natoms, forms) < 0 &&
+      atom_forms_relaxed(F, sat, nsat, votes, natoms, forms) < 0) {
     for (int i = 0; i < natoms; i++) {
       M->status[atoms[i]] = SASS_MAP_FALLBACK;
       note_fb(M, P, atoms[i]);
@@ -412,7 +413,6 @@ static void map_atoms(program *P, sass_map *M, const sass_func *F, const uint32_
 }
 
 static int cmp_int(const void *x, const void *y) { return *(const int *)x - *(const int *)y; }
-
 
 /* ldmatrix/stmatrix: each PTX instruction is one LDSM/STSM of as many
  * matrices; the line's lists must agree (the bank model already counts
@@ -622,7 +622,8 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
     for (int i = 0; i < F->n; i++) {
       const sass_insn *s = &F->ins[i];
       /* (without line info on both sides the function is one line) */
-      if (L0->file == ~0u ? s->file >= 0 : s->line != L0->line || !same_file(P, L0->file, S, s->file)) continue;
+      if (L0->file == ~0u ? s->file >= 0 : s->line != L0->line || !same_file(P, L0->file, S, s->file))
+        continue;
       sass_used[i] = 1;
       if (s->cls == SASS_VOTE)
         votes++;

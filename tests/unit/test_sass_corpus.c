@@ -1,5 +1,8 @@
-/* test_sass_corpus.c: the SASS mapping's coverage (src/sass/map.c) on
- * pairs of PTX and disassembly. With arguments it measures:
+/* test_sass_corpus.c: the SASS mapping (src/sass/map.c) where the SASS's
+ * instruction counts differ from the PTX's, without line info, and under
+ * deeply nested inlining (the cases below; expected groupings are the
+ * widths the SASS text states). With arguments it measures the coverage on
+ * pairs of PTX and disassembly:
  *   test_sass_corpus [-v] A.ptx A.sass [B.ptx B.sass ...]
  * prints, per pair and in all, the static shared accesses of every kernel
  * and how many mapped (-v: each kernel, and the accesses that fell back);
@@ -18,11 +21,9 @@
 #include "sass/sass.h"
 #include "smemu.h"
 
-static char *slurp_path(const char *p, size_t *len)
-{
+static char *slurp_path(const char *p, size_t *len) {
   FILE *f = fopen(p, "rb");
-  if (!f)
-    return NULL;
+  if (!f) return NULL;
   fseek(f, 0, SEEK_END);
   long n = ftell(f);
   fseek(f, 0, SEEK_SET);
@@ -45,8 +46,7 @@ typedef struct tally {
 
 /* Loads ptx, maps it onto sass, adds every kernel's figures to t. -1 when
  * a file cannot be read or loaded. */
-static int measure(const char *ptxf, const char *sassf, int verbose, tally *t)
-{
+static int measure(const char *ptxf, const char *sassf, int verbose, tally *t) {
   size_t n, m;
   char *ptx = slurp_path(ptxf, &n), *sass = slurp_path(sassf, &m);
   int rc = -1;
@@ -56,23 +56,19 @@ static int measure(const char *ptxf, const char *sassf, int verbose, tally *t)
   memset(&opt, 0, sizeof opt);
   opt.threads = 1;
   opt.analyses = SMEMU_ANALYZE_BANKS;
-  if (!ptx || !sass || smemu_create(&opt, &ctx) != SMEMU_OK)
-    goto out;
+  if (!ptx || !sass || smemu_create(&opt, &ctx) != SMEMU_OK) goto out;
   if (smemu_module_load_data(ctx, ptx, n, ptxf, &mod) != SMEMU_OK) {
     fprintf(stderr, "%s: %s\n", ptxf, smemu_errmsg(ctx));
     goto out;
   }
-  if (smemu_module_use_sass(mod, sass, m) != SMEMU_OK)
-    goto out;
+  if (smemu_module_use_sass(mod, sass, m) != SMEMU_OK) goto out;
   for (int i = 0; i < mod->nkernels; i++) {
     const smemu_kernel *k = &mod->kernels[i];
     const sass_map *s = k->sass;
-    if (!k->prog)
-      continue;
+    if (!k->prog) continue;
     t->kernels++;
     if (!s) {
-      if (verbose)
-        printf("  %s: no SASS function\n", k->prog->name);
+      if (verbose) printf("  %s: no SASS function\n", k->prog->name);
       continue;
     }
     t->accesses += s->accesses;
@@ -89,15 +85,13 @@ static int measure(const char *ptxf, const char *sassf, int verbose, tally *t)
   }
   rc = 0;
 out:
-  if (ctx)
-    smemu_destroy(ctx);
+  if (ctx) smemu_destroy(ctx);
   free(ptx);
   free(sass);
   return rc;
 }
 
-static int measure_main(int argc, char **argv)
-{
+static int measure_main(int argc, char **argv) {
   int verbose = 0, a = 1;
   while (a < argc && !strncmp(argv[a], "-v", 2)) {
     verbose += (int)strlen(argv[a]) - 1;
@@ -119,22 +113,161 @@ static int measure_main(int argc, char **argv)
     all.mapped += t.mapped;
     all.fallback += t.fallback;
   }
-  printf("total: %d kernels, %d shared accesses, %d mapped (%.2f%%), %d fallback\n", all.kernels, all.accesses,
-         all.mapped, all.accesses ? 100.0 * all.mapped / all.accesses : 100.0, all.fallback);
+  printf("total: %d kernels, %d shared accesses, %d mapped (%.2f%%), %d fallback\n", all.kernels,
+         all.accesses, all.mapped, all.accesses ? 100.0 * all.mapped / all.accesses : 100.0, all.fallback);
   return bad;
 }
 
-static void test_placeholder(void **state)
-{
-  (void)state;
+/* Loads ptx (marks cleared) and maps it onto sass; returns the kernel. */
+static smemu_kernel *load_pair(const char *ptx, const char *sass, smemu_ctx **ctx) {
+  smemu_options opt;
+  memset(&opt, 0, sizeof opt);
+  opt.threads = 1;
+  opt.analyses = SMEMU_ANALYZE_BANKS;
+  assert_int_equal(smemu_create(&opt, ctx), SMEMU_OK);
+  smemu_module *mod = NULL;
+  assert_int_equal(smemu_module_load_data(*ctx, ptx, strlen(ptx), "t.ptx", &mod), SMEMU_OK);
+  smemu_kernel *k = &mod->kernels[0];
+  assert_non_null(k->prog);
+  for (uint32_t pc = 0; pc < k->prog->ncode; pc++) k->prog->code[pc].merge = 0;
+  assert_int_equal(smemu_module_use_sass(mod, sass, strlen(sass)), SMEMU_OK);
+  assert_non_null(k->sass);
+  return k;
 }
 
-int main(int argc, char **argv)
-{
-  if (argc > 1)
-    return measure_main(argc, argv);
+/* The merge marks of the kernel's shared loads in pc order ("2F1"). */
+static void load_marks(const program *P, char *out) {
+  int n = 0;
+  for (uint32_t pc = 0; pc < P->ncode; pc++)
+    if (P->code[pc].op == OP_LD && P->code[pc].space == PTX_SPACE_SHARED)
+      out[n++] = P->code[pc].merge == 0xff ? 'F' : P->code[pc].merge ? (char)('0' + P->code[pc].merge) : '1';
+  out[n] = 0;
+}
+
+static const char relaxed_ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                                  ".visible .entry k(.param .u64 p)\n{\n"
+                                  " .reg .b32 %r<4>;\n .reg .f32 %f<8>;\n"
+                                  " .shared .align 16 .b8 s[256];\n"
+                                  " .loc 1 5 1\n mov.u32 %r1, s;\n"
+                                  " ld.shared.f32 %f1, [%r1];\n ld.shared.f32 %f2, [%r1+4];\n"
+                                  " .loc 1 6 1\n ld.shared.f32 %f3, [%r1+64];\n"
+                                  " ld.shared.f32 %f4, [%r1+68];\n ld.shared.f32 %f5, [%r1+72];\n"
+                                  " ret;\n}\n.file 1 \"t.cu\"\n";
+
+/* Line 5: two neighbouring loads, and the SASS has three LDS.64 there (a
+ * loop ptxas unrolled 3 times): one 8-byte group, 3 x 1 instructions, a
+ * whole multiple. Line 6: three loads, four 4-byte LDS (one moved there
+ * from elsewhere): no 8- or 16-byte width on the line, so each load alone
+ * (3 groups against 4 instructions: mapped by widths, counted approx). */
+static void test_relaxed_widths(void **state) {
+  (void)state;
+  static const char sass[] = ".text.k:\n"
+                             "\t//## File \"t.cu\", line 5\n"
+                             "        /*0000*/                   LDS.64 R2, [R0] ;\n"
+                             "        /*0010*/                   LDS.64 R4, [R0+0x100] ;\n"
+                             "        /*0020*/                   LDS.64 R6, [R0+0x200] ;\n"
+                             "\t//## File \"t.cu\", line 6\n"
+                             "        /*0030*/                   LDS R8, [R0+0x40] ;\n"
+                             "        /*0040*/                   LDS R9, [R0+0x44] ;\n"
+                             "        /*0050*/                   LDS R10, [R0+0x48] ;\n"
+                             "        /*0060*/                   LDS R11, [R0+0x4c] ;\n"
+                             "        /*0070*/                   EXIT ;\n";
+  smemu_ctx *ctx;
+  smemu_kernel *k = load_pair(relaxed_ptx, sass, &ctx);
+  char m[16];
+  load_marks(k->prog, m);
+  assert_string_equal(m, "2F111");
+  assert_int_equal(k->sass->accesses, 5);
+  assert_int_equal(k->sass->agree + k->sass->set, 5);
+  assert_int_equal(k->sass->fallback, 0);
+  assert_int_equal(k->sass->approx, 3);
+  smemu_destroy(ctx);
+}
+
+/* Without line info on either side (PTX without .loc, a cubin built
+ * without -lineinfo) the function maps as one line: one LDS.64 and three
+ * LDS give the first pair one group and the other three loads alone. */
+static void test_no_line_info(void **state) {
+  (void)state;
+  char ptx[sizeof relaxed_ptx];
+  size_t o = 0;
+  for (const char *p = relaxed_ptx; *p;) {
+    const char *e = strchr(p, '\n');
+    size_t n = (size_t)(e - p) + 1;
+    if (strncmp(p, " .loc", 5)) {
+      memcpy(ptx + o, p, n);
+      o += n;
+    }
+    p += n;
+  }
+  ptx[o] = 0;
+  static const char sass[] = ".text.k:\n"
+                             "        /*0000*/                   LDS.64 R2, [R0] ;\n"
+                             "        /*0030*/                   LDS R8, [R0+0x40] ;\n"
+                             "        /*0040*/                   LDS R9, [R0+0x44] ;\n"
+                             "        /*0050*/                   LDS R10, [R0+0x48] ;\n"
+                             "        /*0070*/                   EXIT ;\n";
+  smemu_ctx *ctx;
+  smemu_kernel *k = load_pair(ptx, sass, &ctx);
+  char m[16];
+  load_marks(k->prog, m);
+  assert_string_equal(m, "2F111");
+  assert_int_equal(k->sass->fallback, 0);
+  assert_int_equal(k->sass->approx, 0);
+  smemu_destroy(ctx);
+}
+
+/* nvcc writes a callee's position as a .loc with inlined_at naming its
+ * caller's position, which was written (with its own inlined_at) any
+ * number of .loc lines before: cub's nesting puts hundreds between. The
+ * load's line must still resolve to the kernel's own line (t.cu:10). */
+static void test_inlined_far(void **state) {
+  (void)state;
+  enum { FILLER = 3000 };
+  size_t cap = 4096 + (size_t)FILLER * 96;
+  char *ptx = malloc(cap);
+  assert_non_null(ptx);
+  int o = snprintf(ptx, cap,
+                   ".version 8.0\n.target sm_90\n.address_size 64\n"
+                   ".visible .entry k(.param .u64 p)\n{\n .reg .b32 %%r<8>;\n"
+                   " .shared .align 4 .b8 s[64];\n .loc 1 10 3\n mov.u32 %%r1, s;\n"
+                   " .loc 2 100 5, function_name $L__info_string0, inlined_at 1 10 3\n mov.u32 %%r2, 1;\n");
+  for (int i = 0; i < FILLER; i++)
+    o +=
+        snprintf(ptx + o, cap - (size_t)o,
+                 " .loc 2 %d 1, function_name $L__info_string0, inlined_at 1 %d 1\n add.s32 %%r2, %%r2, 1;\n",
+                 200 + i, 20 + i);
+  o += snprintf(ptx + o, cap - (size_t)o,
+                " .loc 2 300 7, function_name $L__info_string0, inlined_at 2 100 5\n"
+                " ld.shared.u32 %%r3, [%%r1];\n ret;\n}\n.file 1 \"t.cu\"\n.file 2 \"h.cuh\"\n"
+                ".section .debug_str\n{\n$L__info_string0:\n.b8 102,0\n}\n");
+  smemu_options opt;
+  memset(&opt, 0, sizeof opt);
+  opt.threads = 1;
+  smemu_ctx *ctx;
+  assert_int_equal(smemu_create(&opt, &ctx), SMEMU_OK);
+  smemu_module *mod = NULL;
+  if (smemu_module_load_data(ctx, ptx, (size_t)o, "t.ptx", &mod) != SMEMU_OK)
+    fail_msg("%s", smemu_errmsg(ctx));
+  const program *P = mod->kernels[0].prog;
+  int found = 0;
+  for (uint32_t pc = 0; pc < P->ncode; pc++)
+    if (P->code[pc].op == OP_LD && P->code[pc].space == PTX_SPACE_SHARED) {
+      found = 1;
+      assert_int_equal(P->lines[pc].line, 10);
+      assert_string_equal(P->files[P->lines[pc].file], "t.cu");
+    }
+  assert_true(found);
+  smemu_destroy(ctx);
+  free(ptx);
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1) return measure_main(argc, argv);
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_placeholder),
+      cmocka_unit_test(test_relaxed_widths),
+      cmocka_unit_test(test_no_line_info),
+      cmocka_unit_test(test_inlined_far),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
