@@ -1,5 +1,6 @@
-/* test_sass_cases.c: the SASS mapping cases (src/sass/map.c) on CUDA C that nvcc
- * compiles (tests/sass/cases.cu): merged scalars of one base, merged
+/* test_sass_cases.c: the SASS mapping cases (src/sass/map.c), with line
+ * info and again without (the PTX's .loc lines dropped, the SASS of
+ * cases.noli.nvdisasm), on CUDA C that nvcc compiles (tests/sass/cases.cu): merged scalars of one base, merged
  * neighbouring __shared__ variables, a warp-aggregated atomic, a POPC.INC
  * reduction, a CAS-loop atomic (double), ldmatrix/stmatrix, generic
  * LD/ST/ATOM, an atomic in a __noinline__ callee, and a 16-byte load
@@ -26,14 +27,17 @@
 #include "sass/sass.h"
 #include "smemu.h"
 
-static char *slurp(const char *name, size_t *len) {
+static char *slurp(const char *name, size_t *len)
+{
   const char *cand[] = {getenv("SMEMU_SASS_CASES"), "tests/sass", "../tests/sass", "../../tests/sass"};
   for (size_t i = 0; i < sizeof cand / sizeof cand[0]; i++) {
     char p[700];
-    if (!cand[i] || !*cand[i]) continue;
+    if (!cand[i] || !*cand[i])
+      continue;
     snprintf(p, sizeof p, "%s/%s", cand[i], name);
     FILE *f = fopen(p, "rb");
-    if (!f) continue;
+    if (!f)
+      continue;
     fseek(f, 0, SEEK_END);
     long n = ftell(f);
     fseek(f, 0, SEEK_SET);
@@ -55,13 +59,16 @@ static char *slurp(const char *name, size_t *len) {
 static int noline;
 
 /* Drops the .loc lines of PTX text (in place); returns the new length. */
-static size_t strip_loc(char *t, size_t n) {
+static size_t strip_loc(char *t, size_t n)
+{
   size_t o = 0;
   for (size_t i = 0; i < n;) {
     size_t e = i;
-    while (e < n && t[e] != '\n') e++;
+    while (e < n && t[e] != '\n')
+      e++;
     size_t j = i;
-    while (j < e && (t[j] == ' ' || t[j] == '\t')) j++;
+    while (j < e && (t[j] == ' ' || t[j] == '\t'))
+      j++;
     int loc = e - j > 4 && !strncmp(t + j, ".loc", 4) && (t[j + 4] == ' ' || t[j + 4] == '\t');
     if (!loc) {
       memmove(t + o, t + i, e - i + (e < n));
@@ -75,7 +82,8 @@ static size_t strip_loc(char *t, size_t n) {
 
 /* a context with the module; with_sass: its marks cleared and the SASS
  * applied, else PTX rules */
-static void load(int with_sass, smemu_ctx **ctx, smemu_module **mod) {
+static void load(int with_sass, smemu_ctx **ctx, smemu_module **mod)
+{
   smemu_options opt;
   memset(&opt, 0, sizeof opt);
   opt.threads = 1;
@@ -83,10 +91,12 @@ static void load(int with_sass, smemu_ctx **ctx, smemu_module **mod) {
   assert_int_equal(smemu_create(&opt, ctx), SMEMU_OK);
   size_t n;
   char *ptx = slurp("cases.ptx", &n);
-  if (noline) n = strip_loc(ptx, n);
+  if (noline)
+    n = strip_loc(ptx, n);
   assert_int_equal(smemu_module_load_data(*ctx, ptx, n, "cases.ptx", mod), SMEMU_OK);
   free(ptx);
-  if (!with_sass) return;
+  if (!with_sass)
+    return;
   for (int i = 0; i < (*mod)->nkernels; i++) {
     program *P = (*mod)->kernels[i].prog;
     for (uint32_t pc = 0; P && pc < P->ncode; pc++) {
@@ -102,40 +112,47 @@ static void load(int with_sass, smemu_ctx **ctx, smemu_module **mod) {
 static smemu_ctx *ctx;
 static smemu_module *mod;
 
-static int setup(void **state) {
+static int setup(void **state)
+{
   (void)state;
   load(1, &ctx, &mod);
   return 0;
 }
 
-static int setup_noline(void **state) {
+static int setup_noline(void **state)
+{
   noline = 1;
   return setup(state);
 }
 
-static int teardown(void **state) {
+static int teardown(void **state)
+{
   (void)state;
   smemu_destroy(ctx);
   return 0;
 }
 
-static smemu_kernel *kern(smemu_module *m, const char *name) {
+static smemu_kernel *kern(smemu_module *m, const char *name)
+{
   smemu_kernel *k = NULL;
   assert_int_equal(smemu_module_get_kernel(m, name, &k), SMEMU_OK);
   return k;
 }
 
 /* The kernel's mapping: present, nothing fell back. */
-static const program *mapped(const char *name) {
+static const program *mapped(const char *name)
+{
   smemu_kernel *k = kern(mod, name);
   assert_non_null(k->sass);
-  if (k->sass->fallback) fail_msg("%s: %d accesses fell back to PTX rules", name, k->sass->fallback);
+  if (k->sass->fallback)
+    fail_msg("%s: %d accesses fell back to PTX rules", name, k->sass->fallback);
   return k->prog;
 }
 
 /* The merge marks of the kernel's shared loads (0) or stores (1) in pc
  * order: "4FFF" (F: follows its group's first, 1: alone). */
-static void marks(const char *name, int stores, char *out) {
+static void marks(const char *name, int stores, char *out)
+{
   const program *P = mapped(name);
   int n = 0;
   for (uint32_t pc = P->funcs[0].entry; pc < P->funcs[0].end; pc++) {
@@ -151,7 +168,8 @@ static void marks(const char *name, int stores, char *out) {
 
 /* The SASS names the kernel's shared and generic accesses of opcode op
  * map to, joined ("-": none). */
-static void ops_of(const char *name, int op, char *out, size_t cap) {
+static void ops_of(const char *name, int op, char *out, size_t cap)
+{
   smemu_kernel *k = kern(mod, name);
   const program *P = mapped(name);
   out[0] = 0;
@@ -165,7 +183,8 @@ static void ops_of(const char *name, int op, char *out, size_t cap) {
   }
 }
 
-static int form(const char *name) {
+static int form(const char *name)
+{
   const program *P = mapped(name);
   int f = -1;
   for (uint32_t pc = P->funcs[0].entry; pc < P->funcs[0].end; pc++)
@@ -178,9 +197,11 @@ static int form(const char *name) {
 
 /* one block of 32 threads; buffers of 1 KB each: in (filled), out,
  * scratch; returns the bank counts */
-static smemu_bank_counts run1(smemu_ctx *c, smemu_module *m, const char *name, int use_shared) {
+static smemu_bank_counts run1(smemu_ctx *c, smemu_module *m, const char *name, int use_shared)
+{
   uint32_t *in = NULL, *out = NULL, *scratch = NULL, host[256];
-  for (int i = 0; i < 256; i++) host[i] = 3u * (uint32_t)i + 1u;
+  for (int i = 0; i < 256; i++)
+    host[i] = 3u * (uint32_t)i + 1u;
   assert_int_equal(smemu_malloc(c, (void **)&in, 1024), SMEMU_OK);
   assert_int_equal(smemu_malloc(c, (void **)&out, 1024), SMEMU_OK);
   assert_int_equal(smemu_malloc(c, (void **)&scratch, 1024), SMEMU_OK);
@@ -198,7 +219,8 @@ static smemu_bank_counts run1(smemu_ctx *c, smemu_module *m, const char *name, i
 
 /* t[4i..4i+3] read as scalars: one LDS.128 (1 request; 32 lanes x 16
  * bytes = 4 wavefronts of 128 bytes); the four STS stay apart. */
-static void test_merged_scalars(void **state) {
+static void test_merged_scalars(void **state)
+{
   (void)state;
   char m[64];
   marks("merged_scalars", 0, m);
@@ -215,7 +237,8 @@ static void test_merged_scalars(void **state) {
 /* a..f stored on six lines by thread 0: STS.128 + STS.64 (lines 28 and
  * 30: the stores of neighbouring lines are pooled); read by every thread:
  * LDS.128 + LDS.64: 2 requests */
-static void test_merged_neighbours(void **state) {
+static void test_merged_neighbours(void **state)
+{
   (void)state;
   char m[64];
   marks("merged_neighbours", 1, m);
@@ -224,7 +247,8 @@ static void test_merged_neighbours(void **state) {
   marks("merged_neighbours", 0, m);
   assert_int_equal((int)strlen(m), 6);
   int c4 = 0, c2 = 0, cf = 0;
-  for (int i = 0; m[i]; i++) c4 += m[i] == '4', c2 += m[i] == '2', cf += m[i] == 'F';
+  for (int i = 0; m[i]; i++)
+    c4 += m[i] == '4', c2 += m[i] == '2', cf += m[i] == 'F';
   assert_int_equal(c4, 1);
   assert_int_equal(c2, 1);
   assert_int_equal(cf, 4);
@@ -233,7 +257,8 @@ static void test_merged_neighbours(void **state) {
   assert_int_equal(bc.requests[0], 2);
 }
 
-static void test_atomics(void **state) {
+static void test_atomics(void **state)
+{
   (void)state;
   assert_int_equal(form("agg_atomic"), ATOMSEL_AGG_ONE);
   assert_int_equal(form("popc_inc"), ATOMSEL_POPC_INC);
@@ -251,7 +276,8 @@ static void test_atomics(void **state) {
 }
 
 /* ldmatrix .x4, .x2.trans and stmatrix .x4 map one to one onto LDSM/STSM */
-static void test_ldmatrix(void **state) {
+static void test_ldmatrix(void **state)
+{
   (void)state;
   char ops[128];
   ops_of("ldmatrix_x4", OP_LDMATRIX, ops, sizeof ops);
@@ -260,7 +286,8 @@ static void test_ldmatrix(void **state) {
   assert_string_equal(ops, "STSM.16.M88.4");
   /* a PTX ldmatrix whose line's SASS has no LDSM of its size falls back
    * (a case of line info) */
-  if (noline) return;
+  if (noline)
+    return;
   smemu_kernel *k = kern(mod, "ldmatrix_x4");
   const program *P = k->prog;
   uint32_t line = 0, file = 0;
@@ -290,7 +317,8 @@ static void test_ldmatrix(void **state) {
 
 /* generic ld/st/atom map onto LD.E/ST.E/ATOM.E; the accesses reach shared
  * memory when the kernel is told to use it */
-static void test_generic(void **state) {
+static void test_generic(void **state)
+{
   (void)state;
   char ops[256];
   ops_of("generic_select", OP_ST, ops, sizeof ops);
@@ -298,7 +326,8 @@ static void test_generic(void **state) {
   ops_of("generic_select", OP_LD, ops, sizeof ops);
   assert_string_equal(ops, "LD.E LD.E");
   ops_of("generic_select", OP_ATOM, ops, sizeof ops);
-  if (!*ops) ops_of("generic_select", OP_RED, ops, sizeof ops);
+  if (!*ops)
+    ops_of("generic_select", OP_RED, ops, sizeof ops);
   assert_int_equal(strncmp(ops, "ATOM.E.ADD", 10), 0);
   smemu_kernel *k = kern(mod, "generic_select");
   assert_true(k->sass->agree + k->sass->set >= 5);
@@ -308,7 +337,8 @@ static void test_generic(void **state) {
  * memory and, when they all reach global memory, as one shared-pipe
  * wavefront without an instruction (tests/hw/sass_programs generic_ptr, launches
  * 4 and 5) */
-static void test_generic_atom_counts(void **state) {
+static void test_generic_atom_counts(void **state)
+{
   (void)state;
   smemu_bank_counts bc = run1(ctx, mod, "generic_select", 0);
   assert_int_equal(bc.requests[2], 0);
@@ -332,7 +362,8 @@ static void test_generic_atom_counts(void **state) {
  * onto the kernel's ATOMS: plain, one lane per unit: 32 lanes on 4 words
  * of 4 banks, 8 lanes a word: 8 wavefronts (atomics do not merge lanes
  * on one word, banks.c R7) */
-static void test_func_atomic(void **state) {
+static void test_func_atomic(void **state)
+{
   (void)state;
   const program *P = mapped("func_atomic");
   int n = 0;
@@ -350,13 +381,15 @@ static void test_func_atomic(void **state) {
 
 /* x, y, z of a 16-byte struct: one LDS.128 (1 request; lanes read
  * consecutive 16-byte structs: 4 wavefronts) */
-static void test_struct_xyz(void **state) {
+static void test_struct_xyz(void **state)
+{
   (void)state;
   char m[64];
   marks("struct_xyz", 0, m);
   assert_int_equal((int)strlen(m), 3);
   int c4 = 0, cf = 0;
-  for (int i = 0; m[i]; i++) c4 += m[i] == '4', cf += m[i] == 'F';
+  for (int i = 0; m[i]; i++)
+    c4 += m[i] == '4', cf += m[i] == 'F';
   assert_int_equal(c4, 1);
   assert_int_equal(cf, 2);
   smemu_bank_counts bc = run1(ctx, mod, "struct_xyz", 0);
@@ -372,7 +405,8 @@ static void test_struct_xyz(void **state) {
  * section while any lane is in it: 8 max(q / 4) + 4 any(2nd) + 2 max(3rd)
  * + max(c % 4) LDS per warp (the SASS's instruction counts per section;
  * tests/programs hist_used checks the same structure against an H100). */
-static void test_unrolled_sections(void **state) {
+static void test_unrolled_sections(void **state)
+{
   (void)state;
   const program *P = mapped("unrolled_sum");
   assert_int_equal(P->nusects, 1);
@@ -401,13 +435,18 @@ static void test_unrolled_sections(void **state) {
   assert_true(want != 2 * qmax + rem);
 }
 
-int main(void) {
+int main(void)
+{
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_merged_scalars),    cmocka_unit_test(test_merged_neighbours),
-      cmocka_unit_test(test_atomics),           cmocka_unit_test(test_ldmatrix),
-      cmocka_unit_test(test_generic),           cmocka_unit_test(test_generic_atom_counts),
-      cmocka_unit_test(test_func_atomic),       cmocka_unit_test(test_struct_xyz),
-      cmocka_unit_test(test_unrolled_sections),
+    cmocka_unit_test(test_merged_scalars),
+    cmocka_unit_test(test_merged_neighbours),
+    cmocka_unit_test(test_atomics),
+    cmocka_unit_test(test_ldmatrix),
+    cmocka_unit_test(test_generic),
+    cmocka_unit_test(test_generic_atom_counts),
+    cmocka_unit_test(test_func_atomic),
+    cmocka_unit_test(test_struct_xyz),
+    cmocka_unit_test(test_unrolled_sections),
   };
   int rc = cmocka_run_group_tests_name("with line info", tests, setup, teardown);
   return rc | cmocka_run_group_tests_name("without line info", tests, setup_noline, teardown);
