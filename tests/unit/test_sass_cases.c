@@ -1,6 +1,7 @@
 /* test_sass_cases.c: the SASS mapping cases (src/sass/map.c), with line
  * info and again without (the PTX's .loc lines dropped, the SASS of
- * cases.noli.nvdisasm), on CUDA C that nvcc compiles (tests/sass/cases.cu): merged scalars of one base, merged
+ * cases.noli.nvdisasm), on CUDA C that nvcc compiles (tests/sass/cases.cu):
+ * merged scalars of one base, merged
  * neighbouring __shared__ variables, a warp-aggregated atomic, a POPC.INC
  * reduction, a CAS-loop atomic (double), ldmatrix/stmatrix, generic
  * LD/ST/ATOM, an atomic in a __noinline__ callee, and a 16-byte load
