@@ -349,11 +349,12 @@ static int atom_forms(const sass_insn *const *s, int ns, int votes, int n, int *
 }
 
 /* Whether a VOTE precedes SASS instruction s in its basic block (a warp
- * aggregation's ballot). */
+ * aggregation's ballot; VOTEU, a uniform predicate's vote ptxas adds
+ * around unrolled code, is none). */
 static int vote_before(const sass_func *F, const sass_insn *s) {
   for (const sass_insn *t = s; t > F->ins && t[-1].block == s->block;) {
     t--;
-    if (t->cls == SASS_VOTE) return 1;
+    if (t->cls == SASS_VOTE && strncmp(t->text, "VOTEU", 5)) return 1;
   }
   return 0;
 }
