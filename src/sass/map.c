@@ -26,7 +26,15 @@
  * kernel's where ptxas inlined them). Lines that do not match on their own
  * are pooled per kind and matched once more together (ptxas merges
  * accesses of neighbouring lines into one instruction attributed to one of
- * them). What still does not match keeps the PTX-level marks (fallback)
+ * them). Where that fails too, the instruction counts differ from the
+ * PTX's (a loop unrolled in the SASS only, loads ptxas proved redundant or
+ * moved between lines): each line is grouped by the widths its SASS uses,
+ * the grouping whose counts come closest (a whole multiple best; `relaxed`),
+ * and the lines without SASS of their kind by the pool's remaining widths.
+ * Without line info on either side (a release build: PTX without .loc, a
+ * cubin without a line table) the function is one line: atomics pair with
+ * the SASS atomics in order, loads and stores group by the function's
+ * widths. What still does not match keeps the PTX-level marks (fallback)
  * and is listed for the report. */
 #include <stdio.h>
 #include <stdlib.h>
