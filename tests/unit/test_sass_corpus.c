@@ -40,6 +40,16 @@ static char *slurp_path(const char *p, size_t *len) {
   return b;
 }
 
+/* A context for one thread with the bank model on; NULL on failure. */
+static smemu_ctx *new_ctx(void) {
+  smemu_options opt;
+  memset(&opt, 0, sizeof opt);
+  opt.threads = 1;
+  opt.analyses = SMEMU_ANALYZE_BANKS;
+  smemu_ctx *c = NULL;
+  return smemu_create(&opt, &c) == SMEMU_OK ? c : NULL;
+}
+
 typedef struct tally {
   int kernels, accesses, mapped, fallback;
 } tally;
@@ -52,11 +62,7 @@ static int measure(const char *ptxf, const char *sassf, int verbose, tally *t) {
   int rc = -1;
   smemu_ctx *ctx = NULL;
   smemu_module *mod = NULL;
-  smemu_options opt;
-  memset(&opt, 0, sizeof opt);
-  opt.threads = 1;
-  opt.analyses = SMEMU_ANALYZE_BANKS;
-  if (!ptx || !sass || smemu_create(&opt, &ctx) != SMEMU_OK) goto out;
+  if (!ptx || !sass || !(ctx = new_ctx())) goto out;
   if (smemu_module_load_data(ctx, ptx, n, ptxf, &mod) != SMEMU_OK) {
     fprintf(stderr, "%s: %s\n", ptxf, smemu_errmsg(ctx));
     goto out;
@@ -120,11 +126,7 @@ static int measure_main(int argc, char **argv) {
 
 /* Loads ptx (marks cleared) and maps it onto sass; returns the kernel. */
 static smemu_kernel *load_pair(const char *ptx, const char *sass, smemu_ctx **ctx) {
-  smemu_options opt;
-  memset(&opt, 0, sizeof opt);
-  opt.threads = 1;
-  opt.analyses = SMEMU_ANALYZE_BANKS;
-  assert_int_equal(smemu_create(&opt, ctx), SMEMU_OK);
+  assert_non_null(*ctx = new_ctx());
   smemu_module *mod = NULL;
   assert_int_equal(smemu_module_load_data(*ctx, ptx, strlen(ptx), "t.ptx", &mod), SMEMU_OK);
   smemu_kernel *k = &mod->kernels[0];
@@ -241,11 +243,8 @@ static void test_inlined_far(void **state) {
                 " .loc 2 300 7, function_name $L__info_string0, inlined_at 2 100 5\n"
                 " ld.shared.u32 %%r3, [%%r1];\n ret;\n}\n.file 1 \"t.cu\"\n.file 2 \"h.cuh\"\n"
                 ".section .debug_str\n{\n$L__info_string0:\n.b8 102,0\n}\n");
-  smemu_options opt;
-  memset(&opt, 0, sizeof opt);
-  opt.threads = 1;
-  smemu_ctx *ctx;
-  assert_int_equal(smemu_create(&opt, &ctx), SMEMU_OK);
+  smemu_ctx *ctx = new_ctx();
+  assert_non_null(ctx);
   smemu_module *mod = NULL;
   if (smemu_module_load_data(ctx, ptx, (size_t)o, "t.ptx", &mod) != SMEMU_OK)
     fail_msg("%s", smemu_errmsg(ctx));

@@ -1,35 +1,8 @@
 // cub_reduce.cu: cub::BlockReduce (warp reductions, raking) and
 // cub::WarpReduce from the toolkit's CCCL for int, float and double; each
 // launch checked against a CPU sum (small integers: exact in float too).
-#include <cub/cub.cuh>
+#include "cub_kernels.cuh"
 #include "../../programs/prog.h"
-
-template <typename T, int BLOCK, int ITEMS>
-__global__ void block_sum(const T *in, T *out) {
-  using R = cub::BlockReduce<T, BLOCK>;
-  __shared__ typename R::TempStorage tmp;
-  T v[ITEMS];
-  for (int i = 0; i < ITEMS; i++) v[i] = in[(blockIdx.x * BLOCK + threadIdx.x) * ITEMS + i];
-  T s = R(tmp).Sum(v);
-  if (threadIdx.x == 0) out[blockIdx.x] = s;
-}
-
-template <typename T, int BLOCK>
-__global__ void block_max_raking(const T *in, T *out) {
-  using R = cub::BlockReduce<T, BLOCK, cub::BLOCK_REDUCE_RAKING>;
-  __shared__ typename R::TempStorage tmp;
-  T s = R(tmp).Reduce(in[blockIdx.x * BLOCK + threadIdx.x], ::cuda::maximum<>{});
-  if (threadIdx.x == 0) out[blockIdx.x] = s;
-}
-
-template <typename T, int WARPS>
-__global__ void warp_sum(const T *in, T *out) {
-  using W = cub::WarpReduce<T>;
-  __shared__ typename W::TempStorage tmp[WARPS];
-  int w = threadIdx.x / 32;
-  T s = W(tmp[w]).Sum(in[blockIdx.x * blockDim.x + threadIdx.x]);
-  if (threadIdx.x % 32 == 0) out[blockIdx.x * WARPS + w] = s;
-}
 
 enum { GRID = 4 };
 

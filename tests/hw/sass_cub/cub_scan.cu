@@ -1,36 +1,8 @@
 // cub_scan.cu: cub::BlockScan (warp scans, raking, raking memoize) between
 // cub::BlockLoad/BlockStore with WARP_TRANSPOSE (through shared memory),
 // and cub::WarpScan, from the toolkit's CCCL; checked against a CPU scan.
-#include <cub/cub.cuh>
+#include "cub_kernels.cuh"
 #include "../../programs/prog.h"
-
-template <typename T, int BLOCK, int ITEMS, cub::BlockScanAlgorithm A>
-__global__ void block_scan(const T *in, T *out) {
-  using L = cub::BlockLoad<T, BLOCK, ITEMS, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
-  using S = cub::BlockScan<T, BLOCK, A>;
-  using St = cub::BlockStore<T, BLOCK, ITEMS, cub::BLOCK_STORE_WARP_TRANSPOSE>;
-  __shared__ union {
-    typename L::TempStorage l;
-    typename S::TempStorage s;
-    typename St::TempStorage st;
-  } tmp;
-  T v[ITEMS];
-  L(tmp.l).Load(in + blockIdx.x * BLOCK * ITEMS, v);
-  __syncthreads();
-  S(tmp.s).ExclusiveSum(v, v);
-  __syncthreads();
-  St(tmp.st).Store(out + blockIdx.x * BLOCK * ITEMS, v);
-}
-
-template <typename T, int WARPS>
-__global__ void warp_scan(const T *in, T *out) {
-  using W = cub::WarpScan<T>;
-  __shared__ typename W::TempStorage tmp[WARPS];
-  int w = threadIdx.x / 32;
-  T v;
-  W(tmp[w]).InclusiveSum(in[blockIdx.x * blockDim.x + threadIdx.x], v);
-  out[blockIdx.x * blockDim.x + threadIdx.x] = v;
-}
 
 enum { GRID = 3 };
 

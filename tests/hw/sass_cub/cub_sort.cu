@@ -1,63 +1,9 @@
 // cub_sort.cu: cub::BlockRadixSort (keys; key-value pairs), cub::BlockExchange
 // (char, short) and cub::BlockHistogram from the toolkit's CCCL; checked
 // against std::sort, the CPU transpose and a CPU histogram.
-#include <cub/cub.cuh>
+#include "cub_kernels.cuh"
 #include <algorithm>
 #include "../../programs/prog.h"
-
-template <typename K, int BLOCK, int ITEMS>
-__global__ void block_sort(K *keys) {
-  using L = cub::BlockLoad<K, BLOCK, ITEMS, cub::BLOCK_LOAD_TRANSPOSE>;
-  using S = cub::BlockRadixSort<K, BLOCK, ITEMS>;
-  __shared__ union {
-    typename L::TempStorage l;
-    typename S::TempStorage s;
-  } tmp;
-  K v[ITEMS];
-  L(tmp.l).Load(keys + blockIdx.x * BLOCK * ITEMS, v);
-  __syncthreads();
-  S(tmp.s).SortBlockedToStriped(v);
-  for (int i = 0; i < ITEMS; i++) keys[blockIdx.x * BLOCK * ITEMS + i * BLOCK + threadIdx.x] = v[i];
-}
-
-template <typename K, typename V, int BLOCK, int ITEMS>
-__global__ void block_sort_pairs(K *keys, V *vals) {
-  using S = cub::BlockRadixSort<K, BLOCK, ITEMS, V>;
-  __shared__ typename S::TempStorage tmp;
-  K k[ITEMS];
-  V v[ITEMS];
-  for (int i = 0; i < ITEMS; i++) {
-    k[i] = keys[(blockIdx.x * BLOCK + threadIdx.x) * ITEMS + i];
-    v[i] = vals[(blockIdx.x * BLOCK + threadIdx.x) * ITEMS + i];
-  }
-  S(tmp).Sort(k, v);
-  for (int i = 0; i < ITEMS; i++) {
-    keys[(blockIdx.x * BLOCK + threadIdx.x) * ITEMS + i] = k[i];
-    vals[(blockIdx.x * BLOCK + threadIdx.x) * ITEMS + i] = v[i];
-  }
-}
-
-template <typename T, int BLOCK, int ITEMS>
-__global__ void block_exchange(T *data) {
-  using E = cub::BlockExchange<T, BLOCK, ITEMS>;
-  __shared__ typename E::TempStorage tmp;
-  T v[ITEMS];
-  for (int i = 0; i < ITEMS; i++) v[i] = data[(blockIdx.x * BLOCK + threadIdx.x) * ITEMS + i];
-  E(tmp).BlockedToStriped(v);
-  for (int i = 0; i < ITEMS; i++) data[blockIdx.x * BLOCK * ITEMS + i * BLOCK + threadIdx.x] = v[i];
-}
-
-template <int BLOCK, int ITEMS, int BINS, cub::BlockHistogramAlgorithm A>
-__global__ void block_hist(const unsigned char *in, unsigned *out) {
-  using H = cub::BlockHistogram<unsigned char, BLOCK, ITEMS, BINS, A>;
-  __shared__ typename H::TempStorage tmp;
-  __shared__ unsigned bins[BINS];
-  unsigned char v[ITEMS];
-  for (int i = 0; i < ITEMS; i++) v[i] = in[(blockIdx.x * BLOCK + threadIdx.x) * ITEMS + i];
-  H(tmp).Histogram(v, bins);
-  __syncthreads();
-  for (int i = threadIdx.x; i < BINS; i += BLOCK) out[blockIdx.x * BINS + i] = bins[i];
-}
 
 enum { GRID = 2 };
 
