@@ -248,7 +248,8 @@ static int distance(const int *g, const int *c, int n) {
  * widths the SASS has, the one whose counts are closest to the SASS's (a
  * whole multiple best; widest-first on a tie). 1 when one covers every
  * access; *exact: its counts are a multiple of the SASS's. */
-static int relaxed(acc *a, int na, const int *w, int nw, int loads, uint8_t *merge, int *exact) {
+static int relaxed(const program *P, acc *a, int na, const int *w, int nw, int loads, uint8_t *merge,
+                   int *exact) {
   int widths[8], cnt[8], nwd = 0;
   for (int i = 0; i < nw; i++) {
     int t = 0;
@@ -284,6 +285,23 @@ static int relaxed(acc *a, int na, const int *w, int nw, int loads, uint8_t *mer
     }
   }
   free(tmp);
+  /* counts that are no whole multiple say little about the grouping: the
+   * PTX-level one stands where the SASS has each of its widths (measured:
+   * cub's radix sort on an H200, tests/hw/sass_cub) */
+  if (best != 0) {
+    int ok = 1;
+    for (int i = 0; i < na && ok; i++) {
+      uint8_t m = P->code[a[i].pc].merge;
+      int W = m == MERGE_FOLLOW ? 0 : a[i].size * (m ? m : 1), have = !W;
+      for (int t = 0; t < nwd && !have; t++) have = widths[t] == W;
+      ok = have;
+      merge[i] = m;
+    }
+    if (ok) {
+      *exact = 0;
+      return 1;
+    }
+  }
   if (best < 0) return 0;
   int g[8];
   group_with(a, na, widths, nwd, best_mask, loads, merge, g);
@@ -312,7 +330,7 @@ static int match_accs(program *P, sass_map *M, acc *a, int na, int *w, int nw, i
         M->status[a[i].pc] = SASS_MAP_SET;
       }
       ok = 1;
-    } else if (relax && relaxed(a, na, w, nw, loads, merge, &exact)) {
+    } else if (relax && relaxed(P, a, na, w, nw, loads, merge, &exact)) {
       for (int i = 0; i < na; i++) {
         insn *in = &P->code[a[i].pc];
         M->status[a[i].pc] = in->merge == merge[i] ? SASS_MAP_AGREE : SASS_MAP_SET;

@@ -74,10 +74,11 @@ static int run_exchange(const char *name) {
   int bad = 0;
   /* blocked to striped, stored striped: every element back in its place */
   for (int i = 0; i < n; i++) bad |= g[i] != h[i];
+  int second = (int)g[1];
   cudaFree(d);
   delete[] h;
   delete[] g;
-  return result(name, bad, "%d", (int)g[1]);
+  return result(name, bad, "%d", second);
 }
 
 template <int BLOCK, int ITEMS, int BINS, cub::BlockHistogramAlgorithm A>
