@@ -146,6 +146,21 @@ static void load_marks(const program *P, char *out) {
   out[n] = 0;
 }
 
+/* Maps ptx onto sass: every shared load mapped, with the merge marks
+ * `marks` (load_marks), `approx` of them by widths alone. */
+static void expect_mapping(const char *ptx, const char *sass, const char *marks, int approx) {
+  smemu_ctx *ctx;
+  smemu_kernel *k = load_pair(ptx, sass, &ctx);
+  char m[16];
+  load_marks(k->prog, m);
+  assert_string_equal(m, marks);
+  assert_int_equal(k->sass->accesses, (int)strlen(marks));
+  assert_int_equal(k->sass->agree + k->sass->set, (int)strlen(marks));
+  assert_int_equal(k->sass->fallback, 0);
+  assert_int_equal(k->sass->approx, approx);
+  smemu_destroy(ctx);
+}
+
 static const char relaxed_ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
                                   ".visible .entry k(.param .u64 p)\n{\n"
                                   " .reg .b32 %r<4>;\n .reg .f32 %f<8>;\n"
@@ -174,16 +189,7 @@ static void test_relaxed_widths(void **state) {
                              "        /*0050*/                   LDS R10, [R0+0x48] ;\n"
                              "        /*0060*/                   LDS R11, [R0+0x4c] ;\n"
                              "        /*0070*/                   EXIT ;\n";
-  smemu_ctx *ctx;
-  smemu_kernel *k = load_pair(relaxed_ptx, sass, &ctx);
-  char m[16];
-  load_marks(k->prog, m);
-  assert_string_equal(m, "2F111");
-  assert_int_equal(k->sass->accesses, 5);
-  assert_int_equal(k->sass->agree + k->sass->set, 5);
-  assert_int_equal(k->sass->fallback, 0);
-  assert_int_equal(k->sass->approx, 3);
-  smemu_destroy(ctx);
+  expect_mapping(relaxed_ptx, sass, "2F111", 3);
 }
 
 /* Without line info on either side (PTX without .loc, a cubin built
@@ -209,14 +215,7 @@ static void test_no_line_info(void **state) {
                              "        /*0040*/                   LDS R9, [R0+0x44] ;\n"
                              "        /*0050*/                   LDS R10, [R0+0x48] ;\n"
                              "        /*0070*/                   EXIT ;\n";
-  smemu_ctx *ctx;
-  smemu_kernel *k = load_pair(ptx, sass, &ctx);
-  char m[16];
-  load_marks(k->prog, m);
-  assert_string_equal(m, "2F111");
-  assert_int_equal(k->sass->fallback, 0);
-  assert_int_equal(k->sass->approx, 0);
-  smemu_destroy(ctx);
+  expect_mapping(ptx, sass, "2F111", 0);
 }
 
 /* nvcc writes a callee's position as a .loc with inlined_at naming its
