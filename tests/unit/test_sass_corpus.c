@@ -51,7 +51,7 @@ static smemu_ctx *new_ctx(void) {
 }
 
 typedef struct tally {
-  int kernels, accesses, mapped, fallback;
+  int kernels, accesses, mapped, fallback, approx;
 } tally;
 
 /* Loads ptx, maps it onto sass, adds every kernel's figures to t. -1 when
@@ -80,6 +80,7 @@ static int measure(const char *ptxf, const char *sassf, int verbose, tally *t) {
     t->accesses += s->accesses;
     t->mapped += s->agree + s->set;
     t->fallback += s->fallback;
+    t->approx += s->approx;
     if (verbose && s->accesses)
       printf("  %-60.60s %4d accesses %4d mapped %4d fallback\n", k->prog->name, s->accesses,
              s->agree + s->set, s->fallback);
@@ -103,10 +104,10 @@ static int measure_main(int argc, char **argv) {
     verbose += (int)strlen(argv[a]) - 1;
     a++;
   }
-  tally all = {0, 0, 0, 0};
+  tally all = {0, 0, 0, 0, 0};
   int bad = 0;
   for (; a + 1 < argc; a += 2) {
-    tally t = {0, 0, 0, 0};
+    tally t = {0, 0, 0, 0, 0};
     if (measure(argv[a], argv[a + 1], verbose, &t) < 0) {
       fprintf(stderr, "cannot measure %s with %s\n", argv[a], argv[a + 1]);
       bad = 1;
@@ -118,9 +119,12 @@ static int measure_main(int argc, char **argv) {
     all.accesses += t.accesses;
     all.mapped += t.mapped;
     all.fallback += t.fallback;
+    all.approx += t.approx;
   }
-  printf("total: %d kernels, %d shared accesses, %d mapped (%.2f%%), %d fallback\n", all.kernels,
-         all.accesses, all.mapped, all.accesses ? 100.0 * all.mapped / all.accesses : 100.0, all.fallback);
+  printf("total: %d kernels, %d shared accesses, %d mapped (%.2f%%; %d of them by widths where the SASS's "
+         "counts differ), %d fallback\n",
+         all.kernels, all.accesses, all.mapped, all.accesses ? 100.0 * all.mapped / all.accesses : 100.0,
+         all.approx, all.fallback);
   return bad;
 }
 
