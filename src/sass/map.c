@@ -585,6 +585,31 @@ static int map_sections(program *P, sass_map *M, const sass_func *F, acc *a, int
   return 1;
 }
 
+/* Whether shared load pc repeats an earlier load of the function [lo, pc)
+ * that ptxas keeps in a register: the same base register, offset and size,
+ * unguarded, in straight-line code with no shared or generic write,
+ * atomic, barrier, fence, call or branch between, nothing there writing
+ * the base register, and no branch into the stretch (targets[]: 1 for
+ * each pc some branch reaches). */
+static int repeats_load(const program *P, uint32_t lo, uint32_t pc, const uint8_t *targets) {
+  const insn *L = &P->code[pc];
+  if (L->op != OP_LD || L->space != PTX_SPACE_SHARED || L->guard >= 0) return 0;
+  for (uint32_t q = pc; q > lo;) {
+    if (targets[q - lo]) return 0;
+    const insn *e = &P->code[--q];
+    uint32_t f = op_flags[e->op];
+    if (f & (OPF_WRITE | OPF_ATOMIC | OPF_BRANCH | OPF_CALL | OPF_RET | OPF_EXIT | OPF_BARRIER | OPF_FENCE))
+      return 0;
+    if (e->op == OP_LD && e->space == PTX_SPACE_SHARED && e->guard < 0 && e->a == L->a && e->imm == L->imm &&
+        e->type == L->type && e->vec == L->vec && e->d != L->a)
+      return 1;
+    if (e->d == L->a || e->d2 == L->a) return 0;
+    for (int i = 0; i < 4; i++)
+      if (e->v[i] == L->a) return 0;
+  }
+  return 0;
+}
+
 /* A line's accesses and SASS widths in the pool (map_func). */
 typedef struct seg {
   int a0, na, w0, nw;
@@ -611,11 +636,15 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
   uint8_t *seen = calloc(n + 1, 1);
   uint8_t *sass_used = calloc(fn, 1);
   seg *segs[2] = {malloc((n + 1) * sizeof(seg)), malloc((n + 1) * sizeof(seg))};
+  uint8_t *targets = calloc(n + 1, 1);
   int npool[2] = {0, 0}, npool_w[2] = {0, 0}, nsegs[2] = {0, 0}, rc = -1;
   if (!pool[0] || !pool[1] || !la[0][0] || !la[0][1] || !la[1][0] || !la[1][1] || !uni || !pool_w[0] ||
       !pool_w[1] || !lw[0][0] || !lw[0][1] || !lw[1][0] || !lw[1][1] || !uw || !sat || !gsat || !sm[0] ||
-      !sm[1] || !lss[0] || !lss[1] || !seen || !sass_used || !segs[0] || !segs[1])
+      !sm[1] || !lss[0] || !lss[1] || !seen || !sass_used || !segs[0] || !segs[1] || !targets)
     goto out;
+  for (uint32_t pc = lo; pc < hi; pc++)
+    if ((op_flags[P->code[pc].op] & OPF_BRANCH) && P->code[pc].target >= lo && P->code[pc].target < hi)
+      targets[P->code[pc].target - lo] = 1;
   int gen;
   for (uint32_t pc0 = lo; pc0 < hi; pc0++) {
     if (seen[pc0 - lo] || kind_of(&P->code[pc0], &gen) < 0) continue;
@@ -709,6 +738,23 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
       }
       if (match_accs(P, M, uni, nu, uw, nuw, k == 0, 0)) continue;
       if (!na[k][1] && !nw[k][1] && map_sections(P, M, F, uni, nu, lss[k], nlss[k], k == 0)) continue;
+      /* loads with no LDS on their line that repeat an earlier load:
+       * ptxas reuses the register, nothing executes (counted as nothing,
+       * as a merged group's follower); the rest as before */
+      if (k == 0 && nuw < nu) {
+        int kept = 0;
+        for (int i = 0; i < nu; i++) {
+          if (repeats_load(P, lo, uni[i].pc, targets)) {
+            P->code[uni[i].pc].merge = MERGE_FOLLOW;
+            M->status[uni[i].pc] = SASS_MAP_SET;
+            snprintf(M->op[uni[i].pc], 24, "(register)");
+          } else
+            uni[kept++] = uni[i];
+        }
+        int dropped = nu - kept;
+        nu = kept;
+        if (!nu || (dropped && match_accs(P, M, uni, nu, uw, nuw, k == 0, 0))) continue;
+      }
       seg *sg = &segs[k][nsegs[k]++];
       sg->a0 = npool[k];
       sg->w0 = npool_w[k];
@@ -759,6 +805,7 @@ out:
   free(pool[1]);
   free(segs[0]);
   free(segs[1]);
+  free(targets);
   for (int k = 0; k < 2; k++)
     for (int g = 0; g < 2; g++) {
       free(la[k][g]);

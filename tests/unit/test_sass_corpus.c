@@ -222,6 +222,41 @@ static void test_no_line_info(void **state) {
   expect_mapping(ptx, sass, "2F111", 0);
 }
 
+/* A load that repeats an earlier one (same base register, offset, size;
+ * straight-line code, no store between) and has no LDS on its line: ptxas
+ * kept the value in a register (cub's raking scan re-reads three values
+ * so; the H200 executes no LDS for them, tests/hw/sass_cub). It counts
+ * nothing (marks "1F"); with a store to shared between, it is a load of
+ * its own. */
+static void test_repeated_load(void **state) {
+  (void)state;
+  static const char head[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                             ".visible .entry k(.param .u64 p)\n{\n .reg .b32 %r<8>;\n"
+                             " .shared .align 16 .b8 s[64];\n .loc 1 5 1\n mov.u32 %r1, s;\n"
+                             " ld.shared.u32 %r2, [%r1+8];\n .loc 1 6 1\n add.s32 %r3, %r2, 1;\n";
+  static const char tail[] = " .loc 1 7 1\n ld.shared.u32 %r4, [%r1+8];\n add.s32 %r5, %r4, %r3;\n"
+                             " ret;\n}\n.file 1 \"t.cu\"\n";
+  static const char sass[] = ".text.k:\n\t//## File \"t.cu\", line 5\n"
+                             "        /*0000*/                   LDS R2, [R0+0x8] ;\n"
+                             "\t//## File \"t.cu\", line 6\n"
+                             "        /*0010*/                   STS [R0+0x8], R3 ;\n"
+                             "        /*0020*/                   EXIT ;\n";
+  char ptx[1024];
+  snprintf(ptx, sizeof ptx, "%s%s", head, tail);
+  smemu_ctx *ctx;
+  smemu_kernel *k = load_pair(ptx, sass, &ctx);
+  char m[16];
+  load_marks(k->prog, m);
+  assert_string_equal(m, "1F");
+  assert_int_equal(k->sass->fallback, 0);
+  smemu_destroy(ctx);
+  snprintf(ptx, sizeof ptx, "%s st.shared.u32 [%%r1+8], %%r3;\n%s", head, tail);
+  k = load_pair(ptx, sass, &ctx);
+  load_marks(k->prog, m);
+  assert_int_not_equal(m[1], 'F');
+  smemu_destroy(ctx);
+}
+
 /* nvcc writes a callee's position as a .loc with inlined_at naming its
  * caller's position, which was written (with its own inlined_at) any
  * number of .loc lines before: cub's nesting puts hundreds between. The
@@ -270,6 +305,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_relaxed_widths),
       cmocka_unit_test(test_no_line_info),
       cmocka_unit_test(test_inlined_far),
+      cmocka_unit_test(test_repeated_load),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
