@@ -99,8 +99,12 @@ typedef struct parser {
   vec ren;              /* scoped: registers renamed in open inner scopes */
   vec lbl;              /* scoped_label: labels of open inner scopes */
   int in_call;          /* reading call's operands: ( ) is a list, not an expression */
-  ptx_loc inl[16];      /* recent .loc with inlined_at, resolved to the outermost */
-  unsigned ninl;        /* entries written to inl (a ring) */
+  /* .loc with inlined_at, resolved to the outermost, hashed by their
+   * position (the latest of each slot): cub's nested inlining puts
+   * hundreds of .loc between a position and the callee naming it */
+  ptx_loc *inl;   /* open addressing; an entry of line 0 is free */
+  size_t inl_cap; /* a power of two, or 0 */
+  size_t inl_n;   /* entries in use */
 } parser;
 
 /* A string of the .debug_str section (function names for .loc's
@@ -573,6 +577,38 @@ static void parse_file(parser *P) {
   f->path = path;
 }
 
+/* The slot of position (file, line, col) in P->inl: its entry, or the
+ * free slot where it goes. P->inl_cap must be nonzero. */
+static ptx_loc *inl_slot(parser *P, uint32_t file, uint32_t line, uint32_t col) {
+  uint32_t h = (file * 0x9e3779b1u) ^ (line * 0x85ebca6bu) ^ (col * 0xc2b2ae35u);
+  size_t i = (h ^ (h >> 15)) & (P->inl_cap - 1);
+  for (;; i = (i + 1) & (P->inl_cap - 1)) {
+    ptx_loc *e = &P->inl[i];
+    if (!e->line || (e->file == file && e->line == line && e->col == col)) return e;
+  }
+}
+
+/* Remembers l (a .loc with inlined_at, resolved) as its position's latest.
+ * Out of memory, the position is forgotten (later callees then keep their
+ * own inlined_at). */
+static void inl_put(parser *P, const ptx_loc *l) {
+  if (!l->line) return;
+  if (2 * (P->inl_n + 1) > P->inl_cap) {
+    size_t cap = P->inl_cap ? 2 * P->inl_cap : 256;
+    ptx_loc *old = P->inl, *n = calloc(cap, sizeof *n);
+    if (!n) return;
+    size_t oc = P->inl_cap;
+    P->inl = n;
+    P->inl_cap = cap;
+    for (size_t i = 0; i < oc; i++)
+      if (old[i].line) *inl_slot(P, old[i].file, old[i].line, old[i].col) = old[i];
+    free(old);
+  }
+  ptx_loc *e = inl_slot(P, l->file, l->line, l->col);
+  P->inl_n += !e->line;
+  *e = *l;
+}
+
 /* .loc FILE LINE COL [, function_name SYM[+N]] [, inlined_at F L C] */
 static void parse_loc(parser *P) {
   advance(P);
@@ -607,15 +643,12 @@ static void parse_loc(parser *P) {
     ptx_inline *f = push(P, &P->inlines, sizeof *f);
     *f = (ptx_inline){l.file, l.line, func, l.inl_file, l.inl_line, 0};
     l.frame = (uint32_t)P->inlines.n;
-    for (unsigned i = 0; i < 16 && i < P->ninl; i++) {
-      const ptx_loc *e = &P->inl[(P->ninl - 1 - i) % 16];
-      if (e->file == l.inl_file && e->line == l.inl_line && e->col == l.inl_col) {
-        l.inl_file = e->inl_file, l.inl_line = e->inl_line, l.inl_col = e->inl_col;
-        f->parent = e->frame;
-        break;
-      }
+    const ptx_loc *e = P->inl_cap ? inl_slot(P, l.inl_file, l.inl_line, l.inl_col) : NULL;
+    if (e && e->line) {
+      l.inl_file = e->inl_file, l.inl_line = e->inl_line, l.inl_col = e->inl_col;
+      f->parent = e->frame;
     }
-    P->inl[P->ninl++ % 16] = l;
+    inl_put(P, &l);
   }
   P->loc = l;
 }
@@ -1948,6 +1981,7 @@ static void free_scratch(parser *P) {
                &P->ops,   &P->init,  &P->relocs, &P->aliases, &P->ren,  &P->lbl,  &P->inlines, &P->dstr};
   for (size_t i = 0; i < sizeof vs / sizeof *vs; i++) free(vs[i]->p);
   free(P->plain);
+  free(P->inl);
 }
 
 int ptx_parse(const char *text, size_t len, const char *filename, ptx_module **out, char *err,

@@ -29,7 +29,8 @@ int smemu_write_launch_json(const smemu_ctx *ctx, FILE *f) {
     int sass = smemu_last_counting(ctx, &cn) == SMEMU_OK && cn.sass;
     fprintf(f, ", \"counting\": \"%s\"", sass ? "sass" : "ptx");
     if (sass)
-      fprintf(f, ", \"counting_mapped\": %d, \"counting_fallback\": %d", cn.agree + cn.set, cn.fallback);
+      fprintf(f, ", \"counting_mapped\": %d, \"counting_fallback\": %d, \"counting_accesses\": %d",
+              cn.agree + cn.set, cn.fallback, cn.accesses);
     fprintf(f, ", ");
     smemu_write_bank_json(ctx, f);
   }

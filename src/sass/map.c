@@ -26,7 +26,15 @@
  * kernel's where ptxas inlined them). Lines that do not match on their own
  * are pooled per kind and matched once more together (ptxas merges
  * accesses of neighbouring lines into one instruction attributed to one of
- * them). What still does not match keeps the PTX-level marks (fallback)
+ * them). Where that fails too, the instruction counts differ from the
+ * PTX's (a loop unrolled in the SASS only, loads ptxas proved redundant or
+ * moved between lines): each line is grouped by the widths its SASS uses,
+ * the grouping whose counts come closest (a whole multiple best; `relaxed`),
+ * and the lines without SASS of their kind by the pool's remaining widths.
+ * Without line info on either side (a release build: PTX without .loc, a
+ * cubin without a line table) the function is one line: atomics pair with
+ * the SASS atomics in order, loads and stores group by the function's
+ * widths. What still does not match keeps the PTX-level marks (fallback)
  * and is listed for the report. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +53,10 @@ typedef struct acc {
   int size;
   int used;
 } acc;
+
+/* PTX atomics of one line the mapping places (a function without line
+ * info is one line) */
+#define MAX_ATOMS 512
 
 /* PTX kinds beyond SASS_LD/ST/ATOM: ldmatrix, stmatrix */
 enum { K_LDSM = 3, K_STSM = 4, NKINDS = 5 };
@@ -187,16 +199,126 @@ static void name_groups(const program *P, sass_map *M, const acc *a, int na, int
   }
 }
 
+/* Groups accs (sorted) with the widths of mask (bit t: widths[t], widest
+ * first), as ptxas groups them: widest first, each group k accesses of one
+ * base at consecutive offsets. Fills merge[] and g[t], the groups of each
+ * width; 1 when every access is in a group. */
+static int group_with(acc *a, int na, const int *widths, int nwidths, unsigned mask, int loads,
+                      uint8_t *merge, int *g) {
+  for (int i = 0; i < na; i++) {
+    a[i].used = 0;
+    merge[i] = 0;
+  }
+  for (int t = 0; t < nwidths; t++) {
+    g[t] = 0;
+    if (!(mask >> t & 1)) continue;
+    int W = widths[t];
+    for (int i = 0; i < na; i++) {
+      if (a[i].used || !a[i].size || W % a[i].size) continue;
+      int k = W / a[i].size;
+      if (k != 1 && k != 2 && k != 4) continue;
+      if (a[i].base == SR_ZERO && k > 1 && a[i].off % W) continue;
+      g[t] += take_group(a, i, na, k, loads, merge);
+    }
+  }
+  for (int i = 0; i < na; i++)
+    if (!a[i].used) return 0;
+  return 1;
+}
+
+/* How far group counts g are from the SASS's instruction counts c (per
+ * width): 0 when c is a whole multiple of g (the same groups, unrolled m
+ * times), else the instructions that differ. */
+static int distance(const int *g, const int *c, int n) {
+  int m = 0, d = 0, mult = 1;
+  for (int t = 0; t < n; t++) {
+    d += g[t] > c[t] ? g[t] - c[t] : c[t] - g[t];
+    if (!g[t] != !c[t] || (g[t] && c[t] % g[t])) mult = 0;
+    if (g[t] && mult) {
+      if (!m) m = c[t] / g[t];
+      if (m != c[t] / g[t]) mult = 0;
+    }
+  }
+  return mult && m ? 0 : d;
+}
+
+/* Where the instruction counts differ (a loop ptxas unrolled, loads it
+ * proved redundant, accesses it moved to or from other lines), the widths
+ * still say how the accesses are grouped: of the groupings that use only
+ * widths the SASS has, the one whose counts are closest to the SASS's (a
+ * whole multiple best; widest-first on a tie). 1 when one covers every
+ * access; *exact: its counts are a multiple of the SASS's. */
+static int relaxed(const program *P, acc *a, int na, const int *w, int nw, int loads, uint8_t *merge,
+                   int *exact) {
+  int widths[8], cnt[8], nwd = 0;
+  for (int i = 0; i < nw; i++) {
+    int t = 0;
+    while (t < nwd && widths[t] != w[i]) t++;
+    if (t == nwd) {
+      if (nwd == 8) return 0;
+      widths[nwd] = w[i];
+      cnt[nwd++] = 0;
+    }
+    cnt[t]++;
+  }
+  /* widest first */
+  for (int i = 1; i < nwd; i++)
+    for (int j = i; j > 0 && widths[j] > widths[j - 1]; j--) {
+      int x = widths[j];
+      widths[j] = widths[j - 1];
+      widths[j - 1] = x;
+      x = cnt[j];
+      cnt[j] = cnt[j - 1];
+      cnt[j - 1] = x;
+    }
+  uint8_t *tmp = malloc((size_t)na);
+  if (!tmp) return 0;
+  int best = -1;
+  unsigned best_mask = 0;
+  for (unsigned mask = (1u << nwd) - 1; mask; mask--) {
+    int g[8];
+    if (!group_with(a, na, widths, nwd, mask, loads, tmp, g)) continue;
+    int d = distance(g, cnt, nwd);
+    if (best < 0 || d < best) {
+      best = d;
+      best_mask = mask;
+    }
+  }
+  free(tmp);
+  /* counts that are no whole multiple say little about the grouping: the
+   * PTX-level one stands where the SASS has each of its widths (measured:
+   * cub's radix sort on an H200, tests/hw/sass_cub) */
+  if (best != 0) {
+    int ok = 1;
+    for (int i = 0; i < na && ok; i++) {
+      uint8_t m = P->code[a[i].pc].merge;
+      int W = m == MERGE_FOLLOW ? 0 : a[i].size * (m ? m : 1), have = !W;
+      for (int t = 0; t < nwd && !have; t++) have = widths[t] == W;
+      ok = have;
+      merge[i] = m;
+    }
+    if (ok) {
+      *exact = 0;
+      return 1;
+    }
+  }
+  if (best < 0) return 0;
+  int g[8];
+  group_with(a, na, widths, nwd, best_mask, loads, merge, g);
+  *exact = best == 0;
+  return 1;
+}
+
 /* Matches accs with SASS widths; applies, or leaves them for the pool.
  * Returns 1 when matched. */
-static int match_accs(program *P, sass_map *M, acc *a, int na, int *w, int nw, int loads) {
+static int match_accs(program *P, sass_map *M, acc *a, int na, int *w, int nw, int loads, int relax) {
   if (!na && !nw) return 1;
   if (!na || !nw) return 0;
   qsort(a, (size_t)na, sizeof *a, cmp_acc);
   qsort(w, (size_t)nw, sizeof *w, cmp_int_desc);
   int *pw = malloc((size_t)na * sizeof *pw);
   uint8_t *merge = malloc((size_t)na);
-  int ok = 0;
+  int ok = 0, exact = 1;
   if (pw && merge) {
     int npw = ptx_widths(P, a, na, pw);
     if (npw == nw && !memcmp(pw, w, (size_t)nw * sizeof *w)) {
@@ -206,6 +328,14 @@ static int match_accs(program *P, sass_map *M, acc *a, int na, int *w, int nw, i
       for (int i = 0; i < na; i++) {
         P->code[a[i].pc].merge = merge[i];
         M->status[a[i].pc] = SASS_MAP_SET;
+      }
+      ok = 1;
+    } else if (relax && relaxed(P, a, na, w, nw, loads, merge, &exact)) {
+      for (int i = 0; i < na; i++) {
+        insn *in = &P->code[a[i].pc];
+        M->status[a[i].pc] = in->merge == merge[i] ? SASS_MAP_AGREE : SASS_MAP_SET;
+        in->merge = merge[i];
+        M->approx += !exact;
       }
       ok = 1;
     }
@@ -244,13 +374,54 @@ static int atom_forms(const sass_insn *const *s, int ns, int votes, int n, int *
   return 0;
 }
 
+/* Whether a VOTE precedes SASS instruction s in its basic block (a warp
+ * aggregation's ballot; VOTEU, a uniform predicate's vote ptxas adds
+ * around unrolled code, is none). */
+static int vote_before(const sass_func *F, const sass_insn *s) {
+  for (const sass_insn *t = s; t > F->ins && t[-1].block == s->block;) {
+    t--;
+    if (t->cls == SASS_VOTE && strncmp(t->text, "VOTEU", 5)) return 1;
+  }
+  return 0;
+}
+
+/* When the line's SASS atomics do not single out one form (several PTX
+ * atomics and votes on the line, or a function without line info): as
+ * many SASS atomics as PTX ones pair up in order, each its own form (a
+ * plain one after a vote in its block aggregated); a different number of
+ * them, all of one variant and no votes, give every PTX atomic that form
+ * (ptxas unrolled or merged copies). -1 when neither holds. */
+static int atom_forms_relaxed(const sass_func *F, const sass_insn *const *s, int ns, int votes, int n,
+                              int *forms) {
+  if (!ns) return -1;
+  if (ns == n) {
+    for (int i = 0; i < n; i++) {
+      int agg = vote_before(F, s[i]);
+      forms[i] = s[i]->variant == SASS_AT_POPC_INC    ? ATOMSEL_POPC_INC
+                 : s[i]->variant == SASS_AT_CAST_SPIN ? (agg ? ATOMSEL_AGG_LOOP : ATOMSEL_CAS_LOOP)
+                 : agg                                ? ATOMSEL_AGG_ONE
+                                                      : ATOMSEL_PLAIN;
+    }
+    return 0;
+  }
+  for (int i = 1; i < ns; i++)
+    if (s[i]->variant != s[0]->variant) return -1;
+  if (votes && s[0]->variant != SASS_AT_POPC_INC) return -1;
+  for (int i = 0; i < n; i++)
+    forms[i] = s[0]->variant == SASS_AT_POPC_INC    ? ATOMSEL_POPC_INC
+               : s[0]->variant == SASS_AT_CAST_SPIN ? ATOMSEL_CAS_LOOP
+                                                    : ATOMSEL_PLAIN;
+  return 0;
+}
+
 /* Sets the atomics' forms from the line's SASS atomics, or marks them
  * fallback. */
-static void map_atoms(program *P, sass_map *M, const uint32_t *atoms, int natoms, const sass_insn *const *sat,
-                      int nsat, int votes) {
-  int forms[64];
+static void map_atoms(program *P, sass_map *M, const sass_func *F, const uint32_t *atoms, int natoms,
+                      const sass_insn *const *sat, int nsat, int votes) {
+  int forms[MAX_ATOMS];
   if (!natoms) return;
-  if (atom_forms(sat, nsat, votes, natoms, forms) < 0) {
+  if (atom_forms(sat, nsat, votes, natoms, forms) < 0 &&
+      atom_forms_relaxed(F, sat, nsat, votes, natoms, forms) < 0) {
     for (int i = 0; i < natoms; i++) {
       M->status[atoms[i]] = SASS_MAP_FALLBACK;
       note_fb(M, P, atoms[i]);
@@ -261,7 +432,7 @@ static void map_atoms(program *P, sass_map *M, const uint32_t *atoms, int natoms
     insn *in = &P->code[atoms[i]];
     M->status[atoms[i]] = in->atom_form == forms[i] ? SASS_MAP_AGREE : SASS_MAP_SET;
     in->atom_form = (uint8_t)forms[i];
-    const sass_insn *s = natoms == 1 ? (nsat ? sat[nsat - 1] : NULL) : sat[i];
+    const sass_insn *s = natoms == 1 ? (nsat ? sat[nsat - 1] : NULL) : i < nsat ? sat[i] : sat[nsat - 1];
     if (s)
       snprintf(M->op[atoms[i]], 24, "%.18s%s", s->text,
                forms[i] == ATOMSEL_CAS_LOOP || forms[i] == ATOMSEL_AGG_LOOP ? " loop" : "");
@@ -414,6 +585,36 @@ static int map_sections(program *P, sass_map *M, const sass_func *F, acc *a, int
   return 1;
 }
 
+/* Whether shared load pc repeats an earlier load of the function [lo, pc)
+ * that ptxas keeps in a register: the same base register, offset and size,
+ * unguarded, in straight-line code with no shared or generic write,
+ * atomic, barrier, fence, call or branch between, nothing there writing
+ * the base register, and no branch into the stretch (targets[]: 1 for
+ * each pc some branch reaches). */
+static int repeats_load(const program *P, uint32_t lo, uint32_t pc, const uint8_t *targets) {
+  const insn *L = &P->code[pc];
+  if (L->op != OP_LD || L->space != PTX_SPACE_SHARED || L->guard >= 0) return 0;
+  for (uint32_t q = pc; q > lo;) {
+    if (targets[q - lo]) return 0;
+    const insn *e = &P->code[--q];
+    uint32_t f = op_flags[e->op];
+    if (f & (OPF_WRITE | OPF_ATOMIC | OPF_BRANCH | OPF_CALL | OPF_RET | OPF_EXIT | OPF_BARRIER | OPF_FENCE))
+      return 0;
+    if (e->op == OP_LD && e->space == PTX_SPACE_SHARED && e->guard < 0 && e->a == L->a && e->imm == L->imm &&
+        e->type == L->type && e->vec == L->vec && e->d != L->a)
+      return 1;
+    if (e->d == L->a || e->d2 == L->a) return 0;
+    for (int i = 0; i < 4; i++)
+      if (e->v[i] == L->a) return 0;
+  }
+  return 0;
+}
+
+/* A line's accesses and SASS widths in the pool (map_func). */
+typedef struct seg {
+  int a0, na, w0, nw;
+} seg;
+
 /* Maps the accesses of pcs [lo, hi) (one function) onto F. */
 static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map *M, uint32_t lo,
                     uint32_t hi) {
@@ -434,18 +635,23 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
   const sass_insn **lss[2] = {malloc(fn * sizeof *sat), malloc(fn * sizeof *sat)};
   uint8_t *seen = calloc(n + 1, 1);
   uint8_t *sass_used = calloc(fn, 1);
-  int npool[2] = {0, 0}, npool_w[2] = {0, 0}, rc = -1;
+  seg *segs[2] = {malloc((n + 1) * sizeof(seg)), malloc((n + 1) * sizeof(seg))};
+  uint8_t *targets = calloc(n + 1, 1);
+  int npool[2] = {0, 0}, npool_w[2] = {0, 0}, nsegs[2] = {0, 0}, rc = -1;
   if (!pool[0] || !pool[1] || !la[0][0] || !la[0][1] || !la[1][0] || !la[1][1] || !uni || !pool_w[0] ||
       !pool_w[1] || !lw[0][0] || !lw[0][1] || !lw[1][0] || !lw[1][1] || !uw || !sat || !gsat || !sm[0] ||
-      !sm[1] || !lss[0] || !lss[1] || !seen || !sass_used)
+      !sm[1] || !lss[0] || !lss[1] || !seen || !sass_used || !segs[0] || !segs[1] || !targets)
     goto out;
+  for (uint32_t pc = lo; pc < hi; pc++)
+    if ((op_flags[P->code[pc].op] & OPF_BRANCH) && P->code[pc].target >= lo && P->code[pc].target < hi)
+      targets[P->code[pc].target - lo] = 1;
   int gen;
   for (uint32_t pc0 = lo; pc0 < hi; pc0++) {
     if (seen[pc0 - lo] || kind_of(&P->code[pc0], &gen) < 0) continue;
     const src_line *L0 = &P->lines[pc0];
     /* this line's PTX accesses */
     int na[2][2] = {{0, 0}, {0, 0}};
-    uint32_t atoms[2][64], mats[2][64];
+    uint32_t atoms[2][MAX_ATOMS], mats[2][64];
     int natoms[2] = {0, 0}, nmats[2] = {0, 0};
     for (uint32_t pc = pc0; pc < hi; pc++) {
       const src_line *L = &P->lines[pc];
@@ -456,7 +662,7 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
       if (k == SASS_ATOM || k == K_LDSM || k == K_STSM) {
         uint32_t *list = k == SASS_ATOM ? atoms[gen] : mats[k == K_STSM];
         int *cnt = k == SASS_ATOM ? &natoms[gen] : &nmats[k == K_STSM];
-        if (*cnt < 64)
+        if (*cnt < (k == SASS_ATOM ? MAX_ATOMS : 64))
           list[(*cnt)++] = pc;
         else {
           M->status[pc] = SASS_MAP_FALLBACK;
@@ -471,7 +677,9 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
     int nlss[2] = {0, 0};
     for (int i = 0; i < F->n; i++) {
       const sass_insn *s = &F->ins[i];
-      if (s->line != L0->line || !same_file(P, L0->file, S, s->file)) continue;
+      /* (without line info on both sides the function is one line) */
+      if (L0->file == ~0u ? s->file >= 0 : s->line != L0->line || !same_file(P, L0->file, S, s->file))
+        continue;
       sass_used[i] = 1;
       if (s->cls == SASS_VOTE)
         votes++;
@@ -506,9 +714,9 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
     }
     /* atomics: shared ones with ATOMS, generic ones with ATOM/RED (none:
      * the address is global in the SASS, nothing to map) */
-    map_atoms(P, M, atoms[0], natoms[0], sat, nsat, votes);
+    map_atoms(P, M, F, atoms[0], natoms[0], sat, nsat, votes);
     if (ngsat) {
-      map_atoms(P, M, atoms[1], natoms[1], gsat, ngsat, votes);
+      map_atoms(P, M, F, atoms[1], natoms[1], gsat, ngsat, votes);
       for (int i = 0; i < natoms[1]; i++)
         P->code[atoms[1][i]].gen_atom = M->status[atoms[1][i]] != SASS_MAP_FALLBACK;
     }
@@ -519,19 +727,43 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
      * that fails, all of them together (ptxas may prove a generic access
      * shared); then the pool */
     for (int k = 0; k < 2; k++) {
-      int ok_s = match_accs(P, M, la[k][0], na[k][0], lw[k][0], nw[k][0], k == 0);
+      int ok_s = match_accs(P, M, la[k][0], na[k][0], lw[k][0], nw[k][0], k == 0, 0);
       if (!na[k][1] && !nw[k][1] && ok_s) continue;
       if (!nw[k][1] && ok_s) continue; /* the generic ones are global in the SASS */
-      if (ok_s && match_accs(P, M, la[k][1], na[k][1], lw[k][1], nw[k][1], k == 0)) continue;
+      if (ok_s && match_accs(P, M, la[k][1], na[k][1], lw[k][1], nw[k][1], k == 0, 0)) continue;
       int nu = 0, nuw = 0;
       for (int g = 0; g < 2; g++) {
         for (int i = 0; i < na[k][g]; i++) uni[nu++] = la[k][g][i];
         for (int i = 0; i < nw[k][g]; i++) uw[nuw++] = lw[k][g][i];
       }
-      if (match_accs(P, M, uni, nu, uw, nuw, k == 0)) continue;
+      if (match_accs(P, M, uni, nu, uw, nuw, k == 0, 0)) continue;
       if (!na[k][1] && !nw[k][1] && map_sections(P, M, F, uni, nu, lss[k], nlss[k], k == 0)) continue;
-      for (int i = 0; i < nu; i++) pool[k][npool[k]++] = uni[i];
+      /* loads with no LDS on their line that repeat an earlier load:
+       * ptxas reuses the register, nothing executes (counted as nothing,
+       * as a merged group's follower); the rest as before */
+      if (k == 0 && nuw < nu) {
+        int kept = 0;
+        for (int i = 0; i < nu; i++) {
+          if (repeats_load(P, lo, uni[i].pc, targets)) {
+            P->code[uni[i].pc].merge = MERGE_FOLLOW;
+            M->status[uni[i].pc] = SASS_MAP_SET;
+            snprintf(M->op[uni[i].pc], 24, "(register)");
+          } else
+            uni[kept++] = uni[i];
+        }
+        int dropped = nu - kept;
+        nu = kept;
+        if (!nu || (dropped && match_accs(P, M, uni, nu, uw, nuw, k == 0, 0))) continue;
+      }
+      seg *sg = &segs[k][nsegs[k]++];
+      sg->a0 = npool[k];
+      sg->w0 = npool_w[k];
+      /* (generic accesses without generic SASS on their line: global) */
+      for (int i = 0; i < nu; i++)
+        if (nw[k][1] || P->code[uni[i].pc].space != PTX_SPACE_GENERIC) pool[k][npool[k]++] = uni[i];
       for (int i = 0; i < nuw && npool_w[k] < F->n; i++) pool_w[k][npool_w[k]++] = uw[i];
+      sg->na = npool[k] - sg->a0;
+      sg->nw = npool_w[k] - sg->w0;
     }
   }
   /* SASS accesses on lines without PTX accesses (moved there by ptxas) */
@@ -541,18 +773,39 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
         npool_w[s->cls] < F->n)
       pool_w[s->cls][npool_w[s->cls]++] = s->bytes;
   }
+  /* the pool: all together exactly (ptxas merged accesses of several
+   * lines); else each line by the widths of its own SASS, and what is
+   * left (lines without SASS of their kind) by the rest */
   for (int k = 0; k < 2; k++) {
     if (!npool[k]) continue;
-    if (match_accs(P, M, pool[k], npool[k], pool_w[k], npool_w[k], k == 0)) continue;
-    for (int i = 0; i < npool[k]; i++) {
-      M->status[pool[k][i].pc] = SASS_MAP_FALLBACK;
-      note_fb(M, P, pool[k][i].pc);
+    memcpy(uni, pool[k], (size_t)npool[k] * sizeof *uni);
+    memcpy(uw, pool_w[k], (size_t)npool_w[k] * sizeof *uw);
+    if (match_accs(P, M, uni, npool[k], uw, npool_w[k], k == 0, 0)) continue;
+    int nl = 0, nlw = 0, w_end = 0;
+    for (int j = 0; j < nsegs[k]; j++) {
+      const seg *sg = &segs[k][j];
+      w_end = sg->w0 + sg->nw;
+      if (sg->nw && match_accs(P, M, pool[k] + sg->a0, sg->na, pool_w[k] + sg->w0, sg->nw, k == 0, 1))
+        continue;
+      memmove(uni + nl, pool[k] + sg->a0, (size_t)sg->na * sizeof *uni);
+      nl += sg->na;
+      memmove(uw + nlw, pool_w[k] + sg->w0, (size_t)sg->nw * sizeof *uw);
+      nlw += sg->nw;
+    }
+    for (int i = w_end; i < npool_w[k]; i++) uw[nlw++] = pool_w[k][i];
+    if (!nl || match_accs(P, M, uni, nl, uw, nlw, k == 0, 1)) continue;
+    for (int i = 0; i < nl; i++) {
+      M->status[uni[i].pc] = SASS_MAP_FALLBACK;
+      note_fb(M, P, uni[i].pc);
     }
   }
   rc = 0;
 out:
   free(pool[0]);
   free(pool[1]);
+  free(segs[0]);
+  free(segs[1]);
+  free(targets);
   for (int k = 0; k < 2; k++)
     for (int g = 0; g < 2; g++) {
       free(la[k][g]);

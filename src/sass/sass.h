@@ -79,6 +79,9 @@ typedef struct sass_map {
   int agree;             /* whose PTX-level grouping the SASS confirmed */
   int set;               /* whose grouping/form was changed to the SASS's */
   int fallback;          /* counted by PTX rules: the mapping was ambiguous */
+  int approx;            /* mapped by the SASS's widths where its instruction
+                            counts differ from the PTX's (a subset of set
+                            and agree) */
   uint32_t fb_lines[16]; /* first fallback source lines (file << 20 | line in
                             the program's numbering), for the report */
   int nfb_lines;

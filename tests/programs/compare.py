@@ -93,10 +93,23 @@ def kernel_key(name):
     parameters, so ncu's and smemu's spellings of one kernel agree (launches
     are matched by order; the name is a sanity check)"""
     name = name.strip()
+    if name.startswith("_ZN"):
+        # a name smemu could not demangle: the last <length><identifier> of
+        # the nested name
+        i, last = 3, name
+        while i < len(name) and name[i].isdigit():
+            j = i
+            while j < len(name) and name[j].isdigit():
+                j += 1
+            n = int(name[i:j])
+            last, i = name[j:j + n], j + n
+        return last
     if name.startswith("void "):
         name = name[5:]
     m = re.match(r"[A-Za-z_][\w:]*", name)
-    return m.group(0) if m else name
+    # the last component: ncu drops namespaces cub's kernels are in
+    # (cub::CUB_300001_SM_900::detail::reduce:: against reduce::)
+    return m.group(0).split("::")[-1] if m else name
 
 
 # ---------------------------------------------------------------- the GPU side

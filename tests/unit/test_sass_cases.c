@@ -1,5 +1,7 @@
-/* test_sass_cases.c: the SASS mapping cases (src/sass/map.c) on CUDA C that nvcc
- * compiles (tests/sass/cases.cu): merged scalars of one base, merged
+/* test_sass_cases.c: the SASS mapping cases (src/sass/map.c), with line
+ * info and again without (the PTX's .loc lines dropped, the SASS of
+ * cases.noli.nvdisasm), on CUDA C that nvcc compiles (tests/sass/cases.cu):
+ * merged scalars of one base, merged
  * neighbouring __shared__ variables, a warp-aggregated atomic, a POPC.INC
  * reduction, a CAS-loop atomic (double), ldmatrix/stmatrix, generic
  * LD/ST/ATOM, an atomic in a __noinline__ callee, and a 16-byte load
@@ -52,6 +54,33 @@ static char *slurp(const char *name, size_t *len)
   return NULL;
 }
 
+/* 1: the second round, as a program built without -lineinfo gives it:
+ * the PTX without its .loc lines, the SASS of a cubin without line info
+ * (cases.noli.nvdisasm); the mapping must find the same groupings */
+static int noline;
+
+/* Drops the .loc lines of PTX text (in place); returns the new length. */
+static size_t strip_loc(char *t, size_t n)
+{
+  size_t o = 0;
+  for (size_t i = 0; i < n;) {
+    size_t e = i;
+    while (e < n && t[e] != '\n')
+      e++;
+    size_t j = i;
+    while (j < e && (t[j] == ' ' || t[j] == '\t'))
+      j++;
+    int loc = e - j > 4 && !strncmp(t + j, ".loc", 4) && (t[j + 4] == ' ' || t[j + 4] == '\t');
+    if (!loc) {
+      memmove(t + o, t + i, e - i + (e < n));
+      o += e - i + (e < n);
+    }
+    i = e + (e < n);
+  }
+  t[o] = 0;
+  return o;
+}
+
 /* a context with the module; with_sass: its marks cleared and the SASS
  * applied, else PTX rules */
 static void load(int with_sass, smemu_ctx **ctx, smemu_module **mod)
@@ -63,6 +92,8 @@ static void load(int with_sass, smemu_ctx **ctx, smemu_module **mod)
   assert_int_equal(smemu_create(&opt, ctx), SMEMU_OK);
   size_t n;
   char *ptx = slurp("cases.ptx", &n);
+  if (noline)
+    n = strip_loc(ptx, n);
   assert_int_equal(smemu_module_load_data(*ctx, ptx, n, "cases.ptx", mod), SMEMU_OK);
   free(ptx);
   if (!with_sass)
@@ -74,7 +105,7 @@ static void load(int with_sass, smemu_ctx **ctx, smemu_module **mod)
       P->code[pc].atom_form = 0;
     }
   }
-  char *text = slurp("cases.nvdisasm", &n);
+  char *text = slurp(noline ? "cases.noli.nvdisasm" : "cases.nvdisasm", &n);
   assert_int_equal(smemu_module_use_sass(*mod, text, n), SMEMU_OK);
   free(text);
 }
@@ -87,6 +118,12 @@ static int setup(void **state)
   (void)state;
   load(1, &ctx, &mod);
   return 0;
+}
+
+static int setup_noline(void **state)
+{
+  noline = 1;
+  return setup(state);
 }
 
 static int teardown(void **state)
@@ -248,7 +285,10 @@ static void test_ldmatrix(void **state)
   assert_string_equal(ops, "LDSM.16.M88.4 LDSM.16.MT88.2");
   ops_of("ldmatrix_x4", OP_STMATRIX, ops, sizeof ops);
   assert_string_equal(ops, "STSM.16.M88.4");
-  /* a PTX ldmatrix whose line's SASS has no LDSM of its size falls back */
+  /* a PTX ldmatrix whose line's SASS has no LDSM of its size falls back
+   * (a case of line info) */
+  if (noline)
+    return;
   smemu_kernel *k = kern(mod, "ldmatrix_x4");
   const program *P = k->prog;
   uint32_t line = 0, file = 0;
@@ -409,5 +449,6 @@ int main(void)
     cmocka_unit_test(test_struct_xyz),
     cmocka_unit_test(test_unrolled_sections),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  int rc = cmocka_run_group_tests_name("with line info", tests, setup, teardown);
+  return rc | cmocka_run_group_tests_name("without line info", tests, setup_noline, teardown);
 }
