@@ -114,9 +114,9 @@ if command -v nvcc > /dev/null 2>&1; then
   out=$("$S" lint --save-ptx "$T" "$T/lint_prog" 2>&1); rc=$?
   [ $rc = 1 ] || bad "lint of a program: exit $rc (want 1)"
   expect "lint program" "lint_prog.1.ptx:" "$out"
-  expect "lint program form" "mma.sp.m16n8k16.row.col.f32.f16.f16.f32 is not supported" "$out"
+  expect "lint program form" "tld4 on .cube and .acube textures is not supported" "$out"
   expect "lint program summary" "2 kernels, 1 problem" "$out"
-  [ -s "$T/lint_prog.1.ptx" ] && grep -q mma.sp "$T/lint_prog.1.ptx" || bad "--save-ptx wrote no PTX"
+  [ -s "$T/lint_prog.1.ptx" ] && grep -q tld4 "$T/lint_prog.1.ptx" || bad "--save-ptx wrote no PTX"
   out=$("$S" run -- "$T/lint_prog" 2>&1)
   expect "run good" "good: no error" "$out"
   expect "run points to lint" "smemu lint PROGRAM" "$out"
