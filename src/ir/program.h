@@ -142,6 +142,11 @@ enum {
 #define SLOT_SINK SR_COUNT
 #define SLOT_FIRST (SR_COUNT + 1)
 #define NO_RPC 0xffffffffu
+/* A bra whose edge leaves a loop from inside its body (a `break`; ir/cfg.c)
+ * has mode BRA_BREAK_TAKEN or BRA_BREAK_FALL (which edge) and v[0], v[1]
+ * the first and last pc of the loop: the lanes that take that edge wait at
+ * its target for the rest of the loop's lanes (exec/ctrl.c). */
+enum { BRA_BREAK_TAKEN = 1, BRA_BREAK_FALL = 2 };
 /* The value of a function's address (mov.u64 %rd, f): this plus the
  * function's index in the module (exec/icall.c). */
 #define FUNC_ADDR_BASE 0xffffb00000000000ull
