@@ -4,6 +4,7 @@
  * (vprintf, __assertfail). */
 #include "async/async.h"
 #include "exec/cluster.h"
+#include "exec/contend.h"
 #include "exec/exec.h"
 #include "exec/heap.h"
 #include "exec/hooks.h"
@@ -76,6 +77,9 @@ static int leave_loop(warp *w, const insn *in, uint32_t out, uint32_t L) {
 static void h_bra(warp *w, const insn *in, uint32_t m) {
   simt_entry *t = top(w);
   uint32_t active = t->mask, taken = m & active;
+  /* a loop of a kernel whose warps contend for shared memory: one
+   * iteration per turn (exec/contend.c) */
+  if (taken && in->target <= w->pc && w->L->prog->contended && w->blk->nwarps > 1) contend_turn(w);
   if (in->mode) {
     uint32_t out = in->mode == BRA_BREAK_TAKEN ? taken : active & ~taken;
     uint32_t L = in->mode == BRA_BREAK_TAKEN ? in->target : t->pc;

@@ -400,7 +400,7 @@ void cluster_run(cluster *c) {
       if (left < quantum) quantum = left + 1;
       for (uint32_t k = 0; k < b->nwarps; k++) {
         warp *w = &b->warps[ord[k]];
-        if (w->state == W_SPIN) w->state = W_RUN;
+        if (w->state == W_SPIN || w->state == W_YIELD) w->state = W_RUN;
         if (w->state == W_RUN) {
           uint64_t q = L->schedule_random ? 1 + xorshift(&rng) % 64 : quantum;
           warp_run(w, q < quantum ? q : quantum);

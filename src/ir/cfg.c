@@ -335,5 +335,6 @@ int cfg_reconvergence(program *p, char *err, size_t errsize) {
       return -1;
     }
   }
+  cfg_mark_contention(p);
   return 0;
 }

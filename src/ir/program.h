@@ -296,6 +296,9 @@ typedef struct program {
   uint32_t max_regs;   /* largest frame register count */
   uint32_t max_preds;  /* largest frame predicate count */
   int has_calls;       /* any call instruction */
+  int contended;       /* a loop retries a shared atomic or polls shared memory
+                          (ld.volatile/.relaxed/.acquire): the block's warps
+                          take turns by loop iteration (ir/contention.c) */
   exec_fn *wg_orig;    /* per pc: the handler of an instruction that may
                           touch a wgmma register (wgmma.c guards it), or
                           NULL; the array is NULL without wgmma */
