@@ -18,25 +18,25 @@ extern "C" {
 
 typedef enum smemu_status {
   SMEMU_OK = 0,
-  SMEMU_ERR_INVALID_VALUE,       /* a bad argument (NULL, unknown name, ...) */
-  SMEMU_ERR_OUT_OF_MEMORY,       /* host allocation failed */
-  SMEMU_ERR_PARSE,               /* malformed PTX: message has file:line:col */
-  SMEMU_ERR_UNSUPPORTED,         /* PTX smemu does not know (unknown instruction, ...) */
-  SMEMU_ERR_NOT_FOUND,           /* no kernel or symbol of that name */
-  SMEMU_ERR_INVALID_CONFIG,      /* bad grid or block: zero, over the limits */
-  SMEMU_ERR_OUT_OF_RESOURCES,    /* too much shared memory asked for a launch */
-  SMEMU_ERR_ILLEGAL_ADDRESS,     /* a kernel touched memory outside any allocation */
-  SMEMU_ERR_MISALIGNED,          /* a kernel made a misaligned access */
-  SMEMU_ERR_TRAP,                /* trap / brkpt / failed assertion in a kernel */
-  SMEMU_ERR_DEADLOCK,            /* a barrier that can never complete */
-  SMEMU_ERR_ILLEGAL_INSTRUCTION, /* an instruction that cannot execute (bad state) */
-  SMEMU_ERR_IO,                  /* a file could not be read */
-  SMEMU_ERR_LIMIT,               /* the instruction budget or the time limit of a launch was reached */
-  SMEMU_ERR_HANG,                /* no warp of a block can make progress (an endless spin) */
-  SMEMU_ERR_CLUSTER_CONFIG,      /* bad cluster dimensions for a launch (cudaErrorInvalidClusterSize) */
-  SMEMU_ERR_NOT_PERMITTED,       /* an attribute fixed at compile time (cudaErrorNotPermitted) */
-  SMEMU_ERR_LAUNCH_FAILURE,      /* a fault the GPU reports as an unspecified launch failure
-                                    (shared memory of a rank past the cluster or of an exited block) */
+  SMEMU_ERR_INVALID_VALUE,      /* a bad argument (NULL, unknown name, ...) */
+  SMEMU_ERR_OUT_OF_MEMORY,      /* host allocation failed */
+  SMEMU_ERR_PARSE,              /* malformed PTX: message has file:line:col */
+  SMEMU_ERR_UNSUPPORTED,        /* PTX smemu does not know (unknown instruction, ...) */
+  SMEMU_ERR_NOT_FOUND,          /* no kernel or symbol of that name */
+  SMEMU_ERR_INVALID_CONFIG,     /* bad grid or block: zero, over the limits */
+  SMEMU_ERR_OUT_OF_RESOURCES,   /* too much shared memory asked for a launch */
+  SMEMU_ERR_ILLEGAL_ADDRESS,    /* a kernel touched memory outside any allocation */
+  SMEMU_ERR_MISALIGNED,         /* a kernel made a misaligned access */
+  SMEMU_ERR_TRAP,               /* trap / brkpt / failed assertion in a kernel */
+  SMEMU_ERR_DEADLOCK,           /* a barrier that can never complete */
+  SMEMU_ERR_ILLEGAL_INSTRUCTION,/* an instruction that cannot execute (bad state) */
+  SMEMU_ERR_IO,                 /* a file could not be read */
+  SMEMU_ERR_LIMIT,              /* the instruction budget or the time limit of a launch was reached */
+  SMEMU_ERR_HANG,               /* no warp of a block can make progress (an endless spin) */
+  SMEMU_ERR_CLUSTER_CONFIG,     /* bad cluster dimensions for a launch (cudaErrorInvalidClusterSize) */
+  SMEMU_ERR_NOT_PERMITTED,      /* an attribute fixed at compile time (cudaErrorNotPermitted) */
+  SMEMU_ERR_LAUNCH_FAILURE,     /* a fault the GPU reports as an unspecified launch failure
+                                   (shared memory of a rank past the cluster or of an exited block) */
   SMEMU_ERR_COUNT
 } smemu_status;
 
@@ -44,11 +44,11 @@ typedef struct smemu_ctx smemu_ctx;
 
 /* Where a long launch stands (smemu_options.progress). */
 typedef struct smemu_progress {
-  const char *kernel; /* mangled name */
+  const char *kernel;            /* mangled name */
   uint64_t blocks_done, blocks_total;
-  uint64_t thread_instructions; /* executed so far */
-  double seconds;               /* since the launch began */
-  int done;                     /* 1: the launch has ended (the last call) */
+  uint64_t thread_instructions;  /* executed so far */
+  double seconds;                /* since the launch began */
+  int done;                      /* 1: the launch has ended (the last call) */
 } smemu_progress;
 
 /* The default instruction budget of a launch (smemu_options.max_warp_instructions). */
@@ -58,43 +58,40 @@ typedef struct smemu_kernel smemu_kernel;
 
 /* Options of a context. Zero-initialise, then set what you need. */
 typedef struct smemu_options {
-  int threads;                    /* worker threads for blocks; 0: one per core */
-  const char *arch;               /* architecture profile, "sm_90" when NULL */
+  int threads;            /* worker threads for blocks; 0: one per core */
+  const char *arch;       /* architecture profile, "sm_90" when NULL */
   uint64_t max_warp_instructions; /* per launch: when its warps together
                                      have run more, the launch ends with
                                      SMEMU_ERR_LIMIT (an endless loop);
                                      0: unlimited */
-  uint32_t stack_bytes;           /* local memory per thread; 0: 1024 (CUDA's default) */
-  uint32_t analyses;              /* SMEMU_ANALYZE_* bits */
-  int schedule;                   /* SMEMU_SCHEDULE_* */
-  uint64_t seed;                  /* seed of SMEMU_SCHEDULE_RANDOM */
-  int bank_mode;                  /* 4 or 8 byte banks where the generation has the
-                                     choice (3.x); 0: the generation's default */
-  double timeout_seconds;         /* wall-clock limit of a launch (SMEMU_ERR_LIMIT); 0: none */
+  uint32_t stack_bytes;   /* local memory per thread; 0: 1024 (CUDA's default) */
+  uint32_t analyses;      /* SMEMU_ANALYZE_* bits */
+  int schedule;           /* SMEMU_SCHEDULE_* */
+  uint64_t seed;          /* seed of SMEMU_SCHEDULE_RANDOM */
+  int bank_mode;          /* 4 or 8 byte banks where the generation has the
+                             choice (3.x); 0: the generation's default */
+  double timeout_seconds; /* wall-clock limit of a launch (SMEMU_ERR_LIMIT); 0: none */
   /* Called from a watcher thread about 4 times a second while a launch has
    * run longer than 2 s, and once more with done set when such a launch
    * ends; NULL: never. smemu_progress_print is one. */
   void (*progress)(const smemu_progress *p, void *user);
   void *progress_user;
-  int tier; /* SMEMU_TIER_*: how kernels run */
+  int tier;               /* SMEMU_TIER_*: how kernels run */
 } smemu_options;
 
 /* Execution tiers (smemu_options.tier). Both give the same results, counts
  * and reports bit for bit; the compiled tier is faster. */
-#define SMEMU_TIER_DEFAULT                                                                                   \
-  0                         /* the SMEMU_TIER environment variable ("interp",                                \
-                               "jit" or "auto") when set, else auto */
-#define SMEMU_TIER_INTERP 1 /* the interpreter (the reference) */
-#define SMEMU_TIER_JIT                                                                                       \
-  2 /* compiled code (LLVM ORC), each kernel compiled                                                        \
-       at its first launch; the interpreter where this                                                       \
-       build has no JIT */
-#define SMEMU_TIER_AUTO                                                                                      \
-  3 /* compiled code for hot kernels: a kernel is                                                            \
-       compiled once its launches have run                                                                   \
-       SMEMU_JIT_HOT warp instructions (default 10                                                           \
-       million; compiling costs about 5 ms per PTX                                                           \
-       instruction) and interpreted until then */
+#define SMEMU_TIER_DEFAULT 0 /* the SMEMU_TIER environment variable ("interp",
+                                "jit" or "auto") when set, else auto */
+#define SMEMU_TIER_INTERP 1  /* the interpreter (the reference) */
+#define SMEMU_TIER_JIT 2     /* compiled code (LLVM ORC), each kernel compiled
+                                at its first launch; the interpreter where this
+                                build has no JIT */
+#define SMEMU_TIER_AUTO 3    /* compiled code for hot kernels: a kernel is
+                                compiled once its launches have run
+                                SMEMU_JIT_HOT warp instructions (default 10
+                                million; compiling costs about 5 ms per PTX
+                                instruction) and interpreted until then */
 /* 1 when this build has the compiled tier. */
 int smemu_jit_available(void);
 
@@ -104,16 +101,15 @@ int smemu_jit_available(void);
 void smemu_progress_print(const smemu_progress *p, void *user);
 
 /* Analyses a context can run on every launch. */
-#define SMEMU_ANALYZE_BANKS 0x1u         /* shared-memory requests, wavefronts, conflicts */
-#define SMEMU_ANALYZE_RACES 0x2u         /* shared-memory hazards (racecheck) */
-#define SMEMU_ANALYZE_SYNC 0x4u          /* barrier misuse (synccheck) */
-#define SMEMU_ANALYZE_INIT 0x8u          /* reads of uninitialised shared memory */
+#define SMEMU_ANALYZE_BANKS 0x1u  /* shared-memory requests, wavefronts, conflicts */
+#define SMEMU_ANALYZE_RACES 0x2u  /* shared-memory hazards (racecheck) */
+#define SMEMU_ANALYZE_SYNC 0x4u   /* barrier misuse (synccheck) */
+#define SMEMU_ANALYZE_INIT 0x8u   /* reads of uninitialised shared memory */
 #define SMEMU_ANALYZE_GLOBAL_RACES 0x10u /* hazards on global memory */
-#define SMEMU_ANALYZE_MEMCHECK                                                                               \
-  0x20u /* compute-sanitizer memcheck: a bad address                                                         \
-           ends only the threads that made it (they                                                          \
-           exit); each is recorded (smemu_fault_get)                                                         \
-           and the launch fails with the first */
+#define SMEMU_ANALYZE_MEMCHECK 0x20u /* compute-sanitizer memcheck: a bad address
+                                        ends only the threads that made it (they
+                                        exit); each is recorded (smemu_fault_get)
+                                        and the launch fails with the first */
 /* With SMEMU_ANALYZE_RACES: remember one access per shared byte, as
  * compute-sanitizer's racecheck does (measured, tests/hw/races): its
  * report then, and it misses hazards the default reports (a read hidden
@@ -124,53 +120,53 @@ void smemu_progress_print(const smemu_progress *p, void *user);
 #define SMEMU_ANALYZE_PIPELINE 0x400u
 
 /* Warp order inside a block (smemu_options.schedule). */
-#define SMEMU_SCHEDULE_FIXED 0  /* warps 0, 1, 2, ... each until it waits */
-#define SMEMU_SCHEDULE_RANDOM 1 /* seeded random order and switch points */
+#define SMEMU_SCHEDULE_FIXED 0   /* warps 0, 1, 2, ... each until it waits */
+#define SMEMU_SCHEDULE_RANDOM 1  /* seeded random order and switch points */
 
 /* A hazard found by SMEMU_ANALYZE_RACES / _GLOBAL_RACES, aggregated per pair
  * of source lines (racecheck's analysis mode), with one instance in detail. */
 typedef struct smemu_hazard {
-  const char *type;                     /* "RAW", "WAR" or "WAW" */
-  int error;                            /* 1: between warps (error); 0: within a warp (warning) */
-  int global;                           /* 1: global memory, 0: shared */
-  const char *first_access;             /* "Write", "Read" or "Atomic": the earlier access */
-  const char *second_access;            /* the later access */
+  const char *type;          /* "RAW", "WAR" or "WAW" */
+  int error;                 /* 1: between warps (error); 0: within a warp (warning) */
+  int global;                /* 1: global memory, 0: shared */
+  const char *first_access;  /* "Write", "Read" or "Atomic": the earlier access */
+  const char *second_access; /* the later access */
   const char *first_file, *second_file; /* source files (NULL: unknown) */
   uint32_t first_line, second_line;     /* source lines (PTX lines when no file) */
   uint32_t first_ptx_line, second_ptx_line;
-  uint64_t count; /* byte-level hazards aggregated here */
+  uint64_t count;            /* byte-level hazards aggregated here */
   /* one instance */
-  uint64_t address;     /* shared address or global pointer */
-  const char *variable; /* the variable it falls in, or NULL */
-  uint64_t var_offset;  /* offset inside that variable */
-  uint32_t block[3];    /* block of the instance */
+  uint64_t address;          /* shared address or global pointer */
+  const char *variable;      /* the variable it falls in, or NULL */
+  uint64_t var_offset;       /* offset inside that variable */
+  uint32_t block[3];         /* block of the instance */
   uint32_t first_thread[3], second_thread[3];
   uint64_t first_value, second_value; /* values written/read (low bytes) */
-  int cluster;                        /* 1: threads of two blocks of a cluster (distributed
-                                         shared memory), as racecheck shows them: block is the
-                                         cluster's first, address rank << 24 | offset */
-  uint32_t first_rank, second_rank;   /* the threads' block ranks (cluster hazards) */
+  int cluster;               /* 1: threads of two blocks of a cluster (distributed
+                                shared memory), as racecheck shows them: block is the
+                                cluster's first, address rank << 24 | offset */
+  uint32_t first_rank, second_rank; /* the threads' block ranks (cluster hazards) */
 } smemu_hazard;
 
 /* A barrier misuse found by SMEMU_ANALYZE_SYNC. */
 typedef struct smemu_sync_error {
-  const char *kind; /* "divergent-warp", "divergent-block",
-                       "warp-sync-mask", "barrier-count" */
-  const char *file; /* source file or NULL */
+  const char *kind;          /* "divergent-warp", "divergent-block",
+                                "warp-sync-mask", "barrier-count" */
+  const char *file;          /* source file or NULL */
   uint32_t line, ptx_line;
   uint32_t block[3], thread[3]; /* the first thread reported */
-  uint64_t count;               /* threads (or warps) reported at this line */
-  uint32_t threads[32];         /* bit l of word w: linear thread 32w+l of the
-                                   block named (union over blocks; blocks of up
-                                   to 1024 threads) */
+  uint64_t count;            /* threads (or warps) reported at this line */
+  uint32_t threads[32];      /* bit l of word w: linear thread 32w+l of the
+                                block named (union over blocks; blocks of up
+                                to 1024 threads) */
 } smemu_sync_error;
 
 /* Shared-memory bank figures of a launch, as Nsight Compute counts them:
  * index 0 loads, 1 stores, 2 atomics. */
 typedef struct smemu_bank_counts {
-  uint64_t requests[3];   /* warp-level instructions */
-  uint64_t wavefronts[3]; /* passes through the banks */
-  uint64_t conflicts[3];  /* wavefronts - ideal wavefronts */
+  uint64_t requests[3];    /* warp-level instructions */
+  uint64_t wavefronts[3];  /* passes through the banks */
+  uint64_t conflicts[3];   /* wavefronts - ideal wavefronts */
   /* distributed shared memory: accesses to another block of the cluster,
    * which Nsight Compute counts apart (l1tex__t_requests_pipe_lsu_mem_dshared,
    * l1tex__t_sectors_pipe_lsu_mem_dshared): warp instructions and the
@@ -181,7 +177,7 @@ typedef struct smemu_bank_counts {
 
 /* Figures of one launch. */
 typedef struct smemu_launch_stats {
-  const char *kernel; /* mangled name */
+  const char *kernel;            /* mangled name */
   uint32_t grid[3], block[3];
   uint32_t shared_static_bytes;  /* static .shared variables */
   uint32_t shared_dynamic_bytes; /* dynamic shared memory asked at launch */
@@ -200,11 +196,11 @@ typedef struct smemu_launch_stats {
 /* Description of a kernel parameter. */
 typedef struct smemu_param_info {
   const char *name;
-  uint32_t offset; /* byte offset in the parameter buffer */
-  uint32_t size;   /* bytes */
+  uint32_t offset;  /* byte offset in the parameter buffer */
+  uint32_t size;    /* bytes */
   uint32_t align;
-  int is_pointer; /* .u64/.b64 scalar (may be a pointer) or .ptr attribute */
-  int is_local;   /* .ptr .shared: an OpenCL __local buffer (byte count) */
+  int is_pointer;   /* .u64/.b64 scalar (may be a pointer) or .ptr attribute */
+  int is_local;     /* .ptr .shared: an OpenCL __local buffer (byte count) */
 } smemu_param_info;
 
 const char *smemu_status_name(smemu_status s);
@@ -216,24 +212,27 @@ void smemu_destroy(smemu_ctx *ctx);
 const char *smemu_errmsg(const smemu_ctx *ctx);
 
 /* Modules. `name` is used in messages (a file name). */
-smemu_status smemu_module_load_data(smemu_ctx *ctx, const char *ptx, size_t len, const char *name,
-                                    smemu_module **out);
+smemu_status smemu_module_load_data(smemu_ctx *ctx, const char *ptx, size_t len,
+                                    const char *name, smemu_module **out);
 /* Separate compilation (nvcc -rdc=true): parse the `n` relocatable PTX
  * texts and link them as nvlink does (link errors, SMEMU_ERR_PARSE, name the
  * symbol and the modules by names[i]) into one module called `name`. */
 smemu_status smemu_module_load_linked(smemu_ctx *ctx, const char *const *ptx, const size_t *len,
                                       const char *const *names, int n, const char *name, smemu_module **out);
-smemu_status smemu_module_load_file(smemu_ctx *ctx, const char *path, smemu_module **out);
+smemu_status smemu_module_load_file(smemu_ctx *ctx, const char *path,
+                                    smemu_module **out);
 void smemu_module_unload(smemu_module *mod);
 /* A kernel by mangled name, demangled signature, qualified name with template
  * arguments (`reduce<256>`) or bare name, when unambiguous (the strongest
  * form that matches decides; an ambiguous name lists the candidates). */
-smemu_status smemu_module_get_kernel(smemu_module *mod, const char *name, smemu_kernel **out);
+smemu_status smemu_module_get_kernel(smemu_module *mod, const char *name,
+                                     smemu_kernel **out);
 /* Number of kernels and the i-th one (in module order). */
 int smemu_module_kernel_count(const smemu_module *mod);
 smemu_kernel *smemu_module_kernel(smemu_module *mod, int i);
 /* Address and size of a module-scope .global or .const variable. */
-smemu_status smemu_module_get_global(smemu_module *mod, const char *name, void **ptr, size_t *bytes);
+smemu_status smemu_module_get_global(smemu_module *mod, const char *name,
+                                     void **ptr, size_t *bytes);
 /* 1 when the module's variable `name` is __managed__ (.attribute(.managed)). */
 int smemu_module_global_is_managed(const smemu_module *mod, const char *name);
 
@@ -257,8 +256,8 @@ typedef enum smemu_attr {
                                         (__cluster_dims__) ones are read-only */
   SMEMU_ATTR_CLUSTER_HEIGHT,
   SMEMU_ATTR_CLUSTER_DEPTH,
-  SMEMU_ATTR_CLUSTER_MUST_BE_SET, /* read-only: 1 for .explicitcluster kernels */
-  SMEMU_ATTR_CLUSTER_POLICY       /* cluster scheduling policy preference (a hint) */
+  SMEMU_ATTR_CLUSTER_MUST_BE_SET,    /* read-only: 1 for .explicitcluster kernels */
+  SMEMU_ATTR_CLUSTER_POLICY          /* cluster scheduling policy preference (a hint) */
 } smemu_attr;
 smemu_status smemu_kernel_set_attribute(smemu_kernel *k, smemu_attr a, int64_t value);
 smemu_status smemu_kernel_get_attribute(const smemu_kernel *k, smemu_attr a, int64_t *value);
@@ -272,10 +271,11 @@ smemu_status smemu_memset(smemu_ctx *ctx, void *dst, int value, size_t bytes);
 /* Launch. args[i] points to the value of parameter i (cuLaunchKernel's
  * kernelParams). A parameter declared `.ptr .shared` (an OpenCL __local
  * pointer) takes a uint64_t byte count instead: smemu places that many bytes
- * of shared memory after the dynamic area and passes their address. Runs to completion; on a kernel fault
- * returns its status with a message naming kernel, block, thread, instruction and source line. */
-smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3], const uint32_t block[3],
-                          uint32_t shared_bytes, void **args);
+ * of shared memory after the dynamic area and passes their address. Runs to completion; on a kernel fault returns its status
+ * with a message naming kernel, block, thread, instruction and source line. */
+smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3],
+                          const uint32_t block[3], uint32_t shared_bytes,
+                          void **args);
 /* smemu_launch with thread-block clusters (cudaLaunchKernelEx with
  * cudaLaunchAttributeClusterDimension). cluster NULL: the kernel's own
  * dimensions (__cluster_dims__ / .reqnctapercluster, or set with
@@ -284,8 +284,8 @@ smemu_status smemu_launch(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3
  * Bad cluster dimensions fail as on an H100 (tests/hw/cluster):
  * SMEMU_ERR_CLUSTER_CONFIG or SMEMU_ERR_INVALID_CONFIG. */
 smemu_status smemu_launch_cluster(smemu_ctx *ctx, smemu_kernel *k, const uint32_t grid[3],
-                                  const uint32_t block[3], const uint32_t cluster[3], uint32_t shared_bytes,
-                                  void **args);
+                                  const uint32_t block[3], const uint32_t cluster[3],
+                                  uint32_t shared_bytes, void **args);
 /* smemu_launch_cluster as a cooperative launch (cudaLaunchCooperativeKernel):
  * every block of the grid is resident at once, each on its own worker
  * thread (the threads take turns at the cores), and %envreg1:%envreg2 hold
@@ -322,11 +322,11 @@ smemu_status smemu_module_count_sass(smemu_module *mod, const char *ptx, size_t 
 smemu_status smemu_module_count_sass_cubin(smemu_module *mod, const void *cubin, size_t len);
 /* How the last launch was counted. */
 typedef struct smemu_counting {
-  int sass;       /* 1: from the SASS, 0: PTX rules */
-  int accesses;   /* shared-memory PTX instructions of the kernel */
-  int agree, set; /* mapped: PTX grouping confirmed / changed to the SASS's */
-  int fallback;   /* ambiguous: counted by PTX rules */
-  int nlines;     /* source lines of the fallbacks (first 16) */
+  int sass;                /* 1: from the SASS, 0: PTX rules */
+  int accesses;            /* shared-memory PTX instructions of the kernel */
+  int agree, set;          /* mapped: PTX grouping confirmed / changed to the SASS's */
+  int fallback;            /* ambiguous: counted by PTX rules */
+  int nlines;              /* source lines of the fallbacks (first 16) */
   const char *files[16];
   uint32_t lines[16];
 } smemu_counting;
@@ -400,26 +400,26 @@ int smemu_demangle(const char *mangled, char *out, size_t n);
 
 /* The figures of an architecture profile (see `smemu archs`). */
 typedef struct smemu_arch_info {
-  const char *name;                 /* "sm_90" */
-  const char *family;               /* "Hopper" */
-  const char *part;                 /* a representative product, "H100 SXM5" */
-  int major, minor;                 /* compute capability */
-  int banks, bank_bytes;            /* shared-memory banks and their default width */
-  int bank8_selectable;             /* 1: 8-byte bank mode can be chosen (3.x) */
-  uint32_t smem_per_sm;             /* sharedMemPerMultiprocessor */
-  uint32_t smem_per_block;          /* sharedMemPerBlock (without opt-in) */
-  uint32_t smem_per_block_optin;    /* sharedMemPerBlockOptin */
+  const char *name;              /* "sm_90" */
+  const char *family;            /* "Hopper" */
+  const char *part;              /* a representative product, "H100 SXM5" */
+  int major, minor;              /* compute capability */
+  int banks, bank_bytes;         /* shared-memory banks and their default width */
+  int bank8_selectable;          /* 1: 8-byte bank mode can be chosen (3.x) */
+  uint32_t smem_per_sm;          /* sharedMemPerMultiprocessor */
+  uint32_t smem_per_block;       /* sharedMemPerBlock (without opt-in) */
+  uint32_t smem_per_block_optin; /* sharedMemPerBlockOptin */
   uint32_t smem_reserved_per_block; /* reservedSharedMemPerBlock */
-  int ncarveouts;                   /* entries of carveout_kb */
-  uint16_t carveout_kb[12];         /* shared sizes per SM the L1/shared split can take, KB */
+  int ncarveouts;                /* entries of carveout_kb */
+  uint16_t carveout_kb[12];      /* shared sizes per SM the L1/shared split can take, KB */
   int warp_size;
   int max_threads_per_block;
   int max_block_dim[3];
   uint32_t max_grid_dim[3];
   int max_threads_per_sm, max_blocks_per_sm, max_warps_per_sm;
   uint32_t regs_per_sm, regs_per_block; /* 32-bit registers */
-  int regs_per_thread;                  /* most registers one thread may use */
-  int sm_count;                         /* multiprocessors of the representative part */
+  int regs_per_thread;           /* most registers one thread may use */
+  int sm_count;                  /* multiprocessors of the representative part */
 } smemu_arch_info;
 
 /* The profile called `name` (as smemu_options.arch; NULL: the default). */
@@ -459,6 +459,7 @@ smemu_status smemu_set_heap_bytes(smemu_ctx *ctx, size_t bytes);
 #define SMEMU_DEFAULT_PADDING 1
 smemu_status smemu_set_padding(smemu_ctx *ctx, size_t bytes);
 
+
 /* ---- compute-sanitizer's memcheck and initcheck records (api_sanitizer.c) ---- */
 
 /* The fault that ended the last launch, in the terms memcheck reports. */
@@ -475,25 +476,25 @@ typedef struct smemu_frame {
 #define SMEMU_MAX_FRAMES 8
 
 typedef struct smemu_fault {
-  smemu_status status; /* SMEMU_OK: the last launch did not fault */
-  const char *kernel;  /* mangled name */
-  const char *file;    /* source file, or NULL */
+  smemu_status status;       /* SMEMU_OK: the last launch did not fault */
+  const char *kernel;        /* mangled name */
+  const char *file;          /* source file, or NULL */
   uint32_t line, ptx_line;
   uint32_t block[3], thread[3];
-  int has_thread;    /* 0: a fault of the whole warp (thread: its first lane) */
-  int access;        /* 1: a bad address; the fields below are set */
-  int write;         /* the access was a write (else a read) */
-  int misaligned;    /* misaligned, else out of bounds */
-  const char *space; /* "global", "shared", "local", "param", "constant" */
+  int has_thread;            /* 0: a fault of the whole warp (thread: its first lane) */
+  int access;                /* 1: a bad address; the fields below are set */
+  int write;                 /* the access was a write (else a read) */
+  int misaligned;            /* misaligned, else out of bounds */
+  const char *space;         /* "global", "shared", "local", "param", "constant" */
   uint64_t address;
-  uint32_t size;                 /* bytes */
+  uint32_t size;             /* bytes */
   uint64_t near_base, near_size; /* the nearest global allocation (size 0: none) */
-  const char *message;           /* smemu's message (as smemu_errmsg) */
-  int remote_cta;                /* space "remote_shared" (another block of the cluster): the
-                                    block rank accessed (address is the offset in it); else -1 */
-  const char *func;              /* the device function file:line is in (mangled), inlined
-                                    or called; NULL: the kernel (the module's memory) */
-  uint32_t nframes;              /* its call sites, innermost first, the kernel's last */
+  const char *message;       /* smemu's message (as smemu_errmsg) */
+  int remote_cta;            /* space "remote_shared" (another block of the cluster): the
+                                block rank accessed (address is the offset in it); else -1 */
+  const char *func;          /* the device function file:line is in (mangled), inlined
+                                or called; NULL: the kernel (the module's memory) */
+  uint32_t nframes;          /* its call sites, innermost first, the kernel's last */
   smemu_frame frames[SMEMU_MAX_FRAMES];
 } smemu_fault;
 /* The last launch's fault; SMEMU_ERR_NOT_FOUND when it had none. */
@@ -514,13 +515,13 @@ void smemu_write_frames(const smemu_frame *fr, uint32_t n, FILE *f);
  * cudaMalloc'd / smemu_malloc'd byte starts unwritten; copies to it, fills
  * and kernel stores write it. One record per thread and access. */
 typedef struct smemu_uninit_read {
-  const char *file; /* source file, or NULL */
+  const char *file;          /* source file, or NULL */
   uint32_t line, ptx_line;
-  uint32_t pc; /* instruction index in the kernel */
+  uint32_t pc;               /* instruction index in the kernel */
   uint32_t block[3], thread[3];
-  uint64_t address; /* first byte of the access */
-  uint32_t size;    /* bytes of the access */
-  const char *func; /* as smemu_fault's: the device function, or NULL */
+  uint64_t address;          /* first byte of the access */
+  uint32_t size;             /* bytes of the access */
+  const char *func;          /* as smemu_fault's: the device function, or NULL */
   uint32_t nframes;
   smemu_frame frames[SMEMU_MAX_FRAMES];
 } smemu_uninit_read;
@@ -538,8 +539,7 @@ int smemu_write_uninit_json(const smemu_ctx *ctx, FILE *f);
 /* The 32-byte sectors of [ptr, ptr+bytes) holding bytes nothing wrote (a
  * copy from there is an error for initcheck): their count, and the first
  * unwritten address of each of the first max in out (may be NULL). */
-size_t smemu_mem_unwritten_sectors(const smemu_ctx *ctx, const void *ptr, size_t bytes, uint64_t *out,
-                                   size_t max);
+size_t smemu_mem_unwritten_sectors(const smemu_ctx *ctx, const void *ptr, size_t bytes, uint64_t *out, size_t max);
 /* Mark [ptr, ptr+bytes) written (memory the program filled itself, e.g.
  * pinned memory the host writes directly), or forget that it was. */
 smemu_status smemu_mem_set_written(smemu_ctx *ctx, const void *ptr, size_t bytes, int written);
@@ -575,33 +575,33 @@ enum { SMEMU_TEX_SIGNED = 0, SMEMU_TEX_UNSIGNED = 1, SMEMU_TEX_FLOAT = 2 }; /* c
 enum { SMEMU_ADDR_WRAP = 0, SMEMU_ADDR_CLAMP, SMEMU_ADDR_MIRROR, SMEMU_ADDR_BORDER };
 #define SMEMU_TEX_MAX_LEVELS 16
 typedef struct smemu_tex_level {
-  uint8_t *base;                 /* texel (0, 0, 0) of the level */
+  uint8_t *base;          /* texel (0, 0, 0) of the level */
   uint32_t width, height, depth; /* texels; height/depth 1 when the geometry has none */
-  size_t pitch;                  /* bytes between rows */
-  size_t slice;                  /* bytes between 2D slices (3D depth, or layers) */
+  size_t pitch;           /* bytes between rows */
+  size_t slice;           /* bytes between 2D slices (3D depth, or layers) */
 } smemu_tex_level;
 typedef struct smemu_tex_desc {
-  int surface;     /* 1: a surface object, 0: a texture object */
-  int dims;        /* 1, 2 or 3 */
-  int layered;     /* a layered image: layers follow one another, slice apart */
-  int cube;        /* a cubemap (6 faces, or 6 a layer when layered) */
-  int linear;      /* linear memory (tex1Dfetch / tex.1d with integer coordinates) */
-  uint32_t layers; /* layers (cubemaps: faces) when layered or cube */
-  int nlevels;     /* mipmap levels, at least 1 */
+  int surface;            /* 1: a surface object, 0: a texture object */
+  int dims;               /* 1, 2 or 3 */
+  int layered;            /* a layered image: layers follow one another, slice apart */
+  int cube;               /* a cubemap (6 faces, or 6 a layer when layered) */
+  int linear;             /* linear memory (tex1Dfetch / tex.1d with integer coordinates) */
+  uint32_t layers;        /* layers (cubemaps: faces) when layered or cube */
+  int nlevels;            /* mipmap levels, at least 1 */
   smemu_tex_level level[SMEMU_TEX_MAX_LEVELS];
-  int nch;                          /* channels, 1 to 4 */
-  int bits;                         /* bits of every channel: 8, 16 or 32 */
-  int kind;                         /* SMEMU_TEX_SIGNED / UNSIGNED / FLOAT */
-  int read_norm;                    /* integer channels read as normalized floats */
-  int addr[3];                      /* SMEMU_ADDR_* per dimension */
-  int filter;                       /* 0 point, 1 linear */
-  int mip_filter;                   /* 0 point, 1 linear between levels */
-  int norm_coords;                  /* coordinates in [0, 1) */
-  int srgb;                         /* sRGB to linear on read */
-  float border[4];                  /* SMEMU_ADDR_BORDER's colour */
+  int nch;                /* channels, 1 to 4 */
+  int bits;               /* bits of every channel: 8, 16 or 32 */
+  int kind;               /* SMEMU_TEX_SIGNED / UNSIGNED / FLOAT */
+  int read_norm;          /* integer channels read as normalized floats */
+  int addr[3];            /* SMEMU_ADDR_* per dimension */
+  int filter;             /* 0 point, 1 linear */
+  int mip_filter;         /* 0 point, 1 linear between levels */
+  int norm_coords;        /* coordinates in [0, 1) */
+  int srgb;               /* sRGB to linear on read */
+  float border[4];        /* SMEMU_ADDR_BORDER's colour */
   float lod_bias, min_lod, max_lod; /* mipmap level selection */
-  int channel_type;                 /* the texels' CU_AD_FORMAT_* code (for reports; sm_90 refuses txq
-                                       .channel_data_type on objects) */
+  int channel_type;       /* the texels' CU_AD_FORMAT_* code (for reports; sm_90 refuses txq
+                             .channel_data_type on objects) */
 } smemu_tex_desc;
 /* Register a copy of d; returns its handle (never 0), or 0 when d is
  * malformed or memory ran out. The library trusts the levels' base,
