@@ -4,19 +4,7 @@
 // in one loop, and continue + break in a do-while. driver.cu runs them on a
 // GPU (driver MODULE OUTDIR KERNEL...), test_reconv.c on smemu.
 
-#define RC_SLOTS 16
-#define RC_FIELDS 5
-#define RC_THREADS 64
-
-__device__ __forceinline__ void P(unsigned *out, int s, unsigned v) {
-  unsigned am = __activemask();
-  unsigned *o = out + (s * RC_THREADS + threadIdx.x) * RC_FIELDS;
-  o[0] = am;
-  o[1] = __ballot_sync(am, (v >> 16) & 1);
-  o[2] = __shfl_sync(am, v, __ffs(am) - 1);
-  o[3] = __match_any_sync(am, (v >> 17) & 3);
-  o[4] = __reduce_add_sync(am, v >> 8);
-}
+#include "probe.h"
 
 // a while loop whose test leaves at the top, an if/else in the body
 extern "C" __global__ void while_top(unsigned *out, const unsigned *in) {
