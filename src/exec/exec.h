@@ -110,6 +110,7 @@ typedef struct warp {
   uint16_t nreg_last;                 /* the last one: 0x8000 for .inc | the count */
   uint32_t alloca_low;                /* lowest local offset alloca gave any lane, or 0 (stack.c) */
   uint32_t alloca_used[32];           /* per lane: local bytes alloca holds, from the top down */
+  uint32_t meet_alone;                /* pc + 1 of a .sync operation to run without waiting (meet.c) */
 } warp;
 
 typedef struct barrier_state {

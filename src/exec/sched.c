@@ -10,6 +10,7 @@
 #include "exec/exec.h"
 #include "exec/hang.h"
 #include "exec/hooks.h"
+#include "exec/meet.h"
 #include "exec/tier.h"
 #include "smemu.h"
 #include <inttypes.h>
@@ -239,6 +240,11 @@ void warp_run(warp *w, uint64_t budget) {
       w->sp--;
       /* the entry below is where these lanes rejoin */
       if (w->sp == 0 || (w->nframes > 1 && w->sp <= w->frames[w->nframes - 1].stack_base)) simt_cleanup(w);
+      continue;
+    }
+    if (t->blocked == MEET_BLOCKED) {
+      /* parked at a .sync operation and nobody came: it runs alone */
+      meet_alone(w, t);
       continue;
     }
     if (t->blocked) {
