@@ -35,27 +35,24 @@ __device__ static unsigned cas_add(float *p, float v) {
   return n;
 }
 
-__global__ void cas_fadd(float *out, unsigned *iters) {
-  __shared__ float acc;
-  unsigned t = threadIdx.x, g = blockIdx.x * blockDim.x + t;
-  if (t == 0) acc = 0;
-  __syncthreads();
-  iters[g] = cas_add(&acc, addend(t));
-  __syncthreads();
-  if (t == 0) out[blockIdx.x] = acc;
-}
+// A kernel whose threads update one shared word (`word`, 0 at first) with
+// BODY (t: the thread's index, g: its global index); thread 0 then writes
+// the word to out[blockIdx.x].
+#define ONE_WORD(name, T, BODY)                                                                              \
+  __global__ void name(T *out, unsigned *iters) {                                                          \
+    __shared__ T word;                                                                                     \
+    unsigned t = threadIdx.x, g = blockIdx.x * blockDim.x + t;                                             \
+    if (t == 0) word = 0;                                                                                  \
+    __syncthreads();                                                                                       \
+    BODY;                                                                                                  \
+    __syncthreads();                                                                                       \
+    if (t == 0) out[blockIdx.x] = word;                                                                    \
+  }
+
+ONE_WORD(cas_fadd, float, iters[g] = cas_add(&word, addend(t)))
 
 // The same through atomicAdd on a shared float (ptxas decides how).
-__global__ void native_fadd(float *out, unsigned *iters) {
-  __shared__ float acc;
-  unsigned t = threadIdx.x, g = blockIdx.x * blockDim.x + t;
-  if (t == 0) acc = 0;
-  __syncthreads();
-  atomicAdd(&acc, addend(t));
-  iters[g] = 1;
-  __syncthreads();
-  if (t == 0) out[blockIdx.x] = acc;
-}
+ONE_WORD(native_fadd, float, atomicAdd(&word, addend(t)); iters[g] = 1)
 
 // Mean and standard deviation of the block's inputs with two CAS loops (sum,
 // then sum of squared deviations). Inputs are 0..7, so every partial sum is
@@ -76,42 +73,15 @@ __global__ void stddev_cas(const float *in, float *out, unsigned *iters) {
 }
 
 // Every thread takes a ticket from one shared counter.
-__global__ void ticket_add(int *out, unsigned *iters) {
-  __shared__ int cnt;
-  unsigned t = threadIdx.x, g = blockIdx.x * blockDim.x + t;
-  if (t == 0) cnt = 0;
-  __syncthreads();
-  iters[g] = (unsigned)atomicAdd(&cnt, 1);
-  __syncthreads();
-  if (t == 0) out[blockIdx.x] = cnt;
-}
+ONE_WORD(ticket_add, int, iters[g] = (unsigned)atomicAdd(&word, 1))
 
 // The same counter, result unused.
-__global__ void count_add(int *out, unsigned *iters) {
-  __shared__ int cnt;
-  unsigned t = threadIdx.x, g = blockIdx.x * blockDim.x + t;
-  if (t == 0) cnt = 0;
-  __syncthreads();
-  atomicAdd(&cnt, 1);
-  iters[g] = 1;
-  __syncthreads();
-  if (t == 0) out[blockIdx.x] = cnt;
-}
+ONE_WORD(count_add, int, atomicAdd(&word, 1); iters[g] = 1)
 
 // Warp-aggregated tickets: one atomic per warp, lanes ranked by ballot.
-__global__ void agg_add(int *out, unsigned *iters) {
-  __shared__ int cnt;
-  unsigned t = threadIdx.x, g = blockIdx.x * blockDim.x + t, lane = t & 31;
-  if (t == 0) cnt = 0;
-  __syncthreads();
-  unsigned mask = __activemask();
-  int leader = __ffs(mask) - 1, base = 0;
-  if ((int)lane == leader) base = atomicAdd(&cnt, __popc(mask));
-  base = __shfl_sync(mask, base, leader);
-  iters[g] = (unsigned)(base + __popc(mask & ((1u << lane) - 1)));
-  __syncthreads();
-  if (t == 0) out[blockIdx.x] = cnt;
-}
+ONE_WORD(agg_add, int, unsigned lane = t & 31; unsigned mask = __activemask(); int leader = __ffs(mask) - 1;
+         int base = 0; if ((int)lane == leader) base = atomicAdd(&word, __popc(mask));
+         base = __shfl_sync(mask, base, leader); iters[g] = (unsigned)(base + __popc(mask & ((1u << lane) - 1))))
 
 // Warp 0 works for `work` rounds, then raises a volatile shared flag; the
 // other warps spin on it. iters: the spinning loads each thread made.
@@ -341,6 +311,29 @@ static void report(const char *name, int grid, int block, int rep, const char *r
   fflush(stdout);
 }
 
+// Launches a configuration `reps` times, each on zeroed iteration counts,
+// and reports each launch; `result` formats the launch's result and says
+// whether it is the expected one.
+template <class Launch, class Result>
+static void runs(const char *name, int grid, int block, int reps, Launch launch, Result result) {
+  char res[64];
+  for (int r = 0; r < reps; r++) {
+    ck(cudaMemset(d_iters, 0, MAXT * sizeof(unsigned)), "memset");
+    launch();
+    ck(cudaDeviceSynchronize(), name);
+    int ok = result(res, sizeof res);
+    report(name, grid, block, r, res, ok, (unsigned)(grid * block));
+  }
+}
+
+// The float result in d_out[0], formatted by fmt, against want.
+static int result_f(char *res, size_t n, const char *fmt, float want) {
+  float o;
+  ck(cudaMemcpy(&o, d_out, sizeof o, cudaMemcpyDeviceToHost), "copy out");
+  snprintf(res, n, fmt, o);
+  return o == want;
+}
+
 static const char *only;
 // ONLY is a comma-separated list of name prefixes.
 static int want(const char *name) {
@@ -382,42 +375,24 @@ int main(int argc, char **argv) {
     float want_sum = 0;
     for (int t = 0; t < blocks[b]; t++) want_sum += addend((unsigned)t);
     struct { const char *name; void (*k)(float *, unsigned *); } fk[] = {{"cas_fadd", cas_fadd}, {"native_fadd", native_fadd}};
-    for (int k = 0; k < 2; k++) {
-      if (!want(fk[k].name)) continue;
-      for (int r = 0; r < reps; r++) {
-        ck(cudaMemset(d_iters, 0, MAXT * sizeof(unsigned)), "memset");
-        fk[k].k<<<1, blocks[b]>>>(d_out, d_iters);
-        ck(cudaDeviceSynchronize(), fk[k].name);
-        float o;
-        ck(cudaMemcpy(&o, d_out, sizeof o, cudaMemcpyDeviceToHost), "copy out");
-        snprintf(res, sizeof res, "%.2f", o);
-        report(fk[k].name, 1, blocks[b], r, res, o == want_sum, (unsigned)blocks[b]);
-      }
-    }
+    for (int k = 0; k < 2; k++)
+      if (want(fk[k].name))
+        runs(fk[k].name, 1, blocks[b], reps, [&] { fk[k].k<<<1, blocks[b]>>>(d_out, d_iters); },
+             [&](char *res, size_t n) { return result_f(res, n, "%.2f", want_sum); });
     struct { const char *name; void (*k)(int *, unsigned *); } ik[] = {{"ticket_add", ticket_add}, {"count_add", count_add}, {"agg_add", agg_add}};
-    for (int k = 0; k < 3; k++) {
-      if (!want(ik[k].name) || (blocks[b] != 32 && blocks[b] != 1024)) continue;
-      for (int r = 0; r < reps; r++) {
-        ck(cudaMemset(d_iters, 0, MAXT * sizeof(unsigned)), "memset");
-        ik[k].k<<<1, blocks[b]>>>(d_i, d_iters);
-        ck(cudaDeviceSynchronize(), ik[k].name);
-        int o;
-        ck(cudaMemcpy(&o, d_i, sizeof o, cudaMemcpyDeviceToHost), "copy out");
-        snprintf(res, sizeof res, "%d", o);
-        report(ik[k].name, 1, blocks[b], r, res, o == blocks[b], (unsigned)blocks[b]);
-      }
-    }
+    for (int k = 0; k < 3; k++)
+      if (want(ik[k].name) && (blocks[b] == 32 || blocks[b] == 1024))
+        runs(ik[k].name, 1, blocks[b], reps, [&] { ik[k].k<<<1, blocks[b]>>>(d_i, d_iters); },
+             [&](char *res, size_t n) {
+               int o;
+               ck(cudaMemcpy(&o, d_i, sizeof o, cudaMemcpyDeviceToHost), "copy out");
+               snprintf(res, n, "%d", o);
+               return o == blocks[b];
+             });
+    // inputs 0..7 equally often: variance (0+1+...+49)/8 - 3.5^2 = 5.25
     if (want("stddev_cas") && blocks[b] >= 256)
-      for (int r = 0; r < reps; r++) {
-        ck(cudaMemset(d_iters, 0, MAXT * sizeof(unsigned)), "memset");
-        stddev_cas<<<1, blocks[b]>>>(d_in, d_out, d_iters);
-        ck(cudaDeviceSynchronize(), "stddev_cas");
-        float o;
-        ck(cudaMemcpy(&o, d_out, sizeof o, cudaMemcpyDeviceToHost), "copy out");
-        snprintf(res, sizeof res, "%.6f", o);
-        // inputs 0..7 equally often: variance (0+1+...+49)/8 - 3.5^2 = 5.25
-        report("stddev_cas", 1, blocks[b], r, res, o == sqrtf(5.25f), (unsigned)blocks[b]);
-      }
+      runs("stddev_cas", 1, blocks[b], reps, [&] { stddev_cas<<<1, blocks[b]>>>(d_in, d_out, d_iters); },
+           [&](char *res, size_t n) { return result_f(res, n, "%.6f", sqrtf(5.25f)); });
   }
 
   // Spins on a volatile shared flag.
