@@ -77,12 +77,12 @@ static int leave_loop(warp *w, const insn *in, uint32_t out, uint32_t L) {
 static void h_bra(warp *w, const insn *in, uint32_t m) {
   simt_entry *t = top(w);
   uint32_t active = t->mask, taken = m & active;
-  /* a loop of a kernel whose warps contend for shared memory: one
+  /* a loop that retries a shared atomic or polls shared memory: one
    * iteration per turn (exec/contend.c) */
-  if (taken && in->target <= w->pc && w->L->prog->contended && w->blk->nwarps > 1) contend_turn(w);
-  if (in->mode) {
-    uint32_t out = in->mode == BRA_BREAK_TAKEN ? taken : active & ~taken;
-    uint32_t L = in->mode == BRA_BREAK_TAKEN ? in->target : t->pc;
+  if (taken && (in->mode & BRA_CONTENDED) && w->blk->nwarps > 1) contend_turn(w);
+  if (in->mode & BRA_BREAK) {
+    uint32_t out = (in->mode & BRA_BREAK) == BRA_BREAK_TAKEN ? taken : active & ~taken;
+    uint32_t L = (in->mode & BRA_BREAK) == BRA_BREAK_TAKEN ? in->target : t->pc;
     if (out && leave_loop(w, in, out, L)) {
       if (w->state == W_FAULT) return;
       t = top(w);
@@ -91,7 +91,7 @@ static void h_bra(warp *w, const insn *in, uint32_t m) {
         return;
       }
       /* the lanes left all take the other edge */
-      if (in->mode == BRA_BREAK_FALL) t->pc = in->target;
+      if ((in->mode & BRA_BREAK) == BRA_BREAK_FALL) t->pc = in->target;
       return;
     }
   }

@@ -3,9 +3,10 @@
  * that holds a shared CAS or exchange (a retry loop, a lock) or a load
  * that polls shared memory (ld.volatile, .relaxed or .acquire: a flag another
  * warp sets) runs on the GPU while the block's other warps run: how often
- * it goes round depends on what they do meanwhile. smemu then runs the
- * block's warps by turns of one loop iteration (exec/contend.c) instead of
- * one long quantum each. */
+ * it goes round depends on what they do meanwhile. smemu then ends a
+ * warp's turn at each iteration of such a loop (its backward bra gets
+ * BRA_CONTENDED; exec/contend.c), so that the other warps run in between;
+ * other loops keep the long quantum. */
 #include "ir/cfg.h"
 #include <string.h>
 
@@ -23,11 +24,13 @@ static int contends(const program *p, uint32_t pc) {
 
 void cfg_mark_contention(program *p) {
   p->contended = 0;
-  for (uint32_t b = 0; b < p->ncode && !p->contended; b++) {
-    const insn *in = &p->code[b];
-    if (!(op_flags[in->op] & OPF_BRANCH) || in->op == OP_CALL || in->target > b) continue;
+  for (uint32_t b = 0; b < p->ncode; b++) {
+    insn *in = &p->code[b];
+    if (in->op != OP_BRA || in->target > b) continue;
+    in->mode &= (uint8_t)~BRA_CONTENDED;
     for (uint32_t pc = in->target; pc <= b; pc++)
       if (contends(p, pc)) {
+        in->mode |= BRA_CONTENDED;
         p->contended = 1;
         break;
       }
