@@ -306,7 +306,7 @@ static void deadlock(block *b) {
     if (!w0) w0 = w;
     for (uint32_t k = 0; k < w->sp; k++) {
       simt_entry *e = &w->stack[k];
-      if (!e->blocked) continue;
+      if (!e->blocked || e->blocked == MEET_BLOCKED) continue; /* (the warp's own lanes, not a barrier) */
       uint32_t n = (uint32_t)__builtin_popcount(e->mask), pc = e->pc - 1, j;
       waiting += n;
       const sched_waits *f = e->blocked > MAX_BARRIERS ? waits_of(e->blocked) : NULL;
