@@ -187,6 +187,10 @@ typedef struct smemu_launch_stats {
   const char *tier;              /* "interp" or "jit": the tier that ran it */
   double jit_seconds;            /* compiling the kernel before this launch
                                     (0: interpreted, or compiled before) */
+  uint64_t shared_contention;    /* of the shared atomic requests, those that
+                                    other warps made necessary: CAS
+                                    instructions in which no lane swapped (a
+                                    warp alone always swaps one lane) */
 } smemu_launch_stats;
 
 /* Description of a kernel parameter. */

@@ -902,12 +902,17 @@ static int cmd_exec(int argc, char **argv) {
               st->kernel, grid[0], grid[1], grid[2], block[0], block[1], block[2], st->warp_instructions,
               st->thread_instructions, st->seconds, st->tier ? st->tier : "interp");
       smemu_counting cn;
-      if (smemu_last_bank_counts(ctx, &bc) == SMEMU_OK)
+      if (smemu_last_bank_counts(ctx, &bc) == SMEMU_OK) {
         fprintf(stderr,
                 "; shared ld %" PRIu64 " req %" PRIu64 " conflicts, st %" PRIu64 " req %" PRIu64
-                " conflicts, atom %" PRIu64 " req %" PRIu64 " conflicts; counting %s",
+                " conflicts, atom %" PRIu64 " req %" PRIu64 " conflicts",
                 bc.requests[0], bc.conflicts[0], bc.requests[1], bc.conflicts[1], bc.requests[2],
-                bc.conflicts[2], smemu_last_counting(ctx, &cn) == SMEMU_OK && cn.sass ? "sass" : "ptx");
+                bc.conflicts[2]);
+        if (st->shared_contention)
+          fprintf(stderr, " (of which contention: %" PRIu64 " req)", st->shared_contention);
+        fprintf(stderr, "; counting %s",
+                smemu_last_counting(ctx, &cn) == SMEMU_OK && cn.sass ? "sass" : "ptx");
+      }
       fputc('\n', stderr);
     }
   }

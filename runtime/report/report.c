@@ -21,10 +21,19 @@ typedef struct kstat {
   int have_banks;
   int sass;                /* counted per SASS instruction (smemu_last_counting) */
   smemu_bank_counts banks; /* summed over launches */
+  uint64_t contention;     /* of the atomic requests, CAS retries other warps caused */
   uint64_t worst;          /* conflicts of the worst launch */
   char *worst_report;      /* its bank report */
   char *pipe_report;       /* the async pipeline of its last launch */
 } kstat;
+
+/* " (of which contention: N)" when other warps made N CAS retries, else "". */
+static const char *contention_text(uint64_t n) {
+  static char buf[64];
+  if (!n) return "";
+  snprintf(buf, sizeof buf, " (of which contention: %llu)", (unsigned long long)n);
+  return buf;
+}
 
 static kstat *stats;
 static int nstats;
@@ -117,6 +126,7 @@ void rt_report_launch(const rt_func *fn, smemu_status s) {
   k->warp += st->warp_instructions;
   k->thread += st->thread_instructions;
   k->seconds += st->seconds;
+  k->contention += st->shared_contention;
   smemu_bank_counts bc;
   int banks = smemu_last_bank_counts(ctx, &bc) == SMEMU_OK;
   if (banks) {
@@ -194,7 +204,8 @@ static void write_json(void) {
                 what[j], (unsigned long long)k->banks.requests[j], what[j],
                 (unsigned long long)k->banks.wavefronts[j], what[j],
                 (unsigned long long)k->banks.conflicts[j]);
-      fprintf(f, ", \"counting\": \"%s\"", k->sass ? "sass" : "ptx");
+      fprintf(f, ", \"shared_contention_requests\": %llu, \"counting\": \"%s\"",
+              (unsigned long long)k->contention, k->sass ? "sass" : "ptx");
     }
     fprintf(f, "}");
   }
@@ -217,11 +228,11 @@ static void write_text(FILE *f) {
     if (k->have_banks)
       fprintf(f,
               "  shared memory: ld %llu requests %llu conflicts, st %llu requests %llu conflicts, "
-              "atom %llu requests %llu conflicts (counting %s)\n",
+              "atom %llu requests %llu conflicts%s (counting %s)\n",
               (unsigned long long)k->banks.requests[0], (unsigned long long)k->banks.conflicts[0],
               (unsigned long long)k->banks.requests[1], (unsigned long long)k->banks.conflicts[1],
               (unsigned long long)k->banks.requests[2], (unsigned long long)k->banks.conflicts[2],
-              k->sass ? "sass" : "ptx");
+              contention_text(k->contention), k->sass ? "sass" : "ptx");
   }
   for (int i = 0; rt.report_pipeline && i < nstats; i++)
     if (stats[i].pipe_report) {

@@ -712,6 +712,7 @@ static smemu_status launch_impl(smemu_ctx *ctx, smemu_kernel *k, const uint32_t 
   st->warp_instructions = atomic_load(&L->warp_insns);
   k->ran_insns += st->warp_instructions;
   st->thread_instructions = atomic_load(&L->thread_insns);
+  st->shared_contention = atomic_load(&L->contention);
   if (s) ctx_error(ctx, s, "%s", L->msg);
   fault_keep(ctx, L, s);
   if (L->result) ginit_an_finish(L->result->gin);

@@ -4,6 +4,7 @@
  * worker threads that run other blocks at the same time. */
 #include "exec/atom.h"
 #include "exec/b128.h"
+#include "exec/contend.h"
 #include "exec/exec.h"
 #include "exec/hooks.h"
 #include "ir/decode.h"
@@ -110,12 +111,16 @@ static void atom_h(warp *w, const insn *in, uint32_t m) {
   if (bad && !(m &= ~bad)) return;
   if (w->L->hooks) hook_atom(w, in, m, addr, (uint32_t)bytes);
   uint64_t *D = w->r[in->d];
+  uint32_t swapped = 0;
+  if (w->blk->nwarps > 1) contend_atom(w, in, m, addr);
   LANES(m, {
     uint8_t *p = exec_addr(w, l, in->space, addr[l], (uint32_t)bytes, 1);
     uint64_t old = rmw(p, bytes, op, in->type, B[l], C[l]);
     if (sgn && bytes < 8) old = (uint64_t)((int64_t)(old << (64 - 8 * bytes)) >> (64 - 8 * bytes));
     if (in->d != SLOT_SINK) D[l] = bytes == 8 ? old : old & mask_bits(bytes);
+    if (op == A_CAS && (old & mask_bits(bytes)) == (B[l] & mask_bits(bytes))) swapped |= 1u << l;
   });
+  if (op == A_CAS && w->blk->nwarps > 1 && !swapped) contend_cas_lost(w, in, m, addr);
   /* cooperative groups' multi-warp barriers in the reserved shared memory */
   if (op == A_AND && bytes == 4 && w->L->prog->smem_lo < w->L->prog->smem_reserved)
     hook_rsv_release(w, in, m, addr, w->r[in->b]);

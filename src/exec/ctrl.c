@@ -4,6 +4,7 @@
  * (vprintf, __assertfail). */
 #include "async/async.h"
 #include "exec/cluster.h"
+#include "exec/contend.h"
 #include "exec/exec.h"
 #include "exec/heap.h"
 #include "exec/hooks.h"
@@ -38,9 +39,62 @@ uint32_t simt_diverge(warp *w, simt_entry *t, const insn *in) {
 }
 
 /* ---- bra ---- */
+
+/* Lanes `out` of the top entry take a loop's break edge to L (insn.mode,
+ * ir/cfg.c): they leave the entries of the loop's body (those whose join
+ * lies in the loop, in->v[0]..v[1]) and wait at L, in the entry already
+ * waiting there or in one made under the entry that runs the loop, as
+ * ptxas's BREAK takes threads out of the body's convergence barriers.
+ * Returns 0 when the top entry is that loop entry and all its lanes
+ * leave: the plain jump does it. */
+static int leave_loop(warp *w, const insn *in, uint32_t out, uint32_t L) {
+  uint32_t base = w->frames[w->nframes - 1].stack_base, k = w->sp;
+  while (k-- > base) {
+    simt_entry *e = &w->stack[k];
+    if (k < w->sp - 1 && e->pc == L && !e->blocked) break; /* waiting at L already */
+    if (e->rpc == NO_RPC || e->rpc < in->v[0] || e->rpc > in->v[1]) {
+      /* the entry that runs the loop: its lanes will wait at L */
+      if (k == w->sp - 1 && out == e->mask) return 0;
+      if (e->rpc == L && k > base && w->stack[k - 1].pc == L) { /* the entry below waits there */
+        k--;
+        break;
+      }
+      if (push(w, 0, 0, 0) < 0) return 1;
+      memmove(&w->stack[k + 1], &w->stack[k], (w->sp - 1 - k) * sizeof *w->stack);
+      e = &w->stack[k];
+      e->pc = L;
+      e->blocked = 0;
+      e->red_dst = ~0u;
+      w->stack[k + 1].rpc = L;
+      break;
+    }
+  }
+  if (k == UINT32_MAX || k < base) return 0;
+  simt_remove(w, out, k + 1);
+  return 1;
+}
+
 static void h_bra(warp *w, const insn *in, uint32_t m) {
   simt_entry *t = top(w);
   uint32_t active = t->mask, taken = m & active;
+  /* a loop that retries a shared atomic or polls shared memory: one
+   * iteration per turn (exec/contend.c) */
+  if (taken && (in->mode & BRA_CONTENDED) && w->blk->nwarps > 1) contend_turn(w);
+  if (in->mode & BRA_BREAK) {
+    uint32_t out = (in->mode & BRA_BREAK) == BRA_BREAK_TAKEN ? taken : active & ~taken;
+    uint32_t L = (in->mode & BRA_BREAK) == BRA_BREAK_TAKEN ? in->target : t->pc;
+    if (out && leave_loop(w, in, out, L)) {
+      if (w->state == W_FAULT) return;
+      t = top(w);
+      if (!t->mask) {
+        simt_cleanup(w);
+        return;
+      }
+      /* the lanes left all take the other edge */
+      if ((in->mode & BRA_BREAK) == BRA_BREAK_FALL) t->pc = in->target;
+      return;
+    }
+  }
   if (taken == active) {
     t->pc = in->target;
     return;

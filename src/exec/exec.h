@@ -65,8 +65,11 @@ typedef struct frame {
 } frame;
 
 /* W_SPIN: the warp's mbarrier wait failed; it yields until the next round
- * of the scheduler (src/async/mbarrier.c). */
-enum { W_RUN, W_BAR, W_DONE, W_FAULT, W_SPIN };
+ * of the scheduler (src/async/mbarrier.c). W_YIELD: the warp ended its
+ * turn after a shared-memory atomic, so that the block's other warps run
+ * before its next access, as they do on the GPU (exec/contend.c); it runs
+ * again in the next round. */
+enum { W_RUN, W_BAR, W_DONE, W_FAULT, W_SPIN, W_YIELD };
 
 struct launch;
 struct block;
@@ -107,6 +110,7 @@ typedef struct warp {
   uint16_t nreg_last;                 /* the last one: 0x8000 for .inc | the count */
   uint32_t alloca_low;                /* lowest local offset alloca gave any lane, or 0 (stack.c) */
   uint32_t alloca_used[32];           /* per lane: local bytes alloca holds, from the top down */
+  uint32_t meet_alone;                /* pc + 1 of a .sync operation to run without waiting (meet.c) */
 } warp;
 
 typedef struct barrier_state {
@@ -194,6 +198,7 @@ typedef struct launch {
   char msg[2048];
   uint64_t max_warp_insns; /* the launch's instruction budget; 0: unlimited */
   atomic_uint_fast64_t warp_insns, thread_insns;
+  atomic_uint_fast64_t contention; /* shared CAS requests no lane won (exec/contend.c) */
   /* watchdog, progress and hang detection (watch.c, hang.c) */
   double timeout;                                   /* wall-clock limit in seconds, 0: none */
   void (*progress)(const smemu_progress *, void *); /* status callback or NULL */

@@ -114,12 +114,14 @@ static void report(block *b, const hang_state *h) {
     if (w->state == W_DONE) continue;
     live++;
     if (!w0) w0 = w;
+    if (w->state == W_YIELD) w->state = W_RUN; /* it ended a turn (exec/contend.c): it goes on */
     for (int step = 0; step < 256 && w->state == W_RUN && w->sp; step++) {
       uint32_t pc = w->stack[w->sp - 1].pc, j;
       for (j = 0; j < npc && pcs[j] != pc; j++) {
       }
       if (j == npc && npc < 64 && pc < P->ncode) pcs[npc++] = pc;
       warp_run(w, 1);
+      if (w->state == W_YIELD) w->state = W_RUN;
       if (b->fault) return; /* it faulted instead: that is the report */
     }
   }

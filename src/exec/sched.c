@@ -10,6 +10,7 @@
 #include "exec/exec.h"
 #include "exec/hang.h"
 #include "exec/hooks.h"
+#include "exec/meet.h"
 #include "exec/tier.h"
 #include "smemu.h"
 #include <inttypes.h>
@@ -241,6 +242,11 @@ void warp_run(warp *w, uint64_t budget) {
       if (w->sp == 0 || (w->nframes > 1 && w->sp <= w->frames[w->nframes - 1].stack_base)) simt_cleanup(w);
       continue;
     }
+    if (t->blocked == MEET_BLOCKED) {
+      /* parked at a .sync operation and nobody came: it runs alone */
+      meet_alone(w, t);
+      continue;
+    }
     if (t->blocked) {
       w->state = W_BAR;
       return;
@@ -300,7 +306,7 @@ static void deadlock(block *b) {
     if (!w0) w0 = w;
     for (uint32_t k = 0; k < w->sp; k++) {
       simt_entry *e = &w->stack[k];
-      if (!e->blocked) continue;
+      if (!e->blocked || e->blocked == MEET_BLOCKED) continue; /* (the warp's own lanes, not a barrier) */
       uint32_t n = (uint32_t)__builtin_popcount(e->mask), pc = e->pc - 1, j;
       waiting += n;
       const sched_waits *f = e->blocked > MAX_BARRIERS ? waits_of(e->blocked) : NULL;
@@ -400,7 +406,7 @@ void cluster_run(cluster *c) {
       if (left < quantum) quantum = left + 1;
       for (uint32_t k = 0; k < b->nwarps; k++) {
         warp *w = &b->warps[ord[k]];
-        if (w->state == W_SPIN) w->state = W_RUN;
+        if (w->state == W_SPIN || w->state == W_YIELD) w->state = W_RUN;
         if (w->state == W_RUN) {
           uint64_t q = L->schedule_random ? 1 + xorshift(&rng) % 64 : quantum;
           warp_run(w, q < quantum ? q : quantum);

@@ -8,6 +8,7 @@
 #include "exec/atom.h"
 #include "exec/exec.h"
 #include "exec/hooks.h"
+#include "exec/meet.h"
 #include "ir/decode.h"
 #include "smemu.h"
 
@@ -36,6 +37,7 @@ int warp_groups(warp *w, uint32_t mask_slot, uint32_t m, uint32_t grp[32], const
 
 static void shfl_h(warp *w, const insn *in, uint32_t m) {
   uint32_t grp[32];
+  if (warp_meet(w, in, m)) return;
   if (!m || warp_groups(w, in->v[0], m, grp, "shfl.sync") < 0) return;
   const uint64_t *A = w->r[in->a], *B = w->r[in->b], *C = w->r[in->c];
   uint64_t src[32], *D = w->r[in->d];
@@ -73,6 +75,7 @@ static void shfl_h(warp *w, const insn *in, uint32_t m) {
 enum { V_ALL, V_ANY, V_UNI, V_BALLOT };
 static void vote_h(warp *w, const insn *in, uint32_t m) {
   uint32_t grp[32];
+  if (warp_meet(w, in, m)) return;
   if (!m || warp_groups(w, in->v[0], m, grp, "vote.sync") < 0) return;
   uint32_t p = (w->p[in->a] ^ ((in->flags & IF_NEGC) ? FULL_MASK : 0)) & m;
   if (in->mode == V_BALLOT) {
@@ -91,6 +94,7 @@ static void vote_h(warp *w, const insn *in, uint32_t m) {
 
 static void match_h(warp *w, const insn *in, uint32_t m) {
   uint32_t grp[32];
+  if (warp_meet(w, in, m)) return;
   if (!m || warp_groups(w, in->v[0], m, grp, "match.sync") < 0) return;
   const uint64_t *A = w->r[in->a];
   uint64_t *D = w->r[in->d], mk = in->type == PTX_T_B64 ? ~0ull : 0xffffffffull;
@@ -123,6 +127,7 @@ static uint32_t redux_of(const insn *in, const uint64_t *A, uint32_t part) {
 
 static void redux_h(warp *w, const insn *in, uint32_t m) {
   uint32_t grp[32];
+  if (warp_meet(w, in, m)) return;
   if (!m || warp_groups(w, in->v[0], m, grp, "redux.sync") < 0) return;
   const uint64_t *A = w->r[in->a];
   uint64_t *D = w->r[in->d];

@@ -8,4 +8,7 @@
 /* Sets insn.rpc of every branch of every function. Returns 0 or -1. */
 int cfg_reconvergence(program *p, char *err, size_t errsize);
 
+/* Sets program.contended (ir/contention.c). */
+void cfg_mark_contention(program *p);
+
 #endif

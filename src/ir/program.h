@@ -142,6 +142,15 @@ enum {
 #define SLOT_SINK SR_COUNT
 #define SLOT_FIRST (SR_COUNT + 1)
 #define NO_RPC 0xffffffffu
+/* A bra whose edge leaves a loop from inside its body (a `break`; ir/cfg.c)
+ * has mode BRA_BREAK_TAKEN or BRA_BREAK_FALL (which edge) and v[0], v[1]
+ * the first and last pc of the loop: the lanes that take that edge wait at
+ * its target for the rest of the loop's lanes (exec/ctrl.c). */
+enum { BRA_BREAK_TAKEN = 1, BRA_BREAK_FALL = 2, BRA_BREAK = 3 };
+/* mode bit of a loop's backward bra whose body retries a shared CAS or
+ * exchange or polls shared memory (ir/contention.c): a warp ends its turn
+ * there (exec/contend.c) */
+enum { BRA_CONTENDED = 4 };
 /* The value of a function's address (mov.u64 %rd, f): this plus the
  * function's index in the module (exec/icall.c). */
 #define FUNC_ADDR_BASE 0xffffb00000000000ull
@@ -304,6 +313,9 @@ typedef struct program {
   uint32_t max_regs;   /* largest frame register count */
   uint32_t max_preds;  /* largest frame predicate count */
   int has_calls;       /* any call instruction */
+  int contended;       /* a loop retries a shared CAS or exchange or polls
+                          shared memory (ld.volatile/.relaxed/.acquire): its
+                          backward bra has BRA_CONTENDED (ir/contention.c) */
   exec_fn *wg_orig;    /* per pc: the handler of an instruction that may
                           touch a wgmma register (wgmma.c guards it), or
                           NULL; the array is NULL without wgmma */

@@ -231,6 +231,13 @@ static const char *merged_text(const program *P, const analysis *a, const line_s
   return buf;
 }
 
+/* What the conflicts counted are: Nsight Compute's also hold, on busy
+ * kernels, wavefronts that arbitration with other L1 traffic adds
+ * (tests/hw/contention/README.md). */
+#define FROM_ADDRESSES                                                                                       \
+  "bank conflicts from addresses (on busy kernels Nsight Compute adds arbitration with other L1 "            \
+  "traffic)"
+
 int smemu_write_bank_report(const smemu_ctx *ctx, FILE *f, int max_lines) {
   if (!ctx || !f) return -1;
   const program *P = ctx->last_prog;
@@ -247,6 +254,12 @@ int smemu_write_bank_report(const smemu_ctx *ctx, FILE *f, int max_lines) {
   for (int k = 0; k < 3; k++)
     fprintf(f, "  %s %10" PRIu64 " requests %10" PRIu64 " wavefronts %10" PRIu64 " bank conflicts\n",
             label[k], c.requests[k], c.wavefronts[k], c.conflicts[k]);
+  const smemu_launch_stats *st = smemu_last_stats(ctx);
+  if (st && st->shared_contention)
+    fprintf(f,
+            "    of which contention: %10" PRIu64
+            " atomic requests (CAS retries in which no lane swapped: other warps wrote in between)\n",
+            st->shared_contention);
   for (int k = 0; k < 3; k++)
     if (c.dshared_requests[k])
       fprintf(f,
@@ -256,13 +269,14 @@ int smemu_write_bank_report(const smemu_ctx *ctx, FILE *f, int max_lines) {
   if (smemu_last_counting(ctx, &cn) == SMEMU_OK && cn.sass) {
     fprintf(f,
             "  counting: per SASS instruction (%d of %d shared accesses mapped, %d changed from the PTX"
-            " rules, %d by PTX rules: ambiguous mapping)\n",
-            cn.agree + cn.set, cn.accesses, cn.set, cn.fallback);
+            " rules, %d by PTX rules: ambiguous mapping); %s\n",
+            cn.agree + cn.set, cn.accesses, cn.set, cn.fallback, FROM_ADDRESSES);
     for (int i = 0; i < cn.nlines; i++)
       fprintf(f, "    PTX counting at %s:%u (the SASS of this line did not map unambiguously)\n",
               cn.files[i] ? cn.files[i] : "?", cn.lines[i]);
   } else {
-    fprintf(f, "  counting: by PTX rules (merged accesses and atomics as smemu predicts ptxas)\n");
+    fprintf(f, "  counting: by PTX rules (merged accesses and atomics as smemu predicts ptxas); %s\n",
+            FROM_ADDRESSES);
   }
   qsort(ls, (size_t)n, sizeof *ls, by_conflicts);
   /* Nsight Compute counts SASS: say which counted requests are the wide

@@ -23,6 +23,7 @@ int smemu_write_launch_json(const smemu_ctx *ctx, FILE *f) {
           (unsigned long long)st->warp_instructions, (unsigned long long)st->thread_instructions,
           st->seconds);
   fprintf(f, ", \"tier\": \"%s\", \"jit_seconds\": %.6f", st->tier ? st->tier : "interp", st->jit_seconds);
+  fprintf(f, ", \"shared_contention_requests\": %llu", (unsigned long long)st->shared_contention);
   smemu_bank_counts bc;
   if (smemu_last_bank_counts(ctx, &bc) == SMEMU_OK) {
     smemu_counting cn;

@@ -2,7 +2,8 @@
 // from reconv.ptx on the GPU, through the driver API, one block of 64
 // threads each, and writes OUTDIR/KERNEL.bin (the raw output words,
 // little-endian) and OUTDIR/KERNEL.txt (one line per probe and lane that
-// was reached). Usage: driver MODULE OUTDIR
+// was reached). Usage: driver MODULE OUTDIR [KERNEL...] (default: the
+// kernels of reconv.cu)
 #include <cuda.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,7 +14,7 @@
 #define RC_THREADS 64
 #define RC_WORDS (RC_SLOTS * RC_THREADS * RC_FIELDS)
 
-static const char *kernels[] = {"nested_if",    "nested3",      "sequential",  "loop_break",    "loop_continue",
+static const char *reconv_kernels[] = {"nested_if",    "nested3",      "sequential",  "loop_break",    "loop_continue",
                                 "do_while",     "early_return", "switch_case", "call_divergent"};
 
 static int check(CUresult r, const char *what) {
@@ -37,7 +38,13 @@ int main(int argc, char **argv) {
       check(cuMemcpyHtoD(din, reconv_inputs, sizeof reconv_inputs), "cuMemcpyHtoD"))
     return 1;
   int bad = 0;
-  for (unsigned k = 0; k < sizeof kernels / sizeof *kernels; k++) {
+  const char **kernels = reconv_kernels;
+  unsigned nkernels = sizeof reconv_kernels / sizeof *reconv_kernels;
+  if (argc > 3) {
+    kernels = (const char **)(argv + 3);
+    nkernels = (unsigned)(argc - 3);
+  }
+  for (unsigned k = 0; k < nkernels; k++) {
     CUfunction fn;
     void *args[] = {&dout, &din};
     char path[4096];

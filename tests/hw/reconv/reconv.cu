@@ -14,19 +14,7 @@
 // branches into selects. The PTX is checked in (reconv.ptx, regen.sh);
 // driver.cu runs it on a GPU, test_reconv.c runs it on smemu.
 
-#define RC_SLOTS 16
-#define RC_FIELDS 5
-#define RC_THREADS 64
-
-__device__ __forceinline__ void P(unsigned *out, int s, unsigned v) {
-  unsigned am = __activemask();
-  unsigned *o = out + (s * RC_THREADS + threadIdx.x) * RC_FIELDS;
-  o[0] = am;
-  o[1] = __ballot_sync(am, (v >> 16) & 1);
-  o[2] = __shfl_sync(am, v, __ffs(am) - 1);
-  o[3] = __match_any_sync(am, (v >> 17) & 3);
-  o[4] = __reduce_add_sync(am, v >> 8);
-}
+#include "probe.h"
 
 // if { if/else; inner join } else; outer join
 extern "C" __global__ void nested_if(unsigned *out, const unsigned *in) {

@@ -7,7 +7,9 @@
 # through the driver's JIT (OUTDIR/jit), so that joins whose results vary
 # from run to run show up (OUTDIR/stability.txt). Also saves the SASS, the
 # versions, and whether this machine's nvcc makes the same PTX.
-# Copy OUTDIR/run1/*, stability.txt, versions.txt and reconv.sass to
+# loops.ptx (loops.cu) is run the same way, its kernels named on the
+# driver's command line. Copy OUTDIR/run1/*, stability.txt, versions.txt,
+# reconv.sass and loops.sass to
 # tests/hw/reconv/recorded/ (test_reconv reads recorded/KERNEL.bin).
 OUT=${1:?usage: sh tests/hw/reconv/record.sh OUTDIR}
 . "$(dirname "$0")/../common.sh"
@@ -29,7 +31,17 @@ for r in run1 run2 run3; do
   timeout 60 "$OUT/build/driver" "$OUT/build/reconv.cubin" "$OUT/$r" > "$OUT/$r/driver.log" 2>&1
   echo "rc $?" >> "$OUT/$r/driver.log"
 done
+# loops.ptx: more loop shapes, into the same run folders
+LOOPS="while_top break_else nested_break return_break do_continue"
+timeout 60 ptxas -arch=sm_90 -O3 -lineinfo "$HERE/loops.ptx" -o "$OUT/build/loops.cubin" >> "$OUT/build.txt" 2>&1
+timeout 30 nvdisasm -g -c "$OUT/build/loops.cubin" > "$OUT/loops.sass" 2>&1 ||
+  timeout 30 cuobjdump -sass "$OUT/build/loops.cubin" > "$OUT/loops.sass" 2>&1
+for r in run1 run2 run3; do
+  timeout 60 "$OUT/build/driver" "$OUT/build/loops.cubin" "$OUT/$r" $LOOPS >> "$OUT/$r/driver.log" 2>&1
+  echo "loops rc $?" >> "$OUT/$r/driver.log"
+done
 mkdir -p "$OUT/jit"
+timeout 60 "$OUT/build/driver" "$HERE/loops.ptx" "$OUT/jit" $LOOPS > "$OUT/jit/loops.log" 2>&1
 timeout 60 "$OUT/build/driver" "$HERE/reconv.ptx" "$OUT/jit" > "$OUT/jit/driver.log" 2>&1
 echo "rc $?" >> "$OUT/jit/driver.log"
 ls "$OUT"/run1/*.bin > /dev/null 2>&1 || echo "record: run1 made no recordings (see run1/driver.log)"

@@ -1,0 +1,20 @@
+/* contend.h: how the warps of a block take turns around shared-memory
+ * atomics (contend.c). */
+#ifndef SMEMU_EXEC_CONTEND_H
+#define SMEMU_EXEC_CONTEND_H
+#include "exec/exec.h"
+
+/* Called by a shared or generic atomic of w (lanes m at addr) before it
+ * runs, in a block of several warps: ends the warp's turn after it when a
+ * lane reaches shared memory. */
+void contend_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32]);
+
+/* A CAS of w in which no lane swapped: counted as contention when it was
+ * on shared memory (launch.contention, smemu_launch_stats). */
+void contend_cas_lost(warp *w, const insn *in, uint32_t m, const uint64_t addr[32]);
+
+/* Ends w's turn after the instruction it is running (a loop's backward
+ * branch in a kernel whose loops contend, program.contended). */
+void contend_turn(warp *w);
+
+#endif
