@@ -3,7 +3,8 @@
  *   m16n8k16 and m16n8k8 .f16/.bf16 inputs, .f32 or (f16 inputs) .f16 C/D
  *   m16n8k8 .tf32 inputs, .f32 C/D
  *   m16n8k4 and m16n8k8 .tf32 inputs, .f32 C/D
- *   m8n8k16, m16n8k16 and m16n8k32 .s8/.u8 inputs, m16n8k64 .s4/.u4 inputs,
+ *   m8n8k16, m16n8k16 and m16n8k32 .s8/.u8 inputs, m8n8k32, m16n8k32 and
+ *   m16n8k64 .s4/.u4 inputs (every signedness pair),
  *   .s32 C/D (wrapping, or clamped with .satfinite)
  *   m8n8k4 .f64
  * with the .row.col fragment layouts of the PTX ISA ("Matrix fragments for
@@ -45,6 +46,18 @@ typedef struct mma_form {
 #define ACC_FP8_F16                                                                                          \
   { 27, 0, 0, 2 }
 
+/* An integer shape's rows: SHAPE with A and B of BITS-bit elements (8:
+ * s8/u8, 4: s4/u4), NA and NB registers of A and B, four of C/D (two for
+ * M = 8). */
+#define INT_SIGNS(shape, m, k, a, b, ea, eb, na, nb)                                                         \
+  FORM(shape ".row.col.s32." a "." b ".s32", m, k, ea, eb, E_S32, na, nb, m / 4, ACC_NONE, 0),               \
+      FORM(shape ".row.col.satfinite.s32." a "." b ".s32", m, k, ea, eb, E_S32, na, nb, m / 4, ACC_NONE, 1)
+#define INT_FORMS(shape, m, k, bits, na, nb)                                                                 \
+  INT_SIGNS(shape, m, k, "s" #bits, "s" #bits, E_S##bits, E_S##bits, na, nb),                                \
+      INT_SIGNS(shape, m, k, "u" #bits, "u" #bits, E_U##bits, E_U##bits, na, nb),                            \
+      INT_SIGNS(shape, m, k, "s" #bits, "u" #bits, E_S##bits, E_U##bits, na, nb),                            \
+      INT_SIGNS(shape, m, k, "u" #bits, "s" #bits, E_U##bits, E_S##bits, na, nb)
+
 static const mma_form forms[] = {
     FORM("m16n8k16.row.col.f32.f16.f16.f32", 16, 16, E_F16, E_F16, E_F32, 4, 2, 4, ACC_F32, 0),
     FORM("m16n8k16.row.col.f32.bf16.bf16.f32", 16, 16, E_BF16, E_BF16, E_F32, 4, 2, 4, ACC_F32, 0),
@@ -53,17 +66,14 @@ static const mma_form forms[] = {
     FORM("m16n8k8.row.col.f32.bf16.bf16.f32", 16, 8, E_BF16, E_BF16, E_F32, 2, 1, 4, ACC_F32, 0),
     FORM("m16n8k8.row.col.f16.f16.f16.f16", 16, 8, E_F16, E_F16, E_F16, 2, 1, 2, ACC_NONE, 0),
     FORM("m16n8k8.row.col.f32.tf32.tf32.f32", 16, 8, E_TF32, E_TF32, E_F32, 4, 2, 4, ACC_F32, 0),
-    FORM("m16n8k32.row.col.s32.s8.s8.s32", 16, 32, E_S8, E_S8, E_S32, 4, 2, 4, ACC_NONE, 0),
-    FORM("m16n8k32.row.col.s32.u8.u8.s32", 16, 32, E_U8, E_U8, E_S32, 4, 2, 4, ACC_NONE, 0),
-    FORM("m16n8k32.row.col.s32.s8.u8.s32", 16, 32, E_S8, E_U8, E_S32, 4, 2, 4, ACC_NONE, 0),
-    FORM("m16n8k32.row.col.s32.u8.s8.s32", 16, 32, E_U8, E_S8, E_S32, 4, 2, 4, ACC_NONE, 0),
-    FORM("m16n8k16.row.col.s32.s8.s8.s32", 16, 16, E_S8, E_S8, E_S32, 2, 1, 4, ACC_NONE, 0),
-    FORM("m16n8k16.row.col.satfinite.s32.s8.s8.s32", 16, 16, E_S8, E_S8, E_S32, 2, 1, 4, ACC_NONE, 1),
-    FORM("m16n8k32.row.col.satfinite.s32.s8.s8.s32", 16, 32, E_S8, E_S8, E_S32, 4, 2, 4, ACC_NONE, 1),
-    FORM("m16n8k64.row.col.s32.s4.s4.s32", 16, 64, E_S4, E_S4, E_S32, 4, 2, 4, ACC_NONE, 0),
-    FORM("m16n8k64.row.col.s32.u4.u4.s32", 16, 64, E_U4, E_U4, E_S32, 4, 2, 4, ACC_NONE, 0),
-    FORM("m16n8k64.row.col.satfinite.s32.s4.s4.s32", 16, 64, E_S4, E_S4, E_S32, 4, 2, 4, ACC_NONE, 1),
-    FORM("m8n8k16.row.col.s32.s8.s8.s32", 8, 16, E_S8, E_S8, E_S32, 1, 1, 2, ACC_NONE, 0),
+    /* the integer shapes, each with every signedness pair, with and
+       without .satfinite */
+    INT_FORMS("m16n8k32", 16, 32, 8, 4, 2),
+    INT_FORMS("m16n8k16", 16, 16, 8, 2, 1),
+    INT_FORMS("m8n8k16", 8, 16, 8, 1, 1),
+    INT_FORMS("m16n8k64", 16, 64, 4, 4, 2),
+    INT_FORMS("m16n8k32", 16, 32, 4, 2, 1),
+    INT_FORMS("m8n8k32", 8, 32, 4, 1, 1),
     FORM("m16n8k4.row.col.f32.tf32.tf32.f32", 16, 4, E_TF32, E_TF32, E_F32, 2, 1, 4, ACC_F32, 0),
     FORM("m8n8k4.row.col.f64.f64.f64.f64", 8, 4, E_F64, E_F64, E_F64, 1, 1, 2, ACC_NONE, 0),
     /* fp8 (sm_89+): the fragments of the 8-bit integer m16n8k32 form */
@@ -102,9 +112,9 @@ static int ebits(int e) {
 /* Position (row, col) of element i of lane l's A fragment (M x K). */
 static void a_pos(const mma_form *f, int l, int i, int *r, int *c) {
   int g = l >> 2, t = l & 3;
-  if (f->m == 8) {
+  if (f->m == 8) { /* one register per lane: 32 bits of row g */
     *r = g;
-    *c = f->ta == E_F64 ? t : 4 * t + i;
+    *c = f->ta == E_F64 ? t : 32 / ebits(f->ta) * t + i;
     return;
   }
   switch (f->ta) {
@@ -130,7 +140,7 @@ static void a_pos(const mma_form *f, int l, int i, int *r, int *c) {
     }
     return;
   case E_S4:
-  case E_U4:
+  case E_U4: /* eight elements a register; k = 32 has two registers */
     *r = g + 8 * ((i >> 3) & 1);
     *c = 8 * t + (i & 7) + 32 * (i >> 4);
     return;
@@ -149,7 +159,7 @@ static void b_pos(const mma_form *f, int l, int i, int *r, int *c) {
   int g = l >> 2, t = l & 3;
   *c = g;
   if (f->m == 8) {
-    *r = f->tb == E_F64 ? t : 4 * t + i;
+    *r = f->tb == E_F64 ? t : 32 / ebits(f->tb) * t + i;
     return;
   }
   switch (f->tb) {
@@ -418,7 +428,7 @@ int dec_mma(dctx *D, dstmt *S, insn *in) {
   if (fi < 0)
     return dec_error(D, S, -1,
                      "mma.%s is not supported (smemu runs the m16n8k16/m16n8k8 f16 and bf16, m16n8k8/m16n8k4 "
-                     "tf32, 8-bit and 4-bit integer and m8n8k4 f64 forms)",
+                     "tf32, m16n8k32 fp8, 8-bit and 4-bit integer and m8n8k4 f64 forms)",
                      text);
   S->used = (S->st->nmods >= 64) ? ~0ull : (1ull << S->st->nmods) - 1;
   const mma_form *f = &forms[fi];

@@ -388,11 +388,13 @@ static int dec_cvt_fp8(dctx *D, dstmt *S, insn *in, int *rc) {
   return 1;
 }
 
-int dec_cvt_ext(dctx *D, dstmt *S, insn *in, int *rc); /* cvtx.c: tf32, packed .relu/.satfinite */
+int dec_cvt_ext(dctx *D, dstmt *S, insn *in, int *rc);  /* cvtx.c: tf32, packed .relu/.satfinite */
+int dec_cvt_pack(dctx *D, dstmt *S, insn *in, int *rc); /* cvtpack.c: cvt.pack.sat */
 
 int dec_cvt(dctx *D, dstmt *S, insn *in) {
   int rc8;
   if (dec_cvt_fp8(D, S, in, &rc8)) return rc8;
+  if (dec_cvt_pack(D, S, in, &rc8)) return rc8;
   if (dec_cvt_ext(D, S, in, &rc8)) return rc8;
   int irm = dec_round(S, 1), frm = dec_round(S, 0);
   if (dec_take(S, "ftz")) in->flags |= IF_FTZ;
