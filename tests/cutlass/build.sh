@@ -3,8 +3,8 @@
 # examples.txt (all, or the NAMEs given) from SOURCE (the wheel's
 # cutlass_library/source) into OUTDIR, as CUTLASS's CMake builds them for
 # sm_90a (its NVCC flags and defines, Release). CUTLASS_GENCODE picks the
-# code: PTX only (compute_90a, the default: smemu runs PTX, and skipping
-# ptxas halves the build) or the GPU's sm_90a SASS. A binary is rebuilt only
+# code: PTX only (compute_90a, the default: smemu runs PTX, and without
+# ptxas the build is shorter) or the GPU's sm_90a SASS. A binary is rebuilt only
 # when the key (nvcc version, flags, the example's source) changes: its key
 # sits beside it in NAME.key. Builds run CUTLASS_JOBS at a time (default 2);
 # NAME.build.txt holds nvcc's output and NAME.time its wall time in seconds.
@@ -23,7 +23,7 @@ FLAGS="-std=c++17 -O3 -DNDEBUG -DCUTLASS_ENABLE_TENSOR_CORE_MMA=1 -DCUTLASS_TEST
 mkdir -p "$OUT" || exit 1
 NVCCV=$(nvcc --version | tail -1)
 # the examples to build: NAME SOURCE lines
-sel=$(grep -v '^#' "$HERE/examples.txt" | awk -v want=" $* " 'NF >= 2 && (want == "  " || index(want, " " $1 " ")) { print $1, $2 }')
+sel=$(grep -v '^#' "$HERE/examples.txt" | awk -v want=" $* " 'NF >= 3 && (want == "  " || index(want, " " $1 " ")) { print $1, $3 }')
 [ -n "$sel" ] || { echo "build.sh: no example matches: $*" >&2; exit 1; }
 echo "$sel" | while read -r name src; do
   key=$(

@@ -24,15 +24,15 @@ mkdir -p "$OUT/sass"
 } > "$OUT/versions.txt" 2>&1
 # run BINDIR OUTDIR: every example of examples.txt found in BINDIR, 16 at once
 run() {
-  grep -v '^#' "$HERE/examples.txt" | awk 'NF >= 2' | while read -r name src args; do
+  grep -v "^#" "$HERE/examples.txt" | awk "NF >= 3" | while read -r name set src args; do
     [ -x "$1/$name" ] && printf '%s\t%s\n' "$name" "$args"
   done | xargs -r -P 16 -n 1 -d '\n' sh -c '
-    name=${1%%	*} args=${1#*	}
+    name=${3%%	*} args=${3#*	}
     t0=$(date +%s%N)
     # shellcheck disable=SC2086
-    timeout 60 "$2/$name" $args > "$3/$name.out" 2>&1
+    timeout 60 "$1/$name" $args > "$2/$name.out" 2>&1
     rc=$?
-    echo "exit $rc" >> "$3/$name.out"
+    echo "exit $rc" >> "$2/$name.out"
     echo "$name exit $rc $((($(date +%s%N) - t0) / 1000000)) ms"' sh "$1" "$2"
 }
 run "$BIN" "$OUT" > "$OUT/run.txt" 2>&1
