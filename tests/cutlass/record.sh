@@ -24,7 +24,7 @@ mkdir -p "$OUT/sass"
 } > "$OUT/versions.txt" 2>&1
 # run BINDIR OUTDIR: every example of examples.txt found in BINDIR, 16 at once
 run() {
-  grep -v "^#" "$HERE/examples.txt" | awk "NF >= 3" | while read -r name set src args; do
+  grep -v "^#" "$HERE/examples.txt" | awk "NF >= 3" | while read -r name _set _src args; do
     [ -x "$1/$name" ] && printf '%s\t%s\n' "$name" "$args"
   done | xargs -r -P 16 -n 1 -d '\n' sh -c '
     name=${3%%	*} args=${3#*	}
