@@ -297,6 +297,44 @@ smemu_status smemu_launch_cooperative(smemu_ctx *ctx, smemu_kernel *k, const uin
  * they are not allowed (with the message on the kernel's context). */
 smemu_status smemu_kernel_cluster_dims(smemu_kernel *k, const uint32_t grid[3], const uint32_t *cluster,
                                        uint32_t out[3]);
+/* Dynamic parallelism: a kernel's call of a device runtime function
+ * (__cudaCDP2LaunchDeviceV2, cudaGetParameterBuffer, ...; every one but
+ * cudaMalloc/cudaFree, which use the device heap) goes to the context's
+ * device-call hook, once per calling thread in lane order, on the worker
+ * thread that runs the block. The hook fills *ret (the function's result)
+ * and returns 0, or writes why into msg and returns -1 to fault the
+ * thread. Without a hook such a call faults (SMEMU_ERR_UNSUPPORTED). */
+typedef struct smemu_devcall {
+  const char *name;         /* the function as the PTX names it */
+  const char *fn;           /* the name without __cudaCDP2 or cuda: "LaunchDeviceV2" */
+  uint32_t nargs;
+  uint8_t args[8][16];      /* each argument's bytes (a dim3 takes 12) */
+  uint32_t arg_size[8];
+  smemu_kernel *kernel;     /* the calling grid's kernel */
+  uint32_t block[3];        /* the calling thread's block and thread index */
+  uint32_t thread[3];
+  uint32_t grid[3], block_dim[3];
+  const char *file;         /* the call's source position (NULL: none) */
+  uint32_t line;
+  /* Reads (write 0) or writes n bytes at generic address addr as the
+   * calling thread would: 0, or -1 after faulting the thread. */
+  int (*access)(void *cookie, uint64_t addr, void *buf, uint32_t n, int write);
+  void *cookie;
+  char msg[256];
+} smemu_devcall;
+typedef int (*smemu_devcall_fn)(smemu_devcall *call, uint64_t *ret, void *user);
+smemu_status smemu_set_devcall(smemu_ctx *ctx, smemu_devcall_fn fn, void *user);
+/* The kernel of k's module at device function address addr (the value of
+ * `mov.u64 %rd, kernel` in PTX), or NULL. */
+smemu_kernel *smemu_kernel_at(smemu_kernel *k, uint64_t addr);
+/* The module a kernel belongs to. */
+smemu_module *smemu_kernel_module(smemu_kernel *k);
+/* 1 when the kernel, or a function it calls, calls the device runtime
+ * (launches kernels from the device); smemu_kernel_calls: 1 when it calls
+ * the device runtime function `name` (as its PTX names it). */
+int smemu_kernel_uses_devrt(const smemu_kernel *k);
+int smemu_kernel_calls(const smemu_kernel *k, const char *name);
+
 /* Figures of the last launch on ctx (also after a failed one). */
 const smemu_launch_stats *smemu_last_stats(const smemu_ctx *ctx);
 

@@ -156,7 +156,9 @@ typedef struct rt_op {
   rt_attr *attrs; /* OP_LAUNCH: the launch's attributes (cudaLaunchKernelEx), copied; freed with op */
   unsigned nattrs;
   struct rt_op *next;
+  int origin; /* OP_LAUNCH: RT_FROM_HOST, a graph's kernel node, or a device-side launch */
 } rt_op;
+enum { RT_FROM_HOST, RT_FROM_GRAPH, RT_FROM_DEVICE };
 
 /* ---- the process-wide state (core/state.c; start-up, reset and exit:
  * core/lifecycle.c) ---- */
@@ -225,6 +227,9 @@ typedef struct rt_state {
   int san_leaks;    /* SMEMU_LEAK_CHECK=full: unfreed allocations at exit */
   int san_memcheck; /* memcheck's records: every bad address, failed API calls */
   int driver_ready; /* a context was created: the driver API counts as initialised */
+
+  /* the device runtime's limits as set (0: CUDA's defaults; core/cdp.c) */
+  size_t pending_limit, sync_depth;
 } rt_state;
 
 extern rt_state rt;
@@ -412,6 +417,31 @@ cudaError_t rt_copy3d_array(const struct cudaMemcpy3DParms *p);
 /* ---- reports (report.c) ---- */
 /* Note a finished launch (with its status) for SMEMU_REPORT / SMEMU_JSON. */
 void rt_report_launch(const rt_func *f, smemu_status s);
+
+/* ---- dynamic parallelism (core/cdp.c) ---- */
+/* Around each launch that runs: rt_cdp_enter before it (a kernel that may
+ * launch from the device gets the device runtime), rt_cdp_leave after it
+ * with its status: runs the grids and copies it queued, then its tail
+ * launches. */
+struct cdp_grid;
+/* rt_cdp_enter: -1 when the launch must not run (a message said why) */
+int rt_cdp_enter(const rt_op *op, struct cdp_grid **g);
+void rt_cdp_leave(struct cdp_grid *g, smemu_status s);
+/* The context is going: forget the device memory of the parameter buffers. */
+void rt_cdp_reset(void);
+/* cudaGraphLaunch from the device (cudart/graph_exec.c): whether h was
+ * instantiated for device launch (else cudaErrorInvalidValue); running
+ * it, no lock taken. */
+cudaError_t rt_gexec_device_check(uint64_t h);
+void rt_gexec_device_run(uint64_t h);
+/* cudaLimitDevRuntimePendingLaunchCount and cudaLimitDevRuntimeSyncDepth */
+size_t rt_cdp_pending_limit(void);
+size_t rt_cdp_sync_depth(void);
+/* A kernel's cudaFuncAttributes (cudart/launch.c), no lock taken. */
+void rt_func_attributes(rt_func *f, struct cudaFuncAttributes *attr);
+/* Why a launch of f with this shape fails (cudaErrorInvalidValue and
+ * friends, as rt_launch returns them), or cudaSuccess; no lock taken. */
+cudaError_t rt_launch_check(rt_func *f, smemu_kernel *k, dim3 g, dim3 b, size_t shared);
 /* Write the reports (at exit). */
 void rt_report_finish(void);
 

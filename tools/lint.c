@@ -24,6 +24,8 @@ static const char *const usage_lint =
     "PATH) or a program built with nvcc, whose embedded PTX is linted (the\n"
     "fatbinary's PTX for --arch's compute capability; LINE:COL are the\n"
     "lines of that PTX: --save-ptx DIR writes it there as PROGRAM.N.ptx).\n"
+    "A program built with -rdc=true has each translation unit's PTX linted\n"
+    "with the functions the other units define.\n"
     "\n"
     "exit status: 0 every kernel decodes; 1 some do not (or FILE holds no\n"
     "PTX); 2 bad usage or an unreadable file\n";
@@ -56,7 +58,7 @@ static uint8_t *slurp(const char *path, size_t *len) {
 
 /* The .nv_fatbin section of a 64-bit little-endian ELF file: its bytes, or
  * NULL when there is none (or the headers do not fit the file). */
-static const uint8_t *fatbin_section(const uint8_t *e, size_t n, size_t *size) {
+static const uint8_t *fatbin_section(const uint8_t *e, size_t n, const char *want, size_t *size) {
   if (n < 64 || memcmp(e, "\177ELF", 4) || e[4] != 2 || e[5] != 1) return NULL;
   uint64_t shoff = rd64(e + 0x28);
   uint16_t shentsize = rd16(e + 0x3a), shnum = rd16(e + 0x3c), shstrndx = rd16(e + 0x3e);
@@ -72,7 +74,8 @@ static const uint8_t *fatbin_section(const uint8_t *e, size_t n, size_t *size) {
     if (name >= strsize || rd32(sh + 4) == 8 /* SHT_NOBITS */) continue;
     const char *nm = (const char *)e + stroff + name;
     if (strnlen(nm, strsize - name) == strsize - name) continue;
-    if ((!strcmp(nm, ".nv_fatbin") || !strcmp(nm, "__nv_relfatbin")) && off <= n && sz <= n - off) {
+    if ((want ? !strcmp(nm, want) : !strcmp(nm, ".nv_fatbin") || !strcmp(nm, "__nv_relfatbin")) && off <= n &&
+        sz <= n - off) {
       *size = sz;
       return e + off;
     }
@@ -81,8 +84,11 @@ static const uint8_t *fatbin_section(const uint8_t *e, size_t n, size_t *size) {
 }
 
 /* The device runtime functions `smemu run` supplies (cudaGraphSetConditional,
- * the grid group's calls) are defined first, as at load time. */
-static int lint_text(const char *ptx, size_t len, const char *name, lint_state *s, int *kernels) {
+ * the grid group's calls) are defined first, as at load time; so are the
+ * nlinked functions other translation units of an -rdc program define
+ * (empty: they are linted in their own unit). */
+static int lint_text(const char *ptx, size_t len, const char *name, lint_state *s, int *kernels,
+                     char *const *linked, int nlinked) {
   int nk = 0;
   char *own = malloc(len + 1);
   size_t n = len;
@@ -90,6 +96,7 @@ static int lint_text(const char *ptx, size_t len, const char *name, lint_state *
     memcpy(own, ptx, len);
     own[len] = 0;
     rt_devrt_patch_ptx(&own, &n);
+    rt_ptx_stub_externs(&own, &n, linked, nlinked);
   }
   int p = smemu_lint_ptx(own ? own : ptx, own ? n : len, name, report, s, &nk);
   free(own);
@@ -97,9 +104,13 @@ static int lint_text(const char *ptx, size_t len, const char *name, lint_state *
   return p;
 }
 
-/* Each fatbinary of the section: its PTX for compute capability cc. */
+/* Each fatbinary of the section: its PTX for compute capability cc. The
+ * units of an -rdc program (rdc: the __nv_relfatbin section) are linted
+ * each with the functions the others define (and NVIDIA's device runtime
+ * unit not at all: smemu supplies it); `names` collects those functions
+ * (the pass with names NULL does only that). */
 static int lint_program(const char *path, const uint8_t *fb, size_t size, int cc, const char *save,
-                        lint_state *s, int *kernels, int *modules) {
+                        lint_state *s, int *kernels, int *modules, int rdc, char ***names, int *nnames) {
   int problems = 0;
   for (size_t off = 0; off + 16 <= size;) {
     if (rd32(fb + off) != 0xBA55ED50u) {
@@ -109,7 +120,10 @@ static int lint_program(const char *path, const uint8_t *fb, size_t size, int cc
     uint16_t hdr = rd16(fb + off + 6);
     uint64_t total = rd64(fb + off + 8);
     fb_image img;
-    if (fb_parse_n(fb + off, size - off, cc, &img) == 0 && img.ptx) {
+    int ok = fb_parse_n(fb + off, size - off, cc, &img) == 0 && img.ptx && !(rdc && rt_devrt_unit(img.ptx));
+    if (ok && !kernels) {
+      if (rt_ptx_defined_funcs(img.ptx, names, nnames) < 0) problems++;
+    } else if (ok) {
       char name[4096];
       (*modules)++;
       snprintf(name, sizeof name, "%s[ptx %d]", path, *modules);
@@ -124,7 +138,7 @@ static int lint_program(const char *path, const uint8_t *fb, size_t size, int cc
           snprintf(name, sizeof name, "%s", out);
         if (f) fclose(f);
       }
-      int p = lint_text(img.ptx, img.ptx_len, name, s, kernels);
+      int p = lint_text(img.ptx, img.ptx_len, name, s, kernels, rdc ? *names : NULL, rdc ? *nnames : 0);
       problems += p < 0 ? 1 : p;
     }
     fb_free(&img);
@@ -185,9 +199,18 @@ int smemu_cmd_lint(int argc, char **argv) {
     return 2;
   }
   size_t fbsize = 0;
-  const uint8_t *fb = fatbin_section(data, len, &fbsize);
+  const uint8_t *fb = fatbin_section(data, len, NULL, &fbsize);
+  char **names = NULL;
+  int nnames = 0;
   if (fb) {
-    problems = lint_program(file, fb, fbsize, cc, save, &s, &kernels, &modules);
+    size_t relsize = 0;
+    const uint8_t *rel = fatbin_section(data, len, "__nv_relfatbin", &relsize);
+    problems = lint_program(file, fb, fbsize, cc, save, &s, &kernels, &modules, 0, NULL, NULL);
+    /* -rdc: the linked image is SASS; each unit's PTX is beside it */
+    if (!modules && rel && rel != fb) {
+      problems += lint_program(file, rel, relsize, cc, NULL, &s, NULL, &modules, 1, &names, &nnames);
+      problems += lint_program(file, rel, relsize, cc, save, &s, &kernels, &modules, 1, &names, &nnames);
+    }
     if (!modules) {
       printf("%s: the program holds no PTX smemu can read (SASS only: build with -gencode "
              "...,code=compute_XX)\n",
@@ -198,11 +221,13 @@ int smemu_cmd_lint(int argc, char **argv) {
     printf("%s: an ELF file without CUDA device code (.nv_fatbin)\n", file);
     problems = 1;
   } else {
-    int p = lint_text((const char *)data, len, file, &s, &kernels);
+    int p = lint_text((const char *)data, len, file, &s, &kernels, NULL, 0);
     problems = p < 0 ? 1 : p;
     modules = 1;
   }
   free(data);
+  for (int i = 0; i < nnames; i++) free(names[i]);
+  free(names);
   printf("smemu lint: %s: %d kernel%s, %d problem%s\n", file, kernels, kernels == 1 ? "" : "s", problems,
          problems == 1 ? "" : "s");
   return problems ? 1 : 0;

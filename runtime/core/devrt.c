@@ -96,3 +96,57 @@ void rt_devrt_patch_ptx(char **ptx, size_t *len) {
 }
 
 int rt_devrt_library(const char *name) { return name && strstr(name, "cudadevrt") != NULL; }
+
+int rt_devrt_unit(const char *ptx) {
+  return ptx && strstr(ptx, "__CNPRT_VERSION_NUMBER__") && strstr(ptx, "cudartErrorCnpMap");
+}
+
+static int ident_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$' ||
+         c == '.';
+}
+
+int rt_ptx_defined_funcs(const char *ptx, char ***names, int *n) {
+  static const char *const heads[] = {".visible .func", ".weak .func"};
+  for (int h = 0; h < 2; h++)
+    for (const char *at = strstr(ptx, heads[h]); at; at = strstr(at + 1, heads[h])) {
+      const char *p = at + strlen(heads[h]);
+      while (*p == ' ' || *p == '\t' || *p == '\n') p++;
+      if (*p == '(') { /* the return parameters */
+        p = strchr(p, ')');
+        if (!p) break;
+        p++;
+        while (*p == ' ' || *p == '\t' || *p == '\n') p++;
+      }
+      size_t k = 0;
+      while (ident_char(p[k])) k++;
+      if (!k) continue;
+      char **l = realloc(*names, (size_t)(*n + 1) * sizeof *l);
+      if (!l) return -1;
+      *names = l;
+      if (!(l[*n] = strndup(p, k))) return -1;
+      (*n)++;
+    }
+  return 0;
+}
+
+void rt_ptx_stub_externs(char **ptx, size_t *len, char *const *names, int n) {
+  for (int i = 0; *ptx && i < n; i++) {
+    char *end, *at = find_decl(*ptx, names[i], &end);
+    if (!at) continue;
+    /* ".extern .func SIG;" -> "        .func SIG{ret;}": the same lines */
+    size_t head = (size_t)(at - *ptx), tail = *len - (size_t)(end + 1 - *ptx);
+    char *out = malloc(*len + 8);
+    if (!out) return;
+    memcpy(out, *ptx, head);
+    memset(out + head, ' ', 7);
+    size_t sig = (size_t)(end - at) - 7;
+    memcpy(out + head + 7, at + 7, sig);
+    memcpy(out + head + 7 + sig, "{ret;}", 6);
+    memcpy(out + head + 13 + sig, end + 1, tail);
+    out[head + 13 + sig + tail] = 0;
+    free(*ptx);
+    *ptx = out;
+    *len = head + 13 + sig + tail;
+  }
+}

@@ -176,6 +176,7 @@ void rt_reset(void) {
   rt_san_reset();
   rt_streams_reset();
   rt_pool_reset();
+  rt_cdp_reset();
   rt_modules_unload();
   rt_tex_forget(NULL, SIZE_MAX); /* every texture and surface object goes with the context */
   if (rt.ctx) smemu_destroy(rt.ctx);

@@ -35,8 +35,14 @@ cudaError_t rt_module_load_parts(rt_module *m, smemu_ctx *ctx) {
   size_t *len = calloc((size_t)m->nparts, sizeof *len);
   char **names = calloc((size_t)m->nparts, sizeof *names);
   cudaError_t e = ptx && len && names ? cudaSuccess : cudaErrorMemoryAllocation;
+  int n = 0;
   for (int i = 0; e == cudaSuccess && i < m->nparts; i++) {
     fb_image *p = &m->parts[i];
+    /* NVIDIA's device runtime (libcudadevrt.a, which nvcc links into a
+     * program that launches from the device) is a unit of its own whose PTX
+     * implements it over private system calls; smemu answers its functions
+     * itself (core/cdp.c, devrt.c), so the unit stays out of the link */
+    if (rt_devrt_unit(p->ptx)) continue;
     if (!p->ptx) {
       rt_msg("%s: translation unit %d of the device link has no PTX (%s); rebuild with nvcc -arch=sm_XX",
              m->label, i + 1, p->err[0] ? p->err : "SASS only");
@@ -44,17 +50,17 @@ cudaError_t rt_module_load_parts(rt_module *m, smemu_ctx *ctx) {
       break;
     }
     rt_devrt_patch_ptx(&p->ptx, &p->ptx_len);
-    ptx[i] = p->ptx;
-    len[i] = p->ptx_len;
+    ptx[n] = p->ptx;
+    len[n] = p->ptx_len;
     size_t k = strlen(m->label) + 32;
-    if (!(names[i] = malloc(k))) {
+    if (!(names[n] = malloc(k))) {
       e = cudaErrorMemoryAllocation;
       break;
     }
-    snprintf(names[i], k, "%s (translation unit %d)", m->label, i + 1);
+    snprintf(names[n++], k, "%s (translation unit %d)", m->label, i + 1);
   }
-  if (e == cudaSuccess && smemu_module_load_linked(ctx, ptx, len, (const char *const *)names, m->nparts,
-                                                   m->label, &m->mod) != SMEMU_OK) {
+  if (e == cudaSuccess &&
+      smemu_module_load_linked(ctx, ptx, len, (const char *const *)names, n, m->label, &m->mod) != SMEMU_OK) {
     rt_msg("cannot link the device code of %s: %s", m->label, smemu_errmsg(ctx));
     m->mod = NULL;
     e = cudaErrorInvalidPtx;

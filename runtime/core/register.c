@@ -234,7 +234,11 @@ cudaError_t rt_module_load(rt_module *m) {
                           : "; `smemu lint PROGRAM` lists every form smemu cannot run, at the line:col of "
                             "the program's embedded PTX (`--save-ptx DIR` writes that PTX out)");
     m->mod = NULL;
-    return m->load_err = cudaErrorInvalidPtx;
+    /* a form the GPU's driver refuses too (smemu's message says so) gets the
+     * driver's answer; anything else is what a PTX JIT compiler's rejection
+     * gives */
+    return m->load_err = strstr(smemu_errmsg(ctx), "CUDA_ERROR_NOT_SUPPORTED") ? cudaErrorNotSupported
+                                                                               : cudaErrorInvalidPtx;
   }
   note_stand_in(m);
   sass_counting(m, ctx);

@@ -454,10 +454,10 @@ RT_EXPORT cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit) {
     *value = rt.heap_limit;
     break;
   case cudaLimitDevRuntimeSyncDepth:
-    *value = 2;
+    *value = rt_cdp_sync_depth();
     break;
   case cudaLimitDevRuntimePendingLaunchCount:
-    *value = 2048;
+    *value = rt_cdp_pending_limit();
     break;
   case cudaLimitMaxL2FetchGranularity:
     *value = 64;
@@ -487,7 +487,11 @@ RT_EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
     rt.heap_limit = value;
     break;
   case cudaLimitDevRuntimeSyncDepth:
+    rt.sync_depth = value;
+    break;
   case cudaLimitDevRuntimePendingLaunchCount:
+    rt.pending_limit = value;
+    break;
   case cudaLimitMaxL2FetchGranularity:
   case cudaLimitPersistingL2CacheSize:
     break;

@@ -815,7 +815,8 @@ RT_EXPORT cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cuda
 
 cudaError_t g_alloc_node(g_node *n, size_t size) {
   if (!size) return cudaErrorInvalidValue;
-  if (rt.allocated + size > rt_total_memory() || !(n->mem = mem_new(size))) return cudaErrorMemoryAllocation;
+  if (size > rt_total_memory() || rt.allocated > rt_total_memory() - size || !(n->mem = mem_new(size)))
+    return cudaErrorMemoryAllocation;
   n->bytesize = size;
   n->dptr = n->mem->p;
   return cudaSuccess;

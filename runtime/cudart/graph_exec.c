@@ -66,6 +66,7 @@ static void run_node(g_node *n) {
     rt_op op;
     memset(&op, 0, sizeof op);
     op.kind = OP_LAUNCH;
+    op.origin = RT_FROM_GRAPH;
     op.stream = &rt.default_stream;
     op.f = n->f;
     op.grid[0] = n->grid.x, op.grid[1] = n->grid.y, op.grid[2] = n->grid.z;
@@ -360,6 +361,18 @@ RT_EXPORT cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t st
   count_events(x->g, 1);
   rt_enqueue(op);
   return rt_end(cudaSuccess);
+}
+
+/* ---- launches from the device (core/cdp.c) ---- */
+
+cudaError_t rt_gexec_device_check(uint64_t h) {
+  rt_gexec *x = x_get((cudaGraphExec_t)(uintptr_t)h);
+  return x && (x->flags & cudaGraphInstantiateFlagDeviceLaunch) ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+void rt_gexec_device_run(uint64_t h) {
+  rt_gexec *x = x_get((cudaGraphExec_t)(uintptr_t)h);
+  if (x) g_run(x->g);
 }
 
 /* ---- update ---- */

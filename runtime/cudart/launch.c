@@ -143,6 +143,11 @@ static void run_launch(rt_op *op) {
     argv[i] = op->params + pi.offset;
   }
   if (rt.arch.bank8_selectable) smemu_set_bank_mode(ctx, op->bank_mode);
+  struct cdp_grid *g = NULL;
+  if (rt_cdp_enter(op, &g) < 0) {
+    free(argv);
+    return;
+  }
   smemu_status s = rt_attrs_cooperative(op->attrs, op->nattrs)
                        ? smemu_launch_cooperative(ctx, k, op->grid, op->block,
                                                   op->has_cluster ? op->cluster : NULL, op->shared, argv)
@@ -169,18 +174,13 @@ static void run_launch(rt_op *op) {
     if (e && !contained) rt.sticky = e;
   }
   rt_report_launch(op->f, s);
+  rt_cdp_leave(g, s);
 }
 
 /* A launch outside the queue: a graph's kernel node (graph_exec.c). */
 void rt_run_launch(rt_op *op) { run_launch(op); }
 
-cudaError_t rt_launch(rt_func *f, dim3 g, dim3 b, void **args, size_t shared, cudaStream_t stream) {
-  smemu_kernel *k;
-  if (!f) return cudaErrorInvalidResourceHandle;
-  cudaError_t e = rt_func_kernel(f, &k);
-  if (e) return e;
-  rt_stream *s = rt_stream_get(stream);
-  if (!s) return cudaErrorInvalidResourceHandle;
+cudaError_t rt_launch_check(rt_func *f, smemu_kernel *k, dim3 g, dim3 b, size_t shared) {
   const smemu_arch_info *a = &rt.arch;
   uint64_t threads = (uint64_t)b.x * b.y * b.z;
   /* CUDA 13 answers every bad grid or block with cudaErrorInvalidValue (not
@@ -199,6 +199,19 @@ cudaError_t rt_launch(rt_func *f, dim3 g, dim3 b, void **args, size_t shared, cu
   if (shared > (uint64_t)max_dyn_shared(f) ||
       smemu_kernel_static_shared(k) + (uint64_t)shared > a->smem_per_block_optin)
     return cudaErrorInvalidValue;
+  return cudaSuccess;
+}
+
+cudaError_t rt_launch(rt_func *f, dim3 g, dim3 b, void **args, size_t shared, cudaStream_t stream) {
+  smemu_kernel *k;
+  if (!f) return cudaErrorInvalidResourceHandle;
+  cudaError_t e = rt_func_kernel(f, &k);
+  if (e) return e;
+  rt_stream *s = rt_stream_get(stream);
+  if (!s) return cudaErrorInvalidResourceHandle;
+  if ((e = rt_launch_check(f, k, g, b, shared))) return e;
+  const smemu_arch_info *a = &rt.arch;
+  uint64_t threads = (uint64_t)b.x * b.y * b.z;
   /* clusters: bad dimensions fail the launch call itself, not sticky */
   const uint32_t *creq = rt_cluster_request;
   uint32_t cdim[3], gdim[3] = {g.x, g.y, g.z};
@@ -384,12 +397,7 @@ static cudaError_t func_get(const void *func, rt_func **out) {
   return cudaSuccess;
 }
 
-RT_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func) {
-  cudaError_t e = rt_begin(1);
-  rt_func *f = NULL;
-  if (e) return rt_end(e);
-  if (!attr) return rt_end(cudaErrorInvalidValue);
-  if ((e = func_get(func, &f))) return rt_end(e);
+void rt_func_attributes(rt_func *f, struct cudaFuncAttributes *attr) {
   const fb_kinfo *ki = fb_kernel(&f->m->img, f->name);
   int64_t local = 0;
   smemu_kernel_get_attribute(f->k, SMEMU_ATTR_LOCAL_BYTES, &local);
@@ -400,6 +408,8 @@ RT_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, con
   attr->maxThreadsPerBlock = rt_func_max_threads(f);
   attr->numRegs = rt_func_regs(f);
   attr->ptxVersion = f->m->img.ptx_arch;
+  /* -rdc: the linked image is SASS; the units hold the PTX */
+  for (int i = 0; !attr->ptxVersion && i < f->m->nparts; i++) attr->ptxVersion = f->m->parts[i].ptx_arch;
   attr->binaryVersion = rt.arch.major * 10 + rt.arch.minor;
   attr->maxDynamicSharedSizeBytes = (int)max_dyn_shared(f);
   attr->preferredShmemCarveout = f->carveout;
@@ -416,6 +426,15 @@ RT_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, con
   attr->clusterSchedulingPolicyPreference = (int)v;
   smemu_kernel_get_attribute(f->k, SMEMU_ATTR_NON_PORTABLE_CLUSTER, &v);
   attr->nonPortableClusterSizeAllowed = (int)v;
+}
+
+RT_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func) {
+  cudaError_t e = rt_begin(1);
+  rt_func *f = NULL;
+  if (e) return rt_end(e);
+  if (!attr) return rt_end(cudaErrorInvalidValue);
+  if ((e = func_get(func, &f))) return rt_end(e);
+  rt_func_attributes(f, attr);
   return rt_end(cudaSuccess);
 }
 

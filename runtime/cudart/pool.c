@@ -123,7 +123,7 @@ cudaError_t rt_pool_alloc(rt_pool *pool, void **ptr, size_t size, cudaStream_t s
   uint64_t grow = round_up(need, POOL_GRAIN);
   if (grow < need || (pool->max_size && pool->reserved + grow > pool->max_size))
     return cudaErrorMemoryAllocation;
-  if (rt.allocated + size > rt_total_memory()) return cudaErrorMemoryAllocation;
+  if (size > rt_total_memory() || rt.allocated > rt_total_memory() - size) return cudaErrorMemoryAllocation;
   pool_block *b = calloc(1, sizeof *b);
   void *p = NULL;
   if (!b || smemu_malloc(rt.ctx, &p, size) != SMEMU_OK) {

@@ -126,8 +126,10 @@ static const struct {
     {0x10, 16, cudaChannelFormatKindFloat},    {0x20, 32, cudaChannelFormatKindFloat},
 };
 
-/* CUarray_format and a channel count as a channel descriptor. */
-static int desc_of(int format, unsigned nch, struct cudaChannelFormatDesc *d) {
+/* CUarray_format and a channel count as a channel descriptor (texref.c
+ * uses it too). */
+int cu_format_desc(int format, unsigned nch, struct cudaChannelFormatDesc *d);
+int cu_format_desc(int format, unsigned nch, struct cudaChannelFormatDesc *d) {
   size_t i = 0;
   while (i < sizeof formats / sizeof *formats && formats[i].format != format) i++;
   if (i == sizeof formats / sizeof *formats) return -1;
@@ -152,14 +154,14 @@ static void format_of(const struct cudaChannelFormatDesc *d, int *format, unsign
 RT_EXPORT CUresult cuArrayCreate_v2(CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR *p);
 CUresult cuArrayCreate_v2(CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR *p) {
   struct cudaChannelFormatDesc d;
-  if (!p || desc_of(p->Format, p->NumChannels, &d)) return 1;
+  if (!p || cu_format_desc(p->Format, p->NumChannels, &d)) return 1;
   return cu(cudaMallocArray(pHandle, &d, p->Width, p->Height, 0));
 }
 
 RT_EXPORT CUresult cuArray3DCreate_v2(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *p);
 CUresult cuArray3DCreate_v2(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *p) {
   struct cudaChannelFormatDesc d;
-  if (!p || desc_of(p->Format, p->NumChannels, &d)) return 1;
+  if (!p || cu_format_desc(p->Format, p->NumChannels, &d)) return 1;
   struct cudaExtent ex = {p->Width, p->Height, p->Depth};
   /* CUDA_ARRAY3D_LAYERED/SURFACE_LDST/CUBEMAP/TEXTURE_GATHER are the runtime's flag bits */
   return cu(cudaMalloc3DArray(pHandle, &d, ex, p->Flags));
@@ -205,7 +207,7 @@ RT_EXPORT CUresult cuMipmappedArrayCreate(CUmipmappedArray *pHandle, const CUDA_
 CUresult cuMipmappedArrayCreate(CUmipmappedArray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *p,
                                 unsigned int numLevels) {
   struct cudaChannelFormatDesc d;
-  if (!p || desc_of(p->Format, p->NumChannels, &d)) return 1;
+  if (!p || cu_format_desc(p->Format, p->NumChannels, &d)) return 1;
   struct cudaExtent ex = {p->Width, p->Height, p->Depth};
   return cu(cudaMallocMipmappedArray(pHandle, &d, ex, numLevels, p->Flags));
 }
@@ -358,13 +360,13 @@ static CUresult res_of(const CUDA_RESOURCE_DESC *r, struct cudaResourceDesc *o) 
   case cudaResourceTypeLinear:
     o->res.linear.devPtr = (void *)(uintptr_t)r->res.linear.devPtr;
     o->res.linear.sizeInBytes = r->res.linear.sizeInBytes;
-    return desc_of(r->res.linear.format, r->res.linear.numChannels, &o->res.linear.desc) ? 1 : 0;
+    return cu_format_desc(r->res.linear.format, r->res.linear.numChannels, &o->res.linear.desc) ? 1 : 0;
   case cudaResourceTypePitch2D:
     o->res.pitch2D.devPtr = (void *)(uintptr_t)r->res.pitch2D.devPtr;
     o->res.pitch2D.width = r->res.pitch2D.width;
     o->res.pitch2D.height = r->res.pitch2D.height;
     o->res.pitch2D.pitchInBytes = r->res.pitch2D.pitchInBytes;
-    return desc_of(r->res.pitch2D.format, r->res.pitch2D.numChannels, &o->res.pitch2D.desc) ? 1 : 0;
+    return cu_format_desc(r->res.pitch2D.format, r->res.pitch2D.numChannels, &o->res.pitch2D.desc) ? 1 : 0;
   default:
     return 1;
   }

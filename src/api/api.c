@@ -659,6 +659,9 @@ static smemu_status launch_impl(smemu_ctx *ctx, smemu_kernel *k, const uint32_t 
   L->smem_aggr = local_total ? (uint32_t)local_at : dyn_base + shared;
   L->params = params;
   L->heap = heap;
+  L->devcall = ctx->devcall;
+  L->devcall_user = ctx->devcall_user;
+  L->kernel = k;
   uint32_t stack = ctx->opt.stack_bytes ? ctx->opt.stack_bytes : 1024;
   uint32_t frame0 = P->funcs[0].frame_bytes;
   L->local_size = (frame0 > stack ? frame0 : stack) + (P->has_calls ? stack : 0);

@@ -9,7 +9,9 @@
 
 static int uses_heap(const program *P) {
   for (uint32_t i = 0; i < P->nfuncs; i++)
-    if (P->funcs[i].builtin == BUILTIN_MALLOC || P->funcs[i].builtin == BUILTIN_FREE) return 1;
+    if (P->funcs[i].builtin == BUILTIN_MALLOC || P->funcs[i].builtin == BUILTIN_FREE ||
+        P->funcs[i].builtin == BUILTIN_DEVRT_MALLOC || P->funcs[i].builtin == BUILTIN_DEVRT_FREE)
+      return 1;
   return 0;
 }
 

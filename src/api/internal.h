@@ -84,6 +84,9 @@ struct smemu_ctx {
   int nsy;
   const struct analysis *cached; /* the analysis hz/sy were built from */
   char err[4096];                /* message of the last failed call */
+  /* the device runtime's host side (smemu_set_devcall), or NULL */
+  smemu_devcall_fn devcall;
+  void *devcall_user;
 };
 
 /* Frees a kernel's SASS mapping (src/api/sass_use.c). */

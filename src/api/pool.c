@@ -60,6 +60,7 @@ static pool_chunk *new_chunk(smemu_ctx *ctx, size_t size) {
     ctx->chunks = c;
     ctx->capchunks = cap;
   }
+  if (size > SIZE_MAX - CHUNK) return NULL; /* the rounding below would wrap */
   void *p = aligned_alloc(CHUNK, (size + CHUNK - 1) / CHUNK * CHUNK);
   if (!p) return NULL;
   pool_chunk *c = &ctx->chunks[ctx->nchunks++];

@@ -3,6 +3,7 @@
  * are served in lane order; host atomics make global ones safe across the
  * worker threads that run other blocks at the same time. */
 #include "exec/atom.h"
+#include "exec/b128.h"
 #include "exec/exec.h"
 #include "exec/hooks.h"
 #include "ir/decode.h"
@@ -202,6 +203,7 @@ int dec_atom(dctx *D, dstmt *S, insn *in) {
   if (n != 1) return dec_atom_vec(D, S, in, red, sp, op, n);
   if (dec_ntypes(D, S, 1) < 0) return -1;
   int t = S->types[0], bytes = ptx_type_size(t);
+  if (t == PTX_T_B128) return dec_atom_b128(D, S, in, red, sp, op); /* b128.c */
   if (bytes != 2 && bytes != 4 && bytes != 8)
     return dec_error(D, S, -1, "%s does not take .%s", S->st->opcode, ptx_type_name(t));
   int nsrc = op == A_CAS ? 2 : 1, first = red ? 0 : 1;

@@ -96,6 +96,8 @@ static uint8_t *lane_local(warp *w, int l, uint32_t off) {
   return w->local + (size_t)l * w->local_size + off;
 }
 
+uint8_t *ctrl_lane_local(warp *w, int l, uint32_t off) { return lane_local(w, l, off); }
+
 static void copy_arg(warp *w, int l, const call_arg *a, uint32_t frame_base, uint8_t *dst, int to_reg) {
   (void)to_reg;
   if (a->is_reg) {
@@ -603,6 +605,8 @@ int builtin_call(warp *w, const insn *in, uint32_t m, const func_info *g, const 
     }
     return 0;
   }
+  if (g->builtin == BUILTIN_DEVRT || g->builtin == BUILTIN_DEVRT_MALLOC || g->builtin == BUILTIN_DEVRT_FREE)
+    return devcall_builtin(w, m, g, ci);
   exec_fault(w, __builtin_ctz(m), SMEMU_ERR_UNSUPPORTED, "device function '%s' is not supported", g->name);
   return -1;
 }

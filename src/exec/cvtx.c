@@ -89,9 +89,51 @@ static int has_mod(const dstmt *S, const char *m) {
   return 0;
 }
 
+/* cvt.pack.sat.{u8,s8,u4,s4,u2,s2}.s32.b32 d, a, b, c: a and b saturated
+ * to insn.mode bits (IF_SIGNED: signed), packed below c: d = c << 2n |
+ * a' << n | b'. */
+static void cvt_pack_sat_h(warp *w, const insn *in, uint32_t m) {
+  uint64_t *D = w->r[in->d];
+  const uint64_t *A = w->r[in->a], *B = w->r[in->b], *C = w->r[in->c];
+  int n = in->mode, sg = (in->flags & IF_SIGNED) != 0;
+  int64_t lo = sg ? -(1ll << (n - 1)) : 0, hi = sg ? (1ll << (n - 1)) - 1 : (1ll << n) - 1;
+  uint32_t mask = (1u << n) - 1;
+  LANES(m, {
+    int64_t a = (int32_t)A[l], b = (int32_t)B[l];
+    a = a < lo ? lo : a > hi ? hi : a;
+    b = b < lo ? lo : b > hi ? hi : b;
+    D[l] = (uint32_t)(((uint64_t)(uint32_t)C[l] << (2 * n)) | (((uint32_t)a & mask) << n) |
+                      ((uint32_t)b & mask));
+  });
+}
+
+static int dec_cvt_pack(dctx *D, dstmt *S, insn *in) {
+  dec_take(S, "pack");
+  if (!dec_take(S, "sat")) return dec_error(D, S, -1, "cvt.pack needs .sat");
+  static const char *const narrow[] = {"u4", "s4", "u2", "s2", NULL};
+  int k = dec_take_any(S, narrow), t0 = S->ntypes == 3 ? S->types[0] : -1;
+  int n = k >= 0 ? (k < 2 ? 4 : 2) : 8, sg = k >= 0 ? k & 1 : t0 == PTX_T_S8;
+  int rest = k >= 0 ? 0 : 1;
+  if ((k < 0 && t0 != PTX_T_U8 && t0 != PTX_T_S8) || S->ntypes != rest + 2 || S->types[rest] != PTX_T_S32 ||
+      S->types[rest + 1] != PTX_T_B32)
+    return dec_error(D, S, -1, "cvt.pack.sat converts .s32 pairs to .u8/.s8/.u4/.s4/.u2/.s2 over a .b32");
+  if (dec_nops(D, S, 4) < 0 || dec_dst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, PTX_T_S32, &in->a) < 0 ||
+      dec_src(D, S, 2, PTX_T_S32, &in->b) < 0 || dec_src(D, S, 3, PTX_T_B32, &in->c) < 0)
+    return -1;
+  in->type = PTX_T_B32;
+  in->mode = (uint8_t)n;
+  if (sg) in->flags |= IF_SIGNED;
+  in->fn = cvt_pack_sat_h;
+  return 0;
+}
+
 /* 1 when the cvt is one of this file's forms (decoded, or an error
  * reported: *rc), 0 to leave it to the general decoder. */
 int dec_cvt_ext(dctx *D, dstmt *S, insn *in, int *rc) {
+  if (has_mod(S, "pack")) {
+    *rc = dec_cvt_pack(D, S, in);
+    return 1;
+  }
   int tf32 = has_mod(S, "tf32");
   int x2 = S->ntypes == 2 && (S->types[0] == PTX_T_F16X2 || S->types[0] == PTX_T_BF16X2);
   int x1 =

@@ -224,6 +224,9 @@ typedef struct launch {
   uint32_t nfaults, capfaults;
   uint64_t faults_total;      /* all of them, kept or not */
   const struct jit_code *jit; /* compiled regions (src/jit), or NULL: interpret */
+  smemu_devcall_fn devcall;   /* the device runtime's host side (devcall.c), or NULL */
+  void *devcall_user;
+  struct smemu_kernel *kernel; /* the launched kernel, for devcall */
 } launch;
 #define MAX_FAULT_RECORDS 4096
 
@@ -240,6 +243,12 @@ void exec_fault_access(warp *w, int lane, const fault_info *fi, int status, cons
  * own mask is reported to the sync check and faults the warp (as sm_90
  * does); returns -1 then. `what` names the instruction. (warpops.c) */
 int warp_groups(warp *w, uint32_t mask_slot, uint32_t m, uint32_t grp[32], const char *what);
+
+/* Lane l's bytes at offset off of its local frame area (ctrl.c). */
+uint8_t *ctrl_lane_local(warp *w, int l, uint32_t off);
+/* A call of a device runtime function (BUILTIN_DEVRT*) by lanes m
+ * (devcall.c): 0, or -1 after a fault. */
+int devcall_builtin(warp *w, uint32_t m, const func_info *g, const call_info *ci);
 
 /* Run a launch to completion on `nworkers` threads. Returns smemu_status. */
 int exec_launch(launch *L, int nworkers);

@@ -294,10 +294,15 @@ static uint16_t op16(int op, uint16_t a, uint16_t b, uint16_t c, int rm, int bf)
   }
 }
 
-/* insn.imm bits of the float handlers: .relu (fma on halves) and
+/* insn.imm bits of the float handlers: .relu (fma on halves),
  * min/max .xorsign.abs (the larger/smaller magnitude, its sign the xor of
- * the operands' signs; a NaN result keeps its own) */
-enum { FX_RELU = 1, FX_XORSIGN = 2 };
+ * the operands' signs; a NaN result keeps its own) and fma .oob, which
+ * computes as fma does: the out-of-bounds NaN it names comes from sparse
+ * texture and tensor fetches smemu does not make, and no NaN a program can
+ * write (0x7c01, 0x7e00, 0x7fff, 0xfe00, 0xffff, bf16 alike) gives the 0
+ * it would: the H200 returned the canonical NaN for all (tests/hw/sparse
+ * misc.cu) */
+enum { FX_RELU = 1, FX_XORSIGN = 2, FX_OOB = 4 };
 
 static void gen_f32(warp *w, const insn *in, uint32_t m) {
   REGS3;
@@ -508,13 +513,12 @@ int dec_float(dctx *D, dstmt *S, insn *in) {
     if (rm < 0 && S->types[0] != PTX_T_F16 && S->types[0] != PTX_T_F16X2 && S->types[0] != PTX_T_BF16 &&
         S->types[0] != PTX_T_BF16X2)
       return dec_error(D, S, -1, "fma needs a rounding modifier (.rn, .rz, .rm, .rp)");
-    if (dec_take(S, "relu")) {
-      if (pick(D, S, in, F_FMA, 3, rm, 0) < 0) return -1;
-      if (in->fn != gen_f16) return dec_error(D, S, -1, "fma.relu takes .f16, .bf16 and their pairs");
-      in->imm |= FX_RELU;
-      return 0;
-    }
-    return pick(D, S, in, F_FMA, 3, rm, 0);
+    if (dec_take(S, "oob")) in->imm |= FX_OOB;
+    if (dec_take(S, "relu")) in->imm |= FX_RELU;
+    if (pick(D, S, in, F_FMA, 3, rm, 0) < 0) return -1;
+    if ((in->imm & (FX_RELU | FX_OOB)) && in->fn != gen_f16)
+      return dec_error(D, S, -1, "fma.relu and fma.oob take .f16, .bf16 and their pairs");
+    return 0;
   case OP_RCP:
     return pick(D, S, in, approx ? F_RCP_APPROX : F_RCP, 1, rm, approx);
   case OP_SQRT:

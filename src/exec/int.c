@@ -383,6 +383,23 @@ static void lop3_h(warp *w, const insn *in, uint32_t m) {
   });
 }
 
+/* lop3.or / lop3.and with a predicate output (d|p ..., q): p = (d != 0)
+ * or / and q. */
+static void lop3p_h(warp *w, const insn *in, uint32_t m) {
+  REGS3;
+  uint32_t lut = (uint32_t)in->imm, r = 0;
+  uint32_t q = w->p[in->v[0]] ^ (in->flags & IF_NEGC ? FULL_MASK : 0);
+  LANES(m, {
+    uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l], c = (uint32_t)C[l], d = 0;
+    for (int i = 0; i < 8; i++)
+      if (lut >> i & 1) d |= (i & 4 ? a : ~a) & (i & 2 ? b : ~b) & (i & 1 ? c : ~c);
+    D[l] = d;
+    if (d) r |= 1u << l;
+  });
+  r = in->mode == 1 ? r | q : r & q;
+  w->p[in->d2] = (w->p[in->d2] & ~m) | (r & m);
+}
+
 /* dp4a / dp2a: dot products of packed bytes / halves accumulated into c. */
 static void dp_h(warp *w, const insn *in, uint32_t m) {
   REGS3;
@@ -865,14 +882,23 @@ int dec_int(dctx *D, dstmt *S, insn *in) {
     in->fn = prmt_h;
     return 0;
   }
-  case OP_LOP3:
-    if (dec_nops(D, S, 5) < 0 || dec_dst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, t, &in->a) < 0 ||
+  case OP_LOP3: {
+    int bop = dec_take(S, "or") ? 1 : dec_take(S, "and") ? 2 : 0, neg = 0;
+    if (dec_nops(D, S, bop ? 6 : 5) < 0 || dec_dst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, t, &in->a) < 0 ||
         dec_src(D, S, 2, t, &in->b) < 0 || dec_src(D, S, 3, t, &in->c) < 0)
       return -1;
     if (S->st->ops[4].kind != PTX_OPD_INT) return dec_error(D, S, 4, "lop3 needs an immediate lookup table");
     in->imm = S->st->ops[4].ival & 0xff;
     in->fn = lop3_h;
+    if (!bop) return 0;
+    /* lop3.or/.and: d|p, ..., q */
+    if (!S->st->ops[0].pair) return dec_error(D, S, 0, "lop3.%s writes d|p", bop == 1 ? "or" : "and");
+    if (dec_pair(D, S, 0, &in->d2) < 0 || dec_psrc(D, S, 5, &in->v[0], &neg) < 0) return -1;
+    if (neg) in->flags |= IF_NEGC;
+    in->mode = (uint8_t)bop;
+    in->fn = lop3p_h;
     return 0;
+  }
   case OP_DP4A:
   case OP_DP2A:
     return dec_error(D, S, -1, "%s takes two types", S->st->opcode);

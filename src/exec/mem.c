@@ -4,6 +4,7 @@
  * (bounds and alignment) and reported to the analysis hook when one is on
  * (global accesses: not when the bank model is the only one). */
 #include "async/async.h"
+#include "exec/b128.h"
 #include "exec/exec.h"
 #include "exec/hooks.h"
 #include "exec/memfast.h"
@@ -381,6 +382,15 @@ int dec_ldst(dctx *D, dstmt *S, insn *in) {
   if (vec > 4) return dec_error(D, S, -1, ".v8 is not supported");
   if (dec_ntypes(D, S, 1) < 0 || dec_nops(D, S, 2) < 0) return -1;
   int t = S->types[0], es = ptx_type_size(t);
+  const ptx_operand *v = &S->st->ops[st ? 1 : 0];
+  uint32_t halves[2];
+  int wide = t == PTX_T_B128 && vec == 1;
+  if (wide) {
+    /* a .b128 register: the 16-byte vector of its two .b64 halves (b128.c) */
+    int r = b128_halves(D, v, !st, halves);
+    if (r) return r < 0 ? -1 : dec_error(D, S, st ? 1 : 0, "%s.b128 needs a .b128 register", S->st->opcode);
+    t = PTX_T_B64, es = 8, vec = 2;
+  }
   if (t == PTX_T_PRED || es > 8)
     return dec_error(D, S, -1, "%s does not take .%s", S->st->opcode, ptx_type_name(t));
   in->type = (uint8_t)t;
@@ -391,8 +401,10 @@ int dec_ldst(dctx *D, dstmt *S, insn *in) {
   int space = sp;
   if (dec_addr(D, S, st ? 0 : 1, &in->a, &in->imm, &space, &in->flags) < 0) return -1;
   in->space = (uint8_t)space;
-  const ptx_operand *v = &S->st->ops[st ? 1 : 0];
-  if (vec > 1) {
+  if (wide) {
+    in->v[0] = halves[0];
+    in->v[1] = halves[1];
+  } else if (vec > 1) {
     if (v->kind != PTX_OPD_VEC || v->nelems != vec)
       return dec_error(D, S, st ? 1 : 0, "expected a vector of %d registers", vec);
     for (int k = 0; k < vec; k++) {

@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 /* Element types of matrix operands. */
-enum { E_F16, E_BF16, E_TF32, E_S8, E_U8, E_S4, E_U4, E_F32, E_S32, E_F64, E_E4M3, E_E5M2 };
+enum { E_F16, E_BF16, E_TF32, E_S8, E_U8, E_S4, E_U4, E_F32, E_S32, E_F64, E_E4M3, E_E5M2, E_B1 };
 
 /* How a form accumulates in f32 (mma_acc_f32). */
 typedef struct acc_model {
@@ -37,6 +37,14 @@ int64_t mma_int_val(int e, uint64_t x);
  * fragment in register slots s. */
 struct warp;
 uint64_t mma_frag_elem(struct warp *w, const uint32_t *s, int l, int i, int bits);
+/* mma.sp and wgmma.mma_async.sp: the column of the dense K (a row of B)
+ * that packed element c of A's row r (0..15 of a warp's rows) multiplies,
+ * by the metadata in register slot `meta` of warp w: 2:4 chunks of 16- and
+ * 8-bit A (bits 16, 8), 1:2 of tf32 (32), 4:8 pairs of 4-bit A (4); K the
+ * dense K, sel the sparsity selector. */
+int mma_sp_col(const struct warp *w, uint32_t meta, int bits, int k, int sel, int r, int c);
+/* The number of sparsity selectors of A of `bits` bits and dense K. */
+int mma_sp_nsel(int bits, int k);
 /* The value of an fp8 byte (E_E4M3 or E_E5M2). */
 double fp8_to_double(int e, uint32_t x);
 

@@ -2,6 +2,7 @@
  * constants, symbol addresses, packing and unpacking, %clock), cvt between
  * every integer and floating-point type with rounding and saturation, cvta
  * between the generic and the specific address spaces, isspacep. */
+#include "exec/b128.h"
 #include "exec/cluster.h"
 #include "exec/exec.h"
 #include "exec/mma.h"
@@ -97,8 +98,7 @@ int dec_mov(dctx *D, dstmt *S, insn *in) {
   int t = S->types[0], bytes = ptx_type_size(t);
   const ptx_operand *d = &S->st->ops[0], *s = &S->st->ops[1];
   in->type = (uint8_t)t;
-  /* a register slot holds 64 bits: a .b128 value would lose its high half */
-  if (t == PTX_T_B128) return dec_error(D, S, -1, "mov.b128: 128-bit registers are not supported");
+  if (t == PTX_T_B128) return dec_mov_b128(D, S, in); /* two slots (b128.c) */
   if (t == PTX_T_PRED) {
     int neg;
     if (dec_pdst(D, S, 0, &in->d) < 0 || dec_psrc(D, S, 1, &in->a, &neg) < 0) return -1;
@@ -388,13 +388,11 @@ static int dec_cvt_fp8(dctx *D, dstmt *S, insn *in, int *rc) {
   return 1;
 }
 
-int dec_cvt_ext(dctx *D, dstmt *S, insn *in, int *rc);  /* cvtx.c: tf32, packed .relu/.satfinite */
-int dec_cvt_pack(dctx *D, dstmt *S, insn *in, int *rc); /* cvtpack.c: cvt.pack.sat */
+int dec_cvt_ext(dctx *D, dstmt *S, insn *in, int *rc); /* cvtx.c: tf32, packed .relu/.satfinite */
 
 int dec_cvt(dctx *D, dstmt *S, insn *in) {
   int rc8;
   if (dec_cvt_fp8(D, S, in, &rc8)) return rc8;
-  if (dec_cvt_pack(D, S, in, &rc8)) return rc8;
   if (dec_cvt_ext(D, S, in, &rc8)) return rc8;
   int irm = dec_round(S, 1), frm = dec_round(S, 0);
   if (dec_take(S, "ftz")) in->flags |= IF_FTZ;

@@ -54,6 +54,22 @@ static const smemu_tex_desc *lookup(warp *w, int l, uint64_t h, hcache *c, const
   return &c->d;
 }
 
+/* insn.flags of a texture or surface instruction on a module-scope
+ * .texref/.surfref: its handle slot holds the reference variable's address,
+ * and the handle bound to it is read from there at each execution (the
+ * host binds it later: runtime/driver/texref.c). */
+#define IF_REF IF_UNI
+
+/* The object handle of lane l: slot s, or (IF_REF) what the reference
+ * variable at the address in slot s holds. */
+static uint64_t handle_of(warp *w, const insn *in, uint32_t s, int l) {
+  uint64_t h = w->r[s][l], v = 0;
+  if (!(in->flags & IF_REF)) return h;
+  const uint8_t *p = exec_addr(w, l, PTX_SPACE_GLOBAL, h, 8, 0);
+  if (p) memcpy(&v, p, 8);
+  return v;
+}
+
 static inline float rf(warp *w, uint32_t s, int l) { return fp_from_bits32((uint32_t)w->r[s][l]); }
 
 /* ---- tex, tld4 ---- */
@@ -67,7 +83,7 @@ static void tex_exec(warp *w, const insn *in, uint32_t m) {
   const char *what = in->op == OP_TLD4 ? "tld4" : "tex";
   for (uint32_t mm = m; mm; mm &= mm - 1) {
     int l = __builtin_ctz(mm);
-    const smemu_tex_desc *d = lookup(w, l, w->r[xs[XS_H]][l], &c, what);
+    const smemu_tex_desc *d = lookup(w, l, handle_of(w, in, xs[XS_H], l), &c, what);
     if (!d) return;
     tex_query q;
     memset(&q, 0, sizeof q);
@@ -98,6 +114,9 @@ static void tex_exec(warp *w, const insn *in, uint32_t m) {
     LANES(m, {
       uint32_t v = res[k][l];
       if (in->type == PTX_T_F16) v = fp_f32_to_f16(fp_from_bits32(v), FP_RN);
+      if (in->type == PTX_T_F16X2) /* channels 2k, 2k + 1 as halves */
+        v = fp_f32_to_f16(fp_from_bits32(res[2 * k][l]), FP_RN) |
+            (uint32_t)fp_f32_to_f16(fp_from_bits32(res[2 * k + 1][l]), FP_RN) << 16;
       w->r[s][l] = v;
     });
   }
@@ -160,7 +179,7 @@ static void txq_exec(warp *w, const insn *in, uint32_t m) {
   const char *what = in->op == OP_TXQ ? "txq" : "suq";
   for (uint32_t mm = m; mm; mm &= mm - 1) {
     int l = __builtin_ctz(mm);
-    const smemu_tex_desc *d = lookup(w, l, w->r[in->a][l], &c, what);
+    const smemu_tex_desc *d = lookup(w, l, handle_of(w, in, in->a, l), &c, what);
     if (!d) return;
     res[l] = query(d, in->mode);
   }
@@ -228,7 +247,7 @@ static void suld_exec(warp *w, const insn *in, uint32_t m) {
   hcache c = {0};
   for (uint32_t mm = m; mm; mm &= mm - 1) {
     int l = __builtin_ctz(mm);
-    const smemu_tex_desc *d = lookup(w, l, w->r[xs[XS_H]][l], &c, "suld");
+    const smemu_tex_desc *d = lookup(w, l, handle_of(w, in, xs[XS_H], l), &c, "suld");
     if (!d) return;
     int zero;
     const uint8_t *p = su_addr(w, l, d, in, xs, n, &zero);
@@ -272,7 +291,7 @@ static void sust_exec(warp *w, const insn *in, uint32_t m) {
   hcache c = {0};
   for (uint32_t mm = m; mm; mm &= mm - 1) {
     int l = __builtin_ctz(mm);
-    const smemu_tex_desc *d = lookup(w, l, w->r[xs[XS_H]][l], &c, "sust");
+    const smemu_tex_desc *d = lookup(w, l, handle_of(w, in, xs[XS_H], l), &c, "sust");
     if (!d) return;
     int zero;
     uint32_t bytes = sp ? (uint32_t)(d->nch * d->bits / 8) : n;
@@ -299,14 +318,19 @@ enum { RED_ADD, RED_MIN, RED_MAX, RED_AND, RED_OR };
 static void sured_exec(warp *w, const insn *in, uint32_t m) {
   const uint32_t *xs = w->L->prog->xslots + in->imm;
   uint32_t n = (uint32_t)ptx_type_size(in->type);
-  /* an integer operation: signed min/max for .s32/.s64 */
+  /* an integer operation: signed min/max for .s32/.s64; sured.p's .b32 and
+   * .b64 are signed on a signed surface and unsigned otherwise, a float
+   * surface's too (its bits added and compared as integers: the H200 did,
+   * tests/hw/sparse sured.cu) */
   int t = in->type == PTX_T_S32 || in->type == PTX_T_S64 ? (int)in->type : PTX_T_U64;
+  int formatted = (in->target & SU_P) && (in->type == PTX_T_B32 || in->type == PTX_T_B64);
   static const int aop[] = {A_ADD, A_MIN, A_MAX, A_AND, A_OR}; /* by RED_* */
   hcache c = {0};
   for (uint32_t mm = m; mm; mm &= mm - 1) {
     int l = __builtin_ctz(mm);
-    const smemu_tex_desc *d = lookup(w, l, w->r[xs[XS_H]][l], &c, "sured");
+    const smemu_tex_desc *d = lookup(w, l, handle_of(w, in, xs[XS_H], l), &c, "sured");
     if (!d) return;
+    if (formatted) t = d->kind == SMEMU_TEX_SIGNED ? (n == 4 ? PTX_T_S32 : PTX_T_S64) : PTX_T_U64;
     int zero;
     uint8_t *p = su_addr(w, l, d, in, xs, n, &zero);
     if (!p) {
@@ -330,17 +354,22 @@ static void sured_exec(warp *w, const insn *in, uint32_t m) {
 
 /* The handle and coordinates of address operand i ([h, {c...}] or [h]):
  * slots into xs; *nc gets the coordinates given. */
-static int dec_handle(dctx *D, dstmt *S, int i, uint32_t *xs, int *nc, int ctype) {
+static int dec_handle(dctx *D, dstmt *S, insn *in, int i, uint32_t *xs, int *nc, int ctype) {
   if (i >= S->st->nops) return dec_error(D, S, -1, "missing operand %d", i + 1);
   const ptx_operand *o = &S->st->ops[i];
   if (o->kind != PTX_OPD_ADDR || !o->name)
     return dec_error(D, S, i, "expected [handle] or [handle, {coordinates}]");
-  if (o->name[0] != '%')
-    return dec_error(D, S, i,
-                     "'%s': smemu runs textures and surfaces through object handles (.u64 "
-                     "registers); module-scope .texref/.surfref are not supported",
-                     o->name);
   ptx_operand h = {.kind = PTX_OPD_REG, .name = o->name, .pos = o->pos};
+  if (o->name[0] != '%') {
+    /* a module-scope reference: its address; the handle is read through it */
+    int kind = dec_opaque(D, o->name),
+        surf = in->op == OP_SULD || in->op == OP_SUST || in->op == OP_SURED || in->op == OP_SUQ;
+    if (kind != (surf ? 3 : 1))
+      return dec_error(D, S, i, "'%s' is no %s (nor a register holding an object handle)", o->name,
+                       surf ? ".surfref" : ".texref");
+    h.kind = PTX_OPD_SYM;
+    in->flags |= IF_REF;
+  }
   uint32_t hs;
   if (dec_src_opd(D, &h, PTX_T_U64, &hs)) return -1;
   xs[XS_H] = hs;
@@ -405,24 +434,27 @@ static int dec_texop(dctx *D, dstmt *S, insn *in) {
   if (dec_geom(D, S, in) < 0) return -1;
   if (tld4 && in->mode != TG_2D && in->mode != TG_A2D)
     return dec_error(D, S, -1, "tld4 on .cube and .acube textures is not supported");
-  if (!dec_take(S, "v4")) return dec_error(D, S, -1, "%s returns .v4 vectors", S->st->opcode);
+  /* .v4, or .v2 of .f16x2 pairs (the four channels, two a register) */
+  int v2 = !tld4 && dec_take(S, "v2");
+  if (!v2 && !dec_take(S, "v4")) return dec_error(D, S, -1, "%s returns .v4 vectors", S->st->opcode);
   if (S->ntypes != 2)
     return dec_error(D, S, -1, "%s needs a result type and a coordinate type", S->st->opcode);
   int dt = S->types[0], ct = S->types[1];
-  if (dt != PTX_T_F32 && dt != PTX_T_S32 && dt != PTX_T_U32 && dt != PTX_T_F16)
-    return dec_error(D, S, -1, "result type must be .f32, .s32, .u32 or .f16");
+  if (v2 ? dt != PTX_T_F16X2 : (dt != PTX_T_F32 && dt != PTX_T_S32 && dt != PTX_T_U32 && dt != PTX_T_F16))
+    return dec_error(D, S, -1,
+                     v2 ? ".v2 results are .f16x2 pairs" : "result type must be .f32, .s32, .u32 or .f16");
   if (ct != PTX_T_F32 && ct != PTX_T_S32) return dec_error(D, S, -1, "coordinate type must be .f32 or .s32");
   if (ct == PTX_T_S32 && (variant || tld4 || in->mode >= TG_CUBE))
     return dec_error(D, S, -1, "integer coordinates are not allowed with this form");
   in->type = (uint8_t)dt;
   in->type2 = (uint8_t)ct;
-  in->vec = 4;
+  in->vec = v2 ? 2 : 4;
   int want = 2 + (variant == 1) + 2 * (variant == 2);
   if (S->st->nops > want)
     return dec_error(D, S, want, "texel offsets and depth compare operands are not supported");
-  if (dec_nops(D, S, want) < 0 || dec_regs(D, S, 0, xs, XS_D, 4, 1, dt) < 0) return -1;
+  if (dec_nops(D, S, want) < 0 || dec_regs(D, S, 0, xs, XS_D, in->vec, 1, dt) < 0) return -1;
   int nc;
-  if (dec_handle(D, S, 1, xs, &nc, ct) < 0) return -1;
+  if (dec_handle(D, S, in, 1, xs, &nc, ct) < 0) return -1;
   if (nc != geom_elems[in->mode])
     return dec_error(D, S, 1, "%s takes %d coordinate element%s", geoms[in->mode], geom_elems[in->mode],
                      geom_elems[in->mode] > 1 ? "s" : "");
@@ -469,7 +501,7 @@ static int dec_su(dctx *D, dstmt *S, insn *in) {
   in->target = (uint32_t)mode | (p ? SU_P : 0);
   if (dec_nops(D, S, 2) < 0) return -1;
   int nc;
-  if (dec_handle(D, S, st ? 0 : 1, xs, &nc, PTX_T_S32) < 0) return -1;
+  if (dec_handle(D, S, in, st ? 0 : 1, xs, &nc, PTX_T_S32) < 0) return -1;
   if (nc != geom_elems[in->mode])
     return dec_error(D, S, st ? 0 : 1, "%s takes %d coordinate element%s", geoms[in->mode],
                      geom_elems[in->mode], geom_elems[in->mode] > 1 ? "s" : "");
@@ -499,7 +531,7 @@ static int dec_query(dctx *D, dstmt *S, insn *in) {
   if (dec_nops(D, S, 2) < 0 || dec_dst(D, S, 0, &in->d) < 0) return -1;
   uint32_t xs[XS_N];
   int nc;
-  if (dec_handle(D, S, 1, xs, &nc, PTX_T_S32) < 0) return -1;
+  if (dec_handle(D, S, in, 1, xs, &nc, PTX_T_S32) < 0) return -1;
   if (nc) return dec_error(D, S, 1, "%s takes [handle]", S->st->opcode);
   in->a = xs[XS_H];
   in->fn = txq_exec;
@@ -536,6 +568,7 @@ static int dec_sured(dctx *D, dstmt *S, insn *in) {
   int ok = op == RED_ADD   ? (t == PTX_T_U32 || t == PTX_T_S32 || t == PTX_T_U64)
            : op <= RED_MAX ? (t == PTX_T_U32 || t == PTX_T_S32 || t == PTX_T_U64 || t == PTX_T_S64)
                            : (t == PTX_T_B32 || t == PTX_T_B64);
+  if (p && (t == PTX_T_B32 || t == PTX_T_B64)) ok = 1; /* sured.p: the surface's format */
   if (!ok) return dec_error(D, S, -1, "sured.%s does not take .%s", ops[op], ptx_type_name(t));
   in->type = (uint8_t)t;
   in->c = (uint32_t)op;
@@ -543,7 +576,7 @@ static int dec_sured(dctx *D, dstmt *S, insn *in) {
   in->target = (uint32_t)mode | (p ? SU_P : 0);
   if (dec_nops(D, S, 2) < 0) return -1;
   int nc;
-  if (dec_handle(D, S, 0, xs, &nc, PTX_T_S32) < 0) return -1;
+  if (dec_handle(D, S, in, 0, xs, &nc, PTX_T_S32) < 0) return -1;
   if (nc != geom_elems[in->mode])
     return dec_error(D, S, 0, "%s takes %d coordinate element%s", geoms[in->mode], geom_elems[in->mode],
                      geom_elems[in->mode] > 1 ? "s" : "");

@@ -5,7 +5,11 @@
  * for A/B .f16/.bf16 (K 16, D .f32 or .f16), .tf32 (K 8, D .f32),
  * .e4m3/.e5m2 (K 32, D .f32 or .f16) and .s8/.u8 (K 32, D .s32, optional
  * .satfinite), N 8..256 in steps of 8, A from four registers or from a
- * shared-memory matrix descriptor, B from a descriptor.
+ * shared-memory matrix descriptor, B from a descriptor; and
+ * wgmma.mma_async.sp (sparse A, twice the K: A holds K/2 packed columns,
+ * placed by the metadata operand and sparsity selector that follow B's
+ * descriptor, as mma.sp's m16n8 forms place them in each warp's 16 rows;
+ * mma_sp_col).
  *
  * A warpgroup is four consecutive warps (warp index / 4). mma_async is a
  * collective of the four: a warp that reaches it waits (blocked, as at a
@@ -60,7 +64,10 @@
  * A registers; a: the A descriptor's slot; b: the B descriptor's; c:
  * scale-d's predicate (IF_NEGC: negated); v[0]: D registers, v[1]: K,
  * v[2]: WF_* flags, v[3]: N. Of wait_group: imm = N. */
-enum { WF_AREG = 1, WF_NEGA = 2, WF_NEGB = 4, WF_TRANSA = 8, WF_TRANSB = 16, WF_SAT = 32 };
+enum { WF_AREG = 1, WF_NEGA = 2, WF_NEGB = 4, WF_TRANSA = 8, WF_TRANSB = 16, WF_SAT = 32, WF_SP = 64 };
+/* .sp: the sparsity selector in bits 8.. of v[2]; the metadata register's
+ * slot follows D's (and A's) in the xslots list */
+#define WF_SEL_SHIFT 8
 enum { WG_FENCE, WG_COMMIT, WG_WAIT, WG_MMA };
 
 /* f32 accumulation of each input type (fitted to an H100: tests/hw/wgmma,
@@ -334,10 +341,12 @@ static int compute(warp *x, warp *rep, const insn *in, wg_pend *p, const wg_desc
   int ta = in->type, tb = in->type2, td = in->mode;
   uint32_t nd = in->v[0], K = in->v[1], fl = in->v[2], N = in->v[3];
   uint32_t ea = esize_of(ta), eb = esize_of(tb), j = x->index % 4, cap = 0;
-  int integer = td == E_S32;
-  static _Thread_local double A[16][32], B[256][32];
-  static _Thread_local int64_t IA[16][32], IB[256][32];
-  /* A: 16 rows x K */
+  int integer = td == E_S32, sp = !!(fl & WF_SP);
+  uint32_t KA = sp ? K / 2 : K; /* .sp: A holds half of K, packed */
+  static _Thread_local double A[16][64], B[256][64];
+  static _Thread_local int64_t IA[16][64], IB[256][64];
+  static _Thread_local int kc[16][64];
+  /* A: 16 rows x KA */
   if (fl & WF_AREG) {
     const uint32_t *sa = sd + nd;
     int per = (int)(4 / ea);
@@ -354,9 +363,9 @@ static int compute(warp *x, warp *rep, const insn *in, wg_pend *p, const wg_desc
       }
   } else {
     wg_desc da = desc_of(x->r[in->a][0]);
-    if (!desc_check(rep, &da, "A", !!(fl & WF_TRANSA), ea, K, 64)) return 0;
+    if (!desc_check(rep, &da, "A", !!(fl & WF_TRANSA), ea, KA, 64)) return 0;
     for (uint32_t r = 0; r < 16; r++)
-      for (uint32_t k = 0; k < K; k++) {
+      for (uint32_t k = 0; k < KA; k++) {
         uint64_t v;
         if (!desc_read(rep, &da, "A", !!(fl & WF_TRANSA), ea, 16 * j + r, k, &v)) return 0;
         chunk_add(p, desc_addr(&da, !!(fl & WF_TRANSA), ea, 16 * j + r, k) / 16, &cap);
@@ -377,6 +386,11 @@ static int compute(warp *x, warp *rep, const insn *in, wg_pend *p, const wg_desc
       else
         B[n][k] = val(tb, v, fl & WF_NEGB);
     }
+  /* A's column k of row r multiplies B's column kc[r][k] */
+  uint32_t meta = sd[nd + (fl & WF_AREG ? 4 : 0)];
+  for (int r = 0; r < 16; r++)
+    for (uint32_t k = 0; k < KA; k++)
+      kc[r][k] = sp ? mma_sp_col(x, meta, 8 * (int)ea, (int)K, (int)(fl >> WF_SEL_SHIFT), r, (int)k) : (int)k;
   int fp8 = ta == E_E4M3 || ta == E_E5M2;
   const acc_model *am = ta == E_TF32  ? &acc_tf32
                         : fp8         ? (td == E_F16 ? &acc_fp8_h : &acc_fp8)
@@ -395,12 +409,14 @@ static int compute(warp *x, warp *rep, const insn *in, wg_pend *p, const wg_desc
       uint64_t cur = (x->r[sd[reg]][l] >> sh) & (td == E_F16 ? 0xffff : 0xffffffffu), bits;
       if (integer) {
         int64_t s = sc ? (int32_t)cur : 0;
-        for (uint32_t k = 0; k < K; k++) s += IA[r][k] * IB[c][k];
+        for (uint32_t k = 0; k < KA; k++) s += IA[r][k] * IB[c][kc[r][k]];
         if (fl & WF_SAT) s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
         bits = (uint32_t)s;
       } else {
         double cv = sc ? mma_to_double(td, cur) : 0.0;
-        double s = mma_acc_f32(am, cv, A[r], B[c], (int)K);
+        double bk[64];
+        for (uint32_t k = 0; k < KA; k++) bk[k] = B[c][kc[r][k]];
+        double s = mma_acc_f32(am, cv, A[r], bk, (int)KA);
         bits = mma_from_double(td, s) & (td == E_F16 ? 0xffff : 0xffffffffu);
       }
       out[reg][l] |= bits << sh;
@@ -686,8 +702,7 @@ int dec_wgmma(dctx *D, dstmt *S, insn *in) {
     in->imm = o->ival;
     return 0;
   }
-  if (dec_take(S, "sp"))
-    return dec_error(D, S, -1, "wgmma.mma_async.sp (sparse A) is not supported by smemu");
+  int sp = dec_take(S, "sp");
   /* the shape, then D, A, B types in order (.satfinite before them) */
   unsigned n = 0, k = 0;
   int shape = -1, types[3], nt = 0, sat = 0;
@@ -702,7 +717,8 @@ int dec_wgmma(dctx *D, dstmt *S, insn *in) {
       sat = 1;
       continue;
     }
-    if (!strcmp(md, "mma_async") || !strcmp(md, "sync") || !strcmp(md, "aligned")) continue;
+    if (!strcmp(md, "mma_async") || !strcmp(md, "sync") || !strcmp(md, "aligned") || !strcmp(md, "sp"))
+      continue;
     static const char *const tn[] = {"f16", "bf16", "tf32", "s8",  "u8",   "s4",
                                      "u4",  "f32",  "s32",  "f64", "e4m3", "e5m2"};
     int e = -1;
@@ -719,7 +735,7 @@ int dec_wgmma(dctx *D, dstmt *S, insn *in) {
   int fp8 = (ta == E_E4M3 || ta == E_E5M2) && (tb == E_E4M3 || tb == E_E5M2);
   int i8 = (ta == E_S8 || ta == E_U8) && (tb == E_S8 || tb == E_U8);
   int tf = ta == E_TF32 && tb == E_TF32;
-  unsigned kk = f16ab ? 16 : tf ? 8 : 32;
+  unsigned kk = (f16ab ? 16 : tf ? 8 : 32) * (sp ? 2 : 1);
   if (!(f16ab || fp8 || i8 || tf))
     return dec_error(D, S, -1,
                      "wgmma.mma_async: A .%s with B .%s is not a form (f16, bf16, tf32, e4m3/e5m2, s8/u8)",
@@ -738,12 +754,13 @@ int dec_wgmma(dctx *D, dstmt *S, insn *in) {
   int nimm = i8 ? 0 : tf || fp8 ? 2 : 4;
   int areg = S->st->nops > 1 && S->st->ops[1].kind == PTX_OPD_VEC;
   if (areg && f16ab) nimm = 3;
-  if (dec_nops(D, S, 4 + nimm) < 0) return -1;
+  int o0 = sp ? 2 : 0; /* .sp: metadata and selector before scale-d */
+  if (dec_nops(D, S, 4 + o0 + nimm) < 0) return -1;
   const ptx_operand *dv = &S->st->ops[0];
   if (dv->kind != PTX_OPD_VEC || (uint32_t)dv->nelems != nd)
     return dec_error(D, S, 0, "wgmma.mma_async.m64n%uk%u.%s: D is a vector of %u registers", n, k,
                      type_name(td), nd);
-  uint32_t slots[132];
+  uint32_t slots[133];
   for (uint32_t i = 0; i < nd; i++) {
     int r = dec_src_opd(D, &dv->elems[i], td == E_F32 ? PTX_T_F32 : PTX_T_B32, &slots[i]);
     if (r) return r < 0 ? -1 : dec_error(D, S, 0, "bad register in the D vector");
@@ -763,16 +780,26 @@ int dec_wgmma(dctx *D, dstmt *S, insn *in) {
     return -1;
   }
   if (dec_src(D, S, 2, PTX_T_B64, &in->b) < 0) return -1;
+  if (sp) {
+    if (dec_src(D, S, 3, PTX_T_B32, &slots[ns++]) < 0) return -1;
+    const ptx_operand *o = &S->st->ops[4];
+    int nsel = mma_sp_nsel(8 * (int)esize_of(ta), (int)kk);
+    if (o->kind != PTX_OPD_INT || o->ival < 0 || o->ival >= nsel)
+      return dec_error(D, S, 4,
+                       "the sparsity selector of wgmma.mma_async.sp with .%s is an integer constant 0..%d",
+                       type_name(ta), nsel - 1);
+    fl |= WF_SP | (uint32_t)o->ival << WF_SEL_SHIFT;
+  }
   int neg;
-  if (dec_psrc(D, S, 3, &in->c, &neg) < 0) return -1;
+  if (dec_psrc(D, S, 3 + o0, &in->c, &neg) < 0) return -1;
   if (neg) in->flags |= IF_NEGC;
   for (int i = 0; i < nimm; i++) {
-    const ptx_operand *o = &S->st->ops[4 + i];
+    const ptx_operand *o = &S->st->ops[4 + o0 + i];
     if (o->kind != PTX_OPD_INT)
-      return dec_error(D, S, 4 + i, "wgmma.mma_async: expected an integer constant");
+      return dec_error(D, S, 4 + o0 + i, "wgmma.mma_async: expected an integer constant");
     int is_scale = i < 2;
     if (is_scale ? (o->ival != 1 && o->ival != -1) : (o->ival != 0 && o->ival != 1))
-      return dec_error(D, S, 4 + i, is_scale ? "imm-scale is 1 or -1" : "imm-trans is 0 or 1");
+      return dec_error(D, S, 4 + o0 + i, is_scale ? "imm-scale is 1 or -1" : "imm-trans is 0 or 1");
     if (i == 0 && o->ival < 0) fl |= WF_NEGA;
     if (i == 1 && o->ival < 0) fl |= WF_NEGB;
     if (i == 2 && o->ival) fl |= areg ? WF_TRANSB : WF_TRANSA;

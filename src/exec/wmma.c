@@ -86,9 +86,6 @@ static const wmma_map maps[] = {
 // clang-format on
 #define NMAPS ((int)(sizeof maps / sizeof maps[0]))
 
-/* Element type of b1 (beside mma.h's E_*). */
-#define E_B1 100
-
 static int ebits_of(int e) { return e == E_B1 ? 1 : mma_ebits(e); }
 
 static int class_of(char frag, int e) {

@@ -104,6 +104,7 @@ struct dctx {
   const ptx_func *f;
   func_info *fi;
   smap regs, preds, labels, frame;
+  smap wide; /* the .b128 registers (two slots each: regs gives the low one) */
   uint64_t *consts;
   uint32_t nconsts, capconsts;
   uint32_t nregs_decl, npreds;
@@ -580,7 +581,7 @@ static int builtin_of(const char *name) {
   if (!strcmp(name, "__assertfail")) return BUILTIN_ASSERTFAIL;
   if (!strcmp(name, "malloc")) return BUILTIN_MALLOC;
   if (!strcmp(name, "free")) return BUILTIN_FREE;
-  return BUILTIN_NONE;
+  return ir_devrt_builtin(name);
 }
 
 int ir_is_builtin(const char *name) { return name && builtin_of(name) != BUILTIN_NONE; }
@@ -729,6 +730,14 @@ static int layout_shared(dctx *D, program *P) {
   return D->failed ? -1 : 0;
 }
 
+int dec_opaque(dctx *D, const char *name) {
+  for (int i = 0; name && i < D->m->nvars; i++)
+    if (D->m->vars[i].opaque && !strcmp(D->m->vars[i].name, name)) return D->m->vars[i].opaque;
+  return 0;
+}
+
+int dec_is_b128(dctx *D, const char *name) { return name && smap_get(&D->wide, name, NULL); }
+
 /* ---- per function ---- */
 static int declare_elems(dctx *D, const char *name, int n, int pred) {
   static const char xyzw[] = "xyzw", rgba[] = "rgba";
@@ -772,7 +781,12 @@ static int declare_regs(dctx *D, const ptx_func *f) {
         continue;
       }
       if (smap_get(pred ? &D->preds : &D->regs, name, NULL)) continue;
-      if (pred)
+      if (r->type == PTX_T_B128) {
+        /* two slots, the low half first (exec/b128.c) */
+        smap_put(&D->wide, name, D->nregs_decl);
+        smap_put(&D->regs, name, D->nregs_decl);
+        D->nregs_decl += 2;
+      } else if (pred)
         smap_put(&D->preds, name, D->npreds++);
       else
         smap_put(&D->regs, name, D->nregs_decl++);
@@ -1045,6 +1059,7 @@ static int decode_func(dctx *D, program *P, uint32_t idx) {
   D->f = f;
   D->fi = fi;
   smap_clear(&D->regs);
+  smap_clear(&D->wide);
   smap_clear(&D->preds);
   smap_clear(&D->labels);
   smap_clear(&D->frame);
@@ -1319,6 +1334,7 @@ done:
   smap_clear(&D.globals);
   smap_clear(&D.kparams);
   smap_clear(&D.regs);
+  smap_clear(&D.wide);
   smap_clear(&D.preds);
   smap_clear(&D.labels);
   smap_clear(&D.frame);

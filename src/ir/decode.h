@@ -40,6 +40,12 @@ void program_free(program *p);
 /* Whether a call to the undefined function `name` is one the executor
  * provides (vprintf, malloc, ...): the device link leaves those unresolved. */
 int ir_is_builtin(const char *name);
+/* The device runtime's functions (devrt_names.c): BUILTIN_DEVRT* for a name
+ * of one (__cudaCDP2Launch..., cudaGetParameterBuffer, ...), else
+ * BUILTIN_NONE; ir_devrt_suffix gives the part after __cudaCDP2 or cuda
+ * ("LaunchDeviceV2"), or NULL. */
+int ir_devrt_builtin(const char *name);
+const char *ir_devrt_suffix(const char *name);
 
 /* ---- for the family decoders ---- */
 
@@ -89,6 +95,12 @@ int dec_is_pred(dctx *D, dstmt *S, int i);
 int dec_addr(dctx *D, dstmt *S, int i, uint32_t *base, int64_t *off, int *space, uint8_t *flags);
 /* Report an error at the statement (or its operand i, i < 0 for the
  * statement) and return -1. */
+/* The kind of module-scope reference `name` (1 .texref, 2 .samplerref, 3
+ * .surfref), 0 when it is none. */
+int dec_opaque(dctx *D, const char *name);
+/* Whether register `name` of the function being decoded is a .b128 one
+ * (two slots from its own). */
+int dec_is_b128(dctx *D, const char *name);
 int dec_error(dctx *D, dstmt *S, int i, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* Decode context queries used by control-flow families. */
 int dec_label(dctx *D, dstmt *S, int i, uint32_t *pc);

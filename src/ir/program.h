@@ -213,7 +213,20 @@ typedef struct func_info {
   int builtin; /* BUILTIN_* for vprintf/__assertfail, else 0 */
 } func_info;
 
-enum { BUILTIN_NONE, BUILTIN_VPRINTF, BUILTIN_ASSERTFAIL, BUILTIN_MALLOC, BUILTIN_FREE };
+/* BUILTIN_DEVRT: a device runtime function (dynamic parallelism) the host
+ * side answers through the context's device-call hook (exec/devcall.c);
+ * BUILTIN_DEVRT_MALLOC/FREE: the device runtime's cudaMalloc/cudaFree, on
+ * the device heap as malloc/free. */
+enum {
+  BUILTIN_NONE,
+  BUILTIN_VPRINTF,
+  BUILTIN_ASSERTFAIL,
+  BUILTIN_MALLOC,
+  BUILTIN_FREE,
+  BUILTIN_DEVRT,
+  BUILTIN_DEVRT_MALLOC,
+  BUILTIN_DEVRT_FREE
+};
 
 typedef struct kparam {
   const char *name;

@@ -56,7 +56,7 @@ typedef struct decl {
   int space;     /* enum ptx_space */
   int linkage;   /* enum ptx_linkage */
   int type;      /* enum ptx_type, PTX_T_NONE for .texref & co */
-  int opaque;    /* .texref / .samplerref / .surfref */
+  int opaque;    /* 1 .texref, 2 .samplerref, 3 .surfref */
   int vec;       /* 1, 2, 4 */
   int align;     /* .align N or 0 */
   int ptr_space; /* .ptr .global ... */
@@ -734,7 +734,7 @@ static void parse_attrs(parser *P, decl *d) {
       if (have_type) fail_at(P, P->tok.pos, "a declaration has one type");
       have_type = 1;
       d->type = t;
-      d->opaque = t == PTX_T_NONE;
+      d->opaque = t != PTX_T_NONE ? 0 : at_dir(P, "texref") ? 1 : at_dir(P, "samplerref") ? 2 : 3;
       advance(P);
     } else if (at_dir(P, "align")) {
       d->align = read_align(P);
@@ -943,7 +943,7 @@ static void parse_init_item(parser *P, init_ctx *ic, int depth) {
 
 /* `= init` of variable v declared with dimensions dims[0..ndims). */
 static void parse_initializer(parser *P, ptx_var *v, const uint64_t *dims, int ndims) {
-  if (v->type == PTX_T_NONE) {
+  if (v->opaque) {
     /* .samplerref s = { filter_mode = nearest, ... }: not kept */
     if (P->tok.kind == '{')
       skip_braces(P, "initializer");
@@ -1012,7 +1012,8 @@ static void parse_declarator(parser *P, const decl *d, vec *out, int allow_init)
   ptx_var *v = push(P, out, sizeof *v);
   v->name = name;
   v->space = d->space;
-  v->type = d->type;
+  v->type = d->opaque ? PTX_T_U64 : d->type; /* an opaque reference holds a handle */
+  v->opaque = d->opaque;
   v->vec = d->vec;
   v->align = d->align;
   v->nelems = unsized ? 0 : n;

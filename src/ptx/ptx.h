@@ -74,7 +74,7 @@ typedef struct ptx_reloc {
 typedef struct ptx_var {
   const char *name;   /* identifier */
   int space;          /* enum ptx_space */
-  int type;           /* enum ptx_type of one element; NONE for .texref/.samplerref/.surfref */
+  int type;           /* enum ptx_type of one element (.u64 for .texref & co) */
   int vec;            /* 1, 2 or 4 (.v2/.v4) */
   int align;          /* .align N, or 0 when not given */
   uint64_t nelems;    /* array elements (product of all dimensions); 1 for a scalar */
@@ -84,6 +84,8 @@ typedef struct ptx_var {
   int ptr_space;      /* .ptr .global/.shared/... on a kernel parameter, else 0 */
   int ptr_align;      /* .ptr .align N on a kernel parameter, else 0 */
   int managed;        /* .attribute(.managed): a __managed__ variable */
+  int opaque;         /* 1 .texref, 2 .samplerref, 3 .surfref (then type is .u64:
+                         the variable holds the object handle bound to it) */
   uint8_t *init;      /* initializer bytes (little-endian), or NULL */
   uint64_t init_size; /* bytes in init (may be less than the variable's size) */
   ptx_reloc *relocs;  /* addresses in the initializer */

@@ -39,8 +39,20 @@ stated vecreg.ptx k 1 2 "1073741824 5" --arg buf:u32:2:print
 # old values 0, the bf16x2 pairs)
 stated atomv.ptx k 32 2,3 "1107296256 1115684864 0 0 1056964608 1048576000 1077936128 1082130432 0 0 0 0 1075855296 3212853312" \
   --arg buf:u32:14:print
+# mov.b128 from a constant, from and to four .b32 pieces (b128mov.ptx)
+stated b128mov.ptx k 1 2 "18446744073709551609 18446744073709551615 8589934593 17179869187 3" \
+  --arg buf:u64:5:print
 # mbarrier.arrive_drop.expect_tx (mbdrop.ptx: both phases end)
 stated mbdrop.ptx k 32 2 "1 1" --arg buf:u32:2:print
+
+# the recorded matrix, texture-reference and .b128 kernels of tests/hw/sparse
+# decode; texref_q.ptx's queries do not (the GPU's driver refuses them too)
+for f in "$H"/../hw/sparse/*.ptx; do
+  case "$f" in
+  *texref_q.ptx) "$B/smemu" lint "$f" > "$T/lint" 2>&1 && { echo "FAIL: smemu lint $f decodes"; fail=1; } ;;
+  *) "$B/smemu" lint "$f" > "$T/lint" 2>&1 || { echo "FAIL: smemu lint $f:"; cat "$T/lint"; fail=1; } ;;
+  esac
+done
 
 # the check itself: a form smemu cannot decode fails it, unless a gap names it
 printf 'x\tadd.u32 %%r_u32_0, %%r_u32_1, %%r_u32_2;\nx\tfrobnicate.u32 %%r_u32_0;\n' > "$T/forms.txt"

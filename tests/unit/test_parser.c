@@ -547,13 +547,16 @@ static void test_features(void **state) {
   assert_string_equal(m->target, "sm_80");
   assert_int_equal(m->texmode_independent, 1);
   assert_int_equal(m->nvars, 17);
-  /* opaque types: kept with type NONE */
+  /* opaque types: 8-byte handle variables marked with their kind */
   const ptx_var *tex = find_var(m->vars, m->nvars, "tex0");
-  assert_int_equal(tex->type, PTX_T_NONE);
+  assert_int_equal(tex->type, PTX_T_U64);
+  assert_int_equal(tex->opaque, 1);
   assert_int_equal(tex->space, PTX_SPACE_GLOBAL);
   const ptx_var *smp = find_var(m->vars, m->nvars, "smp");
-  assert_int_equal(smp->type, PTX_T_NONE);
+  assert_int_equal(smp->type, PTX_T_U64);
+  assert_int_equal(smp->opaque, 2);
   assert_null(smp->init);
+  assert_int_equal(find_var(m->vars, m->nvars, "surf0")->opaque, 3);
   /* .f32 cf[2][3] = {{1.5, -2, 0f3F800000}, {4}}: row 2 starts at leaf 3 */
   const ptx_var *cf = find_var(m->vars, m->nvars, "cf");
   assert_int_equal(cf->nelems, 6);
