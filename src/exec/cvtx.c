@@ -91,7 +91,8 @@ static int has_mod(const dstmt *S, const char *m) {
 
 /* cvt.pack.sat.{u8,s8,u4,s4,u2,s2}.s32.b32 d, a, b, c: a and b saturated
  * to insn.mode bits (IF_SIGNED: signed), packed below c: d = c << 2n |
- * a' << n | b'. */
+ * a' << n | b'. cvt.pack.sat.{u16,s16}.s32 d, a, b has no c: at n = 16 it
+ * is shifted out (the decoder names a for it). */
 static void cvt_pack_sat_h(warp *w, const insn *in, uint32_t m) {
   uint64_t *D = w->r[in->d];
   const uint64_t *A = w->r[in->a], *B = w->r[in->b], *C = w->r[in->c];
@@ -110,13 +111,26 @@ static void cvt_pack_sat_h(warp *w, const insn *in, uint32_t m) {
 static int dec_cvt_pack(dctx *D, dstmt *S, insn *in) {
   dec_take(S, "pack");
   if (!dec_take(S, "sat")) return dec_error(D, S, -1, "cvt.pack needs .sat");
+  if (S->ntypes == 2 && (S->types[0] == PTX_T_U16 || S->types[0] == PTX_T_S16)) {
+    if (S->types[1] != PTX_T_S32) return dec_error(D, S, -1, "cvt.pack.sat to .u16/.s16 converts .s32 pairs");
+    if (dec_nops(D, S, 3) < 0 || dec_dst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, PTX_T_S32, &in->a) < 0 ||
+        dec_src(D, S, 2, PTX_T_S32, &in->b) < 0)
+      return -1;
+    in->c = in->a;
+    in->type = PTX_T_B32;
+    in->mode = 16;
+    if (S->types[0] == PTX_T_S16) in->flags |= IF_SIGNED;
+    in->fn = cvt_pack_sat_h;
+    return 0;
+  }
   static const char *const narrow[] = {"u4", "s4", "u2", "s2", NULL};
   int k = dec_take_any(S, narrow), t0 = S->ntypes == 3 ? S->types[0] : -1;
   int n = k >= 0 ? (k < 2 ? 4 : 2) : 8, sg = k >= 0 ? k & 1 : t0 == PTX_T_S8;
   int rest = k >= 0 ? 0 : 1;
   if ((k < 0 && t0 != PTX_T_U8 && t0 != PTX_T_S8) || S->ntypes != rest + 2 || S->types[rest] != PTX_T_S32 ||
       S->types[rest + 1] != PTX_T_B32)
-    return dec_error(D, S, -1, "cvt.pack.sat converts .s32 pairs to .u8/.s8/.u4/.s4/.u2/.s2 over a .b32");
+    return dec_error(
+        D, S, -1, "cvt.pack.sat converts .s32 pairs to .u16/.s16, or to .u8/.s8/.u4/.s4/.u2/.s2 over a .b32");
   if (dec_nops(D, S, 4) < 0 || dec_dst(D, S, 0, &in->d) < 0 || dec_src(D, S, 1, PTX_T_S32, &in->a) < 0 ||
       dec_src(D, S, 2, PTX_T_S32, &in->b) < 0 || dec_src(D, S, 3, PTX_T_B32, &in->c) < 0)
     return -1;
