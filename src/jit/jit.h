@@ -10,4 +10,8 @@
 
 #include "exec/tier.h"
 
+/* Loads LLVM and starts the process's JIT (what jit_compile does first);
+ * 0, or -1 with a reason in why. */
+int jit_start(char *why, size_t n);
+
 #endif
