@@ -221,7 +221,7 @@ void smemu_module_unload(smemu_module *m) {
     sass_kernel_free(&m->kernels[i]);
     char why[256];
     for (int v = 0; v < 2; v++)
-      if (m->kernels[i].jit_bg[v]) jit_free(jit_bg_finish(m->kernels[i].jit_bg[v], NULL, why, sizeof why));
+      if (m->kernels[i].bg[v]) jit_free(jit_bg_finish(m->kernels[i].bg[v], NULL, why, sizeof why));
     for (int v = 0; v < 2; v++) jit_free(m->kernels[i].jit[v]);
     program_free(m->kernels[i].prog);
     free(m->kernels[i].err);
@@ -529,7 +529,7 @@ static const jit_code *kernel_jit(smemu_ctx *ctx, smemu_kernel *k, int hooked, i
    * an earlier run left in the disk cache (nothing to compile) */
   int is_auto = ctx->tier == SMEMU_TIER_AUTO;
   if (is_auto && init_check) return NULL;
-  if (is_auto && k->ran_insns < ctx->jit_hot && !k->jit_tried[hooked] && !k->jit_bg[hooked] &&
+  if (is_auto && k->ran_insns < ctx->jit_hot && !k->jit_tried[hooked] && !k->bg[hooked] &&
       !jit_cached(k->prog, hooked))
     return NULL;
   pthread_mutex_lock(&jit_kernels);
@@ -537,18 +537,18 @@ static const jit_code *kernel_jit(smemu_ctx *ctx, smemu_kernel *k, int hooked, i
   /* a hot kernel in auto compiles in the background (SMEMU_JIT_BG=0: in
    * the launch), its launches interpreted until the code is ready */
   const char *bge = getenv("SMEMU_JIT_BG");
-  if (is_auto && !k->jit_tried[hooked] && !k->jit_bg[hooked] && !(bge && !strcmp(bge, "0")) &&
-      !jit_cached(k->prog, hooked) && (k->jit_bg[hooked] = jit_compile_bg(k->prog, hooked))) {
+  if (is_auto && !k->jit_tried[hooked] && !k->bg[hooked] && !(bge && !strcmp(bge, "0")) &&
+      !jit_cached(k->prog, hooked) && (k->bg[hooked] = jit_compile_bg(k->prog, hooked))) {
     pthread_mutex_unlock(&jit_kernels);
     return NULL;
   }
-  if (k->jit_bg[hooked]) {
-    if (!jit_bg_ready(k->jit_bg[hooked]) && is_auto) {
+  if (k->bg[hooked]) {
+    if (!jit_bg_ready(k->bg[hooked]) && is_auto) {
       pthread_mutex_unlock(&jit_kernels);
       return NULL;
     }
-    k->jit[hooked] = jit_bg_finish(k->jit_bg[hooked], bg_seconds, why, sizeof why);
-    k->jit_bg[hooked] = NULL;
+    k->jit[hooked] = jit_bg_finish(k->bg[hooked], bg_seconds, why, sizeof why);
+    k->bg[hooked] = NULL;
     k->jit_tried[hooked] = 2;
     if (!k->jit[hooked] && getenv("SMEMU_JIT_STATS"))
       fprintf(stderr, "jit %s: not compiled: %s\n", k->prog->name, why);

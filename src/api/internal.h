@@ -9,22 +9,22 @@
 #include "smemu.h"
 
 struct smemu_kernel {
-  smemu_module *mod;        /* owning module */
-  const ptx_func *f;        /* its PTX */
-  program *prog;            /* decoded form, or NULL when it failed to decode */
-  char *err;                /* why it failed to decode (smemu_module_get_kernel says so) */
-  int status;               /* and the status it returns */
-  int64_t max_dyn_smem;     /* SMEMU_ATTR_MAX_DYNAMIC_SHARED, or -1: default */
-  int64_t carveout;         /* SMEMU_ATTR_PREFERRED_CARVEOUT, or -1 */
-  int nonportable;          /* SMEMU_ATTR_NON_PORTABLE_CLUSTER */
-  uint32_t req_cluster[3];  /* SMEMU_ATTR_CLUSTER_WIDTH/HEIGHT/DEPTH set at run time, 0: none */
-  int cluster_policy;       /* SMEMU_ATTR_CLUSTER_POLICY (a hint) */
-  struct sass_map *sass;    /* SASS mapping (src/api/sass_use.c), or NULL: PTX counting */
-  struct jit_code *jit[2];  /* compiled code (src/jit), made at the first jit launch:
-                               [1] the variant that calls the analyses' hooks */
-  int jit_tried[2];         /* 1 once it was made (or failed) */
-  struct jit_bg *jit_bg[2]; /* its compile running in the background (auto) */
-  uint64_t ran_insns;       /* warp instructions its launches have run */
+  smemu_module *mod;       /* owning module */
+  const ptx_func *f;       /* its PTX */
+  program *prog;           /* decoded form, or NULL when it failed to decode */
+  char *err;               /* why it failed to decode (smemu_module_get_kernel says so) */
+  int status;              /* and the status it returns */
+  int64_t max_dyn_smem;    /* SMEMU_ATTR_MAX_DYNAMIC_SHARED, or -1: default */
+  int64_t carveout;        /* SMEMU_ATTR_PREFERRED_CARVEOUT, or -1 */
+  int nonportable;         /* SMEMU_ATTR_NON_PORTABLE_CLUSTER */
+  uint32_t req_cluster[3]; /* SMEMU_ATTR_CLUSTER_WIDTH/HEIGHT/DEPTH set at run time, 0: none */
+  int cluster_policy;      /* SMEMU_ATTR_CLUSTER_POLICY (a hint) */
+  struct sass_map *sass;   /* SASS mapping (src/api/sass_use.c), or NULL: PTX counting */
+  struct jit_code *jit[2]; /* compiled code (src/jit), made at the first jit launch:
+                              [1] the variant that calls the analyses' hooks */
+  int jit_tried[2];        /* 1 once it was made (or failed) */
+  struct jit_bg *bg[2];    /* its compile running in the background (auto) */
+  uint64_t ran_insns;      /* warp instructions its launches have run */
 };
 
 struct smemu_module {
