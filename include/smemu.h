@@ -90,8 +90,10 @@ typedef struct smemu_options {
 #define SMEMU_TIER_AUTO 3    /* compiled code for hot kernels: a kernel is
                                 compiled once its launches have run
                                 SMEMU_JIT_HOT warp instructions (default 10
-                                million; compiling costs about 5 ms per PTX
-                                instruction) and interpreted until then */
+                                million; compiling costs about 2 ms per PTX
+                                instruction), in the background, and
+                                interpreted until its code is ready; the
+                                interpreter with initcheck */
 /* 1 when this build has the compiled tier. */
 int smemu_jit_available(void);
 
