@@ -219,9 +219,8 @@ void smemu_module_unload(smemu_module *m) {
   }
   for (int i = 0; i < m->nkernels; i++) {
     sass_kernel_free(&m->kernels[i]);
-    char why[256];
     for (int v = 0; v < 2; v++)
-      if (m->kernels[i].bg[v]) jit_free(jit_bg_finish(m->kernels[i].bg[v], NULL, why, sizeof why));
+      if (m->kernels[i].bg[v]) jit_bg_cancel(m->kernels[i].bg[v]);
     for (int v = 0; v < 2; v++) jit_free(m->kernels[i].jit[v]);
     program_free(m->kernels[i].prog);
     free(m->kernels[i].err);

@@ -1,23 +1,31 @@
-/* bg.c: compiling a kernel in the background (exec/tier.h): a thread per
- * compile, which runs jit_compile while the launches of the kernel go on
- * interpreted. Both tiers give the same results, so which launch first
- * finds the code changes only the time. */
+/* bg.c: compiling a kernel in the background (exec/tier.h), while the
+ * launches of the kernel go on interpreted. The compile runs in a child
+ * process (jit_compile_child), which leaves the object in the disk cache;
+ * when it has finished, jit_bg_finish links the object as a later run
+ * would. A process, not a thread: a program may return from main while a
+ * compile runs, and the exit handlers then destroy LLVM's function-local
+ * statics that a compiling thread is using (they are registered during
+ * that very compile, after any handler that could wait for it). A process
+ * that exits kills the compiles still running. Without a disk cache there
+ * is no background compile (the launch compiles). Both tiers give the same
+ * results, so which launch first finds the code changes only the time. */
 #include "jit/jit.h"
 
+#include <errno.h>
 #include <pthread.h>
-#include <stdatomic.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <time.h>
 
 struct jit_bg {
-  pthread_t th;
+  pid_t pid;
+  int done; /* the child has been reaped (or was reaped by someone else) */
   const program *P;
   int hooked;
-  _Atomic int done;
-  jit_code *J;
-  double seconds;
-  char why[256];
+  double t0, seconds;
 };
 
 static double wall(void) {
@@ -26,65 +34,85 @@ static double wall(void) {
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* The compiles running: the process's exit waits for them, before LLVM's
- * own exit handlers (registered when LLVM was loaded, so they run after
- * this one) tear down what a compile uses. */
+/* The children running, killed at exit. */
 static pthread_mutex_t running_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t running_cv = PTHREAD_COND_INITIALIZER;
-static int running;
+static pid_t running[64];
+static int nrunning, exit_kills;
 
-static void wait_running(void) {
+static void kill_running(void) {
   pthread_mutex_lock(&running_lock);
-  while (running) pthread_cond_wait(&running_cv, &running_lock);
+  for (int i = 0; i < nrunning; i++) {
+    kill(running[i], SIGKILL);
+    while (waitpid(running[i], NULL, 0) < 0 && errno == EINTR) {
+    }
+  }
+  nrunning = 0;
   pthread_mutex_unlock(&running_lock);
 }
 
-static void *compile_main(void *arg) {
-  jit_bg *b = arg;
-  double t0 = wall();
-  b->J = jit_compile(b->P, b->hooked, b->why, sizeof b->why);
-  b->seconds = wall() - t0;
-  atomic_store(&b->done, 1);
+static void forget(pid_t pid) {
   pthread_mutex_lock(&running_lock);
-  running--;
-  pthread_cond_broadcast(&running_cv);
+  for (int i = 0; i < nrunning; i++)
+    if (running[i] == pid) running[i] = running[--nrunning];
   pthread_mutex_unlock(&running_lock);
-  return NULL;
 }
 
 jit_bg *jit_compile_bg(const program *P, int hooked) {
-  static int exit_waits;
-  char why[256];
-  /* LLVM loaded first, so that the exit handler below runs before its */
-  if (jit_start(why, sizeof why) < 0) return NULL;
+  if (!jit_disk_cache()) return NULL;
   pthread_mutex_lock(&running_lock);
-  if (!exit_waits) exit_waits = atexit(wait_running) == 0 ? 1 : -1;
-  int ok = exit_waits == 1;
+  if (!exit_kills) exit_kills = atexit(kill_running) == 0 ? 1 : -1;
+  int room = exit_kills == 1 && nrunning < (int)(sizeof running / sizeof *running);
   pthread_mutex_unlock(&running_lock);
-  jit_bg *b = ok ? calloc(1, sizeof *b) : NULL;
+  jit_bg *b = room ? calloc(1, sizeof *b) : NULL;
   if (!b) return NULL;
   b->P = P;
   b->hooked = hooked;
-  pthread_mutex_lock(&running_lock);
-  running++;
-  pthread_mutex_unlock(&running_lock);
-  if (pthread_create(&b->th, NULL, compile_main, b)) {
-    pthread_mutex_lock(&running_lock);
-    running--;
-    pthread_mutex_unlock(&running_lock);
+  b->t0 = wall();
+  /* (running_lock is not held across the fork: the child takes nothing) */
+  long pid = jit_compile_child(P, hooked);
+  if (pid <= 0) {
     free(b);
     return NULL;
   }
+  b->pid = (pid_t)pid;
+  pthread_mutex_lock(&running_lock);
+  running[nrunning++] = b->pid;
+  pthread_mutex_unlock(&running_lock);
   return b;
 }
 
-int jit_bg_ready(const jit_bg *b) { return atomic_load(&((jit_bg *)b)->done); }
+/* Reaps the child if it has ended (wait: until it has). */
+static void reap(jit_bg *b, int wait) {
+  if (b->done) return;
+  pid_t r;
+  while ((r = waitpid(b->pid, NULL, wait ? 0 : WNOHANG)) < 0 && errno == EINTR) {
+  }
+  /* (-1: the program reaped it, waiting for any child) */
+  if (r == b->pid || r < 0) {
+    b->done = 1;
+    b->seconds = wall() - b->t0;
+    forget(b->pid);
+  }
+}
+
+int jit_bg_ready(const jit_bg *b) {
+  reap((jit_bg *)b, 0);
+  return b->done;
+}
 
 jit_code *jit_bg_finish(jit_bg *b, double *seconds, char *why, size_t n) {
-  pthread_join(b->th, NULL);
-  jit_code *J = b->J;
-  if (seconds) *seconds = b->seconds;
-  if (!J) snprintf(why, n, "%s", b->why);
+  reap(b, 1);
+  /* the child's object from the disk cache (or, where it left none, a
+   * compile here) */
+  double t = wall();
+  jit_code *J = jit_compile(b->P, b->hooked, why, n);
+  if (seconds) *seconds = b->seconds + wall() - t;
   free(b);
   return J;
+}
+
+void jit_bg_cancel(jit_bg *b) {
+  if (!b->done) kill(b->pid, SIGKILL);
+  reap(b, 1);
+  free(b);
 }

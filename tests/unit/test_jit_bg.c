@@ -8,7 +8,10 @@
  *    a later launch runs compiled and reports the compile's seconds (> 0),
  *    the launches after it report 0;
  *  - destroy_while_compiling: a context destroyed while its kernel compiles
- *    waits for the compile (no crash, no leak under valgrind/ASan);
+ *    stops the compile (no crash, no leak under valgrind/ASan);
+ *  - exit_while_compiling: a process that exits (exit handlers run) while
+ *    a kernel compiles, at several points of the compile, exits with
+ *    status 0 and leaves no compiling process behind;
  *  - foreground: SMEMU_JIT_BG=0 compiles in the second launch itself,
  *    which runs compiled;
  *  - initcheck: with initcheck on, auto runs the interpreter even for a hot
@@ -19,9 +22,12 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -126,6 +132,38 @@ static void test_destroy_while_compiling(void **st) {
   smemu_destroy(r.c);
 }
 
+static void test_exit_while_compiling(void **st) {
+  (void)st;
+  if (!smemu_jit_available()) skip();
+  for (int us = 0; us <= 200000; us += 25000) {
+    int fd[2];
+    assert_int_equal(pipe(fd), 0);
+    pid_t p = fork();
+    assert_true(p >= 0);
+    if (p == 0) {
+      close(fd[0]);
+      run r;
+      start(&r, 0);
+      once(&r, 1);
+      once(&r, 2);
+      usleep((useconds_t)us);
+      /* the pipe's write end stays open in a compiling process left behind */
+      exit(0);
+    }
+    close(fd[1]);
+    int status;
+    assert_int_equal(waitpid(p, &status, 0), p);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    /* end of file at once: no writer left (a process still compiling
+     * would hold the write end: EAGAIN) */
+    char c;
+    assert_int_equal(fcntl(fd[0], F_SETFL, O_NONBLOCK), 0);
+    assert_int_equal(read(fd[0], &c, 1), 0);
+    close(fd[0]);
+  }
+}
+
 static void test_foreground(void **st) {
   (void)st;
   if (!smemu_jit_available()) skip();
@@ -156,6 +194,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_background, setup, teardown),
       cmocka_unit_test_setup_teardown(test_destroy_while_compiling, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_exit_while_compiling, setup, teardown),
       cmocka_unit_test_setup_teardown(test_foreground, setup, teardown),
       cmocka_unit_test_setup_teardown(test_initcheck, setup, teardown),
   };
