@@ -12,30 +12,35 @@
 # (bg) and without it (SMEMU_JIT_BG=0: fg, the compile in the launch)).
 D=$PWD
 RES=${RES:?}
-mkdir -p "$RES" /tmp/w
-tar xzf pkg.tar.gz -C /tmp/w && tar xJf llvmlibs.tar.xz -C /tmp/w || { echo unpack failed; exit 1; }
+export W=${W:-/tmp/w}  # where it unpacks and works
+mkdir -p "$RES" $W
+tar xzf pkg.tar.gz -C $W && tar xJf llvmlibs.tar.xz -C $W || { echo unpack failed; exit 1; }
 echo "unpacked $SECONDS s"
-L=/tmp/w/llvm
+L=$W/llvm
 { nproc; lscpu | grep -E "Model name|^Flags" | cut -c1-400; which gcc nvcc; uname -a; } > "$RES/host.txt" 2>&1
-export LD_LIBRARY_PATH=$L SMEMU_LLVM_LIB=$L/libLLVM.so.19.1 SMEMU_CACHE=/tmp/c
-mkdir -m 700 -p /tmp/c
-cd /tmp/w/new || exit 1
-gcc -O3 -march=native -fopenmp -o /tmp/omp bench/omp_matmul.c -lm
-omp=$(OMP_NUM_THREADS=2 taskset -c 0,1 /tmp/omp 512 | awk '{print $4}')
-B=/tmp/w/new/build/bench/bench
-{
-  echo "== bench --compile"; timeout 40 $B --compile
+export LD_LIBRARY_PATH=$L SMEMU_LLVM_LIB=$L/libLLVM.so.19.1 SMEMU_CACHE=$W/c
+mkdir -m 700 -p $W/c
+cd $W/new || exit 1
+gcc -O3 -march=native -fopenmp -o $W/omp bench/omp_matmul.c -lm
+omp=$(OMP_NUM_THREADS=2 taskset -c 0,1 $W/omp 512 | awk '{print $4}')
+echo "omp $omp s ($SECONDS s)"
+B=$W/new/build/bench/bench
+# the bench on cores 0-1, the samples meanwhile on pairs of cores 2-15
+(
+  echo "== bench --compile"; timeout 40 taskset -c 0,1 $B --compile
   echo "== bench --tiers"; timeout 40 taskset -c 0 $B --tiers
-  echo "== C+OpenMP 2 threads: $(OMP_NUM_THREADS=2 taskset -c 0,1 /tmp/omp 512)"
-  echo "== bench --table (2 workers)"; timeout 60 taskset -c 0,1 $B --table 0 2 $omp
-} > "$RES/bench.txt" 2>&1
-echo "bench done $SECONDS s"
-# samples: 8 slots of 2 cores, longest first; each job two runs (first,
+  echo "== C+OpenMP 2 threads: $(OMP_NUM_THREADS=2 taskset -c 0,1 $W/omp 512)"
+  echo "== bench --table (2 workers)"; timeout 70 taskset -c 0,1 $B --table 0 2 $omp
+  echo "bench done $SECONDS s"
+) > "$RES/bench.txt" 2>&1 &
+bench=$!
+# samples: 7 slots of 2 cores, longest first; each job two runs (first,
 # second) with a cache of its own that starts empty
 export RES
-for s in histogram sortingNetworks matrixMul transpose convolutionSeparable mergeSort reduction threadFenceReduction; do
+for s in ${SAMPLES:-histogram sortingNetworks matrixMul transpose convolutionSeparable mergeSort reduction threadFenceReduction}; do
   echo "$s bg"; echo "$s fg"
-done | xargs -P 8 -L 1 bash "$D/job.sh" $((175 - SECONDS))
+done | xargs -P 7 -L 1 bash "$D/job.sh" $((170 - SECONDS))
 echo "samples done $SECONDS s"
+wait $bench
 sort "$RES/samples_raw.txt" > "$RES/samples.txt"
 cat "$RES/bench.txt" "$RES/samples.txt"
