@@ -25,11 +25,7 @@ for r in 1 2; do
   rc=$?
   [ $rc = 0 ] || tail -5 $W/$s.$mode.$r.log > "$RES/$s.$mode.$r.err"
   t1=$(date +%s.%N)
-  ti=$(python3 -c "
-import json
-try:
-  d=json.load(open('$W/$s.$mode.$r.json'))['launches']; print(sum(l['thread_instructions'] for l in d), '%.3f'%sum(l.get('jit_seconds',0) for l in d), ''.join(sorted(set(l.get('tier','?')[0] for l in d))))
-except Exception as e: print(0, 0, '?')")
+  ti=$(python3 "$(dirname "$0")/launches.py" $W/$s.$mode.$r.json)
   out="$out $(awk "BEGIN{printf \"%.2f\", $t1 - $t0}") rc=$rc [$ti]"
 done
 rmdir $W/slot.$i

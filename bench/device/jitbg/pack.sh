@@ -19,6 +19,6 @@ cp build/bench/bench "$W/new/build/bench/"
 cp -r bench examples "$W/new/"
 for p in "$S"/*; do [ -x "$p" ] && [ -f "$p" ] && cp "$p" "$W/samples/"; done
 tar czf "$DEST/pkg.tar.gz" -C "$W" new samples
-cp "$here/run.sh" "$here/job.sh" "$DEST/"
+cp "$here/run.sh" "$here/job.sh" "$here/../launches.py" "$DEST/"
 [ -f "$DEST/llvmlibs.tar.xz" ] || sh "$here/../llvmlibs.sh" "$DEST/llvmlibs.tar.xz"
 du -sh "$DEST"
