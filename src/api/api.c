@@ -537,7 +537,7 @@ static const jit_code *kernel_jit(smemu_ctx *ctx, smemu_kernel *k, int hooked, i
    * the launch), its launches interpreted until the code is ready */
   const char *bge = getenv("SMEMU_JIT_BG");
   if (is_auto && !k->jit_tried[hooked] && !k->bg[hooked] && !(bge && !strcmp(bge, "0")) &&
-      !jit_cached(k->prog, hooked) && (k->bg[hooked] = jit_compile_bg(k->prog, hooked))) {
+      !jit_cached(k->prog, hooked) && (jit_bg_busy() || (k->bg[hooked] = jit_compile_bg(k->prog, hooked)))) {
     pthread_mutex_unlock(&jit_kernels);
     return NULL;
   }

@@ -61,6 +61,9 @@ jit_bg *jit_compile_bg(const program *P, int hooked);
 int jit_bg_ready(const jit_bg *b);
 jit_code *jit_bg_finish(jit_bg *b, double *seconds, char *why, size_t n);
 void jit_bg_cancel(jit_bg *b);
+/* 1 while as many compiles run in the background as may (one): start the
+ * next at a later launch. */
+int jit_bg_busy(void);
 
 /* Run the region at pc (J->entry[pc] != NULL) with `budget` (>= 1)
  * instructions left to the warp; returns the instructions run, 0 when the

@@ -34,27 +34,46 @@ static double wall(void) {
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* The children running, killed at exit. */
+/* The compiles not yet reaped (their handles), killed at exit. */
 static pthread_mutex_t running_lock = PTHREAD_MUTEX_INITIALIZER;
-static pid_t running[64];
+static jit_bg *running[64];
 static int nrunning, exit_kills;
+
+/* Reaps b's child if it has ended (wait: until it has); under running_lock.
+ * Each child is waited for by its handle alone, so that its pid, free
+ * again once reaped, is never waited for a second time. */
+static void reap_locked(jit_bg *b, int wait) {
+  if (b->done) return;
+  pid_t r;
+  while ((r = waitpid(b->pid, NULL, wait ? 0 : WNOHANG)) < 0 && errno == EINTR) {
+  }
+  /* (-1: the program reaped it, waiting for any child) */
+  if (r == b->pid || r < 0) {
+    b->done = 1;
+    b->seconds = wall() - b->t0;
+    for (int i = 0; i < nrunning; i++)
+      if (running[i] == b) running[i] = running[--nrunning];
+  }
+}
 
 static void kill_running(void) {
   pthread_mutex_lock(&running_lock);
-  for (int i = 0; i < nrunning; i++) {
-    kill(running[i], SIGKILL);
-    while (waitpid(running[i], NULL, 0) < 0 && errno == EINTR) {
-    }
+  while (nrunning) {
+    jit_bg *b = running[0];
+    kill(b->pid, SIGKILL);
+    reap_locked(b, 1);
   }
-  nrunning = 0;
   pthread_mutex_unlock(&running_lock);
 }
 
-static void forget(pid_t pid) {
+/* One compile at a time in the background: more would take the cores from
+ * the workers (kernels that turn hot meanwhile wait their turn). */
+int jit_bg_busy(void) {
   pthread_mutex_lock(&running_lock);
-  for (int i = 0; i < nrunning; i++)
-    if (running[i] == pid) running[i] = running[--nrunning];
+  for (int i = nrunning - 1; i >= 0; i--) reap_locked(running[i], 0);
+  int busy = nrunning >= 1;
   pthread_mutex_unlock(&running_lock);
+  return busy;
 }
 
 jit_bg *jit_compile_bg(const program *P, int hooked) {
@@ -76,28 +95,23 @@ jit_bg *jit_compile_bg(const program *P, int hooked) {
   }
   b->pid = (pid_t)pid;
   pthread_mutex_lock(&running_lock);
-  running[nrunning++] = b->pid;
+  running[nrunning++] = b;
   pthread_mutex_unlock(&running_lock);
   return b;
 }
 
-/* Reaps the child if it has ended (wait: until it has). */
 static void reap(jit_bg *b, int wait) {
-  if (b->done) return;
-  pid_t r;
-  while ((r = waitpid(b->pid, NULL, wait ? 0 : WNOHANG)) < 0 && errno == EINTR) {
-  }
-  /* (-1: the program reaped it, waiting for any child) */
-  if (r == b->pid || r < 0) {
-    b->done = 1;
-    b->seconds = wall() - b->t0;
-    forget(b->pid);
-  }
+  pthread_mutex_lock(&running_lock);
+  reap_locked(b, wait);
+  pthread_mutex_unlock(&running_lock);
 }
 
 int jit_bg_ready(const jit_bg *b) {
   reap((jit_bg *)b, 0);
-  return b->done;
+  pthread_mutex_lock(&running_lock);
+  int done = b->done;
+  pthread_mutex_unlock(&running_lock);
+  return done;
 }
 
 jit_code *jit_bg_finish(jit_bg *b, double *seconds, char *why, size_t n) {
@@ -112,7 +126,9 @@ jit_code *jit_bg_finish(jit_bg *b, double *seconds, char *why, size_t n) {
 }
 
 void jit_bg_cancel(jit_bg *b) {
+  pthread_mutex_lock(&running_lock);
   if (!b->done) kill(b->pid, SIGKILL);
-  reap(b, 1);
+  reap_locked(b, 1);
+  pthread_mutex_unlock(&running_lock);
   free(b);
 }
