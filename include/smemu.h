@@ -188,7 +188,10 @@ typedef struct smemu_launch_stats {
   double seconds;                /* wall-clock time of the launch */
   const char *tier;              /* "interp" or "jit": the tier that ran it */
   double jit_seconds;            /* compiling the kernel before this launch
-                                    (0: interpreted, or compiled before) */
+                                    (0: interpreted, or compiled before; a
+                                    compile in the background (auto): its
+                                    CPU seconds, reported by the first
+                                    launch that runs its code) */
 } smemu_launch_stats;
 
 /* Description of a kernel parameter. */

@@ -52,7 +52,7 @@ int jit_cached(const program *P, int hooked);
  * interpreted while it runs; jit_bg_ready says whether it has finished;
  * jit_bg_finish waits for it and returns the code (linked from the cache,
  * or compiled here where the child left none; NULL with a reason in why
- * when none could be made) and the seconds since the start, and frees the
+ * when none could be made) and the compile's CPU seconds, and frees the
  * handle; jit_bg_cancel stops it and frees the handle. Every handle must be
  * finished or cancelled before P is freed. A process that exits stops the
  * compiles still running. */

@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -45,12 +46,16 @@ static int nrunning, exit_kills;
 static void reap_locked(jit_bg *b, int wait) {
   if (b->done) return;
   pid_t r;
-  while ((r = waitpid(b->pid, NULL, wait ? 0 : WNOHANG)) < 0 && errno == EINTR) {
+  struct rusage ru;
+  while ((r = wait4(b->pid, NULL, wait ? 0 : WNOHANG, &ru)) < 0 && errno == EINTR) {
   }
   /* (-1: the program reaped it, waiting for any child) */
   if (r == b->pid || r < 0) {
     b->done = 1;
-    b->seconds = wall() - b->t0;
+    /* the compile's CPU seconds (else the time since it started) */
+    b->seconds = r == b->pid ? (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+                                   (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6
+                             : wall() - b->t0;
     for (int i = 0; i < nrunning; i++)
       if (running[i] == b) running[i] = running[--nrunning];
   }
