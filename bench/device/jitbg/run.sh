@@ -7,7 +7,8 @@
 # build/runtime, build/bench/bench, bench/, examples/; samples/ = the
 # cuda-samples programs, built here with nvcc -cudart shared).
 # Writes to $RES as it goes: host.txt, bench.txt (bench --tiers, --compile,
-# --table against C+OpenMP built there), samples.txt (each sample's first
+# --table against C+OpenMP built there; then --compile and --tiers with
+# the code generation of before this work), samples.txt (each sample's first
 # run with an empty cache, then its second, with the background compile
 # (bg) and without it (SMEMU_JIT_BG=0: fg, the compile in the launch)).
 D=$PWD
@@ -32,6 +33,12 @@ B=$W/new/build/bench/bench
   echo "== C+OpenMP 2 threads: $(OMP_NUM_THREADS=2 taskset -c 0,1 $W/omp 512)"
   echo "== bench --table (2 workers)"; timeout 70 taskset -c 0,1 $B --table 0 2 $omp
   echo "bench done $SECONDS s"
+  # the code generation before this work: full-warp bodies in both
+  # variants, SelectionDAG for both
+  export SMEMU_JIT_NOFULL=0 SMEMU_JIT_FASTISEL=0
+  echo "== before: bench --compile"; timeout 30 taskset -c 0,1 $B --compile
+  echo "== before: bench --tiers"; timeout 40 taskset -c 0 $B --tiers
+  echo "before done $SECONDS s"
 ) > "$RES/bench.txt" 2>&1 &
 bench=$!
 # samples: 7 slots of 2 cores, longest first; each job two runs (first,
