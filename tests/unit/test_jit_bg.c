@@ -12,8 +12,9 @@
  *  - exit_while_compiling: a process that exits (exit handlers run) while
  *    a kernel compiles, at several points of the compile, exits with
  *    status 0 and leaves no compiling process behind;
- *  - foreground: SMEMU_JIT_BG=0 compiles in the second launch itself,
- *    which runs compiled;
+ *  - foreground: SMEMU_JIT_BG=0, or no disk cache (SMEMU_JIT_CACHE=0: the
+ *    background compile leaves its code there), compiles in the second
+ *    launch itself, which runs compiled;
  *  - initcheck: with initcheck on, auto runs the interpreter even for a hot
  *    kernel (its compiled variant is no faster there). */
 #include <setjmp.h>
@@ -167,15 +168,18 @@ static void test_exit_while_compiling(void **st) {
 static void test_foreground(void **st) {
   (void)st;
   if (!smemu_jit_available()) skip();
-  setenv("SMEMU_JIT_BG", "0", 1);
-  run r;
-  start(&r, 0);
-  assert_string_equal(once(&r, 1)->tier, "interp");
-  const smemu_launch_stats *s = once(&r, 2);
-  assert_string_equal(s->tier, "jit");
-  assert_true(s->jit_seconds > 0);
-  smemu_destroy(r.c);
-  unsetenv("SMEMU_JIT_BG");
+  static const char *const env[2] = {"SMEMU_JIT_BG", "SMEMU_JIT_CACHE"};
+  for (int e = 0; e < 2; e++) {
+    setenv(env[e], "0", 1);
+    run r;
+    start(&r, (uint32_t)e); /* (the second: the other variant, compiled afresh) */
+    assert_string_equal(once(&r, 1)->tier, "interp");
+    const smemu_launch_stats *s = once(&r, 2);
+    assert_string_equal(s->tier, "jit");
+    assert_true(s->jit_seconds > 0);
+    smemu_destroy(r.c);
+    unsetenv(env[e]);
+  }
 }
 
 static void test_initcheck(void **st) {
