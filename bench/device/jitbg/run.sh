@@ -33,8 +33,9 @@ B=$W/new/build/bench/bench
   echo "== C+OpenMP 2 threads: $(OMP_NUM_THREADS=2 taskset -c 0,1 $W/omp 512)"
   echo "== bench --table (2 workers)"; timeout 70 taskset -c 0,1 $B --table 0 2 $omp
   echo "bench done $SECONDS s"
-  # the code generation before this work: full-warp bodies in both
-  # variants, SelectionDAG for both
+  # the code generation before this work: SelectionDAG for both variants
+  # (recorded with SMEMU_JIT_NOFULL=0 when the variant with analyses had
+  # no full-warp bodies by default)
   export SMEMU_JIT_NOFULL=0 SMEMU_JIT_FASTISEL=0
   echo "== before: bench --compile"; timeout 30 taskset -c 0,1 $B --compile
   echo "== before: bench --tiers"; timeout 40 taskset -c 0 $B --tiers
