@@ -97,12 +97,16 @@ static void checks(const bench *bs, size_t n) {
   }
 }
 
+#define CHECK_ALL (SMEMU_ANALYZE_BANKS | SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_SYNC | SMEMU_ANALYZE_INIT | SMEMU_ANALYZE_GLOBAL_RACES)
+
 /* The tiers side by side on one worker: kernel time of the interpreter and
  * of the compiled code (and its compile time) without checks, with the
- * bank model and with the race checks. */
+ * bank model, with the race checks, with initcheck and with every check
+ * (the last two: where auto interprets). */
 static void tiers(const bench *bs, size_t n) {
   static const struct { const char *name; uint32_t an; } modes[] = {
-      {"none", 0}, {"banks", SMEMU_ANALYZE_BANKS}, {"races", SMEMU_ANALYZE_RACES}};
+      {"none", 0}, {"banks", SMEMU_ANALYZE_BANKS}, {"races", SMEMU_ANALYZE_RACES}, {"init", SMEMU_ANALYZE_INIT},
+      {"all", CHECK_ALL}};
   if (!smemu_jit_available())
     printf("(no compiled tier in this build or no LLVM found: both columns are the interpreter)\n");
   printf("%-24s %-8s %10s %10s %-6s %8s %12s\n", "benchmark", "analyses", "interp s", "jit s", "ran", "speedup",
@@ -142,7 +146,6 @@ static double best(const bench *b, int threads, uint32_t an, int reps, smemu_lau
   return t;
 }
 
-#define CHECK_ALL (SMEMU_ANALYZE_BANKS | SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_SYNC | SMEMU_ANALYZE_INIT | SMEMU_ANALYZE_GLOBAL_RACES)
 
 /* The peak RSS in MB of a child process running b with analyses an. */
 static double rss_mb(const bench *b, int threads, uint32_t an) {

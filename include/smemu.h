@@ -90,8 +90,10 @@ typedef struct smemu_options {
 #define SMEMU_TIER_AUTO 3    /* compiled code for hot kernels: a kernel is
                                 compiled once its launches have run
                                 SMEMU_JIT_HOT warp instructions (default 10
-                                million; compiling costs about 5 ms per PTX
-                                instruction) and interpreted until then */
+                                million; compiling costs about 2 ms per PTX
+                                instruction), in the background, and
+                                interpreted until its code is ready; the
+                                interpreter with initcheck */
 /* 1 when this build has the compiled tier. */
 int smemu_jit_available(void);
 
@@ -186,7 +188,10 @@ typedef struct smemu_launch_stats {
   double seconds;                /* wall-clock time of the launch */
   const char *tier;              /* "interp" or "jit": the tier that ran it */
   double jit_seconds;            /* compiling the kernel before this launch
-                                    (0: interpreted, or compiled before) */
+                                    (0: interpreted, or compiled before; a
+                                    compile in the background (auto): its
+                                    CPU seconds, reported by the first
+                                    launch that runs its code) */
   uint64_t shared_contention;    /* of the shared atomic requests, those that
                                     other warps made necessary: CAS
                                     instructions in which no lane swapped (a

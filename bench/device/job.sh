@@ -18,11 +18,7 @@ for r in $(seq $runs); do
       env $( [ "$tier" = interp ] && echo SMEMU_TIER=interp ) /tmp/w/$v/build/smemu run --quiet --json /tmp/$n.$r.json -- ./$s > /tmp/$n.$r.log 2>&1 )
   rc=$?
   t1=$(date +%s.%N)
-  ti=$(python3 -c "
-import json
-try:
-  d=json.load(open('/tmp/$n.$r.json'))['launches']; print(sum(l['thread_instructions'] for l in d), '%.3f'%sum(l.get('jit_seconds',0) for l in d), ''.join(sorted(set(l.get('tier','?')[0] for l in d))))
-except Exception as e: print(0, 0, '?')")
+  ti=$(python3 "$(dirname "$0")/launches.py" /tmp/$n.$r.json)
   out="$out $(awk "BEGIN{printf \"%.2f\", $t1 - $t0}") rc=$rc [$ti]"
 done
 rmdir /tmp/slot.$i

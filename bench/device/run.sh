@@ -2,7 +2,7 @@
 # run.sh: the speed figures on the device tool's GPU host (16 cores, no
 # LLVM 19, no network), run from the main checkout as
 #   bash .dev/speed/run.sh     (carry: .dev/speed)
-# with .dev/speed/ holding this file, job.sh and two archives made here:
+# with .dev/speed/ holding this file, job.sh, launches.py and two archives made here:
 #   pkg.tar.gz: new/ (this branch: build/smemu, build/runtime/{libcudart,
 #     libcuda,libnvJitLink}.so*, smemu-run, build/bench/bench, bench/,
 #     examples/), old/ (the same of the build compared against) and

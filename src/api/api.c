@@ -219,6 +219,8 @@ void smemu_module_unload(smemu_module *m) {
   }
   for (int i = 0; i < m->nkernels; i++) {
     sass_kernel_free(&m->kernels[i]);
+    for (int v = 0; v < 2; v++)
+      if (m->kernels[i].bg[v]) jit_bg_cancel(m->kernels[i].bg[v]);
     for (int v = 0; v < 2; v++) jit_free(m->kernels[i].jit[v]);
     program_free(m->kernels[i].prog);
     free(m->kernels[i].err);
@@ -512,18 +514,45 @@ static smemu_status check_config(smemu_ctx *ctx, const smemu_kernel *k, const ui
 }
 
 /* The kernel's compiled code on a jit context: made at its first launch
- * and kept with the kernel; NULL (interpret) where it cannot be made. */
+ * and kept with the kernel; NULL (interpret) where it cannot be made.
+ * *bg_seconds gets the seconds of a background compile whose code this
+ * launch is the first to use. */
 static pthread_mutex_t jit_kernels = PTHREAD_MUTEX_INITIALIZER;
-static const jit_code *kernel_jit(smemu_ctx *ctx, smemu_kernel *k, int hooked) {
+static const jit_code *kernel_jit(smemu_ctx *ctx, smemu_kernel *k, int hooked, int init_check,
+                                  double *bg_seconds) {
+  *bg_seconds = -1;
   if (ctx->tier == SMEMU_TIER_INTERP) return NULL;
-  /* auto: a kernel that has run jit_hot warp instructions, or whose code
+  /* auto: not with initcheck (its compiled variant calls the analyses at
+   * every access and runs no faster than the interpreter: bench --table),
+   * else a kernel that has run jit_hot warp instructions, or whose code
    * an earlier run left in the disk cache (nothing to compile) */
-  if (ctx->tier == SMEMU_TIER_AUTO && k->ran_insns < ctx->jit_hot && !k->jit_tried[hooked] &&
+  int is_auto = ctx->tier == SMEMU_TIER_AUTO;
+  if (is_auto && init_check) return NULL;
+  if (is_auto && k->ran_insns < ctx->jit_hot && !k->jit_tried[hooked] && !k->bg[hooked] &&
       !jit_cached(k->prog, hooked))
     return NULL;
   pthread_mutex_lock(&jit_kernels);
+  char why[256] = "";
+  /* a hot kernel in auto compiles in the background (SMEMU_JIT_BG=0: in
+   * the launch), its launches interpreted until the code is ready */
+  const char *bge = getenv("SMEMU_JIT_BG");
+  if (is_auto && !k->jit_tried[hooked] && !k->bg[hooked] && !(bge && !strcmp(bge, "0")) &&
+      !jit_cached(k->prog, hooked) && (jit_bg_busy() || (k->bg[hooked] = jit_compile_bg(k->prog, hooked)))) {
+    pthread_mutex_unlock(&jit_kernels);
+    return NULL;
+  }
+  if (k->bg[hooked]) {
+    if (!jit_bg_ready(k->bg[hooked]) && is_auto) {
+      pthread_mutex_unlock(&jit_kernels);
+      return NULL;
+    }
+    k->jit[hooked] = jit_bg_finish(k->bg[hooked], bg_seconds, why, sizeof why);
+    k->bg[hooked] = NULL;
+    k->jit_tried[hooked] = 2;
+    if (!k->jit[hooked] && getenv("SMEMU_JIT_STATS"))
+      fprintf(stderr, "jit %s: not compiled: %s\n", k->prog->name, why);
+  }
   if (!k->jit_tried[hooked]) {
-    char why[256] = "";
     k->jit_tried[hooked] = 2; /* compiled now: this launch reports the time */
     k->jit[hooked] = jit_compile(k->prog, hooked, why, sizeof why);
     if (!k->jit[hooked] && getenv("SMEMU_JIT_STATS"))
@@ -700,8 +729,9 @@ static smemu_status launch_impl(smemu_ctx *ctx, smemu_kernel *k, const uint32_t 
              L->want_pipeline;
   double tj = now();
   int hv = L->hooks != 0;
-  L->jit = kernel_jit(ctx, k, hv);
-  st->jit_seconds = L->jit && k->jit_tried[hv] == 2 ? now() - tj : 0;
+  double bgs;
+  L->jit = kernel_jit(ctx, k, hv, L->want_init, &bgs);
+  st->jit_seconds = L->jit && k->jit_tried[hv] == 2 ? (bgs >= 0 ? bgs : now() - tj) : 0;
   if (k->jit_tried[hv] == 2) k->jit_tried[hv] = 1;
   st->tier = L->jit ? "jit" : "interp";
   pthread_mutex_init(&L->lock, NULL);

@@ -23,6 +23,7 @@ struct smemu_kernel {
   struct jit_code *jit[2]; /* compiled code (src/jit), made at the first jit launch:
                               [1] the variant that calls the analyses' hooks */
   int jit_tried[2];        /* 1 once it was made (or failed) */
+  struct jit_bg *bg[2];    /* its compile running in the background (auto) */
   uint64_t ran_insns;      /* warp instructions its launches have run */
 };
 

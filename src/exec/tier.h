@@ -45,6 +45,26 @@ void jit_free(jit_code *J);
  * process has it, or the disk cache does (src/jit/code_cache.inc). */
 int jit_cached(const program *P, int hooked);
 
+/* Compiling in the background (the auto tier): jit_compile_bg starts
+ * compiling P's variant in a child process that leaves the code in the
+ * disk cache, and returns at once (NULL when it cannot: no disk cache, no
+ * process; compile in the foreground then), so that launches go on
+ * interpreted while it runs; jit_bg_ready says whether it has finished;
+ * jit_bg_finish waits for it and returns the code (linked from the cache,
+ * or compiled here where the child left none; NULL with a reason in why
+ * when none could be made) and the compile's CPU seconds, and frees the
+ * handle; jit_bg_cancel stops it and frees the handle. Every handle must be
+ * finished or cancelled before P is freed. A process that exits stops the
+ * compiles still running. */
+typedef struct jit_bg jit_bg;
+jit_bg *jit_compile_bg(const program *P, int hooked);
+int jit_bg_ready(const jit_bg *b);
+jit_code *jit_bg_finish(jit_bg *b, double *seconds, char *why, size_t n);
+void jit_bg_cancel(jit_bg *b);
+/* 1 while as many compiles run in the background as may (one): start the
+ * next at a later launch. */
+int jit_bg_busy(void);
+
 /* Run the region at pc (J->entry[pc] != NULL) with `budget` (>= 1)
  * instructions left to the warp; returns the instructions run, 0 when the
  * region does not fit the budget or holds the entry's reconvergence point

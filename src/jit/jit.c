@@ -33,6 +33,16 @@ int jit_cached(const program *P, int hooked) {
   (void)hooked;
   return 0;
 }
+int jit_start(char *why, size_t n) {
+  snprintf(why, n, "this build has no compiled tier (LLVM 19 was not found)");
+  return -1;
+}
+int jit_disk_cache(void) { return 0; }
+long jit_compile_child(const program *P, int hooked) {
+  (void)P;
+  (void)hooked;
+  return -1;
+}
 
 #else
 
@@ -66,9 +76,10 @@ int jit_cached(const program *P, int hooked) {
 
 int jit_available(void) { return llvm_dl_present(); }
 
-static double now(void) {
+/* this thread's CPU seconds (SMEMU_JIT_STATS: the compile's phases) */
+static double cpu_now(void) {
   struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 

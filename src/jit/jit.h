@@ -10,4 +10,15 @@
 
 #include "exec/tier.h"
 
+/* Loads LLVM and starts the process's JIT (what jit_compile does first);
+ * 0, or -1 with a reason in why. */
+int jit_start(char *why, size_t n);
+
+/* 1 when compiled code can be kept on disk (code_cache.inc's cache). */
+int jit_disk_cache(void);
+
+/* Compiles P's variant in a child process, which leaves the object in the
+ * disk cache and exits (0: compiled, 1: not); returns its pid, or -1. */
+long jit_compile_child(const program *P, int hooked);
+
 #endif
