@@ -533,10 +533,13 @@ static const jit_code *kernel_jit(smemu_ctx *ctx, smemu_kernel *k, int hooked, i
     return NULL;
   pthread_mutex_lock(&jit_kernels);
   char why[256] = "";
-  /* a hot kernel in auto compiles in the background (SMEMU_JIT_BG=0: in
-   * the launch), its launches interpreted until the code is ready */
+  /* with SMEMU_JIT_BG=1 a hot kernel in auto compiles in the background,
+   * its launches interpreted until the code is ready. Off by default: it
+   * forks inside the user's program, and on the GPU host's samples (2
+   * workers on 2 cores) it gave no first-run gain over compiling in the
+   * launch (bench/results/h200host_16cores_jitbg.txt) */
   const char *bge = getenv("SMEMU_JIT_BG");
-  if (is_auto && !k->jit_tried[hooked] && !k->bg[hooked] && !(bge && !strcmp(bge, "0")) &&
+  if (is_auto && !k->jit_tried[hooked] && !k->bg[hooked] && bge && !strcmp(bge, "1") &&
       !jit_cached(k->prog, hooked) && (jit_bg_busy() || (k->bg[hooked] = jit_compile_bg(k->prog, hooked)))) {
     pthread_mutex_unlock(&jit_kernels);
     return NULL;

@@ -1,5 +1,5 @@
-/* test_jit_bg.c: the auto tier compiles a hot kernel in the background
- * (jit/bg.c) while its launches go on interpreted. Each case runs
+/* test_jit_bg.c: with SMEMU_JIT_BG=1 the auto tier compiles a hot kernel
+ * in the background (jit/bg.c) while its launches go on interpreted. Each case runs
  * examples/reverse.ptx's staticReverse (64 ints reversed through shared
  * memory) with a fresh disk cache and SMEMU_JIT_HOT=1, so that the kernel
  * is hot after its first launch; every launch's output must be the input
@@ -12,7 +12,8 @@
  *  - exit_while_compiling: a process that exits (exit handlers run) while
  *    a kernel compiles, at several points of the compile, exits with
  *    status 0 and leaves no compiling process behind;
- *  - foreground: SMEMU_JIT_BG=0, or no disk cache (SMEMU_JIT_CACHE=0: the
+ *  - foreground: the default (SMEMU_JIT_BG unset), SMEMU_JIT_BG=0, or no
+ *    disk cache (SMEMU_JIT_CACHE=0: the
  *    background compile leaves its code there), compiles in the second
  *    launch itself, which runs compiled;
  *  - initcheck: with initcheck on, auto runs the interpreter even for a hot
@@ -44,7 +45,7 @@ static int setup(void **st) {
   if (!mkdtemp(cache)) return -1;
   setenv("SMEMU_CACHE", cache, 1);
   setenv("SMEMU_JIT_HOT", "1", 1);
-  unsetenv("SMEMU_JIT_BG");
+  setenv("SMEMU_JIT_BG", "1", 1); /* opt-in */
   unsetenv("SMEMU_JIT_CACHE");
   return 0;
 }
@@ -168,18 +169,23 @@ static void test_exit_while_compiling(void **st) {
 static void test_foreground(void **st) {
   (void)st;
   if (!smemu_jit_available()) skip();
-  static const char *const env[2] = {"SMEMU_JIT_BG", "SMEMU_JIT_CACHE"};
-  for (int e = 0; e < 2; e++) {
-    setenv(env[e], "0", 1);
+  /* the default (SMEMU_JIT_BG unset), SMEMU_JIT_BG=0, and no disk cache */
+  static const char *const name[3] = {"SMEMU_JIT_BG", "SMEMU_JIT_BG", "SMEMU_JIT_CACHE"};
+  for (int e = 0; e < 3; e++) {
+    if (e == 0)
+      unsetenv(name[e]);
+    else
+      setenv(name[e], "0", 1);
     run r;
-    start(&r, (uint32_t)e); /* (the second: the other variant, compiled afresh) */
+    start(&r, (uint32_t)(e & 1)); /* (alternating variants, compiled afresh) */
     assert_string_equal(once(&r, 1)->tier, "interp");
     const smemu_launch_stats *s = once(&r, 2);
     assert_string_equal(s->tier, "jit");
     assert_true(s->jit_seconds > 0);
     smemu_destroy(r.c);
-    unsetenv(env[e]);
+    unsetenv(name[e]);
   }
+  setenv("SMEMU_JIT_BG", "1", 1);
 }
 
 static void test_initcheck(void **st) {
