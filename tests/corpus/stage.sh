@@ -5,7 +5,7 @@
 # examples and our replacement for CUB's test header, which Debian does not
 # ship), DEST/cutlass (the nvidia-cutlass wheel's examples, include and
 # tools/util/include; CUTLASS_SOURCE is its cutlass_library/source, skipped
-# when absent). Gzipped files are unpacked. Nothing is ever copied into the
+# when absent) and DEST/compat (our thrust_compat.h, see build.sh). Gzipped files are unpacked. Nothing is ever copied into the
 # repository: DEST is under build/.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -30,7 +30,8 @@ copy_tree() {
 }
 copy_tree "$thrust" "$dest/thrust"
 copy_tree "$cub" "$dest/cub/examples"
-mkdir -p "$dest/cub/test"
+mkdir -p "$dest/cub/test" "$dest/compat"
+cp "$here/compat/thrust_compat.h" "$dest/compat/thrust_compat.h"
 cp "$here/cub_util/test_util.h" "$dest/cub/test/test_util.h"
 if [ -n "$cutlass" ] && [ -d "$cutlass/include/cutlass" ]; then
   mkdir -p "$dest/cutlass/examples" "$dest/cutlass/tools/util"

@@ -1,0 +1,412 @@
+#!/usr/bin/env python3
+"""compare.py: runs the third-party corpus (tests/corpus/programs) under
+`smemu run --check races,sync,banks --json` and compares each program with
+its GPU recording (record.sh, an H200), per program and per suite:
+
+  output     exit status and output equal; `verdict` when they are equal
+             once timings, the device's name and other per-run figures are
+             masked (lines naming times, clocks, rates)
+  requests   per launch of the first 10 (ncu --launch-count 10), the
+             shared ld/st/atom instructions equal
+  noise      wavefronts and bank conflicts within 1% of the GPU's
+             wavefronts + 2 (the issue's tolerance)
+  racecheck  the hazard classes (severity and the two accesses' kinds)
+             compute-sanitizer racecheck reports equal smemu's
+  synccheck  synccheck finds errors exactly when smemu's sync check does
+  mapped     static shared accesses the SASS mapping placed, of those
+             it tried (per distinct kernel; the rest fall back to PTX
+             rules: "ambiguous mapping")
+
+Differences listed in known_differences.txt (PROGRAM WHAT REASON, WHAT one
+of output, verdict, races, sync, run) are shown but do not fail; the exit
+status is 1 when another verdict, racecheck or synccheck difference, a
+crash, a hang or a missing build occurs (counter figures are measured, not
+failed on). Usage:
+  compare.py --smemu build/smemu --bins build/corpus/bin [--only A,B] [--jobs N]
+"""
+import argparse
+import concurrent.futures
+import hashlib
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+# the ncu csv and sanitizer parsers of the project's own corpus comparison
+_spec = importlib.util.spec_from_file_location("programs_compare",
+                                               os.path.join(HERE, "..", "programs", "compare.py"))
+pc = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(pc)
+
+OPS = pc.OPS
+FIELDS = pc.FIELDS
+TOL_REL = 0.01
+TOL_ABS = 2
+# a line with one of these words carries per-run figures (timings, rates,
+# clocks, the device's name): its numbers are masked for the verdict
+PER_RUN = re.compile(r"(time|millis|msec|\bms\b|sec|clock|gb/s|gflop|throughput|elapsed|bandwidth|"
+                     r"rate|device|occupancy|speed|seconds|\bus\b)", re.I)
+NUMBER = re.compile(r"[-+]?\d+(\.\d*)?([eE][-+]?\d+)?")
+
+
+def read_programs():
+    progs = []
+    with open(os.path.join(HERE, "programs")) as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            parts = line.split()
+            progs.append((parts[0], parts[1], parts[2:]))
+    return progs
+
+
+def suite_of(name, source):
+    if source.startswith("cub/examples/block/"):
+        return "cub-block"
+    if source.startswith("cub/examples/device/"):
+        return "cub-device"
+    return source.split("/")[0]
+
+
+def read_known():
+    known = {}
+    path = os.path.join(HERE, "known_differences.txt")
+    if os.path.exists(path):
+        with open(path) as f:
+            for n, line in enumerate(f, 1):
+                if line.startswith("#") or not line.strip():
+                    continue
+                parts = line.split(None, 2)
+                if len(parts) < 3:
+                    raise SystemExit("known_differences.txt:%d: want PROGRAM WHAT REASON" % n)
+                known[(parts[0], parts[1])] = parts[2].strip()
+    return known
+
+
+def masked(text):
+    """the output with per-run figures masked, for the verdict"""
+    out = []
+    for line in text.splitlines():
+        line = line.rstrip()
+        if PER_RUN.search(line):
+            line = NUMBER.sub("N", line)
+        out.append(line)
+    return "\n".join(out).strip()
+
+
+def gpu_race_classes(text):
+    """racecheck's analysis report -> classes, or None when it did not finish"""
+    classes = set()
+    done = False
+    head = None
+    for raw in text.splitlines():
+        line = raw.replace("=========", "").strip()
+        m = re.search(r"(Error|Warning): Race reported between (\w+) access", line)
+        if m:
+            head = (m.group(1).lower(), m.group(2).lower())
+            continue
+        m = re.search(r"and (\w+) access", line)
+        if m and head:
+            classes.add((head[0], tuple(sorted((head[1], m.group(1).lower())))))
+            head = None
+            continue
+        if pc.RC_SUM.search(line):
+            done = True
+    return classes if done else None
+
+
+def smemu_race_classes(data):
+    classes = set()
+    for L in data.get("launches", []):
+        for h in L.get("hazards", []):
+            if h.get("space", "shared") != "shared":
+                continue
+            classes.add((h["severity"].lower(), tuple(sorted((h["first"]["access"].lower(),
+                                                              h["second"]["access"].lower())))))
+    return classes
+
+
+def fmt_classes(c):
+    return ",".join("%s %s/%s" % (s, a, b) for s, (a, b) in sorted(c)) or "none"
+
+
+def fatbin_md5(binary):
+    """md5 of the binary's .nv_fatbin section (as record.sh computes it)"""
+    tmp = binary + ".fatbin"
+    try:
+        subprocess.run(["objcopy", "-O", "binary", "--only-section=.nv_fatbin", binary, tmp], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with open(tmp, "rb") as f:
+            return hashlib.md5(f.read()).hexdigest()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+def launch_figures(g, s):
+    """(gpu has shared accesses, requests exact, wavefronts/conflicts within
+    noise, [differences]) of one launch"""
+    req = True
+    noise = True
+    diffs = []
+    any_shared = False
+    for op in OPS:
+        go = g.get(op, {})
+        for f in FIELDS:
+            gv = go.get(f)
+            sv = s.get("shared_%s_%s" % (op, f), 0)
+            if gv:
+                any_shared = True
+            if gv is None or gv == sv:
+                continue
+            if f == "requests":
+                req = False
+                diffs.append("%s %s gpu %d smemu %d" % (op, f, gv, sv))
+            elif abs(sv - gv) > TOL_REL * (go.get("wavefronts") or 0) + TOL_ABS:
+                noise = False
+                diffs.append("%s %s gpu %d smemu %d" % (op, f, gv, sv))
+    return any_shared, req, noise, diffs
+
+
+def run_one(smemu, binary, args, res, timeout):
+    """smemu run of one program with the checks: (own output, rc, data, stderr, seconds)"""
+    jpath = os.path.join(res, os.path.basename(binary) + ".json")
+    if os.path.exists(jpath):
+        os.unlink(jpath)
+    cmd = [os.path.abspath(smemu), "run", "--check", "races,sync,banks", "--json", jpath, "--", binary] + args
+    t0 = time.time()
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout,
+                           cwd=os.path.dirname(binary))
+    except subprocess.TimeoutExpired:
+        return None, None, None, "timed out after %d s" % timeout, time.time() - t0
+    secs = time.time() - t0
+    own = []
+    for line in p.stdout.decode(errors="replace").splitlines(keepends=True):
+        if line.startswith("== checks of ") or line.startswith("== smemu checks"):
+            break
+        own.append(line)
+    data = None
+    try:
+        with open(jpath) as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        pass
+    err = p.stderr.decode(errors="replace")
+    with open(os.path.join(res, os.path.basename(binary) + ".out"), "w") as f:
+        f.write("".join(own))
+        f.write("--- stderr\n" + err + "--- rc %d\n" % p.returncode)
+    return "".join(own), p.returncode, data, err, secs
+
+
+class Tally:
+    def __init__(self):
+        self.n = {}
+
+    def add(self, key, ok):
+        a = self.n.setdefault(key, [0, 0])
+        a[0] += 1 if ok else 0
+        a[1] += 1
+
+    def get(self, key):
+        return self.n.get(key, [0, 0])
+
+
+def pct(a):
+    return "%d/%d" % (a[0], a[1]) + (" (%.0f%%)" % (100.0 * a[0] / a[1]) if a[1] else "")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--smemu", required=True)
+    ap.add_argument("--bins", required=True)
+    ap.add_argument("--rec", default=os.path.join(HERE, "recorded"))
+    ap.add_argument("--res", help="where smemu's outputs and JSON go (default BINS/../res)")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--timeout", type=int, default=120)
+    ap.add_argument("--verbose", "-v", action="store_true")
+    ap.add_argument("--tsv", help="write every compared launch's counters to this file")
+    a = ap.parse_args()
+    res = a.res or os.path.join(os.path.dirname(os.path.abspath(a.bins)), "res")
+    os.makedirs(res, exist_ok=True)
+    progs = read_programs()
+    if a.only:
+        keep = set(a.only.split(","))
+        progs = [p for p in progs if p[0] in keep]
+    known = read_known()
+    gc = pc.gpu_counters(a.rec)
+    md5 = {}
+    mpath = os.path.join(a.rec, "sass.md5")
+    if os.path.exists(mpath):
+        for line in open(mpath):
+            parts = line.split()
+            if len(parts) >= 2:
+                md5[parts[0]] = parts[1]
+
+    bins = os.path.abspath(a.bins)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
+        futs = {}
+        for name, source, args in progs:
+            binary = os.path.join(bins, name)
+            if os.access(binary, os.X_OK):
+                futs[name] = ex.submit(run_one, a.smemu, binary, args, res, a.timeout)
+        runs = {name: f.result() for name, f in futs.items()}
+
+    t = Tally()
+    fails = []
+    notes = []
+    rows = []
+    mapped = {}  # suite -> {kernel: (mapped, fallback)}
+    print("%-40s %-7s %-8s %-9s %-6s %-6s %-10s %s" % ("program", "output", "launches", "requests", "noise",
+                                                       "races", "sync", "smemu s"))
+
+    def differ(name, what, msg):
+        if (name, what) in known:
+            notes.append("known   %s %s: %s  [%s]" % (name, what, msg, known[(name, what)]))
+        else:
+            fails.append("%s %s: %s" % (name, what, msg))
+
+    for name, source, args in progs:
+        suite = suite_of(name, source)
+        gout = pc.read(os.path.join(a.rec, "native", name + ".out"))
+        grc = (pc.read(os.path.join(a.rec, "native", name + ".rc")) or "").strip()
+        if name not in runs:
+            if gout is None:
+                notes.append("skipped %s: built neither here nor on the GPU" % name)
+            else:
+                differ(name, "run", "not built here (%s)" % os.path.join(bins, name + ".build.log"))
+            continue
+        own, rc, data, err, secs = runs[name]
+        if gout is None or not grc.lstrip("-").isdigit():
+            notes.append("skipped %s: no GPU run recorded" % name)
+            continue
+        if own is None:
+            t.add((suite, "output"), False)
+            t.add(("all", "output"), False)
+            differ(name, "run", err)
+            print("%-40s %-7s" % (name, "SLOW"))
+            continue
+        if rc < 0 or rc >= 128:
+            differ(name, "run", "smemu ended by signal (status %d): %s" % (rc, err.strip()[-200:]))
+        mine = md5.get(name)
+        if mine and fatbin_md5(os.path.join(bins, name)) not in (None, mine):
+            notes.append("warning %s: device code differs from the recorded build (nvcc versions?)" % name)
+        # output
+        exact = own == gout and str(rc) == grc
+        verdict = exact or (str(rc) == grc and masked(own) == masked(gout))
+        t.add((suite, "output"), exact)
+        t.add(("all", "output"), exact)
+        t.add((suite, "verdict"), verdict)
+        t.add(("all", "verdict"), verdict)
+        ocol = "exact" if exact else "verdict" if verdict else "DIFFER"
+        if not verdict:
+            differ(name, "verdict", "gpu rc %s, smemu rc %s; first differing line: %s" % (
+                grc, rc, first_diff(masked(gout), masked(own))))
+        if data is None:
+            differ(name, "run", "no --json data (rc %s): %s" % (rc, err.strip()[-200:]))
+            print("%-40s %-7s" % (name, ocol))
+            continue
+        # racecheck, synccheck
+        rcol = scol = "-"
+        rtext = pc.read(os.path.join(a.rec, "racecheck", name + ".txt"))
+        gr = gpu_race_classes(rtext) if rtext else None
+        if gr is not None:
+            sr = smemu_race_classes(data)
+            t.add((suite, "races"), gr == sr)
+            t.add(("all", "races"), gr == sr)
+            rcol = "agree" if gr == sr else "DIFFER"
+            if gr != sr:
+                differ(name, "races", "racecheck {%s}, smemu {%s}" % (fmt_classes(gr), fmt_classes(sr)))
+        stext = pc.read(os.path.join(a.rec, "synccheck", name + ".txt"))
+        gs = pc.gpu_sync_errors(stext) if stext else None
+        if gs is not None:
+            ss = sum(len(L.get("barrier_errors", [])) for L in data.get("launches", []))
+            ok = (gs > 0) == (ss > 0)
+            t.add((suite, "sync"), ok)
+            t.add(("all", "sync"), ok)
+            scol = "agree" if ok else "DIFFER"
+            if not ok:
+                differ(name, "sync", "synccheck %d errors, smemu %d" % (gs, ss))
+        # the mapping, per distinct kernel
+        for L in data.get("launches", []):
+            if "counting_mapped" in L:
+                for key in (suite, "all"):
+                    mapped.setdefault(key, {})[L["kernel"]] = (L["counting_mapped"], L["counting_fallback"])
+        # counters of the first launches
+        gl = gc.get(name, [])
+        sl = data.get("launches", [])
+        n = req = noise = 0
+        for i, g in enumerate(gl):
+            if i >= len(sl):
+                notes.append("counters %s: ncu saw %d launches, smemu ran %d" % (name, len(gl), len(sl)))
+                break
+            s = sl[i]
+            if pc.kernel_key(g["kernel"]) != pc.kernel_key(s.get("name", s.get("kernel", ""))):
+                notes.append("counters %s launch %d: ncu kernel %s, smemu %s: launches compared up to here" % (
+                    name, i, pc.kernel_key(g["kernel"]), pc.kernel_key(s.get("name", ""))))
+                break
+            shared, rq, nz, diffs = launch_figures(g, s)
+            for key in (suite, "all"):
+                t.add((key, "requests"), rq)
+                t.add((key, "noise"), rq and nz)
+                if shared:
+                    t.add((key, "requests_shared"), rq)
+                    t.add((key, "noise_shared"), rq and nz)
+            n += 1
+            req += rq
+            noise += rq and nz
+            if diffs:
+                notes.append("counters %s launch %d %s: %s" % (name, i, pc.kernel_key(g["kernel"])[-40:],
+                                                               ", ".join(diffs)))
+            rows.append([name, str(i), pc.kernel_key(g["kernel"])] +
+                        [str(g.get(op, {}).get(f, "")) for op in OPS for f in FIELDS] +
+                        [str(s.get("shared_%s_%s" % (op, f), 0)) for op in OPS for f in FIELDS])
+        print("%-40s %-7s %-8s %-9s %-6s %-6s %-10s %.1f" % (name, ocol, n if gl else "-", "%d/%d" % (req, n),
+                                                             "%d/%d" % (noise, n), rcol, scol, secs))
+    if a.tsv:
+        with open(a.tsv, "w") as f:
+            cols = ["%s_%s" % (op, f) for op in OPS for f in FIELDS]
+            f.write("\t".join(["program", "launch", "kernel"] + ["gpu_" + c for c in cols] +
+                              ["smemu_" + c for c in cols]) + "\n")
+            for r in rows:
+                f.write("\t".join(r) + "\n")
+    if a.verbose:
+        for line in notes:
+            print(line)
+    print()
+    print("%-11s %-14s %-14s %-16s %-16s %-16s %-16s %-14s %-14s %s" % (
+        "suite", "output exact", "verdict", "requests exact", "+within noise", "requests(shared)",
+        "+noise(shared)", "racecheck", "synccheck", "mapped"))
+    suites = []
+    for name, source, args in progs:
+        s = suite_of(name, source)
+        if s not in suites:
+            suites.append(s)
+    for s in suites + ["all"]:
+        m = mapped.get(s, {})
+        mp = sum(v[0] for v in m.values())
+        fb = sum(v[1] for v in m.values())
+        print("%-11s %-14s %-14s %-16s %-16s %-16s %-16s %-14s %-14s %s" % (
+            s, pct(t.get((s, "output"))), pct(t.get((s, "verdict"))), pct(t.get((s, "requests"))),
+            pct(t.get((s, "noise"))), pct(t.get((s, "requests_shared"))), pct(t.get((s, "noise_shared"))),
+            pct(t.get((s, "races"))), pct(t.get((s, "sync"))),
+            "%d/%d (%.1f%%, %d kernels)" % (mp, mp + fb, 100.0 * mp / (mp + fb), len(m)) if mp + fb else "-"))
+    for f in fails:
+        print("FAIL " + f)
+    return 1 if fails else 0
+
+
+def first_diff(a, b):
+    la, lb = a.splitlines(), b.splitlines()
+    for x, y in zip(la, lb):
+        if x != y:
+            return "gpu %r, smemu %r" % (x[:100], y[:100])
+    return "gpu %d lines, smemu %d lines" % (len(la), len(lb))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
