@@ -4,6 +4,7 @@
 # in parallel under `timeout`, writes results as it goes and starts nothing
 # new once DEADLINE (seconds since the start, default 900) has passed:
 #   OUT/info.txt             versions, GPU, metrics, build line, timings
+#   OUT/build/P.build.log    the compiler's messages of a program that failed to build
 #   OUT/sass.md5             P, md5 of its .nv_fatbin section, md5 of its
 #                            `cuobjdump -sass` (the comparison checks that
 #                            its own build has the same device code)
@@ -45,6 +46,10 @@ stamp() { echo "$1 at $(($(date +%s) - start)) s" >> "$OUT/info.txt"; }
 
 NVCC="timeout 400 nvcc" JOBS=$JOBS sh "$here/build.sh" "$SRC" "$BIN" "$@" 2>> "$OUT/info.txt"
 stamp built
+mkdir -p "$OUT/build"
+for f in "$BIN"/*.build.log; do
+  [ -x "${f%.build.log}" ] || { head -c 20000 "$f" > "$OUT/build/$(basename "$f")"; }
+done
 progs=$(grep -v '^#' "$here/programs" | while read -r n rest; do [ -n "$n" ] && [ -x "$BIN/$n" ] && echo "$n"; done)
 # the device code's fingerprint: the .nv_fatbin section (host code differs
 # with the host compiler) and the SASS text
