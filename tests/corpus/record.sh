@@ -8,7 +8,7 @@
 #   OUT/sass.md5             P, md5 of its .nv_fatbin section, md5 of its
 #                            `cuobjdump -sass` (the comparison checks that
 #                            its own build has the same device code)
-#   OUT/native/P.out, P.rc   the program's stdout+stderr and exit status
+#   OUT/native/P.out, P.err, P.rc   the program's stdout, stderr, exit status
 #   OUT/ncu/P.csv            ncu --csv, the nine shared counters, first 10 launches
 #   OUT/ncu2/P.csv           the same again, when time is left (the noise)
 #   OUT/racecheck/P.txt      compute-sanitizer --tool racecheck (analysis report)
@@ -68,7 +68,7 @@ run_phase() {
     args=$(grep "^$p " "'"$here"'/programs" | cut -d" " -f3-)
     cd "$BIN"
     case $tool in
-      native) timeout $lim ./$p $args > "$OUT/native/$p.out" 2>&1 ;;
+      native) timeout $lim ./$p $args > "$OUT/native/$p.out" 2> "$OUT/native/$p.err" ;;
       ncu|ncu2) timeout $lim ncu --clock-control none --cache-control none --csv --print-units base \
              --launch-count 10 --metrics "$METRICS" ./$p $args > "$OUT/$tool/$p.csv" 2> "$OUT/$tool/$p.err" ;;
       racecheck) timeout $lim compute-sanitizer --print-limit 200 --show-backtrace no --tool racecheck \
@@ -78,7 +78,7 @@ run_phase() {
     esac
     echo $? > "$OUT/$tool/$p.rc"
     # a sanitizer that reports on every launch writes megabytes: keep the head
-    for f in "$OUT/$tool/$p.txt" "$OUT/$tool/$p.out"; do [ -f "$f" ] && truncate -s "<100000" "$f"; done'
+    for f in "$OUT/$tool/$p.txt" "$OUT/$tool/$p.out" "$OUT/$tool/$p.err"; do [ -f "$f" ] && truncate -s "<100000" "$f"; done'
   stamp "$1"
 }
 run_phase native 8 60
