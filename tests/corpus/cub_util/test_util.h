@@ -8,6 +8,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -74,17 +75,36 @@ struct CommandLineArgs {
   }
 };
 
-// Fills the bytes of x from a fixed-seed xorshift generator.
+// CUB_MAX and CUB_MIN (older CUB's util_macro.cuh; CCCL 3 dropped them).
+#ifndef CUB_MAX
+#define CUB_MAX(a, b) (((b) > (a)) ? (b) : (a))
+#endif
+#ifndef CUB_MIN
+#define CUB_MIN(a, b) (((b) < (a)) ? (b) : (a))
+#endif
+
+// The bits of `from` as a To of the same size.
+template <typename To, typename From> To SafeBitCast(const From &from) {
+  static_assert(sizeof(To) == sizeof(From), "SafeBitCast: sizes differ");
+  To to;
+  memcpy(&to, &from, sizeof to);
+  return to;
+}
+
+// Fills the bytes of x from a fixed-seed xorshift generator; a
+// floating-point NaN is drawn again (NaNs have no order to sort by).
 template <typename T> void RandomBits(T &x) {
   static unsigned long long state = 0x9e3779b97f4a7c15ull;
-  unsigned char bytes[sizeof(T)];
-  for (size_t i = 0; i < sizeof(T); i++) {
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    bytes[i] = (unsigned char)(state >> 24);
-  }
-  memcpy(&x, bytes, sizeof(T));
+  do {
+    unsigned char bytes[sizeof(T)];
+    for (size_t i = 0; i < sizeof(T); i++) {
+      state ^= state << 13;
+      state ^= state >> 7;
+      state ^= state << 17;
+      bytes[i] = (unsigned char)(state >> 24);
+    }
+    memcpy(&x, bytes, sizeof(T));
+  } while (x != x);
 }
 
 template <typename T> void DisplayResults(const T *h, size_t n) {
