@@ -1,13 +1,15 @@
 #!/bin/sh
-# record.sh SRC OUT [NAME...]: records the corpus (or the programs named) on a real GPU (H100/H200, sm_90),
-# from the sources staged by stage.sh in SRC. Each phase runs its commands
+# record.sh SRC OUT [NAME...]: records the corpus (or the programs named)
+# on a real GPU (H100/H200, sm_90), from the sources stage.sh put in SRC. Each phase runs its commands
 # in parallel under `timeout`, writes results as it goes and starts nothing
-# new once DEADLINE (seconds since the start, default 900) has passed:
+# new once DEADLINE (seconds since the start, default 900) has passed;
+# PHASES (default: native ncu synccheck racecheck ncu2) picks the phases:
 #   OUT/info.txt             versions, GPU, metrics, build line, timings
 #   OUT/build/P.build.log    the compiler's messages of a program that failed to build
-#   OUT/sass.md5             P, md5 of its .nv_fatbin section, md5 of its
-#                            `cuobjdump -sass` (the comparison checks that
-#                            its own build has the same device code)
+#   OUT/sass.md5             P, md5 of its .nv_fatbin section, of its
+#                            `cuobjdump -sass`, and of that with the hashes
+#                            in internal names masked (the comparison checks
+#                            that its own build has the same device code)
 #   OUT/native/P.out, P.err, P.rc   the program's stdout, stderr, exit status
 #   OUT/ncu/P.csv            ncu --csv, the nine shared counters, first 10 launches
 #   OUT/ncu2/P.csv           the same again, when time is left (the noise)
@@ -48,15 +50,20 @@ NVCC="timeout 400 nvcc" JOBS=$JOBS sh "$here/build.sh" "$SRC" "$BIN" "$@" 2>> "$
 stamp built
 mkdir -p "$OUT/build"
 for f in "$BIN"/*.build.log; do
-  [ -x "${f%.build.log}" ] || { head -c 20000 "$f" > "$OUT/build/$(basename "$f")"; }
+  [ -f "$f" ] && [ ! -x "${f%.build.log}" ] && head -c 20000 "$f" > "$OUT/build/$(basename "$f")"
 done
-progs=$(grep -v '^#' "$here/programs" | while read -r n rest; do [ -n "$n" ] && [ -x "$BIN/$n" ] && echo "$n"; done)
+progs=$(grep -v '^#' "$here/programs" | while read -r n rest; do
+  [ -n "$n" ] && [ -x "$BIN/$n" ] || continue
+  [ $# -eq 0 ] || echo " $* " | grep -q " $n " && echo "$n"
+done)
 # the device code's fingerprint: the .nv_fatbin section (host code differs
-# with the host compiler) and the SASS text
-for p in $progs; do
-  objcopy -O binary --only-section=.nv_fatbin "$BIN/$p" "$BIN/$p.fatbin" 2>/dev/null
-  echo "$p $(md5sum < "$BIN/$p.fatbin" | cut -c1-32) $(cuobjdump -sass "$BIN/$p" 2>/dev/null | md5sum | cut -c1-32)"
-done > "$OUT/sass.md5"
+# with the host compiler), the SASS text, and the SASS text with the
+# path-dependent hashes of internal-linkage names masked
+echo "$progs" | xargs -P "$JOBS" -I P sh -c '
+  objcopy -O binary --only-section=.nv_fatbin "$BIN/P" "$BIN/P.fatbin" 2>/dev/null
+  cuobjdump -sass "$BIN/P" > "$BIN/P.sass" 2>/dev/null
+  echo "P $(md5sum < "$BIN/P.fatbin" | cut -c1-32) $(md5sum < "$BIN/P.sass" | cut -c1-32) $(sed "s/_INTERNAL_[0-9a-f]*_/_INTERNAL_/g; s/_GLOBAL__N__[0-9a-f]*_/_GLOBAL__N__/g" "$BIN/P.sass" | md5sum | cut -c1-32)" > "$BIN/P.md5"'
+for p in $progs; do cat "$BIN/$p.md5"; done > "$OUT/sass.md5"
 stamp fingerprinted
 
 # run_phase TOOL PARALLEL TIMEOUT: every program under TOOL (native, ncu,
@@ -81,10 +88,8 @@ run_phase() {
     for f in "$OUT/$tool/$p.txt" "$OUT/$tool/$p.out" "$OUT/$tool/$p.err"; do [ -f "$f" ] && truncate -s "<100000" "$f"; done'
   stamp "$1"
 }
-run_phase native 8 60
-run_phase ncu 8 60
-run_phase synccheck 8 60
-run_phase racecheck 8 60
-run_phase ncu2 8 60
+for phase in ${PHASES:-native ncu synccheck racecheck ncu2}; do
+  run_phase "$phase" 8 60
+done
 gzip -9 "$OUT"/ncu/*.err "$OUT"/ncu2/*.err 2>/dev/null
 stamp done
