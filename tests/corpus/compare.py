@@ -48,9 +48,19 @@ TOL_REL = 0.01
 TOL_ABS = 2
 # a line with one of these words carries per-run figures (timings, rates,
 # clocks, the device's name): its numbers are masked for the verdict
-PER_RUN = re.compile(r"(time|millis|msec|\bms\b|sec|clock|gb/s|gflop|throughput|elapsed|bandwidth|"
-                     r"rate|device|occupancy|speed|seconds|\bus\b)", re.I)
+PER_RUN = re.compile(r"(time|millis|msec|(\b|\d)ms\b|sec|clock|gb/s|gflop|throughput|elapsed|bandwidth|"
+                     r"rate|occupancy|speed|seconds|\bus\b|/s\b)", re.I)
+# the line naming the device (cub's DeviceInit): the whole line is masked
+DEVICE = re.compile(r"^Using device \d+: ")
+# device addresses differ from run to run on any machine
+POINTER = re.compile(r"0x[0-9a-fA-F]{6,}")
 NUMBER = re.compile(r"[-+]?\d+(\.\d*)?([eE][-+]?\d+)?")
+
+
+def kernel_base(name):
+    """a kernel's unqualified name: ncu shortens namespaces that smemu's
+    demangled name keeps (radix_sort::X against cub::...::radix_sort::X)"""
+    return pc.kernel_key(name).split("::")[-1]
 
 
 def read_programs():
@@ -91,8 +101,10 @@ def masked(text):
     """the output with per-run figures masked, for the verdict"""
     out = []
     for line in text.splitlines():
-        line = line.rstrip()
-        if PER_RUN.search(line):
+        line = POINTER.sub("0xP", line.rstrip())
+        if DEVICE.search(line):
+            line = "<device>"
+        elif PER_RUN.search(line):
             line = NUMBER.sub("N", line)
         out.append(line)
     return "\n".join(out).strip()
@@ -171,6 +183,27 @@ def launch_figures(g, s):
     return any_shared, req, noise, diffs
 
 
+def reuse_one(binary, res):
+    """the results run_one left in res, or None"""
+    base = os.path.join(res, os.path.basename(binary))
+    try:
+        with open(base + ".out") as f:
+            text = f.read()
+    except OSError:
+        return None
+    own, sep, rest = text.rpartition("--- stderr\n")
+    m = re.search(r"--- rc (-?\d+) ([\d.]+) s\n$", rest)
+    if not sep or not m:
+        return None
+    err = rest[:m.start()]
+    try:
+        with open(base + ".json") as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        data = {"launches": []} if "smemu" not in err and not os.path.exists(base + ".json") else None
+    return own, int(m.group(1)), data, err, float(m.group(2))
+
+
 def run_one(smemu, binary, args, res, timeout):
     """smemu run of one program with the checks: (own output, rc, data, stderr, seconds)"""
     jpath = os.path.join(res, os.path.basename(binary) + ".json")
@@ -190,15 +223,19 @@ def run_one(smemu, binary, args, res, timeout):
             break
         own.append(line)
     data = None
+    err = p.stderr.decode(errors="replace")
     try:
         with open(jpath) as f:
             data = json.load(f)
+    except FileNotFoundError:
+        # smemu writes no JSON for a program that launched no kernel
+        if "smemu" not in err:
+            data = {"launches": []}
     except (OSError, ValueError):
         pass
-    err = p.stderr.decode(errors="replace")
     with open(os.path.join(res, os.path.basename(binary) + ".out"), "w") as f:
         f.write("".join(own))
-        f.write("--- stderr\n" + err + "--- rc %d\n" % p.returncode)
+        f.write("--- stderr\n" + err + "--- rc %d %.2f s\n" % (p.returncode, secs))
     return "".join(own), p.returncode, data, err, secs
 
 
@@ -228,10 +265,11 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=120)
+    ap.add_argument("--reuse", action="store_true", help="take smemu's results from RES where a run left them")
     ap.add_argument("--verbose", "-v", action="store_true")
     ap.add_argument("--tsv", help="write every compared launch's counters to this file")
     a = ap.parse_args()
-    res = a.res or os.path.join(os.path.dirname(os.path.abspath(a.bins)), "res")
+    res = os.path.abspath(a.res or os.path.join(os.path.dirname(os.path.abspath(a.bins)), "res"))
     os.makedirs(res, exist_ok=True)
     progs = read_programs()
     if a.only:
@@ -252,7 +290,12 @@ def main():
         futs = {}
         for name, source, args in progs:
             binary = os.path.join(bins, name)
-            if os.access(binary, os.X_OK):
+            if not os.access(binary, os.X_OK):
+                continue
+            old = reuse_one(binary, res) if a.reuse else None
+            if old:
+                futs[name] = ex.submit(lambda r: r, old)
+            else:
                 futs[name] = ex.submit(run_one, a.smemu, binary, args, res, a.timeout)
         runs = {name: f.result() for name, f in futs.items()}
 
@@ -345,7 +388,7 @@ def main():
                 notes.append("counters %s: ncu saw %d launches, smemu ran %d" % (name, len(gl), len(sl)))
                 break
             s = sl[i]
-            if pc.kernel_key(g["kernel"]) != pc.kernel_key(s.get("name", s.get("kernel", ""))):
+            if kernel_base(g["kernel"]) != kernel_base(s.get("name", s.get("kernel", ""))):
                 notes.append("counters %s launch %d: ncu kernel %s, smemu %s: launches compared up to here" % (
                     name, i, pc.kernel_key(g["kernel"]), pc.kernel_key(s.get("name", ""))))
                 break

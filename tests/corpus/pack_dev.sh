@@ -6,7 +6,8 @@
 # With PLAN (a file of lines `PHASES|NAME...`), it carries instead
 # the binaries of BINDIR that the plan names (stripped; built here, they run
 # on the GPU host's newer glibc) and run.sh runs record.sh once per line,
-# into $RES/1, $RES/2, ..., within one DEADLINE (seconds, default 290).
+# into $RES/1, $RES/2, ..., within one DEADLINE (seconds, the environment's
+# DEADLINE when packing, default 290).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 dev=${1:?usage: pack_dev.sh DEVDIR [CUTLASS_SOURCE [PLAN BINDIR]]}
@@ -34,7 +35,7 @@ set -u
 mkdir -p work "$RES"
 tar xf corpus.tar.xz -C work
 start=$(date +%s)
-total=${DEADLINE:-290}
+total=${DEADLINE:-@DEADLINE@}
 if [ -f work/plan ]; then
   touch work/bin/*
   i=0
@@ -50,4 +51,5 @@ else
 fi
 du -sh "$RES"
 EOS
+sed -i "s/@DEADLINE@/${DEADLINE:-290}/" "$dev/run.sh"
 ls -la "$dev"
