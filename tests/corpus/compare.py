@@ -63,6 +63,16 @@ def kernel_base(name):
     return pc.kernel_key(name).split("::")[-1]
 
 
+def same_kernel(gpu_name, smemu_name):
+    """ncu's kernel name and smemu's name the same kernel (smemu leaves a
+    name it cannot demangle mangled: its unqualified name then appears as
+    <length><name> in it)"""
+    base = kernel_base(gpu_name)
+    if smemu_name.startswith("_Z"):
+        return ("%d%s" % (len(base), base)) in smemu_name
+    return base == kernel_base(smemu_name)
+
+
 def read_programs():
     progs = []
     with open(os.path.join(HERE, "programs")) as f:
@@ -388,7 +398,7 @@ def main():
                 notes.append("counters %s: ncu saw %d launches, smemu ran %d" % (name, len(gl), len(sl)))
                 break
             s = sl[i]
-            if kernel_base(g["kernel"]) != kernel_base(s.get("name", s.get("kernel", ""))):
+            if not same_kernel(g["kernel"], s.get("name", s.get("kernel", ""))):
                 notes.append("counters %s launch %d: ncu kernel %s, smemu %s: launches compared up to here" % (
                     name, i, pc.kernel_key(g["kernel"]), pc.kernel_key(s.get("name", ""))))
                 break
