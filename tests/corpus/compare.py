@@ -33,6 +33,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -214,6 +215,53 @@ def reuse_one(binary, res):
     return own, int(m.group(1)), data, err, float(m.group(2))
 
 
+def gpu_counters_again(rec):
+    """the second ncu session (ncu2/), read as the first: {program: [launch]}"""
+    if not os.path.isdir(os.path.join(rec, "ncu2")):
+        return {}
+    with tempfile.TemporaryDirectory() as tmp:
+        os.symlink(os.path.abspath(os.path.join(rec, "ncu2")), os.path.join(tmp, "ncu"))
+        return pc.gpu_counters(tmp)
+
+
+def difference_classes(g, s):
+    """the classes of one launch's differences: requests (smemu counts more
+    or fewer instructions: the SASS mapping, merged or split accesses) or,
+    with requests exact, wavefronts (the GPU's extra wavefronts no address
+    explains: arbitration, contention; or smemu's extra)"""
+    out = []
+    for op in OPS:
+        go = g.get(op, {})
+        gr, sr = go.get("requests"), s.get("shared_%s_requests" % op, 0)
+        if gr is not None and gr != sr:
+            out.append("%s requests: smemu %s" % (op, "more" if sr > gr else "fewer"))
+            continue
+        gw, sw = go.get("wavefronts"), s.get("shared_%s_wavefronts" % op, 0)
+        gc, sc = go.get("bank_conflicts"), s.get("shared_%s_bank_conflicts" % op, 0)
+        tol = TOL_REL * (gw or 0) + TOL_ABS
+        if (gw is not None and abs(gw - sw) > tol) or (gc is not None and abs(gc - sc) > tol):
+            more = (gw or 0) - sw + (gc or 0) - sc > 0
+            out.append("%s wavefronts/conflicts: %s" % (op, "GPU more" if more else "smemu more"))
+    return out
+
+
+def within_gpu_range(g, g2, s):
+    """whether smemu's wavefronts and conflicts lie within the two GPU
+    sessions' range (+ TOL_ABS), and whether the GPU itself varied"""
+    inside = True
+    varied = False
+    for op in OPS:
+        for f in ("wavefronts", "bank_conflicts"):
+            a, b = g.get(op, {}).get(f), g2.get(op, {}).get(f)
+            if a is None or b is None:
+                continue
+            varied = varied or a != b
+            v = s.get("shared_%s_%s" % (op, f), 0)
+            if not min(a, b) - TOL_ABS <= v <= max(a, b) + TOL_ABS:
+                inside = False
+    return inside, varied
+
+
 def run_one(smemu, binary, args, res, timeout):
     """smemu run of one program with the checks: (own output, rc, data, stderr, seconds)"""
     jpath = os.path.join(res, os.path.basename(binary) + ".json")
@@ -287,6 +335,8 @@ def main():
         progs = [p for p in progs if p[0] in keep]
     known = read_known()
     gc = pc.gpu_counters(a.rec)
+    gc2 = gpu_counters_again(a.rec)
+    classes = {}  # difference class -> [launches, examples]
     md5 = {}
     mpath = os.path.join(a.rec, "sass.md5")
     if os.path.exists(mpath):
@@ -415,6 +465,18 @@ def main():
             if diffs:
                 notes.append("counters %s launch %d %s: %s" % (name, i, pc.kernel_key(g["kernel"])[-40:],
                                                                ", ".join(diffs)))
+            for c in difference_classes(g, s):
+                e = classes.setdefault(c, [0, []])
+                e[0] += 1
+                ex = "%s:%d %s" % (name, i, kernel_base(g["kernel"]))
+                if len(e[1]) < 4 and not any(x.startswith(name + ":") for x in e[1]):
+                    e[1].append(ex)
+            g2 = gc2.get(name, [])
+            if i < len(g2) and same_kernel(g2[i]["kernel"], g["kernel"]):
+                inside, varied = within_gpu_range(g, g2[i], s)
+                for key in (suite, "all"):
+                    t.add((key, "gpu_range"), inside)
+                    t.add((key, "gpu_varied"), varied)
             rows.append([name, str(i), pc.kernel_key(g["kernel"])] +
                         [str(g.get(op, {}).get(f, "")) for op in OPS for f in FIELDS] +
                         [str(s.get("shared_%s_%s" % (op, f), 0)) for op in OPS for f in FIELDS])
@@ -448,6 +510,13 @@ def main():
             pct(t.get((s, "noise"))), pct(t.get((s, "requests_shared"))), pct(t.get((s, "noise_shared"))),
             pct(t.get((s, "races"))), pct(t.get((s, "sync"))),
             "%d/%d (%.1f%%, %d kernels)" % (mp, mp + fb, 100.0 * mp / (mp + fb), len(m)) if mp + fb else "-"))
+    print()
+    print("launches profiled twice (ncu2): smemu's wavefronts and conflicts within the two GPU sessions' range "
+          "(+%d): %s; the GPU's own figures varied in %s" % (TOL_ABS, pct(t.get(("all", "gpu_range"))),
+                                                            pct(t.get(("all", "gpu_varied")))))
+    print("difference classes (launches; examples PROGRAM:LAUNCH KERNEL):")
+    for c, (n, ex) in sorted(classes.items(), key=lambda kv: -kv[1][0]):
+        print("  %-40s %4d  %s" % (c, n, "; ".join(ex)))
     for f in fails:
         print("FAIL " + f)
     return 1 if fails else 0
