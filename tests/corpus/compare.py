@@ -75,14 +75,10 @@ def same_kernel(gpu_name, smemu_name):
 
 
 def read_programs():
-    progs = []
+    """[(name, source)] of `programs` (they run without arguments)"""
     with open(os.path.join(HERE, "programs")) as f:
-        for line in f:
-            if line.startswith("#") or not line.strip():
-                continue
-            parts = line.split()
-            progs.append((parts[0], parts[1], parts[2:]))
-    return progs
+        rows = [line.split() for line in f if line.strip() and not line.startswith("#")]
+    return [(r[0], r[1]) for r in rows]
 
 
 def suite_of(name, source):
@@ -91,21 +87,6 @@ def suite_of(name, source):
     if source.startswith("cub/examples/device/"):
         return "cub-device"
     return source.split("/")[0]
-
-
-def read_known():
-    known = {}
-    path = os.path.join(HERE, "known_differences.txt")
-    if os.path.exists(path):
-        with open(path) as f:
-            for n, line in enumerate(f, 1):
-                if line.startswith("#") or not line.strip():
-                    continue
-                parts = line.split(None, 2)
-                if len(parts) < 3:
-                    raise SystemExit("known_differences.txt:%d: want PROGRAM WHAT REASON" % n)
-                known[(parts[0], parts[1])] = parts[2].strip()
-    return known
 
 
 def masked(text):
@@ -143,14 +124,8 @@ def gpu_race_classes(text):
 
 
 def smemu_race_classes(data):
-    classes = set()
-    for L in data.get("launches", []):
-        for h in L.get("hazards", []):
-            if h.get("space", "shared") != "shared":
-                continue
-            classes.add((h["severity"].lower(), tuple(sorted((h["first"]["access"].lower(),
-                                                              h["second"]["access"].lower())))))
-    return classes
+    """smemu's shared hazards (pc.smemu_races) as classes, without lines"""
+    return {(sev, tuple(sorted(acc.lower() for acc, _line in pair))) for sev, pair in pc.smemu_races(data)}
 
 
 def fmt_classes(c):
@@ -262,39 +237,20 @@ def within_gpu_range(g, g2, s):
     return inside, varied
 
 
-def run_one(smemu, binary, args, res, timeout):
-    """smemu run of one program with the checks: (own output, rc, data, stderr, seconds)"""
-    jpath = os.path.join(res, os.path.basename(binary) + ".json")
-    if os.path.exists(jpath):
-        os.unlink(jpath)
-    cmd = [os.path.abspath(smemu), "run", "--check", "races,sync,banks", "--json", jpath, "--", binary] + args
+def run_one(smemu, binary, res, timeout):
+    """smemu run of one program with the checks (pc.run_smemu), kept in
+    RES/NAME.out and .json: (own output, rc, data, stderr, seconds)"""
+    base = os.path.join(res, os.path.basename(binary))
     t0 = time.time()
-    try:
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout,
-                           cwd=os.path.dirname(binary))
-    except subprocess.TimeoutExpired:
-        return None, None, None, "timed out after %d s" % timeout, time.time() - t0
+    own, rc, data, err = pc.run_smemu(smemu, binary, "races,sync,banks", base + ".json", timeout)
     secs = time.time() - t0
-    own = []
-    for line in p.stdout.decode(errors="replace").splitlines(keepends=True):
-        if line.startswith("== checks of ") or line.startswith("== smemu checks"):
-            break
-        own.append(line)
-    data = None
-    err = p.stderr.decode(errors="replace")
-    try:
-        with open(jpath) as f:
-            data = json.load(f)
-    except FileNotFoundError:
-        # smemu writes no JSON for a program that launched no kernel
-        if "smemu" not in err:
-            data = {"launches": []}
-    except (OSError, ValueError):
-        pass
-    with open(os.path.join(res, os.path.basename(binary) + ".out"), "w") as f:
-        f.write("".join(own))
-        f.write("--- stderr\n" + err + "--- rc %d %.2f s\n" % (p.returncode, secs))
-    return "".join(own), p.returncode, data, err, secs
+    if own is None:
+        return None, None, None, err, secs
+    if data is None and not os.path.exists(base + ".json") and "smemu" not in err:
+        data = {"launches": []}  # smemu writes no JSON for a program that launched no kernel
+    with open(base + ".out", "w") as f:
+        f.write(own + "--- stderr\n" + err + "--- rc %d %.2f s\n" % (rc, secs))
+    return own, rc, data, err, secs
 
 
 class Tally:
@@ -325,7 +281,6 @@ def main():
     ap.add_argument("--timeout", type=int, default=120)
     ap.add_argument("--reuse", action="store_true", help="take smemu's results from RES where a run left them")
     ap.add_argument("--verbose", "-v", action="store_true")
-    ap.add_argument("--tsv", help="write every compared launch's counters to this file")
     a = ap.parse_args()
     res = os.path.abspath(a.res or os.path.join(os.path.dirname(os.path.abspath(a.bins)), "res"))
     os.makedirs(res, exist_ok=True)
@@ -333,7 +288,8 @@ def main():
     if a.only:
         keep = set(a.only.split(","))
         progs = [p for p in progs if p[0] in keep]
-    known = read_known()
+    pc.BASE = HERE
+    known = pc.read_known() if os.path.exists(os.path.join(HERE, "known_differences.txt")) else []
     gc = pc.gpu_counters(a.rec)
     gc2 = gpu_counters_again(a.rec)
     classes = {}  # difference class -> [launches, examples]
@@ -348,7 +304,7 @@ def main():
     bins = os.path.abspath(a.bins)
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
         futs = {}
-        for name, source, args in progs:
+        for name, source in progs:
             binary = os.path.join(bins, name)
             if not os.access(binary, os.X_OK):
                 continue
@@ -356,24 +312,25 @@ def main():
             if old:
                 futs[name] = ex.submit(lambda r: r, old)
             else:
-                futs[name] = ex.submit(run_one, a.smemu, binary, args, res, a.timeout)
+                futs[name] = ex.submit(run_one, a.smemu, binary, res, a.timeout)
         runs = {name: f.result() for name, f in futs.items()}
 
     t = Tally()
     fails = []
     notes = []
-    rows = []
     mapped = {}  # suite -> {kernel: (mapped, fallback)}
     print("%-40s %-7s %-8s %-9s %-6s %-6s %-10s %s" % ("program", "output", "launches", "requests", "noise",
                                                        "races", "sync", "smemu s"))
 
     def differ(name, what, msg):
-        if (name, what) in known:
-            notes.append("known   %s %s: %s  [%s]" % (name, what, msg, known[(name, what)]))
+        k = pc.known_for(known, name, what)
+        if k:
+            k["used"] = True
+            notes.append("known   %s %s: %s  [%s]" % (name, what, msg, k["reason"]))
         else:
             fails.append("%s %s: %s" % (name, what, msg))
 
-    for name, source, args in progs:
+    for name, source in progs:
         suite = suite_of(name, source)
         gout = pc.read(os.path.join(a.rec, "native", name + ".out"))
         grc = (pc.read(os.path.join(a.rec, "native", name + ".rc")) or "").strip()
@@ -477,18 +434,8 @@ def main():
                 for key in (suite, "all"):
                     t.add((key, "gpu_range"), inside)
                     t.add((key, "gpu_varied"), varied)
-            rows.append([name, str(i), pc.kernel_key(g["kernel"])] +
-                        [str(g.get(op, {}).get(f, "")) for op in OPS for f in FIELDS] +
-                        [str(s.get("shared_%s_%s" % (op, f), 0)) for op in OPS for f in FIELDS])
         print("%-40s %-7s %-8s %-9s %-6s %-6s %-10s %.1f" % (name, ocol, n if gl else "-", "%d/%d" % (req, n),
                                                              "%d/%d" % (noise, n), rcol, scol, secs))
-    if a.tsv:
-        with open(a.tsv, "w") as f:
-            cols = ["%s_%s" % (op, f) for op in OPS for f in FIELDS]
-            f.write("\t".join(["program", "launch", "kernel"] + ["gpu_" + c for c in cols] +
-                              ["smemu_" + c for c in cols]) + "\n")
-            for r in rows:
-                f.write("\t".join(r) + "\n")
     if a.verbose:
         for line in notes:
             print(line)
@@ -497,7 +444,7 @@ def main():
         "suite", "output exact", "verdict", "requests exact", "+within noise", "requests(shared)",
         "+noise(shared)", "racecheck", "synccheck", "mapped"))
     suites = []
-    for name, source, args in progs:
+    for name, source in progs:
         s = suite_of(name, source)
         if s not in suites:
             suites.append(s)

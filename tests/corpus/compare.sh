@@ -26,4 +26,4 @@ sh "$here/stage.sh" "$B/corpus/src" "$cutlass" || exit $?
 JOBS=${JOBS:-2} sh "$here/build.sh" "$B/corpus/src" "$B/corpus/bin" "$@"
 only=$(echo "$*" | tr ' ' ,)
 exec python3 "$here/compare.py" --smemu "$B/smemu" --bins "$B/corpus/bin" --res "$B/corpus/res" \
-  ${only:+--only "$only"} --jobs "${JOBS:-2}" ${CORPUS_VERBOSE:+-v} --tsv "$B/corpus/launches.tsv"
+  ${only:+--only "$only"} --jobs "${JOBS:-2}" ${CORPUS_VERBOSE:+-v}
