@@ -146,27 +146,13 @@ def fatbin_md5(binary):
 
 def launch_figures(g, s):
     """(gpu has shared accesses, requests exact, wavefronts/conflicts within
-    noise, [differences]) of one launch"""
-    req = True
-    noise = True
-    diffs = []
-    any_shared = False
-    for op in OPS:
-        go = g.get(op, {})
-        for f in FIELDS:
-            gv = go.get(f)
-            sv = s.get("shared_%s_%s" % (op, f), 0)
-            if gv:
-                any_shared = True
-            if gv is None or gv == sv:
-                continue
-            if f == "requests":
-                req = False
-                diffs.append("%s %s gpu %d smemu %d" % (op, f, gv, sv))
-            elif abs(sv - gv) > TOL_REL * (go.get("wavefronts") or 0) + TOL_ABS:
-                noise = False
-                diffs.append("%s %s gpu %d smemu %d" % (op, f, gv, sv))
-    return any_shared, req, noise, diffs
+    noise, [differences]) of one launch; the figures are the programs
+    corpus's (pc.issue14_figures) with this corpus's tolerance"""
+    pc.TOL_REL, pc.TOL_ABS = TOL_REL, TOL_ABS
+    req, noise = pc.issue14_figures(g, s)
+    pairs = [(op, f, g.get(op, {}).get(f), s.get("shared_%s_%s" % (op, f), 0)) for op in OPS for f in FIELDS]
+    diffs = ["%s %s gpu %d smemu %d" % p for p in pairs if p[2] is not None and p[2] != p[3]]
+    return any(p[2] for p in pairs), req, noise, diffs
 
 
 def reuse_one(binary, res):
