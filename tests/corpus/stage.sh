@@ -13,11 +13,22 @@ dest=${1:?usage: stage.sh DEST [CUTLASS_SOURCE]}
 cutlass=${2:-}
 thrust=/usr/share/doc/libthrust-dev/examples
 cub=/usr/share/doc/libcub-dev/examples
+mkdir -p "$dest"
+# where dpkg leaves out /usr/share/doc (slim images), the packages' own
+# files, unpacked beside DEST
+if [ ! -d "$thrust" ] || [ ! -d "$cub" ]; then
+  root=$(cd "$dest/.." && pwd)/debs
+  if [ ! -d "$root/usr/share/doc/libcub-dev/examples" ]; then
+    mkdir -p "$root" && (cd "$root" && apt-get download libthrust-dev libcub-dev >/dev/null 2>&1) &&
+      for d in "$root"/*.deb; do dpkg-deb -x "$d" "$root"; done
+  fi
+  thrust=$root/usr/share/doc/libthrust-dev/examples
+  cub=$root/usr/share/doc/libcub-dev/examples
+fi
 [ -d "$thrust" ] && [ -d "$cub" ] || {
   echo "stage.sh: libthrust-dev and libcub-dev are needed (scripts/deps.sh installs them)" >&2
   exit 77
 }
-mkdir -p "$dest"
 # copy_tree SRC DST: every file of SRC into DST, .gz files unpacked
 copy_tree() {
   (cd "$1" && find . -type f) | while read -r f; do
