@@ -26,7 +26,6 @@ failed on). Usage:
 """
 import argparse
 import concurrent.futures
-import hashlib
 import importlib.util
 import json
 import os
@@ -130,18 +129,6 @@ def smemu_race_classes(data):
 
 def fmt_classes(c):
     return ",".join("%s %s/%s" % (s, a, b) for s, (a, b) in sorted(c)) or "none"
-
-
-def fatbin_md5(binary):
-    """md5 of the binary's .nv_fatbin section (as record.sh computes it)"""
-    tmp = binary + ".fatbin"
-    try:
-        subprocess.run(["objcopy", "-O", "binary", "--only-section=.nv_fatbin", binary, tmp], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        with open(tmp, "rb") as f:
-            return hashlib.md5(f.read()).hexdigest()
-    except (OSError, subprocess.CalledProcessError):
-        return None
 
 
 def launch_figures(g, s):
@@ -279,14 +266,6 @@ def main():
     gc = pc.gpu_counters(a.rec)
     gc2 = gpu_counters_again(a.rec)
     classes = {}  # difference class -> [launches, examples]
-    md5 = {}
-    mpath = os.path.join(a.rec, "sass.md5")
-    if os.path.exists(mpath):
-        for line in open(mpath):
-            parts = line.split()
-            if len(parts) >= 2:
-                md5[parts[0]] = parts[1]
-
     bins = os.path.abspath(a.bins)
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
         futs = {}
@@ -338,9 +317,6 @@ def main():
             continue
         if rc < 0 or rc >= 128:
             differ(name, "run", "smemu ended by signal (status %d): %s" % (rc, err.strip()[-200:]))
-        mine = md5.get(name)
-        if mine and fatbin_md5(os.path.join(bins, name)) not in (None, mine):
-            notes.append("warning %s: device code differs from the recorded build (nvcc versions?)" % name)
         # output
         exact = own == gout and str(rc) == grc
         verdict = exact or (str(rc) == grc and masked(own) == masked(gout))
