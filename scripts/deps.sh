@@ -3,7 +3,8 @@
 # cmocka (unit tests), clang-14 and libclc-14 (OpenCL C to PTX), PoCL and
 # the OpenCL headers (the PoCL comparison), libzstd (compressed fatbinaries),
 # python3 and python3-venv (README and Numba tests), chromium (the HTML report's test),
-# llvm-19-dev (the compiled tier, mk/jit.mk).
+# llvm-19-dev (the compiled tier, mk/jit.mk), libthrust-dev and libcub-dev
+# (their example programs are the third-party corpus, tests/corpus).
 # NVIDIA's disassembler for SASS-informed counting (src/sass/tool.c looks in
 # build/pydeps): the PyPI wheel, when no CUDA toolkit provides it; offline,
 # smemu counts by PTX rules and the SASS tests use checked-in disassembly.
@@ -26,6 +27,8 @@ python3 -c "import venv, ensurepip" >/dev/null 2>&1 || need="$need python3-venv"
 command -v chromium >/dev/null 2>&1 || need="$need chromium"
 command -v llvm-config-19 >/dev/null 2>&1 || need="$need llvm-19-dev"
 command -v qemu-x86_64 >/dev/null 2>&1 || need="$need qemu-user"
+[ -d /usr/share/doc/libthrust-dev/examples ] || need="$need libthrust-dev"
+[ -d /usr/share/doc/libcub-dev/examples ] || need="$need libcub-dev"
 [ -z "$need" ] && exit 0
 echo "deps: installing$need" >&2
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
