@@ -17,17 +17,26 @@ typedef struct lane_ref {
   int faulted; /* an access faulted (and reported it) */
 } lane_ref;
 
+/* Reads or writes n bytes of the lane's memory in naturally aligned pieces
+ * of up to 8 bytes: a parameter buffer holds structs of any size (36 bytes
+ * at a 16-byte boundary is well aligned, though not a multiple of 36). */
 static int lane_access(void *cookie, uint64_t addr, void *buf, uint32_t n, int write) {
   lane_ref *r = cookie;
-  uint8_t *p = exec_addr(r->w, r->l, PTX_SPACE_GENERIC, addr, n, write);
-  if (!p) {
-    r->faulted = 1;
-    return -1;
+  uint8_t *b = buf;
+  while (n) {
+    uint32_t step = 8;
+    while (step > 1 && (addr % step || step > n)) step /= 2;
+    uint8_t *p = exec_addr(r->w, r->l, PTX_SPACE_GENERIC, addr, step, write);
+    if (!p) {
+      r->faulted = 1;
+      return -1;
+    }
+    if (write)
+      memcpy(p, b, step);
+    else
+      memcpy(b, p, step);
+    addr += step, b += step, n -= step;
   }
-  if (write)
-    memcpy(p, buf, n);
-  else
-    memcpy(buf, p, n);
   return 0;
 }
 

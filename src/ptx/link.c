@@ -143,7 +143,11 @@ static int check_decls(lctx *L, ptx_link_provided provided, void *user) {
     }
     for (int i = 0; i < M->nvars; i++) {
       const ptx_var *v = &M->vars[i];
-      if (v->linkage == PTX_LINK_EXTERN && check_decl(L, m, v->name, NULL, v, provided, user) < 0) return -1;
+      /* an unsized .extern .shared array is the dynamic shared window,
+         which no unit defines */
+      if (v->linkage == PTX_LINK_EXTERN && !(v->space == PTX_SPACE_SHARED && v->unsized) &&
+          check_decl(L, m, v->name, NULL, v, provided, user) < 0)
+        return -1;
     }
   }
   return 0;

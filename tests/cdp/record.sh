@@ -9,7 +9,7 @@ RES=${RES:-recorded}
 mkdir -p "$RES"
 nvidia-smi -L > "$RES/gpu.txt" 2>&1
 nvcc --version > "$RES/nvcc.txt" 2>&1
-progs="depth tail streams pending oob race api graph reset"
+progs="depth tail streams pending oob race api graph reset structarg"
 for p in $progs; do
   nvcc -arch=sm_90 -rdc=true -lineinfo -o "$p" "$p.cu" > "$RES/$p.build.log" 2>&1 &
 done

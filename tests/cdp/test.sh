@@ -25,7 +25,7 @@ suite_need_smemu cdp "$B"
 suite_need_nvcc cdp
 out=$B/cdp
 mkdir -p "$out/shared" "$out/static" || exit 2
-progs="depth tail streams pending oob race api graph reset"
+progs="depth tail streams pending oob race api graph reset structarg"
 rc=0
 for v in "shared|-cudart shared" "static|-cudart static"; do
   d=$out/${v%%|*}
