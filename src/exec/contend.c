@@ -11,6 +11,8 @@
 #include "exec/contend.h"
 #include "exec/addr.h"
 #include "exec/atom.h"
+#include <stdlib.h>
+#include <string.h>
 
 /* Does a lane of m reach shared memory? */
 static int on_shared(const insn *in, uint32_t m, const uint64_t addr[32]) {
@@ -32,4 +34,108 @@ void contend_cas_lost(warp *w, const insn *in, uint32_t m, const uint64_t addr[3
 
 void contend_turn(warp *w) {
   if (w->state == W_RUN) w->state = W_YIELD;
+}
+
+/* ---- the LDS + ATOMS.CAST.SPIN loop under contention ----
+ * A shared float add (and the other atomics ptxas builds as that loop,
+ * model/atomsel.h ATOMSEL_CAS_LOOP) is one PTX instruction: smemu applies
+ * its lanes at once and the bank model counts the loop of a warp alone
+ * (one round per lane on the busiest word). On the GPU the warps of a
+ * block run the loop together. Each round re-reads the word, so the wins
+ * rotate between the warps (2 warps: 127 rounds for 64 wins, where the
+ * source-level CAS loop, whose failed CAS returns the fresh value, lets one
+ * warp keep winning: 96), and every win costs the rounds the other warps
+ * spent on a value that changed between their LDS and their CAS: a(m) =
+ * 1 + min(m/2, 13.5) rounds per win with m warps in the loop. m/2: a
+ * warp's LDS-to-CAS window is half its round; the cap: from about 27
+ * warps on, the warps' LDS and CAST.SPIN (3 wavefronts a round) fill the
+ * shared pipe and the rounds lengthen. Measured on an H200
+ * (tests/hw/contention, native_fadd, 32 lanes on one word per warp): 1,
+ * 2, 4, 8, 32 warps make 32, 127, 382..506, 1197..1979, 13263..14894
+ * rounds over the profiler's passes; the model gives 32, 127, 381, 1265,
+ * 14672.
+ * The warps that meet are those whose k-th such atomic of the block is at
+ * the same pc on the same busiest word (warps of a block run their loops
+ * in step); the group's rounds are computed from the set of its warps, so
+ * the order in which smemu runs them does not change the figure. */
+#define LOOP_GROUPS 1024
+
+typedef struct loop_group {
+  const block *b;    /* NULL: a free slot */
+  uint32_t pc, word; /* the atomic and its busiest word (byte offset / 4) */
+  uint32_t seq;      /* the warps' k-th loop atomic */
+  uint16_t cnt[33];  /* warps by rounds alone (1..32) */
+  uint32_t extra2;   /* twice the rounds beyond the warps' own */
+} loop_group;
+
+typedef struct loop_table {
+  uint32_t used;                 /* groups in use (0: nothing to clear) */
+  uint32_t seq[MAX_CLUSTER][32]; /* per block rank and warp: loop atomics so far */
+  loop_group g[LOOP_GROUPS];
+} loop_table;
+
+static _Thread_local loop_table *loops;
+
+void contend_loop_reset(void) {
+  if (!loops || !loops->used) return;
+  memset(loops, 0, sizeof *loops);
+}
+
+/* Twice the rounds a win costs with m warps in the loop. */
+static uint32_t win2(uint32_t m) { return m <= 1 ? 2 : 2 + (m < 27 ? m : 27); }
+
+/* Twice the group's rounds beyond the warps' own: the wins rotate, so a
+ * warp that needs fewer rounds leaves the loop first; in the round where
+ * warps leave, each leaving one lowers m for the wins after it. */
+static uint32_t group_extra2(const loop_group *g) {
+  uint32_t above = 0, total = 0, own = 0;
+  for (uint32_t r = 1; r <= 32; r++) own += 2u * r * g->cnt[r];
+  for (uint32_t r = 32; r >= 1; r--) {
+    above += g->cnt[r]; /* warps that still need round r */
+    uint32_t leave = g->cnt[r];
+    for (uint32_t j = 0; j < leave; j++) total += win2(above - j);
+    total += (above - leave) * win2(above - leave);
+  }
+  return total > own ? total - own : 0;
+}
+
+uint32_t contend_loop(warp *w, uint32_t sm, const uint32_t sh[32], uint32_t alone) {
+  block *b = w->blk;
+  if (b->nwarps < 2 || !sm || !alone) return 0;
+  if (!loops && !(loops = calloc(1, sizeof *loops))) return 0;
+  /* the busiest word: the most lanes, the lowest offset among equals */
+  uint32_t word = 0, most = 0;
+  for (uint32_t a = sm; a; a &= a - 1) {
+    uint32_t n = 0, x = sh[__builtin_ctz(a)] >> 2;
+    for (uint32_t c = sm; c; c &= c - 1) n += sh[__builtin_ctz(c)] >> 2 == x;
+    if (n > most || (n == most && x < word)) {
+      most = n;
+      word = x;
+    }
+  }
+  uint32_t rank = b->rank < MAX_CLUSTER ? b->rank : 0, wi = w->index & 31;
+  uint32_t seq = loops->seq[rank][wi]++, pc = w->pc;
+  uint32_t h = (pc * 2654435761u ^ word * 40503u ^ seq * 97u ^ rank) % LOOP_GROUPS;
+  loop_group *g = NULL;
+  for (uint32_t k = 0; k < LOOP_GROUPS; k++) {
+    loop_group *e = &loops->g[(h + k) % LOOP_GROUPS];
+    if (!e->b) {
+      if (loops->used + 1 >= LOOP_GROUPS) return 0; /* full: counted as alone */
+      loops->used++;
+      *e = (loop_group){.b = b, .pc = pc, .word = word, .seq = seq};
+      g = e;
+      break;
+    }
+    if (e->b == b && e->pc == pc && e->word == word && e->seq == seq) {
+      g = e;
+      break;
+    }
+  }
+  if (!g) return 0;
+  uint32_t old = g->extra2;
+  g->cnt[alone < 32 ? alone : 32]++;
+  g->extra2 = group_extra2(g);
+  uint32_t add = g->extra2 / 2 - old / 2;
+  if (add) atomic_fetch_add_explicit(&w->L->contention, add, memory_order_relaxed);
+  return add;
 }

@@ -17,4 +17,14 @@ void contend_cas_lost(warp *w, const insn *in, uint32_t m, const uint64_t addr[3
  * branch in a kernel whose loops contend, program.contended). */
 void contend_turn(warp *w);
 
+/* Warp w ran a shared atomic that ptxas builds as an LDS + ATOMS.CAST.SPIN
+ * loop (lanes sm at shared offsets sh) which alone takes `alone` rounds:
+ * the rounds that the other warps of the block, in the same loop on the
+ * same word, add to what has been counted so far (each round one LDS and
+ * one CAST.SPIN no lane of the warp won; counted as contention). */
+uint32_t contend_loop(warp *w, uint32_t sm, const uint32_t sh[32], uint32_t alone);
+
+/* A block starts on this thread: forget the loops of the one before. */
+void contend_loop_reset(void);
+
 #endif
