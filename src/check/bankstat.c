@@ -130,9 +130,11 @@ static void banks_one(warp *w, const insn *in, uint32_t m, const uint64_t addr[3
       pmm = &mm;
     }
     atom_cost(w->L->arch, w->L->bank_mode, in->atom_form, op, sm, sh, (int)size, pmm, &r, &ldr);
-    if (in->atom_form == ATOMSEL_CAS_LOOP && !pmm && r.requests && ldr.requests) {
+    if (in->atom_form == ATOMSEL_CAS_LOOP && size == 4 && !pmm && r.requests && ldr.requests) {
       /* the rounds other warps of the block in the same loop add: each an
-       * LDS and a CAST.SPIN as the warp's own (exec/contend.c) */
+       * LDS and a CAST.SPIN as the warp's own (exec/contend.c; the 64-bit
+       * loop, measured only in tests/programs atomic_double, contends far
+       * less and counts as alone) */
       uint32_t x = contend_loop(w, sm, sh, r.requests);
       ldr.wavefronts += x * (ldr.wavefronts / ldr.requests);
       ldr.ideal += x * (ldr.ideal / ldr.requests);
