@@ -32,8 +32,21 @@ void contend_cas_lost(warp *w, const insn *in, uint32_t m, const uint64_t addr[3
   if (m && on_shared(in, m, addr)) atomic_fetch_add_explicit(&w->L->contention, 1, memory_order_relaxed);
 }
 
-void contend_turn(warp *w) {
-  if (w->state == W_RUN) w->state = W_YIELD;
+/* A retry loop ends the warp's turn at each iteration. A polling loop (a
+ * flag another warp sets) ends it at every second poll and where the warp
+ * leaves the loop: on the GPU a hand-over (the poll that sees the flag,
+ * the way out of the loop, the store that passes it on, until the next
+ * warp's poll sees that) lasts about two polls of the warps still waiting
+ * (tests/hw/contention: a chain of 4 or 32 warps, where warp k polls
+ * 1.75k to 2k times; warps waiting for one store poll twice), so the
+ * warps still waiting poll twice in the turns a hand-over takes. */
+void contend_branch(warp *w, const insn *in, uint32_t taken, uint32_t active) {
+  if (w->state != W_RUN) return;
+  if (!(in->mode & BRA_POLL)) {
+    if (taken) w->state = W_YIELD;
+    return;
+  }
+  if (!taken || ++w->polls % 2 == 0) w->state = W_YIELD;
 }
 
 /* ---- the LDS + ATOMS.CAST.SPIN loop under contention ----

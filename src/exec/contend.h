@@ -13,9 +13,10 @@ void contend_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32]);
  * on shared memory (launch.contention, smemu_launch_stats). */
 void contend_cas_lost(warp *w, const insn *in, uint32_t m, const uint64_t addr[32]);
 
-/* Ends w's turn after the instruction it is running (a loop's backward
- * branch in a kernel whose loops contend, program.contended). */
-void contend_turn(warp *w);
+/* The backward branch of a loop that contends (BRA_CONTENDED, ir/contention.c)
+ * with lanes `taken` of `active` taking it: ends w's turn where the warp
+ * lets the other warps run (contend.c). */
+void contend_branch(warp *w, const insn *in, uint32_t taken, uint32_t active);
 
 /* Warp w ran a shared atomic that ptxas builds as an LDS + ATOMS.CAST.SPIN
  * loop (lanes sm at shared offsets sh) which alone takes `alone` rounds:

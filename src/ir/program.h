@@ -151,6 +151,8 @@ enum { BRA_BREAK_TAKEN = 1, BRA_BREAK_FALL = 2, BRA_BREAK = 3 };
  * exchange or polls shared memory (ir/contention.c): a warp ends its turn
  * there (exec/contend.c) */
 enum { BRA_CONTENDED = 4 };
+/* with BRA_CONTENDED: the loop only polls (no CAS or exchange in it) */
+enum { BRA_POLL = 8 };
 /* The value of a function's address (mov.u64 %rd, f): this plus the
  * function's index in the module (exec/icall.c). */
 #define FUNC_ADDR_BASE 0xffffb00000000000ull

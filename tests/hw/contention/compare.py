@@ -10,9 +10,9 @@ Checks, each able to fail:
 - the shared counters of every configuration: requests and wavefronts
   within 2% + 2 of the GPU's range over its launches (min..max), unless the
   configuration is in known_differences.txt (reported, not failed); for
-  the CAS.SPIN loop (LOOP), whose rounds differ between the profiler's
-  passes, every counter read as rounds within 2% + 2 of the range over all
-  passes and launches;
+  the CAS.SPIN loop and the flag chain (ROUNDS), whose rounds differ
+  between the profiler's passes, every counter read as rounds within 2% + 2
+  of the range over all passes and launches;
 - bank conflicts from addresses on the busy kernels: equal to the GPU's on
   one block (nothing else runs), and on a full grid no more than the GPU's:
   the GPU's excess is printed as the arbitration estimate;
@@ -36,9 +36,11 @@ BUSY = ("stencil2d", "cyclic_red", "conv1d")
 # ptxas's LDS + ATOMS.CAST.SPIN loop (atomicAdd on a shared float): rounds
 # from each counter: one LDS and one CAST.SPIN of 2 wavefronts a round, and
 # thread 0's final LDS of the word
-LOOP = ("native_fadd",)
 LOOP_ROUNDS = {"atom": lambda x: x["atom"], "atom_w": lambda x: x["atom_w"] / 2, "ld": lambda x: x["ld"] - 1,
                "ld_w": lambda x: x["ld_w"] - 1}
+# a chain of warps polling a flag: every poll is one LDS of one wavefront
+POLLS = {"ld": lambda x: x["ld"], "ld_w": lambda x: x["ld_w"]}
+ROUNDS = {"native_fadd": LOOP_ROUNDS, "flag_chain": POLLS}
 LINE = re.compile(r"^(\w+) grid=(\d+) block=(\d+) rep=\d+ result=(\S+) (ok|WRONG)")
 
 
@@ -130,18 +132,19 @@ for (k, ok), l in zip(lines, L):
     else:
         metrics = ("ld", "st", "atom", "ld_w", "st_w", "atom_w")
     bad = []
-    if name in LOOP:
+    if name in ROUNDS:
         # the profiler's passes replay the kernel, and each pass's loop
-        # takes its own number of rounds: every counter, read as rounds
-        # (LOOP_ROUNDS), must lie in the range of all passes and launches
-        gr = [f(x) for x in g for f in LOOP_ROUNDS.values()]
+        # takes its own number of rounds: every counter, read as rounds,
+        # must lie in the range of all passes and launches
+        R = ROUNDS[name]
+        gr = [f(x) for x in g for f in R.values()]
         lo, hi = min(gr), max(gr)
         tol = 0.02 * hi + 2
-        for m, f in LOOP_ROUNDS.items():
+        for m, f in R.items():
             checked += 1
             if not (lo - tol <= f(s) <= hi + tol):
                 bad.append("%s %d rounds, GPU %d..%d over its passes" % (m, f(s), lo, hi))
-        metrics = ("st",)
+        metrics = tuple(m for m in metrics if m not in R)
     for m in metrics:
         lo, hi = min(x[m] for x in g), max(x[m] for x in g)
         tol = 0.02 * hi + 2
