@@ -120,7 +120,7 @@ static void atom_h(warp *w, const insn *in, uint32_t m) {
     if (in->d != SLOT_SINK) D[l] = bytes == 8 ? old : old & mask_bits(bytes);
     if (op == A_CAS && (old & mask_bits(bytes)) == (B[l] & mask_bits(bytes))) swapped |= 1u << l;
   });
-  if (op == A_CAS && w->blk->nwarps > 1 && !swapped) contend_cas_lost(w, in, m, addr);
+  if (op == A_CAS && w->blk->nwarps > 1) contend_cas_done(w, in, m, addr, swapped);
   /* cooperative groups' multi-warp barriers in the reserved shared memory */
   if (op == A_AND && bytes == 4 && w->L->prog->smem_lo < w->L->prog->smem_reserved)
     hook_rsv_release(w, in, m, addr, w->r[in->b]);

@@ -9,9 +9,11 @@
  * lane reaches shared memory. */
 void contend_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32]);
 
-/* A CAS of w in which no lane swapped: counted as contention when it was
- * on shared memory (launch.contention, smemu_launch_stats). */
-void contend_cas_lost(warp *w, const insn *in, uint32_t m, const uint64_t addr[32]);
+/* A CAS of w ran (lanes `swapped` of m swapped): on shared memory, one in
+ * which no lane swapped is counted as contention (launch.contention,
+ * smemu_launch_stats), and a warp that has lost many in a row goes on at
+ * once (contend.c). */
+void contend_cas_done(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t swapped);
 
 /* The backward branch of a loop that contends (BRA_CONTENDED, ir/contention.c)
  * with lanes `taken` of `active` taking it: ends w's turn where the warp
