@@ -79,14 +79,15 @@ void contend_branch(warp *w, const insn *in, uint32_t taken, uint32_t active) {
  * source-level CAS loop, whose failed CAS returns the fresh value, lets one
  * warp keep winning: 96), and every win costs the rounds the other warps
  * spent on a value that changed between their LDS and their CAS: a(m) =
- * 1 + min(m/2, 13.5) rounds per win with m warps in the loop. m/2: a
- * warp's LDS-to-CAS window is half its round; the cap: from about 27
- * warps on, the warps' LDS and CAST.SPIN (3 wavefronts a round) fill the
- * shared pipe and the rounds lengthen. Measured on an H200
- * (tests/hw/contention, native_fadd, 32 lanes on one word per warp): 1,
- * 2, 4, 8, 32 warps make 32, 127, 382..506, 1197..1979, 13263..14894
- * rounds over the profiler's passes; the model gives 32, 127, 381, 1265,
- * 14672.
+ * 1 + min(m/2, 0.35 m + 1.25) rounds per win with m warps in the loop.
+ * m/2: a warp's LDS-to-CAS window is about half its round; from about 8
+ * warps on the warps' LDS and CAST.SPIN (3 wavefronts a round) load the
+ * shared pipe and each further warp adds less. Measured on an H200
+ * (tests/hw/contention, sweep.cu and contend.cu: 1-32 warps, every lane or
+ * 8 lanes of a warp on one word, or every lane on 4 words; the rounds
+ * differ between the profiler's passes): every configuration inside the
+ * recorded range, e.g. 2, 8, 16, 32 warps of 32 lanes 127, 1265, 3972,
+ * 13594 rounds (GPU 127, 1212-1987, 2911-4153, 13125-14773).
  * The warps that meet are those whose k-th such atomic of the block is at
  * the same pc on the same busiest word (warps of a block run their loops
  * in step); the group's rounds are computed from the set of its warps, so
@@ -98,7 +99,7 @@ typedef struct loop_group {
   uint32_t pc, word; /* the atomic and its busiest word (byte offset / 4) */
   uint32_t seq;      /* the warps' k-th loop atomic */
   uint16_t cnt[33];  /* warps by rounds alone (1..32) */
-  uint32_t extra2;   /* twice the rounds beyond the warps' own */
+  uint32_t extra20;  /* the rounds beyond the warps' own, in 1/20 */
 } loop_group;
 
 typedef struct loop_table {
@@ -114,20 +115,21 @@ void contend_loop_reset(void) {
   memset(loops, 0, sizeof *loops);
 }
 
-/* Twice the rounds a win costs with m warps in the loop. */
-static uint32_t win2(uint32_t m) { return m <= 1 ? 2 : 2 + (m < 27 ? m : 27); }
+/* The rounds a win costs with m warps in the loop, in 1/20: 1 + min(m/2,
+ * 0.35 m + 1.25). */
+static uint32_t win20(uint32_t m) { return m <= 1 ? 20 : 20 + (10 * m < 7 * m + 25 ? 10 * m : 7 * m + 25); }
 
-/* Twice the group's rounds beyond the warps' own: the wins rotate, so a
+/* The group's rounds beyond the warps' own, in 1/20: the wins rotate, so a
  * warp that needs fewer rounds leaves the loop first; in the round where
  * warps leave, each leaving one lowers m for the wins after it. */
-static uint32_t group_extra2(const loop_group *g) {
+static uint32_t group_extra20(const loop_group *g) {
   uint32_t above = 0, total = 0, own = 0;
-  for (uint32_t r = 1; r <= 32; r++) own += 2u * r * g->cnt[r];
+  for (uint32_t r = 1; r <= 32; r++) own += 20u * r * g->cnt[r];
   for (uint32_t r = 32; r >= 1; r--) {
     above += g->cnt[r]; /* warps that still need round r */
     uint32_t leave = g->cnt[r];
-    for (uint32_t j = 0; j < leave; j++) total += win2(above - j);
-    total += (above - leave) * win2(above - leave);
+    for (uint32_t j = 0; j < leave; j++) total += win20(above - j);
+    total += (above - leave) * win20(above - leave);
   }
   return total > own ? total - own : 0;
 }
@@ -165,10 +167,10 @@ uint32_t contend_loop(warp *w, uint32_t sm, const uint32_t sh[32], uint32_t alon
     }
   }
   if (!g) return 0;
-  uint32_t old = g->extra2;
+  uint32_t old = g->extra20;
   g->cnt[alone < 32 ? alone : 32]++;
-  g->extra2 = group_extra2(g);
-  uint32_t add = g->extra2 / 2 - old / 2;
+  g->extra20 = group_extra20(g);
+  uint32_t add = g->extra20 / 20 - old / 20;
   if (add) atomic_fetch_add_explicit(&w->L->contention, add, memory_order_relaxed);
   return add;
 }
