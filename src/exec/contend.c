@@ -28,6 +28,25 @@ void contend_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32]) 
     w->state = W_YIELD;
 }
 
+/* A loop that reads the word and then CASes it (the shape of ptxas's
+ * CAST.SPIN loop, written in the source): on the GPU the other warps'
+ * CAS land between a warp's read and its CAS, so the warp ends its turn
+ * there, once per execution of the CAS. */
+int contend_defer(warp *w, const insn *in, uint32_t m, const uint64_t addr[32]) {
+  if (w->state != W_RUN || !on_shared(in, m, addr)) return 0;
+  if (w->deferred == w->pc + 1) {
+    w->deferred = 0;
+    return 0;
+  }
+  simt_entry *t = &w->stack[w->sp - 1];
+  w->deferred = w->pc + 1;
+  w->state = W_YIELD;
+  t->pc = w->pc;
+  w->ninsn--; /* it runs at the next turn */
+  w->nthread -= (uint32_t)__builtin_popcount(t->mask);
+  return 1;
+}
+
 /* The winner of a CAS loop keeps winning (it holds the fresh value when
  * the others do not), but on the GPU the others take over now and then: a
  * warp that has lost CAS_LOST_MAX shared CAS in a row gets the next turn,

@@ -236,6 +236,7 @@ static void block_reset(launch *L, cluster *c, block *b, int refill) {
     w->alloca_low = 0;
     w->polls = 0;
     w->cas_lost = 0;
+    w->deferred = 0;
     memset(w->alloca_used, 0, sizeof w->alloca_used);
     w->p[PRED_TRUE] = FULL_MASK;
     w->p[PRED_FALSE] = 0;

@@ -24,20 +24,25 @@ static int contends(const program *p, uint32_t pc) {
 
 void cfg_mark_contention(program *p) {
   p->contended = 0;
+  for (uint32_t pc = 0; pc < p->ncode; pc++) p->code[pc].reread = 0;
   for (uint32_t b = 0; b < p->ncode; b++) {
     insn *in = &p->code[b];
     if (in->op != OP_BRA || in->target > b) continue;
     in->mode &= (uint8_t) ~(BRA_CONTENDED | BRA_POLL);
-    int kind = 0;
-    for (uint32_t pc = in->target; pc <= b && kind < 2; pc++) {
+    int cas = 0, poll = 0;
+    for (uint32_t pc = in->target; pc <= b; pc++) {
       int k = contends(p, pc);
-      if (k > kind) kind = k;
+      cas |= k == 2;
+      poll |= k == 1;
     }
-    if (kind) {
-      /* a loop that only polls lets the others run at every second poll
-       * and where it is left (exec/contend.c) */
-      in->mode |= (uint8_t)(kind == 1 ? BRA_CONTENDED | BRA_POLL : BRA_CONTENDED);
-      p->contended = 1;
-    }
+    if (!cas && !poll) continue;
+    /* a loop that only polls lets the others run at every second poll
+     * and where it is left; a CAS in a loop that also re-reads lets them
+     * run before it (exec/contend.c) */
+    in->mode |= (uint8_t)(cas ? BRA_CONTENDED : BRA_CONTENDED | BRA_POLL);
+    p->contended = 1;
+    if (cas && poll)
+      for (uint32_t pc = in->target; pc <= b; pc++)
+        if (contends(p, pc) == 2) p->code[pc].reread = 1;
   }
 }
