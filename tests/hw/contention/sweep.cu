@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-__device__ __host__ static float addend(unsigned t) { return 1.0f + (float)(t & 7) * 0.25f; }
+static const char *prog_name = "sweep";
+#include "kernels.cuh"
 
 // Lanes below `lanes` of each warp add addend(t) to word[lane % words].
 __global__ void nf(float *out, unsigned *iters, int lanes, int words) {
@@ -52,47 +53,9 @@ __global__ void cas_fadd(float *out, unsigned *iters) {
   unsigned t = threadIdx.x, g = blockIdx.x * blockDim.x + t;
   if (t == 0) word = 0;
   __syncthreads();
-  int *a = (int *)&word;
-  int old = *a, assumed;
-  unsigned n = 0;
-  do {
-    assumed = old;
-    old = atomicCAS(a, assumed, __float_as_int(addend(t) + __int_as_float(assumed)));
-    n++;
-  } while (assumed != old);
-  iters[g] = n;
+  iters[g] = cas_add(&word, addend(t));
   __syncthreads();
   if (t == 0) out[blockIdx.x] = word;
-}
-
-// Warp w waits until the flag says w, then passes it on.
-__global__ void flag_chain(float *out, unsigned *iters) {
-  __shared__ volatile int flag;
-  unsigned t = threadIdx.x, g = blockIdx.x * blockDim.x + t, w = t >> 5;
-  if (t == 0) flag = 0;
-  __syncthreads();
-  unsigned n = 0;
-  while (flag != (int)w) n++;
-  __syncwarp();
-  if ((t & 31) == 0) flag = (int)w + 1;
-  iters[g] = n;
-  __syncthreads();
-  if (t == 0) out[blockIdx.x] = (float)flag;
-}
-
-static void ck(cudaError_t e, const char *what) {
-  if (e != cudaSuccess) { fprintf(stderr, "sweep: %s: %s\n", what, cudaGetErrorString(e)); exit(1); }
-}
-
-static const char *only;
-static int want(const char *name) {
-  if (!only) return 1;
-  for (const char *p = only; *p;) {
-    size_t n = strcspn(p, ",");
-    if (n && strncmp(name, p, n) == 0) return 1;
-    p += n + (p[n] == ',');
-  }
-  return 0;
 }
 
 static unsigned *d_iters, h_iters[1024];
@@ -103,13 +66,9 @@ static float *d_out;
 // rounds).
 static void report(const char *name, int block, int rep, float got, float want_v) {
   ck(cudaMemcpy(h_iters, d_iters, block * sizeof(unsigned), cudaMemcpyDeviceToHost), "copy iters");
-  unsigned long long sum = 0;
-  unsigned mn = ~0u, mx = 0;
-  for (int i = 0; i < block; i++) {
-    sum += h_iters[i];
-    if (h_iters[i] < mn) mn = h_iters[i];
-    if (h_iters[i] > mx) mx = h_iters[i];
-  }
+  unsigned long long sum;
+  unsigned mn, mx;
+  iters_stats(h_iters, (unsigned)block, &sum, &mn, &mx);
   printf("%s grid=1 block=%d rep=%d result=%.2f %s iters sum=%llu min=%u max=%u warps=", name, block, rep, got,
          got == want_v ? "ok" : "WRONG", sum, mn, mx);
   for (int w = 0; w * 32 < block; w++) {
@@ -155,30 +114,26 @@ int main(int argc, char **argv) {
         report(nfs[k].name, block, r, got, sum_of(block, nfs[k].lanes));
       }
     }
-    if (want("reload_cas"))
+    // the loops and the chain: the result is in d_out (a float; the
+    // chain's flag, an int, ends at the number of warps)
+    struct { const char *name; void (*k)(float *, unsigned *); float want; } ks[] = {
+        {"reload_cas", reload_cas, sum_of(block, 32)}, {"cas_fadd", cas_fadd, sum_of(block, 32)},
+        {"flag_chain", (void (*)(float *, unsigned *))flag_chain, (float)warps[s]}};
+    for (int k = 0; k < 3; k++) {
+      if (!want(ks[k].name)) continue;
       for (int r = 0; r < reps; r++) {
         ck(cudaMemset(d_iters, 0, 1024 * sizeof(unsigned)), "memset");
-        reload_cas<<<1, block>>>(d_out, d_iters);
-        ck(cudaDeviceSynchronize(), "reload_cas");
+        ks[k].k<<<1, block>>>(d_out, d_iters);
+        ck(cudaDeviceSynchronize(), ks[k].name);
         ck(cudaMemcpy(&got, d_out, sizeof got, cudaMemcpyDeviceToHost), "copy out");
-        report("reload_cas", block, r, got, sum_of(block, 32));
+        if (k == 2) {
+          int flag;
+          memcpy(&flag, &got, sizeof flag);
+          got = (float)flag;
+        }
+        report(ks[k].name, block, r, got, ks[k].want);
       }
-    if (want("cas_fadd"))
-      for (int r = 0; r < reps; r++) {
-        ck(cudaMemset(d_iters, 0, 1024 * sizeof(unsigned)), "memset");
-        cas_fadd<<<1, block>>>(d_out, d_iters);
-        ck(cudaDeviceSynchronize(), "cas_fadd");
-        ck(cudaMemcpy(&got, d_out, sizeof got, cudaMemcpyDeviceToHost), "copy out");
-        report("cas_fadd", block, r, got, sum_of(block, 32));
-      }
-    if (want("flag_chain"))
-      for (int r = 0; r < reps; r++) {
-        ck(cudaMemset(d_iters, 0, 1024 * sizeof(unsigned)), "memset");
-        flag_chain<<<1, block>>>(d_out, d_iters);
-        ck(cudaDeviceSynchronize(), "flag_chain");
-        ck(cudaMemcpy(&got, d_out, sizeof got, cudaMemcpyDeviceToHost), "copy out");
-        report("flag_chain", block, r, got, (float)warps[s]);
-      }
+    }
   }
   return 0;
 }
