@@ -109,7 +109,8 @@ static void atom_h(warp *w, const insn *in, uint32_t m) {
     }
   });
   if (bad && !(m &= ~bad)) return;
-  if (in->reread && w->blk->nwarps > 1 && contend_defer(w, in, m, addr)) return;
+  if (w->L->prog->reread && w->L->prog->reread[w->pc] && w->blk->nwarps > 1 && contend_defer(w, in, m, addr))
+    return;
   if (w->L->hooks) hook_atom(w, in, m, addr, (uint32_t)bytes);
   uint64_t *D = w->r[in->d];
   uint32_t swapped = 0;

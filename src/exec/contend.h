@@ -9,7 +9,7 @@
  * lane reaches shared memory. */
 void contend_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32]);
 
-/* A shared CAS in a loop that re-reads its word (insn.reread): 1 when w
+/* A shared CAS in a loop that re-reads its word (program.reread): 1 when w
  * ends its turn before it (it runs it at its next turn), 0 when it runs
  * it now. */
 int contend_defer(warp *w, const insn *in, uint32_t m, const uint64_t addr[32]);

@@ -8,6 +8,7 @@
  * BRA_CONTENDED; exec/contend.c), so that the other warps run in between;
  * other loops keep the long quantum. */
 #include "ir/cfg.h"
+#include <stdlib.h>
 #include <string.h>
 
 /* A shared (or generic) access that takes part in contention: 2 for a CAS
@@ -24,7 +25,8 @@ static int contends(const program *p, uint32_t pc) {
 
 void cfg_mark_contention(program *p) {
   p->contended = 0;
-  for (uint32_t pc = 0; pc < p->ncode; pc++) p->code[pc].reread = 0;
+  free(p->reread);
+  p->reread = NULL;
   for (uint32_t b = 0; b < p->ncode; b++) {
     insn *in = &p->code[b];
     if (in->op != OP_BRA || in->target > b) continue;
@@ -41,8 +43,8 @@ void cfg_mark_contention(program *p) {
      * run before it (exec/contend.c) */
     in->mode |= (uint8_t)(cas ? BRA_CONTENDED : BRA_CONTENDED | BRA_POLL);
     p->contended = 1;
-    if (cas && poll)
-      for (uint32_t pc = in->target; pc <= b; pc++)
-        if (contends(p, pc) == 2) p->code[pc].reread = 1;
+    if (!cas || !poll || (!p->reread && !(p->reread = calloc(p->ncode, 1)))) continue;
+    for (uint32_t pc = in->target; pc <= b; pc++)
+      if (contends(p, pc) == 2) p->reread[pc] = 1;
   }
 }

@@ -180,8 +180,6 @@ typedef struct insn {
   uint8_t atom_form;   /* shared atomics: ATOMSEL_* form ptxas gives it (model/atomsel.h) */
   uint8_t usect;       /* 1 + index into program.usects: the loop body this access
                           belongs to runs in ptxas's re-unrolled sections; 0: no */
-  uint8_t reread;      /* 1: a shared CAS in a loop that also re-reads shared memory
-                          (ir/contention.c): the warp ends its turn before it */
   uint8_t gen_atom;    /* 1: a generic atom/red that is a generic ATOM/RED in the SASS
                           (src/sass): one shared-pipe wavefront even when no lane
                           reaches shared memory (measured, tests/hw/sass_programs) */
@@ -320,6 +318,9 @@ typedef struct program {
   int contended;       /* a loop retries a shared CAS or exchange or polls
                           shared memory (ld.volatile/.relaxed/.acquire): its
                           backward bra has BRA_CONTENDED (ir/contention.c) */
+  uint8_t *reread;     /* per pc: 1 for a CAS in a loop that also polls
+                          shared memory (ir/contention.c; the warp ends its
+                          turn before it, exec/contend.c), or NULL: none */
   exec_fn *wg_orig;    /* per pc: the handler of an instruction that may
                           touch a wgmma register (wgmma.c guards it), or
                           NULL; the array is NULL without wgmma */
