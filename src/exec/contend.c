@@ -65,6 +65,9 @@ void contend_cas_done(warp *w, const insn *in, uint32_t m, const uint64_t addr[3
     return;
   }
   atomic_fetch_add_explicit(&w->L->contention, 1, memory_order_relaxed);
+  /* (a CAS after a re-read has let the others run before it: no bound) */
+  const uint8_t *rr = w->L->prog->reread;
+  if (rr && rr[w->pc]) return;
   if (++w->cas_lost >= CAS_LOST_MAX && w->state == W_YIELD) {
     w->cas_lost = 0;
     w->state = W_RUN;
