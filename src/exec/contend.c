@@ -11,6 +11,7 @@
 #include "exec/contend.h"
 #include "exec/addr.h"
 #include "exec/atom.h"
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,7 +118,8 @@ void contend_branch(warp *w, const insn *in, uint32_t taken, uint32_t active) {
 #define LOOP_GROUPS 1024
 
 typedef struct loop_group {
-  const block *b;    /* NULL: a free slot */
+  uint32_t gen; /* the table's generation it belongs to (else a free slot) */
+  const block *b;
   uint32_t pc, word; /* the atomic and its busiest word (byte offset / 4) */
   uint32_t seq;      /* the warps' k-th loop atomic */
   uint16_t cnt[33];  /* warps by rounds alone (1..32) */
@@ -125,16 +127,37 @@ typedef struct loop_group {
 } loop_group;
 
 typedef struct loop_table {
+  uint32_t gen;                  /* the current block's generation (from 1) */
   uint32_t used;                 /* groups in use (0: nothing to clear) */
   uint32_t seq[MAX_CLUSTER][32]; /* per block rank and warp: loop atomics so far */
   loop_group g[LOOP_GROUPS];
 } loop_table;
 
+/* A table per worker thread, freed when the thread ends. */
 static _Thread_local loop_table *loops;
+static pthread_key_t loops_key;
+static pthread_once_t loops_once = PTHREAD_ONCE_INIT;
 
+static void loops_make_key(void) { (void)pthread_key_create(&loops_key, free); }
+
+static loop_table *loops_get(void) {
+  if (loops) return loops;
+  pthread_once(&loops_once, loops_make_key);
+  if (!(loops = calloc(1, sizeof *loops))) return NULL;
+  loops->gen = 1;
+  (void)pthread_setspecific(loops_key, loops);
+  return loops;
+}
+
+/* A new block: a new generation frees every group at once. */
 void contend_loop_reset(void) {
   if (!loops || !loops->used) return;
-  memset(loops, 0, sizeof *loops);
+  loops->used = 0;
+  memset(loops->seq, 0, sizeof loops->seq);
+  if (++loops->gen == 0) {
+    memset(loops->g, 0, sizeof loops->g);
+    loops->gen = 1;
+  }
 }
 
 /* The rounds a win costs with m warps in the loop, in 1/20: 1 + min(m/2,
@@ -159,7 +182,7 @@ static uint32_t group_extra20(const loop_group *g) {
 uint32_t contend_loop(warp *w, uint32_t sm, const uint32_t sh[32], uint32_t alone) {
   block *b = w->blk;
   if (b->nwarps < 2 || !sm || !alone) return 0;
-  if (!loops && !(loops = calloc(1, sizeof *loops))) return 0;
+  if (!loops_get()) return 0;
   /* the busiest word: the most lanes, the lowest offset among equals */
   uint32_t word = 0, most = 0;
   for (uint32_t a = sm; a; a &= a - 1) {
@@ -176,10 +199,10 @@ uint32_t contend_loop(warp *w, uint32_t sm, const uint32_t sh[32], uint32_t alon
   loop_group *g = NULL;
   for (uint32_t k = 0; k < LOOP_GROUPS; k++) {
     loop_group *e = &loops->g[(h + k) % LOOP_GROUPS];
-    if (!e->b) {
+    if (e->gen != loops->gen) {
       if (loops->used + 1 >= LOOP_GROUPS) return 0; /* full: counted as alone */
       loops->used++;
-      *e = (loop_group){.b = b, .pc = pc, .word = word, .seq = seq};
+      *e = (loop_group){.gen = loops->gen, .b = b, .pc = pc, .word = word, .seq = seq};
       g = e;
       break;
     }
