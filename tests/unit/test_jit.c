@@ -11,7 +11,9 @@
  *    bank model and race checks on; outputs, counters, bank figures,
  *    hazards and error reports must agree.
  *  - full_warp: a kernel whose warps enter with all lanes and with some
- *    (jit.c's full-warp and general bodies), against stated results.
+ *    (jit.c's full-warp bodies, and the general bodies of
+ *    SMEMU_JIT_PARTIAL=1 or the interpreter), against stated results.
+ *    fuzz_kernels runs every other pair of seeds with SMEMU_JIT_PARTIAL=1.
  *  - corpus: every kernel of the examples and of the e2e and control-flow
  *    corpora with generated arguments, on both tiers (checks off, so the
  *    compiled memory paths run), compared the same way.
@@ -74,6 +76,13 @@ static void run(const char *ptx, const char *file, int ki, int tier, uint32_t an
   L.seed = seed;
   L.analyses = analyses;
   tiers_run(ptx, file, ki, tier, &L, o);
+}
+
+/* Runs the compiled tier's partial-warp regions in general bodies (on) or
+ * in the interpreter (off, the default). */
+static void partial_bodies(int on) {
+  if (on) setenv("SMEMU_JIT_PARTIAL", "1", 1);
+  else unsetenv("SMEMU_JIT_PARTIAL");
 }
 
 /* A kernel of test_jit's original mix, len instructions. */
@@ -183,8 +192,12 @@ static void fuzz_kernels(void **state) {
     char *ptx = kgen_kernel(NULL, 0, seed * 7919, &ko, NULL);
     uint32_t grid[3] = {2, 1, 1}, block[3] = {48 + 16 * (uint32_t)(seed % 3), 1, 1};
     char what[64];
-    snprintf(what, sizeof what, "random kernel, seed %llu", (unsigned long long)seed);
+    int part = (int)(seed >> 1 & 1);
+    snprintf(what, sizeof what, "random kernel, seed %llu%s", (unsigned long long)seed,
+             part ? ", SMEMU_JIT_PARTIAL=1" : "");
+    partial_bodies(part);
     int b = both(ptx, NULL, 0, grid, block, KGEN_IN_BYTES * 2 * 96, seed, what, &compiled, 2);
+    partial_bodies(0);
     if (b) printf("%s", ptx);
     bad += b;
     free(ptx);
@@ -344,11 +357,18 @@ static const char spec_ptx[] =
 
 static void full_warp(void **state) {
   (void)state;
-  int compiled = 0;
   uint32_t grid[3] = {1, 1, 1}, block[3] = {48, 1, 1};
-  assert_int_equal(both(spec_ptx, NULL, 0, grid, block, 1024, 11, "full-warp bodies", &compiled, 2), 0);
-  assert_int_equal(compiled, 2);
-  for (int tier = SMEMU_TIER_INTERP; tier <= SMEMU_TIER_JIT; tier++) {
+  for (int part = 0; part < 2; part++) {
+    int compiled = 0;
+    partial_bodies(part);
+    const char *what = part ? "general bodies" : "full-warp bodies";
+    assert_int_equal(both(spec_ptx, NULL, 0, grid, block, 1024, 11, what, &compiled, 2), 0);
+    assert_int_equal(compiled, 2);
+  }
+  for (int k = 0; k < 3; k++) {
+    /* the interpreter, full-warp bodies alone, and with general bodies */
+    int tier = k ? SMEMU_TIER_JIT : SMEMU_TIER_INTERP;
+    partial_bodies(k == 2);
     outcome o;
     run(spec_ptx, NULL, 0, tier, 0, grid, block, 1024, 11, &o);
     assert_int_equal(o.status, 0);
@@ -361,6 +381,7 @@ static void full_warp(void **state) {
     }
     outcome_free(&o);
   }
+  partial_bodies(0);
 }
 
 /* Faults in compiled memory instructions: each kernel has lanes at a bad
