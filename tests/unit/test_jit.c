@@ -388,18 +388,17 @@ static void full_warp(void **state) {
  * tiers (the full-warp body's scatter stores its lanes lowest first). Lane
  * t of the warp stores t at word t % 4, then reads that word back: 28 +
  * t % 4. */
-static const char order_ptx[] =
-    ".version 8.0\n.target sm_90\n.address_size 64\n"
-    ".visible .entry order(.param .u64 po)\n{\n"
-    ".reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n.shared .align 4 .b8 sm[16];\n"
-    "ld.param.u64 %rd1, [po];\nmov.u32 %r1, %tid.x;\nand.b32 %r2, %r1, 3;\nshl.b32 %r3, %r2, 2;\n"
-    "mov.u32 %r4, sm;\nadd.s32 %r5, %r4, %r3;\nst.shared.u32 [%r5], %r1;\nbar.sync 0;\n"
-    "ld.shared.u32 %r6, [%r5];\nmul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
-    "st.global.u32 [%rd3], %r6;\nret;\n}\n";
-
 static void store_order(void **state) {
-  (void)state;
+  static const char order_ptx[] =
+      ".version 8.0\n.target sm_90\n.address_size 64\n"
+      ".visible .entry order(.param .u64 po)\n{\n"
+      ".reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n.shared .align 4 .b8 sm[16];\n"
+      "ld.param.u64 %rd1, [po];\nmov.u32 %r1, %tid.x;\nand.b32 %r2, %r1, 3;\nshl.b32 %r3, %r2, 2;\n"
+      "mov.u32 %r4, sm;\nadd.s32 %r5, %r4, %r3;\nst.shared.u32 [%r5], %r1;\nbar.sync 0;\n"
+      "ld.shared.u32 %r6, [%r5];\nmul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+      "st.global.u32 [%rd3], %r6;\nret;\n}\n";
   uint32_t grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
+  (void)state;
   for (int tier = SMEMU_TIER_INTERP; tier <= SMEMU_TIER_JIT; tier++) {
     outcome o;
     run(order_ptx, NULL, 0, tier, 0, grid, block, 128, 3, &o);
