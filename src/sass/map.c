@@ -844,6 +844,7 @@ int sass_apply(program *P, const sass_text *S, const sass_func *F, sass_map *M) 
     const sass_func *Ff = f && P->funcs[f].name ? sass_find(S, P->funcs[f].name) : NULL;
     rc = map_func(P, S, Ff ? Ff : F, M, P->funcs[f].entry, P->funcs[f].end);
   }
+  if (!rc) rc = sass_sink_loads(P, F);
   if (rc < 0) {
     free(M->status);
     free(M->op);

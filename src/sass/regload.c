@@ -28,9 +28,15 @@ static const func_info *func_at(const program *P, uint32_t pc) {
   return NULL;
 }
 
-/* Whether e writes register r. */
+/* Whether e is a store: its d, if set, is a value it reads. */
+static int is_store(const insn *e) {
+  uint32_t f = op_flags[e->op];
+  return (f & OPF_MEM) && (f & OPF_WRITE) && !(f & (OPF_READ | OPF_ATOMIC));
+}
+
+/* Whether e writes register r (a setp's d and any d2 are predicates). */
 static int writes(const insn *e, uint32_t r) {
-  if (e->d == r || e->d2 == r) return 1;
+  if (e->d == r && e->op != OP_SETP && !is_store(e)) return 1;
   if (e->op == OP_LD)
     for (int k = 0; k < 4; k++)
       if (e->v[k] == r) return 1;
@@ -39,7 +45,7 @@ static int writes(const insn *e, uint32_t r) {
 
 /* Whether e reads register r (its loads' destinations aside). */
 static int reads(const insn *e, uint32_t r) {
-  if (e->a == r || e->b == r || e->c == r) return 1;
+  if (e->a == r || e->b == r || e->c == r || (e->d == r && is_store(e))) return 1;
   if (e->op != OP_LD)
     for (int k = 0; k < 4; k++)
       if (e->v[k] == r) return 1;
@@ -202,4 +208,190 @@ int sass_window_loads(program *P, sass_map *M, uint32_t lo, uint32_t hi, const u
   *na = k;
   free(gone);
   return removed;
+}
+
+/* ---- loads sunk past a conditional exit ---- */
+
+/* The pc of the only instruction of [lo, hi) that writes register r, or
+ * ~0u (none or several). */
+static uint32_t only_def(const program *P, uint32_t lo, uint32_t hi, uint32_t r) {
+  uint32_t def = ~0u;
+  for (uint32_t pc = lo; pc < hi; pc++)
+    if (writes(&P->code[pc], r)) {
+      if (def != ~0u) return ~0u;
+      def = pc;
+    }
+  return def;
+}
+
+/* Whether slot r holds its value for the rest of the function at pc: a
+ * special register or a constant, or a register written once, before pc. */
+static int ready_at(const program *P, const func_info *fi, uint32_t lo, uint32_t hi, uint32_t r,
+                    uint32_t pc) {
+  if (r == SLOT_SINK || r >= fi->nregs) return 0;
+  if (r < SLOT_FIRST || r >= fi->nregs - fi->nconsts) return 1;
+  uint32_t def = only_def(P, lo, hi, r);
+  return def != ~0u && def < pc;
+}
+
+/* The comparison of an integer setp from its text ("setp.ge.u32"): SINK_*,
+ * *sgn; -1 for anything else (a float type, a combining predicate). */
+static int setp_cmp(const char *text, int *sgn) {
+  static const char *const names[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"};
+  if (!text || strncmp(text, "setp.", 5)) return -1;
+  const char *c = text + 5, *dot = strchr(c, '.');
+  if (!dot) return -1;
+  const char *t = dot + 1;
+  if (strchr(t, '.')) return -1; /* .and/.or/.xor or .ftz */
+  if (t[0] != 's' && t[0] != 'u' && t[0] != 'b') return -1;
+  for (int k = 0; k < 10; k++)
+    if ((size_t)(dot - c) == strlen(names[k]) && !strncmp(c, names[k], strlen(names[k]))) {
+      *sgn = k < 6 && t[0] == 's';
+      return k < 6 ? k : k - 4; /* lo, ls, hi, hs: unsigned lt, le, gt, ge */
+    }
+  return -1;
+}
+
+/* Whether pcs (l, b) are straight or forward-branching code ptxas may sink
+ * a load across: no barrier, fence, call, exit or shared write, branches
+ * only to (their pc, b], and nothing outside (l, b) branching into (l, b]. */
+static int sinkable_stretch(const program *P, uint32_t lo, uint32_t hi, uint32_t l, uint32_t b) {
+  for (uint32_t pc = lo; pc < hi; pc++) {
+    const insn *e = &P->code[pc];
+    uint32_t f = op_flags[e->op];
+    int inside = pc > l && pc < b;
+    if ((f & OPF_BRANCH) && e->target > l && e->target <= b && !inside) return 0;
+    if (!inside) continue;
+    if (f & (OPF_CALL | OPF_RET | OPF_EXIT | OPF_BARRIER | OPF_FENCE)) return 0;
+    if ((f & OPF_BRANCH) && (e->target <= pc || e->target > b)) return 0;
+    if ((f & (OPF_WRITE | OPF_ATOMIC)) && e->space != PTX_SPACE_GLOBAL && e->space != PTX_SPACE_LOCAL &&
+        e->space != PTX_SPACE_PARAM)
+      return 0;
+  }
+  return 1;
+}
+
+/* An operand of the exit's condition as a register known at load pc plus
+ * a constant: through adds (sass_canon_base) and one integer widening cvt
+ * (*w, *sg: the width and signedness it extends from). 0 when it is not. */
+static int cond_operand(const program *P, const func_info *fi, uint32_t lo, uint32_t hi, uint32_t pc,
+                        uint32_t *r, int64_t *off, uint8_t *w, uint8_t *sg) {
+  if (*r >= SLOT_FIRST && *r < fi->nregs - fi->nconsts) {
+    uint32_t def = only_def(P, lo, hi, *r);
+    const insn *c = def != ~0u ? &P->code[def] : NULL;
+    if (c && c->op == OP_CVT && c->guard < 0 && !(c->flags & IF_SAT) && ptx_type_size(c->type) == 8 &&
+        ptx_type_size(c->type2) == 4 && strchr("sub", ptx_type_name(c->type)[0]) &&
+        strchr("sub", ptx_type_name(c->type2)[0])) {
+      *r = c->a;
+      *w = 4;
+      *sg = ptx_type_name(c->type2)[0] == 's';
+    }
+  }
+  sass_canon_base(P, lo, hi, r, off);
+  return ready_at(P, fi, lo, hi, *r, pc);
+}
+
+/* The sink record of load pc of the kernel [lo, hi) when it has one: its
+ * value is read only between a branch `@p bra T` after it and T, T ends
+ * the thread, p comes from an integer setp whose operands are known at the
+ * load, and nothing between the load and the branch keeps ptxas from
+ * moving the load down. */
+static int sink_of(const program *P, const func_info *fi, uint32_t lo, uint32_t hi, uint32_t pc,
+                   load_sink *out) {
+  const insn *L = &P->code[pc];
+  if (L->op != OP_LD || L->space != PTX_SPACE_SHARED || L->guard >= 0) return 0;
+  if (P->lines[pc].text && strstr(P->lines[pc].text, "volatile")) return 0;
+  int n = L->vec > 1 ? L->vec : 1;
+  uint32_t u0 = ~0u, u1 = 0;
+  for (int k = 0; k < n; k++) {
+    uint32_t r = L->v[k];
+    if (r == SLOT_SINK) continue;
+    if (only_def(P, lo, hi, r) != pc) return 0;
+    for (uint32_t q = lo; q < hi; q++)
+      if (q != pc && reads(&P->code[q], r)) {
+        if (q < u0) u0 = q;
+        if (q > u1) u1 = q;
+      }
+  }
+  if (u0 == ~0u || u0 <= pc) return 0;
+  /* the branch that leaves: the last one before the first use */
+  uint32_t b = u0;
+  while (b > pc + 1 && !(op_flags[P->code[b - 1].op] & OPF_BRANCH)) b--;
+  b--;
+  const insn *B = &P->code[b];
+  if (b <= pc || !(op_flags[B->op] & OPF_BRANCH) || B->guard < 0 || B->target <= u1 || B->target >= hi)
+    return 0;
+  const insn *T = &P->code[B->target];
+  if (!(op_flags[T->op] & (OPF_RET | OPF_EXIT)) || T->guard >= 0) return 0;
+  /* the region after the branch is entered only from it and runs straight */
+  for (uint32_t q = lo; q < hi; q++) {
+    const insn *e = &P->code[q];
+    if ((op_flags[e->op] & OPF_BRANCH) && q != b && e->target > b && e->target < B->target) return 0;
+    if (q > b && q < B->target && (op_flags[e->op] & (OPF_BRANCH | OPF_CALL | OPF_BARRIER))) return 0;
+  }
+  if (!sinkable_stretch(P, lo, hi, pc, b)) return 0;
+  /* the setp of the branch's predicate, the last writer before it */
+  uint32_t p = (uint32_t)B->guard, s = b;
+  while (s > pc + 1) {
+    const insn *e = &P->code[--s];
+    if (e->d == p || e->d2 == p) break;
+  }
+  const insn *S = &P->code[s];
+  if (s <= pc || S->op != OP_SETP || (S->d != p && S->d2 != p) || S->mode) return 0;
+  int sgn, cmp = setp_cmp(P->lines[s].text, &sgn), bytes = ptx_type_size(S->type);
+  if (cmp < 0 || (bytes != 2 && bytes != 4 && bytes != 8)) return 0;
+  load_sink k = {pc,
+                 S->a,
+                 S->b,
+                 0,
+                 0,
+                 (uint8_t)bytes,
+                 (uint8_t)bytes,
+                 (uint8_t)sgn,
+                 (uint8_t)sgn,
+                 (uint8_t)cmp,
+                 (uint8_t)sgn,
+                 (uint8_t)bytes,
+                 0};
+  if (!cond_operand(P, fi, lo, hi, pc, &k.ra, &k.oa, &k.wa, &k.sa) ||
+      !cond_operand(P, fi, lo, hi, pc, &k.rb, &k.ob, &k.wb, &k.sb))
+    return 0;
+  /* the branch is taken (the lanes leave) when p is true, or false for
+   * @!p; p is the comparison, or its negation when it is the second
+   * destination */
+  k.leave = (uint8_t)(1 ^ (S->d2 == p && S->d != p) ^ (B->guard_xor != 0));
+  *out = k;
+  return 1;
+}
+
+int sass_sink_loads(program *P, const sass_func *F) {
+  free(P->sinks);
+  P->sinks = NULL;
+  P->nsinks = 0;
+  if (!P->nfuncs) return 0;
+  const func_info *fi = &P->funcs[0];
+  int after = 0;
+  for (int i = 0; i < F->n; i++)
+    after += F->ins[i].after_exit && F->ins[i].cls == SASS_LD && !F->ins[i].gen && F->ins[i].variant != 1;
+  if (!after) return 0;
+  load_sink *ks = NULL;
+  uint32_t nk = 0;
+  for (uint32_t pc = fi->entry; pc < fi->end; pc++) {
+    load_sink k;
+    if (!sink_of(P, fi, fi->entry, fi->end, pc, &k)) continue;
+    load_sink *x = realloc(ks, (nk + 1) * sizeof *x);
+    if (!x) {
+      free(ks);
+      return -1;
+    }
+    ks = x;
+    ks[nk++] = k;
+  }
+  /* as many sunk loads in the SASS as there are candidates, at least */
+  if (nk && nk <= (uint32_t)after) {
+    P->sinks = ks;
+    P->nsinks = nk;
+  } else
+    free(ks);
+  return 0;
 }

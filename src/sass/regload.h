@@ -42,4 +42,11 @@ int sass_straight(const program *P, uint32_t lo, uint32_t p, uint32_t q, const u
 int sass_window_loads(program *P, sass_map *M, uint32_t lo, uint32_t hi, const uint8_t *targets, acc *a,
                       int *na, int *w, int *nw);
 
+/* Finds the kernel's shared loads whose SASS runs after a conditional
+ * exit (F's LDS in a block that follows `@P EXIT`) and records them in
+ * P->sinks (ir/program.h), replacing what an earlier mapping set; none
+ * unless F has at least as many such LDS as the PTX has candidates.
+ * Returns 0, or -1 when out of memory. */
+int sass_sink_loads(program *P, const sass_func *F);
+
 #endif
