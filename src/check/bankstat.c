@@ -299,28 +299,18 @@ static uint64_t operand(uint64_t v, int w, int sg) {
  * SASS runs the load with. */
 static uint32_t sink_stay(const warp *w, const load_sink *k, uint32_t m) {
   uint32_t stay = 0;
-  int sh = 64 - 8 * k->bytes;
   LANES(m, {
-    uint64_t a = operand(w->r[k->ra][l] + (uint64_t)k->oa, k->wa, k->sa),
-             b = operand(w->r[k->rb][l] + (uint64_t)k->ob, k->wb, k->sb);
-    int c;
-    if (k->sgn) {
-      int64_t x = (int64_t)(a << sh) >> sh, y = (int64_t)(b << sh) >> sh;
-      c = k->cmp == SINK_EQ   ? x == y
-          : k->cmp == SINK_NE ? x != y
-          : k->cmp == SINK_LT ? x < y
-          : k->cmp == SINK_LE ? x <= y
-          : k->cmp == SINK_GT ? x > y
-                              : x >= y;
-    } else {
-      uint64_t x = a << sh >> sh, y = b << sh >> sh;
-      c = k->cmp == SINK_EQ   ? x == y
-          : k->cmp == SINK_NE ? x != y
-          : k->cmp == SINK_LT ? x < y
-          : k->cmp == SINK_LE ? x <= y
-          : k->cmp == SINK_GT ? x > y
-                              : x >= y;
-    }
+    /* both operands in the comparison's width and signedness: their order
+     * as -1, 0, 1 */
+    uint64_t a = operand(operand(w->r[k->ra][l] + (uint64_t)k->oa, k->wa, k->sa), k->bytes, k->sgn),
+             b = operand(operand(w->r[k->rb][l] + (uint64_t)k->ob, k->wb, k->sb), k->bytes, k->sgn);
+    int d = k->sgn ? ((int64_t)a > (int64_t)b) - ((int64_t)a < (int64_t)b) : (a > b) - (a < b);
+    int c = k->cmp == SINK_EQ   ? d == 0
+            : k->cmp == SINK_NE ? d != 0
+            : k->cmp == SINK_LT ? d < 0
+            : k->cmp == SINK_LE ? d <= 0
+            : k->cmp == SINK_GT ? d > 0
+                                : d >= 0;
     if (c != k->leave) stay |= 1u << l;
   });
   return stay;

@@ -19,28 +19,15 @@
 #include "api/internal.h"
 #include "sass/sass.h"
 #include "smemu.h"
+#include "testdata.h"
 
-static char *slurp(const char *name, size_t *len) {
-  const char *cand[] = {getenv("SMEMU_SASS_REGLOAD"), "tests/sass", "../tests/sass", "../../tests/sass"};
-  for (size_t i = 0; i < sizeof cand / sizeof cand[0]; i++) {
-    char p[700];
-    if (!cand[i] || !*cand[i]) continue;
-    snprintf(p, sizeof p, "%s/%s", cand[i], name);
-    FILE *f = fopen(p, "rb");
-    if (!f) continue;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    assert_non_null(b);
-    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    b[n] = 0;
-    *len = (size_t)n;
-    return b;
-  }
-  fail_msg("%s not found", name);
-  return NULL;
+/* name from $SMEMU_SASS_REGLOAD (ptx: never), else tests/sass */
+static char *slurp(const char *name, size_t *len, int ptx) {
+  const char *dirs[] = {ptx ? NULL : getenv("SMEMU_SASS_REGLOAD"), "tests/sass", "../tests/sass",
+                        "../../tests/sass"};
+  char *b = testdata_read(dirs, 4, name, len);
+  if (!b) fail_msg("%s not found", name);
+  return b;
 }
 
 static smemu_ctx *ctx;
@@ -57,18 +44,14 @@ static void open_ctx(int tier, const char *text, smemu_ctx **c, smemu_module **m
   assert_int_equal(smemu_create(&opt, c), SMEMU_OK);
   size_t n;
   /* (the PTX is always the checked-in one; only the SASS is made anew) */
-  char *dir = getenv("SMEMU_SASS_REGLOAD") ? strdup(getenv("SMEMU_SASS_REGLOAD")) : NULL;
-  unsetenv("SMEMU_SASS_REGLOAD");
-  char *ptx = slurp("regload.ptx", &n);
-  if (dir) setenv("SMEMU_SASS_REGLOAD", dir, 1);
-  free(dir);
+  char *ptx = slurp("regload.ptx", &n, 1);
   assert_int_equal(smemu_module_load_data(*c, ptx, n, "regload.ptx", m), SMEMU_OK);
   free(ptx);
   for (int i = 0; i < (*m)->nkernels; i++) {
     program *P = (*m)->kernels[i].prog;
     for (uint32_t pc = 0; P && pc < P->ncode; pc++) P->code[pc].merge = 0;
   }
-  char *own = text ? NULL : slurp("regload.nvdisasm", &n);
+  char *own = text ? NULL : slurp("regload.nvdisasm", &n, 0);
   if (text) n = strlen(text);
   assert_int_equal(smemu_module_use_sass(*m, text ? text : own, n), SMEMU_OK);
   free(own);
