@@ -296,8 +296,15 @@ static int cond_operand(const program *P, const func_info *fi, uint32_t lo, uint
  * the thread, p comes from an integer setp whose operands are known at the
  * load, and nothing between the load and the branch keeps ptxas from
  * moving the load down. */
-static int sink_of(const program *P, const func_info *fi, uint32_t lo, uint32_t hi, uint32_t pc,
-                   load_sink *out) {
+/* Per register slot of a function: its writers (0, 1 or 2 for several),
+ * the one writer, the first and last pc that reads it (~0u, 0: none). */
+typedef struct reg_use {
+  uint8_t ndef;
+  uint32_t def, first, last;
+} reg_use;
+
+static int sink_of(const program *P, const func_info *fi, const reg_use *ru, uint32_t lo, uint32_t hi,
+                   uint32_t pc, load_sink *out) {
   const insn *L = &P->code[pc];
   if (L->op != OP_LD || L->space != PTX_SPACE_SHARED || L->guard >= 0) return 0;
   if (P->lines[pc].text && strstr(P->lines[pc].text, "volatile")) return 0;
@@ -306,12 +313,9 @@ static int sink_of(const program *P, const func_info *fi, uint32_t lo, uint32_t 
   for (int k = 0; k < n; k++) {
     uint32_t r = L->v[k];
     if (r == SLOT_SINK) continue;
-    if (only_def(P, lo, hi, r) != pc) return 0;
-    for (uint32_t q = lo; q < hi; q++)
-      if (q != pc && reads(&P->code[q], r)) {
-        if (q < u0) u0 = q;
-        if (q > u1) u1 = q;
-      }
+    if (r >= fi->nregs || ru[r].ndef != 1 || ru[r].def != pc) return 0;
+    if (ru[r].first < u0) u0 = ru[r].first;
+    if (ru[r].first != ~0u && ru[r].last > u1) u1 = ru[r].last;
   }
   if (u0 == ~0u || u0 <= pc) return 0;
   /* the branch that leaves: the last one before the first use */
@@ -374,19 +378,40 @@ int sass_sink_loads(program *P, const sass_func *F) {
   for (int i = 0; i < F->n; i++)
     after += F->ins[i].after_exit && F->ins[i].cls == SASS_LD && !F->ins[i].gen && F->ins[i].variant != 1;
   if (!after) return 0;
+  reg_use *ru = malloc((fi->nregs + 1) * sizeof *ru);
+  if (!ru) return -1;
+  for (uint32_t r = 0; r < fi->nregs; r++) ru[r] = (reg_use){0, ~0u, ~0u, 0};
+  for (uint32_t pc = fi->entry; pc < fi->end; pc++) {
+    const insn *e = &P->code[pc];
+    uint32_t regs[9] = {e->a, e->b, e->c, e->d, e->v[0], e->v[1], e->v[2], e->v[3], e->d2};
+    for (int i = 0; i < 9; i++) {
+      uint32_t r = regs[i];
+      if (r >= fi->nregs || (i && r == regs[i - 1])) continue;
+      if (writes(e, r) && ru[r].def != pc) {
+        ru[r].ndef += ru[r].ndef < 2;
+        ru[r].def = pc;
+      }
+      if (reads(e, r)) {
+        if (ru[r].first == ~0u) ru[r].first = pc;
+        ru[r].last = pc;
+      }
+    }
+  }
   load_sink *ks = NULL;
   uint32_t nk = 0;
   for (uint32_t pc = fi->entry; pc < fi->end; pc++) {
     load_sink k;
-    if (!sink_of(P, fi, fi->entry, fi->end, pc, &k)) continue;
+    if (!sink_of(P, fi, ru, fi->entry, fi->end, pc, &k)) continue;
     load_sink *x = realloc(ks, (nk + 1) * sizeof *x);
     if (!x) {
       free(ks);
+      free(ru);
       return -1;
     }
     ks = x;
     ks[nk++] = k;
   }
+  free(ru);
   /* as many sunk loads in the SASS as there are candidates, at least */
   if (nk && nk <= (uint32_t)after) {
     P->sinks = ks;
