@@ -1,10 +1,13 @@
-/* regload.c: two rules of the SASS mapping (map.c) for loads whose value
- * ptxas keeps in a register or reads with another load (regload.h).
+/* regload.c: rules of the SASS mapping (map.c) for accesses whose SASS
+ * is not one instruction per PTX access (regload.h): addresses through
+ * copies of a base register, loads ptxas reads with their neighbours or
+ * takes from a vector's registers, and loads it sinks past an exit.
  *
- * Learnt from ptxas 13.0 for sm_90 on small kernels (tests/sass/regload)
- * and seen in CUB's block scans (tests/corpus: the select sweep and
- * scan-by-key kernels read the warps' totals as ld.shared.v4 with a
- * used_bytes_mask pragma between scalar and v2 loads of the same words):
+ * The window rule, learnt from ptxas 13.0 for sm_90 on small kernels
+ * (tests/sass/regload.ptx) and seen in CUB's block scans (tests/corpus:
+ * the select sweep and scan-by-key kernels read the warps' totals as
+ * ld.shared.v4 with a used_bytes_mask pragma between scalar and v2 loads
+ * of the same words):
  *  - a vector load with 3 or 4 used words stays one LDS.128; a scalar load
  *    of a word it uses reads nothing (the register is reused), one of a
  *    word it does not use is an LDS of its own;
@@ -13,7 +16,13 @@
  *    are one LDS.128 (words 1-3 as well as 0-2, a v2 and a scalar alike);
  *    2 words that are not an aligned pair stay apart.
  * A lane of a vector load is used when some instruction of the function
- * reads its register (NVVM writes the pragma from the same fact). */
+ * reads its register (NVVM writes the pragma from the same fact).
+ *
+ * The sink rule: a load whose value only the code between `@p bra T` and
+ * T reads, T ending the thread, is moved by ptxas past the `@P EXIT` the
+ * branch becomes (CUB's radix sort writing its tile's last item); no warp
+ * whose lanes all leave runs it. Applied only where the SASS has such an
+ * LDS (sass_insn.after_exit). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,7 +150,8 @@ int sass_window_loads(program *P, sass_map *M, uint32_t lo, uint32_t hi, const u
   /* the absolute loads in program order (a is sorted by base, then offset) */
   int idx[MAXL], n = 0;
   for (int i = 0; i < *na && n < MAXL; i++)
-    if (a[i].base == SR_ZERO && P->code[a[i].pc].op == OP_LD) idx[n++] = i;
+    if (a[i].base == SR_ZERO && P->code[a[i].pc].op == OP_LD && P->code[a[i].pc].space == PTX_SPACE_SHARED)
+      idx[n++] = i;
   for (int i = 1; i < n; i++)
     for (int j = i; j > 0 && a[idx[j]].pc < a[idx[j - 1]].pc; j--) {
       int t = idx[j];

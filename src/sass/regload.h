@@ -1,7 +1,8 @@
-/* regload.h: the mapping's (map.c) view of PTX accesses and two rules of
- * regload.c: addresses resolved through copies of a base register, and
+/* regload.h: the mapping's (map.c) view of PTX accesses and the rules of
+ * regload.c: addresses resolved through copies of a base register,
  * neighbouring loads of a shared variable that ptxas reads as one LDS.128
- * or takes from a vector load it already made. */
+ * or takes from a vector load it already made, and loads it sinks past a
+ * conditional exit. */
 #ifndef SMEMU_SASS_REGLOAD_H
 #define SMEMU_SASS_REGLOAD_H
 #include <stdint.h>
