@@ -121,7 +121,7 @@ static unsigned used_words(const program *P, uint32_t lo, uint32_t hi, const acc
   if (x->off < 0 || x->size < 4 || x->size % 4 || o % 4 || o + x->size > 16) return 0;
   if (in->guard >= 0 || strstr(P->lines[x->pc].text ? P->lines[x->pc].text : "", "volatile")) return 0;
   int n = in->vec > 1 ? in->vec : 1, es = x->size / n;
-  if (es < 4) return 0;
+  if (es < 4 || n > 4) return 0;
   unsigned m = 0;
   for (int k = 0; k < n; k++) {
     uint32_t r = in->v[k];
@@ -320,6 +320,7 @@ static int sink_of(const program *P, const func_info *fi, const reg_use *ru, uin
   if (P->lines[pc].text && strstr(P->lines[pc].text, "volatile")) return 0;
   int n = L->vec > 1 ? L->vec : 1;
   uint32_t u0 = ~0u, u1 = 0;
+  if (n > 4) return 0;
   for (int k = 0; k < n; k++) {
     uint32_t r = L->v[k];
     if (r == SLOT_SINK) continue;
