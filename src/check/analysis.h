@@ -70,6 +70,11 @@ typedef struct analysis {
   struct pipe_stats *pipe; /* async pipeline statistics, or NULL (check/pipe.h) */
   struct cl_race *crace;   /* races between the blocks of a cluster, or NULL (check/crace.c) */
   uint32_t on;             /* the checks enabled (CHECK_* bits of check/checks.h) */
+  uint32_t shape_lo;       /* the race or init check takes whole-warp shapes
+                              (check_mem_shape) at shared offsets from this one
+                              on (past the reserved area it leaves out), or
+                              UINT32_MAX: it takes none (off, or the cluster
+                              check needs the lanes) */
   /* the enabled checks that take memory accesses and events, in table order */
   const struct check_row *mem[CHECK_ROWS_MAX], *ev[CHECK_ROWS_MAX];
   const struct check_row *mem_sh[CHECK_ROWS_MAX]; /* those of mem that see .shared instructions */
