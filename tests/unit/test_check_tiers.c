@@ -12,7 +12,10 @@
  *    shared memory not written yet: 4 uninitialised-read records (one per
  *    load pc) of 32 lanes each;
  *  - ordered: the same with the writes first and a barrier: no hazard, no
- *    uninitialised read.
+ *    uninitialised read;
+ *  - partial: warp 1 writes the odd words of 0-31, a barrier, then warp 0
+ *    reads word l in lane l (each half-warp 16 consecutive words): one
+ *    uninitialised-read record of the 16 even lanes (mask 55555555).
  * Each runs with the race and init checks, with the bank model added, and
  * with every check; the compiled run must agree with the interpreter in
  * everything (tests/common/tiers.c), and the interpreter's report must hold
@@ -57,6 +60,16 @@ static const char ordered_ptx[] =
     HEAD "setp.lt.u32 %p1, %r1, 32;\n@%p1 bra SYNC;\n" WRITE "SYNC:\nbar.sync 0;\n"
          "setp.ge.u32 %p1, %r1, 32;\n@%p1 bra DONE;\n" READ "DONE:\nret;\n}\n";
 
+/* warp 1 writes the odd words, then every lane l of warp 0 reads word l */
+static const char partial_ptx[] = HEAD
+    "setp.lt.u32 %p1, %r1, 32;\n@%p1 bra SYNC;\nsub.u32 %r6, %r1, 32;\nand.b32 %r10, %r6, 1;\n"
+    "setp.eq.u32 %p1, %r10, 0;\n@%p1 bra SYNC;\nshl.b32 %r7, %r6, 2;\nmov.u32 %r8, s;\nadd.s32 %r9, %r8, "
+    "%r7;\n"
+    "cvt.rn.f32.u32 %f1, %r6;\nst.shared.f32 [%r9], %f1;\nSYNC:\nbar.sync 0;\nsetp.ge.u32 %p1, %r1, 32;\n"
+    "@%p1 bra DONE;\nshl.b32 %r2, %r1, 2;\nmov.u32 %r4, s;\nadd.s32 %r5, %r4, %r2;\n"
+    "ld.shared.f32 %f1, [%r5];\nld.param.u64 %rd1, [po];\ncvta.to.global.u64 %rd2, %rd1;\n"
+    "mul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd2, %rd3;\nst.global.f32 [%rd4], %f1;\nDONE:\nret;\n}\n";
+
 #define ALL_CHECKS                                                                                           \
   (SMEMU_ANALYZE_BANKS | SMEMU_ANALYZE_RACES | SMEMU_ANALYZE_SYNC | SMEMU_ANALYZE_INIT |                     \
    SMEMU_ANALYZE_GLOBAL_RACES)
@@ -88,8 +101,9 @@ static unsigned hazard_bytes(const char *rep) {
 
 /* Both tiers in every mode: no difference; the interpreter's report has
  * `hazards` hazard records of `bytes` bytes in all and `ureads`
- * uninitialised-read records of 32 lanes. */
-static void check(const char *ptx, int hazards, unsigned bytes, int ureads) {
+ * uninitialised-read records, each of the lanes `lanes` (" n<count> <mask of
+ * warp 0> "). */
+static void check(const char *ptx, int hazards, unsigned bytes, int ureads, const char *lanes) {
   int compiled = 0;
   for (size_t m = 0; m < sizeof modes / sizeof *modes; m++) {
     tiers_launch L;
@@ -110,7 +124,7 @@ static void check(const char *ptx, int hazards, unsigned bytes, int ureads) {
     assert_int_equal(hazard_bytes(o.rep), bytes);
     assert_int_equal(lines(o.rep, "sync uninitialized-read "), ureads);
     for (const char *p = o.rep; (p = strstr(p, "sync uninitialized-read ")); p++)
-      assert_true(strstr(p, " n32 ") && strstr(p, " n32 ") < strchr(p, '\n'));
+      assert_true(strstr(p, lanes) && strstr(p, lanes) < strchr(p, '\n'));
     tiers_free(&o);
   }
   if (smemu_jit_available()) assert_true(compiled > 0);
@@ -118,15 +132,21 @@ static void check(const char *ptx, int hazards, unsigned bytes, int ureads) {
 
 static void racy(void **st) {
   (void)st;
-  check(racy_ptx, 4, 28, 4);
+  check(racy_ptx, 4, 28, 4, " n32 ffffffff ");
 }
 
 static void ordered(void **st) {
   (void)st;
-  check(ordered_ptx, 0, 0, 0);
+  check(ordered_ptx, 0, 0, 0, "");
+}
+
+static void partial(void **st) {
+  (void)st;
+  check(partial_ptx, 0, 0, 1, " n16 55555555 ");
 }
 
 int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(racy), cmocka_unit_test(ordered)};
+  const struct CMUnitTest tests[] = {cmocka_unit_test(racy), cmocka_unit_test(ordered),
+                                     cmocka_unit_test(partial)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
