@@ -82,6 +82,10 @@ enum {
 };
 
 typedef struct race_state {
+  /* (first: what every shared access tests, on few cache lines) */
+  uint8_t compat;         /* SMEMU_ANALYZE_RACECHECK_COMPAT: one access per byte */
+  uint32_t npcp, cappcp;  /* cp.async copies in flight (pcp, below) */
+  struct aread_block *ar; /* wgmma.mma_async reads in flight (race_async.c), NULL until the first */
   shadow *wsh;     /* one per 4-byte word: the history of all its bytes
                       while they share one (split[word] == 0) */
   uint8_t *split;  /* 1: the word's bytes differ; sh holds them */
@@ -117,7 +121,6 @@ typedef struct race_state {
   uint32_t dv_lanes[32];                /* per warp: live lanes that skipped that barrier */
   uint32_t dv_m[32];                    /* per warp: the lanes that arrived at it */
   uint32_t dv_pc[32];                   /* per warp: its pc */
-  uint8_t compat;                       /* SMEMU_ANALYZE_RACECHECK_COMPAT: one access per byte */
   hazard_rec *hz;
   uint32_t nhz, caphz;
   sync_rec *sy;
@@ -150,8 +153,6 @@ typedef struct race_state {
     uint16_t tid;
     uint8_t n;
   } * pcp;
-  uint32_t npcp, cappcp;
-  struct aread_block *ar; /* wgmma.mma_async reads in flight (race_async.c), NULL until the first */
 } race_state;
 #define GACQ 8
 #define PLOG 512
