@@ -65,12 +65,12 @@ typedef struct analysis {
   bank_stat *banks; /* one per pc, or NULL when banks are off */
   usect_state *us;  /* re-unrolled loop bodies being recorded, or NULL */
   uint32_t ncode;
-  int has_race; /* race / sync / init checks on: `race` is live */
-  uint32_t shape_lo;       /* the race or init check takes whole-warp shapes
-                              (check_mem_shape) at shared offsets from this one
-                              on (past the reserved area it leaves out), or
-                              UINT32_MAX: it takes none (off, or the cluster
-                              check needs the lanes) */
+  int has_race;      /* race / sync / init checks on: `race` is live */
+  uint32_t shape_lo; /* the race or init check takes whole-warp shapes
+                        (check_mem_shape) at shared offsets from this one
+                        on (past the reserved area it leaves out), or
+                        UINT32_MAX: it takes none (off, or the cluster
+                        check needs the lanes) */
   race_state race;
   struct ginit_an *gin;    /* uninitialised global reads, or NULL (check/ginit.h) */
   struct pipe_stats *pipe; /* async pipeline statistics, or NULL (check/pipe.h) */

@@ -86,16 +86,16 @@ typedef struct race_state {
   uint8_t compat;         /* SMEMU_ANALYZE_RACECHECK_COMPAT: one access per byte */
   uint32_t npcp, cappcp;  /* cp.async copies in flight (pcp, below) */
   struct aread_block *ar; /* wgmma.mma_async reads in flight (race_async.c), NULL until the first */
-  shadow *wsh;     /* one per 4-byte word: the history of all its bytes
-                      while they share one (split[word] == 0) */
-  uint8_t *split;  /* 1: the word's bytes differ; sh holds them */
-  uint32_t nsplit; /* words split now (0: every word uses wsh) */
-  uint32_t wgen1;  /* gen + 1 of the newest write record set (0: none):
-                      at most all_gen, no write can be a RAW's first */
-  uint32_t rgen1;  /* the same for read records: with both at most
-                      all_gen, every record is ordered before what comes */
-  uint32_t *runof; /* per word: 1 + the run (wrun) holding its readers, 0: none */
-  wrun *runs;      /* capruns of them, nrunused handed out, free ones stacked */
+  shadow *wsh;            /* one per 4-byte word: the history of all its bytes
+                             while they share one (split[word] == 0) */
+  uint8_t *split;         /* 1: the word's bytes differ; sh holds them */
+  uint32_t nsplit;        /* words split now (0: every word uses wsh) */
+  uint32_t wgen1;         /* gen + 1 of the newest write record set (0: none):
+                             at most all_gen, no write can be a RAW's first */
+  uint32_t rgen1;         /* the same for read records: with both at most
+                             all_gen, every record is ordered before what comes */
+  uint32_t *runof;        /* per word: 1 + the run (wrun) holding its readers, 0: none */
+  wrun *runs;             /* capruns of them, nrunused handed out, free ones stacked */
   uint32_t *runfree;
   uint32_t nruns, nrunused, nrunfree, capruns;
   struct pend_shape { /* whole-warp shape reads whose readers are not kept yet */
