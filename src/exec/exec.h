@@ -153,6 +153,10 @@ typedef struct cluster {
   uint32_t phase;    /* barrier.cluster phases completed */
   uint32_t arrived;  /* threads arrived in the current phase */
   uint64_t seq;      /* release events so far (race checks, cluster.c) */
+  /* the worker's instructions not yet added to the launch's live counters
+   * (sched.c adds them in batches: two workers adding every round fight
+   * over the counters' cache line), and live_warp as it last saw it */
+  uint64_t pend_w, pend_t, known_w;
 } cluster;
 
 /* The first fault of a launch, for reports in compute-sanitizer's shape. */

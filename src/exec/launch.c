@@ -281,6 +281,7 @@ static void *worker_main(void *arg) {
     }
     atomic_fetch_add(&L->blocks_done, c->n);
   }
+  sched_flush(c);
   /* no more blocks from this worker: the hang check counts the others */
   atomic_fetch_sub(&L->nactive, 1);
   if (L->gate) coop_leave(L->gate);
