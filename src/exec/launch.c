@@ -230,7 +230,12 @@ static void block_reset(launch *L, cluster *c, block *b, int refill) {
     w->r = w->regstack;
     w->p = w->predstack;
     w->local_base = 0;
-    w->gcache = w->gcache2 = NULL;
+    /* the allocations a warp last used stay cached from block to block
+     * (a launch's allocations stay put): a warp whose block touches each
+     * array once would otherwise look every one up anew. With analyses
+     * on, a block's first access to an allocation stays the handler's,
+     * whose hooks the checks see. */
+    if (L->hooks) w->gcache = w->gcache2 = NULL;
     memset(w->arrive_mask, 0, sizeof w->arrive_mask);
     w->nreg_count = w->nreg_last = 0;
     w->alloca_low = 0;
