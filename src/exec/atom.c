@@ -8,6 +8,7 @@
 #include "exec/contend.h"
 #include "exec/exec.h"
 #include "exec/hooks.h"
+#include "exec/memfast.h"
 #include "ir/decode.h"
 #include "model/fpsem.h"
 #include "smemu.h"
@@ -103,31 +104,20 @@ static uint64_t rmw(uint8_t *p, int bytes, int op, int t, uint64_t b, uint64_t c
  * memory (the blocks of a cluster run on one worker) and its threads'
  * local memory, where rmw's host atomics would only cost time. */
 static uint64_t rmw_own(uint8_t *p, int bytes, int op, int t, uint64_t b, uint64_t c) {
-  /* each width loads and stores its own size: a wider load of what a
-   * narrower store just wrote would wait for the store to retire */
-  switch (bytes) {
-  case 2: {
-    uint16_t o, n;
-    memcpy(&o, p, 2);
-    n = (uint16_t)atom_apply(op, t, o, b, c, 2);
-    memcpy(p, &n, 2);
-    return o;
-  }
-  case 4: {
-    uint32_t o, n;
-    memcpy(&o, p, 4);
-    n = (uint32_t)atom_apply(op, t, o, b, c, 4);
-    memcpy(p, &n, 4);
-    return o;
-  }
-  default: {
-    uint64_t o, n;
-    memcpy(&o, p, 8);
-    n = atom_apply(op, t, o, b, c, 8);
+  /* the width's own loads and stores (load_bytes, and a store of the same
+   * size): a wider load of what a narrower store just wrote would wait for
+   * the store to retire */
+  uint64_t o = load_bytes(p, bytes, 0), n = atom_apply(op, t, o, b, c, bytes);
+  if (bytes == 2) {
+    uint16_t v = (uint16_t)n;
+    memcpy(p, &v, 2);
+  } else if (bytes == 4) {
+    uint32_t v = (uint32_t)n;
+    memcpy(p, &v, 4);
+  } else {
     memcpy(p, &n, 8);
-    return o;
   }
-  }
+  return o;
 }
 
 /* rmw_own of a 32-bit integer add (histograms' atomicAdd) */
