@@ -6,6 +6,7 @@
 #include "check/checks.h"
 #include "check/install.h"
 #include "exec/addr.h"
+#include "exec/contend.h"
 #include "exec/hooks.h"
 #include "ir/merge.h"
 #include "model/atomcost.h"
@@ -129,6 +130,19 @@ static void banks_one(warp *w, const insn *in, uint32_t m, const uint64_t addr[3
       pmm = &mm;
     }
     atom_cost(w->L->arch, w->L->bank_mode, in->atom_form, op, sm, sh, (int)size, pmm, &r, &ldr);
+    if (in->atom_form == ATOMSEL_CAS_LOOP && size == 4 && !pmm && r.requests && ldr.requests) {
+      /* the rounds other warps of the block in the same loop add: each an
+       * LDS and a CAST.SPIN as the warp's own (exec/contend.c; the 64-bit
+       * loop, measured only in tests/programs atomic_double, contends far
+       * less and counts as alone) */
+      uint32_t x = contend_loop(w, sm, sh, r.requests);
+      ldr.wavefronts += x * (ldr.wavefronts / ldr.requests);
+      ldr.ideal += x * (ldr.ideal / ldr.requests);
+      ldr.requests += x;
+      r.wavefronts += x * (r.wavefronts / r.requests);
+      r.ideal += x * (r.ideal / r.requests);
+      r.requests += x;
+    }
     s->ld_requests += ldr.requests;
     s->ld_wavefronts += ldr.wavefronts;
     s->ld_ideal += ldr.ideal;
@@ -400,6 +414,12 @@ static void usect_recount(analysis *a, const launch *L, usect_state *u, uint32_t
   }
 }
 
+/* loops of the block before (exec/contend.c) are not this one's */
+static void banks_block_start(block *b) {
+  (void)b;
+  contend_loop_reset();
+}
+
 static void banks_block_end(block *b) {
   analysis *a = b->an;
   usect_state *u = a ? a->us : NULL;
@@ -499,6 +519,7 @@ const check_row check_banks = {
     .make = banks_new,
     .drop = banks_free,
     .merge = banks_merge,
+    .block_start = banks_block_start,
     .block_end = banks_block_end,
     .mem = banks_mem,
     .mem_halves = banks_mem_halves,

@@ -152,6 +152,8 @@ static void atom_h(warp *w, const insn *in, uint32_t m) {
     own |= (uint32_t)own_memory(in->space, addr[l]) << l;
   });
   if (bad && !(m &= ~bad)) return;
+  if (w->L->prog->reread && w->L->prog->reread[w->pc] && w->blk->nwarps > 1 && contend_defer(w, in, m, addr))
+    return;
   if (w->L->hooks) hook_atom(w, in, m, addr, (uint32_t)bytes);
   uint64_t *D = w->r[in->d];
   uint32_t swapped = 0;
@@ -164,7 +166,7 @@ static void atom_h(warp *w, const insn *in, uint32_t m) {
     if (in->d != SLOT_SINK) D[l] = bytes == 8 ? old : old & mask_bits(bytes);
     if (op == A_CAS && (old & mask_bits(bytes)) == (B[l] & mask_bits(bytes))) swapped |= 1u << l;
   });
-  if (op == A_CAS && w->blk->nwarps > 1 && !swapped) contend_cas_lost(w, in, m, addr);
+  if (op == A_CAS && w->blk->nwarps > 1) contend_cas_done(w, in, m, addr, swapped);
   /* cooperative groups' multi-warp barriers in the reserved shared memory */
   if (op == A_AND && bytes == 4 && w->L->prog->smem_lo < w->L->prog->smem_reserved)
     hook_rsv_release(w, in, m, addr, w->r[in->b]);

@@ -79,7 +79,7 @@ static void h_bra(warp *w, const insn *in, uint32_t m) {
   uint32_t active = t->mask, taken = m & active;
   /* a loop that retries a shared atomic or polls shared memory: one
    * iteration per turn (exec/contend.c) */
-  if (taken && (in->mode & BRA_CONTENDED) && w->blk->nwarps > 1) contend_turn(w);
+  if ((in->mode & BRA_CONTENDED) && w->blk->nwarps > 1) contend_branch(w, in, taken, active);
   if (in->mode & BRA_BREAK) {
     uint32_t out = (in->mode & BRA_BREAK) == BRA_BREAK_TAKEN ? taken : active & ~taken;
     uint32_t L = (in->mode & BRA_BREAK) == BRA_BREAK_TAKEN ? in->target : t->pc;

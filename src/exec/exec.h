@@ -111,6 +111,9 @@ typedef struct warp {
   uint32_t alloca_low;                /* lowest local offset alloca gave any lane, or 0 (stack.c) */
   uint32_t alloca_used[32];           /* per lane: local bytes alloca holds, from the top down */
   uint32_t meet_alone;                /* pc + 1 of a .sync operation to run without waiting (meet.c) */
+  uint32_t polls;                     /* iterations of polling loops so far (exec/contend.c) */
+  uint32_t cas_lost;                  /* shared CAS lost in a row (exec/contend.c) */
+  uint32_t deferred;                  /* pc + 1 of a CAS whose turn it ended before (exec/contend.c) */
 } warp;
 
 typedef struct barrier_state {

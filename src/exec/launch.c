@@ -242,6 +242,9 @@ static void block_reset(launch *L, cluster *c, block *b, int refill) {
     memset(w->arrive_mask, 0, sizeof w->arrive_mask);
     w->nreg_count = w->nreg_last = 0;
     w->alloca_low = 0;
+    w->polls = 0;
+    w->cas_lost = 0;
+    w->deferred = 0;
     memset(w->alloca_used, 0, sizeof w->alloca_used);
     w->p[PRED_TRUE] = FULL_MASK;
     w->p[PRED_FALSE] = 0;

@@ -1239,6 +1239,7 @@ void program_free(program *p) {
   free(p->calls);
   free(p->xslots);
   free(p->wg_orig);
+  free(p->reread);
   free(p->funcs);
   free(p->code);
   free(p->lines);

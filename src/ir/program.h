@@ -151,6 +151,8 @@ enum { BRA_BREAK_TAKEN = 1, BRA_BREAK_FALL = 2, BRA_BREAK = 3 };
  * exchange or polls shared memory (ir/contention.c): a warp ends its turn
  * there (exec/contend.c) */
 enum { BRA_CONTENDED = 4 };
+/* with BRA_CONTENDED: the loop only polls (no CAS or exchange in it) */
+enum { BRA_POLL = 8 };
 /* The value of a function's address (mov.u64 %rd, f): this plus the
  * function's index in the module (exec/icall.c). */
 #define FUNC_ADDR_BASE 0xffffb00000000000ull
@@ -316,6 +318,9 @@ typedef struct program {
   int contended;       /* a loop retries a shared CAS or exchange or polls
                           shared memory (ld.volatile/.relaxed/.acquire): its
                           backward bra has BRA_CONTENDED (ir/contention.c) */
+  uint8_t *reread;     /* per pc: 1 for a CAS in a loop that also polls
+                          shared memory (ir/contention.c; the warp ends its
+                          turn before it, exec/contend.c), or NULL: none */
   exec_fn *wg_orig;    /* per pc: the handler of an instruction that may
                           touch a wgmma register (wgmma.c guards it), or
                           NULL; the array is NULL without wgmma */

@@ -1,15 +1,20 @@
 #!/usr/bin/env python3
-"""compare.py RECORDED SMEMU_OUT SMEMU_JSON [SMEMU_JSON_JIT]: smemu's run of
-contend.cu against the H200's (recorded/ncu_*.csv and ncu_*.txt: every
-launch profiled by Nsight Compute, the program's line for each launch in the
-same order; plain*.txt: the kernels' own iteration counts without a
+"""compare.py RECORDED SMEMU_OUT SMEMU_JSON [SMEMU_JSON_JIT] [--sweep]: smemu's
+run of contend.cu (or with --sweep, of sweep.cu) against the H200's
+(recorded/ncu_*.csv and ncu_*.txt, with --sweep recorded/sweep_ncu_*: every
+launch profiled by Nsight Compute, the program's line for each launch in
+the same order; plain*.txt: the kernels' own iteration counts without a
 profiler).
 
 Checks, each able to fail:
 - every launch's result is the one arithmetic gives (the program says ok);
 - the shared counters of every configuration: requests and wavefronts
   within 2% + 2 of the GPU's range over its launches (min..max), unless the
-  configuration is in known_differences.txt (reported, not failed);
+  configuration is in known_differences.txt (known_sweep.txt with --sweep;
+  reported, not failed); for the CAS.SPIN loop and the flag chain
+  (ROUNDS), whose rounds differ between the profiler's passes, every
+  counter read as rounds within 2% + 2 of the range over all passes and
+  launches;
 - bank conflicts from addresses on the busy kernels: equal to the GPU's on
   one block (nothing else runs), and on a full grid no more than the GPU's:
   the GPU's excess is printed as the arbitration estimate;
@@ -19,8 +24,12 @@ Checks, each able to fail:
 """
 import csv, json, os, re, sys
 
-REC, OUT, JS = sys.argv[1], sys.argv[2], sys.argv[3]
-JS2 = sys.argv[4] if len(sys.argv) > 4 else None
+SWEEP = "--sweep" in sys.argv
+args = [a for a in sys.argv[1:] if a != "--sweep"]
+REC, OUT, JS = args[0], args[1], args[2]
+JS2 = args[3] if len(args) > 3 else None
+PREFIX, GROUPS = ("sweep_", ("nf", "nfx", "reload", "cas", "chain")) if SWEEP else ("", ("cas", "spin", "int", "busy"))
+KNOWN = "known_sweep.txt" if SWEEP else "known_differences.txt"
 HERE = os.path.dirname(os.path.abspath(__file__))
 M = {"ld": "smsp__sass_inst_executed_op_shared_ld.sum", "st": "smsp__sass_inst_executed_op_shared_st.sum",
      "atom": "smsp__sass_inst_executed_op_shared_atom.sum",
@@ -30,6 +39,15 @@ M = {"ld": "smsp__sass_inst_executed_op_shared_ld.sum", "st": "smsp__sass_inst_e
      "ld_c": "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
      "st_c": "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"}
 BUSY = ("stencil2d", "cyclic_red", "conv1d")
+# ptxas's LDS + ATOMS.CAST.SPIN loop (atomicAdd on a shared float): rounds
+# from each counter: one LDS and one CAST.SPIN of 2 wavefronts a round, and
+# thread 0's final LDS of the word
+LOOP_ROUNDS = {"atom": lambda x: x["atom"], "atom_w": lambda x: x["atom_w"] / 2, "ld": lambda x: x["ld"] - 1,
+               "ld_w": lambda x: x["ld_w"] - 1}
+# a chain of warps polling a flag: every poll is one LDS of one wavefront
+POLLS = {"ld": lambda x: x["ld"], "ld_w": lambda x: x["ld_w"]}
+ROUNDS = {"native_fadd": LOOP_ROUNDS, "nf_all": LOOP_ROUNDS, "nf_part8": LOOP_ROUNDS, "nf_words4": LOOP_ROUNDS,
+          "flag_chain": POLLS}
 LINE = re.compile(r"^(\w+) grid=(\d+) block=(\d+) rep=\d+ result=(\S+) (ok|WRONG)")
 
 
@@ -52,9 +70,9 @@ def launches_of_lines(path):
 
 
 gpu = {}
-for grp in ("cas", "spin", "int", "busy"):
-    lines = launches_of_lines(os.path.join(REC, "ncu_%s.txt" % grp))
-    rows = list(csv.reader(open(os.path.join(REC, "ncu_%s.csv" % grp))))
+for grp in GROUPS:
+    lines = launches_of_lines(os.path.join(REC, "%sncu_%s.txt" % (PREFIX, grp)))
+    rows = list(csv.reader(open(os.path.join(REC, "%sncu_%s.csv" % (PREFIX, grp)))))
     hdr, byid = None, {}
     for r in rows:
         if r and r[0] == "ID":
@@ -69,7 +87,7 @@ for grp in ("cas", "spin", "int", "busy"):
         gpu.setdefault(k, []).append({n: byid[i][m] for n, m in M.items()})
 
 known = set()
-for line in open(os.path.join(HERE, "known_differences.txt")):
+for line in open(os.path.join(HERE, KNOWN)):
     f = line.split("#")[0].split()
     if len(f) >= 3:
         known.add((f[0], int(f[1]), int(f[2]), f[3] if len(f) > 3 else ""))
@@ -121,6 +139,19 @@ for (k, ok), l in zip(lines, L):
     else:
         metrics = ("ld", "st", "atom", "ld_w", "st_w", "atom_w")
     bad = []
+    if name in ROUNDS:
+        # the profiler's passes replay the kernel, and each pass's loop
+        # takes its own number of rounds: every counter, read as rounds,
+        # must lie in the range of all passes and launches
+        R = ROUNDS[name]
+        gr = [f(x) for x in g for f in R.values()]
+        lo, hi = min(gr), max(gr)
+        tol = 0.02 * hi + 2
+        for m, f in R.items():
+            checked += 1
+            if not (lo - tol <= f(s) <= hi + tol):
+                bad.append("%s %d rounds, GPU %d..%d over its passes" % (m, f(s), lo, hi))
+        metrics = tuple(m for m in metrics if m not in R)
     for m in metrics:
         lo, hi = min(x[m] for x in g), max(x[m] for x in g)
         tol = 0.02 * hi + 2
@@ -144,6 +175,6 @@ for r in reported:
     print("known difference: " + r)
 for f in fails:
     print("FAIL: " + f)
-print("contention: %d launches, %d counter checks, %d known differences, %d failures" % (
-    len(L), checked, len(reported), len(fails)))
+print("contention%s: %d launches, %d counter checks, %d known differences, %d failures" % (
+    " (sweep)" if SWEEP else "", len(L), checked, len(reported), len(fails)))
 sys.exit(1 if fails else 0)

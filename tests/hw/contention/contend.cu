@@ -14,26 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const char *prog_name = "contend";
+#include "kernels.cuh"
+
 #define MAXT (1 << 20)
-
-// The value thread t adds: a multiple of 0.25 below 3, so that every sum of
-// up to 2^20 of them is exact in float and the result does not depend on
-// the order in which the atomics land.
-__device__ __host__ static float addend(unsigned t) { return 1.0f + (float)(t & 7) * 0.25f; }
-
-// Float add by an atomicCAS loop, as code written before native float
-// atomics does; returns the number of CAS attempts.
-__device__ static unsigned cas_add(float *p, float v) {
-  int *a = (int *)p;
-  int old = *a, assumed;
-  unsigned n = 0;
-  do {
-    assumed = old;
-    old = atomicCAS(a, assumed, __float_as_int(v + __int_as_float(assumed)));
-    n++;
-  } while (assumed != old);
-  return n;
-}
 
 // A kernel whose threads update one shared word (`word`, 0 at first) with
 // BODY (t: the thread's index, g: its global index); thread 0 then writes
@@ -103,21 +87,6 @@ __global__ void flag_spin(int *out, unsigned *iters, int work) {
   iters[g] = n;
   __syncthreads();
   if (t == 0) out[blockIdx.x] = scratch[0];
-}
-
-// Warps take turns: warp w waits until the flag says w, then passes it on.
-__global__ void flag_chain(int *out, unsigned *iters) {
-  __shared__ volatile int flag;
-  unsigned t = threadIdx.x, g = blockIdx.x * blockDim.x + t, w = t >> 5;
-  if (t == 0) flag = 0;
-  __syncthreads();
-  unsigned n = 0;
-  while (flag != (int)w) n++;
-  __syncwarp();
-  if ((t & 31) == 0) flag = (int)w + 1;
-  iters[g] = n;
-  __syncthreads();
-  if (t == 0) out[blockIdx.x] = flag;
 }
 
 // threadFenceReduction: each block sums its inputs in shared memory, the
@@ -279,10 +248,6 @@ __global__ void conv1d(const float *in, float *out, int n, const float *junk, fl
   if (traffic) junk_out[g] = j;
 }
 
-static void ck(cudaError_t e, const char *what) {
-  if (e != cudaSuccess) { fprintf(stderr, "contend: %s: %s\n", what, cudaGetErrorString(e)); exit(1); }
-}
-
 static unsigned *d_iters, *h_iters;
 static float *d_f, *d_junk, *d_jout, *d_in, *d_out;
 static int *d_i, *d_ii, *d_part;
@@ -291,13 +256,9 @@ static int *d_i, *d_ii, *d_part;
 // most the first 32 warps) and warp 0's lanes.
 static void report(const char *name, int grid, int block, int rep, const char *res, int ok, unsigned nthreads) {
   ck(cudaMemcpy(h_iters, d_iters, nthreads * sizeof(unsigned), cudaMemcpyDeviceToHost), "copy iters");
-  unsigned long long sum = 0;
-  unsigned mn = ~0u, mx = 0;
-  for (unsigned i = 0; i < nthreads; i++) {
-    sum += h_iters[i];
-    if (h_iters[i] < mn) mn = h_iters[i];
-    if (h_iters[i] > mx) mx = h_iters[i];
-  }
+  unsigned long long sum;
+  unsigned mn, mx;
+  iters_stats(h_iters, nthreads, &sum, &mn, &mx);
   printf("%s grid=%d block=%d rep=%d result=%s %s iters sum=%llu min=%u max=%u warps=", name, grid, block, rep, res,
          ok ? "ok" : "WRONG", sum, mn, mx);
   for (unsigned w = 0; w < 32 && w * 32 < nthreads; w++) {
@@ -332,18 +293,6 @@ static int result_f(char *res, size_t n, const char *fmt, float want) {
   ck(cudaMemcpy(&o, d_out, sizeof o, cudaMemcpyDeviceToHost), "copy out");
   snprintf(res, n, fmt, o);
   return o == want;
-}
-
-static const char *only;
-// ONLY is a comma-separated list of name prefixes.
-static int want(const char *name) {
-  if (!only) return 1;
-  for (const char *p = only; *p;) {
-    size_t n = strcspn(p, ",");
-    if (n && strncmp(name, p, n) == 0) return 1;
-    p += n + (p[n] == ',');
-  }
-  return 0;
 }
 
 int main(int argc, char **argv) {
