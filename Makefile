@@ -76,9 +76,12 @@ $(BUILD)/dual/syms.txt: $(DUAL_OBJ) mk/dispatch.sh
 $(BUILD)/dual/%.base.o: $(BUILD)/obj/%.o $(BUILD)/dual/syms.txt
 	@mkdir -p $(dir $@)
 	sh mk/dispatch.sh rename base $(BUILD)/dual/syms.txt $< $@
-$(BUILD)/dual/%.v3.o: $(BUILD)/objv3/%.o $(BUILD)/dual/syms.txt
+$(BUILD)/dual/rosyms.txt: $(DUAL_OBJ) mk/dispatch.sh
 	@mkdir -p $(dir $@)
-	sh mk/dispatch.sh rename v3 $(BUILD)/dual/syms.txt $< $@
+	sh mk/dispatch.sh rosyms $(DUAL_OBJ) > $@.tmp && mv $@.tmp $@
+$(BUILD)/dual/%.v3.o: $(BUILD)/objv3/%.o $(BUILD)/dual/syms.txt $(BUILD)/dual/rosyms.txt
+	@mkdir -p $(dir $@)
+	sh mk/dispatch.sh rename v3 $(BUILD)/dual/syms.txt $< $@ $(BUILD)/dual/rosyms.txt
 $(BUILD)/dual/dispatch.c: $(BUILD)/dual/syms.txt mk/dispatch.sh
 	sh mk/dispatch.sh source $< > $@.tmp && mv $@.tmp $@
 $(BUILD)/dual/dispatch.o: $(BUILD)/dual/dispatch.c

@@ -333,7 +333,8 @@ int main(int argc, char **argv) {
   if (argc > 3 && !strcmp(argv[1], "--one")) {
     /* --one BENCH ANALYSES [WORKERS [N]]: one run, for a profiler */
     static const struct { const char *name; uint32_t an; } an[] = {
-        {"off", 0}, {"banks", SMEMU_ANALYZE_BANKS}, {"races", SMEMU_ANALYZE_RACES}, {"all", CHECK_ALL}};
+        {"off", 0}, {"banks", SMEMU_ANALYZE_BANKS}, {"races", SMEMU_ANALYZE_RACES},
+        {"banks+races", SMEMU_ANALYZE_BANKS | SMEMU_ANALYZE_RACES}, {"init", SMEMU_ANALYZE_INIT}, {"all", CHECK_ALL}};
     bench b = benches[atoi(argv[2]) % NBENCH];
     uint32_t a = 0;
     for (size_t i = 0; i < sizeof an / sizeof *an; i++)

@@ -1,12 +1,17 @@
 #!/bin/sh
 # mk/dispatch.sh: the two copies of the hot folders (Makefile, DUAL).
 #   dispatch.sh syms OBJ...            the global functions the objects define
-#   dispatch.sh rename base|v3 SYMS IN OUT
+#   dispatch.sh rosyms OBJ...          their global read-only data (.rodata,
+#                                      .data.rel.ro: tables of functions)
+#   dispatch.sh rename base|v3 SYMS IN OUT [ROSYMS]
 #                                      IN with each of them F renamed F__base
 #                                      or F__v3, definitions and calls alike
 #                                      (a copy calls its own copy), and, in
-#                                      the v3 copy, its global data made weak
-#                                      (one definition, the base copy's, wins)
+#                                      the v3 copy, the read-only data of
+#                                      ROSYMS renamed D__v3 (a table of
+#                                      functions names the copy's own), its
+#                                      other global data made weak (one
+#                                      definition, the base copy's, wins)
 #                                      and no constructors
 #   dispatch.sh source SYMS            C source of an ifunc per function that
 #                                      returns the v3 copy where the CPU has
@@ -19,15 +24,23 @@ case $cmd in
 syms)
   nm --defined-only -g "$@" | awk 'NF == 3 && $2 == "T" { print $3 }' | sort -u
   ;;
+rosyms)
+  nm -f sysv --defined-only -g "$@" | awk -F'|' '$4 ~ /OBJECT/ && $7 ~ /^ *\.(rodata|data\.rel\.ro)/ { gsub(/ /, "", $1); print $1 }' | sort -u
+  ;;
 rename)
-  v=$1 syms=$2 in=$3 out=$4
+  v=$1 syms=$2 in=$3 out=$4 ro=${5:-/dev/null}
   map=$out.map
   awk -v v="$v" '{ print $1, $1 "__" v }' "$syms" > "$map"
   if [ "$v" = v3 ]; then
-    # one definition of each global variable (the base copy's), and the
-    # constructors run once, from the base copy: a v3 copy registering its
-    # functions would run them on a CPU without AVX2
-    data=$(nm --defined-only -g "$in" | awk 'NF == 3 && $2 ~ /^[BDRGSV]$/ { printf " --weaken-symbol=%s", $3 }')
+    # the copy's own read-only tables: a table of the checks' functions
+    # (check/checks.c) would otherwise send the v3 copy's calls to the
+    # base copy's functions
+    awk '{ print $1, $1 "__v3" }' "$ro" >> "$map"
+    # one definition of each other global variable (the base copy's), and
+    # the constructors run once, from the base copy: a v3 copy registering
+    # its functions would run them on a CPU without AVX2
+    data=$(nm --defined-only -g "$in" | awk -v ro="$ro" 'BEGIN { while ((getline s < ro) > 0) keep[s] = 1 }
+      NF == 3 && $2 ~ /^[BDRGSV]$/ && !($3 in keep) { printf " --weaken-symbol=%s", $3 }')
     data="$data --remove-section=.init_array --remove-section=.rela.init_array"
   else
     data=

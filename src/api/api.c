@@ -518,16 +518,15 @@ static smemu_status check_config(smemu_ctx *ctx, const smemu_kernel *k, const ui
  * *bg_seconds gets the seconds of a background compile whose code this
  * launch is the first to use. */
 static pthread_mutex_t jit_kernels = PTHREAD_MUTEX_INITIALIZER;
-static const jit_code *kernel_jit(smemu_ctx *ctx, smemu_kernel *k, int hooked, int init_check,
-                                  double *bg_seconds) {
+static const jit_code *kernel_jit(smemu_ctx *ctx, smemu_kernel *k, int hooked, double *bg_seconds) {
   *bg_seconds = -1;
   if (ctx->tier == SMEMU_TIER_INTERP) return NULL;
-  /* auto: not with initcheck (its compiled variant calls the analyses at
-   * every access and runs no faster than the interpreter: bench --table),
-   * else a kernel that has run jit_hot warp instructions, or whose code
-   * an earlier run left in the disk cache (nothing to compile) */
+  /* auto: a kernel that has run jit_hot warp instructions, or whose code
+   * an earlier run left in the disk cache (nothing to compile); with
+   * initcheck too (its compiled variant runs faster than the interpreter
+   * there since merged shared accesses take the halves' path: bench --one
+   * init and all, every bench kernel) */
   int is_auto = ctx->tier == SMEMU_TIER_AUTO;
-  if (is_auto && init_check) return NULL;
   if (is_auto && k->ran_insns < ctx->jit_hot && !k->jit_tried[hooked] && !k->bg[hooked] &&
       !jit_cached(k->prog, hooked))
     return NULL;
@@ -733,7 +732,7 @@ static smemu_status launch_impl(smemu_ctx *ctx, smemu_kernel *k, const uint32_t 
   double tj = now();
   int hv = L->hooks != 0;
   double bgs;
-  L->jit = kernel_jit(ctx, k, hv, L->want_init, &bgs);
+  L->jit = kernel_jit(ctx, k, hv, &bgs);
   st->jit_seconds = L->jit && k->jit_tried[hv] == 2 ? (bgs >= 0 ? bgs : now() - tj) : 0;
   if (k->jit_tried[hv] == 2) k->jit_tried[hv] = 1;
   st->tier = L->jit ? "jit" : "interp";

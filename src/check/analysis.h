@@ -14,6 +14,8 @@
 /* Bank statistics of one shared-memory instruction (by pc). */
 typedef struct bank_stat {
   uint64_t requests, wavefronts, ideal; /* summed over executions */
+  bank_cache cache;                     /* patterns affine by halves seen (below), next to the
+                                           sums a repeat adds to */
   uint32_t worst_degree;                /* largest wavefronts - ideal of one execution, +1 */
   uint32_t worst_waves;                 /* wavefronts of that execution */
   uint32_t worst_lanes;                 /* lanes on its most loaded bank */
@@ -28,7 +30,6 @@ typedef struct bank_stat {
    * modulo BANK_CACHE_PERIOD (moving every lane by a multiple of it keeps
    * every bank, word and segment). A repeat costs a comparison instead of
    * the model. pat_mask 0: none yet. */
-  bank_cache cache;
   uint32_t pat_mask, pat_size, pat_base, pat_rel[32];
   uint32_t pat_req, pat_waves, pat_ideal;
   uint64_t ld_requests, ld_wavefronts, ld_ideal; /* an atomic's LDS (a CAS loop's,
@@ -64,7 +65,12 @@ typedef struct analysis {
   bank_stat *banks; /* one per pc, or NULL when banks are off */
   usect_state *us;  /* re-unrolled loop bodies being recorded, or NULL */
   uint32_t ncode;
-  int has_race; /* race / sync / init checks on: `race` is live */
+  int has_race;      /* race / sync / init checks on: `race` is live */
+  uint32_t shape_lo; /* the race or init check takes whole-warp shapes
+                        (check_mem_shape) at shared offsets from this one
+                        on (past the reserved area it leaves out), or
+                        UINT32_MAX: it takes none (off, or the cluster
+                        check needs the lanes) */
   race_state race;
   struct ginit_an *gin;    /* uninitialised global reads, or NULL (check/ginit.h) */
   struct pipe_stats *pipe; /* async pipeline statistics, or NULL (check/pipe.h) */

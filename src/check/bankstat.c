@@ -237,11 +237,19 @@ worst:;
   }
 }
 
+/* The sink record of pc (program.h, load_sink), or NULL. */
+static const load_sink *sink_at(const program *P, uint32_t pc) {
+  for (uint32_t i = 0; i < P->nsinks; i++)
+    if (P->sinks[i].pc == pc) return &P->sinks[i];
+  return NULL;
+}
+
 int check_banks_halves(warp *w, const insn *in, uint64_t a0, uint64_t a1, uint32_t stride, uint32_t size) {
   analysis *a = w->blk->an;
   if (!a || !a->banks) return 1;
   if (in->merge == MERGE_FOLLOW) return 1; /* counted with its group's leader */
   if (in->usect || in->space != PTX_SPACE_SHARED || bank_family(bank_op(in)) == BANK_ATOM) return 0;
+  if (w->L->prog->nsinks && sink_at(w->L->prog, w->pc)) return 0; /* (banks_sunk) */
   if (in->merge) size *= in->merge;
   bank_stat *s = &a->banks[w->pc];
   /* bank_affine's key of these lanes: lane 0's address, the stride, lane
@@ -295,12 +303,62 @@ static void usect_flush(analysis *a, const launch *L, uint32_t wi, int id) {
     }
 }
 
+/* v wrapped to w bytes and extended to 64 bits (signed: sg). */
+static uint64_t operand(uint64_t v, int w, int sg) {
+  int sh = 64 - 8 * w;
+  return sg ? (uint64_t)((int64_t)(v << sh) >> sh) : v << sh >> sh;
+}
+
+/* The lanes of m that do not leave at the sunk load k's exit: those the
+ * SASS runs the load with. */
+static uint32_t sink_stay(const warp *w, const load_sink *k, uint32_t m) {
+  uint32_t stay = 0;
+  LANES(m, {
+    /* both operands in the comparison's width and signedness: their order
+     * as -1, 0, 1 */
+    uint64_t a = operand(operand(w->r[k->ra][l] + (uint64_t)k->oa, k->wa, k->sa), k->bytes, k->sgn),
+             b = operand(operand(w->r[k->rb][l] + (uint64_t)k->ob, k->wb, k->sb), k->bytes, k->sgn);
+    int d = k->sgn ? ((int64_t)a > (int64_t)b) - ((int64_t)a < (int64_t)b) : (a > b) - (a < b);
+    int c = k->cmp == SINK_EQ   ? d == 0
+            : k->cmp == SINK_NE ? d != 0
+            : k->cmp == SINK_LT ? d < 0
+            : k->cmp == SINK_LE ? d <= 0
+            : k->cmp == SINK_GT ? d > 0
+                                : d >= 0;
+    if (c != k->leave) stay |= 1u << l;
+  });
+  return stay;
+}
+
+/* A sunk load: counted with the lanes that stay, none when all leave (no
+ * warp of them runs the LDS); never through the pc's pattern cache, which
+ * compiled code reads without the exit's condition. */
+static void banks_sunk(warp *w, const insn *in, const load_sink *k, uint32_t m, const uint64_t addr[32],
+                       uint32_t size) {
+  analysis *a = w->blk->an;
+  uint32_t sm = sink_stay(w, k, m), sh[32] = {0};
+  if (!sm || in->merge == MERGE_FOLLOW) return;
+  if (in->merge) size *= in->merge;
+  LANES(sm, sh[l] = (uint32_t)addr[l]);
+  bank_result r;
+  bank_model(w->L->arch, w->L->bank_mode, BANK_LD, sm, sh, (int)size, &r);
+  bank_stat *s = &a->banks[w->pc];
+  s->requests += r.requests;
+  s->wavefronts += r.wavefronts;
+  s->ideal += r.ideal;
+}
+
 /* An access of a re-unrolled loop body (insn.usect): counted in PTX order
  * now (that count stands if the recount cannot be made), its lanes'
  * addresses kept for the recount at the block's end (hook_block_end). */
 static void banks(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size) {
   analysis *a = w->blk->an;
   if (!a || !a->banks) return;
+  const load_sink *k = w->L->prog->nsinks ? sink_at(w->L->prog, w->pc) : NULL;
+  if (k) {
+    banks_sunk(w, in, k, m, addr, size);
+    return;
+  }
   if (!in->usect || in->merge == MERGE_FOLLOW) {
     banks_one(w, in, m, addr, size);
     return;

@@ -24,6 +24,10 @@ analysis *check_analysis_new(const launch *L) {
     if (c->event) a->ev[a->nev++] = c;
     if (c->event) a->evmask |= c->events;
   }
+  const program *P = L->prog;
+  a->shape_lo = a->has_race && !a->crace && (L->want_races || L->want_init)
+                    ? (P->smem_lo < P->smem_reserved ? P->smem_reserved : 0)
+                    : UINT32_MAX;
   for (uint32_t k = 0; k < HEV_COUNT; k++) {
     uint32_t n = 0;
     for (uint32_t i = 0; i < a->nev; i++) n += a->ev[i]->events >> k & 1;

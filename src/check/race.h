@@ -82,16 +82,20 @@ enum {
 };
 
 typedef struct race_state {
-  shadow *wsh;     /* one per 4-byte word: the history of all its bytes
-                      while they share one (split[word] == 0) */
-  uint8_t *split;  /* 1: the word's bytes differ; sh holds them */
-  uint32_t nsplit; /* words split now (0: every word uses wsh) */
-  uint32_t wgen1;  /* gen + 1 of the newest write record set (0: none):
-                      at most all_gen, no write can be a RAW's first */
-  uint32_t rgen1;  /* the same for read records: with both at most
-                      all_gen, every record is ordered before what comes */
-  uint32_t *runof; /* per word: 1 + the run (wrun) holding its readers, 0: none */
-  wrun *runs;      /* capruns of them, nrunused handed out, free ones stacked */
+  /* (first: what every shared access tests, on few cache lines) */
+  uint8_t compat;         /* SMEMU_ANALYZE_RACECHECK_COMPAT: one access per byte */
+  uint32_t npcp, cappcp;  /* cp.async copies in flight (pcp, below) */
+  struct aread_block *ar; /* wgmma.mma_async reads in flight (race_async.c), NULL until the first */
+  shadow *wsh;            /* one per 4-byte word: the history of all its bytes
+                             while they share one (split[word] == 0) */
+  uint8_t *split;         /* 1: the word's bytes differ; sh holds them */
+  uint32_t nsplit;        /* words split now (0: every word uses wsh) */
+  uint32_t wgen1;         /* gen + 1 of the newest write record set (0: none):
+                             at most all_gen, no write can be a RAW's first */
+  uint32_t rgen1;         /* the same for read records: with both at most
+                             all_gen, every record is ordered before what comes */
+  uint32_t *runof;        /* per word: 1 + the run (wrun) holding its readers, 0: none */
+  wrun *runs;             /* capruns of them, nrunused handed out, free ones stacked */
   uint32_t *runfree;
   uint32_t nruns, nrunused, nrunfree, capruns;
   struct pend_shape { /* whole-warp shape reads whose readers are not kept yet */
@@ -117,7 +121,6 @@ typedef struct race_state {
   uint32_t dv_lanes[32];                /* per warp: live lanes that skipped that barrier */
   uint32_t dv_m[32];                    /* per warp: the lanes that arrived at it */
   uint32_t dv_pc[32];                   /* per warp: its pc */
-  uint8_t compat;                       /* SMEMU_ANALYZE_RACECHECK_COMPAT: one access per byte */
   hazard_rec *hz;
   uint32_t nhz, caphz;
   sync_rec *sy;
@@ -150,8 +153,6 @@ typedef struct race_state {
     uint16_t tid;
     uint8_t n;
   } * pcp;
-  uint32_t npcp, cappcp;
-  struct aread_block *ar; /* wgmma.mma_async reads in flight (race_async.c), NULL until the first */
 } race_state;
 #define GACQ 8
 #define PLOG 512

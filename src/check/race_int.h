@@ -313,19 +313,35 @@ void race_shape_stores(warp *w, const insn *in, const wshape *ws, race_state *r,
 
 /* ---- the shared init check (sinit.c) ---- */
 /* (inline: the shape paths' share of it) */
+/* The init bytes of a half-warp's words (n 1: one word for all 16 lanes,
+ * n 16: word l for lane l) from p: bit l set where lane l's word is not
+ * all written. */
+static inline uint32_t sinit_half(const uint8_t *p, uint32_t n) {
+  const uint64_t ones = 0x0101010101010101ull;
+  if (n == 1) {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v != (uint32_t)ones ? 0xffffu : 0;
+  }
+  uint64_t v[8], any = 0;
+  for (int k = 0; k < 8; k++) {
+    memcpy(&v[k], p + 8 * k, 8);
+    any |= v[k] ^= ones;
+  }
+  if (!any) return 0; /* (most reads: every byte written) */
+  uint32_t bad = 0;
+  for (int k = 0; k < 8; k++)
+    bad |= (uint32_t)((uint32_t)v[k] != 0) << 2 * k | (uint32_t)(v[k] >> 32 != 0) << (2 * k + 1);
+  return bad;
+}
+
 /* The init check of a whole warp's 4-byte access of shape ws: a word of
  * init bytes per half-warp or per lane of each half. */
 static inline void sinit_shape(warp *w, race_state *r, block *b, const wshape *ws, int kind) {
-  const uint32_t ones = 0x01010101u;
   uint32_t n = ws->n;
   if (kind == ACC_READ) {
-    uint32_t bad = 0;
-    for (uint32_t l = 0; l < 16; l++) {
-      uint32_t v0, v1;
-      memcpy(&v0, r->init + (uint64_t)(ws->w0 + (n > 1 ? l : 0)) * 4, 4);
-      memcpy(&v1, r->init + (uint64_t)(ws->w1 + (n > 1 ? l : 0)) * 4, 4);
-      bad |= (uint32_t)(v0 != ones) << l | (uint32_t)(v1 != ones) << (l + 16);
-    }
+    uint32_t bad =
+        sinit_half(r->init + (uint64_t)ws->w0 * 4, n) | sinit_half(r->init + (uint64_t)ws->w1 * 4, n) << 16;
     for (; bad; bad &= bad - 1) race_add_sync(r, b, SYNC_UNINIT, w->pc, w->index, bad & -bad);
   } else {
     memset(r->init + (uint64_t)ws->w0 * 4, 1, 4 * n);

@@ -344,24 +344,20 @@ int check_mem_shape(warp *w, const insn *in, uint64_t a0, uint64_t a1, int pat, 
   block *b = w->blk;
   analysis *an = b->an;
   /* (the global race and init checks pass shared memory by; the cluster
-   * check needs the lanes) */
-  if (!an || !an->has_race || an->crace || size != 4 || in->space != PTX_SPACE_SHARED) return 0;
-  if (!w->L->want_races && !w->L->want_init) return 0;
-  race_state *r = &an->race;
-  int kind = (op_flags[in->op] & OPF_WRITE) ? ACC_WRITE : ACC_READ;
-  uint32_t n = pat == 2 ? 16 : 1, sz = r->sh_size;
-  if (pat != 1 && pat != 2) return 0;
-  if (((a0 | a1) & 3) || sz < 4 * n || a0 > sz - 4 * n || a1 > sz - 4 * n) return 0;
-  /* (copies in flight: race_access sees the copier's own reads) */
-  if (r->npcp) return 0;
-  /* (the reserved area's words: race_access leaves them out) */
-  if (w->L->prog->smem_lo < w->L->prog->smem_reserved &&
-      (a0 < w->L->prog->smem_reserved || a1 < w->L->prog->smem_reserved))
+   * check needs the lanes; the reserved area's words: race_access leaves
+   * them out) */
+  if (!an || size != 4 || in->space != PTX_SPACE_SHARED || (pat != 1 && pat != 2) || a0 < an->shape_lo ||
+      a1 < an->shape_lo)
     return 0;
+  race_state *r = &an->race;
+  uint32_t n = pat == 2 ? 16 : 1, sz = r->sh_size;
+  /* (copies in flight: race_access sees the copier's own reads) */
+  if (((a0 | a1) & 3) || sz < 4 * n || a0 > sz - 4 * n || a1 > sz - 4 * n || r->npcp) return 0;
   wshape ws = {(uint32_t)(a0 >> 2), (uint32_t)(a1 >> 2), n};
   if (n > 1 && ws.w0 != ws.w1 && (ws.w1 > ws.w0 ? ws.w1 - ws.w0 : ws.w0 - ws.w1) < 16) return 0;
+  int kind = (op_flags[in->op] & OPF_WRITE) ? ACC_WRITE : ACC_READ;
   if (!shape_fits(w, in, &ws, kind, r)) return 0;
-  if (w->L->want_banks && !check_banks_halves(w, in, a0, a1, pat == 2 ? size : 0, size)) return 0;
+  if (an->banks && !check_banks_halves(w, in, a0, a1, pat == 2 ? size : 0, size)) return 0;
   race_shape_checks(w, in, &ws, kind, r, b);
   return 1;
 }

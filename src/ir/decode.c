@@ -1221,6 +1221,7 @@ int dec_xslots(dctx *D, const uint32_t *slots, uint32_t n, int64_t *index) {
 void program_free(program *p) {
   if (!p) return;
   free(p->usects);
+  free(p->sinks);
   for (uint32_t i = 0; i < p->nfuncs; i++) {
     func_info *f = &p->funcs[i];
     free(f->consts);

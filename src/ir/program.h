@@ -277,6 +277,23 @@ typedef struct unroll_sect {
   uint8_t loop[USECT_MAX]; /* 1: the section loops */
 } unroll_sect;
 
+/* A shared load ptxas sinks past a conditional exit (src/sass/regload.c):
+ * the SASS runs it after `@P EXIT`, for the lanes that stay, where the PTX
+ * loads before the branch that leaves. The exit's condition, compared at
+ * the load from registers that already hold its operands, picks them. */
+enum { SINK_EQ = 0, SINK_NE, SINK_LT, SINK_LE, SINK_GT, SINK_GE };
+typedef struct load_sink {
+  uint32_t pc;    /* the load */
+  uint32_t ra;    /* the condition's first operand is ra + oa (slots) */
+  uint32_t rb;    /* and its second rb + ob */
+  int64_t oa, ob; /* (added in wa, wb bytes, then extended: sa, sb signed) */
+  uint8_t wa, wb, sa, sb;
+  uint8_t cmp;   /* SINK_*: a (cmp) b */
+  uint8_t sgn;   /* 1: signed comparison */
+  uint8_t bytes; /* operand size: 2, 4 or 8 */
+  uint8_t leave; /* the lanes leave when the comparison is this (0 or 1) */
+} load_sink;
+
 /* A decoded kernel. */
 typedef struct program {
   const char *name; /* mangled name */
@@ -326,6 +343,8 @@ typedef struct program {
                           NULL; the array is NULL without wgmma */
   unroll_sect *usects; /* re-unrolled loop bodies (insn.usect), from the SASS */
   uint32_t nusects;
+  load_sink *sinks; /* loads the SASS runs after a conditional exit, by pc */
+  uint32_t nsinks;
 } program;
 
 #endif

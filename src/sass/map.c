@@ -44,15 +44,7 @@
 #include "ir/merge.h"
 #include "ir/program.h"
 #include "model/atomsel.h"
-#include "sass/sass.h"
-
-typedef struct acc {
-  uint32_t pc;
-  uint32_t base;
-  int64_t off;
-  int size;
-  int used;
-} acc;
+#include "sass/regload.h" /* (and sass.h) */
 
 /* PTX atomics of one line the mapping places (a function without line
  * info is one line) */
@@ -670,7 +662,9 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
         }
         continue;
       }
-      la[k][gen][na[k][gen]++] = (acc){pc, in->a, in->imm, size_of(in), 0};
+      acc x = {pc, in->a, in->imm, size_of(in), 0};
+      sass_canon_base(P, lo, hi, &x.base, &x.off);
+      la[k][gen][na[k][gen]++] = x;
     }
     /* this line's SASS */
     int nw[2][2] = {{0, 0}, {0, 0}}, nsat = 0, ngsat = 0, votes = 0, ncast = 0, ngcas = 0, nsm[2] = {0, 0};
@@ -753,6 +747,8 @@ static int map_func(program *P, const sass_text *S, const sass_func *F, sass_map
         }
         int dropped = nu - kept;
         nu = kept;
+        /* loads ptxas reads with their neighbours of one 16-byte window */
+        dropped += sass_window_loads(P, M, lo, hi, targets, uni, &nu, uw, &nuw);
         if (!nu || (dropped && match_accs(P, M, uni, nu, uw, nuw, k == 0, 0))) continue;
       }
       seg *sg = &segs[k][nsegs[k]++];
@@ -848,6 +844,7 @@ int sass_apply(program *P, const sass_text *S, const sass_func *F, sass_map *M) 
     const sass_func *Ff = f && P->funcs[f].name ? sass_find(S, P->funcs[f].name) : NULL;
     rc = map_func(P, S, Ff ? Ff : F, M, P->funcs[f].entry, P->funcs[f].end);
   }
+  if (!rc) rc = sass_sink_loads(P, F);
   if (rc < 0) {
     free(M->status);
     free(M->op);

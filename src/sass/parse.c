@@ -138,7 +138,7 @@ int sass_parse(const char *text, size_t len, sass_text *out) {
   memset(out, 0, sizeof *out);
   const char *p = text, *end = text + len;
   sass_func *cur = NULL;
-  int file = -1, block = 0, fresh = 1;
+  int file = -1, block = 0, fresh = 1, pexit = 0;
   uint32_t line = 0;
   label *labels = NULL;
   int nlabels = 0, rc = -1;
@@ -162,9 +162,11 @@ int sass_parse(const char *text, size_t len, sass_text *out) {
       line = 0;
       block = 0;
       fresh = 1;
+      pexit = 0;
     } else if (cur && q == p && e - q > 4 && !strncmp(q, ".L_", 3) && e[-1] == ':') {
       if (!fresh) block++;
       fresh = 1;
+      pexit = 0; /* (a join: other paths come in) */
       size_t n = (size_t)(e - 1 - q);
       if (n < sizeof labels->name) {
         label *l = realloc(labels, (size_t)(nlabels + 1) * sizeof *l);
@@ -182,7 +184,8 @@ int sass_parse(const char *text, size_t len, sass_text *out) {
       if (stop == q + 2 || strncmp(stop, "*/", 2)) goto next;
       const char *r = stop + 2;
       while (r < e && (*r == ' ' || *r == '\t')) r++;
-      if (r < e && *r == '@') { /* predicate */
+      int guarded = r < e && *r == '@';
+      if (guarded) { /* predicate */
         while (r < e && *r != ' ' && *r != '\t') r++;
         while (r < e && (*r == ' ' || *r == '\t')) r++;
       }
@@ -201,6 +204,7 @@ int sass_parse(const char *text, size_t len, sass_text *out) {
       if (in.cls != SASS_OTHER) {
         in.addr = (uint32_t)addr;
         in.block = block;
+        in.after_exit = pexit;
         in.file = file;
         in.line = line;
         memcpy(in.text, op, k + 1);
@@ -220,6 +224,7 @@ int sass_parse(const char *text, size_t len, sass_text *out) {
       if (ends_block(op)) {
         block++;
         fresh = 1;
+        pexit = guarded && !strncmp(op, "EXIT", 4);
       }
       cur->nblocks = block + 1;
     }

@@ -28,15 +28,16 @@ enum {
 enum { SASS_AT_PLAIN = 0, SASS_AT_POPC_INC, SASS_AT_CAST_SPIN, SASS_AT_CAS };
 
 typedef struct sass_insn {
-  uint32_t addr; /* offset in the function */
-  int cls;       /* SASS_* */
-  int variant;   /* ATOMS/ATOM: SASS_AT_*; LDSM/STSM: 1 */
-  int gen;       /* 1: a generic-address LD/ST/ATOM/RED (not LDS/STS/ATOMS) */
-  int bytes;     /* bytes per lane (1..16); LDSM/STSM: matrices (1, 2, 4) */
-  int block;     /* basic block index in the function */
-  int file;      /* index into sass_func.files, -1 without line info */
-  uint32_t line; /* outermost source line (the "inlined at" one), 0 none */
-  char text[80]; /* the opcode with its modifiers, e.g. "STS.128" */
+  uint32_t addr;  /* offset in the function */
+  int cls;        /* SASS_* */
+  int variant;    /* ATOMS/ATOM: SASS_AT_*; LDSM/STSM: 1 */
+  int gen;        /* 1: a generic-address LD/ST/ATOM/RED (not LDS/STS/ATOMS) */
+  int bytes;      /* bytes per lane (1..16); LDSM/STSM: matrices (1, 2, 4) */
+  int block;      /* basic block index in the function */
+  int after_exit; /* 1: its block follows a predicated EXIT (`@P1 EXIT`) */
+  int file;       /* index into sass_func.files, -1 without line info */
+  uint32_t line;  /* outermost source line (the "inlined at" one), 0 none */
+  char text[80];  /* the opcode with its modifiers, e.g. "STS.128" */
 } sass_insn;
 
 typedef struct sass_func {

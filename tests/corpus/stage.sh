@@ -42,8 +42,11 @@ copy_tree() {
 copy_tree "$thrust" "$dest/thrust"
 copy_tree "$cub" "$dest/cub/examples"
 mkdir -p "$dest/cub/test" "$dest/compat"
-cp "$here/compat/thrust_compat.h" "$dest/compat/thrust_compat.h"
-cp "$here/cub_util/test_util.h" "$dest/cub/test/test_util.h"
+# (copied only when changed: a newer header rebuilds every Thrust program)
+cmp -s "$here/compat/thrust_compat.h" "$dest/compat/thrust_compat.h" ||
+  cp "$here/compat/thrust_compat.h" "$dest/compat/thrust_compat.h"
+cmp -s "$here/cub_util/test_util.h" "$dest/cub/test/test_util.h" ||
+  cp "$here/cub_util/test_util.h" "$dest/cub/test/test_util.h"
 if [ -n "$cutlass" ] && [ -d "$cutlass/include/cutlass" ]; then
   mkdir -p "$dest/cutlass/examples" "$dest/cutlass/tools/util"
   for d in $(grep -o 'cutlass/examples/[^/]*' "$here/programs" | sort -u); do

@@ -11,7 +11,9 @@
  *    bank model and race checks on; outputs, counters, bank figures,
  *    hazards and error reports must agree.
  *  - full_warp: a kernel whose warps enter with all lanes and with some
- *    (jit.c's full-warp and general bodies), against stated results.
+ *    (jit.c's full-warp bodies, and the general bodies of
+ *    SMEMU_JIT_PARTIAL=1 or the interpreter), against stated results.
+ *    fuzz_kernels runs every other pair of seeds with SMEMU_JIT_PARTIAL=1.
  *  - corpus: every kernel of the examples and of the e2e and control-flow
  *    corpora with generated arguments, on both tiers (checks off, so the
  *    compiled memory paths run), compared the same way.
@@ -74,6 +76,13 @@ static void run(const char *ptx, const char *file, int ki, int tier, uint32_t an
   L.seed = seed;
   L.analyses = analyses;
   tiers_run(ptx, file, ki, tier, &L, o);
+}
+
+/* Runs the compiled tier's partial-warp regions in general bodies (on) or
+ * in the interpreter (off, the default). */
+static void partial_bodies(int on) {
+  if (on) setenv("SMEMU_JIT_PARTIAL", "1", 1);
+  else unsetenv("SMEMU_JIT_PARTIAL");
 }
 
 /* A kernel of test_jit's original mix, len instructions. */
@@ -183,8 +192,12 @@ static void fuzz_kernels(void **state) {
     char *ptx = kgen_kernel(NULL, 0, seed * 7919, &ko, NULL);
     uint32_t grid[3] = {2, 1, 1}, block[3] = {48 + 16 * (uint32_t)(seed % 3), 1, 1};
     char what[64];
-    snprintf(what, sizeof what, "random kernel, seed %llu", (unsigned long long)seed);
+    int part = (int)(seed >> 1 & 1);
+    snprintf(what, sizeof what, "random kernel, seed %llu%s", (unsigned long long)seed,
+             part ? ", SMEMU_JIT_PARTIAL=1" : "");
+    partial_bodies(part);
     int b = both(ptx, NULL, 0, grid, block, KGEN_IN_BYTES * 2 * 96, seed, what, &compiled, 2);
+    partial_bodies(0);
     if (b) printf("%s", ptx);
     bad += b;
     free(ptx);
@@ -344,11 +357,18 @@ static const char spec_ptx[] =
 
 static void full_warp(void **state) {
   (void)state;
-  int compiled = 0;
   uint32_t grid[3] = {1, 1, 1}, block[3] = {48, 1, 1};
-  assert_int_equal(both(spec_ptx, NULL, 0, grid, block, 1024, 11, "full-warp bodies", &compiled, 2), 0);
-  assert_int_equal(compiled, 2);
-  for (int tier = SMEMU_TIER_INTERP; tier <= SMEMU_TIER_JIT; tier++) {
+  for (int part = 0; part < 2; part++) {
+    int compiled = 0;
+    partial_bodies(part);
+    const char *what = part ? "general bodies" : "full-warp bodies";
+    assert_int_equal(both(spec_ptx, NULL, 0, grid, block, 1024, 11, what, &compiled, 2), 0);
+    assert_int_equal(compiled, 2);
+  }
+  for (int k = 0; k < 3; k++) {
+    /* the interpreter, full-warp bodies alone, and with general bodies */
+    int tier = k ? SMEMU_TIER_JIT : SMEMU_TIER_INTERP;
+    partial_bodies(k == 2);
     outcome o;
     run(spec_ptx, NULL, 0, tier, 0, grid, block, 1024, 11, &o);
     assert_int_equal(o.status, 0);
@@ -359,6 +379,33 @@ static void full_warp(void **state) {
       assert_int_equal(out[t], in[t] * 3u + in[(t & ~7u) + 1] * 5u + in[t + 48]);
       assert_int_equal(out[48 + t], in[(t * 7) & 31] * 9u + in[t]);
     }
+    outcome_free(&o);
+  }
+  partial_bodies(0);
+}
+
+/* Lanes storing to one address: the highest lane's value stays, on both
+ * tiers (the full-warp body's scatter stores its lanes lowest first). Lane
+ * t of the warp stores t at word t % 4, then reads that word back: 28 +
+ * t % 4. */
+static void store_order(void **state) {
+  static const char order_ptx[] =
+      ".version 8.0\n.target sm_90\n.address_size 64\n"
+      ".visible .entry order(.param .u64 po)\n{\n"
+      ".reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n.shared .align 4 .b8 sm[16];\n"
+      "ld.param.u64 %rd1, [po];\nmov.u32 %r1, %tid.x;\nand.b32 %r2, %r1, 3;\nshl.b32 %r3, %r2, 2;\n"
+      "mov.u32 %r4, sm;\nadd.s32 %r5, %r4, %r3;\nst.shared.u32 [%r5], %r1;\nbar.sync 0;\n"
+      "ld.shared.u32 %r6, [%r5];\nmul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+      "st.global.u32 [%rd3], %r6;\nret;\n}\n";
+  uint32_t grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
+  (void)state;
+  for (int tier = SMEMU_TIER_INTERP; tier <= SMEMU_TIER_JIT; tier++) {
+    outcome o;
+    run(order_ptx, NULL, 0, tier, 0, grid, block, 128, 3, &o);
+    assert_int_equal(o.status, 0);
+    uint32_t out[32];
+    memcpy(out, o.buf[0], sizeof out);
+    for (uint32_t t = 0; t < 32; t++) assert_int_equal(out[t], 28 + t % 4);
     outcome_free(&o);
   }
 }
@@ -637,6 +684,7 @@ int main(void) {
       cmocka_unit_test(tricky_ops),
       cmocka_unit_test(mem_forms),
       cmocka_unit_test(full_warp),
+      cmocka_unit_test(store_order),
       cmocka_unit_test(mem_faults),
       cmocka_unit_test(disk_cache),
       cmocka_unit_test(fuzz_kernels),
