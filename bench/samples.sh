@@ -8,11 +8,25 @@
 # sources are read); the programs are built with nvcc -cudart shared into
 # BUILD/bench/samples. Exit 77 without nvcc or without the checkout.
 # SAMPLES_ONLY="a b" runs those alone; SMEMU_RUN_FLAGS adds flags to
-# `smemu run` (e.g. "--check banks").
+# `smemu run` (e.g. "--check banks"). CUDA_SAMPLES_GIT names a git
+# directory of the repository instead (a bare mirror): the samples' sources
+# and Common/ are taken from its HEAD into BUILD/cuda-samples.
 B=${1:-build}
 S=${2:-${CUDA_SAMPLES:-}}
 root=$(cd "$(dirname "$0")/.." && pwd)
 command -v nvcc >/dev/null 2>&1 || { echo "samples.sh: nvcc not found"; exit 77; }
+if [ -z "$S" ] && [ -n "${CUDA_SAMPLES_GIT:-}" ]; then
+  S="$root/$B/cuda-samples"
+  if [ ! -d "$S/Common" ]; then
+    mkdir -p "$S"
+    c=Samples/2_Concepts_and_Techniques
+    # only the sources (a mirror may lack the large files of doc/)
+    git --git-dir="$CUDA_SAMPLES_GIT" archive HEAD Common Samples/0_Introduction/matrixMul \
+      Samples/0_Introduction/mergeSort $c/scan $c/reduction $c/histogram $c/sortingNetworks \
+      $c/convolutionSeparable $c/shfl_scan $c/threadFenceReduction Samples/6_Performance/transpose \
+      ':(exclude)*/doc/*' 2>/dev/null | tar -x -C "$S" || true
+  fi
+fi
 [ -n "$S" ] && [ -d "$S/Common" ] || { echo "samples.sh: no cuda-samples checkout (SAMPLES_DIR or CUDA_SAMPLES)"; exit 77; }
 out="$root/$B/bench/samples"
 mkdir -p "$out"
@@ -39,7 +53,7 @@ list | while read -r n srcs; do
   nvcc -O2 -arch=sm_90 -cudart shared -I"$S/Common" -Xcompiler -Wno-deprecated-declarations \
     -o "$out/$n" $srcs > "$out/$n.build.log" 2>&1 || { echo "$n: build failed:"; tail -5 "$out/$n.build.log"; }
 done
-printf '%-24s %-6s %9s %16s %14s %s\n' program result seconds thread-insns insns/s 'target <= 20 s'
+python3 "$root/bench/row.py" --header 20
 list | while read -r n srcs; do
   want "$n" || continue
   [ -x "$out/$n" ] || continue

@@ -83,13 +83,15 @@ static uint8_t *bad(warp *w, int l, const char *space, uint64_t addr, uint32_t s
 
 static uint8_t *shared_ptr(warp *w, int l, uint64_t a, uint32_t size, int write) {
   block *b = w->blk;
+  uint8_t *p = shared_at(w, a, size);
+  if (p) return p;
   if (a & (size - 1)) return bad(w, l, "shared", a, size, write, SMEMU_ERR_MISALIGNED, "");
   if (a < w->L->prog->smem_lo || a + size > b->smem_size) {
     char why[160];
     snprintf(why, sizeof why, " (the block has shared bytes 0x%x..0x%x)", w->L->prog->smem_lo, b->smem_size);
     return bad(w, l, "shared", a, size, write, SMEMU_ERR_ILLEGAL_ADDRESS, why);
   }
-  return b->smem + a;
+  return NULL; /* (shared_at takes every good access) */
 }
 
 /* A shared::cluster address (or a generic one past the own window): the

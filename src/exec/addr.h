@@ -28,4 +28,12 @@ block *cluster_target(const warp *w, uint64_t a, uint64_t *off);
 uint32_t cluster_rank(const warp *w, uint64_t a, uint64_t *off);
 uint64_t cluster_addr(const warp *w, uint32_t r, uint64_t off);
 
+/* The host byte of shared::cta offset a (size bytes) of w's block when the
+ * access is aligned and in bounds, else NULL (exec_addr reports why). */
+static inline uint8_t *shared_at(const warp *w, uint64_t a, uint32_t size) {
+  const block *b = w->blk;
+  if ((a & (size - 1)) || a < w->L->prog->smem_lo || a + size > b->smem_size) return NULL;
+  return b->smem + a;
+}
+
 #endif

@@ -3,13 +3,16 @@
  * are served in lane order; host atomics make global ones safe across the
  * worker threads that run other blocks at the same time. */
 #include "exec/atom.h"
+#include "exec/addr.h"
 #include "exec/b128.h"
 #include "exec/contend.h"
 #include "exec/exec.h"
 #include "exec/hooks.h"
+#include "exec/memfast.h"
 #include "ir/decode.h"
 #include "model/fpsem.h"
 #include "smemu.h"
+#include <string.h>
 
 _Static_assert(A_CAS == ATOM_MODE_CAS, "hooks.h names atom.cas's mode");
 _Static_assert(A_MIN == ATOM_MODE_MIN && A_MAX == ATOM_MODE_MAX, "hooks.h names min and max");
@@ -96,17 +99,57 @@ static uint64_t rmw(uint8_t *p, int bytes, int op, int t, uint64_t b, uint64_t c
   }
 }
 
+/* Replace *p (bytes wide) by apply(old) with plain loads and stores;
+ * returns old. For memory no other worker thread reaches: a block's shared
+ * memory (the blocks of a cluster run on one worker) and its threads'
+ * local memory, where rmw's host atomics would only cost time. */
+static uint64_t rmw_own(uint8_t *p, int bytes, int op, int t, uint64_t b, uint64_t c) {
+  /* the width's own loads and stores (load_bytes, and a store of the same
+   * size): a wider load of what a narrower store just wrote would wait for
+   * the store to retire */
+  uint64_t o = load_bytes(p, bytes, 0), n = atom_apply(op, t, o, b, c, bytes);
+  if (bytes == 2) {
+    uint16_t v = (uint16_t)n;
+    memcpy(p, &v, 2);
+  } else if (bytes == 4) {
+    uint32_t v = (uint32_t)n;
+    memcpy(p, &v, 4);
+  } else {
+    memcpy(p, &n, 8);
+  }
+  return o;
+}
+
+/* rmw_own of a 32-bit integer add (histograms' atomicAdd) */
+static inline uint32_t add_own32(uint8_t *p, uint64_t b) {
+  uint32_t o, n;
+  memcpy(&o, p, 4);
+  n = o + (uint32_t)b;
+  memcpy(p, &n, 4);
+  return o;
+}
+
+/* Is lane address a (in space sp) in memory only this worker reaches? */
+static int own_memory(int sp, uint64_t a) {
+  if (sp == PTX_SPACE_SHARED || sp == PTX_SPACE_SHARED_CLUSTER || sp == PTX_SPACE_LOCAL) return 1;
+  return sp == PTX_SPACE_GENERIC && (a - SHARED_WINDOW < WINDOW_SIZE || a - LOCAL_WINDOW < WINDOW_SIZE);
+}
+
 static void atom_h(warp *w, const insn *in, uint32_t m) {
   const uint64_t *A = w->r[in->a], *B = w->r[in->b], *C = w->r[in->c];
-  int bytes = in->vec, op = in->mode, sgn = in->flags & IF_SIGNED;
+  int bytes = in->vec, op = in->mode, t = in->type, sgn = in->flags & IF_SIGNED;
+  int add32 = op == A_ADD && bytes == 4 && (t == PTX_T_U32 || t == PTX_T_S32 || t == PTX_T_B32);
   uint64_t addr[32];
-  uint32_t bad = 0;
+  uint8_t *ptr[32];
+  uint32_t bad = 0, own = 0;
   LANES(m, {
     addr[l] = A[l] + (uint64_t)in->imm + ((in->flags & IF_FRAME) ? w->local_base : 0);
-    if (!exec_addr(w, l, in->space, addr[l], (uint32_t)bytes, 1)) {
+    ptr[l] = in->space == PTX_SPACE_SHARED ? shared_at(w, addr[l], (uint32_t)bytes) : NULL;
+    if (!ptr[l] && !(ptr[l] = exec_addr(w, l, in->space, addr[l], (uint32_t)bytes, 1))) {
       if (!w->L->fault_all) return;
       bad |= 1u << l; /* memcheck: that lane has ended, the others go on */
     }
+    own |= (uint32_t)own_memory(in->space, addr[l]) << l;
   });
   if (bad && !(m &= ~bad)) return;
   if (w->L->prog->reread && w->L->prog->reread[w->pc] && w->blk->nwarps > 1 && contend_defer(w, in, m, addr))
@@ -116,8 +159,9 @@ static void atom_h(warp *w, const insn *in, uint32_t m) {
   uint32_t swapped = 0;
   if (w->blk->nwarps > 1) contend_atom(w, in, m, addr);
   LANES(m, {
-    uint8_t *p = exec_addr(w, l, in->space, addr[l], (uint32_t)bytes, 1);
-    uint64_t old = rmw(p, bytes, op, in->type, B[l], C[l]);
+    uint64_t old = !(own >> l & 1) ? rmw(ptr[l], bytes, op, t, B[l], C[l])
+                   : add32         ? add_own32(ptr[l], B[l])
+                                   : rmw_own(ptr[l], bytes, op, t, B[l], C[l]);
     if (sgn && bytes < 8) old = (uint64_t)((int64_t)(old << (64 - 8 * bytes)) >> (64 - 8 * bytes));
     if (in->d != SLOT_SINK) D[l] = bytes == 8 ? old : old & mask_bits(bytes);
     if (op == A_CAS && (old & mask_bits(bytes)) == (B[l] & mask_bits(bytes))) swapped |= 1u << l;

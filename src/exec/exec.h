@@ -156,6 +156,10 @@ typedef struct cluster {
   uint32_t phase;    /* barrier.cluster phases completed */
   uint32_t arrived;  /* threads arrived in the current phase */
   uint64_t seq;      /* release events so far (race checks, cluster.c) */
+  /* the worker's instructions not yet added to the launch's live counters
+   * (sched.c adds them in batches: two workers adding every round fight
+   * over the counters' cache line), and live_warp as it last saw it */
+  uint64_t pend_w, pend_t, known_w;
 } cluster;
 
 /* The first fault of a launch, for reports in compute-sanitizer's shape. */
@@ -194,34 +198,31 @@ typedef struct launch {
   struct dev_heap *heap; /* device malloc/free (heap.h), or NULL */
   uint32_t local_size;   /* local bytes per thread */
   uint64_t nblocks;
-  atomic_uint_fast64_t next_block;
   atomic_int abort;     /* set on the first error */
   pthread_mutex_t lock; /* guards status/msg and printing */
   int status;           /* smemu_status of the first error */
   char msg[2048];
   uint64_t max_warp_insns; /* the launch's instruction budget; 0: unlimited */
   atomic_uint_fast64_t warp_insns, thread_insns;
-  atomic_uint_fast64_t contention; /* shared CAS requests no lane won (exec/contend.c) */
   /* watchdog, progress and hang detection (watch.c, hang.c) */
   double timeout;                                   /* wall-clock limit in seconds, 0: none */
   void (*progress)(const smemu_progress *, void *); /* status callback or NULL */
   void *progress_user;
   atomic_uint_fast64_t live_warp, live_thread; /* instructions so far, per round */
-  atomic_uint_fast64_t blocks_done;
-  atomic_int nactive;            /* workers still taking blocks */
-  atomic_int nstuck;             /* of them, those whose block repeats its state */
-  uint32_t nsm;                  /* %nsmid */
-  int hooks;                     /* any analysis on: memory handlers call hooks.h */
-  int want_banks;                /* bank model on */
-  int want_races;                /* shared-memory hazards */
-  int racecheck_compat;          /* ... remembering one access per byte (race.c) */
-  int want_sync;                 /* barrier misuse */
-  int want_init;                 /* uninitialised shared reads */
-  int want_global_races;         /* hazards on global memory */
-  int want_pipeline;             /* async pipeline statistics (src/check/pipe.c) */
-  struct global_shadow *gshadow; /* their launch-wide shadow */
-  struct ginit *ginit;           /* global initialisation shadow (init check), or NULL */
-  int schedule_random;           /* seeded random warp order */
+  atomic_int nactive;                          /* workers still taking blocks */
+  atomic_int nstuck;                           /* of them, those whose block repeats its state */
+  uint32_t nsm;                                /* %nsmid */
+  int hooks;                                   /* any analysis on: memory handlers call hooks.h */
+  int want_banks;                              /* bank model on */
+  int want_races;                              /* shared-memory hazards */
+  int racecheck_compat;                        /* ... remembering one access per byte (race.c) */
+  int want_sync;                               /* barrier misuse */
+  int want_init;                               /* uninitialised shared reads */
+  int want_global_races;                       /* hazards on global memory */
+  int want_pipeline;                           /* async pipeline statistics (src/check/pipe.c) */
+  struct global_shadow *gshadow;               /* their launch-wide shadow */
+  struct ginit *ginit;                         /* global initialisation shadow (init check), or NULL */
+  int schedule_random;                         /* seeded random warp order */
   uint64_t seed;
   const struct arch_profile *arch; /* architecture profile */
   int bank_mode;                   /* 4 or 8 bytes */
@@ -235,6 +236,14 @@ typedef struct launch {
   smemu_devcall_fn devcall;   /* the device runtime's host side (devcall.c), or NULL */
   void *devcall_user;
   struct smemu_kernel *kernel; /* the launched kernel, for devcall */
+  /* the counters the workers write block by block, on cache lines of their
+   * own: on a line with fields the warps read, every write would take that
+   * line from the other cores */
+  char hot_pad0_[64];
+  atomic_uint_fast64_t next_block; /* the next cluster to hand out */
+  atomic_uint_fast64_t blocks_done;
+  atomic_uint_fast64_t contention; /* shared CAS requests no lane won (exec/contend.c) */
+  char hot_pad1_[64];
 } launch;
 #define MAX_FAULT_RECORDS 4096
 

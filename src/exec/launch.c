@@ -185,16 +185,17 @@ void exec_fill_specials(warp *w, uint64_t (*r)[32], const func_info *f) {
 /* The special registers that differ between the blocks a warp runs in one
  * launch (a warp keeps its index and rank, so %tid, %laneid, the masks and
  * the launch's sizes stay as exec_fill_specials set them; no instruction
- * writes a special register or a constant slot: decode.c rejects it). */
-static void refill_block_specials(warp *w) {
-  const block *b = w->blk;
+ * writes a special register or a constant slot: decode.c rejects it).
+ * Only those whose value changed are written (of a 1-D grid, %ctaid.x and
+ * %smid). */
+#define NREFILL 7
+static const int refill_slot[NREFILL] = {SR_CTAID_X,     SR_CTAID_Y,     SR_CTAID_Z,    SR_SMID,
+                                         SR_CLUSTERID_X, SR_CLUSTERID_Y, SR_CLUSTERID_Z};
+static void refill_block_specials(warp *w, const uint64_t v[NREFILL]) {
   uint64_t(*r)[32] = w->r;
-  uint64_t v[7] = {b->ctaid[0],   b->ctaid[1],   b->ctaid[2],  (uint32_t)(b->linear % w->L->nsm),
-                   b->cl->cid[0], b->cl->cid[1], b->cl->cid[2]};
-  static const int slot[7] = {SR_CTAID_X,     SR_CTAID_Y,     SR_CTAID_Z,    SR_SMID,
-                              SR_CLUSTERID_X, SR_CLUSTERID_Y, SR_CLUSTERID_Z};
-  for (int k = 0; k < 7; k++)
-    for (int l = 0; l < 32; l++) r[slot[k]][l] = v[k];
+  for (int k = 0; k < NREFILL; k++)
+    if (r[refill_slot[k]][0] != v[k])
+      for (int l = 0; l < 32; l++) r[refill_slot[k]][l] = v[k];
 }
 
 /* Block b (rank b->rank) of cluster c, whose %clusterid is set; `refill`:
@@ -217,6 +218,8 @@ static void block_reset(launch *L, cluster *c, block *b, int refill) {
   for (int i = 0; i < MAX_BARRIERS; i++) b->bar[i].red_and = 1;
   memset(b->smem, 0, b->smem_size);
   wgmma_block_reset(b);
+  const uint64_t v[NREFILL] = {b->ctaid[0], b->ctaid[1], b->ctaid[2], (uint32_t)(b->linear % L->nsm),
+                               c->cid[0],   c->cid[1],   c->cid[2]};
   for (uint32_t i = 0; i < b->nwarps; i++) {
     warp *w = &b->warps[i];
     uint32_t n = b->nthreads - i * 32;
@@ -230,7 +233,12 @@ static void block_reset(launch *L, cluster *c, block *b, int refill) {
     w->r = w->regstack;
     w->p = w->predstack;
     w->local_base = 0;
-    w->gcache = w->gcache2 = NULL;
+    /* the allocations a warp last used stay cached from block to block
+     * (a launch's allocations stay put): a warp whose block touches each
+     * array once would otherwise look every one up anew. With analyses
+     * on, a block's first access to an allocation stays the handler's,
+     * whose hooks the checks see. */
+    if (L->hooks) w->gcache = w->gcache2 = NULL;
     memset(w->arrive_mask, 0, sizeof w->arrive_mask);
     w->nreg_count = w->nreg_last = 0;
     w->alloca_low = 0;
@@ -242,7 +250,7 @@ static void block_reset(launch *L, cluster *c, block *b, int refill) {
     w->p[PRED_FALSE] = 0;
     w->p[PRED_EXPLICIT] = L->cluster_explicit ? FULL_MASK : 0;
     if (refill)
-      refill_block_specials(w);
+      refill_block_specials(w, v);
     else
       exec_fill_specials(w, w->r, &P->funcs[0]);
   }
@@ -284,6 +292,7 @@ static void *worker_main(void *arg) {
     }
     atomic_fetch_add(&L->blocks_done, c->n);
   }
+  sched_flush(c);
   /* no more blocks from this worker: the hang check counts the others */
   atomic_fetch_sub(&L->nactive, 1);
   if (L->gate) coop_leave(L->gate);

@@ -19,6 +19,7 @@ static inline uint64_t ea(const warp *w, const insn *in, const uint64_t *A, int 
 /* Generic load: any space, any element size, 1/2/4 elements. Every lane's
  * address is checked before any register is written. */
 void ld_gen(warp *w, const insn *in, uint32_t m) {
+  if (in->space == PTX_SPACE_PARAM && ld_param_fast(w, in, m)) return;
   const uint64_t *A = w->r[in->a];
   int es = in->c, n = in->vec, sgn = in->flags & IF_SIGNED;
   uint32_t total = (uint32_t)(es * n);

@@ -93,23 +93,17 @@ void st_global_vec(warp *w, const insn *in, uint32_t m) {
 /* ld.param: a kernel's parameters are read at one address by every lane
  * (ld.param [name+off]); the elements are read once and copied to the
  * lanes. Lanes at different addresses, an address past the parameters and
- * launches with analyses take the generic handler (it reports, and the
- * analyses see every access). */
-void ld_param_uniform(warp *w, const insn *in, uint32_t m) {
+ * launches with analyses are left to the generic handler (0; it reports,
+ * and the analyses see every access). */
+int ld_param_fast(warp *w, const insn *in, uint32_t m) {
   const int es = (int)in->c, n = in->vec, sgn = (in->flags & IF_SIGNED) != 0;
   const uint64_t *A = w->r[in->a];
   const uint64_t imm = (uint64_t)in->imm;
-  if (w->L->hooks || !m) {
-    ld_gen(w, in, m);
-    return;
-  }
+  if (w->L->hooks || !m || (in->flags & IF_FRAME)) return 0;
   const uint64_t a = A[__builtin_ctz(m)] + imm, total = (uint64_t)(es * n);
   uint64_t diff = 0;
   LANES(m, { diff |= (A[l] + imm) ^ a; });
-  if (diff || a + total < a || a + total > w->L->prog->param_bytes) {
-    ld_gen(w, in, m);
-    return;
-  }
+  if (diff || a + total < a || a + total > w->L->prog->param_bytes) return 0;
   /* every element before any register is written (one may be the
    * address register) */
   uint64_t v[4];
@@ -120,4 +114,9 @@ void ld_param_uniform(warp *w, const insn *in, uint32_t m) {
     uint64_t *D = w->r[in->v[k]];
     LANES(m, { D[l] = v[k]; });
   }
+  return 1;
+}
+
+void ld_param_uniform(warp *w, const insn *in, uint32_t m) {
+  if (!ld_param_fast(w, in, m)) ld_gen(w, in, m);
 }

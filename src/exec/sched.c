@@ -266,8 +266,13 @@ void warp_run(warp *w, uint64_t budget) {
     if (in->guard >= 0) m &= w->p[in->guard] ^ in->guard_xor;
     t->pc = pc + 1;
     w->pc = pc;
+    /* two separate 8-byte updates: the compiled regions store the counters
+     * one by one, and a 16-byte vector load of both right after (what the
+     * compiler makes of the pair) waits for those stores to retire */
+    uint64_t nt = w->nthread + (uint32_t)__builtin_popcount(t->mask);
+    __asm__("" : "+r"(nt));
     w->ninsn++;
-    w->nthread += (uint32_t)__builtin_popcount(t->mask);
+    w->nthread = nt;
     in->fn(w, in, m);
   }
 }
@@ -358,6 +363,25 @@ static void deadlock(block *b) {
  * round by round (see the yield below) */
 #define QUANTUM_COOP 256
 
+/* A worker adds its instructions to the launch's live counters (the
+ * budget, the watchdog's and the progress report's figures) once it has
+ * SCHED_FLUSH of them, and every round once the launch is within
+ * SCHED_NEAR of its budget, so that the budget stops it where it did when
+ * every round added them. */
+#define SCHED_FLUSH 65536
+#define SCHED_NEAR (1ull << 24)
+
+static int near_budget(const cluster *c, const launch *L) {
+  return c->known_w + c->pend_w + SCHED_NEAR >= L->max_warp_insns;
+}
+
+void sched_flush(cluster *c) {
+  launch *L = c->blocks[0].warps[0].L;
+  c->known_w = atomic_fetch_add_explicit(&L->live_warp, c->pend_w, memory_order_relaxed) + c->pend_w;
+  if (c->pend_t) atomic_fetch_add_explicit(&L->live_thread, c->pend_t, memory_order_relaxed);
+  c->pend_w = c->pend_t = 0;
+}
+
 static uint64_t xorshift(uint64_t *s) {
   uint64_t x = *s;
   x ^= x << 13;
@@ -401,7 +425,8 @@ void cluster_run(cluster *c) {
           ord[j] = t;
         }
       uint64_t quantum = L->cooperative ? QUANTUM_COOP : QUANTUM,
-               used = atomic_load_explicit(&L->live_warp, memory_order_relaxed);
+               used = near_budget(c, L) ? atomic_load_explicit(&L->live_warp, memory_order_relaxed)
+                                        : c->known_w + c->pend_w;
       uint64_t left = used < L->max_warp_insns ? L->max_warp_insns - used : 0;
       if (left < quantum) quantum = left + 1;
       for (uint32_t k = 0; k < b->nwarps; k++) {
@@ -429,11 +454,12 @@ void cluster_run(cluster *c) {
         st += b->warps[i].nthread;
       }
     }
-    uint64_t total =
-        atomic_fetch_add_explicit(&L->live_warp, sw - seen_w, memory_order_relaxed) + (sw - seen_w);
-    atomic_fetch_add_explicit(&L->live_thread, st - seen_t, memory_order_relaxed);
+    c->pend_w += sw - seen_w;
+    c->pend_t += st - seen_t;
     seen_w = sw;
     seen_t = st;
+    if (c->pend_w >= SCHED_FLUSH || near_budget(c, L)) sched_flush(c);
+    uint64_t total = c->known_w + c->pend_w;
     if (!alive) goto out;
     if (total > L->max_warp_insns) {
       over_budget(b0, total);

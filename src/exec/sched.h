@@ -41,6 +41,8 @@ void warp_run(warp *w, uint64_t budget);
 /* Run a cluster's blocks (one without cluster dimensions) to completion
  * (or fault / deadlock / hang / stop). */
 void cluster_run(cluster *c);
+/* Add c's pending instruction counts to the launch's live counters. */
+void sched_flush(cluster *c);
 /* "file:line:col (PTX line N)" of instruction pc. */
 void exec_where(const program *P, uint32_t pc, char *buf, size_t n);
 
