@@ -2,6 +2,7 @@
 # run.sh: the speed issue's figures on the device tool's GPU host (16-core
 # Intel Xeon, no LLVM 19, no network), run as
 #   cd DIR && RES=OUTDIR bash run.sh
+# (PAR=1 runs the samples one at a time, for a 2-core host.)
 # with beside it pkg.tar.gz (pack.sh: new/ = a build of smemu, its runtime,
 # the bench binary, bench/ and examples/; samples/ = NVIDIA's cuda-samples
 # shared-memory programs built with nvcc -cudart shared) and libLLVM 19 in
@@ -38,7 +39,7 @@ bench=$!
 export RES
 for s in ${SAMPLES:-scan histogram sortingNetworks matrixMul transpose convolutionSeparable mergeSort reduction shfl_scan threadFenceReduction}; do
   echo "$s"
-done | xargs -P 7 -L 1 bash "$D/job.sh" $((${SAMPLES_LEFT:-250} - SECONDS))
+done | xargs -P "${PAR:-7}" -L 1 bash "$D/job.sh" $((${SAMPLES_LEFT:-250} - SECONDS))
 echo "samples done $SECONDS s"
 wait $bench
 sort "$RES/samples_raw.txt" > "$RES/samples.txt"
