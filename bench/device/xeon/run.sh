@@ -36,6 +36,8 @@ B=$W/new/build/bench/bench
   echo "bench done $SECONDS s"
 ) > "$RES/bench.txt" 2>&1 &
 bench=$!
+# a 2-core host: the samples after the bench, not beside it
+[ "${PAR:-7}" != 1 ] || wait $bench
 export RES
 for s in ${SAMPLES:-scan histogram sortingNetworks matrixMul transpose convolutionSeparable mergeSort reduction shfl_scan threadFenceReduction}; do
   echo "$s"
