@@ -36,6 +36,15 @@ __device__ static float lds128(unsigned a) {
   asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(x), "=f"(y), "=f"(z), "=f"(w) : "r"(a) : "memory");
   return x + y + z + w;
 }
+// Volatile forms, so that ptxas keeps repeated accesses to one word.
+__device__ static float ldsv(unsigned a) {
+  float v;
+  asm volatile("ld.volatile.shared.f32 %0, [%1];" : "=f"(v) : "r"(a) : "memory");
+  return v;
+}
+__device__ static void stsv(unsigned a, float v) {
+  asm volatile("st.volatile.shared.f32 [%0], %1;" ::"r"(a), "f"(v) : "memory");
+}
 __device__ static void sts(unsigned a, float v) { asm volatile("st.shared.f32 [%0], %1;" ::"r"(a), "f"(v) : "memory"); }
 __device__ static float ldca(const float *p) {
   float v;
@@ -79,6 +88,42 @@ __global__ void probe(const float *tab, const float *stream, float *sink, float 
   out[g] = acc;
 }
 
+// K independent shared accesses back to back per iteration (mix ld: K
+// LDS.32 over the region's 8 rows, st: K STS.32 over its upper 4 rows, all
+// conflict-free and volatile, so that ptxas keeps every one), then one
+// global access of the traffic kind: how many accesses a warp has in
+// flight at once.
+template <int K>
+__global__ void burst(const float *tab, const float *stream, float *sink, float *out, int mix, int traffic) {
+  extern __shared__ __align__(16) float s[];
+  unsigned t = threadIdx.x, lane = t & 31, w = t >> 5;
+  unsigned g = blockIdx.x * blockDim.x + t, nthreads = gridDim.x * blockDim.x;
+  float *mine = s + w * 256;
+  for (int k = 0; k < 8; k++) mine[lane + 32 * k] = (float)((lane + k) & 7);
+  __syncwarp();
+  unsigned base = (unsigned)__cvta_generic_to_shared(mine) + 4 * lane;
+  float acc = 0;
+  for (int it = 0; it < ITERS; it++) {
+    if (mix == M_LD) {
+      float v[K];
+#pragma unroll
+      for (int k = 0; k < K; k++) v[k] = ldsv(base + 128 * (k & 7));
+#pragma unroll
+      for (int k = 0; k < K; k++) acc += v[k];
+    } else {
+#pragma unroll
+      for (int k = 0; k < K; k++) stsv(base + 512 + 128 * (k & 3), acc + (float)(it + k));
+    }
+    if (traffic != T_NONE) {
+      unsigned si = (g + (unsigned)it * nthreads) & (STREAM - 1), ti = (g * 33u + (unsigned)it * 129u) & (SMALL - 1);
+      if (traffic == T_CA_HIT) acc += ldca(tab + ti);
+      else if (traffic == T_CA_MISS) acc += ldca(stream + si);
+      else if (traffic == T_CG_MISS) acc += ldcg(stream + si);
+    }
+  }
+  out[g] = acc;
+}
+
 // What out[g] must be: the loaded shared words hold (lane + k) & 7 and
 // every global word holds 1.
 static float expect(unsigned lane, int mix, int stride, int traffic, int gk) {
@@ -90,6 +135,16 @@ static float expect(unsigned lane, int mix, int stride, int traffic, int gk) {
     for (unsigned i = 4 * lane * stride; i < 4 * lane * stride + 4; i++) ld += (float)(((i & 31) + i / 32) & 7);
   }
   int nglob = (traffic != T_NONE && traffic != T_ST) ? (ITERS + gk - 1) / gk : 0;
+  return ld * ITERS + (float)nglob;
+}
+
+// What burst<K> writes: K loads of words (lane + (k & 7)) & 7 per
+// iteration (mix ld) and one global word of 1 per iteration with loads.
+static float expect_burst(unsigned lane, int k_n, int mix, int traffic) {
+  float ld = 0;
+  if (mix == M_LD)
+    for (int k = 0; k < k_n; k++) ld += (float)((lane + (k & 7)) & 7);
+  int nglob = (traffic == T_CA_HIT || traffic == T_CA_MISS || traffic == T_CG_MISS) ? ITERS : 0;
   return ld * ITERS + (float)nglob;
 }
 
@@ -106,6 +161,7 @@ static void ck(cudaError_t e, const char *what) {
 struct cfg {
   const char *name;
   int per_sm, warps, mix, stride, traffic, gk;
+  int burst; /* 0: probe; K: burst<K> (stride 1, gk 1) */
 };
 
 static const struct cfg cfgs[] = {
@@ -185,7 +241,67 @@ static const struct cfg cfgs[] = {
     {"mix_b1_ld128_s2_ca_miss", 0, 8, M_LD128, 2, T_CA_MISS, 1},
     {"mix_b1_ld_s2_ca_hit", 0, 8, M_LD, 2, T_CA_HIT, 1},
     {"mix_b1_st_s2_ca_hit", 0, 8, M_ST, 2, T_CA_HIT, 1},
+    // back-to-back shared accesses (burst<K>): 64 and 8 warps per SM, one
+    // block
+    {"ilp_sm8_ld_k1_none", 8, 8, M_LD, 1, T_NONE, 1, 1},
+    {"ilp_sm8_ld_k1_ca_hit", 8, 8, M_LD, 1, T_CA_HIT, 1, 1},
+    {"ilp_sm8_ld_k1_ca_miss", 8, 8, M_LD, 1, T_CA_MISS, 1, 1},
+    {"ilp_sm8_ld_k1_cg_miss", 8, 8, M_LD, 1, T_CG_MISS, 1, 1},
+    {"ilp_sm8_ld_k4_none", 8, 8, M_LD, 1, T_NONE, 1, 4},
+    {"ilp_sm8_ld_k4_ca_hit", 8, 8, M_LD, 1, T_CA_HIT, 1, 4},
+    {"ilp_sm8_ld_k4_ca_miss", 8, 8, M_LD, 1, T_CA_MISS, 1, 4},
+    {"ilp_sm8_ld_k4_cg_miss", 8, 8, M_LD, 1, T_CG_MISS, 1, 4},
+    {"ilp_sm8_ld_k16_none", 8, 8, M_LD, 1, T_NONE, 1, 16},
+    {"ilp_sm8_ld_k16_ca_hit", 8, 8, M_LD, 1, T_CA_HIT, 1, 16},
+    {"ilp_sm8_ld_k16_ca_miss", 8, 8, M_LD, 1, T_CA_MISS, 1, 16},
+    {"ilp_sm8_ld_k16_cg_miss", 8, 8, M_LD, 1, T_CG_MISS, 1, 16},
+    {"ilp_sm8_st_k1_none", 8, 8, M_ST, 1, T_NONE, 1, 1},
+    {"ilp_sm8_st_k1_ca_hit", 8, 8, M_ST, 1, T_CA_HIT, 1, 1},
+    {"ilp_sm8_st_k1_ca_miss", 8, 8, M_ST, 1, T_CA_MISS, 1, 1},
+    {"ilp_sm8_st_k1_cg_miss", 8, 8, M_ST, 1, T_CG_MISS, 1, 1},
+    {"ilp_sm8_st_k4_none", 8, 8, M_ST, 1, T_NONE, 1, 4},
+    {"ilp_sm8_st_k4_ca_hit", 8, 8, M_ST, 1, T_CA_HIT, 1, 4},
+    {"ilp_sm8_st_k4_ca_miss", 8, 8, M_ST, 1, T_CA_MISS, 1, 4},
+    {"ilp_sm8_st_k4_cg_miss", 8, 8, M_ST, 1, T_CG_MISS, 1, 4},
+    {"ilp_sm8_st_k16_none", 8, 8, M_ST, 1, T_NONE, 1, 16},
+    {"ilp_sm8_st_k16_ca_hit", 8, 8, M_ST, 1, T_CA_HIT, 1, 16},
+    {"ilp_sm8_st_k16_ca_miss", 8, 8, M_ST, 1, T_CA_MISS, 1, 16},
+    {"ilp_sm8_st_k16_cg_miss", 8, 8, M_ST, 1, T_CG_MISS, 1, 16},
+    {"ilp_sm1_ld_k1_none", 1, 8, M_LD, 1, T_NONE, 1, 1},
+    {"ilp_sm1_ld_k1_ca_hit", 1, 8, M_LD, 1, T_CA_HIT, 1, 1},
+    {"ilp_sm1_ld_k1_ca_miss", 1, 8, M_LD, 1, T_CA_MISS, 1, 1},
+    {"ilp_sm1_ld_k1_cg_miss", 1, 8, M_LD, 1, T_CG_MISS, 1, 1},
+    {"ilp_sm1_ld_k4_none", 1, 8, M_LD, 1, T_NONE, 1, 4},
+    {"ilp_sm1_ld_k4_ca_hit", 1, 8, M_LD, 1, T_CA_HIT, 1, 4},
+    {"ilp_sm1_ld_k4_ca_miss", 1, 8, M_LD, 1, T_CA_MISS, 1, 4},
+    {"ilp_sm1_ld_k4_cg_miss", 1, 8, M_LD, 1, T_CG_MISS, 1, 4},
+    {"ilp_sm1_ld_k16_none", 1, 8, M_LD, 1, T_NONE, 1, 16},
+    {"ilp_sm1_ld_k16_ca_hit", 1, 8, M_LD, 1, T_CA_HIT, 1, 16},
+    {"ilp_sm1_ld_k16_ca_miss", 1, 8, M_LD, 1, T_CA_MISS, 1, 16},
+    {"ilp_sm1_ld_k16_cg_miss", 1, 8, M_LD, 1, T_CG_MISS, 1, 16},
+    {"ilp_sm1_st_k1_none", 1, 8, M_ST, 1, T_NONE, 1, 1},
+    {"ilp_sm1_st_k1_ca_hit", 1, 8, M_ST, 1, T_CA_HIT, 1, 1},
+    {"ilp_sm1_st_k1_ca_miss", 1, 8, M_ST, 1, T_CA_MISS, 1, 1},
+    {"ilp_sm1_st_k1_cg_miss", 1, 8, M_ST, 1, T_CG_MISS, 1, 1},
+    {"ilp_sm1_st_k4_none", 1, 8, M_ST, 1, T_NONE, 1, 4},
+    {"ilp_sm1_st_k4_ca_hit", 1, 8, M_ST, 1, T_CA_HIT, 1, 4},
+    {"ilp_sm1_st_k4_ca_miss", 1, 8, M_ST, 1, T_CA_MISS, 1, 4},
+    {"ilp_sm1_st_k4_cg_miss", 1, 8, M_ST, 1, T_CG_MISS, 1, 4},
+    {"ilp_sm1_st_k16_none", 1, 8, M_ST, 1, T_NONE, 1, 16},
+    {"ilp_sm1_st_k16_ca_hit", 1, 8, M_ST, 1, T_CA_HIT, 1, 16},
+    {"ilp_sm1_st_k16_ca_miss", 1, 8, M_ST, 1, T_CA_MISS, 1, 16},
+    {"ilp_sm1_st_k16_cg_miss", 1, 8, M_ST, 1, T_CG_MISS, 1, 16},
+    {"ilp_b1_ld_k16_none", 0, 8, M_LD, 1, T_NONE, 1, 16},
+    {"ilp_b1_ld_k16_ca_hit", 0, 8, M_LD, 1, T_CA_HIT, 1, 16},
+    {"ilp_b1_ld_k16_ca_miss", 0, 8, M_LD, 1, T_CA_MISS, 1, 16},
+    {"ilp_b1_ld_k16_cg_miss", 0, 8, M_LD, 1, T_CG_MISS, 1, 16},
+    {"ilp_b1_st_k16_none", 0, 8, M_ST, 1, T_NONE, 1, 16},
+    {"ilp_b1_st_k16_ca_hit", 0, 8, M_ST, 1, T_CA_HIT, 1, 16},
+    {"ilp_b1_st_k16_ca_miss", 0, 8, M_ST, 1, T_CA_MISS, 1, 16},
+    {"ilp_b1_st_k16_cg_miss", 0, 8, M_ST, 1, T_CG_MISS, 1, 16},
 };
+
+static const char *burst_tag(int k) { return k == 1 ? "burst=1 " : k == 4 ? "burst=4 " : "burst=16 "; }
 
 static int wanted(const char *only, const char *name) {
   if (!only) return 1;
@@ -228,17 +344,23 @@ int main(int argc, char **argv) {
     if (!wanted(only, k->name)) continue;
     int grid = k->per_sm ? k->per_sm * nsm : 1, block = 32 * k->warps;
     for (int r = 0; r < reps; r++) {
-      probe<<<grid, block, (size_t)k->warps * 1024>>>(d_tab, d_stream, d_sink, d_out, k->mix, k->stride, k->traffic,
-                                                      k->gk);
+      size_t sh = (size_t)k->warps * 1024;
+      if (k->burst == 1) burst<1><<<grid, block, sh>>>(d_tab, d_stream, d_sink, d_out, k->mix, k->traffic);
+      else if (k->burst == 4) burst<4><<<grid, block, sh>>>(d_tab, d_stream, d_sink, d_out, k->mix, k->traffic);
+      else if (k->burst == 16) burst<16><<<grid, block, sh>>>(d_tab, d_stream, d_sink, d_out, k->mix, k->traffic);
+      else probe<<<grid, block, sh>>>(d_tab, d_stream, d_sink, d_out, k->mix, k->stride, k->traffic, k->gk);
       ck(cudaGetLastError(), k->name);
       ck(cudaDeviceSynchronize(), k->name);
       ck(cudaMemcpy(o, d_out, (size_t)grid * block * sizeof(float), cudaMemcpyDeviceToHost), "copy out");
       int wrong = 0;
       for (int i = 0; i < grid * block; i++)
-        if (o[i] != expect((unsigned)i & 31, k->mix, k->stride, k->traffic, k->gk)) wrong++;
+        if (o[i] != (k->burst ? expect_burst((unsigned)i & 31, k->burst, k->mix, k->traffic)
+                              : expect((unsigned)i & 31, k->mix, k->stride, k->traffic, k->gk)))
+          wrong++;
       bad += wrong != 0;
-      printf("%s grid=%d block=%d mix=%s stride=%d traffic=%s gk=%d rep=%d %s\n", k->name, grid, block,
-             mix_name[k->mix], k->stride, traffic_name[k->traffic], k->gk, r, wrong ? "WRONG" : "ok");
+      printf("%s grid=%d block=%d mix=%s stride=%d traffic=%s gk=%d %srep=%d %s\n", k->name, grid, block,
+             mix_name[k->mix], k->stride, traffic_name[k->traffic], k->gk, k->burst ? burst_tag(k->burst) : "", r,
+             wrong ? "WRONG" : "ok");
     }
   }
   return bad ? 1 : 0;

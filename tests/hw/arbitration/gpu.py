@@ -17,9 +17,10 @@ EXTRA = {"gld": "smsp__sass_inst_executed_op_global_ld.sum", "gst": "smsp__sass_
          "hit": "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum",
          "miss": "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum",
          "warps": "sm__warps_active.avg.per_cycle_active"}
-GROUPS = ("res", "trf", "mix")
+GROUPS = ("res", "trf", "mix", "ilp")
 ITERS = 128
-LINE = re.compile(r"^(\w+) grid=(\d+) block=(\d+) mix=(\w+) stride=(\d) traffic=(\w+) gk=(\d+) rep=\d+ (ok|WRONG)$")
+LINE = re.compile(r"^(\w+) grid=(\d+) block=(\d+) mix=(\w+) stride=(\d) traffic=(\w+) gk=(\d+) (?:burst=(\d+) )?rep=\d+ "
+                  r"(ok|WRONG)$")
 
 
 def number(text):
@@ -49,9 +50,10 @@ def read_lines(path):
         for line in f:
             m = LINE.match(line.strip())
             if m:
-                name, grid, block, mix, stride, traffic, gk, ok = m.groups()
+                name, grid, block, mix, stride, traffic, gk, burst, ok = m.groups()
                 out.append(({"name": name, "grid": int(grid), "block": int(block), "mix": mix,
-                             "stride": int(stride), "traffic": traffic, "gk": int(gk)}, ok == "ok"))
+                             "stride": int(stride), "traffic": traffic, "gk": int(gk),
+                             "burst": int(burst or 0)}, ok == "ok"))
     return out
 
 
@@ -85,17 +87,18 @@ def addresses(c):
     LDS.32 (ld, ldst), an LDS.128 (ld128), an STS.32 (st, ldst); stride 2
     makes each of them 2-way (128-bit: lanes i and i+4 of a quarter warp
     share banks). A 128-bit request of 32 lanes takes 4 wavefronts at best,
-    which Nsight Compute does not count as conflicts."""
+    which Nsight Compute does not count as conflicts. burst<K> makes K
+    conflict-free LDS.32 or STS.32 per iteration."""
     warps = c["grid"] * (c["block"] // 32)
-    s, mix = c["stride"], c["mix"]
+    s, mix, k = c["stride"], c["mix"], c.get("burst", 0) or 1
     ld = {"ld": (1, s, s - 1), "ldst": (1, s, s - 1), "ld128": (1, 4 * s, 4 * s - 4), "st": (0, 0, 0)}[mix]
     st = (1, s, s - 1) if mix in ("st", "ldst") else (0, 0, 0)
     out = {}
     for op, (rq, wf, cf) in (("ld", ld), ("st", st)):
         init = 8 if op == "st" else 0
-        out[(op, "req")] = warps * (init + ITERS * rq)
-        out[(op, "wf")] = warps * (init + ITERS * wf)
-        out[(op, "conf")] = warps * ITERS * cf
+        out[(op, "req")] = warps * (init + ITERS * k * rq)
+        out[(op, "wf")] = warps * (init + ITERS * k * wf)
+        out[(op, "conf")] = warps * ITERS * k * cf
     return out
 
 

@@ -1,16 +1,19 @@
 #!/bin/sh
-# record.sh OUTDIR: records arbit.cu's configurations on a GPU. Run from
-# the repository root:
+# record.sh OUTDIR [GROUP...]: records arbit.cu's configurations on a GPU
+# (the groups named, default res trf mix ilp). Run from the repository
+# root:
 #   sh tests/hw/arbitration/record.sh OUTDIR
 # Builds arbit.cu for sm_90, saves its SASS, runs every configuration once
 # without a profiler (OUTDIR/plain.txt: the results' check), then under
-# Nsight Compute in three groups (OUTDIR/ncu_GROUP.csv, the program's lines
+# Nsight Compute group by group (OUTDIR/ncu_GROUP.csv, the program's lines
 # in ncu_GROUP.txt), each configuration launched 5 times, so that the
 # counts that vary from launch to launch show their range. The extra
 # metrics (L1 hit and miss sectors, global stores, resident warps) are
 # dropped when this Nsight Compute does not know them. Copy OUTDIR's text
 # files to tests/hw/arbitration/recorded/.
-OUT=${1:?usage: sh tests/hw/arbitration/record.sh OUTDIR}
+OUT=${1:?usage: sh tests/hw/arbitration/record.sh OUTDIR [GROUP...]}
+shift
+GROUPS=${*:-trf res mix ilp}
 . "$(dirname "$0")/../common.sh"
 hw_versions > "$OUT/versions.txt" 2>&1
 mkdir -p "$OUT/build"
@@ -31,9 +34,10 @@ if [ $rc -ne 0 ] || ! grep -q lookup_hit "$OUT/ncu_probe.csv"; then
   echo "extra metrics refused: base set only" >> "$OUT/ncu_probe.txt"
   M=$BASE
 fi
-# traffic first: the group the fit needs most, should the time run out
-for grp in "trf:90" "res:80" "mix:80"; do
-  name=${grp%%:*} lim=${grp#*:}
+# in the order named (the default puts first what the fit needs most), each
+# group stopped after 90 s, keeping what it profiled by then
+for name in $GROUPS; do
+  lim=90
   timeout -s INT -k 10 "$lim" "$NCU" --clock-control none --csv --print-units base --metrics "$M" \
     --log-file "$OUT/ncu_$name.csv" "$OUT/build/arbit" 5 "${name}_" > "$OUT/ncu_$name.txt" 2>&1
   echo "rc $?" >> "$OUT/ncu_$name.txt"
