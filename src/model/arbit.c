@@ -57,10 +57,14 @@ void arbit_estimate(const arch_profile *a, const arbit_in *in, arbit_est *out) {
 
 const char *arbit_case_text(arbit_case c) {
   switch (c) {
-  case ARBIT_ALONE: return "under 2 resident warps per SM";
-  case ARBIT_QUIET: return "no global loads through L1";
-  case ARBIT_CACHED: return "L1-cached global loads";
-  case ARBIT_INTERLEAVED: return "L1-cached global loads in a loop with shared stores";
+  case ARBIT_ALONE:
+    return "under 2 resident warps per SM";
+  case ARBIT_QUIET:
+    return "no global loads through L1";
+  case ARBIT_CACHED:
+    return "L1-cached global loads";
+  case ARBIT_INTERLEAVED:
+    return "L1-cached global loads in a loop with shared stores";
   }
   return "?";
 }

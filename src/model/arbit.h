@@ -11,14 +11,14 @@
 
 /* What the estimate looks at: the launch's shape and the kernel's code. */
 typedef struct arbit_in {
-  uint64_t grid_blocks;     /* blocks in the grid */
-  uint32_t block_threads;   /* threads per block */
-  uint32_t smem_bytes;      /* shared bytes per block, static and dynamic */
-  uint64_t requests[3];     /* shared requests from addresses: ld, st, atom */
-  uint64_t wavefronts[3];   /* shared wavefronts from addresses */
-  int cached_loads;         /* the kernel reads global memory through L1
-                               (ld.global, .ca, .nc, ldu; not .cg or .cv) */
-  int interleaved;          /* such a load and a shared store sit in one loop */
+  uint64_t grid_blocks;   /* blocks in the grid */
+  uint32_t block_threads; /* threads per block */
+  uint32_t smem_bytes;    /* shared bytes per block, static and dynamic */
+  uint64_t requests[3];   /* shared requests from addresses: ld, st, atom */
+  uint64_t wavefronts[3]; /* shared wavefronts from addresses */
+  int cached_loads;       /* the kernel reads global memory through L1
+                             (ld.global, .ca, .nc, ldu; not .cg or .cv) */
+  int interleaved;        /* such a load and a shared store sit in one loop */
 } arbit_in;
 
 /* Which recorded case the launch falls in. */

@@ -84,7 +84,6 @@ void report_arbit_text(const smemu_ctx *ctx, FILE *f) {
   fprintf(f, "  arbitration estimate (not from addresses; %s, %u resident warps per SM; fitted to an H200):",
           arbit_case_text(e.why), e.warps_per_sm);
   for (int k = 0, n = 0; k < 3; k++)
-    if (e.hi[k])
-      fprintf(f, "%s %s +%" PRIu64 "..%" PRIu64, n++ ? "," : "", label[k], e.lo[k], e.hi[k]);
+    if (e.hi[k]) fprintf(f, "%s %s +%" PRIu64 "..%" PRIu64, n++ ? "," : "", label[k], e.lo[k], e.hi[k]);
   fprintf(f, " wavefronts and as many conflicts\n");
 }
