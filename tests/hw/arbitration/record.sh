@@ -17,11 +17,7 @@ GROUPS=${*:-trf res mix ilp}
 . "$(dirname "$0")/../common.sh"
 hw_versions > "$OUT/versions.txt" 2>&1
 mkdir -p "$OUT/build"
-timeout 120 "$NVCC" -arch=sm_90 -O3 -lineinfo -o "$OUT/build/arbit" "$HERE/arbit.cu" > "$OUT/build.txt" 2>&1 || {
-  cat "$OUT/build.txt"
-  exit 1
-}
-timeout 60 "$CUOBJDUMP" -sass "$OUT/build/arbit" > "$OUT/arbit.sass" 2>&1
+hw_build "$HERE/arbit.cu" "$OUT/build/arbit"
 timeout 60 "$OUT/build/arbit" 1 > "$OUT/plain.txt" 2>&1
 echo "rc $?" >> "$OUT/plain.txt"
 BASE="$SHARED_METRICS,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,smsp__sass_inst_executed_op_global_ld.sum"

@@ -11,10 +11,7 @@ suite_need_nvcc arbitration
 suite_need_python3 arbitration
 O="$B/hw-arbitration"
 mkdir -p "$O" || exit 1
-if [ ! -x "$O/arbit" ] || [ "$HERE/arbit.cu" -nt "$O/arbit" ]; then
-  nice "$NVCC" -arch=sm_90 -O3 -lineinfo -cudart shared -o "$O/arbit" "$HERE/arbit.cu" > "$O/build.txt" 2>&1 ||
-    { cat "$O/build.txt"; exit 1; }
-fi
+suite_build_cu arbitration "$HERE/arbit.cu" "$O/arbit"
 "$B/smemu" run --check banks --json "$O/arbit.json" -- "$O/arbit" 1 > "$O/arbit.txt" 2> "$O/arbit.err" ||
   { echo "arbitration: smemu run failed"; cat "$O/arbit.err"; exit 1; }
 exec python3 "$HERE/compare.py" "$HERE/recorded" "$O/arbit.txt" "$O/arbit.json"
