@@ -124,6 +124,32 @@ __global__ void burst(const float *tab, const float *stream, float *sink, float 
   out[g] = acc;
 }
 
+// A loop of one STS.32 (conflict-free) and, chosen at compile time (no
+// switch, so no jump table), an L1-cached global load (CA), an indexed
+// constant load (LDC: ld.const with a register address), or both. The
+// probe's switch over the traffic kinds is a jump table (an indexed LDC
+// and a BRX per iteration) on the path of its two .ca kinds only.
+#define PK_CA 1
+#define PK_LDC 2
+__constant__ float ctab[64];
+template <int KIND>
+__global__ void pure(const float *tab, float *out) {
+  extern __shared__ __align__(16) float s[];
+  unsigned t = threadIdx.x, lane = t & 31, w = t >> 5;
+  unsigned g = blockIdx.x * blockDim.x + t;
+  float *mine = s + w * 256;
+  for (int k = 0; k < 8; k++) mine[lane + 32 * k] = (float)((lane + k) & 7);
+  __syncwarp();
+  unsigned ast = (unsigned)__cvta_generic_to_shared(mine) + 512 + 4 * lane;
+  float acc = 0;
+  for (int it = 0; it < ITERS; it++) {
+    sts(ast, acc + (float)it);
+    if (KIND & PK_CA) acc += ldca(tab + ((g * 33u + (unsigned)it * 129u) & (SMALL - 1)));
+    if (KIND & PK_LDC) acc += ctab[(unsigned)(it * 7 + (int)lane) & 63];
+  }
+  out[g] = acc;
+}
+
 // What out[g] must be: the loaded shared words hold (lane + k) & 7 and
 // every global word holds 1.
 static float expect(unsigned lane, int mix, int stride, int traffic, int gk) {
@@ -148,6 +174,17 @@ static float expect_burst(unsigned lane, int k_n, int mix, int traffic) {
   return ld * ITERS + (float)nglob;
 }
 
+// What pure<KIND> writes: 1 per global load, ctab[j] = j & 3 per constant
+// load (j = (it * 7 + lane) & 63).
+static float expect_pure(unsigned lane, int kind) {
+  float a = 0;
+  for (int it = 0; it < ITERS; it++) {
+    if (kind & PK_CA) a += 1.0f;
+    if (kind & PK_LDC) a += (float)(((unsigned)(it * 7) + lane) & 63 & 3);
+  }
+  return a;
+}
+
 static void ck(cudaError_t e, const char *what) {
   if (e != cudaSuccess) {
     fprintf(stderr, "arbit: %s: %s\n", what, cudaGetErrorString(e));
@@ -161,7 +198,7 @@ static void ck(cudaError_t e, const char *what) {
 struct cfg {
   const char *name;
   int per_sm, warps, mix, stride, traffic, gk;
-  int burst; /* 0: probe; K: burst<K> (stride 1, gk 1) */
+  int burst; /* 0: probe; K: burst<K> (stride 1, gk 1); -1..-3: pure<1..3> */
 };
 
 static const struct cfg cfgs[] = {
@@ -299,9 +336,25 @@ static const struct cfg cfgs[] = {
     {"ilp_b1_st_k16_ca_hit", 0, 8, M_ST, 1, T_CA_HIT, 1, 16},
     {"ilp_b1_st_k16_ca_miss", 0, 8, M_ST, 1, T_CA_MISS, 1, 16},
     {"ilp_b1_st_k16_cg_miss", 0, 8, M_ST, 1, T_CG_MISS, 1, 16},
+    // STS with a cached load, an indexed constant load, both (pure<KIND>)
+    {"pure_sm8_ca", 8, 8, M_ST, 1, T_NONE, 1, -1},
+    {"pure_sm8_ldc", 8, 8, M_ST, 1, T_NONE, 1, -2},
+    {"pure_sm8_ca_ldc", 8, 8, M_ST, 1, T_NONE, 1, -3},
+    {"pure_sm1_ca", 1, 8, M_ST, 1, T_NONE, 1, -1},
+    {"pure_sm1_ldc", 1, 8, M_ST, 1, T_NONE, 1, -2},
+    {"pure_sm1_ca_ldc", 1, 8, M_ST, 1, T_NONE, 1, -3},
 };
 
-static const char *burst_tag(int k) { return k == 1 ? "burst=1 " : k == 4 ? "burst=4 " : "burst=16 "; }
+static const char *burst_tag(int k) {
+  switch (k) {
+  case 1: return "burst=1 ";
+  case 4: return "burst=4 ";
+  case 16: return "burst=16 ";
+  case -1: return "pure=ca ";
+  case -2: return "pure=ldc ";
+  default: return "pure=ca_ldc ";
+  }
+}
 
 static int wanted(const char *only, const char *name) {
   if (!only) return 1;
@@ -337,6 +390,9 @@ int main(int argc, char **argv) {
   for (unsigned i = 0; i < STREAM; i++) h[i] = 1.0f;
   ck(cudaMemcpy(d_tab, h, SMALL * sizeof(float), cudaMemcpyHostToDevice), "copy");
   ck(cudaMemcpy(d_stream, h, STREAM * sizeof(float), cudaMemcpyHostToDevice), "copy");
+  float hc[64];
+  for (int j = 0; j < 64; j++) hc[j] = (float)(j & 3);
+  ck(cudaMemcpyToSymbol(ctab, hc, sizeof hc), "constant table");
   printf("sms=%d iters=%d\n", nsm, ITERS);
   int bad = 0;
   for (size_t c = 0; c < sizeof cfgs / sizeof cfgs[0]; c++) {
@@ -348,13 +404,17 @@ int main(int argc, char **argv) {
       if (k->burst == 1) burst<1><<<grid, block, sh>>>(d_tab, d_stream, d_sink, d_out, k->mix, k->traffic);
       else if (k->burst == 4) burst<4><<<grid, block, sh>>>(d_tab, d_stream, d_sink, d_out, k->mix, k->traffic);
       else if (k->burst == 16) burst<16><<<grid, block, sh>>>(d_tab, d_stream, d_sink, d_out, k->mix, k->traffic);
+      else if (k->burst == -1) pure<PK_CA><<<grid, block, sh>>>(d_tab, d_out);
+      else if (k->burst == -2) pure<PK_LDC><<<grid, block, sh>>>(d_tab, d_out);
+      else if (k->burst == -3) pure<PK_CA | PK_LDC><<<grid, block, sh>>>(d_tab, d_out);
       else probe<<<grid, block, sh>>>(d_tab, d_stream, d_sink, d_out, k->mix, k->stride, k->traffic, k->gk);
       ck(cudaGetLastError(), k->name);
       ck(cudaDeviceSynchronize(), k->name);
       ck(cudaMemcpy(o, d_out, (size_t)grid * block * sizeof(float), cudaMemcpyDeviceToHost), "copy out");
       int wrong = 0;
       for (int i = 0; i < grid * block; i++)
-        if (o[i] != (k->burst ? expect_burst((unsigned)i & 31, k->burst, k->mix, k->traffic)
+        if (o[i] != (k->burst < 0   ? expect_pure((unsigned)i & 31, -k->burst)
+                     : k->burst ? expect_burst((unsigned)i & 31, k->burst, k->mix, k->traffic)
                               : expect((unsigned)i & 31, k->mix, k->stride, k->traffic, k->gk)))
           wrong++;
       bad += wrong != 0;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # record.sh OUTDIR [GROUP...]: records arbit.cu's configurations on a GPU
-# (the groups named, default res trf mix ilp). Run from the repository
-# root:
+# (the groups named, default trf res mix ilp pure: the configurations whose
+# names start with GROUP_; NAME=A,B records those starting with A or B as
+# group NAME). Run from the repository root:
 #   sh tests/hw/arbitration/record.sh OUTDIR
 # Builds arbit.cu for sm_90, saves its SASS, runs every configuration once
 # without a profiler (OUTDIR/plain.txt: the results' check), then under
@@ -13,7 +14,7 @@
 # files to tests/hw/arbitration/recorded/.
 OUT=${1:?usage: sh tests/hw/arbitration/record.sh OUTDIR [GROUP...]}
 shift
-GROUPS=${*:-trf res mix ilp}
+GROUPS=${*:-trf res mix ilp pure}
 . "$(dirname "$0")/../common.sh"
 hw_versions > "$OUT/versions.txt" 2>&1
 mkdir -p "$OUT/build"
@@ -32,10 +33,11 @@ if [ $rc -ne 0 ] || ! grep -q lookup_hit "$OUT/ncu_probe.csv"; then
 fi
 # in the order named (the default puts first what the fit needs most), each
 # group stopped after 90 s, keeping what it profiled by then
-for name in $GROUPS; do
-  lim=90
-  timeout -s INT -k 10 "$lim" "$NCU" --clock-control none --csv --print-units base --metrics "$M" \
-    --log-file "$OUT/ncu_$name.csv" "$OUT/build/arbit" 5 "${name}_" > "$OUT/ncu_$name.txt" 2>&1
+for grp in $GROUPS; do
+  name=${grp%%=*} only=${grp#*=}
+  [ "$name" = "$grp" ] && only=${name}_
+  timeout -s INT -k 10 90 "$NCU" --clock-control none --csv --print-units base --metrics "$M" \
+    --log-file "$OUT/ncu_$name.csv" "$OUT/build/arbit" 5 "$only" > "$OUT/ncu_$name.txt" 2>&1
   echo "rc $?" >> "$OUT/ncu_$name.txt"
 done
 rm -rf "$OUT/build"
