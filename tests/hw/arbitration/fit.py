@@ -17,6 +17,8 @@ CACHED = ("ca_hit", "ca_miss")
 
 def case(c):
     """the estimate's case for what the configuration executes"""
+    if c.get("pure"):
+        return "pure<KIND>: STS with %s, no switch" % c["pure"]
     if c["traffic"] not in CACHED:
         return "no L1-cached global loads"
     if c["mix"] in ("st", "ldst"):
@@ -33,8 +35,8 @@ def main():
         w = [r["warps"] for r in c["runs"] if r.get("warps") is not None]
         st = "%.4f..%.4f" % tuple(x / a[("st", "req")] for x in ex[("st", "wf")]) if a[("st", "req")] else "-"
         ld = "%.5f..%.5f" % tuple(x / a[("ld", "wf")] for x in ex[("ld", "wf")]) if a[("ld", "wf")] else "-"
-        rows.setdefault(case(c), []).append((name, "%.0f" % (sum(w) / len(w)) if w else "?", c["traffic"], c["mix"],
-                                             c["stride"], c.get("burst", 0), st, ld))
+        rows.setdefault(case(c), []).append((name, "%.0f" % (sum(w) / len(w)) if w else "?", c.get("pure") or c["traffic"],
+                                             c["mix"], c["stride"], c.get("burst", 0), st, ld))
     for k in sorted(rows):
         print("== %s" % k)
         print("%-26s %5s %-8s %-5s %3s %5s %-16s %s" % ("configuration", "warps", "traffic", "mix", "s", "burst",

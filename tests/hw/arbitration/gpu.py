@@ -17,10 +17,10 @@ EXTRA = {"gld": "smsp__sass_inst_executed_op_global_ld.sum", "gst": "smsp__sass_
          "hit": "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum",
          "miss": "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum",
          "warps": "sm__warps_active.avg.per_cycle_active"}
-GROUPS = ("res", "trf", "mix", "ilp")
+GROUPS = ("res", "trf", "mix", "ilp", "pure", "again")
 ITERS = 128
-LINE = re.compile(r"^(\w+) grid=(\d+) block=(\d+) mix=(\w+) stride=(\d) traffic=(\w+) gk=(\d+) (?:burst=(\d+) )?rep=\d+ "
-                  r"(ok|WRONG)$")
+LINE = re.compile(r"^(\w+) grid=(\d+) block=(\d+) mix=(\w+) stride=(\d) traffic=(\w+) gk=(\d+) (?:burst=(\d+) )?"
+                  r"(?:pure=(\w+) )?rep=\d+ (ok|WRONG)$")
 
 
 def number(text):
@@ -50,10 +50,10 @@ def read_lines(path):
         for line in f:
             m = LINE.match(line.strip())
             if m:
-                name, grid, block, mix, stride, traffic, gk, burst, ok = m.groups()
+                name, grid, block, mix, stride, traffic, gk, burst, pure, ok = m.groups()
                 out.append(({"name": name, "grid": int(grid), "block": int(block), "mix": mix,
                              "stride": int(stride), "traffic": traffic, "gk": int(gk),
-                             "burst": int(burst or 0)}, ok == "ok"))
+                             "burst": int(burst or 0), "pure": pure}, ok == "ok"))
     return out
 
 
@@ -88,7 +88,7 @@ def addresses(c):
     makes each of them 2-way (128-bit: lanes i and i+4 of a quarter warp
     share banks). A 128-bit request of 32 lanes takes 4 wavefronts at best,
     which Nsight Compute does not count as conflicts. burst<K> makes K
-    conflict-free LDS.32 or STS.32 per iteration."""
+    conflict-free LDS.32 or STS.32 per iteration, pure<KIND> one STS.32."""
     warps = c["grid"] * (c["block"] // 32)
     s, mix, k = c["stride"], c["mix"], c.get("burst", 0) or 1
     ld = {"ld": (1, s, s - 1), "ldst": (1, s, s - 1), "ld128": (1, 4 * s, 4 * s - 4), "st": (0, 0, 0)}[mix]
