@@ -49,3 +49,10 @@ suite_build_cu() {
   nice "$NVCC" -arch=sm_90 -O3 -lineinfo -cudart shared -o "$3" "$2" > "$3.build.txt" 2>&1 ||
     { echo "$1: $2 did not build:"; cat "$3.build.txt"; exit 1; }
 }
+
+# suite_need_all NAME BUILD: BUILD/smemu, nvcc 13 and python3.
+suite_need_all() {
+  suite_need_smemu "$1" "$2"
+  suite_need_nvcc "$1"
+  suite_need_python3 "$1"
+}

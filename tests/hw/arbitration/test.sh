@@ -6,9 +6,7 @@ B=${1:?usage: test.sh BUILD}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../../.." && pwd)
 . "$ROOT/tests/common/nvcc_suite.sh"
-suite_need_smemu arbitration "$B"
-suite_need_nvcc arbitration
-suite_need_python3 arbitration
+suite_need_all arbitration "$B"
 O="$B/hw-arbitration"
 mkdir -p "$O" || exit 1
 suite_build_cu arbitration "$HERE/arbit.cu" "$O/arbit"
