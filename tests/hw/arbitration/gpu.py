@@ -17,7 +17,7 @@ EXTRA = {"gld": "smsp__sass_inst_executed_op_global_ld.sum", "gst": "smsp__sass_
          "hit": "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum",
          "miss": "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum",
          "warps": "sm__warps_active.avg.per_cycle_active"}
-GROUPS = ("res", "trf", "mix", "ilp", "pure", "again")
+GROUPS = ("res", "trf", "mix", "ilp", "again")  # pure: README (its counts are not yet read)
 ITERS = 128
 LINE = re.compile(r"^(\w+) grid=(\d+) block=(\d+) mix=(\w+) stride=(\d) traffic=(\w+) gk=(\d+) (?:burst=(\d+) )?"
                   r"(?:pure=(\w+) )?rep=\d+ (ok|WRONG)$")
