@@ -7,6 +7,7 @@
 #include "exec/hooks.h"
 #include "ir/merge.h"
 #include "model/arch.h"
+#include "report/arbit.h"
 #include "report/bank_hint.h"
 #include "sass/sass.h"
 #include <inttypes.h>
@@ -233,10 +234,10 @@ static const char *merged_text(const program *P, const analysis *a, const line_s
 
 /* What the conflicts counted are: Nsight Compute's also hold, on busy
  * kernels, wavefronts that arbitration with other L1 traffic adds
- * (tests/hw/contention/README.md). */
+ * (tests/hw/arbitration/README.md), estimated apart (report/arbit.c). */
 #define FROM_ADDRESSES                                                                                       \
   "bank conflicts from addresses (on busy kernels Nsight Compute adds arbitration with other L1 "            \
-  "traffic)"
+  "traffic: the arbitration estimate)"
 
 int smemu_write_bank_report(const smemu_ctx *ctx, FILE *f, int max_lines) {
   if (!ctx || !f) return -1;
@@ -265,6 +266,7 @@ int smemu_write_bank_report(const smemu_ctx *ctx, FILE *f, int max_lines) {
       fprintf(f,
               "  %s %10" PRIu64 " requests %10" PRIu64 " sectors to other blocks of the cluster (dshared)\n",
               label[k], c.dshared_requests[k], c.dshared_sectors[k]);
+  report_arbit_text(ctx, f);
   smemu_counting cn;
   if (smemu_last_counting(ctx, &cn) == SMEMU_OK && cn.sass) {
     fprintf(f,

@@ -1,5 +1,6 @@
 /* json.c: the last launch as one JSON object's members, from the report
  * writers' parts (strings through json_string.c). */
+#include "report/arbit.h"
 #include "smemu.h"
 #include <stdio.h>
 
@@ -34,6 +35,8 @@ int smemu_write_launch_json(const smemu_ctx *ctx, FILE *f) {
               cn.agree + cn.set, cn.fallback, cn.accesses);
     fprintf(f, ", ");
     smemu_write_bank_json(ctx, f);
+    fprintf(f, ", ");
+    report_arbit_json(ctx, f);
   }
   fprintf(f, ", ");
   if (smemu_uninit_total(ctx)) {

@@ -40,3 +40,19 @@ suite_build_both() (
     echo "'$NVCC' -arch=sm_90 $rtf -lineinfo -o '$d/$p' '$here/$p.cu' > '$d/$p.log' 2>&1 || { echo '$name: $d/$p did not build:'; cat '$d/$p.log'; }"
   done | xargs -r -P 2 -I CMD sh -c CMD
 )
+
+# suite_build_cu NAME SRC BIN: BIN built from SRC (nvcc -arch=sm_90 -O3
+# -lineinfo -cudart shared) when it is missing or older than SRC; a failed
+# build prints its log and ends the suite (exit 1).
+suite_build_cu() {
+  [ -x "$3" ] && [ ! "$2" -nt "$3" ] && return 0
+  nice "$NVCC" -arch=sm_90 -O3 -lineinfo -cudart shared -o "$3" "$2" > "$3.build.txt" 2>&1 ||
+    { echo "$1: $2 did not build:"; cat "$3.build.txt"; exit 1; }
+}
+
+# suite_need_all NAME BUILD: BUILD/smemu, nvcc 13 and python3.
+suite_need_all() {
+  suite_need_smemu "$1" "$2"
+  suite_need_nvcc "$1"
+  suite_need_python3 "$1"
+}

@@ -26,3 +26,14 @@ hw_versions() {
   "$SANITIZER" --version 2>&1 | tail -1
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1
 }
+
+# hw_build SRC BIN: BIN built from SRC for sm_90 (-O3 -lineinfo, the
+# static runtime) and its SASS in OUT/NAME.sass; on failure the log is
+# printed and the script ends (exit 1).
+hw_build() {
+  timeout 120 "$NVCC" -arch=sm_90 -O3 -lineinfo -o "$2" "$1" > "$OUT/build.txt" 2>&1 || {
+    cat "$OUT/build.txt"
+    exit 1
+  }
+  timeout 60 "$CUOBJDUMP" -sass "$2" > "$OUT/$(basename "$2").sass" 2>&1
+}
