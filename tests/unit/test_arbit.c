@@ -6,11 +6,12 @@
  * lie inside the estimate; and the resident warps per SM follow the sm_90
  * limits (2048 threads, 32 blocks, 228 KB of shared memory with 1 KB
  * reserved per block, 132 SMs). */
-#include <cmocka.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <cmocka.h>
 
 #include "model/arbit.h"
 
