@@ -237,11 +237,17 @@ worst:;
   }
 }
 
-/* The sink record of pc (program.h, load_sink), or NULL. */
+/* The sink record of pc (program.h, load_sink; sorted by pc), or NULL. */
 static const load_sink *sink_at(const program *P, uint32_t pc) {
-  for (uint32_t i = 0; i < P->nsinks; i++)
-    if (P->sinks[i].pc == pc) return &P->sinks[i];
-  return NULL;
+  uint32_t lo = 0, hi = P->nsinks;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (P->sinks[mid].pc < pc)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < P->nsinks && P->sinks[lo].pc == pc ? &P->sinks[lo] : NULL;
 }
 
 int check_banks_halves(warp *w, const insn *in, uint64_t a0, uint64_t a1, uint32_t stride, uint32_t size) {

@@ -426,9 +426,9 @@ int dec_ldst(dctx *D, dstmt *S, insn *in) {
   }
   if (vec > 1 && !(in->flags & IF_FRAME) && space == PTX_SPACE_GLOBAL && (es == 4 || es == 8))
     in->fn = st ? st_global_vec : ld_global_vec;
-  /* (ld_param_uniform, memfast.c, is not chosen here: the compiled tier
-   * then missed synccheck's divergent-warp errors, test_races_hw under
-   * SMEMU_TIER=jit) */
+  /* (ld.param keeps ld_gen, which tries ld_param_fast first: a handler
+   * of its own made the compiled tier miss synccheck's divergent-warp
+   * errors, test_races_hw under SMEMU_TIER=jit) */
   if (in->op == OP_ST && space == PTX_SPACE_CONST) return dec_error(D, S, -1, "st.const is not allowed");
   return 0;
 }

@@ -116,7 +116,3 @@ int ld_param_fast(warp *w, const insn *in, uint32_t m) {
   }
   return 1;
 }
-
-void ld_param_uniform(warp *w, const insn *in, uint32_t m) {
-  if (!ld_param_fast(w, in, m)) ld_gen(w, in, m);
-}

@@ -38,9 +38,8 @@ void st_gen(warp *w, const insn *in, uint32_t m);
 void ld_global_vec(warp *w, const insn *in, uint32_t m);
 void st_global_vec(warp *w, const insn *in, uint32_t m);
 
-/* ld.param of 1 to 4 elements, every active lane at one address;
- * ld_param_fast returns 0 where the generic handler must run it */
-void ld_param_uniform(warp *w, const insn *in, uint32_t m);
+/* ld.param of 1 to 4 elements, every active lane at one address (ld_gen
+ * tries it first); 0 where the generic handler must run it */
 int ld_param_fast(warp *w, const insn *in, uint32_t m);
 
 #endif

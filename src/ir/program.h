@@ -343,7 +343,7 @@ typedef struct program {
                           NULL; the array is NULL without wgmma */
   unroll_sect *usects; /* re-unrolled loop bodies (insn.usect), from the SASS */
   uint32_t nusects;
-  load_sink *sinks; /* loads the SASS runs after a conditional exit, by pc */
+  load_sink *sinks; /* loads the SASS runs after a conditional exit, in pc order */
   uint32_t nsinks;
 } program;
 
