@@ -66,6 +66,7 @@ long jit_compile_child(const program *P, int hooked) {
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stddef.h>
 #include <sys/stat.h>
 #include <time.h>

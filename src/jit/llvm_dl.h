@@ -40,7 +40,9 @@ static int llvm_dl_present(void) {
  * LLVMInitializeNativeTarget and LLVMInitializeNativeAsmPrinter do);
  * -1 with why on failure. Called once, under jit.c's lock. */
 static int llvm_dl_load(char *why, size_t n) {
-  void *lib = dlopen(llvm_dl_path(), RTLD_NOW | RTLD_LOCAL);
+  /* (lazy: the calls through LLVM's PLT bound at their first use; the
+   * most of them are never made here) */
+  void *lib = dlopen(llvm_dl_path(), RTLD_LAZY | RTLD_LOCAL);
   if (!lib) {
     snprintf(why, n, "LLVM could not be loaded: %s", dlerror());
     return -1;
