@@ -1,7 +1,9 @@
 /* test_jit.c: the compiled tier against the interpreter, bit for bit.
  *  - tricky_ops: single forms at their edges (shifts by >= the width,
  *    min/max with NaN and signed zeros, cvt saturation and NaN, mul.hi,
- *    ftz/sat): the compiled result must equal the value stated here (from
+ *    ftz/sat, a NaN result read by abs/neg/min/max/cvt/setp/fma after it),
+ *    on one thread and on a full warp (the compiled tier's full-warp
+ *    bodies): the compiled result must equal the value stated here (from
  *    the PTX ISA's definitions) and the interpreter's.
  *  - fuzz_kernels: random straight-line and branchy kernels over the
  *    compiled forms, the forms that go through handlers, shared memory,
