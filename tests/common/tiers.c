@@ -2,6 +2,7 @@
  * (tiers.h). */
 #include "tiers.h"
 
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -677,4 +678,36 @@ char *kgen_kernel(const uint8_t *bytes, size_t nbytes, uint64_t seed, const kgen
   emit(g, "ret;\n}\n");
   if (used) *used = g->pos;
   return g->s;
+}
+
+int tiers_cache_files(const char *dir, char *first, size_t n) {
+  DIR *d = opendir(dir);
+  int k = 0;
+  if (!d) return 0;
+  struct dirent *de;
+  while ((de = readdir(d)))
+    if (strlen(de->d_name) > 2 && !strcmp(de->d_name + strlen(de->d_name) - 2, ".o")) {
+      if (!k && first) snprintf(first, n, "%s/%s", dir, de->d_name);
+      k++;
+    }
+  closedir(d);
+  return k;
+}
+
+char *tiers_cache_enter(char *tmpl, char *jdir, size_t n, int *ok) {
+  const char *old = getenv("SMEMU_CACHE");
+  char *saved = old ? strdup(old) : NULL;
+  *ok = mkdtemp(tmpl) != NULL;
+  setenv("SMEMU_CACHE", tmpl, 1);
+  snprintf(jdir, n, "%s/jit", tmpl);
+  return saved;
+}
+
+int tiers_cache_leave(const char *root, char *saved) {
+  if (saved) setenv("SMEMU_CACHE", saved, 1);
+  else unsetenv("SMEMU_CACHE");
+  free(saved);
+  char cmd[700];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+  return system(cmd) == 0 ? 0 : -1;
 }

@@ -57,6 +57,18 @@ int tiers_compare(const tiers_outcome *a, const tiers_outcome *b, const char *wh
  * compiled. Returns the number of differences. */
 int tiers_both(const char *ptx, const char *file, int ki, const tiers_launch *L, const char *what, int *compiled);
 
+/* The compiled tier's cache objects (files named *.o) in dir: how many;
+ * the path of one into first (when not NULL). */
+int tiers_cache_files(const char *dir, char *first, size_t n);
+
+/* A cache directory of the test's own: made from tmpl (a mkdtemp
+ * template, rewritten), set as $SMEMU_CACHE, its jit/ path into jdir.
+ * Returns $SMEMU_CACHE's old value (malloc'd, or NULL) for
+ * tiers_cache_leave, which puts it back and removes the directory (0, or
+ * -1 when it could not be made or removed). */
+char *tiers_cache_enter(char *tmpl, char *jdir, size_t n, int *ok);
+int tiers_cache_leave(const char *root, char *saved);
+
 /* An input word: a float/integer special value or random bits. */
 uint64_t tiers_input_word(uint64_t *s);
 uint64_t tiers_splitmix(uint64_t *s);

@@ -487,19 +487,6 @@ static void mem_faults(void **state) {
 }
 
 /* ---- the disk cache of compiled code ---- */
-static int cache_files(const char *dir, char *first, size_t n) {
-  DIR *d = opendir(dir);
-  int k = 0;
-  if (!d) return 0;
-  struct dirent *de;
-  while ((de = readdir(d)))
-    if (strlen(de->d_name) > 2 && !strcmp(de->d_name + strlen(de->d_name) - 2, ".o")) {
-      if (!k && first) snprintf(first, n, "%s/%s", dir, de->d_name);
-      k++;
-    }
-  closedir(d);
-  return k;
-}
 
 /* The first run writes the kernel's object file; a damaged file is not
  * used (the run compiles again and agrees with the interpreter); a cache
@@ -509,11 +496,9 @@ static int cache_files(const char *dir, char *first, size_t n) {
 static void disk_cache(void **state) {
   (void)state;
   char root[] = "/tmp/smemu-jit-cache-test-XXXXXX", jdir[600], file[900];
-  assert_non_null(mkdtemp(root));
-  const char *old = getenv("SMEMU_CACHE");
-  char *saved = old ? strdup(old) : NULL;
-  setenv("SMEMU_CACHE", root, 1);
-  snprintf(jdir, sizeof jdir, "%s/jit", root);
+  int made;
+  char *saved = tiers_cache_enter(root, jdir, sizeof jdir, &made);
+  assert_true(made);
   /* (a kernel without global variables, whose addresses are in the code) */
   char *ptx = random_kernel(4242, 30);
   uint32_t grid[3] = {2, 1, 1}, block[3] = {64, 1, 1};
@@ -522,7 +507,7 @@ static void disk_cache(void **state) {
   run(ptx, NULL, 0, SMEMU_TIER_JIT, 0, grid, block, 8 * 5 * NR * 96, 5, &b);
   assert_int_equal(compare(&a, &b, "disk cache, first run"), 0);
   outcome_free(&b);
-  assert_int_equal(cache_files(jdir, file, sizeof file), 1);
+  assert_int_equal(tiers_cache_files(jdir, file, sizeof file), 1);
   /* from the cache */
   run(ptx, NULL, 0, SMEMU_TIER_JIT, 0, grid, block, 8 * 5 * NR * 96, 5, &b);
   assert_int_equal(compare(&a, &b, "disk cache, second run"), 0);
@@ -546,20 +531,15 @@ static void disk_cache(void **state) {
   run(ptx, NULL, 0, SMEMU_TIER_JIT, 0, grid, block, 8 * 5 * NR * 96, 5, &b);
   assert_int_equal(compare(&a, &b, "disk cache, shared directory"), 0);
   outcome_free(&b);
-  if (cache_files(jdir, NULL, 0)) {
+  if (tiers_cache_files(jdir, NULL, 0)) {
     char cmd[700];
     snprintf(cmd, sizeof cmd, "ls -la '%s'", jdir);
     if (system(cmd)) {}
   }
-  assert_int_equal(cache_files(jdir, NULL, 0), 0);
+  assert_int_equal(tiers_cache_files(jdir, NULL, 0), 0);
   outcome_free(&a);
-  if (saved) setenv("SMEMU_CACHE", saved, 1);
-  else unsetenv("SMEMU_CACHE");
-  free(saved);
   free(ptx);
-  char cmd[700];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-  assert_int_equal(system(cmd), 0);
+  assert_int_equal(tiers_cache_leave(root, saved), 0);
 }
 
 /* ---- the corpora ---- */

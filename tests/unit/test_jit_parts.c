@@ -18,7 +18,6 @@
 #include <stdint.h>
 
 #include <cmocka.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,21 +92,6 @@ static void threads(void **state) {
   unsetenv("SMEMU_JIT_CACHE");
 }
 
-/* The one object file in dir (path into file); 0 when not one. */
-static int one_file(const char *dir, char *file, size_t n) {
-  DIR *d = opendir(dir);
-  int k = 0;
-  if (!d) return 0;
-  struct dirent *de;
-  while ((de = readdir(d)))
-    if (strlen(de->d_name) > 2 && !strcmp(de->d_name + strlen(de->d_name) - 2, ".o")) {
-      snprintf(file, n, "%s/%s", dir, de->d_name);
-      k++;
-    }
-  closedir(d);
-  return k == 1;
-}
-
 static unsigned char *slurp(const char *path, size_t *n) {
   FILE *f = fopen(path, "rb");
   assert_non_null(f);
@@ -133,15 +117,13 @@ static void cache_file(void **state) {
   (void)state;
   if (!have_jit()) skip();
   char root[] = "/tmp/smemu-jit-parts-XXXXXX", jdir[600], file[900];
-  assert_non_null(mkdtemp(root));
-  const char *old = getenv("SMEMU_CACHE");
-  char *saved = old ? strdup(old) : NULL;
-  setenv("SMEMU_CACHE", root, 1);
-  snprintf(jdir, sizeof jdir, "%s/jit", root);
+  int made;
+  char *saved = tiers_cache_enter(root, jdir, sizeof jdir, &made);
+  assert_true(made);
   char *ptx = kernel(21);
   tiers_launch L = launch_of(21, 0);
   agree(ptx, &L, "4", "4 parts, first run");
-  assert_true(one_file(jdir, file, sizeof file));
+  assert_int_equal(tiers_cache_files(jdir, file, sizeof file), 1);
   /* the objects: sizes that add up to the file less its hash, two or more */
   size_t n;
   unsigned char *p = slurp(file, &n);
@@ -174,14 +156,7 @@ static void cache_file(void **state) {
   agree(ptx, &L, "2", "a file whose sizes run past its end");
   free(p);
   free(ptx);
-  if (saved)
-    setenv("SMEMU_CACHE", saved, 1);
-  else
-    unsetenv("SMEMU_CACHE");
-  free(saved);
-  char cmd[700];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-  assert_int_equal(system(cmd), 0);
+  assert_int_equal(tiers_cache_leave(root, saved), 0);
 }
 
 int main(void) {
