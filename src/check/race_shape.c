@@ -264,11 +264,15 @@ static void store_words(warp *w, const insn *in, const uint32_t wdv[32], race_st
   /* every read so far is ordered before these (older than the last barrier
    * everyone passed)? */
   int rdead = r->rgen1 <= r->all_gen;
+  /* and every write too? Then no lane's record needs reading (the lanes'
+   * words differ: no lane's write is another's last write), only writing:
+   * the records are seldom in the cache by now */
+  int wdead = rdead && r->wgen1 <= r->all_gen;
   for (int l = 0; l < 32; l++) {
     uint32_t wd = wdv[l], cur, x;
     shadow *s = &r->wsh[wd];
     own_word_w(r, wd);
-    if (rdead && !live(&s->w, r->all_gen)) {
+    if (wdead || (rdead && !live(&s->w, r->all_gen))) {
       /* and the last write too: no hazard whatever the values, the word's
        * only record is now this write (check_one's end) */
       s->w = (acc_rec){r->gen, w->pc, (uint16_t)(tb + l), ACC_WRITE, 1};
