@@ -115,19 +115,37 @@ static void keep_shape(race_state *r, uint32_t w0, uint32_t w1, uint32_t n, uint
   run_reads(r, w1, pc, (uint16_t)(tb + 16), 0, 0);
 }
 
-/* Keep the readers of the shape reads put off (pattern_reads), in order,
- * each as of its generation: before anything else looks at or changes a
- * shadow's readers. */
+/* A write by thread t at pc (generation gen) where no read or write record
+ * of the word is live: the word's only record from now on (check_one's
+ * end, which no hazard precedes then). */
+static inline void write_dead(shadow *s, uint32_t gen, uint32_t pc, uint16_t t) {
+  s->w = (acc_rec){gen, pc, t, ACC_WRITE, 1};
+  s->r[0].valid = s->r[1].valid = 0;
+  s->spilled = 0;
+}
+
+/* Keep the readers of the shape reads put off (pattern_reads) and record
+ * the stores put off (deferred_store), in order, each as of its
+ * generation: before anything else looks at or changes a shadow. */
 void race_flush_reads(race_state *r) {
   uint32_t g = r->gen, rg = r->rgen1;
   for (uint32_t i = 0; i < r->nplog; i++) {
     const struct pend_shape *e = &r->plog[i];
     r->gen = e->gen;
-    keep_shape(r, e->w0, e->w1, e->n, e->pc, e->tb);
+    if (!e->st) {
+      keep_shape(r, e->w0, e->w1, e->n, e->pc, e->tb);
+      continue;
+    }
+    for (uint32_t l = 0; l < 32; l++) {
+      uint32_t wd = (l < 16 ? e->w0 : e->w1) + l % 16;
+      own_word_w(r, wd);
+      write_dead(&r->wsh[wd], e->gen, e->pc, (uint16_t)(e->tb + l));
+    }
   }
   r->gen = g;
   r->rgen1 = rg;
   r->nplog = 0;
+  r->st_only = 0;
 }
 
 /* A whole warp's read of shape ws: RAW checks now; the readers are kept
@@ -141,6 +159,7 @@ int race_pattern_reads(warp *w, const wshape *ws, race_state *r, block *b) {
   uint16_t tb = (uint16_t)(w->index * 32);
   if (r->wgen1 > r->all_gen) {
     uint32_t wd0[32];
+    if (r->st_only) race_flush_reads(r); /* (the stores put off: the log holds nothing else) */
     for (uint32_t l = 0; l < 16; l++) {
       wd0[l] = w0 + (xb ? l : 0);
       wd0[l + 16] = w1 + (xb ? l : 0);
@@ -148,7 +167,7 @@ int race_pattern_reads(warp *w, const wshape *ws, race_state *r, block *b) {
     raw_reads(r, b, FULL_MASK, wd0, 1, pc, tb);
   }
   if (r->nplog == PLOG) race_flush_reads(r);
-  r->plog[r->nplog++] = (struct pend_shape){w0, w1, pc, r->gen, tb, (uint8_t)n};
+  r->plog[r->nplog++] = (struct pend_shape){w0, w1, pc, r->gen, tb, (uint8_t)n, 0};
   r->rgen1 = r->gen + 1;
   return 1;
 }
@@ -273,11 +292,8 @@ static void store_words(warp *w, const insn *in, const uint32_t wdv[32], race_st
     shadow *s = &r->wsh[wd];
     own_word_w(r, wd);
     if (wdead || (rdead && !live(&s->w, r->all_gen))) {
-      /* and the last write too: no hazard whatever the values, the word's
-       * only record is now this write (check_one's end) */
-      s->w = (acc_rec){r->gen, w->pc, (uint16_t)(tb + l), ACC_WRITE, 1};
-      s->r[0].valid = s->r[1].valid = 0;
-      s->spilled = 0;
+      /* and the last write too: no hazard whatever the values */
+      write_dead(s, r->gen, w->pc, (uint16_t)(tb + l));
       r->wgen1 = r->gen + 1;
       continue;
     }
@@ -329,9 +345,33 @@ static inline void drop_dead_run(race_state *r, uint32_t w0) {
   r->nruns--;
 }
 
+/* A store of shape_fits put off (in plog, before the words' shadows are
+ * touched: seldom in the cache by now, and a barrier every thread passes
+ * next makes the record of no use) where store_words would only write its
+ * 32 records: no read record live, no write record live but those of
+ * stores put off, on other words. Write records of any age matter to the
+ * async proxy's reads and to racecheck compat (st_ok). */
+static int deferred_store(warp *w, const wshape *ws, race_state *r) {
+  if (!r->st_ok || r->nruns || r->nplog == PLOG || r->rgen1 > r->all_gen) return 0;
+  if (r->wgen1 > r->all_gen) {
+    if (!r->st_only) return 0;
+    for (uint32_t i = 0; i < r->nplog; i++) {
+      const struct pend_shape *e = &r->plog[i];
+      uint32_t a[2] = {e->w0, e->w1}, c[2] = {ws->w0, ws->w1};
+      for (int j = 0; j < 4; j++)
+        if (a[j / 2] < c[j % 2] + 16 && c[j % 2] < a[j / 2] + 16) return 0;
+    }
+  }
+  r->plog[r->nplog++] = (struct pend_shape){ws->w0, ws->w1, w->pc, r->gen, (uint16_t)(w->index * 32), 16, 1};
+  r->st_only = 1;
+  r->wgen1 = r->gen + 1;
+  return 1;
+}
+
 /* The stores of shape_fits. */
 void race_shape_stores(warp *w, const insn *in, const wshape *ws, race_state *r, block *b) {
   uint32_t wdv[32];
+  if (deferred_store(w, ws, r)) return;
   race_flush_reads(r);
   for (uint32_t l = 0; l < 16; l++) {
     wdv[l] = ws->w0 + l;
@@ -396,7 +436,8 @@ static inline int read_fast(warp *w, const insn *in, uint64_t a0, uint64_t a1, u
   if (w->L->want_init && (sinit_half(r->init + a0, n) | sinit_half(r->init + a1, n))) return 0;
   if (an->banks && !check_banks_halves(w, in, a0, a1, (uint32_t)st, 4)) return -1;
   if (races) {
-    r->plog[r->nplog++] = (struct pend_shape){w0, w1, w->pc, r->gen, (uint16_t)(w->index * 32), (uint8_t)n};
+    r->plog[r->nplog++] =
+        (struct pend_shape){w0, w1, w->pc, r->gen, (uint16_t)(w->index * 32), (uint8_t)n, 0};
     r->rgen1 = r->gen + 1;
   }
   return 1;
