@@ -406,39 +406,60 @@ int check_mem_shape(warp *w, const insn *in, uint64_t a0, uint64_t a1, int pat, 
   return 1;
 }
 
-/* May check_mem_reads take the reads of a run without check_mem_shape (what
- * it would do then, read_fast)? Nothing a fast read changes (the log and
- * the bank sums) changes this. */
-static int reads_gate(const warp *w, const analysis *an) {
+/* What check_mem_reads' fast reads (read_fast) need of the state, read
+ * once: none of it changes while only they run; the log's count and the
+ * readers' generation are written back before anything else runs. */
+typedef struct rd_ctx {
+  uint64_t lo;  /* analysis.shape_lo */
+  uint32_t sz;  /* shared bytes */
+  uint32_t gen; /* the block's generation */
+  uint32_t nplog, logged;
+  int races, init, banks;
+  const uint8_t *initp;
+  struct pend_shape *plog;
+} rd_ctx;
+
+/* May check_mem_reads take the reads of a run without check_mem_shape
+ * (what it would do then, read_fast)? Fills c when so. Nothing a fast
+ * read changes (the log and the bank sums) changes this. */
+static int reads_gate(const warp *w, const analysis *an, rd_ctx *c) {
   if (!an || an->shape_lo == UINT32_MAX) return 0;
   const race_state *r = &an->race;
   if (r->npcp) return 0;
   /* (reads when a write is live are RAW checks: race_pattern_reads') */
-  return !w->L->want_races || (!r->compat && !r->nsplit && r->wgen1 <= r->all_gen);
+  if (w->L->want_races && (r->compat || r->nsplit || r->wgen1 > r->all_gen)) return 0;
+  *c = (rd_ctx){an->shape_lo,    r->sh_size,        r->gen,  r->nplog, 0, w->L->want_races,
+                w->L->want_init, an->banks != NULL, r->init, r->plog};
+  return 1;
+}
+
+/* The fast reads' log entries, counted in the state. */
+static inline void reads_sync(race_state *r, rd_ctx *c) {
+  if (!c->logged) return;
+  r->nplog = c->nplog;
+  r->rgen1 = c->gen + 1;
+  c->logged = 0;
 }
 
 /* check_mem_shape of lanes at a0 / a1 + (l%16)*st (st 0 or 4) read by
- * instruction in, where reads_gate holds: 1 when done as it would do it
- * (the init bytes all written, the bank cache's figures, the read logged),
- * 0 when nothing was changed and it is check_mem_shape's, -1 when the
- * bank cache has not seen the pattern (check_mem_shape would return 0:
- * the bank model needs the lanes). */
-static inline int read_fast(warp *w, const insn *in, uint64_t a0, uint64_t a1, uint64_t st, analysis *an) {
-  race_state *r = &an->race;
-  uint32_t n = st ? 16 : 1, sz = r->sh_size;
-  if (a0 < an->shape_lo || a1 < an->shape_lo || ((a0 | a1) & 3) || sz < 4 * n || a0 > sz - 4 * n ||
-      a1 > sz - 4 * n)
+ * instruction in at w->pc, where reads_gate holds: 1 when done as it would
+ * do it (the init bytes all written, the bank cache's figures, the read
+ * logged), 0 when nothing was changed and it is check_mem_shape's, -1
+ * when the bank cache has not seen the pattern (check_mem_shape would
+ * return 0: the bank model needs the lanes). */
+static inline int read_fast(warp *w, const insn *in, uint64_t a0, uint64_t a1, uint64_t st, rd_ctx *c) {
+  uint32_t n = st ? 16 : 1, sz = c->sz;
+  if (a0 < c->lo || a1 < c->lo || ((a0 | a1) & 3) || sz < 4 * n || a0 > sz - 4 * n || a1 > sz - 4 * n)
     return 0;
   uint32_t w0 = (uint32_t)(a0 >> 2), w1 = (uint32_t)(a1 >> 2);
   if (n > 1 && w0 != w1 && (w1 > w0 ? w1 - w0 : w0 - w1) < 16) return 0;
-  int races = w->L->want_races;
-  if (races && r->nplog == PLOG) return 0;
-  if (w->L->want_init && (sinit_half(r->init + a0, n) | sinit_half(r->init + a1, n))) return 0;
-  if (an->banks && !check_banks_halves(w, in, a0, a1, (uint32_t)st, 4)) return -1;
-  if (races) {
-    r->plog[r->nplog++] =
-        (struct pend_shape){w0, w1, w->pc, r->gen, (uint16_t)(w->index * 32), (uint8_t)n, 0};
-    r->rgen1 = r->gen + 1;
+  if (c->races && c->nplog == PLOG) return 0;
+  if (c->init && (sinit_half(c->initp + a0, n) | sinit_half(c->initp + a1, n))) return 0;
+  if (c->banks && !check_banks_halves(w, in, a0, a1, (uint32_t)st, 4)) return -1;
+  if (c->races) {
+    c->plog[c->nplog++] =
+        (struct pend_shape){w0, w1, w->pc, c->gen, (uint16_t)(w->index * 32), (uint8_t)n, 0};
+    c->logged = 1;
   }
   return 1;
 }
@@ -446,6 +467,7 @@ static inline int read_fast(warp *w, const insn *in, uint64_t a0, uint64_t a1, u
 void check_mem_reads(warp *w, simt_entry *t, const insn *code, uint32_t pc, uint64_t which,
                      const uint64_t *pat, uint32_t npat) {
   analysis *an = w->blk->an;
+  rd_ctx c = {0};
   int gate = -1; /* reads_gate, -1: not known */
   for (; which; which &= which - 1) {
     uint32_t j = (uint32_t)__builtin_ctzll(which);
@@ -456,17 +478,19 @@ void check_mem_reads(warp *w, simt_entry *t, const insn *code, uint32_t pc, uint
     uint64_t a0 = p[1] + (uint64_t)in->imm, a1 = p[2] + (uint64_t)in->imm, st = p[3];
     w->pc = pc + j;
     t->pc = pc + j + 1;
-    if (st != 0 && st != 4) {
-      gate = -1;
-    } else {
-      if (gate < 0) gate = reads_gate(w, an);
-      int f = gate ? read_fast(w, in, a0, a1, st, an) : 0;
+    int f = 0;
+    if (st == 0 || st == 4) {
+      if (gate < 0) gate = reads_gate(w, an, &c);
+      f = gate ? read_fast(w, in, a0, a1, st, &c) : 0;
       if (f > 0) continue;
-      gate = -1; /* (whatever the hooks below do can change it) */
-      if (!f && check_mem_shape(w, in, a0, a1, st ? 2 : 1, 4)) continue;
     }
+    /* (whatever the hooks below do can change the gate) */
+    if (gate > 0) reads_sync(&an->race, &c);
+    gate = -1;
+    if (!f && (st == 0 || st == 4) && check_mem_shape(w, in, a0, a1, st ? 2 : 1, 4)) continue;
     uint64_t addr[32];
     for (uint32_t l = 0; l < 32; l++) addr[l] = (l < 16 ? a0 : a1) + (l % 16) * st;
     check_mem_halves(w, in, addr, 4, a0, a1, (uint32_t)st);
   }
+  if (gate > 0) reads_sync(&an->race, &c);
 }

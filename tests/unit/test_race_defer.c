@@ -39,20 +39,17 @@ static const char *ptx = PTX_HEAD ".shared .align 4 .b32 sh[128];\n"
     KHEAD("drop") "  st.shared.u32 [%r5], %r6;\n  bar.sync 0;\n  st.shared.u32 [%r7], %r6;\n  bar.sync 0;\n"
                   "  ld.shared.u32 %r8, [%r5];\n  ret;\n}\n";
 
-static smemu_ctx *run(const char *k, uint32_t analyses) {
-  smemu_options o;
-  memset(&o, 0, sizeof o);
-  o.threads = 1;
-  o.analyses = analyses;
+/* Kernel k on one block of 128 threads, one worker, with analyses an (the
+ * module stays loaded: its hazards are read afterwards). */
+static smemu_ctx *run(const char *k, uint32_t an) {
+  smemu_options o = {.threads = 1, .analyses = an};
   smemu_ctx *c = NULL;
   smemu_module *m;
   smemu_kernel *kn;
-  assert_int_equal(smemu_create(&o, &c), SMEMU_OK);
-  if (smemu_module_load_data(c, ptx, strlen(ptx), "defer.ptx", &m) != SMEMU_OK ||
-      smemu_module_get_kernel(m, k, &kn) != SMEMU_OK)
-    fail_msg("%s: %s", k, smemu_errmsg(c));
   const uint32_t g[3] = {1, 1, 1}, b[3] = {128, 1, 1};
-  if (smemu_launch(c, kn, g, b, 0, NULL) != SMEMU_OK) fail_msg("%s: %s", k, smemu_errmsg(c));
+  if (smemu_create(&o, &c) != SMEMU_OK || smemu_module_load_data(c, ptx, strlen(ptx), "defer.ptx", &m) != SMEMU_OK ||
+      smemu_module_get_kernel(m, k, &kn) != SMEMU_OK || smemu_launch(c, kn, g, b, 0, NULL) != SMEMU_OK)
+    fail_msg("%s: %s", k, c ? smemu_errmsg(c) : "no context");
   return c;
 }
 
