@@ -39,6 +39,7 @@ int race_init(race_state *r, const launch *L) {
   for (uint32_t pc = 0; pc < L->prog->ncode; pc++)
     if (L->prog->code[pc].op == OP_CP) r->st_ok = 0;
   r->init = calloc(nbytes, 1);
+  r->init_lo = L->prog->smem_reserved < r->sh_size ? L->prog->smem_reserved : r->sh_size;
   r->block_gen = calloc(L->nthreads_block, sizeof *r->block_gen);
   r->warp_gen = calloc(L->nthreads_block, sizeof *r->warp_gen);
   r->fence_gen = calloc(L->nthreads_block, sizeof *r->fence_gen);
@@ -90,6 +91,7 @@ void race_block_start(race_state *r, block *b) {
   r->nplog = 0;
   r->st_only = 0;
   memset(r->init, 0, r->sh_size);
+  r->init_unset = r->sh_size - r->init_lo;
   r->dv_any = 0;
   memset(r->dv_lanes, 0, sizeof r->dv_lanes);
   memset(r->block_gen, 0, b->nthreads * sizeof *r->block_gen);

@@ -113,6 +113,10 @@ typedef struct race_state {
   shadow_x *wshx, *shx; /* their spilled reads, index for index */
   uint32_t sh_size;
   uint8_t *init;                        /* 1 per shared byte written (init check) */
+  uint32_t init_lo;                     /* the user's shared bytes from here on (below: the reserved
+                                           area, seldom written) */
+  uint32_t init_unset;                  /* of those, the bytes still 0 (sinit_mark): none, every read
+                                           from init_lo on is of written bytes */
   uint32_t gen;                         /* block generation: +1 per barrier completion / warp sync */
   uint32_t all_gen;                     /* generation of the last barrier every live thread passed:
                                            accesses older than it are ordered for everyone */

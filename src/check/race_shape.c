@@ -415,6 +415,7 @@ typedef struct rd_ctx {
   uint32_t gen; /* the block's generation */
   uint32_t nplog, logged;
   int races, init, banks;
+  uint32_t unset, init_lo; /* race_state's: no init test where every byte is written */
   const uint8_t *initp;
   struct pend_shape *plog;
 } rd_ctx;
@@ -428,8 +429,8 @@ static int reads_gate(const warp *w, const analysis *an, rd_ctx *c) {
   if (r->npcp) return 0;
   /* (reads when a write is live are RAW checks: race_pattern_reads') */
   if (w->L->want_races && (r->compat || r->nsplit || r->wgen1 > r->all_gen)) return 0;
-  *c = (rd_ctx){an->shape_lo,    r->sh_size,        r->gen,  r->nplog, 0, w->L->want_races,
-                w->L->want_init, an->banks != NULL, r->init, r->plog};
+  *c = (rd_ctx){an->shape_lo,    r->sh_size,        r->gen,        r->nplog,   0,       w->L->want_races,
+                w->L->want_init, an->banks != NULL, r->init_unset, r->init_lo, r->init, r->plog};
   return 1;
 }
 
@@ -454,7 +455,9 @@ static inline int read_fast(warp *w, const insn *in, uint64_t a0, uint64_t a1, u
   uint32_t w0 = (uint32_t)(a0 >> 2), w1 = (uint32_t)(a1 >> 2);
   if (n > 1 && w0 != w1 && (w1 > w0 ? w1 - w0 : w0 - w1) < 16) return 0;
   if (c->races && c->nplog == PLOG) return 0;
-  if (c->init && (sinit_half(c->initp + a0, n) | sinit_half(c->initp + a1, n))) return 0;
+  if (c->init && (c->unset || a0 < c->init_lo || a1 < c->init_lo) &&
+      (sinit_half(c->initp + a0, n) | sinit_half(c->initp + a1, n)))
+    return 0;
   if (c->banks && !check_banks_halves(w, in, a0, a1, (uint32_t)st, 4)) return -1;
   if (c->races) {
     c->plog[c->nplog++] =
