@@ -354,7 +354,7 @@ static inline void sinit_mark(race_state *r, uint64_t a, uint32_t n) {
 static inline void sinit_shape(warp *w, race_state *r, block *b, const wshape *ws, int kind) {
   uint32_t n = ws->n;
   if (kind == ACC_READ) {
-    if (!r->init_unset && ws->w0 >= r->init_lo / 4 && ws->w1 >= r->init_lo / 4)
+    if (!r->init_unset && (uint64_t)ws->w0 * 4 >= r->init_lo && (uint64_t)ws->w1 * 4 >= r->init_lo)
       return; /* (every byte written) */
     uint32_t bad =
         sinit_half(r->init + (uint64_t)ws->w0 * 4, n) | sinit_half(r->init + (uint64_t)ws->w1 * 4, n) << 16;
