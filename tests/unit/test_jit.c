@@ -1,7 +1,9 @@
 /* test_jit.c: the compiled tier against the interpreter, bit for bit.
  *  - tricky_ops: single forms at their edges (shifts by >= the width,
  *    min/max with NaN and signed zeros, cvt saturation and NaN, mul.hi,
- *    ftz/sat): the compiled result must equal the value stated here (from
+ *    ftz/sat, a NaN result read by abs/neg/min/max/cvt/setp/fma after it),
+ *    on one thread and on a full warp (the compiled tier's full-warp
+ *    bodies): the compiled result must equal the value stated here (from
  *    the PTX ISA's definitions) and the interpreter's.
  *  - fuzz_kernels: random straight-line and branchy kernels over the
  *    compiled forms, the forms that go through handlers, shared memory,
@@ -139,6 +141,26 @@ static const tricky cases[] = {
     {"cvt.u32.u64 %r1, %rd1; cvt.u32.u64 %r2, %rd2; mov.b32 %f1, %r1; mov.b32 %f2, %r2; mul.sat.f32 %f3, %f1, %f2; mov.b32 %r3, %f3; cvt.u64.u32 %rd9, %r3;", 0x40000000, 0x40000000, 0x3f800000},
     /* f32 NaN results are canonical */
     {"cvt.u32.u64 %r1, %rd1; cvt.u32.u64 %r2, %rd2; mov.b32 %f1, %r1; mov.b32 %f2, %r2; add.f32 %f3, %f1, %f2; mov.b32 %r3, %f3; cvt.u64.u32 %rd9, %r3;", 0xffc00001, 0x3f800000, 0x7fffffff},
+    /* a NaN result read by the next instruction is the canonical NaN
+     * whatever the host made of the input's payload: through abs, neg,
+     * min/max of two NaNs, cvt to f64, and an fma chain */
+#define F12 "cvt.u32.u64 %r1, %rd1; cvt.u32.u64 %r2, %rd2; mov.b32 %f1, %r1; mov.b32 %f2, %r2; "
+#define R9 "mov.b32 %r3, %f5; cvt.u64.u32 %rd9, %r3;"
+    {F12 "add.f32 %f3, %f1, %f2; abs.f32 %f5, %f3; " R9, 0xffc00001, 0x3f800000, 0x7fffffff},
+    {F12 "mul.f32 %f3, %f1, %f2; neg.f32 %f5, %f3; " R9, 0x7fc00005, 0x3f800000, 0xffffffff},
+    {F12 "fma.rn.f32 %f3, %f1, %f2, %f2; mul.f32 %f4, %f2, %f1; min.f32 %f5, %f4, %f3; " R9, 0xffc00001, 0x3f800000,
+     0x7fffffff},
+    {F12 "add.f32 %f3, %f1, %f2; max.f32 %f5, %f3, %f2; " R9, 0xffc00001, 0x3f800000, 0x3f800000},
+    {F12 "add.f32 %f3, %f1, %f2; fma.rn.f32 %f4, %f3, %f2, %f2; fma.rn.f32 %f5, %f4, %f2, %f4; " R9, 0xffc00001,
+     0x3f800000, 0x7fffffff},
+    {F12 "sub.f32 %f3, %f1, %f2; fma.rn.f32 %f4, %f3, %f2, %f2; mov.f32 %f5, %f3; " R9, 0xffc00001, 0x3f800000,
+     0x7fffffff},
+    {F12 "add.f32 %f3, %f1, %f2; cvt.f64.f32 %fd1, %f3; mov.b64 %rd9, %fd1;", 0xffc00001, 0x3f800000,
+     0x7fffffffe0000000ull},
+    {F12 "add.f32 %f3, %f1, %f2; setp.equ.f32 %p1, %f3, %f3; setp.eq.f32 %p2, %f3, %f3; selp.u64 %rd10, 1, 0, %p1; "
+         "selp.u64 %rd9, 2, 0, %p2; add.u64 %rd9, %rd9, %rd10;", 0xffc00001, 0x3f800000, 1},
+#undef F12
+#undef R9
     /* setp with NaN: ordered lt false, unordered ltu true */
     {"cvt.u32.u64 %r1, %rd1; cvt.u32.u64 %r2, %rd2; mov.b32 %f1, %r1; mov.b32 %f2, %r2; setp.ltu.f32 %p1, %f1, %f2; setp.lt.or.f32 %p2, %f1, %f2, %p1; selp.u64 %rd9, 7, 9, %p2;", 0x7fc00000, 0, 7},
     /* integer min with signs */
@@ -159,9 +181,12 @@ static void tricky_ops(void **state) {
              "ld.param.u64 %%rd8, [po];\nmov.u64 %%rd1, %lluU;\nmov.u64 %%rd2, %lluU;\n%s\n"
              "st.global.u64 [%%rd8], %%rd9;\nret;\n}\n",
              (unsigned long long)cases[i].a, (unsigned long long)cases[i].b, cases[i].body);
-    for (int tier = SMEMU_TIER_INTERP; tier <= SMEMU_TIER_JIT; tier++) {
+    /* one thread, and a full warp (the compiled tier's full-warp bodies;
+     * every lane stores the same value) */
+    for (int k = 0; k < 4; k++) {
+      int tier = k & 1 ? SMEMU_TIER_JIT : SMEMU_TIER_INTERP;
       tiers_outcome o;
-      tiers_launch L = {{1, 1, 1}, {1, 1, 1}, 8, 0, 1, 0, 0, 0, 0};
+      tiers_launch L = {{1, 1, 1}, {k < 2 ? 1 : 32, 1, 1}, 8, 0, 1, 0, 0, 0, 0};
       tiers_run(ptx, NULL, 0, tier, &L, &o);
       uint64_t got = 0;
       if (o.nbufs) memcpy(&got, o.buf[0], 8);
@@ -176,7 +201,7 @@ static void tricky_ops(void **state) {
     }
   }
   assert_int_equal(bad, 0);
-  assert_int_equal(compiled, (int)(sizeof cases / sizeof *cases));
+  assert_int_equal(compiled, 2 * (int)(sizeof cases / sizeof *cases));
 }
 
 /* ---- random kernels (tests/common/tiers.c) ---- */
