@@ -14,6 +14,7 @@ static const exec_hooks check_hooks = {
     .mem_halves = check_mem_halves,
     .mem_pattern = check_mem_pattern,
     .mem_shape = check_mem_shape,
+    .mem_reads = check_mem_reads,
     .banks_halves = check_banks_halves,
     .banks_masks = check_banks_masks,
     .atom = check_atom,

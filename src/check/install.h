@@ -16,6 +16,8 @@ void check_mem_halves(warp *w, const insn *in, const uint64_t addr[32], uint32_t
 void check_mem_pattern(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0,
                        uint64_t a1, uint64_t stride);
 int check_mem_shape(warp *w, const insn *in, uint64_t a0, uint64_t a1, int pat, uint32_t size);
+void check_mem_reads(warp *w, simt_entry *t, const insn *code, uint32_t pc, uint64_t which,
+                     const uint64_t *pat, uint32_t npat);
 int check_banks_halves(warp *w, const insn *in, uint64_t a0, uint64_t a1, uint32_t stride, uint32_t size);
 uint32_t check_banks_masks(const warp *w);
 void check_atom(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size);

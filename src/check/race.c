@@ -35,7 +35,11 @@ int race_init(race_state *r, const launch *L) {
   if (!r->runof || !r->runs || !r->runfree) return -1;
   r->plog = malloc(PLOG * sizeof *r->plog);
   if (!r->plog) return -1;
+  r->st_ok = !r->compat;
+  for (uint32_t pc = 0; pc < L->prog->ncode; pc++)
+    if (L->prog->code[pc].op == OP_CP) r->st_ok = 0;
   r->init = calloc(nbytes, 1);
+  r->init_lo = L->prog->smem_reserved < r->sh_size ? L->prog->smem_reserved : r->sh_size;
   r->block_gen = calloc(L->nthreads_block, sizeof *r->block_gen);
   r->warp_gen = calloc(L->nthreads_block, sizeof *r->warp_gen);
   r->fence_gen = calloc(L->nthreads_block, sizeof *r->fence_gen);
@@ -85,7 +89,9 @@ void race_block_start(race_state *r, block *b) {
   if (r->nruns) memset(r->runof, 0, (size_t)(r->sh_size / 4 + 1) * sizeof *r->runof);
   r->nruns = r->nrunused = r->nrunfree = 0;
   r->nplog = 0;
+  r->st_only = 0;
   memset(r->init, 0, r->sh_size);
+  r->init_unset = r->sh_size - r->init_lo;
   r->dv_any = 0;
   memset(r->dv_lanes, 0, sizeof r->dv_lanes);
   memset(r->block_gen, 0, b->nthreads * sizeof *r->block_gen);
@@ -364,7 +370,8 @@ void race_bar_released(block *b, uint32_t id, int all) {
   r->gen++;
   if (all) {
     r->all_gen = r->gen;
-    r->nplog = 0; /* (pattern_reads) */
+    r->nplog = 0; /* (pattern_reads, deferred_store) */
+    r->st_only = 0;
   }
   r->bar_pc[id] = 0;
   if (r->dv_any) race_sync_released(b);
@@ -396,6 +403,7 @@ void race_cluster_released(block *b) {
   r->gen++;
   r->all_gen = r->gen;
   r->nplog = 0;
+  r->st_only = 0;
 }
 
 void race_warpsync(warp *w, uint32_t lanes) {

@@ -102,12 +102,21 @@ typedef struct race_state {
     uint32_t w0, w1, pc, gen;
     uint16_t tb;
     uint8_t n;
-  } * plog; /* PLOG of them, nplog used (race.c: pattern_reads) */
+    uint8_t st; /* 1: a store of 16 words from each of w0, w1 not recorded yet
+                   (race_shape.c: deferred_store) */
+  } * plog;     /* PLOG of them, nplog used (race.c: pattern_reads) */
   uint32_t nplog;
+  uint8_t st_ok;        /* stores may wait in plog: no racecheck compat, no cp (async proxy reads
+                           look at write records of any age) */
+  uint8_t st_only;      /* every write record not older than all_gen is a store waiting in plog */
   shadow *sh;           /* one per shared byte, used for split words */
   shadow_x *wshx, *shx; /* their spilled reads, index for index */
   uint32_t sh_size;
   uint8_t *init;                        /* 1 per shared byte written (init check) */
+  uint32_t init_lo;                     /* the user's shared bytes from here on (below: the reserved
+                                           area, seldom written) */
+  uint32_t init_unset;                  /* of those, the bytes still 0 (sinit_mark): none, every read
+                                           from init_lo on is of written bytes */
   uint32_t gen;                         /* block generation: +1 per barrier completion / warp sync */
   uint32_t all_gen;                     /* generation of the last barrier every live thread passed:
                                            accesses older than it are ordered for everyone */

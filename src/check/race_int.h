@@ -335,17 +335,33 @@ static inline uint32_t sinit_half(const uint8_t *p, uint32_t n) {
   return bad;
 }
 
+/* Shared bytes [a, a+n) (in bounds) written: their init bytes set, those
+ * newly set from init_lo on counted off init_unset. */
+static inline void sinit_mark(race_state *r, uint64_t a, uint32_t n) {
+  if (!r->init_unset) { /* (nothing left to count) */
+    memset(r->init + a, 1, n);
+    return;
+  }
+  uint64_t lo = a < r->init_lo ? r->init_lo : a;
+  uint32_t set = 0, counted = a + n > lo ? (uint32_t)(a + n - lo) : 0;
+  for (uint64_t k = lo; k < a + n; k++) set += r->init[k]; /* (0 or 1 each) */
+  r->init_unset -= counted - set;
+  memset(r->init + a, 1, n);
+}
+
 /* The init check of a whole warp's 4-byte access of shape ws: a word of
  * init bytes per half-warp or per lane of each half. */
 static inline void sinit_shape(warp *w, race_state *r, block *b, const wshape *ws, int kind) {
   uint32_t n = ws->n;
   if (kind == ACC_READ) {
+    if (!r->init_unset && (uint64_t)ws->w0 * 4 >= r->init_lo && (uint64_t)ws->w1 * 4 >= r->init_lo)
+      return; /* (every byte written) */
     uint32_t bad =
         sinit_half(r->init + (uint64_t)ws->w0 * 4, n) | sinit_half(r->init + (uint64_t)ws->w1 * 4, n) << 16;
     for (; bad; bad &= bad - 1) race_add_sync(r, b, SYNC_UNINIT, w->pc, w->index, bad & -bad);
   } else {
-    memset(r->init + (uint64_t)ws->w0 * 4, 1, 4 * n);
-    memset(r->init + (uint64_t)ws->w1 * 4, 1, 4 * n);
+    sinit_mark(r, (uint64_t)ws->w0 * 4, 4 * n);
+    if (ws->w1 != ws->w0) sinit_mark(r, (uint64_t)ws->w1 * 4, 4 * n);
   }
 }
 

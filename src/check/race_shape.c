@@ -115,19 +115,37 @@ static void keep_shape(race_state *r, uint32_t w0, uint32_t w1, uint32_t n, uint
   run_reads(r, w1, pc, (uint16_t)(tb + 16), 0, 0);
 }
 
-/* Keep the readers of the shape reads put off (pattern_reads), in order,
- * each as of its generation: before anything else looks at or changes a
- * shadow's readers. */
+/* A write by thread t at pc (generation gen) where no read or write record
+ * of the word is live: the word's only record from now on (check_one's
+ * end, which no hazard precedes then). */
+static inline void write_dead(shadow *s, uint32_t gen, uint32_t pc, uint16_t t) {
+  s->w = (acc_rec){gen, pc, t, ACC_WRITE, 1};
+  s->r[0].valid = s->r[1].valid = 0;
+  s->spilled = 0;
+}
+
+/* Keep the readers of the shape reads put off (pattern_reads) and record
+ * the stores put off (deferred_store), in order, each as of its
+ * generation: before anything else looks at or changes a shadow. */
 void race_flush_reads(race_state *r) {
   uint32_t g = r->gen, rg = r->rgen1;
   for (uint32_t i = 0; i < r->nplog; i++) {
     const struct pend_shape *e = &r->plog[i];
     r->gen = e->gen;
-    keep_shape(r, e->w0, e->w1, e->n, e->pc, e->tb);
+    if (!e->st) {
+      keep_shape(r, e->w0, e->w1, e->n, e->pc, e->tb);
+      continue;
+    }
+    for (uint32_t l = 0; l < 32; l++) {
+      uint32_t wd = (l < 16 ? e->w0 : e->w1) + l % 16;
+      own_word_w(r, wd);
+      write_dead(&r->wsh[wd], e->gen, e->pc, (uint16_t)(e->tb + l));
+    }
   }
   r->gen = g;
   r->rgen1 = rg;
   r->nplog = 0;
+  r->st_only = 0;
 }
 
 /* A whole warp's read of shape ws: RAW checks now; the readers are kept
@@ -141,6 +159,7 @@ int race_pattern_reads(warp *w, const wshape *ws, race_state *r, block *b) {
   uint16_t tb = (uint16_t)(w->index * 32);
   if (r->wgen1 > r->all_gen) {
     uint32_t wd0[32];
+    if (r->st_only) race_flush_reads(r); /* (the stores put off: the log holds nothing else) */
     for (uint32_t l = 0; l < 16; l++) {
       wd0[l] = w0 + (xb ? l : 0);
       wd0[l + 16] = w1 + (xb ? l : 0);
@@ -148,7 +167,7 @@ int race_pattern_reads(warp *w, const wshape *ws, race_state *r, block *b) {
     raw_reads(r, b, FULL_MASK, wd0, 1, pc, tb);
   }
   if (r->nplog == PLOG) race_flush_reads(r);
-  r->plog[r->nplog++] = (struct pend_shape){w0, w1, pc, r->gen, tb, (uint8_t)n};
+  r->plog[r->nplog++] = (struct pend_shape){w0, w1, pc, r->gen, tb, (uint8_t)n, 0};
   r->rgen1 = r->gen + 1;
   return 1;
 }
@@ -264,16 +283,17 @@ static void store_words(warp *w, const insn *in, const uint32_t wdv[32], race_st
   /* every read so far is ordered before these (older than the last barrier
    * everyone passed)? */
   int rdead = r->rgen1 <= r->all_gen;
+  /* and every write too? Then no lane's record needs reading (the lanes'
+   * words differ: no lane's write is another's last write), only writing:
+   * the records are seldom in the cache by now */
+  int wdead = rdead && r->wgen1 <= r->all_gen;
   for (int l = 0; l < 32; l++) {
     uint32_t wd = wdv[l], cur, x;
     shadow *s = &r->wsh[wd];
     own_word_w(r, wd);
-    if (rdead && !live(&s->w, r->all_gen)) {
-      /* and the last write too: no hazard whatever the values, the word's
-       * only record is now this write (check_one's end) */
-      s->w = (acc_rec){r->gen, w->pc, (uint16_t)(tb + l), ACC_WRITE, 1};
-      s->r[0].valid = s->r[1].valid = 0;
-      s->spilled = 0;
+    if (wdead || (rdead && !live(&s->w, r->all_gen))) {
+      /* and the last write too: no hazard whatever the values */
+      write_dead(s, r->gen, w->pc, (uint16_t)(tb + l));
       r->wgen1 = r->gen + 1;
       continue;
     }
@@ -325,9 +345,33 @@ static inline void drop_dead_run(race_state *r, uint32_t w0) {
   r->nruns--;
 }
 
+/* A store of shape_fits put off (in plog, before the words' shadows are
+ * touched: seldom in the cache by now, and a barrier every thread passes
+ * next makes the record of no use) where store_words would only write its
+ * 32 records: no read record live, no write record live but those of
+ * stores put off, on other words. Write records of any age matter to the
+ * async proxy's reads and to racecheck compat (st_ok). */
+static int deferred_store(warp *w, const wshape *ws, race_state *r) {
+  if (!r->st_ok || r->nruns || r->nplog == PLOG || r->rgen1 > r->all_gen) return 0;
+  if (r->wgen1 > r->all_gen) {
+    if (!r->st_only) return 0;
+    for (uint32_t i = 0; i < r->nplog; i++) {
+      const struct pend_shape *e = &r->plog[i];
+      uint32_t a[2] = {e->w0, e->w1}, c[2] = {ws->w0, ws->w1};
+      for (int j = 0; j < 4; j++)
+        if (a[j / 2] < c[j % 2] + 16 && c[j % 2] < a[j / 2] + 16) return 0;
+    }
+  }
+  r->plog[r->nplog++] = (struct pend_shape){ws->w0, ws->w1, w->pc, r->gen, (uint16_t)(w->index * 32), 16, 1};
+  r->st_only = 1;
+  r->wgen1 = r->gen + 1;
+  return 1;
+}
+
 /* The stores of shape_fits. */
 void race_shape_stores(warp *w, const insn *in, const wshape *ws, race_state *r, block *b) {
   uint32_t wdv[32];
+  if (deferred_store(w, ws, r)) return;
   race_flush_reads(r);
   for (uint32_t l = 0; l < 16; l++) {
     wdv[l] = ws->w0 + l;
@@ -360,4 +404,96 @@ int check_mem_shape(warp *w, const insn *in, uint64_t a0, uint64_t a1, int pat, 
   if (an->banks && !check_banks_halves(w, in, a0, a1, pat == 2 ? size : 0, size)) return 0;
   race_shape_checks(w, in, &ws, kind, r, b);
   return 1;
+}
+
+/* What check_mem_reads' fast reads (read_fast) need of the state, read
+ * once: none of it changes while only they run; the log's count and the
+ * readers' generation are written back before anything else runs. */
+typedef struct rd_ctx {
+  uint64_t lo;  /* analysis.shape_lo */
+  uint32_t sz;  /* shared bytes */
+  uint32_t gen; /* the block's generation */
+  uint32_t nplog, logged;
+  int races, init, banks;
+  uint32_t unset, init_lo; /* race_state's: no init test where every byte is written */
+  const uint8_t *initp;
+  struct pend_shape *plog;
+} rd_ctx;
+
+/* May check_mem_reads take the reads of a run without check_mem_shape
+ * (what it would do then, read_fast)? Fills c when so. Nothing a fast
+ * read changes (the log and the bank sums) changes this. */
+static int reads_gate(const warp *w, const analysis *an, rd_ctx *c) {
+  if (!an || an->shape_lo == UINT32_MAX) return 0;
+  const race_state *r = &an->race;
+  if (r->npcp) return 0;
+  /* (reads when a write is live are RAW checks: race_pattern_reads') */
+  if (w->L->want_races && (r->compat || r->nsplit || r->wgen1 > r->all_gen)) return 0;
+  *c = (rd_ctx){an->shape_lo,    r->sh_size,        r->gen,        r->nplog,   0,       w->L->want_races,
+                w->L->want_init, an->banks != NULL, r->init_unset, r->init_lo, r->init, r->plog};
+  return 1;
+}
+
+/* The fast reads' log entries, counted in the state. */
+static inline void reads_sync(race_state *r, rd_ctx *c) {
+  if (!c->logged) return;
+  r->nplog = c->nplog;
+  r->rgen1 = c->gen + 1;
+  c->logged = 0;
+}
+
+/* check_mem_shape of lanes at a0 / a1 + (l%16)*st (st 0 or 4) read by
+ * instruction in at w->pc, where reads_gate holds: 1 when done as it would
+ * do it (the init bytes all written, the bank cache's figures, the read
+ * logged), 0 when nothing was changed and it is check_mem_shape's, -1
+ * when the bank cache has not seen the pattern (check_mem_shape would
+ * return 0: the bank model needs the lanes). */
+static inline int read_fast(warp *w, const insn *in, uint64_t a0, uint64_t a1, uint64_t st, rd_ctx *c) {
+  uint32_t n = st ? 16 : 1, sz = c->sz;
+  if (a0 < c->lo || a1 < c->lo || ((a0 | a1) & 3) || sz < 4 * n || a0 > sz - 4 * n || a1 > sz - 4 * n)
+    return 0;
+  uint32_t w0 = (uint32_t)(a0 >> 2), w1 = (uint32_t)(a1 >> 2);
+  if (n > 1 && w0 != w1 && (w1 > w0 ? w1 - w0 : w0 - w1) < 16) return 0;
+  if (c->races && c->nplog == PLOG) return 0;
+  if (c->init && (c->unset || a0 < c->init_lo || a1 < c->init_lo) &&
+      (sinit_half(c->initp + a0, n) | sinit_half(c->initp + a1, n)))
+    return 0;
+  if (c->banks && !check_banks_halves(w, in, a0, a1, (uint32_t)st, 4)) return -1;
+  if (c->races) {
+    c->plog[c->nplog++] =
+        (struct pend_shape){w0, w1, w->pc, c->gen, (uint16_t)(w->index * 32), (uint8_t)n, 0};
+    c->logged = 1;
+  }
+  return 1;
+}
+
+void check_mem_reads(warp *w, simt_entry *t, const insn *code, uint32_t pc, uint64_t which,
+                     const uint64_t *pat, uint32_t npat) {
+  analysis *an = w->blk->an;
+  rd_ctx c = {0};
+  int gate = -1; /* reads_gate, -1: not known */
+  for (; which; which &= which - 1) {
+    uint32_t j = (uint32_t)__builtin_ctzll(which);
+    const insn *in = &code[j];
+    const uint64_t *p = pat;
+    for (uint32_t k = 0; k < npat; k++)
+      if (pat[4 * k] == in->a) p = &pat[4 * k];
+    uint64_t a0 = p[1] + (uint64_t)in->imm, a1 = p[2] + (uint64_t)in->imm, st = p[3];
+    w->pc = pc + j;
+    t->pc = pc + j + 1;
+    int f = 0;
+    if (st == 0 || st == 4) {
+      if (gate < 0) gate = reads_gate(w, an, &c);
+      f = gate ? read_fast(w, in, a0, a1, st, &c) : 0;
+      if (f > 0) continue;
+    }
+    /* (whatever the hooks below do can change the gate) */
+    if (gate > 0) reads_sync(&an->race, &c);
+    gate = -1;
+    if (!f && (st == 0 || st == 4) && check_mem_shape(w, in, a0, a1, st ? 2 : 1, 4)) continue;
+    uint64_t addr[32];
+    for (uint32_t l = 0; l < 32; l++) addr[l] = (l < 16 ? a0 : a1) + (l % 16) * st;
+    check_mem_halves(w, in, addr, 4, a0, a1, (uint32_t)st);
+  }
+  if (gate > 0) reads_sync(&an->race, &c);
 }

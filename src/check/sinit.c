@@ -30,7 +30,7 @@ void sinit_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
       }
       for (; bad; bad &= bad - 1) race_add_sync(r, b, SYNC_UNINIT, w->pc, w->index, bad & -bad);
     } else {
-      for (int l = 0; l < 32; l++) memcpy(r->init + addr[l], &ones, 4);
+      for (int l = 0; l < 32; l++) sinit_mark(r, addr[l], 4);
     }
   } else if (init && !ws) {
     LANES(m, {
@@ -42,7 +42,7 @@ void sinit_access(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], 
         int all = size == 4 ? (memcpy(&v, r->init + a, 4), v == 0x01010101u) : !memchr(r->init + a, 0, size);
         if (!all) race_add_sync(r, b, SYNC_UNINIT, w->pc, w->index, 1u << l);
       } else {
-        memset(r->init + a, 1, size);
+        sinit_mark(r, a, size);
       }
     });
   }

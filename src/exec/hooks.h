@@ -36,6 +36,8 @@ typedef struct exec_hooks {
   void (*mem_pattern)(warp *w, const insn *in, const uint64_t addr[32], uint32_t size, uint64_t a0,
                       uint64_t a1, uint64_t stride);
   int (*mem_shape)(warp *w, const insn *in, uint64_t a0, uint64_t a1, int pat, uint32_t size);
+  void (*mem_reads)(warp *w, simt_entry *t, const insn *code, uint32_t pc, uint64_t which,
+                    const uint64_t *pat, uint32_t npat);
   int (*banks_halves)(warp *w, const insn *in, uint64_t a0, uint64_t a1, uint32_t stride, uint32_t size);
   uint32_t (*banks_masks)(const warp *w);
   void (*atom)(warp *w, const insn *in, uint32_t m, const uint64_t addr[32], uint32_t size);
@@ -79,6 +81,16 @@ static inline void hook_mem_pattern(warp *w, const insn *in, const uint64_t addr
  * addresses (1), or nothing done (0: the caller calls hook_mem). */
 static inline int hook_mem_shape(warp *w, const insn *in, uint64_t a0, uint64_t a1, int pat, uint32_t size) {
   return exec_hooks_on->mem_shape(w, in, a0, a1, pat, size);
+}
+/* hook_mem_pattern, in order, for the compiled tier's run of full-warp
+ * 4-byte shared reads from pc: instruction pc + j for each bit j of
+ * `which`, its lanes at a + in->imm + (l%16)*st from the entry {slot, a0,
+ * a1, st} of pat[0..npat) whose slot is its address register (a for lanes
+ * 0-15 a0, for 16-31 a1); each is made at its pc (w->pc, t->pc) as its
+ * handler would make it. One call instead of one per read. */
+static inline void hook_mem_reads(warp *w, simt_entry *t, const insn *code, uint32_t pc, uint64_t which,
+                                  const uint64_t *pat, uint32_t npat) {
+  exec_hooks_on->mem_reads(w, t, code, pc, which, pat, npat);
 }
 /* A full warp's shared access at pc whose lanes are at a0 + (l%16)*stride
  * (lanes 0-15) and a1 + (l%16)*stride (lanes 16-31), made while the bank

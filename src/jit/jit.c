@@ -95,6 +95,8 @@ static double cpu_now(void) {
 
 #include "jit/region.inc"
 
+#include "jit/read_batch.inc"
+
 #include "jit/live.inc"
 
 #include "jit/code_cache.inc"
