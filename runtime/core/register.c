@@ -176,10 +176,14 @@ static void ptx_version(const char *ptx, char *out, size_t n) {
 
 /* SASS-informed counting (SMEMU_COUNTING=sass|ptx, default sass when the
  * tools exist): the fatbinary's cubin when it is for the emulated
- * architecture, else the PTX through ptxas; nvdisasm either way. */
+ * architecture, else the PTX through ptxas; nvdisasm either way. The
+ * mapping only changes the bank model's counts, so a run without it skips
+ * the tools (each start of nvdisasm costs about half a second, a large part
+ * of a small program's first run) unless sass was asked for by name. */
 static void sass_counting(rt_module *m, smemu_ctx *ctx) {
   const char *c = getenv("SMEMU_COUNTING");
   if (c && !strcmp(c, "ptx")) return;
+  if (!(rt.analyses & SMEMU_ANALYZE_BANKS) && !(c && !strcmp(c, "sass"))) return;
   /* PTX standing in for SASS: the cubin was built from other code paths,
    * and ptxas refuses PTX for a newer architecture */
   if (m->img.ptx_stands_in) {
