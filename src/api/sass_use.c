@@ -1,11 +1,15 @@
 /* sass_use.c: smemu_module_use_sass and smemu_last_counting (smemu.h): the
  * disassembly is parsed once and every decoded kernel of the module gets
- * its mapping (sass/map.c), kept with the kernel for the reports. */
+ * its mapping (sass/map.c), kept with the kernel for the reports. Also the
+ * jobs of sass_job.h: the disassembly made on a thread ahead of the load. */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "api/internal.h"
+#include "api/sass_job.h"
 #include "sass/sass.h"
 
 void sass_kernel_free(struct smemu_kernel *k) {
@@ -84,6 +88,59 @@ smemu_status smemu_module_count_sass_cubin(smemu_module *mod, const void *cubin,
   if (!text) return ctx_error(mod->ctx, broken ? SMEMU_ERR_IO : SMEMU_ERR_NOT_FOUND, "%s", err);
   smemu_status st = smemu_module_use_sass(mod, text, n);
   free(text);
+  return st;
+}
+
+struct smemu_sass_job {
+  pthread_t thread;
+  pid_t pid;   /* the process that started the thread */
+  void *cubin; /* the copy nvdisasm reads */
+  size_t len;
+  char *text; /* the result: sass_from_cubin's */
+  size_t n;
+  int broken;
+  char err[512];
+};
+
+static void *job_run(void *arg) {
+  smemu_sass_job *j = arg;
+  j->text = sass_from_cubin(j->cubin, j->len, &j->n, j->err, sizeof j->err, &j->broken);
+  return NULL;
+}
+
+smemu_sass_job *smemu_sass_start_cubin(const void *cubin, size_t len) {
+  if (!cubin || !len) return NULL;
+  smemu_sass_job *j = calloc(1, sizeof *j);
+  if (!j || !(j->cubin = malloc(len))) {
+    free(j);
+    return NULL;
+  }
+  memcpy(j->cubin, cubin, len);
+  j->len = len;
+  j->pid = getpid();
+  if (pthread_create(&j->thread, NULL, job_run, j)) {
+    free(j->cubin);
+    free(j);
+    return NULL;
+  }
+  return j;
+}
+
+smemu_status smemu_module_count_sass_job(smemu_module *mod, smemu_sass_job *j) {
+  if (!j) return SMEMU_ERR_INVALID_VALUE;
+  /* a forked child has no such thread: it counts from the copy itself */
+  int mine = j->pid == getpid();
+  if (mine) pthread_join(j->thread, NULL);
+  smemu_status st = SMEMU_OK;
+  if (mod && !mine)
+    st = smemu_module_count_sass_cubin(mod, j->cubin, j->len);
+  else if (mod && !j->text)
+    st = ctx_error(mod->ctx, j->broken ? SMEMU_ERR_IO : SMEMU_ERR_NOT_FOUND, "%s", j->err);
+  else if (mod)
+    st = smemu_module_use_sass(mod, j->text, j->n);
+  if (mine) free(j->text);
+  free(j->cubin);
+  free(j);
   return st;
 }
 
