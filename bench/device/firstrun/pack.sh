@@ -1,7 +1,8 @@
 #!/bin/sh
 # pack.sh DEST: fills DEST (a batch folder under .dev/) with run.sh and
 # pkg.tar.gz: this checkout's build of smemu and its runtime, and the
-# cuda-samples programs shfl_scan, threadFenceReduction and reduction built
+# cuda-samples programs shfl_scan, threadFenceReduction, reduction and
+# mergeSort built
 # by bench/samples.sh into build/bench/samples, plus tiny (a one-launch
 # program, examples/programs/reverse_main.cu) for the fixed costs.
 set -e
@@ -15,7 +16,7 @@ mkdir -p "$W/new/build/runtime" "$W/samples"
 cd "$root"
 cp build/smemu "$W/new/build/"
 cp -P build/runtime/libcudart.so* build/runtime/libcuda.so* build/runtime/libnvJitLink.so* build/runtime/smemu-run "$W/new/build/runtime/"
-for s in shfl_scan threadFenceReduction reduction; do
+for s in shfl_scan threadFenceReduction reduction mergeSort; do
   [ -x build/bench/samples/$s ] && cp build/bench/samples/$s "$W/samples/"
 done
 [ -x build/bench/samples/tiny ] ||

@@ -58,6 +58,12 @@ if [ -x $W/samples/reduction ]; then
   PAIRS=1 pair new reduction env $S run --quiet --
   echo "sample reduction done $SECONDS s" >> "$RES/times.txt"
 fi
+# several modules: their nvdisasm side by side (bank model on)
+if [ -x $W/samples/mergeSort ]; then
+  PAIRS=1 pair banks mergeSort env $S run --quiet --check banks --
+  PAIRS=1 pair banks-ptx mergeSort env $S run --quiet --check banks --counting ptx --
+  echo "sample mergeSort done $SECONDS s" >> "$RES/times.txt"
+fi
 # nvdisasm alone on the cubins a banks run cached
 ND=$(command -v nvdisasm || echo /usr/local/cuda/bin/nvdisasm)
 for f in $W/c.banks.*.1/*.cubin; do
