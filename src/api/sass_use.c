@@ -96,7 +96,8 @@ struct smemu_sass_job {
   pid_t pid;   /* the process that started the thread */
   void *cubin; /* the copy nvdisasm reads */
   size_t len;
-  char *text; /* the result: sass_from_cubin's */
+  sass_tools tools; /* resolved by the starting thread */
+  char *text;       /* the result: sass_from_cubin's */
   size_t n;
   int broken;
   char err[512];
@@ -104,7 +105,7 @@ struct smemu_sass_job {
 
 static void *job_run(void *arg) {
   smemu_sass_job *j = arg;
-  j->text = sass_from_cubin(j->cubin, j->len, &j->n, j->err, sizeof j->err, &j->broken);
+  j->text = sass_from_cubin_with(&j->tools, j->cubin, j->len, &j->n, j->err, sizeof j->err, &j->broken);
   return NULL;
 }
 
@@ -118,7 +119,10 @@ smemu_sass_job *smemu_sass_start_cubin(const void *cubin, size_t len) {
   memcpy(j->cubin, cubin, len);
   j->len = len;
   j->pid = getpid();
-  if (pthread_create(&j->thread, NULL, job_run, j)) {
+  /* the environment is read here: the program may change it while the
+   * thread runs */
+  if (sass_tools_get(&j->tools) < 0 || pthread_create(&j->thread, NULL, job_run, j)) {
+    sass_tools_free(&j->tools);
     free(j->cubin);
     free(j);
     return NULL;
@@ -139,6 +143,7 @@ smemu_status smemu_module_count_sass_job(smemu_module *mod, smemu_sass_job *j) {
   else if (mod)
     st = smemu_module_use_sass(mod, j->text, j->n);
   if (mine) free(j->text);
+  sass_tools_free(&j->tools);
   free(j->cubin);
   free(j);
   return st;

@@ -12,6 +12,7 @@
  * addresses. Lines whose mapping is ambiguous keep the PTX-level marks. */
 #ifndef SMEMU_SASS_H
 #define SMEMU_SASS_H
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -111,6 +112,21 @@ char *sass_from_ptx(const char *ptx, size_t len, const char *arch, size_t *out_l
                     int *broken);
 /* The same for a cubin image. */
 char *sass_from_cubin(const void *cubin, size_t len, size_t *out_len, char *err, size_t errsz, int *broken);
+/* What sass_from_cubin reads from the environment and the file system,
+ * taken at once (the nvdisasm to run, the cache directory, created, and a
+ * copy of the environment for the tool), so that sass_from_cubin_with can
+ * run on another thread while the program changes its environment. */
+typedef struct sass_tools {
+  char nvdisasm[PATH_MAX]; /* "" when none is found */
+  char dir[PATH_MAX - 64];
+  int dir_ok;  /* dir exists */
+  char **envp; /* malloc'd copy of environ */
+} sass_tools;
+/* 0, or -1 when out of memory. */
+int sass_tools_get(sass_tools *t);
+void sass_tools_free(sass_tools *t);
+char *sass_from_cubin_with(const sass_tools *t, const void *cubin, size_t len, size_t *out_len, char *err,
+                           size_t errsz, int *broken);
 /* The nvdisasm to run: $SMEMU_NVDISASM, the PATH, the CUDA toolkit
  * (/usr/local/cuda/bin), or the PyPI wheel installed into the build tree
  * (scripts/deps.sh: build/pydeps). NULL when none is found; the string is

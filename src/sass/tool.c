@@ -99,14 +99,14 @@ static int cache_dir(char *out, size_t n) {
 }
 
 /* Runs argv once with stdout to `out` (NULL: inherited) and stderr
- * discarded. */
-static int run_once(char *const argv[], const char *out) {
+ * discarded, in environment envp. */
+static int run_once(char *const argv[], const char *out, char *const envp[]) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   if (out) posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
   pid_t pid;
-  int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+  int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, envp);
   posix_spawn_file_actions_destroy(&fa);
   if (rc) return -1;
   int st = 0;
@@ -120,9 +120,9 @@ static int run_once(char *const argv[], const char *out) {
  * memory, and one such failure must not change how a program is counted.
  * A tool that fails every time (bad input) costs TOOL_TRIES runs. */
 #define TOOL_TRIES 3
-static int run(char *const argv[], const char *out) {
+static int run(char *const argv[], const char *out, char *const envp[]) {
   for (int i = 0;; i++) {
-    if (run_once(argv, out) == 0) return 0;
+    if (run_once(argv, out, envp) == 0) return 0;
     if (i + 1 == TOOL_TRIES) return -1;
     struct timespec ts = {0, 100000000L << (2 * i)}; /* 0.1 s, 0.4 s */
     while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
@@ -150,20 +150,21 @@ static int write_all(const char *path, const void *p, size_t n) {
   return 0;
 }
 
-/* Disassembles cubin file `cubin` into `sass` (cached) and reads it. */
-static char *disasm(const char *cubin, const char *sass, size_t *len, char *err, size_t en, int *broken) {
+/* Disassembles cubin file `cubin` into `sass` (cached) and reads it with
+ * nvdisasm `nv` ("": none found). */
+static char *disasm(const char *nv, char *const envp[], const char *cubin, const char *sass, size_t *len,
+                    char *err, size_t en, int *broken) {
   char *t = read_all(sass, len);
   if (t && *len > 0) return t;
   free(t);
-  const char *nv = sass_nvdisasm();
-  if (!nv) {
+  if (!*nv) {
     snprintf(err, en, "nvdisasm not found (pip install nvidia-cuda-nvdisasm, or set SMEMU_NVDISASM)");
     return NULL;
   }
   char tmp[PATH_MAX + 16];
   snprintf(tmp, sizeof tmp, "%s.%d", sass, (int)getpid());
   char *argv[] = {(char *)nv, "-c", "-gi", (char *)cubin, NULL};
-  if (run(argv, tmp) < 0 || rename(tmp, sass) != 0) {
+  if (run(argv, tmp, envp) < 0 || rename(tmp, sass) != 0) {
     remove(tmp);
     *broken = 1;
     snprintf(err, en, "%s failed on %s (%d tries)", nv, cubin, TOOL_TRIES);
@@ -192,7 +193,9 @@ char *sass_from_ptx(const char *ptx, size_t len, const char *arch, size_t *out_l
   snprintf(cubin, sizeof cubin, "%s/%016llx.cubin", dir, (unsigned long long)h);
   snprintf(sass, sizeof sass, "%s/%016llx.sass", dir, (unsigned long long)h);
   struct stat sb;
-  if (stat(sass, &sb) == 0 && sb.st_size > 0) return disasm(cubin, sass, out_len, err, errsz, broken);
+  const char *nv = sass_nvdisasm();
+  if (stat(sass, &sb) == 0 && sb.st_size > 0)
+    return disasm(nv ? nv : "", environ, cubin, sass, out_len, err, errsz, broken);
   if (stat(cubin, &sb) != 0 || sb.st_size == 0) {
     const char *ptxas = find_tool("SMEMU_PTXAS", "ptxas");
     if (!ptxas) {
@@ -207,7 +210,7 @@ char *sass_from_ptx(const char *ptx, size_t len, const char *arch, size_t *out_l
     snprintf(archopt, sizeof archopt, "-arch=%s", arch);
     snprintf(tmp, sizeof tmp, "%s.%d", cubin, (int)getpid());
     char *argv[] = {(char *)ptxas, archopt, "-lineinfo", "-o", tmp, ptxf, NULL};
-    int rc = run(argv, NULL);
+    int rc = run(argv, NULL, environ);
     remove(ptxf);
     if (rc < 0 || rename(tmp, cubin) != 0) {
       remove(tmp);
@@ -216,25 +219,60 @@ char *sass_from_ptx(const char *ptx, size_t len, const char *arch, size_t *out_l
       return NULL;
     }
   }
-  return disasm(cubin, sass, out_len, err, errsz, broken);
+  return disasm(nv ? nv : "", environ, cubin, sass, out_len, err, errsz, broken);
 }
 
-char *sass_from_cubin(const void *cubin, size_t len, size_t *out_len, char *err, size_t errsz, int *broken) {
+int sass_tools_get(sass_tools *t) {
+  memset(t, 0, sizeof *t);
+  const char *nv = sass_nvdisasm();
+  snprintf(t->nvdisasm, sizeof t->nvdisasm, "%s", nv ? nv : "");
+  size_t n = 0;
+  while (environ[n]) n++;
+  if (!(t->envp = calloc(n + 1, sizeof *t->envp))) return -1;
+  for (size_t i = 0; i < n; i++)
+    if (!(t->envp[i] = strdup(environ[i]))) {
+      sass_tools_free(t);
+      return -1;
+    }
+  t->dir_ok = cache_dir(t->dir, sizeof t->dir) == 0;
+  return 0;
+}
+
+void sass_tools_free(sass_tools *t) {
+  for (size_t i = 0; t->envp && t->envp[i]; i++) free(t->envp[i]);
+  free(t->envp);
+  t->envp = NULL;
+}
+
+char *sass_from_cubin_with(const sass_tools *t, const void *cubin, size_t len, size_t *out_len, char *err,
+                           size_t errsz, int *broken) {
   int b = 0;
   if (!broken) broken = &b;
   *broken = 0;
-  char dir[PATH_MAX - 64], cf[PATH_MAX], sass[PATH_MAX];
+  char cf[PATH_MAX], sass[PATH_MAX];
   uint64_t h = fnv(cubin, len, 0xcbf29ce484222325ull);
-  if (cache_dir(dir, sizeof dir) < 0) {
-    snprintf(err, errsz, "cannot create the cache directory %s", dir);
+  if (!t->dir_ok) {
+    snprintf(err, errsz, "cannot create the cache directory %s", t->dir);
     return NULL;
   }
-  snprintf(cf, sizeof cf, "%s/%016llx.cubin", dir, (unsigned long long)h);
-  snprintf(sass, sizeof sass, "%s/%016llx.sass", dir, (unsigned long long)h);
+  snprintf(cf, sizeof cf, "%s/%016llx.cubin", t->dir, (unsigned long long)h);
+  snprintf(sass, sizeof sass, "%s/%016llx.sass", t->dir, (unsigned long long)h);
   struct stat sb;
   if ((stat(cf, &sb) != 0 || (size_t)sb.st_size != len) && write_all(cf, cubin, len) < 0) {
     snprintf(err, errsz, "cannot write %s", cf);
     return NULL;
   }
-  return disasm(cf, sass, out_len, err, errsz, broken);
+  return disasm(t->nvdisasm, t->envp, cf, sass, out_len, err, errsz, broken);
+}
+
+char *sass_from_cubin(const void *cubin, size_t len, size_t *out_len, char *err, size_t errsz, int *broken) {
+  sass_tools t;
+  if (sass_tools_get(&t) < 0) {
+    snprintf(err, errsz, "out of memory");
+    if (broken) *broken = 0;
+    return NULL;
+  }
+  char *r = sass_from_cubin_with(&t, cubin, len, out_len, err, errsz, broken);
+  sass_tools_free(&t);
+  return r;
 }
