@@ -101,7 +101,7 @@ const char *sass_op_of(const sass_map *m, uint32_t pc);
 
 /* ---- the toolchain (tool.c) ---- */
 
-/* The disassembly (nvdisasm -c -gi) of `ptx` compiled by ptxas for `arch`
+/* The disassembly (nvdisasm -c -gi -ndf) of `ptx` compiled by ptxas for `arch`
  * ("sm_90"; NULL: sm_90) with line info, both cached under
  * $SMEMU_CACHE, else $XDG_CACHE_HOME/smemu, else ~/.cache/smemu, keyed by a
  * hash of the text and the architecture. Returns malloc'd text (*len
