@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <spawn.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,6 +131,13 @@ static int run(char *const argv[], const char *out, char *const envp[]) {
   }
 }
 
+/* A temporary name beside `path` that no other process or thread uses:
+ * jobs on threads (sass_from_cubin_with) may work on the same file. */
+static void tmp_name(char *out, size_t n, const char *path) {
+  static atomic_uint seq;
+  snprintf(out, n, "%s.%d.%u", path, (int)getpid(), atomic_fetch_add(&seq, 1));
+}
+
 /* The file's bytes, NUL-terminated; a read error keeps what was read. */
 static char *read_all(const char *path, size_t *len) {
   int err;
@@ -137,8 +145,8 @@ static char *read_all(const char *path, size_t *len) {
 }
 
 static int write_all(const char *path, const void *p, size_t n) {
-  char tmp[PATH_MAX + 16];
-  snprintf(tmp, sizeof tmp, "%s.%d", path, (int)getpid());
+  char tmp[PATH_MAX + 32];
+  tmp_name(tmp, sizeof tmp, path);
   FILE *f = fopen(tmp, "wb");
   if (!f) return -1;
   int ok = fwrite(p, 1, n, f) == n;
@@ -161,8 +169,8 @@ static char *disasm(const char *nv, char *const envp[], const char *cubin, const
     snprintf(err, en, "nvdisasm not found (pip install nvidia-cuda-nvdisasm, or set SMEMU_NVDISASM)");
     return NULL;
   }
-  char tmp[PATH_MAX + 16];
-  snprintf(tmp, sizeof tmp, "%s.%d", sass, (int)getpid());
+  char tmp[PATH_MAX + 32];
+  tmp_name(tmp, sizeof tmp, sass);
   /* -ndf: no dataflow analysis, a third of nvdisasm's time; it only adds
    * the BRANCH_TARGETS annotation of indirect branches (BRX), which the
    * parser does not read (the blocks, labels, line info and shared
@@ -211,9 +219,9 @@ char *sass_from_ptx(const char *ptx, size_t len, const char *arch, size_t *out_l
       snprintf(err, errsz, "cannot write %s", ptxf);
       return NULL;
     }
-    char archopt[64], tmp[PATH_MAX + 16];
+    char archopt[64], tmp[PATH_MAX + 32];
     snprintf(archopt, sizeof archopt, "-arch=%s", arch);
-    snprintf(tmp, sizeof tmp, "%s.%d", cubin, (int)getpid());
+    tmp_name(tmp, sizeof tmp, cubin);
     char *argv[] = {(char *)ptxas, archopt, "-lineinfo", "-o", tmp, ptxf, NULL};
     int rc = run(argv, NULL, environ);
     remove(ptxf);
