@@ -82,7 +82,7 @@ void rt_module_free(rt_module *m) {
     }
   }
   if (m->mod) smemu_module_unload(m->mod);
-  if (m->sass_job) smemu_module_count_sass_job(NULL, m->sass_job);
+  if (m->sass_job) smemu_module_count_sass_job(NULL, m->sass_job, NULL, 0);
   rt_module_free_parts(m);
   fb_free(&m->img);
   free(m->label);
@@ -192,17 +192,20 @@ static int own_cubin(const rt_module *m) {
 }
 
 /* At registration: nvdisasm starts on the module's own cubin at once, on a
- * thread, so that it runs beside the program's host code and the other
- * modules' rather than at the first launch. Only the first few modules: a
- * library registers hundreds that a program may never use. The PTX path
- * waits for the load, which patches the PTX first. */
+ * thread (ptxas first on its PTX when the cubin is for another
+ * architecture), so that the tools run beside the program's host code and
+ * the other modules' rather than at the first launch. Only the first few
+ * modules: a library registers hundreds that a program may never use. PTX
+ * that the load patches (device runtime calls) is compiled again then. */
 #define SASS_AHEAD_MAX 8
 static void sass_ahead(rt_module *m) {
   static int started;
-  if (started >= SASS_AHEAD_MAX || m->nparts || m->img.ptx_stands_in || !own_cubin(m) ||
+  if (started >= SASS_AHEAD_MAX || m->nparts || m->img.ptx_stands_in || !runnable(m) ||
       !sass_wanted(getenv("SMEMU_COUNTING")))
     return;
-  if ((m->sass_job = smemu_sass_start_cubin(m->img.cubin, m->img.cubin_len))) started++;
+  m->sass_job = own_cubin(m) ? smemu_sass_start_cubin(m->img.cubin, m->img.cubin_len)
+                             : smemu_sass_start_ptx(m->img.ptx, m->img.ptx_len, rt.arch.name);
+  if (m->sass_job) started++;
 }
 
 static void sass_counting(rt_module *m, smemu_ctx *ctx) {
@@ -227,9 +230,11 @@ static void sass_counting(rt_module *m, smemu_ctx *ctx) {
   if (!own && failed_version[0] && !strcmp(version, failed_version)) return;
   smemu_sass_job *job = m->sass_job;
   m->sass_job = NULL;
-  smemu_status s = job   ? smemu_module_count_sass_job(m->mod, job)
-                   : own ? smemu_module_count_sass_cubin(m->mod, m->img.cubin, m->img.cubin_len)
-                         : smemu_module_count_sass(m->mod, m->img.ptx, m->img.ptx_len);
+  const void *in = own ? (const void *)m->img.cubin : m->img.ptx;
+  size_t inlen = own ? m->img.cubin_len : m->img.ptx_len;
+  smemu_status s = job   ? smemu_module_count_sass_job(m->mod, job, in, inlen)
+                   : own ? smemu_module_count_sass_cubin(m->mod, m->img.cubin, inlen)
+                         : smemu_module_count_sass(m->mod, m->img.ptx, inlen);
   int memo = !own && s == SMEMU_ERR_IO && version[0];
   if (memo) snprintf(failed_version, sizeof failed_version, "%s", version);
   /* a missing tool falls back quietly unless sass was asked for; a tool

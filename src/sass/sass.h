@@ -112,12 +112,14 @@ char *sass_from_ptx(const char *ptx, size_t len, const char *arch, size_t *out_l
                     int *broken);
 /* The same for a cubin image. */
 char *sass_from_cubin(const void *cubin, size_t len, size_t *out_len, char *err, size_t errsz, int *broken);
-/* What sass_from_cubin reads from the environment and the file system,
- * taken at once (the nvdisasm to run, the cache directory, created, and a
- * copy of the environment for the tool), so that sass_from_cubin_with can
- * run on another thread while the program changes its environment. */
+/* What sass_from_cubin and sass_from_ptx read from the environment and
+ * the file system, taken at once (the tools to run, the cache directory,
+ * created, and a copy of the environment for the tools), so that the
+ * _with forms can run on another thread while the program changes its
+ * environment. */
 typedef struct sass_tools {
   char nvdisasm[PATH_MAX]; /* "" when none is found */
+  char ptxas[PATH_MAX];    /* "" when none is found */
   char dir[PATH_MAX - 64];
   int dir_ok;  /* dir exists */
   char **envp; /* malloc'd copy of environ */
@@ -125,6 +127,8 @@ typedef struct sass_tools {
 /* 0, or -1 when out of memory. */
 int sass_tools_get(sass_tools *t);
 void sass_tools_free(sass_tools *t);
+char *sass_from_ptx_with(const sass_tools *t, const char *ptx, size_t len, const char *arch, size_t *out_len,
+                         char *err, size_t errsz, int *broken);
 char *sass_from_cubin_with(const sass_tools *t, const void *cubin, size_t len, size_t *out_len, char *err,
                            size_t errsz, int *broken);
 /* The nvdisasm to run: $SMEMU_NVDISASM, the PATH, the CUDA toolkit

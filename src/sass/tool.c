@@ -188,33 +188,34 @@ static char *disasm(const char *nv, char *const envp[], const char *cubin, const
   return t;
 }
 
-char *sass_from_ptx(const char *ptx, size_t len, const char *arch, size_t *out_len, char *err, size_t errsz,
-                    int *broken) {
+char *sass_from_ptx_with(const sass_tools *t, const char *ptx, size_t len, const char *arch, size_t *out_len,
+                         char *err, size_t errsz, int *broken) {
   int b = 0;
   if (!broken) broken = &b;
   *broken = 0;
-  char dir[PATH_MAX - 64], ptxf[PATH_MAX], cubin[PATH_MAX], sass[PATH_MAX];
+  char ptxf[PATH_MAX + 32], cubin[PATH_MAX], sass[PATH_MAX];
   if (!arch) arch = "sm_90";
   uint64_t h = fnv(arch, strlen(arch), fnv(ptx, len, 0xcbf29ce484222325ull));
-  if (cache_dir(dir, sizeof dir) < 0) {
-    snprintf(err, errsz, "cannot create the cache directory %s", dir);
+  if (!t->dir_ok) {
+    snprintf(err, errsz, "cannot create the cache directory %s", t->dir);
     return NULL;
   }
-  /* the PTX file is this process's own: another smemu compiling the same
-   * text must not remove it under our ptxas */
-  snprintf(ptxf, sizeof ptxf, "%s/%016llx.%d.ptx", dir, (unsigned long long)h, (int)getpid());
-  snprintf(cubin, sizeof cubin, "%s/%016llx.cubin", dir, (unsigned long long)h);
-  snprintf(sass, sizeof sass, "%s/%016llx.sass", dir, (unsigned long long)h);
+  snprintf(cubin, sizeof cubin, "%s/%016llx.cubin", t->dir, (unsigned long long)h);
+  snprintf(sass, sizeof sass, "%s/%016llx.sass", t->dir, (unsigned long long)h);
   struct stat sb;
-  const char *nv = sass_nvdisasm();
   if (stat(sass, &sb) == 0 && sb.st_size > 0)
-    return disasm(nv ? nv : "", environ, cubin, sass, out_len, err, errsz, broken);
+    return disasm(t->nvdisasm, t->envp, cubin, sass, out_len, err, errsz, broken);
   if (stat(cubin, &sb) != 0 || sb.st_size == 0) {
-    const char *ptxas = find_tool("SMEMU_PTXAS", "ptxas");
-    if (!ptxas) {
+    if (!t->ptxas[0]) {
       snprintf(err, errsz, "ptxas not found (the CUDA toolkit, or set SMEMU_PTXAS)");
       return NULL;
     }
+    /* the PTX file is this call's own: another smemu compiling the same
+     * text must not remove it under our ptxas */
+    char base[PATH_MAX];
+    snprintf(base, sizeof base, "%s/%016llx", t->dir, (unsigned long long)h);
+    tmp_name(ptxf, sizeof ptxf - 4, base);
+    strcat(ptxf, ".ptx");
     if (write_all(ptxf, ptx, len) < 0) {
       snprintf(err, errsz, "cannot write %s", ptxf);
       return NULL;
@@ -222,23 +223,38 @@ char *sass_from_ptx(const char *ptx, size_t len, const char *arch, size_t *out_l
     char archopt[64], tmp[PATH_MAX + 32];
     snprintf(archopt, sizeof archopt, "-arch=%s", arch);
     tmp_name(tmp, sizeof tmp, cubin);
-    char *argv[] = {(char *)ptxas, archopt, "-lineinfo", "-o", tmp, ptxf, NULL};
-    int rc = run(argv, NULL, environ);
+    char *argv[] = {(char *)t->ptxas, archopt, "-lineinfo", "-o", tmp, ptxf, NULL};
+    int rc = run(argv, NULL, t->envp);
     remove(ptxf);
     if (rc < 0 || rename(tmp, cubin) != 0) {
       remove(tmp);
       *broken = 1;
-      snprintf(err, errsz, "%s -arch=%s failed on the PTX (%d tries)", ptxas, arch, TOOL_TRIES);
+      snprintf(err, errsz, "%s -arch=%s failed on the PTX (%d tries)", t->ptxas, arch, TOOL_TRIES);
       return NULL;
     }
   }
-  return disasm(nv ? nv : "", environ, cubin, sass, out_len, err, errsz, broken);
+  return disasm(t->nvdisasm, t->envp, cubin, sass, out_len, err, errsz, broken);
+}
+
+char *sass_from_ptx(const char *ptx, size_t len, const char *arch, size_t *out_len, char *err, size_t errsz,
+                    int *broken) {
+  sass_tools t;
+  if (sass_tools_get(&t) < 0) {
+    snprintf(err, errsz, "out of memory");
+    if (broken) *broken = 0;
+    return NULL;
+  }
+  char *r = sass_from_ptx_with(&t, ptx, len, arch, out_len, err, errsz, broken);
+  sass_tools_free(&t);
+  return r;
 }
 
 int sass_tools_get(sass_tools *t) {
   memset(t, 0, sizeof *t);
   const char *nv = sass_nvdisasm();
   snprintf(t->nvdisasm, sizeof t->nvdisasm, "%s", nv ? nv : "");
+  const char *px = find_tool("SMEMU_PTXAS", "ptxas");
+  snprintf(t->ptxas, sizeof t->ptxas, "%s", px ? px : "");
   size_t n = 0;
   while (environ[n]) n++;
   if (!(t->envp = calloc(n + 1, sizeof *t->envp))) return -1;

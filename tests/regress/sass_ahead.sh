@@ -65,4 +65,22 @@ strip() { sed 's/"seconds": [0-9.e-]*//g; s/"jit_seconds": [0-9.e-]*//g; s/"tier
 mkdir -m 700 "$T/c4"
 SMEMU_CACHE="$T/c4" "$S" run --counting sass -- "$P" > "$T/4.out" 2> "$T/4.err" || fail "counting sass run"
 [ "$(runs)" = 4 ] || fail "--counting sass did not run nvdisasm: $(cat "$T/log")"
+# 5: built for sm_80 and emulated as sm_90, each module's PTX goes
+# through ptxas first: that too starts at registration, side by side
+P80="$B/sass_ahead/prog80"
+if [ ! -x "$P80" ] || [ "$here/sass_ahead/main.cu" -nt "$P80" ] || [ "$here/sass_ahead/pairs.cu" -nt "$P80" ]; then
+  nice "$NVCC" -arch=sm_80 -cudart shared -lineinfo -o "$P80" "$here/sass_ahead/main.cu" "$here/sass_ahead/pairs.cu" \
+    > "$P80.log" 2>&1 || { cat "$P80.log"; fail "nvcc sm_80"; }
+fi
+rm -f "$T/log"
+mkdir -m 700 "$T/c5"
+SMEMU_CACHE="$T/c5" "$S" run --check banks --json "$T/5.json" -- "$P80" > "$T/5.out" 2> "$T/5.err" ||
+  fail "sm_80 banks run: $(cat "$T/5.err")"
+grep -q OK "$T/5.out" || fail "sm_80 run output: $(cat "$T/5.out")"
+[ "$(runs)" = 2 ] || fail "sm_80: expected 2 nvdisasm runs: $(cat "$T/log")"
+awk '$1 == "start" {s[++ns] = $2} $1 == "end" {e[++ne] = $2} END {exit !(s[2] < e[1])}' "$T/log" ||
+  fail "sm_80: the modules were compiled one after the other: $(cat "$T/log")"
+[ "$(grep -o '"counting": "sass", "counting_mapped"' "$T/5.json" | wc -l)" = 2 ] ||
+  fail "sm_80: not counted by the SASS: $(cat "$T/5.json")"
+ls "$T/c5"/*.ptx "$T/c5"/*.tmp 2>/dev/null && fail "temporary files left in the cache"
 echo "sass-ahead: all checks passed"
