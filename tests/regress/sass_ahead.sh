@@ -19,11 +19,15 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 mkdir -p "$B/sass_ahead" || exit 2
+# build PROG ARCH: the two-module program for ARCH, unless up to date
+build() {
+  if [ ! -x "$1" ] || [ "$here/sass_ahead/main.cu" -nt "$1" ] || [ "$here/sass_ahead/pairs.cu" -nt "$1" ]; then
+    nice "$NVCC" -arch="$2" -cudart shared -lineinfo -o "$1" "$here/sass_ahead/main.cu" "$here/sass_ahead/pairs.cu" \
+      > "$1.log" 2>&1 || { cat "$1.log"; fail "nvcc -arch=$2"; }
+  fi
+}
 P="$B/sass_ahead/prog"
-if [ ! -x "$P" ] || [ "$here/sass_ahead/main.cu" -nt "$P" ] || [ "$here/sass_ahead/pairs.cu" -nt "$P" ]; then
-  nice "$NVCC" -arch=sm_90 -cudart shared -lineinfo -o "$P" "$here/sass_ahead/main.cu" "$here/sass_ahead/pairs.cu" \
-    > "$P.log" 2>&1 || { cat "$P.log"; fail "nvcc"; }
-fi
+build "$P" sm_90
 cat > "$T/nvdisasm" <<W
 #!/bin/sh
 echo "start \$(date +%s.%N)" >> "$T/log"
@@ -43,16 +47,24 @@ grep -q OK "$T/1.out" || fail "plain run output: $(cat "$T/1.out")"
 [ "$(runs)" = 0 ] || fail "nvdisasm ran without the bank model: $(cat "$T/log")"
 grep -q '"counting"' "$T/1.json" && fail "bank counts without the bank model: $(cat "$T/1.json")"
 
-# 2: the bank model: one nvdisasm per module, both started before either
-# ended (at registration, side by side), and the counting is by the SASS
-mkdir -m 700 "$T/c2"
-SMEMU_CACHE="$T/c2" "$S" run --check banks --json "$T/2.json" -- "$P" > "$T/2.out" 2> "$T/2.err" ||
-  fail "banks run: $(cat "$T/2.err")"
-grep -q OK "$T/2.out" || fail "banks run output: $(cat "$T/2.out")"
-[ "$(runs)" = 2 ] || fail "expected 2 nvdisasm runs (2 modules): $(cat "$T/log")"
-awk '$1 == "start" {s[++ns] = $2} $1 == "end" {e[++ne] = $2} END {exit !(s[2] < e[1])}' "$T/log" ||
-  fail "the modules were disassembled one after the other: $(cat "$T/log")"
-[ "$(grep -o '"counting": "sass", "counting_mapped"' "$T/2.json" | wc -l)" = 2 ] || fail "not counted by the SASS: $(cat "$T/2.json")"
+# side_by_side N PROG: with the bank model, in an empty cache CN, one
+# nvdisasm per module, both started before either ended (at registration,
+# side by side), and both kernels counted by the SASS
+side_by_side() {
+  rm -f "$T/log"
+  mkdir -m 700 "$T/c$1"
+  SMEMU_CACHE="$T/c$1" "$S" run --check banks --json "$T/$1.json" -- "$2" > "$T/$1.out" 2> "$T/$1.err" ||
+    fail "$2: banks run: $(cat "$T/$1.err")"
+  grep -q OK "$T/$1.out" || fail "$2: banks run output: $(cat "$T/$1.out")"
+  [ "$(runs)" = 2 ] || fail "$2: expected 2 nvdisasm runs (2 modules): $(cat "$T/log")"
+  awk '$1 == "start" {s[++ns] = $2} $1 == "end" {e[++ne] = $2} END {exit !(s[2] < e[1])}' "$T/log" ||
+    fail "$2: the modules were disassembled one after the other: $(cat "$T/log")"
+  [ "$(grep -o '"counting": "sass", "counting_mapped"' "$T/$1.json" | wc -l)" = 2 ] ||
+    fail "$2: not counted by the SASS: $(cat "$T/$1.json")"
+}
+
+# 2: the program as built (sm_90 cubins: nvdisasm only)
+side_by_side 2 "$P"
 
 # 3: again with the disassembly cached: no tool, the same counts
 SMEMU_CACHE="$T/c2" "$S" run --check banks --json "$T/3.json" -- "$P" > "$T/3.out" 2> "$T/3.err" ||
@@ -65,22 +77,11 @@ strip() { sed 's/"seconds": [0-9.e-]*//g; s/"jit_seconds": [0-9.e-]*//g; s/"tier
 mkdir -m 700 "$T/c4"
 SMEMU_CACHE="$T/c4" "$S" run --counting sass -- "$P" > "$T/4.out" 2> "$T/4.err" || fail "counting sass run"
 [ "$(runs)" = 4 ] || fail "--counting sass did not run nvdisasm: $(cat "$T/log")"
+
 # 5: built for sm_80 and emulated as sm_90, each module's PTX goes
 # through ptxas first: that too starts at registration, side by side
 P80="$B/sass_ahead/prog80"
-if [ ! -x "$P80" ] || [ "$here/sass_ahead/main.cu" -nt "$P80" ] || [ "$here/sass_ahead/pairs.cu" -nt "$P80" ]; then
-  nice "$NVCC" -arch=sm_80 -cudart shared -lineinfo -o "$P80" "$here/sass_ahead/main.cu" "$here/sass_ahead/pairs.cu" \
-    > "$P80.log" 2>&1 || { cat "$P80.log"; fail "nvcc sm_80"; }
-fi
-rm -f "$T/log"
-mkdir -m 700 "$T/c5"
-SMEMU_CACHE="$T/c5" "$S" run --check banks --json "$T/5.json" -- "$P80" > "$T/5.out" 2> "$T/5.err" ||
-  fail "sm_80 banks run: $(cat "$T/5.err")"
-grep -q OK "$T/5.out" || fail "sm_80 run output: $(cat "$T/5.out")"
-[ "$(runs)" = 2 ] || fail "sm_80: expected 2 nvdisasm runs: $(cat "$T/log")"
-awk '$1 == "start" {s[++ns] = $2} $1 == "end" {e[++ne] = $2} END {exit !(s[2] < e[1])}' "$T/log" ||
-  fail "sm_80: the modules were compiled one after the other: $(cat "$T/log")"
-[ "$(grep -o '"counting": "sass", "counting_mapped"' "$T/5.json" | wc -l)" = 2 ] ||
-  fail "sm_80: not counted by the SASS: $(cat "$T/5.json")"
-ls "$T/c5"/*.ptx "$T/c5"/*.tmp 2>/dev/null && fail "temporary files left in the cache"
+build "$P80" sm_80
+side_by_side 5 "$P80"
+ls "$T/c5" | grep -v -E '^[0-9a-f]{16}\.(cubin|sass)$|^jit$' && fail "temporary files left in the cache"
 echo "sass-ahead: all checks passed"
