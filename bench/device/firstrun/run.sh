@@ -10,7 +10,8 @@
 # bank model), "banks" is --check banks (tools run), "banks-ptx" is
 # --check banks --counting ptx (no tools). Writes as it goes to $RES:
 # host.txt, times.txt (MODE SAMPLE first second, 3 pairs each),
-# tools.txt (nvdisasm alone on each cached cubin), strace.txt (execve and
+# tools.txt (nvdisasm alone on each cached cubin, with and without -ndf,
+# which smemu passes), strace.txt (execve and
 # syscall summary of a first and a second run), fixed.txt (a trivial
 # program's run, 10 times).
 RES=${RES:?}
@@ -69,8 +70,10 @@ ND=$(command -v nvdisasm || echo /usr/local/cuda/bin/nvdisasm)
 for f in $W/c.banks.*.1/*.cubin; do
   [ -f "$f" ] || continue
   for k in 1 2 3; do
-    t0=$(date +%s.%N); $ts $ND -c -gi "$f" > /dev/null; t1=$(date +%s.%N)
-    echo "$(basename $f) $(stat -c %s $f) bytes: nvdisasm -c -gi $(awk "BEGIN{printf \"%.3f\", $t1 - $t0}") s" >> "$RES/tools.txt"
+    for o in "-c -gi" "-c -gi -ndf"; do
+      t0=$(date +%s.%N); $ts $ND $o "$f" > /dev/null; t1=$(date +%s.%N)
+      echo "$(basename $f) $(stat -c %s $f) bytes: nvdisasm $o $(awk "BEGIN{printf \"%.3f\", $t1 - $t0}") s" >> "$RES/tools.txt"
+    done
   done
 done
 echo "tools done $SECONDS s" >> "$RES/tools.txt"
