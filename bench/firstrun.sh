@@ -7,7 +7,9 @@
 # both runs, their ratio against the target of 1.5, and the compile seconds
 # the first run's launches report (--json jit_seconds). PROGRAM is a CUDA
 # program built with nvcc -cudart shared (bench/programs.sh and
-# bench/samples.sh build some into BUILD/bench).
+# bench/samples.sh build some into BUILD/bench). SMEMU_RUN_FLAGS adds flags
+# to `smemu run` ("--check banks": the bank model, whose first run also
+# disassembles each module's cubin with nvdisasm).
 B=${1:?usage: firstrun.sh BUILD PROGRAM...}
 shift
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,7 +23,7 @@ for p in "$@"; do
   mkdir -m 700 "$c" || exit 2
   for run in 1 2; do
     t0=$(date +%s.%N)
-    (cd "$(dirname "$p")" && SMEMU_CACHE="$c" "$root/$B/smemu" run --quiet --json "$tmp/$n.$run.json" -- "$p" > "$tmp/$n.$run.log" 2>&1) ||
+    (cd "$(dirname "$p")" && SMEMU_CACHE="$c" "$root/$B/smemu" run ${SMEMU_RUN_FLAGS:-} --quiet --json "$tmp/$n.$run.json" -- "$p" > "$tmp/$n.$run.log" 2>&1) ||
       { echo "$n: run $run failed:"; tail -3 "$tmp/$n.$run.log"; }
     t1=$(date +%s.%N)
     echo "$t0 $t1" > "$tmp/$n.$run.t"

@@ -70,6 +70,7 @@ typedef struct rt_module {
   int from_driver;      /* loaded by cuModuleLoadData: unloadable */
   fb_image *parts;      /* -rdc: each translation unit's fatbinary, linked on load */
   int nparts;
+  struct smemu_sass_job *sass_job; /* its SASS counting, started at registration, or NULL */
   struct rt_module *next;
 } rt_module;
 

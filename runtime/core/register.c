@@ -4,6 +4,7 @@
  * __cudaRegisterVar per __device__ / __constant__ variable (host shadow ->
  * PTX name). A module's PTX is loaded into the context on first use, as
  * CUDA's lazy loading does; kernels and variables are resolved then. */
+#include "api/sass_job.h"
 #include "cudart/graph.h"
 #include "rt.h"
 #include <dlfcn.h>
@@ -81,6 +82,7 @@ void rt_module_free(rt_module *m) {
     }
   }
   if (m->mod) smemu_module_unload(m->mod);
+  if (m->sass_job) smemu_module_count_sass_job(NULL, m->sass_job, NULL, 0);
   rt_module_free_parts(m);
   fb_free(&m->img);
   free(m->label);
@@ -176,10 +178,39 @@ static void ptx_version(const char *ptx, char *out, size_t n) {
 
 /* SASS-informed counting (SMEMU_COUNTING=sass|ptx, default sass when the
  * tools exist): the fatbinary's cubin when it is for the emulated
- * architecture, else the PTX through ptxas; nvdisasm either way. */
+ * architecture, else the PTX through ptxas; nvdisasm either way. The
+ * mapping only changes the bank model's counts, so a run without it skips
+ * the tools (each start of nvdisasm costs about half a second, a large part
+ * of a small program's first run) unless sass was asked for by name. */
+static int sass_wanted(const char *c) {
+  if (c && !strcmp(c, "ptx")) return 0;
+  return (rt.analyses & SMEMU_ANALYZE_BANKS) || (c && !strcmp(c, "sass"));
+}
+
+static int own_cubin(const rt_module *m) {
+  return m->img.cubin && m->img.cubin_arch == rt.arch.major * 10 + rt.arch.minor;
+}
+
+/* At registration: nvdisasm starts on the module's own cubin at once, on a
+ * thread (ptxas first on its PTX when the cubin is for another
+ * architecture), so that the tools run beside the program's host code and
+ * the other modules' rather than at the first launch. Only the first few
+ * modules: a library registers hundreds that a program may never use. PTX
+ * that the load patches (device runtime calls) is compiled again then. */
+#define SASS_AHEAD_MAX 8
+static void sass_ahead(rt_module *m) {
+  static int started;
+  if (started >= SASS_AHEAD_MAX || m->nparts || m->img.ptx_stands_in || !runnable(m) ||
+      !sass_wanted(getenv("SMEMU_COUNTING")))
+    return;
+  m->sass_job = own_cubin(m) ? smemu_sass_start_cubin(m->img.cubin, m->img.cubin_len)
+                             : smemu_sass_start_ptx(m->img.ptx, m->img.ptx_len, rt.arch.name);
+  if (m->sass_job) started++;
+}
+
 static void sass_counting(rt_module *m, smemu_ctx *ctx) {
   const char *c = getenv("SMEMU_COUNTING");
-  if (c && !strcmp(c, "ptx")) return;
+  if (!sass_wanted(c)) return;
   /* PTX standing in for SASS: the cubin was built from other code paths,
    * and ptxas refuses PTX for a newer architecture */
   if (m->img.ptx_stands_in) {
@@ -188,7 +219,7 @@ static void sass_counting(rt_module *m, smemu_ctx *ctx) {
              m->img.ptx_arch);
     return;
   }
-  int own_cubin = m->img.cubin && m->img.cubin_arch == rt.arch.major * 10 + rt.arch.minor;
+  int own = own_cubin(m);
   /* ptxas failed (three tries) on PTX of this .version: it fails on the
    * next such module too, most often because NVRTC is newer than ptxas
    * (NVRTC 13.5's PTX 9.5, the toolkit's ptxas 13.0). Trying again would
@@ -196,10 +227,15 @@ static void sass_counting(rt_module *m, smemu_ctx *ctx) {
   static char failed_version[16];
   char version[16];
   ptx_version(m->img.ptx, version, sizeof version);
-  if (!own_cubin && failed_version[0] && !strcmp(version, failed_version)) return;
-  smemu_status s = own_cubin ? smemu_module_count_sass_cubin(m->mod, m->img.cubin, m->img.cubin_len)
-                             : smemu_module_count_sass(m->mod, m->img.ptx, m->img.ptx_len);
-  int memo = !own_cubin && s == SMEMU_ERR_IO && version[0];
+  if (!own && failed_version[0] && !strcmp(version, failed_version)) return;
+  smemu_sass_job *job = m->sass_job;
+  m->sass_job = NULL;
+  const void *in = own ? (const void *)m->img.cubin : m->img.ptx;
+  size_t inlen = own ? m->img.cubin_len : m->img.ptx_len;
+  smemu_status s = job   ? smemu_module_count_sass_job(m->mod, job, in, inlen)
+                   : own ? smemu_module_count_sass_cubin(m->mod, m->img.cubin, inlen)
+                         : smemu_module_count_sass(m->mod, m->img.ptx, inlen);
+  int memo = !own && s == SMEMU_ERR_IO && version[0];
   if (memo) snprintf(failed_version, sizeof failed_version, "%s", version);
   /* a missing tool falls back quietly unless sass was asked for; a tool
    * that is there but failed is said, since the counts change */
@@ -329,6 +365,7 @@ RT_EXPORT void **__cudaRegisterFatBinary(void *fatCubin) {
   rt_module *m = rt_module_new(image, NULL);
   if (m && !image) snprintf(m->img.err, sizeof m->img.err, "%s", why);
   if (m && rdc && rt_module_rdc_wrapper(m, w) < 0) snprintf(m->img.err, sizeof m->img.err, "out of memory");
+  if (m && image && !rdc) sass_ahead(m);
   rt_end(cudaSuccess);
   return (void **)m;
 }

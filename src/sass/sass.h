@@ -12,6 +12,7 @@
  * addresses. Lines whose mapping is ambiguous keep the PTX-level marks. */
 #ifndef SMEMU_SASS_H
 #define SMEMU_SASS_H
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -100,7 +101,7 @@ const char *sass_op_of(const sass_map *m, uint32_t pc);
 
 /* ---- the toolchain (tool.c) ---- */
 
-/* The disassembly (nvdisasm -c -gi) of `ptx` compiled by ptxas for `arch`
+/* The disassembly (nvdisasm -c -gi -ndf) of `ptx` compiled by ptxas for `arch`
  * ("sm_90"; NULL: sm_90) with line info, both cached under
  * $SMEMU_CACHE, else $XDG_CACHE_HOME/smemu, else ~/.cache/smemu, keyed by a
  * hash of the text and the architecture. Returns malloc'd text (*len
@@ -111,6 +112,25 @@ char *sass_from_ptx(const char *ptx, size_t len, const char *arch, size_t *out_l
                     int *broken);
 /* The same for a cubin image. */
 char *sass_from_cubin(const void *cubin, size_t len, size_t *out_len, char *err, size_t errsz, int *broken);
+/* What sass_from_cubin and sass_from_ptx read from the environment and
+ * the file system, taken at once (the tools to run, the cache directory,
+ * created, and a copy of the environment for the tools), so that the
+ * _with forms can run on another thread while the program changes its
+ * environment. */
+typedef struct sass_tools {
+  char nvdisasm[PATH_MAX]; /* "" when none is found */
+  char ptxas[PATH_MAX];    /* "" when none is found */
+  char dir[PATH_MAX - 64];
+  int dir_ok;  /* dir exists */
+  char **envp; /* malloc'd copy of environ */
+} sass_tools;
+/* 0, or -1 when out of memory. */
+int sass_tools_get(sass_tools *t);
+void sass_tools_free(sass_tools *t);
+char *sass_from_ptx_with(const sass_tools *t, const char *ptx, size_t len, const char *arch, size_t *out_len,
+                         char *err, size_t errsz, int *broken);
+char *sass_from_cubin_with(const sass_tools *t, const void *cubin, size_t len, size_t *out_len, char *err,
+                           size_t errsz, int *broken);
 /* The nvdisasm to run: $SMEMU_NVDISASM, the PATH, the CUDA toolkit
  * (/usr/local/cuda/bin), or the PyPI wheel installed into the build tree
  * (scripts/deps.sh: build/pydeps). NULL when none is found; the string is

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <spawn.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,14 +100,14 @@ static int cache_dir(char *out, size_t n) {
 }
 
 /* Runs argv once with stdout to `out` (NULL: inherited) and stderr
- * discarded. */
-static int run_once(char *const argv[], const char *out) {
+ * discarded, in environment envp. */
+static int run_once(char *const argv[], const char *out, char *const envp[]) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   if (out) posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
   pid_t pid;
-  int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+  int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, envp);
   posix_spawn_file_actions_destroy(&fa);
   if (rc) return -1;
   int st = 0;
@@ -120,14 +121,21 @@ static int run_once(char *const argv[], const char *out) {
  * memory, and one such failure must not change how a program is counted.
  * A tool that fails every time (bad input) costs TOOL_TRIES runs. */
 #define TOOL_TRIES 3
-static int run(char *const argv[], const char *out) {
+static int run(char *const argv[], const char *out, char *const envp[]) {
   for (int i = 0;; i++) {
-    if (run_once(argv, out) == 0) return 0;
+    if (run_once(argv, out, envp) == 0) return 0;
     if (i + 1 == TOOL_TRIES) return -1;
     struct timespec ts = {0, 100000000L << (2 * i)}; /* 0.1 s, 0.4 s */
     while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
       ;
   }
+}
+
+/* A temporary name beside `path` that no other process or thread uses:
+ * jobs on threads (sass_from_cubin_with) may work on the same file. */
+static void tmp_name(char *out, size_t n, const char *path) {
+  static atomic_uint seq;
+  snprintf(out, n, "%s.%d.%u", path, (int)getpid(), atomic_fetch_add(&seq, 1));
 }
 
 /* The file's bytes, NUL-terminated; a read error keeps what was read. */
@@ -137,8 +145,8 @@ static char *read_all(const char *path, size_t *len) {
 }
 
 static int write_all(const char *path, const void *p, size_t n) {
-  char tmp[PATH_MAX + 16];
-  snprintf(tmp, sizeof tmp, "%s.%d", path, (int)getpid());
+  char tmp[PATH_MAX + 32];
+  tmp_name(tmp, sizeof tmp, path);
   FILE *f = fopen(tmp, "wb");
   if (!f) return -1;
   int ok = fwrite(p, 1, n, f) == n;
@@ -150,20 +158,26 @@ static int write_all(const char *path, const void *p, size_t n) {
   return 0;
 }
 
-/* Disassembles cubin file `cubin` into `sass` (cached) and reads it. */
-static char *disasm(const char *cubin, const char *sass, size_t *len, char *err, size_t en, int *broken) {
+/* Disassembles cubin file `cubin` into `sass` (cached) and reads it with
+ * nvdisasm `nv` ("": none found). */
+static char *disasm(const char *nv, char *const envp[], const char *cubin, const char *sass, size_t *len,
+                    char *err, size_t en, int *broken) {
   char *t = read_all(sass, len);
   if (t && *len > 0) return t;
   free(t);
-  const char *nv = sass_nvdisasm();
-  if (!nv) {
+  if (!*nv) {
     snprintf(err, en, "nvdisasm not found (pip install nvidia-cuda-nvdisasm, or set SMEMU_NVDISASM)");
     return NULL;
   }
-  char tmp[PATH_MAX + 16];
-  snprintf(tmp, sizeof tmp, "%s.%d", sass, (int)getpid());
-  char *argv[] = {(char *)nv, "-c", "-gi", (char *)cubin, NULL};
-  if (run(argv, tmp) < 0 || rename(tmp, sass) != 0) {
+  char tmp[PATH_MAX + 32];
+  tmp_name(tmp, sizeof tmp, sass);
+  /* -ndf: no dataflow analysis, a third of nvdisasm's time; it only adds
+   * the BRANCH_TARGETS annotation of indirect branches (BRX), which the
+   * parser does not read (the blocks, labels, line info and shared
+   * instructions are the same, compared on the sass2 and sass-cub corpora
+   * and the tests' PTX for sm_75..sm_120) */
+  char *argv[] = {(char *)nv, "-c", "-gi", "-ndf", (char *)cubin, NULL};
+  if (run(argv, tmp, envp) < 0 || rename(tmp, sass) != 0) {
     remove(tmp);
     *broken = 1;
     snprintf(err, en, "%s failed on %s (%d tries)", nv, cubin, TOOL_TRIES);
@@ -174,67 +188,120 @@ static char *disasm(const char *cubin, const char *sass, size_t *len, char *err,
   return t;
 }
 
-char *sass_from_ptx(const char *ptx, size_t len, const char *arch, size_t *out_len, char *err, size_t errsz,
-                    int *broken) {
+char *sass_from_ptx_with(const sass_tools *t, const char *ptx, size_t len, const char *arch, size_t *out_len,
+                         char *err, size_t errsz, int *broken) {
   int b = 0;
   if (!broken) broken = &b;
   *broken = 0;
-  char dir[PATH_MAX - 64], ptxf[PATH_MAX], cubin[PATH_MAX], sass[PATH_MAX];
+  char ptxf[PATH_MAX + 32], cubin[PATH_MAX], sass[PATH_MAX];
   if (!arch) arch = "sm_90";
   uint64_t h = fnv(arch, strlen(arch), fnv(ptx, len, 0xcbf29ce484222325ull));
-  if (cache_dir(dir, sizeof dir) < 0) {
-    snprintf(err, errsz, "cannot create the cache directory %s", dir);
+  if (!t->dir_ok) {
+    snprintf(err, errsz, "cannot create the cache directory %s", t->dir);
     return NULL;
   }
-  /* the PTX file is this process's own: another smemu compiling the same
-   * text must not remove it under our ptxas */
-  snprintf(ptxf, sizeof ptxf, "%s/%016llx.%d.ptx", dir, (unsigned long long)h, (int)getpid());
-  snprintf(cubin, sizeof cubin, "%s/%016llx.cubin", dir, (unsigned long long)h);
-  snprintf(sass, sizeof sass, "%s/%016llx.sass", dir, (unsigned long long)h);
+  snprintf(cubin, sizeof cubin, "%s/%016llx.cubin", t->dir, (unsigned long long)h);
+  snprintf(sass, sizeof sass, "%s/%016llx.sass", t->dir, (unsigned long long)h);
   struct stat sb;
-  if (stat(sass, &sb) == 0 && sb.st_size > 0) return disasm(cubin, sass, out_len, err, errsz, broken);
+  if (stat(sass, &sb) == 0 && sb.st_size > 0)
+    return disasm(t->nvdisasm, t->envp, cubin, sass, out_len, err, errsz, broken);
   if (stat(cubin, &sb) != 0 || sb.st_size == 0) {
-    const char *ptxas = find_tool("SMEMU_PTXAS", "ptxas");
-    if (!ptxas) {
+    if (!t->ptxas[0]) {
       snprintf(err, errsz, "ptxas not found (the CUDA toolkit, or set SMEMU_PTXAS)");
       return NULL;
     }
+    /* the PTX file is this call's own: another smemu compiling the same
+     * text must not remove it under our ptxas */
+    char base[PATH_MAX];
+    snprintf(base, sizeof base, "%s/%016llx", t->dir, (unsigned long long)h);
+    tmp_name(ptxf, sizeof ptxf - 4, base);
+    strcat(ptxf, ".ptx");
     if (write_all(ptxf, ptx, len) < 0) {
       snprintf(err, errsz, "cannot write %s", ptxf);
       return NULL;
     }
-    char archopt[64], tmp[PATH_MAX + 16];
+    char archopt[64], tmp[PATH_MAX + 32];
     snprintf(archopt, sizeof archopt, "-arch=%s", arch);
-    snprintf(tmp, sizeof tmp, "%s.%d", cubin, (int)getpid());
-    char *argv[] = {(char *)ptxas, archopt, "-lineinfo", "-o", tmp, ptxf, NULL};
-    int rc = run(argv, NULL);
+    tmp_name(tmp, sizeof tmp, cubin);
+    char *argv[] = {(char *)t->ptxas, archopt, "-lineinfo", "-o", tmp, ptxf, NULL};
+    int rc = run(argv, NULL, t->envp);
     remove(ptxf);
     if (rc < 0 || rename(tmp, cubin) != 0) {
       remove(tmp);
       *broken = 1;
-      snprintf(err, errsz, "%s -arch=%s failed on the PTX (%d tries)", ptxas, arch, TOOL_TRIES);
+      snprintf(err, errsz, "%s -arch=%s failed on the PTX (%d tries)", t->ptxas, arch, TOOL_TRIES);
       return NULL;
     }
   }
-  return disasm(cubin, sass, out_len, err, errsz, broken);
+  return disasm(t->nvdisasm, t->envp, cubin, sass, out_len, err, errsz, broken);
 }
 
-char *sass_from_cubin(const void *cubin, size_t len, size_t *out_len, char *err, size_t errsz, int *broken) {
+char *sass_from_ptx(const char *ptx, size_t len, const char *arch, size_t *out_len, char *err, size_t errsz,
+                    int *broken) {
+  sass_tools t;
+  if (sass_tools_get(&t) < 0) {
+    snprintf(err, errsz, "out of memory");
+    if (broken) *broken = 0;
+    return NULL;
+  }
+  char *r = sass_from_ptx_with(&t, ptx, len, arch, out_len, err, errsz, broken);
+  sass_tools_free(&t);
+  return r;
+}
+
+int sass_tools_get(sass_tools *t) {
+  memset(t, 0, sizeof *t);
+  const char *nv = sass_nvdisasm();
+  snprintf(t->nvdisasm, sizeof t->nvdisasm, "%s", nv ? nv : "");
+  const char *px = find_tool("SMEMU_PTXAS", "ptxas");
+  snprintf(t->ptxas, sizeof t->ptxas, "%s", px ? px : "");
+  size_t n = 0;
+  while (environ[n]) n++;
+  if (!(t->envp = calloc(n + 1, sizeof *t->envp))) return -1;
+  for (size_t i = 0; i < n; i++)
+    if (!(t->envp[i] = strdup(environ[i]))) {
+      sass_tools_free(t);
+      return -1;
+    }
+  t->dir_ok = cache_dir(t->dir, sizeof t->dir) == 0;
+  return 0;
+}
+
+void sass_tools_free(sass_tools *t) {
+  for (size_t i = 0; t->envp && t->envp[i]; i++) free(t->envp[i]);
+  free(t->envp);
+  t->envp = NULL;
+}
+
+char *sass_from_cubin_with(const sass_tools *t, const void *cubin, size_t len, size_t *out_len, char *err,
+                           size_t errsz, int *broken) {
   int b = 0;
   if (!broken) broken = &b;
   *broken = 0;
-  char dir[PATH_MAX - 64], cf[PATH_MAX], sass[PATH_MAX];
+  char cf[PATH_MAX], sass[PATH_MAX];
   uint64_t h = fnv(cubin, len, 0xcbf29ce484222325ull);
-  if (cache_dir(dir, sizeof dir) < 0) {
-    snprintf(err, errsz, "cannot create the cache directory %s", dir);
+  if (!t->dir_ok) {
+    snprintf(err, errsz, "cannot create the cache directory %s", t->dir);
     return NULL;
   }
-  snprintf(cf, sizeof cf, "%s/%016llx.cubin", dir, (unsigned long long)h);
-  snprintf(sass, sizeof sass, "%s/%016llx.sass", dir, (unsigned long long)h);
+  snprintf(cf, sizeof cf, "%s/%016llx.cubin", t->dir, (unsigned long long)h);
+  snprintf(sass, sizeof sass, "%s/%016llx.sass", t->dir, (unsigned long long)h);
   struct stat sb;
   if ((stat(cf, &sb) != 0 || (size_t)sb.st_size != len) && write_all(cf, cubin, len) < 0) {
     snprintf(err, errsz, "cannot write %s", cf);
     return NULL;
   }
-  return disasm(cf, sass, out_len, err, errsz, broken);
+  return disasm(t->nvdisasm, t->envp, cf, sass, out_len, err, errsz, broken);
+}
+
+char *sass_from_cubin(const void *cubin, size_t len, size_t *out_len, char *err, size_t errsz, int *broken) {
+  sass_tools t;
+  if (sass_tools_get(&t) < 0) {
+    snprintf(err, errsz, "out of memory");
+    if (broken) *broken = 0;
+    return NULL;
+  }
+  char *r = sass_from_cubin_with(&t, cubin, len, out_len, err, errsz, broken);
+  sass_tools_free(&t);
+  return r;
 }
