@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -74,20 +75,66 @@ static uint64_t var_size(const ptx_var *v) {
   return (uint64_t)ptx_type_size(v->type) * (uint64_t)(v->vec ? v->vec : 1) * v->nelems;
 }
 
+/* The bytes variable v takes in its module's block: its size rounded up
+ * to its alignment (16 at least), and one more alignment unit after it. */
+static uint64_t var_span(const ptx_var *v, uint64_t *align) {
+  uint64_t al = v->align > 16 ? (uint64_t)v->align : 16;
+  *align = al;
+  return (var_size(v) + al - 1) / al * al + al;
+}
+
+static int var_placed(const ptx_var *v) {
+  return (v->space == PTX_SPACE_GLOBAL || v->space == PTX_SPACE_CONST) && v->type != PTX_T_NONE;
+}
+
+/* One zeroed mapping for all of a module's variables, asked for at an
+ * address chosen from their names and sizes. The compiled tier builds a
+ * variable's address into its code and its disk cache's key, so a module
+ * whose variables land at the same addresses in the next run finds its
+ * code there (a __device__ counter or __constant__ table missed the cache
+ * on every run otherwise). The address is a hint: where it is taken the
+ * kernel puts the mapping elsewhere and the code is compiled again. */
+static void *vars_block(const ptx_module *p, uint64_t total) {
+  uint64_t h = 0xcbf29ce484222325ull ^ total;
+  for (int i = 0; i < p->nvars; i++) {
+    const ptx_var *v = &p->vars[i];
+    if (!var_placed(v)) continue;
+    for (const char *c = v->name; *c; c++) h = (h ^ (uint8_t)*c) * 0x100000001b3ull;
+    h = (h ^ var_size(v)) * 0x100000001b3ull;
+  }
+  /* 1 MB slots from 0x5c0000000000: above a PIE program's heap, below
+   * where the kernel puts mappings and stacks */
+  uintptr_t hint = (uintptr_t)0x5c0000000000ull + (uintptr_t)(h % 0x40000u) * 0x100000u;
+  void *b = mmap((void *)hint, (size_t)total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return b == MAP_FAILED ? NULL : b;
+}
+
 static smemu_status place_globals(smemu_ctx *ctx, smemu_module *m) {
   const ptx_module *p = m->ptx;
   m->var_addr = calloc((size_t)p->nvars + 1, sizeof *m->var_addr);
   if (!m->var_addr) return ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "out of memory");
+  uint64_t total = 0, al;
   for (int i = 0; i < p->nvars; i++) {
     const ptx_var *v = &p->vars[i];
-    if (v->space != PTX_SPACE_GLOBAL && v->space != PTX_SPACE_CONST) continue;
-    if (v->type == PTX_T_NONE) continue;
-    uint64_t size = var_size(v), al = v->align > 16 ? (uint64_t)v->align : 16;
-    if (size > ((uint64_t)1 << 32))
+    if (!var_placed(v)) continue;
+    if (var_size(v) > ((uint64_t)1 << 32))
       return ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "variable %s is too large", v->name);
-    void *mem = aligned_alloc(al, (size + al - 1) / al * al + al);
-    if (!mem) return ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "out of memory for variable %s", v->name);
-    memset(mem, 0, size + al);
+    uint64_t span = var_span(v, &al);
+    total = (total + al - 1) / al * al + span;
+  }
+  if (!total) return SMEMU_OK;
+  uint8_t *blk = vars_block(p, total);
+  if (!blk) return ctx_error(ctx, SMEMU_ERR_OUT_OF_MEMORY, "out of memory for the module's variables");
+  m->vars_mem = blk;
+  m->vars_bytes = total;
+  uint64_t at = 0;
+  for (int i = 0; i < p->nvars; i++) {
+    const ptx_var *v = &p->vars[i];
+    if (!var_placed(v)) continue;
+    uint64_t size = var_size(v), span = var_span(v, &al);
+    at = (at + al - 1) / al * al;
+    void *mem = blk + at;
+    at += span;
     if (v->init) memcpy(mem, v->init, v->init_size < size ? v->init_size : size);
     m->var_addr[i] = mem;
     mem_add(&ctx->mem, (uintptr_t)mem, size ? size : 1, v->name, v->space == PTX_SPACE_CONST);
@@ -228,8 +275,8 @@ void smemu_module_unload(smemu_module *m) {
   for (int i = 0; m->ptx && m->var_addr && i < m->ptx->nvars; i++)
     if (m->var_addr[i]) {
       mem_remove(&ctx->mem, (uintptr_t)m->var_addr[i]);
-      free(m->var_addr[i]);
     }
+  if (m->vars_mem) munmap(m->vars_mem, (size_t)m->vars_bytes);
   free(m->var_addr);
   free(m->kernels);
   ptx_free(m->ptx);
