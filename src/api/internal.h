@@ -33,7 +33,7 @@ struct smemu_module {
   ptx_module *ptx;    /* parsed text */
   ptx_module **parts; /* rdc: the modules linked into ptx, which borrows them */
   int nparts;
-  void **var_addr; /* storage of each module variable (by index) */
+  void **var_addr;     /* storage of each module variable (by index) */
   void *vars_mem;      /* the one mapping they all lie in (vars_block), or NULL */
   uint64_t vars_bytes; /* its length */
   smemu_kernel *kernels;
