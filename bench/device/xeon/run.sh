@@ -10,7 +10,7 @@
 # an earlier call, as both do not fit one carry).
 # Writes to $RES as it goes: host.txt; bench.txt (bench --compile, --tiers
 # and --table against the tiled matmul in C+OpenMP built here with -O3
-# -march=native, all on cores 0-1); samples.txt (each sample run twice
+# -march=native, all on cores 0-1, before the samples start); samples.txt (each sample run twice
 # under `smemu run` with 2 workers on a pair of cores of its own, the first
 # with an empty compile cache); programs.txt (bench/programs.sh, 2 workers).
 D=$PWD
@@ -36,14 +36,14 @@ B=$W/new/build/bench/bench
   echo "bench done $SECONDS s"
 ) > "$RES/bench.txt" 2>&1 &
 bench=$!
-# a 2-core host: the samples after the bench, not beside it
-[ "${PAR:-7}" != 1 ] || wait $bench
+# the samples after the bench, not beside it: the bench's rows on a quiet
+# host (beside the samples they varied by 1.5x run to run)
+wait $bench
 export RES
 for s in ${SAMPLES:-scan histogram sortingNetworks matrixMul transpose convolutionSeparable mergeSort reduction shfl_scan threadFenceReduction}; do
   echo "$s"
 done | xargs -P "${PAR:-7}" -L 1 bash "$D/job.sh" $((${SAMPLES_LEFT:-250} - SECONDS))
 echo "samples done $SECONDS s"
-wait $bench
 sort "$RES/samples_raw.txt" > "$RES/samples.txt"
 # bench/programs (bank model on) with 2 workers on cores 0-1, after the rest
 SMEMU_THREADS=2 timeout 200 taskset -c 0,1 sh bench/programs.sh build > "$RES/programs.txt" 2>&1
