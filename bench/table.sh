@@ -13,6 +13,8 @@
 #     about 20 s there; examples/dot.c's 2^20 takes it minutes);
 #  3. the whole programs of bench/programs (bench/programs.sh; needs nvcc);
 #  4. worker scaling: the bench's kernels on 1 and 2 workers (WORKERS).
+#  5. the GPU host's (Intel Xeon) table as bench/device/xeon/run.sh last
+#     recorded it (bench/results/h200host_16cores_final.txt).
 # Installs what it needs through scripts/deps.sh. Asserts nothing: a missed
 # target prints MISSED.
 B=${1:-build}
@@ -73,3 +75,14 @@ sh bench/programs.sh "$B" || [ $? -eq 77 ]
 # 4. scaling
 echo "worker scaling (bench/scaling.sh for more workers):"
 "$BENCH" "${WORKERS:-1,2}"
+
+# 5. the other CPU family: the figures bench/device/xeon/run.sh last
+# recorded on the device tool's GPU host (16-core Intel Xeon, AVX-512),
+# printed as recorded (this machine cannot run them)
+f=bench/results/h200host_16cores_final.txt
+if [ -f "$f" ]; then
+  echo "== recorded on the GPU host's Intel Xeon ($f):"
+  sed -n '1p' "$f"
+  sed -n '/^== bench --compile/,/^bench done/p' "$f" | grep -v '^  ('
+  sed -n '/^== samples/,$p' "$f"
+fi
