@@ -23,45 +23,60 @@
 
 #define ITERS 20
 
+/* The kernels' common parts: the head (%rd1 = out, %r1 = %tid.x), the
+ * start of the exchange (s[t] = 3t + 1, %r6 = &s[t], %r4 = s, %r10 = 0),
+ * one exchange step from label L (%r14 = s[t] + s[(t + 1 + it) % %r2]),
+ * the loop's end (%r10 < ITERS) and %rd3 = &out[global thread]. */
+#define HEAD(SHARED)                             \
+  ".version 8.0\n.target sm_90\n.address_size 64\n" \
+  ".visible .entry k(.param .u64 po)\n"          \
+  "{\n"                                          \
+  "  .reg .pred %p<4>;\n"                        \
+  "  .reg .b32 %r<32>;\n"                        \
+  "  .reg .b64 %rd<8>;\n"                        \
+  "  .shared .align 4 .b8 " SHARED "[4096];\n"   \
+  "  ld.param.u64 %rd1, [po];\n"                 \
+  "  cvta.to.global.u64 %rd1, %rd1;\n"           \
+  "  mov.u32 %r1, %tid.x;\n"
+#define EXCHANGE_START               \
+  "  mov.u32 %r4, s;\n"              \
+  "  shl.b32 %r5, %r1, 2;\n"         \
+  "  add.s32 %r6, %r4, %r5;\n"       \
+  "  mad.lo.s32 %r7, %r1, 3, 1;\n"   \
+  "  st.shared.u32 [%r6], %r7;\n"    \
+  "  mov.u32 %r10, 0;\n"
+#define EXCHANGE_STEP                  \
+  "L:\n"                               \
+  "  bar.sync 0;\n"                    \
+  "  add.s32 %r11, %r1, %r10;\n"       \
+  "  add.s32 %r11, %r11, 1;\n"         \
+  "  rem.u32 %r11, %r11, %r2;\n"       \
+  "  shl.b32 %r11, %r11, 2;\n"         \
+  "  add.s32 %r11, %r4, %r11;\n"       \
+  "  ld.shared.u32 %r12, [%r6];\n"     \
+  "  ld.shared.u32 %r13, [%r11];\n"    \
+  "  add.s32 %r14, %r12, %r13;\n"
+#define LOOP_END(LABEL, COUNTER)             \
+  "  add.s32 " COUNTER ", " COUNTER ", 1;\n" \
+  "  setp.lt.u32 %p1, " COUNTER ", 20;\n"    \
+  "  @%p1 bra " LABEL ";\n"
+#define OUT_ADDR                        \
+  "  mov.u32 %r21, %ctaid.x;\n"         \
+  "  mov.u32 %r22, %ntid.x;\n"          \
+  "  mad.lo.s32 %r23, %r21, %r22, %r1;\n" \
+  "  mul.wide.u32 %rd2, %r23, 4;\n"     \
+  "  add.s64 %rd3, %rd1, %rd2;\n"
+
 /* s[t] = 3t + 1; ITERS times: bar.sync; v = s[t] + s[(t + 1 + it) % n];
  * bar.sync; s[t] = v. out[block * n + t] = s[t]. */
-static const char exchange_ptx[] =
-    ".version 8.0\n.target sm_90\n.address_size 64\n"
-    ".visible .entry k(.param .u64 po)\n"
-    "{\n"
-    "  .reg .pred %p<4>;\n"
-    "  .reg .b32 %r<32>;\n"
-    "  .reg .b64 %rd<8>;\n"
-    "  .shared .align 4 .b8 s[4096];\n"
-    "  ld.param.u64 %rd1, [po];\n"
-    "  cvta.to.global.u64 %rd1, %rd1;\n"
-    "  mov.u32 %r1, %tid.x;\n"
+static const char exchange_ptx[] = HEAD("s")
     "  mov.u32 %r2, %ntid.x;\n"
-    "  mov.u32 %r3, %ctaid.x;\n"
-    "  mov.u32 %r4, s;\n"
-    "  shl.b32 %r5, %r1, 2;\n"
-    "  add.s32 %r6, %r4, %r5;\n"
-    "  mad.lo.s32 %r7, %r1, 3, 1;\n"
-    "  st.shared.u32 [%r6], %r7;\n"
-    "  mov.u32 %r10, 0;\n"
-    "L:\n"
-    "  bar.sync 0;\n"
-    "  add.s32 %r11, %r1, %r10;\n"
-    "  add.s32 %r11, %r11, 1;\n"
-    "  rem.u32 %r11, %r11, %r2;\n"
-    "  shl.b32 %r11, %r11, 2;\n"
-    "  add.s32 %r11, %r4, %r11;\n"
-    "  ld.shared.u32 %r12, [%r6];\n"
-    "  ld.shared.u32 %r13, [%r11];\n"
-    "  add.s32 %r14, %r12, %r13;\n"
+    EXCHANGE_START
+    EXCHANGE_STEP
     "  bar.sync 0;\n"
     "  st.shared.u32 [%r6], %r14;\n"
-    "  add.s32 %r10, %r10, 1;\n"
-    "  setp.lt.u32 %p1, %r10, 20;\n"
-    "  @%p1 bra L;\n"
-    "  mad.lo.s32 %r15, %r3, %r2, %r1;\n"
-    "  mul.wide.u32 %rd2, %r15, 4;\n"
-    "  add.s64 %rd3, %rd1, %rd2;\n"
+    LOOP_END("L", "%r10")
+    OUT_ADDR
     "  st.global.u32 [%rd3], %r14;\n"
     "  ret;\n"
     "}\n";
@@ -71,55 +86,25 @@ static const char exchange_ptx[] =
  * c = bar.red.popc 1 of (v & 1) (it waits for the live threads alone:
  * those that exited count as arrived); acc += c; s[t] = v. Then
  * out = s[t] + 7 * acc. */
-static const char exited_ptx[] =
-    ".version 8.0\n.target sm_90\n.address_size 64\n"
-    ".visible .entry k(.param .u64 po)\n"
-    "{\n"
-    "  .reg .pred %p<4>;\n"
-    "  .reg .b32 %r<32>;\n"
-    "  .reg .b64 %rd<8>;\n"
-    "  .shared .align 4 .b8 s[4096];\n"
-    "  ld.param.u64 %rd1, [po];\n"
-    "  cvta.to.global.u64 %rd1, %rd1;\n"
-    "  mov.u32 %r1, %tid.x;\n"
+static const char exited_ptx[] = HEAD("s")
     "  mov.u32 %r2, %ntid.x;\n"
     "  shr.u32 %r2, %r2, 1;\n"
-    "  mov.u32 %r21, %ctaid.x;\n"
-    "  mov.u32 %r22, %ntid.x;\n"
-    "  mad.lo.s32 %r23, %r21, %r22, %r1;\n"
-    "  mul.wide.u32 %rd2, %r23, 4;\n"
-    "  add.s64 %rd3, %rd1, %rd2;\n"
+    OUT_ADDR
     "  setp.lt.u32 %p3, %r1, %r2;\n"
     "  @%p3 bra LIVE;\n"
     "  add.s32 %r20, %r1, -559087616;\n"
     "  st.global.u32 [%rd3], %r20;\n"
     "  ret;\n"
     "LIVE:\n"
-    "  mov.u32 %r4, s;\n"
-    "  shl.b32 %r5, %r1, 2;\n"
-    "  add.s32 %r6, %r4, %r5;\n"
-    "  mad.lo.s32 %r7, %r1, 3, 1;\n"
-    "  st.shared.u32 [%r6], %r7;\n"
-    "  mov.u32 %r10, 0;\n"
+    EXCHANGE_START
     "  mov.u32 %r16, 0;\n"
-    "L:\n"
-    "  bar.sync 0;\n"
-    "  add.s32 %r11, %r1, %r10;\n"
-    "  add.s32 %r11, %r11, 1;\n"
-    "  rem.u32 %r11, %r11, %r2;\n"
-    "  shl.b32 %r11, %r11, 2;\n"
-    "  add.s32 %r11, %r4, %r11;\n"
-    "  ld.shared.u32 %r12, [%r6];\n"
-    "  ld.shared.u32 %r13, [%r11];\n"
-    "  add.s32 %r14, %r12, %r13;\n"
+    EXCHANGE_STEP
     "  and.b32 %r15, %r14, 1;\n"
     "  setp.ne.u32 %p2, %r15, 0;\n"
     "  bar.red.popc.u32 %r17, 1, %p2;\n"
     "  add.s32 %r16, %r16, %r17;\n"
     "  st.shared.u32 [%r6], %r14;\n"
-    "  add.s32 %r10, %r10, 1;\n"
-    "  setp.lt.u32 %p1, %r10, 20;\n"
-    "  @%p1 bra L;\n"
+    LOOP_END("L", "%r10")
     "  mad.lo.s32 %r18, %r16, 7, %r14;\n"
     "  st.global.u32 [%rd3], %r18;\n"
     "  ret;\n"
@@ -129,29 +114,15 @@ static const char exited_ptx[] =
  * a producer writes slot[t] = 1000 r + t, bar.arrive 1, n; bar.sync 2, n;
  * a consumer bar.sync 1, n; acc += slot[t - n/2]; bar.arrive 2, n.
  * Producers write ITERS, consumers acc. */
-static const char named_ptx[] =
-    ".version 8.0\n.target sm_90\n.address_size 64\n"
-    ".visible .entry k(.param .u64 po)\n"
-    "{\n"
-    "  .reg .pred %p<4>;\n"
-    "  .reg .b32 %r<32>;\n"
-    "  .reg .b64 %rd<8>;\n"
-    "  .shared .align 4 .b8 slot[4096];\n"
-    "  ld.param.u64 %rd1, [po];\n"
-    "  cvta.to.global.u64 %rd1, %rd1;\n"
-    "  mov.u32 %r1, %tid.x;\n"
+static const char named_ptx[] = HEAD("slot")
     "  mov.u32 %r2, %ntid.x;\n"
     "  shr.u32 %r9, %r2, 1;\n"
-    "  mov.u32 %r21, %ctaid.x;\n"
-    "  mov.u32 %r22, %ntid.x;\n"
-    "  mad.lo.s32 %r23, %r21, %r22, %r1;\n"
-    "  mul.wide.u32 %rd2, %r23, 4;\n"
-    "  add.s64 %rd3, %rd1, %rd2;\n"
+    OUT_ADDR
     "  mov.u32 %r4, slot;\n"
     "  mov.u32 %r3, 0;\n"
     "  mov.u32 %r16, 0;\n"
-    "  setp.lt.u32 %p1, %r1, %r9;\n"
-    "  @!%p1 bra CONS;\n"
+    "  setp.lt.u32 %p3, %r1, %r9;\n"
+    "  @!%p3 bra CONS;\n"
     "  shl.b32 %r5, %r1, 2;\n"
     "  add.s32 %r6, %r4, %r5;\n"
     "PROD:\n"
@@ -159,9 +130,7 @@ static const char named_ptx[] =
     "  st.shared.u32 [%r6], %r7;\n"
     "  bar.arrive 1, %r2;\n"
     "  bar.sync 2, %r2;\n"
-    "  add.s32 %r3, %r3, 1;\n"
-    "  setp.lt.u32 %p2, %r3, 20;\n"
-    "  @%p2 bra PROD;\n"
+    LOOP_END("PROD", "%r3")
     "  st.global.u32 [%rd3], %r3;\n"
     "  ret;\n"
     "CONS:\n"
@@ -173,9 +142,7 @@ static const char named_ptx[] =
     "  ld.shared.u32 %r8, [%r6];\n"
     "  add.s32 %r16, %r16, %r8;\n"
     "  bar.arrive 2, %r2;\n"
-    "  add.s32 %r3, %r3, 1;\n"
-    "  setp.lt.u32 %p2, %r3, 20;\n"
-    "  @%p2 bra CLOOP;\n"
+    LOOP_END("CLOOP", "%r3")
     "  st.global.u32 [%rd3], %r16;\n"
     "  ret;\n"
     "}\n";
