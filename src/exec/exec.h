@@ -121,7 +121,7 @@ typedef struct barrier_state {
   uint32_t expected; /* thread count of the barrier, 0 for all threads */
   uint32_t red_popc; /* bar.red accumulators */
   uint32_t red_and, red_or;
-  uint32_t nwaiting; /* warps waiting */
+  uint64_t warps; /* warps that arrived this phase, bit i for warp i (past 64 warps release visits all) */
 } barrier_state;
 
 typedef struct block {

@@ -153,13 +153,41 @@ void exec_fault_access(warp *w, int lane, const fault_info *fi, int status, cons
 }
 
 /* ---- barriers ---- */
+/* The bit of warp w in barrier_state.warps: every bit for a block of more
+ * than 64 warps, whose release then visits every warp. */
+static inline uint64_t warp_bit(const warp *w) { return w->index < 64 ? 1ull << w->index : ~0ull; }
+
+/* The bar.red result of entry e of warp w into its destination. */
+static __attribute__((noinline, cold)) void red_result(warp *w, simt_entry *e, const barrier_state *bs) {
+  uint64_t v = e->red_kind == 0 ? bs->red_popc : e->red_kind == 1 ? bs->red_and : bs->red_or;
+  if (e->red_pred) {
+    /* predicate result of bar.red.and/.or */
+    w->p[e->red_dst] = (w->p[e->red_dst] & ~e->red_mask) | (v ? e->red_mask : 0);
+  } else {
+    uint64_t *d = w->r[e->red_dst];
+    LANES(e->red_mask, d[l] = v);
+  }
+  e->red_dst = ~0u;
+}
+
+/* Barrier id completed: every warp that arrived goes on. Only the warps
+ * that arrived in this phase can hold its waits and bar.arrive lanes, and
+ * they are visited in index order, as the analyses' events need. */
 static void release(block *b, uint32_t id) {
   barrier_state *bs = &b->bar[id];
+  uint64_t ws = bs->warps;
+  int all = b->nwarps > 64, pass = hooks_take(b, HEV_BAR_PASS);
+  bs->warps = 0;
   for (uint32_t i = 0; i < b->nwarps; i++) {
+    if (!all) {
+      if (!ws) break;
+      i = (uint32_t)__builtin_ctzll(ws);
+      ws &= ws - 1;
+    }
     warp *w = &b->warps[i];
     int any = 0;
     if (w->arrive_mask[id]) {
-      hook_bar_pass(b, w, w->arrive_mask[id]);
+      if (pass) hook_bar_pass(b, w, w->arrive_mask[id]);
       w->arrive_mask[id] = 0;
     }
     for (uint32_t k = 0; k < w->sp; k++) {
@@ -167,18 +195,8 @@ static void release(block *b, uint32_t id) {
       if (e->blocked != id + 1) continue;
       e->blocked = 0;
       any = 1;
-      hook_bar_pass(b, w, e->mask);
-      if (e->red_dst != ~0u) {
-        uint64_t v = e->red_kind == 0 ? bs->red_popc : e->red_kind == 1 ? bs->red_and : bs->red_or;
-        if (e->red_pred) {
-          /* predicate result of bar.red.and/.or */
-          w->p[e->red_dst] = (w->p[e->red_dst] & ~e->red_mask) | (v ? e->red_mask : 0);
-        } else {
-          uint64_t *d = w->r[e->red_dst];
-          LANES(e->red_mask, d[l] = v);
-        }
-        e->red_dst = ~0u;
-      }
+      if (pass) hook_bar_pass(b, w, e->mask);
+      if (e->red_dst != ~0u) red_result(w, e, bs);
     }
     if (any && w->state == W_BAR && !w->stack[w->sp - 1].blocked) w->state = W_RUN;
   }
@@ -207,6 +225,7 @@ void barrier_check_all(block *b) {
 int barrier_arrive(warp *w, uint32_t id, uint32_t count, uint32_t lanes, uint32_t predmask, int wait) {
   block *b = w->blk;
   barrier_state *bs = &b->bar[id];
+  bs->warps |= warp_bit(w);
   if (count) {
     if (bs->expected && bs->expected != count) {
       exec_fault(w, -1, SMEMU_ERR_ILLEGAL_INSTRUCTION, "barrier %u used with thread counts %u and %u at once",
