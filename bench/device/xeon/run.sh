@@ -29,6 +29,9 @@ B=$W/new/build/bench/bench
 (
   echo "== bench --compile"; timeout 60 taskset -c 0,1 $B --compile
   echo "== bench --tiers"; timeout 60 taskset -c 0 $B --tiers
+  # the same with 256-bit vectors (no AVX-512 in the compiled code)
+  echo "== bench --tiers, SMEMU_JIT_FEATURES=-avx512f"
+  SMEMU_JIT_FEATURES=-avx512f timeout 60 taskset -c 0 $B --tiers
   for i in 1 2 3; do
     echo "== C+OpenMP 2 threads: $(OMP_NUM_THREADS=2 taskset -c 0,1 $W/omp 512)"
     echo "== bench --table (2 workers), run $i"; timeout 90 taskset -c 0,1 $B --table 0 2 $omp
