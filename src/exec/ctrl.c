@@ -401,14 +401,6 @@ static void h_bar(warp *w, const insn *in, uint32_t m) {
   if (!m) return;
   int l0 = __builtin_ctz(m);
   uint32_t id = (uint32_t)w->r[in->a][l0];
-  if (in->mode == BAR_SYNC && in->b == ~0u && id < MAX_BARRIERS && !w->blk->an) {
-    /* the common case, bar.sync without a thread count where no analysis
-     * takes events: what the general path below does for it, without its
-     * tests */
-    top(w)->blocked = id + 1;
-    if (!barrier_arrive(w, id, 0, m, 0, 1) && (w->sp == 1 || !simt_run_sibling(w))) w->state = W_BAR;
-    return;
-  }
   uint32_t count = in->b != ~0u ? (uint32_t)w->r[in->b][l0] : 0;
   if (id >= MAX_BARRIERS) {
     exec_fault(w, l0, SMEMU_ERR_ILLEGAL_INSTRUCTION, "barrier id %u is out of range (0..15)", id);

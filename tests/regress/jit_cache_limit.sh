@@ -9,10 +9,7 @@
 #  - with no limit (0) a second module's object stays beside the first.
 # Skips (77) where this build has no compiled tier.
 B=${1:-build}
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT
-export SMEMU_CACHE="$T/c"
-mkdir -m 700 "$SMEMU_CACHE"
+. tests/regress/cache_env.sh
 fail=0
 rev() {
   "$B/smemu" exec examples/reverse.ptx --kernel staticReverse --grid 1 --block 64 \

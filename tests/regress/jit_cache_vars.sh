@@ -6,10 +6,7 @@
 # its key hold. Both runs give the table's values, checked against the
 # table in the PTX. Skips (77) where this build has no compiled tier.
 B=${1:-build}
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT
-export SMEMU_CACHE="$T/c"
-mkdir -m 700 "$SMEMU_CACHE"
+. tests/regress/cache_env.sh
 fail=0
 run() {
   SMEMU_JIT_STATS=1 "$B/smemu" exec tests/regress/jit_cache_vars/vars.ptx --kernel vars --grid 1 --block 64 \
